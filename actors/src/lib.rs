@@ -1,0 +1,8 @@
+//! Per-device behaviour of the hub: the device wire protocol, pure sans-IO state machines, and
+//! the thin ractor actors that drive them.
+//!
+//! `protocol` and `machine` import no tokio, ractor, quinn, warp or surrealdb: they take time as
+//! an argument and expose what they want done as drained outputs, so every timing rule of the
+//! spec is testable with a simulated clock.
+
+pub mod protocol;
