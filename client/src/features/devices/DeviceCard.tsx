@@ -1,0 +1,64 @@
+//! One device card: company, bed label, ID (device name) and status with its colour (spec §2).
+
+import { useAtomValue } from 'jotai';
+import { useTranslation } from 'react-i18next';
+import { useNavigate } from 'react-router-dom';
+import { StatusBadge } from '../../components/StatusBadge';
+import { routeForDeviceType } from '../../lib/deviceTypes';
+import { deviceViewFamily } from '../../lib/devicesStore';
+import { statusColor } from '../../lib/status';
+
+export function DeviceCard({ deviceId, company }: { deviceId: string; company: string }) {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const view = useAtomValue(deviceViewFamily(deviceId));
+  const typeLabel = t(`deviceTypes.${view.deviceType}`, { defaultValue: view.deviceType });
+  const showBed = view.deviceType !== 'Shapes';
+
+  const open = () => {
+    const route = routeForDeviceType(view.deviceType);
+    if (route === undefined) {
+      console.error('invalid device type', view.deviceType);
+      return;
+    }
+    // Known type without a page yet (room sets): nothing opens.
+    if (route === null) return;
+    navigate(route, { state: { device: view.device ?? { _id: { $oid: view.id }, name: view.name, deviceType: view.deviceType } } });
+  };
+
+  return (
+    <button
+      type="button"
+      className="device-card"
+      data-testid="device-card"
+      data-device-id={view.id}
+      data-device-type={view.deviceType}
+      data-status={view.cardStatus}
+      style={{ ['--status-color' as string]: statusColor(view.cardStatus) }}
+      onClick={open}
+    >
+      <div className="device-card-head">
+        <span className="device-card-type">{typeLabel}</span>
+        <StatusBadge status={view.cardStatus} />
+      </div>
+      {showBed ? <div className="device-card-bed">{view.bed || '—'}</div> : null}
+      <dl>
+        {company ? (
+          <>
+            <dt>{t('devices.company')}</dt>
+            <dd title={company}>{company}</dd>
+          </>
+        ) : null}
+        <dt>{t('devices.id')}</dt>
+        <dd title={view.name}>{view.name}</dd>
+      </dl>
+      {view.deviceType === 'Sensing Horse' && view.sides?.length ? (
+        <div className="device-card-sides">
+          {view.sides.map((s) => (
+            <StatusBadge key={s.side} status={s.cardStatus} label={t(`device.side.${s.side}`)} />
+          ))}
+        </div>
+      ) : null}
+    </button>
+  );
+}
