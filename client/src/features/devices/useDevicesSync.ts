@@ -27,7 +27,7 @@ export function useDevicesSync(): void {
     };
 
     const loadDevices = async () => {
-      if (loadingDevices) return;
+      if (cancelled || loadingDevices) return;
       loadingDevices = true;
       try {
         const devices = await getUserDevices();
@@ -40,6 +40,7 @@ export function useDevicesSync(): void {
     };
 
     const loadConf = async () => {
+      if (cancelled) return;
       try {
         const confs = await getDeviceConfCompany();
         if (cancelled) return;
