@@ -143,7 +143,7 @@ function LiveDevice({
             <dt>{t('devices.status')}</dt>
             <dd>
               {device.deviceType === 'Sensing Horse' && view.sides?.length ? (
-                <span className="device-card-sides">
+                <span className="status-list">
                   {view.sides.map((s) => (
                     <StatusBadge key={s.side} status={s.cardStatus} label={t(`device.side.${s.side}`)} />
                   ))}

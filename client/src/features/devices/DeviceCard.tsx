@@ -37,10 +37,7 @@ export function DeviceCard({ deviceId, company }: { deviceId: string; company: s
       style={{ ['--status-color' as string]: statusColor(view.cardStatus) }}
       onClick={open}
     >
-      <div className="device-card-head">
-        <span className="device-card-type">{typeLabel}</span>
-        <StatusBadge status={view.cardStatus} />
-      </div>
+      <span className="device-card-type">{typeLabel}</span>
       {showBed ? <div className="device-card-bed">{view.bed || '—'}</div> : null}
       <dl>
         {company ? (
@@ -52,13 +49,12 @@ export function DeviceCard({ deviceId, company }: { deviceId: string; company: s
         <dt>{t('devices.id')}</dt>
         <dd title={view.name}>{view.name}</dd>
       </dl>
-      {view.deviceType === 'Sensing Horse' && view.sides?.length ? (
-        <div className="device-card-sides">
-          {view.sides.map((s) => (
-            <StatusBadge key={s.side} status={s.cardStatus} label={t(`device.side.${s.side}`)} />
-          ))}
-        </div>
-      ) : null}
+      <div className="device-card-status">
+        <StatusBadge status={view.cardStatus} />
+        {view.deviceType === 'Sensing Horse' && view.sides?.length
+          ? view.sides.map((s) => <StatusBadge key={s.side} status={s.cardStatus} label={t(`device.side.${s.side}`)} />)
+          : null}
+      </div>
     </button>
   );
 }
