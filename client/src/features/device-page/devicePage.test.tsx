@@ -1,5 +1,6 @@
 import { act, fireEvent, screen } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
+import { applyDeviceConf, socketStatusAtom } from '../../lib/devicesStore';
 import { fakeSocket, renderApp, stubFetch } from '../../test/renderApp';
 
 const DEVICE = {
@@ -127,5 +128,39 @@ describe('device page', () => {
     act(() => vi.advanceTimersByTime(1_250));
     expect(screen.queryByTestId('countdown')).toBeNull();
     expect(screen.getByRole('button', { name: 'Start live' })).toBeInTheDocument();
+  });
+
+  it('shows the device status from live deviceConf events', async () => {
+    signIn();
+    const { store } = await renderApp('/mattressMatIoT', { state: { device: DEVICE } });
+    const badge = () => document.querySelector('.device-header .status-badge') as HTMLElement;
+    expect(badge()).toHaveAttribute('data-status', 'Offline');
+    act(() => {
+      applyDeviceConf(store, { deviceId: 'm1', deviceFunctional: true, stateCode: 2, cardStatus: 'Alarm' });
+    });
+    expect(badge()).toHaveAttribute('data-status', 'Alarm');
+    expect(badge()).toHaveTextContent('Alarm');
+  });
+
+  it("shows 'Something went wrong (Socket disconnected)' while the socket is down", async () => {
+    signIn();
+    const { store } = await renderApp('/mattressMatIoT', { state: { device: DEVICE } });
+    expect(screen.queryByTestId('socket-down')).toBeNull();
+    act(() => store.set(socketStatusAtom, 'down'));
+    expect(screen.getByTestId('socket-down')).toHaveTextContent('Something went wrong (Socket disconnected)');
+    act(() => store.set(socketStatusAtom, 'open'));
+    expect(screen.queryByTestId('socket-down')).toBeNull();
+  });
+
+  it('does not start streaming on a device known to be not functional', async () => {
+    signIn();
+    const socket = fakeSocket();
+    const { store } = await renderApp('/mattressMatIoT', { state: { device: DEVICE }, socket });
+    act(() => {
+      applyDeviceConf(store, { deviceId: 'm1', deviceFunctional: false, stateCode: null, cardStatus: 'Offline' });
+    });
+    fireEvent.click(screen.getByRole('button', { name: 'Start live' }));
+    expect(socket.startStreaming).not.toHaveBeenCalled();
+    expect(await screen.findByRole('alert')).toHaveTextContent('The device is not connected');
   });
 });
