@@ -17,7 +17,13 @@ const CLIENT_DIR = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const REPO_DIR = resolve(CLIENT_DIR, '..');
 const DIST_DIR = join(CLIENT_DIR, 'dist');
 const ARTIFACTS = join(REPO_DIR, 'artifacts', 'e2e');
-const HUB_BIN = resolve(CLIENT_DIR, process.env.HUB_BIN ?? '../target/debug/hub');
+// HUB_BIN is taken as a shell would (relative to the current directory, or looked up on PATH when it
+// has no slash); the default is ../target/debug/hub relative to client/.
+const HUB_BIN = process.env.HUB_BIN
+  ? process.env.HUB_BIN.includes('/')
+    ? resolve(process.cwd(), process.env.HUB_BIN)
+    : process.env.HUB_BIN
+  : resolve(CLIENT_DIR, '../target/debug/hub');
 const CHROMIUM_BIN = process.env.CHROMIUM_BIN ?? '/usr/bin/chromium';
 const HUB_START_TIMEOUT_MS = 60_000;
 const EMAIL = 'demo@example.com';
