@@ -6,7 +6,7 @@ import type { i18n as I18n } from 'i18next';
 import { Suspense, useEffect, useMemo, useState, type ReactNode } from 'react';
 import { I18nextProvider } from 'react-i18next';
 import { Notifications } from '../components/Notifications';
-import type { AppStore } from '../lib/devicesStore';
+import { resetDeviceState, type AppStore } from '../lib/devicesStore';
 import type { LiveMapStore } from '../lib/liveMaps';
 import { ServicesContext, type Services, type SocketApi } from '../lib/services';
 import { dropToken, readToken, tokenAtom } from '../lib/session';
@@ -48,6 +48,7 @@ function ServicesProvider({
       s.close();
       setSocket(null);
       liveMaps.clear();
+      resetDeviceState(store);
     };
     // The socket lives for the whole signed-in session; a new token means a new session.
     // eslint-disable-next-line react-hooks/exhaustive-deps

@@ -94,3 +94,11 @@ export function seedDevice(store: AppStore, device: UserDevice): void {
 export function createAppStore(): AppStore {
   return createStore();
 }
+
+/** Forgets every device of the previous session (logout), so the next user starts empty. */
+export function resetDeviceState(store: AppStore): void {
+  store.set(deviceIdsAtom, []);
+  store.set(devicesLoadedAtom, false);
+  for (const id of deviceInfoFamily.keys()) store.set(deviceInfoFamily(id), null);
+  for (const id of deviceConfFamily.keys()) store.set(deviceConfFamily(id), null);
+}

@@ -96,6 +96,20 @@ describe('logout', () => {
     expect(localStorage.getItem('preferredLanguage')).toBe('en');
     expect(socket.close).toHaveBeenCalled();
   });
+
+  it("forgets the previous user's devices", async () => {
+    stubFetch({
+      '/api/userDevices': () => ({ body: [{ _id: { $oid: 'd1' }, name: 'OLD-1', deviceType: 'Mattress Mat IoT' }] }),
+      '/api/deviceConfCompany': () => ({ body: [] }),
+    });
+    localStorage.setItem('user', 'T0K');
+    const { store } = await renderApp('/devices');
+    await screen.findByText('OLD-1');
+    fireEvent.click(screen.getByRole('button', { name: 'Log out' }));
+    const { deviceIdsAtom, deviceInfoFamily } = await import('../../lib/devicesStore');
+    expect(store.get(deviceIdsAtom)).toEqual([]);
+    expect(store.get(deviceInfoFamily('d1'))).toBeNull();
+  });
 });
 
 describe('inactivity (spec §4: 900000 ms)', () => {
