@@ -195,4 +195,16 @@ describe('socket client', () => {
     expect(FakeWebSocket.instances).toHaveLength(1);
     expect(store.get(socketStatusAtom)).toBe('idle');
   });
+
+  it('rejects a message that is not a {event, data} map', () => {
+    const err = vi.spyOn(console, 'error').mockImplementation(() => {});
+    const { client, store } = setup();
+    client.connect();
+    last().open();
+    const bytes = encode(['deviceConf', { deviceId: 'd1' }]);
+    last().onmessage?.({ data: bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) });
+    expect(err).toHaveBeenCalled();
+    expect(store.get(deviceIdsAtom)).toEqual([]);
+    expect(client.isAuthenticated).toBe(false);
+  });
 });

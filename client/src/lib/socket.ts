@@ -57,7 +57,12 @@ export function decodeEnvelope(data: unknown): SocketEnvelope | null {
     console.error('undecodable socket message', err);
     return null;
   }
-  if (!value || typeof value !== 'object' || typeof (value as SocketEnvelope).event !== 'string') return null;
+  if (!value || typeof value !== 'object' || Array.isArray(value) || typeof (value as SocketEnvelope).event !== 'string') {
+    // The protocol wants a map with named fields; a positional array means the sender serialised
+    // a struct without field names.
+    console.error('socket message is not a {event, data} map', value);
+    return null;
+  }
   return value as SocketEnvelope;
 }
 
