@@ -64,7 +64,9 @@ export async function initI18nWithResources(resources: Resource, lng: string = F
 
 function syncHtmlLang(instance: I18n): void {
   const apply = (lng: string) => {
-    if (typeof document !== 'undefined') document.documentElement.lang = lng;
+    if (typeof document === 'undefined') return;
+    document.documentElement.lang = lng;
+    document.title = instance.t('app.title');
   };
   apply(instance.resolvedLanguage ?? FALLBACK_LANGUAGE);
   instance.on('languageChanged', apply);

@@ -1,16 +1,19 @@
 //! One device card: company, bed label, ID (device name) and status with its colour (spec §2).
 
-import { useAtomValue } from 'jotai';
+import { useAtomValue, useStore } from 'jotai';
+import type { KeyboardEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router-dom';
 import { StatusBadge } from '../../components/StatusBadge';
 import { routeForDeviceType } from '../../lib/deviceTypes';
 import { deviceViewFamily } from '../../lib/devicesStore';
+import { notify } from '../../lib/notifications';
 import { statusColor } from '../../lib/status';
 
 export function DeviceCard({ deviceId, company }: { deviceId: string; company: string }) {
   const { t } = useTranslation();
   const navigate = useNavigate();
+  const store = useStore();
   const view = useAtomValue(deviceViewFamily(deviceId));
   const typeLabel = t(`deviceTypes.${view.deviceType}`, { defaultValue: view.deviceType });
   const showBed = view.deviceType !== 'Shapes';
@@ -21,14 +24,27 @@ export function DeviceCard({ deviceId, company }: { deviceId: string; company: s
       console.error('invalid device type', view.deviceType);
       return;
     }
-    // Known type without a page yet (room sets): nothing opens.
-    if (route === null) return;
+    // Known type without a page yet (room sets): nothing opens; say so.
+    if (route === null) {
+      notify(store, { kind: 'info', key: 'devices.noPageYet' }, 2500);
+      return;
+    }
     navigate(route, { state: { device: view.device ?? { _id: { $oid: view.id }, name: view.name, deviceType: view.deviceType } } });
   };
 
+  const onKeyDown = (e: KeyboardEvent) => {
+    if (e.key === 'Enter' || e.key === ' ') {
+      e.preventDefault();
+      open();
+    }
+  };
+
+  // A focusable element with role=button rather than <button>, whose content model would not
+  // allow the card's block content.
   return (
-    <button
-      type="button"
+    <div
+      role="button"
+      tabIndex={0}
       className="device-card"
       data-testid="device-card"
       data-device-id={view.id}
@@ -36,6 +52,7 @@ export function DeviceCard({ deviceId, company }: { deviceId: string; company: s
       data-status={view.cardStatus}
       style={{ ['--status-color' as string]: statusColor(view.cardStatus) }}
       onClick={open}
+      onKeyDown={onKeyDown}
     >
       <span className="device-card-type">{typeLabel}</span>
       {showBed ? <div className="device-card-bed">{view.bed || '—'}</div> : null}
@@ -55,6 +72,6 @@ export function DeviceCard({ deviceId, company }: { deviceId: string; company: s
           ? view.sides.map((s) => <StatusBadge key={s.side} status={s.cardStatus} label={t(`device.side.${s.side}`)} />)
           : null}
       </div>
-    </button>
+    </div>
   );
 }

@@ -177,6 +177,15 @@ describe('card navigation', () => {
     fireEvent.click(card('r0'));
     expect(screen.getByTestId('location')).toHaveTextContent('/devices');
     expect(screen.getAllByTestId('device-card')).toHaveLength(7);
+    expect(await screen.findByText('This device has no page yet.')).toBeInTheDocument();
+  });
+
+  it('cards are keyboard-operable (Enter opens)', async () => {
+    await renderDevices();
+    expect(card('a1')).toHaveAttribute('role', 'button');
+    expect(card('a1')).toHaveAttribute('tabindex', '0');
+    fireEvent.keyDown(card('a1'), { key: 'Enter' });
+    expect(screen.getByTestId('location')).toHaveTextContent('/mattressMatIoT');
   });
 });
 
