@@ -107,6 +107,17 @@ async fn an_embedded_store_keeps_data_across_reopen() {
         let store = Store::open_dir(dir.path()).await.unwrap();
         store.companies().create("Durable", "").await.unwrap();
     }
-    let store = Store::open_dir(dir.path()).await.unwrap();
+    // The engine releases its lock asynchronously once the last handle is gone.
+    let mut reopened = None;
+    for _ in 0..100 {
+        match Store::open_dir(dir.path()).await {
+            Ok(store) => {
+                reopened = Some(store);
+                break;
+            }
+            Err(_) => tokio::time::sleep(std::time::Duration::from_millis(50)).await,
+        }
+    }
+    let store = reopened.expect("the store reopens once the first handle has shut down");
     assert!(store.companies().find_by_name("Durable").await.unwrap().is_some());
 }

@@ -20,7 +20,7 @@ use crate::machine::presence::Presence;
 use crate::machine::pressure_map::PressureMap;
 use crate::machine::streaming::StreamRefusal;
 use crate::metrics::HubMetrics;
-use crate::protocol::{CellFormat, Command};
+use crate::protocol::{CellFormat, Command, ErrorCode, HubMessage, ProtocolErrorMessage};
 
 /// Frames that may wait in one mat actor's mailbox; ingest drops newer ones beyond this.
 pub const MAX_INFLIGHT_FRAMES: usize = 8;
@@ -77,7 +77,6 @@ pub struct MatState {
     machine: MatMachine,
     device: Arc<DeviceChannel>,
     company: Arc<CompanyChannel>,
-    link: Option<DeviceLink>,
     next_command_id: u32,
     timer_at: Option<Instant>,
     last_presence: Option<Presence>,
@@ -106,7 +105,6 @@ impl Actor for MatActor {
         let device = args.bus.device(&info.id, &info.company_id);
         let company = args.bus.company(&info.company_id);
         let mut state = MatState {
-            link: args.link.clone(),
             machine,
             device,
             company,
@@ -128,13 +126,18 @@ impl Actor for MatActor {
                 state.handle_frame(now, frame);
             }
             MatMsg::Attach(link) => {
-                if let Some(old) = state.link.replace(link) {
+                if let Some(old) = state.args.link.replace(link) {
                     tracing::info!(device = %state.args.info.serial, old = old.connection_id, "device connection replaced");
+                    old.send(HubMessage::Error(ProtocolErrorMessage {
+                        code: ErrorCode::Replaced,
+                        message: "a newer connection of this device took over".into(),
+                        fatal: true,
+                    }));
                 }
             }
             MatMsg::Detach { connection_id } => {
-                if state.link.as_ref().is_some_and(|l| l.connection_id == connection_id) {
-                    state.link = None;
+                if state.args.link.as_ref().is_some_and(|l| l.connection_id == connection_id) {
+                    state.args.link = None;
                     state.machine.handle_disconnect(now);
                 }
             }
@@ -226,7 +229,7 @@ impl MatState {
                 MatOutput::Stream(seconds) => {
                     let id = self.next_command_id;
                     self.next_command_id = self.next_command_id.wrapping_add(1);
-                    let sent = self.link.as_ref().is_some_and(|l| l.send_command(id, Command::Stream { seconds }));
+                    let sent = self.args.link.as_ref().is_some_and(|l| l.send_command(id, Command::Stream { seconds }));
                     if !sent {
                         tracing::warn!(device = %self.args.info.serial, seconds, "stream command could not be queued");
                     }

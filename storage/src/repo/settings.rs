@@ -8,7 +8,7 @@ use crate::StoreError;
 
 #[derive(SurrealValue)]
 struct Row {
-    value: String,
+    content: String,
 }
 
 /// Setting queries.
@@ -19,8 +19,8 @@ pub struct Settings<'a> {
 impl Settings<'_> {
     /// The value of `key`.
     pub async fn get(&self, key: &str) -> Result<Option<String>, StoreError> {
-        let mut response = self.db.query("SELECT value FROM type::record('hub_setting', $key)").bind(("key", key.to_owned())).await?;
-        Ok(response.take::<Vec<Row>>(0)?.into_iter().next().map(|r| r.value))
+        let mut response = self.db.query("SELECT content FROM type::record('hub_setting', $key)").bind(("key", key.to_owned())).await?;
+        Ok(response.take::<Vec<Row>>(0)?.into_iter().next().map(|r| r.content))
     }
 
     /// The value of `key`, set to `make()` first if it has none. Concurrent first calls agree on
@@ -31,7 +31,7 @@ impl Settings<'_> {
         }
         let created = self
             .db
-            .query("CREATE type::record('hub_setting', $key) SET value = $value")
+            .query("CREATE type::record('hub_setting', $key) SET content = $value")
             .bind(("key", key.to_owned()))
             .bind(("value", make()))
             .await?
