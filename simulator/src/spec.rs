@@ -1,0 +1,193 @@
+//! What a simulated device is: its identity, map shape, scenario and rate, and the per-type
+//! presets for every device type of spec §3.
+
+use std::time::Duration;
+
+use actors::protocol::CellFormat;
+
+use crate::SimError;
+use crate::policy::Rate;
+use crate::synth::{BedScript, FeetScript, PresenceScript, Scenario, SeatScript};
+
+/// Everything needed to run one simulated device.
+#[derive(Debug, Clone, PartialEq)]
+pub struct DeviceSpec {
+    /// Hardware serial, as registered in the hub.
+    pub serial: String,
+    /// The per-device secret issued at registration.
+    pub secret: String,
+    /// Device type name as in spec §3.
+    pub device_type: String,
+    /// Rows of every frame.
+    pub rows: u16,
+    /// Columns of every frame.
+    pub cols: u16,
+    /// Cell encoding.
+    pub cell_format: CellFormat,
+    /// What happens on the mat.
+    pub scenario: Scenario,
+    /// How fast frames are sent.
+    pub rate: Rate,
+    /// Seed of the sensor noise and reconnect jitter.
+    pub seed: u64,
+    /// Where in the scenario cycle the device starts, so a fleet of mats does not move in
+    /// lockstep.
+    pub time_offset: Duration,
+    /// Free-form firmware string sent in the hello.
+    pub firmware: String,
+}
+
+impl DeviceSpec {
+    /// A device of a known type with that type's preset shape, scenario and rate, a noise seed
+    /// derived from the serial, and a start point spread over the scenario cycle by the serial.
+    pub fn new(serial: impl Into<String>, secret: impl Into<String>, device_type: &str) -> Result<Self, SimError> {
+        let preset = preset(device_type).ok_or_else(|| SimError::UnknownDeviceType(device_type.to_owned()))?;
+        Ok(Self::from_preset(serial, secret, &preset))
+    }
+
+    /// A device built from a preset (possibly adjusted by the caller).
+    pub fn from_preset(serial: impl Into<String>, secret: impl Into<String>, preset: &DeviceSpecPreset) -> Self {
+        let serial = serial.into();
+        let seed = seed_from(&serial);
+        let cycle_ms = preset.scenario.cycle().as_millis() as u64;
+        let time_offset = if cycle_ms == 0 { Duration::ZERO } else { Duration::from_millis(seed % cycle_ms) };
+        Self {
+            serial,
+            secret: secret.into(),
+            device_type: preset.device_type.to_owned(),
+            rows: preset.rows,
+            cols: preset.cols,
+            cell_format: preset.cell_format,
+            scenario: preset.scenario.clone(),
+            rate: preset.rate,
+            seed,
+            time_offset,
+            firmware: format!("simulator/{}", env!("CARGO_PKG_VERSION")),
+        }
+    }
+}
+
+/// A stable 64-bit seed from a serial (FNV-1a), identical across runs and platforms.
+pub fn seed_from(serial: &str) -> u64 {
+    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
+    for byte in serial.bytes() {
+        hash ^= u64::from(byte);
+        hash = hash.wrapping_mul(0x0100_0000_01b3);
+    }
+    hash
+}
+
+/// The default shape, encoding, scenario and rate of a device type.
+#[derive(Debug, Clone, PartialEq)]
+pub struct DeviceSpecPreset {
+    /// The canonical type name of spec §3.
+    pub device_type: &'static str,
+    /// Rows of a frame.
+    pub rows: u16,
+    /// Columns of a frame.
+    pub cols: u16,
+    /// Cell encoding.
+    pub cell_format: CellFormat,
+    /// Default scenario.
+    pub scenario: Scenario,
+    /// Default rate: follow mode, monitoring at the spec's polling rate (1 Hz for maps, 2 Hz for
+    /// force channels) and streaming at 10 Hz.
+    pub rate: Rate,
+}
+
+/// Every device type of spec §3, in the spec's order.
+pub const DEVICE_TYPES: [&str; 20] = [
+    "Mattress Mat",
+    "Mattress Mat IoT",
+    "Seating Mat",
+    "Seating Mat IoT",
+    "Seating Mat IoT XL",
+    "Pressure Mat IoT",
+    "Floor Mat",
+    "Floor Mat Recognition",
+    "Wellness Mat",
+    "Health Mat",
+    "Fitness Mat",
+    "Force Mat",
+    "Sleep Mat",
+    "Podology",
+    "Podology IoT",
+    "Shapes",
+    "Sensing Horse",
+    "Sensing Horse Subdevice",
+    "North Sky",
+    "Rehab Mat",
+];
+
+/// The preset of a device type (case-insensitive), or `None` for a type spec §3 does not list.
+///
+/// Shapes follow spec §2: Mattress IoT, podology, rehab, pressure and floor-recognition maps are
+/// 48×48; seating IoT 16×16; Seating XL and the horse 24×24; the legacy mattress 16×16; the
+/// sleep mat uses the 24×48 mattress view; other maps 24×24. Force Mat is four u16 channels on
+/// the 0–4095 scale. Spec §3 does not say what Shapes and North Sky measure; they are treated as
+/// room-set presence sensors (force channels), the closest fit to their status rules.
+pub fn preset(device_type: &str) -> Option<DeviceSpecPreset> {
+    let canonical = DEVICE_TYPES.iter().find(|t| t.eq_ignore_ascii_case(device_type.trim()))?;
+    let map = Rate::Follow { monitor_hz: 1.0, live_hz: 10.0 };
+    let force = Rate::Follow { monitor_hz: 2.0, live_hz: 10.0 };
+    let bed = || Scenario::BedOccupant(BedScript::default());
+    let seated = || Scenario::SeatedPerson(SeatScript::default());
+    let feet = || Scenario::StandingFeet(FeetScript::default());
+    let channels = || Scenario::ForceChannels(PresenceScript::default());
+    let (rows, cols, cell_format, scenario, rate) = match *canonical {
+        "Mattress Mat" => (16, 16, CellFormat::U8, bed(), map),
+        "Mattress Mat IoT" => (48, 48, CellFormat::U8, bed(), map),
+        "Seating Mat" | "Seating Mat IoT" => (16, 16, CellFormat::U8, seated(), map),
+        "Seating Mat IoT XL" => (24, 24, CellFormat::U8, seated(), map),
+        "Pressure Mat IoT" => (48, 48, CellFormat::U8, feet(), map),
+        "Floor Mat" => (24, 24, CellFormat::U8, bed(), map),
+        "Floor Mat Recognition" => (48, 48, CellFormat::U8, bed(), map),
+        "Wellness Mat" => (24, 24, CellFormat::U8, bed(), map),
+        "Health Mat" => (24, 24, CellFormat::U8, seated(), map),
+        "Fitness Mat" => (24, 24, CellFormat::U8, feet(), map),
+        "Sleep Mat" => (24, 48, CellFormat::U8, bed(), map),
+        "Podology" | "Podology IoT" | "Rehab Mat" => (48, 48, CellFormat::U8, feet(), map),
+        "Sensing Horse" | "Sensing Horse Subdevice" => (24, 24, CellFormat::U8, seated(), map),
+        // "Force Mat", "Shapes", "North Sky".
+        _ => (1, 4, CellFormat::U16Le, channels(), force),
+    };
+    Some(DeviceSpecPreset { device_type: canonical, rows, cols, cell_format, scenario, rate })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_spec_type_has_a_preset_with_a_sane_shape() {
+        for name in DEVICE_TYPES {
+            let p = preset(name).expect(name);
+            assert_eq!(p.device_type, name);
+            assert!(p.rows >= 1 && p.cols >= 1 && usize::from(p.rows) * usize::from(p.cols) <= 48 * 48);
+        }
+        assert_eq!(preset("mattress mat iot").map(|p| p.device_type), Some("Mattress Mat IoT"));
+        assert!(preset("Toaster").is_none());
+    }
+
+    #[test]
+    fn sizes_follow_the_spec() {
+        let shape = |name: &str| preset(name).map(|p| (p.rows, p.cols, p.cell_format));
+        assert_eq!(shape("Mattress Mat IoT"), Some((48, 48, CellFormat::U8)));
+        assert_eq!(shape("Seating Mat IoT"), Some((16, 16, CellFormat::U8)));
+        assert_eq!(shape("Seating Mat IoT XL"), Some((24, 24, CellFormat::U8)));
+        assert_eq!(shape("Podology IoT"), Some((48, 48, CellFormat::U8)));
+        assert_eq!(shape("Force Mat"), Some((1, 4, CellFormat::U16Le)));
+        assert_eq!(shape("Sleep Mat"), Some((24, 48, CellFormat::U8)));
+    }
+
+    #[test]
+    fn specs_from_serials_are_deterministic_and_spread() {
+        let a = DeviceSpec::new("SN-1", "s", "Mattress Mat IoT").expect("spec");
+        let b = DeviceSpec::new("SN-1", "s", "Mattress Mat IoT").expect("spec");
+        let c = DeviceSpec::new("SN-2", "s", "Mattress Mat IoT").expect("spec");
+        assert_eq!(a, b);
+        assert_ne!(a.seed, c.seed);
+        assert!(a.time_offset < a.scenario.cycle());
+        assert!(matches!(DeviceSpec::new("x", "y", "Toaster"), Err(SimError::UnknownDeviceType(_))));
+    }
+}

@@ -1,0 +1,334 @@
+//! A person in bed (mattress, floor and sleep mats): lying down, turning, leaving and returning.
+//!
+//! The body is a set of elliptical contact patches (head, shoulders, back, pelvis, buttocks,
+//! thighs, calves, heels) placed in body coordinates and laid along the longer side of the map,
+//! so the same script fits 48×48, 24×48, 16×16 or any other shape. Each posture is a list of
+//! patches with the same indices; a turn interpolates between two postures.
+
+use std::time::Duration;
+
+use super::canvas::{Blob, Canvas};
+use super::script::{Script, Step, lerp, smoothstep};
+
+/// The phases of the bed script, in cycle order.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum BedPhase {
+    /// Nobody in bed (the cycle starts here; it is also the "away" period).
+    Empty,
+    /// Getting into bed, ending supine.
+    LyingDown,
+    /// Lying still on the back.
+    Supine,
+    /// Turning from supine to the left side.
+    TurningLeft,
+    /// Lying on the left side.
+    LeftLateral,
+    /// Turning from the left to the right side.
+    TurningRight,
+    /// Lying on the right side.
+    RightLateral,
+    /// Turning from the right side onto the belly.
+    TurningProne,
+    /// Lying on the belly.
+    Prone,
+    /// Getting out of bed.
+    Leaving,
+}
+
+impl BedPhase {
+    /// Whether a person is fully lying on the mat (not empty, not getting in or out).
+    pub fn occupied(self) -> bool {
+        !matches!(self, BedPhase::Empty | BedPhase::LyingDown | BedPhase::Leaving)
+    }
+}
+
+/// Durations of each phase of the bed cycle.
+#[derive(Debug, Clone, PartialEq)]
+pub struct BedScript {
+    /// Empty bed at the start of each cycle (after leaving, this is the time away).
+    pub empty: Duration,
+    /// Getting into bed.
+    pub lie_down: Duration,
+    /// Lying supine.
+    pub supine: Duration,
+    /// Each of the three turns.
+    pub turn: Duration,
+    /// Lying on the left side.
+    pub left_lateral: Duration,
+    /// Lying on the right side.
+    pub right_lateral: Duration,
+    /// Lying prone.
+    pub prone: Duration,
+    /// Getting out of bed.
+    pub leave: Duration,
+}
+
+impl Default for BedScript {
+    fn default() -> Self {
+        Self {
+            empty: Duration::from_secs(20),
+            lie_down: Duration::from_secs(4),
+            supine: Duration::from_secs(60),
+            turn: Duration::from_secs(4),
+            left_lateral: Duration::from_secs(45),
+            right_lateral: Duration::from_secs(45),
+            prone: Duration::from_secs(30),
+            leave: Duration::from_secs(4),
+        }
+    }
+}
+
+impl BedScript {
+    /// The cycle as a [`Script`].
+    pub fn script(&self) -> Script<BedPhase> {
+        Script::new(vec![
+            (BedPhase::Empty, self.empty),
+            (BedPhase::LyingDown, self.lie_down),
+            (BedPhase::Supine, self.supine),
+            (BedPhase::TurningLeft, self.turn),
+            (BedPhase::LeftLateral, self.left_lateral),
+            (BedPhase::TurningRight, self.turn),
+            (BedPhase::RightLateral, self.right_lateral),
+            (BedPhase::TurningProne, self.turn),
+            (BedPhase::Prone, self.prone),
+            (BedPhase::Leaving, self.leave),
+        ])
+    }
+}
+
+/// One contact patch in body coordinates.
+///
+/// `a` runs from the top of the head (0) to the heels (1) in units of body length; `b` runs
+/// across the body in units of half the body width (negative = the person's left); `ra` and
+/// `rb` are semi-axes as fractions of body length and body width; `peak` is on the 0–255 scale.
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct Part {
+    a: f32,
+    b: f32,
+    ra: f32,
+    rb: f32,
+    peak: f32,
+}
+
+const fn p(a: f32, b: f32, ra: f32, rb: f32, peak: f32) -> Part {
+    Part { a, b, ra, rb, peak }
+}
+
+const PARTS: usize = 13;
+
+/// Lying on the back: separate head, two shoulder blades, the back, a sacral peak between the
+/// buttocks, thighs, calves and two heel peaks.
+const SUPINE: [Part; PARTS] = [
+    p(0.065, 0.0, 0.055, 0.30, 140.0),  // head (occiput)
+    p(0.20, -0.55, 0.065, 0.24, 170.0), // left shoulder blade
+    p(0.20, 0.55, 0.065, 0.24, 170.0),  // right shoulder blade
+    p(0.31, 0.0, 0.12, 0.42, 100.0),    // back
+    p(0.47, 0.0, 0.07, 0.30, 235.0),    // sacrum
+    p(0.46, -0.40, 0.08, 0.26, 185.0),  // left buttock
+    p(0.46, 0.40, 0.08, 0.26, 185.0),   // right buttock
+    p(0.62, -0.32, 0.115, 0.15, 108.0), // left thigh
+    p(0.62, 0.32, 0.115, 0.15, 108.0),  // right thigh
+    p(0.82, -0.30, 0.095, 0.12, 105.0), // left calf
+    p(0.82, 0.30, 0.095, 0.12, 105.0),  // right calf
+    p(0.955, -0.30, 0.035, 0.11, 205.0), // left heel
+    p(0.955, 0.30, 0.035, 0.11, 205.0),  // right heel
+];
+
+/// Lying on the left side: one shoulder and one hip (greater trochanter) carry the load, the
+/// contact strip is narrow, knees slightly bent, the lower leg and ankle touching.
+const LEFT_LATERAL: [Part; PARTS] = [
+    p(0.07, -0.05, 0.055, 0.22, 130.0), // head (ear)
+    p(0.20, -0.05, 0.075, 0.30, 220.0), // left shoulder (underneath)
+    p(0.20, 0.10, 0.06, 0.10, 0.0),     // right shoulder (in the air)
+    p(0.31, -0.02, 0.12, 0.30, 95.0),   // flank
+    p(0.47, 0.0, 0.07, 0.18, 150.0),    // pelvis
+    p(0.46, -0.05, 0.085, 0.32, 240.0), // left hip (trochanter)
+    p(0.46, 0.20, 0.06, 0.10, 0.0),     // right hip (in the air)
+    p(0.61, -0.08, 0.12, 0.22, 115.0),  // left thigh (underneath)
+    p(0.62, 0.14, 0.09, 0.14, 95.0),    // right thigh (resting on the mattress in front)
+    p(0.79, -0.10, 0.10, 0.16, 110.0),  // left lower leg
+    p(0.80, 0.14, 0.08, 0.12, 90.0),    // right lower leg
+    p(0.93, -0.10, 0.035, 0.14, 170.0), // left ankle
+    p(0.94, 0.14, 0.03, 0.11, 120.0),   // right foot
+];
+
+/// Lying on the belly: face turned, chest, iliac crests, knees and the tops of the feet.
+const PRONE: [Part; PARTS] = [
+    p(0.07, 0.10, 0.05, 0.26, 125.0),   // face (turned)
+    p(0.22, -0.42, 0.07, 0.26, 175.0),  // left chest
+    p(0.22, 0.42, 0.07, 0.26, 175.0),   // right chest
+    p(0.32, 0.0, 0.11, 0.40, 95.0),     // belly
+    p(0.47, 0.0, 0.06, 0.22, 120.0),    // pubis
+    p(0.45, -0.42, 0.075, 0.22, 225.0), // left iliac crest
+    p(0.45, 0.42, 0.075, 0.22, 225.0),  // right iliac crest
+    p(0.62, -0.30, 0.11, 0.15, 105.0),  // left thigh
+    p(0.62, 0.30, 0.11, 0.15, 105.0),   // right thigh
+    p(0.75, -0.30, 0.05, 0.14, 225.0),  // left knee
+    p(0.75, 0.30, 0.05, 0.14, 225.0),   // right knee
+    p(0.92, -0.30, 0.07, 0.10, 110.0),  // left foot (dorsum)
+    p(0.92, 0.30, 0.07, 0.10, 110.0),   // right foot (dorsum)
+];
+
+/// The posture mirrored across the body axis (left side ↔ right side).
+fn mirrored(parts: &[Part; PARTS]) -> [Part; PARTS] {
+    let mut out = *parts;
+    for part in &mut out {
+        part.b = -part.b;
+    }
+    out
+}
+
+/// A body posture with a load factor (0 = nobody, 1 = full weight) and a sideways shift of the
+/// whole body as a fraction of the map's width.
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct Pose {
+    parts: [Part; PARTS],
+    load: f32,
+    shift: f32,
+}
+
+fn blend(a: &[Part; PARTS], b: &[Part; PARTS], t: f32) -> [Part; PARTS] {
+    let mut out = *a;
+    for (o, (pa, pb)) in out.iter_mut().zip(a.iter().zip(b.iter())) {
+        *o = Part {
+            a: lerp(pa.a, pb.a, t),
+            b: lerp(pa.b, pb.b, t),
+            ra: lerp(pa.ra, pb.ra, t),
+            rb: lerp(pa.rb, pb.rb, t),
+            peak: lerp(pa.peak, pb.peak, t),
+        };
+    }
+    out
+}
+
+/// Sideways position of the body for lateral postures: people lie a little off-centre.
+const LATERAL_SHIFT: f32 = 0.06;
+
+fn pose(step: &Step<BedPhase>) -> Option<Pose> {
+    let f = step.fraction;
+    let turn = smoothstep(f);
+    // While turning, part of the weight is on the arms and the mattress edge: a brief dip.
+    let turning_load = 1.0 - 0.05 * (std::f32::consts::PI * f).sin();
+    let right = mirrored(&LEFT_LATERAL);
+    let pose = match step.phase {
+        BedPhase::Empty => return None,
+        BedPhase::LyingDown => Pose { parts: SUPINE, load: smoothstep(f), shift: 0.0 },
+        BedPhase::Supine => Pose { parts: SUPINE, load: 1.0, shift: 0.0 },
+        BedPhase::TurningLeft => Pose {
+            parts: blend(&SUPINE, &LEFT_LATERAL, turn),
+            load: turning_load,
+            shift: lerp(0.0, -LATERAL_SHIFT, turn),
+        },
+        BedPhase::LeftLateral => Pose { parts: LEFT_LATERAL, load: 1.0, shift: -LATERAL_SHIFT },
+        BedPhase::TurningRight => Pose {
+            parts: blend(&LEFT_LATERAL, &right, turn),
+            load: turning_load,
+            shift: lerp(-LATERAL_SHIFT, LATERAL_SHIFT, turn),
+        },
+        BedPhase::RightLateral => Pose { parts: right, load: 1.0, shift: LATERAL_SHIFT },
+        BedPhase::TurningProne => Pose {
+            parts: blend(&right, &PRONE, turn),
+            load: turning_load,
+            shift: lerp(LATERAL_SHIFT, 0.0, turn),
+        },
+        BedPhase::Prone => Pose { parts: PRONE, load: 1.0, shift: 0.0 },
+        BedPhase::Leaving => Pose { parts: PRONE, load: 1.0 - smoothstep(f), shift: 0.0 },
+    };
+    Some(pose)
+}
+
+/// Draws the body for `step` onto `canvas` (values on the 0–255 scale, before noise).
+///
+/// The body lies along the longer side (columns when square), 90 % of its length; its width is
+/// 30 % of its length, kept between 35 % and 50 % of the shorter side so a body on a coarse
+/// 16×16 mat still covers enough sensors and one on a wide mat is not absurdly broad. On mats
+/// shorter than 44 cells the sensors are coarser than a body's features, so every patch is
+/// inflated (×1.8 on 16 cells, ×1.4 on 24) to cover the sensors a real body would press.
+pub(crate) fn draw(canvas: &mut Canvas, step: &Step<BedPhase>, breathing: f32) {
+    let Some(pose) = pose(step) else { return };
+    if pose.load <= 0.0 {
+        return;
+    }
+    let rows = canvas.rows() as f32;
+    let cols = canvas.cols() as f32;
+    let along_cols = cols >= rows;
+    let (long, short) = if along_cols { (cols, rows) } else { (rows, cols) };
+    let length = 0.9 * long;
+    let width = (0.3 * length).clamp(0.35 * short, 0.5 * short);
+    let start = 0.05 * long;
+    let middle = short / 2.0 + pose.shift * short;
+    let coarse = (44.0 / long).clamp(1.0, 3.0).powf(0.6);
+    for (i, part) in pose.parts.iter().enumerate() {
+        // Breathing moves the chest and back parts a little.
+        let breath = if (1..=3).contains(&i) { 1.0 + 0.04 * breathing } else { 1.0 };
+        let peak = part.peak * pose.load * breath;
+        if peak < 1.0 {
+            continue;
+        }
+        let along = start + part.a * length;
+        let across = middle + part.b * width / 2.0;
+        let (ra, rb) = (part.ra * length * coarse, part.rb * width * coarse);
+        let blob = if along_cols {
+            Blob { y: across, x: along, ry: rb, rx: ra, peak }
+        } else {
+            Blob { y: along, x: across, ry: ra, rx: rb, peak }
+        };
+        canvas.splat(&blob);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn default_cycle_visits_phases_in_order_at_expected_times() {
+        let script = BedScript::default().script();
+        let at = |secs: u64| script.at(Duration::from_secs(secs)).map(|s| s.phase);
+        assert_eq!(at(0), Some(BedPhase::Empty));
+        assert_eq!(at(19), Some(BedPhase::Empty));
+        assert_eq!(at(20), Some(BedPhase::LyingDown));
+        assert_eq!(at(24), Some(BedPhase::Supine));
+        assert_eq!(at(84), Some(BedPhase::TurningLeft));
+        assert_eq!(at(88), Some(BedPhase::LeftLateral));
+        assert_eq!(at(133), Some(BedPhase::TurningRight));
+        assert_eq!(at(137), Some(BedPhase::RightLateral));
+        assert_eq!(at(182), Some(BedPhase::TurningProne));
+        assert_eq!(at(186), Some(BedPhase::Prone));
+        assert_eq!(at(216), Some(BedPhase::Leaving));
+        assert_eq!(script.cycle(), Duration::from_secs(220));
+        assert_eq!(at(220), Some(BedPhase::Empty));
+        assert_eq!(at(220 + 25), Some(BedPhase::Supine));
+    }
+
+    #[test]
+    fn custom_durations_are_honoured() {
+        let script = BedScript {
+            empty: Duration::from_millis(500),
+            lie_down: Duration::from_millis(100),
+            supine: Duration::from_secs(2),
+            turn: Duration::from_millis(250),
+            left_lateral: Duration::from_secs(1),
+            right_lateral: Duration::from_secs(1),
+            prone: Duration::from_secs(1),
+            leave: Duration::from_millis(100),
+        }
+        .script();
+        assert_eq!(script.at(Duration::from_millis(599)).map(|s| s.phase), Some(BedPhase::LyingDown));
+        assert_eq!(script.at(Duration::from_millis(600)).map(|s| s.phase), Some(BedPhase::Supine));
+        assert_eq!(script.at(Duration::from_millis(2_700)).map(|s| s.phase), Some(BedPhase::TurningLeft));
+        assert_eq!(script.cycle(), Duration::from_millis(6_450));
+    }
+
+    #[test]
+    fn body_lies_along_the_long_side() {
+        let step = |phase| Step { phase, index: 0, elapsed: Duration::ZERO, length: Duration::ZERO, fraction: 0.5 };
+        let mut tall = Canvas::new(48, 24);
+        draw(&mut tall, &step(BedPhase::Supine), 0.0);
+        let rows_used = (0..48).filter(|r| (0..24).any(|c| tall.values()[r * 24 + c] >= 5.0)).count();
+        assert!(rows_used > 40, "{rows_used}");
+        let mut empty = Canvas::new(48, 24);
+        draw(&mut empty, &step(BedPhase::Empty), 0.0);
+        assert!(empty.values().iter().all(|&v| v == 0.0));
+    }
+}

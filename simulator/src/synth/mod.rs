@@ -1,0 +1,354 @@
+//! Synthetic pressure maps: scenario scripts rendered to frame cells.
+//!
+//! Pure: no I/O and no clock. Time comes in as a `Duration` since the scenario started, and the
+//! sensor noise comes from a seeded RNG, so the same seed and times give the same maps.
+
+mod bed;
+mod canvas;
+mod feet;
+mod force;
+#[cfg(test)]
+pub(crate) mod presence_rule;
+mod script;
+mod seat;
+
+use std::f32::consts::TAU;
+use std::time::Duration;
+
+use actors::protocol::CellFormat;
+use rand::rngs::SmallRng;
+use rand::{Rng, SeedableRng};
+
+pub use bed::{BedPhase, BedScript};
+pub use canvas::{Blob, Canvas, decode_cells};
+pub use feet::{FOOT_CENTRES, FeetPhase, FeetScript};
+pub use force::{FORCE_MAX, PresencePhase, PresenceScript};
+pub use script::{Script, Step, lerp, smoothstep};
+pub use seat::{SeatPhase, SeatScript};
+
+/// What happens on a simulated mat.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Scenario {
+    /// A person in bed: empty → lie down supine → still → left lateral → right lateral → prone
+    /// → leave → (empty) → again.
+    BedOccupant(BedScript),
+    /// A seated person shifting weight, standing up now and then.
+    SeatedPerson(SeatScript),
+    /// Two feet standing and swaying, stepping off now and then.
+    StandingFeet(FeetScript),
+    /// Force channels (Force Mat, room-set sensors): a person arriving and leaving.
+    ForceChannels(PresenceScript),
+    /// Nobody, ever: sensor noise only.
+    Empty,
+}
+
+impl Scenario {
+    /// Every scenario name accepted by [`Scenario::from_name`].
+    pub const NAMES: [&'static str; 5] = ["bed", "seated", "feet", "force", "empty"];
+
+    /// The scenario with default durations for a short name (`bed`, `seated`, `feet`, `force`,
+    /// `empty`).
+    pub fn from_name(name: &str) -> Option<Self> {
+        Some(match name.to_ascii_lowercase().as_str() {
+            "bed" | "bed-occupant" | "bedoccupant" => Scenario::BedOccupant(BedScript::default()),
+            "seated" | "seat" | "seated-person" | "seatedperson" => Scenario::SeatedPerson(SeatScript::default()),
+            "feet" | "standing" | "standing-feet" | "standingfeet" => Scenario::StandingFeet(FeetScript::default()),
+            "force" | "force-channels" | "forcechannels" => Scenario::ForceChannels(PresenceScript::default()),
+            "empty" => Scenario::Empty,
+            _ => return None,
+        })
+    }
+
+    /// The short name of this scenario.
+    pub fn name(&self) -> &'static str {
+        match self {
+            Scenario::BedOccupant(_) => "bed",
+            Scenario::SeatedPerson(_) => "seated",
+            Scenario::StandingFeet(_) => "feet",
+            Scenario::ForceChannels(_) => "force",
+            Scenario::Empty => "empty",
+        }
+    }
+
+    /// Length of one cycle of the script (zero for [`Scenario::Empty`]).
+    pub fn cycle(&self) -> Duration {
+        match self {
+            Scenario::BedOccupant(s) => s.script().cycle(),
+            Scenario::SeatedPerson(s) => s.script().cycle(),
+            Scenario::StandingFeet(s) => s.script().cycle(),
+            Scenario::ForceChannels(s) => s.script().cycle(),
+            Scenario::Empty => Duration::ZERO,
+        }
+    }
+
+    /// The phase at time `t` since the scenario started.
+    pub fn phase(&self, t: Duration) -> ScenarioPhase {
+        let phase = match self {
+            Scenario::BedOccupant(s) => s.script().at(t).map(|x| ScenarioPhase::Bed(x.phase)),
+            Scenario::SeatedPerson(s) => s.script().at(t).map(|x| ScenarioPhase::Seat(x.phase)),
+            Scenario::StandingFeet(s) => s.script().at(t).map(|x| ScenarioPhase::Feet(x.phase)),
+            Scenario::ForceChannels(s) => s.script().at(t).map(|x| ScenarioPhase::Force(x.phase)),
+            Scenario::Empty => None,
+        };
+        phase.unwrap_or(ScenarioPhase::Empty)
+    }
+}
+
+/// The phase of any scenario.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum ScenarioPhase {
+    /// A phase of [`Scenario::BedOccupant`].
+    Bed(BedPhase),
+    /// A phase of [`Scenario::SeatedPerson`].
+    Seat(SeatPhase),
+    /// A phase of [`Scenario::StandingFeet`].
+    Feet(FeetPhase),
+    /// A phase of [`Scenario::ForceChannels`].
+    Force(PresencePhase),
+    /// [`Scenario::Empty`].
+    Empty,
+}
+
+impl ScenarioPhase {
+    /// A person is fully on the mat (not arriving or leaving).
+    pub fn occupied(self) -> bool {
+        match self {
+            ScenarioPhase::Bed(p) => p.occupied(),
+            ScenarioPhase::Seat(p) => p.occupied(),
+            ScenarioPhase::Feet(p) => p.occupied(),
+            ScenarioPhase::Force(p) => p.occupied(),
+            ScenarioPhase::Empty => false,
+        }
+    }
+
+    /// Nobody is on the mat at all.
+    pub fn vacant(self) -> bool {
+        matches!(
+            self,
+            ScenarioPhase::Bed(BedPhase::Empty)
+                | ScenarioPhase::Seat(SeatPhase::Empty)
+                | ScenarioPhase::Feet(FeetPhase::Empty)
+                | ScenarioPhase::Force(PresencePhase::Away)
+                | ScenarioPhase::Empty
+        )
+    }
+}
+
+/// Multiplicative noise on loaded mat cells (±6 %).
+const MAT_NOISE_GAIN: f32 = 0.06;
+/// Breathing period for the bed scenario.
+const BREATH_PERIOD_S: f32 = 4.0;
+
+/// Renders frames of one device: a scenario, a map shape and a seeded noise source.
+#[derive(Debug, Clone)]
+pub struct MapSynth {
+    format: CellFormat,
+    scenario: Scenario,
+    rng: SmallRng,
+    canvas: Canvas,
+    jitter: Vec<f32>,
+}
+
+impl MapSynth {
+    /// A synthesiser for `rows × cols` maps in `format`, with noise seeded by `seed`.
+    pub fn new(rows: u16, cols: u16, format: CellFormat, scenario: Scenario, seed: u64) -> Self {
+        let canvas = Canvas::new(usize::from(rows), usize::from(cols));
+        Self { format, scenario, rng: SmallRng::seed_from_u64(seed), canvas, jitter: Vec::new() }
+    }
+
+    /// The scenario being played.
+    pub fn scenario(&self) -> &Scenario {
+        &self.scenario
+    }
+
+    /// The canvas of the last render (values before encoding).
+    pub fn canvas(&self) -> &Canvas {
+        &self.canvas
+    }
+
+    /// Bytes of one frame's cells.
+    pub fn cells_len(&self) -> usize {
+        self.canvas.rows() * self.canvas.cols() * self.format.bytes_per_cell()
+    }
+
+    /// Largest value a cell may take: 255 for `U8`, 4095 (the force-channel scale) for `U16Le`.
+    pub fn max_value(&self) -> f32 {
+        match self.format {
+            CellFormat::U8 => 255.0,
+            CellFormat::U16Le => FORCE_MAX,
+        }
+    }
+
+    /// Renders the map at time `t` since the scenario started and encodes it as frame cells.
+    pub fn render(&mut self, t: Duration) -> Vec<u8> {
+        self.draw(t);
+        self.canvas.encode(self.format, self.max_value())
+    }
+
+    /// Renders the map at `t` into the canvas without encoding it.
+    pub fn draw(&mut self, t: Duration) {
+        self.canvas.clear();
+        match &self.scenario {
+            Scenario::BedOccupant(script) => {
+                if let Some(step) = script.script().at(t) {
+                    let breathing = (TAU * t.as_secs_f32() / BREATH_PERIOD_S).sin();
+                    bed::draw(&mut self.canvas, &step, breathing);
+                }
+                self.canvas.add_mat_noise(&mut self.rng, MAT_NOISE_GAIN);
+            }
+            Scenario::SeatedPerson(script) => {
+                if let Some(step) = script.script().at(t) {
+                    seat::draw(&mut self.canvas, script, &step, t);
+                }
+                self.canvas.add_mat_noise(&mut self.rng, MAT_NOISE_GAIN);
+            }
+            Scenario::StandingFeet(script) => {
+                if let Some(step) = script.script().at(t) {
+                    feet::draw(&mut self.canvas, script, &step, t);
+                }
+                self.canvas.add_mat_noise(&mut self.rng, MAT_NOISE_GAIN);
+            }
+            Scenario::ForceChannels(script) => {
+                let channels = self.canvas.rows() * self.canvas.cols();
+                self.jitter.clear();
+                for _ in 0..channels {
+                    self.jitter.push(self.rng.random_range(-1.0..=1.0));
+                }
+                if let Some(step) = script.script().at(t) {
+                    force::draw(&mut self.canvas, script, &step, t, &self.jitter);
+                }
+            }
+            Scenario::Empty => self.canvas.add_mat_noise(&mut self.rng, MAT_NOISE_GAIN),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::presence_rule::{Presence, evaluate};
+    use super::*;
+
+    /// Samples a whole cycle every `step` and checks the presence rule against the phase.
+    fn check_cycle(scenario: Scenario, rows: u16, cols: u16, seed: u64, step: Duration) -> (usize, usize) {
+        let cycle = scenario.cycle();
+        let mut synth = MapSynth::new(rows, cols, CellFormat::U8, scenario, seed);
+        let (mut occupied, mut vacant) = (0, 0);
+        let mut t = Duration::ZERO;
+        while t < cycle {
+            let phase = synth.scenario().phase(t);
+            let cells = synth.render(t);
+            let values = decode_cells(&cells, CellFormat::U8);
+            let verdict = evaluate(&values, usize::from(rows), usize::from(cols));
+            if phase.occupied() {
+                occupied += 1;
+                assert_eq!(verdict.presence, Presence::Presence, "{rows}x{cols} seed {seed} at {t:?} in {phase:?}: {verdict:?}");
+            }
+            if phase.vacant() {
+                vacant += 1;
+                assert_eq!(verdict.presence, Presence::Absence, "{rows}x{cols} seed {seed} at {t:?} in {phase:?}: {verdict:?}");
+            }
+            t += step;
+        }
+        (occupied, vacant)
+    }
+
+    #[test]
+    fn bed_occupant_passes_presence_when_lying_and_fails_when_empty() {
+        for (rows, cols) in [(48, 48), (24, 48), (24, 24), (16, 16), (48, 24), (20, 20)] {
+            for seed in [1, 2] {
+                let (occupied, vacant) = check_cycle(Scenario::BedOccupant(BedScript::default()), rows, cols, seed, Duration::from_millis(1_300));
+                assert!(occupied > 100 && vacant > 10, "{occupied} {vacant}");
+            }
+        }
+    }
+
+    #[test]
+    fn seated_person_passes_presence_when_seated_and_fails_when_empty() {
+        for (rows, cols) in [(16, 16), (24, 24), (48, 48), (20, 20)] {
+            for seed in [3, 4] {
+                let (occupied, vacant) = check_cycle(Scenario::SeatedPerson(SeatScript::default()), rows, cols, seed, Duration::from_millis(700));
+                assert!(occupied > 100 && vacant > 10, "{occupied} {vacant}");
+            }
+        }
+    }
+
+    #[test]
+    fn standing_feet_pass_presence_when_standing_and_fail_when_empty() {
+        for (rows, cols) in [(48, 48), (24, 24)] {
+            for seed in [5, 6] {
+                let (occupied, vacant) = check_cycle(Scenario::StandingFeet(FeetScript::default()), rows, cols, seed, Duration::from_millis(300));
+                assert!(occupied > 100 && vacant > 10, "{occupied} {vacant}");
+            }
+        }
+    }
+
+    #[test]
+    fn standing_feet_leave_a_column_gap_over_five_on_a_48_plate() {
+        let scenario = Scenario::StandingFeet(FeetScript::default());
+        let mut synth = MapSynth::new(48, 48, CellFormat::U8, scenario, 9);
+        for ms in (12_000..72_000).step_by(700) {
+            synth.render(Duration::from_millis(ms));
+            let v = synth.canvas().values();
+            let active_cols: Vec<usize> = (0..48).filter(|c| (0..48).filter(|r| v[r * 48 + c] >= 5.0).count() >= 2).collect();
+            let widest_gap = active_cols.windows(2).map(|w| w[1] - w[0] - 1).max().unwrap_or(0);
+            assert!(widest_gap > 5, "gap {widest_gap} at {ms} ms: {active_cols:?}");
+            // Two separate feet, each touching both halves' sides of the gap.
+            assert!(active_cols.first().is_some_and(|&c| c < 24) && active_cols.last().is_some_and(|&c| c >= 24));
+        }
+    }
+
+    #[test]
+    fn empty_scenario_always_fails_presence() {
+        let mut synth = MapSynth::new(48, 48, CellFormat::U8, Scenario::Empty, 11);
+        for s in 0..50 {
+            let values = decode_cells(&synth.render(Duration::from_secs(s)), CellFormat::U8);
+            assert_eq!(evaluate(&values, 48, 48).presence, Presence::Absence);
+        }
+    }
+
+    #[test]
+    fn force_channels_are_little_endian_u16_within_scale() {
+        let scenario = Scenario::ForceChannels(PresenceScript::default());
+        let mut synth = MapSynth::new(1, 4, CellFormat::U16Le, scenario, 12);
+        assert_eq!(synth.cells_len(), 8);
+        let present = decode_cells(&synth.render(Duration::from_secs(30)), CellFormat::U16Le);
+        assert_eq!(present.len(), 4);
+        assert!(present.iter().all(|&v| v <= 4095 && v > 200), "{present:?}");
+        assert!(present.iter().map(|&v| u32::from(v)).sum::<u32>() > 2_000);
+        let absent = decode_cells(&synth.render(Duration::from_secs(5)), CellFormat::U16Le);
+        assert_eq!(absent, vec![0, 0, 0, 0]);
+    }
+
+    #[test]
+    fn same_seed_same_maps_and_different_seed_different_noise() {
+        let make = |seed| MapSynth::new(24, 24, CellFormat::U8, Scenario::SeatedPerson(SeatScript::default()), seed);
+        let (mut a, mut b, mut c) = (make(1), make(1), make(2));
+        let t = Duration::from_secs(40);
+        let (fa, fb, fc) = (a.render(t), b.render(t), c.render(t));
+        assert_eq!(fa, fb);
+        assert_ne!(fa, fc);
+        assert_eq!(fa.len(), 24 * 24);
+    }
+
+    #[test]
+    fn scenario_names_round_trip() {
+        for name in Scenario::NAMES {
+            assert_eq!(Scenario::from_name(name).map(|s| s.name()), Some(name));
+        }
+        assert_eq!(Scenario::from_name("dance"), None);
+    }
+
+    #[test]
+    fn degenerate_shapes_do_not_panic() {
+        for (rows, cols) in [(0, 0), (1, 1), (1, 48), (3, 2)] {
+            for name in Scenario::NAMES {
+                let scenario = Scenario::from_name(name).expect("scenario");
+                let mut synth = MapSynth::new(rows, cols, CellFormat::U8, scenario, 0);
+                for s in (0..300).step_by(7) {
+                    assert_eq!(synth.render(Duration::from_secs(s)).len(), usize::from(rows) * usize::from(cols));
+                }
+            }
+        }
+    }
+}
+

@@ -1,0 +1,154 @@
+//! A seated person (seating mats, saddles): two ischial peaks and the thighs, with the weight
+//! drifting slowly left/right and forward/back, and now and then standing up.
+//!
+//! Map orientation: row 0 is the back of the seat, the last row the front edge; column 0 is the
+//! sitter's left.
+
+use std::f32::consts::TAU;
+use std::time::Duration;
+
+use super::canvas::{Blob, Canvas};
+use super::script::{Script, Step, smoothstep};
+
+/// The phases of the seating script, in cycle order.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum SeatPhase {
+    /// Nobody on the seat.
+    Empty,
+    /// Sitting down.
+    SittingDown,
+    /// Seated, shifting weight slowly.
+    Seated,
+    /// Standing up.
+    StandingUp,
+}
+
+impl SeatPhase {
+    /// Whether a person is fully seated.
+    pub fn occupied(self) -> bool {
+        self == SeatPhase::Seated
+    }
+}
+
+/// Durations and sway periods of the seating cycle.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SeatScript {
+    /// Empty seat at the start of each cycle.
+    pub empty: Duration,
+    /// Sitting down.
+    pub sit_down: Duration,
+    /// Seated.
+    pub seated: Duration,
+    /// Standing up.
+    pub stand_up: Duration,
+    /// Period of the left/right weight shift.
+    pub sway_side: Duration,
+    /// Period of the forward/back weight shift.
+    pub sway_forward: Duration,
+}
+
+impl Default for SeatScript {
+    fn default() -> Self {
+        Self {
+            empty: Duration::from_secs(15),
+            sit_down: Duration::from_secs(2),
+            seated: Duration::from_secs(90),
+            stand_up: Duration::from_secs(2),
+            sway_side: Duration::from_secs(23),
+            sway_forward: Duration::from_secs(37),
+        }
+    }
+}
+
+impl SeatScript {
+    /// The cycle as a [`Script`].
+    pub fn script(&self) -> Script<SeatPhase> {
+        Script::new(vec![
+            (SeatPhase::Empty, self.empty),
+            (SeatPhase::SittingDown, self.sit_down),
+            (SeatPhase::Seated, self.seated),
+            (SeatPhase::StandingUp, self.stand_up),
+        ])
+    }
+}
+
+fn wave(t: Duration, period: Duration) -> f32 {
+    if period.is_zero() {
+        return 0.0;
+    }
+    let phase = (t.as_secs_f64() / period.as_secs_f64()).fract() as f32;
+    (TAU * phase).sin()
+}
+
+/// Draws the sitter for `step` at absolute scenario time `t` (the sway follows `t`, so it is
+/// continuous across phases).
+pub(crate) fn draw(canvas: &mut Canvas, script: &SeatScript, step: &Step<SeatPhase>, t: Duration) {
+    let load = match step.phase {
+        SeatPhase::Empty => return,
+        SeatPhase::SittingDown => smoothstep(step.fraction),
+        SeatPhase::Seated => 1.0,
+        SeatPhase::StandingUp => 1.0 - smoothstep(step.fraction),
+    };
+    if load <= 0.0 {
+        return;
+    }
+    let side = 0.6 * wave(t, script.sway_side); // > 0: weight on the right
+    let forward = 0.6 * wave(t, script.sway_forward); // > 0: leaning forward
+    let rows = canvas.rows() as f32;
+    let cols = canvas.cols() as f32;
+    let shift_x = 0.03 * side * cols;
+    let ischial_y = (0.36 + 0.04 * forward) * rows;
+    let left = 1.0 - 0.3 * side;
+    let right = 1.0 + 0.3 * side;
+    let thighs = 1.0 + 0.25 * forward;
+    let blobs = [
+        // Buttocks: the broad pad around the ischial tuberosities.
+        Blob { y: 0.34 * rows, x: 0.5 * cols + shift_x, ry: 0.2 * rows, rx: 0.36 * cols, peak: 105.0 },
+        // Ischial tuberosities.
+        Blob { y: ischial_y, x: 0.36 * cols + shift_x, ry: 0.11 * rows, rx: 0.1 * cols, peak: 235.0 * left },
+        Blob { y: ischial_y, x: 0.64 * cols + shift_x, ry: 0.11 * rows, rx: 0.1 * cols, peak: 235.0 * right },
+        // Thighs, towards the front edge.
+        Blob { y: 0.68 * rows, x: 0.31 * cols + shift_x, ry: 0.26 * rows, rx: 0.12 * cols, peak: 120.0 * left * thighs },
+        Blob { y: 0.68 * rows, x: 0.69 * cols + shift_x, ry: 0.26 * rows, rx: 0.12 * cols, peak: 120.0 * right * thighs },
+    ];
+    for blob in &blobs {
+        canvas.splat(&Blob { peak: blob.peak * load, ..*blob });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cycle_phases_at_expected_times() {
+        let script = SeatScript::default().script();
+        let at = |ms: u64| script.at(Duration::from_millis(ms)).map(|s| s.phase);
+        assert_eq!(at(0), Some(SeatPhase::Empty));
+        assert_eq!(at(15_000), Some(SeatPhase::SittingDown));
+        assert_eq!(at(17_000), Some(SeatPhase::Seated));
+        assert_eq!(at(106_999), Some(SeatPhase::Seated));
+        assert_eq!(at(107_000), Some(SeatPhase::StandingUp));
+        assert_eq!(at(109_000), Some(SeatPhase::Empty));
+    }
+
+    #[test]
+    fn weight_shifts_between_sides() {
+        let script = SeatScript::default();
+        let step = |t| script.script().at(t).expect("step");
+        let sums = |t: Duration| {
+            let mut canvas = Canvas::new(16, 16);
+            draw(&mut canvas, &script, &step(t), t);
+            let v = canvas.values();
+            let left: f32 = (0..16).flat_map(|r| (0..8).map(move |c| r * 16 + c)).map(|i| v[i]).sum();
+            let right: f32 = (0..16).flat_map(|r| (8..16).map(move |c| r * 16 + c)).map(|i| v[i]).sum();
+            (left, right)
+        };
+        // A quarter of the side period after a zero crossing the weight is on one side, three
+        // quarters on the other.
+        let quarter = script.sway_side.as_millis() as u64 / 4;
+        let (l1, r1) = sums(Duration::from_millis(script.sway_side.as_millis() as u64 + quarter));
+        let (l2, r2) = sums(Duration::from_millis(script.sway_side.as_millis() as u64 + 3 * quarter));
+        assert!(r1 > l1 && l2 > r2, "{l1} {r1} {l2} {r2}");
+    }
+}
