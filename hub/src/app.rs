@@ -126,7 +126,7 @@ impl RunningHub {
     pub async fn wait_for_shutdown_signal(mut self) -> anyhow::Result<()> {
         let failure = tokio::select! {
             _ = shutdown_signal() => None,
-            _ = self.failed.wait_for(|f| f.is_some()) => self.failed.borrow().clone(),
+            failed = self.failed.wait_for(|f| f.is_some()) => failed.ok().and_then(|f| f.clone()),
         };
         self.shutdown().await;
         match failure {

@@ -130,6 +130,7 @@ async fn join_company_delivers_statuses_and_their_changes() {
     let change = browser.wait_for("deviceConf", Duration::from_secs(10)).await.expect("a status change");
     assert_eq!(field(&change.data, "deviceId").as_str(), Some(hub.devices[0].id.as_str()));
     assert_eq!(field(&change.data, "deviceFunctional").as_bool(), Some(true));
+    assert_ne!(field(&change.data, "cardStatus").as_str(), Some("Offline"));
 }
 
 #[tokio::test]
@@ -166,29 +167,40 @@ async fn start_streaming_needs_a_connected_device() {
 
 #[tokio::test]
 async fn a_stalled_viewer_does_not_slow_the_hub_or_other_viewers() {
-    let hub = start(&["Mattress Mat IoT"]).await;
+    const DEVICES: usize = 8;
+    let hub = start(&["Mattress Mat IoT"; DEVICES]).await;
     let token = hub.login().await;
-    let device_id = hub.devices[0].id.clone();
-    // The stalled viewer subscribes and then never reads again.
-    let mut stalled = Browser::authenticated(hub.http(), &token).await;
-    stalled.send("joinUser", serde_json::json!({ "deviceId": device_id })).await;
+    // The stalled viewer watches every device (about 2 MB/s of maps) and never reads again; its
+    // socket's small receive buffer makes the hub's side back up within a second or two.
+    let mut stalled = Browser::connect_small_buffer(hub.http()).await.authenticate(&token).await;
+    for device in &hub.devices {
+        stalled.send("joinUser", serde_json::json!({ "deviceId": device.id })).await;
+    }
     let mut healthy = Browser::authenticated(hub.http(), &token).await;
-    healthy.send("joinUser", serde_json::json!({ "deviceId": device_id })).await;
-    // A fast device: 100 Hz fixed rate.
-    let (mut spec, transport) = hub.quic_device(&hub.devices[0]);
-    spec.rate = simulator::Rate::Fixed { hz: 100.0 };
-    let (_stop, _stats) = hub.run_device(spec, transport);
+    healthy.send("joinUser", serde_json::json!({ "deviceId": hub.devices[0].id })).await;
+    let mut running = Vec::new();
+    for device in &hub.devices {
+        let (mut spec, transport) = hub.quic_device(device);
+        spec.rate = simulator::Rate::Fixed { hz: 100.0 };
+        running.push(hub.run_device(spec, transport));
+    }
     let mut received = 0;
     let start = tokio::time::Instant::now();
-    while start.elapsed() < Duration::from_secs(3) {
+    while start.elapsed() < Duration::from_secs(6) {
         if healthy.wait_for("pressureMap_SAToFront", Duration::from_secs(1)).await.is_some() {
             received += 1;
         }
     }
-    // The healthy viewer keeps up with the device while the stalled one holds nothing back.
-    assert!(received >= 100, "healthy viewer got only {received} maps in 3 s");
     let metrics = &hub.hub.metrics;
-    assert!(metrics.frames_dropped_ingest.load(Ordering::Relaxed) < 10, "the device path was not slowed");
-    assert!(metrics.frames_conflated.load(Ordering::Relaxed) > 0, "the stalled viewer's maps were conflated");
+    let conflated = metrics.frames_conflated.load(Ordering::Relaxed);
+    let dropped = metrics.frames_dropped_ingest.load(Ordering::Relaxed);
+    let processed = metrics.frames_processed.load(Ordering::Relaxed);
+    // The healthy viewer keeps pace with its 100 Hz device (allowing for start-up).
+    assert!(received >= 300, "healthy viewer got only {received} maps in 6 s");
+    // The device path kept up: almost every frame was processed, none waited on the stalled socket.
+    assert!(processed >= (DEVICES as u64) * 400, "only {processed} frames processed");
+    assert!(dropped * 100 <= processed, "{dropped} frames dropped at ingest out of {processed}");
+    // The stalled viewer's maps were conflated in its outbox instead of queueing.
+    assert!(conflated > 0, "nothing was conflated for the stalled viewer");
     drop(stalled);
 }

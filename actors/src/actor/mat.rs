@@ -113,7 +113,11 @@ impl Actor for MatActor {
             timer_at: None,
             last_presence: None,
         };
-        state.publish_status(state.machine.status());
+        // A restarted actor may start in another state than it left (its link is gone, say);
+        // a fresh one starts offline, which the registry already announced.
+        if resumed.is_some_and(|r| r != state.machine.status()) {
+            state.publish_status(state.machine.status());
+        }
         state.schedule(&myself);
         Ok(state)
     }

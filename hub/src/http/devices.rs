@@ -3,7 +3,9 @@
 use std::collections::HashMap;
 use std::sync::Arc;
 
-use actors::browser::DeviceConfEvent;
+use actors::browser::{DeviceConfEvent, SideStatus};
+use actors::machine::device_type::DeviceType;
+use actors::machine::status::{CardStatus, PatientStatus};
 use serde::{Deserialize, Serialize};
 use warp::{Rejection, Reply};
 
@@ -51,15 +53,22 @@ pub struct SystemJson {
     pub devices: Vec<String>,
 }
 
-/// A device configuration with its live status.
+/// A device configuration (spec §3) with the live status the cards show.
 #[derive(Debug, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct DeviceConfJson {
     pub device_id: Oid,
     pub company: String,
     pub image_saved: bool,
-    #[serde(flatten)]
-    pub status: DeviceConfEvent,
+    pub device_functional: bool,
+    pub patient_status: PatientStatus,
+    pub state_code: Option<u8>,
+    pub card_status: CardStatus,
+    pub hardware_serial: String,
+    pub device_type: DeviceType,
+    pub name: String,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub sides: Vec<SideStatus>,
 }
 
 /// The caller's company's devices.
@@ -110,7 +119,19 @@ pub async fn device_conf_company(state: Arc<AppState>, claims: Claims) -> Result
         .into_iter()
         .filter_map(|conf| {
             let status = live.get(&conf.device_id)?.clone();
-            Some(DeviceConfJson { device_id: Oid::new(&conf.device_id), company: company.clone(), image_saved: conf.image_saved, status })
+            Some(DeviceConfJson {
+                device_id: Oid::new(&conf.device_id),
+                company: company.clone(),
+                image_saved: conf.image_saved,
+                device_functional: status.device_functional,
+                patient_status: status.patient_status,
+                state_code: status.state_code,
+                card_status: status.card_status,
+                hardware_serial: status.hardware_serial,
+                device_type: status.device_type,
+                name: status.name,
+                sides: status.sides,
+            })
         })
         .collect();
     Ok(warp::reply::json(&body).into_response())

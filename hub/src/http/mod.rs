@@ -23,23 +23,20 @@ use crate::ingest::websocket::TRANSPORT_MESSAGE_LIMIT;
 const BROWSER_MESSAGE_LIMIT: usize = 64 * 1024;
 
 /// Every route of the hub.
+///
+/// Each API route first matches its path and method; everything after that answers errors itself
+/// (see [`answer`]), so a matched route's 401 or 400 is never lost to another branch's rejection
+/// when warp combines them.
 pub fn routes(state: Arc<AppState>) -> BoxedFilter<(warp::reply::Response,)> {
-    let login = warp::path!("api" / "auth" / "login")
-        .and(warp::post())
-        .and(with_state(state.clone()))
-        .and(warp::body::content_length_limit(LOGIN_BODY_LIMIT))
-        .and(warp::body::json())
-        .and_then(auth::login);
+    let login = warp::path!("api" / "auth" / "login").and(warp::post()).and(answer(
+        with_state(state.clone()).and(warp::body::content_length_limit(LOGIN_BODY_LIMIT)).and(warp::body::json()).and_then(auth::login),
+    ));
     let user_devices = warp::path!("api" / "userDevices")
         .and(warp::get())
-        .and(with_state(state.clone()))
-        .and(authenticated(state.clone()))
-        .and_then(devices::user_devices);
+        .and(answer(with_state(state.clone()).and(authenticated(state.clone())).and_then(devices::user_devices)));
     let device_confs = warp::path!("api" / "deviceConfCompany")
         .and(warp::get())
-        .and(with_state(state.clone()))
-        .and(authenticated(state.clone()))
-        .and_then(devices::device_conf_company);
+        .and(answer(with_state(state.clone()).and(authenticated(state.clone())).and_then(devices::device_conf_company)));
     let metrics = {
         let metrics = state.metrics.clone();
         warp::path!("metrics").and(warp::get()).map(move || {
@@ -65,9 +62,7 @@ pub fn routes(state: Arc<AppState>) -> BoxedFilter<(warp::reply::Response,)> {
                 .on_upgrade(move |socket| crate::ingest::websocket::serve(socket, peer, ingest))
                 .into_response()
         });
-    let unknown_api = warp::path("api").and_then(|| async {
-        Err::<warp::reply::Response, _>(warp::reject::custom(ApiError::new(warp::http::StatusCode::NOT_FOUND, "notFound", "no such API call")))
-    });
+    let unknown_api = warp::path("api").map(|| error::reply(&ApiError::new(warp::http::StatusCode::NOT_FOUND, "notFound", "no such API call")));
     login
         .or(user_devices)
         .unify()
@@ -86,4 +81,13 @@ pub fn routes(state: Arc<AppState>) -> BoxedFilter<(warp::reply::Response,)> {
         .recover(error::recover)
         .unify()
         .boxed()
+}
+
+/// The rest of a route whose path and method matched: any rejection from here on (bad body, no
+/// token, a handler's error) becomes that route's JSON error response.
+fn answer<F>(filter: F) -> BoxedFilter<(warp::reply::Response,)>
+where
+    F: Filter<Extract = (warp::reply::Response,), Error = warp::Rejection> + Clone + Send + Sync + 'static,
+{
+    filter.recover(error::recover).unify().boxed()
 }

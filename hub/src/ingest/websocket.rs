@@ -54,6 +54,7 @@ impl DeviceTransport for WsTransport {
     }
 
     async fn close(&mut self) {
-        let _ = self.socket.close().await;
+        let _ = self.socket.send(Message::close()).await;
+        let _ = self.socket.flush().await;
     }
 }

@@ -207,8 +207,23 @@ impl Browser {
         Browser { socket }
     }
 
+    /// A browser whose socket has a tiny, fixed receive buffer, so a reader that stops reading
+    /// makes the hub's side fill up within a second instead of after megabytes.
+    pub async fn connect_small_buffer(addr: SocketAddr) -> Browser {
+        let socket = tokio::net::TcpSocket::new_v4().unwrap();
+        socket.set_recv_buffer_size(4096).unwrap();
+        let stream = socket.connect(addr).await.unwrap();
+        let (socket, _) = tokio_tungstenite::client_async(format!("ws://{addr}/ws"), tokio_tungstenite::MaybeTlsStream::Plain(stream)).await.unwrap();
+        Browser { socket }
+    }
+
     pub async fn authenticated(addr: SocketAddr, token: &str) -> Browser {
-        let mut browser = Browser::connect(addr).await;
+        let browser = Browser::connect(addr).await;
+        browser.authenticate(token).await
+    }
+
+    pub async fn authenticate(self, token: &str) -> Browser {
+        let mut browser = self;
         browser.send("authenticate", serde_json::json!({ "token": token })).await;
         let first = browser.next_event(Duration::from_secs(5)).await.expect("an answer to authenticate");
         assert_eq!(first.event, "authenticated", "{first:?}");
