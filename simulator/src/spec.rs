@@ -3,6 +3,7 @@
 
 use std::time::Duration;
 
+use actors::machine::device_type::DeviceType;
 use actors::protocol::CellFormat;
 
 use crate::SimError;
@@ -119,7 +120,8 @@ pub const DEVICE_TYPES: [&str; 20] = [
     "Rehab Mat",
 ];
 
-/// The preset of a device type (case-insensitive), or `None` for a type spec §3 does not list.
+/// The preset of a device type (case-insensitive), or `None` for a type spec §3 does not list or
+/// one that streams nothing itself (Sensing Horse: its two sub-devices stream).
 ///
 /// Shapes follow spec §2: Mattress IoT, podology, rehab, pressure and floor-recognition maps are
 /// 48×48; seating IoT 16×16; Seating XL and the horse 24×24; the legacy mattress 16×16; the
@@ -134,22 +136,14 @@ pub fn preset(device_type: &str) -> Option<DeviceSpecPreset> {
     let seated = || Scenario::SeatedPerson(SeatScript::default());
     let feet = || Scenario::StandingFeet(FeetScript::default());
     let channels = || Scenario::ForceChannels(PresenceScript::default());
-    let (rows, cols, cell_format, scenario, rate) = match *canonical {
-        "Mattress Mat" => (16, 16, CellFormat::U8, bed(), map),
-        "Mattress Mat IoT" => (48, 48, CellFormat::U8, bed(), map),
-        "Seating Mat" | "Seating Mat IoT" => (16, 16, CellFormat::U8, seated(), map),
-        "Seating Mat IoT XL" => (24, 24, CellFormat::U8, seated(), map),
-        "Pressure Mat IoT" => (48, 48, CellFormat::U8, feet(), map),
-        "Floor Mat" => (24, 24, CellFormat::U8, bed(), map),
-        "Floor Mat Recognition" => (48, 48, CellFormat::U8, bed(), map),
-        "Wellness Mat" => (24, 24, CellFormat::U8, bed(), map),
-        "Health Mat" => (24, 24, CellFormat::U8, seated(), map),
-        "Fitness Mat" => (24, 24, CellFormat::U8, feet(), map),
-        "Sleep Mat" => (24, 48, CellFormat::U8, bed(), map),
-        "Podology" | "Podology IoT" | "Rehab Mat" => (48, 48, CellFormat::U8, feet(), map),
-        "Sensing Horse" | "Sensing Horse Subdevice" => (24, 24, CellFormat::U8, seated(), map),
-        // "Force Mat", "Shapes", "North Sky".
-        _ => (1, 4, CellFormat::U16Le, channels(), force),
+    // The shape is the hub's own table, so a simulated device always fits its registration.
+    let (rows, cols, cell_format) = DeviceType::from_name(canonical)?.frame_shape()?;
+    let (scenario, rate) = match *canonical {
+        "Mattress Mat" | "Mattress Mat IoT" | "Floor Mat" | "Floor Mat Recognition" | "Wellness Mat" | "Sleep Mat" => (bed(), map),
+        "Seating Mat" | "Seating Mat IoT" | "Seating Mat IoT XL" | "Health Mat" | "Sensing Horse Subdevice" => (seated(), map),
+        "Pressure Mat IoT" | "Fitness Mat" | "Podology" | "Podology IoT" | "Rehab Mat" => (feet(), map),
+        // "Force Mat", "Shapes", "North Sky": force channels.
+        _ => (channels(), force),
     };
     Some(DeviceSpecPreset { device_type: canonical, rows, cols, cell_format, scenario, rate })
 }
@@ -160,13 +154,14 @@ mod tests {
 
     #[test]
     fn every_spec_type_has_a_preset_with_a_sane_shape() {
-        for name in DEVICE_TYPES {
+        for name in DEVICE_TYPES.iter().filter(|n| **n != "Sensing Horse") {
             let p = preset(name).expect(name);
-            assert_eq!(p.device_type, name);
+            assert_eq!(p.device_type, *name);
             assert!(p.rows >= 1 && p.cols >= 1 && usize::from(p.rows) * usize::from(p.cols) <= 48 * 48);
         }
         assert_eq!(preset("mattress mat iot").map(|p| p.device_type), Some("Mattress Mat IoT"));
         assert!(preset("Toaster").is_none());
+        assert!(preset("Sensing Horse").is_none(), "the horse's two sub-devices stream, not the horse");
     }
 
     #[test]
@@ -178,6 +173,7 @@ mod tests {
         assert_eq!(shape("Podology IoT"), Some((48, 48, CellFormat::U8)));
         assert_eq!(shape("Force Mat"), Some((1, 4, CellFormat::U16Le)));
         assert_eq!(shape("Sleep Mat"), Some((24, 48, CellFormat::U8)));
+        assert_eq!(shape("Floor Mat"), Some((24, 24, CellFormat::U8)));
     }
 
     #[test]

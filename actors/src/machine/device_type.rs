@@ -110,8 +110,13 @@ impl DeviceType {
         DeviceType::ALL.into_iter().find(|t| t.name() == name)
     }
 
-    /// Rows, columns and cell format of the frames a device of this type streams (spec §2 map
-    /// sizes). `None` for parents that stream nothing themselves (horse, room set).
+    /// Rows, columns and cell format of the frames a device of this type streams, per spec §2:
+    /// Mattress IoT, podology, rehab, pressure and floor-recognition maps 48×48; seating 16×16;
+    /// Seating XL and the horse 24×24; the legacy mattress 16×16; the sleep mat the 24×48
+    /// mattress view; other maps 24×24. Force Mat is four u16 channels (0–4095); Shapes and North
+    /// Sky, whose sensors the spec does not describe, are treated as force channels too (their
+    /// card follows an alarm poll, like a presence sensor). `None` for parents that stream
+    /// nothing themselves (horse, room set). The simulator's presets read this table.
     pub fn frame_shape(self) -> Option<(u16, u16, CellFormat)> {
         use CellFormat::{U16Le, U8};
         match self {
@@ -120,17 +125,16 @@ impl DeviceType {
             | DeviceType::Podology
             | DeviceType::RehabMat
             | DeviceType::PressureMatIoT
-            | DeviceType::FloorMatRecognition
-            | DeviceType::FloorMat => Some((48, 48, U8)),
+            | DeviceType::FloorMatRecognition => Some((48, 48, U8)),
             DeviceType::SeatingMatIoT | DeviceType::SeatingMat | DeviceType::MattressMat => Some((16, 16, U8)),
-            DeviceType::SeatingMatIoTXL | DeviceType::SensingHorseSubdevice => Some((24, 24, U8)),
-            DeviceType::WellnessMat
+            DeviceType::SleepMat => Some((24, 48, U8)),
+            DeviceType::SeatingMatIoTXL
+            | DeviceType::SensingHorseSubdevice
+            | DeviceType::FloorMat
+            | DeviceType::WellnessMat
             | DeviceType::HealthMat
-            | DeviceType::FitnessMat
-            | DeviceType::SleepMat
-            | DeviceType::Shapes
-            | DeviceType::NorthSky => Some((24, 24, U8)),
-            DeviceType::ForceMat => Some((1, 4, U16Le)),
+            | DeviceType::FitnessMat => Some((24, 24, U8)),
+            DeviceType::ForceMat | DeviceType::Shapes | DeviceType::NorthSky => Some((1, 4, U16Le)),
             DeviceType::SensingHorse | DeviceType::RoomSet => None,
         }
     }
@@ -138,7 +142,7 @@ impl DeviceType {
     /// Whether presence on this type is the room-set rule (latest reading above 200) rather than
     /// the map check of spec §5.
     pub fn uses_reading_presence(self) -> bool {
-        matches!(self, DeviceType::ForceMat)
+        matches!(self.frame_shape(), Some((_, _, CellFormat::U16Le)))
     }
 }
 
@@ -163,6 +167,12 @@ mod tests {
         assert_eq!(DeviceType::SeatingMatIoTXL.frame_shape(), Some((24, 24, CellFormat::U8)));
         assert_eq!(DeviceType::SensingHorseSubdevice.frame_shape(), Some((24, 24, CellFormat::U8)));
         assert_eq!(DeviceType::ForceMat.frame_shape(), Some((1, 4, CellFormat::U16Le)));
+        assert_eq!(DeviceType::FloorMat.frame_shape(), Some((24, 24, CellFormat::U8)));
+        assert_eq!(DeviceType::FloorMatRecognition.frame_shape(), Some((48, 48, CellFormat::U8)));
+        assert_eq!(DeviceType::MattressMat.frame_shape(), Some((16, 16, CellFormat::U8)));
         assert_eq!(DeviceType::SensingHorse.frame_shape(), None);
+        assert_eq!(DeviceType::RoomSet.frame_shape(), None);
+        assert!(DeviceType::ForceMat.uses_reading_presence());
+        assert!(!DeviceType::MattressMatIoT.uses_reading_presence());
     }
 }
