@@ -8,6 +8,7 @@ pub mod catalog_load;
 pub mod config;
 pub mod demo;
 pub mod http;
+pub mod private_file;
 pub mod ingest;
 pub mod provision;
 pub mod tls;

@@ -7,6 +7,7 @@ use storage::{device_secret, Store};
 
 use crate::config::{ProvisionArgs, ServeConfig};
 use crate::demo;
+use crate::private_file::write_private;
 
 /// One provisioned device, as the simulator and the load tests read it.
 #[derive(Debug, Serialize)]
@@ -62,13 +63,4 @@ pub async fn run(config: &ServeConfig, args: &ProvisionArgs) -> anyhow::Result<(
     write_private(&args.out, json.as_bytes())?;
     println!("provisioned {} devices of type {}; secrets written to {}", out.len(), args.device_type, args.out.display());
     Ok(())
-}
-
-fn write_private(path: &std::path::Path, bytes: &[u8]) -> anyhow::Result<()> {
-    use std::io::Write;
-    let mut options = std::fs::OpenOptions::new();
-    options.write(true).create(true).truncate(true);
-    #[cfg(unix)]
-    std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
-    options.open(path).and_then(|mut f| f.write_all(bytes)).with_context(|| format!("writing {}", path.display()))
 }

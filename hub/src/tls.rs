@@ -4,6 +4,8 @@
 use std::path::{Path, PathBuf};
 
 use anyhow::Context;
+
+use crate::private_file::write_private;
 use rustls::pki_types::pem::PemObject;
 use rustls::pki_types::{CertificateDer, PrivateKeyDer};
 
@@ -39,14 +41,4 @@ pub fn load_or_create(data: &Path, cert: Option<&Path>, key: Option<&Path>) -> a
         .with_context(|| format!("parsing {}", cert_path.display()))?;
     let key = PrivateKeyDer::from_pem_file(&key_path).with_context(|| format!("reading {}", key_path.display()))?;
     Ok(ServerIdentity { chain, key, cert_path })
-}
-
-fn write_private(path: &Path, bytes: &[u8]) -> anyhow::Result<()> {
-    use std::io::Write;
-    let mut options = std::fs::OpenOptions::new();
-    options.write(true).create(true).truncate(true);
-    #[cfg(unix)]
-    std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
-    let mut file = options.open(path).with_context(|| format!("creating {}", path.display()))?;
-    file.write_all(bytes).with_context(|| format!("writing {}", path.display()))
 }

@@ -42,9 +42,8 @@ pub struct HubRefs {
 /// The root supervisor.
 pub struct HubSupervisor;
 
-/// State of the root: its children and where to report a failure.
+/// State of the root: where to report a failure.
 pub struct HubState {
-    refs: Option<HubRefs>,
     failed: watch::Sender<Option<String>>,
 }
 
@@ -54,7 +53,7 @@ impl Actor for HubSupervisor {
     type Arguments = HubArgs;
 
     async fn pre_start(&self, _myself: ActorRef<()>, args: HubArgs) -> Result<HubState, ActorProcessingErr> {
-        Ok(HubState { refs: None, failed: args.failed })
+        Ok(HubState { failed: args.failed })
     }
 
     async fn handle_supervisor_evt(&self, myself: ActorRef<()>, event: SupervisionEvent, state: &mut HubState) -> Result<(), ActorProcessingErr> {
@@ -65,7 +64,6 @@ impl Actor for HubSupervisor {
         };
         tracing::error!(%why, "a core actor of the hub ended; stopping the hub");
         let _ = state.failed.send(Some(why));
-        state.refs = None;
         myself.stop(Some("core actor ended".into()));
         Ok(())
     }

@@ -20,7 +20,6 @@ use super::storage_writer::WriterMsg;
 use crate::browser::{encode_event, events, DeviceConfEvent};
 use crate::catalog::{Catalog, DeviceInfo};
 use crate::fanout::Bus;
-use crate::machine::device_type::DeviceType;
 use crate::machine::mat::DeviceStatus;
 use crate::machine::restart_budget::RestartBudget;
 use crate::machine::status::{card_status, state_code, CardInputs};
@@ -247,9 +246,4 @@ pub fn offline_status(device: &DeviceInfo) -> DeviceStatus {
     let code = state_code(false, device.patient_status);
     let card = card_status(device.device_type, false, code, CardInputs::default());
     DeviceStatus { functional: false, patient_status: device.patient_status, state_code: code, card }
-}
-
-/// Whether a device type connects and streams by itself.
-pub fn streams(device_type: DeviceType) -> bool {
-    device_type.frame_shape().is_some()
 }
