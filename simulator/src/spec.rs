@@ -121,11 +121,13 @@ pub const DEVICE_TYPES: [&str; 20] = [
 
 /// The preset of a device type (case-insensitive), or `None` for a type spec §3 does not list.
 ///
-/// Shapes follow spec §2: Mattress IoT, podology, rehab, pressure and floor-recognition maps are
-/// 48×48; seating IoT 16×16; Seating XL and the horse 24×24; the legacy mattress 16×16; the
-/// sleep mat uses the 24×48 mattress view; other maps 24×24. Force Mat is four u16 channels on
-/// the 0–4095 scale. Spec §3 does not say what Shapes and North Sky measure; they are treated as
-/// room-set presence sensors (force channels), the closest fit to their status rules.
+/// Shapes follow spec §2 and match the hub's `DeviceType::frame_shape` (the hub refuses a hello
+/// whose shape differs, with `shape_mismatch`): Mattress IoT, podology, rehab, pressure, floor
+/// and floor-recognition maps are 48×48; seating IoT and the legacy mattress 16×16; Seating XL
+/// and the horse sides 24×24; the other maps 24×24. Force Mat is four u16 channels on the 0–4095
+/// scale. Spec §3 does not say what Shapes and North Sky measure; they get 24×24 maps with a
+/// sitter and a lying person. The Sensing Horse parent streams nothing in the hub (its two
+/// subdevices do); its preset is the subdevice's, for completeness.
 pub fn preset(device_type: &str) -> Option<DeviceSpecPreset> {
     let canonical = DEVICE_TYPES.iter().find(|t| t.eq_ignore_ascii_case(device_type.trim()))?;
     let map = Rate::Follow { monitor_hz: 1.0, live_hz: 10.0 };
@@ -136,19 +138,14 @@ pub fn preset(device_type: &str) -> Option<DeviceSpecPreset> {
     let channels = || Scenario::ForceChannels(PresenceScript::default());
     let (rows, cols, cell_format, scenario, rate) = match *canonical {
         "Mattress Mat" => (16, 16, CellFormat::U8, bed(), map),
-        "Mattress Mat IoT" => (48, 48, CellFormat::U8, bed(), map),
+        "Mattress Mat IoT" | "Floor Mat" | "Floor Mat Recognition" => (48, 48, CellFormat::U8, bed(), map),
         "Seating Mat" | "Seating Mat IoT" => (16, 16, CellFormat::U8, seated(), map),
-        "Seating Mat IoT XL" => (24, 24, CellFormat::U8, seated(), map),
-        "Pressure Mat IoT" => (48, 48, CellFormat::U8, feet(), map),
-        "Floor Mat" => (24, 24, CellFormat::U8, bed(), map),
-        "Floor Mat Recognition" => (48, 48, CellFormat::U8, bed(), map),
-        "Wellness Mat" => (24, 24, CellFormat::U8, bed(), map),
-        "Health Mat" => (24, 24, CellFormat::U8, seated(), map),
+        "Seating Mat IoT XL" | "Sensing Horse" | "Sensing Horse Subdevice" => (24, 24, CellFormat::U8, seated(), map),
+        "Pressure Mat IoT" | "Podology" | "Podology IoT" | "Rehab Mat" => (48, 48, CellFormat::U8, feet(), map),
+        "Wellness Mat" | "Sleep Mat" | "North Sky" => (24, 24, CellFormat::U8, bed(), map),
+        "Health Mat" | "Shapes" => (24, 24, CellFormat::U8, seated(), map),
         "Fitness Mat" => (24, 24, CellFormat::U8, feet(), map),
-        "Sleep Mat" => (24, 48, CellFormat::U8, bed(), map),
-        "Podology" | "Podology IoT" | "Rehab Mat" => (48, 48, CellFormat::U8, feet(), map),
-        "Sensing Horse" | "Sensing Horse Subdevice" => (24, 24, CellFormat::U8, seated(), map),
-        // "Force Mat", "Shapes", "North Sky".
+        // "Force Mat".
         _ => (1, 4, CellFormat::U16Le, channels(), force),
     };
     Some(DeviceSpecPreset { device_type: canonical, rows, cols, cell_format, scenario, rate })
@@ -177,7 +174,11 @@ mod tests {
         assert_eq!(shape("Seating Mat IoT XL"), Some((24, 24, CellFormat::U8)));
         assert_eq!(shape("Podology IoT"), Some((48, 48, CellFormat::U8)));
         assert_eq!(shape("Force Mat"), Some((1, 4, CellFormat::U16Le)));
-        assert_eq!(shape("Sleep Mat"), Some((24, 48, CellFormat::U8)));
+        assert_eq!(shape("Sleep Mat"), Some((24, 24, CellFormat::U8)));
+        assert_eq!(shape("Floor Mat"), Some((48, 48, CellFormat::U8)));
+        assert_eq!(shape("Mattress Mat"), Some((16, 16, CellFormat::U8)));
+        assert_eq!(shape("Shapes"), Some((24, 24, CellFormat::U8)));
+        assert_eq!(shape("North Sky"), Some((24, 24, CellFormat::U8)));
     }
 
     #[test]
