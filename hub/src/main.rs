@@ -1,1 +1,21 @@
-fn main() {}
+//! The `hub` binary: parses the command line and runs the server or a maintenance command.
+
+use anyhow::Context;
+use clap::Parser;
+use hub::config::{Cli, Command};
+
+#[tokio::main]
+async fn main() -> anyhow::Result<()> {
+    tracing_subscriber::fmt()
+        .with_env_filter(tracing_subscriber::EnvFilter::try_from_env("HUB_LOG").unwrap_or_else(|_| "info".into()))
+        .with_writer(std::io::stderr)
+        .init();
+    let cli = Cli::parse();
+    match cli.command {
+        Some(Command::Provision(args)) => hub::provision::run(&cli.serve, &args).await.context("provisioning failed"),
+        None => {
+            let running = hub::app::start(cli.serve).await.context("the hub could not start")?;
+            running.wait_for_shutdown_signal().await
+        }
+    }
+}

@@ -1,0 +1,81 @@
+//! Per-frame costs on a 48×48 map: decoding a device frame, the presence check, the whole mat
+//! machine step, and encoding the browser message. Results go to docs/performance.md.
+
+use std::hint::black_box;
+use std::time::{Duration, Instant};
+
+use actors::browser::{encode_event, events, PressureMapEvent};
+use actors::machine::device_type::DeviceType;
+use actors::machine::mat::{MatConfig, MatMachine};
+use actors::machine::presence::{Presence, PresenceDetector};
+use actors::machine::pressure_map::PressureMap;
+use actors::machine::status::PatientStatus;
+use actors::protocol::{self, CellFormat, DeviceMessage, Frame};
+use criterion::{criterion_group, criterion_main, Criterion};
+
+/// A lying body: an ellipse of pressure with a smooth falloff and some texture.
+fn body_map() -> Vec<u8> {
+    let mut cells = vec![0u8; 48 * 48];
+    for r in 0..48 {
+        for c in 0..48 {
+            let (dy, dx) = ((r as f64 - 24.0) / 18.0, (c as f64 - 24.0) / 8.0);
+            let d = dy * dy + dx * dx;
+            if d < 1.0 {
+                cells[r * 48 + c] = (40.0 + 200.0 * (1.0 - d) * (0.6 + 0.4 * ((r * 7 + c * 3) % 5) as f64 / 4.0)) as u8;
+            }
+        }
+    }
+    cells
+}
+
+fn benches(c: &mut Criterion) {
+    let cells = body_map();
+    let encoded = protocol::encode(&DeviceMessage::Frame(Frame { seq: 42, device_time_ms: 1_763_779_200_000, cells: cells.clone() }));
+
+    c.bench_function("decode 48x48 frame", |b| b.iter(|| protocol::decode::<DeviceMessage>(black_box(&encoded)).unwrap()));
+
+    let map = PressureMap::new(48, 48, CellFormat::U8, &cells).unwrap();
+    let mut detector = PresenceDetector::new();
+    assert_eq!(detector.check(&map), Presence::Present);
+    c.bench_function("presence 48x48", |b| b.iter(|| detector.check(black_box(&map))));
+
+    let mut machine = MatMachine::new(MatConfig {
+        device_type: DeviceType::MattressMatIoT,
+        functional: true,
+        patient_status: PatientStatus::Correct,
+        absence_delay: Duration::from_secs(30),
+    });
+    let t0 = Instant::now();
+    let mut tick = 0u64;
+    c.bench_function("mat machine step 48x48", |b| {
+        b.iter(|| {
+            tick += 1;
+            let presence = machine.handle_frame(t0 + Duration::from_millis(tick * 100), black_box(&map));
+            while machine.poll_output().is_some() {}
+            presence
+        })
+    });
+
+    c.bench_function("encode pressureMap event 48x48", |b| {
+        b.iter(|| {
+            encode_event(
+                events::PRESSURE_MAP,
+                PressureMapEvent {
+                    device_id: "abcdefghij0123456789",
+                    seq: 42,
+                    device_time_ms: 1,
+                    hub_time_ms: 2,
+                    rows: 48,
+                    cols: 48,
+                    bytes_per_cell: 1,
+                    cells: black_box(&cells),
+                    presence: Presence::Present,
+                    blank: false,
+                },
+            )
+        })
+    });
+}
+
+criterion_group!(frame_path, benches);
+criterion_main!(frame_path);

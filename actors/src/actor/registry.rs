@@ -1,0 +1,255 @@
+//! `DeviceRegistry`: owns one `MatActor` per device (spawned when the device connects or when
+//! something needs it) and one `RoomSetActor` per parent device, and holds their restart policy.
+//!
+//! A failed child is restarted from the same arguments, its last status and its live
+//! connection, at most three times in ten seconds; after that the registry gives up on that
+//! device: it marks it offline and drops its connection, so the device reconnects later to a
+//! fresh actor instead of crash-looping inside the hub.
+
+use std::collections::HashMap;
+use std::sync::atomic::AtomicUsize;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use ractor::{Actor, ActorCell, ActorId, ActorProcessingErr, ActorRef, RpcReplyPort, SupervisionEvent};
+
+use super::link::DeviceLink;
+use super::mat::{MatActor, MatArgs, MatMsg};
+use super::room_set::{RoomSetActor, RoomSetArgs, RoomSetMsg};
+use super::storage_writer::WriterMsg;
+use crate::browser::{encode_event, events, DeviceConfEvent};
+use crate::catalog::{Catalog, DeviceInfo};
+use crate::fanout::Bus;
+use crate::machine::device_type::DeviceType;
+use crate::machine::mat::DeviceStatus;
+use crate::machine::restart_budget::RestartBudget;
+use crate::machine::status::{card_status, state_code, CardInputs};
+use crate::metrics::HubMetrics;
+
+/// How ingest reaches a device's actor.
+#[derive(Clone)]
+pub struct MatHandle {
+    pub actor: ActorRef<MatMsg>,
+    /// Frames cast and not yet handled; ingest drops frames beyond `MAX_INFLIGHT_FRAMES`.
+    pub inflight: Arc<AtomicUsize>,
+}
+
+/// Why the registry could not hand out an actor.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum RegistryError {
+    #[error("no such device")]
+    UnknownDevice,
+    #[error("device {0} is a parent of sub-devices and streams nothing itself")]
+    NotAStreamingDevice(String),
+    #[error("the device's actor could not be started: {0}")]
+    SpawnFailed(String),
+}
+
+/// Messages of the registry.
+pub enum RegistryMsg {
+    /// A device authenticated on a new connection.
+    Connect { device_id: Arc<str>, link: DeviceLink, reply: RpcReplyPort<Result<MatHandle, RegistryError>> },
+    /// A device connection closed.
+    Disconnect { device_id: Arc<str>, connection_id: u64 },
+    /// The device's actor, spawned if needed.
+    Resolve { device_id: Arc<str>, reply: RpcReplyPort<Result<MatHandle, RegistryError>> },
+}
+
+/// Everything the registry needs.
+#[derive(Clone)]
+pub struct RegistryArgs {
+    pub catalog: Arc<Catalog>,
+    pub bus: Arc<Bus>,
+    pub writer: Option<ActorRef<WriterMsg>>,
+    pub metrics: Arc<HubMetrics>,
+    pub absence_delay: Duration,
+}
+
+struct MatSlot {
+    handle: MatHandle,
+    args: MatArgs,
+    budget: RestartBudget,
+}
+
+struct SetSlot {
+    actor: ActorRef<RoomSetMsg>,
+    args: RoomSetArgs,
+    budget: RestartBudget,
+}
+
+/// The registry's state.
+pub struct RegistryState {
+    args: RegistryArgs,
+    mats: HashMap<Arc<str>, MatSlot>,
+    sets: HashMap<Arc<str>, SetSlot>,
+    by_actor: HashMap<ActorId, Arc<str>>,
+    last_status: HashMap<Arc<str>, Arc<Mutex<Option<DeviceStatus>>>>,
+}
+
+/// The registry actor.
+pub struct DeviceRegistry;
+
+impl Actor for DeviceRegistry {
+    type Msg = RegistryMsg;
+    type State = RegistryState;
+    type Arguments = RegistryArgs;
+
+    async fn pre_start(&self, myself: ActorRef<RegistryMsg>, args: RegistryArgs) -> Result<RegistryState, ActorProcessingErr> {
+        let mut state = RegistryState { args, mats: HashMap::new(), sets: HashMap::new(), by_actor: HashMap::new(), last_status: HashMap::new() };
+        // Every device starts offline until it connects; cards show that at once.
+        for device in state.args.catalog.all() {
+            let status = offline_status(&device);
+            let event = DeviceConfEvent::new(&device.identity(), &status, Vec::new());
+            state.args.bus.company(&device.company_id).seed(&device.id, encode_event(events::DEVICE_CONF, event));
+        }
+        for device in state.args.catalog.all() {
+            if !device.members.is_empty() {
+                state.spawn_set(&myself, device).await?;
+            }
+        }
+        Ok(state)
+    }
+
+    async fn handle(&self, myself: ActorRef<RegistryMsg>, message: RegistryMsg, state: &mut RegistryState) -> Result<(), ActorProcessingErr> {
+        match message {
+            RegistryMsg::Connect { device_id, link, reply } => {
+                let result = match state.mats.get_mut(&device_id) {
+                    Some(slot) => {
+                        slot.args.link = Some(link.clone());
+                        let _ = slot.handle.actor.cast(MatMsg::Attach(link));
+                        Ok(slot.handle.clone())
+                    }
+                    None => state.spawn_mat(&myself, &device_id, Some(link)).await,
+                };
+                let _ = reply.send(result);
+            }
+            RegistryMsg::Disconnect { device_id, connection_id } => {
+                if let Some(slot) = state.mats.get_mut(&device_id) {
+                    if slot.args.link.as_ref().is_some_and(|l| l.connection_id == connection_id) {
+                        slot.args.link = None;
+                    }
+                    let _ = slot.handle.actor.cast(MatMsg::Detach { connection_id });
+                }
+            }
+            RegistryMsg::Resolve { device_id, reply } => {
+                let result = match state.mats.get(&device_id) {
+                    Some(slot) => Ok(slot.handle.clone()),
+                    None => state.spawn_mat(&myself, &device_id, None).await,
+                };
+                let _ = reply.send(result);
+            }
+        }
+        Ok(())
+    }
+
+    async fn handle_supervisor_evt(
+        &self,
+        myself: ActorRef<RegistryMsg>,
+        event: SupervisionEvent,
+        state: &mut RegistryState,
+    ) -> Result<(), ActorProcessingErr> {
+        let (cell, failure) = match event {
+            SupervisionEvent::ActorFailed(cell, error) => (cell, Some(error.to_string())),
+            SupervisionEvent::ActorTerminated(cell, _, reason) => (cell, reason),
+            _ => return Ok(()),
+        };
+        state.handle_child_exit(&myself, cell, failure).await
+    }
+}
+
+impl RegistryState {
+    async fn spawn_mat(&mut self, myself: &ActorRef<RegistryMsg>, device_id: &Arc<str>, link: Option<DeviceLink>) -> Result<MatHandle, RegistryError> {
+        let info = self.args.catalog.get(device_id).ok_or(RegistryError::UnknownDevice)?;
+        if info.device_type.frame_shape().is_none() {
+            return Err(RegistryError::NotAStreamingDevice(info.serial.clone()));
+        }
+        let parent = info.parent.as_ref().and_then(|(parent, _)| self.sets.get(parent)).map(|s| s.actor.clone());
+        let args = MatArgs {
+            info: info.clone(),
+            link,
+            bus: self.args.bus.clone(),
+            writer: self.args.writer.clone(),
+            parent,
+            metrics: self.args.metrics.clone(),
+            absence_delay: self.args.absence_delay,
+            inflight: Arc::new(AtomicUsize::new(0)),
+            last_status: self.last_status.entry(device_id.clone()).or_default().clone(),
+        };
+        let (actor, _) = Actor::spawn_linked(None, MatActor, args.clone(), myself.get_cell())
+            .await
+            .map_err(|e| RegistryError::SpawnFailed(e.to_string()))?;
+        let handle = MatHandle { actor: actor.clone(), inflight: args.inflight.clone() };
+        self.by_actor.insert(actor.get_id(), device_id.clone());
+        self.mats.insert(device_id.clone(), MatSlot { handle: handle.clone(), args, budget: RestartBudget::default() });
+        Ok(handle)
+    }
+
+    async fn spawn_set(&mut self, myself: &ActorRef<RegistryMsg>, info: Arc<DeviceInfo>) -> Result<(), ActorProcessingErr> {
+        let args = RoomSetArgs { info: info.clone(), bus: self.args.bus.clone(), writer: self.args.writer.clone(), absence_delay: self.args.absence_delay };
+        let (actor, _) = Actor::spawn_linked(None, RoomSetActor, args.clone(), myself.get_cell()).await?;
+        self.by_actor.insert(actor.get_id(), info.id.clone());
+        let budget = self.sets.remove(&info.id).map(|s| s.budget).unwrap_or_default();
+        self.sets.insert(info.id.clone(), SetSlot { actor, args, budget });
+        Ok(())
+    }
+
+    async fn handle_child_exit(&mut self, myself: &ActorRef<RegistryMsg>, cell: ActorCell, failure: Option<String>) -> Result<(), ActorProcessingErr> {
+        let Some(device_id) = self.by_actor.remove(&cell.get_id()) else { return Ok(()) };
+        let now = Instant::now();
+        if let Some(mut slot) = self.mats.remove(&device_id) {
+            let serial = slot.args.info.serial.clone();
+            if failure.is_none() {
+                return Ok(());
+            }
+            tracing::error!(device = %serial, reason = ?failure, "mat actor failed");
+            if slot.budget.try_restart(now) {
+                HubMetrics::inc(&self.args.metrics.actor_restarts);
+                slot.args.inflight = Arc::new(AtomicUsize::new(0));
+                match Actor::spawn_linked(None, MatActor, slot.args.clone(), myself.get_cell()).await {
+                    Ok((actor, _)) => {
+                        slot.handle = MatHandle { actor: actor.clone(), inflight: slot.args.inflight.clone() };
+                        self.by_actor.insert(actor.get_id(), device_id.clone());
+                        self.mats.insert(device_id, slot);
+                        tracing::info!(device = %serial, "mat actor restarted");
+                    }
+                    Err(error) => tracing::error!(device = %serial, %error, "mat actor could not be restarted"),
+                }
+            } else {
+                // Give up: publish offline and drop the link, which closes the connection.
+                tracing::error!(device = %serial, "mat actor failed too often; dropping its connection");
+                let status = offline_status(&slot.args.info);
+                *slot.args.last_status.lock().unwrap_or_else(|p| p.into_inner()) = Some(status);
+                let event = DeviceConfEvent::new(&slot.args.info.identity(), &status, Vec::new());
+                self.args.bus.company(&slot.args.info.company_id).publish(&device_id, encode_event(events::DEVICE_CONF, event));
+            }
+            return Ok(());
+        }
+        if let Some(mut slot) = self.sets.remove(&device_id) {
+            if failure.is_some() && slot.budget.try_restart(now) {
+                HubMetrics::inc(&self.args.metrics.actor_restarts);
+                let info = slot.args.info.clone();
+                let budget = std::mem::take(&mut slot.budget);
+                self.sets.insert(device_id.clone(), SetSlot { budget, ..slot });
+                self.spawn_set(myself, info).await?;
+                // Members now report to the new parent.
+                let parent = self.sets.get(&device_id).map(|s| s.actor.clone());
+                for member in self.mats.values_mut().filter(|m| m.args.info.parent.as_ref().is_some_and(|(p, _)| *p == device_id)) {
+                    member.args.parent = parent.clone();
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+/// The status of a device that is not connected.
+pub fn offline_status(device: &DeviceInfo) -> DeviceStatus {
+    let code = state_code(false, device.patient_status);
+    let card = card_status(device.device_type, false, code, CardInputs::default());
+    DeviceStatus { functional: false, patient_status: device.patient_status, state_code: code, card }
+}
+
+/// Whether a device type connects and streams by itself.
+pub fn streams(device_type: DeviceType) -> bool {
+    device_type.frame_shape().is_some()
+}

@@ -1,0 +1,106 @@
+//! `RoomSetActor`: the parent of a set of sub-devices — a room set (bed, seat, floor) or a
+//! Sensing Horse (left, right). Its members' mat actors report status and presence changes; it
+//! drives a [`DeviceSet`] machine and publishes the parent's own status.
+
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use ractor::{Actor, ActorProcessingErr, ActorRef};
+
+use super::storage_writer::{StatusRecord, WriterMsg};
+use crate::browser::{encode_event, events, DeviceConfEvent, SideStatus};
+use crate::catalog::DeviceInfo;
+use crate::fanout::{Bus, CompanyChannel};
+use crate::machine::device_set::{DeviceSet, SetKind};
+use crate::machine::device_type::DeviceType;
+use crate::machine::mat::DeviceStatus;
+use crate::machine::presence::Presence;
+
+/// Messages of the set actor.
+#[derive(Debug)]
+pub enum RoomSetMsg {
+    /// Member `index` has a new status or presence.
+    Member { index: usize, status: DeviceStatus, presence: Presence },
+    /// A machine deadline may be due.
+    Tick,
+}
+
+/// What a set actor starts from.
+#[derive(Clone)]
+pub struct RoomSetArgs {
+    pub info: Arc<DeviceInfo>,
+    pub bus: Arc<Bus>,
+    pub writer: Option<ActorRef<WriterMsg>>,
+    pub absence_delay: Duration,
+}
+
+/// The actor's state.
+pub struct RoomSetState {
+    args: RoomSetArgs,
+    machine: DeviceSet,
+    company: Arc<CompanyChannel>,
+    timer_at: Option<Instant>,
+}
+
+/// The set actor.
+pub struct RoomSetActor;
+
+impl Actor for RoomSetActor {
+    type Msg = RoomSetMsg;
+    type State = RoomSetState;
+    type Arguments = RoomSetArgs;
+
+    async fn pre_start(&self, _myself: ActorRef<RoomSetMsg>, args: RoomSetArgs) -> Result<RoomSetState, ActorProcessingErr> {
+        let kind = if args.info.device_type == DeviceType::SensingHorse { SetKind::Horse } else { SetKind::Room };
+        let machine = DeviceSet::new(kind, args.info.members.len(), args.absence_delay);
+        let company = args.bus.company(&args.info.company_id);
+        let state = RoomSetState { machine, company, args, timer_at: None };
+        state.publish(state.machine.status());
+        Ok(state)
+    }
+
+    async fn handle(&self, myself: ActorRef<RoomSetMsg>, message: RoomSetMsg, state: &mut RoomSetState) -> Result<(), ActorProcessingErr> {
+        let now = Instant::now();
+        match message {
+            RoomSetMsg::Member { index, status, presence } => state.machine.handle_member(now, index, status, presence),
+            RoomSetMsg::Tick => {
+                state.timer_at = None;
+                state.machine.handle_timeout(now);
+            }
+        }
+        while let Some(status) = state.machine.poll_output() {
+            state.publish(status);
+            if let Some(writer) = &state.args.writer {
+                let _ = writer.cast(WriterMsg::Save(StatusRecord {
+                    device_id: state.args.info.id.clone(),
+                    functional: status.functional,
+                    patient_status: status.patient_status,
+                }));
+            }
+        }
+        if let Some(deadline) = state.machine.poll_timeout() {
+            if !state.timer_at.is_some_and(|armed| armed <= deadline) {
+                state.timer_at = Some(deadline);
+                myself.send_after(deadline.saturating_duration_since(now), || RoomSetMsg::Tick);
+            }
+        }
+        Ok(())
+    }
+}
+
+impl RoomSetState {
+    fn publish(&self, status: DeviceStatus) {
+        let sides = if self.args.info.device_type == DeviceType::SensingHorse {
+            self.machine
+                .member_codes()
+                .into_iter()
+                .enumerate()
+                .map(|(i, code)| SideStatus::new(if i % 2 == 0 { "left" } else { "right" }, code))
+                .collect()
+        } else {
+            Vec::new()
+        };
+        let event = DeviceConfEvent::new(&self.args.info.identity(), &status, sides);
+        self.company.publish(&self.args.info.id, encode_event(events::DEVICE_CONF, event));
+    }
+}

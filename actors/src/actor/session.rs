@@ -1,0 +1,143 @@
+//! `SessionActor`: one per authenticated browser WebSocket. It turns the browser's events into
+//! subscriptions and device requests; everything it sends goes through the session's outbox,
+//! which the socket's writer task drains.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use ractor::{Actor, ActorProcessingErr, ActorRef, RpcReplyPort, SupervisionEvent};
+
+use super::mat::MatMsg;
+use super::registry::RegistryMsg;
+use crate::browser::{error_event, ClientEvent};
+use crate::catalog::Catalog;
+use crate::fanout::{Bus, CloseReason, Outbox, SessionId, Viewer};
+use crate::machine::streaming::StreamRefusal;
+
+/// How long a session waits for the registry or a device actor.
+pub const CALL_TIMEOUT: Duration = Duration::from_secs(2);
+
+/// Messages of a session.
+pub enum SessionMsg {
+    /// An event from the browser; the reply says it has been handled (back-pressure for the
+    /// socket reader).
+    Client(ClientEvent, RpcReplyPort<()>),
+}
+
+/// Who the session belongs to and what it talks to.
+#[derive(Clone)]
+pub struct SessionArgs {
+    pub id: SessionId,
+    pub user_id: String,
+    pub company_id: String,
+    pub outbox: Arc<Outbox>,
+    pub bus: Arc<Bus>,
+    pub catalog: Arc<Catalog>,
+    pub registry: ActorRef<RegistryMsg>,
+}
+
+/// The session actor.
+pub struct SessionActor;
+
+impl Actor for SessionActor {
+    type Msg = SessionMsg;
+    type State = SessionArgs;
+    type Arguments = SessionArgs;
+
+    async fn pre_start(&self, _myself: ActorRef<SessionMsg>, args: SessionArgs) -> Result<SessionArgs, ActorProcessingErr> {
+        Ok(args)
+    }
+
+    async fn post_stop(&self, _myself: ActorRef<SessionMsg>, state: &mut SessionArgs) -> Result<(), ActorProcessingErr> {
+        state.bus.leave_all(state.id);
+        state.outbox.close(CloseReason::Closed);
+        Ok(())
+    }
+
+    async fn handle(&self, _myself: ActorRef<SessionMsg>, message: SessionMsg, state: &mut SessionArgs) -> Result<(), ActorProcessingErr> {
+        let SessionMsg::Client(event, reply) = message;
+        state.handle_event(event).await;
+        let _ = reply.send(());
+        Ok(())
+    }
+}
+
+impl SessionArgs {
+    fn viewer(&self) -> Viewer {
+        Viewer { session: self.id, outbox: self.outbox.clone() }
+    }
+
+    fn send_error(&self, error: &str, message: &str) {
+        self.outbox.push_control(error_event(error, message));
+    }
+
+    async fn handle_event(&mut self, event: ClientEvent) {
+        match event {
+            ClientEvent::Authenticate { .. } => self.send_error("alreadyAuthenticated", "this socket is already authenticated"),
+            ClientEvent::JoinCompany {} => self.bus.company(&self.company_id).join(self.viewer()),
+            ClientEvent::JoinUser { device_id } => match self.catalog.get_in_company(&device_id, &self.company_id) {
+                Some(device) => self.bus.device(&device.id, &device.company_id).join(self.viewer()),
+                None => self.send_error("deviceNotFound", "no such device in your company"),
+            },
+            ClientEvent::LeaveUser { device_id } => {
+                if let Some(device) = self.catalog.get_in_company(&device_id, &self.company_id) {
+                    self.bus.device(&device.id, &device.company_id).leave(self.id);
+                }
+            }
+            ClientEvent::StartStreaming { device_id, seconds } => {
+                let Some(device) = self.catalog.get_in_company(&device_id, &self.company_id) else {
+                    return self.send_error("deviceNotFound", "no such device in your company");
+                };
+                match self.start_streaming(device.id.clone(), seconds).await {
+                    Ok(()) => {}
+                    Err(StreamFailure::Refused(StreamRefusal::NotFunctional)) => {
+                        self.send_error("connectDevice", "the device is not connected")
+                    }
+                    Err(StreamFailure::Unavailable(reason)) => self.send_error("deviceUnavailable", &reason),
+                }
+            }
+        }
+    }
+
+    async fn start_streaming(&self, device_id: Arc<str>, seconds: u32) -> Result<(), StreamFailure> {
+        let resolved = self.registry.call(|reply| RegistryMsg::Resolve { device_id, reply }, Some(CALL_TIMEOUT)).await;
+        let handle = answered(resolved)?.map_err(|e| StreamFailure::Unavailable(e.to_string()))?;
+        let started = handle.actor.call(|reply| MatMsg::StartStreaming { seconds, reply }, Some(CALL_TIMEOUT)).await;
+        answered(started)?.map_err(StreamFailure::Refused)
+    }
+}
+
+enum StreamFailure {
+    Refused(StreamRefusal),
+    Unavailable(String),
+}
+
+/// The value of an RPC that was answered in time, or why it was not.
+fn answered<T, M>(result: Result<ractor::rpc::CallResult<T>, ractor::MessagingErr<M>>) -> Result<T, StreamFailure> {
+    match result {
+        Ok(ractor::rpc::CallResult::Success(value)) => Ok(value),
+        Ok(ractor::rpc::CallResult::Timeout) => Err(StreamFailure::Unavailable("the device did not answer in time".into())),
+        Ok(ractor::rpc::CallResult::SenderError) | Err(_) => Err(StreamFailure::Unavailable("the device's actor is not running".into())),
+    }
+}
+
+/// `SessionSupervisor`: parent of every session. A failed session is not restarted (the browser
+/// reconnects); its outbox is closed so its socket ends.
+pub struct SessionSupervisor;
+
+impl Actor for SessionSupervisor {
+    type Msg = ();
+    type State = ();
+    type Arguments = ();
+
+    async fn pre_start(&self, _myself: ActorRef<()>, _args: ()) -> Result<(), ActorProcessingErr> {
+        Ok(())
+    }
+
+    async fn handle_supervisor_evt(&self, _myself: ActorRef<()>, event: SupervisionEvent, _state: &mut ()) -> Result<(), ActorProcessingErr> {
+        if let SupervisionEvent::ActorFailed(cell, error) = event {
+            tracing::warn!(session = ?cell.get_id(), %error, "browser session failed; its socket will close");
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,173 @@
+//! The browser protocol (docs/browser-protocol.md): MessagePack `{event, data}` messages on `/ws`.
+
+use serde::{Deserialize, Serialize};
+
+use crate::machine::device_type::DeviceType;
+use crate::machine::mat::DeviceStatus;
+use crate::machine::presence::Presence;
+use crate::machine::status::{card_from_code, CardStatus, PatientStatus, StateCode};
+
+/// An outgoing message: `{ event, data }`.
+#[derive(Debug, Serialize)]
+pub struct Outgoing<'a, T: Serialize> {
+    /// Event name of spec §7.
+    pub event: &'a str,
+    /// Payload.
+    pub data: T,
+}
+
+/// Encodes an outgoing event as a named MessagePack map.
+pub fn encode_event<T: Serialize>(event: &str, data: T) -> bytes::Bytes {
+    bytes::Bytes::from(crate::protocol::encode(&Outgoing { event, data }))
+}
+
+/// The `deviceConf` event.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[serde(rename_all = "camelCase")]
+pub struct DeviceConfEvent {
+    pub device_id: String,
+    pub hardware_serial: String,
+    pub device_type: DeviceType,
+    pub name: String,
+    pub device_functional: bool,
+    pub patient_status: PatientStatus,
+    pub state_code: StateCode,
+    pub card_status: CardStatus,
+    /// Sensing Horse only: the status of each side.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub sides: Vec<SideStatus>,
+}
+
+/// One side of a Sensing Horse.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[serde(rename_all = "camelCase")]
+pub struct SideStatus {
+    /// `left` or `right`.
+    pub side: String,
+    pub state_code: StateCode,
+    pub card_status: CardStatus,
+}
+
+impl SideStatus {
+    /// The side's entry from its state code.
+    pub fn new(side: &str, state_code: StateCode) -> Self {
+        SideStatus { side: side.to_owned(), state_code, card_status: card_from_code(state_code) }
+    }
+}
+
+/// Identity fields of a device that every `deviceConf` carries.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DeviceIdentity {
+    pub device_id: String,
+    pub hardware_serial: String,
+    pub device_type: DeviceType,
+    pub name: String,
+}
+
+impl DeviceConfEvent {
+    /// The event for a device's status.
+    pub fn new(identity: &DeviceIdentity, status: &DeviceStatus, sides: Vec<SideStatus>) -> Self {
+        DeviceConfEvent {
+            device_id: identity.device_id.clone(),
+            hardware_serial: identity.hardware_serial.clone(),
+            device_type: identity.device_type,
+            name: identity.name.clone(),
+            device_functional: status.functional,
+            patient_status: status.patient_status,
+            state_code: status.state_code,
+            card_status: status.card,
+            sides,
+        }
+    }
+}
+
+/// The `pressureMap_SAToFront` event.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[serde(rename_all = "camelCase")]
+pub struct PressureMapEvent<'a> {
+    pub device_id: &'a str,
+    pub seq: u64,
+    pub device_time_ms: u64,
+    pub hub_time_ms: u64,
+    pub rows: u16,
+    pub cols: u16,
+    pub bytes_per_cell: u8,
+    #[serde(with = "serde_bytes", borrow)]
+    pub cells: &'a [u8],
+    pub presence: Presence,
+    pub blank: bool,
+}
+
+/// Event names.
+pub mod events {
+    pub const DEVICE_CONF: &str = "deviceConf";
+    pub const PRESSURE_MAP: &str = "pressureMap_SAToFront";
+    pub const ERROR: &str = "error";
+    pub const AUTHENTICATED: &str = "authenticated";
+}
+
+/// A message from the browser.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(tag = "event", content = "data")]
+pub enum ClientEvent {
+    #[serde(rename = "authenticate")]
+    Authenticate { token: String },
+    #[serde(rename = "joinCompany")]
+    JoinCompany {},
+    #[serde(rename = "joinUser", rename_all = "camelCase")]
+    JoinUser { device_id: String },
+    #[serde(rename = "leaveUser", rename_all = "camelCase")]
+    LeaveUser { device_id: String },
+    #[serde(rename = "startStreaming", rename_all = "camelCase")]
+    StartStreaming { device_id: String, seconds: u32 },
+}
+
+/// The `error` event.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct ErrorEvent {
+    pub error: String,
+    pub message: String,
+}
+
+/// Encodes an `error` event.
+pub fn error_event(error: &str, message: &str) -> bytes::Bytes {
+    encode_event(events::ERROR, ErrorEvent { error: error.to_owned(), message: message.to_owned() })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[derive(Serialize)]
+    struct Raw<'a, T> {
+        event: &'a str,
+        data: T,
+    }
+
+    #[test]
+    fn client_events_decode_from_named_maps() {
+        #[derive(Serialize)]
+        #[serde(rename_all = "camelCase")]
+        struct Join {
+            device_id: &'static str,
+        }
+        let bytes = crate::protocol::encode(&Raw { event: "joinUser", data: Join { device_id: "d1" } });
+        let event: ClientEvent = rmp_serde::from_slice(&bytes).unwrap();
+        assert_eq!(event, ClientEvent::JoinUser { device_id: "d1".into() });
+        let bytes = crate::protocol::encode(&Raw { event: "joinCompany", data: std::collections::BTreeMap::<String, u8>::new() });
+        assert_eq!(rmp_serde::from_slice::<ClientEvent>(&bytes).unwrap(), ClientEvent::JoinCompany {});
+    }
+
+    #[test]
+    fn status_events_use_spec_spellings() {
+        let identity = DeviceIdentity { device_id: "d".into(), hardware_serial: "S".into(), device_type: DeviceType::MattressMatIoT, name: "Bed 1".into() };
+        let status = DeviceStatus { functional: true, patient_status: PatientStatus::UlcerRisk, state_code: Some(2), card: CardStatus::Alarm };
+        let json = serde_json_like(&DeviceConfEvent::new(&identity, &status, vec![]));
+        assert!(json.contains("Ulcer Risk") && json.contains("Mattress Mat IoT") && json.contains("cardStatus"));
+    }
+
+    fn serde_json_like<T: Serialize>(value: &T) -> String {
+        let bytes = crate::protocol::encode(value);
+        String::from_utf8_lossy(&bytes).into_owned()
+    }
+}

@@ -1,0 +1,240 @@
+//! Who watches what: one channel per device (live maps) and one per company (status changes).
+//!
+//! Channels outlive the actors that publish into them, so a restarted `MatActor` keeps its
+//! viewers. Each channel keeps the latest message, so a new viewer gets a picture at once.
+
+use std::collections::{BTreeMap, HashMap};
+use std::sync::{Arc, Mutex, RwLock};
+
+use bytes::Bytes;
+
+use super::outbox::Outbox;
+
+/// Identifies one browser session.
+pub type SessionId = u64;
+
+/// A session's outbox, as a channel knows it.
+#[derive(Debug, Clone)]
+pub struct Viewer {
+    /// The session.
+    pub session: SessionId,
+    /// Where its messages go.
+    pub outbox: Arc<Outbox>,
+}
+
+/// The live-map channel of one device.
+#[derive(Debug)]
+pub struct DeviceChannel {
+    device_id: Arc<str>,
+    company_id: Arc<str>,
+    viewers: RwLock<Vec<Viewer>>,
+    latest: Mutex<Option<Bytes>>,
+}
+
+impl DeviceChannel {
+    /// The device.
+    pub fn device_id(&self) -> &Arc<str> {
+        &self.device_id
+    }
+
+    /// The company owning the device.
+    pub fn company_id(&self) -> &str {
+        &self.company_id
+    }
+
+    /// Whether anyone watches.
+    pub fn has_viewers(&self) -> bool {
+        !read(&self.viewers).is_empty()
+    }
+
+    /// Publishes a live map to every viewer; never waits on a viewer.
+    pub fn publish(&self, message: Bytes) {
+        for viewer in read(&self.viewers).iter() {
+            viewer.outbox.push_live(&self.device_id, message.clone());
+        }
+        *lock(&self.latest) = Some(message);
+    }
+
+    /// Adds a viewer and hands it the latest map.
+    pub fn join(&self, viewer: Viewer) {
+        if let Some(latest) = lock(&self.latest).clone() {
+            viewer.outbox.push_live(&self.device_id, latest);
+        }
+        let mut viewers = write(&self.viewers);
+        viewers.retain(|v| v.session != viewer.session);
+        viewers.push(viewer);
+    }
+
+    /// Removes a viewer.
+    pub fn leave(&self, session: SessionId) {
+        write(&self.viewers).retain(|v| v.session != session);
+    }
+}
+
+/// The status channel of one company.
+#[derive(Debug, Default)]
+pub struct CompanyChannel {
+    viewers: RwLock<Vec<Viewer>>,
+    /// Latest encoded `deviceConf` per device; the write lock also orders joins with publishes.
+    statuses: RwLock<BTreeMap<Arc<str>, Bytes>>,
+}
+
+impl CompanyChannel {
+    /// Publishes a device's status change to every viewer. A viewer whose control queue is full
+    /// is closed as a slow consumer and removed.
+    pub fn publish(&self, device_id: &Arc<str>, message: Bytes) {
+        let mut statuses = write(&self.statuses);
+        statuses.insert(device_id.clone(), message.clone());
+        let mut closed = Vec::new();
+        for viewer in read(&self.viewers).iter() {
+            if !viewer.outbox.push_control(message.clone()) {
+                closed.push(viewer.session);
+            }
+        }
+        drop(statuses);
+        if !closed.is_empty() {
+            write(&self.viewers).retain(|v| !closed.contains(&v.session));
+        }
+    }
+
+    /// Records a status without telling anyone (initial state at start-up).
+    pub fn seed(&self, device_id: &Arc<str>, message: Bytes) {
+        write(&self.statuses).insert(device_id.clone(), message);
+    }
+
+    /// Adds a viewer: it first receives every device's current status, then every change.
+    pub fn join(&self, viewer: Viewer) {
+        let statuses = write(&self.statuses);
+        for message in statuses.values() {
+            if !viewer.outbox.push_control(message.clone()) {
+                return;
+            }
+        }
+        let mut viewers = write(&self.viewers);
+        viewers.retain(|v| v.session != viewer.session);
+        viewers.push(viewer);
+    }
+
+    /// Removes a viewer.
+    pub fn leave(&self, session: SessionId) {
+        write(&self.viewers).retain(|v| v.session != session);
+    }
+
+    /// Latest status messages of every device.
+    pub fn statuses(&self) -> Vec<Bytes> {
+        read(&self.statuses).values().cloned().collect()
+    }
+}
+
+/// All channels of the hub.
+#[derive(Debug, Default)]
+pub struct Bus {
+    devices: RwLock<HashMap<Arc<str>, Arc<DeviceChannel>>>,
+    companies: RwLock<HashMap<Arc<str>, Arc<CompanyChannel>>>,
+}
+
+impl Bus {
+    /// An empty bus.
+    pub fn new() -> Arc<Self> {
+        Arc::new(Bus::default())
+    }
+
+    /// The device's channel, created on first use.
+    pub fn device(&self, device_id: &str, company_id: &str) -> Arc<DeviceChannel> {
+        if let Some(channel) = read(&self.devices).get(device_id) {
+            return channel.clone();
+        }
+        write(&self.devices)
+            .entry(Arc::from(device_id))
+            .or_insert_with(|| {
+                Arc::new(DeviceChannel {
+                    device_id: Arc::from(device_id),
+                    company_id: Arc::from(company_id),
+                    viewers: RwLock::new(Vec::new()),
+                    latest: Mutex::new(None),
+                })
+            })
+            .clone()
+    }
+
+    /// The company's channel, created on first use.
+    pub fn company(&self, company_id: &str) -> Arc<CompanyChannel> {
+        if let Some(channel) = read(&self.companies).get(company_id) {
+            return channel.clone();
+        }
+        write(&self.companies).entry(Arc::from(company_id)).or_default().clone()
+    }
+
+    /// Removes a session from every channel.
+    pub fn leave_all(&self, session: SessionId) {
+        for channel in read(&self.devices).values() {
+            channel.leave(session);
+        }
+        for channel in read(&self.companies).values() {
+            channel.leave(session);
+        }
+    }
+}
+
+// Every critical section here is a single push, replace or retain, so a poisoned lock still
+// holds consistent data; recovering keeps one panicking thread from taking the hub down.
+fn read<T>(lock: &RwLock<T>) -> std::sync::RwLockReadGuard<'_, T> {
+    lock.read().unwrap_or_else(|p| p.into_inner())
+}
+
+fn write<T>(lock: &RwLock<T>) -> std::sync::RwLockWriteGuard<'_, T> {
+    lock.write().unwrap_or_else(|p| p.into_inner())
+}
+
+fn lock<T>(lock: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    lock.lock().unwrap_or_else(|p| p.into_inner())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::metrics::HubMetrics;
+
+    fn viewer(session: SessionId) -> Viewer {
+        Viewer { session, outbox: Outbox::new(Arc::new(HubMetrics::default())) }
+    }
+
+    #[test]
+    fn a_new_viewer_gets_the_latest_map_then_new_ones() {
+        let bus = Bus::new();
+        let channel = bus.device("d1", "c1");
+        channel.publish(Bytes::from_static(b"m1"));
+        let v = viewer(1);
+        channel.join(v.clone());
+        assert_eq!(v.outbox.try_recv(), Ok(Some(Bytes::from_static(b"m1"))));
+        channel.publish(Bytes::from_static(b"m2"));
+        assert_eq!(v.outbox.try_recv(), Ok(Some(Bytes::from_static(b"m2"))));
+        channel.leave(1);
+        channel.publish(Bytes::from_static(b"m3"));
+        assert_eq!(v.outbox.try_recv(), Ok(None));
+    }
+
+    #[test]
+    fn joining_a_company_replays_every_status_once() {
+        let bus = Bus::new();
+        let company = bus.company("c1");
+        let (a, b): (Arc<str>, Arc<str>) = ("a".into(), "b".into());
+        company.publish(&a, Bytes::from_static(b"a-offline"));
+        company.publish(&a, Bytes::from_static(b"a-correct"));
+        company.seed(&b, Bytes::from_static(b"b-offline"));
+        let v = viewer(7);
+        company.join(v.clone());
+        assert_eq!(v.outbox.try_recv(), Ok(Some(Bytes::from_static(b"a-correct"))));
+        assert_eq!(v.outbox.try_recv(), Ok(Some(Bytes::from_static(b"b-offline"))));
+        assert_eq!(v.outbox.try_recv(), Ok(None));
+        company.publish(&b, Bytes::from_static(b"b-missing"));
+        assert_eq!(v.outbox.try_recv(), Ok(Some(Bytes::from_static(b"b-missing"))));
+    }
+
+    #[test]
+    fn the_same_channel_is_returned_for_the_same_device() {
+        let bus = Bus::new();
+        assert!(Arc::ptr_eq(&bus.device("d", "c"), &bus.device("d", "c")));
+        assert!(Arc::ptr_eq(&bus.company("c"), &bus.company("c")));
+    }
+}

@@ -1,0 +1,119 @@
+//! Scenario tests of the composed mat machine with a simulated clock.
+
+use super::*;
+use crate::protocol::CellFormat;
+
+fn body() -> Vec<u8> {
+    let mut cells = vec![0u8; 48 * 48];
+    for r in 10..30 {
+        for c in 15..30 {
+            cells[r * 48 + c] = if (r + c) % 2 == 0 { 20 } else { 150 };
+        }
+    }
+    cells
+}
+
+fn config() -> MatConfig {
+    MatConfig {
+        device_type: DeviceType::MattressMatIoT,
+        functional: false,
+        patient_status: PatientStatus::Correct,
+        absence_delay: Duration::from_secs(30),
+    }
+}
+
+fn drain(m: &mut MatMachine) -> Vec<MatOutput> {
+    std::iter::from_fn(|| m.poll_output()).collect()
+}
+
+fn map(cells: &[u8]) -> PressureMap<'_> {
+    PressureMap::new(48, 48, CellFormat::U8, cells).unwrap()
+}
+
+/// Runs the machine's timeouts from `from` to `to` in 100 ms steps, as the actor's timer would.
+fn run_until(m: &mut MatMachine, to: Instant) -> Vec<MatOutput> {
+    let mut out = Vec::new();
+    while let Some(deadline) = m.poll_timeout() {
+        if deadline > to {
+            break;
+        }
+        m.handle_timeout(deadline);
+        out.extend(drain(m));
+    }
+    out
+}
+
+#[test]
+fn a_stored_offline_device_is_offline_until_its_first_frame() {
+    let mut m = MatMachine::new(config());
+    assert_eq!(m.status().card, CardStatus::Offline);
+    let t0 = Instant::now();
+    let body = body();
+    assert_eq!(m.handle_frame(t0, &map(&body)), Presence::Present);
+    let out = drain(&mut m);
+    assert_eq!(out.len(), 1);
+    let MatOutput::Status(s) = out[0] else { panic!("expected a status, got {out:?}") };
+    assert!(s.functional);
+    assert_eq!((s.state_code, s.card), (Some(0), CardStatus::Correct));
+}
+
+#[test]
+fn leaving_the_bed_becomes_missing_after_the_delay_then_correct_on_return() {
+    let mut m = MatMachine::new(config());
+    let t0 = Instant::now();
+    let (body, empty) = (body(), vec![0u8; 48 * 48]);
+    m.handle_frame(t0, &map(&body));
+    drain(&mut m);
+    // Empty frames every second for 29 s: still Correct.
+    for s in 1..30 {
+        assert_eq!(m.handle_frame(t0 + Duration::from_secs(s), &map(&empty)), Presence::Absent);
+    }
+    assert!(drain(&mut m).is_empty());
+    m.handle_frame(t0 + Duration::from_secs(31), &map(&empty));
+    let out = drain(&mut m);
+    assert!(matches!(out.as_slice(), [MatOutput::Status(DeviceStatus { card: CardStatus::Missing, state_code: Some(1), .. })]), "{out:?}");
+    m.handle_frame(t0 + Duration::from_secs(32), &map(&body));
+    assert!(matches!(drain(&mut m).as_slice(), [MatOutput::Status(DeviceStatus { card: CardStatus::Correct, .. })]));
+}
+
+#[test]
+fn silence_blanks_then_goes_offline() {
+    let mut m = MatMachine::new(config());
+    let t0 = Instant::now();
+    m.handle_frame(t0, &map(&body()));
+    drain(&mut m);
+    let out = run_until(&mut m, t0 + Duration::from_secs(31));
+    assert_eq!(out[0], MatOutput::Blank);
+    assert!(matches!(out[1], MatOutput::Status(DeviceStatus { functional: false, card: CardStatus::Offline, .. })));
+}
+
+#[test]
+fn streaming_needs_a_functional_device_and_ends_on_disconnect() {
+    let mut m = MatMachine::new(config());
+    let t0 = Instant::now();
+    assert_eq!(m.start_streaming(t0, 180), Err(StreamRefusal::NotFunctional));
+    m.handle_frame(t0, &map(&body()));
+    drain(&mut m);
+    m.start_streaming(t0, 180).unwrap();
+    assert_eq!(drain(&mut m), vec![MatOutput::Stream(185)]);
+    m.handle_disconnect(t0 + Duration::from_secs(1));
+    let out = drain(&mut m);
+    assert!(out.contains(&MatOutput::Stream(0)));
+    assert!(out.contains(&MatOutput::Blank));
+    assert!(out.iter().any(|o| matches!(o, MatOutput::Status(DeviceStatus { card: CardStatus::Offline, .. }))));
+}
+
+#[test]
+fn force_mat_uses_readings_and_its_card_rule() {
+    let mut m = MatMachine::new(MatConfig { device_type: DeviceType::ForceMat, ..config() });
+    let t0 = Instant::now();
+    let frame = |values: [u16; 4]| values.iter().flat_map(|v| v.to_le_bytes()).collect::<Vec<u8>>();
+    let cells = frame([0, 0, 150, 60]);
+    let pm = PressureMap::new(1, 4, CellFormat::U16Le, &cells).unwrap();
+    assert_eq!(m.handle_frame(t0, &pm), Presence::Present, "210 > 200");
+    assert_eq!(m.status().card, CardStatus::Alarm, "first two channels are zero");
+    let cells = frame([100, 100, 0, 0]);
+    let pm = PressureMap::new(1, 4, CellFormat::U16Le, &cells).unwrap();
+    assert_eq!(m.handle_frame(t0, &pm), Presence::Absent, "exactly 200 is not presence");
+    assert_eq!(m.status().card, CardStatus::Correct);
+}

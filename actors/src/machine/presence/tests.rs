@@ -1,0 +1,129 @@
+//! Each threshold of spec §5, at and across its limit.
+
+use super::*;
+use crate::protocol::CellFormat;
+
+/// A 48×48 map whose active cells form one filled rectangle of `count` cells (row-major from the
+/// top-left), with values alternating `low` and `high`.
+fn rectangle(count: usize, low: u8, high: u8) -> Vec<u8> {
+    let mut cells = vec![0u8; 48 * 48];
+    for (k, cell) in cells.iter_mut().take(count).enumerate() {
+        *cell = if k % 2 == 0 { low } else { high };
+    }
+    cells
+}
+
+fn stats(cells: &[u8]) -> PresenceStats {
+    let map = PressureMap::new(48, 48, CellFormat::U8, cells).unwrap();
+    PresenceDetector::new().stats(&map)
+}
+
+#[test]
+fn a_body_like_map_is_presence() {
+    // 60 cells of 10 and 110: mean 60, median 60, std dev 50, one blob of 60.
+    let s = stats(&rectangle(60, 10, 110));
+    assert_eq!(s.active_points, 60);
+    assert!((s.mean - 60.0).abs() < 1e-9);
+    assert!((s.median - 60.0).abs() < 1e-9);
+    assert!((s.std_dev - 50.0).abs() < 1e-9);
+    assert_eq!(s.largest_blob, 60);
+    assert_eq!(s.verdict(), Presence::Present);
+}
+
+#[test]
+fn an_empty_map_is_absence() {
+    assert_eq!(stats(&vec![0; 48 * 48]).verdict(), Presence::Absent);
+    // Noise below the active floor does not count.
+    assert_eq!(stats(&vec![4; 48 * 48]).active_points, 0);
+}
+
+#[test]
+fn active_points_threshold_is_fifty() {
+    assert_eq!(stats(&rectangle(50, 10, 110)).verdict(), Presence::Present);
+    assert_eq!(stats(&rectangle(49, 10, 110)).active_points, 49);
+    // 49 cells: the mean of 25×10 + 24×110 is 58.98, median 10 — force the other figures high
+    // so only the count fails.
+    let s = PresenceStats { active_points: 49, mean: 100.0, median: 100.0, std_dev: 50.0, largest_blob: 49 };
+    assert_eq!(s.verdict(), Presence::Absent);
+    assert_eq!(PresenceStats { active_points: 50, ..s }.verdict(), Presence::Present);
+}
+
+fn passing() -> PresenceStats {
+    PresenceStats { active_points: 50, mean: 50.0, median: 50.0, std_dev: 40.0, largest_blob: 40 }
+}
+
+#[test]
+fn every_threshold_is_inclusive_and_each_one_alone_can_fail() {
+    assert_eq!(passing().verdict(), Presence::Present);
+    assert_eq!(PresenceStats { mean: 49.99, ..passing() }.verdict(), Presence::Absent);
+    assert_eq!(PresenceStats { median: 49.5, ..passing() }.verdict(), Presence::Absent);
+    assert_eq!(PresenceStats { std_dev: 39.99, ..passing() }.verdict(), Presence::Absent);
+    assert_eq!(PresenceStats { largest_blob: 39, ..passing() }.verdict(), Presence::Absent);
+    assert_eq!(PresenceStats { active_points: 49, ..passing() }.verdict(), Presence::Absent);
+}
+
+#[test]
+fn a_flat_map_fails_on_standard_deviation() {
+    // 100 cells all at 80: mean and median 80, but no spread.
+    let s = stats(&rectangle(100, 80, 80));
+    assert_eq!(s.std_dev, 0.0);
+    assert_eq!(s.verdict(), Presence::Absent);
+}
+
+#[test]
+fn scattered_cells_fail_on_the_blob_rule() {
+    // 200 active cells on a checkerboard: no two are 4-connected.
+    let mut cells = vec![0u8; 48 * 48];
+    let mut placed = 0;
+    for r in 0..48 {
+        for c in 0..48 {
+            if (r + c) % 2 == 0 && placed < 200 {
+                cells[r * 48 + c] = if placed % 2 == 0 { 20 } else { 150 };
+                placed += 1;
+            }
+        }
+    }
+    let s = stats(&cells);
+    assert_eq!(s.largest_blob, 1);
+    assert!(s.mean >= 50.0 && s.std_dev >= 40.0);
+    assert_eq!(s.verdict(), Presence::Absent);
+}
+
+#[test]
+fn blobs_are_four_connected_not_eight() {
+    // Two 5×5 squares touching only at a corner: 25 each, not 50.
+    let mut cells = vec![0u8; 48 * 48];
+    for r in 0..5 {
+        for c in 0..5 {
+            cells[r * 48 + c] = 100;
+            cells[(r + 5) * 48 + c + 5] = 100;
+        }
+    }
+    assert_eq!(stats(&cells).largest_blob, 25);
+}
+
+#[test]
+fn median_of_an_even_count_is_the_mean_of_the_middle_two() {
+    let s = stats(&rectangle(60, 40, 60));
+    assert!((s.median - 50.0).abs() < 1e-9);
+}
+
+#[test]
+fn u16_maps_use_the_same_rule() {
+    let mut bytes = Vec::new();
+    for k in 0..(48 * 48) {
+        let v: u16 = if k < 60 { if k % 2 == 0 { 10 } else { 1000 } } else { 0 };
+        bytes.extend_from_slice(&v.to_le_bytes());
+    }
+    let map = PressureMap::new(48, 48, CellFormat::U16Le, &bytes).unwrap();
+    let s = PresenceDetector::new().stats(&map);
+    assert!((s.median - 505.0).abs() < 1e-9);
+    assert_eq!(s.verdict(), Presence::Present);
+}
+
+#[test]
+fn room_readings_need_more_than_two_hundred() {
+    assert_eq!(reading_presence(200), Presence::Absent);
+    assert_eq!(reading_presence(201), Presence::Present);
+    assert_eq!(reading_presence(0), Presence::Absent);
+}

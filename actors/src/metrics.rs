@@ -1,0 +1,68 @@
+//! Hub-wide counters, shared by ingest, actors and sessions, rendered as Prometheus text.
+
+use std::fmt::Write;
+use std::sync::atomic::{AtomicI64, AtomicU64, Ordering};
+
+/// Monotonic counters and gauges. Relaxed atomics: they are statistics, not synchronisation.
+#[derive(Debug, Default)]
+pub struct HubMetrics {
+    /// Frames decoded and accepted at ingest.
+    pub frames_received: AtomicU64,
+    /// Frames dropped at ingest because the device's actor was behind (its queue is bounded).
+    pub frames_dropped_ingest: AtomicU64,
+    /// Frames handled by mat actors.
+    pub frames_processed: AtomicU64,
+    /// Live maps taken from outboxes to be written to browser sockets.
+    pub frames_delivered: AtomicU64,
+    /// Live maps replaced in an outbox by a newer one before being sent.
+    pub frames_conflated: AtomicU64,
+    /// Device messages that could not be decoded, were oversized or had the wrong shape.
+    pub device_messages_malformed: AtomicU64,
+    /// Device connections refused (unknown serial, bad secret, bad hello).
+    pub device_connections_refused: AtomicU64,
+    /// Devices connected now.
+    pub devices_connected: AtomicI64,
+    /// Browser sessions connected now.
+    pub sessions_connected: AtomicI64,
+    /// Browser sessions closed because they could not keep up with status changes.
+    pub sessions_slow_closed: AtomicU64,
+    /// Actor restarts by a supervisor.
+    pub actor_restarts: AtomicU64,
+}
+
+impl HubMetrics {
+    /// Adds one to a counter.
+    pub fn inc(counter: &AtomicU64) {
+        counter.fetch_add(1, Ordering::Relaxed);
+    }
+
+    /// The Prometheus text exposition of every counter.
+    pub fn render(&self) -> String {
+        let counters: [(&str, &str, u64); 9] = [
+            ("hub_frames_received_total", "Frames accepted at ingest.", load(&self.frames_received)),
+            ("hub_frames_dropped_ingest_total", "Frames dropped at ingest because the device actor was behind.", load(&self.frames_dropped_ingest)),
+            ("hub_frames_processed_total", "Frames handled by mat actors.", load(&self.frames_processed)),
+            ("hub_frames_delivered_total", "Live maps written to browser sockets.", load(&self.frames_delivered)),
+            ("hub_frames_conflated_total", "Live maps replaced by a newer one before sending.", load(&self.frames_conflated)),
+            ("hub_device_messages_malformed_total", "Malformed, oversized or misshapen device messages.", load(&self.device_messages_malformed)),
+            ("hub_device_connections_refused_total", "Refused device connections.", load(&self.device_connections_refused)),
+            ("hub_sessions_slow_closed_total", "Browser sessions closed for not keeping up.", load(&self.sessions_slow_closed)),
+            ("hub_actor_restarts_total", "Actor restarts by supervisors.", load(&self.actor_restarts)),
+        ];
+        let mut out = String::new();
+        for (name, help, value) in counters {
+            let _ = writeln!(out, "# HELP {name} {help}\n# TYPE {name} counter\n{name} {value}");
+        }
+        for (name, help, value) in [
+            ("hub_devices_connected", "Devices connected now.", self.devices_connected.load(Ordering::Relaxed)),
+            ("hub_sessions_connected", "Browser sessions connected now.", self.sessions_connected.load(Ordering::Relaxed)),
+        ] {
+            let _ = writeln!(out, "# HELP {name} {help}\n# TYPE {name} gauge\n{name} {value}");
+        }
+        out
+    }
+}
+
+fn load(counter: &AtomicU64) -> u64 {
+    counter.load(Ordering::Relaxed)
+}

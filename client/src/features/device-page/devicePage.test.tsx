@@ -1,0 +1,166 @@
+import { act, fireEvent, screen } from '@testing-library/react';
+import { describe, expect, it, vi } from 'vitest';
+import { applyDeviceConf, socketStatusAtom } from '../../lib/devicesStore';
+import { fakeSocket, renderApp, stubFetch } from '../../test/renderApp';
+
+const DEVICE = {
+  _id: { $oid: 'm1' },
+  name: 'MAT-001',
+  bed: 'Bed 4',
+  room: '12',
+  deviceType: 'Mattress Mat IoT',
+  hardwareSerial: 'SN1',
+};
+
+const frame = (seq: number, presence = 'PRESENCE') => ({
+  deviceId: 'm1',
+  seq,
+  deviceTimeMs: seq,
+  hubTimeMs: seq,
+  rows: 48,
+  cols: 48,
+  bytesPerCell: 1,
+  cells: new Uint8Array(48 * 48).fill(seq % 200),
+  presence,
+  blank: false,
+});
+
+function signIn() {
+  localStorage.setItem('user', 'T0K');
+  stubFetch({
+    '/api/userDevices': () => ({ body: [] }),
+    '/api/deviceConfCompany': () => ({ body: [] }),
+  });
+}
+
+describe('device page', () => {
+  it('without a device in navigation state goes back to /devices after 100 ms', async () => {
+    signIn();
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    await renderApp('/mattressMatIoT');
+    act(() => vi.advanceTimersByTime(99));
+    expect(screen.getByTestId('location')).toHaveTextContent('/mattressMatIoT');
+    act(() => vi.advanceTimersByTime(1));
+    expect(screen.getByTestId('location')).toHaveTextContent('/devices');
+  });
+
+  it('joins the device on mount and leaves on unmount', async () => {
+    signIn();
+    const socket = fakeSocket();
+    await renderApp('/mattressMatIoT', { state: { device: DEVICE }, socket });
+    expect(screen.getByTestId('device-name')).toHaveTextContent('MAT-001');
+    expect(socket.joinUser).toHaveBeenCalledWith('m1');
+    expect(socket.leaveUser).not.toHaveBeenCalled();
+    fireEvent.click(screen.getByRole('button', { name: /Back/ }));
+    expect(screen.getByTestId('location')).toHaveTextContent('/devices');
+    expect(socket.leaveUser).toHaveBeenCalledWith('m1');
+  });
+
+  it('accepts a serialized device in navigation state', async () => {
+    signIn();
+    await renderApp('/SeatingMatIoT', { state: { device: JSON.stringify({ ...DEVICE, deviceType: 'Seating Mat IoT' }) } });
+    expect(screen.getByTestId('device-name')).toHaveTextContent('MAT-001');
+    expect(screen.getByTestId('heatmap').style.aspectRatio).toBe('16 / 16');
+  });
+
+  it('live frames set data-seq and data-presence on the map and the presence panel', async () => {
+    signIn();
+    const { liveMaps } = await renderApp('/mattressMatIoT', { state: { device: DEVICE } });
+    const map = await screen.findByTestId('heatmap');
+    await act(async () => {});
+    expect(map).not.toHaveAttribute('data-seq');
+    act(() => {
+      liveMaps.write(frame(7));
+    });
+    expect(map).toHaveAttribute('data-seq', '7');
+    expect(map).toHaveAttribute('data-presence', 'PRESENCE');
+    expect(screen.getByTestId('presence')).toHaveTextContent('PRESENCE');
+    act(() => {
+      liveMaps.write(frame(8, 'ABSENCE'));
+    });
+    expect(map).toHaveAttribute('data-seq', '8');
+    expect(screen.getByTestId('presence')).toHaveTextContent('ABSENCE');
+  });
+
+  it('blanks the map when no frame came for 5 s', async () => {
+    signIn();
+    const { liveMaps } = await renderApp('/mattressMatIoT', { state: { device: DEVICE } });
+    await act(async () => {});
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    act(() => {
+      liveMaps.write(frame(1));
+    });
+    const map = screen.getByTestId('heatmap');
+    expect(map).toHaveAttribute('data-blank', 'false');
+    expect(screen.queryByText('No live data')).toBeNull();
+    act(() => vi.advanceTimersByTime(4999));
+    expect(map).toHaveAttribute('data-blank', 'false');
+    act(() => vi.advanceTimersByTime(1));
+    expect(map).toHaveAttribute('data-blank', 'true');
+    expect(screen.getByText('No live data')).toBeInTheDocument();
+  });
+
+  it('start sends startStreaming 180 s and counts down 185 s; stop sends 0', async () => {
+    signIn();
+    const socket = fakeSocket();
+    await renderApp('/mattressMatIoT', { state: { device: DEVICE }, socket });
+    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval', 'Date'] });
+    fireEvent.click(screen.getByRole('button', { name: 'Start live' }));
+    expect(socket.startStreaming).toHaveBeenCalledWith('m1', 180);
+    expect(screen.getByTestId('countdown')).toHaveAttribute('data-remaining', '185');
+    expect(screen.getByTestId('countdown')).toHaveTextContent('3:05');
+    act(() => vi.advanceTimersByTime(10_000));
+    expect(screen.getByTestId('countdown')).toHaveAttribute('data-remaining', '175');
+    fireEvent.click(screen.getByRole('button', { name: 'Stop live' }));
+    expect(socket.startStreaming).toHaveBeenLastCalledWith('m1', 0);
+    expect(screen.queryByTestId('countdown')).toBeNull();
+    expect(localStorage.getItem('streamingEndTime')).toBeNull();
+  });
+
+  it('the countdown ends by itself after 185 s', async () => {
+    signIn();
+    const socket = fakeSocket();
+    await renderApp('/mattressMatIoT', { state: { device: DEVICE }, socket });
+    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval', 'Date'] });
+    fireEvent.click(screen.getByRole('button', { name: 'Start live' }));
+    act(() => vi.advanceTimersByTime(184_000));
+    expect(screen.getByTestId('countdown')).toBeInTheDocument();
+    act(() => vi.advanceTimersByTime(1_250));
+    expect(screen.queryByTestId('countdown')).toBeNull();
+    expect(screen.getByRole('button', { name: 'Start live' })).toBeInTheDocument();
+  });
+
+  it('shows the device status from live deviceConf events', async () => {
+    signIn();
+    const { store } = await renderApp('/mattressMatIoT', { state: { device: DEVICE } });
+    const badge = () => document.querySelector('.device-header .status-badge') as HTMLElement;
+    expect(badge()).toHaveAttribute('data-status', 'Offline');
+    act(() => {
+      applyDeviceConf(store, { deviceId: 'm1', deviceFunctional: true, stateCode: 2, cardStatus: 'Alarm' });
+    });
+    expect(badge()).toHaveAttribute('data-status', 'Alarm');
+    expect(badge()).toHaveTextContent('Alarm');
+  });
+
+  it("shows 'Something went wrong (Socket disconnected)' while the socket is down", async () => {
+    signIn();
+    const { store } = await renderApp('/mattressMatIoT', { state: { device: DEVICE } });
+    expect(screen.queryByTestId('socket-down')).toBeNull();
+    act(() => store.set(socketStatusAtom, 'down'));
+    expect(screen.getByTestId('socket-down')).toHaveTextContent('Something went wrong (Socket disconnected)');
+    act(() => store.set(socketStatusAtom, 'open'));
+    expect(screen.queryByTestId('socket-down')).toBeNull();
+  });
+
+  it('does not start streaming on a device known to be not functional', async () => {
+    signIn();
+    const socket = fakeSocket();
+    const { store } = await renderApp('/mattressMatIoT', { state: { device: DEVICE }, socket });
+    act(() => {
+      applyDeviceConf(store, { deviceId: 'm1', deviceFunctional: false, stateCode: null, cardStatus: 'Offline' });
+    });
+    fireEvent.click(screen.getByRole('button', { name: 'Start live' }));
+    expect(socket.startStreaming).not.toHaveBeenCalled();
+    expect(await screen.findByRole('alert')).toHaveTextContent('The device is not connected');
+  });
+});

@@ -1,0 +1,2 @@
+//! Public surface of the device-page feature.
+export { DevicePage } from './DevicePage';

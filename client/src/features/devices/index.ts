@@ -1,0 +1,2 @@
+//! Public surface of the devices feature.
+export { DevicesPage } from './DevicesPage';

@@ -1,0 +1,133 @@
+//! REST client for the hub (docs/api.md). Every call but login carries the bearer token; any 401
+//! drops the token, which sends the guarded routes back to /login.
+
+import { dropToken, readToken } from './session';
+
+/** A non-OK answer. `code` is the hub's `error` field (an i18n key where one fits). */
+export class ApiError extends Error {
+  readonly status: number;
+  readonly code: string;
+  constructor(status: number, code: string, message?: string) {
+    super(message ?? 'Network response was not ok');
+    this.name = 'ApiError';
+    this.status = status;
+    this.code = code;
+  }
+}
+
+export interface Oid {
+  $oid: string;
+}
+
+export interface LoginResponse {
+  token: string;
+  userId: string;
+  companyId: string;
+  companyName: string;
+  role: number | string;
+  expiresAt: number;
+}
+
+export interface UserDevice {
+  _id: Oid;
+  name: string;
+  bed?: string;
+  room?: string;
+  building?: string;
+  floor?: string;
+  healthSystem?: string;
+  deviceType: string;
+  hardwareSerial?: string;
+  company?: string | Oid;
+  numberOfSubdevices?: number;
+  parent?: Oid | string | null;
+  system?: { devices?: Array<string | Oid> };
+}
+
+export type PatientStatus = 'Missing' | 'Absent' | 'Ulcer Risk' | 'Correct' | 'Offline';
+export type CardStatus = 'Missing' | 'Alarm' | 'Correct' | 'Offline';
+
+export interface SideStatus {
+  side: 'left' | 'right';
+  stateCode: number | null;
+  cardStatus: CardStatus;
+}
+
+/** The REST form of a device configuration; the socket's `deviceConf` has a plain string id. */
+export interface DeviceConfDto {
+  deviceId: Oid | string;
+  deviceFunctional?: boolean;
+  patientStatus?: PatientStatus;
+  company?: string;
+  imageSaved?: boolean;
+  stateCode?: number | null;
+  cardStatus?: CardStatus;
+  hardwareSerial?: string;
+  deviceType?: string;
+  name?: string;
+  sides?: SideStatus[];
+}
+
+/** Reads an id that may come as `"abc"` or `{ $oid: "abc" }`. */
+export function oidOf(value: unknown): string | null {
+  if (typeof value === 'string') return value.length > 0 ? value : null;
+  if (value && typeof value === 'object' && '$oid' in value) {
+    const inner = (value as Oid).$oid;
+    return typeof inner === 'string' && inner.length > 0 ? inner : null;
+  }
+  return null;
+}
+
+async function errorCode(res: Response): Promise<{ code: string; message?: string }> {
+  try {
+    const body = (await res.json()) as { error?: unknown; message?: unknown };
+    return {
+      code: typeof body.error === 'string' ? body.error : `http${res.status}`,
+      message: typeof body.message === 'string' ? body.message : undefined,
+    };
+  } catch {
+    return { code: `http${res.status}` };
+  }
+}
+
+/** Calls an authenticated endpoint and parses JSON. */
+export async function apiFetch<T>(path: string, init: RequestInit = {}): Promise<T> {
+  const token = readToken();
+  if (!token) {
+    dropToken();
+    throw new ApiError(401, 'unauthorized');
+  }
+  const headers = new Headers(init.headers);
+  headers.set('Authorization', `Bearer ${token}`);
+  if (init.body !== undefined) headers.set('Content-Type', 'application/json');
+  const res = await fetch(path, { ...init, headers });
+  if (res.status === 401) {
+    dropToken();
+    const { code, message } = await errorCode(res);
+    throw new ApiError(401, code, message);
+  }
+  if (!res.ok) {
+    const { code, message } = await errorCode(res);
+    throw new ApiError(res.status, code, message);
+  }
+  return (await res.json()) as T;
+}
+
+/** POST /api/auth/login. A wrong e-mail or password rejects with code `incorrectCredentials`. */
+export async function login(email: string, password: string): Promise<LoginResponse> {
+  const res = await fetch('/api/auth/login', {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ email, password }),
+  });
+  if (!res.ok) {
+    const { code, message } = await errorCode(res);
+    throw new ApiError(res.status, res.status === 401 ? 'incorrectCredentials' : code, message);
+  }
+  return (await res.json()) as LoginResponse;
+}
+
+export const getUserDevices = (): Promise<UserDevice[]> => apiFetch<UserDevice[]>('/api/userDevices');
+
+export const getDeviceConfCompany = (): Promise<DeviceConfDto[]> =>
+  apiFetch<DeviceConfDto[]>('/api/deviceConfCompany');

@@ -1,0 +1,40 @@
+import { describe, expect, it } from 'vitest';
+import { buildLut, cellValue, fillRgba } from './palette';
+
+const rgbAt = (lut: Uint8Array, i: number) => [lut[i * 4], lut[i * 4 + 1], lut[i * 4 + 2]];
+
+describe('heat-map palette', () => {
+  it('runs from blue through green and yellow to red', () => {
+    const lut = buildLut();
+    const [r0, g0, b0] = rgbAt(lut, 0);
+    expect(b0).toBeGreaterThan(r0);
+    expect(b0).toBeGreaterThan(g0);
+    const [r5, g5, b5] = rgbAt(lut, 140);
+    expect(g5).toBeGreaterThan(r5);
+    expect(g5).toBeGreaterThan(b5);
+    const [r7, g7, b7] = rgbAt(lut, 191);
+    expect(r7).toBeGreaterThan(200);
+    expect(g7).toBeGreaterThan(180);
+    expect(b7).toBeLessThan(80);
+    const [r1, g1, b1] = rgbAt(lut, 255);
+    expect(r1).toBeGreaterThan(180);
+    expect(g1).toBeLessThan(60);
+    expect(b1).toBeLessThan(60);
+  });
+
+  it('reads 2-byte cells little-endian', () => {
+    const grid = { rows: 1, cols: 2, bytesPerCell: 2 as const, cells: new Uint8Array([0x34, 0x12, 0xff, 0x00]) };
+    expect(cellValue(grid, 0)).toBe(0x1234);
+    expect(cellValue(grid, 1)).toBe(0xff);
+  });
+
+  it('colours the maximum cell red and an empty cell blue', () => {
+    const lut = buildLut();
+    const out = new Uint8Array(2 * 4);
+    const max = fillRgba({ rows: 1, cols: 2, bytesPerCell: 1, cells: new Uint8Array([0, 200]) }, out, lut);
+    expect(max).toBe(200);
+    expect([...out.slice(0, 3)]).toEqual(rgbAt(lut, 0));
+    expect([...out.slice(4, 7)]).toEqual(rgbAt(lut, 255));
+    expect(out[3]).toBe(255);
+  });
+});

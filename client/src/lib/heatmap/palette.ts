@@ -1,0 +1,81 @@
+//! Heat-map colouring as a typed-array pass: a 256-entry RGBA look-up table (blue → cyan → green →
+//! yellow → red) and the function that turns a frame's cells into RGBA texels. No React, no pixi.
+
+export type Rgb = readonly [number, number, number];
+
+/** Colour stops of the palette, from no pressure (0) to the highest pressure (1). */
+export const PALETTE_STOPS: ReadonlyArray<readonly [number, Rgb]> = [
+  [0.0, [22, 44, 110]],
+  [0.2, [33, 102, 204]],
+  [0.4, [24, 170, 190]],
+  [0.55, [46, 184, 92]],
+  [0.75, [245, 208, 32]],
+  [0.88, [240, 128, 30]],
+  [1.0, [210, 30, 36]],
+];
+
+/** Builds the 256 × RGBA look-up table by linear interpolation between the stops. */
+export function buildLut(stops: ReadonlyArray<readonly [number, Rgb]> = PALETTE_STOPS): Uint8Array {
+  const lut = new Uint8Array(256 * 4);
+  for (let i = 0; i < 256; i++) {
+    const t = i / 255;
+    let k = 0;
+    while (k < stops.length - 2 && t > stops[k + 1][0]) k++;
+    const [t0, c0] = stops[k];
+    const [t1, c1] = stops[k + 1];
+    const f = t1 > t0 ? Math.min(1, Math.max(0, (t - t0) / (t1 - t0))) : 0;
+    lut[i * 4] = Math.round(c0[0] + (c1[0] - c0[0]) * f);
+    lut[i * 4 + 1] = Math.round(c0[1] + (c1[1] - c0[1]) * f);
+    lut[i * 4 + 2] = Math.round(c0[2] + (c1[2] - c0[2]) * f);
+    lut[i * 4 + 3] = 255;
+  }
+  return lut;
+}
+
+export const DEFAULT_LUT = buildLut();
+
+/** Smallest full-scale value, so that sensor noise on an empty mat is not stretched to red. */
+export const MIN_SCALE: Readonly<Record<1 | 2, number>> = { 1: 64, 2: 256 };
+
+export interface CellGrid {
+  rows: number;
+  cols: number;
+  bytesPerCell: 1 | 2;
+  cells: Uint8Array;
+}
+
+/** Reads cell `i` (1 byte, or 2 bytes little-endian). */
+export function cellValue(grid: CellGrid, i: number): number {
+  return grid.bytesPerCell === 2 ? grid.cells[i * 2] | (grid.cells[i * 2 + 1] << 8) : grid.cells[i];
+}
+
+/** Writes rows × cols RGBA texels into `out`, scaled to the frame's maximum (auto scale).
+ * Returns the maximum cell value. */
+export function fillRgba(grid: CellGrid, out: Uint8Array, lut: Uint8Array = DEFAULT_LUT): number {
+  const n = grid.rows * grid.cols;
+  let max = 0;
+  for (let i = 0; i < n; i++) {
+    const v = cellValue(grid, i);
+    if (v > max) max = v;
+  }
+  const scale = Math.max(max, MIN_SCALE[grid.bytesPerCell]);
+  for (let i = 0; i < n; i++) {
+    const idx = Math.min(255, Math.round((cellValue(grid, i) / scale) * 255)) * 4;
+    const o = i * 4;
+    out[o] = lut[idx];
+    out[o + 1] = lut[idx + 1];
+    out[o + 2] = lut[idx + 2];
+    out[o + 3] = 255;
+  }
+  return max;
+}
+
+/** Fills `out` with the palette's zero colour: the blanked map. */
+export function fillBlank(out: Uint8Array, lut: Uint8Array = DEFAULT_LUT): void {
+  for (let o = 0; o < out.length; o += 4) {
+    out[o] = lut[0];
+    out[o + 1] = lut[1];
+    out[o + 2] = lut[2];
+    out[o + 3] = 255;
+  }
+}

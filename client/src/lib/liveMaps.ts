@@ -1,0 +1,138 @@
+//! Per-device store of the latest live pressure map, kept outside React and jotai: the socket writes
+//! each `pressureMap_SAToFront` here and the heat-map renderer reads it, so a 30 fps stream costs no
+//! React render. Spec §4: with no frame for 5 s the map is blanked.
+
+export const BLANK_AFTER_MS = 5000;
+
+export type Presence = 'PRESENCE' | 'ABSENCE';
+
+export interface LiveFrame {
+  deviceId: string;
+  seq: number;
+  deviceTimeMs: number;
+  hubTimeMs: number;
+  rows: number;
+  cols: number;
+  bytesPerCell: 1 | 2;
+  /** rows × cols × bytesPerCell bytes, row-major, little-endian for 2; empty when blank. */
+  cells: Uint8Array;
+  presence: Presence;
+  /** True when the hub said so, or when no frame came for 5 s. */
+  blank: boolean;
+}
+
+/** A decoded `pressureMap_SAToFront` payload, before validation. */
+export interface PressureMapMessage {
+  deviceId?: unknown;
+  seq?: unknown;
+  deviceTimeMs?: unknown;
+  hubTimeMs?: unknown;
+  rows?: unknown;
+  cols?: unknown;
+  bytesPerCell?: unknown;
+  cells?: unknown;
+  presence?: unknown;
+  blank?: unknown;
+}
+
+type Listener = (frame: LiveFrame | undefined) => void;
+
+interface Entry {
+  frame?: LiveFrame;
+  timer?: ReturnType<typeof setTimeout>;
+  listeners: Set<Listener>;
+}
+
+const num = (v: unknown, dflt = 0): number => (typeof v === 'number' && Number.isFinite(v) ? v : dflt);
+
+function toBytes(v: unknown): Uint8Array | null {
+  if (v instanceof Uint8Array) return v;
+  if (v instanceof ArrayBuffer) return new Uint8Array(v);
+  if (Array.isArray(v)) return Uint8Array.from(v as number[]);
+  return null;
+}
+
+export class LiveMapStore {
+  private entries = new Map<string, Entry>();
+
+  private entry(deviceId: string): Entry {
+    let e = this.entries.get(deviceId);
+    if (!e) {
+      e = { listeners: new Set() };
+      this.entries.set(deviceId, e);
+    }
+    return e;
+  }
+
+  get(deviceId: string): LiveFrame | undefined {
+    return this.entries.get(deviceId)?.frame;
+  }
+
+  /** Validates and stores one map message. Returns false (and logs) when it is malformed. */
+  write(msg: PressureMapMessage): boolean {
+    const deviceId = typeof msg.deviceId === 'string' ? msg.deviceId : null;
+    if (!deviceId) {
+      console.error('invalid pressure map: no deviceId');
+      return false;
+    }
+    const blank = msg.blank === true;
+    const rows = num(msg.rows);
+    const cols = num(msg.cols);
+    const bytesPerCell = msg.bytesPerCell === 2 ? 2 : 1;
+    const cells = toBytes(msg.cells) ?? new Uint8Array(0);
+    if (!blank && (rows <= 0 || cols <= 0 || cells.length < rows * cols * bytesPerCell)) {
+      console.error('invalid pressure map', { deviceId, rows, cols, length: cells.length });
+      return false;
+    }
+    const frame: LiveFrame = {
+      deviceId,
+      seq: num(msg.seq),
+      deviceTimeMs: num(msg.deviceTimeMs),
+      hubTimeMs: num(msg.hubTimeMs),
+      rows,
+      cols,
+      bytesPerCell,
+      cells: blank ? new Uint8Array(0) : cells,
+      presence: msg.presence === 'PRESENCE' ? 'PRESENCE' : 'ABSENCE',
+      blank,
+    };
+    const e = this.entry(deviceId);
+    if (e.timer) clearTimeout(e.timer);
+    e.timer = blank ? undefined : setTimeout(() => this.blankOut(deviceId), BLANK_AFTER_MS);
+    e.frame = frame;
+    this.emit(e);
+    return true;
+  }
+
+  /** Clears a device's map because no frame arrived for {@link BLANK_AFTER_MS}. */
+  private blankOut(deviceId: string): void {
+    const e = this.entries.get(deviceId);
+    if (!e?.frame) return;
+    e.timer = undefined;
+    e.frame = { ...e.frame, cells: new Uint8Array(0), blank: true, presence: 'ABSENCE' };
+    this.emit(e);
+  }
+
+  private emit(e: Entry): void {
+    for (const l of [...e.listeners]) l(e.frame);
+  }
+
+  /** Calls `listener` on every new frame or blanking of the device. */
+  subscribe(deviceId: string, listener: Listener): () => void {
+    const e = this.entry(deviceId);
+    e.listeners.add(listener);
+    return () => {
+      e.listeners.delete(listener);
+    };
+  }
+
+  /** Stops all blanking timers and forgets every map (logout); subscribers stay subscribed. */
+  clear(): void {
+    for (const e of this.entries.values()) {
+      if (e.timer) clearTimeout(e.timer);
+      e.timer = undefined;
+      e.frame = undefined;
+      this.emit(e);
+    }
+  }
+}

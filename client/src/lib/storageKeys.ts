@@ -1,0 +1,10 @@
+//! Names of the local-storage entries the client keeps (spec §3 "Session keys in local storage").
+
+export const STORAGE = {
+  token: 'user',
+  userId: 'userId',
+  company: 'company',
+  adminAccess: 'isAdminAccessGrantedByPwd',
+  language: 'preferredLanguage',
+  streamingEnd: 'streamingEndTime',
+} as const;

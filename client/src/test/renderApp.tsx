@@ -1,0 +1,63 @@
+// Renders the whole app (routes, providers) in a memory router with a fake socket and renderer.
+import { render } from '@testing-library/react';
+import { MemoryRouter, useLocation } from 'react-router-dom';
+import { vi } from 'vitest';
+import { AppProviders, type ManagedSocket } from '../app/providers';
+import { AppRoutes } from '../app/routes';
+import { createAppStore } from '../lib/devicesStore';
+import type { HeatMapRenderer } from '../lib/heatmap/renderer';
+import { initI18nWithResources } from '../lib/i18n';
+import { LiveMapStore } from '../lib/liveMaps';
+import { bindSessionStore } from '../lib/session';
+import { allResources } from './translations';
+
+export function fakeSocket(): ManagedSocket & { [k: string]: ReturnType<typeof vi.fn> } {
+  return {
+    connect: vi.fn(),
+    close: vi.fn(),
+    joinCompany: vi.fn(),
+    joinUser: vi.fn(),
+    leaveUser: vi.fn(),
+    startStreaming: vi.fn(),
+    onEvent: vi.fn(() => () => {}),
+  };
+}
+
+export const fakeRenderer = () =>
+  Promise.resolve<HeatMapRenderer>({ kind: 'canvas2d', draw: vi.fn(), destroy: vi.fn() });
+
+/** Shows the current path so tests can assert navigation. */
+function LocationProbe() {
+  const loc = useLocation();
+  return <div data-testid="location">{loc.pathname}</div>;
+}
+
+export async function renderApp(path: string, opts: { state?: unknown; socket?: ManagedSocket } = {}) {
+  const store = createAppStore();
+  bindSessionStore(store);
+  const i18n = await initI18nWithResources(allResources(), 'en');
+  const liveMaps = new LiveMapStore();
+  const socket = opts.socket ?? fakeSocket();
+  const utils = render(
+    <AppProviders store={store} i18n={i18n} liveMaps={liveMaps} createSocket={() => socket}>
+      <MemoryRouter initialEntries={[{ pathname: path, state: opts.state }]}>
+        <AppRoutes createRenderer={fakeRenderer} />
+        <LocationProbe />
+      </MemoryRouter>
+    </AppProviders>,
+  );
+  return { ...utils, store, i18n, liveMaps, socket };
+}
+
+/** A fetch stub answering by path. */
+export function stubFetch(routes: Record<string, (init?: RequestInit) => { status?: number; body: unknown }>) {
+  const fn = vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
+    const url = typeof input === 'string' ? input : input instanceof URL ? input.pathname : input.url;
+    const handler = routes[url];
+    if (!handler) return new Response(JSON.stringify({ error: 'notFound' }), { status: 404 });
+    const { status = 200, body } = handler(init);
+    return new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
+  });
+  vi.stubGlobal('fetch', fn);
+  return fn;
+}

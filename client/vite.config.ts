@@ -1,0 +1,29 @@
+/// <reference types="vitest/config" />
+// Vite build and dev-server settings plus the Vitest configuration for the client.
+import { defineConfig } from 'vite';
+import react from '@vitejs/plugin-react';
+
+const hub = process.env.HUB_URL ?? 'http://127.0.0.1:8080';
+
+export default defineConfig({
+  plugins: [react()],
+  build: {
+    outDir: 'dist',
+    emptyOutDir: true,
+    chunkSizeWarningLimit: 1200,
+  },
+  server: {
+    proxy: {
+      '/api': { target: hub, changeOrigin: false },
+      '/ws': { target: hub, ws: true },
+      '/metrics': { target: hub },
+    },
+  },
+  test: {
+    environment: 'jsdom',
+    globals: true,
+    setupFiles: ['./src/test/setup.ts'],
+    include: ['src/**/*.test.{ts,tsx}'],
+    css: false,
+  },
+});

@@ -1,0 +1,167 @@
+//! Starting and stopping the hub: storage, actors, QUIC and HTTP listeners, demo simulators.
+//!
+//! [`start`] binds everything (port 0 works, for tests) and returns a [`RunningHub`] with the
+//! real addresses; [`RunningHub::shutdown`] stops it in order and flushes pending writes.
+
+use std::io::Write;
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Duration;
+
+use actors::actor::hub::{self, HubArgs, HubRefs};
+use actors::actor::storage_writer::WriterMsg;
+use actors::catalog::Catalog;
+use actors::fanout::Bus;
+use actors::metrics::HubMetrics;
+use anyhow::Context;
+use storage::Store;
+use tokio::sync::watch;
+use tokio::task::JoinHandle;
+
+use crate::auth::token::TokenSigner;
+use crate::catalog_load::{load_catalog, StoreStatuses};
+use crate::config::ServeConfig;
+use crate::http::state::AppState;
+use crate::ingest::IngestContext;
+use crate::{demo, http, ingest, tls};
+
+/// A started hub.
+pub struct RunningHub {
+    /// The bound HTTP address.
+    pub http_addr: SocketAddr,
+    /// The bound QUIC address.
+    pub quic_addr: SocketAddr,
+    /// The QUIC certificate (PEM) devices should trust.
+    pub cert_path: PathBuf,
+    /// The store, for tests and maintenance.
+    pub store: Store,
+    /// The device catalogue.
+    pub catalog: Arc<Catalog>,
+    /// Counters.
+    pub metrics: Arc<HubMetrics>,
+    /// The actor tree.
+    pub actors: HubRefs,
+    stop: watch::Sender<bool>,
+    failed: watch::Receiver<Option<String>>,
+    endpoint: quinn::Endpoint,
+    tasks: Vec<JoinHandle<()>>,
+}
+
+/// Opens storage, seeds demo data if asked, starts the actors and binds the listeners.
+pub async fn start(config: ServeConfig) -> anyhow::Result<RunningHub> {
+    let url = config.database_url();
+    if config.database.is_none() {
+        std::fs::create_dir_all(&config.data).with_context(|| format!("creating the data directory {}", config.data.display()))?;
+    }
+    let store = Store::open(&url).await.with_context(|| format!("opening the database {url}"))?;
+    start_with_store(config, store).await
+}
+
+/// [`start`] on an already opened store (tests seed an in-memory store first).
+pub async fn start_with_store(config: ServeConfig, store: Store) -> anyhow::Result<RunningHub> {
+    std::fs::create_dir_all(&config.data).with_context(|| format!("creating the data directory {}", config.data.display()))?;
+    let key = store.settings().get_or_init("token_key", TokenSigner::generate_key).await.context("reading the token key")?;
+    let signer = TokenSigner::from_stored(&key).map_err(|e| anyhow::anyhow!("the stored token key is unusable: {e}"))?;
+    let demo_devices = if config.demo { Some(demo::seed(&store).await.context("seeding demo data")?) } else { None };
+    let catalog = load_catalog(&store).await.context("loading devices")?;
+    let metrics = Arc::new(HubMetrics::default());
+    let bus = Bus::new();
+    let (failed_tx, failed) = watch::channel(None);
+    let actors = hub::start(HubArgs {
+        catalog: catalog.clone(),
+        bus: bus.clone(),
+        store: Arc::new(StoreStatuses(store.clone())),
+        metrics: metrics.clone(),
+        absence_delay: config.absence_delay(),
+        failed: failed_tx,
+    })
+    .await
+    .map_err(|e| anyhow::anyhow!("starting the actors: {e}"))?;
+    let ingest = IngestContext::new(catalog.clone(), actors.registry.clone(), metrics.clone());
+
+    let identity = tls::load_or_create(&config.data, config.tls_cert.as_deref(), config.tls_key.as_deref())?;
+    let endpoint = ingest::quic::bind(config.quic, &identity)?;
+    let quic_addr = endpoint.local_addr().context("reading the QUIC address")?;
+    let listener = tokio::net::TcpListener::bind(config.http).await.with_context(|| format!("binding HTTP on {}", config.http))?;
+    let http_addr = listener.local_addr().context("reading the HTTP address")?;
+
+    let (stop, stopped) = watch::channel(false);
+    let state = Arc::new(AppState {
+        store: store.clone(),
+        signer,
+        token_ttl_secs: config.token_hours * 3600,
+        catalog: catalog.clone(),
+        bus,
+        metrics: metrics.clone(),
+        actors: actors.clone(),
+        ingest: ingest.clone(),
+        client_dir: config.client_dir.clone(),
+    });
+    let mut tasks = Vec::new();
+    let mut http_stop = stopped.clone();
+    tasks.push(tokio::spawn(async move {
+        let shutdown = async move {
+            let _ = http_stop.wait_for(|s| *s).await;
+        };
+        warp::serve(http::routes(state)).incoming(listener).graceful(shutdown).run().await;
+    }));
+    tasks.push(tokio::spawn(ingest::quic::serve(endpoint.clone(), ingest)));
+    if let Some(devices) = demo_devices.filter(|_| !config.no_simulators) {
+        tasks.extend(demo::start_simulators(devices, quic_addr, &identity.cert_path, stopped.clone())?);
+    }
+
+    let mut out = std::io::stdout().lock();
+    writeln!(out, "listening http=http://{http_addr} quic={quic_addr} cert={}", identity.cert_path.display())?;
+    if config.demo {
+        writeln!(out, "demo: open http://{http_addr}/ and sign in as {} / {}", demo::DEMO_EMAIL, demo::DEMO_PASSWORD)?;
+    }
+    out.flush()?;
+    drop(out);
+    Ok(RunningHub { http_addr, quic_addr, cert_path: identity.cert_path, store, catalog, metrics, actors, stop, failed, endpoint, tasks })
+}
+
+impl RunningHub {
+    /// Runs until Ctrl-C, SIGTERM or a failure of the actor tree, then shuts down.
+    pub async fn wait_for_shutdown_signal(mut self) -> anyhow::Result<()> {
+        let failure = tokio::select! {
+            _ = shutdown_signal() => None,
+            _ = self.failed.wait_for(|f| f.is_some()) => self.failed.borrow().clone(),
+        };
+        self.shutdown().await;
+        match failure {
+            Some(why) => anyhow::bail!("the hub stopped because {why}"),
+            None => Ok(()),
+        }
+    }
+
+    /// Stops listeners and simulators, flushes pending status writes and stops the actors.
+    pub async fn shutdown(self) {
+        let _ = self.stop.send(true);
+        self.endpoint.close(0u32.into(), b"hub shutting down");
+        let flushed = self.actors.writer.call(WriterMsg::Flush, Some(Duration::from_secs(5))).await;
+        if !matches!(flushed, Ok(ractor::rpc::CallResult::Success(Ok(())))) {
+            tracing::warn!("pending statuses could not be flushed at shutdown");
+        }
+        self.actors.supervisor.stop(Some("shutdown".into()));
+        for task in self.tasks {
+            let _ = tokio::time::timeout(Duration::from_secs(5), task).await;
+        }
+    }
+}
+
+async fn shutdown_signal() {
+    #[cfg(unix)]
+    {
+        let mut term = match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+            Ok(signal) => signal,
+            Err(_) => return std::future::pending().await,
+        };
+        tokio::select! {
+            _ = tokio::signal::ctrl_c() => {}
+            _ = term.recv() => {}
+        }
+    }
+    #[cfg(not(unix))]
+    let _ = tokio::signal::ctrl_c().await;
+}

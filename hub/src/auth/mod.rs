@@ -1,0 +1,3 @@
+//! Authentication: signed, expiring bearer tokens.
+
+pub mod token;

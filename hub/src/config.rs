@@ -1,0 +1,92 @@
+//! Command-line and environment configuration.
+
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::time::Duration;
+
+use clap::{Args, Parser, Subcommand};
+
+/// Real-time hub for pressure-sensing mats.
+#[derive(Debug, Parser)]
+#[command(name = "hub", version, about)]
+pub struct Cli {
+    #[command(flatten)]
+    pub serve: ServeConfig,
+    #[command(subcommand)]
+    pub command: Option<Command>,
+}
+
+/// How the server runs.
+#[derive(Debug, Clone, Args)]
+pub struct ServeConfig {
+    /// Seed the demo company and users and start simulated devices over QUIC on loopback.
+    #[arg(long, env = "HUB_DEMO", global = true)]
+    pub demo: bool,
+    /// In demo mode, seed but start no simulated devices (load tests bring their own).
+    #[arg(long, env = "HUB_NO_SIMULATORS", global = true)]
+    pub no_simulators: bool,
+    /// Directory of the embedded database (SurrealKV) and the TLS certificate.
+    #[arg(long, env = "HUB_DATA", default_value = "./data", global = true)]
+    pub data: PathBuf,
+    /// Database URL instead of the embedded store in --data (for example mem:// for tests).
+    #[arg(long, env = "HUB_DATABASE", global = true)]
+    pub database: Option<String>,
+    /// HTTP address: REST API, browser WebSocket /ws, device WebSocket /ingest, client files.
+    #[arg(long, env = "HUB_HTTP", default_value = "127.0.0.1:8080", global = true)]
+    pub http: SocketAddr,
+    /// QUIC address for devices (UDP).
+    #[arg(long, env = "HUB_QUIC", default_value = "127.0.0.1:4433", global = true)]
+    pub quic: SocketAddr,
+    /// Directory of the built client (index.html, assets, local/{lng}/translation.json).
+    #[arg(long, env = "HUB_CLIENT_DIR", default_value = "client/dist", global = true)]
+    pub client_dir: PathBuf,
+    /// PEM certificate for QUIC; a self-signed one is made in DATA/tls on first start if unset.
+    #[arg(long, env = "HUB_TLS_CERT", requires = "tls_key", global = true)]
+    pub tls_cert: Option<PathBuf>,
+    /// PEM private key matching --tls-cert.
+    #[arg(long, env = "HUB_TLS_KEY", requires = "tls_cert", global = true)]
+    pub tls_key: Option<PathBuf>,
+    /// Seconds of absence after which a patient is Missing.
+    #[arg(long, env = "HUB_ABSENCE_DELAY", default_value_t = 30, global = true)]
+    pub absence_delay_secs: u64,
+    /// Hours a login token stays valid.
+    #[arg(long, env = "HUB_TOKEN_HOURS", default_value_t = 12, global = true)]
+    pub token_hours: u64,
+}
+
+impl ServeConfig {
+    /// The database URL to open.
+    pub fn database_url(&self) -> String {
+        self.database.clone().unwrap_or_else(|| format!("surrealkv://{}", self.data.join("db").display()))
+    }
+
+    /// The absence delay.
+    pub fn absence_delay(&self) -> Duration {
+        Duration::from_secs(self.absence_delay_secs)
+    }
+}
+
+/// Maintenance commands.
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Register N devices in the demo company and write their serials and one-time secrets to a
+    /// JSON file (for the simulator and load tests). Run it while the hub is stopped.
+    Provision(ProvisionArgs),
+}
+
+/// Arguments of `hub provision`.
+#[derive(Debug, Args)]
+pub struct ProvisionArgs {
+    /// How many devices.
+    #[arg(long, default_value_t = 10)]
+    pub count: usize,
+    /// Their type, spelled as in spec §3.
+    #[arg(long, default_value = "Mattress Mat IoT")]
+    pub device_type: String,
+    /// Serial prefix; serials are PREFIX-00001, PREFIX-00002, …
+    #[arg(long, default_value = "LOAD")]
+    pub prefix: String,
+    /// Where to write the JSON list of {serial, secret, deviceType, rows, cols, deviceId}.
+    #[arg(long)]
+    pub out: PathBuf,
+}

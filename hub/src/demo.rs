@@ -1,0 +1,181 @@
+//! Demo mode: the "Demo Clinic" company, its users and a device of every main kind, with
+//! simulated devices connected over QUIC on loopback so a newcomer sees live maps at once.
+//!
+//! Seeding is idempotent (a restart on the same data directory reuses what exists). Device
+//! secrets are stored only as hashes, so every demo start issues the demo devices new secrets
+//! and hands them straight to the in-process simulators.
+
+use std::net::SocketAddr;
+use std::path::Path;
+use std::sync::Arc;
+
+use anyhow::Context;
+use storage::model::NewDevice;
+use storage::{device_secret, Store, StoreError};
+use tokio::sync::watch;
+use tokio::task::JoinHandle;
+
+/// The demo company.
+pub const DEMO_COMPANY: &str = "Demo Clinic";
+/// The demo user.
+pub const DEMO_EMAIL: &str = "demo@example.com";
+/// The demo user's password.
+pub const DEMO_PASSWORD: &str = "demo1234";
+/// The demo administrator.
+pub const ADMIN_EMAIL: &str = "admin@example.com";
+/// The demo administrator's password.
+pub const ADMIN_PASSWORD: &str = "admin1234";
+/// Role of administrators; staff have role 2 (spec §6: new users get role 2).
+pub const ROLE_ADMIN: i64 = 1;
+/// Role of ordinary staff.
+pub const ROLE_STAFF: i64 = 2;
+
+/// A demo device and, for the ones that stream, the secret issued at this start.
+#[derive(Debug, Clone)]
+pub struct DemoDevice {
+    pub serial: String,
+    pub device_type: String,
+    pub secret: String,
+}
+
+struct Planned {
+    serial: &'static str,
+    name: &'static str,
+    device_type: &'static str,
+    room: &'static str,
+    bed: &'static str,
+    members: &'static [(&'static str, &'static str, &'static str)],
+}
+
+const PLAN: &[Planned] = &[
+    Planned { serial: "DEMO-MATTRESS-01", name: "Bed 101-A", device_type: "Mattress Mat IoT", room: "101", bed: "A", members: &[] },
+    Planned { serial: "DEMO-SEAT-01", name: "Chair 102", device_type: "Seating Mat IoT", room: "102", bed: "Chair", members: &[] },
+    Planned { serial: "DEMO-SEATXL-01", name: "Wheelchair 103", device_type: "Seating Mat IoT XL", room: "103", bed: "Wheelchair", members: &[] },
+    Planned { serial: "DEMO-PODOLOGY-01", name: "Podology plate", device_type: "Podology IoT", room: "Gait lab", bed: "Plate", members: &[] },
+    Planned { serial: "DEMO-FLOOR-01", name: "Floor 104", device_type: "Floor Mat", room: "104", bed: "Floor", members: &[] },
+    Planned { serial: "DEMO-FORCE-01", name: "Force plate", device_type: "Force Mat", room: "Rehab", bed: "Force", members: &[] },
+    Planned {
+        serial: "DEMO-HORSE-01",
+        name: "Saddle sensor",
+        device_type: "Sensing Horse",
+        room: "Stable",
+        bed: "Saddle",
+        members: &[("DEMO-HORSE-01-L", "Saddle left", "Sensing Horse Subdevice"), ("DEMO-HORSE-01-R", "Saddle right", "Sensing Horse Subdevice")],
+    },
+    Planned {
+        serial: "DEMO-ROOM-01",
+        name: "Room 105",
+        device_type: "Room Set",
+        room: "105",
+        bed: "Room set",
+        members: &[("DEMO-ROOM-01-BED", "Room 105 bed", "Force Mat"), ("DEMO-ROOM-01-SEAT", "Room 105 seat", "Force Mat"), ("DEMO-ROOM-01-FLOOR", "Room 105 floor", "Force Mat")],
+    },
+];
+
+/// Ensures the demo company and users exist; returns the company id.
+pub async fn seed_accounts(store: &Store) -> Result<String, StoreError> {
+    let company = match store.companies().find_by_name(DEMO_COMPANY).await? {
+        Some(company) => company.id,
+        None => store.companies().create(DEMO_COMPANY, "1 Demo Street, Springfield").await?,
+    };
+    for (email, password, role) in [(DEMO_EMAIL, DEMO_PASSWORD, ROLE_STAFF), (ADMIN_EMAIL, ADMIN_PASSWORD, ROLE_ADMIN)] {
+        if store.users().credentials(email).await?.is_none() {
+            store.users().create(email, password, role, &company).await?;
+        }
+    }
+    Ok(company)
+}
+
+/// Seeds everything and issues fresh secrets to the demo devices that stream.
+pub async fn seed(store: &Store) -> Result<Vec<DemoDevice>, StoreError> {
+    let company = seed_accounts(store).await?;
+    let mut streaming = Vec::new();
+    for planned in PLAN {
+        let parent_id = ensure_device(store, &company, planned.serial, planned.name, planned.device_type, planned.room, planned.bed).await?;
+        if planned.members.is_empty() {
+            streaming.push(issue_secret(store, &company, &parent_id, planned.serial, planned.device_type).await?);
+            continue;
+        }
+        let mut member_ids = Vec::new();
+        for (serial, name, device_type) in planned.members {
+            let id = ensure_device(store, &company, serial, name, device_type, planned.room, planned.bed).await?;
+            streaming.push(issue_secret(store, &company, &id, serial, device_type).await?);
+            member_ids.push(id);
+        }
+        store.devices().set_members(&parent_id, &member_ids, &company).await?;
+    }
+    Ok(streaming)
+}
+
+async fn ensure_device(store: &Store, company: &str, serial: &str, name: &str, device_type: &str, room: &str, bed: &str) -> Result<String, StoreError> {
+    if let Some(existing) = store.devices().by_serial(serial).await? {
+        return Ok(existing.id);
+    }
+    store
+        .devices()
+        .create(&NewDevice {
+            name: name.into(),
+            bed: bed.into(),
+            room: room.into(),
+            building: "Main".into(),
+            floor: "1".into(),
+            health_system: "Demo Health".into(),
+            device_type: device_type.into(),
+            hardware_serial: serial.into(),
+            company_id: company.into(),
+            number_of_subdevices: 2,
+            secret_hash: String::new(),
+        })
+        .await
+}
+
+async fn issue_secret(store: &Store, company: &str, id: &str, serial: &str, device_type: &str) -> Result<DemoDevice, StoreError> {
+    let secret = device_secret::generate();
+    store.devices().set_secret_hash(id, company, &device_secret::hash(&secret)).await?;
+    Ok(DemoDevice { serial: serial.into(), device_type: device_type.into(), secret })
+}
+
+/// Starts one simulated device per demo device, over one shared QUIC endpoint.
+pub fn start_simulators(devices: Vec<DemoDevice>, quic: SocketAddr, cert: &Path, stop: watch::Receiver<bool>) -> anyhow::Result<Vec<JoinHandle<()>>> {
+    let client = simulator::QuicClient::new(simulator::Trust::PemFile(cert.to_path_buf())).context("creating the simulators' QUIC endpoint")?;
+    let stats = Arc::new(simulator::SimStats::default());
+    let mut tasks = Vec::new();
+    for device in devices {
+        let spec = simulator::DeviceSpec::new(device.serial.clone(), device.secret, &device.device_type)
+            .with_context(|| format!("no simulator preset for {}", device.device_type))?;
+        let transport = simulator::Transport::QuicShared { client: client.clone(), addr: quic, server_name: "localhost".into() };
+        let (stats, stop) = (stats.clone(), stop.clone());
+        tasks.push(tokio::spawn(async move {
+            if let Err(error) = simulator::run_device(spec, transport, stats, stop).await {
+                tracing::error!(serial = %device.serial, %error, "demo simulator stopped");
+            }
+        }));
+    }
+    Ok(tasks)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[tokio::test]
+    async fn seeding_twice_keeps_one_of_everything_and_rotates_secrets() {
+        let store = Store::memory().await.unwrap();
+        let first = seed(&store).await.unwrap();
+        let second = seed(&store).await.unwrap();
+        assert_eq!(first.len(), second.len());
+        let company = store.companies().find_by_name(DEMO_COMPANY).await.unwrap().unwrap();
+        let devices = store.devices().list_company(&company.id).await.unwrap();
+        // 6 single devices + horse (1 + 2) + room set (1 + 3).
+        assert_eq!(devices.len(), 13);
+        assert_eq!(first.len(), 6 + 2 + 3);
+        let serial = &first[0].serial;
+        let stored = store.devices().by_serial(serial).await.unwrap().unwrap().secret_hash;
+        assert!(!device_secret::verify(&first[0].secret, &stored), "the first start's secret was replaced");
+        assert!(device_secret::verify(&second[0].secret, &stored));
+        let creds = store.users().credentials(DEMO_EMAIL).await.unwrap().unwrap();
+        assert!(storage::password::verify(DEMO_PASSWORD, &creds.password_hash));
+        assert_eq!(creds.role, ROLE_STAFF);
+        assert_eq!(store.users().credentials(ADMIN_EMAIL).await.unwrap().unwrap().role, ROLE_ADMIN);
+    }
+}

@@ -1,0 +1,148 @@
+//! The browser WebSocket `/ws`: authenticate, then a `SessionActor` handles events and a writer
+//! task drains the session's outbox into the socket.
+//!
+//! A browser that stops reading never slows anyone: publishers only touch its outbox, which
+//! conflates live maps and, once too many status changes wait, closes. The writer races each
+//! send against that close, so a stalled socket is torn down instead of lingering.
+
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
+use std::time::Duration;
+
+use actors::actor::session::{SessionActor, SessionArgs, SessionMsg, CALL_TIMEOUT};
+use actors::browser::{encode_event, error_event, events, ClientEvent};
+use actors::fanout::{CloseReason, Outbox};
+use futures_util::stream::{SplitSink, SplitStream};
+use futures_util::{SinkExt, StreamExt};
+use serde::Serialize;
+use warp::filters::ws::{Message, WebSocket};
+
+use super::auth::verify;
+use super::state::AppState;
+use crate::auth::token::Claims;
+
+/// A browser must authenticate within this long.
+pub const AUTH_TIMEOUT: Duration = Duration::from_secs(5);
+/// Close code for an unauthenticated socket.
+pub const CLOSE_UNAUTHORIZED: u16 = 4401;
+/// Close code for a socket that could not keep up with status changes.
+pub const CLOSE_SLOW_CONSUMER: u16 = 4008;
+/// A send that takes longer than this means the browser stopped reading.
+pub const SEND_TIMEOUT: Duration = Duration::from_secs(10);
+
+static NEXT_SESSION: AtomicU64 = AtomicU64::new(1);
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct Authenticated<'a> {
+    user_id: &'a str,
+    company_id: &'a str,
+}
+
+/// Serves one upgraded browser socket. `header_claims` are set when the upgrade request carried
+/// a valid `Authorization` header.
+pub async fn serve(socket: WebSocket, state: Arc<AppState>, header_claims: Option<Claims>) {
+    let (mut sink, mut stream) = socket.split();
+    let claims = match header_claims {
+        Some(claims) => claims,
+        None => match authenticate(&mut stream, &state).await {
+            Ok(claims) => claims,
+            Err(message) => {
+                let _ = sink.send(Message::binary(error_event("unauthorized", &message))).await;
+                let _ = sink.send(Message::close_with(CLOSE_UNAUTHORIZED, "unauthorized")).await;
+                return;
+            }
+        },
+    };
+    let outbox = Outbox::new(state.metrics.clone());
+    outbox.push_control(encode_event(events::AUTHENTICATED, Authenticated { user_id: &claims.user_id, company_id: &claims.company_id }));
+    let args = SessionArgs {
+        id: NEXT_SESSION.fetch_add(1, Ordering::Relaxed),
+        user_id: claims.user_id.clone(),
+        company_id: claims.company_id.clone(),
+        outbox: outbox.clone(),
+        bus: state.bus.clone(),
+        catalog: state.catalog.clone(),
+        registry: state.actors.registry.clone(),
+    };
+    let session = match ractor::Actor::spawn_linked(None, SessionActor, args, state.actors.sessions.get_cell()).await {
+        Ok((session, _)) => session,
+        Err(error) => {
+            tracing::error!(%error, "session actor could not start");
+            let _ = sink.send(Message::close_with(1011u16, "session unavailable")).await;
+            return;
+        }
+    };
+    state.metrics.sessions_connected.fetch_add(1, Ordering::Relaxed);
+    let reader = read_events(&mut stream, &session, &outbox);
+    let writer = write_outbox(&outbox, &mut sink);
+    tokio::select! {
+        _ = reader => {}
+        _ = writer => {}
+    }
+    session.stop(Some("socket closed".into()));
+    outbox.close(CloseReason::Closed);
+    state.metrics.sessions_connected.fetch_sub(1, Ordering::Relaxed);
+}
+
+async fn authenticate(stream: &mut SplitStream<WebSocket>, state: &AppState) -> Result<Claims, String> {
+    let first = tokio::time::timeout(AUTH_TIMEOUT, stream.next()).await.map_err(|_| "authenticate within 5 s".to_owned())?;
+    let Some(Ok(message)) = first else { return Err("the socket closed".into()) };
+    match rmp_serde::from_slice::<ClientEvent>(message.as_bytes()) {
+        Ok(ClientEvent::Authenticate { token }) => verify(state, &token).map_err(|e| e.message),
+        _ => Err("the first message must be authenticate".into()),
+    }
+}
+
+async fn read_events(stream: &mut SplitStream<WebSocket>, session: &ractor::ActorRef<SessionMsg>, outbox: &Outbox) {
+    while let Some(Ok(message)) = stream.next().await {
+        if message.is_close() {
+            return;
+        }
+        if !message.is_binary() {
+            continue;
+        }
+        match rmp_serde::from_slice::<ClientEvent>(message.as_bytes()) {
+            Ok(event) => {
+                if session.call(|reply| SessionMsg::Client(event, reply), Some(CALL_TIMEOUT)).await.is_err() {
+                    return;
+                }
+            }
+            Err(error) => {
+                outbox.push_control(error_event("invalidMessage", &format!("not a known {{event, data}} message: {error}")));
+            }
+        }
+    }
+}
+
+async fn write_outbox(outbox: &Outbox, sink: &mut SplitSink<WebSocket, Message>) {
+    loop {
+        let message = match outbox.recv().await {
+            Ok(bytes) => Message::binary(bytes),
+            Err(CloseReason::SlowConsumer) => {
+                tracing::warn!("closing a browser session that cannot keep up with status changes");
+                let farewell = async {
+                    sink.send(Message::binary(error_event("slowConsumer", "too many unread status changes"))).await?;
+                    sink.send(Message::close_with(CLOSE_SLOW_CONSUMER, "slow consumer")).await
+                };
+                let _ = tokio::time::timeout(Duration::from_secs(1), farewell).await;
+                return;
+            }
+            Err(CloseReason::Closed) => {
+                let _ = tokio::time::timeout(Duration::from_secs(1), sink.send(Message::close())).await;
+                return;
+            }
+        };
+        tokio::select! {
+            sent = tokio::time::timeout(SEND_TIMEOUT, sink.send(message)) => {
+                if !matches!(sent, Ok(Ok(()))) {
+                    return;
+                }
+            }
+            reason = outbox.wait_closed() => {
+                tracing::warn!(?reason, "browser session closed while its socket was stalled");
+                return;
+            }
+        }
+    }
+}

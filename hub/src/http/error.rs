@@ -1,0 +1,73 @@
+//! API errors: JSON `{error, message}` with a fitting status code; `error` is an i18n key of
+//! spec §8 where one fits. Also turns warp's own rejections into the same shape.
+
+use std::convert::Infallible;
+
+use serde::Serialize;
+use warp::http::StatusCode;
+use warp::reject::Reject;
+use warp::Reply;
+
+/// An error a handler returns.
+#[derive(Debug, Clone)]
+pub struct ApiError {
+    pub status: StatusCode,
+    pub error: &'static str,
+    pub message: String,
+}
+
+impl Reject for ApiError {}
+
+impl ApiError {
+    pub fn new(status: StatusCode, error: &'static str, message: impl Into<String>) -> Self {
+        ApiError { status, error, message: message.into() }
+    }
+
+    /// 401: no token, a bad one or an expired one.
+    pub fn unauthorized(message: impl Into<String>) -> Self {
+        ApiError::new(StatusCode::UNAUTHORIZED, "unauthorized", message)
+    }
+
+    /// 500 for a storage failure; the detail is logged, not sent.
+    pub fn internal(detail: impl std::fmt::Display) -> Self {
+        tracing::error!(%detail, "internal error");
+        ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, "internalError", "something went wrong on the hub")
+    }
+}
+
+#[derive(Serialize)]
+struct Body<'a> {
+    error: &'a str,
+    message: &'a str,
+}
+
+/// The JSON reply for an error.
+pub fn reply(error: &ApiError) -> warp::reply::Response {
+    let body = warp::reply::json(&Body { error: error.error, message: &error.message });
+    warp::reply::with_status(body, error.status).into_response()
+}
+
+/// Maps every rejection to `{error, message}`.
+pub async fn recover(rejection: warp::Rejection) -> Result<warp::reply::Response, Infallible> {
+    let error = if let Some(error) = rejection.find::<ApiError>() {
+        error.clone()
+    } else if rejection.is_not_found() {
+        ApiError::new(StatusCode::NOT_FOUND, "notFound", "no such resource")
+    } else if rejection.find::<warp::reject::PayloadTooLarge>().is_some() {
+        ApiError::new(StatusCode::PAYLOAD_TOO_LARGE, "payloadTooLarge", "the request body is too large")
+    } else if let Some(e) = rejection.find::<warp::filters::body::BodyDeserializeError>() {
+        ApiError::new(StatusCode::BAD_REQUEST, "invalidBody", e.to_string())
+    } else if rejection.find::<warp::reject::LengthRequired>().is_some() {
+        ApiError::new(StatusCode::LENGTH_REQUIRED, "lengthRequired", "a Content-Length header is required")
+    } else if rejection.find::<warp::reject::UnsupportedMediaType>().is_some() {
+        ApiError::new(StatusCode::UNSUPPORTED_MEDIA_TYPE, "unsupportedMediaType", "send JSON")
+    } else if rejection.find::<warp::reject::MethodNotAllowed>().is_some() {
+        ApiError::new(StatusCode::METHOD_NOT_ALLOWED, "methodNotAllowed", "method not allowed")
+    } else if let Some(e) = rejection.find::<warp::reject::MissingHeader>() {
+        ApiError::new(StatusCode::BAD_REQUEST, "missingHeader", e.to_string())
+    } else {
+        tracing::warn!(?rejection, "unhandled rejection");
+        ApiError::new(StatusCode::BAD_REQUEST, "badRequest", "the request could not be handled")
+    };
+    Ok(reply(&error))
+}

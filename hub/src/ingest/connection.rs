@@ -1,0 +1,294 @@
+//! One device connection, whatever carries it: hello and authentication, then frames to the
+//! device's actor and commands back, with every bad input counted and answered, never fatal to
+//! anyone but (at worst) this connection.
+
+use std::net::SocketAddr;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use actors::actor::link::DeviceLink;
+use actors::actor::mat::{FrameIn, MatMsg, MAX_INFLIGHT_FRAMES};
+use actors::actor::registry::{MatHandle, RegistryMsg};
+use actors::catalog::{Catalog, DeviceInfo};
+use actors::metrics::HubMetrics;
+use actors::protocol::{
+    self, CellFormat, DeviceMessage, ErrorCode, Frame, Hello, HubMessage, ProtocolError, ProtocolErrorMessage, Welcome,
+    HELLO_TIMEOUT_MS, MAX_MESSAGE_BYTES, PROTOCOL_VERSION,
+};
+use ractor::ActorRef;
+
+/// How long ingest waits for the registry.
+const REGISTRY_TIMEOUT: Duration = Duration::from_secs(5);
+/// Malformed messages are logged at most once per this interval per connection.
+const MALFORMED_LOG_INTERVAL: Duration = Duration::from_secs(10);
+
+/// What every connection shares.
+pub struct IngestContext {
+    pub catalog: Arc<Catalog>,
+    pub registry: ActorRef<RegistryMsg>,
+    pub metrics: Arc<HubMetrics>,
+    next_connection: AtomicU64,
+}
+
+impl IngestContext {
+    /// A context for a running registry.
+    pub fn new(catalog: Arc<Catalog>, registry: ActorRef<RegistryMsg>, metrics: Arc<HubMetrics>) -> Arc<Self> {
+        Arc::new(IngestContext { catalog, registry, metrics, next_connection: AtomicU64::new(1) })
+    }
+}
+
+/// A message-oriented device transport.
+pub trait DeviceTransport: Send {
+    /// The next whole message body; `Ok(None)` when the peer closed. `Err(TooLarge)` means the
+    /// stream cannot continue; `Err(Malformed)` a transport-level problem.
+    fn recv(&mut self) -> impl std::future::Future<Output = Result<Option<Vec<u8>>, ProtocolError>> + Send;
+    /// Sends one message body.
+    fn send(&mut self, body: Vec<u8>) -> impl std::future::Future<Output = Result<(), String>> + Send;
+    /// Whether an oversized message leaves the transport usable (WebSocket) or not (QUIC stream).
+    fn survives_oversized(&self) -> bool;
+    /// Closes the transport after the last message was sent.
+    fn close(&mut self) -> impl std::future::Future<Output = ()> + Send;
+}
+
+/// Why a hello is refused.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Refusal {
+    pub code: ErrorCode,
+    pub message: String,
+}
+
+fn refusal(code: ErrorCode, message: impl Into<String>) -> Refusal {
+    Refusal { code, message: message.into() }
+}
+
+/// Checks a hello against the catalogue: version, serial, secret, type and frame shape.
+pub fn check_hello(catalog: &Catalog, hello: &Hello) -> Result<Arc<DeviceInfo>, Refusal> {
+    if hello.version != PROTOCOL_VERSION {
+        return Err(refusal(ErrorCode::UnsupportedVersion, format!("this hub speaks protocol version {PROTOCOL_VERSION}")));
+    }
+    let device = catalog.by_serial(&hello.serial).ok_or_else(|| refusal(ErrorCode::UnknownSerial, "no device with this serial is registered"))?;
+    if !storage::device_secret::verify(&hello.secret, &device.secret_hash) {
+        return Err(refusal(ErrorCode::BadSecret, "the device secret does not match"));
+    }
+    if hello.device_type != device.device_type.name() {
+        return Err(refusal(ErrorCode::WrongDeviceType, format!("registered as {}", device.device_type.name())));
+    }
+    let Some((rows, cols, format)) = device.device_type.frame_shape() else {
+        return Err(refusal(ErrorCode::WrongDeviceType, "this device type does not stream frames"));
+    };
+    if (hello.rows, hello.cols, hello.cell_format) != (rows, cols, format) {
+        return Err(refusal(ErrorCode::ShapeMismatch, format!("{} streams {rows}×{cols} {format:?}", device.device_type.name())));
+    }
+    Ok(device)
+}
+
+fn error_body(code: ErrorCode, message: &str, fatal: bool) -> Vec<u8> {
+    protocol::encode(&HubMessage::Error(ProtocolErrorMessage { code, message: message.to_owned(), fatal }))
+}
+
+/// Serves one device connection until it closes.
+pub async fn serve_device<T: DeviceTransport>(ctx: Arc<IngestContext>, mut transport: T, peer: SocketAddr) {
+    let hello = match tokio::time::timeout(Duration::from_millis(HELLO_TIMEOUT_MS), transport.recv()).await {
+        Ok(Ok(Some(body))) => match protocol::decode::<DeviceMessage>(&body) {
+            Ok(DeviceMessage::Hello(hello)) => hello,
+            Ok(_) => return refuse(&ctx, &mut transport, peer, refusal(ErrorCode::HelloExpected, "the first message must be a hello"), None).await,
+            Err(e) => return refuse(&ctx, &mut transport, peer, refusal(e.code(), e.to_string()), None).await,
+        },
+        Ok(Ok(None)) => return,
+        Ok(Err(e)) => return refuse(&ctx, &mut transport, peer, refusal(e.code(), e.to_string()), None).await,
+        Err(_) => return refuse(&ctx, &mut transport, peer, refusal(ErrorCode::HelloExpected, "no hello within 5 s"), None).await,
+    };
+    let device = match check_hello(&ctx.catalog, &hello) {
+        Ok(device) => device,
+        Err(r) => return refuse(&ctx, &mut transport, peer, r, Some(&hello.serial)).await,
+    };
+    let connection_id = ctx.next_connection.fetch_add(1, Ordering::Relaxed);
+    let (link, mut outgoing) = DeviceLink::new(connection_id);
+    let handle = match connect(&ctx, &device, link).await {
+        Ok(handle) => handle,
+        Err(message) => {
+            tracing::error!(serial = %device.serial, %message, "device could not be attached");
+            let _ = transport.send(error_body(ErrorCode::ShuttingDown, &message, true)).await;
+            transport.close().await;
+            return;
+        }
+    };
+    let welcome = HubMessage::Welcome(Welcome { version: PROTOCOL_VERSION, device_id: device.id.to_string(), max_message_bytes: MAX_MESSAGE_BYTES as u32 });
+    if transport.send(protocol::encode(&welcome)).await.is_err() {
+        disconnect(&ctx, &device, connection_id);
+        return;
+    }
+    tracing::info!(serial = %device.serial, %peer, connection_id, "device connected");
+    ctx.metrics.devices_connected.fetch_add(1, Ordering::Relaxed);
+    let mut session = Session { ctx: ctx.clone(), device: device.clone(), handle, malformed: 0, last_malformed_log: None, hello };
+    loop {
+        tokio::select! {
+            incoming = transport.recv() => match incoming {
+                Ok(Some(body)) => {
+                    if let Some(reply) = session.handle_body(&body).await {
+                        if transport.send(reply).await.is_err() { break; }
+                    }
+                }
+                Ok(None) => break,
+                Err(error) => {
+                    session.count_malformed(&error.to_string());
+                    let fatal = !transport.survives_oversized() || !matches!(error, ProtocolError::TooLarge(_));
+                    let _ = transport.send(error_body(error.code(), &error.to_string(), fatal)).await;
+                    if fatal { break; }
+                }
+            },
+            command = outgoing.recv() => match command {
+                Some(message) => {
+                    let fatal = matches!(&message, HubMessage::Error(e) if e.fatal);
+                    if transport.send(protocol::encode(&message)).await.is_err() || fatal { break; }
+                }
+                // The registry dropped this connection's link (it gave up on the device).
+                None => break,
+            },
+        }
+    }
+    transport.close().await;
+    ctx.metrics.devices_connected.fetch_sub(1, Ordering::Relaxed);
+    disconnect(&ctx, &device, connection_id);
+    tracing::info!(serial = %device.serial, connection_id, "device disconnected");
+}
+
+async fn refuse<T: DeviceTransport>(ctx: &IngestContext, transport: &mut T, peer: SocketAddr, refusal: Refusal, serial: Option<&str>) {
+    HubMetrics::inc(&ctx.metrics.device_connections_refused);
+    tracing::warn!(%peer, serial = serial.unwrap_or("-"), code = ?refusal.code, reason = %refusal.message, "device connection refused");
+    let _ = transport.send(error_body(refusal.code, &refusal.message, true)).await;
+    transport.close().await;
+}
+
+async fn connect(ctx: &IngestContext, device: &DeviceInfo, link: DeviceLink) -> Result<MatHandle, String> {
+    let device_id = device.id.clone();
+    match ctx.registry.call(|reply| RegistryMsg::Connect { device_id, link, reply }, Some(REGISTRY_TIMEOUT)).await {
+        Ok(ractor::rpc::CallResult::Success(Ok(handle))) => Ok(handle),
+        Ok(ractor::rpc::CallResult::Success(Err(e))) => Err(e.to_string()),
+        Ok(_) => Err("the registry did not answer".into()),
+        Err(e) => Err(e.to_string()),
+    }
+}
+
+fn disconnect(ctx: &IngestContext, device: &DeviceInfo, connection_id: u64) {
+    let _ = ctx.registry.cast(RegistryMsg::Disconnect { device_id: device.id.clone(), connection_id });
+}
+
+struct Session {
+    ctx: Arc<IngestContext>,
+    device: Arc<DeviceInfo>,
+    handle: MatHandle,
+    malformed: u64,
+    last_malformed_log: Option<Instant>,
+    hello: Hello,
+}
+
+impl Session {
+    /// Handles one message; returns a reply to send, if any.
+    async fn handle_body(&mut self, body: &[u8]) -> Option<Vec<u8>> {
+        match protocol::decode::<DeviceMessage>(body) {
+            Ok(DeviceMessage::Frame(frame)) => self.handle_frame(frame).await,
+            Ok(DeviceMessage::Ack(ack)) => {
+                if !ack.ok {
+                    tracing::warn!(serial = %self.device.serial, command = ack.command_id, reason = %ack.reason, "device refused a command");
+                }
+                None
+            }
+            Ok(DeviceMessage::Hello(_)) => {
+                self.count_malformed("second hello");
+                Some(error_body(ErrorCode::Malformed, "already said hello", false))
+            }
+            Err(error) => {
+                self.count_malformed(&error.to_string());
+                Some(error_body(error.code(), &error.to_string(), false))
+            }
+        }
+    }
+
+    async fn handle_frame(&mut self, frame: Frame) -> Option<Vec<u8>> {
+        let format: CellFormat = self.hello.cell_format;
+        let expected = self.hello.rows as usize * self.hello.cols as usize * format.bytes_per_cell();
+        if frame.cells.len() != expected {
+            self.count_malformed("frame shape");
+            let message = format!("{} bytes of cells, expected {expected}", frame.cells.len());
+            return Some(error_body(ErrorCode::ShapeMismatch, &message, false));
+        }
+        HubMetrics::inc(&self.ctx.metrics.frames_received);
+        let frame_in = FrameIn { seq: frame.seq, device_time_ms: frame.device_time_ms, rows: self.hello.rows, cols: self.hello.cols, format, cells: frame.cells };
+        if self.handle.inflight.fetch_add(1, Ordering::Relaxed) >= MAX_INFLIGHT_FRAMES {
+            // The actor is behind: drop this frame rather than queue without bound.
+            self.handle.inflight.fetch_sub(1, Ordering::Relaxed);
+            HubMetrics::inc(&self.ctx.metrics.frames_dropped_ingest);
+            return None;
+        }
+        if let Err(error) = self.handle.actor.cast(MatMsg::Frame(frame_in)) {
+            // The actor stopped (it is being restarted); find its successor for the next frame.
+            self.handle.inflight.fetch_sub(1, Ordering::Relaxed);
+            tracing::debug!(serial = %self.device.serial, %error, "mat actor unavailable; resolving again");
+            let device_id = self.device.id.clone();
+            if let Ok(ractor::rpc::CallResult::Success(Ok(handle))) =
+                self.ctx.registry.call(|reply| RegistryMsg::Resolve { device_id, reply }, Some(REGISTRY_TIMEOUT)).await
+            {
+                self.handle = handle;
+            }
+        }
+        None
+    }
+
+    fn count_malformed(&mut self, what: &str) {
+        HubMetrics::inc(&self.ctx.metrics.device_messages_malformed);
+        self.malformed += 1;
+        let now = Instant::now();
+        if self.last_malformed_log.is_none_or(|t| now.duration_since(t) >= MALFORMED_LOG_INTERVAL) {
+            self.last_malformed_log = Some(now);
+            tracing::warn!(serial = %self.device.serial, total = self.malformed, what, "malformed device message");
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use actors::machine::device_type::DeviceType;
+    use actors::machine::status::PatientStatus;
+
+    fn catalog() -> (Arc<Catalog>, String) {
+        let secret = storage::device_secret::generate();
+        let info = DeviceInfo {
+            id: "d1".into(),
+            serial: "MAT-1".into(),
+            company_id: "c1".into(),
+            device_type: DeviceType::MattressMatIoT,
+            name: "Bed 1".into(),
+            parent: None,
+            members: vec![],
+            secret_hash: storage::device_secret::hash(&secret),
+            functional: false,
+            patient_status: PatientStatus::Correct,
+        };
+        (Catalog::new([info]), secret)
+    }
+
+    fn hello(secret: &str) -> Hello {
+        Hello { version: PROTOCOL_VERSION, serial: "MAT-1".into(), secret: secret.into(), device_type: "Mattress Mat IoT".into(), rows: 48, cols: 48, cell_format: CellFormat::U8, firmware: String::new() }
+    }
+
+    #[test]
+    fn a_registered_device_with_its_secret_is_accepted() {
+        let (catalog, secret) = catalog();
+        assert_eq!(check_hello(&catalog, &hello(&secret)).unwrap().id.as_ref(), "d1");
+    }
+
+    #[test]
+    fn each_bad_hello_gets_its_own_code() {
+        let (catalog, secret) = catalog();
+        let code = |h: Hello| check_hello(&catalog, &h).unwrap_err().code;
+        assert_eq!(code(Hello { version: 2, ..hello(&secret) }), ErrorCode::UnsupportedVersion);
+        assert_eq!(code(Hello { serial: "NOPE".into(), ..hello(&secret) }), ErrorCode::UnknownSerial);
+        assert_eq!(code(hello("wrong")), ErrorCode::BadSecret);
+        assert_eq!(code(hello("MAT-1")), ErrorCode::BadSecret, "the serial is not the secret");
+        assert_eq!(code(Hello { device_type: "Floor Mat".into(), ..hello(&secret) }), ErrorCode::WrongDeviceType);
+        assert_eq!(code(Hello { rows: 16, ..hello(&secret) }), ErrorCode::ShapeMismatch);
+    }
+}

@@ -1,0 +1,10 @@
+//! Device ingest: the device protocol over QUIC and over WebSocket `/ingest`.
+//!
+//! Both transports hand whole message bodies to [`connection::serve_device`], which does the
+//! hello, authentication, frame checks and command forwarding the same way for both.
+
+pub mod connection;
+pub mod quic;
+pub mod websocket;
+
+pub use connection::IngestContext;

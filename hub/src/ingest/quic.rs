@@ -1,0 +1,98 @@
+//! Device ingest over QUIC (quinn): ALPN `pmat/1`, one bidirectional stream per connection,
+//! messages framed with a big-endian u32 length.
+
+use std::net::SocketAddr;
+use std::sync::Arc;
+use std::time::Duration;
+
+use actors::protocol::{decode_framed, encode_framed, ProtocolError, ALPN};
+use anyhow::Context;
+use bytes::{Buf, BytesMut};
+use quinn::crypto::rustls::QuicServerConfig;
+
+use super::connection::{serve_device, DeviceTransport, IngestContext};
+use crate::tls::ServerIdentity;
+
+/// Idle connections are closed after this long (devices send frames at least every few seconds).
+const IDLE_TIMEOUT: Duration = Duration::from_secs(30);
+/// How long a new connection has to open its stream.
+const STREAM_TIMEOUT: Duration = Duration::from_secs(5);
+
+/// Binds the QUIC endpoint.
+pub fn bind(addr: SocketAddr, identity: &ServerIdentity) -> anyhow::Result<quinn::Endpoint> {
+    let provider = Arc::new(rustls::crypto::ring::default_provider());
+    let mut crypto = rustls::ServerConfig::builder_with_provider(provider)
+        .with_protocol_versions(&[&rustls::version::TLS13])
+        .context("TLS 1.3 is not available")?
+        .with_no_client_auth()
+        .with_single_cert(identity.chain.clone(), identity.key.clone_key())
+        .context("the QUIC certificate and key do not match")?;
+    crypto.alpn_protocols = vec![ALPN.to_vec()];
+    let mut config = quinn::ServerConfig::with_crypto(Arc::new(QuicServerConfig::try_from(crypto).context("QUIC TLS configuration")?));
+    let mut transport = quinn::TransportConfig::default();
+    transport.max_idle_timeout(Some(IDLE_TIMEOUT.try_into().context("idle timeout")?));
+    transport.max_concurrent_bidi_streams(1u32.into());
+    transport.max_concurrent_uni_streams(0u32.into());
+    config.transport_config(Arc::new(transport));
+    quinn::Endpoint::server(config, addr).with_context(|| format!("binding QUIC on {addr}"))
+}
+
+/// Accepts device connections until the endpoint is closed.
+pub async fn serve(endpoint: quinn::Endpoint, ctx: Arc<IngestContext>) {
+    while let Some(incoming) = endpoint.accept().await {
+        let ctx = ctx.clone();
+        tokio::spawn(async move {
+            let peer = incoming.remote_address();
+            let connection = match incoming.await {
+                Ok(connection) => connection,
+                Err(error) => return tracing::debug!(%peer, %error, "QUIC handshake failed"),
+            };
+            let stream = tokio::time::timeout(STREAM_TIMEOUT, connection.accept_bi()).await;
+            let Ok(Ok((send, recv))) = stream else {
+                connection.close(1u32.into(), b"no stream opened");
+                return;
+            };
+            let transport = QuicTransport { connection, send, recv, buffer: BytesMut::with_capacity(8 * 1024) };
+            serve_device(ctx, transport, peer).await;
+        });
+    }
+}
+
+struct QuicTransport {
+    connection: quinn::Connection,
+    send: quinn::SendStream,
+    recv: quinn::RecvStream,
+    buffer: BytesMut,
+}
+
+impl DeviceTransport for QuicTransport {
+    async fn recv(&mut self) -> Result<Option<Vec<u8>>, ProtocolError> {
+        let mut chunk = [0u8; 16 * 1024];
+        loop {
+            if let Some((body, total)) = decode_framed(&self.buffer)? {
+                let message = self.buffer[body].to_vec();
+                self.buffer.advance(total);
+                return Ok(Some(message));
+            }
+            match self.recv.read(&mut chunk).await {
+                Ok(Some(n)) => self.buffer.extend_from_slice(&chunk[..n]),
+                Ok(None) | Err(_) => return Ok(None),
+            }
+        }
+    }
+
+    async fn send(&mut self, body: Vec<u8>) -> Result<(), String> {
+        self.send.write_all(&encode_framed(&body)).await.map_err(|e| e.to_string())
+    }
+
+    fn survives_oversized(&self) -> bool {
+        false
+    }
+
+    async fn close(&mut self) {
+        let _ = self.send.finish();
+        // Give the last message (often an error) a moment to reach the device.
+        let _ = tokio::time::timeout(Duration::from_millis(500), self.send.stopped()).await;
+        self.connection.close(0u32.into(), b"closed");
+    }
+}

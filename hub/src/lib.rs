@@ -1,0 +1,13 @@
+//! The hub: configuration, device ingest over QUIC and WebSocket, the REST API, the browser
+//! WebSocket, static client files, metrics and demo mode. Business rules live in `actors`;
+//! this crate wires them to the network and to storage.
+
+pub mod app;
+pub mod auth;
+pub mod catalog_load;
+pub mod config;
+pub mod demo;
+pub mod http;
+pub mod ingest;
+pub mod provision;
+pub mod tls;

@@ -1,0 +1,264 @@
+//! Test harness: a real hub on loopback (port 0) over a real in-memory SurrealDB, with helpers
+//! to seed devices, speak HTTP and the browser socket, and run simulated devices.
+
+#![allow(dead_code)]
+
+use std::net::SocketAddr;
+use std::sync::Arc;
+use std::time::Duration;
+
+use futures_util::{SinkExt, StreamExt};
+use hub::app::RunningHub;
+use hub::config::ServeConfig;
+use serde::de::DeserializeOwned;
+use serde::{Deserialize, Serialize};
+use storage::model::NewDevice;
+use storage::{device_secret, Store};
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio_tungstenite::tungstenite::Message;
+
+pub const PASSWORD: &str = "secret-password";
+
+/// A company with one user and some devices, and the hub serving them.
+pub struct TestHub {
+    pub hub: RunningHub,
+    pub company_id: String,
+    pub email: String,
+    pub devices: Vec<SeededDevice>,
+    _data: tempfile::TempDir,
+}
+
+#[derive(Debug, Clone)]
+pub struct SeededDevice {
+    pub id: String,
+    pub serial: String,
+    pub secret: String,
+    pub device_type: String,
+}
+
+pub fn config(data: &std::path::Path) -> ServeConfig {
+    ServeConfig {
+        demo: false,
+        no_simulators: true,
+        data: data.to_path_buf(),
+        database: Some("mem://".into()),
+        http: "127.0.0.1:0".parse().unwrap(),
+        quic: "127.0.0.1:0".parse().unwrap(),
+        client_dir: data.join("no-client"),
+        tls_cert: None,
+        tls_key: None,
+        absence_delay_secs: 30,
+        token_hours: 12,
+    }
+}
+
+/// Seeds a company "Clinic {tag}" with a user and one device per type, on `store`.
+pub async fn seed_company(store: &Store, tag: &str, types: &[&str]) -> (String, String, Vec<SeededDevice>) {
+    let company = store.companies().create(&format!("Clinic {tag}"), "").await.unwrap();
+    let email = format!("nurse-{}@example.com", tag.to_lowercase());
+    store.users().create(&email, PASSWORD, 2, &company).await.unwrap();
+    let mut devices = Vec::new();
+    for (i, device_type) in types.iter().enumerate() {
+        let serial = format!("{tag}-{i:03}");
+        let secret = device_secret::generate();
+        let id = store
+            .devices()
+            .create(&NewDevice {
+                name: format!("{tag} {device_type} {i}"),
+                device_type: (*device_type).into(),
+                hardware_serial: serial.clone(),
+                company_id: company.clone(),
+                number_of_subdevices: 2,
+                secret_hash: device_secret::hash(&secret),
+                ..NewDevice::default()
+            })
+            .await
+            .unwrap();
+        devices.push(SeededDevice { id, serial, secret, device_type: (*device_type).into() });
+    }
+    (company, email, devices)
+}
+
+pub async fn start(types: &[&str]) -> TestHub {
+    start_with(types, |c| c).await
+}
+
+pub async fn start_with(types: &[&str], adjust: impl FnOnce(ServeConfig) -> ServeConfig) -> TestHub {
+    let data = tempfile::tempdir().unwrap();
+    let store = Store::memory().await.unwrap();
+    let (company_id, email, devices) = seed_company(&store, "A", types).await;
+    let hub = hub::app::start_with_store(adjust(config(data.path())), store).await.unwrap();
+    TestHub { hub, company_id, email, devices, _data: data }
+}
+
+impl TestHub {
+    pub fn http(&self) -> SocketAddr {
+        self.hub.http_addr
+    }
+
+    pub async fn login(&self) -> String {
+        login(self.http(), &self.email, PASSWORD).await
+    }
+
+    /// A simulated device for a seeded device, over QUIC.
+    pub fn quic_device(&self, device: &SeededDevice) -> (simulator::DeviceSpec, simulator::Transport) {
+        let spec = simulator::DeviceSpec::new(device.serial.clone(), device.secret.clone(), &device.device_type).unwrap();
+        let transport = simulator::Transport::Quic {
+            addr: self.hub.quic_addr,
+            server_name: "localhost".into(),
+            trust: simulator::Trust::PemFile(self.hub.cert_path.clone()),
+        };
+        (spec, transport)
+    }
+
+    /// Runs a simulated device until the returned sender is dropped or set.
+    pub fn run_device(&self, spec: simulator::DeviceSpec, transport: simulator::Transport) -> (tokio::sync::watch::Sender<bool>, Arc<simulator::SimStats>) {
+        let (stop, shutdown) = tokio::sync::watch::channel(false);
+        let stats = Arc::new(simulator::SimStats::default());
+        let s = stats.clone();
+        tokio::spawn(async move {
+            let _ = simulator::run_device(spec, transport, s, shutdown).await;
+        });
+        (stop, stats)
+    }
+}
+
+/// A response: status and body.
+pub struct Response {
+    pub status: u16,
+    pub body: String,
+}
+
+impl Response {
+    pub fn json<T: DeserializeOwned>(&self) -> T {
+        serde_json::from_str(&self.body).unwrap_or_else(|e| panic!("bad JSON ({e}): {}", self.body))
+    }
+
+    pub fn error_code(&self) -> String {
+        let v: serde_json::Value = self.json();
+        v["error"].as_str().unwrap_or_default().to_owned()
+    }
+}
+
+/// One HTTP/1.1 request with `Connection: close`.
+pub async fn request(addr: SocketAddr, method: &str, path: &str, token: Option<&str>, body: Option<&str>) -> Response {
+    let mut stream = tokio::net::TcpStream::connect(addr).await.unwrap();
+    let mut head = format!("{method} {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n");
+    if let Some(token) = token {
+        head.push_str(&format!("Authorization: Bearer {token}\r\n"));
+    }
+    let body = body.unwrap_or("");
+    if method != "GET" {
+        head.push_str(&format!("Content-Type: application/json\r\nContent-Length: {}\r\n", body.len()));
+    }
+    head.push_str("\r\n");
+    stream.write_all(head.as_bytes()).await.unwrap();
+    stream.write_all(body.as_bytes()).await.unwrap();
+    let mut raw = Vec::new();
+    stream.read_to_end(&mut raw).await.unwrap();
+    let text = String::from_utf8_lossy(&raw).into_owned();
+    let (head, body) = text.split_once("\r\n\r\n").unwrap_or((&text, ""));
+    let status = head.split_whitespace().nth(1).and_then(|s| s.parse().ok()).unwrap_or(0);
+    let body = if head.to_ascii_lowercase().contains("transfer-encoding: chunked") { dechunk(body) } else { body.to_owned() };
+    Response { status, body }
+}
+
+fn dechunk(mut body: &str) -> String {
+    let mut out = String::new();
+    while let Some((size, rest)) = body.split_once("\r\n") {
+        let n = usize::from_str_radix(size.trim(), 16).unwrap_or(0);
+        if n == 0 || rest.len() < n {
+            break;
+        }
+        out.push_str(&rest[..n]);
+        body = rest[n..].trim_start_matches("\r\n");
+    }
+    out
+}
+
+pub async fn login(addr: SocketAddr, email: &str, password: &str) -> String {
+    let body = serde_json::json!({ "email": email, "password": password }).to_string();
+    let response = request(addr, "POST", "/api/auth/login", None, Some(&body)).await;
+    assert_eq!(response.status, 200, "login failed: {}", response.body);
+    let value: serde_json::Value = response.json();
+    value["token"].as_str().unwrap().to_owned()
+}
+
+/// A browser-like socket client speaking MessagePack `{event, data}`.
+pub struct Browser {
+    pub socket: tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>,
+}
+
+#[derive(Serialize)]
+struct Outgoing<'a, T: Serialize> {
+    event: &'a str,
+    data: T,
+}
+
+#[derive(Debug, Deserialize)]
+pub struct Incoming {
+    pub event: String,
+    pub data: rmpv::Value,
+}
+
+impl Browser {
+    pub async fn connect(addr: SocketAddr) -> Browser {
+        let (socket, _) = tokio_tungstenite::connect_async(format!("ws://{addr}/ws")).await.unwrap();
+        Browser { socket }
+    }
+
+    pub async fn authenticated(addr: SocketAddr, token: &str) -> Browser {
+        let mut browser = Browser::connect(addr).await;
+        browser.send("authenticate", serde_json::json!({ "token": token })).await;
+        let first = browser.next_event(Duration::from_secs(5)).await.expect("an answer to authenticate");
+        assert_eq!(first.event, "authenticated", "{first:?}");
+        browser
+    }
+
+    pub async fn send<T: Serialize>(&mut self, event: &str, data: T) {
+        let bytes = rmp_serde::to_vec_named(&Outgoing { event, data }).unwrap();
+        self.socket.send(Message::binary(bytes)).await.unwrap();
+    }
+
+    /// The next `{event, data}` message, or None on close or timeout.
+    pub async fn next_event(&mut self, timeout: Duration) -> Option<Incoming> {
+        let deadline = tokio::time::Instant::now() + timeout;
+        loop {
+            let message = tokio::time::timeout_at(deadline, self.socket.next()).await.ok()??.ok()?;
+            match message {
+                Message::Binary(bytes) => return Some(rmp_serde::from_slice(&bytes).expect("msgpack {event, data}")),
+                Message::Close(_) => return None,
+                _ => continue,
+            }
+        }
+    }
+
+    /// Waits for an event with this name, skipping others.
+    pub async fn wait_for(&mut self, event: &str, timeout: Duration) -> Option<Incoming> {
+        let deadline = tokio::time::Instant::now() + timeout;
+        loop {
+            let left = deadline.saturating_duration_since(tokio::time::Instant::now());
+            let next = self.next_event(left).await?;
+            if next.event == event {
+                return Some(next);
+            }
+        }
+    }
+}
+
+/// A field of a MessagePack map.
+pub fn field<'a>(value: &'a rmpv::Value, name: &str) -> &'a rmpv::Value {
+    value.as_map().and_then(|m| m.iter().find(|(k, _)| k.as_str() == Some(name)).map(|(_, v)| v)).unwrap_or(&rmpv::Value::Nil)
+}
+
+/// Polls until `check` is true or the timeout passes.
+pub async fn eventually(timeout: Duration, mut check: impl FnMut() -> bool) -> bool {
+    let deadline = tokio::time::Instant::now() + timeout;
+    while tokio::time::Instant::now() < deadline {
+        if check() {
+            return true;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    check()
+}

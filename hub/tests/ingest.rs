@@ -1,0 +1,244 @@
+//! Black-box device ingest over QUIC and WebSocket on loopback: a good device, an unknown
+//! serial, a wrong secret, garbage bytes and an oversized message. None of them may crash or
+//! stall the hub or another device.
+
+mod common;
+
+use std::sync::atomic::Ordering;
+use std::sync::Arc;
+use std::time::Duration;
+
+use actors::protocol::{self, CellFormat, DeviceMessage, ErrorCode, Frame, Hello, HubMessage, ALPN, MAX_MESSAGE_BYTES, PROTOCOL_VERSION};
+use common::*;
+use futures_util::{SinkExt, StreamExt};
+use rustls::pki_types::pem::PemObject;
+use rustls::pki_types::CertificateDer;
+use tokio_tungstenite::tungstenite::Message;
+
+/// A raw QUIC device connection: one bidirectional stream, length-prefixed messages.
+struct RawQuic {
+    _endpoint: quinn::Endpoint,
+    send: quinn::SendStream,
+    recv: quinn::RecvStream,
+    buffer: Vec<u8>,
+}
+
+impl RawQuic {
+    async fn connect(hub: &TestHub) -> RawQuic {
+        let mut roots = rustls::RootCertStore::empty();
+        for cert in CertificateDer::pem_file_iter(&hub.hub.cert_path).unwrap() {
+            roots.add(cert.unwrap()).unwrap();
+        }
+        let provider = Arc::new(rustls::crypto::ring::default_provider());
+        let mut crypto = rustls::ClientConfig::builder_with_provider(provider)
+            .with_protocol_versions(&[&rustls::version::TLS13])
+            .unwrap()
+            .with_root_certificates(roots)
+            .with_no_client_auth();
+        crypto.alpn_protocols = vec![ALPN.to_vec()];
+        let config = quinn::ClientConfig::new(Arc::new(quinn::crypto::rustls::QuicClientConfig::try_from(crypto).unwrap()));
+        let mut endpoint = quinn::Endpoint::client("127.0.0.1:0".parse().unwrap()).unwrap();
+        endpoint.set_default_client_config(config);
+        let connection = endpoint.connect(hub.hub.quic_addr, "localhost").unwrap().await.unwrap();
+        let (send, recv) = connection.open_bi().await.unwrap();
+        RawQuic { _endpoint: endpoint, send, recv, buffer: Vec::new() }
+    }
+
+    async fn send_raw(&mut self, bytes: &[u8]) {
+        self.send.write_all(bytes).await.unwrap();
+    }
+
+    async fn send(&mut self, message: &DeviceMessage) {
+        let framed = protocol::encode_framed(&protocol::encode(message));
+        self.send_raw(&framed).await;
+    }
+
+    /// The next hub message, or None when the stream ends or nothing comes within 5 s.
+    async fn recv(&mut self) -> Option<HubMessage> {
+        let deadline = tokio::time::Instant::now() + Duration::from_secs(5);
+        loop {
+            if let Ok(Some((body, total))) = protocol::decode_framed(&self.buffer) {
+                let message = protocol::decode(&self.buffer[body]).unwrap();
+                self.buffer.drain(..total);
+                return Some(message);
+            }
+            let mut chunk = [0u8; 4096];
+            match tokio::time::timeout_at(deadline, self.recv.read(&mut chunk)).await {
+                Ok(Ok(Some(n))) => self.buffer.extend_from_slice(&chunk[..n]),
+                _ => return None,
+            }
+        }
+    }
+}
+
+fn hello(device: &SeededDevice, secret: &str) -> DeviceMessage {
+    DeviceMessage::Hello(Hello {
+        version: PROTOCOL_VERSION,
+        serial: device.serial.clone(),
+        secret: secret.into(),
+        device_type: device.device_type.clone(),
+        rows: 48,
+        cols: 48,
+        cell_format: CellFormat::U8,
+        firmware: "test".into(),
+    })
+}
+
+fn frame(seq: u64) -> DeviceMessage {
+    DeviceMessage::Frame(Frame { seq, device_time_ms: seq, cells: vec![(seq % 200) as u8; 48 * 48] })
+}
+
+fn error_code(message: Option<HubMessage>) -> (ErrorCode, bool) {
+    match message {
+        Some(HubMessage::Error(e)) => (e.code, e.fatal),
+        other => panic!("expected an error, got {other:?}"),
+    }
+}
+
+#[tokio::test]
+async fn a_good_device_is_welcomed_and_its_frames_are_processed() {
+    let hub = start(&["Mattress Mat IoT"]).await;
+    let device = &hub.devices[0];
+    let mut quic = RawQuic::connect(&hub).await;
+    quic.send(&hello(device, &device.secret)).await;
+    match quic.recv().await {
+        Some(HubMessage::Welcome(w)) => {
+            assert_eq!(w.device_id, device.id);
+            assert_eq!(w.version, PROTOCOL_VERSION);
+        }
+        other => panic!("expected a welcome, got {other:?}"),
+    }
+    for seq in 0..5 {
+        quic.send(&frame(seq)).await;
+    }
+    let metrics = hub.hub.metrics.clone();
+    assert!(eventually(Duration::from_secs(5), || metrics.frames_processed.load(Ordering::Relaxed) == 5).await);
+    assert_eq!(metrics.devices_connected.load(Ordering::Relaxed), 1);
+}
+
+#[tokio::test]
+async fn unknown_serials_and_wrong_secrets_are_refused_with_their_codes() {
+    let hub = start(&["Mattress Mat IoT"]).await;
+    let device = hub.devices[0].clone();
+    let unknown = SeededDevice { serial: "NOT-REGISTERED".into(), ..device.clone() };
+    let mut quic = RawQuic::connect(&hub).await;
+    quic.send(&hello(&unknown, &device.secret)).await;
+    assert_eq!(error_code(quic.recv().await), (ErrorCode::UnknownSerial, true));
+
+    let mut quic = RawQuic::connect(&hub).await;
+    quic.send(&hello(&device, "wrong-secret")).await;
+    assert_eq!(error_code(quic.recv().await), (ErrorCode::BadSecret, true));
+
+    let mut quic = RawQuic::connect(&hub).await;
+    quic.send(&hello(&device, &device.serial)).await;
+    assert_eq!(error_code(quic.recv().await), (ErrorCode::BadSecret, true), "the serial is not the secret");
+
+    assert_eq!(hub.hub.metrics.device_connections_refused.load(Ordering::Relaxed), 3);
+    assert_eq!(hub.hub.metrics.devices_connected.load(Ordering::Relaxed), 0);
+}
+
+#[tokio::test]
+async fn garbage_is_counted_and_answered_and_the_device_goes_on() {
+    let hub = start(&["Mattress Mat IoT"]).await;
+    let device = &hub.devices[0];
+    let mut quic = RawQuic::connect(&hub).await;
+    quic.send(&hello(device, &device.secret)).await;
+    assert!(matches!(quic.recv().await, Some(HubMessage::Welcome(_))));
+    // A well-framed body that is not MessagePack.
+    quic.send_raw(&protocol::encode_framed(&[0xc1, 0xff, 0x00, 0x42])).await;
+    assert_eq!(error_code(quic.recv().await), (ErrorCode::Malformed, false));
+    // A frame of the wrong size.
+    quic.send(&DeviceMessage::Frame(Frame { seq: 1, device_time_ms: 1, cells: vec![1; 10] })).await;
+    assert_eq!(error_code(quic.recv().await), (ErrorCode::ShapeMismatch, false));
+    // A good frame still gets through.
+    quic.send(&frame(2)).await;
+    let metrics = hub.hub.metrics.clone();
+    assert!(eventually(Duration::from_secs(5), || metrics.frames_processed.load(Ordering::Relaxed) == 1).await);
+    assert_eq!(metrics.device_messages_malformed.load(Ordering::Relaxed), 2);
+}
+
+#[tokio::test]
+async fn garbage_instead_of_a_hello_is_refused() {
+    let hub = start(&["Mattress Mat IoT"]).await;
+    let mut quic = RawQuic::connect(&hub).await;
+    quic.send_raw(&protocol::encode_framed(b"definitely not msgpack")).await;
+    let (code, fatal) = error_code(quic.recv().await);
+    assert!(fatal);
+    assert!(matches!(code, ErrorCode::Malformed | ErrorCode::HelloExpected), "{code:?}");
+    assert_eq!(hub.hub.metrics.device_connections_refused.load(Ordering::Relaxed), 1);
+}
+
+#[tokio::test]
+async fn an_oversized_quic_message_closes_only_that_connection() {
+    let hub = start(&["Mattress Mat IoT", "Mattress Mat IoT"]).await;
+    let (good, bad) = (&hub.devices[0], &hub.devices[1]);
+    let mut good_quic = RawQuic::connect(&hub).await;
+    good_quic.send(&hello(good, &good.secret)).await;
+    assert!(matches!(good_quic.recv().await, Some(HubMessage::Welcome(_))));
+    let mut bad_quic = RawQuic::connect(&hub).await;
+    bad_quic.send(&hello(bad, &bad.secret)).await;
+    assert!(matches!(bad_quic.recv().await, Some(HubMessage::Welcome(_))));
+    // Announce a body one byte over the limit.
+    bad_quic.send_raw(&((MAX_MESSAGE_BYTES + 1) as u32).to_be_bytes()).await;
+    assert_eq!(error_code(bad_quic.recv().await), (ErrorCode::TooLarge, true));
+    assert!(bad_quic.recv().await.is_none(), "the oversized connection is closed");
+    // The other device is untouched.
+    good_quic.send(&frame(1)).await;
+    let metrics = hub.hub.metrics.clone();
+    assert!(eventually(Duration::from_secs(5), || metrics.frames_processed.load(Ordering::Relaxed) == 1).await);
+}
+
+async fn ws_device(hub: &TestHub) -> tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>> {
+    tokio_tungstenite::connect_async(format!("ws://{}/ingest", hub.http())).await.unwrap().0
+}
+
+async fn ws_recv(socket: &mut tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>) -> Option<HubMessage> {
+    loop {
+        match tokio::time::timeout(Duration::from_secs(5), socket.next()).await.ok()??.ok()? {
+            Message::Binary(bytes) => return Some(protocol::decode(&bytes).unwrap()),
+            Message::Close(_) => return None,
+            _ => continue,
+        }
+    }
+}
+
+#[tokio::test]
+async fn websocket_ingest_speaks_the_same_protocol() {
+    let hub = start(&["Mattress Mat IoT"]).await;
+    let device = &hub.devices[0];
+    let mut socket = ws_device(&hub).await;
+    socket.send(Message::binary(protocol::encode(&hello(device, &device.secret)))).await.unwrap();
+    assert!(matches!(ws_recv(&mut socket).await, Some(HubMessage::Welcome(_))));
+    socket.send(Message::binary(protocol::encode(&frame(1)))).await.unwrap();
+    // Garbage and an oversized message are answered, and the socket stays usable.
+    socket.send(Message::binary(vec![0xc1u8; 16])).await.unwrap();
+    assert_eq!(error_code(ws_recv(&mut socket).await), (ErrorCode::Malformed, false));
+    socket.send(Message::binary(vec![0u8; MAX_MESSAGE_BYTES + 1])).await.unwrap();
+    assert_eq!(error_code(ws_recv(&mut socket).await), (ErrorCode::TooLarge, false));
+    socket.send(Message::binary(protocol::encode(&frame(2)))).await.unwrap();
+    let metrics = hub.hub.metrics.clone();
+    assert!(eventually(Duration::from_secs(5), || metrics.frames_processed.load(Ordering::Relaxed) == 2).await);
+    assert_eq!(metrics.device_messages_malformed.load(Ordering::Relaxed), 2);
+}
+
+#[tokio::test]
+async fn websocket_refuses_a_wrong_secret() {
+    let hub = start(&["Mattress Mat IoT"]).await;
+    let device = &hub.devices[0];
+    let mut socket = ws_device(&hub).await;
+    socket.send(Message::binary(protocol::encode(&hello(device, "nope")))).await.unwrap();
+    assert_eq!(error_code(ws_recv(&mut socket).await), (ErrorCode::BadSecret, true));
+    assert!(ws_recv(&mut socket).await.is_none());
+}
+
+#[tokio::test]
+async fn the_simulator_connects_over_quic_and_obeys_stream_commands() {
+    let hub = start(&["Mattress Mat IoT"]).await;
+    let (spec, transport) = hub.quic_device(&hub.devices[0]);
+    let (_stop, stats) = hub.run_device(spec, transport);
+    let metrics = hub.hub.metrics.clone();
+    assert!(eventually(Duration::from_secs(10), || metrics.frames_processed.load(Ordering::Relaxed) >= 1).await);
+    let before = stats.snapshot();
+    assert!(before.frames_sent >= 1);
+    assert_eq!(metrics.device_connections_refused.load(Ordering::Relaxed), 0);
+}

@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# Runs every test of the project on debug builds, installing what it needs itself.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+root=$(pwd)
+
+echo "==> tools"
+if ! command -v chromium >/dev/null 2>&1; then
+  if [ "$(id -u)" = 0 ]; then
+    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
+  else
+    echo "chromium is missing: run 'sudo apt-get install -y chromium' (Debian) and try again" >&2
+    exit 1
+  fi
+fi
+
+echo "==> Rust: unit, scenario and loopback tests (debug)"
+cargo test --workspace --all-targets
+
+echo "==> client: unit tests and bundle"
+(cd client && npm ci --no-audit --no-fund && npm test && npm run build)
+
+echo "==> browser end-to-end (headless Chromium against the debug hub)"
+cargo build -p hub
+mkdir -p "$root/artifacts/e2e"
+(cd client && HUB_BIN="$root/target/debug/hub" npm run e2e)

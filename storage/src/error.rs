@@ -1,0 +1,37 @@
+//! Storage errors.
+
+/// What can go wrong in storage.
+#[derive(Debug, thiserror::Error)]
+pub enum StoreError {
+    /// The database at this URL could not be opened.
+    #[error("cannot open the database at {0}: {1}")]
+    Open(String, String),
+    /// A unique field already holds this value (e-mail, hardware serial, company name).
+    #[error("duplicate: {0}")]
+    Duplicate(String),
+    /// A value broke a schema assertion.
+    #[error("invalid value: {0}")]
+    Invalid(String),
+    /// The referenced record does not exist (or belongs to another company).
+    #[error("not found")]
+    NotFound,
+    /// Password hashing failed.
+    #[error("password hashing failed: {0}")]
+    Hash(String),
+    /// Any other database error.
+    #[error("database error: {0}")]
+    Database(String),
+}
+
+impl From<surrealdb::Error> for StoreError {
+    fn from(error: surrealdb::Error) -> Self {
+        let text = error.to_string();
+        if text.contains("already contains") {
+            StoreError::Duplicate(text)
+        } else if text.contains("assert") || text.contains("ASSERT") || text.contains("Couldn't coerce") || text.contains("expected") {
+            StoreError::Invalid(text)
+        } else {
+            StoreError::Database(text)
+        }
+    }
+}

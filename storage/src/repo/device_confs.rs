@@ -1,0 +1,61 @@
+//! The `device_conf` table.
+
+use surrealdb::engine::any::Any;
+use surrealdb::types::SurrealValue;
+use surrealdb::Surreal;
+
+use crate::model::{DeviceConf, StatusUpdate};
+use crate::StoreError;
+
+const FIELDS: &str = "record::id(device) AS device_id, record::id(company) AS company_id, device_functional, patient_status, image_saved";
+
+/// Device configuration queries.
+pub struct DeviceConfs<'a> {
+    pub(crate) db: &'a Surreal<Any>,
+}
+
+#[derive(SurrealValue)]
+struct StatusRow {
+    device: String,
+    functional: bool,
+    status: String,
+}
+
+impl DeviceConfs<'_> {
+    /// The configurations of one company's devices.
+    pub async fn list_company(&self, company_id: &str) -> Result<Vec<DeviceConf>, StoreError> {
+        let mut response = self
+            .db
+            .query(format!("SELECT {FIELDS} FROM device_conf WHERE company = type::record('company', $company)"))
+            .bind(("company", company_id.to_owned()))
+            .await?;
+        Ok(response.take(0)?)
+    }
+
+    /// Every configuration (the hub's start-up state).
+    pub async fn list_all(&self) -> Result<Vec<DeviceConf>, StoreError> {
+        let mut response = self.db.query(format!("SELECT {FIELDS} FROM device_conf")).await?;
+        Ok(response.take(0)?)
+    }
+
+    /// Writes a batch of status changes in one transaction.
+    pub async fn save_statuses(&self, batch: &[StatusUpdate]) -> Result<(), StoreError> {
+        let rows: Vec<StatusRow> = batch
+            .iter()
+            .map(|u| StatusRow { device: u.device_id.clone(), functional: u.device_functional, status: u.patient_status.clone() })
+            .collect();
+        self.db
+            .query(
+                "BEGIN TRANSACTION;
+                 FOR $row IN $rows {
+                     UPDATE device_conf SET device_functional = $row.functional, patient_status = $row.status
+                        WHERE device = type::record('device', $row.device);
+                 };
+                 COMMIT TRANSACTION;",
+            )
+            .bind(("rows", rows))
+            .await?
+            .check()?;
+        Ok(())
+    }
+}

@@ -1,0 +1,113 @@
+//! The `device` table. Creating a device also creates its configuration row.
+
+use surrealdb::engine::any::Any;
+use surrealdb::Surreal;
+
+use crate::model::{Device, NewDevice};
+use crate::{new_id, StoreError};
+
+const FIELDS: &str = "record::id(id) AS id, name, bed, room, building, floor, health_system, device_type, \
+    hardware_serial, record::id(company) AS company_id, current_patient, number_of_subdevices, \
+    (IF parent THEN record::id(parent) ELSE NONE END) AS parent_id, member_index, \
+    members.map(|$m| record::id($m)) AS member_ids, secret_hash";
+
+/// Device queries.
+pub struct Devices<'a> {
+    pub(crate) db: &'a Surreal<Any>,
+}
+
+impl Devices<'_> {
+    /// Creates a device and its configuration (not functional, patient status Correct) in one
+    /// transaction; returns the device id. A duplicate hardware serial is `StoreError::Duplicate`.
+    pub async fn create(&self, device: &NewDevice) -> Result<String, StoreError> {
+        let id = new_id();
+        self.db
+            .query(
+                "BEGIN TRANSACTION;
+                 CREATE type::record('device', $id) SET name = $name, bed = $bed, room = $room,
+                    building = $building, floor = $floor, health_system = $health_system,
+                    device_type = $device_type, hardware_serial = $serial,
+                    company = type::record('company', $company), number_of_subdevices = $subdevices,
+                    secret_hash = $secret_hash;
+                 CREATE device_conf SET device = type::record('device', $id),
+                    company = type::record('company', $company);
+                 COMMIT TRANSACTION;",
+            )
+            .bind(("id", id.clone()))
+            .bind(("name", device.name.clone()))
+            .bind(("bed", device.bed.clone()))
+            .bind(("room", device.room.clone()))
+            .bind(("building", device.building.clone()))
+            .bind(("floor", device.floor.clone()))
+            .bind(("health_system", device.health_system.clone()))
+            .bind(("device_type", device.device_type.clone()))
+            .bind(("serial", device.hardware_serial.clone()))
+            .bind(("company", device.company_id.clone()))
+            .bind(("subdevices", device.number_of_subdevices))
+            .bind(("secret_hash", device.secret_hash.clone()))
+            .await?
+            .check()?;
+        Ok(id)
+    }
+
+    /// Makes `members` (in order) the sub-devices of `parent`, all within `company_id`.
+    pub async fn set_members(&self, parent: &str, members: &[String], company_id: &str) -> Result<(), StoreError> {
+        self.db
+            .query(
+                "BEGIN TRANSACTION;
+                 LET $company_ref = type::record('company', $company);
+                 LET $refs = $members.map(|$m| type::record('device', $m));
+                 UPDATE type::record('device', $parent) SET members = $refs WHERE company = $company_ref;
+                 FOR $i IN array::range(0, array::len($members)) {
+                     UPDATE type::record('device', $members[$i]) SET parent = type::record('device', $parent),
+                        member_index = $i WHERE company = $company_ref;
+                 };
+                 COMMIT TRANSACTION;",
+            )
+            .bind(("parent", parent.to_owned()))
+            .bind(("members", members.to_vec()))
+            .bind(("company", company_id.to_owned()))
+            .await?
+            .check()?;
+        Ok(())
+    }
+
+    /// Replaces a device's secret hash (a newly issued secret), within its company.
+    pub async fn set_secret_hash(&self, id: &str, company_id: &str, secret_hash: &str) -> Result<(), StoreError> {
+        let mut response = self
+            .db
+            .query(
+                "UPDATE type::record('device', $id) SET secret_hash = $hash \
+                 WHERE company = type::record('company', $company) RETURN VALUE record::id(id)",
+            )
+            .bind(("id", id.to_owned()))
+            .bind(("company", company_id.to_owned()))
+            .bind(("hash", secret_hash.to_owned()))
+            .await?;
+        let updated: Vec<String> = response.take(0)?;
+        if updated.is_empty() { Err(StoreError::NotFound) } else { Ok(()) }
+    }
+
+    /// The devices of one company, ordered by name.
+    pub async fn list_company(&self, company_id: &str) -> Result<Vec<Device>, StoreError> {
+        let mut response = self
+            .db
+            .query(format!("SELECT {FIELDS} FROM device WHERE company = type::record('company', $company) ORDER BY name, hardware_serial"))
+            .bind(("company", company_id.to_owned()))
+            .await?;
+        Ok(response.take(0)?)
+    }
+
+    /// Every device of every company: the hub's catalogue at start-up.
+    pub async fn list_all(&self) -> Result<Vec<Device>, StoreError> {
+        let mut response = self.db.query(format!("SELECT {FIELDS} FROM device ORDER BY hardware_serial")).await?;
+        Ok(response.take(0)?)
+    }
+
+    /// The device with this serial, in any company (device authentication).
+    pub async fn by_serial(&self, serial: &str) -> Result<Option<Device>, StoreError> {
+        let mut response =
+            self.db.query(format!("SELECT {FIELDS} FROM device WHERE hardware_serial = $serial LIMIT 1")).bind(("serial", serial.to_owned())).await?;
+        Ok(response.take::<Vec<Device>>(0)?.into_iter().next())
+    }
+}
