@@ -155,7 +155,7 @@ async fn main() {
 /// Runs the fleet; returns the process exit code (0 fine, 2 some device refused).
 async fn run(args: Args) -> Result<i32> {
     tracing_subscriber::fmt()
-        .with_env_filter(tracing_subscriber::EnvFilter::try_from_default_env().unwrap_or_else(|_| "warn".into()))
+        .with_env_filter(tracing_subscriber::EnvFilter::try_from_default_env().unwrap_or_else(|_| "warn,simulator::device=error".into()))
         .with_writer(std::io::stderr)
         .init();
     let specs = specs(&args)?;
