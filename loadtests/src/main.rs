@@ -356,15 +356,13 @@ async fn drive(args: &RunArgs, target: &Target, command_line: Vec<String>) -> Re
         let now = tokio::time::Instant::now();
         let dt = now.duration_since(last_tick).as_secs_f64().max(1e-3);
         last_tick = now;
-        if let Some(pid) = target.pid {
-            if let Ok(sample) = procstat::sample(pid) {
-                if let Some(prev) = last_proc {
-                    let pct = sample.ticks.saturating_sub(prev.ticks) as f64 / clk as f64 / dt * 100.0;
-                    cpu_max = Some(cpu_max.map_or(pct, |m: f64| m.max(pct)));
-                }
-                rss.push(sample.rss_kib);
-                last_proc = Some(sample);
+        if let Some(sample) = target.pid.and_then(|pid| procstat::sample(pid).ok()) {
+            if let Some(prev) = last_proc {
+                let pct = sample.ticks.saturating_sub(prev.ticks) as f64 / clk as f64 / dt * 100.0;
+                cpu_max = Some(cpu_max.map_or(pct, |m: f64| m.max(pct)));
             }
+            rss.push(sample.rss_kib);
+            last_proc = Some(sample);
         }
         let sent = stats.snapshot().frames_sent;
         let maps = shared.counters.maps.load(Ordering::Relaxed);

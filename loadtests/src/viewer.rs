@@ -250,10 +250,10 @@ fn handle(bytes: &[u8], shared: &ViewerShared, histograms: &Mutex<ViewerHistogra
             if map.cells.len() != expected {
                 c.bad_maps.fetch_add(1, Ordering::Relaxed);
             }
-            if let Some(prev) = previous {
-                if map.seq > prev + 1 {
-                    c.seq_gaps.fetch_add(map.seq - prev - 1, Ordering::Relaxed);
-                }
+            if let Some(prev) = previous
+                && map.seq > prev + 1
+            {
+                c.seq_gaps.fetch_add(map.seq - prev - 1, Ordering::Relaxed);
             }
             let sent_us = shared
                 .index
@@ -276,10 +276,8 @@ fn handle(bytes: &[u8], shared: &ViewerShared, histograms: &Mutex<ViewerHistogra
                 h.device_to_hub_us.saturating_record(map.hub_time_ms.saturating_sub(map.device_time_ms).saturating_mul(1_000).max(1));
             }
         }
-        "deviceConf" => {
-            if measuring {
-                c.device_confs.fetch_add(1, Ordering::Relaxed);
-            }
+        "deviceConf" if measuring => {
+            c.device_confs.fetch_add(1, Ordering::Relaxed);
         }
         "error" => {
             c.errors.fetch_add(1, Ordering::Relaxed);

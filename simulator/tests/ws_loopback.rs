@@ -12,6 +12,8 @@ use simulator::{DeviceSpec, Rate, SimError, SimStats, Transport, run_device};
 use tokio::net::TcpListener;
 use tokio_tungstenite::tungstenite::handshake::server::{Request, Response};
 
+// The callback's error type is tungstenite's HTTP response, as its API dictates.
+#[allow(clippy::result_large_err)]
 async fn accept_ws(listener: &TcpListener) -> (HubSide, String) {
     let (stream, _) = tokio::time::timeout(Duration::from_secs(5), listener.accept()).await.expect("connection in time").expect("accept");
     let path = Arc::new(Mutex::new(String::new()));
