@@ -52,7 +52,7 @@ enum TransportKind {
 #[derive(Debug, clap::Args)]
 struct RunArgs {
     /// Spawn mode: the hub binary to provision and start (in a temporary data directory).
-    #[arg(long, env = "HUB_BIN", conflicts_with_all = ["hub_url", "devices", "hub_pid"], required_unless_present = "hub_url")]
+    #[arg(long, conflicts_with_all = ["hub_url", "devices", "hub_pid"], required_unless_present = "hub_url")]
     hub_bin: Option<PathBuf>,
     /// Attach mode: the running hub's HTTP base URL (http://HOST:PORT).
     #[arg(long, requires = "devices")]
