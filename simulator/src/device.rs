@@ -80,7 +80,7 @@ const WELCOME_TIMEOUT: Duration = Duration::from_secs(10);
 /// Connection failures and drops are retried with capped exponential backoff (200 ms doubling to
 /// 5 s, reset after a connection that lasted 5 s); they are counted in `stats`, not returned.
 /// Returns `Ok(())` on shutdown, [`SimError::Refused`] on a terminal refusal (unknown serial, bad
-/// secret, unsupported version, wrong device type, shape mismatch, replaced), or a setup error
+/// secret, unsupported version, wrong device type, shape mismatch), or a setup error
 /// (bad spec, unusable TLS trust, no UDP socket). `seq` rises by one per frame for the lifetime
 /// of the device, across reconnections.
 pub async fn run_device(

@@ -6,8 +6,7 @@ use actors::protocol::ErrorCode;
 #[derive(Debug, thiserror::Error)]
 pub enum SimError {
     /// The hub refused the device in a way that retrying cannot fix (unknown serial, bad
-    /// secret, unsupported version, wrong device type, shape mismatch, replaced by another
-    /// connection).
+    /// secret, unsupported version, wrong device type, shape mismatch).
     #[error("refused by the hub: {code:?}: {message}")]
     Refused {
         /// The hub's error code.
@@ -45,7 +44,8 @@ impl SimError {
 }
 
 /// Error codes after which a device gives up instead of reconnecting: repeating the same hello
-/// would only be refused again.
+/// would only be refused again (docs/device-protocol.md §4). Every other disconnection, including
+/// `replaced` and `shutting_down`, is retried with backoff.
 pub fn is_terminal(code: ErrorCode) -> bool {
     matches!(
         code,
@@ -54,7 +54,6 @@ pub fn is_terminal(code: ErrorCode) -> bool {
             | ErrorCode::BadSecret
             | ErrorCode::WrongDeviceType
             | ErrorCode::ShapeMismatch
-            | ErrorCode::Replaced
     )
 }
 
@@ -68,7 +67,9 @@ mod tests {
         assert!(is_terminal(ErrorCode::UnknownSerial));
         assert!(is_terminal(ErrorCode::UnsupportedVersion));
         assert!(is_terminal(ErrorCode::WrongDeviceType));
+        assert!(is_terminal(ErrorCode::ShapeMismatch));
         assert!(!is_terminal(ErrorCode::ShuttingDown));
+        assert!(!is_terminal(ErrorCode::Replaced));
         assert!(!is_terminal(ErrorCode::Malformed));
         assert!(!is_terminal(ErrorCode::HelloExpected));
     }

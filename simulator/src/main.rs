@@ -60,12 +60,12 @@ struct Args {
     /// commands, at --monitor-hz normally and --live-hz while streaming.
     #[arg(long)]
     rate: Option<f64>,
-    /// Frames per second while monitoring (follow mode).
-    #[arg(long, default_value_t = 1.0)]
-    monitor_hz: f64,
-    /// Frames per second while streaming live (follow mode).
-    #[arg(long, default_value_t = 10.0)]
-    live_hz: f64,
+    /// Frames per second while monitoring (follow mode; default per type: 1, force channels 2).
+    #[arg(long)]
+    monitor_hz: Option<f64>,
+    /// Frames per second while streaming live (follow mode; default 10).
+    #[arg(long)]
+    live_hz: Option<f64>,
     /// Stop after this long (500ms, 30s, 5m); default: until Ctrl-C.
     #[arg(long, value_parser = parse_duration)]
     duration: Option<Duration>,
@@ -111,9 +111,12 @@ fn specs(args: &Args) -> Result<Vec<DeviceSpec>> {
         if let Some(scenario) = &args.scenario {
             spec.scenario = scenario.clone();
         }
-        spec.rate = match args.rate {
-            Some(hz) => Rate::Fixed { hz },
-            None => Rate::Follow { monitor_hz: args.monitor_hz, live_hz: args.live_hz },
+        spec.rate = match (args.rate, spec.rate) {
+            (Some(hz), _) => Rate::Fixed { hz },
+            (None, Rate::Follow { monitor_hz, live_hz }) => {
+                Rate::Follow { monitor_hz: args.monitor_hz.unwrap_or(monitor_hz), live_hz: args.live_hz.unwrap_or(live_hz) }
+            }
+            (None, Rate::Fixed { hz }) => Rate::Follow { monitor_hz: args.monitor_hz.unwrap_or(hz), live_hz: args.live_hz.unwrap_or(10.0) },
         };
         if args.sync_start {
             spec.time_offset = Duration::ZERO;
@@ -155,7 +158,7 @@ async fn main() {
 /// Runs the fleet; returns the process exit code (0 fine, 2 some device refused).
 async fn run(args: Args) -> Result<i32> {
     tracing_subscriber::fmt()
-        .with_env_filter(tracing_subscriber::EnvFilter::try_from_default_env().unwrap_or_else(|_| "warn".into()))
+        .with_env_filter(tracing_subscriber::EnvFilter::try_from_default_env().unwrap_or_else(|_| "warn,simulator::device=error".into()))
         .with_writer(std::io::stderr)
         .init();
     let specs = specs(&args)?;

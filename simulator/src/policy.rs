@@ -59,10 +59,10 @@ impl Backoff {
     /// The connection attempt failed or the connection dropped at `now`: how long to wait
     /// before trying again.
     pub fn on_disconnected(&mut self, now: Instant) -> Duration {
-        if let Some(since) = self.connected_at.take() {
-            if now.saturating_duration_since(since) >= self.stable_after {
-                self.failures = 0;
-            }
+        if let Some(since) = self.connected_at.take()
+            && now.saturating_duration_since(since) >= self.stable_after
+        {
+            self.failures = 0;
         }
         let base = self.base_delay(self.failures);
         self.failures = self.failures.saturating_add(1);

@@ -123,11 +123,10 @@ pub const DEVICE_TYPES: [&str; 20] = [
 /// The preset of a device type (case-insensitive), or `None` for a type spec §3 does not list or
 /// one that streams nothing itself (Sensing Horse: its two sub-devices stream).
 ///
-/// Shapes follow spec §2: Mattress IoT, podology, rehab, pressure and floor-recognition maps are
-/// 48×48; seating IoT 16×16; Seating XL and the horse 24×24; the legacy mattress 16×16; the
-/// sleep mat uses the 24×48 mattress view; other maps 24×24. Force Mat is four u16 channels on
-/// the 0–4095 scale. Spec §3 does not say what Shapes and North Sky measure; they are treated as
-/// room-set presence sensors (force channels), the closest fit to their status rules.
+/// Shapes are the hub's own table, `DeviceType::frame_shape` (the hub refuses a hello whose
+/// shape differs, with `shape_mismatch`); this function only picks the scenario and rate. Spec §3
+/// does not say what Health, Wellness, Shapes and North Sky measure: the first two get a sitter
+/// and a lying person, the last two force channels like the Force Mat.
 pub fn preset(device_type: &str) -> Option<DeviceSpecPreset> {
     let canonical = DEVICE_TYPES.iter().find(|t| t.eq_ignore_ascii_case(device_type.trim()))?;
     let map = Rate::Follow { monitor_hz: 1.0, live_hz: 10.0 };
@@ -174,6 +173,8 @@ mod tests {
         assert_eq!(shape("Force Mat"), Some((1, 4, CellFormat::U16Le)));
         assert_eq!(shape("Sleep Mat"), Some((24, 48, CellFormat::U8)));
         assert_eq!(shape("Floor Mat"), Some((24, 24, CellFormat::U8)));
+        assert_eq!(shape("Mattress Mat"), Some((16, 16, CellFormat::U8)));
+        assert_eq!(shape("Shapes"), Some((1, 4, CellFormat::U16Le)));
     }
 
     #[test]
