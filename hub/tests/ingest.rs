@@ -242,3 +242,17 @@ async fn the_simulator_connects_over_quic_and_obeys_stream_commands() {
     assert!(before.frames_sent >= 1);
     assert_eq!(metrics.device_connections_refused.load(Ordering::Relaxed), 0);
 }
+
+#[tokio::test]
+async fn a_websocket_text_message_is_answered_and_the_device_goes_on() {
+    let hub = start(&["Mattress Mat IoT"]).await;
+    let device = &hub.devices[0];
+    let mut socket = ws_device(&hub).await;
+    socket.send(Message::binary(protocol::encode(&hello(device, &device.secret)))).await.unwrap();
+    assert!(matches!(ws_recv(&mut socket).await, Some(HubMessage::Welcome(_))));
+    socket.send(Message::text("hello?")).await.unwrap();
+    assert_eq!(error_code(ws_recv(&mut socket).await), (ErrorCode::Malformed, false));
+    socket.send(Message::binary(protocol::encode(&frame(1)))).await.unwrap();
+    let metrics = hub.hub.metrics.clone();
+    assert!(eventually(Duration::from_secs(5), || metrics.frames_processed.load(Ordering::Relaxed) == 1).await);
+}

@@ -14,8 +14,9 @@ use tokio::sync::Notify;
 
 use crate::metrics::HubMetrics;
 
-/// Control messages that may wait in one outbox.
-pub const CONTROL_CAPACITY: usize = 1024;
+/// Control messages that may wait in one outbox. `joinCompany` replays one status per device, so
+/// this bounds the devices of one company too (a status is ~200 bytes: ≤ 1.6 MB per session).
+pub const CONTROL_CAPACITY: usize = 8192;
 /// Devices one session may watch at once.
 pub const MAX_LIVE_DEVICES: usize = 64;
 

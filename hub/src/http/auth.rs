@@ -5,7 +5,7 @@ use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 use warp::http::StatusCode;
-use warp::{Filter, Rejection};
+use warp::{Filter, Rejection, Reply};
 
 use super::error::ApiError;
 use super::state::AppState;
@@ -61,7 +61,6 @@ pub async fn login(state: Arc<AppState>, request: LoginRequest) -> Result<warp::
 /// An argon2 hash of a random string, verified against when the e-mail is unknown.
 const DUMMY_HASH: &str = "$argon2id$v=19$m=19456,t=2,p=1$c29tZXNhbHRzb21lc2FsdA$3rk7rGPdxfNMsg4Wd1GeRvb8qbfsjKx6IvK8hszrk7Q";
 
-use warp::Reply;
 
 /// Extracts the claims of a valid bearer token, or rejects with 401.
 pub fn authenticated(state: Arc<AppState>) -> impl Filter<Extract = (Claims,), Error = Rejection> + Clone {

@@ -45,8 +45,9 @@ pub trait DeviceTransport: Send {
     fn recv(&mut self) -> impl std::future::Future<Output = Result<Option<Vec<u8>>, ProtocolError>> + Send;
     /// Sends one message body.
     fn send(&mut self, body: Vec<u8>) -> impl std::future::Future<Output = Result<(), String>> + Send;
-    /// Whether an oversized message leaves the transport usable (WebSocket) or not (QUIC stream).
-    fn survives_oversized(&self) -> bool;
+    /// Whether the transport stays usable after a `recv` error: a WebSocket keeps its message
+    /// boundaries, a QUIC stream cannot be resynchronised after an unread body.
+    fn recovers_from_errors(&self) -> bool;
     /// Closes the transport after the last message was sent.
     fn close(&mut self) -> impl std::future::Future<Output = ()> + Send;
 }
@@ -133,7 +134,7 @@ pub async fn serve_device<T: DeviceTransport>(ctx: Arc<IngestContext>, mut trans
                 Ok(None) => break,
                 Err(error) => {
                     session.count_malformed(&error.to_string());
-                    let fatal = !transport.survives_oversized() || !matches!(error, ProtocolError::TooLarge(_));
+                    let fatal = !transport.recovers_from_errors();
                     let _ = transport.send(error_body(error.code(), &error.to_string(), fatal)).await;
                     if fatal { break; }
                 }

@@ -85,7 +85,7 @@ impl DeviceTransport for QuicTransport {
         self.send.write_all(&encode_framed(&body)).await.map_err(|e| e.to_string())
     }
 
-    fn survives_oversized(&self) -> bool {
+    fn recovers_from_errors(&self) -> bool {
         false
     }
 

@@ -49,7 +49,7 @@ impl DeviceTransport for WsTransport {
         self.socket.send(Message::binary(body)).await.map_err(|e| e.to_string())
     }
 
-    fn survives_oversized(&self) -> bool {
+    fn recovers_from_errors(&self) -> bool {
         true
     }
 
