@@ -3,6 +3,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$(pwd)
+target_dir="${CARGO_TARGET_DIR:-$root/target}"
 
 echo "==> tools"
 if ! command -v chromium >/dev/null 2>&1; then
@@ -23,4 +24,4 @@ echo "==> client: unit tests and bundle"
 echo "==> browser end-to-end (headless Chromium against the debug hub)"
 cargo build -p hub
 mkdir -p "$root/artifacts/e2e"
-(cd client && HUB_BIN="$root/target/debug/hub" npm run e2e)
+(cd client && HUB_BIN="$target_dir/debug/hub" npm run e2e)
