@@ -4,7 +4,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 echo "==> client bundle"
 (cd client && npm ci --no-audit --no-fund && npm run build)
-echo "==> hub (release build; the first one takes about 20 minutes on 2 cores)"
+echo "==> hub (release build; the first one takes 35-50 minutes on 2 cores)"
 cargo build --release -p hub
 echo "==> starting the hub (Ctrl-C stops it)"
 exec ./target/release/hub --demo --data "${HUB_DATA:-./data}" --client-dir client/dist

@@ -22,6 +22,11 @@ echo "==> client: unit tests and bundle"
 (cd client && npm ci --no-audit --no-fund && npm test && npm run build)
 
 echo "==> browser end-to-end (headless Chromium against the debug hub)"
-cargo build -p hub
+# `cargo test --workspace --all-targets` built the hub binary already; a separate `cargo build -p hub`
+# would resolve features differently (no dev-only features) and rebuild SurrealDB a second time.
+if [ ! -x "$target_dir/debug/hub" ]; then
+  echo "the hub binary is missing from $target_dir/debug after cargo test" >&2
+  exit 1
+fi
 mkdir -p "$root/artifacts/e2e"
 (cd client && HUB_BIN="$target_dir/debug/hub" npm run e2e)
