@@ -9,6 +9,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::pressure_map::PressureMap;
+use crate::protocol::CellFormat;
 
 /// Smallest value of an active cell.
 pub const ACTIVE_MIN: u16 = 5;
@@ -78,11 +79,43 @@ pub fn reading_presence(reading: u64) -> Presence {
 
 /// Runs the map check, reusing its scratch buffers between frames so the per-frame path does
 /// not allocate once the buffers have grown to the map size.
+///
+/// One pass over the cells computes the statistics and an active-cell mask; the blob search then
+/// floods over the mask, clearing cells as it visits them, so no cell is decoded twice.
 #[derive(Debug, Default)]
 pub struct PresenceDetector {
-    visited: Vec<bool>,
+    active: Vec<bool>,
     stack: Vec<u32>,
     sorted: Vec<u16>,
+}
+
+/// Running sums of the first pass.
+struct Sums {
+    count: usize,
+    sum: u64,
+    sum_sq: u64,
+    histogram: [u32; 256],
+    wide: bool,
+}
+
+impl Default for Sums {
+    fn default() -> Self {
+        Sums { count: 0, sum: 0, sum_sq: 0, histogram: [0; 256], wide: false }
+    }
+}
+
+impl Sums {
+    #[inline]
+    fn add(&mut self, v: u16) {
+        self.count += 1;
+        self.sum += u64::from(v);
+        self.sum_sq += u64::from(v) * u64::from(v);
+        if v < 256 {
+            self.histogram[v as usize] += 1;
+        } else {
+            self.wide = true;
+        }
+    }
 }
 
 impl PresenceDetector {
@@ -98,33 +131,44 @@ impl PresenceDetector {
 
     /// The figures of spec §5 for one map.
     pub fn stats(&mut self, map: &PressureMap<'_>) -> PresenceStats {
-        let n = map.len();
-        let mut count = 0usize;
-        let mut sum = 0f64;
-        let mut sum_sq = 0f64;
-        let mut histogram = [0u32; 256];
-        let mut small_values = true;
-        for i in 0..n {
-            let v = map.value(i);
-            if v >= ACTIVE_MIN {
-                count += 1;
-                let f = f64::from(v);
-                sum += f;
-                sum_sq += f * f;
-                if v < 256 {
-                    histogram[v as usize] += 1;
-                } else {
-                    small_values = false;
-                }
-            }
-        }
-        if count == 0 {
+        let sums = self.first_pass(map);
+        if sums.count == 0 {
             return PresenceStats { active_points: 0, mean: 0.0, median: 0.0, std_dev: 0.0, largest_blob: 0 };
         }
-        let mean = sum / count as f64;
-        let variance = (sum_sq / count as f64 - mean * mean).max(0.0);
-        let median = if small_values { median_from_histogram(&histogram, count) } else { self.median_by_sort(map) };
-        PresenceStats { active_points: count, mean, median, std_dev: variance.sqrt(), largest_blob: self.largest_blob(map) }
+        let n = sums.count as f64;
+        let mean = sums.sum as f64 / n;
+        let variance = (sums.sum_sq as f64 / n - mean * mean).max(0.0);
+        let median = if sums.wide { self.median_by_sort(map) } else { median_from_histogram(&sums.histogram, sums.count) };
+        let largest_blob = self.largest_blob(map.rows() as usize, map.cols() as usize);
+        PresenceStats { active_points: sums.count, mean, median, std_dev: variance.sqrt(), largest_blob }
+    }
+
+    /// Statistics of the active cells, and the active mask in `self.active`.
+    fn first_pass(&mut self, map: &PressureMap<'_>) -> Sums {
+        let mut sums = Sums::default();
+        self.active.clear();
+        match map.format() {
+            CellFormat::U8 => {
+                let floor = ACTIVE_MIN as u8;
+                self.active.extend(map.bytes().iter().map(|&v| {
+                    let on = v >= floor;
+                    if on {
+                        sums.add(u16::from(v));
+                    }
+                    on
+                }));
+            }
+            CellFormat::U16Le => {
+                self.active.extend(map.values().map(|v| {
+                    let on = v >= ACTIVE_MIN;
+                    if on {
+                        sums.add(v);
+                    }
+                    on
+                }));
+            }
+        }
+        sums
     }
 
     fn median_by_sort(&mut self, map: &PressureMap<'_>) -> f64 {
@@ -139,16 +183,14 @@ impl PresenceDetector {
         }
     }
 
-    fn largest_blob(&mut self, map: &PressureMap<'_>) -> usize {
-        let (rows, cols) = (map.rows() as usize, map.cols() as usize);
-        self.visited.clear();
-        self.visited.resize(rows * cols, false);
+    /// Size of the largest 4-connected group of active cells; consumes the active mask.
+    fn largest_blob(&mut self, rows: usize, cols: usize) -> usize {
         let mut largest = 0;
         for start in 0..rows * cols {
-            if self.visited[start] || map.value(start) < ACTIVE_MIN {
+            if !self.active[start] {
                 continue;
             }
-            self.visited[start] = true;
+            self.active[start] = false;
             self.stack.clear();
             self.stack.push(start as u32);
             let mut size = 0;
@@ -156,17 +198,21 @@ impl PresenceDetector {
                 size += 1;
                 let cell = cell as usize;
                 let (r, c) = (cell / cols, cell % cols);
-                let neighbours = [
-                    (r > 0).then(|| cell - cols),
-                    (r + 1 < rows).then(|| cell + cols),
-                    (c > 0).then(|| cell - 1),
-                    (c + 1 < cols).then(|| cell + 1),
-                ];
-                for next in neighbours.into_iter().flatten() {
-                    if !self.visited[next] && map.value(next) >= ACTIVE_MIN {
-                        self.visited[next] = true;
-                        self.stack.push(next as u32);
-                    }
+                if r > 0 && self.active[cell - cols] {
+                    self.active[cell - cols] = false;
+                    self.stack.push((cell - cols) as u32);
+                }
+                if r + 1 < rows && self.active[cell + cols] {
+                    self.active[cell + cols] = false;
+                    self.stack.push((cell + cols) as u32);
+                }
+                if c > 0 && self.active[cell - 1] {
+                    self.active[cell - 1] = false;
+                    self.stack.push((cell - 1) as u32);
+                }
+                if c + 1 < cols && self.active[cell + 1] {
+                    self.active[cell + 1] = false;
+                    self.stack.push((cell + 1) as u32);
                 }
             }
             largest = largest.max(size);
