@@ -11,7 +11,7 @@ use ractor::{Actor, ActorProcessingErr, ActorRef, RpcReplyPort};
 use super::link::DeviceLink;
 use super::room_set::RoomSetMsg;
 use super::storage_writer::{StatusRecord, WriterMsg};
-use super::unix_ms;
+use super::{unix_ms, TimerSlot};
 use crate::browser::{encode_event, events, DeviceConfEvent, PressureMapEvent};
 use crate::catalog::DeviceInfo;
 use crate::fanout::{Bus, CompanyChannel, DeviceChannel};
@@ -78,7 +78,7 @@ pub struct MatState {
     device: Arc<DeviceChannel>,
     company: Arc<CompanyChannel>,
     next_command_id: u32,
-    timer_at: Option<Instant>,
+    timer: TimerSlot,
     last_presence: Option<Presence>,
 }
 
@@ -110,7 +110,7 @@ impl Actor for MatActor {
             company,
             args,
             next_command_id: 1,
-            timer_at: None,
+            timer: TimerSlot::default(),
             last_presence: None,
         };
         // A restarted actor may start in another state than it left (its link is gone, say);
@@ -153,7 +153,7 @@ impl Actor for MatActor {
                 let _ = reply.send(state.machine.status());
             }
             MatMsg::Tick => {
-                state.timer_at = None;
+                state.timer.fired();
                 state.machine.handle_timeout(now);
             }
             #[cfg(feature = "fault-injection")]
@@ -260,12 +260,8 @@ impl MatState {
 
     /// Arms one timer for the machine's next deadline, unless an earlier one is armed already.
     fn schedule(&mut self, myself: &ActorRef<MatMsg>) {
-        let Some(deadline) = self.machine.poll_timeout() else { return };
-        if self.timer_at.is_some_and(|armed| armed <= deadline) {
-            return;
+        if let Some(delay) = self.machine.poll_timeout().and_then(|deadline| self.timer.arm(deadline, Instant::now())) {
+            myself.send_after(delay, || MatMsg::Tick);
         }
-        self.timer_at = Some(deadline);
-        let delay = deadline.saturating_duration_since(Instant::now());
-        myself.send_after(delay, || MatMsg::Tick);
     }
 }

@@ -11,9 +11,48 @@ pub mod room_set;
 pub mod session;
 pub mod storage_writer;
 
-use std::time::{SystemTime, UNIX_EPOCH};
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 /// Wall-clock milliseconds since the Unix epoch, for `hubTimeMs`.
 pub(crate) fn unix_ms() -> u64 {
     SystemTime::now().duration_since(UNIX_EPOCH).map(|d| d.as_millis() as u64).unwrap_or(0)
+}
+
+/// The one pending timer of an actor that drives a machine. After every message the actor asks
+/// the machine for its next deadline; a timer is armed only when that deadline is earlier than the
+/// one already armed, so a device streaming at 30 Hz does not schedule 30 timers a second.
+#[derive(Debug, Default)]
+pub(crate) struct TimerSlot(Option<Instant>);
+
+impl TimerSlot {
+    /// The delay to schedule for `deadline`, or `None` when an earlier or equal timer is armed.
+    pub(crate) fn arm(&mut self, deadline: Instant, now: Instant) -> Option<Duration> {
+        if self.0.is_some_and(|armed| armed <= deadline) {
+            return None;
+        }
+        self.0 = Some(deadline);
+        Some(deadline.saturating_duration_since(now))
+    }
+
+    /// The armed timer fired.
+    pub(crate) fn fired(&mut self) {
+        self.0 = None;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_an_earlier_deadline_arms_a_new_timer() {
+        let t0 = Instant::now();
+        let mut slot = TimerSlot::default();
+        assert_eq!(slot.arm(t0 + Duration::from_secs(5), t0), Some(Duration::from_secs(5)));
+        assert_eq!(slot.arm(t0 + Duration::from_secs(6), t0), None, "later deadline: the armed timer covers it");
+        assert_eq!(slot.arm(t0 + Duration::from_secs(5), t0), None);
+        assert_eq!(slot.arm(t0 + Duration::from_secs(2), t0 + Duration::from_secs(1)), Some(Duration::from_secs(1)));
+        slot.fired();
+        assert_eq!(slot.arm(t0 + Duration::from_secs(6), t0 + Duration::from_secs(2)), Some(Duration::from_secs(4)));
+    }
 }

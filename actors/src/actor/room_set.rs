@@ -8,6 +8,7 @@ use std::time::{Duration, Instant};
 use ractor::{Actor, ActorProcessingErr, ActorRef};
 
 use super::storage_writer::{StatusRecord, WriterMsg};
+use super::TimerSlot;
 use crate::browser::{encode_event, events, DeviceConfEvent, SideStatus};
 use crate::catalog::DeviceInfo;
 use crate::fanout::{Bus, CompanyChannel};
@@ -39,7 +40,7 @@ pub struct RoomSetState {
     args: RoomSetArgs,
     machine: DeviceSet,
     company: Arc<CompanyChannel>,
-    timer_at: Option<Instant>,
+    timer: TimerSlot,
 }
 
 /// The set actor.
@@ -54,7 +55,7 @@ impl Actor for RoomSetActor {
         let kind = if args.info.device_type == DeviceType::SensingHorse { SetKind::Horse } else { SetKind::Room };
         let machine = DeviceSet::new(kind, args.info.members.len(), args.absence_delay);
         let company = args.bus.company(&args.info.company_id);
-        let state = RoomSetState { machine, company, args, timer_at: None };
+        let state = RoomSetState { machine, company, args, timer: TimerSlot::default() };
         state.publish(state.machine.status());
         Ok(state)
     }
@@ -64,7 +65,7 @@ impl Actor for RoomSetActor {
         match message {
             RoomSetMsg::Member { index, status, presence } => state.machine.handle_member(now, index, status, presence),
             RoomSetMsg::Tick => {
-                state.timer_at = None;
+                state.timer.fired();
                 state.machine.handle_timeout(now);
             }
         }
@@ -78,11 +79,8 @@ impl Actor for RoomSetActor {
                 }));
             }
         }
-        if let Some(deadline) = state.machine.poll_timeout() {
-            if !state.timer_at.is_some_and(|armed| armed <= deadline) {
-                state.timer_at = Some(deadline);
-                myself.send_after(deadline.saturating_duration_since(now), || RoomSetMsg::Tick);
-            }
+        if let Some(delay) = state.machine.poll_timeout().and_then(|deadline| state.timer.arm(deadline, now)) {
+            myself.send_after(delay, || RoomSetMsg::Tick);
         }
         Ok(())
     }
