@@ -15,6 +15,9 @@ pub enum StoreError {
     /// The referenced record does not exist (or belongs to another company).
     #[error("not found")]
     NotFound,
+    /// The company's analyses would pass its storage quota.
+    #[error("the company's storage quota is used up")]
+    QuotaExceeded,
     /// Password hashing failed.
     #[error("password hashing failed: {0}")]
     Hash(String),
@@ -26,7 +29,11 @@ pub enum StoreError {
 impl From<surrealdb::Error> for StoreError {
     fn from(error: surrealdb::Error) -> Self {
         let text = error.to_string();
-        if text.contains("already contains") {
+        if text.contains("'notFound'") || text.contains("notFound") {
+            StoreError::NotFound
+        } else if text.contains("storageQuota") {
+            StoreError::QuotaExceeded
+        } else if text.contains("already contains") {
             StoreError::Duplicate(text)
         } else if text.contains("assert") || text.contains("ASSERT") || text.contains("Couldn't coerce") || text.contains("expected") {
             StoreError::Invalid(text)
@@ -34,4 +41,16 @@ impl From<surrealdb::Error> for StoreError {
             StoreError::Database(text)
         }
     }
+}
+
+/// The response's statements' errors as one [`StoreError`]: the cause (a `THROW`, a failed
+/// assertion), not the "not executed due to a failed transaction" of the statements around it.
+pub(crate) fn checked(mut response: surrealdb::IndexedResults) -> Result<surrealdb::IndexedResults, StoreError> {
+    let mut errors: Vec<(usize, surrealdb::Error)> = response.take_errors().into_iter().collect();
+    if errors.is_empty() {
+        return Ok(response);
+    }
+    errors.sort_by_key(|(index, _)| *index);
+    let cause = errors.iter().position(|(_, e)| !e.to_string().contains("failed transaction")).unwrap_or(0);
+    Err(StoreError::from(errors.swap_remove(cause).1))
 }

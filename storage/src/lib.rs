@@ -67,10 +67,35 @@ impl Store {
         repo::DeviceConfs { db: &self.db }
     }
 
+    /// Patients and each user's selected patient.
+    pub fn patients(&self) -> repo::Patients<'_> {
+        repo::Patients { db: &self.db }
+    }
+
+    /// Analysis records.
+    pub fn analyses(&self) -> repo::Analyses<'_> {
+        repo::Analyses { db: &self.db }
+    }
+
+    /// Per-user layout settings.
+    pub fn layouts(&self) -> repo::Layouts<'_> {
+        repo::Layouts { db: &self.db }
+    }
+
+    /// Device, presence and alarm logs.
+    pub fn logs(&self) -> repo::Logs<'_> {
+        repo::Logs { db: &self.db }
+    }
+
     /// Hub-wide settings (the token signing key, …).
     pub fn settings(&self) -> repo::Settings<'_> {
         repo::Settings { db: &self.db }
     }
+}
+
+/// Unix seconds now.
+pub fn unix_now() -> i64 {
+    std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_secs() as i64).unwrap_or(0)
 }
 
 #[cfg(test)]

@@ -87,3 +87,157 @@ pub struct StatusUpdate {
     pub device_functional: bool,
     pub patient_status: String,
 }
+
+/// The editable fields of a device (spec §5: name, room and bed non-empty).
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct DeviceSettings {
+    pub name: String,
+    pub bed: String,
+    pub room: String,
+}
+
+/// A company's branding (spec §3: companyName, logo, address, pageColor, layoutNumber).
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct CompanyBranding {
+    pub company_name: String,
+    pub address: String,
+    /// A `data:image/png;base64,…` or `data:image/jpeg;base64,…` URL, already checked.
+    pub logo: Option<String>,
+    pub page_color: String,
+    pub layout_number: i64,
+}
+
+/// A patient (spec §3).
+#[derive(Debug, Clone, PartialEq, SurrealValue)]
+pub struct Patient {
+    pub id: String,
+    pub company_id: String,
+    pub name: String,
+    pub weight: f64,
+    pub height: f64,
+    pub birth_date: Option<i64>,
+    pub notes: String,
+    pub email: String,
+    pub phone: String,
+    pub phone2: String,
+    pub gender: Option<String>,
+    pub size: f64,
+    pub health_ins: String,
+    pub medical_cond: String,
+    pub profession: String,
+    pub address: String,
+    pub postal_code: String,
+    pub country: String,
+    pub created_at: i64,
+}
+
+/// What creating or updating a patient takes; validated by the caller, asserted by the schema.
+#[derive(Debug, Clone, PartialEq, Default, SurrealValue)]
+pub struct PatientFields {
+    pub name: String,
+    pub weight: f64,
+    pub height: f64,
+    pub birth_date: Option<i64>,
+    pub notes: String,
+    pub email: String,
+    pub phone: String,
+    pub phone2: String,
+    pub gender: Option<String>,
+    pub size: f64,
+    pub health_ins: String,
+    pub medical_cond: String,
+    pub profession: String,
+    pub address: String,
+    pub postal_code: String,
+    pub country: String,
+}
+
+/// An analysis record (spec §3). `map_preview` and `additional_parameters` are JSON text.
+#[derive(Debug, Clone, PartialEq, SurrealValue)]
+pub struct Analysis {
+    pub id: String,
+    pub company_id: String,
+    pub patient_id: String,
+    pub user_id: String,
+    pub device: Option<String>,
+    pub analysis_type: String,
+    pub creation_date: i64,
+    pub notes: String,
+    pub map_preview: String,
+    pub additional_parameters: String,
+    pub size_bytes: i64,
+}
+
+/// What storing an analysis takes.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct NewAnalysis {
+    pub company_id: String,
+    pub patient_id: String,
+    pub user_id: String,
+    pub device: Option<String>,
+    pub analysis_type: String,
+    pub creation_date: i64,
+    pub notes: String,
+    pub map_preview: String,
+    pub additional_parameters: String,
+}
+
+/// Which analyses a history page shows.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct AnalysisFilter {
+    /// Only this patient's.
+    pub patient_id: Option<String>,
+    /// Only this type (`Static`, `Dynamic`, …).
+    pub analysis_type: Option<String>,
+}
+
+/// How many analyses match a filter and how much they weigh.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct AnalysisTotals {
+    pub count: u64,
+    pub bytes: u64,
+}
+
+/// A user's layout settings (spec §3). `camera_position` is JSON text `{up, center, eye}`.
+#[derive(Debug, Clone, PartialEq, SurrealValue)]
+pub struct LayoutSettings {
+    pub map_color_index: i64,
+    pub smoothen_index: i64,
+    pub threshold_value: i64,
+    pub contours_enabled: bool,
+    pub is3_dmode: bool,
+    pub camera_position: String,
+    pub manual_scale: bool,
+    pub manual_scale_value: i64,
+}
+
+/// An alarm log entry (spec §3).
+#[derive(Debug, Clone, PartialEq, SurrealValue)]
+pub struct AlarmLog {
+    pub id: String,
+    pub device_id: String,
+    pub kind: String,
+    pub creation_date: i64,
+    pub has_been_attended: bool,
+    pub attended_time: Option<i64>,
+}
+
+/// A device log entry (spec §3). `pressure_map` is JSON text of a 2-D grid.
+#[derive(Debug, Clone, PartialEq, SurrealValue)]
+pub struct DeviceLog {
+    pub device_id: String,
+    pub creation_date: i64,
+    pub max_pressure: i64,
+    pub position: String,
+    pub posture: String,
+    pub confidence: f64,
+    pub pressure_map: String,
+}
+
+/// A presence log entry: `log_id` '1' entrance, '0' exit.
+#[derive(Debug, Clone, PartialEq, SurrealValue)]
+pub struct PresenceLog {
+    pub device_id: String,
+    pub creation_date: i64,
+    pub log_id: String,
+}

@@ -121,3 +121,159 @@ async fn an_embedded_store_keeps_data_across_reopen() {
     let store = reopened.expect("the store reopens once the first handle has shut down");
     assert!(store.companies().find_by_name("Durable").await.unwrap().is_some());
 }
+
+mod records {
+    use super::*;
+    use crate::model::{AnalysisFilter, DeviceLog, LayoutSettings, NewAnalysis, PatientFields, PresenceLog};
+
+    fn patient(name: &str) -> PatientFields {
+        PatientFields { name: name.into(), weight: 70.5, height: 172.0, phone: "-1".into(), phone2: "-1".into(), postal_code: "-1".into(), size: -1.0, ..PatientFields::default() }
+    }
+
+    async fn two_companies() -> (Store, [(String, String); 2]) {
+        let (store, a) = store_with_company().await;
+        let b = store.companies().create("Other", "").await.unwrap();
+        let ua = store.users().create("a@example.com", "secret1", 2, &a).await.unwrap();
+        let ub = store.users().create("b@example.com", "secret1", 2, &b).await.unwrap();
+        (store, [(a, ua), (b, ub)])
+    }
+
+    #[tokio::test]
+    async fn patients_belong_to_one_company_and_keep_unset_fields_as_minus_one() {
+        let (store, [(a, ua), (b, ub)]) = two_companies().await;
+        let id = store.patients().create(&a, &ua, &patient("Ana")).await.unwrap();
+        let stored = store.patients().get(&a, &id).await.unwrap().unwrap();
+        assert_eq!((stored.phone.as_str(), stored.postal_code.as_str(), stored.size), ("-1", "-1", -1.0));
+        assert_eq!(stored.weight, 70.5);
+        assert!(store.patients().get(&b, &id).await.unwrap().is_none(), "B cannot read A's patient");
+        assert!(store.patients().list(&b).await.unwrap().is_empty());
+        assert!(matches!(store.patients().update(&b, &id, &patient("Bob")).await, Err(StoreError::NotFound)));
+        assert!(matches!(store.patients().create(&a, &ub, &patient("Eve")).await, Err(StoreError::NotFound)), "B's user in A");
+        // The schema refuses what validation should have caught.
+        assert!(store.patients().create(&a, &ua, &patient("X")).await.is_err(), "name of 1 character");
+        let bad_notes = PatientFields { notes: "n".repeat(155), ..patient("Ana") };
+        assert!(store.patients().create(&a, &ua, &bad_notes).await.is_err(), "notes over 154");
+    }
+
+    #[tokio::test]
+    async fn a_user_selects_only_a_patient_of_their_company() {
+        let (store, [(a, ua), (b, ub)]) = two_companies().await;
+        let id = store.patients().create(&a, &ua, &patient("Ana")).await.unwrap();
+        assert!(store.patients().selected(&a, &ua).await.unwrap().is_none());
+        store.patients().select(&a, &ua, &id).await.unwrap();
+        assert_eq!(store.patients().selected(&a, &ua).await.unwrap().unwrap().id, id);
+        assert!(matches!(store.patients().select(&b, &ub, &id).await, Err(StoreError::NotFound)));
+        assert!(store.patients().selected(&b, &ub).await.unwrap().is_none());
+    }
+
+    fn analysis(company: &str, patient: &str, user: &str, kind: &str, at: i64) -> NewAnalysis {
+        NewAnalysis {
+            company_id: company.into(),
+            patient_id: patient.into(),
+            user_id: user.into(),
+            analysis_type: kind.into(),
+            creation_date: at,
+            map_preview: "[[1,2],[3,4]]".into(),
+            additional_parameters: "[]".into(),
+            ..NewAnalysis::default()
+        }
+    }
+
+    #[tokio::test]
+    async fn analyses_page_newest_first_filter_and_stay_in_their_company() {
+        let (store, [(a, ua), (b, _)]) = two_companies().await;
+        let p1 = store.patients().create(&a, &ua, &patient("Ana")).await.unwrap();
+        let p2 = store.patients().create(&a, &ua, &patient("Bea")).await.unwrap();
+        for i in 0..23 {
+            let kind = if i % 2 == 0 { "Static" } else { "Dynamic" };
+            let patient = if i < 20 { &p1 } else { &p2 };
+            store.analyses().create(&analysis(&a, patient, &ua, kind, 1_000 + i)).await.unwrap();
+        }
+        let all = AnalysisFilter::default();
+        let first = store.analyses().page(&a, &all, 0, 10).await.unwrap();
+        assert_eq!(first.len(), 10);
+        assert_eq!(first[0].creation_date, 1_022);
+        assert_eq!(store.analyses().page(&a, &all, 2, 10).await.unwrap().len(), 3);
+        let totals = store.analyses().totals(&a, &all).await.unwrap();
+        assert_eq!(totals.count, 23);
+        assert_eq!(totals.bytes, 23 * 15);
+        let statics = AnalysisFilter { analysis_type: Some("Static".into()), patient_id: Some(p1.clone()) };
+        assert_eq!(store.analyses().totals(&a, &statics).await.unwrap().count, 10);
+        assert_eq!(store.analyses().totals(&b, &all).await.unwrap().count, 0);
+        let id = first[0].id.clone();
+        assert!(store.analyses().get(&b, &id).await.unwrap().is_none());
+        assert!(matches!(store.analyses().set_notes(&b, &id, "x").await, Err(StoreError::NotFound)));
+        assert!(matches!(store.analyses().delete(&b, &id).await, Err(StoreError::NotFound)));
+        store.analyses().set_notes(&a, &id, "better").await.unwrap();
+        assert_eq!(store.analyses().get(&a, &id).await.unwrap().unwrap().notes, "better");
+        store.analyses().delete(&a, &id).await.unwrap();
+        assert_eq!(store.analyses().totals(&a, &all).await.unwrap().count, 22);
+        assert!(store.analyses().create(&analysis(&a, &p1, &ua, "Walking", 1)).await.is_err(), "unknown analysis type");
+        assert!(matches!(store.analyses().create(&analysis(&b, &p1, &ua, "Static", 1)).await, Err(StoreError::NotFound)));
+    }
+
+    #[tokio::test]
+    async fn the_storage_quota_refuses_the_analysis_that_would_pass_it() {
+        let (store, [(a, ua), _]) = two_companies().await;
+        let p = store.patients().create(&a, &ua, &patient("Ana")).await.unwrap();
+        let big = "9".repeat(30 * 1024 * 1024);
+        for _ in 0..3 {
+            store.analyses().create(&NewAnalysis { map_preview: big.clone(), ..analysis(&a, &p, &ua, "Static", 1) }).await.unwrap();
+        }
+        let fourth = store.analyses().create(&NewAnalysis { map_preview: big, ..analysis(&a, &p, &ua, "Static", 1) }).await;
+        assert!(matches!(fourth, Err(StoreError::QuotaExceeded)), "{fourth:?}");
+        assert_eq!(store.analyses().totals(&a, &AnalysisFilter::default()).await.unwrap().count, 3);
+    }
+
+    fn layout(scale: i64) -> LayoutSettings {
+        LayoutSettings {
+            map_color_index: 1,
+            smoothen_index: 2,
+            threshold_value: 15,
+            contours_enabled: true,
+            is3_dmode: false,
+            camera_position: "{}".into(),
+            manual_scale: true,
+            manual_scale_value: scale,
+        }
+    }
+
+    #[tokio::test]
+    async fn layout_settings_are_created_by_the_first_save_and_updated_by_later_ones() {
+        let (store, [(a, ua), (b, _)]) = two_companies().await;
+        assert!(store.layouts().get(&a, &ua).await.unwrap().is_none());
+        assert!(store.layouts().save(&a, &ua, &layout(250)).await.unwrap());
+        assert!(!store.layouts().save(&a, &ua, &layout(300)).await.unwrap());
+        assert_eq!(store.layouts().get(&a, &ua).await.unwrap().unwrap().manual_scale_value, 300);
+        assert!(store.layouts().get(&b, &ua).await.unwrap().is_none());
+        assert!(matches!(store.layouts().save(&b, &ua, &layout(300)).await, Err(StoreError::NotFound)));
+        assert!(store.layouts().save(&a, &ua, &layout(1050)).await.is_err(), "scale above 1000");
+        assert!(store.layouts().save(&a, &ua, &layout(225)).await.is_err(), "scale off the 50 step");
+    }
+
+    #[tokio::test]
+    async fn alarms_are_attended_once_and_logs_stay_in_their_company() {
+        let (store, [(a, ua), (b, ub)]) = two_companies().await;
+        let device = store.devices().create(&device(&a, "MAT-1")).await.unwrap();
+        let ids = vec![device.clone()];
+        assert!(matches!(store.logs().raise_alarm(&b, &device, "Missing", 10).await, Err(StoreError::NotFound)));
+        store.logs().raise_alarm(&a, &device, "Missing", 10).await.unwrap();
+        assert!(store.logs().has_unattended(&a, &ids).await.unwrap());
+        assert!(!store.logs().has_unattended(&b, &ids).await.unwrap());
+        assert_eq!(store.logs().attend(&b, &ids, &ub, 20).await.unwrap(), 0);
+        assert_eq!(store.logs().attend(&a, &ids, &ua, 20).await.unwrap(), 1);
+        assert_eq!(store.logs().attend(&a, &ids, &ua, 30).await.unwrap(), 0);
+        let alarms = store.logs().alarms(&a, &device).await.unwrap();
+        assert_eq!((alarms[0].has_been_attended, alarms[0].attended_time), (true, Some(20)));
+        assert!(store.logs().alarms(&b, &device).await.unwrap().is_empty());
+
+        let entry = DeviceLog { device_id: device.clone(), creation_date: 5, max_pressure: 900, position: "bed".into(), posture: "Supine".into(), confidence: 0.9, pressure_map: "[[0]]".into() };
+        store.logs().add_device_log(&a, &entry).await.unwrap();
+        assert!(store.logs().add_device_log(&b, &entry).await.is_err());
+        assert_eq!(store.logs().device_logs(&a, &device).await.unwrap(), vec![entry]);
+        assert!(store.logs().device_logs(&b, &device).await.unwrap().is_empty());
+        store.logs().add_presence(&a, &PresenceLog { device_id: device.clone(), creation_date: 6, log_id: "1".into() }).await.unwrap();
+        assert!(store.logs().add_presence(&a, &PresenceLog { device_id: device.clone(), creation_date: 6, log_id: "2".into() }).await.is_err());
+        assert_eq!(store.logs().presence(&a, &device).await.unwrap().len(), 1);
+    }
+}

@@ -3,7 +3,7 @@
 use surrealdb::engine::any::Any;
 use surrealdb::Surreal;
 
-use crate::model::Company;
+use crate::model::{Company, CompanyBranding};
 use crate::{new_id, StoreError};
 
 const FIELDS: &str = "record::id(id) AS id, company_name, address, logo, page_color, layout_number";
@@ -42,5 +42,47 @@ impl Companies<'_> {
         let mut response =
             self.db.query(format!("SELECT {FIELDS} FROM type::record('company', $id)")).bind(("id", id.to_owned())).await?;
         Ok(response.take::<Vec<Company>>(0)?.into_iter().next())
+    }
+
+    /// Creates a company with its branding; returns its id. A taken name is `Duplicate`.
+    pub async fn create_branded(&self, branding: &CompanyBranding) -> Result<String, StoreError> {
+        let id = new_id();
+        self.db
+            .query(
+                "CREATE type::record('company', $id) SET company_name = $name, address = $address, logo = $logo, \
+                 page_color = $page_color, layout_number = $layout_number",
+            )
+            .bind(("id", id.clone()))
+            .bind(("name", branding.company_name.clone()))
+            .bind(("address", branding.address.clone()))
+            .bind(("logo", branding.logo.clone()))
+            .bind(("page_color", branding.page_color.clone()))
+            .bind(("layout_number", branding.layout_number))
+            .await?
+            .check()?;
+        Ok(id)
+    }
+
+    /// Every company, by name (hub administrators provision them).
+    pub async fn list(&self) -> Result<Vec<Company>, StoreError> {
+        let mut response = self.db.query(format!("SELECT {FIELDS} FROM company ORDER BY company_name")).await?;
+        Ok(response.take(0)?)
+    }
+
+    /// Changes a company's name, address and logo (the branding page).
+    pub async fn update_branding(&self, id: &str, company_name: &str, address: &str, logo: Option<&str>) -> Result<(), StoreError> {
+        let mut response = self
+            .db
+            .query(
+                "UPDATE type::record('company', $id) SET company_name = $name, address = $address, logo = $logo \
+                 WHERE id != NONE RETURN VALUE record::id(id)",
+            )
+            .bind(("id", id.to_owned()))
+            .bind(("name", company_name.to_owned()))
+            .bind(("address", address.to_owned()))
+            .bind(("logo", logo.map(str::to_owned)))
+            .await?;
+        let updated: Vec<String> = response.take(0)?;
+        if updated.is_empty() { Err(StoreError::NotFound) } else { Ok(()) }
     }
 }

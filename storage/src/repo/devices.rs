@@ -3,7 +3,7 @@
 use surrealdb::engine::any::Any;
 use surrealdb::Surreal;
 
-use crate::model::{Device, NewDevice};
+use crate::model::{Device, DeviceSettings, NewDevice};
 use crate::{new_id, StoreError};
 
 const FIELDS: &str = "record::id(id) AS id, name, bed, room, building, floor, health_system, device_type, \
@@ -109,5 +109,52 @@ impl Devices<'_> {
         let mut response =
             self.db.query(format!("SELECT {FIELDS} FROM device WHERE hardware_serial = $serial LIMIT 1")).bind(("serial", serial.to_owned())).await?;
         Ok(response.take::<Vec<Device>>(0)?.into_iter().next())
+    }
+
+    /// A device of the company.
+    pub async fn get(&self, company_id: &str, id: &str) -> Result<Option<Device>, StoreError> {
+        let mut response = self
+            .db
+            .query(format!("SELECT {FIELDS} FROM type::record('device', $id) WHERE company = type::record('company', $company)"))
+            .bind(("id", id.to_owned()))
+            .bind(("company", company_id.to_owned()))
+            .await?;
+        Ok(response.take::<Vec<Device>>(0)?.into_iter().next())
+    }
+
+    /// A device of the company by hardware serial.
+    pub async fn by_serial_in_company(&self, company_id: &str, serial: &str) -> Result<Option<Device>, StoreError> {
+        Ok(self.by_serial(serial).await?.filter(|d| d.company_id == company_id))
+    }
+
+    /// Renames and relocates a device of the company; returns the updated device.
+    pub async fn update_settings(&self, company_id: &str, id: &str, settings: &DeviceSettings) -> Result<Device, StoreError> {
+        let mut response = self
+            .db
+            .query(format!(
+                "UPDATE type::record('device', $id) SET name = $name, bed = $bed, room = $room \
+                 WHERE company = type::record('company', $company) RETURN {FIELDS}"
+            ))
+            .bind(("id", id.to_owned()))
+            .bind(("company", company_id.to_owned()))
+            .bind(("name", settings.name.clone()))
+            .bind(("bed", settings.bed.clone()))
+            .bind(("room", settings.room.clone()))
+            .await?;
+        response.take::<Vec<Device>>(0)?.into_iter().next().ok_or(StoreError::NotFound)
+    }
+
+    /// The company's devices of one type, ordered by name.
+    pub async fn list_company_type(&self, company_id: &str, device_type: &str) -> Result<Vec<Device>, StoreError> {
+        let mut response = self
+            .db
+            .query(format!(
+                "SELECT {FIELDS} FROM device WHERE company = type::record('company', $company) AND device_type = $type \
+                 ORDER BY name, hardware_serial"
+            ))
+            .bind(("company", company_id.to_owned()))
+            .bind(("type", device_type.to_owned()))
+            .await?;
+        Ok(response.take(0)?)
     }
 }

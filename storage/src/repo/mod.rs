@@ -1,13 +1,21 @@
 //! Typed repositories, one per table. Each borrows the store's connection.
 
+mod analyses;
 mod companies;
 mod device_confs;
 mod devices;
+mod layouts;
+mod logs;
+mod patients;
 mod settings;
 mod users;
 
+pub use analyses::{Analyses, COMPANY_QUOTA_BYTES};
 pub use companies::Companies;
 pub use device_confs::DeviceConfs;
 pub use devices::Devices;
+pub use layouts::Layouts;
+pub use logs::{Logs, LOG_LIST_LIMIT};
+pub use patients::Patients;
 pub use settings::Settings;
 pub use users::Users;

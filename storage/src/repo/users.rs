@@ -57,4 +57,17 @@ impl Users<'_> {
             .await?;
         Ok(response.take::<Vec<User>>(0)?.into_iter().next())
     }
+
+    /// The company's users, by e-mail.
+    pub async fn list_company(&self, company_id: &str) -> Result<Vec<User>, StoreError> {
+        let mut response = self
+            .db
+            .query(
+                "SELECT record::id(id) AS id, email, role, record::id(company) AS company_id \
+                 FROM user WHERE company = type::record('company', $company) ORDER BY email",
+            )
+            .bind(("company", company_id.to_owned()))
+            .await?;
+        Ok(response.take(0)?)
+    }
 }

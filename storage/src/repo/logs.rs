@@ -1,0 +1,168 @@
+//! Device, presence and alarm logs (spec §3), scoped to the device's company.
+
+use surrealdb::engine::any::Any;
+use surrealdb::Surreal;
+
+use crate::model::{AlarmLog, DeviceLog, PresenceLog};
+use crate::error::checked;
+use crate::{new_id, StoreError};
+
+/// How many log rows a list returns at most, newest first (the client's history buffers keep
+/// 350 samples).
+pub const LOG_LIST_LIMIT: i64 = 350;
+
+const ALARM_FIELDS: &str =
+    "record::id(id) AS id, record::id(device) AS device_id, kind, creation_date, has_been_attended, attended_time";
+
+/// Log queries.
+pub struct Logs<'a> {
+    pub(crate) db: &'a Surreal<Any>,
+}
+
+impl Logs<'_> {
+    /// Opens an alarm episode for a device; returns its id.
+    pub async fn raise_alarm(&self, company_id: &str, device_id: &str, kind: &str, at: i64) -> Result<String, StoreError> {
+        let id = new_id();
+        let response = self
+            .db
+            .query(
+                "BEGIN TRANSACTION;
+                 LET $company_ref = type::record('company', $company);
+                 LET $device_ref = (SELECT VALUE id FROM type::record('device', $device) WHERE company = $company_ref)[0];
+                 IF $device_ref = NONE { THROW 'notFound' };
+                 CREATE type::record('alarm_log', $id) SET device = $device_ref, company = $company_ref, kind = $kind,
+                    creation_date = $at;
+                 COMMIT TRANSACTION;",
+            )
+            .bind(("id", id.clone()))
+            .bind(("company", company_id.to_owned()))
+            .bind(("device", device_id.to_owned()))
+            .bind(("kind", kind.to_owned()))
+            .bind(("at", at))
+            .await?;
+        checked(response)?;
+        Ok(id)
+    }
+
+    /// A device's alarms, newest first.
+    pub async fn alarms(&self, company_id: &str, device_id: &str) -> Result<Vec<AlarmLog>, StoreError> {
+        let mut response = self
+            .db
+            .query(format!(
+                "SELECT {ALARM_FIELDS} FROM alarm_log WHERE device = type::record('device', $device) \
+                 AND company = type::record('company', $company) ORDER BY creation_date DESC LIMIT $limit"
+            ))
+            .bind(("company", company_id.to_owned()))
+            .bind(("device", device_id.to_owned()))
+            .bind(("limit", LOG_LIST_LIMIT))
+            .await?;
+        Ok(response.take(0)?)
+    }
+
+    /// Whether any of these devices has an unattended alarm.
+    pub async fn has_unattended(&self, company_id: &str, device_ids: &[String]) -> Result<bool, StoreError> {
+        let mut response = self
+            .db
+            .query(
+                "SELECT VALUE id FROM alarm_log WHERE device IN $devices.map(|$d| type::record('device', $d))
+                    AND company = type::record('company', $company) AND has_been_attended = false LIMIT 1",
+            )
+            .bind(("company", company_id.to_owned()))
+            .bind(("devices", device_ids.to_vec()))
+            .await?;
+        let found: Vec<surrealdb::types::RecordId> = response.take(0)?;
+        Ok(!found.is_empty())
+    }
+
+    /// Attends every unattended alarm of these devices at `at` by `user_id`; returns how many.
+    pub async fn attend(&self, company_id: &str, device_ids: &[String], user_id: &str, at: i64) -> Result<usize, StoreError> {
+        let mut response = self
+            .db
+            .query(
+                "UPDATE alarm_log SET has_been_attended = true, attended_time = $at, attended_by = type::record('user', $user)
+                    WHERE device IN $devices.map(|$d| type::record('device', $d))
+                    AND company = type::record('company', $company) AND has_been_attended = false
+                    RETURN VALUE record::id(id)",
+            )
+            .bind(("company", company_id.to_owned()))
+            .bind(("devices", device_ids.to_vec()))
+            .bind(("user", user_id.to_owned()))
+            .bind(("at", at))
+            .await?;
+        let attended: Vec<String> = response.take(0)?;
+        Ok(attended.len())
+    }
+
+    /// Appends a device log entry.
+    pub async fn add_device_log(&self, company_id: &str, entry: &DeviceLog) -> Result<(), StoreError> {
+        let response = self
+            .db
+            .query(
+                "BEGIN TRANSACTION;
+                 LET $company_ref = type::record('company', $company);
+                 LET $device_ref = (SELECT VALUE id FROM type::record('device', $e.device_id) WHERE company = $company_ref)[0];
+                 IF $device_ref = NONE { THROW 'notFound' };
+                 CREATE device_log SET device = $device_ref, company = $company_ref, creation_date = $e.creation_date,
+                    max_pressure = $e.max_pressure, position = $e.position, posture = $e.posture,
+                    confidence = $e.confidence, pressure_map = $e.pressure_map;
+                 COMMIT TRANSACTION;",
+            )
+            .bind(("company", company_id.to_owned()))
+            .bind(("e", entry.clone()))
+            .await?;
+        checked(response)?;
+        Ok(())
+    }
+
+    /// A device's log entries, newest first.
+    pub async fn device_logs(&self, company_id: &str, device_id: &str) -> Result<Vec<DeviceLog>, StoreError> {
+        let mut response = self
+            .db
+            .query(
+                "SELECT record::id(device) AS device_id, creation_date, max_pressure, position, posture, confidence, pressure_map
+                    FROM device_log WHERE device = type::record('device', $device) AND company = type::record('company', $company)
+                    ORDER BY creation_date DESC LIMIT $limit",
+            )
+            .bind(("company", company_id.to_owned()))
+            .bind(("device", device_id.to_owned()))
+            .bind(("limit", LOG_LIST_LIMIT))
+            .await?;
+        Ok(response.take(0)?)
+    }
+
+    /// Appends a presence log entry ('1' entrance, '0' exit).
+    pub async fn add_presence(&self, company_id: &str, entry: &PresenceLog) -> Result<(), StoreError> {
+        let response = self
+            .db
+            .query(
+                "BEGIN TRANSACTION;
+                 LET $company_ref = type::record('company', $company);
+                 LET $device_ref = (SELECT VALUE id FROM type::record('device', $e.device_id) WHERE company = $company_ref)[0];
+                 IF $device_ref = NONE { THROW 'notFound' };
+                 CREATE presence_log SET device = $device_ref, company = $company_ref, creation_date = $e.creation_date,
+                    log_id = $e.log_id;
+                 COMMIT TRANSACTION;",
+            )
+            .bind(("company", company_id.to_owned()))
+            .bind(("e", entry.clone()))
+            .await?;
+        checked(response)?;
+        Ok(())
+    }
+
+    /// A device's presence entries, newest first.
+    pub async fn presence(&self, company_id: &str, device_id: &str) -> Result<Vec<PresenceLog>, StoreError> {
+        let mut response = self
+            .db
+            .query(
+                "SELECT record::id(device) AS device_id, creation_date, log_id FROM presence_log
+                    WHERE device = type::record('device', $device) AND company = type::record('company', $company)
+                    ORDER BY creation_date DESC LIMIT $limit",
+            )
+            .bind(("company", company_id.to_owned()))
+            .bind(("device", device_id.to_owned()))
+            .bind(("limit", LOG_LIST_LIMIT))
+            .await?;
+        Ok(response.take(0)?)
+    }
+}

@@ -1,0 +1,124 @@
+//! The `patient` table, and each user's selected patient. Every query is scoped to a company.
+
+use surrealdb::engine::any::Any;
+use surrealdb::Surreal;
+
+use crate::model::{Patient, PatientFields};
+use crate::error::checked;
+use crate::{new_id, unix_now, StoreError};
+
+const FIELDS: &str = "record::id(id) AS id, record::id(company) AS company_id, name, weight, height, birth_date, notes, \
+    email, phone, phone2, gender, size, health_ins, medical_cond, profession, address, postal_code, country, created_at";
+
+const SET_FIELDS: &str = "name = $f.name, weight = $f.weight, height = $f.height, birth_date = $f.birth_date, \
+    notes = $f.notes, email = $f.email, phone = $f.phone, phone2 = $f.phone2, gender = $f.gender, size = $f.size, \
+    health_ins = $f.health_ins, medical_cond = $f.medical_cond, profession = $f.profession, address = $f.address, \
+    postal_code = $f.postal_code, country = $f.country";
+
+/// Patient queries.
+pub struct Patients<'a> {
+    pub(crate) db: &'a Surreal<Any>,
+}
+
+impl Patients<'_> {
+    /// Creates a patient of `company_id`, registered by `user_id` (who must belong to it) with
+    /// the data-treatment agreement given; returns the id.
+    pub async fn create(&self, company_id: &str, user_id: &str, fields: &PatientFields) -> Result<String, StoreError> {
+        let id = new_id();
+        let response = self
+            .db
+            .query(format!(
+                "BEGIN TRANSACTION;
+                 LET $user = (SELECT VALUE id FROM type::record('user', $user_id) WHERE company = type::record('company', $company))[0];
+                 IF $user = NONE {{ THROW 'notFound' }};
+                 CREATE type::record('patient', $id) SET company = type::record('company', $company), created_by = $user,
+                    created_at = $now, agree_data_treatment = true, {SET_FIELDS};
+                 COMMIT TRANSACTION;"
+            ))
+            .bind(("id", id.clone()))
+            .bind(("company", company_id.to_owned()))
+            .bind(("user_id", user_id.to_owned()))
+            .bind(("now", unix_now()))
+            .bind(("f", fields.clone()))
+            .await?;
+        checked(response)?;
+        Ok(id)
+    }
+
+    /// Replaces a patient's fields; `NotFound` for another company's patient.
+    pub async fn update(&self, company_id: &str, id: &str, fields: &PatientFields) -> Result<(), StoreError> {
+        let mut response = self
+            .db
+            .query(format!(
+                "UPDATE type::record('patient', $id) SET {SET_FIELDS} WHERE company = type::record('company', $company) \
+                 RETURN VALUE record::id(id)"
+            ))
+            .bind(("id", id.to_owned()))
+            .bind(("company", company_id.to_owned()))
+            .bind(("f", fields.clone()))
+            .await?;
+        let updated: Vec<String> = response.take(0)?;
+        if updated.is_empty() { Err(StoreError::NotFound) } else { Ok(()) }
+    }
+
+    /// A patient of the company.
+    pub async fn get(&self, company_id: &str, id: &str) -> Result<Option<Patient>, StoreError> {
+        let mut response = self
+            .db
+            .query(format!("SELECT {FIELDS} FROM type::record('patient', $id) WHERE company = type::record('company', $company)"))
+            .bind(("id", id.to_owned()))
+            .bind(("company", company_id.to_owned()))
+            .await?;
+        Ok(response.take::<Vec<Patient>>(0)?.into_iter().next())
+    }
+
+    /// The company's patients, by name.
+    pub async fn list(&self, company_id: &str) -> Result<Vec<Patient>, StoreError> {
+        let mut response = self
+            .db
+            .query(format!("SELECT {FIELDS} FROM patient WHERE company = type::record('company', $company) ORDER BY name"))
+            .bind(("company", company_id.to_owned()))
+            .await?;
+        Ok(response.take(0)?)
+    }
+
+    /// Makes `patient_id` the user's selected patient. Both must belong to the company.
+    pub async fn select(&self, company_id: &str, user_id: &str, patient_id: &str) -> Result<(), StoreError> {
+        let response = self
+            .db
+            .query(
+                "BEGIN TRANSACTION;
+                 LET $company_ref = type::record('company', $company);
+                 LET $patient = (SELECT VALUE id FROM type::record('patient', $patient_id) WHERE company = $company_ref)[0];
+                 IF $patient = NONE { THROW 'notFound' };
+                 LET $updated = (UPDATE type::record('user', $user_id) SET selected_patient = $patient WHERE company = $company_ref
+                    RETURN VALUE record::id(id));
+                 IF array::len($updated) = 0 { THROW 'notFound' };
+                 COMMIT TRANSACTION;",
+            )
+            .bind(("company", company_id.to_owned()))
+            .bind(("user_id", user_id.to_owned()))
+            .bind(("patient_id", patient_id.to_owned()))
+            .await?;
+        checked(response)?;
+        Ok(())
+    }
+
+    /// The user's selected patient, if any (and if it still belongs to the company).
+    pub async fn selected(&self, company_id: &str, user_id: &str) -> Result<Option<Patient>, StoreError> {
+        let mut response = self
+            .db
+            .query(
+                "SELECT VALUE record::id(selected_patient) FROM type::record('user', $user_id)
+                    WHERE company = type::record('company', $company) AND selected_patient != NONE",
+            )
+            .bind(("company", company_id.to_owned()))
+            .bind(("user_id", user_id.to_owned()))
+            .await?;
+        let selected: Vec<String> = response.take(0)?;
+        match selected.into_iter().next() {
+            Some(patient_id) => self.get(company_id, &patient_id).await,
+            None => Ok(None),
+        }
+    }
+}
