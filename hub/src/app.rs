@@ -97,6 +97,7 @@ pub async fn start_with_store(config: ServeConfig, store: Store) -> anyhow::Resu
         actors: actors.clone(),
         ingest: ingest.clone(),
         client_dir: config.client_dir.clone(),
+        login_limiter: Default::default(),
     });
     let mut tasks = Vec::new();
     let mut http_stop = stopped.clone();

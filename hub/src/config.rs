@@ -72,6 +72,24 @@ pub enum Command {
     /// Register N devices in the demo company and write their serials and one-time secrets to a
     /// JSON file (for the simulator and load tests). Run it while the hub is stopped.
     Provision(ProvisionArgs),
+    /// Create an administrator (role 1) for a real deployment, and its company if needed. Run it
+    /// while the hub is stopped.
+    CreateAdmin(CreateAdminArgs),
+}
+
+/// Arguments of `hub create-admin`.
+#[derive(Debug, Clone, Args)]
+pub struct CreateAdminArgs {
+    /// The administrator's e-mail.
+    #[arg(long)]
+    pub email: String,
+    /// The password (at least 6 characters); prefer the environment variable, which does not
+    /// show in the process list.
+    #[arg(long, env = "HUB_ADMIN_PASSWORD", hide_env_values = true)]
+    pub password: String,
+    /// The company's name; created if it does not exist.
+    #[arg(long)]
+    pub company: String,
 }
 
 /// Arguments of `hub provision`.

@@ -10,6 +10,8 @@ use std::path::Path;
 use std::sync::Arc;
 
 use anyhow::Context;
+
+pub use crate::auth::roles::{ROLE_ADMIN, ROLE_STAFF};
 use storage::model::NewDevice;
 use storage::{device_secret, Store, StoreError};
 use tokio::sync::watch;
@@ -25,10 +27,6 @@ pub const DEMO_PASSWORD: &str = "demo1234";
 pub const ADMIN_EMAIL: &str = "admin@example.com";
 /// The demo administrator's password.
 pub const ADMIN_PASSWORD: &str = "admin1234";
-/// Role of administrators; staff have role 2 (spec §6: new users get role 2).
-pub const ROLE_ADMIN: i64 = 1;
-/// Role of ordinary staff.
-pub const ROLE_STAFF: i64 = 2;
 
 /// A demo device and, for the ones that stream, the secret issued at this start.
 #[derive(Debug, Clone)]

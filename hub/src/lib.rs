@@ -2,6 +2,7 @@
 //! WebSocket, static client files, metrics and demo mode. Business rules live in `actors`;
 //! this crate wires them to the network and to storage.
 
+pub mod admin;
 pub mod app;
 pub mod auth;
 pub mod catalog_load;
@@ -12,3 +13,4 @@ pub mod private_file;
 pub mod ingest;
 pub mod provision;
 pub mod tls;
+pub mod validation;

@@ -13,6 +13,7 @@ async fn main() -> anyhow::Result<()> {
     let cli = Cli::parse();
     match cli.command {
         Some(Command::Provision(args)) => hub::provision::run(&cli.serve, &args).await.context("provisioning failed"),
+        Some(Command::CreateAdmin(args)) => hub::admin::run(&cli.serve, &args).await.context("creating the administrator failed"),
         None => {
             let running = hub::app::start(cli.serve).await.context("the hub could not start")?;
             running.wait_for_shutdown_signal().await

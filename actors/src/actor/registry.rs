@@ -52,6 +52,9 @@ pub enum RegistryMsg {
     Disconnect { device_id: Arc<str>, connection_id: u64 },
     /// The device's actor, spawned if needed.
     Resolve { device_id: Arc<str>, reply: RpcReplyPort<Result<MatHandle, RegistryError>> },
+    /// A device was registered while the hub runs (already in the catalogue): its card appears
+    /// offline at once, and a parent's set actor starts. Replies when done.
+    Registered { device_id: Arc<str>, reply: RpcReplyPort<()> },
 }
 
 /// Everything the registry needs.
@@ -136,6 +139,16 @@ impl Actor for DeviceRegistry {
                     None => state.spawn_mat(&myself, &device_id, None).await,
                 };
                 let _ = reply.send(result);
+            }
+            RegistryMsg::Registered { device_id, reply } => {
+                if let Some(device) = state.args.catalog.get(&device_id) {
+                    let event = DeviceConfEvent::new(&device.identity(), &offline_status(&device), Vec::new());
+                    state.args.bus.company(&device.company_id).seed(&device.id, encode_event(events::DEVICE_CONF, event));
+                    if !device.members.is_empty() && !state.sets.contains_key(&device_id) {
+                        state.spawn_set(&myself, device).await?;
+                    }
+                }
+                let _ = reply.send(());
             }
         }
         Ok(())

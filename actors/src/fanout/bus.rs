@@ -55,6 +55,11 @@ impl DeviceChannel {
         *lock(&self.latest) = Some(message);
     }
 
+    /// The latest live map published (an encoded `pressureMap_SAToFront` event), if any.
+    pub fn latest(&self) -> Option<Bytes> {
+        lock(&self.latest).clone()
+    }
+
     /// Adds a viewer and hands it the latest map.
     pub fn join(&self, viewer: Viewer) {
         if let Some(latest) = lock(&self.latest).clone() {

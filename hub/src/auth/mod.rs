@@ -1,3 +1,5 @@
-//! Authentication: signed, expiring bearer tokens.
+//! Authentication: signed, expiring bearer tokens, roles, and login throttling.
 
+pub mod rate_limit;
+pub mod roles;
 pub mod token;

@@ -1,18 +1,20 @@
-//! `POST /api/auth/login` and the bearer-token filter every other call goes through.
+//! `POST /api/auth/login` (throttled per account and address), token checks, and
+//! `POST /api/auth/signup`.
 
 use std::convert::Infallible;
 use std::sync::Arc;
+use std::time::Instant;
 
 use serde::{Deserialize, Serialize};
 use warp::http::StatusCode;
-use warp::{Filter, Rejection, Reply};
+use warp::{Filter, Reply};
 
+use super::call::Call;
 use super::error::ApiError;
 use super::state::AppState;
+use crate::auth::roles::ROLE_STAFF;
 use crate::auth::token::{unix_now, Claims, TokenError};
-
-/// Login bodies are tiny; anything larger is refused with 413.
-pub const LOGIN_BODY_LIMIT: u64 = 16 * 1024;
+use crate::validation::account::{validate_account, AccountInput};
 
 /// The login request.
 #[derive(Debug, Deserialize)]
@@ -33,18 +35,29 @@ pub struct LoginResponse {
     pub expires_at: u64,
 }
 
-/// Checks e-mail and password; answers a signed, expiring token.
-pub async fn login(state: Arc<AppState>, request: LoginRequest) -> Result<warp::reply::Response, Rejection> {
-    let wrong = || ApiError::new(StatusCode::UNAUTHORIZED, "incorrectCredentials", "wrong e-mail or password");
-    let credentials = state.store.users().credentials(request.email.trim()).await.map_err(ApiError::internal)?;
+/// Checks e-mail and password; answers a signed, expiring token. Too many failures for the
+/// account or from the address answer 429 `tooManyAttempts` with `Retry-After`.
+pub async fn login(mut call: Call) -> Result<warp::reply::Response, ApiError> {
+    let request: LoginRequest = call.json().await?;
+    let state = call.state.clone();
+    let email = request.email.trim().to_lowercase();
+    let address = call.client_address();
+    if let Some(wait) = state.login_limiter.lock().unwrap_or_else(|p| p.into_inner()).check(&email, &address, Instant::now()) {
+        let mut error = ApiError::new(StatusCode::TOO_MANY_REQUESTS, "tooManyAttempts", "too many failed sign-ins; try again later");
+        error.retry_after = Some(wait.as_secs().max(1));
+        return Err(error);
+    }
+    let credentials = state.store.users().credentials(&email).await.map_err(ApiError::internal)?;
     // Hash even for unknown e-mails so response time does not reveal which addresses exist.
     let stored = credentials.as_ref().map(|c| c.password_hash.clone()).unwrap_or_else(|| DUMMY_HASH.to_owned());
     let password = request.password;
     let matches = tokio::task::spawn_blocking(move || storage::password::verify(&password, &stored)).await.map_err(ApiError::internal)?;
     let Some(user) = credentials.filter(|_| matches) else {
-        tracing::info!(email = %request.email, "failed login");
-        return Err(wrong().into());
+        tracing::info!(%email, %address, "failed login");
+        state.login_limiter.lock().unwrap_or_else(|p| p.into_inner()).failed(&email, &address, Instant::now());
+        return Err(ApiError::new(StatusCode::UNAUTHORIZED, "incorrectCredentials", "wrong e-mail or password"));
     };
+    state.login_limiter.lock().unwrap_or_else(|p| p.into_inner()).succeeded(&email);
     let company = state.store.companies().get(&user.company_id).await.map_err(ApiError::internal)?;
     let claims = Claims { user_id: user.id.clone(), company_id: user.company_id.clone(), role: user.role, expires_at: unix_now() + state.token_ttl_secs };
     let response = LoginResponse {
@@ -61,14 +74,57 @@ pub async fn login(state: Arc<AppState>, request: LoginRequest) -> Result<warp::
 /// An argon2 hash of a random string, verified against when the e-mail is unknown.
 const DUMMY_HASH: &str = "$argon2id$v=19$m=19456,t=2,p=1$c29tZXNhbHRzb21lc2FsdA$3rk7rGPdxfNMsg4Wd1GeRvb8qbfsjKx6IvK8hszrk7Q";
 
+/// `POST /api/auth/signup` body: an account and the company (id or name) it joins. A `role`
+/// field is accepted and ignored: new users get role 2 (spec §6).
+#[derive(Debug, Default, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+pub struct SignupRequest {
+    #[serde(flatten)]
+    pub account: AccountInput,
+    pub company: String,
+    pub role: Option<serde_json::Value>,
+}
 
-/// Extracts the claims of a valid bearer token, or rejects with 401.
-pub fn authenticated(state: Arc<AppState>) -> impl Filter<Extract = (Claims,), Error = Rejection> + Clone {
-    warp::header::optional::<String>("authorization").and(with_state(state)).and_then(|header: Option<String>, state: Arc<AppState>| async move {
-        let header = header.ok_or_else(|| ApiError::unauthorized("an Authorization: Bearer token is required"))?;
-        let token = header.strip_prefix("Bearer ").ok_or_else(|| ApiError::unauthorized("use Authorization: Bearer <token>"))?;
-        verify(&state, token).map_err(Rejection::from)
-    })
+/// The created user.
+#[derive(Debug, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct CreatedUser {
+    pub id: String,
+    pub email: String,
+    pub role: i64,
+    pub company_id: String,
+}
+
+/// Creates a staff user in a company (administrators only).
+pub async fn signup(mut call: Call) -> Result<warp::reply::Response, ApiError> {
+    call.admin()?;
+    let request: SignupRequest = call.json().await?;
+    let account = validate_account(&request.account)?;
+    let company_id = resolve_company(&call.state, &request.company).await?;
+    let id = call
+        .state
+        .store
+        .users()
+        .create(&account.email, &account.password, ROLE_STAFF, &company_id)
+        .await
+        .map_err(|e| ApiError::store(e, "user", "duplicateEmail"))?;
+    let body = CreatedUser { id, email: account.email, role: ROLE_STAFF, company_id };
+    Ok(warp::reply::with_status(warp::reply::json(&body), StatusCode::CREATED).into_response())
+}
+
+/// A company's id from its id or its name (the admin panel sends either).
+pub async fn resolve_company(state: &AppState, company: &str) -> Result<String, ApiError> {
+    let company = company.trim();
+    if company.is_empty() {
+        return Err(ApiError::new(StatusCode::BAD_REQUEST, "companyRequired", "name the company"));
+    }
+    if let Some(found) = state.store.companies().get(company).await.map_err(ApiError::internal)? {
+        return Ok(found.id);
+    }
+    match state.store.companies().find_by_name(company).await.map_err(ApiError::internal)? {
+        Some(found) => Ok(found.id),
+        None => Err(ApiError::not_found("company")),
+    }
 }
 
 /// Checks a token as the browser socket receives it.

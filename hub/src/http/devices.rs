@@ -1,30 +1,24 @@
-//! `GET /api/userDevices` and `GET /api/deviceConfCompany`, always scoped to the caller's company.
+//! Devices, always scoped to the caller's company: `GET /api/userDevices`,
+//! `GET /api/deviceConfCompany`, `GET /api/deviceConfiguration/{id}`, `PUT /api/device/{id}`,
+//! `GET /api/device/obtainList/{company}/{type}/{x}`, `GET /api/ForceDeviceApi/{id}` and
+//! `GET /api/standard/pressureMapLogs/{serial}`.
 
 use std::collections::HashMap;
 use std::sync::Arc;
 
-use actors::browser::{DeviceConfEvent, SideStatus};
+use actors::browser::{DeviceConfEvent, PressureMapEvent, SideStatus};
+use actors::catalog::DeviceInfo;
 use actors::machine::device_type::DeviceType;
 use actors::machine::status::{CardStatus, PatientStatus};
 use serde::{Deserialize, Serialize};
-use warp::{Rejection, Reply};
+use storage::model::{Device, DeviceConf};
+use warp::http::StatusCode;
 
+use super::call::{path_segment, Call};
 use super::error::ApiError;
+use super::json::{ok, Oid};
 use super::state::AppState;
-use crate::auth::token::Claims;
-
-/// `{ "$oid": id }`, the id shape of spec §3.
-#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
-pub struct Oid {
-    #[serde(rename = "$oid")]
-    pub oid: String,
-}
-
-impl Oid {
-    fn new(id: &str) -> Self {
-        Oid { oid: id.to_owned() }
-    }
-}
+use crate::validation::device::{validate_settings, DeviceSettingsInput};
 
 /// A device as the client reads it (spec §3 field names).
 #[derive(Debug, Serialize, Deserialize)]
@@ -53,6 +47,27 @@ pub struct SystemJson {
     pub devices: Vec<String>,
 }
 
+impl DeviceJson {
+    fn new(device: Device, company_name: &str) -> Self {
+        DeviceJson {
+            id: Oid::new(&device.id),
+            name: device.name,
+            bed: device.bed,
+            room: device.room,
+            building: device.building,
+            floor: device.floor,
+            health_system: device.health_system,
+            device_type: device.device_type,
+            hardware_serial: device.hardware_serial,
+            company: company_name.to_owned(),
+            current_patient: device.current_patient,
+            number_of_subdevices: device.number_of_subdevices,
+            parent: device.parent_id.as_deref().map(Oid::new),
+            system: SystemJson { devices: device.member_ids },
+        }
+    }
+}
+
 /// A device configuration (spec §3) with the live status the cards show.
 #[derive(Debug, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -71,68 +86,160 @@ pub struct DeviceConfJson {
     pub sides: Vec<SideStatus>,
 }
 
-/// The caller's company's devices.
-pub async fn user_devices(state: Arc<AppState>, claims: Claims) -> Result<warp::reply::Response, Rejection> {
-    let company = state.store.companies().get(&claims.company_id).await.map_err(ApiError::internal)?;
-    let company_name = company.map(|c| c.company_name).unwrap_or_default();
-    let devices = state.store.devices().list_company(&claims.company_id).await.map_err(ApiError::internal)?;
-    let body: Vec<DeviceJson> = devices
-        .into_iter()
-        .map(|d| DeviceJson {
-            id: Oid::new(&d.id),
-            name: d.name,
-            bed: d.bed,
-            room: d.room,
-            building: d.building,
-            floor: d.floor,
-            health_system: d.health_system,
-            device_type: d.device_type,
-            hardware_serial: d.hardware_serial,
-            company: company_name.clone(),
-            current_patient: d.current_patient,
-            number_of_subdevices: d.number_of_subdevices,
-            parent: d.parent_id.as_deref().map(Oid::new),
-            system: SystemJson { devices: d.member_ids },
-        })
-        .collect();
-    Ok(warp::reply::json(&body).into_response())
+#[derive(Deserialize)]
+struct Envelope<T> {
+    data: T,
 }
 
-#[derive(Deserialize)]
-struct Envelope {
-    data: DeviceConfEvent,
+async fn company_name(state: &AppState, company_id: &str) -> Result<String, ApiError> {
+    Ok(state.store.companies().get(company_id).await.map_err(ApiError::internal)?.map(|c| c.company_name).unwrap_or_default())
+}
+
+/// The live statuses of a company's devices, by device id.
+fn live_statuses(state: &AppState, company_id: &str) -> HashMap<String, DeviceConfEvent> {
+    state
+        .bus
+        .company(company_id)
+        .statuses()
+        .iter()
+        .filter_map(|bytes| rmp_serde::from_slice::<Envelope<DeviceConfEvent>>(bytes).ok())
+        .map(|e| (e.data.device_id.clone(), e.data))
+        .collect()
+}
+
+fn conf_json(conf: DeviceConf, status: DeviceConfEvent, company: &str) -> DeviceConfJson {
+    DeviceConfJson {
+        device_id: Oid::new(&conf.device_id),
+        company: company.to_owned(),
+        image_saved: conf.image_saved,
+        device_functional: status.device_functional,
+        patient_status: status.patient_status,
+        state_code: status.state_code,
+        card_status: status.card_status,
+        hardware_serial: status.hardware_serial,
+        device_type: status.device_type,
+        name: status.name,
+        sides: status.sides,
+    }
+}
+
+/// The device in the caller's company (404 for an unknown id or another company's).
+fn catalog_device(state: &AppState, company_id: &str, id: &str) -> Result<Arc<DeviceInfo>, ApiError> {
+    state.catalog.get_in_company(id, company_id).ok_or_else(|| ApiError::not_found("device"))
+}
+
+/// The caller's company's devices.
+pub async fn user_devices(call: Call) -> Result<warp::reply::Response, ApiError> {
+    let claims = call.claims()?;
+    let company = company_name(&call.state, &claims.company_id).await?;
+    let devices = call.state.store.devices().list_company(&claims.company_id).await.map_err(ApiError::internal)?;
+    Ok(ok(&devices.into_iter().map(|d| DeviceJson::new(d, &company)).collect::<Vec<_>>()))
 }
 
 /// The caller's company's device configurations, with the live status the cards show.
-pub async fn device_conf_company(state: Arc<AppState>, claims: Claims) -> Result<warp::reply::Response, Rejection> {
-    let confs = state.store.device_confs().list_company(&claims.company_id).await.map_err(ApiError::internal)?;
-    let live: HashMap<String, DeviceConfEvent> = state
-        .bus
-        .company(&claims.company_id)
-        .statuses()
-        .iter()
-        .filter_map(|bytes| rmp_serde::from_slice::<Envelope>(bytes).ok())
-        .map(|e| (e.data.device_id.clone(), e.data))
-        .collect();
-    let company = state.store.companies().get(&claims.company_id).await.map_err(ApiError::internal)?.map(|c| c.company_name).unwrap_or_default();
-    let body: Vec<DeviceConfJson> = confs
+pub async fn device_conf_company(call: Call) -> Result<warp::reply::Response, ApiError> {
+    let claims = call.claims()?;
+    let confs = call.state.store.device_confs().list_company(&claims.company_id).await.map_err(ApiError::internal)?;
+    let mut live = live_statuses(&call.state, &claims.company_id);
+    let company = company_name(&call.state, &claims.company_id).await?;
+    let body: Vec<DeviceConfJson> =
+        confs.into_iter().filter_map(|conf| live.remove(&conf.device_id).map(|status| conf_json(conf, status, &company))).collect();
+    Ok(ok(&body))
+}
+
+/// One device's configuration and live status.
+pub async fn device_configuration(id: String, call: Call) -> Result<warp::reply::Response, ApiError> {
+    let claims = call.claims()?;
+    catalog_device(&call.state, &claims.company_id, &id)?;
+    let conf = call
+        .state
+        .store
+        .device_confs()
+        .list_company(&claims.company_id)
+        .await
+        .map_err(ApiError::internal)?
         .into_iter()
-        .filter_map(|conf| {
-            let status = live.get(&conf.device_id)?.clone();
-            Some(DeviceConfJson {
-                device_id: Oid::new(&conf.device_id),
-                company: company.clone(),
-                image_saved: conf.image_saved,
-                device_functional: status.device_functional,
-                patient_status: status.patient_status,
-                state_code: status.state_code,
-                card_status: status.card_status,
-                hardware_serial: status.hardware_serial,
-                device_type: status.device_type,
-                name: status.name,
-                sides: status.sides,
-            })
-        })
-        .collect();
-    Ok(warp::reply::json(&body).into_response())
+        .find(|c| c.device_id == id)
+        .ok_or_else(|| ApiError::not_found("device"))?;
+    let status = live_statuses(&call.state, &claims.company_id).remove(&id).ok_or_else(|| ApiError::not_found("device"))?;
+    let company = company_name(&call.state, &claims.company_id).await?;
+    Ok(ok(&conf_json(conf, status, &company)))
+}
+
+/// Renames and relocates a device (name, room and bed required: `deviceParameters`).
+pub async fn update(id: String, mut call: Call) -> Result<warp::reply::Response, ApiError> {
+    let claims = call.claims()?;
+    let input: DeviceSettingsInput = call.json().await?;
+    let settings = validate_settings(&input)?;
+    let device = call.state.store.devices().update_settings(&claims.company_id, &id, &settings).await.map_err(|e| ApiError::store(e, "device", "duplicate"))?;
+    if let Some(info) = call.state.catalog.get_in_company(&id, &claims.company_id) {
+        call.state.catalog.upsert(DeviceInfo { name: device.name.clone(), ..(*info).clone() });
+    }
+    let company = company_name(&call.state, &claims.company_id).await?;
+    Ok(ok(&DeviceJson::new(device, &company)))
+}
+
+/// The caller's company's devices of one type. `{company}` must be the caller's company (its id
+/// or name); `{x}` is a 1-based page of 10, or 0 for all.
+pub async fn obtain_list(company: String, device_type: String, x: String, call: Call) -> Result<warp::reply::Response, ApiError> {
+    let claims = call.claims()?;
+    let (company, device_type) = (path_segment(&company), path_segment(&device_type));
+    let company_name = company_name(&call.state, &claims.company_id).await?;
+    if company != claims.company_id && company != company_name {
+        return Err(ApiError::not_found("company"));
+    }
+    let device_type = DeviceType::from_name(&device_type).ok_or_else(|| ApiError::new(StatusCode::BAD_REQUEST, "invalidDeviceType", format!("'{device_type}' is not a device type")))?;
+    let page: usize = x.parse().map_err(|_| ApiError::new(StatusCode::BAD_REQUEST, "invalidPage", "{x} is a page number, 0 for all"))?;
+    let devices = call.state.store.devices().list_company_type(&claims.company_id, device_type.name()).await.map_err(ApiError::internal)?;
+    let selected: Vec<DeviceJson> = match page {
+        0 => devices.into_iter().map(|d| DeviceJson::new(d, &company_name)).collect(),
+        n => devices.into_iter().skip((n - 1) * 10).take(10).map(|d| DeviceJson::new(d, &company_name)).collect(),
+    };
+    Ok(ok(&selected))
+}
+
+/// The latest live map of a device, decoded: (hub time in ms, rows, cols, cells).
+fn latest_map(state: &AppState, device: &DeviceInfo) -> Option<(u64, u16, u16, Vec<u16>)> {
+    let bytes = state.bus.device(&device.id, &device.company_id).latest()?;
+    let event = rmp_serde::from_slice::<Envelope<PressureMapEvent<'_>>>(&bytes).ok()?.data;
+    if event.blank {
+        return None;
+    }
+    let cells = match event.bytes_per_cell {
+        2 => event.cells.chunks_exact(2).map(|c| u16::from_le_bytes([c[0], c[1]])).collect(),
+        _ => event.cells.iter().map(|&c| u16::from(c)).collect(),
+    };
+    Some((event.hub_time_ms, event.rows, event.cols, cells))
+}
+
+/// `GET /api/ForceDeviceApi/{id}`: the four channels of a Force Mat (0–4095) and their sum.
+pub async fn force_values(id: String, call: Call) -> Result<warp::reply::Response, ApiError> {
+    let claims = call.claims()?;
+    let device = catalog_device(&call.state, &claims.company_id, &id)?;
+    if device.device_type.frame_shape().map(|(rows, cols, _)| rows * cols) != Some(4) {
+        return Err(ApiError::new(StatusCode::BAD_REQUEST, "notAForceDevice", "this device has no force channels"));
+    }
+    let (at, values) = match latest_map(&call.state, &device) {
+        Some((at, _, _, cells)) => (Some(at), cells),
+        None => (None, vec![0; 4]),
+    };
+    let total: u32 = values.iter().map(|&v| u32::from(v)).sum();
+    Ok(ok(&serde_json::json!({ "presureValue": values, "total": total, "hubTimeMs": at })))
+}
+
+/// `GET /api/standard/pressureMapLogs/{serial}`: the device's latest pressure map (spec §3
+/// "pressure data update": creationDate.$date, pressureMap), or `pressureMap: null` when it
+/// sends nothing.
+pub async fn pressure_map_log(serial: String, call: Call) -> Result<warp::reply::Response, ApiError> {
+    let claims = call.claims()?;
+    let device = call.state.catalog.by_serial(&path_segment(&serial)).filter(|d| *d.company_id == *claims.company_id).ok_or_else(|| ApiError::not_found("device"))?;
+    let body = match latest_map(&call.state, &device) {
+        Some((at, rows, cols, cells)) => {
+            let map: Vec<&[u16]> = cells.chunks(usize::from(cols.max(1))).take(usize::from(rows)).collect();
+            let total: u64 = cells.iter().map(|&v| u64::from(v)).sum();
+            serde_json::json!({ "creationDate": { "$date": at }, "pressureMap": map, "pressures": total })
+        }
+        None => serde_json::json!({ "creationDate": null, "pressureMap": null, "pressures": 0 }),
+    };
+    Ok(ok(&body))
 }

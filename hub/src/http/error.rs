@@ -14,13 +14,37 @@ pub struct ApiError {
     pub status: StatusCode,
     pub error: &'static str,
     pub message: String,
+    /// Seconds to wait, sent as `Retry-After` (429).
+    pub retry_after: Option<u64>,
 }
 
 impl Reject for ApiError {}
 
 impl ApiError {
     pub fn new(status: StatusCode, error: &'static str, message: impl Into<String>) -> Self {
-        ApiError { status, error, message: message.into() }
+        ApiError { status, error, message: message.into(), retry_after: None }
+    }
+
+    /// 404 for an unknown id or one of another company: the caller cannot tell them apart.
+    pub fn not_found(what: &str) -> Self {
+        ApiError::new(StatusCode::NOT_FOUND, "notFound", format!("no such {what}"))
+    }
+
+    /// A storage error as the API answers it: unknown ids 404, duplicates 409 with `duplicate_key`,
+    /// schema refusals 400, quota 409, anything else 500.
+    pub fn store(error: storage::StoreError, what: &str, duplicate_key: &'static str) -> Self {
+        match error {
+            storage::StoreError::NotFound => ApiError::not_found(what),
+            storage::StoreError::Duplicate(_) => ApiError::new(StatusCode::CONFLICT, duplicate_key, format!("this {what} already exists")),
+            storage::StoreError::Invalid(detail) => {
+                tracing::warn!(%detail, "storage refused a value that passed validation");
+                ApiError::new(StatusCode::BAD_REQUEST, "invalidData", format!("the {what} has an invalid field"))
+            }
+            storage::StoreError::QuotaExceeded => {
+                ApiError::new(StatusCode::CONFLICT, "storageQuotaExceeded", "the company's 100 MB of analysis storage is used up")
+            }
+            other => ApiError::internal(other),
+        }
     }
 
     /// 401: no token, a bad one or an expired one.
@@ -44,7 +68,16 @@ struct Body<'a> {
 /// The JSON reply for an error.
 pub fn reply(error: &ApiError) -> warp::reply::Response {
     let body = warp::reply::json(&Body { error: error.error, message: &error.message });
-    warp::reply::with_status(body, error.status).into_response()
+    let mut response = warp::reply::with_status(body, error.status).into_response();
+    if let Some(seconds) = error.retry_after {
+        response.headers_mut().insert("retry-after", warp::http::HeaderValue::from(seconds));
+    }
+    response
+}
+
+/// A handler's result as the response.
+pub fn finish(result: Result<warp::reply::Response, ApiError>) -> warp::reply::Response {
+    result.unwrap_or_else(|error| reply(&error))
 }
 
 /// Maps every rejection to `{error, message}`.

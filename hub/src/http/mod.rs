@@ -1,10 +1,19 @@
 //! The HTTP server: REST API (spec §7), browser WebSocket `/ws`, device WebSocket `/ingest`,
 //! Prometheus `/metrics`, and the client files.
 
+pub mod alarms;
+pub mod analyses;
+pub mod api;
 pub mod auth;
 pub mod browser_ws;
+pub mod call;
+pub mod companies;
 pub mod devices;
 pub mod error;
+pub mod json;
+pub mod layout;
+pub mod patients;
+pub mod registration;
 pub mod state;
 pub mod static_files;
 
@@ -14,29 +23,72 @@ use std::sync::Arc;
 use warp::filters::BoxedFilter;
 use warp::{Filter, Reply};
 
-use self::auth::{authenticated, with_state, LOGIN_BODY_LIMIT};
-use self::error::ApiError;
+use self::api::Api;
+use self::auth::with_state;
+use self::call::{ANALYSIS_BODY_LIMIT, DEFAULT_BODY_LIMIT, LOGIN_BODY_LIMIT};
 use self::state::AppState;
+use crate::api_route;
 use crate::ingest::websocket::TRANSPORT_MESSAGE_LIMIT;
 
 /// Largest browser WebSocket message accepted (browsers send small events).
 const BROWSER_MESSAGE_LIMIT: usize = 64 * 1024;
 
+/// Every REST call of spec §7, documented. Paths the spec leaves open are chosen in docs/api.md.
+pub fn api(state: &Arc<AppState>) -> Api {
+    let mut api = Api::default();
+    let s = state;
+    let d = DEFAULT_BODY_LIMIT;
+    // Authentication and companies.
+    api_route!(api, s, POST, LOGIN_BODY_LIMIT, Public, "auth", "/api/auth/login", "Sign in; answers a bearer token", auth::login, "api" / "auth" / "login");
+    api_route!(api, s, POST, d, Admin, "auth", "/api/auth/signup", "Create a staff user in a company", auth::signup, "api" / "auth" / "signup");
+    api_route!(api, s, GET, d, Admin, "auth", "/api/auth/companies", "Every company", companies::list, "api" / "auth" / "companies");
+    api_route!(api, s, GET, d, Admin, "auth", "/api/auth/companiesname", "Every company's name", companies::names, "api" / "auth" / "companiesname");
+    api_route!(api, s, POST, d, Admin, "auth", "/api/auth/company/register", "Create a company", companies::register, "api" / "auth" / "company" / "register");
+    api_route!(api, s, GET, d, User, "company", "/api/companyUser", "The caller's company and branding", companies::own, "api" / "companyUser");
+    api_route!(api, s, PUT, d, Admin, "company", "/api/companyUser", "Save the caller's company's name, address and logo", companies::update_own, "api" / "companyUser");
+    // Devices.
+    api_route!(api, s, GET, d, User, "devices", "/api/userDevices", "The company's devices", devices::user_devices, "api" / "userDevices");
+    api_route!(api, s, GET, d, User, "devices", "/api/deviceConfCompany", "The company's device configurations and live statuses", devices::device_conf_company, "api" / "deviceConfCompany");
+    api_route!(api, s, GET, d, User, "devices", "/api/deviceConfiguration/{id}", "One device's configuration", devices::device_configuration, "api" / "deviceConfiguration" / String);
+    api_route!(api, s, PUT, d, User, "devices", "/api/device/{id}", "Rename and relocate a device (name, room, bed)", devices::update, "api" / "device" / String);
+    api_route!(api, s, GET, d, User, "devices", "/api/device/obtainList/{company}/{type}/{x}", "The company's devices of a type; x: page of 10, 0 for all", devices::obtain_list, "api" / "device" / "obtainList" / String / String / String);
+    api_route!(api, s, GET, d, User, "devices", "/api/ForceDeviceApi/{id}", "A Force Mat's four channels and their sum", devices::force_values, "api" / "ForceDeviceApi" / String);
+    api_route!(api, s, GET, d, User, "devices", "/api/standard/pressureMapLogs/{serial}", "A device's latest pressure map", devices::pressure_map_log, "api" / "standard" / "pressureMapLogs" / String);
+    api_route!(api, s, POST, d, Admin, "registration", "/api/deviceandconfRegistration", "Register a device; answers its one-time secret", registration::register, "api" / "deviceandconfRegistration");
+    api_route!(api, s, POST, d, Admin, "registration", "/api/registerAll", "Create a company, its first user and device", registration::register_all, "api" / "registerAll");
+    api_route!(api, s, POST, d, Admin, "registration", "/api/quickRegistration", "Register a device with a generated login", registration::quick_register, "api" / "quickRegistration");
+    // Alarms and logs.
+    api_route!(api, s, GET, d, User, "alarms", "/api/iotCheckAlarms/{serial}", "'True' while the device has an unattended alarm", alarms::check, "api" / "iotCheckAlarms" / String);
+    api_route!(api, s, GET, d, User, "alarms", "/api/iotAlarms/{id}", "A device's alarm log", alarms::list, "api" / "iotAlarms" / String);
+    api_route!(api, s, PUT, d, User, "alarms", "/api/iotAlarms/{id}", "Attend a device's pending alarms", alarms::attend, "api" / "iotAlarms" / String);
+    api_route!(api, s, PUT, d, User, "alarms", "/api/attendAlarm/{serial}", "Attend a sub-device's pending alarms by serial", alarms::attend_by_serial, "api" / "attendAlarm" / String);
+    api_route!(api, s, GET, d, User, "alarms", "/api/iotLogs/{id}", "A device's log", alarms::device_logs, "api" / "iotLogs" / String);
+    api_route!(api, s, GET, d, User, "alarms", "/api/presenceLogs/{id}", "A device's entrances and exits", alarms::presence_logs, "api" / "presenceLogs" / String);
+    // Analyses.
+    let a = ANALYSIS_BODY_LIMIT;
+    api_route!(api, s, POST, a, User, "analyses", "/api/podometryAnalysis/{patientId}", "Store a podology, balance, fitting or rehab analysis", analyses::create_podometry, "api" / "podometryAnalysis" / String);
+    api_route!(api, s, POST, a, User, "analyses", "/api/seatingAnalysis/{patientId}", "Store a seating analysis", analyses::create_seating, "api" / "seatingAnalysis" / String);
+    api_route!(api, s, PUT, d, User, "analyses", "/api/podometryAnalysis/specific/{id}", "Replace an analysis's notes", analyses::update_notes, "api" / "podometryAnalysis" / "specific" / String);
+    api_route!(api, s, DELETE, d, User, "analyses", "/api/podometryAnalysis/specific/{id}", "Delete an analysis", analyses::delete, "api" / "podometryAnalysis" / "specific" / String);
+    api_route!(api, s, GET, d, User, "analyses", "/api/podometryAnalysisPage/{userId}/{analysisType}/{page}", "A history page of 10", analyses::page, "api" / "podometryAnalysisPage" / String / String / String);
+    api_route!(api, s, GET, d, User, "analyses", "/api/podometryAnalysisCount/{userId}/{analysisType}", "History totals", analyses::count, "api" / "podometryAnalysisCount" / String / String);
+    api_route!(api, s, GET, d, User, "analyses", "/api/podometryAnalysisPatient/{userId}/{patientId}/{analysisType}/{page}", "A patient's history page of 10", analyses::patient_page, "api" / "podometryAnalysisPatient" / String / String / String / String);
+    api_route!(api, s, GET, d, User, "analyses", "/api/podometryAnalysisCountPatient/{userId}/{patientId}/{analysisType}", "A patient's history totals", analyses::patient_count, "api" / "podometryAnalysisCountPatient" / String / String / String);
+    // Patients.
+    api_route!(api, s, GET, d, User, "patients", "/api/podometry/patients/{userId}", "The company's patients", patients::list, "api" / "podometry" / "patients" / String);
+    api_route!(api, s, POST, d, User, "patients", "/api/podometry/patients/{userId}", "Register a patient", patients::create, "api" / "podometry" / "patients" / String);
+    api_route!(api, s, GET, d, User, "patients", "/api/podometry/patient/select/{userId}", "The caller's selected patient", patients::selected, "api" / "podometry" / "patient" / "select" / String);
+    api_route!(api, s, PUT, d, User, "patients", "/api/podometry/patient/select/{userId}", "Select a patient", patients::select, "api" / "podometry" / "patient" / "select" / String);
+    api_route!(api, s, PUT, d, User, "patients", "/api/podometry/patient/{patientId}", "Edit a patient", patients::update, "api" / "podometry" / "patient" / String);
+    // Layout.
+    api_route!(api, s, GET, d, User, "layout", "/api/LayoutSettings/{userId}", "The caller's layout settings", layout::get, "api" / "LayoutSettings" / String);
+    api_route!(api, s, PUT, d, User, "layout", "/api/LayoutSettings/{userId}", "Save the caller's layout settings", layout::save, "api" / "LayoutSettings" / String);
+    api_route!(api, s, POST, d, User, "layout", "/api/LayoutSettings/{userId}", "Save the caller's layout settings", layout::save, "api" / "LayoutSettings" / String);
+    api
+}
+
 /// Every route of the hub.
-///
-/// Each API route first matches its path and method; everything after that answers errors itself
-/// (see [`answer`]), so a matched route's 401 or 400 is never lost to another branch's rejection
-/// when warp combines them.
 pub fn routes(state: Arc<AppState>) -> BoxedFilter<(warp::reply::Response,)> {
-    let login = warp::path!("api" / "auth" / "login").and(warp::post()).and(answer(
-        with_state(state.clone()).and(warp::body::content_length_limit(LOGIN_BODY_LIMIT)).and(warp::body::json()).and_then(auth::login),
-    ));
-    let user_devices = warp::path!("api" / "userDevices")
-        .and(warp::get())
-        .and(answer(with_state(state.clone()).and(authenticated(state.clone())).and_then(devices::user_devices)));
-    let device_confs = warp::path!("api" / "deviceConfCompany")
-        .and(warp::get())
-        .and(answer(with_state(state.clone()).and(authenticated(state.clone())).and_then(devices::device_conf_company)));
     let metrics = {
         let metrics = state.metrics.clone();
         warp::path!("metrics").and(warp::get()).map(move || {
@@ -62,32 +114,17 @@ pub fn routes(state: Arc<AppState>) -> BoxedFilter<(warp::reply::Response,)> {
                 .on_upgrade(move |socket| crate::ingest::websocket::serve(socket, peer, ingest))
                 .into_response()
         });
-    let unknown_api = warp::path("api").map(|| error::reply(&ApiError::new(warp::http::StatusCode::NOT_FOUND, "notFound", "no such API call")));
-    login
-        .or(user_devices)
-        .unify()
-        .or(device_confs)
-        .unify()
+    api(&state)
+        .into_filter()
         .or(metrics)
         .unify()
         .or(browser_socket)
         .unify()
         .or(device_socket)
         .unify()
-        .or(unknown_api)
-        .unify()
         .or(static_files::routes(state.client_dir.clone()))
         .unify()
         .recover(error::recover)
         .unify()
         .boxed()
-}
-
-/// The rest of a route whose path and method matched: any rejection from here on (bad body, no
-/// token, a handler's error) becomes that route's JSON error response.
-fn answer<F>(filter: F) -> BoxedFilter<(warp::reply::Response,)>
-where
-    F: Filter<Extract = (warp::reply::Response,), Error = warp::Rejection> + Clone + Send + Sync + 'static,
-{
-    filter.recover(error::recover).unify().boxed()
 }

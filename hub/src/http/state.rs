@@ -1,7 +1,7 @@
 //! What every HTTP handler can reach.
 
 use std::path::PathBuf;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 
 use actors::actor::hub::HubRefs;
 use actors::catalog::Catalog;
@@ -9,6 +9,7 @@ use actors::fanout::Bus;
 use actors::metrics::HubMetrics;
 use storage::Store;
 
+use crate::auth::rate_limit::LoginLimiter;
 use crate::auth::token::TokenSigner;
 use crate::ingest::IngestContext;
 
@@ -23,4 +24,6 @@ pub struct AppState {
     pub actors: HubRefs,
     pub ingest: Arc<IngestContext>,
     pub client_dir: PathBuf,
+    /// Failed sign-ins per account and address.
+    pub login_limiter: Mutex<LoginLimiter>,
 }

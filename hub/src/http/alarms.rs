@@ -1,0 +1,162 @@
+//! Alarms and logs: `GET /api/iotCheckAlarms/{serial}` ('True' or 'False'),
+//! `GET` and `PUT /api/iotAlarms/{id}` (list, attend), `PUT /api/attendAlarm/{serial}` (attend by
+//! sub-device serial, empty body), `GET /api/iotLogs/{id}`, `GET /api/presenceLogs/{id}`.
+//!
+//! A parent (room set, horse) answers for its sub-devices too: its alarms are theirs.
+
+use std::sync::Arc;
+
+use actors::catalog::DeviceInfo;
+use serde::Serialize;
+
+use super::call::{path_segment, Call};
+use super::error::ApiError;
+use super::json::{ok, Oid};
+use super::state::AppState;
+use crate::auth::token::Claims;
+
+/// An alarm log entry (spec §3).
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+struct AlarmJson {
+    #[serde(rename = "_id")]
+    id: Oid,
+    device_id: String,
+    kind: String,
+    creation_date: i64,
+    has_been_attended: bool,
+    attended_time: Option<i64>,
+    /// Seconds from the alarm to its attendance.
+    time_to_attend: Option<i64>,
+}
+
+/// A device and its sub-devices, as ids, within the caller's company.
+fn device_and_members(state: &AppState, claims: &Claims, device: &DeviceInfo) -> Vec<String> {
+    let mut ids = vec![device.id.to_string()];
+    ids.extend(device.members.iter().filter(|m| state.catalog.get_in_company(m, &claims.company_id).is_some()).map(|m| m.to_string()));
+    ids
+}
+
+fn by_id(state: &AppState, claims: &Claims, id: &str) -> Result<Arc<DeviceInfo>, ApiError> {
+    state.catalog.get_in_company(id, &claims.company_id).ok_or_else(|| ApiError::not_found("device"))
+}
+
+fn by_serial(state: &AppState, claims: &Claims, serial: &str) -> Result<Arc<DeviceInfo>, ApiError> {
+    state.catalog.by_serial(&path_segment(serial)).filter(|d| *d.company_id == *claims.company_id).ok_or_else(|| ApiError::not_found("device"))
+}
+
+/// `'True'` while the device (or one of its sub-devices) has an unattended alarm.
+pub async fn check(serial: String, call: Call) -> Result<warp::reply::Response, ApiError> {
+    let claims = call.claims()?;
+    let device = by_serial(&call.state, &claims, &serial)?;
+    let ids = device_and_members(&call.state, &claims, &device);
+    let pending = call.state.store.logs().has_unattended(&claims.company_id, &ids).await.map_err(ApiError::internal)?;
+    Ok(ok(&if pending { "True" } else { "False" }))
+}
+
+/// The alarms of a device and its sub-devices, newest first.
+pub async fn list(id: String, call: Call) -> Result<warp::reply::Response, ApiError> {
+    let claims = call.claims()?;
+    let device = by_id(&call.state, &claims, &id)?;
+    let mut alarms = Vec::new();
+    for device_id in device_and_members(&call.state, &claims, &device) {
+        for alarm in call.state.store.logs().alarms(&claims.company_id, &device_id).await.map_err(ApiError::internal)? {
+            alarms.push(AlarmJson {
+                id: Oid::new(&alarm.id),
+                time_to_attend: alarm.attended_time.map(|t| t - alarm.creation_date),
+                device_id: alarm.device_id,
+                kind: alarm.kind,
+                creation_date: alarm.creation_date,
+                has_been_attended: alarm.has_been_attended,
+                attended_time: alarm.attended_time,
+            });
+        }
+    }
+    alarms.sort_by(|a, b| b.creation_date.cmp(&a.creation_date));
+    Ok(ok(&alarms))
+}
+
+async fn attend_devices(call: &Call, claims: &Claims, device: &DeviceInfo) -> Result<warp::reply::Response, ApiError> {
+    let ids = device_and_members(&call.state, claims, device);
+    let attended = call.state.store.logs().attend(&claims.company_id, &ids, &claims.user_id, storage::unix_now()).await.map_err(ApiError::internal)?;
+    Ok(ok(&serde_json::json!({ "attended": attended })))
+}
+
+/// Attends every pending alarm of a device (and its sub-devices).
+pub async fn attend(id: String, call: Call) -> Result<warp::reply::Response, ApiError> {
+    let claims = call.claims()?;
+    let device = by_id(&call.state, &claims, &id)?;
+    attend_devices(&call, &claims, &device).await
+}
+
+/// Attends every pending alarm of a (sub-)device given by serial; the body is empty.
+pub async fn attend_by_serial(serial: String, call: Call) -> Result<warp::reply::Response, ApiError> {
+    let claims = call.claims()?;
+    let device = by_serial(&call.state, &claims, &serial)?;
+    attend_devices(&call, &claims, &device).await
+}
+
+/// A device's log entries (spec §3): `creationDate` is `[ISO 8601, Unix seconds]`; the client
+/// shows the second value.
+pub async fn device_logs(id: String, call: Call) -> Result<warp::reply::Response, ApiError> {
+    let claims = call.claims()?;
+    by_id(&call.state, &claims, &id)?;
+    let logs = call.state.store.logs().device_logs(&claims.company_id, &id).await.map_err(ApiError::internal)?;
+    let body: Vec<serde_json::Value> = logs
+        .into_iter()
+        .map(|log| {
+            serde_json::json!({
+                "creationDate": [iso8601(log.creation_date), log.creation_date],
+                "pressureMap": serde_json::from_str::<serde_json::Value>(&log.pressure_map).unwrap_or(serde_json::Value::Null),
+                "posture": { "id": log.posture, "confidence": log.confidence },
+                "position": log.position,
+                "maxPressure": log.max_pressure,
+            })
+        })
+        .collect();
+    Ok(ok(&body))
+}
+
+/// A device's presence entries: `logId` '1' entrance, '0' exit.
+pub async fn presence_logs(id: String, call: Call) -> Result<warp::reply::Response, ApiError> {
+    let claims = call.claims()?;
+    let device = by_id(&call.state, &claims, &id)?;
+    let mut entries = Vec::new();
+    for device_id in device_and_members(&call.state, &claims, &device) {
+        for entry in call.state.store.logs().presence(&claims.company_id, &device_id).await.map_err(ApiError::internal)? {
+            entries.push(serde_json::json!({ "deviceId": entry.device_id, "creationDate": entry.creation_date, "logId": entry.log_id }));
+        }
+    }
+    entries.sort_by(|a, b| b["creationDate"].as_i64().cmp(&a["creationDate"].as_i64()));
+    Ok(ok(&entries))
+}
+
+/// Unix seconds as `YYYY-MM-DDTHH:MM:SSZ` (UTC; the proleptic Gregorian calendar).
+pub fn iso8601(seconds: i64) -> String {
+    let days = seconds.div_euclid(86_400);
+    let secs = seconds.rem_euclid(86_400);
+    // Howard Hinnant's days-to-civil algorithm.
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1_460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    format!("{year:04}-{month:02}-{day:02}T{:02}:{:02}:{:02}Z", secs / 3600, secs % 3600 / 60, secs % 60)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::iso8601;
+
+    #[test]
+    fn unix_seconds_format_as_utc_dates() {
+        assert_eq!(iso8601(0), "1970-01-01T00:00:00Z");
+        assert_eq!(iso8601(951_782_400), "2000-02-29T00:00:00Z");
+        assert_eq!(iso8601(1_795_822_245), "2026-11-27T23:30:45Z");
+        assert_eq!(iso8601(-1), "1969-12-31T23:59:59Z");
+    }
+}

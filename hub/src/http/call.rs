@@ -1,0 +1,158 @@
+//! One API call as a handler sees it: the caller's token, address and body. Handlers check the
+//! token and read the body themselves (see [`Call::claims`], [`Call::json`]), so a route whose
+//! path and method matched always answers, with its own error, instead of falling through to
+//! another route.
+
+use std::net::SocketAddr;
+use std::pin::Pin;
+use std::sync::Arc;
+
+use bytes::{Buf, Bytes, BytesMut};
+use futures_util::{Stream, StreamExt, TryStreamExt};
+use serde::de::DeserializeOwned;
+use warp::http::StatusCode;
+use warp::{Filter, Rejection};
+
+use super::auth::verify;
+use super::error::ApiError;
+use super::state::AppState;
+use crate::auth::roles::ROLE_ADMIN;
+use crate::auth::token::Claims;
+use crate::validation::Invalid;
+
+type BodyStream = Pin<Box<dyn Stream<Item = Result<Bytes, warp::Error>> + Send>>;
+
+/// Request bodies of most calls: a logo of 1 MiB in base64 and its JSON fit.
+pub const DEFAULT_BODY_LIMIT: u64 = 2 * 1024 * 1024;
+/// Login bodies.
+pub const LOGIN_BODY_LIMIT: u64 = 16 * 1024;
+/// Analysis bodies: a 60 s dynamic capture's preview frames.
+pub const ANALYSIS_BODY_LIMIT: u64 = 32 * 1024 * 1024;
+
+/// A call in progress.
+pub struct Call {
+    pub state: Arc<AppState>,
+    authorization: Option<String>,
+    content_length: Option<String>,
+    peer: Option<SocketAddr>,
+    /// In a mutex only so `&Call` is `Send`; taken once by [`Call::bytes`].
+    body: std::sync::Mutex<Option<BodyStream>>,
+    limit: u64,
+}
+
+impl Call {
+    /// The caller's claims: a valid, unexpired bearer token is required (401 otherwise).
+    pub fn claims(&self) -> Result<Claims, ApiError> {
+        let header = self.authorization.as_deref().ok_or_else(|| ApiError::unauthorized("an Authorization: Bearer token is required"))?;
+        let token = header.strip_prefix("Bearer ").ok_or_else(|| ApiError::unauthorized("use Authorization: Bearer <token>"))?;
+        verify(&self.state, token)
+    }
+
+    /// The claims of an administrator (403 for other roles).
+    pub fn admin(&self) -> Result<Claims, ApiError> {
+        let claims = self.claims()?;
+        if claims.role != ROLE_ADMIN {
+            return Err(ApiError::new(StatusCode::FORBIDDEN, "forbidden", "only an administrator may do this"));
+        }
+        Ok(claims)
+    }
+
+    /// The client's IP address, for throttling.
+    pub fn client_address(&self) -> String {
+        self.peer.map(|p| p.ip().to_string()).unwrap_or_else(|| "unknown".into())
+    }
+
+    /// The body, refused with 413 past the route's limit.
+    pub async fn bytes(&mut self) -> Result<Bytes, ApiError> {
+        let too_large = || ApiError::new(StatusCode::PAYLOAD_TOO_LARGE, "payloadTooLarge", format!("the request body is larger than {} bytes", self.limit));
+        if self.content_length.as_deref().and_then(|l| l.trim().parse::<u64>().ok()).is_some_and(|l| l > self.limit) {
+            return Err(too_large());
+        }
+        let taken = self.body.get_mut().unwrap_or_else(|p| p.into_inner()).take();
+        let Some(mut body) = taken else { return Ok(Bytes::new()) };
+        let mut collected = BytesMut::new();
+        while let Some(chunk) = body.next().await {
+            let chunk = chunk.map_err(|e| ApiError::new(StatusCode::BAD_REQUEST, "invalidBody", format!("reading the body failed: {e}")))?;
+            if (collected.len() + chunk.len()) as u64 > self.limit {
+                return Err(too_large());
+            }
+            collected.extend_from_slice(&chunk);
+        }
+        Ok(collected.freeze())
+    }
+
+    /// The body as a JSON object read as `T` (400 `invalidBody` when it is not one).
+    pub async fn json<T: DeserializeOwned>(&mut self) -> Result<T, ApiError> {
+        let bytes = self.bytes().await?;
+        parse_object(&bytes)
+    }
+}
+
+/// A JSON object as `T`. Arrays and scalars are refused even where serde would accept them (it
+/// reads a struct from an array of its fields), so `[]` is never an empty patient.
+pub fn parse_object<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, ApiError> {
+    let invalid = |detail: String| ApiError::new(StatusCode::BAD_REQUEST, "invalidBody", detail);
+    let value: serde_json::Value = serde_json::from_slice(bytes).map_err(|e| invalid(format!("the body is not JSON: {e}")))?;
+    if !value.is_object() {
+        return Err(invalid("the body must be a JSON object".into()));
+    }
+    serde_json::from_value(value).map_err(|e| invalid(format!("the body is not the expected JSON: {e}")))
+}
+
+/// A path segment as sent, percent-decoded (`Force%20Mat` is `Force Mat`).
+pub fn path_segment(raw: &str) -> String {
+    percent_encoding::percent_decode_str(raw).decode_utf8_lossy().into_owned()
+}
+
+/// Builds a [`Call`] for a route with this body limit. Never rejects.
+pub fn call(state: Arc<AppState>, limit: u64) -> impl Filter<Extract = (Call,), Error = Rejection> + Clone {
+    warp::header::optional::<String>("authorization")
+        .and(warp::header::optional::<String>("content-length"))
+        .and(warp::addr::remote())
+        .and(warp::body::stream())
+        .map(move |authorization, content_length, peer, body: _| {
+            let body: BodyStream = Box::pin(into_bytes(body));
+            Call { state: state.clone(), authorization, content_length, peer, body: std::sync::Mutex::new(Some(body)), limit }
+        })
+}
+
+fn into_bytes<S, B>(stream: S) -> impl Stream<Item = Result<Bytes, warp::Error>> + Send
+where
+    S: Stream<Item = Result<B, warp::Error>> + Send,
+    B: Buf,
+{
+    stream.map_ok(|mut buf| buf.copy_to_bytes(buf.remaining()))
+}
+
+impl From<Invalid> for ApiError {
+    fn from(invalid: Invalid) -> Self {
+        let status = if invalid.too_large { StatusCode::PAYLOAD_TOO_LARGE } else { StatusCode::BAD_REQUEST };
+        ApiError::new(status, invalid.key, invalid.message)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[derive(Debug, Default, serde::Deserialize)]
+    #[serde(default)]
+    struct Named {
+        name: String,
+    }
+
+    #[test]
+    fn only_json_objects_are_bodies() {
+        assert_eq!(parse_object::<Named>(br#"{"name": "Ana"}"#).unwrap().name, "Ana");
+        for not_object in [&b"[]"[..], b"null", b"5", b"\"x\"", b"{oops"] {
+            assert_eq!(parse_object::<Named>(not_object).unwrap_err().error, "invalidBody");
+        }
+    }
+
+    #[test]
+    fn path_segments_are_percent_decoded() {
+        assert_eq!(path_segment("Force%20Mat"), "Force Mat");
+        assert_eq!(path_segment("Cl%C3%ADnica"), "Clínica");
+        assert_eq!(path_segment("plain"), "plain");
+    }
+}

@@ -1,0 +1,88 @@
+//! Companies: `POST /api/auth/company/register`, `GET /api/auth/companies`,
+//! `GET /api/auth/companiesname` (administrators), and the caller's own company's branding,
+//! `GET` and `PUT /api/companyUser`.
+
+use serde::{Deserialize, Serialize};
+use storage::model::Company;
+
+use super::call::Call;
+use super::error::ApiError;
+use super::json::{created, ok, Oid};
+use crate::validation::company::{validate_company, CompanyInput};
+
+/// A company as the admin panel and branding page read it. `address` and `location` carry the
+/// same value (the old branding page read `location`).
+#[derive(Debug, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct CompanyJson {
+    #[serde(rename = "_id")]
+    pub id: Oid,
+    pub company_name: String,
+    pub address: String,
+    pub location: String,
+    pub logo: Option<String>,
+    pub page_color: String,
+    pub layout_number: i64,
+}
+
+impl From<Company> for CompanyJson {
+    fn from(company: Company) -> Self {
+        CompanyJson {
+            id: Oid::new(&company.id),
+            location: company.address.clone(),
+            address: company.address,
+            company_name: company.company_name,
+            logo: company.logo,
+            page_color: company.page_color,
+            layout_number: company.layout_number,
+        }
+    }
+}
+
+/// Creates a company (administrators).
+pub async fn register(mut call: Call) -> Result<warp::reply::Response, ApiError> {
+    call.admin()?;
+    let input: CompanyInput = call.json().await?;
+    let branding = validate_company(&input)?;
+    let id = call.state.store.companies().create_branded(&branding).await.map_err(|e| ApiError::store(e, "company", "duplicateCompany"))?;
+    let company = call.state.store.companies().get(&id).await.map_err(ApiError::internal)?.ok_or_else(|| ApiError::not_found("company"))?;
+    Ok(created(&CompanyJson::from(company)))
+}
+
+/// Every company (administrators, for the create-user and create-device popups).
+pub async fn list(call: Call) -> Result<warp::reply::Response, ApiError> {
+    call.admin()?;
+    let companies = call.state.store.companies().list().await.map_err(ApiError::internal)?;
+    Ok(ok(&companies.into_iter().map(CompanyJson::from).collect::<Vec<_>>()))
+}
+
+/// `{ companies: [name, …] }` (administrators).
+pub async fn names(call: Call) -> Result<warp::reply::Response, ApiError> {
+    call.admin()?;
+    let companies = call.state.store.companies().list().await.map_err(ApiError::internal)?;
+    let names: Vec<String> = companies.into_iter().map(|c| c.company_name).collect();
+    Ok(ok(&serde_json::json!({ "companies": names })))
+}
+
+/// The caller's company, as a one-element list (the branding page uses the first record).
+pub async fn own(call: Call) -> Result<warp::reply::Response, ApiError> {
+    let claims = call.claims()?;
+    let company = call.state.store.companies().get(&claims.company_id).await.map_err(ApiError::internal)?.ok_or_else(|| ApiError::not_found("company"))?;
+    Ok(ok(&vec![CompanyJson::from(company)]))
+}
+
+/// Changes the caller's company's name, address and logo (administrators). An absent or
+/// empty logo removes it.
+pub async fn update_own(mut call: Call) -> Result<warp::reply::Response, ApiError> {
+    let claims = call.admin()?;
+    let input: CompanyInput = call.json().await?;
+    let branding = validate_company(&input)?;
+    call.state
+        .store
+        .companies()
+        .update_branding(&claims.company_id, &branding.company_name, &branding.address, branding.logo.as_deref())
+        .await
+        .map_err(|e| ApiError::store(e, "company", "duplicateCompany"))?;
+    let company = call.state.store.companies().get(&claims.company_id).await.map_err(ApiError::internal)?.ok_or_else(|| ApiError::not_found("company"))?;
+    Ok(ok(&CompanyJson::from(company)))
+}

@@ -1,0 +1,130 @@
+//! Patients (company-wide) and each user's selected patient:
+//! `GET` and `POST /api/podometry/patients/{userId}`, `GET` and `PUT
+//! /api/podometry/patient/select/{userId}`, `PUT /api/podometry/patient/{patientId}`.
+//!
+//! `{userId}` must be the caller: one user cannot act as another (404 otherwise).
+
+use serde::{Deserialize, Serialize};
+use storage::model::Patient;
+
+use super::call::Call;
+use super::error::ApiError;
+use super::json::{created, ok, Oid};
+use crate::auth::token::Claims;
+use crate::validation::patient::{validate_patient, PatientInput, PatientMode};
+
+/// The message when no patient is selected (spec §7).
+pub const NO_PATIENT_SELECTED: &str = "No patient is currently selected.";
+
+/// A patient as the client reads it (spec §3). Unset phone, phone2 and postalCode are '-1',
+/// unset size -1; the client shows them blank.
+#[derive(Debug, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PatientJson {
+    #[serde(rename = "_id")]
+    pub id: Oid,
+    pub name: String,
+    pub weight: f64,
+    pub height: f64,
+    pub birth_date: Option<i64>,
+    pub notes: String,
+    pub email: String,
+    pub phone: String,
+    pub phone2: String,
+    pub gender: Option<String>,
+    pub size: f64,
+    pub health_ins: String,
+    pub medical_cond: String,
+    pub profession: String,
+    pub address: String,
+    pub postal_code: String,
+    pub country: String,
+}
+
+impl From<Patient> for PatientJson {
+    fn from(p: Patient) -> Self {
+        PatientJson {
+            id: Oid::new(&p.id),
+            name: p.name,
+            weight: p.weight,
+            height: p.height,
+            birth_date: p.birth_date,
+            notes: p.notes,
+            email: p.email,
+            phone: p.phone,
+            phone2: p.phone2,
+            gender: p.gender,
+            size: p.size,
+            health_ins: p.health_ins,
+            medical_cond: p.medical_cond,
+            profession: p.profession,
+            address: p.address,
+            postal_code: p.postal_code,
+            country: p.country,
+        }
+    }
+}
+
+/// The caller's claims, if `user_id` is the caller.
+fn as_self(call: &Call, user_id: &str) -> Result<Claims, ApiError> {
+    let claims = call.claims()?;
+    if claims.user_id != user_id {
+        return Err(ApiError::not_found("user"));
+    }
+    Ok(claims)
+}
+
+/// The company's patients, by name.
+pub async fn list(user_id: String, call: Call) -> Result<warp::reply::Response, ApiError> {
+    let claims = as_self(&call, &user_id)?;
+    let patients = call.state.store.patients().list(&claims.company_id).await.map_err(ApiError::internal)?;
+    Ok(ok(&patients.into_iter().map(PatientJson::from).collect::<Vec<_>>()))
+}
+
+/// Registers a patient (the data-treatment agreement is required).
+pub async fn create(user_id: String, mut call: Call) -> Result<warp::reply::Response, ApiError> {
+    let claims = as_self(&call, &user_id)?;
+    let input: PatientInput = call.json().await?;
+    let fields = validate_patient(&input, PatientMode::Create, storage::unix_now())?;
+    let id = call.state.store.patients().create(&claims.company_id, &claims.user_id, &fields).await.map_err(|e| ApiError::store(e, "patient", "duplicate"))?;
+    let patient = call.state.store.patients().get(&claims.company_id, &id).await.map_err(ApiError::internal)?.ok_or_else(|| ApiError::not_found("patient"))?;
+    Ok(created(&PatientJson::from(patient)))
+}
+
+/// Edits a patient of the company.
+pub async fn update(patient_id: String, mut call: Call) -> Result<warp::reply::Response, ApiError> {
+    let claims = call.claims()?;
+    let input: PatientInput = call.json().await?;
+    let fields = validate_patient(&input, PatientMode::Update, storage::unix_now())?;
+    call.state.store.patients().update(&claims.company_id, &patient_id, &fields).await.map_err(|e| ApiError::store(e, "patient", "duplicate"))?;
+    let patient = call.state.store.patients().get(&claims.company_id, &patient_id).await.map_err(ApiError::internal)?.ok_or_else(|| ApiError::not_found("patient"))?;
+    Ok(ok(&PatientJson::from(patient)))
+}
+
+/// The caller's selected patient: `{ patient, message }`, `patient` null and the spec's message
+/// when none is selected.
+pub async fn selected(user_id: String, call: Call) -> Result<warp::reply::Response, ApiError> {
+    let claims = as_self(&call, &user_id)?;
+    let patient = call.state.store.patients().selected(&claims.company_id, &claims.user_id).await.map_err(ApiError::internal)?;
+    let body = match patient {
+        Some(patient) => serde_json::json!({ "patient": PatientJson::from(patient), "message": null }),
+        None => serde_json::json!({ "patient": null, "message": NO_PATIENT_SELECTED }),
+    };
+    Ok(ok(&body))
+}
+
+/// `PUT /api/podometry/patient/select/{userId}` body.
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SelectRequest {
+    pub patient_id: String,
+}
+
+/// Selects a patient of the company for the caller.
+pub async fn select(user_id: String, mut call: Call) -> Result<warp::reply::Response, ApiError> {
+    let claims = as_self(&call, &user_id)?;
+    let request: SelectRequest = call.json().await?;
+    call.state.store.patients().select(&claims.company_id, &claims.user_id, &request.patient_id).await.map_err(|e| ApiError::store(e, "patient", "duplicate"))?;
+    let patient = call.state.store.patients().get(&claims.company_id, &request.patient_id).await.map_err(ApiError::internal)?.ok_or_else(|| ApiError::not_found("patient"))?;
+    Ok(ok(&serde_json::json!({ "patient": PatientJson::from(patient), "message": null })))
+}

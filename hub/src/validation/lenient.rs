@@ -1,0 +1,78 @@
+//! Numbers and texts as the old client sends them: weight as `70` or `"70"`, an unset phone as
+//! `-1`, `"-1"`, `""` or `null`. Deserialised leniently, then checked by the validators.
+
+use serde::Deserialize;
+
+/// A JSON number or string (or null), kept as the text the user typed.
+#[derive(Debug, Clone, PartialEq, Default, Deserialize)]
+#[serde(untagged)]
+pub enum NumberOrText {
+    /// Absent or `null`.
+    #[default]
+    Missing,
+    /// A JSON number.
+    Number(serde_json::Number),
+    /// A JSON string.
+    Text(String),
+    /// A boolean (never valid where a number is expected, kept so it can be refused clearly).
+    Bool(bool),
+}
+
+impl NumberOrText {
+    /// The value as typed: numbers in their shortest form, strings trimmed; empty when missing.
+    pub fn text(&self) -> String {
+        match self {
+            NumberOrText::Missing => String::new(),
+            NumberOrText::Number(n) => n.to_string(),
+            NumberOrText::Text(t) => t.trim().to_owned(),
+            NumberOrText::Bool(b) => b.to_string(),
+        }
+    }
+
+    /// The value as a finite number, if it is one.
+    pub fn number(&self) -> Option<f64> {
+        let value = match self {
+            NumberOrText::Number(n) => n.as_f64()?,
+            NumberOrText::Text(t) => t.trim().replace(',', ".").parse().ok()?,
+            NumberOrText::Missing | NumberOrText::Bool(_) => return None,
+        };
+        value.is_finite().then_some(value)
+    }
+
+    /// Whether the value means "unset": missing, empty, or the old app's `-1`.
+    pub fn is_unset(&self) -> bool {
+        let text = self.text();
+        text.is_empty() || text == "-1"
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::NumberOrText;
+
+    fn parse(json: &str) -> NumberOrText {
+        #[derive(serde::Deserialize)]
+        struct Holder {
+            #[serde(default)]
+            v: NumberOrText,
+        }
+        serde_json::from_str::<Holder>(json).unwrap().v
+    }
+
+    #[test]
+    fn numbers_and_texts_read_alike() {
+        assert_eq!(parse(r#"{"v": 70}"#).number(), Some(70.0));
+        assert_eq!(parse(r#"{"v": " 70,5 "}"#).number(), Some(70.5));
+        assert_eq!(parse(r#"{"v": "70"}"#).text(), "70");
+        assert_eq!(parse(r#"{"v": "abc"}"#).number(), None);
+        assert_eq!(parse(r#"{"v": true}"#).number(), None);
+    }
+
+    #[test]
+    fn unset_is_missing_null_empty_or_minus_one() {
+        for json in [r#"{}"#, r#"{"v": null}"#, r#"{"v": ""}"#, r#"{"v": -1}"#, r#"{"v": "-1"}"#] {
+            assert!(parse(json).is_unset(), "{json}");
+        }
+        assert!(!parse(r#"{"v": 0}"#).is_unset());
+    }
+}
