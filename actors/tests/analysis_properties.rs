@@ -5,7 +5,7 @@
 use actors::analysis::balance::balance;
 use actors::analysis::dynamic_podology::dynamic_podology;
 use actors::analysis::seating::seating;
-use actors::analysis::static_podology::{static_podology, StaticResult};
+use actors::analysis::static_podology::{StaticResult, static_podology};
 use actors::analysis::{Capture, PressureFrame};
 use actors::machine::device_type::DeviceType;
 use proptest::prelude::*;

@@ -1,17 +1,17 @@
 //! The analysis report of `POST /api/downloadAnalysisPDF/{id}/{x}`: one A4 page per widget
 //! (Main Page, Pressure Map, Results, Histogram, Notes), text in the requested language.
 
-use actors::analysis::export::iso_8601_utc;
-use actors::analysis::histogram::{histogram, Histogram};
-use actors::analysis::{AnalysisKind, AnalysisResult};
 use actors::analysis::body_centre::BodyCentreQuality;
+use actors::analysis::export::iso_8601_utc;
+use actors::analysis::histogram::{Histogram, histogram};
+use actors::analysis::{AnalysisKind, AnalysisResult};
 
+use crate::ReportError;
 use crate::document::{Document, PageCanvas};
-use crate::i18n::{text, Language, Text};
+use crate::i18n::{Language, Text, text};
 use crate::input::AnalysisReportInput;
 use crate::layout::{LayoutOptions, PaperSize, Widget};
-use crate::map_drawing::{draw_colour_scale, draw_map, draw_marker, MapPlacement, BLACK, GREY};
-use crate::ReportError;
+use crate::map_drawing::{BLACK, GREY, MapPlacement, draw_colour_scale, draw_map, draw_marker};
 
 const MARGIN: f32 = 50.0;
 const TITLE_SIZE: f32 = 20.0;
@@ -153,7 +153,12 @@ fn map_page(doc: &mut Document, canvas: &mut PageCanvas, input: &AnalysisReportI
 
 fn results_page(doc: &mut Document, canvas: &mut PageCanvas, input: &AnalysisReportInput, lang: Language) {
     let mut y = heading(doc, canvas, doc.height() - 70.0, text(lang, Text::Results));
-    y = label_lines(doc, canvas, y, &[(text(lang, Text::Analysis).to_owned(), text(lang, kind_text(input.analysis_type)).to_owned())]);
+    y = label_lines(
+        doc,
+        canvas,
+        y,
+        &[(text(lang, Text::Analysis).to_owned(), text(lang, kind_text(input.analysis_type)).to_owned())],
+    );
     if let Some(result) = &input.result {
         label_lines(doc, canvas, y, &result_lines(result, lang));
     }

@@ -8,8 +8,8 @@ use std::collections::BTreeMap;
 use pdf_writer::types::{CidFontType, FontFlags, SystemInfo};
 use pdf_writer::{Content, Filter, Finish, Name, Pdf, Rect, Ref, Str};
 
-use crate::font::FontSet;
 use crate::ReportError;
+use crate::font::FontSet;
 
 /// PDF points per centimetre (72 per inch, 2.54 cm per inch).
 pub const POINTS_PER_CM: f32 = 72.0 / 2.54;
@@ -133,8 +133,7 @@ impl Document {
         let mut pdf = Pdf::new();
         let (catalog_id, tree_id) = (alloc(), alloc());
         // Only fonts that set some text are written (an empty ToUnicode map is not valid).
-        let font_ids: Vec<Option<Ref>> =
-            self.used.iter().map(|glyphs| (!glyphs.is_empty()).then(&mut alloc)).collect();
+        let font_ids: Vec<Option<Ref>> = self.used.iter().map(|glyphs| (!glyphs.is_empty()).then(&mut alloc)).collect();
         let page_ids: Vec<(Ref, Ref)> = (0..self.pages.len()).map(|_| (alloc(), alloc())).collect();
 
         pdf.catalog(catalog_id).pages(tree_id);

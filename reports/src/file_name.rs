@@ -1,7 +1,7 @@
 //! Names of the downloaded PDFs, for the Content-Disposition header.
 
-use actors::analysis::export::iso_8601_utc;
 use actors::analysis::AnalysisKind;
+use actors::analysis::export::iso_8601_utc;
 
 use crate::layout::PaperSize;
 
@@ -40,7 +40,10 @@ mod tests {
     #[test]
     fn names_carry_type_kind_and_date() {
         // 1,700,000,000 s = 2023-11-14T22:13:20Z.
-        assert_eq!(pdf_file_name(PdfKind::Analysis, AnalysisKind::Static, 1_700_000_000), "static_analysis_report_2023-11-14.pdf");
+        assert_eq!(
+            pdf_file_name(PdfKind::Analysis, AnalysisKind::Static, 1_700_000_000),
+            "static_analysis_report_2023-11-14.pdf"
+        );
         assert_eq!(
             pdf_file_name(PdfKind::RealScale(PaperSize::A4), AnalysisKind::Dynamic, 1_700_000_000),
             "dynamic_real_scale_a4_2023-11-14.pdf"

@@ -82,7 +82,9 @@ pub struct Run {
 impl FontSet {
     /// Parses the vendored fonts.
     pub fn load() -> Result<FontSet, ReportError> {
-        Ok(FontSet { fonts: vec![Font::parse(DEJAVU_SANS, "DejaVuSans")?, Font::parse(NOTO_SANS_JP, "NotoSansCJKjp-Regular")?] })
+        Ok(FontSet {
+            fonts: vec![Font::parse(DEJAVU_SANS, "DejaVuSans")?, Font::parse(NOTO_SANS_JP, "NotoSansCJKjp-Regular")?],
+        })
     }
 
     /// Splits `text` into runs, each character from the first font that has it; a character no
@@ -90,12 +92,8 @@ impl FontSet {
     pub fn runs(&self, text: &str) -> Vec<Run> {
         let mut runs: Vec<Run> = Vec::new();
         for c in text.chars().filter(|c| !c.is_control()) {
-            let (font, gid) = self
-                .fonts
-                .iter()
-                .enumerate()
-                .find_map(|(i, f)| f.glyph(c).map(|g| (i, g)))
-                .unwrap_or((0, 0));
+            let (font, gid) =
+                self.fonts.iter().enumerate().find_map(|(i, f)| f.glyph(c).map(|g| (i, g))).unwrap_or((0, 0));
             match runs.last_mut() {
                 Some(run) if run.font == font => run.glyphs.push((gid, c)),
                 _ => runs.push(Run { font, glyphs: vec![(gid, c)] }),

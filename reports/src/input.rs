@@ -4,9 +4,9 @@ use actors::analysis::{AnalysisKind, AnalysisResult};
 use actors::machine::device_type::DeviceType;
 use serde::{Deserialize, Serialize};
 
+use crate::ReportError;
 use crate::i18n::Language;
 use crate::palette::Palette;
-use crate::ReportError;
 
 /// A pressure map (the record's mapPreview), row-major, row 0 at the top.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -17,8 +17,11 @@ pub struct ReportMap {
 }
 
 impl ReportMap {
-    /// Checks that there are rows × cols cells.
+    /// Checks that the map has cells, and rows × cols of them.
     pub fn check(&self) -> Result<(), ReportError> {
+        if self.rows == 0 || self.cols == 0 {
+            return Err(ReportError::EmptyMap);
+        }
         if self.cells.len() != self.rows as usize * self.cols as usize {
             return Err(ReportError::ShapeMismatch { rows: self.rows, cols: self.cols, cells: self.cells.len() });
         }

@@ -25,7 +25,7 @@ pub mod palette;
 pub mod real_scale;
 
 pub use analysis_report::analysis_pdf;
-pub use file_name::{content_disposition, pdf_file_name, PdfKind};
+pub use file_name::{PdfKind, content_disposition, pdf_file_name};
 pub use i18n::Language;
 pub use input::{AnalysisReportInput, PatientSummary, RealScaleInput, ReportMap};
 pub use layout::{LayoutOptions, PaperSize, Widget};
@@ -38,6 +38,9 @@ pub enum ReportError {
     /// The map's cell count does not match its shape.
     #[error("{cells} cells do not fit a {rows}×{cols} map")]
     ShapeMismatch { rows: u16, cols: u16, cells: usize },
+    /// The map has no rows or no columns.
+    #[error("the map has no cells")]
+    EmptyMap,
     /// A vendored font could not be parsed (a build problem, never the user's input).
     #[error("font: {0}")]
     Font(String),

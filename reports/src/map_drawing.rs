@@ -56,7 +56,14 @@ pub fn draw_map(canvas: &mut PageCanvas, map: &ReportMap, placement: &MapPlaceme
             }
         }
     });
-    canvas.stroke_rect(p.left, p.top - p.rows as f32 * p.cell, p.cols as f32 * p.cell, p.rows as f32 * p.cell, GREY, 0.5);
+    canvas.stroke_rect(
+        p.left,
+        p.top - p.rows as f32 * p.cell,
+        p.cols as f32 * p.cell,
+        p.rows as f32 * p.cell,
+        GREY,
+        0.5,
+    );
 }
 
 /// A cross marking a centre of pressure.
@@ -66,7 +73,15 @@ pub fn draw_marker(canvas: &mut PageCanvas, at: [f32; 2], size: f32, colour: Rgb
 }
 
 /// A horizontal colour scale from 0 to `scale_max`, `width × height` points at (`x`, `y`).
-pub fn draw_colour_scale(canvas: &mut PageCanvas, x: f32, y: f32, width: f32, height: f32, palette: Palette, scale_max: u16) {
+pub fn draw_colour_scale(
+    canvas: &mut PageCanvas,
+    x: f32,
+    y: f32,
+    width: f32,
+    height: f32,
+    palette: Palette,
+    scale_max: u16,
+) {
     const STEPS: u16 = 32;
     for i in 0..STEPS {
         let value = ((u32::from(i) + 1) * u32::from(scale_max.max(1)) / u32::from(STEPS)) as u16;

@@ -2,15 +2,15 @@
 //! with each cell as large as the device's cell pitch on A3 or A4, and a 10 cm scale bar so the
 //! user can check that the printer kept the scale.
 
-use actors::analysis::units::{cell_pitch_cm, ACTIVE_THRESHOLD};
+use actors::analysis::units::{ACTIVE_THRESHOLD, cell_pitch_cm};
 
+use crate::ReportError;
 use crate::analysis_report::format_date;
 use crate::document::{Document, POINTS_PER_CM};
-use crate::i18n::{text, Text};
+use crate::i18n::{Text, text};
 use crate::input::{RealScaleInput, ReportMap};
 use crate::layout::PaperSize;
-use crate::map_drawing::{draw_map, MapPlacement, BLACK, GREY};
-use crate::ReportError;
+use crate::map_drawing::{BLACK, GREY, MapPlacement, draw_map};
 
 /// Spec §5: the scale bar is 10 cm long.
 pub const SCALE_BAR_CM: f32 = 10.0;

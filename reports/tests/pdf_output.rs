@@ -2,13 +2,13 @@
 //! every language, the scale bar's length and the real-scale cell size.
 #![allow(clippy::unwrap_used)]
 
-use actors::analysis::{analyse, AnalysisKind, AnalysisParams, Capture, PressureFrame};
+use actors::analysis::{AnalysisKind, AnalysisParams, Capture, PressureFrame, analyse};
 use actors::machine::device_type::DeviceType;
 use lopdf::content::Content;
-use reports::i18n::{text, Text};
+use reports::i18n::{Text, text};
 use reports::{
-    analysis_pdf, real_scale_pdf, AnalysisReportInput, Language, LayoutOptions, PaperSize, Palette, PatientSummary,
-    RealScaleInput, ReportError, ReportMap, Widget,
+    AnalysisReportInput, Language, LayoutOptions, Palette, PaperSize, PatientSummary, RealScaleInput, ReportError,
+    ReportMap, Widget, analysis_pdf, real_scale_pdf,
 };
 
 /// Two rectangular feet on a 48×48 plate: columns 14..=19 and 28..=33, rows 10..=33.
@@ -81,7 +81,8 @@ fn one_a4_page_per_widget_with_main_page_forced_and_notes_only_with_notes() {
         widgets: vec![Widget::PressureMap, Widget::Results, Widget::Histogram, Widget::Notes],
         ..Default::default()
     };
-    let with_notes = lopdf::Document::load_mem(&analysis_pdf(&report_input("Pain in the left heel."), &options).unwrap()).unwrap();
+    let with_notes =
+        lopdf::Document::load_mem(&analysis_pdf(&report_input("Pain in the left heel."), &options).unwrap()).unwrap();
     let sizes = page_sizes(&with_notes);
     assert_eq!(sizes.len(), 5, "main page + 4 widgets");
     for (w, h) in sizes {
@@ -90,19 +91,25 @@ fn one_a4_page_per_widget_with_main_page_forced_and_notes_only_with_notes() {
     assert!(all_text(&with_notes).contains("Pain in the left heel."));
     let without_notes = lopdf::Document::load_mem(&analysis_pdf(&report_input("  "), &options).unwrap()).unwrap();
     assert_eq!(page_sizes(&without_notes).len(), 4, "no notes page without notes");
-    let empty = lopdf::Document::load_mem(&analysis_pdf(&report_input(""), &LayoutOptions::default()).unwrap()).unwrap();
+    let empty =
+        lopdf::Document::load_mem(&analysis_pdf(&report_input(""), &LayoutOptions::default()).unwrap()).unwrap();
     assert_eq!(page_sizes(&empty).len(), 1, "the main page is always there");
 }
 
 #[test]
 fn text_is_in_the_requested_language_for_all_eight() {
     for lang in Language::ALL {
-        let options = LayoutOptions { widgets: vec![Widget::Results, Widget::Notes], language: lang, ..Default::default() };
+        let options =
+            LayoutOptions { widgets: vec![Widget::Results, Widget::Notes], language: lang, ..Default::default() };
         let pdf = analysis_pdf(&report_input("メモ: 踵の痛み. Заметка. Σημείωση."), &options).unwrap();
         let doc = lopdf::Document::load_mem(&pdf).unwrap();
         let extracted = all_text(&doc);
         for phrase in [Text::ReportTitle, Text::Static, Text::Results, Text::LeftFoot, Text::Notes] {
-            assert!(extracted.contains(text(lang, phrase)), "{lang:?}: {:?} missing from {extracted:?}", text(lang, phrase));
+            assert!(
+                extracted.contains(text(lang, phrase)),
+                "{lang:?}: {:?} missing from {extracted:?}",
+                text(lang, phrase)
+            );
         }
         if lang != Language::En {
             assert!(!extracted.contains("Analysis report"), "{lang:?} report still in English");
@@ -159,7 +166,10 @@ fn real_scale_pages_are_a3_or_a4_with_a_10_cm_scale_bar() {
 fn real_scale_cells_measure_the_device_pitch() {
     // Podology cells are 2 cm = 56.69 pt; the feet (rows 10..=33, 24 rows + 2 margin rows at 2 cm =
     // 52 cm) do not fit on A4 (29.7 cm tall): the print is cut around the CoP and says so.
-    let doc = lopdf::Document::load_mem(&real_scale_pdf(&real_scale_input(DeviceType::PodologyIoT, feet_map(), Language::En), PaperSize::A4).unwrap()).unwrap();
+    let doc = lopdf::Document::load_mem(
+        &real_scale_pdf(&real_scale_input(DeviceType::PodologyIoT, feet_map(), Language::En), PaperSize::A4).unwrap(),
+    )
+    .unwrap();
     let cells = marked_rectangles(&doc, 1, b"PressureMap");
     assert!(!cells.is_empty());
     assert!(cells.iter().all(|r| (r[2] - 56.693).abs() < 0.01 && (r[3] - 56.693).abs() < 0.01));
@@ -173,7 +183,10 @@ fn real_scale_cells_measure_the_device_pitch() {
         }
     }
     let seat = ReportMap { rows: 16, cols: 16, cells: seat_cells };
-    let doc = lopdf::Document::load_mem(&real_scale_pdf(&real_scale_input(DeviceType::SeatingMatIoT, seat, Language::Ja), PaperSize::A3).unwrap()).unwrap();
+    let doc = lopdf::Document::load_mem(
+        &real_scale_pdf(&real_scale_input(DeviceType::SeatingMatIoT, seat, Language::Ja), PaperSize::A3).unwrap(),
+    )
+    .unwrap();
     let cells = marked_rectangles(&doc, 1, b"PressureMap");
     assert_eq!(cells.len(), 64);
     assert!(cells.iter().all(|r| (r[2] - 56.693).abs() < 0.01));
@@ -190,4 +203,9 @@ fn a_map_of_the_wrong_shape_is_refused() {
         analysis_pdf(&input, &LayoutOptions::default()).unwrap_err(),
         ReportError::ShapeMismatch { rows: 48, cols: 48, cells: 2303 }
     );
+    let empty = RealScaleInput {
+        map: ReportMap { rows: 0, cols: 48, cells: vec![] },
+        ..real_scale_input(DeviceType::PodologyIoT, feet_map(), Language::En)
+    };
+    assert_eq!(real_scale_pdf(&empty, PaperSize::A4).unwrap_err(), ReportError::EmptyMap);
 }

@@ -4,9 +4,9 @@
 
 use serde::{Deserialize, Serialize};
 
+use super::AnalysisError;
 use super::feet::split_feet;
 use super::frame::Capture;
-use super::AnalysisError;
 
 /// Spec §2: the lateral and front–back plots cover 0 to 10 s.
 pub const BALANCE_PLOT_SECONDS: f64 = 10.0;
@@ -74,10 +74,8 @@ pub fn balance(capture: &Capture, pitch_cm: f64) -> Result<BalanceResult, Analys
             .map(|(p, &t)| TimePoint { t, value: (p[axis] - mean[axis]) * pitch_cm })
             .collect()
     };
-    let sway_path_length_cm = body_scatter
-        .windows(2)
-        .map(|w| ((w[1][0] - w[0][0]).hypot(w[1][1] - w[0][1])) * pitch_cm)
-        .sum::<f64>();
+    let sway_path_length_cm =
+        body_scatter.windows(2).map(|w| ((w[1][0] - w[0][0]).hypot(w[1][1] - w[0][1])) * pitch_cm).sum::<f64>();
     let duration_s = capture.duration_s();
     Ok(BalanceResult {
         lateral: series(0),

@@ -4,9 +4,9 @@
 
 use serde::{Deserialize, Serialize};
 
+use super::AnalysisError;
 use super::frame::Capture;
 use super::units::{distance_cm, round_to};
-use super::AnalysisError;
 
 /// Spec §4/§9: a body centre closer than this to the target is Good.
 pub const GOOD_BELOW_CM: f64 = 2.0;

@@ -4,12 +4,12 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::feet::{split_feet, split_forefoot_heel, ForefootHeel};
+use super::AnalysisError;
+use super::feet::{ForefootHeel, split_feet, split_forefoot_heel};
 use super::frame::{Capture, PressureFrame, Region};
 use super::parameters::{NamedParameter, ParameterValue};
 use super::playback::playback_len;
 use super::units::round_to;
-use super::AnalysisError;
 
 /// Spec §3: a podiatry record needs at least 14 series.
 pub const DYNAMIC_SERIES_COUNT: usize = 14;
@@ -313,17 +313,17 @@ mod tests {
     /// off from 1.1 s; frame 1.1 s is empty.
     fn walk() -> Capture {
         let plan: [((bool, bool), (bool, bool)); 12] = [
-            ((false, true), (false, false)), // 0.0 left heel strike
-            ((false, true), (false, false)), // 0.1
-            ((true, true), (false, false)),  // 0.2 left forefoot contact
-            ((true, true), (false, false)),  // 0.3
-            ((true, true), (false, true)),   // 0.4 right heel strike
-            ((true, true), (true, true)),    // 0.5 left heel off (last heel); right forefoot contact
-            ((true, false), (true, true)),   // 0.6
-            ((true, false), (true, true)),   // 0.7 left toe off (last contact)
-            ((false, false), (true, true)),  // 0.8
-            ((false, false), (true, true)),  // 0.9 right heel off
-            ((false, false), (true, false)), // 1.0 right toe off
+            ((false, true), (false, false)),  // 0.0 left heel strike
+            ((false, true), (false, false)),  // 0.1
+            ((true, true), (false, false)),   // 0.2 left forefoot contact
+            ((true, true), (false, false)),   // 0.3
+            ((true, true), (false, true)),    // 0.4 right heel strike
+            ((true, true), (true, true)),     // 0.5 left heel off (last heel); right forefoot contact
+            ((true, false), (true, true)),    // 0.6
+            ((true, false), (true, true)),    // 0.7 left toe off (last contact)
+            ((false, false), (true, true)),   // 0.8
+            ((false, false), (true, true)),   // 0.9 right heel off
+            ((false, false), (true, false)),  // 1.0 right toe off
             ((false, false), (false, false)), // 1.1 empty
         ];
         let mut c = Capture::new(DeviceType::PodologyIoT, 24, 24);
@@ -365,6 +365,20 @@ mod tests {
             }
             other => panic!("{other:?}"),
         }
+    }
+
+    #[test]
+    fn the_result_survives_a_json_round_trip() {
+        // What the API stores is what it reads back (the series are untagged JSON values).
+        let result = crate::analysis::AnalysisResult::Dynamic(dynamic_podology(&walk()).unwrap());
+        let json = serde_json::to_string(&result).unwrap();
+        assert!(
+            json.starts_with(
+                r#"{"analysisType":"Dynamic","result":{"additionalParameters":[{"name":"leftSensorCount""#
+            )
+        );
+        let back: crate::analysis::AnalysisResult = serde_json::from_str(&json).unwrap();
+        assert_eq!(back, result);
     }
 
     #[test]
@@ -417,7 +431,10 @@ mod tests {
         assert_eq!(left.stances[1].events.initial_contact_s, 0.4);
         assert_eq!(left.stances[1].rockers.unwrap().heel_rocker_s, 0.2);
         let mean = left.rockers.unwrap();
-        assert_eq!((mean.stance_s, mean.heel_rocker_s, mean.ankle_rocker_s, mean.forefoot_rocker_s), (0.3, 0.15, 0.05, 0.1));
+        assert_eq!(
+            (mean.stance_s, mean.heel_rocker_s, mean.ankle_rocker_s, mean.forefoot_rocker_s),
+            (0.3, 0.15, 0.05, 0.1)
+        );
         assert_eq!((mean.heel_rocker_share, mean.ankle_rocker_share, mean.forefoot_rocker_share), (50.0, 16.7, 33.3));
     }
 

@@ -35,13 +35,13 @@ pub fn split_feet(map: &PressureFrame) -> Option<FootSplit> {
         return None;
     }
     // Widest gap; the left-most wins a tie (only reachable with three or more prints).
-    let widest = active_columns
-        .windows(2)
-        .map(|w| (w[1] - w[0] - 1, w[0], w[1]))
-        .fold(None, |best: Option<(usize, usize, usize)>, gap| match best {
+    let widest = active_columns.windows(2).map(|w| (w[1] - w[0] - 1, w[0], w[1])).fold(
+        None,
+        |best: Option<(usize, usize, usize)>, gap| match best {
             Some(b) if b.0 >= gap.0 => Some(b),
             _ => Some(gap),
-        });
+        },
+    );
     let whole = |col_start, col_end| Region { row_start: 0, row_end: rows, col_start, col_end };
     if let Some((gap, last_left, first_right)) = widest
         && gap > FOOT_GAP_COLUMNS

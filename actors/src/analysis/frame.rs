@@ -4,8 +4,8 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::units::ACTIVE_THRESHOLD;
 use super::AnalysisError;
+use super::units::ACTIVE_THRESHOLD;
 use crate::machine::device_type::DeviceType;
 use crate::machine::pressure_map::PressureMap;
 
@@ -117,7 +117,8 @@ impl PressureFrame {
     pub fn edge_is_active(&self) -> bool {
         let (rows, cols) = (self.rows as usize, self.cols as usize);
         (0..rows).any(|r| {
-            (0..cols).any(|c| (r == 0 || c == 0 || r + 1 == rows || c + 1 == cols) && self.value(r, c) >= ACTIVE_THRESHOLD)
+            (0..cols)
+                .any(|c| (r == 0 || c == 0 || r + 1 == rows || c + 1 == cols) && self.value(r, c) >= ACTIVE_THRESHOLD)
         })
     }
 }

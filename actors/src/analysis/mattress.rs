@@ -5,7 +5,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::frame::PressureFrame;
-use super::units::{bmi, contact_cells, MATTRESS_CELL_AREA_CM2, MATTRESS_COLUMN_SPACING_CM};
+use super::units::{MATTRESS_CELL_AREA_CM2, MATTRESS_COLUMN_SPACING_CM, bmi, contact_cells};
 
 /// One point of the profile.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

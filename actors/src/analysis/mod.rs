@@ -143,7 +143,11 @@ pub enum AnalysisError {
 /// Static analyses read the capture's mean map (so a single frame works) and add the mattress
 /// extras on mattress devices; Dynamic, Balance, seatingDynamic, Fitting and Rehab read every
 /// frame. Fails when there are too few frames or no active cell at all.
-pub fn analyse(kind: AnalysisKind, capture: &Capture, params: &AnalysisParams) -> Result<AnalysisResult, AnalysisError> {
+pub fn analyse(
+    kind: AnalysisKind,
+    capture: &Capture,
+    params: &AnalysisParams,
+) -> Result<AnalysisResult, AnalysisError> {
     let got = capture.frames().len();
     if got < kind.min_frames() {
         return Err(AnalysisError::TooFewFrames { needed: kind.min_frames(), got });

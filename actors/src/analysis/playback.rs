@@ -28,7 +28,7 @@ pub fn trace_index(playback_index: usize) -> usize {
 /// Playback frame `index` as 48×48 row-major cells, or `None` past the end. Frame 3k is captured
 /// frame k; frames 3k+1 and 3k+2 lie 1/3 and 2/3 of the way to frame k+1.
 pub fn playback_frame(capture: &Capture, index: usize) -> Option<Vec<u16>> {
-    if index >= playback_len(capture) {
+    if index >= playback_len(capture) || capture.rows() == 0 || capture.cols() == 0 {
         return None;
     }
     let frames = capture.frames();
@@ -115,6 +115,13 @@ mod tests {
         assert_eq!(values, vec![0, 6, 7, 8]);
         let c = uniform_capture(&[6]);
         assert_eq!(playback_frame(&c, 0).unwrap()[5], 6);
+    }
+
+    #[test]
+    fn an_empty_shape_has_no_playback_frame() {
+        let mut c = Capture::new(DeviceType::PodologyIoT, 0, 48);
+        c.push(0, PressureFrame::new(0, 48, vec![]).unwrap()).unwrap();
+        assert_eq!(playback_frame(&c, 0), None);
     }
 
     #[test]
