@@ -2,6 +2,7 @@
 //! (Main Page, Pressure Map, Results, Histogram, Notes), text in the requested language.
 
 use actors::analysis::body_centre::BodyCentreQuality;
+use actors::analysis::dynamic_podology::ERROR_EVENTS_OUT_OF_ORDER;
 use actors::analysis::export::iso_8601_utc;
 use actors::analysis::histogram::{Histogram, histogram};
 use actors::analysis::{AnalysisKind, AnalysisResult};
@@ -256,7 +257,9 @@ pub fn result_lines(result: &AnalysisResult, lang: Language) -> Vec<(String, Str
                         n(k.ankle_rocker_share, 1),
                         n(k.forefoot_rocker_share, 1)
                     ),
-                    None => gait.error.clone().unwrap_or_default(),
+                    // The spec's message keys, translated.
+                    None if gait.error.as_deref() == Some(ERROR_EVENTS_OUT_OF_ORDER) => t(Text::RockersOutOfOrder),
+                    None => t(Text::RockersNoStance),
                 };
                 lines.push((format!("{} — {}", t(foot), t(Text::Rockers)), value));
             }
@@ -297,5 +300,23 @@ mod tests {
         assert_eq!(format_number(Language::Es, 22.857, 1), "22,9");
         assert_eq!(format_number(Language::Ja, 0.5, 3), "0.500");
         assert_eq!(format_date(1_700_000_000), "2023-11-14 22:13 UTC");
+    }
+
+    #[test]
+    fn rocker_errors_are_translated() {
+        use actors::analysis::dynamic_podology::{DynamicResult, FootGait};
+        let out_of_order = FootGait { error: Some(ERROR_EVENTS_OUT_OF_ORDER.to_owned()), ..FootGait::default() };
+        let result = AnalysisResult::Dynamic(DynamicResult {
+            additional_parameters: Vec::new(),
+            left: out_of_order,
+            right: FootGait::default(),
+            feet_separated: true,
+            duration_s: 1.0,
+            playback_frames: 4,
+        });
+        let lines = result_lines(&result, Language::Ja);
+        assert_eq!(lines[0].1, "ロッカーを計算できません：歩行イベントの順序が不正です");
+        assert_eq!(lines[1].1, "ロッカーを計算できません：接地が不足しています");
+        assert_eq!(lines[2], ("時間".to_owned(), "1.0 s".to_owned()));
     }
 }

@@ -98,10 +98,12 @@ pub enum Text {
     PrintActualSize,
     Clipped,
     Page,
+    RockersNoStance,
+    RockersOutOfOrder,
 }
 
 /// Rows in [`Text`] order, columns in [`Language::ALL`] order.
-const TEXTS: [[&str; 8]; 44] = [
+const TEXTS: [[&str; 8]; 46] = [
     [
         "Informe de análisis",
         "Αναφορά ανάλυσης",
@@ -380,6 +382,26 @@ const TEXTS: [[&str; 8]; 44] = [
         "マップが用紙より大きいため、圧力中心の周囲を印刷します",
     ],
     ["Página", "Σελίδα", "Page", "Page", "Pagina", "Pagina", "Страница", "ページ"],
+    [
+        "No se pueden calcular los rodillos: contacto insuficiente",
+        "Δεν είναι δυνατός ο υπολογισμός της κύλισης: ανεπαρκής επαφή",
+        "Rockers cannot be computed: too little contact",
+        "Pivots non calculables : contact insuffisant",
+        "Rocker non calcolabili: contatto insufficiente",
+        "Rockers niet te berekenen: te weinig contact",
+        "Перекаты не вычисляются: недостаточный контакт",
+        "ロッカーを計算できません：接地が不足しています",
+    ],
+    [
+        "No se pueden calcular los rodillos: eventos de la marcha fuera de orden",
+        "Δεν είναι δυνατός ο υπολογισμός της κύλισης: λανθασμένη σειρά συμβάντων βάδισης",
+        "Rockers cannot be computed: gait events out of order",
+        "Pivots non calculables : événements de la marche dans le désordre",
+        "Rocker non calcolabili: eventi del passo fuori ordine",
+        "Rockers niet te berekenen: loopgebeurtenissen in verkeerde volgorde",
+        "Перекаты не вычисляются: нарушен порядок событий шага",
+        "ロッカーを計算できません：歩行イベントの順序が不正です",
+    ],
 ];
 
 /// The phrase `text` in `language`.
@@ -398,7 +420,7 @@ mod tests {
 
     #[test]
     fn every_language_has_every_phrase_and_they_differ_where_expected() {
-        assert_eq!(TEXTS.len(), Text::Page as usize + 1);
+        assert_eq!(TEXTS.len(), Text::RockersOutOfOrder as usize + 1);
         for row in TEXTS {
             assert!(row.iter().all(|t| !t.is_empty()));
         }
