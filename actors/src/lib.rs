@@ -7,6 +7,7 @@
 //! bounded per-session outboxes; `browser` the browser protocol's message types.
 
 pub mod actor;
+pub mod analysis;
 pub mod browser;
 pub mod catalog;
 pub mod fanout;

@@ -1,0 +1,441 @@
+//! The report's words in the eight interface languages of spec §1 (es, el, en, fr, it, nl, ru,
+//! ja). The vendored font is subset to these strings plus whole Latin, Greek, Cyrillic and kana
+//! ranges (fonts/README.md), and a test checks that every character here has a glyph.
+
+use serde::{Deserialize, Serialize};
+
+/// A report language (spec §1); `en` is the fallback.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Language {
+    Es,
+    El,
+    #[default]
+    En,
+    Fr,
+    It,
+    Nl,
+    Ru,
+    Ja,
+}
+
+impl Language {
+    /// All eight, in the spec's order.
+    pub const ALL: [Language; 8] = [
+        Language::Es,
+        Language::El,
+        Language::En,
+        Language::Fr,
+        Language::It,
+        Language::Nl,
+        Language::Ru,
+        Language::Ja,
+    ];
+
+    /// Parses a language code; anything unknown falls back to English, as the client does.
+    pub fn from_code(code: &str) -> Language {
+        match code {
+            "es" => Language::Es,
+            "el" => Language::El,
+            "fr" => Language::Fr,
+            "it" => Language::It,
+            "nl" => Language::Nl,
+            "ru" => Language::Ru,
+            "ja" => Language::Ja,
+            _ => Language::En,
+        }
+    }
+
+    fn index(self) -> usize {
+        self as usize
+    }
+}
+
+/// Every phrase the reports print.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Text {
+    ReportTitle,
+    RealScaleTitle,
+    Patient,
+    NoPatient,
+    Height,
+    Weight,
+    Date,
+    Device,
+    Analysis,
+    Static,
+    Dynamic,
+    Balance,
+    SeatingDynamic,
+    Fitting,
+    Rehab,
+    Results,
+    PressureMap,
+    Histogram,
+    Notes,
+    LeftFoot,
+    RightFoot,
+    CenterOfPressure,
+    LoadDistribution,
+    Surface,
+    MaxPressure,
+    MeanPressure,
+    ActivePoints,
+    EdgeWarning,
+    Rockers,
+    SwayPath,
+    MeanVelocity,
+    EllipseArea,
+    PeakPressureIndex,
+    DispersionIndex,
+    PushUps,
+    DistanceToCentre,
+    Good,
+    Bad,
+    Uncomplete,
+    Duration,
+    Bmi,
+    PrintActualSize,
+    Clipped,
+    Page,
+    RockersNoStance,
+    RockersOutOfOrder,
+}
+
+/// Rows in [`Text`] order, columns in [`Language::ALL`] order.
+const TEXTS: [[&str; 8]; 46] = [
+    [
+        "Informe de análisis",
+        "Αναφορά ανάλυσης",
+        "Analysis report",
+        "Rapport d'analyse",
+        "Rapporto di analisi",
+        "Analyserapport",
+        "Отчёт об анализе",
+        "解析レポート",
+    ],
+    [
+        "Mapa de presión a escala real",
+        "Χάρτης πίεσης σε πραγματική κλίμακα",
+        "Real-scale pressure map",
+        "Carte de pression à l'échelle réelle",
+        "Mappa di pressione in scala reale",
+        "Drukkaart op ware grootte",
+        "Карта давления в натуральную величину",
+        "実寸大圧力マップ",
+    ],
+    ["Paciente", "Ασθενής", "Patient", "Patient", "Paziente", "Patiënt", "Пациент", "患者"],
+    [
+        "Ningún paciente seleccionado",
+        "Δεν έχει επιλεγεί ασθενής",
+        "No patient selected",
+        "Aucun patient sélectionné",
+        "Nessun paziente selezionato",
+        "Geen patiënt geselecteerd",
+        "Пациент не выбран",
+        "患者が選択されていません",
+    ],
+    ["Altura", "Ύψος", "Height", "Taille", "Altezza", "Lengte", "Рост", "身長"],
+    ["Peso", "Βάρος", "Weight", "Poids", "Peso", "Gewicht", "Вес", "体重"],
+    ["Fecha", "Ημερομηνία", "Date", "Date", "Data", "Datum", "Дата", "日付"],
+    ["Dispositivo", "Συσκευή", "Device", "Appareil", "Dispositivo", "Apparaat", "Устройство", "デバイス"],
+    ["Análisis", "Ανάλυση", "Analysis", "Analyse", "Analisi", "Analyse", "Анализ", "解析"],
+    [
+        "Análisis estático",
+        "Στατική ανάλυση",
+        "Static analysis",
+        "Analyse statique",
+        "Analisi statica",
+        "Statische analyse",
+        "Статический анализ",
+        "静的解析",
+    ],
+    [
+        "Análisis dinámico",
+        "Δυναμική ανάλυση",
+        "Dynamic analysis",
+        "Analyse dynamique",
+        "Analisi dinamica",
+        "Dynamische analyse",
+        "Динамический анализ",
+        "動的解析",
+    ],
+    ["Equilibrio", "Ισορροπία", "Balance", "Équilibre", "Equilibrio", "Evenwicht", "Равновесие", "バランス"],
+    [
+        "Análisis de sedestación",
+        "Ανάλυση καθίσματος",
+        "Seating analysis",
+        "Analyse d'assise",
+        "Analisi della seduta",
+        "Zitanalyse",
+        "Анализ сидения",
+        "座位解析",
+    ],
+    ["Ajuste", "Προσαρμογή", "Fitting", "Ajustement", "Adattamento", "Afstelling", "Подгонка", "フィッティング"],
+    [
+        "Rehabilitación",
+        "Αποκατάσταση",
+        "Rehabilitation",
+        "Rééducation",
+        "Riabilitazione",
+        "Revalidatie",
+        "Реабилитация",
+        "リハビリ",
+    ],
+    ["Resultados", "Αποτελέσματα", "Results", "Résultats", "Risultati", "Resultaten", "Результаты", "結果"],
+    [
+        "Mapa de presión",
+        "Χάρτης πίεσης",
+        "Pressure map",
+        "Carte de pression",
+        "Mappa di pressione",
+        "Drukkaart",
+        "Карта давления",
+        "圧力マップ",
+    ],
+    [
+        "Histograma de presión",
+        "Ιστόγραμμα πίεσης",
+        "Pressure histogram",
+        "Histogramme de pression",
+        "Istogramma della pressione",
+        "Drukhistogram",
+        "Гистограмма давления",
+        "圧力ヒストグラム",
+    ],
+    ["Notas", "Σημειώσεις", "Notes", "Notes", "Note", "Notities", "Заметки", "メモ"],
+    [
+        "Pie izquierdo",
+        "Αριστερό πόδι",
+        "Left foot",
+        "Pied gauche",
+        "Piede sinistro",
+        "Linkervoet",
+        "Левая стопа",
+        "左足",
+    ],
+    ["Pie derecho", "Δεξί πόδι", "Right foot", "Pied droit", "Piede destro", "Rechtervoet", "Правая стопа", "右足"],
+    [
+        "Centro de presión",
+        "Κέντρο πίεσης",
+        "Centre of pressure",
+        "Centre de pression",
+        "Centro di pressione",
+        "Drukpunt",
+        "Центр давления",
+        "圧力中心",
+    ],
+    [
+        "Distribución de carga",
+        "Κατανομή φορτίου",
+        "Load distribution",
+        "Répartition de la charge",
+        "Distribuzione del carico",
+        "Belastingverdeling",
+        "Распределение нагрузки",
+        "荷重分布",
+    ],
+    ["Superficie", "Επιφάνεια", "Surface", "Surface", "Superficie", "Oppervlak", "Площадь", "面積"],
+    [
+        "Presión máxima",
+        "Μέγιστη πίεση",
+        "Maximum pressure",
+        "Pression maximale",
+        "Pressione massima",
+        "Maximale druk",
+        "Максимальное давление",
+        "最大圧力",
+    ],
+    [
+        "Presión media",
+        "Μέση πίεση",
+        "Mean pressure",
+        "Pression moyenne",
+        "Pressione media",
+        "Gemiddelde druk",
+        "Среднее давление",
+        "平均圧力",
+    ],
+    [
+        "Puntos activos",
+        "Ενεργά σημεία",
+        "Active points",
+        "Points actifs",
+        "Punti attivi",
+        "Actieve punten",
+        "Активные точки",
+        "有効点",
+    ],
+    [
+        "La huella toca el borde: repita el análisis",
+        "Το αποτύπωμα αγγίζει την άκρη: επαναλάβετε την ανάλυση",
+        "The footprint touches the edge: repeat the analysis",
+        "L'empreinte touche le bord : refaites l'analyse",
+        "L'impronta tocca il bordo: ripetere l'analisi",
+        "De voetafdruk raakt de rand: herhaal de analyse",
+        "Отпечаток касается края: повторите анализ",
+        "足跡が端に触れています：解析をやり直してください",
+    ],
+    [
+        "Rodillos (talón / tobillo / antepié)",
+        "Κύλιση (πτέρνα / αστράγαλος / πρόσθιο πόδι)",
+        "Rockers (heel / ankle / forefoot)",
+        "Pivots (talon / cheville / avant-pied)",
+        "Rocker (tallone / caviglia / avampiede)",
+        "Rockers (hiel / enkel / voorvoet)",
+        "Перекаты (пятка / голеностоп / передний отдел)",
+        "ロッカー（踵／足関節／前足部）",
+    ],
+    [
+        "Recorrido del balanceo",
+        "Διαδρομή ταλάντωσης",
+        "Sway path",
+        "Trajet d'oscillation",
+        "Percorso di oscillazione",
+        "Zwaaitraject",
+        "Путь колебаний",
+        "動揺経路長",
+    ],
+    [
+        "Velocidad media",
+        "Μέση ταχύτητα",
+        "Mean velocity",
+        "Vitesse moyenne",
+        "Velocità media",
+        "Gemiddelde snelheid",
+        "Средняя скорость",
+        "平均速度",
+    ],
+    [
+        "Área de la elipse del 95 %",
+        "Εμβαδόν ελλείψεως 95 %",
+        "95 % ellipse area",
+        "Aire de l'ellipse à 95 %",
+        "Area dell'ellisse al 95 %",
+        "Oppervlak van de 95%-ellips",
+        "Площадь эллипса 95 %",
+        "95 %楕円面積",
+    ],
+    [
+        "Índice de presión máxima",
+        "Δείκτης μέγιστης πίεσης",
+        "Peak Pressure Index",
+        "Indice de pression maximale",
+        "Indice di picco di pressione",
+        "Piekdrukindex",
+        "Индекс пикового давления",
+        "ピーク圧力指数",
+    ],
+    [
+        "Índice de dispersión",
+        "Δείκτης διασποράς",
+        "Dispersion Index",
+        "Indice de dispersion",
+        "Indice di dispersione",
+        "Dispersie-index",
+        "Индекс рассеяния",
+        "分散指数",
+    ],
+    [
+        "Pulsiones",
+        "Ανυψώσεις",
+        "Push-ups",
+        "Soulèvements",
+        "Sollevamenti",
+        "Opdrukbewegingen",
+        "Приподнимания",
+        "プッシュアップ",
+    ],
+    [
+        "Distancia al centro",
+        "Απόσταση από το κέντρο",
+        "Distance to the centre",
+        "Distance au centre",
+        "Distanza dal centro",
+        "Afstand tot het midden",
+        "Расстояние до центра",
+        "中心までの距離",
+    ],
+    ["Bien", "Καλό", "Good", "Bon", "Buono", "Goed", "Хорошо", "良好"],
+    ["Mal", "Κακό", "Bad", "Mauvais", "Scarso", "Slecht", "Плохо", "不良"],
+    ["Incompleto", "Ατελές", "Uncomplete", "Incomplet", "Incompleto", "Onvolledig", "Не завершено", "未完了"],
+    ["Duración", "Διάρκεια", "Duration", "Durée", "Durata", "Duur", "Длительность", "時間"],
+    ["IMC", "ΔΜΣ", "BMI", "IMC", "IMC", "BMI", "ИМТ", "BMI"],
+    [
+        "Imprima a tamaño real (100 %): la barra debe medir 10 cm",
+        "Εκτυπώστε σε πραγματικό μέγεθος (100 %): η γραμμή πρέπει να μετρά 10 cm",
+        "Print at actual size (100 %): the bar must measure 10 cm",
+        "Imprimez en taille réelle (100 %) : la barre doit mesurer 10 cm",
+        "Stampare a grandezza reale (100 %): la barra deve misurare 10 cm",
+        "Druk af op ware grootte (100 %): de balk moet 10 cm meten",
+        "Печатайте в натуральную величину (100 %): полоса должна иметь длину 10 см",
+        "実際のサイズ（100 %）で印刷してください：バーは10 cmになります",
+    ],
+    [
+        "El mapa es mayor que el papel: se imprime la zona alrededor del centro de presión",
+        "Ο χάρτης είναι μεγαλύτερος από το χαρτί: τυπώνεται η περιοχή γύρω από το κέντρο πίεσης",
+        "The map is larger than the paper: the area around the centre of pressure is printed",
+        "La carte dépasse le papier : la zone autour du centre de pression est imprimée",
+        "La mappa è più grande del foglio: si stampa la zona attorno al centro di pressione",
+        "De kaart is groter dan het papier: het gebied rond het drukpunt wordt afgedrukt",
+        "Карта больше листа: печатается область вокруг центра давления",
+        "マップが用紙より大きいため、圧力中心の周囲を印刷します",
+    ],
+    ["Página", "Σελίδα", "Page", "Page", "Pagina", "Pagina", "Страница", "ページ"],
+    [
+        "No se pueden calcular los rodillos: contacto insuficiente",
+        "Δεν είναι δυνατός ο υπολογισμός της κύλισης: ανεπαρκής επαφή",
+        "Rockers cannot be computed: too little contact",
+        "Pivots non calculables : contact insuffisant",
+        "Rocker non calcolabili: contatto insufficiente",
+        "Rockers niet te berekenen: te weinig contact",
+        "Перекаты не вычисляются: недостаточный контакт",
+        "ロッカーを計算できません：接地が不足しています",
+    ],
+    [
+        "No se pueden calcular los rodillos: eventos de la marcha fuera de orden",
+        "Δεν είναι δυνατός ο υπολογισμός της κύλισης: λανθασμένη σειρά συμβάντων βάδισης",
+        "Rockers cannot be computed: gait events out of order",
+        "Pivots non calculables : événements de la marche dans le désordre",
+        "Rocker non calcolabili: eventi del passo fuori ordine",
+        "Rockers niet te berekenen: loopgebeurtenissen in verkeerde volgorde",
+        "Перекаты не вычисляются: нарушен порядок событий шага",
+        "ロッカーを計算できません：歩行イベントの順序が不正です",
+    ],
+];
+
+/// The phrase `text` in `language`.
+pub fn text(language: Language, text: Text) -> &'static str {
+    TEXTS[text as usize][language.index()]
+}
+
+/// Every phrase of every language (the font subset and its test read this).
+pub fn all_texts() -> impl Iterator<Item = &'static str> {
+    TEXTS.iter().flat_map(|row| row.iter().copied())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_language_has_every_phrase_and_they_differ_where_expected() {
+        assert_eq!(TEXTS.len(), Text::RockersOutOfOrder as usize + 1);
+        for row in TEXTS {
+            assert!(row.iter().all(|t| !t.is_empty()));
+        }
+        assert_eq!(text(Language::En, Text::ReportTitle), "Analysis report");
+        assert_eq!(text(Language::Ja, Text::ReportTitle), "解析レポート");
+        assert_eq!(text(Language::El, Text::Notes), "Σημειώσεις");
+        assert_eq!(text(Language::Ru, Text::Patient), "Пациент");
+    }
+
+    #[test]
+    fn codes_parse_with_english_fallback() {
+        for (code, lang) in ["es", "el", "en", "fr", "it", "nl", "ru", "ja"].into_iter().zip(Language::ALL) {
+            assert_eq!(Language::from_code(code), lang);
+            assert_eq!(serde_json::to_value(lang).unwrap(), code);
+        }
+        assert_eq!(Language::from_code("de"), Language::En);
+    }
+}

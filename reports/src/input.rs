@@ -1,0 +1,81 @@
+//! What the API hands the reports: the stored analysis record, reduced to what is printed.
+
+use actors::analysis::{AnalysisKind, AnalysisResult};
+use actors::machine::device_type::DeviceType;
+use serde::{Deserialize, Serialize};
+
+use crate::ReportError;
+use crate::i18n::Language;
+use crate::palette::Palette;
+
+/// A pressure map (the record's mapPreview), row-major, row 0 at the top.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ReportMap {
+    pub rows: u16,
+    pub cols: u16,
+    pub cells: Vec<u16>,
+}
+
+impl ReportMap {
+    /// Checks that the map has cells, and rows × cols of them.
+    pub fn check(&self) -> Result<(), ReportError> {
+        if self.rows == 0 || self.cols == 0 {
+            return Err(ReportError::EmptyMap);
+        }
+        if self.cells.len() != self.rows as usize * self.cols as usize {
+            return Err(ReportError::ShapeMismatch { rows: self.rows, cols: self.cols, cells: self.cells.len() });
+        }
+        Ok(())
+    }
+
+    /// Value at (`row`, `col`).
+    pub fn value(&self, row: usize, col: usize) -> u16 {
+        self.cells[row * self.cols as usize + col]
+    }
+
+    /// Highest cell.
+    pub fn max(&self) -> u16 {
+        self.cells.iter().copied().max().unwrap_or(0)
+    }
+}
+
+/// The selected patient as printed.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PatientSummary {
+    pub name: String,
+    pub height_cm: Option<f64>,
+    pub weight_kg: Option<f64>,
+}
+
+/// Everything the analysis report prints.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct AnalysisReportInput {
+    pub analysis_type: AnalysisKind,
+    pub device_type: DeviceType,
+    pub device_name: String,
+    /// Record creation date, unix seconds.
+    pub creation_date_s: i64,
+    pub patient: Option<PatientSummary>,
+    /// The record's notes (up to 1,100 characters); empty when none.
+    pub notes: String,
+    /// The map to draw (static map, or the capture's mean map).
+    pub map: ReportMap,
+    /// The analysis result, when the record has one.
+    pub result: Option<AnalysisResult>,
+}
+
+/// Everything the real-scale print needs.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct RealScaleInput {
+    pub device_type: DeviceType,
+    pub device_name: String,
+    /// Record creation date, unix seconds.
+    pub creation_date_s: i64,
+    pub patient_name: Option<String>,
+    pub map: ReportMap,
+    pub language: Language,
+    pub palette: Palette,
+}

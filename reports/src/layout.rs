@@ -1,0 +1,103 @@
+//! What the user asked for in the PDF layout modal (spec §5, §7): widgets, language, palette,
+//! and the paper size of the real-scale print.
+
+use serde::{Deserialize, Serialize};
+
+use crate::document::POINTS_PER_CM;
+use crate::i18n::Language;
+use crate::palette::Palette;
+
+/// A section of the analysis report. Each is one page, in this order.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub enum Widget {
+    /// Patient, device, date and the headline results. Always printed (spec §5).
+    MainPage,
+    /// The pressure map, large, with the centres of pressure and a colour scale.
+    PressureMap,
+    /// Every number of the analysis.
+    Results,
+    /// The 8-bin pressure histogram.
+    Histogram,
+    /// The analysis notes; printed only when there are notes (spec §5).
+    Notes,
+}
+
+/// `layoutOptions` of `POST /api/downloadAnalysisPDF/{id}/{x}`.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+pub struct LayoutOptions {
+    /// Widgets the user ticked (order and duplicates do not matter).
+    pub widgets: Vec<Widget>,
+    /// Report language.
+    pub language: Language,
+    /// Map palette.
+    pub palette: Palette,
+    /// Top of the colour scale in sensor units (the user's manual scale); the map's maximum
+    /// when absent.
+    pub manual_scale: Option<u16>,
+}
+
+impl LayoutOptions {
+    /// The widgets that will be printed: Main Page always, Notes only when `has_notes`, the rest
+    /// as asked, in [`Widget`] order.
+    pub fn effective_widgets(&self, has_notes: bool) -> Vec<Widget> {
+        let mut widgets: Vec<Widget> =
+            self.widgets.iter().copied().filter(|w| *w != Widget::Notes || has_notes).collect();
+        widgets.push(Widget::MainPage);
+        widgets.sort_unstable();
+        widgets.dedup();
+        widgets
+    }
+}
+
+/// Paper of the real-scale print (spec §5), portrait.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum PaperSize {
+    A3,
+    A4,
+}
+
+impl PaperSize {
+    /// Width and height in points: A4 210 × 297 mm = 595.28 × 841.89 pt; A3 297 × 420 mm =
+    /// 841.89 × 1190.55 pt.
+    pub fn points(self) -> (f32, f32) {
+        let (w_mm, h_mm) = match self {
+            PaperSize::A4 => (210.0, 297.0),
+            PaperSize::A3 => (297.0, 420.0),
+        };
+        (w_mm / 10.0 * POINTS_PER_CM, h_mm / 10.0 * POINTS_PER_CM)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn main_page_is_always_on_and_notes_need_notes() {
+        let options =
+            LayoutOptions { widgets: vec![Widget::Notes, Widget::Histogram, Widget::Histogram], ..Default::default() };
+        assert_eq!(options.effective_widgets(false), vec![Widget::MainPage, Widget::Histogram]);
+        assert_eq!(options.effective_widgets(true), vec![Widget::MainPage, Widget::Histogram, Widget::Notes]);
+        assert_eq!(LayoutOptions::default().effective_widgets(true), vec![Widget::MainPage]);
+    }
+
+    #[test]
+    fn paper_sizes_in_points() {
+        let (w, h) = PaperSize::A4.points();
+        assert!((w - 595.28).abs() < 0.01 && (h - 841.89).abs() < 0.01);
+        let (w, h) = PaperSize::A3.points();
+        assert!((w - 841.89).abs() < 0.01 && (h - 1190.55).abs() < 0.01);
+    }
+
+    #[test]
+    fn options_parse_from_the_client_json() {
+        let options: LayoutOptions =
+            serde_json::from_str(r#"{"widgets":["mainPage","pressureMap","notes"],"language":"ja","palette":"hot"}"#)
+                .unwrap();
+        assert_eq!(options.language, Language::Ja);
+        assert_eq!(options.palette, Palette::Hot);
+        assert_eq!(options.widgets, vec![Widget::MainPage, Widget::PressureMap, Widget::Notes]);
+    }
+}

@@ -1,0 +1,211 @@
+//! Parses the generated PDFs back with lopdf: page sizes, page count per widget list, text in
+//! every language, the scale bar's length and the real-scale cell size.
+#![allow(clippy::unwrap_used)]
+
+use actors::analysis::{AnalysisKind, AnalysisParams, Capture, PressureFrame, analyse};
+use actors::machine::device_type::DeviceType;
+use lopdf::content::Content;
+use reports::i18n::{Text, text};
+use reports::{
+    AnalysisReportInput, Language, LayoutOptions, Palette, PaperSize, PatientSummary, RealScaleInput, ReportError,
+    ReportMap, Widget, analysis_pdf, real_scale_pdf,
+};
+
+/// Two rectangular feet on a 48×48 plate: columns 14..=19 and 28..=33, rows 10..=33.
+fn feet_map() -> ReportMap {
+    let mut cells = vec![0u16; 48 * 48];
+    for r in 10..=33 {
+        for c in (14..=19).chain(28..=33) {
+            cells[r * 48 + c] = if r > 26 { 180 } else { 90 };
+        }
+    }
+    ReportMap { rows: 48, cols: 48, cells }
+}
+
+fn report_input(notes: &str) -> AnalysisReportInput {
+    let map = feet_map();
+    let mut capture = Capture::new(DeviceType::PodologyIoT, 48, 48);
+    capture.push(0, PressureFrame::new(48, 48, map.cells.clone()).unwrap()).unwrap();
+    let result = analyse(AnalysisKind::Static, &capture, &AnalysisParams::default()).unwrap();
+    AnalysisReportInput {
+        analysis_type: AnalysisKind::Static,
+        device_type: DeviceType::PodologyIoT,
+        device_name: "Plate 1".to_owned(),
+        creation_date_s: 1_700_000_000,
+        patient: Some(PatientSummary { name: "Ana Pérez".to_owned(), height_cm: Some(170.0), weight_kg: Some(65.0) }),
+        notes: notes.to_owned(),
+        map,
+        result: Some(result),
+    }
+}
+
+fn page_sizes(doc: &lopdf::Document) -> Vec<(f32, f32)> {
+    doc.get_pages()
+        .values()
+        .map(|&id| {
+            let page = doc.get_object(id).unwrap().as_dict().unwrap();
+            let b = page.get(b"MediaBox").unwrap().as_array().unwrap();
+            (b[2].as_float().unwrap() - b[0].as_float().unwrap(), b[3].as_float().unwrap() - b[1].as_float().unwrap())
+        })
+        .collect()
+}
+
+fn all_text(doc: &lopdf::Document) -> String {
+    let pages: Vec<u32> = doc.get_pages().keys().copied().collect();
+    doc.extract_text(&pages).unwrap()
+}
+
+/// Operands of every `re` between `BMC /tag` and its `EMC` on page `page`.
+fn marked_rectangles(doc: &lopdf::Document, page: u32, tag: &[u8]) -> Vec<[f32; 4]> {
+    let id = doc.get_pages()[&page];
+    let content = Content::decode(&doc.get_page_content(id).unwrap()).unwrap();
+    let mut inside = false;
+    let mut rects = Vec::new();
+    for op in content.operations {
+        match op.operator.as_str() {
+            "BMC" => inside = op.operands[0].as_name().unwrap() == tag,
+            "EMC" => inside = false,
+            "re" if inside => {
+                let v: Vec<f32> = op.operands.iter().map(|o| o.as_float().unwrap()).collect();
+                rects.push([v[0], v[1], v[2], v[3]]);
+            }
+            _ => {}
+        }
+    }
+    rects
+}
+
+#[test]
+fn one_a4_page_per_widget_with_main_page_forced_and_notes_only_with_notes() {
+    let options = LayoutOptions {
+        widgets: vec![Widget::PressureMap, Widget::Results, Widget::Histogram, Widget::Notes],
+        ..Default::default()
+    };
+    let with_notes =
+        lopdf::Document::load_mem(&analysis_pdf(&report_input("Pain in the left heel."), &options).unwrap()).unwrap();
+    let sizes = page_sizes(&with_notes);
+    assert_eq!(sizes.len(), 5, "main page + 4 widgets");
+    for (w, h) in sizes {
+        assert!((w - 595.28).abs() < 0.01 && (h - 841.89).abs() < 0.01, "{w}×{h}");
+    }
+    assert!(all_text(&with_notes).contains("Pain in the left heel."));
+    let without_notes = lopdf::Document::load_mem(&analysis_pdf(&report_input("  "), &options).unwrap()).unwrap();
+    assert_eq!(page_sizes(&without_notes).len(), 4, "no notes page without notes");
+    let empty =
+        lopdf::Document::load_mem(&analysis_pdf(&report_input(""), &LayoutOptions::default()).unwrap()).unwrap();
+    assert_eq!(page_sizes(&empty).len(), 1, "the main page is always there");
+}
+
+#[test]
+fn text_is_in_the_requested_language_for_all_eight() {
+    for lang in Language::ALL {
+        let options =
+            LayoutOptions { widgets: vec![Widget::Results, Widget::Notes], language: lang, ..Default::default() };
+        let pdf = analysis_pdf(&report_input("メモ: 踵の痛み. Заметка. Σημείωση."), &options).unwrap();
+        let doc = lopdf::Document::load_mem(&pdf).unwrap();
+        let extracted = all_text(&doc);
+        for phrase in [Text::ReportTitle, Text::Static, Text::Results, Text::LeftFoot, Text::Notes] {
+            assert!(
+                extracted.contains(text(lang, phrase)),
+                "{lang:?}: {:?} missing from {extracted:?}",
+                text(lang, phrase)
+            );
+        }
+        if lang != Language::En {
+            assert!(!extracted.contains("Analysis report"), "{lang:?} report still in English");
+        }
+        // Notes in three scripts survive whatever the interface language.
+        assert!(extracted.contains("踵の痛み") && extracted.contains("Заметка") && extracted.contains("Σημείωση"));
+        assert!(extracted.contains("Ana Pérez"));
+    }
+}
+
+#[test]
+fn pressure_maps_are_coloured_cells_in_the_palette() {
+    let options = LayoutOptions { widgets: vec![Widget::PressureMap], palette: Palette::Greys, ..Default::default() };
+    let doc = lopdf::Document::load_mem(&analysis_pdf(&report_input(""), &options).unwrap()).unwrap();
+    // 2 feet × 6 columns × 24 rows = 288 non-zero cells, each one square.
+    let cells = marked_rectangles(&doc, 2, b"PressureMap");
+    assert_eq!(cells.len(), 288);
+    assert!(cells.iter().all(|r| (r[2] - r[3]).abs() < 1e-3 && r[2] > 5.0));
+    // The greys palette paints the top of the scale (180) black: find a "0 0 0 rg" inside the map.
+    let id = doc.get_pages()[&2];
+    let ops = Content::decode(&doc.get_page_content(id).unwrap()).unwrap().operations;
+    assert!(ops.iter().any(|op| op.operator == "rg" && op.operands.iter().all(|o| o.as_float().unwrap() == 0.0)));
+}
+
+fn real_scale_input(device_type: DeviceType, map: ReportMap, language: Language) -> RealScaleInput {
+    RealScaleInput {
+        device_type,
+        device_name: "Plate 1".to_owned(),
+        creation_date_s: 1_700_000_000,
+        patient_name: Some("Ana Pérez".to_owned()),
+        map,
+        language,
+        palette: Palette::Jet,
+    }
+}
+
+#[test]
+fn real_scale_pages_are_a3_or_a4_with_a_10_cm_scale_bar() {
+    for (paper, (w, h)) in [(PaperSize::A4, (595.28, 841.89)), (PaperSize::A3, (841.89, 1190.55))] {
+        let pdf = real_scale_pdf(&real_scale_input(DeviceType::PodologyIoT, feet_map(), Language::Fr), paper).unwrap();
+        let doc = lopdf::Document::load_mem(&pdf).unwrap();
+        let sizes = page_sizes(&doc);
+        assert_eq!(sizes.len(), 1);
+        assert!((sizes[0].0 - w).abs() < 0.01 && (sizes[0].1 - h).abs() < 0.01, "{paper:?}: {:?}", sizes[0]);
+        // 10 cm = 100 mm / 25.4 mm per inch × 72 pt per inch = 283.46 pt.
+        let bar = marked_rectangles(&doc, 1, b"ScaleBar");
+        assert_eq!(bar.len(), 1);
+        assert!((bar[0][2] - 283.46).abs() < 0.01, "scale bar {} pt", bar[0][2]);
+        assert!(all_text(&doc).contains(text(Language::Fr, Text::RealScaleTitle)));
+    }
+}
+
+#[test]
+fn real_scale_cells_measure_the_device_pitch() {
+    // Podology cells are 2 cm = 56.69 pt; the feet (rows 10..=33, 24 rows + 2 margin rows at 2 cm =
+    // 52 cm) do not fit on A4 (29.7 cm tall): the print is cut around the CoP and says so.
+    let doc = lopdf::Document::load_mem(
+        &real_scale_pdf(&real_scale_input(DeviceType::PodologyIoT, feet_map(), Language::En), PaperSize::A4).unwrap(),
+    )
+    .unwrap();
+    let cells = marked_rectangles(&doc, 1, b"PressureMap");
+    assert!(!cells.is_empty());
+    assert!(cells.iter().all(|r| (r[2] - 56.693).abs() < 0.01 && (r[3] - 56.693).abs() < 0.01));
+    assert!(all_text(&doc).contains(text(Language::En, Text::Clipped)));
+    // A seat loaded on rows and columns 4..=11 of a 16×16 map: 8 + 2 margin cells at 2 cm = 20 cm
+    // fit on A3; 64 loaded cells of 56.69 pt, no clipping note.
+    let mut seat_cells = vec![0u16; 256];
+    for r in 4..=11 {
+        for c in 4..=11 {
+            seat_cells[r * 16 + c] = 60;
+        }
+    }
+    let seat = ReportMap { rows: 16, cols: 16, cells: seat_cells };
+    let doc = lopdf::Document::load_mem(
+        &real_scale_pdf(&real_scale_input(DeviceType::SeatingMatIoT, seat, Language::Ja), PaperSize::A3).unwrap(),
+    )
+    .unwrap();
+    let cells = marked_rectangles(&doc, 1, b"PressureMap");
+    assert_eq!(cells.len(), 64);
+    assert!(cells.iter().all(|r| (r[2] - 56.693).abs() < 0.01));
+    let extracted = all_text(&doc);
+    assert!(!extracted.contains(text(Language::Ja, Text::Clipped)));
+    assert!(extracted.contains(text(Language::Ja, Text::RealScaleTitle)));
+}
+
+#[test]
+fn a_map_of_the_wrong_shape_is_refused() {
+    let mut input = report_input("");
+    input.map.cells.pop();
+    assert_eq!(
+        analysis_pdf(&input, &LayoutOptions::default()).unwrap_err(),
+        ReportError::ShapeMismatch { rows: 48, cols: 48, cells: 2303 }
+    );
+    let empty = RealScaleInput {
+        map: ReportMap { rows: 0, cols: 48, cells: vec![] },
+        ..real_scale_input(DeviceType::PodologyIoT, feet_map(), Language::En)
+    };
+    assert_eq!(real_scale_pdf(&empty, PaperSize::A4).unwrap_err(), ReportError::EmptyMap);
+}
