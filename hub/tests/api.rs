@@ -6,7 +6,7 @@ mod common;
 
 use std::collections::BTreeSet;
 
-use common::{login, request, seed_company, Response, PASSWORD};
+use common::{login, request, request_raw, seed_company, Response, PASSWORD};
 use hub::auth::token::{Claims, TokenSigner};
 use serde_json::{json, Value};
 use storage::Store;
@@ -110,6 +110,8 @@ const SPEC_ROUTES: &[(&str, &str)] = &[
     ("POST", "/api/LayoutSettings/{userId}"),
     ("GET", "/api/companyUser"),
     ("PUT", "/api/companyUser"),
+    ("POST", "/api/downloadAnalysisPDF/{id}/{x}"),
+    ("POST", "/api/downloadRealScalePDF/{id}"),
 ];
 
 fn documented(document: &Value) -> BTreeSet<(String, String)> {
@@ -642,4 +644,47 @@ async fn company_isolation_matrix() {
     assert_eq!(history["totalAnalysis"], 0);
     let company: Value = w.call("GET", "/api/companyUser", &w.b.token, Value::Null).await.json();
     assert_eq!(company[0]["companyName"], "Clinic B");
+}
+
+#[tokio::test]
+async fn stored_analyses_download_as_named_pdfs_in_the_requested_language() {
+    let w = world().await;
+    let patient: Value = w.call("POST", &format!("/api/podometry/patients/{}", w.a.user), &w.a.token, patient()).await.json();
+    let patient_id = patient["_id"]["$oid"].as_str().unwrap();
+    // Two feet on a 12×12 map.
+    let mut map = vec![vec![0u16; 12]; 12];
+    for row in map.iter_mut().take(10).skip(2) {
+        for c in [1usize, 2, 3, 8, 9, 10] {
+            row[c] = 120;
+        }
+    }
+    let stored = w
+        .call("POST", &format!("/api/podometryAnalysis/{patient_id}"), &w.a.token, json!({ "analysisType": "Static", "creationDate": 1_700_000_000, "notes": "Pie plano", "mapPreview": map }))
+        .await;
+    expect(&stored, 201, "");
+    let id = stored.json::<Value>()["_id"]["$oid"].as_str().unwrap().to_owned();
+
+    let options = json!({ "layoutOptions": { "widgets": ["mainPage", "notes"], "language": "es", "palette": "jet" } });
+    let pdf = request_raw(w.hub.http_addr, "POST", &format!("/api/downloadAnalysisPDF/{id}/0"), Some(&w.a.token), &options.to_string()).await;
+    assert_eq!(pdf.status, 200, "{}", String::from_utf8_lossy(&pdf.body));
+    assert_eq!(pdf.header("content-type").as_deref(), Some("application/pdf"));
+    assert_eq!(pdf.header("content-disposition").as_deref(), Some("attachment; filename=\"static_analysis_report_2023-11-14.pdf\""));
+    let document = lopdf::Document::load_mem(&pdf.body).expect("a PDF");
+    assert!(!document.get_pages().is_empty());
+
+    let real = request_raw(w.hub.http_addr, "POST", &format!("/api/downloadRealScalePDF/{id}"), Some(&w.a.token), r#"{"layout": "A3"}"#).await;
+    assert_eq!(real.status, 200, "{}", String::from_utf8_lossy(&real.body));
+    assert!(real.header("content-disposition").unwrap().contains("static_real_scale_a3_2023-11-14.pdf"));
+    let document = lopdf::Document::load_mem(&real.body).expect("a PDF");
+    let page = *document.get_pages().values().next().unwrap();
+    let media_box = document.get_object(page).unwrap().as_dict().unwrap().get(b"MediaBox").unwrap().as_array().unwrap().clone();
+    let height = media_box[3].as_float().unwrap_or_else(|_| media_box[3].as_i64().unwrap() as f32);
+    assert!((height - 1190.55).abs() < 0.5, "A3 portrait is 1190.55 pt high, got {height}");
+    expect(&w.call("POST", &format!("/api/downloadRealScalePDF/{id}"), &w.a.token, json!({ "layout": "A5" })).await, 400, "invalidBody");
+
+    // Another company's user cannot print it; an analysis without a map has nothing to print.
+    expect(&w.call("POST", &format!("/api/downloadAnalysisPDF/{id}/0"), &w.b.token, json!({})).await, 404, "notFound");
+    let empty: Value = w.call("POST", &format!("/api/podometryAnalysis/{patient_id}"), &w.a.token, json!({ "analysisType": "Dynamic" })).await.json();
+    let empty_id = empty["_id"]["$oid"].as_str().unwrap();
+    expect(&w.call("POST", &format!("/api/downloadAnalysisPDF/{empty_id}/0"), &w.a.token, json!({})).await, 400, "toastErrorRaw.noAnalysisData");
 }

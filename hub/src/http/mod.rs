@@ -14,6 +14,7 @@ pub mod json;
 pub mod layout;
 pub mod patients;
 pub mod registration;
+pub mod reports;
 pub mod state;
 pub mod static_files;
 
@@ -74,6 +75,8 @@ pub fn api(state: &Arc<AppState>) -> Api {
     api_route!(api, s, GET, d, User, "analyses", "/api/podometryAnalysisCount/{userId}/{analysisType}", "History totals", analyses::count, "api" / "podometryAnalysisCount" / String / String);
     api_route!(api, s, GET, d, User, "analyses", "/api/podometryAnalysisPatient/{userId}/{patientId}/{analysisType}/{page}", "A patient's history page of 10", analyses::patient_page, "api" / "podometryAnalysisPatient" / String / String / String / String);
     api_route!(api, s, GET, d, User, "analyses", "/api/podometryAnalysisCountPatient/{userId}/{patientId}/{analysisType}", "A patient's history totals", analyses::patient_count, "api" / "podometryAnalysisCountPatient" / String / String / String);
+    api_route!(api, s, POST, d, User, "reports", "/api/downloadAnalysisPDF/{id}/{x}", "The analysis report as PDF (layoutOptions: widgets, language, palette)", reports::analysis_pdf, "api" / "downloadAnalysisPDF" / String / String);
+    api_route!(api, s, POST, d, User, "reports", "/api/downloadRealScalePDF/{id}", "The map at real scale on A3 or A4, as PDF", reports::real_scale_pdf, "api" / "downloadRealScalePDF" / String);
     // Patients.
     api_route!(api, s, GET, d, User, "patients", "/api/podometry/patients/{userId}", "The company's patients", patients::list, "api" / "podometry" / "patients" / String);
     api_route!(api, s, POST, d, User, "patients", "/api/podometry/patients/{userId}", "Register a patient", patients::create, "api" / "podometry" / "patients" / String);
