@@ -10,8 +10,9 @@ use ractor::{Actor, ActorProcessingErr, ActorRef, RpcReplyPort};
 
 use super::link::DeviceLink;
 use super::room_set::RoomSetMsg;
+use super::record::Record;
 use super::storage_writer::{StatusRecord, WriterMsg};
-use super::{unix_ms, TimerSlot};
+use super::{instant_to_unix_ms, unix_ms, TimerSlot};
 use crate::browser::{encode_event, events, DeviceConfEvent, PressureMapEvent};
 use crate::catalog::DeviceInfo;
 use crate::fanout::{Bus, CompanyChannel, DeviceChannel};
@@ -230,6 +231,10 @@ impl MatState {
                     );
                     self.device.publish(message);
                 }
+                MatOutput::StreamingEnd(end) => {
+                    let ends_at_ms = end.map(|at| instant_to_unix_ms(at, Instant::now(), unix_ms()));
+                    self.save(Record::StreamingEnd { device_id: self.args.info.id.clone(), ends_at_ms });
+                }
                 MatOutput::Stream(seconds) => {
                     let id = self.next_command_id;
                     self.next_command_id = self.next_command_id.wrapping_add(1);
@@ -239,6 +244,12 @@ impl MatState {
                     }
                 }
             }
+        }
+    }
+
+    fn save(&self, record: Record) {
+        if let Some(writer) = &self.args.writer {
+            let _ = writer.cast(WriterMsg::Record(record));
         }
     }
 

@@ -93,6 +93,7 @@ impl SessionArgs {
                     Err(StreamFailure::Refused(StreamRefusal::NotFunctional)) => {
                         self.send_error("connectDevice", "the device is not connected")
                     }
+                    Err(StreamFailure::Refused(refusal)) => self.send_error(refusal.code(), &refusal.to_string()),
                     Err(StreamFailure::Unavailable(reason)) => self.send_error("deviceUnavailable", &reason),
                 }
             }

@@ -61,6 +61,15 @@ impl DeviceSet {
         self.last
     }
 
+    /// Whether a live stream may start on the set: for the Sensing Horse both sides (every member)
+    /// must be functional (spec §4); a room set streams when any member is functional.
+    pub fn can_stream(&self) -> bool {
+        match self.kind {
+            SetKind::Horse => !self.members.is_empty() && self.members.iter().all(|m| m.status.functional),
+            SetKind::Room => self.members.iter().any(|m| m.status.functional),
+        }
+    }
+
     /// Member `index` reported a new status or presence.
     pub fn handle_member(&mut self, now: Instant, index: usize, status: DeviceStatus, presence: Presence) {
         let Some(member) = self.members.get_mut(index) else { return };
@@ -183,5 +192,21 @@ mod tests {
         assert_eq!(set.status().card, CardStatus::Offline);
         set.handle_member(t, 2, up(0), Presence::Present);
         assert!(set.status().functional);
+    }
+
+    #[test]
+    fn horse_streams_only_when_both_sides_are_functional() {
+        let t = Instant::now();
+        let mut set = DeviceSet::new(SetKind::Horse, 2, Duration::from_secs(30));
+        assert!(!set.can_stream());
+        set.handle_member(t, 0, up(0), Presence::Present);
+        assert!(!set.can_stream(), "right side still offline");
+        set.handle_member(t, 1, up(1), Presence::Absent);
+        assert!(set.can_stream(), "both sides functional, whatever their codes");
+        set.handle_member(t, 0, OFFLINE, Presence::Absent);
+        assert!(!set.can_stream());
+        let mut room = DeviceSet::new(SetKind::Room, 3, Duration::from_secs(30));
+        room.handle_member(t, 2, up(0), Presence::Absent);
+        assert!(room.can_stream());
     }
 }

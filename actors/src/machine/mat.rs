@@ -15,7 +15,7 @@ use super::patient_status::PatientStatusMachine;
 use super::presence::{reading_presence, Presence, PresenceDetector};
 use super::pressure_map::PressureMap;
 use super::status::{card_status, state_code, CardInputs, CardStatus, PatientStatus, StateCode};
-use super::streaming::{StreamRefusal, Streaming};
+use super::streaming::{StreamGate, StreamOutput, StreamRefusal, Streaming};
 
 /// A device's status as cards and the REST API show it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -39,6 +39,9 @@ pub enum MatOutput {
     Blank,
     /// Send a stream command to the device (seconds, margin included; 0 stops).
     Stream(u32),
+    /// Persist the live stream's end time (`None` clears it), so a restart or a reconnecting
+    /// browser resumes the countdown.
+    StreamingEnd(Option<Instant>),
 }
 
 /// Configuration a mat machine starts from.
@@ -99,6 +102,18 @@ impl MatMachine {
         self.streaming.ends_at()
     }
 
+    /// Rebuilds the live stream from a stored end time (after a restart): a future end time
+    /// resumes with the remaining seconds, a past one is cleared.
+    pub fn resume_streaming(&mut self, now: Instant, stored_end: Option<Instant>) {
+        self.streaming = Streaming::resume(now, stored_end);
+        self.collect();
+    }
+
+    /// Whole seconds left of the live stream, for a viewer that reconnects.
+    pub fn streaming_remaining_secs(&self, now: Instant) -> u32 {
+        self.streaming.remaining_secs(now)
+    }
+
     /// A frame arrived; returns its presence verdict.
     pub fn handle_frame(&mut self, now: Instant, map: &PressureMap<'_>) -> Presence {
         self.live.handle_frame(now);
@@ -139,7 +154,8 @@ impl MatMachine {
 
     /// A viewer asks for `seconds` of live streaming (0 stops).
     pub fn start_streaming(&mut self, now: Instant, seconds: u32) -> Result<(), StreamRefusal> {
-        let result = self.streaming.start(now, seconds, self.live.functional());
+        let gate = StreamGate { functional: self.live.functional(), capture_running: false };
+        let result = self.streaming.start(now, seconds, gate);
         self.collect();
         result
     }
@@ -162,8 +178,11 @@ impl MatMachine {
             }
         }
         while self.patient.poll_output().is_some() {}
-        while let Some(cmd) = self.streaming.poll_output() {
-            self.outputs.push_back(MatOutput::Stream(cmd.seconds));
+        while let Some(out) = self.streaming.poll_output() {
+            self.outputs.push_back(match out {
+                StreamOutput::Command(cmd) => MatOutput::Stream(cmd.seconds),
+                StreamOutput::EndTime(end) => MatOutput::StreamingEnd(end),
+            });
         }
         let status = self.compute_status();
         if status != self.last_status {

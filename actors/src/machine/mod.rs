@@ -5,6 +5,7 @@
 //! drained with `poll_output`, and `poll_timeout` says when the machine next wants
 //! `handle_timeout`. The actors in `crate::actor` drive them.
 
+pub mod capture;
 pub mod device_set;
 pub mod device_type;
 pub mod live_map;

@@ -95,10 +95,11 @@ fn streaming_needs_a_functional_device_and_ends_on_disconnect() {
     m.handle_frame(t0, &map(&body()));
     drain(&mut m);
     m.start_streaming(t0, 180).unwrap();
-    assert_eq!(drain(&mut m), vec![MatOutput::Stream(185)]);
+    assert_eq!(drain(&mut m), vec![MatOutput::Stream(185), MatOutput::StreamingEnd(Some(t0 + Duration::from_secs(185)))]);
     m.handle_disconnect(t0 + Duration::from_secs(1));
     let out = drain(&mut m);
     assert!(out.contains(&MatOutput::Stream(0)));
+    assert!(out.contains(&MatOutput::StreamingEnd(None)));
     assert!(out.contains(&MatOutput::Blank));
     assert!(out.iter().any(|o| matches!(o, MatOutput::Status(DeviceStatus { card: CardStatus::Offline, .. }))));
 }
@@ -116,4 +117,23 @@ fn force_mat_uses_readings_and_its_card_rule() {
     let pm = PressureMap::new(1, 4, CellFormat::U16Le, &cells).unwrap();
     assert_eq!(m.handle_frame(t0, &pm), Presence::Absent, "exactly 200 is not presence");
     assert_eq!(m.status().card, CardStatus::Correct);
+}
+
+#[test]
+fn a_restarted_machine_resumes_the_stored_stream_and_ends_it_on_time() {
+    let mut m = MatMachine::new(MatConfig { functional: true, ..config() });
+    let t0 = Instant::now();
+    let end = t0 + Duration::from_secs(100);
+    m.resume_streaming(t0 + Duration::from_secs(40), Some(end));
+    assert_eq!(drain(&mut m), vec![MatOutput::Stream(60)]);
+    assert_eq!(m.streaming_remaining_secs(t0 + Duration::from_secs(40)), 60);
+    assert_eq!(m.streaming_ends_at(), Some(end));
+    // Frames keep the device functional; the stream ends at the stored end time.
+    let body = body();
+    for s in (41..100).step_by(5) {
+        m.handle_frame(t0 + Duration::from_secs(s), &map(&body));
+    }
+    drain(&mut m);
+    let out = run_until(&mut m, end);
+    assert_eq!(out, vec![MatOutput::Stream(0), MatOutput::StreamingEnd(None)]);
 }
