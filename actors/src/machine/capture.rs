@@ -375,10 +375,8 @@ impl CaptureMachine {
 
     /// Acts on every deadline due at `now`.
     pub fn handle_timeout(&mut self, now: Instant) {
-        if self.running.as_ref().is_some_and(|r| now >= r.loads_at) {
-            if let Some(running) = self.running.take() {
-                self.load(running);
-            }
+        if let Some(running) = self.running.take_if(|r| now >= r.loads_at) {
+            self.load(running);
         }
         let mut due = Vec::new();
         self.results_due.retain(|(at, kind, origin)| {

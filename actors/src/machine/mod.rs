@@ -5,6 +5,7 @@
 //! drained with `poll_output`, and `poll_timeout` says when the machine next wants
 //! `handle_timeout`. The actors in `crate::actor` drive them.
 
+pub mod body_regions;
 pub mod capture;
 pub mod device_set;
 pub mod device_type;
@@ -13,6 +14,8 @@ pub mod mat;
 pub mod patient_status;
 pub mod pressure_map;
 pub mod restart_budget;
+pub mod posture;
 pub mod presence;
+pub mod pressure_ulcer;
 pub mod status;
 pub mod streaming;
