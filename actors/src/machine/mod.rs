@@ -5,8 +5,10 @@
 //! drained with `poll_output`, and `poll_timeout` says when the machine next wants
 //! `handle_timeout`. The actors in `crate::actor` drive them.
 
+pub mod alarm;
 pub mod body_regions;
 pub mod capture;
+pub mod device_log;
 pub mod device_set;
 pub mod device_type;
 pub mod live_map;
