@@ -14,6 +14,13 @@ pub mod storage_writer;
 
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
+/// The machines' clock: `std::time::Instant`, read through tokio so that tests with paused time
+/// (`tokio::time::pause`, `advance`) move the machines' deadlines and the actors' timers together.
+/// In production it is the monotonic clock itself.
+pub(crate) fn machine_now() -> Instant {
+    tokio::time::Instant::now().into_std()
+}
+
 /// Wall-clock milliseconds since the Unix epoch, for `hubTimeMs`.
 pub(crate) fn unix_ms() -> u64 {
     SystemTime::now().duration_since(UNIX_EPOCH).map(|d| d.as_millis() as u64).unwrap_or(0)

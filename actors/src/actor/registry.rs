@@ -14,13 +14,13 @@ use std::time::{Duration, Instant};
 use ractor::{Actor, ActorCell, ActorId, ActorProcessingErr, ActorRef, RpcReplyPort, SupervisionEvent};
 
 use super::link::DeviceLink;
-use super::mat::{MatActor, MatArgs, MatMsg};
+use super::mat::{MatActor, MatArgs, MatMemory, MatMsg};
 use super::room_set::{RoomSetActor, RoomSetArgs, RoomSetMsg};
 use super::storage_writer::WriterMsg;
 use crate::browser::{encode_event, events, DeviceConfEvent};
 use crate::catalog::{Catalog, DeviceInfo};
 use crate::fanout::Bus;
-use crate::machine::mat::DeviceStatus;
+use crate::machine::mat::{BehaviourConfig, DeviceStatus};
 use crate::machine::restart_budget::RestartBudget;
 use crate::machine::status::{card_status, state_code, CardInputs};
 use crate::metrics::HubMetrics;
@@ -83,6 +83,7 @@ pub struct RegistryState {
     sets: HashMap<Arc<str>, SetSlot>,
     by_actor: HashMap<ActorId, Arc<str>>,
     last_status: HashMap<Arc<str>, Arc<Mutex<Option<DeviceStatus>>>>,
+    memory: HashMap<Arc<str>, Arc<Mutex<MatMemory>>>,
 }
 
 /// The registry actor.
@@ -94,7 +95,7 @@ impl Actor for DeviceRegistry {
     type Arguments = RegistryArgs;
 
     async fn pre_start(&self, myself: ActorRef<RegistryMsg>, args: RegistryArgs) -> Result<RegistryState, ActorProcessingErr> {
-        let mut state = RegistryState { args, mats: HashMap::new(), sets: HashMap::new(), by_actor: HashMap::new(), last_status: HashMap::new() };
+        let mut state = RegistryState { args, mats: HashMap::new(), sets: HashMap::new(), by_actor: HashMap::new(), last_status: HashMap::new(), memory: HashMap::new() };
         // Every device starts offline until it connects; cards show that at once.
         for device in state.args.catalog.all() {
             let status = offline_status(&device);
@@ -173,6 +174,8 @@ impl RegistryState {
             absence_delay: self.args.absence_delay,
             inflight: Arc::new(AtomicUsize::new(0)),
             last_status: self.last_status.entry(device_id.clone()).or_default().clone(),
+            memory: self.memory.entry(device_id.clone()).or_default().clone(),
+            behaviour: BehaviourConfig { first_alarm_id: first_alarm_id(), ..BehaviourConfig::default() },
         };
         let (actor, _) = Actor::spawn_linked(None, MatActor, args.clone(), myself.get_cell())
             .await
@@ -241,9 +244,17 @@ impl RegistryState {
     }
 }
 
+/// The first alarm number of a device's first actor in this hub process: the wall clock in ms, so
+/// numbers keep growing across hub restarts without reading storage (a device would have to raise
+/// more than one alarm per millisecond of downtime to collide). Restarted actors continue from
+/// their `MatMemory`.
+fn first_alarm_id() -> u64 {
+    super::unix_ms()
+}
+
 /// The status of a device that is not connected.
 pub fn offline_status(device: &DeviceInfo) -> DeviceStatus {
     let code = state_code(false, device.patient_status);
     let card = card_status(device.device_type, false, code, CardInputs::default());
-    DeviceStatus { functional: false, patient_status: device.patient_status, state_code: code, card }
+    DeviceStatus::new(false, device.patient_status, code, card)
 }

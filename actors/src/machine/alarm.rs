@@ -103,6 +103,11 @@ impl AlarmMachine {
         AlarmMachine { next_id, pending, condition: [false; 2], outputs: VecDeque::new() }
     }
 
+    /// The number the next alarm will get.
+    pub fn next_id(&self) -> u64 {
+        self.next_id
+    }
+
     /// The unattended alarms, oldest first.
     pub fn pending(&self) -> &[Alarm] {
         &self.pending

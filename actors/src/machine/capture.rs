@@ -212,7 +212,7 @@ pub enum CaptureOutput {
     /// Tell the user's sessions the results of this capture are due now.
     ResultsDue { kind: CaptureKind, origin: CaptureOrigin },
     /// A repetition of the 24 h series was refused (the series goes on).
-    SeriesRepetitionRefused { repetition: u32, refusal: CaptureRefusal },
+    SeriesRepetitionRefused { user_id: String, repetition: u32, refusal: CaptureRefusal },
     /// The 24 h series ran all its repetitions or was cancelled.
     SeriesFinished { user_id: String },
 }
@@ -427,14 +427,15 @@ impl CaptureMachine {
             return;
         }
         let repetition = series.next_repetition;
-        let origin = CaptureOrigin::Series { user_id: series.user_id.clone(), repetition };
+        let user_id = series.user_id.clone();
+        let origin = CaptureOrigin::Series { user_id: user_id.clone(), repetition };
         series.next_repetition += 1;
         // Later repetitions keep to the original schedule even if a timer fires late.
         series.next_at += series.period;
         let finished = repetition >= series.repetitions;
         let request = CaptureRequest { kind: CaptureKind::Static, seconds: 0, origin };
         if let Err(refusal) = self.request(now, request) {
-            self.outputs.push_back(CaptureOutput::SeriesRepetitionRefused { repetition, refusal });
+            self.outputs.push_back(CaptureOutput::SeriesRepetitionRefused { user_id, repetition, refusal });
         }
         if finished {
             self.cancel_series();

@@ -12,6 +12,7 @@ use std::time::{Duration, Instant};
 use super::mat::DeviceStatus;
 use super::patient_status::PatientStatusMachine;
 use super::presence::Presence;
+use super::pressure_ulcer::RepositioningTier;
 use super::status::{card_from_code, combine_sides, state_code, CardStatus, PatientStatus};
 
 /// Which kind of set.
@@ -40,8 +41,14 @@ pub struct DeviceSet {
     outputs: VecDeque<DeviceStatus>,
 }
 
-const OFFLINE: DeviceStatus =
-    DeviceStatus { functional: false, patient_status: PatientStatus::Offline, state_code: None, card: CardStatus::Offline };
+const OFFLINE: DeviceStatus = DeviceStatus {
+    functional: false,
+    patient_status: PatientStatus::Offline,
+    state_code: None,
+    card: CardStatus::Offline,
+    repositioning: RepositioningTier::Ok,
+    unattended_alarm: false,
+};
 
 impl DeviceSet {
     /// A set of `members` sub-devices, all offline at first.
@@ -119,14 +126,20 @@ impl DeviceSet {
                     Some(_) => PatientStatus::Correct,
                     None => PatientStatus::Offline,
                 };
-                DeviceStatus { functional, patient_status, state_code: code, card: card_from_code(code) }
+                DeviceStatus::new(functional, patient_status, code, card_from_code(code))
             }
             SetKind::Room => {
                 let functional = self.members.iter().any(|m| m.status.functional);
                 let patient_status = self.presence.status();
                 let code = state_code(functional, patient_status);
-                DeviceStatus { functional, patient_status, state_code: code, card: card_from_code(code) }
+                DeviceStatus::new(functional, patient_status, code, card_from_code(code))
             }
+        };
+        // The set shows its most urgent member's repositioning tier and any member's pending alarm.
+        let status = DeviceStatus {
+            repositioning: self.members.iter().map(|m| m.status.repositioning).max().unwrap_or(RepositioningTier::Ok),
+            unattended_alarm: self.members.iter().any(|m| m.status.unattended_alarm),
+            ..status
         };
         if status != self.last {
             self.last = status;
@@ -145,7 +158,7 @@ mod tests {
             2 => PatientStatus::UlcerRisk,
             _ => PatientStatus::Correct,
         };
-        DeviceStatus { functional: true, patient_status, state_code: Some(code), card: card_from_code(Some(code)) }
+        DeviceStatus::new(true, patient_status, Some(code), card_from_code(Some(code)))
     }
 
     #[test]

@@ -239,7 +239,7 @@ fn the_24_h_series_runs_24_hourly_static_captures_and_skips_refused_ones() {
         })
         .collect();
     assert_eq!(repetitions, (1..=24).filter(|r| *r != 6).collect::<Vec<_>>());
-    assert!(out.contains(&CaptureOutput::SeriesRepetitionRefused { repetition: 6, refusal: CaptureRefusal::PositionPatient }));
+    assert!(out.contains(&CaptureOutput::SeriesRepetitionRefused { user_id: "u1".into(), repetition: 6, refusal: CaptureRefusal::PositionPatient }));
     assert_eq!(out.iter().filter(|o| matches!(o, CaptureOutput::SeriesFinished { .. })).count(), 1);
     assert!(!m.series_running());
     assert_eq!(m.poll_timeout(), None);

@@ -1,6 +1,7 @@
 //! Scenario tests of the composed mat machine with a simulated clock.
 
 use super::*;
+use crate::machine::alarm::{Alarm, AlarmKind};
 use crate::protocol::CellFormat;
 
 fn body() -> Vec<u8> {
@@ -71,9 +72,21 @@ fn leaving_the_bed_becomes_missing_after_the_delay_then_correct_on_return() {
     assert!(drain(&mut m).is_empty());
     m.handle_frame(t0 + Duration::from_secs(31), &map(&empty));
     let out = drain(&mut m);
-    assert!(matches!(out.as_slice(), [MatOutput::Status(DeviceStatus { card: CardStatus::Missing, state_code: Some(1), .. })]), "{out:?}");
+    assert!(
+        matches!(out.as_slice(), [
+            MatOutput::Alarm(AlarmOutput::Raised(Alarm { kind: AlarmKind::Missing, .. })),
+            MatOutput::Status(DeviceStatus { card: CardStatus::Missing, state_code: Some(1), unattended_alarm: true, .. })
+        ]),
+        "{out:?}"
+    );
     m.handle_frame(t0 + Duration::from_secs(32), &map(&body));
-    assert!(matches!(drain(&mut m).as_slice(), [MatOutput::Status(DeviceStatus { card: CardStatus::Correct, .. })]));
+    // Back in bed: Correct, but the alarm waits for someone to attend it.
+    assert!(matches!(drain(&mut m).as_slice(), [MatOutput::Status(DeviceStatus { card: CardStatus::Correct, unattended_alarm: true, .. })]));
+    assert!(m.has_unattended_alarm());
+    assert_eq!(m.attend_all_alarms(t0 + Duration::from_secs(92)), 1);
+    let out = drain(&mut m);
+    assert!(matches!(out[0], MatOutput::Alarm(AlarmOutput::Attended { time_to_attend, .. }) if time_to_attend == Duration::from_secs(61)), "{out:?}");
+    assert!(matches!(out[1], MatOutput::Status(DeviceStatus { unattended_alarm: false, .. })));
 }
 
 #[test]
