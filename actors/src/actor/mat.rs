@@ -77,6 +77,8 @@ pub enum MatMsg {
     RecordTurn,
     /// The current status.
     GetStatus(RpcReplyPort<DeviceStatus>),
+    /// The parent set's actor was restarted: report to this one from now on.
+    SetParent(ActorRef<RoomSetMsg>),
     /// A machine deadline may be due.
     Tick,
     /// Panics on purpose, for supervision tests.
@@ -238,6 +240,11 @@ impl Actor for MatActor {
             MatMsg::RecordTurn => state.machine.record_turn(now),
             MatMsg::GetStatus(reply) => {
                 let _ = reply.send(state.machine.status());
+            }
+            MatMsg::SetParent(parent) => {
+                state.args.parent = Some(parent);
+                // The new parent starts with every member offline: tell it where this one stands.
+                state.notify_parent();
             }
             MatMsg::Tick => {
                 state.timer.fired();

@@ -233,10 +233,14 @@ impl RegistryState {
                 let budget = std::mem::take(&mut slot.budget);
                 self.sets.insert(device_id.clone(), SetSlot { budget, ..slot });
                 self.spawn_set(myself, info).await?;
-                // Members now report to the new parent.
+                // Members now report to the new parent: their kept arguments (for their own restarts)
+                // and their running actors, which also tell it their current status at once.
                 let parent = self.sets.get(&device_id).map(|s| s.actor.clone());
                 for member in self.mats.values_mut().filter(|m| m.args.info.parent.as_ref().is_some_and(|(p, _)| *p == device_id)) {
                     member.args.parent = parent.clone();
+                    if let Some(parent) = &parent {
+                        let _ = member.handle.actor.cast(MatMsg::SetParent(parent.clone()));
+                    }
                 }
             }
         }
@@ -258,3 +262,6 @@ pub fn offline_status(device: &DeviceInfo) -> DeviceStatus {
     let card = card_status(device.device_type, false, code, CardInputs::default());
     DeviceStatus::new(false, device.patient_status, code, card)
 }
+
+#[cfg(test)]
+mod tests;

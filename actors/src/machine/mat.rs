@@ -401,7 +401,8 @@ impl MatMachine {
             self.outputs.push_back(match out {
                 StreamOutput::Command(cmd) if cmd.seconds == 0 => {
                     // A live stream that ends while a capture still streams must not stop it.
-                    match self.capture_stream_until.filter(|until| *until > now && self.capture.is_capturing()) {
+                    let capturing = self.capture.is_capturing() && self.live.functional();
+                    match self.capture_stream_until.filter(|until| *until > now && capturing) {
                         Some(until) => MatOutput::Stream(whole_seconds(until.saturating_duration_since(now))),
                         None => MatOutput::Stream(0),
                     }
