@@ -163,6 +163,7 @@ pub mod events {
     pub const ALARM_ON: &str = "alarmOn";
     pub const ALARM_ATTENDED: &str = "alarmAttended";
     pub const CAPTURE: &str = "capture";
+    pub const STREAMING_REMAINING: &str = "streamingRemaining";
     pub const PRESSURE_MAP: &str = "pressureMap_SAToFront";
     pub const ERROR: &str = "error";
     pub const AUTHENTICATED: &str = "authenticated";
@@ -182,6 +183,53 @@ pub enum ClientEvent {
     LeaveUser { device_id: String },
     #[serde(rename = "startStreaming", rename_all = "camelCase")]
     StartStreaming { device_id: String, seconds: u32 },
+    /// Seconds left of the device's live stream (answered with `streamingRemaining`), so a
+    /// reconnecting browser resumes its countdown.
+    #[serde(rename = "streamingRemaining", rename_all = "camelCase")]
+    StreamingRemaining { device_id: String },
+    /// Start a capture for the patient the user selected (`None`: none selected).
+    #[serde(rename = "startCapture", rename_all = "camelCase")]
+    StartCapture {
+        device_id: String,
+        /// `Static`, `Dynamic`, `Fitting` or `Balance`.
+        analysis_type: String,
+        #[serde(default)]
+        seconds: u32,
+        #[serde(default)]
+        patient_id: Option<String>,
+    },
+    /// Remote activation; `action` is `startDynamicCapture`.
+    #[serde(rename = "ActivateRemote", rename_all = "camelCase")]
+    ActivateRemote {
+        device_id: String,
+        action: String,
+        #[serde(default)]
+        patient_id: Option<String>,
+    },
+    /// The 24 h static series (`period` ms, `count` repetitions; 3,600,000 × 24 from the client).
+    #[serde(rename = "startAnalysisTimer", rename_all = "camelCase")]
+    StartAnalysisTimer {
+        device_id: String,
+        period: u64,
+        count: u32,
+        #[serde(default)]
+        patient_id: Option<String>,
+    },
+    /// Attend one alarm of a device, or all of them when `alarmId` is absent.
+    #[serde(rename = "attendAlarm", rename_all = "camelCase")]
+    AttendAlarm {
+        device_id: String,
+        #[serde(default)]
+        alarm_id: Option<u64>,
+    },
+}
+
+/// The `streamingRemaining` answer.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[serde(rename_all = "camelCase")]
+pub struct StreamingRemainingEvent {
+    pub device_id: String,
+    pub seconds: u32,
 }
 
 /// The `error` event.
@@ -218,6 +266,30 @@ mod tests {
         assert_eq!(event, ClientEvent::JoinUser { device_id: "d1".into() });
         let bytes = crate::protocol::encode(&Raw { event: "joinCompany", data: std::collections::BTreeMap::<String, u8>::new() });
         assert_eq!(rmp_serde::from_slice::<ClientEvent>(&bytes).unwrap(), ClientEvent::JoinCompany {});
+    }
+
+    #[test]
+    fn capture_and_alarm_requests_decode_with_optional_fields() {
+        #[derive(Serialize)]
+        #[serde(rename_all = "camelCase")]
+        struct Capture {
+            device_id: &'static str,
+            analysis_type: &'static str,
+            seconds: u32,
+        }
+        let bytes = crate::protocol::encode(&Raw { event: "startCapture", data: Capture { device_id: "d1", analysis_type: "Dynamic", seconds: 30 } });
+        assert_eq!(
+            rmp_serde::from_slice::<ClientEvent>(&bytes).unwrap(),
+            ClientEvent::StartCapture { device_id: "d1".into(), analysis_type: "Dynamic".into(), seconds: 30, patient_id: None }
+        );
+        #[derive(Serialize)]
+        #[serde(rename_all = "camelCase")]
+        struct Attend {
+            device_id: &'static str,
+            alarm_id: u64,
+        }
+        let bytes = crate::protocol::encode(&Raw { event: "attendAlarm", data: Attend { device_id: "d1", alarm_id: 7 } });
+        assert_eq!(rmp_serde::from_slice::<ClientEvent>(&bytes).unwrap(), ClientEvent::AttendAlarm { device_id: "d1".into(), alarm_id: Some(7) });
     }
 
     #[test]

@@ -69,6 +69,11 @@ impl CaptureKind {
         }
     }
 
+    /// Parses the stored spelling.
+    pub fn from_name(name: &str) -> Option<CaptureKind> {
+        [CaptureKind::Static, CaptureKind::Dynamic, CaptureKind::Fitting, CaptureKind::Balance].into_iter().find(|k| k.name() == name)
+    }
+
     /// The success toast the client shows when the capture starts (spec §8).
     pub fn announcement_key(self) -> &'static str {
         match self {

@@ -118,6 +118,13 @@ pub fn watches_repositioning(device_type: DeviceType) -> bool {
     posture_scheme(device_type).is_some() || matches!(device_type, DeviceType::SeatingMatIoT | DeviceType::SeatingMatIoTXL)
 }
 
+/// Whether a device type raises Missing alarms: the mats that watch a patient in bed or in a chair.
+/// Force channels, room-set sensors (the set decides presence), horse saddles and analysis plates
+/// do not: an empty floor sensor or an unused podology plate is not a missing patient.
+pub fn raises_missing_alarms(device_type: DeviceType) -> bool {
+    watches_repositioning(device_type) || matches!(device_type, DeviceType::SeatingMat)
+}
+
 /// The per-device machine.
 #[derive(Debug)]
 pub struct MatMachine {
@@ -368,7 +375,9 @@ impl MatMachine {
             }
         }
         while let Some(status) = self.patient.poll_output() {
-            self.alarms.handle_patient_status(now, status);
+            if raises_missing_alarms(self.device_type) {
+                self.alarms.handle_patient_status(now, status);
+            }
         }
         if let Some(ulcer) = &mut self.ulcer {
             while let Some(out) = ulcer.poll_output() {

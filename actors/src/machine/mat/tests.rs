@@ -120,6 +120,26 @@ fn streaming_needs_a_functional_device_and_ends_on_disconnect() {
 }
 
 #[test]
+fn only_patient_mats_raise_missing_alarms() {
+    for (device_type, rows, cols, raises) in [
+        (DeviceType::MattressMatIoT, 48, 48, true),
+        (DeviceType::SeatingMatIoT, 16, 16, true),
+        (DeviceType::PodologyIoT, 48, 48, false),
+        (DeviceType::FloorMat, 24, 24, false),
+    ] {
+        let mut m = MatMachine::new(MatConfig { device_type, ..functional_config() });
+        let t0 = Instant::now();
+        let empty = vec![0u8; rows * cols];
+        let pm = PressureMap::new(rows as u16, cols as u16, CellFormat::U8, &empty).unwrap();
+        for s in 0..=40 {
+            m.handle_frame(t0 + Duration::from_secs(s), &pm);
+        }
+        assert_eq!(m.status().patient_status, PatientStatus::Missing, "{device_type:?}");
+        assert_eq!(m.has_unattended_alarm(), raises, "{device_type:?}");
+    }
+}
+
+#[test]
 fn force_mat_uses_readings_and_its_card_rule() {
     let mut m = MatMachine::new(MatConfig { device_type: DeviceType::ForceMat, ..config() });
     let t0 = Instant::now();
