@@ -86,3 +86,73 @@ async fn members_report_to_a_restarted_room_set_without_waiting_for_a_change() {
     );
     registry.stop(None);
 }
+
+fn body() -> Vec<u8> {
+    let mut cells = vec![0u8; 48 * 48];
+    for r in 10..30 {
+        for c in 15..30 {
+            cells[r * 48 + c] = if (r + c) % 2 == 0 { 20 } else { 150 };
+        }
+    }
+    cells
+}
+
+fn stream_commands(rx: &mut tokio::sync::mpsc::Receiver<crate::protocol::HubMessage>) -> Vec<u32> {
+    use crate::protocol::{Command, CommandEnvelope, HubMessage};
+    let mut out = Vec::new();
+    while let Ok(message) = rx.try_recv() {
+        if let HubMessage::Command(CommandEnvelope { command: Command::Stream { seconds }, .. }) = message {
+            out.push(seconds);
+        }
+    }
+    out
+}
+
+#[tokio::test]
+async fn a_mat_actor_killed_mid_stream_resumes_its_stream_and_no_other_device_notices() {
+    let catalog = Catalog::new([device("a", DeviceType::MattressMatIoT, None, &[]), device("b", DeviceType::MattressMatIoT, None, &[])]);
+    let bus = Bus::new();
+    let metrics = Arc::new(HubMetrics::default());
+    let args = RegistryArgs { catalog, bus: bus.clone(), writer: None, metrics: metrics.clone(), absence_delay: Duration::from_secs(30) };
+    let (registry, _) = Actor::spawn(None, DeviceRegistry, args).await.expect("registry");
+    let mut handles = Vec::new();
+    let mut receivers = Vec::new();
+    for (n, id) in ["a", "b"].into_iter().enumerate() {
+        let (link, rx) = DeviceLink::new(n as u64 + 1);
+        let connected = registry.call(|reply| RegistryMsg::Connect { device_id: id.into(), link, reply }, None).await.expect("answered");
+        let ractor::rpc::CallResult::Success(Ok(handle)) = connected else { panic!("{id} not connected") };
+        handle.actor.cast(MatMsg::Frame(FrameIn { seq: 1, device_time_ms: 0, rows: 48, cols: 48, format: CellFormat::U8, cells: body() })).expect("frame");
+        handles.push(handle);
+        receivers.push(rx);
+    }
+    let started = handles[0].actor.call(|reply| MatMsg::StartStreaming { seconds: 60, reply }, None).await.expect("answered");
+    assert!(matches!(started, ractor::rpc::CallResult::Success(Ok(()))));
+    assert_eq!(stream_commands(&mut receivers[0]), vec![65]);
+    let viewer = Viewer { session: 9, outbox: Outbox::new(metrics) };
+    bus.company("c1").join(viewer.clone());
+    while viewer.outbox.try_recv().ok().flatten().is_some() {}
+
+    handles[0].actor.kill();
+    let (a_rx, b_rx) = receivers.split_at_mut(1);
+    let mut resumed = Vec::new();
+    assert!(eventually(|| {
+        resumed.extend(stream_commands(&mut a_rx[0]));
+        !resumed.is_empty()
+    })
+    .await);
+    assert!(resumed[0] > 60 && resumed[0] <= 65, "the device resumes with the remaining seconds: {resumed:?}");
+    // The other device neither received a command nor changed status, and still answers.
+    assert_eq!(stream_commands(&mut b_rx[0]), Vec::<u32>::new());
+    let b_status = handles[1].actor.call(MatMsg::GetStatus, None).await.expect("answered");
+    assert!(matches!(b_status, ractor::rpc::CallResult::Success(DeviceStatus { functional: true, .. })));
+    #[derive(serde::Deserialize)]
+    struct Envelope {
+        data: DeviceConfEvent,
+    }
+    let changed: Vec<String> = std::iter::from_fn(|| viewer.outbox.try_recv().ok().flatten())
+        .filter_map(|bytes| rmp_serde::from_slice::<Envelope>(&bytes).ok())
+        .map(|e| e.data.device_id)
+        .collect();
+    assert!(!changed.iter().any(|id| id == "b"), "{changed:?}");
+    registry.stop(None);
+}
