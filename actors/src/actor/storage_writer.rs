@@ -186,3 +186,83 @@ impl WriterState {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Mutex;
+
+    use super::*;
+
+    /// A store that refuses the first `failures` record batches, then keeps what it is given.
+    struct FlakyStore {
+        failures: Mutex<u32>,
+        statuses: Mutex<Vec<StatusRecord>>,
+        records: Mutex<Vec<Record>>,
+    }
+
+    impl StatusStore for FlakyStore {
+        fn save_statuses(&self, batch: Vec<StatusRecord>) -> StoreFuture<'_> {
+            self.statuses.lock().unwrap_or_else(|p| p.into_inner()).extend(batch);
+            Box::pin(async { Ok(()) })
+        }
+
+        fn save_records(&self, batch: Vec<Record>) -> StoreFuture<'_> {
+            let mut failures = self.failures.lock().unwrap_or_else(|p| p.into_inner());
+            if *failures > 0 {
+                *failures -= 1;
+                return Box::pin(async { Err("database unavailable".to_owned()) });
+            }
+            self.records.lock().unwrap_or_else(|p| p.into_inner()).extend(batch);
+            Box::pin(async { Ok(()) })
+        }
+    }
+
+    /// A store written before records existed: only statuses.
+    struct StatusOnlyStore(Mutex<usize>);
+
+    impl StatusStore for StatusOnlyStore {
+        fn save_statuses(&self, batch: Vec<StatusRecord>) -> StoreFuture<'_> {
+            *self.0.lock().unwrap_or_else(|p| p.into_inner()) += batch.len();
+            Box::pin(async { Ok(()) })
+        }
+    }
+
+    fn stream_end(device: &str, ends_at_ms: Option<u64>) -> Record {
+        Record::StreamingEnd { device_id: device.into(), ends_at_ms }
+    }
+
+    async fn flush(writer: &ActorRef<WriterMsg>) -> Result<(), String> {
+        match writer.call(WriterMsg::Flush, None).await {
+            Ok(ractor::rpc::CallResult::Success(result)) => result,
+            _ => Err("writer did not answer".to_owned()),
+        }
+    }
+
+    #[tokio::test]
+    async fn records_are_kept_in_order_until_the_store_takes_them() {
+        let store = Arc::new(FlakyStore { failures: Mutex::new(1), statuses: Mutex::default(), records: Mutex::default() });
+        let (writer, _) = Actor::spawn(None, StorageWriter, store.clone() as Arc<dyn StatusStore>).await.expect("writer");
+        let sent = vec![stream_end("a", Some(1)), stream_end("b", Some(2)), stream_end("a", None)];
+        for record in sent.clone() {
+            writer.cast(WriterMsg::Record(record)).expect("cast");
+        }
+        writer.cast(WriterMsg::Save(StatusRecord { device_id: "a".into(), functional: true, patient_status: PatientStatus::Correct })).expect("cast");
+        assert_eq!(flush(&writer).await, Err("database unavailable".to_owned()));
+        assert_eq!(store.statuses.lock().unwrap_or_else(|p| p.into_inner()).len(), 1, "statuses do not wait for records");
+        assert_eq!(flush(&writer).await, Ok(()));
+        assert_eq!(*store.records.lock().unwrap_or_else(|p| p.into_inner()), sent, "every record, once, in order");
+        assert_eq!(flush(&writer).await, Ok(()));
+        assert_eq!(store.records.lock().unwrap_or_else(|p| p.into_inner()).len(), 3);
+    }
+
+    #[tokio::test]
+    async fn a_store_without_records_still_saves_statuses_and_reports_the_pending_records() {
+        let store = Arc::new(StatusOnlyStore(Mutex::new(0)));
+        let (writer, _) = Actor::spawn(None, StorageWriter, store.clone() as Arc<dyn StatusStore>).await.expect("writer");
+        writer.cast(WriterMsg::Save(StatusRecord { device_id: "a".into(), functional: true, patient_status: PatientStatus::Correct })).expect("cast");
+        writer.cast(WriterMsg::Record(stream_end("a", Some(1)))).expect("cast");
+        let result = flush(&writer).await;
+        assert!(result.as_ref().is_err_and(|e| e.contains("does not persist device records")), "{result:?}");
+        assert_eq!(*store.0.lock().unwrap_or_else(|p| p.into_inner()), 1);
+    }
+}
