@@ -71,6 +71,9 @@ pub enum MatMsg {
     AttendAlarm { alarm: Option<AlarmId>, reply: RpcReplyPort<Result<usize, AttendError>> },
     /// Whether an alarm waits to be attended (`iotCheckAlarms`).
     CheckAlarms(RpcReplyPort<bool>),
+    /// The latest reading of a Force Mat or room-set sensor: channels and their sum (`None` for
+    /// map devices).
+    GetReading(RpcReplyPort<Option<([u16; 4], u32)>>),
     /// The repositioning interval of the patient on this device.
     SetRepositioningInterval(Duration),
     /// A nurse recorded a turn by hand.
@@ -235,6 +238,9 @@ impl Actor for MatActor {
             }
             MatMsg::CheckAlarms(reply) => {
                 let _ = reply.send(state.machine.has_unattended_alarm());
+            }
+            MatMsg::GetReading(reply) => {
+                let _ = reply.send(state.machine.reading());
             }
             MatMsg::SetRepositioningInterval(interval) => state.machine.set_repositioning_interval(now, interval),
             MatMsg::RecordTurn => state.machine.record_turn(now),

@@ -228,6 +228,12 @@ impl MatMachine {
         self.alarms.has_unattended()
     }
 
+    /// The latest reading of a Force Mat or room-set sensor: its four channels (0–4095) and their
+    /// sum (`presureValue`, which the client polls every 500 ms). `None` for map devices.
+    pub fn reading(&self) -> Option<([u16; 4], u32)> {
+        self.device_type.uses_reading_presence().then(|| (self.force_values, self.force_values.iter().map(|&v| u32::from(v)).sum()))
+    }
+
     /// Whether a capture is running.
     pub fn is_capturing(&self) -> bool {
         self.capture.is_capturing()

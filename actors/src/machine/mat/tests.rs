@@ -152,6 +152,8 @@ fn force_mat_uses_readings_and_its_card_rule() {
     let pm = PressureMap::new(1, 4, CellFormat::U16Le, &cells).unwrap();
     assert_eq!(m.handle_frame(t0, &pm), Presence::Absent, "exactly 200 is not presence");
     assert_eq!(m.status().card, CardStatus::Correct);
+    assert_eq!(m.reading(), Some(([100, 100, 0, 0], 200)), "channels and their sum, for presureValue");
+    assert_eq!(MatMachine::new(config()).reading(), None, "map devices have no reading");
 }
 
 #[test]
