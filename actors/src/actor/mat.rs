@@ -5,8 +5,10 @@
 //!
 //! What a restart must not forget lives in [`MatMemory`], shared with the registry like the last
 //! status: the stream's end time, the pending alarms and the alarm numbering, the selected
-//! patient. A restarted actor resumes the stream with the remaining seconds and does not raise a
-//! pending alarm twice. (Rebuilding the same from storage after a hub restart needs the storage
+//! patient, and a snapshot of the repositioning clock (at most 1 s old). A restarted actor resumes
+//! the stream with the remaining seconds, keeps counting the patient's time in one position, and
+//! does not raise an alarm twice. A capture in progress is lost with the actor (its user sees no
+//! announcement of results and may start it again). (Rebuilding the same from storage after a hub restart needs the storage
 //! issue's repositories; the records to do so are written.)
 
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -27,6 +29,7 @@ use crate::machine::alarm::{Alarm, AlarmId, AlarmMachine, AlarmOutput, AttendErr
 use crate::machine::capture::{CaptureOutput, CaptureRefusal, CaptureRequest};
 use crate::machine::device_log::LogOutput;
 use crate::machine::mat::{BehaviourConfig, DeviceStatus, MatConfig, MatMachine, MatOutput};
+use crate::machine::pressure_ulcer::UlcerRiskMachine;
 use crate::machine::presence::Presence;
 use crate::machine::pressure_map::PressureMap;
 use crate::machine::streaming::StreamRefusal;
@@ -120,7 +123,13 @@ pub struct MatMemory {
     pub next_alarm_id: u64,
     /// The selected patient.
     pub patient_id: Option<String>,
+    /// A snapshot of the repositioning clock, at most [`CLOCK_SNAPSHOT_INTERVAL`] old.
+    pub repositioning: Option<UlcerRiskMachine>,
 }
+
+/// How often a mat actor refreshes its repositioning-clock snapshot in [`MatMemory`]: a restart
+/// loses at most this much of the clock (and frames keep arriving, so it catches up at once).
+pub const CLOCK_SNAPSHOT_INTERVAL: Duration = Duration::from_secs(1);
 
 /// The actor's state.
 pub struct MatState {
@@ -131,6 +140,7 @@ pub struct MatState {
     next_command_id: u32,
     timer: TimerSlot,
     last_presence: Option<Presence>,
+    last_clock_snapshot: Option<Instant>,
 }
 
 /// The mat actor.
@@ -159,6 +169,9 @@ impl Actor for MatActor {
             behaviour,
         );
         let now = machine_now();
+        if let Some(clock) = memory.repositioning {
+            machine.restore_repositioning_clock(clock);
+        }
         machine.restore_alarms(AlarmMachine::restore(behaviour.first_alarm_id, memory.pending_alarms));
         machine.select_patient(memory.patient_id);
         if memory.stream_end.is_some() {
@@ -174,6 +187,7 @@ impl Actor for MatActor {
             next_command_id: 1,
             timer: TimerSlot::default(),
             last_presence: None,
+            last_clock_snapshot: None,
         };
         // A restarted actor may start in another state than it left (its link is gone, say);
         // a fresh one starts offline, which the registry already announced.
@@ -260,6 +274,7 @@ impl Actor for MatActor {
             MatMsg::InjectPanic => panic!("fault injection: mat actor {} panics on purpose", state.args.info.serial),
         }
         state.apply_outputs();
+        state.snapshot_clock(now);
         state.schedule(&myself);
         Ok(())
     }
@@ -444,6 +459,18 @@ impl MatState {
             CaptureOutput::Stream(_) => return,
         };
         self.company.broadcast(encode_event(events::CAPTURE, event));
+    }
+
+    /// Keeps the repositioning clock's snapshot in the shared memory fresh (at most once a second).
+    fn snapshot_clock(&mut self, now: Instant) {
+        if self.last_clock_snapshot.is_some_and(|last| now < last + CLOCK_SNAPSHOT_INTERVAL) {
+            return;
+        }
+        self.last_clock_snapshot = Some(now);
+        let clock = self.machine.repositioning_clock().cloned();
+        if clock.is_some() {
+            self.remember(|m| m.repositioning = clock);
+        }
     }
 
     fn unix_ms_of(&self, at: Instant) -> u64 {

@@ -128,6 +128,12 @@ impl AlarmMachine {
         self.condition_is(now, AlarmKind::UlcerRisk, tier.at_risk());
     }
 
+    /// After a restart: the conditions as they stand, without raising anything (an alarm for a
+    /// condition that was already on was raised before the restart).
+    pub fn assume_conditions(&mut self, missing: bool, at_risk: bool) {
+        self.condition = [missing, at_risk];
+    }
+
     /// Someone attends alarm `id`; returns its time to attend.
     pub fn attend(&mut self, now: Instant, id: AlarmId) -> Result<Duration, AttendError> {
         let index = self.pending.iter().position(|a| a.id == id).ok_or(AttendError::NotPending)?;
@@ -226,6 +232,19 @@ mod tests {
         assert_eq!(drain(&mut m).len(), 1, "an ulcer alarm is another kind");
         assert_eq!(m.pending().len(), 2);
         assert_eq!(m.attend_all(t0 + 4 * MIN), 2);
+    }
+
+    #[test]
+    fn conditions_assumed_after_a_restart_raise_nothing_until_they_end_and_begin_again() {
+        let t0 = Instant::now();
+        let mut m = AlarmMachine::new(1);
+        m.assume_conditions(true, true);
+        m.handle_patient_status(t0, PatientStatus::Missing);
+        m.handle_tier(t0, RepositioningTier::Overdue);
+        assert_eq!(drain(&mut m), vec![]);
+        m.handle_tier(t0 + MIN, RepositioningTier::Ok);
+        m.handle_tier(t0 + 2 * MIN, RepositioningTier::Due);
+        assert_eq!(drain(&mut m).len(), 1);
     }
 
     #[test]

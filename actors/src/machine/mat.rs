@@ -175,6 +175,8 @@ impl MatMachine {
             last_status: DeviceStatus::new(config.functional, config.patient_status, None, CardStatus::Offline),
             outputs: VecDeque::new(),
         };
+        // A patient stored as Missing had their alarm raised before this machine existed.
+        machine.alarms.assume_conditions(config.patient_status == PatientStatus::Missing, false);
         machine.last_status = machine.compute_status();
         machine
     }
@@ -208,9 +210,27 @@ impl MatMachine {
 
     /// Replaces the alarm machine with one restored after a restart (pending alarms and the
     /// numbering), before any frame arrives.
-    pub fn restore_alarms(&mut self, alarms: AlarmMachine) {
+    pub fn restore_alarms(&mut self, mut alarms: AlarmMachine) {
+        let at_risk = self.ulcer.as_ref().is_some_and(|u| u.tier().at_risk());
+        alarms.assume_conditions(self.patient.status() == PatientStatus::Missing, at_risk);
         self.alarms = alarms;
         self.last_status = self.compute_status();
+    }
+
+    /// The repositioning clock, for a snapshot a restarted actor can resume from.
+    pub fn repositioning_clock(&self) -> Option<&UlcerRiskMachine> {
+        self.ulcer.as_ref()
+    }
+
+    /// Resumes a repositioning clock snapshot (after a restart, before any frame): the tier it had
+    /// holds at once, and the alarm it already raised is not raised again.
+    pub fn restore_repositioning_clock(&mut self, clock: UlcerRiskMachine) {
+        if self.ulcer.is_some() {
+            let at_risk = clock.tier().at_risk();
+            self.ulcer = Some(clock);
+            self.alarms.assume_conditions(self.patient.status() == PatientStatus::Missing, at_risk);
+            self.last_status = self.compute_status();
+        }
     }
 
     /// The alarms not attended yet.

@@ -122,7 +122,7 @@ pub enum UlcerOutput {
     Turned(TurnReason),
 }
 
-#[derive(Debug, Clone, Copy, Default)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 struct RegionClock {
     /// Start of the live load episode.
     loaded_since: Option<Instant>,
@@ -130,8 +130,9 @@ struct RegionClock {
     last_loaded: Option<Instant>,
 }
 
-/// The repositioning clock of one patient on one mat.
-#[derive(Debug)]
+/// The repositioning clock of one patient on one mat. `Clone` so a shell can keep a snapshot and
+/// rebuild the clock after a restart.
+#[derive(Debug, Clone)]
 pub struct UlcerRiskMachine {
     config: UlcerConfig,
     regions: [RegionClock; REGION_COUNT],

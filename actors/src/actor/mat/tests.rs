@@ -162,3 +162,44 @@ async fn a_restarted_mat_actor_resumes_its_stream_and_keeps_its_pending_alarm() 
     let ends: Vec<bool> = records.iter().filter_map(|r| if let Record::StreamingEnd { ends_at_ms, .. } = r { Some(ends_at_ms.is_some()) } else { None }).collect();
     assert_eq!(ends, vec![true, false], "set when started, cleared when it ended");
 }
+
+#[tokio::test(start_paused = true)]
+async fn the_repositioning_clock_survives_a_restart() {
+    let bus = Bus::new();
+    let viewer = Viewer { session: 1, outbox: Outbox::new(Arc::new(HubMetrics::default())) };
+    bus.company("c1").join(viewer.clone());
+    let (link, _rx) = DeviceLink::new(1);
+    let args = MatArgs {
+        info: info(),
+        link: Some(link),
+        bus: bus.clone(),
+        writer: None,
+        parent: None,
+        metrics: Arc::new(HubMetrics::default()),
+        absence_delay: Duration::from_secs(30),
+        inflight: Arc::new(AtomicUsize::new(0)),
+        last_status: Arc::default(),
+        memory: Arc::default(),
+        behaviour: BehaviourConfig::default(),
+    };
+    // 1 h 40 min lying still, a frame every 10 s.
+    let (actor, handle) = Actor::spawn(None, MatActor, args.clone()).await.expect("mat actor");
+    for _ in 0..600 {
+        actor.cast(frame(body())).expect("frame");
+        settle().await;
+        advance(Duration::from_secs(10)).await;
+    }
+    actor.kill();
+    handle.await.expect("stopped");
+    // The restarted actor continues the clock: the alarm comes at 2 h, not 2 h after the restart.
+    let (actor, _handle) = Actor::spawn(None, MatActor, args).await.expect("restarted");
+    for _ in 0..150 {
+        actor.cast(frame(body())).expect("frame");
+        settle().await;
+        advance(Duration::from_secs(10)).await;
+    }
+    let status = actor.call(MatMsg::GetStatus, None).await.expect("answered");
+    let ractor::rpc::CallResult::Success(status) = status else { panic!("no status") };
+    assert_eq!(status.patient_status, PatientStatus::UlcerRisk, "{status:?}");
+    assert_eq!(company_events(&viewer).iter().filter(|e| *e == "alarmOn").count(), 1);
+}
