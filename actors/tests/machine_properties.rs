@@ -288,7 +288,7 @@ proptest! {
             for _ in 0..minutes * 2 {
                 sample += 1;
                 // An odd reading for one sample must not matter.
-                let reading = if sample % noise_every == 0 { Posture::Prone } else { posture };
+                let reading = if sample.is_multiple_of(noise_every) { Posture::Prone } else { posture };
                 ulcer.handle_regions(now, loads, Some(PostureReading { posture: reading, confidence: 0.9 }));
                 while let Some(o) = ulcer.poll_output() {
                     if let UlcerOutput::Tier(tier) = o {

@@ -33,10 +33,10 @@ fn room_history(viewer: &Viewer, seen: &mut Vec<bool>) -> Vec<bool> {
         data: DeviceConfEvent,
     }
     while let Ok(Some(bytes)) = viewer.outbox.try_recv() {
-        if let Ok(e) = rmp_serde::from_slice::<Envelope>(&bytes) {
-            if e.data.device_id == "room" {
-                seen.push(e.data.device_functional);
-            }
+        if let Ok(e) = rmp_serde::from_slice::<Envelope>(&bytes)
+            && e.data.device_id == "room"
+        {
+            seen.push(e.data.device_functional);
         }
     }
     seen.clone()
