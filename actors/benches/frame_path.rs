@@ -1,5 +1,6 @@
-//! Per-frame costs on a 48×48 map: decoding a device frame, the presence check, the whole mat
-//! machine step, and encoding the browser message. Results go to docs/performance.md.
+//! Per-frame costs on a 48×48 map: decoding a device frame, the presence check, the posture
+//! classifier (alone and with presence: the budget for both is 10 µs), the whole mat machine step,
+//! and encoding the browser message. Results go to docs/performance.md.
 
 use std::hint::black_box;
 use std::time::{Duration, Instant};
@@ -7,6 +8,7 @@ use std::time::{Duration, Instant};
 use actors::browser::{encode_event, events, PressureMapEvent};
 use actors::machine::device_type::DeviceType;
 use actors::machine::mat::{MatConfig, MatMachine};
+use actors::machine::posture::{Orientation, PostureClassifier, PostureScheme};
 use actors::machine::presence::{Presence, PresenceDetector};
 use actors::machine::pressure_map::PressureMap;
 use actors::machine::status::PatientStatus;
@@ -38,6 +40,13 @@ fn benches(c: &mut Criterion) {
     let mut detector = PresenceDetector::new();
     assert_eq!(detector.check(&map), Presence::Present);
     c.bench_function("presence 48x48", |b| b.iter(|| detector.check(black_box(&map))));
+
+    let mut classifier = PostureClassifier::new(PostureScheme::Lying, Orientation::default());
+    assert!(classifier.classify(&map).is_some());
+    c.bench_function("posture 48x48", |b| b.iter(|| classifier.classify(black_box(&map))));
+    c.bench_function("presence + posture 48x48", |b| {
+        b.iter(|| (detector.check(black_box(&map)), classifier.classify(black_box(&map))))
+    });
 
     let mut machine = MatMachine::new(MatConfig {
         device_type: DeviceType::MattressMatIoT,

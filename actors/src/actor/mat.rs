@@ -1,6 +1,15 @@
-//! `MatActor`: one per device. Feeds frames and timers to its [`MatMachine`], publishes live maps
-//! to its viewers, status changes to its company, commands to its device, and statuses to the
-//! storage writer.
+//! `MatActor`: one per device. Feeds frames, timers and user requests (streaming, captures,
+//! patient selection, alarm attendance) to its [`MatMachine`], publishes live maps to its viewers,
+//! status changes, alarms and capture events to its company, commands to its device, and statuses
+//! and records (logs, alarms, stream end, raw captures) to the storage writer.
+//!
+//! What a restart must not forget lives in [`MatMemory`], shared with the registry like the last
+//! status: the stream's end time, the pending alarms and the alarm numbering, the selected
+//! patient, and a snapshot of the repositioning clock (at most 1 s old). A restarted actor resumes
+//! the stream with the remaining seconds, keeps counting the patient's time in one position, and
+//! does not raise an alarm twice. A capture in progress is lost with the actor (its user sees no
+//! announcement of results and may start it again). (Rebuilding the same from storage after a hub restart needs the storage
+//! issue's repositories; the records to do so are written.)
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
@@ -10,12 +19,17 @@ use ractor::{Actor, ActorProcessingErr, ActorRef, RpcReplyPort};
 
 use super::link::DeviceLink;
 use super::room_set::RoomSetMsg;
+use super::record::{CaptureRecord, DeviceLogRecord, Record};
 use super::storage_writer::{StatusRecord, WriterMsg};
-use super::{unix_ms, TimerSlot};
-use crate::browser::{encode_event, events, DeviceConfEvent, PressureMapEvent};
+use super::{instant_to_unix_ms, machine_now, unix_ms, TimerSlot};
+use crate::browser::{encode_event, events, AlarmAttendedEvent, AlarmOnEvent, CaptureEvent, DeviceConfEvent, PressureMapEvent};
 use crate::catalog::DeviceInfo;
 use crate::fanout::{Bus, CompanyChannel, DeviceChannel};
-use crate::machine::mat::{DeviceStatus, MatConfig, MatMachine, MatOutput};
+use crate::machine::alarm::{Alarm, AlarmId, AlarmMachine, AlarmOutput, AttendError};
+use crate::machine::capture::{CaptureOutput, CaptureRefusal, CaptureRequest};
+use crate::machine::device_log::LogOutput;
+use crate::machine::mat::{BehaviourConfig, DeviceStatus, MatConfig, MatMachine, MatOutput};
+use crate::machine::pressure_ulcer::UlcerRiskMachine;
 use crate::machine::presence::Presence;
 use crate::machine::pressure_map::PressureMap;
 use crate::machine::streaming::StreamRefusal;
@@ -46,8 +60,31 @@ pub enum MatMsg {
     Detach { connection_id: u64 },
     /// A viewer asks for live streaming.
     StartStreaming { seconds: u32, reply: RpcReplyPort<Result<(), StreamRefusal>> },
+    /// Whole seconds left of the live stream (a reconnecting browser resumes its countdown).
+    StreamingRemaining(RpcReplyPort<u32>),
+    /// The patient selected on this device changed (`None`: none).
+    SelectPatient(Option<String>),
+    /// A user asks for a capture.
+    RequestCapture { request: CaptureRequest, reply: RpcReplyPort<Result<(), CaptureRefusal>> },
+    /// Remote activation (`startDynamicCapture`) by this user.
+    RemoteActivation { user_id: String, reply: RpcReplyPort<Result<(), CaptureRefusal>> },
+    /// A static series (`set24h` / `startAnalysisTimer`: 3,600,000 ms × 24).
+    StartSeries { user_id: String, period: Duration, repetitions: u32, reply: RpcReplyPort<Result<(), CaptureRefusal>> },
+    /// Attend one alarm, or every pending alarm of the device (`None`); replies how many.
+    AttendAlarm { alarm: Option<AlarmId>, reply: RpcReplyPort<Result<usize, AttendError>> },
+    /// Whether an alarm waits to be attended (`iotCheckAlarms`).
+    CheckAlarms(RpcReplyPort<bool>),
+    /// The latest reading of a Force Mat or room-set sensor: channels and their sum (`None` for
+    /// map devices).
+    GetReading(RpcReplyPort<Option<([u16; 4], u32)>>),
+    /// The repositioning interval of the patient on this device.
+    SetRepositioningInterval(Duration),
+    /// A nurse recorded a turn by hand.
+    RecordTurn,
     /// The current status.
     GetStatus(RpcReplyPort<DeviceStatus>),
+    /// The parent set's actor was restarted: report to this one from now on.
+    SetParent(ActorRef<RoomSetMsg>),
     /// A machine deadline may be due.
     Tick,
     /// Panics on purpose, for supervision tests.
@@ -69,7 +106,30 @@ pub struct MatArgs {
     pub inflight: Arc<AtomicUsize>,
     /// The last status this device had, shared with the registry so a restart resumes from it.
     pub last_status: Arc<Mutex<Option<DeviceStatus>>>,
+    /// What a restart must not forget, shared with the registry.
+    pub memory: Arc<Mutex<MatMemory>>,
+    /// Tuning of the behaviour machines.
+    pub behaviour: BehaviourConfig,
 }
+
+/// The state a restarted mat actor rebuilds its machine from.
+#[derive(Debug, Clone, Default)]
+pub struct MatMemory {
+    /// When the live stream ends.
+    pub stream_end: Option<Instant>,
+    /// Alarms not attended yet.
+    pub pending_alarms: Vec<Alarm>,
+    /// The next alarm number.
+    pub next_alarm_id: u64,
+    /// The selected patient.
+    pub patient_id: Option<String>,
+    /// A snapshot of the repositioning clock, at most [`CLOCK_SNAPSHOT_INTERVAL`] old.
+    pub repositioning: Option<UlcerRiskMachine>,
+}
+
+/// How often a mat actor refreshes its repositioning-clock snapshot in [`MatMemory`]: a restart
+/// loses at most this much of the clock (and frames keep arriving, so it catches up at once).
+pub const CLOCK_SNAPSHOT_INTERVAL: Duration = Duration::from_secs(1);
 
 /// The actor's state.
 pub struct MatState {
@@ -80,6 +140,7 @@ pub struct MatState {
     next_command_id: u32,
     timer: TimerSlot,
     last_presence: Option<Presence>,
+    last_clock_snapshot: Option<Instant>,
 }
 
 /// The mat actor.
@@ -95,13 +156,27 @@ impl Actor for MatActor {
         let resumed = *args.last_status.lock().unwrap_or_else(|p| p.into_inner());
         let (functional, patient_status) =
             resumed.map(|s| (s.functional, s.patient_status)).unwrap_or((info.functional, info.patient_status));
-        let machine = MatMachine::new(MatConfig {
-            device_type: info.device_type,
-            // A device without a live connection cannot be functional, whatever was stored.
-            functional: functional && args.link.is_some(),
-            patient_status,
-            absence_delay: args.absence_delay,
-        });
+        let memory = args.memory.lock().unwrap_or_else(|p| p.into_inner()).clone();
+        let behaviour = BehaviourConfig { first_alarm_id: memory.next_alarm_id.max(args.behaviour.first_alarm_id), ..args.behaviour };
+        let mut machine = MatMachine::with_behaviour(
+            MatConfig {
+                device_type: info.device_type,
+                // A device without a live connection cannot be functional, whatever was stored.
+                functional: functional && args.link.is_some(),
+                patient_status,
+                absence_delay: args.absence_delay,
+            },
+            behaviour,
+        );
+        let now = machine_now();
+        if let Some(clock) = memory.repositioning {
+            machine.restore_repositioning_clock(clock);
+        }
+        machine.restore_alarms(AlarmMachine::restore(behaviour.first_alarm_id, memory.pending_alarms));
+        machine.select_patient(memory.patient_id);
+        if memory.stream_end.is_some() {
+            machine.resume_streaming(now, memory.stream_end);
+        }
         let device = args.bus.device(&info.id, &info.company_id);
         let company = args.bus.company(&info.company_id);
         let mut state = MatState {
@@ -112,18 +187,21 @@ impl Actor for MatActor {
             next_command_id: 1,
             timer: TimerSlot::default(),
             last_presence: None,
+            last_clock_snapshot: None,
         };
         // A restarted actor may start in another state than it left (its link is gone, say);
         // a fresh one starts offline, which the registry already announced.
         if resumed.is_some_and(|r| r != state.machine.status()) {
             state.publish_status(state.machine.status());
         }
+        // The resumed stream's command goes to the device at once.
+        state.apply_outputs();
         state.schedule(&myself);
         Ok(state)
     }
 
     async fn handle(&self, myself: ActorRef<MatMsg>, message: MatMsg, state: &mut MatState) -> Result<(), ActorProcessingErr> {
-        let now = Instant::now();
+        let now = machine_now();
         match message {
             MatMsg::Frame(frame) => {
                 state.args.inflight.fetch_sub(1, Ordering::Relaxed);
@@ -149,8 +227,44 @@ impl Actor for MatActor {
                 let result = state.machine.start_streaming(now, seconds);
                 let _ = reply.send(result);
             }
+            MatMsg::StreamingRemaining(reply) => {
+                let _ = reply.send(state.machine.streaming_remaining_secs(now));
+            }
+            MatMsg::SelectPatient(patient_id) => {
+                state.remember(|m| m.patient_id = patient_id.clone());
+                state.machine.select_patient(patient_id);
+            }
+            MatMsg::RequestCapture { request, reply } => {
+                let _ = reply.send(state.machine.request_capture(now, request));
+            }
+            MatMsg::RemoteActivation { user_id, reply } => {
+                let _ = reply.send(state.machine.remote_activation(now, user_id));
+            }
+            MatMsg::StartSeries { user_id, period, repetitions, reply } => {
+                let _ = reply.send(state.machine.start_series(now, user_id, period, repetitions));
+            }
+            MatMsg::AttendAlarm { alarm, reply } => {
+                let result = match alarm {
+                    Some(id) => state.machine.attend_alarm(now, id).map(|_| 1),
+                    None => Ok(state.machine.attend_all_alarms(now)),
+                };
+                let _ = reply.send(result);
+            }
+            MatMsg::CheckAlarms(reply) => {
+                let _ = reply.send(state.machine.has_unattended_alarm());
+            }
+            MatMsg::GetReading(reply) => {
+                let _ = reply.send(state.machine.reading());
+            }
+            MatMsg::SetRepositioningInterval(interval) => state.machine.set_repositioning_interval(now, interval),
+            MatMsg::RecordTurn => state.machine.record_turn(now),
             MatMsg::GetStatus(reply) => {
                 let _ = reply.send(state.machine.status());
+            }
+            MatMsg::SetParent(parent) => {
+                state.args.parent = Some(parent);
+                // The new parent starts with every member offline: tell it where this one stands.
+                state.notify_parent();
             }
             MatMsg::Tick => {
                 state.timer.fired();
@@ -160,6 +274,7 @@ impl Actor for MatActor {
             MatMsg::InjectPanic => panic!("fault injection: mat actor {} panics on purpose", state.args.info.serial),
         }
         state.apply_outputs();
+        state.snapshot_clock(now);
         state.schedule(&myself);
         Ok(())
     }
@@ -230,6 +345,14 @@ impl MatState {
                     );
                     self.device.publish(message);
                 }
+                MatOutput::StreamingEnd(end) => {
+                    self.remember(|m| m.stream_end = end);
+                    let ends_at_ms = end.map(|at| self.unix_ms_of(at));
+                    self.save(Record::StreamingEnd { device_id: self.args.info.id.clone(), ends_at_ms });
+                }
+                MatOutput::Alarm(alarm) => self.apply_alarm(alarm),
+                MatOutput::Log(log) => self.apply_log(log),
+                MatOutput::Capture(capture) => self.apply_capture(capture),
                 MatOutput::Stream(seconds) => {
                     let id = self.next_command_id;
                     self.next_command_id = self.next_command_id.wrapping_add(1);
@@ -239,6 +362,128 @@ impl MatState {
                     }
                 }
             }
+        }
+    }
+
+    fn apply_alarm(&mut self, output: AlarmOutput) {
+        let device_id = self.args.info.id.clone();
+        let pending = self.machine.pending_alarms().to_vec();
+        let next_alarm_id = self.machine.next_alarm_id();
+        self.remember(|m| {
+            m.pending_alarms = pending;
+            m.next_alarm_id = next_alarm_id;
+        });
+        match output {
+            AlarmOutput::Raised(alarm) => {
+                let raised_at_ms = self.unix_ms_of(alarm.raised_at);
+                self.save(Record::AlarmRaised { device_id: device_id.clone(), alarm_id: alarm.id.0, kind: alarm.kind, raised_at_ms });
+                let event = AlarmOnEvent {
+                    device_id: device_id.to_string(),
+                    name: self.args.info.name.clone(),
+                    alarm_id: alarm.id.0,
+                    kind: alarm.kind.name().to_owned(),
+                    raised_at_ms,
+                };
+                self.company.broadcast(encode_event(events::ALARM_ON, event));
+            }
+            AlarmOutput::Attended { alarm, attended_at, time_to_attend } => {
+                let attended_at_ms = self.unix_ms_of(attended_at);
+                let time_to_attend_ms = u64::try_from(time_to_attend.as_millis()).unwrap_or(u64::MAX);
+                self.save(Record::AlarmAttended { device_id: device_id.clone(), alarm_id: alarm.id.0, attended_at_ms, time_to_attend_ms });
+                let event = AlarmAttendedEvent { device_id: device_id.to_string(), alarm_id: alarm.id.0, attended_at_ms, time_to_attend_ms };
+                self.company.broadcast(encode_event(events::ALARM_ATTENDED, event));
+            }
+        }
+    }
+
+    fn apply_log(&mut self, output: LogOutput) {
+        let device_id = self.args.info.id.clone();
+        let record = match output {
+            LogOutput::Device(entry) => Record::DeviceLog(Box::new(DeviceLogRecord {
+                device_id,
+                at_ms: self.unix_ms_of(entry.at),
+                max_pressure: entry.max_pressure,
+                posture_id: entry.posture.map(|p| p.posture.id()),
+                posture_name: entry.posture.map(|p| p.posture.name()),
+                confidence: entry.posture.map(|p| p.confidence),
+                preview: entry.preview,
+                reason: entry.reason,
+            })),
+            LogOutput::Presence { at, present } => Record::PresenceLog { device_id, at_ms: self.unix_ms_of(at), present },
+        };
+        self.save(record);
+    }
+
+    fn apply_capture(&mut self, output: CaptureOutput) {
+        let device_id = self.args.info.id.to_string();
+        let event = |user_id: &str, phase: &str| CaptureEvent {
+            device_id: device_id.clone(),
+            user_id: user_id.to_owned(),
+            phase: phase.to_owned(),
+            kind: None,
+            toast: None,
+            repetition: None,
+            refusal: None,
+        };
+        let event = match output {
+            CaptureOutput::Complete(capture) => {
+                let requested_at_ms = self.unix_ms_of(capture.requested_at);
+                self.save(Record::CaptureStored(Box::new(CaptureRecord {
+                    device_id: self.args.info.id.clone(),
+                    patient_id: capture.patient_id,
+                    user_id: capture.origin.user_id().to_owned(),
+                    kind: capture.kind,
+                    requested_at_ms,
+                    seconds: capture.seconds,
+                    frames: capture.frames,
+                    dropped_frames: capture.dropped_frames,
+                })));
+                return;
+            }
+            CaptureOutput::Announcement { kind, origin } => CaptureEvent {
+                kind: Some(kind.name().to_owned()),
+                toast: Some(kind.announcement_key().to_owned()),
+                ..event(origin.user_id(), "announced")
+            },
+            CaptureOutput::Failed { kind, origin } => CaptureEvent { kind: Some(kind.name().to_owned()), ..event(origin.user_id(), "failed") },
+            CaptureOutput::ResultsDue { kind, origin } => {
+                CaptureEvent { kind: Some(kind.name().to_owned()), ..event(origin.user_id(), "resultsDue") }
+            }
+            CaptureOutput::SeriesRepetitionRefused { user_id, repetition, refusal } => CaptureEvent {
+                repetition: Some(repetition),
+                refusal: Some(refusal.code().to_owned()),
+                ..event(&user_id, "seriesRepetitionRefused")
+            },
+            CaptureOutput::SeriesFinished { user_id } => event(&user_id, "seriesFinished"),
+            // The machine turns stream requests into `MatOutput::Stream`.
+            CaptureOutput::Stream(_) => return,
+        };
+        self.company.broadcast(encode_event(events::CAPTURE, event));
+    }
+
+    /// Keeps the repositioning clock's snapshot in the shared memory fresh (at most once a second).
+    fn snapshot_clock(&mut self, now: Instant) {
+        if self.last_clock_snapshot.is_some_and(|last| now < last + CLOCK_SNAPSHOT_INTERVAL) {
+            return;
+        }
+        self.last_clock_snapshot = Some(now);
+        let clock = self.machine.repositioning_clock().cloned();
+        if clock.is_some() {
+            self.remember(|m| m.repositioning = clock);
+        }
+    }
+
+    fn unix_ms_of(&self, at: Instant) -> u64 {
+        instant_to_unix_ms(at, machine_now(), unix_ms())
+    }
+
+    fn remember(&self, change: impl FnOnce(&mut MatMemory)) {
+        change(&mut self.args.memory.lock().unwrap_or_else(|p| p.into_inner()));
+    }
+
+    fn save(&self, record: Record) {
+        if let Some(writer) = &self.args.writer {
+            let _ = writer.cast(WriterMsg::Record(record));
         }
     }
 
@@ -260,8 +505,11 @@ impl MatState {
 
     /// Arms one timer for the machine's next deadline, unless an earlier one is armed already.
     fn schedule(&mut self, myself: &ActorRef<MatMsg>) {
-        if let Some(delay) = self.machine.poll_timeout().and_then(|deadline| self.timer.arm(deadline, Instant::now())) {
+        if let Some(delay) = self.machine.poll_timeout().and_then(|deadline| self.timer.arm(deadline, machine_now())) {
             myself.send_after(delay, || MatMsg::Tick);
         }
     }
 }
+
+#[cfg(test)]
+mod tests;

@@ -6,6 +6,7 @@
 pub mod hub;
 pub mod link;
 pub mod mat;
+pub mod record;
 pub mod registry;
 pub mod room_set;
 pub mod session;
@@ -13,9 +14,25 @@ pub mod storage_writer;
 
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
+/// The machines' clock: `std::time::Instant`, read through tokio so that tests with paused time
+/// (`tokio::time::pause`, `advance`) move the machines' deadlines and the actors' timers together.
+/// In production it is the monotonic clock itself.
+pub(crate) fn machine_now() -> Instant {
+    tokio::time::Instant::now().into_std()
+}
+
 /// Wall-clock milliseconds since the Unix epoch, for `hubTimeMs`.
 pub(crate) fn unix_ms() -> u64 {
     SystemTime::now().duration_since(UNIX_EPOCH).map(|d| d.as_millis() as u64).unwrap_or(0)
+}
+
+/// The Unix-ms wall-clock time of a machine `Instant`, taking `now` as the pair's anchor.
+pub(crate) fn instant_to_unix_ms(at: Instant, now: Instant, now_unix_ms: u64) -> u64 {
+    if at >= now {
+        now_unix_ms.saturating_add(at.duration_since(now).as_millis() as u64)
+    } else {
+        now_unix_ms.saturating_sub(now.duration_since(at).as_millis() as u64)
+    }
 }
 
 /// The one pending timer of an actor that drives a machine. After every message the actor asks
@@ -43,6 +60,16 @@ impl TimerSlot {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn instants_convert_to_wall_clock_around_the_anchor() {
+        let now = Instant::now();
+        assert_eq!(instant_to_unix_ms(now + Duration::from_millis(1_500), now, 10_000), 11_500);
+        assert_eq!(instant_to_unix_ms(now, now, 10_000), 10_000);
+        if let Some(before) = now.checked_sub(Duration::from_secs(2)) {
+            assert_eq!(instant_to_unix_ms(before, now, 10_000), 8_000);
+        }
+    }
 
     #[test]
     fn only_an_earlier_deadline_arms_a_new_timer() {

@@ -14,13 +14,13 @@ use std::time::{Duration, Instant};
 use ractor::{Actor, ActorCell, ActorId, ActorProcessingErr, ActorRef, RpcReplyPort, SupervisionEvent};
 
 use super::link::DeviceLink;
-use super::mat::{MatActor, MatArgs, MatMsg};
+use super::mat::{MatActor, MatArgs, MatMemory, MatMsg};
 use super::room_set::{RoomSetActor, RoomSetArgs, RoomSetMsg};
 use super::storage_writer::WriterMsg;
 use crate::browser::{encode_event, events, DeviceConfEvent};
 use crate::catalog::{Catalog, DeviceInfo};
 use crate::fanout::Bus;
-use crate::machine::mat::DeviceStatus;
+use crate::machine::mat::{BehaviourConfig, DeviceStatus};
 use crate::machine::restart_budget::RestartBudget;
 use crate::machine::status::{card_status, state_code, CardInputs};
 use crate::metrics::HubMetrics;
@@ -86,6 +86,7 @@ pub struct RegistryState {
     sets: HashMap<Arc<str>, SetSlot>,
     by_actor: HashMap<ActorId, Arc<str>>,
     last_status: HashMap<Arc<str>, Arc<Mutex<Option<DeviceStatus>>>>,
+    memory: HashMap<Arc<str>, Arc<Mutex<MatMemory>>>,
 }
 
 /// The registry actor.
@@ -97,7 +98,7 @@ impl Actor for DeviceRegistry {
     type Arguments = RegistryArgs;
 
     async fn pre_start(&self, myself: ActorRef<RegistryMsg>, args: RegistryArgs) -> Result<RegistryState, ActorProcessingErr> {
-        let mut state = RegistryState { args, mats: HashMap::new(), sets: HashMap::new(), by_actor: HashMap::new(), last_status: HashMap::new() };
+        let mut state = RegistryState { args, mats: HashMap::new(), sets: HashMap::new(), by_actor: HashMap::new(), last_status: HashMap::new(), memory: HashMap::new() };
         // Every device starts offline until it connects; cards show that at once.
         for device in state.args.catalog.all() {
             let status = offline_status(&device);
@@ -186,6 +187,8 @@ impl RegistryState {
             absence_delay: self.args.absence_delay,
             inflight: Arc::new(AtomicUsize::new(0)),
             last_status: self.last_status.entry(device_id.clone()).or_default().clone(),
+            memory: self.memory.entry(device_id.clone()).or_default().clone(),
+            behaviour: BehaviourConfig { first_alarm_id: first_alarm_id(), ..BehaviourConfig::default() },
         };
         let (actor, _) = Actor::spawn_linked(None, MatActor, args.clone(), myself.get_cell())
             .await
@@ -243,10 +246,14 @@ impl RegistryState {
                 let budget = std::mem::take(&mut slot.budget);
                 self.sets.insert(device_id.clone(), SetSlot { budget, ..slot });
                 self.spawn_set(myself, info).await?;
-                // Members now report to the new parent.
+                // Members now report to the new parent: their kept arguments (for their own restarts)
+                // and their running actors, which also tell it their current status at once.
                 let parent = self.sets.get(&device_id).map(|s| s.actor.clone());
                 for member in self.mats.values_mut().filter(|m| m.args.info.parent.as_ref().is_some_and(|(p, _)| *p == device_id)) {
                     member.args.parent = parent.clone();
+                    if let Some(parent) = &parent {
+                        let _ = member.handle.actor.cast(MatMsg::SetParent(parent.clone()));
+                    }
                 }
             }
         }
@@ -254,9 +261,20 @@ impl RegistryState {
     }
 }
 
+/// The first alarm number of a device's first actor in this hub process: the wall clock in ms, so
+/// numbers keep growing across hub restarts without reading storage (a device would have to raise
+/// more than one alarm per millisecond of downtime to collide). Restarted actors continue from
+/// their `MatMemory`.
+fn first_alarm_id() -> u64 {
+    super::unix_ms()
+}
+
 /// The status of a device that is not connected.
 pub fn offline_status(device: &DeviceInfo) -> DeviceStatus {
     let code = state_code(false, device.patient_status);
     let card = card_status(device.device_type, false, code, CardInputs::default());
-    DeviceStatus { functional: false, patient_status: device.patient_status, state_code: code, card }
+    DeviceStatus::new(false, device.patient_status, code, card)
 }
+
+#[cfg(test)]
+mod tests;

@@ -3,7 +3,7 @@
 //! drives a [`DeviceSet`] machine and publishes the parent's own status.
 
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use ractor::{Actor, ActorProcessingErr, ActorRef};
 
@@ -61,7 +61,7 @@ impl Actor for RoomSetActor {
     }
 
     async fn handle(&self, myself: ActorRef<RoomSetMsg>, message: RoomSetMsg, state: &mut RoomSetState) -> Result<(), ActorProcessingErr> {
-        let now = Instant::now();
+        let now = super::machine_now();
         match message {
             RoomSetMsg::Member { index, status, presence } => state.machine.handle_member(now, index, status, presence),
             RoomSetMsg::Tick => {

@@ -8,10 +8,12 @@ use std::time::Duration;
 use ractor::{Actor, ActorProcessingErr, ActorRef, RpcReplyPort, SupervisionEvent};
 
 use super::mat::MatMsg;
-use super::registry::RegistryMsg;
-use crate::browser::{error_event, ClientEvent};
+use super::registry::{MatHandle, RegistryMsg};
+use crate::browser::{encode_event, error_event, events, ClientEvent, StreamingRemainingEvent};
 use crate::catalog::Catalog;
 use crate::fanout::{Bus, CloseReason, Outbox, SessionId, Viewer};
+use crate::machine::alarm::AlarmId;
+use crate::machine::capture::{CaptureKind, CaptureOrigin, CaptureRequest};
 use crate::machine::streaming::StreamRefusal;
 
 /// How long a session waits for the registry or a device actor.
@@ -93,9 +95,89 @@ impl SessionArgs {
                     Err(StreamFailure::Refused(StreamRefusal::NotFunctional)) => {
                         self.send_error("connectDevice", "the device is not connected")
                     }
+                    Err(StreamFailure::Refused(refusal)) => self.send_error(refusal.code(), &refusal.to_string()),
                     Err(StreamFailure::Unavailable(reason)) => self.send_error("deviceUnavailable", &reason),
                 }
             }
+            ClientEvent::StreamingRemaining { device_id } => {
+                let Some(handle) = self.device_actor(&device_id).await else { return };
+                if let Some(seconds) = self.call(&handle, MatMsg::StreamingRemaining).await {
+                    self.outbox.push_control(encode_event(events::STREAMING_REMAINING, StreamingRemainingEvent { device_id, seconds }));
+                }
+            }
+            ClientEvent::StartCapture { device_id, analysis_type, seconds, patient_id } => {
+                let Some(kind) = CaptureKind::from_name(&analysis_type) else {
+                    return self.send_error("invalidAnalysisType", "analysisType must be Static, Dynamic, Fitting or Balance");
+                };
+                let Some(handle) = self.device_actor(&device_id).await else { return };
+                let _ = handle.actor.cast(MatMsg::SelectPatient(patient_id));
+                let request = CaptureRequest { kind, seconds, origin: CaptureOrigin::User(self.user_id.clone()) };
+                if let Some(Err(refusal)) = self.call(&handle, |reply| MatMsg::RequestCapture { request, reply }).await {
+                    self.send_error(refusal.code(), &refusal.to_string());
+                }
+            }
+            ClientEvent::ActivateRemote { device_id, action, patient_id } => {
+                if action != "startDynamicCapture" {
+                    return self.send_error("unknownAction", "the only remote action is startDynamicCapture");
+                }
+                let Some(handle) = self.device_actor(&device_id).await else { return };
+                let _ = handle.actor.cast(MatMsg::SelectPatient(patient_id));
+                let user_id = self.user_id.clone();
+                if let Some(Err(refusal)) = self.call(&handle, |reply| MatMsg::RemoteActivation { user_id, reply }).await {
+                    self.send_error(refusal.code(), &refusal.to_string());
+                }
+            }
+            ClientEvent::StartAnalysisTimer { device_id, period, count, patient_id } => {
+                let Some(handle) = self.device_actor(&device_id).await else { return };
+                let _ = handle.actor.cast(MatMsg::SelectPatient(patient_id));
+                let (user_id, period) = (self.user_id.clone(), Duration::from_millis(period));
+                let started = self.call(&handle, |reply| MatMsg::StartSeries { user_id, period, repetitions: count, reply }).await;
+                if let Some(Err(refusal)) = started {
+                    self.send_error(refusal.code(), &refusal.to_string());
+                }
+            }
+            ClientEvent::AttendAlarm { device_id, alarm_id } => {
+                let Some(handle) = self.device_actor(&device_id).await else { return };
+                let alarm = alarm_id.map(AlarmId);
+                if let Some(Err(_)) = self.call(&handle, |reply| MatMsg::AttendAlarm { alarm, reply }).await {
+                    self.send_error("failedToBeAttended", "no unattended alarm with this number");
+                }
+            }
+        }
+    }
+
+    /// The actor of a device of the session's company, or an error sent to the browser.
+    async fn device_actor(&self, device_id: &str) -> Option<MatHandle> {
+        let Some(device) = self.catalog.get_in_company(device_id, &self.company_id) else {
+            self.send_error("deviceNotFound", "no such device in your company");
+            return None;
+        };
+        let device_id = device.id.clone();
+        let resolved = self.registry.call(|reply| RegistryMsg::Resolve { device_id, reply }, Some(CALL_TIMEOUT)).await;
+        match answered(resolved) {
+            Ok(Ok(handle)) => Some(handle),
+            Ok(Err(error)) => {
+                self.send_error("deviceUnavailable", &error.to_string());
+                None
+            }
+            Err(StreamFailure::Unavailable(reason)) => {
+                self.send_error("deviceUnavailable", &reason);
+                None
+            }
+            // `answered` only reports unavailability.
+            Err(StreamFailure::Refused(_)) => None,
+        }
+    }
+
+    /// Asks a device's actor; `None` (with an error sent to the browser) when it did not answer.
+    async fn call<T: Send + 'static>(&self, handle: &MatHandle, build: impl FnOnce(RpcReplyPort<T>) -> MatMsg + Send) -> Option<T> {
+        match answered(handle.actor.call(build, Some(CALL_TIMEOUT)).await) {
+            Ok(value) => Some(value),
+            Err(StreamFailure::Unavailable(reason)) => {
+                self.send_error("deviceUnavailable", &reason);
+                None
+            }
+            Err(StreamFailure::Refused(_)) => None,
         }
     }
 
@@ -141,3 +223,6 @@ impl Actor for SessionSupervisor {
         Ok(())
     }
 }
+
+#[cfg(test)]
+mod tests;

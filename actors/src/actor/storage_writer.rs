@@ -1,10 +1,14 @@
-//! `StorageWriter`: batches status changes off the frame path and hands them to the store.
+//! `StorageWriter`: batches status changes and device records off the frame path and hands them
+//! to the store.
 //!
-//! Mat actors cast `Save` and move on. The writer keeps the latest record per device, flushes
-//! every [`FLUSH_INTERVAL`] (or at once on `Flush`), and retries a failed batch with backoff.
+//! Mat actors cast `Save` (a status: the latest per device wins) or `Record` (a log entry, an
+//! alarm event, a streaming end time, a raw capture: every one is kept, in order) and move on.
+//! The writer flushes every [`FLUSH_INTERVAL`] (or at once on `Flush`), and retries a failed
+//! batch with backoff. Pending records are bounded by [`MAX_PENDING_RECORD_BYTES`]: beyond it the
+//! oldest are dropped and counted, so a store that is down cannot exhaust memory.
 //! The store is behind [`StatusStore`] so this crate does not depend on the database.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, VecDeque};
 use std::future::Future;
 use std::pin::Pin;
 use std::sync::Arc;
@@ -14,10 +18,14 @@ use ractor::{Actor, ActorProcessingErr, ActorRef, RpcReplyPort};
 
 use crate::machine::status::PatientStatus;
 
+pub use super::record::Record;
+
 /// How long status changes gather before they are written together.
 pub const FLUSH_INTERVAL: Duration = Duration::from_millis(200);
 /// Longest wait before retrying a failed write.
 pub const MAX_RETRY_DELAY: Duration = Duration::from_secs(10);
+/// Bytes of records (approximately) that may wait for the store; older ones are dropped beyond.
+pub const MAX_PENDING_RECORD_BYTES: usize = 64 * 1024 * 1024;
 
 /// One device's status to persist.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -34,12 +42,24 @@ pub type StoreFuture<'a> = Pin<Box<dyn Future<Output = Result<(), String>> + Sen
 pub trait StatusStore: Send + Sync + 'static {
     /// Writes a batch of statuses in one transaction.
     fn save_statuses(&self, batch: Vec<StatusRecord>) -> StoreFuture<'_>;
+
+    /// Writes a batch of device records, in the order given (an alarm's `AlarmRaised` always
+    /// precedes its `AlarmAttended`). See [`Record`] for what each variant must become.
+    ///
+    /// Until the hub's store implements it, records are refused: the writer keeps them (bounded
+    /// by [`MAX_PENDING_RECORD_BYTES`]) and retries, so nothing is lost across a short gap.
+    fn save_records(&self, batch: Vec<Record>) -> StoreFuture<'_> {
+        let count = batch.len();
+        Box::pin(async move { Err(format!("this store does not persist device records yet ({count} pending)")) })
+    }
 }
 
 /// Messages of the writer.
 pub enum WriterMsg {
     /// Persist this status (the latest per device wins within a batch).
     Save(StatusRecord),
+    /// Persist this record (every record is kept, in order).
+    Record(Record),
     /// Timer: write what is pending.
     FlushDue,
     /// Write what is pending now and reply when done (shutdown, tests).
@@ -50,6 +70,9 @@ pub enum WriterMsg {
 pub struct WriterState {
     store: Arc<dyn StatusStore>,
     pending: BTreeMap<Arc<str>, StatusRecord>,
+    records: VecDeque<Record>,
+    record_bytes: usize,
+    dropped_records: u64,
     flush_armed: bool,
     retry_delay: Duration,
 }
@@ -63,17 +86,26 @@ impl Actor for StorageWriter {
     type Arguments = Arc<dyn StatusStore>;
 
     async fn pre_start(&self, _myself: ActorRef<WriterMsg>, store: Arc<dyn StatusStore>) -> Result<WriterState, ActorProcessingErr> {
-        Ok(WriterState { store, pending: BTreeMap::new(), flush_armed: false, retry_delay: FLUSH_INTERVAL })
+        Ok(WriterState {
+            store,
+            pending: BTreeMap::new(),
+            records: VecDeque::new(),
+            record_bytes: 0,
+            dropped_records: 0,
+            flush_armed: false,
+            retry_delay: FLUSH_INTERVAL,
+        })
     }
 
     async fn handle(&self, myself: ActorRef<WriterMsg>, message: WriterMsg, state: &mut WriterState) -> Result<(), ActorProcessingErr> {
         match message {
             WriterMsg::Save(record) => {
                 state.pending.insert(record.device_id.clone(), record);
-                if !state.flush_armed {
-                    state.flush_armed = true;
-                    myself.send_after(FLUSH_INTERVAL, || WriterMsg::FlushDue);
-                }
+                state.arm(&myself);
+            }
+            WriterMsg::Record(record) => {
+                state.push_record(record);
+                state.arm(&myself);
             }
             WriterMsg::FlushDue => {
                 state.flush_armed = false;
@@ -92,7 +124,32 @@ impl Actor for StorageWriter {
 }
 
 impl WriterState {
+    fn arm(&mut self, myself: &ActorRef<WriterMsg>) {
+        if !self.flush_armed {
+            self.flush_armed = true;
+            myself.send_after(FLUSH_INTERVAL, || WriterMsg::FlushDue);
+        }
+    }
+
+    fn push_record(&mut self, record: Record) {
+        self.record_bytes += record.approx_bytes();
+        self.records.push_back(record);
+        while self.record_bytes > MAX_PENDING_RECORD_BYTES && self.records.len() > 1 {
+            if let Some(old) = self.records.pop_front() {
+                self.record_bytes = self.record_bytes.saturating_sub(old.approx_bytes());
+                self.dropped_records += 1;
+                tracing::warn!(dropped = self.dropped_records, "the store is behind; oldest pending record dropped");
+            }
+        }
+    }
+
     async fn flush(&mut self) -> Result<(), String> {
+        let statuses = self.flush_statuses().await;
+        let records = self.flush_records().await;
+        statuses.and(records)
+    }
+
+    async fn flush_statuses(&mut self) -> Result<(), String> {
         if self.pending.is_empty() {
             return Ok(());
         }
@@ -108,5 +165,104 @@ impl WriterState {
                 Err(error)
             }
         }
+    }
+
+    async fn flush_records(&mut self) -> Result<(), String> {
+        if self.records.is_empty() {
+            return Ok(());
+        }
+        let batch: Vec<Record> = self.records.iter().cloned().collect();
+        match self.store.save_records(batch).await {
+            Ok(()) => {
+                self.records.clear();
+                self.record_bytes = 0;
+                self.retry_delay = FLUSH_INTERVAL;
+                Ok(())
+            }
+            Err(error) => {
+                tracing::warn!(%error, pending = self.records.len(), "record batch not written; will retry");
+                Err(error)
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Mutex;
+
+    use super::*;
+
+    /// A store that refuses the first `failures` record batches, then keeps what it is given.
+    struct FlakyStore {
+        failures: Mutex<u32>,
+        statuses: Mutex<Vec<StatusRecord>>,
+        records: Mutex<Vec<Record>>,
+    }
+
+    impl StatusStore for FlakyStore {
+        fn save_statuses(&self, batch: Vec<StatusRecord>) -> StoreFuture<'_> {
+            self.statuses.lock().unwrap_or_else(|p| p.into_inner()).extend(batch);
+            Box::pin(async { Ok(()) })
+        }
+
+        fn save_records(&self, batch: Vec<Record>) -> StoreFuture<'_> {
+            let mut failures = self.failures.lock().unwrap_or_else(|p| p.into_inner());
+            if *failures > 0 {
+                *failures -= 1;
+                return Box::pin(async { Err("database unavailable".to_owned()) });
+            }
+            self.records.lock().unwrap_or_else(|p| p.into_inner()).extend(batch);
+            Box::pin(async { Ok(()) })
+        }
+    }
+
+    /// A store written before records existed: only statuses.
+    struct StatusOnlyStore(Mutex<usize>);
+
+    impl StatusStore for StatusOnlyStore {
+        fn save_statuses(&self, batch: Vec<StatusRecord>) -> StoreFuture<'_> {
+            *self.0.lock().unwrap_or_else(|p| p.into_inner()) += batch.len();
+            Box::pin(async { Ok(()) })
+        }
+    }
+
+    fn stream_end(device: &str, ends_at_ms: Option<u64>) -> Record {
+        Record::StreamingEnd { device_id: device.into(), ends_at_ms }
+    }
+
+    async fn flush(writer: &ActorRef<WriterMsg>) -> Result<(), String> {
+        match writer.call(WriterMsg::Flush, None).await {
+            Ok(ractor::rpc::CallResult::Success(result)) => result,
+            _ => Err("writer did not answer".to_owned()),
+        }
+    }
+
+    #[tokio::test]
+    async fn records_are_kept_in_order_until_the_store_takes_them() {
+        let store = Arc::new(FlakyStore { failures: Mutex::new(1), statuses: Mutex::default(), records: Mutex::default() });
+        let (writer, _) = Actor::spawn(None, StorageWriter, store.clone() as Arc<dyn StatusStore>).await.expect("writer");
+        let sent = vec![stream_end("a", Some(1)), stream_end("b", Some(2)), stream_end("a", None)];
+        for record in sent.clone() {
+            writer.cast(WriterMsg::Record(record)).expect("cast");
+        }
+        writer.cast(WriterMsg::Save(StatusRecord { device_id: "a".into(), functional: true, patient_status: PatientStatus::Correct })).expect("cast");
+        assert_eq!(flush(&writer).await, Err("database unavailable".to_owned()));
+        assert_eq!(store.statuses.lock().unwrap_or_else(|p| p.into_inner()).len(), 1, "statuses do not wait for records");
+        assert_eq!(flush(&writer).await, Ok(()));
+        assert_eq!(*store.records.lock().unwrap_or_else(|p| p.into_inner()), sent, "every record, once, in order");
+        assert_eq!(flush(&writer).await, Ok(()));
+        assert_eq!(store.records.lock().unwrap_or_else(|p| p.into_inner()).len(), 3);
+    }
+
+    #[tokio::test]
+    async fn a_store_without_records_still_saves_statuses_and_reports_the_pending_records() {
+        let store = Arc::new(StatusOnlyStore(Mutex::new(0)));
+        let (writer, _) = Actor::spawn(None, StorageWriter, store.clone() as Arc<dyn StatusStore>).await.expect("writer");
+        writer.cast(WriterMsg::Save(StatusRecord { device_id: "a".into(), functional: true, patient_status: PatientStatus::Correct })).expect("cast");
+        writer.cast(WriterMsg::Record(stream_end("a", Some(1)))).expect("cast");
+        let result = flush(&writer).await;
+        assert!(result.as_ref().is_err_and(|e| e.contains("does not persist device records")), "{result:?}");
+        assert_eq!(*store.0.lock().unwrap_or_else(|p| p.into_inner()), 1);
     }
 }

@@ -5,6 +5,7 @@ use serde::{Deserialize, Serialize};
 use crate::machine::device_type::DeviceType;
 use crate::machine::mat::DeviceStatus;
 use crate::machine::presence::Presence;
+use crate::machine::pressure_ulcer::RepositioningTier;
 use crate::machine::status::{card_from_code, CardStatus, PatientStatus, StateCode};
 
 /// An outgoing message: `{ event, data }`.
@@ -33,9 +34,19 @@ pub struct DeviceConfEvent {
     pub patient_status: PatientStatus,
     pub state_code: StateCode,
     pub card_status: CardStatus,
+    /// Escalation tier of the repositioning clock: `ok`, `dueSoon`, `due`, `overdue`.
+    #[serde(default = "tier_ok")]
+    pub repositioning: RepositioningTier,
+    /// An alarm waits to be attended: the card shows its Attend button.
+    #[serde(default)]
+    pub unattended_alarm: bool,
     /// Sensing Horse only: the status of each side.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub sides: Vec<SideStatus>,
+}
+
+fn tier_ok() -> RepositioningTier {
+    RepositioningTier::Ok
 }
 
 /// One side of a Sensing Horse.
@@ -76,6 +87,8 @@ impl DeviceConfEvent {
             patient_status: status.patient_status,
             state_code: status.state_code,
             card_status: status.card,
+            repositioning: status.repositioning,
+            unattended_alarm: status.unattended_alarm,
             sides,
         }
     }
@@ -98,9 +111,59 @@ pub struct PressureMapEvent<'a> {
     pub blank: bool,
 }
 
+/// The `alarmOn` event: a new unattended alarm, sent once to every session of the company (the
+/// client shows the `alarmOn` toast with the device name in upper case).
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[serde(rename_all = "camelCase")]
+pub struct AlarmOnEvent {
+    pub device_id: String,
+    pub name: String,
+    pub alarm_id: u64,
+    /// `Missing` or `Ulcer Risk`.
+    pub kind: String,
+    pub raised_at_ms: u64,
+}
+
+/// The `alarmAttended` event: an alarm was attended; cards drop their Attend button.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[serde(rename_all = "camelCase")]
+pub struct AlarmAttendedEvent {
+    pub device_id: String,
+    pub alarm_id: u64,
+    pub attended_at_ms: u64,
+    pub time_to_attend_ms: u64,
+}
+
+/// The `capture` event: what happened to a capture, for the user who asked (`userId`; the client
+/// ignores other users' events). `phase` is `announced` (show `toast`), `failed`, `resultsDue`,
+/// `seriesRepetitionRefused` (with `refusal`, the i18n key) or `seriesFinished`.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[serde(rename_all = "camelCase")]
+pub struct CaptureEvent {
+    pub device_id: String,
+    pub user_id: String,
+    pub phase: String,
+    /// `Static`, `Dynamic`, `Fitting`, `Balance` (absent for series events).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub kind: Option<String>,
+    /// The toast key for `announced` (`capturingStatic`, `capturingDynamic`, `capturingEquilibrium`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub toast: Option<String>,
+    /// Series repetition (1-based), for series captures.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub repetition: Option<u32>,
+    /// Why a series repetition was refused (an i18n key of spec §8).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub refusal: Option<String>,
+}
+
 /// Event names.
 pub mod events {
     pub const DEVICE_CONF: &str = "deviceConf";
+    pub const ALARM_ON: &str = "alarmOn";
+    pub const ALARM_ATTENDED: &str = "alarmAttended";
+    pub const CAPTURE: &str = "capture";
+    pub const STREAMING_REMAINING: &str = "streamingRemaining";
     pub const PRESSURE_MAP: &str = "pressureMap_SAToFront";
     pub const ERROR: &str = "error";
     pub const AUTHENTICATED: &str = "authenticated";
@@ -120,6 +183,53 @@ pub enum ClientEvent {
     LeaveUser { device_id: String },
     #[serde(rename = "startStreaming", rename_all = "camelCase")]
     StartStreaming { device_id: String, seconds: u32 },
+    /// Seconds left of the device's live stream (answered with `streamingRemaining`), so a
+    /// reconnecting browser resumes its countdown.
+    #[serde(rename = "streamingRemaining", rename_all = "camelCase")]
+    StreamingRemaining { device_id: String },
+    /// Start a capture for the patient the user selected (`None`: none selected).
+    #[serde(rename = "startCapture", rename_all = "camelCase")]
+    StartCapture {
+        device_id: String,
+        /// `Static`, `Dynamic`, `Fitting` or `Balance`.
+        analysis_type: String,
+        #[serde(default)]
+        seconds: u32,
+        #[serde(default)]
+        patient_id: Option<String>,
+    },
+    /// Remote activation; `action` is `startDynamicCapture`.
+    #[serde(rename = "ActivateRemote", rename_all = "camelCase")]
+    ActivateRemote {
+        device_id: String,
+        action: String,
+        #[serde(default)]
+        patient_id: Option<String>,
+    },
+    /// The 24 h static series (`period` ms, `count` repetitions; 3,600,000 × 24 from the client).
+    #[serde(rename = "startAnalysisTimer", rename_all = "camelCase")]
+    StartAnalysisTimer {
+        device_id: String,
+        period: u64,
+        count: u32,
+        #[serde(default)]
+        patient_id: Option<String>,
+    },
+    /// Attend one alarm of a device, or all of them when `alarmId` is absent.
+    #[serde(rename = "attendAlarm", rename_all = "camelCase")]
+    AttendAlarm {
+        device_id: String,
+        #[serde(default)]
+        alarm_id: Option<u64>,
+    },
+}
+
+/// The `streamingRemaining` answer.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[serde(rename_all = "camelCase")]
+pub struct StreamingRemainingEvent {
+    pub device_id: String,
+    pub seconds: u32,
 }
 
 /// The `error` event.
@@ -159,11 +269,40 @@ mod tests {
     }
 
     #[test]
+    fn capture_and_alarm_requests_decode_with_optional_fields() {
+        #[derive(Serialize)]
+        #[serde(rename_all = "camelCase")]
+        struct Capture {
+            device_id: &'static str,
+            analysis_type: &'static str,
+            seconds: u32,
+        }
+        let bytes = crate::protocol::encode(&Raw { event: "startCapture", data: Capture { device_id: "d1", analysis_type: "Dynamic", seconds: 30 } });
+        assert_eq!(
+            rmp_serde::from_slice::<ClientEvent>(&bytes).unwrap(),
+            ClientEvent::StartCapture { device_id: "d1".into(), analysis_type: "Dynamic".into(), seconds: 30, patient_id: None }
+        );
+        #[derive(Serialize)]
+        #[serde(rename_all = "camelCase")]
+        struct Attend {
+            device_id: &'static str,
+            alarm_id: u64,
+        }
+        let bytes = crate::protocol::encode(&Raw { event: "attendAlarm", data: Attend { device_id: "d1", alarm_id: 7 } });
+        assert_eq!(rmp_serde::from_slice::<ClientEvent>(&bytes).unwrap(), ClientEvent::AttendAlarm { device_id: "d1".into(), alarm_id: Some(7) });
+    }
+
+    #[test]
     fn status_events_use_spec_spellings() {
         let identity = DeviceIdentity { device_id: "d".into(), hardware_serial: "S".into(), device_type: DeviceType::MattressMatIoT, name: "Bed 1".into() };
-        let status = DeviceStatus { functional: true, patient_status: PatientStatus::UlcerRisk, state_code: Some(2), card: CardStatus::Alarm };
+        let status = DeviceStatus {
+            repositioning: RepositioningTier::Overdue,
+            unattended_alarm: true,
+            ..DeviceStatus::new(true, PatientStatus::UlcerRisk, Some(2), CardStatus::Alarm)
+        };
         let json = serde_json_like(&DeviceConfEvent::new(&identity, &status, vec![]));
         assert!(json.contains("Ulcer Risk") && json.contains("Mattress Mat IoT") && json.contains("cardStatus"));
+        assert!(json.contains("repositioning") && json.contains("overdue") && json.contains("unattendedAlarm"));
     }
 
     fn serde_json_like<T: Serialize>(value: &T) -> String {

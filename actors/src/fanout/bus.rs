@@ -102,6 +102,21 @@ impl CompanyChannel {
         }
     }
 
+    /// Sends a one-off event (an alarm, a capture announcement) to every viewer without making it
+    /// the device's remembered status: a viewer joining later does not receive it again. A
+    /// viewer whose control queue is full is closed as a slow consumer and removed.
+    pub fn broadcast(&self, message: Bytes) {
+        let mut closed = Vec::new();
+        for viewer in read(&self.viewers).iter() {
+            if !viewer.outbox.push_control(message.clone()) {
+                closed.push(viewer.session);
+            }
+        }
+        if !closed.is_empty() {
+            write(&self.viewers).retain(|v| !closed.contains(&v.session));
+        }
+    }
+
     /// Records a status without telling anyone (initial state at start-up).
     pub fn seed(&self, device_id: &Arc<str>, message: Bytes) {
         write(&self.statuses).insert(device_id.clone(), message);
@@ -234,6 +249,23 @@ mod tests {
         assert_eq!(v.outbox.try_recv(), Ok(None));
         company.publish(&b, Bytes::from_static(b"b-missing"));
         assert_eq!(v.outbox.try_recv(), Ok(Some(Bytes::from_static(b"b-missing"))));
+    }
+
+    #[test]
+    fn a_broadcast_reaches_current_viewers_once_and_is_not_replayed() {
+        let bus = Bus::new();
+        let company = bus.company("c1");
+        let d: Arc<str> = "d".into();
+        company.publish(&d, Bytes::from_static(b"d-correct"));
+        let early = viewer(1);
+        company.join(early.clone());
+        assert_eq!(early.outbox.try_recv(), Ok(Some(Bytes::from_static(b"d-correct"))));
+        company.broadcast(Bytes::from_static(b"alarmOn"));
+        assert_eq!(early.outbox.try_recv(), Ok(Some(Bytes::from_static(b"alarmOn"))));
+        let late = viewer(2);
+        company.join(late.clone());
+        assert_eq!(late.outbox.try_recv(), Ok(Some(Bytes::from_static(b"d-correct"))));
+        assert_eq!(late.outbox.try_recv(), Ok(None), "the alarm is not the device's status");
     }
 
     #[test]

@@ -12,6 +12,7 @@ use std::time::{Duration, Instant};
 use super::mat::DeviceStatus;
 use super::patient_status::PatientStatusMachine;
 use super::presence::Presence;
+use super::pressure_ulcer::RepositioningTier;
 use super::status::{card_from_code, combine_sides, state_code, CardStatus, PatientStatus};
 
 /// Which kind of set.
@@ -40,8 +41,14 @@ pub struct DeviceSet {
     outputs: VecDeque<DeviceStatus>,
 }
 
-const OFFLINE: DeviceStatus =
-    DeviceStatus { functional: false, patient_status: PatientStatus::Offline, state_code: None, card: CardStatus::Offline };
+const OFFLINE: DeviceStatus = DeviceStatus {
+    functional: false,
+    patient_status: PatientStatus::Offline,
+    state_code: None,
+    card: CardStatus::Offline,
+    repositioning: RepositioningTier::Ok,
+    unattended_alarm: false,
+};
 
 impl DeviceSet {
     /// A set of `members` sub-devices, all offline at first.
@@ -59,6 +66,15 @@ impl DeviceSet {
     /// The parent's current status.
     pub fn status(&self) -> DeviceStatus {
         self.last
+    }
+
+    /// Whether a live stream may start on the set: for the Sensing Horse both sides (every member)
+    /// must be functional (spec §4); a room set streams when any member is functional.
+    pub fn can_stream(&self) -> bool {
+        match self.kind {
+            SetKind::Horse => !self.members.is_empty() && self.members.iter().all(|m| m.status.functional),
+            SetKind::Room => self.members.iter().any(|m| m.status.functional),
+        }
     }
 
     /// Member `index` reported a new status or presence.
@@ -110,14 +126,20 @@ impl DeviceSet {
                     Some(_) => PatientStatus::Correct,
                     None => PatientStatus::Offline,
                 };
-                DeviceStatus { functional, patient_status, state_code: code, card: card_from_code(code) }
+                DeviceStatus::new(functional, patient_status, code, card_from_code(code))
             }
             SetKind::Room => {
                 let functional = self.members.iter().any(|m| m.status.functional);
                 let patient_status = self.presence.status();
                 let code = state_code(functional, patient_status);
-                DeviceStatus { functional, patient_status, state_code: code, card: card_from_code(code) }
+                DeviceStatus::new(functional, patient_status, code, card_from_code(code))
             }
+        };
+        // The set shows its most urgent member's repositioning tier and any member's pending alarm.
+        let status = DeviceStatus {
+            repositioning: self.members.iter().map(|m| m.status.repositioning).max().unwrap_or(RepositioningTier::Ok),
+            unattended_alarm: self.members.iter().any(|m| m.status.unattended_alarm),
+            ..status
         };
         if status != self.last {
             self.last = status;
@@ -136,7 +158,7 @@ mod tests {
             2 => PatientStatus::UlcerRisk,
             _ => PatientStatus::Correct,
         };
-        DeviceStatus { functional: true, patient_status, state_code: Some(code), card: card_from_code(Some(code)) }
+        DeviceStatus::new(true, patient_status, Some(code), card_from_code(Some(code)))
     }
 
     #[test]
@@ -183,5 +205,21 @@ mod tests {
         assert_eq!(set.status().card, CardStatus::Offline);
         set.handle_member(t, 2, up(0), Presence::Present);
         assert!(set.status().functional);
+    }
+
+    #[test]
+    fn horse_streams_only_when_both_sides_are_functional() {
+        let t = Instant::now();
+        let mut set = DeviceSet::new(SetKind::Horse, 2, Duration::from_secs(30));
+        assert!(!set.can_stream());
+        set.handle_member(t, 0, up(0), Presence::Present);
+        assert!(!set.can_stream(), "right side still offline");
+        set.handle_member(t, 1, up(1), Presence::Absent);
+        assert!(set.can_stream(), "both sides functional, whatever their codes");
+        set.handle_member(t, 0, OFFLINE, Presence::Absent);
+        assert!(!set.can_stream());
+        let mut room = DeviceSet::new(SetKind::Room, 3, Duration::from_secs(30));
+        room.handle_member(t, 2, up(0), Presence::Absent);
+        assert!(room.can_stream());
     }
 }

@@ -5,6 +5,10 @@
 //! drained with `poll_output`, and `poll_timeout` says when the machine next wants
 //! `handle_timeout`. The actors in `crate::actor` drive them.
 
+pub mod alarm;
+pub mod body_regions;
+pub mod capture;
+pub mod device_log;
 pub mod device_set;
 pub mod device_type;
 pub mod live_map;
@@ -12,6 +16,8 @@ pub mod mat;
 pub mod patient_status;
 pub mod pressure_map;
 pub mod restart_budget;
+pub mod posture;
 pub mod presence;
+pub mod pressure_ulcer;
 pub mod status;
 pub mod streaming;

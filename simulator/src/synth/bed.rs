@@ -134,8 +134,10 @@ const SUPINE: [Part; PARTS] = [
     p(0.955, 0.30, 0.035, 0.11, 205.0),  // right heel
 ];
 
-/// Lying on the left side: one shoulder and one hip (greater trochanter) carry the load, the
-/// contact strip is narrow, knees slightly bent, the lower leg and ankle touching.
+/// Lying on the left side: one shoulder and one hip (greater trochanter) carry the load and the
+/// contact strip is narrow. Having rolled onto the left side, the person faces their former left
+/// (negative `b`); the hips and knees are bent, so the legs lie in front of the torso's line,
+/// towards that side, the upper (right) leg furthest forward, resting on the mattress.
 const LEFT_LATERAL: [Part; PARTS] = [
     p(0.07, -0.05, 0.055, 0.22, 130.0), // head (ear)
     p(0.20, -0.05, 0.075, 0.30, 220.0), // left shoulder (underneath)
@@ -144,12 +146,12 @@ const LEFT_LATERAL: [Part; PARTS] = [
     p(0.47, 0.0, 0.07, 0.18, 150.0),    // pelvis
     p(0.46, -0.05, 0.085, 0.32, 240.0), // left hip (trochanter)
     p(0.46, 0.20, 0.06, 0.10, 0.0),     // right hip (in the air)
-    p(0.61, -0.08, 0.12, 0.22, 115.0),  // left thigh (underneath)
-    p(0.62, 0.14, 0.09, 0.14, 95.0),    // right thigh (resting on the mattress in front)
-    p(0.79, -0.10, 0.10, 0.16, 110.0),  // left lower leg
-    p(0.80, 0.14, 0.08, 0.12, 90.0),    // right lower leg
-    p(0.93, -0.10, 0.035, 0.14, 170.0), // left ankle
-    p(0.94, 0.14, 0.03, 0.11, 120.0),   // right foot
+    p(0.61, -0.25, 0.12, 0.22, 115.0),  // left thigh (underneath, bent forward)
+    p(0.62, -0.50, 0.09, 0.14, 95.0),   // right thigh (resting on the mattress in front)
+    p(0.79, -0.30, 0.10, 0.16, 110.0),  // left lower leg
+    p(0.80, -0.55, 0.08, 0.12, 90.0),   // right lower leg
+    p(0.93, -0.20, 0.035, 0.14, 170.0), // left ankle
+    p(0.94, -0.45, 0.03, 0.11, 120.0),  // right foot
 ];
 
 /// Lying on the belly: face turned, chest, iliac crests, knees and the tops of the feet.

@@ -1,0 +1,205 @@
+//! The mat actor with tokio's paused clock: a stream and a pending alarm survive a restart, and the
+//! records reach the writer.
+
+use std::sync::Arc;
+
+use tokio::sync::mpsc;
+use tokio::time::{advance, Duration};
+
+use super::*;
+use crate::actor::storage_writer::{StatusStore, StorageWriter, StoreFuture};
+use crate::fanout::{Outbox, Viewer};
+use crate::machine::device_type::DeviceType;
+use crate::machine::status::PatientStatus;
+use crate::protocol::CommandEnvelope;
+
+/// A store that keeps what it is given.
+#[derive(Default)]
+struct MemoryStore {
+    records: Mutex<Vec<Record>>,
+}
+
+impl StatusStore for MemoryStore {
+    fn save_statuses(&self, _batch: Vec<StatusRecord>) -> StoreFuture<'_> {
+        Box::pin(async { Ok(()) })
+    }
+
+    fn save_records(&self, batch: Vec<Record>) -> StoreFuture<'_> {
+        self.records.lock().unwrap_or_else(|p| p.into_inner()).extend(batch);
+        Box::pin(async { Ok(()) })
+    }
+}
+
+fn info() -> Arc<DeviceInfo> {
+    Arc::new(DeviceInfo {
+        id: "bed-1".into(),
+        serial: "SN-1".into(),
+        company_id: "c1".into(),
+        device_type: DeviceType::MattressMatIoT,
+        name: "Bed 1".into(),
+        parent: None,
+        members: Vec::new(),
+        secret_hash: String::new(),
+        functional: false,
+        patient_status: PatientStatus::Correct,
+    })
+}
+
+fn body() -> Vec<u8> {
+    let mut cells = vec![0u8; 48 * 48];
+    for r in 10..30 {
+        for c in 15..30 {
+            cells[r * 48 + c] = if (r + c) % 2 == 0 { 20 } else { 150 };
+        }
+    }
+    cells
+}
+
+fn frame(cells: Vec<u8>) -> MatMsg {
+    MatMsg::Frame(FrameIn { seq: 0, device_time_ms: 0, rows: 48, cols: 48, format: CellFormat::U8, cells })
+}
+
+/// Streams of seconds the device was told, in order.
+fn stream_commands(rx: &mut mpsc::Receiver<HubMessage>) -> Vec<u32> {
+    let mut out = Vec::new();
+    while let Ok(message) = rx.try_recv() {
+        if let HubMessage::Command(CommandEnvelope { command: Command::Stream { seconds }, .. }) = message {
+            out.push(seconds);
+        }
+    }
+    out
+}
+
+/// Events the company's sessions received, by name.
+fn company_events(viewer: &Viewer) -> Vec<String> {
+    #[derive(serde::Deserialize)]
+    struct Named {
+        event: String,
+    }
+    std::iter::from_fn(|| viewer.outbox.try_recv().ok().flatten())
+        .filter_map(|bytes| rmp_serde::from_slice::<Named>(&bytes).ok())
+        .map(|n| n.event)
+        .collect()
+}
+
+/// Lets the actors handle what was sent to them.
+async fn settle() {
+    for _ in 0..20 {
+        tokio::task::yield_now().await;
+    }
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_restarted_mat_actor_resumes_its_stream_and_keeps_its_pending_alarm() {
+    let store = Arc::new(MemoryStore::default());
+    let (writer, _) = Actor::spawn(None, StorageWriter, store.clone() as Arc<dyn StatusStore>).await.expect("writer");
+    let bus = Bus::new();
+    let viewer = Viewer { session: 1, outbox: Outbox::new(Arc::new(HubMetrics::default())) };
+    bus.company("c1").join(viewer.clone());
+    let (link, mut rx) = DeviceLink::new(1);
+    let args = MatArgs {
+        info: info(),
+        link: Some(link),
+        bus: bus.clone(),
+        writer: Some(writer.clone()),
+        parent: None,
+        metrics: Arc::new(HubMetrics::default()),
+        absence_delay: Duration::from_secs(30),
+        inflight: Arc::new(AtomicUsize::new(0)),
+        last_status: Arc::default(),
+        memory: Arc::default(),
+        behaviour: BehaviourConfig { first_alarm_id: 100, ..BehaviourConfig::default() },
+    };
+    let (actor, handle) = Actor::spawn(None, MatActor, args.clone()).await.expect("mat actor");
+    actor.cast(frame(body())).expect("frame");
+    settle().await;
+    let started = actor.call(|reply| MatMsg::StartStreaming { seconds: 60, reply }, None).await.expect("answered");
+    assert!(matches!(started, ractor::rpc::CallResult::Success(Ok(()))));
+    settle().await;
+    assert_eq!(stream_commands(&mut rx), vec![65]);
+
+    // The patient leaves; 31 s of empty frames raise a Missing alarm, pushed once to the company.
+    for _ in 0..=31 {
+        advance(Duration::from_secs(1)).await;
+        actor.cast(frame(vec![0; 48 * 48])).expect("frame");
+        settle().await;
+    }
+    let events = company_events(&viewer);
+    assert_eq!(events.iter().filter(|e| *e == "alarmOn").count(), 1, "{events:?}");
+
+    // The actor dies 32 s into its 65 s stream; a new one starts from the same arguments.
+    actor.kill();
+    handle.await.expect("stopped");
+    let (actor, _handle) = Actor::spawn(None, MatActor, args).await.expect("restarted");
+    settle().await;
+    assert_eq!(stream_commands(&mut rx), vec![33], "the device resumes with the remaining seconds");
+    let remaining = actor.call(MatMsg::StreamingRemaining, None).await.expect("answered");
+    assert!(matches!(remaining, ractor::rpc::CallResult::Success(33)));
+    let pending = actor.call(MatMsg::CheckAlarms, None).await.expect("answered");
+    assert!(matches!(pending, ractor::rpc::CallResult::Success(true)), "iotCheckAlarms stays True");
+
+    // Still absent after the restart: the pending alarm is not raised a second time.
+    for _ in 0..40 {
+        advance(Duration::from_secs(1)).await;
+        actor.cast(frame(vec![0; 48 * 48])).expect("frame");
+        settle().await;
+    }
+    assert!(!company_events(&viewer).iter().any(|e| e == "alarmOn"));
+
+    // The stream ends on time, then a nurse attends the alarm.
+    assert_eq!(stream_commands(&mut rx), vec![0]);
+    let attended = actor.call(|reply| MatMsg::AttendAlarm { alarm: None, reply }, None).await.expect("answered");
+    assert!(matches!(attended, ractor::rpc::CallResult::Success(Ok(1))));
+    settle().await;
+    assert!(company_events(&viewer).iter().any(|e| e == "alarmAttended"));
+
+    let flushed = writer.call(WriterMsg::Flush, None).await.expect("answered");
+    assert!(matches!(flushed, ractor::rpc::CallResult::Success(Ok(()))));
+    let records = store.records.lock().unwrap_or_else(|p| p.into_inner()).clone();
+    let raised: Vec<u64> = records.iter().filter_map(|r| if let Record::AlarmRaised { alarm_id, .. } = r { Some(*alarm_id) } else { None }).collect();
+    assert_eq!(raised, vec![100]);
+    assert!(records.iter().any(|r| matches!(r, Record::AlarmAttended { alarm_id: 100, time_to_attend_ms, .. } if *time_to_attend_ms >= 40_000)));
+    let ends: Vec<bool> = records.iter().filter_map(|r| if let Record::StreamingEnd { ends_at_ms, .. } = r { Some(ends_at_ms.is_some()) } else { None }).collect();
+    assert_eq!(ends, vec![true, false], "set when started, cleared when it ended");
+}
+
+#[tokio::test(start_paused = true)]
+async fn the_repositioning_clock_survives_a_restart() {
+    let bus = Bus::new();
+    let viewer = Viewer { session: 1, outbox: Outbox::new(Arc::new(HubMetrics::default())) };
+    bus.company("c1").join(viewer.clone());
+    let (link, _rx) = DeviceLink::new(1);
+    let args = MatArgs {
+        info: info(),
+        link: Some(link),
+        bus: bus.clone(),
+        writer: None,
+        parent: None,
+        metrics: Arc::new(HubMetrics::default()),
+        absence_delay: Duration::from_secs(30),
+        inflight: Arc::new(AtomicUsize::new(0)),
+        last_status: Arc::default(),
+        memory: Arc::default(),
+        behaviour: BehaviourConfig::default(),
+    };
+    // 1 h 40 min lying still, a frame every 10 s.
+    let (actor, handle) = Actor::spawn(None, MatActor, args.clone()).await.expect("mat actor");
+    for _ in 0..600 {
+        actor.cast(frame(body())).expect("frame");
+        settle().await;
+        advance(Duration::from_secs(10)).await;
+    }
+    actor.kill();
+    handle.await.expect("stopped");
+    // The restarted actor continues the clock: the alarm comes at 2 h, not 2 h after the restart.
+    let (actor, _handle) = Actor::spawn(None, MatActor, args).await.expect("restarted");
+    for _ in 0..150 {
+        actor.cast(frame(body())).expect("frame");
+        settle().await;
+        advance(Duration::from_secs(10)).await;
+    }
+    let status = actor.call(MatMsg::GetStatus, None).await.expect("answered");
+    let ractor::rpc::CallResult::Success(status) = status else { panic!("no status") };
+    assert_eq!(status.patient_status, PatientStatus::UlcerRisk, "{status:?}");
+    assert_eq!(company_events(&viewer).iter().filter(|e| *e == "alarmOn").count(), 1);
+}

@@ -1,0 +1,158 @@
+//! The registry's supervision of set actors: a restarted room set hears from its members at once.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use super::*;
+use crate::fanout::{Outbox, Viewer};
+use crate::machine::device_type::DeviceType;
+use crate::machine::status::PatientStatus;
+use crate::protocol::CellFormat;
+
+use crate::actor::mat::FrameIn;
+
+fn device(id: &str, device_type: DeviceType, parent: Option<(&str, usize)>, members: &[&str]) -> DeviceInfo {
+    DeviceInfo {
+        id: id.into(),
+        serial: format!("SN-{id}"),
+        company_id: "c1".into(),
+        device_type,
+        name: id.to_owned(),
+        parent: parent.map(|(p, i)| (Arc::from(p), i)),
+        members: members.iter().map(|m| Arc::from(*m)).collect(),
+        secret_hash: String::new(),
+        functional: false,
+        patient_status: PatientStatus::Correct,
+    }
+}
+
+/// The room set's `deviceFunctional` in every `deviceConf` the viewer received so far, in order.
+fn room_history(viewer: &Viewer, seen: &mut Vec<bool>) -> Vec<bool> {
+    #[derive(serde::Deserialize)]
+    struct Envelope {
+        data: DeviceConfEvent,
+    }
+    while let Ok(Some(bytes)) = viewer.outbox.try_recv() {
+        if let Ok(e) = rmp_serde::from_slice::<Envelope>(&bytes)
+            && e.data.device_id == "room"
+        {
+            seen.push(e.data.device_functional);
+        }
+    }
+    seen.clone()
+}
+
+async fn eventually(mut check: impl FnMut() -> bool) -> bool {
+    for _ in 0..100 {
+        if check() {
+            return true;
+        }
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    false
+}
+
+#[tokio::test]
+async fn members_report_to_a_restarted_room_set_without_waiting_for_a_change() {
+    let catalog = Catalog::new([
+        device("room", DeviceType::RoomSet, None, &["bed", "seat", "floor"]),
+        device("bed", DeviceType::ForceMat, Some(("room", 0)), &[]),
+        device("seat", DeviceType::ForceMat, Some(("room", 1)), &[]),
+        device("floor", DeviceType::ForceMat, Some(("room", 2)), &[]),
+    ]);
+    let bus = Bus::new();
+    let metrics = Arc::new(HubMetrics::default());
+    let viewer = Viewer { session: 1, outbox: Outbox::new(metrics.clone()) };
+    bus.company("c1").join(viewer.clone());
+    let mut seen = Vec::new();
+    let args = RegistryArgs { catalog, bus: bus.clone(), writer: None, metrics, absence_delay: Duration::from_secs(30) };
+    let (registry, _) = Actor::spawn(None, DeviceRegistry, args).await.expect("registry");
+
+    let (link, _rx) = DeviceLink::new(1);
+    let connected = registry.call(|reply| RegistryMsg::Connect { device_id: "bed".into(), link, reply }, None).await.expect("answered");
+    let ractor::rpc::CallResult::Success(Ok(bed)) = connected else { panic!("bed not connected") };
+    let cells: Vec<u8> = [300u16, 0, 0, 0].iter().flat_map(|v| v.to_le_bytes()).collect();
+    bed.actor.cast(MatMsg::Frame(FrameIn { seq: 1, device_time_ms: 0, rows: 1, cols: 4, format: CellFormat::U16Le, cells })).expect("frame");
+    assert!(eventually(|| room_history(&viewer, &mut seen).last() == Some(&true)).await, "the room set follows its bed sensor");
+    let before = seen.len();
+
+    // The set actor dies; the registry restarts it, and the new one starts with every member
+    // offline. The bed sends nothing new, yet the set must learn that it is functional.
+    let set = registry.get_children().into_iter().find(|child| child.get_id() != bed.actor.get_id()).expect("the set actor");
+    set.kill();
+    assert!(
+        eventually(|| room_history(&viewer, &mut seen)[before..] == [false, true]).await,
+        "the restarted set starts offline, then the bed tells it where it stands: {seen:?}"
+    );
+    registry.stop(None);
+}
+
+fn body() -> Vec<u8> {
+    let mut cells = vec![0u8; 48 * 48];
+    for r in 10..30 {
+        for c in 15..30 {
+            cells[r * 48 + c] = if (r + c) % 2 == 0 { 20 } else { 150 };
+        }
+    }
+    cells
+}
+
+fn stream_commands(rx: &mut tokio::sync::mpsc::Receiver<crate::protocol::HubMessage>) -> Vec<u32> {
+    use crate::protocol::{Command, CommandEnvelope, HubMessage};
+    let mut out = Vec::new();
+    while let Ok(message) = rx.try_recv() {
+        if let HubMessage::Command(CommandEnvelope { command: Command::Stream { seconds }, .. }) = message {
+            out.push(seconds);
+        }
+    }
+    out
+}
+
+#[tokio::test]
+async fn a_mat_actor_killed_mid_stream_resumes_its_stream_and_no_other_device_notices() {
+    let catalog = Catalog::new([device("a", DeviceType::MattressMatIoT, None, &[]), device("b", DeviceType::MattressMatIoT, None, &[])]);
+    let bus = Bus::new();
+    let metrics = Arc::new(HubMetrics::default());
+    let args = RegistryArgs { catalog, bus: bus.clone(), writer: None, metrics: metrics.clone(), absence_delay: Duration::from_secs(30) };
+    let (registry, _) = Actor::spawn(None, DeviceRegistry, args).await.expect("registry");
+    let mut handles = Vec::new();
+    let mut receivers = Vec::new();
+    for (n, id) in ["a", "b"].into_iter().enumerate() {
+        let (link, rx) = DeviceLink::new(n as u64 + 1);
+        let connected = registry.call(|reply| RegistryMsg::Connect { device_id: id.into(), link, reply }, None).await.expect("answered");
+        let ractor::rpc::CallResult::Success(Ok(handle)) = connected else { panic!("{id} not connected") };
+        handle.actor.cast(MatMsg::Frame(FrameIn { seq: 1, device_time_ms: 0, rows: 48, cols: 48, format: CellFormat::U8, cells: body() })).expect("frame");
+        handles.push(handle);
+        receivers.push(rx);
+    }
+    let started = handles[0].actor.call(|reply| MatMsg::StartStreaming { seconds: 60, reply }, None).await.expect("answered");
+    assert!(matches!(started, ractor::rpc::CallResult::Success(Ok(()))));
+    assert_eq!(stream_commands(&mut receivers[0]), vec![65]);
+    let viewer = Viewer { session: 9, outbox: Outbox::new(metrics) };
+    bus.company("c1").join(viewer.clone());
+    while viewer.outbox.try_recv().ok().flatten().is_some() {}
+
+    handles[0].actor.kill();
+    let (a_rx, b_rx) = receivers.split_at_mut(1);
+    let mut resumed = Vec::new();
+    assert!(eventually(|| {
+        resumed.extend(stream_commands(&mut a_rx[0]));
+        !resumed.is_empty()
+    })
+    .await);
+    assert!(resumed[0] > 60 && resumed[0] <= 65, "the device resumes with the remaining seconds: {resumed:?}");
+    // The other device neither received a command nor changed status, and still answers.
+    assert_eq!(stream_commands(&mut b_rx[0]), Vec::<u32>::new());
+    let b_status = handles[1].actor.call(MatMsg::GetStatus, None).await.expect("answered");
+    assert!(matches!(b_status, ractor::rpc::CallResult::Success(DeviceStatus { functional: true, .. })));
+    #[derive(serde::Deserialize)]
+    struct Envelope {
+        data: DeviceConfEvent,
+    }
+    let changed: Vec<String> = std::iter::from_fn(|| viewer.outbox.try_recv().ok().flatten())
+        .filter_map(|bytes| rmp_serde::from_slice::<Envelope>(&bytes).ok())
+        .map(|e| e.data.device_id)
+        .collect();
+    assert!(!changed.iter().any(|id| id == "b"), "{changed:?}");
+    registry.stop(None);
+}

@@ -1,0 +1,100 @@
+//! The browser's capture, streaming and alarm requests through a session to a real mat actor.
+
+use std::sync::Arc;
+
+use super::*;
+use crate::actor::link::DeviceLink;
+use crate::actor::mat::FrameIn;
+use crate::actor::registry::{DeviceRegistry, RegistryArgs};
+use crate::catalog::DeviceInfo;
+use crate::machine::device_type::DeviceType;
+use crate::machine::status::PatientStatus;
+use crate::metrics::HubMetrics;
+use crate::protocol::CellFormat;
+
+#[derive(serde::Deserialize)]
+struct Named {
+    event: String,
+    data: Data,
+}
+
+/// The fields of interest of any event's data (the rest is ignored).
+#[derive(serde::Deserialize)]
+struct Data {
+    #[serde(default)]
+    error: Option<String>,
+    #[serde(default)]
+    phase: Option<String>,
+}
+
+fn body() -> Vec<u8> {
+    let mut cells = vec![0u8; 48 * 48];
+    for r in 10..30 {
+        for c in 15..30 {
+            cells[r * 48 + c] = if (r + c) % 2 == 0 { 20 } else { 150 };
+        }
+    }
+    cells
+}
+
+/// Every message the session's outbox holds: (event, `error` field or capture `phase`).
+fn received(outbox: &Outbox) -> Vec<(String, String)> {
+    std::iter::from_fn(|| outbox.try_recv().ok().flatten())
+        .filter_map(|bytes| rmp_serde::from_slice::<Named>(&bytes).ok())
+        .map(|n| (n.event, n.data.error.or(n.data.phase).unwrap_or_default()))
+        .collect()
+}
+
+async fn send(session: &ActorRef<SessionMsg>, event: ClientEvent) {
+    session.call(|reply| SessionMsg::Client(event, reply), Some(CALL_TIMEOUT)).await.expect("handled");
+}
+
+fn capture(kind: &str, patient: Option<&str>) -> ClientEvent {
+    ClientEvent::StartCapture { device_id: "bed".into(), analysis_type: kind.into(), seconds: 0, patient_id: patient.map(str::to_owned) }
+}
+
+#[tokio::test]
+async fn capture_requests_are_refused_with_the_spec_keys_and_announced_when_accepted() {
+    let catalog = Catalog::new([DeviceInfo {
+        id: "bed".into(),
+        serial: "SN-bed".into(),
+        company_id: "c1".into(),
+        device_type: DeviceType::MattressMatIoT,
+        name: "Bed".into(),
+        parent: None,
+        members: Vec::new(),
+        secret_hash: String::new(),
+        functional: false,
+        patient_status: PatientStatus::Correct,
+    }]);
+    let bus = Bus::new();
+    let metrics = Arc::new(HubMetrics::default());
+    let registry_args = RegistryArgs { catalog: catalog.clone(), bus: bus.clone(), writer: None, metrics: metrics.clone(), absence_delay: Duration::from_secs(30) };
+    let (registry, _) = Actor::spawn(None, DeviceRegistry, registry_args).await.expect("registry");
+    let outbox = Outbox::new(metrics);
+    let args = SessionArgs { id: 1, user_id: "u1".into(), company_id: "c1".into(), outbox: outbox.clone(), bus, catalog, registry: registry.clone() };
+    let (session, _) = Actor::spawn(None, SessionActor, args).await.expect("session");
+    send(&session, ClientEvent::JoinCompany {}).await;
+    received(&outbox);
+
+    send(&session, capture("Static", Some("p1"))).await;
+    assert_eq!(received(&outbox), vec![("error".to_owned(), "connectDevice".to_owned())]);
+
+    let (link, _rx) = DeviceLink::new(1);
+    let connected = registry.call(|reply| RegistryMsg::Connect { device_id: "bed".into(), link, reply }, None).await.expect("answered");
+    let ractor::rpc::CallResult::Success(Ok(bed)) = connected else { panic!("bed not connected") };
+    bed.actor.cast(MatMsg::Frame(FrameIn { seq: 1, device_time_ms: 0, rows: 48, cols: 48, format: CellFormat::U8, cells: body() })).expect("frame");
+    send(&session, capture("Static", None)).await;
+    send(&session, capture("Sideways", Some("p1"))).await;
+    let errors: Vec<String> = received(&outbox).into_iter().filter(|(e, _)| e == "error").map(|(_, code)| code).collect();
+    assert_eq!(errors, vec!["patientSelected", "invalidAnalysisType"]);
+
+    send(&session, capture("Static", Some("p1"))).await;
+    send(&session, ClientEvent::StartStreaming { device_id: "bed".into(), seconds: 180 }).await;
+    send(&session, ClientEvent::AttendAlarm { device_id: "bed".into(), alarm_id: Some(5) }).await;
+    let out = received(&outbox);
+    assert!(out.contains(&("capture".to_owned(), "announced".to_owned())), "{out:?}");
+    let errors: Vec<String> = out.into_iter().filter(|(e, _)| e == "error").map(|(_, code)| code).collect();
+    assert_eq!(errors, vec!["onGoing", "failedToBeAttended"]);
+    registry.stop(None);
+}

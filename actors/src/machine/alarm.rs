@@ -1,0 +1,261 @@
+//! The alarm lifecycle of one device: raised → attended, with the time to attend recorded.
+//!
+//! Two kinds: `Missing` (the patient status became Missing, i.e. absent longer than the absence
+//! delay of `patient_status`) and `UlcerRisk` (the repositioning clock of `pressure_ulcer` reached
+//! `Due`). An alarm is raised when its condition begins, never again while the same condition
+//! lasts (Due → Overdue is the same episode), and never while an alarm of the same kind is still
+//! unattended: the card already shows it with its Attend button, and a restarted actor that
+//! restored its pending alarms does not raise them a second time. Once the condition ends and
+//! begins again, a new alarm is raised.
+//!
+//! A turned or returned patient does not attend an alarm: someone must (the alarm log records
+//! who responded and how fast). [`AlarmMachine::has_unattended`] answers `iotCheckAlarms`.
+//!
+//! Inputs: [`AlarmMachine::handle_patient_status`], [`AlarmMachine::handle_tier`],
+//! [`AlarmMachine::attend`], [`AlarmMachine::attend_all`]. Outputs ([`AlarmOutput`]) are drained
+//! with [`AlarmMachine::poll_output`]. The machine has no deadlines of its own.
+
+use std::collections::VecDeque;
+use std::time::{Duration, Instant};
+
+use super::pressure_ulcer::RepositioningTier;
+use super::status::PatientStatus;
+
+/// What an alarm is about.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum AlarmKind {
+    /// The patient has been absent longer than the absence delay.
+    Missing,
+    /// A body region has stayed loaded beyond the repositioning interval.
+    UlcerRisk,
+}
+
+impl AlarmKind {
+    /// The stored spelling (the patient status it goes with).
+    pub fn name(self) -> &'static str {
+        match self {
+            AlarmKind::Missing => "Missing",
+            AlarmKind::UlcerRisk => "Ulcer Risk",
+        }
+    }
+
+    fn index(self) -> usize {
+        match self {
+            AlarmKind::Missing => 0,
+            AlarmKind::UlcerRisk => 1,
+        }
+    }
+}
+
+/// An alarm's number, unique per device. The shell seeds the first number (for example from the
+/// highest stored one) so numbers keep growing across restarts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct AlarmId(pub u64);
+
+/// One alarm.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Alarm {
+    /// Its number.
+    pub id: AlarmId,
+    /// What it is about.
+    pub kind: AlarmKind,
+    /// When it was raised (`creationDate`).
+    pub raised_at: Instant,
+}
+
+/// Why an attend was refused.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+pub enum AttendError {
+    /// No unattended alarm has this number (unknown, or attended already).
+    #[error("no unattended alarm with this number")]
+    NotPending,
+}
+
+/// What the alarm machine wants done.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum AlarmOutput {
+    /// A new alarm: persist it (`hasBeenAttended` false) and push it once to every session of the
+    /// company (the client's `alarmOn` toast with the device name, and the card's Attend button).
+    Raised(Alarm),
+    /// An alarm was attended: persist `hasBeenAttended` true, `attendedTime` and the time to
+    /// attend, and tell the company's sessions so every card drops its Attend button.
+    Attended { alarm: Alarm, attended_at: Instant, time_to_attend: Duration },
+}
+
+/// The alarms of one device.
+#[derive(Debug)]
+pub struct AlarmMachine {
+    next_id: u64,
+    pending: Vec<Alarm>,
+    condition: [bool; 2],
+    outputs: VecDeque<AlarmOutput>,
+}
+
+impl AlarmMachine {
+    /// No alarms; the first one raised gets number `first_id`.
+    pub fn new(first_id: u64) -> Self {
+        Self::restore(first_id, Vec::new())
+    }
+
+    /// Rebuilt after a restart from the alarms storage holds as unattended.
+    pub fn restore(first_id: u64, pending: Vec<Alarm>) -> Self {
+        let next_id = pending.iter().map(|a| a.id.0 + 1).max().unwrap_or(first_id).max(first_id);
+        AlarmMachine { next_id, pending, condition: [false; 2], outputs: VecDeque::new() }
+    }
+
+    /// The number the next alarm will get.
+    pub fn next_id(&self) -> u64 {
+        self.next_id
+    }
+
+    /// The unattended alarms, oldest first.
+    pub fn pending(&self) -> &[Alarm] {
+        &self.pending
+    }
+
+    /// Whether an alarm waits to be attended (`iotCheckAlarms` answers 'True').
+    pub fn has_unattended(&self) -> bool {
+        !self.pending.is_empty()
+    }
+
+    /// The patient status changed (Missing raises a Missing alarm).
+    pub fn handle_patient_status(&mut self, now: Instant, status: PatientStatus) {
+        self.condition_is(now, AlarmKind::Missing, status == PatientStatus::Missing);
+    }
+
+    /// The repositioning tier changed (Due or Overdue raises an Ulcer Risk alarm).
+    pub fn handle_tier(&mut self, now: Instant, tier: RepositioningTier) {
+        self.condition_is(now, AlarmKind::UlcerRisk, tier.at_risk());
+    }
+
+    /// After a restart: the conditions as they stand, without raising anything (an alarm for a
+    /// condition that was already on was raised before the restart).
+    pub fn assume_conditions(&mut self, missing: bool, at_risk: bool) {
+        self.condition = [missing, at_risk];
+    }
+
+    /// Someone attends alarm `id`; returns its time to attend.
+    pub fn attend(&mut self, now: Instant, id: AlarmId) -> Result<Duration, AttendError> {
+        let index = self.pending.iter().position(|a| a.id == id).ok_or(AttendError::NotPending)?;
+        let alarm = self.pending.remove(index);
+        let time_to_attend = now.saturating_duration_since(alarm.raised_at);
+        self.outputs.push_back(AlarmOutput::Attended { alarm, attended_at: now, time_to_attend });
+        Ok(time_to_attend)
+    }
+
+    /// Someone attends the device (the spec's attend-by-serial call): every pending alarm.
+    /// Returns how many were attended.
+    pub fn attend_all(&mut self, now: Instant) -> usize {
+        let ids: Vec<AlarmId> = self.pending.iter().map(|a| a.id).collect();
+        ids.into_iter().filter(|id| self.attend(now, *id).is_ok()).count()
+    }
+
+    /// Next output.
+    pub fn poll_output(&mut self) -> Option<AlarmOutput> {
+        self.outputs.pop_front()
+    }
+
+    fn condition_is(&mut self, now: Instant, kind: AlarmKind, active: bool) {
+        let was = std::mem::replace(&mut self.condition[kind.index()], active);
+        if active && !was && !self.pending.iter().any(|a| a.kind == kind) {
+            let alarm = Alarm { id: AlarmId(self.next_id), kind, raised_at: now };
+            self.next_id += 1;
+            self.pending.push(alarm);
+            self.outputs.push_back(AlarmOutput::Raised(alarm));
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const MIN: Duration = Duration::from_secs(60);
+
+    fn drain(m: &mut AlarmMachine) -> Vec<AlarmOutput> {
+        std::iter::from_fn(|| m.poll_output()).collect()
+    }
+
+    #[test]
+    fn an_ulcer_episode_raises_one_alarm_through_due_and_overdue() {
+        let t0 = Instant::now();
+        let mut m = AlarmMachine::new(1);
+        m.handle_tier(t0, RepositioningTier::DueSoon);
+        assert_eq!(drain(&mut m), vec![]);
+        m.handle_tier(t0 + MIN, RepositioningTier::Due);
+        let alarm = Alarm { id: AlarmId(1), kind: AlarmKind::UlcerRisk, raised_at: t0 + MIN };
+        assert_eq!(drain(&mut m), vec![AlarmOutput::Raised(alarm)]);
+        m.handle_tier(t0 + 30 * MIN, RepositioningTier::Overdue);
+        m.handle_tier(t0 + 31 * MIN, RepositioningTier::Overdue);
+        assert_eq!(drain(&mut m), vec![]);
+        assert!(m.has_unattended());
+    }
+
+    #[test]
+    fn attending_records_the_time_to_attend_once() {
+        let t0 = Instant::now();
+        let mut m = AlarmMachine::new(7);
+        m.handle_patient_status(t0, PatientStatus::Missing);
+        let raised = drain(&mut m);
+        let AlarmOutput::Raised(alarm) = raised[0] else { panic!("{raised:?}") };
+        assert_eq!((alarm.id, alarm.kind), (AlarmId(7), AlarmKind::Missing));
+        assert_eq!(m.attend(t0 + 4 * MIN, alarm.id), Ok(4 * MIN));
+        assert_eq!(drain(&mut m), vec![AlarmOutput::Attended { alarm, attended_at: t0 + 4 * MIN, time_to_attend: 4 * MIN }]);
+        assert_eq!(m.attend(t0 + 5 * MIN, alarm.id), Err(AttendError::NotPending));
+        assert!(!m.has_unattended());
+    }
+
+    #[test]
+    fn an_attended_alarm_is_not_raised_again_while_its_condition_lasts() {
+        let t0 = Instant::now();
+        let mut m = AlarmMachine::new(1);
+        m.handle_tier(t0, RepositioningTier::Due);
+        m.attend_all(t0 + MIN);
+        drain(&mut m);
+        m.handle_tier(t0 + 30 * MIN, RepositioningTier::Overdue);
+        assert_eq!(drain(&mut m), vec![]);
+        // The patient is turned (tier drops), then stays still past the interval again.
+        m.handle_tier(t0 + 40 * MIN, RepositioningTier::Ok);
+        m.handle_tier(t0 + 160 * MIN, RepositioningTier::Due);
+        assert!(matches!(drain(&mut m)[..], [AlarmOutput::Raised(Alarm { id: AlarmId(2), .. })]));
+    }
+
+    #[test]
+    fn an_unattended_alarm_suppresses_a_new_one_of_its_kind_only() {
+        let t0 = Instant::now();
+        let mut m = AlarmMachine::new(1);
+        m.handle_patient_status(t0, PatientStatus::Missing);
+        m.handle_patient_status(t0 + MIN, PatientStatus::Correct);
+        m.handle_patient_status(t0 + 2 * MIN, PatientStatus::Missing);
+        assert_eq!(drain(&mut m).len(), 1, "still one unattended Missing alarm");
+        m.handle_tier(t0 + 3 * MIN, RepositioningTier::Due);
+        assert_eq!(drain(&mut m).len(), 1, "an ulcer alarm is another kind");
+        assert_eq!(m.pending().len(), 2);
+        assert_eq!(m.attend_all(t0 + 4 * MIN), 2);
+    }
+
+    #[test]
+    fn conditions_assumed_after_a_restart_raise_nothing_until_they_end_and_begin_again() {
+        let t0 = Instant::now();
+        let mut m = AlarmMachine::new(1);
+        m.assume_conditions(true, true);
+        m.handle_patient_status(t0, PatientStatus::Missing);
+        m.handle_tier(t0, RepositioningTier::Overdue);
+        assert_eq!(drain(&mut m), vec![]);
+        m.handle_tier(t0 + MIN, RepositioningTier::Ok);
+        m.handle_tier(t0 + 2 * MIN, RepositioningTier::Due);
+        assert_eq!(drain(&mut m).len(), 1);
+    }
+
+    #[test]
+    fn restored_pending_alarms_are_not_raised_twice_and_numbers_keep_growing() {
+        let t0 = Instant::now();
+        let stored = Alarm { id: AlarmId(41), kind: AlarmKind::UlcerRisk, raised_at: t0 };
+        let mut m = AlarmMachine::restore(1, vec![stored]);
+        assert!(m.has_unattended());
+        m.handle_tier(t0 + MIN, RepositioningTier::Overdue);
+        assert_eq!(drain(&mut m), vec![]);
+        m.handle_patient_status(t0 + MIN, PatientStatus::Missing);
+        assert!(matches!(drain(&mut m)[..], [AlarmOutput::Raised(Alarm { id: AlarmId(42), kind: AlarmKind::Missing, .. })]));
+    }
+}

@@ -1,0 +1,347 @@
+//! The repositioning clock behind the `Ulcer Risk` alarm: how long each body region has stayed
+//! loaded, and whether the patient has been turned.
+//!
+//! Each of the [`RegionLoads`] regions has a load episode: it starts when the region becomes
+//! loaded and ends only after real offloading, the region staying unloaded for
+//! [`UlcerConfig::offload`] (default 15 min). A shorter lift (a hip raised for a minute) does not
+//! end it, and the time off counts as loaded, since tissue does not recover in a minute. The
+//! longest live episode sets the [`RepositioningTier`]: `DueSoon` in the last
+//! [`UlcerConfig::due_soon`] before the repositioning interval (default 2 h), `Due` from the
+//! interval, `Overdue` from [`UlcerConfig::overdue_after`] past it.
+//!
+//! A turn resets every episode (each region loaded at that moment starts afresh) without anyone
+//! clicking. A turn is either a posture change (a confident posture other than the episode's) or
+//! a load shift (the set of loaded regions differs from the episode's by a Jaccard distance of
+//! [`UlcerConfig::shift_distance`] or more), held for [`UlcerConfig::turn_confirmation`] so one
+//! noisy frame or a restless minute is not a turn. A nurse may also record a turn by hand
+//! ([`UlcerRiskMachine::record_turn`]).
+//!
+//! The machine samples the map at most once per [`UlcerConfig::sample_interval`] (the regions
+//! cost a pass over the cells), so it is cheap on a 30 Hz stream.
+//!
+//! Inputs: [`UlcerRiskMachine::handle_map`] (or [`UlcerRiskMachine::handle_regions`]),
+//! [`UlcerRiskMachine::handle_timeout`], [`UlcerRiskMachine::record_turn`],
+//! [`UlcerRiskMachine::set_interval`]. Outputs ([`UlcerOutput`]) are drained with
+//! [`UlcerRiskMachine::poll_output`]; [`UlcerRiskMachine::poll_timeout`] is the next tier boundary
+//! or offload end.
+
+use std::collections::VecDeque;
+use std::time::{Duration, Instant};
+
+use super::body_regions::{RegionLoads, REGION_COUNT};
+use super::posture::{Posture, PostureReading};
+use super::pressure_map::PressureMap;
+
+/// Default repositioning interval.
+pub const DEFAULT_REPOSITIONING_INTERVAL: Duration = Duration::from_secs(2 * 3_600);
+
+/// Tuning of the clock; [`UlcerConfig::default`] holds the documented defaults.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct UlcerConfig {
+    /// A region loaded this long is due for repositioning (per patient or device).
+    pub interval: Duration,
+    /// A region off the mattress this long is really offloaded.
+    pub offload: Duration,
+    /// `DueSoon` starts this long before the interval ends.
+    pub due_soon: Duration,
+    /// `Overdue` starts this long after the interval ends.
+    pub overdue_after: Duration,
+    /// A posture change or load shift must hold this long to count as a turn.
+    pub turn_confirmation: Duration,
+    /// Minimum confidence of a posture reading to count.
+    pub min_posture_confidence: f32,
+    /// Jaccard distance between loaded-region sets that counts as a load shift.
+    pub shift_distance: f32,
+    /// Maps closer together than this are not sampled.
+    pub sample_interval: Duration,
+}
+
+impl Default for UlcerConfig {
+    fn default() -> Self {
+        UlcerConfig {
+            interval: DEFAULT_REPOSITIONING_INTERVAL,
+            offload: Duration::from_secs(15 * 60),
+            due_soon: Duration::from_secs(15 * 60),
+            overdue_after: Duration::from_secs(30 * 60),
+            turn_confirmation: Duration::from_secs(60),
+            min_posture_confidence: 0.6,
+            shift_distance: 0.4,
+            sample_interval: Duration::from_secs(1),
+        }
+    }
+}
+
+/// How urgent repositioning is, shown on the device page and the card.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub enum RepositioningTier {
+    /// Nothing to do yet (or nobody on the mat).
+    Ok,
+    /// The interval ends within `due_soon`.
+    DueSoon,
+    /// The interval has ended: `Ulcer Risk`.
+    Due,
+    /// Well past the interval.
+    Overdue,
+}
+
+impl RepositioningTier {
+    /// Whether the patient is at risk (the `Ulcer Risk` status).
+    pub fn at_risk(self) -> bool {
+        self >= RepositioningTier::Due
+    }
+
+    /// The name the client shows.
+    pub fn name(self) -> &'static str {
+        match self {
+            RepositioningTier::Ok => "ok",
+            RepositioningTier::DueSoon => "dueSoon",
+            RepositioningTier::Due => "due",
+            RepositioningTier::Overdue => "overdue",
+        }
+    }
+}
+
+/// Why the clock was reset.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TurnReason {
+    /// The posture changed (from, to).
+    Posture(Posture, Posture),
+    /// The loaded regions moved.
+    LoadShift,
+    /// A nurse recorded a turn.
+    Manual,
+}
+
+/// What the clock wants known.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum UlcerOutput {
+    /// The tier changed.
+    Tier(RepositioningTier),
+    /// A turn was detected and every region's clock restarted.
+    Turned(TurnReason),
+}
+
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+struct RegionClock {
+    /// Start of the live load episode.
+    loaded_since: Option<Instant>,
+    /// Last sample on which the region was loaded.
+    last_loaded: Option<Instant>,
+}
+
+/// The repositioning clock of one patient on one mat. `Clone` so a shell can keep a snapshot and
+/// rebuild the clock after a restart.
+#[derive(Debug, Clone)]
+pub struct UlcerRiskMachine {
+    config: UlcerConfig,
+    regions: [RegionClock; REGION_COUNT],
+    last_sample: Option<Instant>,
+    reference_loads: RegionLoads,
+    reference_posture: Option<Posture>,
+    turn_candidate_since: Option<Instant>,
+    candidate_posture: Option<Posture>,
+    tier: RepositioningTier,
+    outputs: VecDeque<UlcerOutput>,
+}
+
+impl UlcerRiskMachine {
+    /// A clock with nobody on the mat.
+    pub fn new(config: UlcerConfig) -> Self {
+        UlcerRiskMachine {
+            config,
+            regions: [RegionClock::default(); REGION_COUNT],
+            last_sample: None,
+            reference_loads: RegionLoads::EMPTY,
+            reference_posture: None,
+            turn_candidate_since: None,
+            candidate_posture: None,
+            tier: RepositioningTier::Ok,
+            outputs: VecDeque::new(),
+        }
+    }
+
+    /// The current tier.
+    pub fn tier(&self) -> RepositioningTier {
+        self.tier
+    }
+
+    /// The configuration in use.
+    pub fn config(&self) -> &UlcerConfig {
+        &self.config
+    }
+
+    /// How long the longest live load episode has lasted at `now`.
+    pub fn longest_load(&self, now: Instant) -> Duration {
+        self.oldest_episode().map(|since| now.saturating_duration_since(since)).unwrap_or_default()
+    }
+
+    /// A new repositioning interval for this patient or device; the tier follows at once.
+    pub fn set_interval(&mut self, now: Instant, interval: Duration) {
+        self.config.interval = interval;
+        self.update_tier(now);
+    }
+
+    /// A frame with the posture read from it (if any). Sampled at most once per
+    /// `sample_interval`.
+    pub fn handle_map(&mut self, now: Instant, map: &PressureMap<'_>, posture: Option<PostureReading>) {
+        if self.last_sample.is_some_and(|last| now < last + self.config.sample_interval) {
+            return;
+        }
+        self.handle_regions(now, RegionLoads::of(map), posture);
+    }
+
+    /// A sample of the loaded regions (what [`Self::handle_map`] computes from a map).
+    pub fn handle_regions(&mut self, now: Instant, loads: RegionLoads, posture: Option<PostureReading>) {
+        self.last_sample = Some(now);
+        self.expire_offloaded(now);
+        for (i, clock) in self.regions.iter_mut().enumerate() {
+            if loads.is_loaded(i) {
+                clock.loaded_since.get_or_insert(now);
+                clock.last_loaded = Some(now);
+            }
+        }
+        let posture = posture.filter(|p| p.confidence >= self.config.min_posture_confidence).map(|p| p.posture);
+        if loads == RegionLoads::EMPTY {
+            // Nobody on the mat: nothing to compare a turn against.
+            self.turn_candidate_since = None;
+        } else if self.reference_loads == RegionLoads::EMPTY {
+            // The patient just lay down (or came back): this is the episode's reference.
+            self.reference_loads = loads;
+            self.reference_posture = posture;
+        } else {
+            if self.reference_posture.is_none() {
+                self.reference_posture = posture;
+            }
+            self.watch_for_turn(now, loads, posture);
+        }
+        self.update_tier(now);
+    }
+
+    /// A nurse recorded a turn by hand.
+    pub fn record_turn(&mut self, now: Instant) {
+        self.turn(now, TurnReason::Manual, None);
+    }
+
+    /// Acts on tier boundaries and offload ends due at `now`.
+    pub fn handle_timeout(&mut self, now: Instant) {
+        self.expire_offloaded(now);
+        self.update_tier(now);
+    }
+
+    /// The next tier boundary or the end of a region's offloading.
+    pub fn poll_timeout(&self) -> Option<Instant> {
+        let c = &self.config;
+        let tier_boundary = self.oldest_episode().and_then(|since| {
+            let due = since + c.interval;
+            [due.checked_sub(c.due_soon), Some(due), Some(due + c.overdue_after)]
+                .into_iter()
+                .flatten()
+                .find(|boundary| self.tier_for(boundary.saturating_duration_since(since)) > self.tier)
+        });
+        let offload_end = self
+            .regions
+            .iter()
+            .filter(|r| r.loaded_since.is_some())
+            .filter_map(|r| r.last_loaded.map(|last| last + c.offload))
+            .filter(|end| self.last_sample.is_none_or(|sample| *end > sample))
+            .min();
+        [tier_boundary, offload_end].into_iter().flatten().min()
+    }
+
+    /// Next output.
+    pub fn poll_output(&mut self) -> Option<UlcerOutput> {
+        self.outputs.pop_front()
+    }
+
+    fn watch_for_turn(&mut self, now: Instant, loads: RegionLoads, posture: Option<Posture>) {
+        let posture_changed = matches!((self.reference_posture, posture), (Some(a), Some(b)) if a != b);
+        let shifted = loads.distance(self.reference_loads) >= self.config.shift_distance;
+        if !(posture_changed || shifted) {
+            self.turn_candidate_since = None;
+            self.candidate_posture = None;
+            return;
+        }
+        if posture_changed && self.candidate_posture != posture {
+            // A different new posture restarts the confirmation.
+            self.candidate_posture = posture;
+            self.turn_candidate_since = Some(now);
+        }
+        let since = *self.turn_candidate_since.get_or_insert(now);
+        if now >= since + self.config.turn_confirmation {
+            let reason = match (self.reference_posture, posture) {
+                (Some(from), Some(to)) if posture_changed => TurnReason::Posture(from, to),
+                _ => TurnReason::LoadShift,
+            };
+            // The turn happened when the change began; the clocks restart from then.
+            self.turn(since, reason, Some((loads, posture)));
+        }
+    }
+
+    fn turn(&mut self, at: Instant, reason: TurnReason, now_loaded: Option<(RegionLoads, Option<Posture>)>) {
+        for (i, clock) in self.regions.iter_mut().enumerate() {
+            let loaded = match now_loaded {
+                Some((loads, _)) => loads.is_loaded(i),
+                None => clock.loaded_since.is_some() && clock.last_loaded == self.last_sample,
+            };
+            *clock = if loaded { RegionClock { loaded_since: Some(at), last_loaded: clock.last_loaded } } else { RegionClock::default() };
+        }
+        if let Some((loads, posture)) = now_loaded {
+            self.reference_loads = loads;
+            self.reference_posture = posture;
+        } else {
+            // A manual turn: the next sample becomes the reference.
+            self.reference_loads = RegionLoads::EMPTY;
+            self.reference_posture = None;
+        }
+        self.turn_candidate_since = None;
+        self.candidate_posture = None;
+        self.outputs.push_back(UlcerOutput::Turned(reason));
+        let now = self.last_sample.map_or(at, |s| s.max(at));
+        self.update_tier(now);
+    }
+
+    fn expire_offloaded(&mut self, now: Instant) {
+        let offload = self.config.offload;
+        for clock in &mut self.regions {
+            if clock.last_loaded.is_some_and(|last| now >= last + offload) {
+                *clock = RegionClock::default();
+            }
+        }
+        if self.regions.iter().all(|r| r.loaded_since.is_none()) {
+            self.reference_loads = RegionLoads::EMPTY;
+            self.reference_posture = None;
+        }
+    }
+
+    fn oldest_episode(&self) -> Option<Instant> {
+        self.regions.iter().filter_map(|r| r.loaded_since).min()
+    }
+
+    fn tier_for(&self, loaded: Duration) -> RepositioningTier {
+        let c = &self.config;
+        if loaded >= c.interval + c.overdue_after {
+            RepositioningTier::Overdue
+        } else if loaded >= c.interval {
+            RepositioningTier::Due
+        } else if loaded + c.due_soon >= c.interval {
+            RepositioningTier::DueSoon
+        } else {
+            RepositioningTier::Ok
+        }
+    }
+
+    fn update_tier(&mut self, now: Instant) {
+        let tier = match self.oldest_episode() {
+            Some(since) => self.tier_for(now.saturating_duration_since(since)),
+            None => RepositioningTier::Ok,
+        };
+        if tier != self.tier {
+            self.tier = tier;
+            self.outputs.push_back(UlcerOutput::Tier(tier));
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests;
