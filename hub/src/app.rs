@@ -71,7 +71,7 @@ pub async fn start_with_store(config: ServeConfig, store: Store) -> anyhow::Resu
     let actors = hub::start(HubArgs {
         catalog: catalog.clone(),
         bus: bus.clone(),
-        store: Arc::new(StoreStatuses(store.clone())),
+        store: Arc::new(StoreStatuses { store: store.clone(), catalog: catalog.clone() }),
         metrics: metrics.clone(),
         absence_delay: config.absence_delay(),
         failed: failed_tx,

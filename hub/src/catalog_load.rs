@@ -4,6 +4,7 @@
 use std::collections::HashMap;
 use std::sync::Arc;
 
+use actors::actor::record::Record;
 use actors::actor::storage_writer::{StatusRecord, StatusStore, StoreFuture};
 use actors::catalog::{Catalog, DeviceInfo};
 use actors::machine::device_type::DeviceType;
@@ -40,8 +41,12 @@ pub async fn load_catalog(store: &Store) -> Result<Arc<Catalog>, storage::StoreE
     Ok(Catalog::new(infos))
 }
 
-/// The storage writer's store: device configurations in SurrealDB.
-pub struct StoreStatuses(pub Store);
+/// The storage writer's store: device configurations and device records in SurrealDB.
+pub struct StoreStatuses {
+    pub store: Store,
+    /// Which company each device belongs to.
+    pub catalog: Arc<Catalog>,
+}
 
 impl StatusStore for StoreStatuses {
     fn save_statuses(&self, batch: Vec<StatusRecord>) -> StoreFuture<'_> {
@@ -54,7 +59,16 @@ impl StatusStore for StoreStatuses {
                     patient_status: r.patient_status.name().to_owned(),
                 })
                 .collect();
-            self.0.device_confs().save_statuses(&updates).await.map_err(|e| e.to_string())
+            self.store.device_confs().save_statuses(&updates).await.map_err(|e| e.to_string())
+        })
+    }
+
+    fn save_records(&self, batch: Vec<Record>) -> StoreFuture<'_> {
+        Box::pin(async move {
+            for record in &batch {
+                crate::records::save_record(&self.store, &self.catalog, record).await.map_err(|e| e.to_string())?;
+            }
+            Ok(())
         })
     }
 }

@@ -12,5 +12,6 @@ pub mod http;
 pub mod private_file;
 pub mod ingest;
 pub mod provision;
+pub mod records;
 pub mod tls;
 pub mod validation;

@@ -6,6 +6,8 @@
 
 use std::sync::Arc;
 
+use actors::actor::mat::MatMsg;
+use actors::actor::registry::RegistryMsg;
 use actors::catalog::DeviceInfo;
 use serde::Serialize;
 
@@ -76,11 +78,27 @@ pub async fn list(id: String, call: Call) -> Result<warp::reply::Response, ApiEr
     Ok(ok(&alarms))
 }
 
+/// Attends in storage (the record of truth, also for devices whose actor is not running) and
+/// tells each running device actor, so its alarm machine and card agree at once.
 async fn attend_devices(call: &Call, claims: &Claims, device: &DeviceInfo) -> Result<warp::reply::Response, ApiError> {
     let ids = device_and_members(&call.state, claims, device);
     let attended = call.state.store.logs().attend(&claims.company_id, &ids, &claims.user_id, storage::unix_now()).await.map_err(ApiError::internal)?;
+    for id in &ids {
+        let streams = call.state.catalog.get(id).is_some_and(|d| d.device_type.frame_shape().is_some());
+        if !streams {
+            continue;
+        }
+        let device_id: Arc<str> = Arc::from(id.as_str());
+        let resolved = call.state.actors.registry.call(|reply| RegistryMsg::Resolve { device_id, reply }, Some(ACTOR_TIMEOUT)).await;
+        if let Ok(ractor::rpc::CallResult::Success(Ok(handle))) = resolved {
+            let _ = handle.actor.call(|reply| MatMsg::AttendAlarm { alarm: None, reply }, Some(ACTOR_TIMEOUT)).await;
+        }
+    }
     Ok(ok(&serde_json::json!({ "attended": attended })))
 }
+
+/// How long an attend waits for a device actor.
+const ACTOR_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(2);
 
 /// Attends every pending alarm of a device (and its sub-devices).
 pub async fn attend(id: String, call: Call) -> Result<warp::reply::Response, ApiError> {

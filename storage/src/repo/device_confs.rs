@@ -58,4 +58,26 @@ impl DeviceConfs<'_> {
             .check()?;
         Ok(())
     }
+
+    /// Sets (or clears) when a device's live stream ends, Unix ms.
+    pub async fn set_streaming_end(&self, device_id: &str, ends_at_ms: Option<i64>) -> Result<(), StoreError> {
+        self.db
+            .query("UPDATE device_conf SET streaming_end_ms = $end WHERE device = type::record('device', $device)")
+            .bind(("device", device_id.to_owned()))
+            .bind(("end", ends_at_ms))
+            .await?
+            .check()?;
+        Ok(())
+    }
+
+    /// When a device's live stream ends, Unix ms, if it streams.
+    pub async fn streaming_end(&self, device_id: &str) -> Result<Option<i64>, StoreError> {
+        let mut response = self
+            .db
+            .query("SELECT VALUE streaming_end_ms FROM device_conf WHERE device = type::record('device', $device) AND streaming_end_ms != NONE")
+            .bind(("device", device_id.to_owned()))
+            .await?;
+        let ends: Vec<i64> = response.take(0)?;
+        Ok(ends.into_iter().next())
+    }
 }

@@ -22,7 +22,16 @@ pub struct Logs<'a> {
 impl Logs<'_> {
     /// Opens an alarm episode for a device; returns its id.
     pub async fn raise_alarm(&self, company_id: &str, device_id: &str, kind: &str, at: i64) -> Result<String, StoreError> {
-        let id = new_id();
+        self.raise_alarm_keyed(company_id, device_id, &new_id(), kind, at).await
+    }
+
+    /// Opens the alarm episode `key` (the device actor's alarm, `device-number`). Raising the same
+    /// key again is a no-op, so a retried batch never doubles an alarm.
+    pub async fn raise_alarm_keyed(&self, company_id: &str, device_id: &str, key: &str, kind: &str, at: i64) -> Result<String, StoreError> {
+        let id = key.to_owned();
+        if self.alarm_exists(&id).await? {
+            return Ok(id);
+        }
         let response = self
             .db
             .query(
@@ -42,6 +51,28 @@ impl Logs<'_> {
             .await?;
         checked(response)?;
         Ok(id)
+    }
+
+    async fn alarm_exists(&self, key: &str) -> Result<bool, StoreError> {
+        let mut response = self.db.query("SELECT VALUE id FROM type::record('alarm_log', $key)").bind(("key", key.to_owned())).await?;
+        let found: Vec<surrealdb::types::RecordId> = response.take(0)?;
+        Ok(!found.is_empty())
+    }
+
+    /// Attends the alarm `key` at `at` (Unix seconds) if it is pending; whether it was.
+    pub async fn attend_keyed(&self, company_id: &str, key: &str, at: i64) -> Result<bool, StoreError> {
+        let mut response = self
+            .db
+            .query(
+                "UPDATE type::record('alarm_log', $key) SET has_been_attended = true, attended_time = $at
+                    WHERE company = type::record('company', $company) AND has_been_attended = false RETURN VALUE record::id(id)",
+            )
+            .bind(("company", company_id.to_owned()))
+            .bind(("key", key.to_owned()))
+            .bind(("at", at))
+            .await?;
+        let attended: Vec<String> = response.take(0)?;
+        Ok(!attended.is_empty())
     }
 
     /// A device's alarms, newest first.

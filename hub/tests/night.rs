@@ -1,0 +1,108 @@
+//! A short night on a real hub: a simulated mattress streams over QUIC a patient who lies down,
+//! stays supine past a (shortened) repositioning interval, turns, and leaves the bed. The REST API
+//! then shows what the device machines decided: presence entries, the Ulcer Risk and Missing
+//! alarms (attended through the API), and the Missing status.
+
+mod common;
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use actors::actor::mat::MatMsg;
+use actors::actor::registry::RegistryMsg;
+use common::request;
+use serde_json::Value;
+use simulator::synth::BedScript;
+use simulator::{Rate, Scenario};
+
+const SECOND: Duration = Duration::from_secs(1);
+
+async fn get(hub: &common::TestHub, token: &str, path: &str) -> Value {
+    let response = request(hub.http(), "GET", path, Some(token), None).await;
+    assert_eq!(response.status, 200, "{path}: {}", response.body);
+    response.json()
+}
+
+/// Polls `check` every 250 ms until it holds or `limit` passes.
+async fn eventually<F, Fut>(limit: Duration, mut check: F) -> bool
+where
+    F: FnMut() -> Fut,
+    Fut: std::future::Future<Output = bool>,
+{
+    let deadline = tokio::time::Instant::now() + limit;
+    while tokio::time::Instant::now() < deadline {
+        if check().await {
+            return true;
+        }
+        tokio::time::sleep(Duration::from_millis(250)).await;
+    }
+    false
+}
+
+#[tokio::test]
+async fn a_short_night_yields_presence_logs_alarms_and_statuses() {
+    let hub = common::start_with(&["Mattress Mat IoT"], |mut config| {
+        config.absence_delay_secs = 2;
+        config
+    })
+    .await;
+    let device = hub.devices[0].clone();
+    let token = hub.login().await;
+
+    // The repositioning interval, shortened so the night fits in a test.
+    let device_id: Arc<str> = Arc::from(device.id.as_str());
+    let handle = hub.hub.actors.registry.call(|reply| RegistryMsg::Resolve { device_id, reply }, Some(5 * SECOND)).await.unwrap().unwrap().unwrap();
+    handle.actor.cast(MatMsg::SetRepositioningInterval(8 * SECOND)).unwrap();
+
+    let (mut spec, transport) = hub.quic_device(&device);
+    spec.scenario = Scenario::BedOccupant(BedScript {
+        // Long enough after leaving for the absence delay; the start skips most of it.
+        empty: 30 * SECOND,
+        lie_down: SECOND,
+        supine: 14 * SECOND,
+        turn: SECOND,
+        left_lateral: 3 * SECOND,
+        right_lateral: 2 * SECOND,
+        prone: 2 * SECOND,
+        leave: SECOND,
+        ..BedScript::default()
+    });
+    spec.rate = Rate::Fixed { hz: 10.0 };
+    spec.time_offset = 29 * SECOND;
+    let (stop, _stats) = hub.run_device(spec, transport);
+
+    let alarms_path = format!("/api/iotAlarms/{}", device.id);
+    let check_path = format!("/api/iotCheckAlarms/{}", device.serial);
+    // Lying still past the interval raises Ulcer Risk, stored and visible to iotCheckAlarms.
+    let ulcer = eventually(25 * SECOND, || async {
+        get(&hub, &token, &alarms_path).await.as_array().is_some_and(|a| a.iter().any(|x| x["kind"] == "Ulcer Risk"))
+    })
+    .await;
+    assert!(ulcer, "an Ulcer Risk alarm: {}", get(&hub, &token, &alarms_path).await);
+    assert_eq!(get(&hub, &token, &check_path).await, "True");
+    let attended = request(hub.http(), "PUT", &format!("/api/attendAlarm/{}", device.serial), Some(&token), None).await;
+    assert_eq!(attended.status, 200, "{}", attended.body);
+
+    // Leaving the bed: an exit entry, then Missing after the absence delay, with its alarm.
+    let presence_path = format!("/api/presenceLogs/{}", device.id);
+    let left = eventually(40 * SECOND, || async {
+        let alarms = get(&hub, &token, &alarms_path).await;
+        alarms.as_array().is_some_and(|a| a.iter().any(|x| x["kind"] == "Missing"))
+    })
+    .await;
+    assert!(left, "a Missing alarm: {}", get(&hub, &token, &alarms_path).await);
+    let presence = get(&hub, &token, &presence_path).await;
+    let ids: Vec<&str> = presence.as_array().unwrap().iter().filter_map(|e| e["logId"].as_str()).collect();
+    assert!(ids.contains(&"1") && ids.contains(&"0"), "an entrance and an exit: {presence}");
+    let confs = get(&hub, &token, "/api/deviceConfCompany").await;
+    let status = confs.as_array().unwrap().iter().find(|c| c["deviceId"]["$oid"] == device.id.as_str()).unwrap()["patientStatus"].clone();
+    assert!(status == "Missing" || status == "Correct", "Missing until the patient lies down again: {status}");
+
+    // Every alarm is attended through the API, with its time to attend.
+    let attended = request(hub.http(), "PUT", &alarms_path, Some(&token), None).await;
+    assert_eq!(attended.status, 200);
+    assert_eq!(get(&hub, &token, &check_path).await, "False");
+    let alarms = get(&hub, &token, &alarms_path).await;
+    assert!(alarms.as_array().unwrap().iter().all(|a| a["hasBeenAttended"] == true && a["timeToAttend"].as_i64().is_some()), "{alarms}");
+    let _ = stop.send(true);
+}
