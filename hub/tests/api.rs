@@ -91,6 +91,7 @@ const SPEC_ROUTES: &[(&str, &str)] = &[
     ("GET", "/api/iotAlarms/{id}"),
     ("PUT", "/api/iotAlarms/{id}"),
     ("GET", "/api/iotLogs/{id}"),
+    ("POST", "/api/iotRequests/{serial}"),
     ("PUT", "/api/attendAlarm/{serial}"),
     ("POST", "/api/podometryAnalysis/{patientId}"),
     ("POST", "/api/seatingAnalysis/{patientId}"),
@@ -598,6 +599,7 @@ async fn company_isolation_matrix() {
         ("GET", format!("/api/iotAlarms/{}", mat.id), Value::Null),
         ("PUT", format!("/api/iotAlarms/{}", mat.id), Value::Null),
         ("PUT", format!("/api/attendAlarm/{}", mat.serial), Value::Null),
+        ("POST", format!("/api/iotRequests/{}", mat.serial), json!({})),
         ("GET", format!("/api/iotLogs/{}", mat.id), Value::Null),
         ("GET", format!("/api/presenceLogs/{}", mat.id), Value::Null),
         ("POST", format!("/api/podometryAnalysis/{patient_id}"), json!({ "analysisType": "Static" })),
@@ -687,4 +689,16 @@ async fn stored_analyses_download_as_named_pdfs_in_the_requested_language() {
     let empty: Value = w.call("POST", &format!("/api/podometryAnalysis/{patient_id}"), &w.a.token, json!({ "analysisType": "Dynamic" })).await.json();
     let empty_id = empty["_id"]["$oid"].as_str().unwrap();
     expect(&w.call("POST", &format!("/api/downloadAnalysisPDF/{empty_id}/0"), &w.a.token, json!({})).await, 400, "toastErrorRaw.noAnalysisData");
+}
+
+#[tokio::test]
+async fn a_remote_capture_needs_a_selected_patient_and_a_connected_device() {
+    let w = world().await;
+    let mat = &w.a.devices[0];
+    let path = format!("/api/iotRequests/{}", mat.serial);
+    expect(&w.call("POST", &path, &w.a.token, json!({})).await, 409, "patientSelected");
+    let patient: Value = w.call("POST", &format!("/api/podometry/patients/{}", w.a.user), &w.a.token, patient()).await.json();
+    let select = json!({ "patientId": patient["_id"]["$oid"] });
+    expect(&w.call("PUT", &format!("/api/podometry/patient/select/{}", w.a.user), &w.a.token, select).await, 200, "");
+    expect(&w.call("POST", &path, &w.a.token, json!({})).await, 409, "connectDevice");
 }

@@ -7,6 +7,7 @@ pub mod api;
 pub mod auth;
 pub mod browser_ws;
 pub mod call;
+pub mod captures;
 pub mod companies;
 pub mod devices;
 pub mod error;
@@ -65,6 +66,7 @@ pub fn api(state: &Arc<AppState>) -> Api {
     api_route!(api, s, PUT, d, User, "alarms", "/api/attendAlarm/{serial}", "Attend a sub-device's pending alarms by serial", alarms::attend_by_serial, "api" / "attendAlarm" / String);
     api_route!(api, s, GET, d, User, "alarms", "/api/iotLogs/{id}", "A device's log", alarms::device_logs, "api" / "iotLogs" / String);
     api_route!(api, s, GET, d, User, "alarms", "/api/presenceLogs/{id}", "A device's entrances and exits", alarms::presence_logs, "api" / "presenceLogs" / String);
+    api_route!(api, s, POST, d, User, "alarms", "/api/iotRequests/{serial}", "Start a remote dynamic capture for the caller's selected patient", captures::start, "api" / "iotRequests" / String);
     // Analyses.
     let a = ANALYSIS_BODY_LIMIT;
     api_route!(api, s, POST, a, User, "analyses", "/api/podometryAnalysis/{patientId}", "Store a podology, balance, fitting or rehab analysis", analyses::create_podometry, "api" / "podometryAnalysis" / String);

@@ -1,0 +1,47 @@
+//! `POST /api/iotRequests/{serial}`: starts an analysis on a device (spec §7), the same remote
+//! activation a browser sends as `ActivateRemote` — a dynamic capture of the default recognition
+//! time for the caller's selected patient, through the device's capture machine and its rules.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use actors::actor::mat::MatMsg;
+use actors::actor::registry::RegistryMsg;
+use ractor::rpc::CallResult;
+use warp::http::StatusCode;
+
+use super::call::{path_segment, Call};
+use super::error::ApiError;
+use super::json::ok;
+
+const ACTOR_TIMEOUT: Duration = Duration::from_secs(5);
+
+fn unavailable() -> ApiError {
+    ApiError::new(StatusCode::CONFLICT, "connectDevice", "the device is not available")
+}
+
+/// Starts a remote capture; 409 with the capture machine's refusal key (`patientSelected`,
+/// `connectDevice`, `onGoing`, …) when it cannot start.
+pub async fn start(serial: String, call: Call) -> Result<warp::reply::Response, ApiError> {
+    let claims = call.claims()?;
+    let device = call.state.catalog.by_serial(&path_segment(&serial)).filter(|d| *d.company_id == *claims.company_id).ok_or_else(|| ApiError::not_found("device"))?;
+    if device.device_type.frame_shape().is_none() {
+        return Err(ApiError::new(StatusCode::BAD_REQUEST, "notACaptureDevice", "this device captures nothing itself"));
+    }
+    let patient = call.state.store.patients().selected(&claims.company_id, &claims.user_id).await.map_err(ApiError::internal)?;
+    let Some(patient) = patient else {
+        return Err(ApiError::new(StatusCode::CONFLICT, "patientSelected", "select a patient first"));
+    };
+    let device_id: Arc<str> = device.id.clone();
+    let handle = match call.state.actors.registry.call(|reply| RegistryMsg::Resolve { device_id, reply }, Some(ACTOR_TIMEOUT)).await {
+        Ok(CallResult::Success(Ok(handle))) => handle,
+        _ => return Err(unavailable()),
+    };
+    handle.actor.cast(MatMsg::SelectPatient(Some(patient.id.clone()))).map_err(|_| unavailable())?;
+    let user_id = claims.user_id.clone();
+    match handle.actor.call(|reply| MatMsg::RemoteActivation { user_id, reply }, Some(ACTOR_TIMEOUT)).await {
+        Ok(CallResult::Success(Ok(()))) => Ok(ok(&serde_json::json!({ "started": true, "patientId": patient.id }))),
+        Ok(CallResult::Success(Err(refusal))) => Err(ApiError::new(StatusCode::CONFLICT, refusal.code(), format!("the capture cannot start: {}", refusal.code()))),
+        _ => Err(unavailable()),
+    }
+}
