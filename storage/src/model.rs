@@ -107,10 +107,13 @@ pub struct CompanyBranding {
     pub layout_number: i64,
 }
 
-/// A patient (spec §3).
-#[derive(Debug, Clone, PartialEq, SurrealValue)]
+/// A patient (spec §3). Serialises to the spec's field names (the API adds `_id`).
+#[derive(Debug, Clone, PartialEq, SurrealValue, serde::Serialize)]
+#[serde(rename_all = "camelCase")]
 pub struct Patient {
+    #[serde(skip)]
     pub id: String,
+    #[serde(skip)]
     pub company_id: String,
     pub name: String,
     pub weight: f64,
@@ -128,6 +131,7 @@ pub struct Patient {
     pub address: String,
     pub postal_code: String,
     pub country: String,
+    #[serde(skip)]
     pub created_at: i64,
 }
 

@@ -8,6 +8,7 @@ use std::sync::Arc;
 
 use actors::actor::mat::MatMsg;
 use actors::actor::registry::RegistryMsg;
+use actors::analysis::export::iso_8601_utc;
 use actors::catalog::DeviceInfo;
 use serde::Serialize;
 
@@ -124,7 +125,7 @@ pub async fn device_logs(id: String, call: Call) -> Result<warp::reply::Response
         .into_iter()
         .map(|log| {
             serde_json::json!({
-                "creationDate": [iso8601(log.creation_date), log.creation_date],
+                "creationDate": [iso_8601_utc(log.creation_date * 1000), log.creation_date],
                 "pressureMap": serde_json::from_str::<serde_json::Value>(&log.pressure_map).unwrap_or(serde_json::Value::Null),
                 "posture": { "id": log.posture, "confidence": log.confidence },
                 "position": log.position,
@@ -147,34 +148,4 @@ pub async fn presence_logs(id: String, call: Call) -> Result<warp::reply::Respon
     }
     entries.sort_by(|a, b| b["creationDate"].as_i64().cmp(&a["creationDate"].as_i64()));
     Ok(ok(&entries))
-}
-
-/// Unix seconds as `YYYY-MM-DDTHH:MM:SSZ` (UTC; the proleptic Gregorian calendar).
-pub fn iso8601(seconds: i64) -> String {
-    let days = seconds.div_euclid(86_400);
-    let secs = seconds.rem_euclid(86_400);
-    // Howard Hinnant's days-to-civil algorithm.
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z.rem_euclid(146_097);
-    let yoe = (doe - doe / 1_460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let day = doy - (153 * mp + 2) / 5 + 1;
-    let month = if mp < 10 { mp + 3 } else { mp - 9 };
-    let year = yoe + era * 400 + i64::from(month <= 2);
-    format!("{year:04}-{month:02}-{day:02}T{:02}:{:02}:{:02}Z", secs / 3600, secs % 3600 / 60, secs % 60)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::iso8601;
-
-    #[test]
-    fn unix_seconds_format_as_utc_dates() {
-        assert_eq!(iso8601(0), "1970-01-01T00:00:00Z");
-        assert_eq!(iso8601(951_782_400), "2000-02-29T00:00:00Z");
-        assert_eq!(iso8601(1_795_822_245), "2026-11-27T23:30:45Z");
-        assert_eq!(iso8601(-1), "1969-12-31T23:59:59Z");
-    }
 }

@@ -16,52 +16,19 @@ use crate::validation::patient::{validate_patient, PatientInput, PatientMode};
 /// The message when no patient is selected (spec §7).
 pub const NO_PATIENT_SELECTED: &str = "No patient is currently selected.";
 
-/// A patient as the client reads it (spec §3). Unset phone, phone2 and postalCode are '-1',
-/// unset size -1; the client shows them blank.
-#[derive(Debug, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
+/// A patient as the client reads it (spec §3): `_id` and the stored fields. Unset phone, phone2
+/// and postalCode are '-1', unset size -1; the client shows them blank.
+#[derive(Debug, Serialize)]
 pub struct PatientJson {
     #[serde(rename = "_id")]
     pub id: Oid,
-    pub name: String,
-    pub weight: f64,
-    pub height: f64,
-    pub birth_date: Option<i64>,
-    pub notes: String,
-    pub email: String,
-    pub phone: String,
-    pub phone2: String,
-    pub gender: Option<String>,
-    pub size: f64,
-    pub health_ins: String,
-    pub medical_cond: String,
-    pub profession: String,
-    pub address: String,
-    pub postal_code: String,
-    pub country: String,
+    #[serde(flatten)]
+    pub patient: Patient,
 }
 
 impl From<Patient> for PatientJson {
-    fn from(p: Patient) -> Self {
-        PatientJson {
-            id: Oid::new(&p.id),
-            name: p.name,
-            weight: p.weight,
-            height: p.height,
-            birth_date: p.birth_date,
-            notes: p.notes,
-            email: p.email,
-            phone: p.phone,
-            phone2: p.phone2,
-            gender: p.gender,
-            size: p.size,
-            health_ins: p.health_ins,
-            medical_cond: p.medical_cond,
-            profession: p.profession,
-            address: p.address,
-            postal_code: p.postal_code,
-            country: p.country,
-        }
+    fn from(patient: Patient) -> Self {
+        PatientJson { id: Oid::new(&patient.id), patient }
     }
 }
 

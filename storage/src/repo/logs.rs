@@ -1,6 +1,7 @@
 //! Device, presence and alarm logs (spec §3), scoped to the device's company.
 
 use surrealdb::engine::any::Any;
+use surrealdb::types::SurrealValue;
 use surrealdb::Surreal;
 
 use crate::model::{AlarmLog, DeviceLog, PresenceLog};
@@ -13,6 +14,14 @@ pub const LOG_LIST_LIMIT: i64 = 350;
 
 const ALARM_FIELDS: &str =
     "record::id(id) AS id, record::id(device) AS device_id, kind, creation_date, has_been_attended, attended_time";
+
+/// An alarm row to create.
+#[derive(SurrealValue)]
+struct NewAlarm {
+    id: String,
+    kind: String,
+    at: i64,
+}
 
 /// Log queries.
 pub struct Logs<'a> {
@@ -32,24 +41,9 @@ impl Logs<'_> {
         if self.alarm_exists(&id).await? {
             return Ok(id);
         }
-        let response = self
-            .db
-            .query(
-                "BEGIN TRANSACTION;
-                 LET $company_ref = type::record('company', $company);
-                 LET $device_ref = (SELECT VALUE id FROM type::record('device', $device) WHERE company = $company_ref)[0];
-                 IF $device_ref = NONE { THROW 'notFound' };
-                 CREATE type::record('alarm_log', $id) SET device = $device_ref, company = $company_ref, kind = $kind,
-                    creation_date = $at;
-                 COMMIT TRANSACTION;",
-            )
-            .bind(("id", id.clone()))
-            .bind(("company", company_id.to_owned()))
-            .bind(("device", device_id.to_owned()))
-            .bind(("kind", kind.to_owned()))
-            .bind(("at", at))
-            .await?;
-        checked(response)?;
+        let create = "CREATE type::record('alarm_log', $e.id) SET device = $device_ref, company = $company_ref, kind = $e.kind,
+            creation_date = $e.at;";
+        self.create_for_device(company_id, device_id, create, NewAlarm { id: id.clone(), kind: kind.to_owned(), at }).await?;
         Ok(id)
     }
 
@@ -126,20 +120,28 @@ impl Logs<'_> {
 
     /// Appends a device log entry.
     pub async fn add_device_log(&self, company_id: &str, entry: &DeviceLog) -> Result<(), StoreError> {
+        let create = "CREATE device_log SET device = $device_ref, company = $company_ref, creation_date = $e.creation_date,
+            max_pressure = $e.max_pressure, position = $e.position, posture = $e.posture, confidence = $e.confidence,
+            pressure_map = $e.pressure_map;";
+        self.create_for_device(company_id, &entry.device_id, create, entry.clone()).await
+    }
+
+    /// Runs `create` (which may use `$device_ref`, `$company_ref` and the entry as `$e`) in a
+    /// transaction, after checking that the device belongs to the company (`NotFound` if not).
+    async fn create_for_device<E: SurrealValue + 'static>(&self, company_id: &str, device_id: &str, create: &str, entry: E) -> Result<(), StoreError> {
         let response = self
             .db
-            .query(
+            .query(format!(
                 "BEGIN TRANSACTION;
                  LET $company_ref = type::record('company', $company);
-                 LET $device_ref = (SELECT VALUE id FROM type::record('device', $e.device_id) WHERE company = $company_ref)[0];
-                 IF $device_ref = NONE { THROW 'notFound' };
-                 CREATE device_log SET device = $device_ref, company = $company_ref, creation_date = $e.creation_date,
-                    max_pressure = $e.max_pressure, position = $e.position, posture = $e.posture,
-                    confidence = $e.confidence, pressure_map = $e.pressure_map;
-                 COMMIT TRANSACTION;",
-            )
+                 LET $device_ref = (SELECT VALUE id FROM type::record('device', $device) WHERE company = $company_ref)[0];
+                 IF $device_ref = NONE {{ THROW 'notFound' }};
+                 {create}
+                 COMMIT TRANSACTION;"
+            ))
             .bind(("company", company_id.to_owned()))
-            .bind(("e", entry.clone()))
+            .bind(("device", device_id.to_owned()))
+            .bind(("e", entry))
             .await?;
         checked(response)?;
         Ok(())
@@ -163,22 +165,9 @@ impl Logs<'_> {
 
     /// Appends a presence log entry ('1' entrance, '0' exit).
     pub async fn add_presence(&self, company_id: &str, entry: &PresenceLog) -> Result<(), StoreError> {
-        let response = self
-            .db
-            .query(
-                "BEGIN TRANSACTION;
-                 LET $company_ref = type::record('company', $company);
-                 LET $device_ref = (SELECT VALUE id FROM type::record('device', $e.device_id) WHERE company = $company_ref)[0];
-                 IF $device_ref = NONE { THROW 'notFound' };
-                 CREATE presence_log SET device = $device_ref, company = $company_ref, creation_date = $e.creation_date,
-                    log_id = $e.log_id;
-                 COMMIT TRANSACTION;",
-            )
-            .bind(("company", company_id.to_owned()))
-            .bind(("e", entry.clone()))
-            .await?;
-        checked(response)?;
-        Ok(())
+        let create = "CREATE presence_log SET device = $device_ref, company = $company_ref, creation_date = $e.creation_date,
+            log_id = $e.log_id;";
+        self.create_for_device(company_id, &entry.device_id, create, entry.clone()).await
     }
 
     /// A device's presence entries, newest first.
