@@ -80,6 +80,10 @@ async fn a_short_night_yields_presence_logs_alarms_and_statuses() {
     .await;
     assert!(ulcer, "an Ulcer Risk alarm: {}", get(&hub, &token, &alarms_path).await);
     assert_eq!(get(&hub, &token, &check_path).await, "True");
+    let confs = get(&hub, &token, "/api/deviceConfCompany").await;
+    let card = confs.as_array().unwrap().iter().find(|c| c["deviceId"]["$oid"] == device.id.as_str()).unwrap().clone();
+    assert_eq!(card["unattendedAlarm"], true, "the card shows its Attend button: {card}");
+    assert_ne!(card["repositioning"], "ok", "{card}");
     let attended = request(hub.http(), "PUT", &format!("/api/attendAlarm/{}", device.serial), Some(&token), None).await;
     assert_eq!(attended.status, 200, "{}", attended.body);
 

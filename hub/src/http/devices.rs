@@ -9,6 +9,7 @@ use std::sync::Arc;
 use actors::browser::{DeviceConfEvent, PressureMapEvent, SideStatus};
 use actors::catalog::DeviceInfo;
 use actors::machine::device_type::DeviceType;
+use actors::machine::pressure_ulcer::RepositioningTier;
 use actors::machine::status::{CardStatus, PatientStatus};
 use serde::{Deserialize, Serialize};
 use storage::model::{Device, DeviceConf};
@@ -82,6 +83,10 @@ pub struct DeviceConfJson {
     pub hardware_serial: String,
     pub device_type: DeviceType,
     pub name: String,
+    /// Escalation tier of the repositioning clock (`ok`, `dueSoon`, `due`, `overdue`).
+    pub repositioning: RepositioningTier,
+    /// An alarm waits to be attended (the card's Attend button).
+    pub unattended_alarm: bool,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub sides: Vec<SideStatus>,
 }
@@ -119,6 +124,8 @@ fn conf_json(conf: DeviceConf, status: DeviceConfEvent, company: &str) -> Device
         hardware_serial: status.hardware_serial,
         device_type: status.device_type,
         name: status.name,
+        repositioning: status.repositioning,
+        unattended_alarm: status.unattended_alarm,
         sides: status.sides,
     }
 }
