@@ -78,6 +78,7 @@ pub async fn start_with_store(config: ServeConfig, store: Store) -> anyhow::Resu
     })
     .await
     .map_err(|e| anyhow::anyhow!("starting the actors: {e}"))?;
+    resume_streams(&store, &actors).await?;
     let ingest = IngestContext::new(catalog.clone(), actors.registry.clone(), metrics.clone());
 
     let identity = tls::load_or_create(&config.data, config.tls_cert.as_deref(), config.tls_key.as_deref())?;
@@ -120,6 +121,25 @@ pub async fn start_with_store(config: ServeConfig, store: Store) -> anyhow::Resu
     out.flush()?;
     drop(out);
     Ok(RunningHub { http_addr, quic_addr, cert_path: identity.cert_path, store, catalog, metrics, actors, stop, failed, endpoint, tasks })
+}
+
+/// Hands the registry the stream end times stored before a restart, before devices can connect,
+/// so each device resumes its live stream with the time left.
+async fn resume_streams(store: &Store, actors: &HubRefs) -> anyhow::Result<()> {
+    let ends: Vec<(Arc<str>, u64)> = store
+        .device_confs()
+        .list_all()
+        .await
+        .context("reading stream end times")?
+        .into_iter()
+        .filter_map(|conf| Some((Arc::from(conf.device_id.as_str()), u64::try_from(conf.streaming_end_ms?).ok()?)))
+        .collect();
+    actors
+        .registry
+        .call(|reply| actors::actor::registry::RegistryMsg::ResumeStreams { ends, reply }, Some(Duration::from_secs(10)))
+        .await
+        .map_err(|e| anyhow::anyhow!("the registry did not take the stream end times: {e}"))?;
+    Ok(())
 }
 
 impl RunningHub {

@@ -47,3 +47,32 @@ async fn a_panicking_mat_actor_is_restarted_and_keeps_streaming() {
     // The other device's viewer kept receiving throughout.
     assert!(other.wait_for("pressureMap_SAToFront", Duration::from_secs(2)).await.is_some());
 }
+
+/// A stream that was running when the hub stopped resumes with the time left after a restart
+/// (the end time is stored); one whose end passed is not resumed.
+#[tokio::test]
+async fn a_stored_stream_end_resumes_after_a_restart() {
+    let data = tempfile::tempdir().unwrap();
+    let store = storage::Store::memory().await.unwrap();
+    let (_, _, devices) = common::seed_company(&store, "R", &["Mattress Mat IoT", "Mattress Mat IoT"]).await;
+    let now_ms = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_millis() as i64;
+    store.device_confs().set_streaming_end(&devices[0].id, Some(now_ms + 60_000)).await.unwrap();
+    store.device_confs().set_streaming_end(&devices[1].id, Some(now_ms - 1_000)).await.unwrap();
+    let hub = hub::app::start_with_store(common::config(data.path()), store).await.unwrap();
+    let remaining = |id: &str| {
+        let device_id: std::sync::Arc<str> = std::sync::Arc::from(id);
+        let registry = hub.actors.registry.clone();
+        async move {
+            let handle = registry
+                .call(|reply| actors::actor::registry::RegistryMsg::Resolve { device_id, reply }, Some(std::time::Duration::from_secs(5)))
+                .await
+                .unwrap()
+                .unwrap()
+                .unwrap();
+            handle.actor.call(actors::actor::mat::MatMsg::StreamingRemaining, Some(std::time::Duration::from_secs(5))).await.unwrap().unwrap()
+        }
+    };
+    let left = remaining(&devices[0].id).await;
+    assert!((55..=60).contains(&left), "about a minute left, got {left} s");
+    assert_eq!(remaining(&devices[1].id).await, 0, "a past end is not resumed");
+}

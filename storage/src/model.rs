@@ -78,6 +78,8 @@ pub struct DeviceConf {
     pub device_functional: bool,
     pub patient_status: String,
     pub image_saved: bool,
+    /// When the device's live stream ends, Unix ms (none when it is not streaming).
+    pub streaming_end_ms: Option<i64>,
 }
 
 /// A status change to persist.

@@ -14,6 +14,7 @@ use std::time::{Duration, Instant};
 use ractor::{Actor, ActorCell, ActorId, ActorProcessingErr, ActorRef, RpcReplyPort, SupervisionEvent};
 
 use super::link::DeviceLink;
+use super::{machine_now, unix_ms};
 use super::mat::{MatActor, MatArgs, MatMemory, MatMsg};
 use super::room_set::{RoomSetActor, RoomSetArgs, RoomSetMsg};
 use super::storage_writer::WriterMsg;
@@ -52,6 +53,10 @@ pub enum RegistryMsg {
     Disconnect { device_id: Arc<str>, connection_id: u64 },
     /// The device's actor, spawned if needed.
     Resolve { device_id: Arc<str>, reply: RpcReplyPort<Result<MatHandle, RegistryError>> },
+    /// Streams that were running when the hub stopped: (device, end in Unix ms). Future ends are
+    /// remembered, so each device's actor resumes its stream with the time left (spec §4). Sent
+    /// at start-up, before devices can connect. Replies when done.
+    ResumeStreams { ends: Vec<(Arc<str>, u64)>, reply: RpcReplyPort<()> },
     /// A device was registered while the hub runs (already in the catalogue): its card appears
     /// offline at once, and a parent's set actor starts. Replies when done.
     Registered { device_id: Arc<str>, reply: RpcReplyPort<()> },
@@ -140,6 +145,16 @@ impl Actor for DeviceRegistry {
                     None => state.spawn_mat(&myself, &device_id, None).await,
                 };
                 let _ = reply.send(result);
+            }
+            RegistryMsg::ResumeStreams { ends, reply } => {
+                let (now, now_ms) = (machine_now(), unix_ms());
+                for (device_id, ends_at_ms) in ends {
+                    if let Some(left) = ends_at_ms.checked_sub(now_ms).filter(|left| *left > 0) {
+                        let memory = state.memory.entry(device_id).or_default();
+                        memory.lock().unwrap_or_else(|p| p.into_inner()).stream_end = Some(now + Duration::from_millis(left));
+                    }
+                }
+                let _ = reply.send(());
             }
             RegistryMsg::Registered { device_id, reply } => {
                 if let Some(device) = state.args.catalog.get(&device_id) {

@@ -7,7 +7,7 @@ use surrealdb::Surreal;
 use crate::model::{DeviceConf, StatusUpdate};
 use crate::StoreError;
 
-const FIELDS: &str = "record::id(device) AS device_id, record::id(company) AS company_id, device_functional, patient_status, image_saved";
+const FIELDS: &str = "record::id(device) AS device_id, record::id(company) AS company_id, device_functional, patient_status, image_saved, streaming_end_ms";
 
 /// Device configuration queries.
 pub struct DeviceConfs<'a> {
