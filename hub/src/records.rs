@@ -7,11 +7,15 @@
 //! fails the batch, which the writer retries.
 
 use actors::actor::record::{CaptureRecord, DeviceLogRecord, Record};
-use actors::analysis::{analyse, AnalysisKind, AnalysisParams, Capture, PressureFrame};
+use actors::analysis::{analyse, AnalysisKind, AnalysisParams, Capture, NamedParameter, ParameterValue, PressureFrame};
 use actors::catalog::Catalog;
 use actors::machine::capture::CaptureKind;
 use storage::model::{DeviceLog, NewAnalysis, PresenceLog};
 use storage::{Store, StoreError};
+
+/// The named parameter holding a captured analysis's frame times (ms from the request), appended
+/// after the engine's parameters so the raw export can rebuild the capture.
+pub const FRAME_TIMES_PARAMETER: &str = "frameTimesMs";
 
 /// The stored key of a device actor's alarm: `device-number`.
 pub fn alarm_key(device_id: &str, alarm_id: u64) -> String {
@@ -69,11 +73,13 @@ pub fn capture_analysis(catalog: &Catalog, company_id: &str, capture: &CaptureRe
         }
         analyse(kind, &engine_capture, params).map_err(|_| "the engine could not analyse the frames")
     });
-    let additional_parameters = match analysed {
-        Ok(result) => serde_json::to_string(result.additional_parameters()),
-        Err(reason) => serde_json::to_string(&[serde_json::json!({ "name": "analysisError", "value": reason })]),
-    }
-    .unwrap_or_else(|_| "[]".into());
+    let mut parameters: Vec<NamedParameter> = match analysed {
+        Ok(result) => result.additional_parameters().to_vec(),
+        Err(reason) => vec![NamedParameter::new("analysisError", ParameterValue::Other(serde_json::Value::String(reason.into())))],
+    };
+    let times = capture.frames.iter().map(|f| f64::from(f.offset_ms)).collect();
+    parameters.push(NamedParameter::new(FRAME_TIMES_PARAMETER, ParameterValue::Series(times)));
+    let additional_parameters = serde_json::to_string(&parameters).unwrap_or_else(|_| "[]".into());
     NewAnalysis {
         company_id: company_id.to_owned(),
         patient_id: capture.patient_id.clone(),

@@ -113,6 +113,7 @@ const SPEC_ROUTES: &[(&str, &str)] = &[
     ("PUT", "/api/companyUser"),
     ("POST", "/api/downloadAnalysisPDF/{id}/{x}"),
     ("POST", "/api/downloadRealScalePDF/{id}"),
+    ("GET", "/api/analysisExport/{id}/{kind}"),
 ];
 
 fn documented(document: &Value) -> BTreeSet<(String, String)> {
@@ -684,11 +685,24 @@ async fn stored_analyses_download_as_named_pdfs_in_the_requested_language() {
     assert!((height - 1190.55).abs() < 0.5, "A3 portrait is 1190.55 pt high, got {height}");
     expect(&w.call("POST", &format!("/api/downloadRealScalePDF/{id}"), &w.a.token, json!({ "layout": "A5" })).await, 400, "invalidBody");
 
+    // The raw export of the same analysis, both kinds, named for today.
+    let today = &actors::analysis::export::iso_8601_utc(storage::unix_now() * 1000)[..10];
+    for (kind, version) in [("unprocessed", "1.0"), ("processed", "2.0")] {
+        let export = request_raw(w.hub.http_addr, "GET", &format!("/api/analysisExport/{id}/{kind}"), Some(&w.a.token), "").await;
+        assert_eq!(export.status, 200, "{}", String::from_utf8_lossy(&export.body));
+        assert_eq!(export.header("content-disposition").unwrap(), format!("attachment; filename=\"static_{kind}_analysis_{today}.json\""));
+        let file: Value = serde_json::from_slice(&export.body).unwrap();
+        assert_eq!((file["metadata"]["version"].as_str(), file["metadata"]["patientId"].as_str()), (Some(version), Some(patient_id)));
+    }
+    expect(&w.call("GET", &format!("/api/analysisExport/{id}/zipped"), &w.a.token, Value::Null).await, 400, "invalidExportKind");
+    expect(&w.call("GET", &format!("/api/analysisExport/{id}/processed"), &w.b.token, Value::Null).await, 404, "notFound");
+
     // Another company's user cannot print it; an analysis without a map has nothing to print.
     expect(&w.call("POST", &format!("/api/downloadAnalysisPDF/{id}/0"), &w.b.token, json!({})).await, 404, "notFound");
     let empty: Value = w.call("POST", &format!("/api/podometryAnalysis/{patient_id}"), &w.a.token, json!({ "analysisType": "Dynamic" })).await.json();
     let empty_id = empty["_id"]["$oid"].as_str().unwrap();
     expect(&w.call("POST", &format!("/api/downloadAnalysisPDF/{empty_id}/0"), &w.a.token, json!({})).await, 400, "toastErrorRaw.noAnalysisData");
+    expect(&w.call("GET", &format!("/api/analysisExport/{empty_id}/processed"), &w.a.token, Value::Null).await, 400, "toastErrorRaw.noAnalysisData");
 }
 
 #[tokio::test]

@@ -11,6 +11,7 @@ pub mod captures;
 pub mod companies;
 pub mod devices;
 pub mod error;
+pub mod exports;
 pub mod json;
 pub mod layout;
 pub mod patients;
@@ -79,6 +80,7 @@ pub fn api(state: &Arc<AppState>) -> Api {
     api_route!(api, s, GET, d, User, "analyses", "/api/podometryAnalysisCountPatient/{userId}/{patientId}/{analysisType}", "A patient's history totals", analyses::patient_count, "api" / "podometryAnalysisCountPatient" / String / String / String);
     api_route!(api, s, POST, d, User, "reports", "/api/downloadAnalysisPDF/{id}/{x}", "The analysis report as PDF (layoutOptions: widgets, language, palette)", reports::analysis_pdf, "api" / "downloadAnalysisPDF" / String / String);
     api_route!(api, s, POST, d, User, "reports", "/api/downloadRealScalePDF/{id}", "The map at real scale on A3 or A4, as PDF", reports::real_scale_pdf, "api" / "downloadRealScalePDF" / String);
+    api_route!(api, s, GET, d, User, "reports", "/api/analysisExport/{id}/{kind}", "Raw-data export (processed or unprocessed) as a JSON file", exports::export, "api" / "analysisExport" / String / String);
     // Patients.
     api_route!(api, s, GET, d, User, "patients", "/api/podometry/patients/{userId}", "The company's patients", patients::list, "api" / "podometry" / "patients" / String);
     api_route!(api, s, POST, d, User, "patients", "/api/podometry/patients/{userId}", "Register a patient", patients::create, "api" / "podometry" / "patients" / String);

@@ -49,7 +49,7 @@ pub fn map_from_preview(preview: &Value) -> Option<ReportMap> {
 }
 
 /// The device type an analysis without a device is drawn as.
-fn default_device_type(kind: AnalysisKind) -> DeviceType {
+pub fn default_device_type(kind: AnalysisKind) -> DeviceType {
     match kind {
         AnalysisKind::SeatingDynamic => DeviceType::SeatingMatIoT,
         AnalysisKind::Fitting | AnalysisKind::Rehab => DeviceType::RehabMat,
