@@ -10,6 +10,8 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use actors::actor::hub::{self, HubArgs, HubRefs};
+use actors::actor::registry::{RegistryMsg, ResumeState};
+use actors::machine::alarm::AlarmKind;
 use actors::actor::storage_writer::WriterMsg;
 use actors::catalog::Catalog;
 use actors::fanout::Bus;
@@ -123,10 +125,10 @@ pub async fn start_with_store(config: ServeConfig, store: Store) -> anyhow::Resu
     Ok(RunningHub { http_addr, quic_addr, cert_path: identity.cert_path, store, catalog, metrics, actors, stop, failed, endpoint, tasks })
 }
 
-/// Hands the registry the stream end times stored before a restart, before devices can connect,
-/// so each device resumes its live stream with the time left.
+/// Hands the registry what was running when the hub stopped — stream end times and unattended
+/// alarms — before devices can connect, so each device's actor resumes from it.
 async fn resume_streams(store: &Store, actors: &HubRefs) -> anyhow::Result<()> {
-    let ends: Vec<(Arc<str>, u64)> = store
+    let stream_ends: Vec<(Arc<str>, u64)> = store
         .device_confs()
         .list_all()
         .await
@@ -134,11 +136,28 @@ async fn resume_streams(store: &Store, actors: &HubRefs) -> anyhow::Result<()> {
         .into_iter()
         .filter_map(|conf| Some((Arc::from(conf.device_id.as_str()), u64::try_from(conf.streaming_end_ms?).ok()?)))
         .collect();
+    let pending_alarms = store
+        .logs()
+        .unattended_all()
+        .await
+        .context("reading unattended alarms")?
+        .into_iter()
+        .filter_map(|alarm| {
+            let number = crate::records::alarm_number(&alarm.device_id, &alarm.id)?;
+            let kind = match alarm.kind.as_str() {
+                "Missing" => AlarmKind::Missing,
+                "Ulcer Risk" => AlarmKind::UlcerRisk,
+                _ => return None,
+            };
+            Some((Arc::from(alarm.device_id.as_str()), number, kind, u64::try_from(alarm.creation_date).ok()? * 1000))
+        })
+        .collect();
+    let state = ResumeState { stream_ends, pending_alarms };
     actors
         .registry
-        .call(|reply| actors::actor::registry::RegistryMsg::ResumeStreams { ends, reply }, Some(Duration::from_secs(10)))
+        .call(|reply| RegistryMsg::Resume { state, reply }, Some(Duration::from_secs(10)))
         .await
-        .map_err(|e| anyhow::anyhow!("the registry did not take the stream end times: {e}"))?;
+        .map_err(|e| anyhow::anyhow!("the registry did not take the stored state: {e}"))?;
     Ok(())
 }
 

@@ -22,6 +22,11 @@ pub fn alarm_key(device_id: &str, alarm_id: u64) -> String {
     format!("{device_id}-{alarm_id}")
 }
 
+/// The device actor's number of a stored alarm key, when the key is `device-number`.
+pub fn alarm_number(device_id: &str, key: &str) -> Option<u64> {
+    key.strip_prefix(device_id)?.strip_prefix('-')?.parse().ok()
+}
+
 /// Unix ms as the Unix seconds the tables keep.
 fn seconds(ms: u64) -> i64 {
     (ms / 1000) as i64
@@ -161,5 +166,8 @@ mod tests {
     #[test]
     fn alarm_keys_join_device_and_number() {
         assert_eq!(alarm_key("abc", 42), "abc-42");
+        assert_eq!(alarm_number("abc", "abc-42"), Some(42));
+        assert_eq!(alarm_number("abc", "xyz-42"), None);
+        assert_eq!(alarm_number("abc", "k3j2h4"), None, "alarms raised elsewhere have random keys");
     }
 }

@@ -76,3 +76,33 @@ async fn a_stored_stream_end_resumes_after_a_restart() {
     assert!((55..=60).contains(&left), "about a minute left, got {left} s");
     assert_eq!(remaining(&devices[1].id).await, 0, "a past end is not resumed");
 }
+
+/// An alarm left unattended when the hub stopped is still pending after a restart: the device's
+/// actor answers for it, and attending it by number works.
+#[tokio::test]
+async fn a_stored_unattended_alarm_is_pending_after_a_restart() {
+    let data = tempfile::tempdir().unwrap();
+    let store = storage::Store::memory().await.unwrap();
+    let (company, _, devices) = common::seed_company(&store, "P", &["Mattress Mat IoT"]).await;
+    let device = &devices[0];
+    let raised = storage::unix_now() - 120;
+    store.logs().raise_alarm_keyed(&company, &device.id, &hub::records::alarm_key(&device.id, 41), "Missing", raised).await.unwrap();
+    let hub = hub::app::start_with_store(common::config(data.path()), store).await.unwrap();
+    let device_id: std::sync::Arc<str> = std::sync::Arc::from(device.id.as_str());
+    let handle = hub.actors.registry.call(|reply| RegistryMsg::Resolve { device_id, reply }, Some(Duration::from_secs(5))).await.unwrap().unwrap().unwrap();
+    assert!(handle.actor.call(MatMsg::CheckAlarms, Some(Duration::from_secs(5))).await.unwrap().unwrap(), "pending after the restart");
+    let alarm = Some(actors::machine::alarm::AlarmId(41));
+    let attended = handle.actor.call(|reply| MatMsg::AttendAlarm { alarm, reply }, Some(Duration::from_secs(5))).await.unwrap().unwrap();
+    assert_eq!(attended.unwrap(), 1);
+    assert!(!handle.actor.call(MatMsg::CheckAlarms, Some(Duration::from_secs(5))).await.unwrap().unwrap());
+    // The attendance reaches storage through the writer.
+    let mut stored = false;
+    for _ in 0..30 {
+        if hub.store.logs().alarms(&company, &device.id).await.unwrap()[0].has_been_attended {
+            stored = true;
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    assert!(stored, "the stored alarm is attended");
+}

@@ -21,6 +21,7 @@ use super::storage_writer::WriterMsg;
 use crate::browser::{encode_event, events, DeviceConfEvent};
 use crate::catalog::{Catalog, DeviceInfo};
 use crate::fanout::Bus;
+use crate::machine::alarm::{Alarm, AlarmId, AlarmKind};
 use crate::machine::mat::{BehaviourConfig, DeviceStatus};
 use crate::machine::restart_budget::RestartBudget;
 use crate::machine::status::{card_status, state_code, CardInputs};
@@ -53,10 +54,11 @@ pub enum RegistryMsg {
     Disconnect { device_id: Arc<str>, connection_id: u64 },
     /// The device's actor, spawned if needed.
     Resolve { device_id: Arc<str>, reply: RpcReplyPort<Result<MatHandle, RegistryError>> },
-    /// Streams that were running when the hub stopped: (device, end in Unix ms). Future ends are
-    /// remembered, so each device's actor resumes its stream with the time left (spec §4). Sent
-    /// at start-up, before devices can connect. Replies when done.
-    ResumeStreams { ends: Vec<(Arc<str>, u64)>, reply: RpcReplyPort<()> },
+    /// What was running when the hub stopped, read back from storage at start-up, before devices
+    /// can connect: future stream ends (each device's actor resumes its stream with the time
+    /// left, spec §4) and unattended alarms (still pending, attendable, not raised again).
+    /// Replies when done.
+    Resume { state: ResumeState, reply: RpcReplyPort<()> },
     /// A device was registered while the hub runs (already in the catalogue): its card appears
     /// offline at once, and a parent's set actor starts. Replies when done.
     Registered { device_id: Arc<str>, reply: RpcReplyPort<()> },
@@ -146,14 +148,8 @@ impl Actor for DeviceRegistry {
                 };
                 let _ = reply.send(result);
             }
-            RegistryMsg::ResumeStreams { ends, reply } => {
-                let (now, now_ms) = (machine_now(), unix_ms());
-                for (device_id, ends_at_ms) in ends {
-                    if let Some(left) = ends_at_ms.checked_sub(now_ms).filter(|left| *left > 0) {
-                        let memory = state.memory.entry(device_id).or_default();
-                        memory.lock().unwrap_or_else(|p| p.into_inner()).stream_end = Some(now + Duration::from_millis(left));
-                    }
-                }
+            RegistryMsg::Resume { state: resumed, reply } => {
+                state.resume(resumed);
                 let _ = reply.send(());
             }
             RegistryMsg::Registered { device_id, reply } => {
@@ -185,7 +181,35 @@ impl Actor for DeviceRegistry {
     }
 }
 
+/// State read back from storage at start-up (see [`RegistryMsg::Resume`]).
+#[derive(Debug, Clone, Default)]
+pub struct ResumeState {
+    /// (device, stream end in Unix ms).
+    pub stream_ends: Vec<(Arc<str>, u64)>,
+    /// Unattended alarms: (device, alarm number, kind, raised at in Unix ms).
+    pub pending_alarms: Vec<(Arc<str>, u64, AlarmKind, u64)>,
+}
+
 impl RegistryState {
+    /// Puts stored state into the devices' memories, which their actors start from.
+    fn resume(&mut self, resumed: ResumeState) {
+        let (now, now_ms) = (machine_now(), unix_ms());
+        for (device_id, ends_at_ms) in resumed.stream_ends {
+            if let Some(left) = ends_at_ms.checked_sub(now_ms).filter(|left| *left > 0) {
+                let memory = self.memory.entry(device_id).or_default();
+                memory.lock().unwrap_or_else(|p| p.into_inner()).stream_end = Some(now + Duration::from_millis(left));
+            }
+        }
+        for (device_id, number, kind, raised_at_ms) in resumed.pending_alarms {
+            let age = Duration::from_millis(now_ms.saturating_sub(raised_at_ms));
+            let raised_at = now.checked_sub(age).unwrap_or(now);
+            let memory = self.memory.entry(device_id).or_default();
+            let mut memory = memory.lock().unwrap_or_else(|p| p.into_inner());
+            memory.pending_alarms.push(Alarm { id: AlarmId(number), kind, raised_at });
+            memory.next_alarm_id = memory.next_alarm_id.max(number + 1);
+        }
+    }
+
     async fn spawn_mat(&mut self, myself: &ActorRef<RegistryMsg>, device_id: &Arc<str>, link: Option<DeviceLink>) -> Result<MatHandle, RegistryError> {
         let info = self.args.catalog.get(device_id).ok_or(RegistryError::UnknownDevice)?;
         if info.device_type.frame_shape().is_none() {

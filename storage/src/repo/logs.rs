@@ -69,6 +69,15 @@ impl Logs<'_> {
         Ok(!attended.is_empty())
     }
 
+    /// Every unattended alarm of every company, oldest first (the hub's start-up state).
+    pub async fn unattended_all(&self) -> Result<Vec<AlarmLog>, StoreError> {
+        let mut response = self
+            .db
+            .query(format!("SELECT {ALARM_FIELDS} FROM alarm_log WHERE has_been_attended = false ORDER BY creation_date"))
+            .await?;
+        Ok(response.take(0)?)
+    }
+
     /// A device's alarms, newest first.
     pub async fn alarms(&self, company_id: &str, device_id: &str) -> Result<Vec<AlarmLog>, StoreError> {
         let mut response = self
