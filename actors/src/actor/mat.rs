@@ -26,7 +26,7 @@ use crate::browser::{encode_event, events, AlarmAttendedEvent, AlarmOnEvent, Cap
 use crate::catalog::DeviceInfo;
 use crate::fanout::{Bus, CompanyChannel, DeviceChannel};
 use crate::machine::alarm::{Alarm, AlarmId, AlarmMachine, AlarmOutput, AttendError};
-use crate::machine::capture::{CaptureOutput, CaptureRefusal, CaptureRequest};
+use crate::machine::capture::{CaptureMachine, CaptureOutput, CaptureRefusal, CaptureRequest};
 use crate::machine::device_log::LogOutput;
 use crate::machine::mat::{BehaviourConfig, DeviceStatus, MatConfig, MatMachine, MatOutput};
 use crate::machine::pressure_ulcer::UlcerRiskMachine;
@@ -125,6 +125,10 @@ pub struct MatMemory {
     pub patient_id: Option<String>,
     /// A snapshot of the repositioning clock, at most [`CLOCK_SNAPSHOT_INTERVAL`] old.
     pub repositioning: Option<UlcerRiskMachine>,
+    /// A snapshot of the capture machine: refreshed when a capture starts, loads or fails, and
+    /// at most [`CLOCK_SNAPSHOT_INTERVAL`] old while one runs (a restart loses at most that much
+    /// of its frames, and never stores a capture twice).
+    pub capture: Option<CaptureMachine>,
 }
 
 /// How often a mat actor refreshes its repositioning-clock snapshot in [`MatMemory`]: a restart
@@ -169,6 +173,9 @@ impl Actor for MatActor {
             behaviour,
         );
         let now = machine_now();
+        if let Some(capture) = memory.capture {
+            machine.restore_capture(capture);
+        }
         if let Some(clock) = memory.repositioning {
             machine.restore_repositioning_clock(clock);
         }
@@ -236,12 +243,15 @@ impl Actor for MatActor {
             }
             MatMsg::RequestCapture { request, reply } => {
                 let _ = reply.send(state.machine.request_capture(now, request));
+                state.snapshot_capture();
             }
             MatMsg::RemoteActivation { user_id, reply } => {
                 let _ = reply.send(state.machine.remote_activation(now, user_id));
+                state.snapshot_capture();
             }
             MatMsg::StartSeries { user_id, period, repetitions, reply } => {
                 let _ = reply.send(state.machine.start_series(now, user_id, period, repetitions));
+                state.snapshot_capture();
             }
             MatMsg::AttendAlarm { alarm, reply } => {
                 let result = match alarm {
@@ -352,7 +362,12 @@ impl MatState {
                 }
                 MatOutput::Alarm(alarm) => self.apply_alarm(alarm),
                 MatOutput::Log(log) => self.apply_log(log),
-                MatOutput::Capture(capture) => self.apply_capture(capture),
+                MatOutput::Capture(capture) => {
+                    self.apply_capture(capture);
+                    // A capture started, loaded or failed: the memory must say so at once, or a
+                    // restart would resume a capture already stored (or forget one just begun).
+                    self.snapshot_capture();
+                }
                 MatOutput::Stream(seconds) => {
                     let id = self.next_command_id;
                     self.next_command_id = self.next_command_id.wrapping_add(1);
@@ -471,6 +486,15 @@ impl MatState {
         if clock.is_some() {
             self.remember(|m| m.repositioning = clock);
         }
+        if self.machine.is_capturing() {
+            self.snapshot_capture();
+        }
+    }
+
+    /// Keeps the capture machine's snapshot in the shared memory current.
+    fn snapshot_capture(&self) {
+        let capture = self.machine.capture_snapshot();
+        self.remember(|m| m.capture = Some(capture));
     }
 
     fn unix_ms_of(&self, at: Instant) -> u64 {

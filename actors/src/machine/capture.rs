@@ -222,7 +222,7 @@ pub enum CaptureOutput {
     SeriesFinished { user_id: String },
 }
 
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 struct Running {
     kind: CaptureKind,
     origin: CaptureOrigin,
@@ -234,7 +234,7 @@ struct Running {
     dropped_frames: u32,
 }
 
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 struct Series {
     user_id: String,
     next_at: Instant,
@@ -244,7 +244,7 @@ struct Series {
 }
 
 /// The capture machine of one device.
-#[derive(Debug, Default)]
+#[derive(Debug, Default, Clone)]
 pub struct CaptureMachine {
     patient_id: Option<String>,
     functional: bool,
@@ -274,6 +274,21 @@ impl CaptureMachine {
     /// Whether a capture is running (the streaming start control is hidden meanwhile).
     pub fn is_capturing(&self) -> bool {
         self.running.is_some()
+    }
+
+    /// A copy to resume from after a restart: the running capture with the frames so far, the
+    /// results still due and the series; outputs not yet drained are left out (they were
+    /// handled by the actor that snapshots).
+    pub fn snapshot(&self) -> CaptureMachine {
+        CaptureMachine {
+            patient_id: self.patient_id.clone(),
+            functional: self.functional,
+            presence: self.presence,
+            running: self.running.clone(),
+            results_due: self.results_due.clone(),
+            series: self.series.clone(),
+            outputs: VecDeque::new(),
+        }
     }
 
     /// The kind of the running capture.

@@ -217,6 +217,19 @@ impl MatMachine {
         self.last_status = self.compute_status();
     }
 
+    /// The capture machine, for a snapshot a restarted actor can resume from.
+    pub fn capture_snapshot(&self) -> CaptureMachine {
+        self.capture.snapshot()
+    }
+
+    /// Resumes a capture snapshot (after a restart, before any frame): a capture that was running
+    /// goes on collecting frames and loads when it was due, so it is neither lost nor stored twice.
+    pub fn restore_capture(&mut self, capture: CaptureMachine) {
+        let mut capture = capture;
+        capture.set_functional(self.live.functional());
+        self.capture = capture;
+    }
+
     /// The repositioning clock, for a snapshot a restarted actor can resume from.
     pub fn repositioning_clock(&self) -> Option<&UlcerRiskMachine> {
         self.ulcer.as_ref()

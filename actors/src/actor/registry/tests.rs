@@ -10,6 +10,7 @@ use crate::machine::status::PatientStatus;
 use crate::protocol::CellFormat;
 
 use crate::actor::mat::FrameIn;
+use crate::machine::capture::{CaptureKind, CaptureOrigin, CaptureRefusal, CaptureRequest};
 
 fn device(id: &str, device_type: DeviceType, parent: Option<(&str, usize)>, members: &[&str]) -> DeviceInfo {
     DeviceInfo {
@@ -154,5 +155,41 @@ async fn a_mat_actor_killed_mid_stream_resumes_its_stream_and_no_other_device_no
         .map(|e| e.data.device_id)
         .collect();
     assert!(!changed.iter().any(|id| id == "b"), "{changed:?}");
+    registry.stop(None);
+}
+
+#[tokio::test]
+async fn a_mat_actor_killed_mid_capture_resumes_the_capture() {
+    let catalog = Catalog::new([device("a", DeviceType::MattressMatIoT, None, &[])]);
+    let bus = Bus::new();
+    let metrics = Arc::new(HubMetrics::default());
+    let args = RegistryArgs { catalog, bus: bus.clone(), writer: None, metrics: metrics.clone(), absence_delay: Duration::from_secs(30) };
+    let (registry, _) = Actor::spawn(None, DeviceRegistry, args).await.expect("registry");
+    let (link, _rx) = DeviceLink::new(1);
+    let connected = registry.call(|reply| RegistryMsg::Connect { device_id: "a".into(), link, reply }, None).await.expect("answered");
+    let ractor::rpc::CallResult::Success(Ok(handle)) = connected else { panic!("not connected") };
+    let frame = || MatMsg::Frame(FrameIn { seq: 1, device_time_ms: 0, rows: 48, cols: 48, format: CellFormat::U8, cells: body() });
+    handle.actor.cast(frame()).expect("frame");
+    handle.actor.cast(MatMsg::SelectPatient(Some("p1".into()))).expect("patient");
+    let request = || CaptureRequest { kind: CaptureKind::Dynamic, seconds: 15, origin: CaptureOrigin::User("u1".into()) };
+    let started = handle.actor.call(|reply| MatMsg::RequestCapture { request: request(), reply }, None).await.expect("answered");
+    assert!(matches!(started, ractor::rpc::CallResult::Success(Ok(()))), "{started:?}");
+
+    handle.actor.kill();
+    // Ask the restarted actor (the registry respawns it) for another capture.
+    let mut refusal = None;
+    for _ in 0..100 {
+        tokio::time::sleep(Duration::from_millis(10)).await;
+        let device_id: Arc<str> = "a".into();
+        let Ok(ractor::rpc::CallResult::Success(Ok(current))) = registry.call(|reply| RegistryMsg::Resolve { device_id, reply }, None).await else { continue };
+        if current.actor.get_id() == handle.actor.get_id() {
+            continue;
+        }
+        if let Ok(ractor::rpc::CallResult::Success(result)) = current.actor.call(|reply| MatMsg::RequestCapture { request: request(), reply }, None).await {
+            refusal = Some(result);
+            break;
+        }
+    }
+    assert_eq!(refusal, Some(Err(CaptureRefusal::DynamicOngoing)), "the restarted actor still runs the capture");
     registry.stop(None);
 }
