@@ -125,12 +125,21 @@ impl PresenceDetector {
     }
 
     /// Presence or absence for one map.
+    ///
+    /// The same verdict as [`PresenceDetector::stats`], cheaper: the blob search is skipped when
+    /// another criterion already fails, and stops once a blob reaches [`MIN_BLOB`] cells.
     pub fn check(&mut self, map: &PressureMap<'_>) -> Presence {
-        self.stats(map).verdict()
+        self.figures(map, Some(MIN_BLOB)).verdict()
     }
 
     /// The figures of spec §5 for one map.
     pub fn stats(&mut self, map: &PressureMap<'_>) -> PresenceStats {
+        self.figures(map, None)
+    }
+
+    /// The figures; with `enough`, the blob search only tells whether a blob reaches that size
+    /// (and is skipped when another criterion fails), so `largest_blob` is a lower bound.
+    fn figures(&mut self, map: &PressureMap<'_>, enough: Option<usize>) -> PresenceStats {
         let sums = self.first_pass(map);
         if sums.count == 0 {
             return PresenceStats { active_points: 0, mean: 0.0, median: 0.0, std_dev: 0.0, largest_blob: 0 };
@@ -139,8 +148,13 @@ impl PresenceDetector {
         let mean = sums.sum as f64 / n;
         let variance = (sums.sum_sq as f64 / n - mean * mean).max(0.0);
         let median = if sums.wide { self.median_by_sort(map) } else { median_from_histogram(&sums.histogram, sums.count) };
-        let largest_blob = self.largest_blob(map.rows() as usize, map.cols() as usize);
-        PresenceStats { active_points: sums.count, mean, median, std_dev: variance.sqrt(), largest_blob }
+        let std_dev = variance.sqrt();
+        let mut figures = PresenceStats { active_points: sums.count, mean, median, std_dev, largest_blob: 0 };
+        let others_pass = PresenceStats { largest_blob: MIN_BLOB, ..figures }.verdict() == Presence::Present;
+        if enough.is_none() || others_pass {
+            figures.largest_blob = self.largest_blob(map.rows() as usize, map.cols() as usize, enough.unwrap_or(usize::MAX));
+        }
+        figures
     }
 
     /// Statistics of the active cells, and the active mask in `self.active`.
@@ -183,8 +197,9 @@ impl PresenceDetector {
         }
     }
 
-    /// Size of the largest 4-connected group of active cells; consumes the active mask.
-    fn largest_blob(&mut self, rows: usize, cols: usize) -> usize {
+    /// Size of the largest 4-connected group of active cells, or the first size reaching `enough`;
+    /// consumes the active mask.
+    fn largest_blob(&mut self, rows: usize, cols: usize, enough: usize) -> usize {
         let mut largest = 0;
         for start in 0..rows * cols {
             if !self.active[start] {
@@ -196,6 +211,9 @@ impl PresenceDetector {
             let mut size = 0;
             while let Some(cell) = self.stack.pop() {
                 size += 1;
+                if size >= enough {
+                    return size;
+                }
                 let cell = cell as usize;
                 let (r, c) = (cell / cols, cell % cols);
                 if r > 0 && self.active[cell - cols] {

@@ -127,3 +127,38 @@ fn room_readings_need_more_than_two_hundred() {
     assert_eq!(reading_presence(201), Presence::Present);
     assert_eq!(reading_presence(0), Presence::Absent);
 }
+
+proptest::proptest! {
+    /// The quick check (blob search skipped or stopped early) always agrees with the full figures.
+    #[test]
+    fn the_quick_check_agrees_with_the_full_figures(
+        cells in proptest::collection::vec(proptest::prop_oneof![3 => proptest::strategy::Just(0u8), 1 => 0u8..=255], 48 * 48),
+        blob in 0usize..400,
+        level in 0u8..=255,
+    ) {
+        let mut cells = cells;
+        for cell in cells.iter_mut().take(blob) {
+            *cell = level;
+        }
+        let map = PressureMap::new(48, 48, CellFormat::U8, &cells).unwrap();
+        let mut detector = PresenceDetector::new();
+        proptest::prop_assert_eq!(detector.check(&map), detector.stats(&map).verdict());
+    }
+}
+
+#[test]
+fn the_quick_check_still_needs_a_blob_of_40() {
+    // A checkerboard: many active cells, good figures, but no two of them touch.
+    let mut cells = vec![0u8; 48 * 48];
+    for (k, cell) in cells.iter_mut().enumerate() {
+        if (k / 48 + k % 48) % 2 == 0 {
+            *cell = if k % 4 == 0 { 10 } else { 150 };
+        }
+    }
+    let map = PressureMap::new(48, 48, CellFormat::U8, &cells).unwrap();
+    let mut detector = PresenceDetector::new();
+    let figures = detector.stats(&map);
+    assert_eq!(figures.largest_blob, 1);
+    assert_eq!(PresenceStats { largest_blob: MIN_BLOB, ..figures }.verdict(), Presence::Present, "only the blob fails");
+    assert_eq!(detector.check(&map), Presence::Absent);
+}
