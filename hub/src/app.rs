@@ -125,16 +125,15 @@ pub async fn start_with_store(config: ServeConfig, store: Store) -> anyhow::Resu
     Ok(RunningHub { http_addr, quic_addr, cert_path: identity.cert_path, store, catalog, metrics, actors, stop, failed, endpoint, tasks })
 }
 
-/// Hands the registry what was running when the hub stopped — stream end times and unattended
-/// alarms — before devices can connect, so each device's actor resumes from it.
+/// Hands the registry what was running or set when the hub stopped — stream end times, unattended
+/// alarms, repositioning intervals — before devices can connect, so each device's actor resumes from it.
 async fn resume_streams(store: &Store, actors: &HubRefs) -> anyhow::Result<()> {
-    let stream_ends: Vec<(Arc<str>, u64)> = store
-        .device_confs()
-        .list_all()
-        .await
-        .context("reading stream end times")?
-        .into_iter()
-        .filter_map(|conf| Some((Arc::from(conf.device_id.as_str()), u64::try_from(conf.streaming_end_ms?).ok()?)))
+    let confs = store.device_confs().list_all().await.context("reading device configurations")?;
+    let stream_ends: Vec<(Arc<str>, u64)> =
+        confs.iter().filter_map(|conf| Some((Arc::from(conf.device_id.as_str()), u64::try_from(conf.streaming_end_ms?).ok()?))).collect();
+    let repositioning_intervals: Vec<(Arc<str>, Duration)> = confs
+        .iter()
+        .filter_map(|conf| Some((Arc::from(conf.device_id.as_str()), Duration::from_secs(u64::try_from(conf.repositioning_minutes?).ok()? * 60))))
         .collect();
     let pending_alarms = store
         .logs()
@@ -152,7 +151,7 @@ async fn resume_streams(store: &Store, actors: &HubRefs) -> anyhow::Result<()> {
             Some((Arc::from(alarm.device_id.as_str()), number, kind, u64::try_from(alarm.creation_date).ok()? * 1000))
         })
         .collect();
-    let state = ResumeState { stream_ends, pending_alarms };
+    let state = ResumeState { stream_ends, pending_alarms, repositioning_intervals };
     actors
         .registry
         .call(|reply| RegistryMsg::Resume { state, reply }, Some(Duration::from_secs(10)))

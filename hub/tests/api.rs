@@ -594,6 +594,7 @@ async fn company_isolation_matrix() {
         ("GET", format!("/api/device/obtainList/{}/Mattress%20Mat%20IoT/0", w.a.company), Value::Null),
         ("GET", format!("/api/device/obtainList/Clinic%20A/Mattress%20Mat%20IoT/0"), Value::Null),
         ("GET", format!("/api/deviceConfiguration/{}", mat.id), Value::Null),
+        ("PUT", format!("/api/device/{}/repositioning", mat.id), json!({ "minutes": 60 })),
         ("GET", format!("/api/ForceDeviceApi/{}", force.id), Value::Null),
         ("GET", format!("/api/standard/pressureMapLogs/{}", mat.serial), Value::Null),
         ("GET", format!("/api/iotCheckAlarms/{}", mat.serial), Value::Null),

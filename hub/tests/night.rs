@@ -49,7 +49,12 @@ async fn a_short_night_yields_presence_logs_alarms_and_statuses() {
     let device = hub.devices[0].clone();
     let token = hub.login().await;
 
-    // The repositioning interval, shortened so the night fits in a test.
+    // The API takes intervals in minutes (15 at least); the night is shortened further by hand.
+    let path = format!("/api/device/{}/repositioning", device.id);
+    let set = request(hub.http(), "PUT", &path, Some(&token), Some(r#"{"minutes": 90}"#)).await;
+    assert_eq!((set.status, set.json::<Value>()["minutes"].as_i64()), (200, Some(90)), "{}", set.body);
+    let too_short = request(hub.http(), "PUT", &path, Some(&token), Some(r#"{"minutes": 5}"#)).await;
+    assert_eq!(too_short.error_code(), "invalidRepositioningInterval");
     let device_id: Arc<str> = Arc::from(device.id.as_str());
     let handle = hub.hub.actors.registry.call(|reply| RegistryMsg::Resolve { device_id, reply }, Some(5 * SECOND)).await.unwrap().unwrap().unwrap();
     handle.actor.cast(MatMsg::SetRepositioningInterval(8 * SECOND)).unwrap();

@@ -80,6 +80,8 @@ pub struct DeviceConf {
     pub image_saved: bool,
     /// When the device's live stream ends, Unix ms (none when it is not streaming).
     pub streaming_end_ms: Option<i64>,
+    /// The repositioning interval set for the device, minutes (none: the default).
+    pub repositioning_minutes: Option<i64>,
 }
 
 /// A status change to persist.

@@ -125,6 +125,9 @@ pub struct MatMemory {
     pub patient_id: Option<String>,
     /// A snapshot of the repositioning clock, at most [`CLOCK_SNAPSHOT_INTERVAL`] old.
     pub repositioning: Option<UlcerRiskMachine>,
+    /// The repositioning interval set for this device (API or stored), applied when no clock
+    /// snapshot carries it.
+    pub repositioning_interval: Option<Duration>,
     /// A snapshot of the capture machine: refreshed when a capture starts, loads or fails, and
     /// at most [`CLOCK_SNAPSHOT_INTERVAL`] old while one runs (a restart loses at most that much
     /// of its frames, and never stores a capture twice).
@@ -178,6 +181,8 @@ impl Actor for MatActor {
         }
         if let Some(clock) = memory.repositioning {
             machine.restore_repositioning_clock(clock);
+        } else if let Some(interval) = memory.repositioning_interval {
+            machine.set_repositioning_interval(now, interval);
         }
         machine.restore_alarms(AlarmMachine::restore(behaviour.first_alarm_id, memory.pending_alarms));
         machine.select_patient(memory.patient_id);
@@ -266,7 +271,10 @@ impl Actor for MatActor {
             MatMsg::GetReading(reply) => {
                 let _ = reply.send(state.machine.reading());
             }
-            MatMsg::SetRepositioningInterval(interval) => state.machine.set_repositioning_interval(now, interval),
+            MatMsg::SetRepositioningInterval(interval) => {
+                state.machine.set_repositioning_interval(now, interval);
+                state.remember(|m| m.repositioning_interval = Some(interval));
+            }
             MatMsg::RecordTurn => state.machine.record_turn(now),
             MatMsg::GetStatus(reply) => {
                 let _ = reply.send(state.machine.status());

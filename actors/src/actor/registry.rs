@@ -188,6 +188,8 @@ pub struct ResumeState {
     pub stream_ends: Vec<(Arc<str>, u64)>,
     /// Unattended alarms: (device, alarm number, kind, raised at in Unix ms).
     pub pending_alarms: Vec<(Arc<str>, u64, AlarmKind, u64)>,
+    /// Repositioning intervals set for devices.
+    pub repositioning_intervals: Vec<(Arc<str>, Duration)>,
 }
 
 impl RegistryState {
@@ -207,6 +209,10 @@ impl RegistryState {
             let mut memory = memory.lock().unwrap_or_else(|p| p.into_inner());
             memory.pending_alarms.push(Alarm { id: AlarmId(number), kind, raised_at });
             memory.next_alarm_id = memory.next_alarm_id.max(number + 1);
+        }
+        for (device_id, interval) in resumed.repositioning_intervals {
+            let memory = self.memory.entry(device_id).or_default();
+            memory.lock().unwrap_or_else(|p| p.into_inner()).repositioning_interval = Some(interval);
         }
     }
 

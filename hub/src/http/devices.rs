@@ -6,10 +6,12 @@
 use std::collections::HashMap;
 use std::sync::Arc;
 
+use actors::actor::mat::MatMsg;
+use actors::actor::registry::RegistryMsg;
 use actors::browser::{DeviceConfEvent, PressureMapEvent, SideStatus};
 use actors::catalog::DeviceInfo;
 use actors::machine::device_type::DeviceType;
-use actors::machine::pressure_ulcer::RepositioningTier;
+use actors::machine::pressure_ulcer::{RepositioningTier, DEFAULT_REPOSITIONING_INTERVAL};
 use actors::machine::status::{CardStatus, PatientStatus};
 use serde::{Deserialize, Serialize};
 use storage::model::{Device, DeviceConf};
@@ -249,4 +251,36 @@ pub async fn pressure_map_log(serial: String, call: Call) -> Result<warp::reply:
         None => serde_json::json!({ "creationDate": null, "pressureMap": null, "pressures": 0 }),
     };
     Ok(ok(&body))
+}
+
+/// Shortest and longest repositioning interval accepted, minutes (15 min to 24 h).
+pub const REPOSITIONING_MINUTES: std::ops::RangeInclusive<i64> = 15..=1440;
+
+/// `PUT /api/device/{id}/repositioning` body: minutes, or `null` for the 2 h default.
+#[derive(Debug, Default, Deserialize)]
+#[serde(default)]
+pub struct RepositioningRequest {
+    pub minutes: Option<i64>,
+}
+
+/// Sets the repositioning interval of the patient on a device: stored, and applied to the
+/// device's clock at once (a turn resets the clock; the interval is how long one position may
+/// last). `invalidRepositioningInterval` outside 15–1440 minutes.
+pub async fn set_repositioning(id: String, mut call: Call) -> Result<warp::reply::Response, ApiError> {
+    let claims = call.claims()?;
+    let request: RepositioningRequest = call.json().await?;
+    if request.minutes.is_some_and(|m| !REPOSITIONING_MINUTES.contains(&m)) {
+        return Err(ApiError::new(StatusCode::BAD_REQUEST, "invalidRepositioningInterval", "the interval is 15 to 1440 minutes"));
+    }
+    let device = catalog_device(&call.state, &claims.company_id, &id)?;
+    call.state.store.device_confs().set_repositioning_minutes(&claims.company_id, &id, request.minutes).await.map_err(|e| ApiError::store(e, "device", "duplicate"))?;
+    let interval = request.minutes.map(|m| std::time::Duration::from_secs(m as u64 * 60)).unwrap_or(DEFAULT_REPOSITIONING_INTERVAL);
+    if device.device_type.frame_shape().is_some() {
+        let device_id = device.id.clone();
+        let resolved = call.state.actors.registry.call(|reply| RegistryMsg::Resolve { device_id, reply }, Some(std::time::Duration::from_secs(5))).await;
+        if let Ok(ractor::rpc::CallResult::Success(Ok(handle))) = resolved {
+            let _ = handle.actor.cast(MatMsg::SetRepositioningInterval(interval));
+        }
+    }
+    Ok(ok(&serde_json::json!({ "minutes": interval.as_secs() / 60 })))
 }

@@ -7,7 +7,7 @@ use surrealdb::Surreal;
 use crate::model::{DeviceConf, StatusUpdate};
 use crate::StoreError;
 
-const FIELDS: &str = "record::id(device) AS device_id, record::id(company) AS company_id, device_functional, patient_status, image_saved, streaming_end_ms";
+const FIELDS: &str = "record::id(device) AS device_id, record::id(company) AS company_id, device_functional, patient_status, image_saved, streaming_end_ms, repositioning_minutes";
 
 /// Device configuration queries.
 pub struct DeviceConfs<'a> {
@@ -79,5 +79,21 @@ impl DeviceConfs<'_> {
             .await?;
         let ends: Vec<i64> = response.take(0)?;
         Ok(ends.into_iter().next())
+    }
+
+    /// Sets (or clears, back to the default) a company device's repositioning interval.
+    pub async fn set_repositioning_minutes(&self, company_id: &str, device_id: &str, minutes: Option<i64>) -> Result<(), StoreError> {
+        let mut response = self
+            .db
+            .query(
+                "UPDATE device_conf SET repositioning_minutes = $minutes WHERE device = type::record('device', $device)
+                    AND company = type::record('company', $company) RETURN VALUE record::id(device)",
+            )
+            .bind(("device", device_id.to_owned()))
+            .bind(("company", company_id.to_owned()))
+            .bind(("minutes", minutes))
+            .await?;
+        let updated: Vec<String> = response.take(0)?;
+        if updated.is_empty() { Err(StoreError::NotFound) } else { Ok(()) }
     }
 }
