@@ -14,3 +14,5 @@ pub mod fanout;
 pub mod machine;
 pub mod metrics;
 pub mod protocol;
+#[cfg(test)]
+mod test_maps;

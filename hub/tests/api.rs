@@ -203,7 +203,7 @@ async fn bodies_over_the_limit_are_413_and_bad_json_400_never_500() {
         if method == "GET" || method == "DELETE" {
             continue;
         }
-        let path = path.replace("{userId}", &user_of(&w.admin)).replace('{', "").replace('}', "");
+        let path = path.replace("{userId}", &user_of(&w.admin)).replace(['{', '}'], "");
         for garbage in ["{not json", "[]", "null", "\"text\""] {
             let response = request(w.hub.http_addr, &method, &path, Some(&w.admin), Some(garbage)).await;
             assert!((400..500).contains(&response.status), "{method} {path} {garbage}: {} {}", response.status, response.body);
@@ -592,7 +592,7 @@ async fn company_isolation_matrix() {
     let matrix: Vec<(&str, String, Value)> = vec![
         ("PUT", format!("/api/device/{}", mat.id), json!({ "name": "Mine", "room": "1", "bed": "A" })),
         ("GET", format!("/api/device/obtainList/{}/Mattress%20Mat%20IoT/0", w.a.company), Value::Null),
-        ("GET", format!("/api/device/obtainList/Clinic%20A/Mattress%20Mat%20IoT/0"), Value::Null),
+        ("GET", "/api/device/obtainList/Clinic%20A/Mattress%20Mat%20IoT/0".to_owned(), Value::Null),
         ("GET", format!("/api/deviceConfiguration/{}", mat.id), Value::Null),
         ("PUT", format!("/api/device/{}/repositioning", mat.id), json!({ "minutes": 60 })),
         ("GET", format!("/api/ForceDeviceApi/{}", force.id), Value::Null),

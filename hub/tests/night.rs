@@ -70,7 +70,6 @@ async fn a_short_night_yields_presence_logs_alarms_and_statuses() {
         right_lateral: 2 * SECOND,
         prone: 2 * SECOND,
         leave: SECOND,
-        ..BedScript::default()
     });
     spec.rate = Rate::Fixed { hz: 10.0 };
     spec.time_offset = 29 * SECOND;

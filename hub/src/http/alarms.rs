@@ -75,7 +75,7 @@ pub async fn list(id: String, call: Call) -> Result<warp::reply::Response, ApiEr
             });
         }
     }
-    alarms.sort_by(|a, b| b.creation_date.cmp(&a.creation_date));
+    alarms.sort_by_key(|a| std::cmp::Reverse(a.creation_date));
     Ok(ok(&alarms))
 }
 

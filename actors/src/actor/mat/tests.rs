@@ -7,6 +7,7 @@ use tokio::sync::mpsc;
 use tokio::time::{advance, Duration};
 
 use super::*;
+use crate::test_maps::body;
 use crate::actor::storage_writer::{StatusStore, StorageWriter, StoreFuture};
 use crate::fanout::{Outbox, Viewer};
 use crate::machine::device_type::DeviceType;
@@ -45,15 +46,6 @@ fn info() -> Arc<DeviceInfo> {
     })
 }
 
-fn body() -> Vec<u8> {
-    let mut cells = vec![0u8; 48 * 48];
-    for r in 10..30 {
-        for c in 15..30 {
-            cells[r * 48 + c] = if (r + c) % 2 == 0 { 20 } else { 150 };
-        }
-    }
-    cells
-}
 
 fn frame(cells: Vec<u8>) -> MatMsg {
     MatMsg::Frame(FrameIn { seq: 0, device_time_ms: 0, rows: 48, cols: 48, format: CellFormat::U8, cells })

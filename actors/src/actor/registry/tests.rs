@@ -4,6 +4,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use super::*;
+use crate::test_maps::body;
 use crate::fanout::{Outbox, Viewer};
 use crate::machine::device_type::DeviceType;
 use crate::machine::status::PatientStatus;
@@ -88,15 +89,6 @@ async fn members_report_to_a_restarted_room_set_without_waiting_for_a_change() {
     registry.stop(None);
 }
 
-fn body() -> Vec<u8> {
-    let mut cells = vec![0u8; 48 * 48];
-    for r in 10..30 {
-        for c in 15..30 {
-            cells[r * 48 + c] = if (r + c) % 2 == 0 { 20 } else { 150 };
-        }
-    }
-    cells
-}
 
 fn stream_commands(rx: &mut tokio::sync::mpsc::Receiver<crate::protocol::HubMessage>) -> Vec<u32> {
     use crate::protocol::{Command, CommandEnvelope, HubMessage};

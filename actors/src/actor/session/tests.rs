@@ -3,6 +3,7 @@
 use std::sync::Arc;
 
 use super::*;
+use crate::test_maps::body;
 use crate::actor::link::DeviceLink;
 use crate::actor::mat::FrameIn;
 use crate::actor::registry::{DeviceRegistry, RegistryArgs};
@@ -27,15 +28,6 @@ struct Data {
     phase: Option<String>,
 }
 
-fn body() -> Vec<u8> {
-    let mut cells = vec![0u8; 48 * 48];
-    for r in 10..30 {
-        for c in 15..30 {
-            cells[r * 48 + c] = if (r + c) % 2 == 0 { 20 } else { 150 };
-        }
-    }
-    cells
-}
 
 /// Every message the session's outbox holds: (event, `error` field or capture `phase`).
 fn received(outbox: &Outbox) -> Vec<(String, String)> {

@@ -1,20 +1,12 @@
 //! Scenario tests of the composed mat machine with a simulated clock.
 
 use super::*;
+use crate::test_maps::body;
 use crate::machine::alarm::{Alarm, AlarmKind};
 use crate::machine::capture::CaptureKind;
 use crate::machine::capture::CaptureOrigin;
 use crate::protocol::CellFormat;
 
-fn body() -> Vec<u8> {
-    let mut cells = vec![0u8; 48 * 48];
-    for r in 10..30 {
-        for c in 15..30 {
-            cells[r * 48 + c] = if (r + c) % 2 == 0 { 20 } else { 150 };
-        }
-    }
-    cells
-}
 
 fn config() -> MatConfig {
     MatConfig {
