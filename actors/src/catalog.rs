@@ -88,6 +88,11 @@ impl Catalog {
         self.get(&id)
     }
 
+    /// The device with this serial if it belongs to `company_id`.
+    pub fn by_serial_in_company(&self, serial: &str, company_id: &str) -> Option<Arc<DeviceInfo>> {
+        self.by_serial(serial).filter(|d| &*d.company_id == company_id)
+    }
+
     /// Every device.
     pub fn all(&self) -> Vec<Arc<DeviceInfo>> {
         let mut all: Vec<_> = self.by_id.read().unwrap_or_else(|p| p.into_inner()).values().cloned().collect();

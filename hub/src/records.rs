@@ -122,7 +122,7 @@ pub async fn save_record(store: &Store, catalog: &Catalog, record: &Record) -> R
         Record::StreamingEnd { device_id, ends_at_ms } => store.device_confs().set_streaming_end(device_id, ends_at_ms.map(|ms| ms as i64)).await,
         Record::CaptureStored(capture) => {
             let patient = store.patients().get(&company, &capture.patient_id).await?;
-            let params = AnalysisParams { weight_kg: patient.as_ref().map(|p| p.weight), height_cm: patient.as_ref().map(|p| p.height) };
+            let params = AnalysisParams { weight_kg: patient.as_ref().map(|p| p.fields.weight), height_cm: patient.as_ref().map(|p| p.fields.height) };
             let analysis = capture_analysis(catalog, &company, capture, &params);
             store.analyses().create(&analysis).await.map(|_| ())
         }

@@ -111,36 +111,19 @@ pub struct CompanyBranding {
     pub layout_number: i64,
 }
 
-/// A patient (spec §3). Serialises to the spec's field names (the API adds `_id`).
-#[derive(Debug, Clone, PartialEq, SurrealValue, serde::Serialize)]
-#[serde(rename_all = "camelCase")]
+/// A patient (spec §3): its id, company and registration time, and its fields.
+#[derive(Debug, Clone, PartialEq, SurrealValue)]
 pub struct Patient {
-    #[serde(skip)]
     pub id: String,
-    #[serde(skip)]
     pub company_id: String,
-    pub name: String,
-    pub weight: f64,
-    pub height: f64,
-    pub birth_date: Option<i64>,
-    pub notes: String,
-    pub email: String,
-    pub phone: String,
-    pub phone2: String,
-    pub gender: Option<String>,
-    pub size: f64,
-    pub health_ins: String,
-    pub medical_cond: String,
-    pub profession: String,
-    pub address: String,
-    pub postal_code: String,
-    pub country: String,
-    #[serde(skip)]
     pub created_at: i64,
+    pub fields: PatientFields,
 }
 
-/// What creating or updating a patient takes; validated by the caller, asserted by the schema.
-#[derive(Debug, Clone, PartialEq, Default, SurrealValue)]
+/// A patient's fields, as creating or updating one takes them (validated by the caller, asserted
+/// by the schema) and as they are read back. Serialises to the spec's field names.
+#[derive(Debug, Clone, PartialEq, Default, SurrealValue, serde::Serialize)]
+#[serde(rename_all = "camelCase")]
 pub struct PatientFields {
     pub name: String,
     pub weight: f64,

@@ -143,8 +143,8 @@ mod records {
         let (store, [(a, ua), (b, ub)]) = two_companies().await;
         let id = store.patients().create(&a, &ua, &patient("Ana")).await.unwrap();
         let stored = store.patients().get(&a, &id).await.unwrap().unwrap();
-        assert_eq!((stored.phone.as_str(), stored.postal_code.as_str(), stored.size), ("-1", "-1", -1.0));
-        assert_eq!(stored.weight, 70.5);
+        assert_eq!((stored.fields.phone.as_str(), stored.fields.postal_code.as_str(), stored.fields.size), ("-1", "-1", -1.0));
+        assert_eq!(stored.fields.weight, 70.5);
         assert!(store.patients().get(&b, &id).await.unwrap().is_none(), "B cannot read A's patient");
         assert!(store.patients().list(&b).await.unwrap().is_empty());
         assert!(matches!(store.patients().update(&b, &id, &patient("Bob")).await, Err(StoreError::NotFound)));

@@ -7,15 +7,14 @@
 use std::sync::Arc;
 
 use actors::actor::mat::MatMsg;
-use actors::actor::registry::RegistryMsg;
 use actors::analysis::export::iso_8601_utc;
 use actors::catalog::DeviceInfo;
 use serde::Serialize;
 
-use super::call::{path_segment, Call};
+use super::call::Call;
 use super::error::ApiError;
 use super::json::{ok, Oid};
-use super::state::AppState;
+use super::state::{AppState, ACTOR_TIMEOUT};
 use crate::auth::token::Claims;
 
 /// An alarm log entry (spec §3).
@@ -40,18 +39,10 @@ fn device_and_members(state: &AppState, claims: &Claims, device: &DeviceInfo) ->
     ids
 }
 
-fn by_id(state: &AppState, claims: &Claims, id: &str) -> Result<Arc<DeviceInfo>, ApiError> {
-    state.catalog.get_in_company(id, &claims.company_id).ok_or_else(|| ApiError::not_found("device"))
-}
-
-fn by_serial(state: &AppState, claims: &Claims, serial: &str) -> Result<Arc<DeviceInfo>, ApiError> {
-    state.catalog.by_serial(&path_segment(serial)).filter(|d| *d.company_id == *claims.company_id).ok_or_else(|| ApiError::not_found("device"))
-}
-
 /// `'True'` while the device (or one of its sub-devices) has an unattended alarm.
 pub async fn check(serial: String, call: Call) -> Result<warp::reply::Response, ApiError> {
     let claims = call.claims()?;
-    let device = by_serial(&call.state, &claims, &serial)?;
+    let device = call.device_by_serial(&claims, &serial)?;
     let ids = device_and_members(&call.state, &claims, &device);
     let pending = call.state.store.logs().has_unattended(&claims.company_id, &ids).await.map_err(ApiError::internal)?;
     Ok(ok(&if pending { "True" } else { "False" }))
@@ -60,7 +51,7 @@ pub async fn check(serial: String, call: Call) -> Result<warp::reply::Response, 
 /// The alarms of a device and its sub-devices, newest first.
 pub async fn list(id: String, call: Call) -> Result<warp::reply::Response, ApiError> {
     let claims = call.claims()?;
-    let device = by_id(&call.state, &claims, &id)?;
+    let device = call.device(&claims, &id)?;
     let mut alarms = Vec::new();
     for device_id in device_and_members(&call.state, &claims, &device) {
         for alarm in call.state.store.logs().alarms(&claims.company_id, &device_id).await.map_err(ApiError::internal)? {
@@ -84,34 +75,27 @@ pub async fn list(id: String, call: Call) -> Result<warp::reply::Response, ApiEr
 async fn attend_devices(call: &Call, claims: &Claims, device: &DeviceInfo) -> Result<warp::reply::Response, ApiError> {
     let ids = device_and_members(&call.state, claims, device);
     let attended = call.state.store.logs().attend(&claims.company_id, &ids, &claims.user_id, storage::unix_now()).await.map_err(ApiError::internal)?;
+    // Parents (horse, room set) have no actor of their own: `device_actor` answers `None`.
     for id in &ids {
-        let streams = call.state.catalog.get(id).is_some_and(|d| d.device_type.frame_shape().is_some());
-        if !streams {
-            continue;
-        }
-        let device_id: Arc<str> = Arc::from(id.as_str());
-        let resolved = call.state.actors.registry.call(|reply| RegistryMsg::Resolve { device_id, reply }, Some(ACTOR_TIMEOUT)).await;
-        if let Ok(ractor::rpc::CallResult::Success(Ok(handle))) = resolved {
+        if let Some(handle) = call.state.device_actor(&Arc::from(id.as_str())).await {
             let _ = handle.actor.call(|reply| MatMsg::AttendAlarm { alarm: None, reply }, Some(ACTOR_TIMEOUT)).await;
         }
     }
     Ok(ok(&serde_json::json!({ "attended": attended })))
 }
 
-/// How long an attend waits for a device actor.
-const ACTOR_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(2);
 
 /// Attends every pending alarm of a device (and its sub-devices).
 pub async fn attend(id: String, call: Call) -> Result<warp::reply::Response, ApiError> {
     let claims = call.claims()?;
-    let device = by_id(&call.state, &claims, &id)?;
+    let device = call.device(&claims, &id)?;
     attend_devices(&call, &claims, &device).await
 }
 
 /// Attends every pending alarm of a (sub-)device given by serial; the body is empty.
 pub async fn attend_by_serial(serial: String, call: Call) -> Result<warp::reply::Response, ApiError> {
     let claims = call.claims()?;
-    let device = by_serial(&call.state, &claims, &serial)?;
+    let device = call.device_by_serial(&claims, &serial)?;
     attend_devices(&call, &claims, &device).await
 }
 
@@ -119,7 +103,7 @@ pub async fn attend_by_serial(serial: String, call: Call) -> Result<warp::reply:
 /// shows the second value.
 pub async fn device_logs(id: String, call: Call) -> Result<warp::reply::Response, ApiError> {
     let claims = call.claims()?;
-    by_id(&call.state, &claims, &id)?;
+    call.device(&claims, &id)?;
     let logs = call.state.store.logs().device_logs(&claims.company_id, &id).await.map_err(ApiError::internal)?;
     let body: Vec<serde_json::Value> = logs
         .into_iter()
@@ -139,7 +123,7 @@ pub async fn device_logs(id: String, call: Call) -> Result<warp::reply::Response
 /// A device's presence entries: `logId` '1' entrance, '0' exit.
 pub async fn presence_logs(id: String, call: Call) -> Result<warp::reply::Response, ApiError> {
     let claims = call.claims()?;
-    let device = by_id(&call.state, &claims, &id)?;
+    let device = call.device(&claims, &id)?;
     let mut entries = Vec::new();
     for device_id in device_and_members(&call.state, &claims, &device) {
         for entry in call.state.store.logs().presence(&claims.company_id, &device_id).await.map_err(ApiError::internal)? {

@@ -10,7 +10,6 @@ use warp::http::StatusCode;
 use super::call::{path_segment, Call};
 use super::error::ApiError;
 use super::json::{created, ok, Oid};
-use crate::auth::token::Claims;
 use crate::validation::char_len;
 
 /// History page size (spec §9).
@@ -90,7 +89,7 @@ async fn store_analysis(patient_id: String, mut call: Call, forced_type: Option<
     };
     check_notes(&input.notes)?;
     if let Some(device) = &input.device_id {
-        call.state.catalog.get_in_company(device, &claims.company_id).ok_or_else(|| ApiError::not_found("device"))?;
+        call.device(&claims, device)?;
     }
     let now = storage::unix_now();
     let creation_date = input.creation_date.unwrap_or(now);
@@ -160,15 +159,6 @@ fn totals(count: u64, bytes: u64) -> HistoryTotals {
     HistoryTotals { total_analysis: count, total_pages: count.div_ceil(PAGE_SIZE), total_size: (bytes as f64 / 1_048_576.0 * 100.0).round() / 100.0 }
 }
 
-/// `{userId}` must be the caller; the history is the company's (patients are shared).
-fn history_caller(call: &Call, user_id: &str) -> Result<Claims, ApiError> {
-    let claims = call.claims()?;
-    if claims.user_id != user_id {
-        return Err(ApiError::not_found("user"));
-    }
-    Ok(claims)
-}
-
 fn filter(patient_id: Option<String>, analysis_type: &str) -> Result<AnalysisFilter, ApiError> {
     let analysis_type = match analysis_type {
         "all" => None,
@@ -183,7 +173,7 @@ fn page_number(page: &str) -> Result<u64, ApiError> {
 }
 
 async fn history_page(call: Call, user_id: String, patient_id: Option<String>, analysis_type: String, page: String) -> Result<warp::reply::Response, ApiError> {
-    let claims = history_caller(&call, &user_id)?;
+    let claims = call.as_user(&user_id)?;
     let filter = filter(patient_id, &path_segment(&analysis_type))?;
     let page = page_number(&page)?;
     if let Some(patient) = &filter.patient_id {
@@ -202,7 +192,7 @@ async fn history_page(call: Call, user_id: String, patient_id: Option<String>, a
 }
 
 async fn history_count(call: Call, user_id: String, patient_id: Option<String>, analysis_type: String) -> Result<warp::reply::Response, ApiError> {
-    let claims = history_caller(&call, &user_id)?;
+    let claims = call.as_user(&user_id)?;
     let filter = filter(patient_id, &path_segment(&analysis_type))?;
     if let Some(patient) = &filter.patient_id {
         call.state.store.patients().get(&claims.company_id, patient).await.map_err(ApiError::internal)?.ok_or_else(|| ApiError::not_found("patient"))?;

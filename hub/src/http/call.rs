@@ -7,6 +7,7 @@ use std::net::SocketAddr;
 use std::pin::Pin;
 use std::sync::Arc;
 
+use actors::catalog::DeviceInfo;
 use bytes::{Buf, Bytes, BytesMut};
 use futures_util::{Stream, StreamExt, TryStreamExt};
 use serde::de::DeserializeOwned;
@@ -55,6 +56,26 @@ impl Call {
             return Err(ApiError::new(StatusCode::FORBIDDEN, "forbidden", "only an administrator may do this"));
         }
         Ok(claims)
+    }
+
+    /// The caller's claims, if `user_id` (a path's `{userId}`) is the caller: one user never acts
+    /// as another (404 otherwise).
+    pub fn as_user(&self, user_id: &str) -> Result<Claims, ApiError> {
+        let claims = self.claims()?;
+        if claims.user_id != user_id {
+            return Err(ApiError::not_found("user"));
+        }
+        Ok(claims)
+    }
+
+    /// A device of the caller's company by id (404 for an unknown id or another company's).
+    pub fn device(&self, claims: &Claims, id: &str) -> Result<Arc<DeviceInfo>, ApiError> {
+        self.state.catalog.get_in_company(id, &claims.company_id).ok_or_else(|| ApiError::not_found("device"))
+    }
+
+    /// A device of the caller's company by hardware serial (a percent-encoded path segment).
+    pub fn device_by_serial(&self, claims: &Claims, serial: &str) -> Result<Arc<DeviceInfo>, ApiError> {
+        self.state.catalog.by_serial_in_company(&path_segment(serial), &claims.company_id).ok_or_else(|| ApiError::not_found("device"))
     }
 
     /// The client's IP address, for throttling.

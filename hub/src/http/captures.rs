@@ -2,19 +2,14 @@
 //! activation a browser sends as `ActivateRemote` — a dynamic capture of the default recognition
 //! time for the caller's selected patient, through the device's capture machine and its rules.
 
-use std::sync::Arc;
-use std::time::Duration;
-
 use actors::actor::mat::MatMsg;
-use actors::actor::registry::RegistryMsg;
 use ractor::rpc::CallResult;
 use warp::http::StatusCode;
 
-use super::call::{path_segment, Call};
+use super::call::Call;
 use super::error::ApiError;
 use super::json::ok;
-
-const ACTOR_TIMEOUT: Duration = Duration::from_secs(5);
+use super::state::ACTOR_TIMEOUT;
 
 fn unavailable() -> ApiError {
     ApiError::new(StatusCode::CONFLICT, "connectDevice", "the device is not available")
@@ -24,7 +19,7 @@ fn unavailable() -> ApiError {
 /// `connectDevice`, `onGoing`, …) when it cannot start.
 pub async fn start(serial: String, call: Call) -> Result<warp::reply::Response, ApiError> {
     let claims = call.claims()?;
-    let device = call.state.catalog.by_serial(&path_segment(&serial)).filter(|d| *d.company_id == *claims.company_id).ok_or_else(|| ApiError::not_found("device"))?;
+    let device = call.device_by_serial(&claims, &serial)?;
     if device.device_type.frame_shape().is_none() {
         return Err(ApiError::new(StatusCode::BAD_REQUEST, "notACaptureDevice", "this device captures nothing itself"));
     }
@@ -32,11 +27,7 @@ pub async fn start(serial: String, call: Call) -> Result<warp::reply::Response, 
     let Some(patient) = patient else {
         return Err(ApiError::new(StatusCode::CONFLICT, "patientSelected", "select a patient first"));
     };
-    let device_id: Arc<str> = device.id.clone();
-    let handle = match call.state.actors.registry.call(|reply| RegistryMsg::Resolve { device_id, reply }, Some(ACTOR_TIMEOUT)).await {
-        Ok(CallResult::Success(Ok(handle))) => handle,
-        _ => return Err(unavailable()),
-    };
+    let handle = call.state.device_actor(&device.id).await.ok_or_else(unavailable)?;
     handle.actor.cast(MatMsg::SelectPatient(Some(patient.id.clone()))).map_err(|_| unavailable())?;
     let user_id = claims.user_id.clone();
     match handle.actor.call(|reply| MatMsg::RemoteActivation { user_id, reply }, Some(ACTOR_TIMEOUT)).await {

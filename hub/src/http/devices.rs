@@ -4,10 +4,8 @@
 //! `GET /api/standard/pressureMapLogs/{serial}`.
 
 use std::collections::HashMap;
-use std::sync::Arc;
 
 use actors::actor::mat::MatMsg;
-use actors::actor::registry::RegistryMsg;
 use actors::browser::{DeviceConfEvent, PressureMapEvent, SideStatus};
 use actors::catalog::DeviceInfo;
 use actors::machine::device_type::DeviceType;
@@ -132,11 +130,6 @@ fn conf_json(conf: DeviceConf, status: DeviceConfEvent, company: &str) -> Device
     }
 }
 
-/// The device in the caller's company (404 for an unknown id or another company's).
-fn catalog_device(state: &AppState, company_id: &str, id: &str) -> Result<Arc<DeviceInfo>, ApiError> {
-    state.catalog.get_in_company(id, company_id).ok_or_else(|| ApiError::not_found("device"))
-}
-
 /// The caller's company's devices.
 pub async fn user_devices(call: Call) -> Result<warp::reply::Response, ApiError> {
     let claims = call.claims()?;
@@ -159,7 +152,7 @@ pub async fn device_conf_company(call: Call) -> Result<warp::reply::Response, Ap
 /// One device's configuration and live status.
 pub async fn device_configuration(id: String, call: Call) -> Result<warp::reply::Response, ApiError> {
     let claims = call.claims()?;
-    catalog_device(&call.state, &claims.company_id, &id)?;
+    call.device(&claims, &id)?;
     let conf = call
         .state
         .store
@@ -224,7 +217,7 @@ fn latest_map(state: &AppState, device: &DeviceInfo) -> Option<(u64, u16, u16, V
 /// `GET /api/ForceDeviceApi/{id}`: the four channels of a Force Mat (0–4095) and their sum.
 pub async fn force_values(id: String, call: Call) -> Result<warp::reply::Response, ApiError> {
     let claims = call.claims()?;
-    let device = catalog_device(&call.state, &claims.company_id, &id)?;
+    let device = call.device(&claims, &id)?;
     if device.device_type.frame_shape().map(|(rows, cols, _)| rows * cols) != Some(4) {
         return Err(ApiError::new(StatusCode::BAD_REQUEST, "notAForceDevice", "this device has no force channels"));
     }
@@ -241,7 +234,7 @@ pub async fn force_values(id: String, call: Call) -> Result<warp::reply::Respons
 /// sends nothing.
 pub async fn pressure_map_log(serial: String, call: Call) -> Result<warp::reply::Response, ApiError> {
     let claims = call.claims()?;
-    let device = call.state.catalog.by_serial(&path_segment(&serial)).filter(|d| *d.company_id == *claims.company_id).ok_or_else(|| ApiError::not_found("device"))?;
+    let device = call.device_by_serial(&claims, &serial)?;
     let body = match latest_map(&call.state, &device) {
         Some((at, rows, cols, cells)) => {
             let map: Vec<&[u16]> = cells.chunks(usize::from(cols.max(1))).take(usize::from(rows)).collect();
@@ -272,15 +265,12 @@ pub async fn set_repositioning(id: String, mut call: Call) -> Result<warp::reply
     if request.minutes.is_some_and(|m| !REPOSITIONING_MINUTES.contains(&m)) {
         return Err(ApiError::new(StatusCode::BAD_REQUEST, "invalidRepositioningInterval", "the interval is 15 to 1440 minutes"));
     }
-    let device = catalog_device(&call.state, &claims.company_id, &id)?;
+    let device = call.device(&claims, &id)?;
     call.state.store.device_confs().set_repositioning_minutes(&claims.company_id, &id, request.minutes).await.map_err(|e| ApiError::store(e, "device", "duplicate"))?;
     let interval = request.minutes.map(|m| std::time::Duration::from_secs(m as u64 * 60)).unwrap_or(DEFAULT_REPOSITIONING_INTERVAL);
-    if device.device_type.frame_shape().is_some() {
-        let device_id = device.id.clone();
-        let resolved = call.state.actors.registry.call(|reply| RegistryMsg::Resolve { device_id, reply }, Some(std::time::Duration::from_secs(5))).await;
-        if let Ok(ractor::rpc::CallResult::Success(Ok(handle))) = resolved {
-            let _ = handle.actor.cast(MatMsg::SetRepositioningInterval(interval));
-        }
+    // Parents (horse, room set) have no actor of their own: `device_actor` answers `None`.
+    if let Some(handle) = call.state.device_actor(&device.id).await {
+        let _ = handle.actor.cast(MatMsg::SetRepositioningInterval(interval));
     }
     Ok(ok(&serde_json::json!({ "minutes": interval.as_secs() / 60 })))
 }

@@ -12,33 +12,12 @@ use warp::Reply;
 
 use super::call::Call;
 use super::error::ApiError;
+use super::preview::preview_frames;
 use super::reports::default_device_type;
 use crate::records::FRAME_TIMES_PARAMETER;
 
 fn no_data(message: &str) -> ApiError {
     ApiError::new(StatusCode::BAD_REQUEST, "toastErrorRaw.noAnalysisData", message)
-}
-
-/// The stored frames (a 2-D map is one frame) as (rows, cols, cells).
-pub fn preview_frames(preview: &Value) -> Option<Vec<(u16, u16, Vec<u16>)>> {
-    let outer = preview.as_array()?;
-    let is_frames = outer.first()?.as_array()?.first().is_some_and(Value::is_array);
-    let frames: Vec<&Value> = if is_frames { outer.iter().collect() } else { vec![preview] };
-    frames
-        .into_iter()
-        .map(|frame| {
-            let rows = frame.as_array()?;
-            let cols = rows.first()?.as_array()?.len();
-            let mut cells = Vec::with_capacity(rows.len() * cols);
-            for row in rows {
-                let row = row.as_array().filter(|r| r.len() == cols)?;
-                for cell in row {
-                    cells.push(cell.as_f64().filter(|v| *v >= 0.0 && *v <= f64::from(u16::MAX))? as u16);
-                }
-            }
-            Some((u16::try_from(rows.len()).ok()?, u16::try_from(cols).ok()?, cells))
-        })
-        .collect()
 }
 
 /// The capture's frame times, from the stored `frameTimesMs` parameter; a single map needs none.
@@ -71,7 +50,7 @@ pub async fn export(id: String, kind: String, call: Call) -> Result<warp::reply:
     let device_type = record
         .device
         .as_deref()
-        .and_then(|d| call.state.catalog.get_in_company(d, &claims.company_id))
+        .and_then(|d| call.device(&claims, d).ok())
         .map(|d| d.device_type)
         .unwrap_or_else(|| default_device_type(analysis_type));
     let (rows, cols, _) = frames[0];
@@ -96,13 +75,9 @@ pub async fn export(id: String, kind: String, call: Call) -> Result<warp::reply:
 #[cfg(test)]
 mod tests {
     use super::*;
-    use serde_json::json;
 
     #[test]
-    fn maps_and_frames_read_back_and_times_come_from_the_parameter() {
-        assert_eq!(preview_frames(&json!([[1, 2], [3, 4]])).unwrap(), vec![(2, 2, vec![1, 2, 3, 4])]);
-        assert_eq!(preview_frames(&json!([[[1]], [[2]]])).unwrap().len(), 2);
-        assert!(preview_frames(&json!([[1, 2], [3]])).is_none());
+    fn times_come_from_the_parameter() {
         let times = vec![NamedParameter::new(FRAME_TIMES_PARAMETER, ParameterValue::Series(vec![0.0, 33.0]))];
         assert_eq!(frame_times(&times, 2), Some(vec![0, 33]));
         assert_eq!(frame_times(&times, 3), None, "times must match the frames");

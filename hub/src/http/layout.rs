@@ -8,27 +8,18 @@ use warp::Reply;
 use super::call::Call;
 use super::error::ApiError;
 use super::json::ok;
-use crate::auth::token::Claims;
 use crate::validation::layout::{layout_json, validate_layout, LayoutJson};
-
-fn as_self(call: &Call, user_id: &str) -> Result<Claims, ApiError> {
-    let claims = call.claims()?;
-    if claims.user_id != user_id {
-        return Err(ApiError::not_found("user"));
-    }
-    Ok(claims)
-}
 
 /// The caller's settings, or the defaults.
 pub async fn get(user_id: String, call: Call) -> Result<warp::reply::Response, ApiError> {
-    let claims = as_self(&call, &user_id)?;
+    let claims = call.as_user(&user_id)?;
     let stored = call.state.store.layouts().get(&claims.company_id, &claims.user_id).await.map_err(ApiError::internal)?;
     Ok(ok(&stored.as_ref().map(layout_json).unwrap_or_default()))
 }
 
 /// Saves the caller's settings: 201 when created, 200 when updated.
 pub async fn save(user_id: String, mut call: Call) -> Result<warp::reply::Response, ApiError> {
-    let claims = as_self(&call, &user_id)?;
+    let claims = call.as_user(&user_id)?;
     let input: LayoutJson = call.json().await?;
     let settings = validate_layout(&input)?;
     let created = call.state.store.layouts().save(&claims.company_id, &claims.user_id, &settings).await.map_err(|e| ApiError::store(e, "user", "duplicate"))?;

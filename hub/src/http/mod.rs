@@ -15,6 +15,7 @@ pub mod exports;
 pub mod json;
 pub mod layout;
 pub mod patients;
+pub mod preview;
 pub mod registration;
 pub mod reports;
 pub mod state;

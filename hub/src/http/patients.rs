@@ -5,12 +5,11 @@
 //! `{userId}` must be the caller: one user cannot act as another (404 otherwise).
 
 use serde::{Deserialize, Serialize};
-use storage::model::Patient;
+use storage::model::{Patient, PatientFields};
 
 use super::call::Call;
 use super::error::ApiError;
 use super::json::{created, ok, Oid};
-use crate::auth::token::Claims;
 use crate::validation::patient::{validate_patient, PatientInput, PatientMode};
 
 /// The message when no patient is selected (spec §7).
@@ -23,34 +22,25 @@ pub struct PatientJson {
     #[serde(rename = "_id")]
     pub id: Oid,
     #[serde(flatten)]
-    pub patient: Patient,
+    pub fields: PatientFields,
 }
 
 impl From<Patient> for PatientJson {
     fn from(patient: Patient) -> Self {
-        PatientJson { id: Oid::new(&patient.id), patient }
+        PatientJson { id: Oid::new(&patient.id), fields: patient.fields }
     }
-}
-
-/// The caller's claims, if `user_id` is the caller.
-fn as_self(call: &Call, user_id: &str) -> Result<Claims, ApiError> {
-    let claims = call.claims()?;
-    if claims.user_id != user_id {
-        return Err(ApiError::not_found("user"));
-    }
-    Ok(claims)
 }
 
 /// The company's patients, by name.
 pub async fn list(user_id: String, call: Call) -> Result<warp::reply::Response, ApiError> {
-    let claims = as_self(&call, &user_id)?;
+    let claims = call.as_user(&user_id)?;
     let patients = call.state.store.patients().list(&claims.company_id).await.map_err(ApiError::internal)?;
     Ok(ok(&patients.into_iter().map(PatientJson::from).collect::<Vec<_>>()))
 }
 
 /// Registers a patient (the data-treatment agreement is required).
 pub async fn create(user_id: String, mut call: Call) -> Result<warp::reply::Response, ApiError> {
-    let claims = as_self(&call, &user_id)?;
+    let claims = call.as_user(&user_id)?;
     let input: PatientInput = call.json().await?;
     let fields = validate_patient(&input, PatientMode::Create, storage::unix_now())?;
     let id = call.state.store.patients().create(&claims.company_id, &claims.user_id, &fields).await.map_err(|e| ApiError::store(e, "patient", "duplicate"))?;
@@ -71,7 +61,7 @@ pub async fn update(patient_id: String, mut call: Call) -> Result<warp::reply::R
 /// The caller's selected patient: `{ patient, message }`, `patient` null and the spec's message
 /// when none is selected.
 pub async fn selected(user_id: String, call: Call) -> Result<warp::reply::Response, ApiError> {
-    let claims = as_self(&call, &user_id)?;
+    let claims = call.as_user(&user_id)?;
     let patient = call.state.store.patients().selected(&claims.company_id, &claims.user_id).await.map_err(ApiError::internal)?;
     let body = match patient {
         Some(patient) => serde_json::json!({ "patient": PatientJson::from(patient), "message": null }),
@@ -89,7 +79,7 @@ pub struct SelectRequest {
 
 /// Selects a patient of the company for the caller.
 pub async fn select(user_id: String, mut call: Call) -> Result<warp::reply::Response, ApiError> {
-    let claims = as_self(&call, &user_id)?;
+    let claims = call.as_user(&user_id)?;
     let request: SelectRequest = call.json().await?;
     call.state.store.patients().select(&claims.company_id, &claims.user_id, &request.patient_id).await.map_err(|e| ApiError::store(e, "patient", "duplicate"))?;
     let patient = call.state.store.patients().get(&claims.company_id, &request.patient_id).await.map_err(ApiError::internal)?.ok_or_else(|| ApiError::not_found("patient"))?;

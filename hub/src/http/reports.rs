@@ -14,38 +14,25 @@ use warp::Reply;
 
 use super::call::Call;
 use super::error::ApiError;
+use super::preview::preview_frames;
 use crate::auth::token::Claims;
 
 /// A stored `mapPreview` as a map: a 2-D array of numbers, or frames (a 3-D array, drawn as their
-/// per-cell mean). `None` when it is neither.
+/// per-cell mean). `None` when it is neither, or the frames differ in shape.
 pub fn map_from_preview(preview: &Value) -> Option<ReportMap> {
-    let rows = preview.as_array()?;
-    let is_frames = rows.first()?.as_array()?.first().is_some_and(Value::is_array);
-    let frames: Vec<&Value> = if is_frames { rows.iter().collect() } else { vec![preview] };
-    let mut sums: Vec<u64> = Vec::new();
-    let (mut height, mut width) = (0usize, 0usize);
-    for frame in &frames {
-        let frame_rows = frame.as_array()?;
-        let frame_width = frame_rows.first()?.as_array()?.len();
-        if sums.is_empty() {
-            (height, width) = (frame_rows.len(), frame_width);
-            sums = vec![0; height * width];
-        }
-        if frame_rows.len() != height {
-            return None;
-        }
-        for (r, row) in frame_rows.iter().enumerate() {
-            let row = row.as_array().filter(|row| row.len() == width)?;
-            for (c, cell) in row.iter().enumerate() {
-                sums[r * width + c] += cell.as_f64().filter(|v| *v >= 0.0)?.min(f64::from(u16::MAX)) as u64;
-            }
-        }
-    }
-    if height == 0 || width == 0 || height > usize::from(u16::MAX) || width > usize::from(u16::MAX) {
+    let frames = preview_frames(preview)?;
+    let (rows, cols, _) = *frames.first()?;
+    if rows == 0 || cols == 0 || frames.iter().any(|(r, c, _)| (*r, *c) != (rows, cols)) {
         return None;
     }
+    let mut sums = vec![0u64; usize::from(rows) * usize::from(cols)];
+    for (_, _, cells) in &frames {
+        for (sum, &cell) in sums.iter_mut().zip(cells) {
+            *sum += u64::from(cell);
+        }
+    }
     let count = frames.len() as u64;
-    Some(ReportMap { rows: height as u16, cols: width as u16, cells: sums.into_iter().map(|s| (s / count) as u16).collect() })
+    Some(ReportMap { rows, cols, cells: sums.into_iter().map(|s| (s / count) as u16).collect() })
 }
 
 /// The device type an analysis without a device is drawn as.
@@ -73,11 +60,11 @@ async fn load(call: &Call, claims: &Claims, id: &str) -> Result<Loaded, ApiError
     let preview: Value = serde_json::from_str(&record.map_preview).unwrap_or(Value::Null);
     let map = map_from_preview(&preview)
         .ok_or_else(|| ApiError::new(StatusCode::BAD_REQUEST, "toastErrorRaw.noAnalysisData", "the analysis has no pressure map to print"))?;
-    let device = record.device.as_deref().and_then(|d| call.state.catalog.get_in_company(d, &claims.company_id));
+    let device = record.device.as_deref().and_then(|d| call.device(claims, d).ok());
     let device_type = device.as_ref().map(|d| d.device_type).unwrap_or_else(|| default_device_type(kind));
     let device_name = device.map(|d| d.name.clone()).unwrap_or_default();
     let patient = store.patients().get(&claims.company_id, &record.patient_id).await.map_err(ApiError::internal)?;
-    let patient = patient.map(|p| PatientSummary { name: p.name, height_cm: Some(p.height), weight_kg: Some(p.weight) });
+    let patient = patient.map(|p| PatientSummary { name: p.fields.name, height_cm: Some(p.fields.height), weight_kg: Some(p.fields.weight) });
     Ok(Loaded { record, kind, map, device_type, device_name, patient })
 }
 

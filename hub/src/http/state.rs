@@ -27,3 +27,19 @@ pub struct AppState {
     /// Failed sign-ins per account and address.
     pub login_limiter: Mutex<LoginLimiter>,
 }
+
+/// How long a handler waits for the registry or a device actor.
+pub const ACTOR_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(5);
+
+impl AppState {
+    /// The actor of a device that streams (spawned if needed), or `None` when the registry does
+    /// not answer in time or the device streams nothing itself.
+    pub async fn device_actor(&self, device_id: &Arc<str>) -> Option<actors::actor::registry::MatHandle> {
+        let device_id = device_id.clone();
+        let resolved = self.actors.registry.call(|reply| actors::actor::registry::RegistryMsg::Resolve { device_id, reply }, Some(ACTOR_TIMEOUT)).await;
+        match resolved {
+            Ok(ractor::rpc::CallResult::Success(Ok(handle))) => Some(handle),
+            _ => None,
+        }
+    }
+}

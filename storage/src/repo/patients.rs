@@ -7,8 +7,10 @@ use crate::model::{Patient, PatientFields};
 use crate::error::checked;
 use crate::{new_id, unix_now, StoreError};
 
-const FIELDS: &str = "record::id(id) AS id, record::id(company) AS company_id, name, weight, height, birth_date, notes, \
-    email, phone, phone2, gender, size, health_ins, medical_cond, profession, address, postal_code, country, created_at";
+const FIELDS: &str = "record::id(id) AS id, record::id(company) AS company_id, created_at, { name: name, weight: weight, \
+    height: height, birth_date: birth_date, notes: notes, email: email, phone: phone, phone2: phone2, gender: gender, \
+    size: size, health_ins: health_ins, medical_cond: medical_cond, profession: profession, address: address, \
+    postal_code: postal_code, country: country } AS fields";
 
 const SET_FIELDS: &str = "name = $f.name, weight = $f.weight, height = $f.height, birth_date = $f.birth_date, \
     notes = $f.notes, email = $f.email, phone = $f.phone, phone2 = $f.phone2, gender = $f.gender, size = $f.size, \

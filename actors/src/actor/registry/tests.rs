@@ -185,3 +185,27 @@ async fn a_mat_actor_killed_mid_capture_resumes_the_capture() {
     assert_eq!(refusal, Some(Err(CaptureRefusal::DynamicOngoing)), "the restarted actor still runs the capture");
     registry.stop(None);
 }
+
+/// A repositioning interval stored before a hub restart is applied to the device's new actor:
+/// 15 minutes lying still are Ulcer Risk (`due`), where the 2 h default would still be `ok`.
+#[tokio::test(start_paused = true)]
+async fn a_resumed_repositioning_interval_applies_to_the_new_actor() {
+    use crate::machine::pressure_ulcer::RepositioningTier;
+    let catalog = Catalog::new([device("a", DeviceType::MattressMatIoT, None, &[])]);
+    let args = RegistryArgs { catalog, bus: Bus::new(), writer: None, metrics: Arc::new(HubMetrics::default()), absence_delay: Duration::from_secs(30) };
+    let (registry, _) = Actor::spawn(None, DeviceRegistry, args).await.expect("registry");
+    let state = ResumeState { repositioning_intervals: vec![("a".into(), Duration::from_secs(15 * 60))], ..ResumeState::default() };
+    registry.call(|reply| RegistryMsg::Resume { state, reply }, None).await.expect("resumed");
+    let (link, _rx) = DeviceLink::new(1);
+    let connected = registry.call(|reply| RegistryMsg::Connect { device_id: "a".into(), link, reply }, None).await.expect("answered");
+    let ractor::rpc::CallResult::Success(Ok(handle)) = connected else { panic!("not connected") };
+    for seq in 0..70u64 {
+        let frame = FrameIn { seq, device_time_ms: seq * 15_000, rows: 48, cols: 48, format: CellFormat::U8, cells: body() };
+        handle.actor.cast(MatMsg::Frame(frame)).expect("frame");
+        tokio::time::advance(Duration::from_secs(15)).await;
+    }
+    let status = handle.actor.call(MatMsg::GetStatus, None).await.expect("answered");
+    let ractor::rpc::CallResult::Success(status) = status else { panic!("no status") };
+    assert!(matches!(status.repositioning, RepositioningTier::Due | RepositioningTier::Overdue), "{status:?}");
+    registry.stop(None);
+}
