@@ -1,0 +1,224 @@
+// The browser-tour harness: starts the real hub binary on loopback (free ports, its own temporary
+// data directory, demo data and simulated devices) and a real headless Chromium (Debian's package,
+// driven by playwright-core), then hands both to a tour. Installs nothing.
+//
+// A tour is a module in e2e/tours/ exporting
+//   name       – a short name (used for screenshots: artifacts/e2e/<name>/…)
+//   hubArgs    – optional extra hub arguments (array)
+//   hubEnv     – optional extra environment for the hub (object)
+//   locale     – optional browser locale (default en-US)
+//   run(t)     – async; t = { base, page, context, newPage, test, ok, shot, login, log, artifacts }
+// Each tour gets its own hub and browser profile, so tours cannot disturb each other.
+
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+
+export const CLIENT_DIR = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+export const REPO_DIR = resolve(CLIENT_DIR, '..');
+export const DIST_DIR = join(CLIENT_DIR, 'dist');
+export const ARTIFACTS = join(REPO_DIR, 'artifacts', 'e2e');
+// HUB_BIN is taken as a shell would (relative to the current directory, or looked up on PATH when it
+// has no slash); the default is ../target/debug/hub relative to client/.
+export const HUB_BIN = process.env.HUB_BIN
+  ? process.env.HUB_BIN.includes('/')
+    ? resolve(process.cwd(), process.env.HUB_BIN)
+    : process.env.HUB_BIN
+  : resolve(CLIENT_DIR, '../target/debug/hub');
+export const CHROMIUM_BIN = process.env.CHROMIUM_BIN ?? '/usr/bin/chromium';
+const HUB_START_TIMEOUT_MS = 90_000;
+export const DEMO_STAFF = { email: 'demo@example.com', password: 'demo1234' };
+export const DEMO_ADMIN = { email: 'admin@example.com', password: 'admin1234' };
+
+export const log = (...a) => console.log(...a);
+
+/** Starts the hub and resolves with its base URL once it prints `listening http=...`. */
+export function startHub(dataDir, { args: extraArgs = [], env: extraEnv = {} } = {}) {
+  return new Promise((resolvePromise, reject) => {
+    const args = [
+      '--demo',
+      '--data',
+      dataDir,
+      '--http',
+      '127.0.0.1:0',
+      '--quic',
+      '127.0.0.1:0',
+      '--client-dir',
+      DIST_DIR,
+      ...extraArgs,
+    ];
+    log(`# starting ${HUB_BIN} ${args.join(' ')}`);
+    const hub = spawn(HUB_BIN, args, { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...extraEnv } });
+    const state = { hub, stderr: '' };
+    let settled = false;
+    let stdoutBuf = '';
+    const fail = (msg) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      reject(Object.assign(new Error(msg), { hubStderr: state.stderr }));
+    };
+    const timer = setTimeout(
+      () => fail(`hub did not print "listening http=..." within ${HUB_START_TIMEOUT_MS / 1000} s`),
+      HUB_START_TIMEOUT_MS,
+    );
+    hub.on('error', (err) => fail(`could not start hub ${HUB_BIN}: ${err.message}`));
+    hub.on('exit', (code, signal) => fail(`hub exited early (code ${code}, signal ${signal})`));
+    hub.stderr.setEncoding('utf8');
+    hub.stderr.on('data', (chunk) => {
+      state.stderr += chunk;
+      if (state.stderr.length > 200_000) state.stderr = state.stderr.slice(-100_000);
+    });
+    hub.stdout.setEncoding('utf8');
+    hub.stdout.on('data', (chunk) => {
+      if (settled) return;
+      stdoutBuf += chunk;
+      const m = /listening http=(\S+)/.exec(stdoutBuf);
+      if (m) {
+        settled = true;
+        clearTimeout(timer);
+        let base = m[1];
+        if (!/^https?:\/\//.test(base)) base = `http://${base}`;
+        resolvePromise({ ...state, state, base: base.replace(/\/$/, '') });
+      }
+    });
+  });
+}
+
+export function stopProcess(child) {
+  return new Promise((res) => {
+    if (child.exitCode !== null || child.signalCode !== null) return res();
+    const force = setTimeout(() => child.kill('SIGKILL'), 3000);
+    child.once('exit', () => {
+      clearTimeout(force);
+      res();
+    });
+    child.kill('SIGTERM');
+  });
+}
+
+export async function launchBrowser(profile, locale = 'en-US') {
+  return chromium.launchPersistentContext(profile, {
+    executablePath: CHROMIUM_BIN,
+    headless: false, // --headless=new is passed below, as Debian's chromium wants it
+    args: [
+      '--headless=new',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--enable-unsafe-swiftshader',
+      '--hide-scrollbars',
+    ],
+    viewport: { width: 1280, height: 860 },
+    locale,
+    acceptDownloads: true,
+  });
+}
+
+/** Signs in through the login form and waits for /devices. */
+export async function login(page, base, { email, password } = DEMO_STAFF) {
+  await page.goto(`${base}/login`);
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password').fill(password);
+  await page.getByLabel('Password').press('Enter');
+  await page.waitForURL((u) => u.pathname === '/devices');
+}
+
+/**
+ * Runs one tour module with its own hub and browser. Returns { passed, failed }. Each `test` inside
+ * the tour is counted; a thrown error fails that test and skips its remaining checks.
+ */
+export async function runTour(mod) {
+  const counts = { passed: 0, failed: 0 };
+  const cleanups = [];
+  const dir = join(ARTIFACTS, mod.name);
+  mkdirSync(dir, { recursive: true });
+  const consoleErrors = [];
+  let hubState = null;
+  log(`\n## tour ${mod.name}`);
+  try {
+    const dataDir = mkdtempSync(join(tmpdir(), 'hub-e2e-data-'));
+    cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
+    const started = await startHub(dataDir, { args: mod.hubArgs ?? [], env: mod.hubEnv ?? {} });
+    hubState = started.state;
+    cleanups.unshift(() => stopProcess(started.hub));
+    const { base } = started;
+    log(`# hub listening at ${base}`);
+    const profile = mkdtempSync(join(tmpdir(), 'hub-e2e-chromium-'));
+    cleanups.push(() => rmSync(profile, { recursive: true, force: true }));
+    const context = await launchBrowser(profile, mod.locale ?? 'en-US');
+    cleanups.unshift(() => context.close().catch(() => {}));
+    const watch = (p) => {
+      p.on('console', (m) => {
+        if (m.type() === 'error') consoleErrors.push(m.text());
+      });
+      p.on('pageerror', (e) => consoleErrors.push(String(e)));
+      p.setDefaultTimeout(30_000);
+      return p;
+    };
+    const page = watch(context.pages()[0] ?? (await context.newPage()));
+    /** A second, independent browser (its own profile and storage), e.g. a second nurse. */
+    const newBrowser = async (locale) => {
+      const p2 = mkdtempSync(join(tmpdir(), 'hub-e2e-chromium-'));
+      cleanups.push(() => rmSync(p2, { recursive: true, force: true }));
+      const ctx2 = await launchBrowser(p2, locale ?? mod.locale ?? 'en-US');
+      cleanups.unshift(() => ctx2.close().catch(() => {}));
+      return { context: ctx2, page: watch(ctx2.pages()[0] ?? (await ctx2.newPage())) };
+    };
+    const test = async (name, fn) => {
+      log(`\n# ${mod.name}: ${name}`);
+      try {
+        await fn((msg) => log(`  ok - ${msg}`));
+        counts.passed += 1;
+        log(`PASS ${mod.name}: ${name}`);
+      } catch (err) {
+        counts.failed += 1;
+        log(`  not ok - ${err instanceof Error ? err.message.split('\n')[0] : err}`);
+        log(`FAIL ${mod.name}: ${name}`);
+        await page.screenshot({ path: join(dir, `FAILED-${name.replace(/[^a-z0-9]+/gi, '-')}.png`), fullPage: true }).catch(() => {});
+      }
+    };
+    const shot = (file, p = page) => p.screenshot({ path: join(dir, file), fullPage: true });
+    await mod.run({
+      base,
+      page,
+      context,
+      newBrowser,
+      test,
+      shot,
+      log,
+      artifacts: dir,
+      hub: started.hub,
+      login: (p = page, who = DEMO_STAFF) => login(p, base, who),
+    });
+  } catch (err) {
+    counts.failed += 1;
+    console.error(`\nerror in tour ${mod.name}: ${err instanceof Error ? err.message : err}`);
+  }
+  const relevant = consoleErrors.filter((e) => !/favicon/.test(e));
+  if (relevant.length) log(`\n# ${mod.name}: browser console errors:\n${relevant.map((e) => `#   ${e}`).join('\n')}`);
+  if (counts.failed > 0 && hubState?.stderr.trim()) {
+    console.error(`\n# hub stderr (last 4000 chars):\n${hubState.stderr.slice(-4000).trimEnd()}`);
+  }
+  for (const fn of cleanups) {
+    try {
+      await fn();
+    } catch {
+      // keep cleaning up
+    }
+  }
+  return counts;
+}
+
+export function checkPrerequisites() {
+  if (!existsSync(join(DIST_DIR, 'index.html'))) throw new Error(`${DIST_DIR}/index.html missing: run \`npm run build\` first`);
+  if (!existsSync(CHROMIUM_BIN)) throw new Error(`${CHROMIUM_BIN} missing (apt-get install -y chromium)`);
+  mkdirSync(ARTIFACTS, { recursive: true });
+}
