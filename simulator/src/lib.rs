@@ -32,6 +32,7 @@ mod device;
 mod error;
 mod link;
 pub mod policy;
+pub mod real;
 mod provisioned;
 mod quic;
 mod spec;
