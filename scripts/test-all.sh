@@ -30,3 +30,10 @@ if [ ! -x "$target_dir/debug/hub" ]; then
 fi
 mkdir -p "$root/artifacts/e2e"
 (cd client && HUB_BIN="$target_dir/debug/hub" npm run e2e)
+
+echo "==> fuzzing: 30 s per target (cargo-fuzz on the nightly toolchain)"
+if cargo +nightly --version >/dev/null 2>&1; then
+  bash scripts/fuzz.sh 30
+else
+  echo "fuzz: skipped, this machine has no nightly toolchain (rustup cannot fetch one here)"
+fi

@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# Coverage-guided fuzzing of the hub's input surfaces (cargo-fuzz / libFuzzer on the nightly
+# toolchain): the device protocol and framing, the browser's socket messages, the analysis engine
+# and the PDF renderers. Each target runs SECONDS (default 30) from its corpus (fuzz/corpus/<target>,
+# kept in the repository, seeded from fuzz/seeds/<target>). Any crash, hang (> 10 s per input) or
+# out-of-memory (> 2 GiB) fails the run and leaves the input in fuzz/artifacts/<target>/.
+#
+#   bash scripts/fuzz.sh [SECONDS] [TARGET ...]
+#   FUZZ_RUNS=10000000 bash scripts/fuzz.sh 0 device_protocol   # a fixed number of executions
+set -euo pipefail
+cd "$(dirname "$0")/.."
+seconds="${1:-30}"
+shift || true
+targets=("$@")
+[ ${#targets[@]} -gt 0 ] || targets=(device_protocol browser_messages analysis reports)
+
+if ! cargo +nightly --version >/dev/null 2>&1; then
+  echo "fuzz: the nightly toolchain is missing (rustup toolchain install nightly)" >&2
+  exit 1
+fi
+if ! cargo fuzz --version >/dev/null 2>&1; then
+  echo "==> installing cargo-fuzz"
+  cargo install cargo-fuzz --locked --version 0.13.2
+fi
+
+cd fuzz
+cargo +nightly fuzz build -O
+for t in "${targets[@]}"; do
+  mkdir -p "corpus/$t"
+  limit=(-max_total_time="$seconds")
+  [ -n "${FUZZ_RUNS:-}" ] && limit=(-runs="$FUZZ_RUNS")
+  echo "==> fuzz $t (${FUZZ_RUNS:-${seconds} s})"
+  log=$(mktemp)
+  if ! cargo +nightly fuzz run -O "$t" "corpus/$t" "seeds/$t" -- "${limit[@]}" -timeout=10 -rss_limit_mb=2048 \
+      -print_final_stats=1 >"$log" 2>&1; then
+    tail -n 60 "$log"
+    echo "fuzz: $t FAILED (input in fuzz/artifacts/$t/)" >&2
+    exit 1
+  fi
+  grep -E "stat::number_of_executed_units|Done [0-9]+ runs" "$log" | tail -n 2 || true
+  rm -f "$log"
+done
+echo "fuzz: ${#targets[@]} targets, no crash, hang or out-of-memory"
