@@ -190,9 +190,9 @@ pub struct Browser {
 }
 
 #[derive(Serialize)]
-struct Outgoing<'a, T: Serialize> {
-    event: &'a str,
-    data: T,
+pub struct Outgoing<'a, T: Serialize> {
+    pub event: &'a str,
+    pub data: T,
 }
 
 #[derive(Debug, Deserialize)]
