@@ -3,6 +3,7 @@
 
 import { Navigate, Outlet, Route, Routes } from 'react-router-dom';
 import { InactivityWatcher, LoginPage, LogoutButton, RequireAuth } from '../features/auth';
+import { CompanyVariantsSync } from '../features/company-variants';
 import { DevicePage } from '../features/device-page';
 import type { RendererFactory } from '../features/device-page/HeatMap';
 import { DevicesPage } from '../features/devices';
@@ -12,6 +13,7 @@ function Guarded() {
   return (
     <RequireAuth>
       <InactivityWatcher />
+      <CompanyVariantsSync />
       <Outlet />
     </RequireAuth>
   );

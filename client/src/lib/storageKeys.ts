@@ -4,6 +4,8 @@ export const STORAGE = {
   token: 'user',
   userId: 'userId',
   company: 'company',
+  companyId: 'companyId',
+  role: 'role',
   adminAccess: 'isAdminAccessGrantedByPwd',
   language: 'preferredLanguage',
   streamingEnd: 'streamingEndTime',
