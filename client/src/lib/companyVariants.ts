@@ -13,6 +13,9 @@ export interface CompanyVariants {
   seatingLabels: boolean;
 }
 
+/** The variants in the order an administrator sees them; each has `variants.<name>.label` and `.help`. */
+export const VARIANT_SWITCHES: ReadonlyArray<keyof CompanyVariants> = ['hideCentreOfPressure', 'fitness', 'seatingLabels'];
+
 export const NO_VARIANTS: CompanyVariants = { hideCentreOfPressure: false, fitness: false, seatingLabels: false };
 
 export const companyVariantsAtom = atom<CompanyVariants>(NO_VARIANTS);

@@ -2,7 +2,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadTranslation, LOCAL_DIR } from '../test/translations';
-import { VARIANT_SWITCHES } from '../features/company-variants/CompanyVariantsSection';
+import { VARIANT_SWITCHES } from './companyVariants';
 import { FALLBACK_LANGUAGE, initI18nWithResources, LANGUAGES } from './i18n';
 import { ALERTS, FALLBACK_ERROR_KEY, HUB_ERROR_KEYS, INLINE, TOASTS } from './messages';
 import { SESSION_END_MESSAGE } from './session';

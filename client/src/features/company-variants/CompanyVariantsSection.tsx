@@ -5,14 +5,11 @@
 import { useAtom, useStore } from 'jotai';
 import { useEffect, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { companyVariantsAtom, type CompanyVariants } from '../../lib/companyVariants';
+import { companyVariantsAtom, VARIANT_SWITCHES, type CompanyVariants } from '../../lib/companyVariants';
 import { showApiError, showToast } from '../../lib/messages';
 import { useIsAdmin } from '../../lib/session';
 import { saveCompanyVariants } from './api';
 import './company-variants.css';
-
-/** The switches, in the order shown, with their i18n keys under `variants.`. */
-export const VARIANT_SWITCHES: ReadonlyArray<keyof CompanyVariants> = ['hideCentreOfPressure', 'fitness', 'seatingLabels'];
 
 export function CompanyVariantsSection() {
   const isAdmin = useIsAdmin();
