@@ -1,7 +1,7 @@
 import { createStore } from 'jotai';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ApiError } from './api';
-import { HUB_ERROR_KEYS, LONG_TOAST_MS, messageKeyForError, SHORT_TOAST_MS, showApiError, showToast, TOASTS, type ToastKey } from './messages';
+import { HUB_ERROR_KEYS, LONG_TOAST_MS, messageKeyForCode, messageKeyForError, SHORT_TOAST_MS, showApiError, showToast, TOASTS, type ToastKey } from './messages';
 import { toastsAtom } from './notifications';
 
 /** Spec §8, as written there: every error and success toast key. */
@@ -68,6 +68,11 @@ describe('hub errors shown as toasts (one mapping)', () => {
       expect(messageKeyForError(new ApiError(400, code))).toBe(code);
     }
     expect(HUB_ERROR_KEYS).toContain('storageQuotaExceeded');
+  });
+
+  it('maps socket refusals the same way', () => {
+    for (const code of ['onGoing', 'connectDevice', 'deviceNotFound', 'invalidDuration', 'failedToBeAttended']) expect(messageKeyForCode(code)).toBe(code);
+    expect(messageKeyForCode('brandNew')).toBe('networkError');
   });
 
   it('shows networkError for failures without a known key', () => {

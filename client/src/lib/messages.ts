@@ -149,6 +149,11 @@ export const HUB_ERROR_KEYS = [
   'invalidRepositioningInterval',
   'notACaptureDevice',
   'notAForceDevice',
+  // Socket refusals (docs/browser-protocol.md) beyond the toast keys.
+  'deviceNotFound',
+  'invalidDuration',
+  'invalidMessage',
+  'slowConsumer',
 ] as const;
 
 /** What is shown when a call fails without a hub key (offline, a proxy's HTML error page). */
@@ -169,10 +174,14 @@ const GENERIC_ERROR_KEYS: ReadonlySet<string> = new Set([
   'missingHeader',
 ]);
 
+/** The i18n key for a hub error code (REST `error` or a socket `error` event's `error`). */
+export function messageKeyForCode(code: string): string {
+  return knownErrorKeys.has(code) ? code : FALLBACK_ERROR_KEY;
+}
+
 /** The i18n key that explains an error: the hub's code when it is one we translate. */
 export function messageKeyForError(err: unknown): string {
-  if (err instanceof ApiError && knownErrorKeys.has(err.code)) return err.code;
-  return FALLBACK_ERROR_KEY;
+  return err instanceof ApiError ? messageKeyForCode(err.code) : FALLBACK_ERROR_KEY;
 }
 
 /** Shows a catalogue toast with its kind and duration. */
