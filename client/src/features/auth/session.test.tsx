@@ -12,6 +12,14 @@ const devicesRoutes = {
   '/api/companyVariants': () => ({ body: { hideCentreOfPressure: false, fitness: false, seatingLabels: false } }),
 };
 
+/** Every call answers 401, as for an expired token. */
+function hubRefusingTheToken() {
+  const refused = () => ({ status: 401, body: { error: 'unauthorized' } });
+  stubFetch({ '/api/userDevices': refused, '/api/deviceConfCompany': refused, '/api/companyVariants': refused });
+  vi.spyOn(console, 'error').mockImplementation(() => {});
+  storeSession('2');
+}
+
 const storeSession = (role: string) => {
   localStorage.setItem('user', 'T0K');
   localStorage.setItem('userId', 'u1');
@@ -117,13 +125,7 @@ describe('inactivity and expired sessions (spec §4)', () => {
   });
 
   it('a 401 from REST returns to /login with the translated unauthorized message', async () => {
-    stubFetch({
-      '/api/userDevices': () => ({ status: 401, body: { error: 'unauthorized' } }),
-      '/api/deviceConfCompany': () => ({ status: 401, body: { error: 'unauthorized' } }),
-      '/api/companyVariants': () => ({ status: 401, body: { error: 'unauthorized' } }),
-    });
-    vi.spyOn(console, 'error').mockImplementation(() => {});
-    storeSession('2');
+    hubRefusingTheToken();
     localStorage.setItem('preferredLanguage', 'fr');
     const { socket } = await renderApp('/devices', { language: 'fr' });
     await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent('/login'));
@@ -166,13 +168,7 @@ describe('inactivity and expired sessions (spec §4)', () => {
   });
 
   it('signing in again clears the message', async () => {
-    stubFetch({
-      '/api/userDevices': () => ({ status: 401, body: { error: 'unauthorized' } }),
-      '/api/deviceConfCompany': () => ({ status: 401, body: { error: 'unauthorized' } }),
-      '/api/companyVariants': () => ({ status: 401, body: { error: 'unauthorized' } }),
-    });
-    vi.spyOn(console, 'error').mockImplementation(() => {});
-    storeSession('2');
+    hubRefusingTheToken();
     const { store } = await renderApp('/devices');
     await screen.findByTestId('session-ended');
     stubFetch({
