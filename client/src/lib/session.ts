@@ -21,6 +21,8 @@ export interface Session {
   companyName: string;
   /** The login's role; null for a session stored before roles were kept (treated as staff). */
   role: number | null;
+  /** When the hub stops accepting the token (Unix seconds); null when unknown. */
+  expiresAt: number | null;
 }
 
 /** Why the last session ended without a logout, for the message on /login. */
@@ -42,6 +44,8 @@ export const roleAtom = atom((get) => get(sessionAtom)?.role ?? null);
 export const isAdminAtom = atom((get) => get(roleAtom) === ROLE_ADMIN);
 /** Set when the hub refused the token or inactivity ended the session; cleared by a new login. */
 export const sessionEndAtom = atom<SessionEnd | null>(null);
+/** When the token expires (Unix seconds), or null. */
+export const expiresAtAtom = atom((get) => get(sessionAtom)?.expiresAt ?? null);
 
 export const useSession = (): Session | null => useAtomValue(sessionAtom);
 export const useRole = (): number | null => useAtomValue(roleAtom);
@@ -62,12 +66,14 @@ export function restoreSession(): Session | null {
   const token = localStorage.getItem(STORAGE.token);
   if (!token) return null;
   const role = Number(localStorage.getItem(STORAGE.role));
+  const expiresAt = Number(localStorage.getItem(STORAGE.expiresAt));
   return {
     token,
     userId: localStorage.getItem(STORAGE.userId) ?? '',
     companyId: localStorage.getItem(STORAGE.companyId) ?? '',
     companyName: localStorage.getItem(STORAGE.company) ?? '',
     role: Number.isInteger(role) && role > 0 ? role : null,
+    expiresAt: Number.isFinite(expiresAt) && expiresAt > 0 ? expiresAt : null,
   };
 }
 
@@ -86,6 +92,8 @@ export function startSession(session: Session, variants?: CompanyVariants): void
   localStorage.setItem(STORAGE.company, session.companyName);
   if (session.role === null) localStorage.removeItem(STORAGE.role);
   else localStorage.setItem(STORAGE.role, String(session.role));
+  if (session.expiresAt === null) localStorage.removeItem(STORAGE.expiresAt);
+  else localStorage.setItem(STORAGE.expiresAt, String(session.expiresAt));
   boundStore?.set(sessionEndAtom, null);
   boundStore?.set(companyVariantsAtom, variants ?? NO_VARIANTS);
   boundStore?.set(sessionAtom, session);
@@ -98,7 +106,7 @@ function endSession(keys: readonly string[], reason: SessionEnd | null): void {
   boundStore?.set(sessionAtom, null);
 }
 
-const SESSION_KEYS = [STORAGE.token, STORAGE.userId, STORAGE.companyId, STORAGE.role] as const;
+const SESSION_KEYS = [STORAGE.token, STORAGE.userId, STORAGE.companyId, STORAGE.role, STORAGE.expiresAt] as const;
 
 /** Logout: removes the token, the user id and the stored company. */
 export function logout(): void {
@@ -110,7 +118,7 @@ export function expireForInactivity(): void {
   endSession([...SESSION_KEYS, STORAGE.adminAccess], 'inactivity');
 }
 
-/** A 401 from the API or the socket: the token is no longer good; /login says so. */
+/** A 401 from the API or the socket, or the token's expiry time: /login says the session expired. */
 export function dropToken(): void {
   endSession([...SESSION_KEYS, STORAGE.company], 'unauthorized');
 }

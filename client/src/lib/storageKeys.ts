@@ -6,6 +6,7 @@ export const STORAGE = {
   company: 'company',
   companyId: 'companyId',
   role: 'role',
+  expiresAt: 'expiresAt',
   adminAccess: 'isAdminAccessGrantedByPwd',
   language: 'preferredLanguage',
   streamingEnd: 'streamingEndTime',

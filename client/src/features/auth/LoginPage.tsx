@@ -39,6 +39,9 @@ export function LoginPage() {
           companyId: String(res.companyId ?? ''),
           companyName: res.companyName ?? '',
           role: Number.isInteger(role) && role > 0 ? role : null,
+          // The hub just accepted this login: an expiry already past means this clock is off; then
+          // only the hub's 401 ends the session.
+          expiresAt: Number.isFinite(res.expiresAt) && res.expiresAt * 1000 > Date.now() ? res.expiresAt : null,
         },
         variantsFrom(res.variants),
       );

@@ -44,7 +44,8 @@ describe('session state: role and company (spec §6)', () => {
     await userEvent.type(screen.getByLabelText('Email'), 'admin@example.com');
     await userEvent.type(screen.getByLabelText('Password'), 'pw{Enter}');
     await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent('/devices'));
-    expect(store.get(sessionAtom)).toEqual({ token: 'T0K', userId: 'u1', companyId: 'c9', companyName: 'Fit Co', role: 1 });
+    // expiresAt 1 (1970) is in the past for this clock: kept as unknown, the hub's 401 decides.
+    expect(store.get(sessionAtom)).toEqual({ token: 'T0K', userId: 'u1', companyId: 'c9', companyName: 'Fit Co', role: 1, expiresAt: null });
     expect(store.get(isAdminAtom)).toBe(true);
     expect(store.get(companyVariantsAtom).fitness).toBe(true);
     expect(localStorage.getItem('role')).toBe('1');
@@ -165,6 +166,39 @@ describe('inactivity and expired sessions (spec §4)', () => {
     });
     await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent('/login'));
     expect(screen.getByTestId('session-ended')).toHaveTextContent('Your session has expired. Please sign in again.');
+  });
+
+  it('the token’s expiry time ends the session even when no call is refused', async () => {
+    stubFetch(devicesRoutes);
+    storeSession('2');
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'Date'] });
+    vi.setSystemTime(new Date('2026-11-23T08:00:00Z'));
+    // Signed in 11 h 50 min ago: the 12-hour token has 10 minutes left; keep the user active.
+    localStorage.setItem('expiresAt', String(Date.parse('2026-11-23T08:10:00Z') / 1000));
+    const { socket, store } = await renderApp('/devices');
+    act(() => vi.advanceTimersByTime(599_000));
+    act(() => window.dispatchEvent(new Event('mousemove')));
+    expect(screen.getByTestId('location')).toHaveTextContent('/devices');
+    act(() => vi.advanceTimersByTime(1_000));
+    expect(screen.getByTestId('location')).toHaveTextContent('/login');
+    expect(store.get(sessionEndAtom)).toBe('unauthorized');
+    expect(socket.close).toHaveBeenCalled();
+    expect(screen.getByTestId('session-ended')).toHaveTextContent('Your session has expired. Please sign in again.');
+    expect(localStorage.getItem('expiresAt')).toBeNull();
+  });
+
+  it('a login keeps the hub’s expiry time', async () => {
+    const expiresAt = Math.floor(Date.now() / 1000) + 12 * 3600;
+    stubFetch({
+      '/api/auth/login': () => ({ body: { token: 'T', userId: 'u1', companyId: 'c1', companyName: 'Acme Care', role: 2, expiresAt } }),
+      ...devicesRoutes,
+    });
+    const { store } = await renderApp('/login');
+    await userEvent.type(screen.getByLabelText('Email'), 'demo@example.com');
+    await userEvent.type(screen.getByLabelText('Password'), 'pw{Enter}');
+    await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent('/devices'));
+    expect(store.get(sessionAtom)?.expiresAt).toBe(expiresAt);
+    expect(localStorage.getItem('expiresAt')).toBe(String(expiresAt));
   });
 
   it('signing in again clears the message', async () => {
