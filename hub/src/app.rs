@@ -119,6 +119,9 @@ pub async fn start_with_store(config: ServeConfig, store: Store) -> anyhow::Resu
     writeln!(out, "listening http=http://{http_addr} quic={quic_addr} cert={}", identity.cert_path.display())?;
     if config.demo {
         writeln!(out, "demo: open http://{http_addr}/ and sign in as {} / {}", demo::DEMO_EMAIL, demo::DEMO_PASSWORD)?;
+        for company in demo::VARIANT_COMPANIES {
+            writeln!(out, "demo: company variant {}: {} / {}", company.name, company.email, demo::VARIANT_PASSWORD)?;
+        }
     }
     out.flush()?;
     drop(out);

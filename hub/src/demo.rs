@@ -1,5 +1,7 @@
 //! Demo mode: the "Demo Clinic" company, its users and a device of every main kind, with
-//! simulated devices connected over QUIC on loopback so a newcomer sees live maps at once.
+//! simulated devices connected over QUIC on loopback so a newcomer sees live maps at once; and
+//! one small company per company variant (spec §1, §6), each with a staff login and its own
+//! devices, so every variant can be seen.
 //!
 //! Seeding is idempotent (a restart on the same data directory reuses what exists). Device
 //! secrets are stored only as hashes, so every demo start issues the demo devices new secrets
@@ -12,7 +14,7 @@ use std::sync::Arc;
 use anyhow::Context;
 
 pub use crate::auth::roles::{ROLE_ADMIN, ROLE_STAFF};
-use storage::model::NewDevice;
+use storage::model::{CompanyVariants, NewDevice};
 use storage::{device_secret, Store, StoreError};
 use tokio::sync::watch;
 use tokio::task::JoinHandle;
@@ -70,6 +72,45 @@ const PLAN: &[Planned] = &[
     },
 ];
 
+/// The password of every variant company's demo login.
+pub const VARIANT_PASSWORD: &str = "demo1234";
+
+/// A demo company showing one company variant, with a staff login and its devices.
+pub struct VariantCompany {
+    pub name: &'static str,
+    pub email: &'static str,
+    pub variants: CompanyVariants,
+    devices: &'static [Planned],
+}
+
+const NONE_ON: CompanyVariants = CompanyVariants { hide_centre_of_pressure: false, fitness: false, seating_labels: false };
+
+/// One company per variant. The variants are set when the company is created; an administrator
+/// may switch them later and a restart keeps that choice.
+pub const VARIANT_COMPANIES: &[VariantCompany] = &[
+    VariantCompany {
+        name: "Demo Wheelchair",
+        email: "wheelchair@example.com",
+        variants: CompanyVariants { hide_centre_of_pressure: true, ..NONE_ON },
+        devices: &[Planned { serial: "DEMO-WC-SEAT-01", name: "Wheelchair 201", device_type: "Seating Mat IoT", room: "201", bed: "Wheelchair", members: &[] }],
+    },
+    VariantCompany {
+        name: "Demo Fitness",
+        email: "fitness@example.com",
+        variants: CompanyVariants { fitness: true, ..NONE_ON },
+        devices: &[Planned { serial: "DEMO-FIT-01", name: "Fitness mat 1", device_type: "Fitness Mat", room: "Gym", bed: "Mat 1", members: &[] }],
+    },
+    VariantCompany {
+        name: "Demo Seating",
+        email: "seating@example.com",
+        variants: CompanyVariants { seating_labels: true, ..NONE_ON },
+        devices: &[
+            Planned { serial: "DEMO-SIT-01", name: "Chair 301", device_type: "Seating Mat IoT", room: "301", bed: "Chair A", members: &[] },
+            Planned { serial: "DEMO-SIT-02", name: "Chair 302", device_type: "Seating Mat IoT", room: "302", bed: "Chair B", members: &[] },
+        ],
+    },
+];
+
 /// Ensures the demo company and users exist; returns the company id.
 pub async fn seed_accounts(store: &Store) -> Result<String, StoreError> {
     let company = match store.companies().find_by_name(DEMO_COMPANY).await? {
@@ -84,23 +125,48 @@ pub async fn seed_accounts(store: &Store) -> Result<String, StoreError> {
     Ok(company)
 }
 
+/// Ensures a variant company and its login exist; returns the company id.
+async fn seed_variant_company(store: &Store, planned: &VariantCompany) -> Result<String, StoreError> {
+    let company = match store.companies().find_by_name(planned.name).await? {
+        Some(company) => company.id,
+        None => {
+            let id = store.companies().create(planned.name, "").await?;
+            store.companies().set_variants(&id, &planned.variants).await?;
+            id
+        }
+    };
+    if store.users().credentials(planned.email).await?.is_none() {
+        store.users().create(planned.email, VARIANT_PASSWORD, ROLE_STAFF, &company).await?;
+    }
+    Ok(company)
+}
+
 /// Seeds everything and issues fresh secrets to the demo devices that stream.
 pub async fn seed(store: &Store) -> Result<Vec<DemoDevice>, StoreError> {
     let company = seed_accounts(store).await?;
+    let mut streaming = seed_devices(store, &company, PLAN).await?;
+    for planned in VARIANT_COMPANIES {
+        let company = seed_variant_company(store, planned).await?;
+        streaming.extend(seed_devices(store, &company, planned.devices).await?);
+    }
+    Ok(streaming)
+}
+
+async fn seed_devices(store: &Store, company: &str, plan: &[Planned]) -> Result<Vec<DemoDevice>, StoreError> {
     let mut streaming = Vec::new();
-    for planned in PLAN {
-        let parent_id = ensure_device(store, &company, planned.serial, planned.name, planned.device_type, planned.room, planned.bed).await?;
+    for planned in plan {
+        let parent_id = ensure_device(store, company, planned.serial, planned.name, planned.device_type, planned.room, planned.bed).await?;
         if planned.members.is_empty() {
-            streaming.push(issue_secret(store, &company, &parent_id, planned.serial, planned.device_type).await?);
+            streaming.push(issue_secret(store, company, &parent_id, planned.serial, planned.device_type).await?);
             continue;
         }
         let mut member_ids = Vec::new();
         for (serial, name, device_type) in planned.members {
-            let id = ensure_device(store, &company, serial, name, device_type, planned.room, planned.bed).await?;
-            streaming.push(issue_secret(store, &company, &id, serial, device_type).await?);
+            let id = ensure_device(store, company, serial, name, device_type, planned.room, planned.bed).await?;
+            streaming.push(issue_secret(store, company, &id, serial, device_type).await?);
             member_ids.push(id);
         }
-        store.devices().set_members(&parent_id, &member_ids, &company).await?;
+        store.devices().set_members(&parent_id, &member_ids, company).await?;
     }
     Ok(streaming)
 }
@@ -166,7 +232,8 @@ mod tests {
         let devices = store.devices().list_company(&company.id).await.unwrap();
         // 6 single devices + horse (1 + 2) + room set (1 + 3).
         assert_eq!(devices.len(), 13);
-        assert_eq!(first.len(), 6 + 2 + 3);
+        // ...and the variant companies' 4 devices.
+        assert_eq!(first.len(), 6 + 2 + 3 + 4);
         let serial = &first[0].serial;
         let stored = store.devices().by_serial(serial).await.unwrap().unwrap().secret_hash;
         assert!(!device_secret::verify(&first[0].secret, &stored), "the first start's secret was replaced");
@@ -175,5 +242,28 @@ mod tests {
         assert!(storage::password::verify(DEMO_PASSWORD, &creds.password_hash));
         assert_eq!(creds.role, ROLE_STAFF);
         assert_eq!(store.users().credentials(ADMIN_EMAIL).await.unwrap().unwrap().role, ROLE_ADMIN);
+        assert_eq!(company.variants, CompanyVariants::default(), "the main demo company has no variant");
+    }
+
+    #[tokio::test]
+    async fn each_variant_company_shows_its_variant_and_keeps_an_administrators_later_choice() {
+        let store = Store::memory().await.unwrap();
+        seed(&store).await.unwrap();
+        let mut seen = CompanyVariants::default();
+        for planned in VARIANT_COMPANIES {
+            let company = store.companies().find_by_name(planned.name).await.unwrap().unwrap();
+            assert_eq!(company.variants, planned.variants);
+            seen.hide_centre_of_pressure |= company.variants.hide_centre_of_pressure;
+            seen.fitness |= company.variants.fitness;
+            seen.seating_labels |= company.variants.seating_labels;
+            let user = store.users().credentials(planned.email).await.unwrap().unwrap();
+            assert_eq!((user.company_id.as_str(), user.role), (company.id.as_str(), ROLE_STAFF));
+            assert!(!store.devices().list_company(&company.id).await.unwrap().is_empty());
+        }
+        assert_eq!(seen, CompanyVariants { hide_centre_of_pressure: true, fitness: true, seating_labels: true }, "every variant is seeded");
+        let first = store.companies().find_by_name(VARIANT_COMPANIES[0].name).await.unwrap().unwrap();
+        store.companies().set_variants(&first.id, &CompanyVariants::default()).await.unwrap();
+        seed(&store).await.unwrap();
+        assert_eq!(store.companies().get(&first.id).await.unwrap().unwrap().variants, CompanyVariants::default());
     }
 }

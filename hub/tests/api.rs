@@ -226,6 +226,7 @@ async fn administrator_calls_refuse_staff() {
         ("POST", "/api/registerAll"),
         ("POST", "/api/quickRegistration"),
         ("PUT", "/api/companyUser"),
+        ("PUT", "/api/companyVariants"),
     ] {
         expect(&w.call(method, path, &w.a.token, json!({})).await, 403, "forbidden");
     }
@@ -575,6 +576,54 @@ async fn layout_settings_default_then_create_then_update_and_stay_2d() {
 
 /// Company B's user calls every call that takes an id with company A's ids: each is 404 and
 /// changes nothing; B's lists never show A's rows.
+fn variants(hide_centre_of_pressure: bool, fitness: bool, seating_labels: bool) -> Value {
+    json!({ "hideCentreOfPressure": hide_centre_of_pressure, "fitness": fitness, "seatingLabels": seating_labels })
+}
+
+async fn login_body(w: &World, email: &str) -> Value {
+    let body = json!({ "email": email, "password": PASSWORD }).to_string();
+    let response = request(w.hub.http_addr, "POST", "/api/auth/login", None, Some(&body)).await;
+    expect(&response, 200, "");
+    response.json()
+}
+
+#[tokio::test]
+async fn company_variants_are_off_by_default_and_switched_only_by_an_administrator_of_that_company() {
+    let w = world().await;
+    let off = variants(false, false, false);
+    // Defaults: off in the dedicated call, the company record and the login response.
+    expect(&w.call("GET", "/api/companyVariants", &w.a.token, Value::Null).await, 200, "");
+    assert_eq!(w.call("GET", "/api/companyVariants", &w.a.token, Value::Null).await.json::<Value>(), off);
+    assert_eq!(w.call("GET", "/api/companyUser", &w.a.token, Value::Null).await.json::<Value>()[0]["variants"], off);
+    assert_eq!(login_body(&w, "nurse-a@example.com").await["variants"], off);
+    // Staff (role 2) may read but not switch them.
+    expect(&w.call("PUT", "/api/companyVariants", &w.a.token, variants(true, true, true)).await, 403, "forbidden");
+    assert_eq!(w.call("GET", "/api/companyVariants", &w.a.token, Value::Null).await.json::<Value>(), off);
+    // The whole setting is required, with booleans only.
+    for bad in [json!({ "fitness": true }), json!({ "hideCentreOfPressure": "yes", "fitness": true, "seatingLabels": false }),
+        json!({ "hideCentreOfPressure": true, "fitness": true, "seatingLabels": false, "companyId": w.b.company })]
+    {
+        expect(&w.call("PUT", "/api/companyVariants", &w.admin, bad).await, 400, "invalidBody");
+    }
+    // An administrator of company A switches A's variants: A's users see them everywhere...
+    let switched = variants(true, false, true);
+    let response = w.call("PUT", "/api/companyVariants", &w.admin, switched.clone()).await;
+    expect(&response, 200, "");
+    assert_eq!(response.json::<Value>(), switched);
+    assert_eq!(w.call("GET", "/api/companyVariants", &w.a.token, Value::Null).await.json::<Value>(), switched);
+    assert_eq!(w.call("GET", "/api/companyUser", &w.a.token, Value::Null).await.json::<Value>()[0]["variants"], switched);
+    assert_eq!(login_body(&w, "nurse-a@example.com").await["variants"], switched);
+    // ...and company B's stay off.
+    assert_eq!(w.call("GET", "/api/companyVariants", &w.b.token, Value::Null).await.json::<Value>(), off);
+    assert_eq!(w.call("GET", "/api/companyUser", &w.b.token, Value::Null).await.json::<Value>()[0]["variants"], off);
+    assert_eq!(login_body(&w, "nurse-b@example.com").await["variants"], off);
+    // A branding save keeps them; switching back turns them off.
+    expect(&w.call("PUT", "/api/companyUser", &w.admin, json!({ "companyName": "Clinic A", "address": "" })).await, 200, "");
+    assert_eq!(w.call("GET", "/api/companyVariants", &w.a.token, Value::Null).await.json::<Value>(), switched);
+    expect(&w.call("PUT", "/api/companyVariants", &w.admin, variants(false, true, false)).await, 200, "");
+    assert_eq!(w.call("GET", "/api/companyVariants", &w.a.token, Value::Null).await.json::<Value>(), variants(false, true, false));
+}
+
 #[tokio::test]
 async fn company_isolation_matrix() {
     let w = world().await;

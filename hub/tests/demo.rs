@@ -16,10 +16,10 @@ async fn every_demo_device_connects_and_the_demo_user_sees_them() {
     config.no_simulators = false;
     let hub = hub::app::start(config).await.unwrap();
     let metrics = hub.metrics.clone();
-    // 6 single devices + 2 horse sides + 3 room-set sensors stream.
+    // 6 single devices + 2 horse sides + 3 room-set sensors stream, and 4 devices of the variant companies.
     assert!(
-        eventually(Duration::from_secs(20), || metrics.devices_connected.load(Ordering::Relaxed) == 11).await,
-        "only {} of 11 demo devices connected",
+        eventually(Duration::from_secs(20), || metrics.devices_connected.load(Ordering::Relaxed) == 15).await,
+        "only {} of 15 demo devices connected",
         metrics.devices_connected.load(Ordering::Relaxed)
     );
     assert_eq!(metrics.device_connections_refused.load(Ordering::Relaxed), 0);

@@ -11,6 +11,18 @@ pub struct Company {
     pub logo: Option<String>,
     pub page_color: String,
     pub layout_number: i64,
+    pub variants: CompanyVariants,
+}
+
+/// A company's variants (spec §1, §6): settings of the company, all off by default.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, SurrealValue)]
+pub struct CompanyVariants {
+    /// Hide the global centre-of-pressure marker and value.
+    pub hide_centre_of_pressure: bool,
+    /// Pressures × 0.06 shown in kPa, and the 24 h static analysis button.
+    pub fitness: bool,
+    /// 'Sit' instead of the bed label, and no company line on device cards.
+    pub seating_labels: bool,
 }
 
 /// What login needs about a user.

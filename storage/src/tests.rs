@@ -33,6 +33,39 @@ async fn companies_have_spec_defaults_and_a_name_limit() {
 }
 
 #[tokio::test]
+async fn company_variants_default_off_and_switch_for_one_company_only() {
+    use crate::model::CompanyVariants;
+    let (store, a) = store_with_company().await;
+    let b = store.companies().create("Other", "").await.unwrap();
+    assert_eq!(store.companies().get(&a).await.unwrap().unwrap().variants, CompanyVariants::default());
+    let on = CompanyVariants { hide_centre_of_pressure: true, fitness: false, seating_labels: true };
+    store.companies().set_variants(&a, &on).await.unwrap();
+    assert_eq!(store.companies().get(&a).await.unwrap().unwrap().variants, on);
+    assert_eq!(store.companies().get(&b).await.unwrap().unwrap().variants, CompanyVariants::default());
+    // Branding saves leave the variants alone.
+    store.companies().update_branding(&a, "Renamed", "", None).await.unwrap();
+    assert_eq!(store.companies().get(&a).await.unwrap().unwrap().variants, on);
+    assert!(matches!(store.companies().set_variants("missing", &on).await, Err(StoreError::NotFound)));
+}
+
+#[tokio::test]
+async fn companies_stored_before_the_variant_fields_read_as_all_off() {
+    let store = Store::memory().await.unwrap();
+    // A database from before the variant fields: drop their definitions, store a company, and
+    // apply the schema again as the next start does.
+    store
+        .db
+        .query("REMOVE FIELD hide_centre_of_pressure ON company; REMOVE FIELD fitness ON company; REMOVE FIELD seating_labels ON company;")
+        .await
+        .unwrap()
+        .check()
+        .unwrap();
+    let a = store.companies().create("Older", "").await.unwrap();
+    store.db.query(crate::SCHEMA).await.unwrap().check().unwrap();
+    assert_eq!(store.companies().get(&a).await.unwrap().unwrap().variants, crate::model::CompanyVariants::default());
+}
+
+#[tokio::test]
 async fn users_store_argon2_hashes_and_unique_emails() {
     let (store, company) = store_with_company().await;
     store.users().create("Demo@Example.com", "demo1234", 2, &company).await.unwrap();

@@ -2,7 +2,8 @@
 //! and runs the inactivity watcher. Routes are exact and case-sensitive; anything else goes to /.
 
 import { Navigate, Outlet, Route, Routes } from 'react-router-dom';
-import { InactivityWatcher, LoginPage, LogoutButton, RequireAuth } from '../features/auth';
+import { InactivityWatcher, LoginPage, LogoutButton, RequireAuth, SessionExpiryWatcher } from '../features/auth';
+import { CompanyVariantsSync } from '../features/company-variants';
 import { DevicePage } from '../features/device-page';
 import type { RendererFactory } from '../features/device-page/HeatMap';
 import { DevicesPage } from '../features/devices';
@@ -12,6 +13,8 @@ function Guarded() {
   return (
     <RequireAuth>
       <InactivityWatcher />
+      <SessionExpiryWatcher />
+      <CompanyVariantsSync />
       <Outlet />
     </RequireAuth>
   );

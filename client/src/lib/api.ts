@@ -1,6 +1,7 @@
 //! REST client for the hub (docs/api.md). Every call but login carries the bearer token; any 401
 //! drops the token, which sends the guarded routes back to /login.
 
+import type { CompanyVariants } from './companyVariants';
 import { dropToken, readToken } from './session';
 
 /** A non-OK answer. `code` is the hub's `error` field (an i18n key where one fits). */
@@ -26,6 +27,8 @@ export interface LoginResponse {
   companyName: string;
   role: number | string;
   expiresAt: number;
+  /** The company's variants (spec §6). */
+  variants?: CompanyVariants;
 }
 
 export interface UserDevice {
@@ -93,10 +96,8 @@ async function errorCode(res: Response): Promise<{ code: string; message?: strin
 /** Calls an authenticated endpoint and parses JSON. */
 export async function apiFetch<T>(path: string, init: RequestInit = {}): Promise<T> {
   const token = readToken();
-  if (!token) {
-    dropToken();
-    throw new ApiError(401, 'unauthorized');
-  }
+  // Signed out already (a late call after logout): nothing to drop, nothing to send.
+  if (!token) throw new ApiError(401, 'unauthorized');
   const headers = new Headers(init.headers);
   headers.set('Authorization', `Bearer ${token}`);
   if (init.body !== undefined) headers.set('Content-Type', 'application/json');

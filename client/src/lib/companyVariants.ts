@@ -13,6 +13,44 @@ export interface CompanyVariants {
   seatingLabels: boolean;
 }
 
+/** The variants in the order an administrator sees them; each has `variants.<name>.label` and `.help`. */
+export const VARIANT_SWITCHES: ReadonlyArray<keyof CompanyVariants> = ['hideCentreOfPressure', 'fitness', 'seatingLabels'];
+
 export const NO_VARIANTS: CompanyVariants = { hideCentreOfPressure: false, fitness: false, seatingLabels: false };
 
 export const companyVariantsAtom = atom<CompanyVariants>(NO_VARIANTS);
+
+/** Reads the hub's `variants` object (docs/api.md); anything missing or not a boolean is off. */
+export function variantsFrom(value: unknown): CompanyVariants {
+  const v = (value && typeof value === 'object' ? value : {}) as Record<string, unknown>;
+  return {
+    hideCentreOfPressure: v.hideCentreOfPressure === true,
+    fitness: v.fitness === true,
+    seatingLabels: v.seatingLabels === true,
+  };
+}
+
+/** Spec §9: the fitness variant shows pressures × 0.06, in kPa. */
+export const FITNESS_PRESSURE_FACTOR = 0.06;
+
+/** Spec §4: the fitness variant's 24 h static analysis: one capture an hour, 24 times. */
+export const DAILY_STATIC_ANALYSIS = { periodMs: 3_600_000, repetitions: 24 } as const;
+
+/** A pressure as the company sees it: scaled for fitness, as measured otherwise. */
+export function displayedPressure(raw: number, variants: CompanyVariants): number {
+  return variants.fitness ? raw * FITNESS_PRESSURE_FACTOR : raw;
+}
+
+/** The unit shown after pressures: kPa for fitness; none (the device's own scale) otherwise. */
+export function pressureUnit(variants: CompanyVariants): 'kPa' | null {
+  return variants.fitness ? 'kPa' : null;
+}
+
+/** Whether the global centre-of-pressure marker and value are shown. */
+export const showsCentreOfPressure = (variants: CompanyVariants): boolean => !variants.hideCentreOfPressure;
+
+/** Whether the 24 h static analysis button is offered. */
+export const offersDailyStaticAnalysis = (variants: CompanyVariants): boolean => variants.fitness;
+
+/** Whether device cards show the company line. */
+export const showsCompanyOnCards = (variants: CompanyVariants): boolean => !variants.seatingLabels;

@@ -1,63 +1,124 @@
-//! The signed-in session: the bearer token lives in local storage (key `user`) and is mirrored in a
-//! jotai atom so route guards re-render when it disappears (logout, a 401, inactivity).
+//! The signed-in session: token, user, company and role. Kept in local storage (spec §3: `user`,
+//! `userId`, the stored company; plus `companyId` and `role`) so a reload stays signed in, and
+//! mirrored in jotai state, which is restored from local storage ONCE at start-up
+//! ({@link bindSessionStore}) and is what the screens read. The role only decides what is offered;
+//! the hub judges every call.
 
-import { atom, type createStore } from 'jotai';
+import { atom, useAtomValue, type createStore } from 'jotai';
+import { companyVariantsAtom, NO_VARIANTS, type CompanyVariants } from './companyVariants';
 import { STORAGE } from './storageKeys';
 
 type Store = ReturnType<typeof createStore>;
 
-/** The bearer token, or null when signed out. */
-export const tokenAtom = atom<string | null>(null);
+/** Roles (docs/decisions.md): 1 administrator of the company, 2 staff. */
+export const ROLE_ADMIN = 1;
+export const ROLE_STAFF = 2;
 
-export interface SessionInfo {
+export interface Session {
   token: string;
   userId: string;
+  companyId: string;
   companyName: string;
+  /** The login's role; null for a session stored before roles were kept (treated as staff). */
+  role: number | null;
+  /** When the hub stops accepting the token (Unix seconds); null when unknown. */
+  expiresAt: number | null;
 }
+
+/** Why the last session ended without a logout, for the message on /login. */
+export type SessionEnd = 'unauthorized' | 'inactivity';
+
+/** The i18n key of the message /login shows after each kind of end. */
+export const SESSION_END_MESSAGE: Readonly<Record<SessionEnd, string>> = {
+  unauthorized: 'unauthorized',
+  inactivity: 'sessionInactive',
+};
+
+/** The session, or null when signed out. */
+export const sessionAtom = atom<Session | null>(null);
+/** The bearer token, or null when signed out. */
+export const tokenAtom = atom((get) => get(sessionAtom)?.token ?? null);
+/** The login's role, or null when signed out or unknown. */
+export const roleAtom = atom((get) => get(sessionAtom)?.role ?? null);
+/** True for an administrator (role 1) of the signed-in company. */
+export const isAdminAtom = atom((get) => get(roleAtom) === ROLE_ADMIN);
+/** Set when the hub refused the token or inactivity ended the session; cleared by a new login. */
+export const sessionEndAtom = atom<SessionEnd | null>(null);
+/** When the token expires (Unix seconds), or null. */
+export const expiresAtAtom = atom((get) => get(sessionAtom)?.expiresAt ?? null);
+
+export const useSession = (): Session | null => useAtomValue(sessionAtom);
+export const useRole = (): number | null => useAtomValue(roleAtom);
+export const useIsAdmin = (): boolean => useAtomValue(isAdminAtom);
 
 let boundStore: Store | null = null;
 
-/** Connects the session helpers to the app's store and loads the stored token into it. */
+/** Connects the session helpers to the app's store and restores the stored session into it. */
 export function bindSessionStore(store: Store): void {
   boundStore = store;
-  store.set(tokenAtom, readToken());
+  store.set(sessionAtom, restoreSession());
+  store.set(sessionEndAtom, null);
+  store.set(companyVariantsAtom, NO_VARIANTS);
 }
 
+/** The session kept in local storage, or null without a token. */
+export function restoreSession(): Session | null {
+  const token = localStorage.getItem(STORAGE.token);
+  if (!token) return null;
+  const role = Number(localStorage.getItem(STORAGE.role));
+  const expiresAt = Number(localStorage.getItem(STORAGE.expiresAt));
+  return {
+    token,
+    userId: localStorage.getItem(STORAGE.userId) ?? '',
+    companyId: localStorage.getItem(STORAGE.companyId) ?? '',
+    companyName: localStorage.getItem(STORAGE.company) ?? '',
+    role: Number.isInteger(role) && role > 0 ? role : null,
+    expiresAt: Number.isFinite(expiresAt) && expiresAt > 0 ? expiresAt : null,
+  };
+}
+
+/** The token for a request (outside render): the session's, or the stored one before binding. */
 export function readToken(): string | null {
+  if (boundStore) return boundStore.get(tokenAtom);
   const token = localStorage.getItem(STORAGE.token);
   return token && token.length > 0 ? token : null;
 }
 
-export function storedCompany(): string {
-  return localStorage.getItem(STORAGE.company) ?? '';
+/** Stores what a successful login returned; the variants too, when the hub sent them. */
+export function startSession(session: Session, variants?: CompanyVariants): void {
+  localStorage.setItem(STORAGE.token, session.token);
+  localStorage.setItem(STORAGE.userId, session.userId);
+  localStorage.setItem(STORAGE.companyId, session.companyId);
+  localStorage.setItem(STORAGE.company, session.companyName);
+  if (session.role === null) localStorage.removeItem(STORAGE.role);
+  else localStorage.setItem(STORAGE.role, String(session.role));
+  if (session.expiresAt === null) localStorage.removeItem(STORAGE.expiresAt);
+  else localStorage.setItem(STORAGE.expiresAt, String(session.expiresAt));
+  boundStore?.set(sessionEndAtom, null);
+  boundStore?.set(companyVariantsAtom, variants ?? NO_VARIANTS);
+  boundStore?.set(sessionAtom, session);
 }
 
-/** Stores what a successful login returned. */
-export function startSession(info: SessionInfo): void {
-  localStorage.setItem(STORAGE.token, info.token);
-  localStorage.setItem(STORAGE.userId, info.userId);
-  localStorage.setItem(STORAGE.company, info.companyName);
-  boundStore?.set(tokenAtom, info.token);
+function endSession(keys: readonly string[], reason: SessionEnd | null): void {
+  for (const key of keys) localStorage.removeItem(key);
+  boundStore?.set(sessionEndAtom, reason);
+  boundStore?.set(companyVariantsAtom, NO_VARIANTS);
+  boundStore?.set(sessionAtom, null);
 }
+
+const SESSION_KEYS = [STORAGE.token, STORAGE.userId, STORAGE.companyId, STORAGE.role, STORAGE.expiresAt] as const;
 
 /** Logout: removes the token, the user id and the stored company. */
 export function logout(): void {
-  localStorage.removeItem(STORAGE.token);
-  localStorage.removeItem(STORAGE.userId);
-  localStorage.removeItem(STORAGE.company);
-  boundStore?.set(tokenAtom, null);
+  endSession([...SESSION_KEYS, STORAGE.company], null);
 }
 
 /** Inactivity (spec §4): removes the token, the user id and the admin-access flag. */
 export function expireForInactivity(): void {
-  localStorage.removeItem(STORAGE.token);
-  localStorage.removeItem(STORAGE.userId);
-  localStorage.removeItem(STORAGE.adminAccess);
-  boundStore?.set(tokenAtom, null);
+  endSession([...SESSION_KEYS, STORAGE.adminAccess], 'inactivity');
 }
 
-/** A 401 from the API or the socket: the token is no longer good, drop it. */
+/** A 401 from the API or the socket, or the token's expiry time: /login says the session expired. */
 export function dropToken(): void {
-  localStorage.removeItem(STORAGE.token);
-  boundStore?.set(tokenAtom, null);
+  endSession([...SESSION_KEYS, STORAGE.company], 'unauthorized');
 }

@@ -2,7 +2,7 @@
 import { render } from '@testing-library/react';
 import { MemoryRouter, useLocation } from 'react-router-dom';
 import { vi } from 'vitest';
-import { AppProviders, type ManagedSocket } from '../app/providers';
+import { AppProviders, type ManagedSocket, type SocketFactory } from '../app/providers';
 import { AppRoutes } from '../app/routes';
 import { createAppStore } from '../lib/devicesStore';
 import type { HeatMapRenderer } from '../lib/heatmap/renderer';
@@ -32,14 +32,17 @@ function LocationProbe() {
   return <div data-testid="location">{loc.pathname}</div>;
 }
 
-export async function renderApp(path: string, opts: { state?: unknown; socket?: ManagedSocket } = {}) {
+export async function renderApp(
+  path: string,
+  opts: { state?: unknown; socket?: ManagedSocket; createSocket?: SocketFactory; language?: string } = {},
+) {
   const store = createAppStore();
   bindSessionStore(store);
-  const i18n = await initI18nWithResources(allResources(), 'en');
+  const i18n = await initI18nWithResources(allResources(), opts.language ?? 'en');
   const liveMaps = new LiveMapStore();
   const socket = opts.socket ?? fakeSocket();
   const utils = render(
-    <AppProviders store={store} i18n={i18n} liveMaps={liveMaps} createSocket={() => socket}>
+    <AppProviders store={store} i18n={i18n} liveMaps={liveMaps} createSocket={opts.createSocket ?? (() => socket)}>
       <MemoryRouter initialEntries={[{ pathname: path, state: opts.state }]}>
         <AppRoutes createRenderer={fakeRenderer} />
         <LocationProbe />

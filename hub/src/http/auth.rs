@@ -10,6 +10,7 @@ use warp::http::StatusCode;
 use warp::{Filter, Reply};
 
 use super::call::Call;
+use super::companies::VariantsJson;
 use super::error::ApiError;
 use super::state::AppState;
 use crate::auth::roles::ROLE_STAFF;
@@ -33,6 +34,8 @@ pub struct LoginResponse {
     pub company_name: String,
     pub role: i64,
     pub expires_at: u64,
+    /// The company's variants, so the client shows them from the first screen.
+    pub variants: VariantsJson,
 }
 
 /// Checks e-mail and password; answers a signed, expiring token. Too many failures for the
@@ -64,6 +67,7 @@ pub async fn login(mut call: Call) -> Result<warp::reply::Response, ApiError> {
         token: state.signer.issue(&claims),
         user_id: user.id,
         company_id: user.company_id,
+        variants: company.as_ref().map(|c| c.variants.into()).unwrap_or_default(),
         company_name: company.map(|c| c.company_name).unwrap_or_default(),
         role: user.role,
         expires_at: claims.expires_at,

@@ -1,9 +1,9 @@
 //! Companies: `POST /api/auth/company/register`, `GET /api/auth/companies`,
 //! `GET /api/auth/companiesname` (administrators), and the caller's own company's branding,
-//! `GET` and `PUT /api/companyUser`.
+//! `GET` and `PUT /api/companyUser`, and its variants, `GET` and `PUT /api/companyVariants`.
 
 use serde::{Deserialize, Serialize};
-use storage::model::Company;
+use storage::model::{Company, CompanyVariants};
 
 use super::call::Call;
 use super::error::ApiError;
@@ -23,6 +23,29 @@ pub struct CompanyJson {
     pub logo: Option<String>,
     pub page_color: String,
     pub layout_number: i64,
+    pub variants: VariantsJson,
+}
+
+/// A company's variants (spec §1, §6) as the client reads and an administrator sends them. Every
+/// field is required when sending, so a save states the whole setting.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct VariantsJson {
+    pub hide_centre_of_pressure: bool,
+    pub fitness: bool,
+    pub seating_labels: bool,
+}
+
+impl From<CompanyVariants> for VariantsJson {
+    fn from(v: CompanyVariants) -> Self {
+        VariantsJson { hide_centre_of_pressure: v.hide_centre_of_pressure, fitness: v.fitness, seating_labels: v.seating_labels }
+    }
+}
+
+impl From<VariantsJson> for CompanyVariants {
+    fn from(v: VariantsJson) -> Self {
+        CompanyVariants { hide_centre_of_pressure: v.hide_centre_of_pressure, fitness: v.fitness, seating_labels: v.seating_labels }
+    }
 }
 
 impl From<Company> for CompanyJson {
@@ -35,6 +58,7 @@ impl From<Company> for CompanyJson {
             logo: company.logo,
             page_color: company.page_color,
             layout_number: company.layout_number,
+            variants: company.variants.into(),
         }
     }
 }
@@ -85,4 +109,19 @@ pub async fn update_own(mut call: Call) -> Result<warp::reply::Response, ApiErro
         .map_err(|e| ApiError::store(e, "company", "duplicateCompany"))?;
     let company = call.state.store.companies().get(&claims.company_id).await.map_err(ApiError::internal)?.ok_or_else(|| ApiError::not_found("company"))?;
     Ok(ok(&CompanyJson::from(company)))
+}
+
+/// The caller's company's variants (every role: they change what the client shows).
+pub async fn variants(call: Call) -> Result<warp::reply::Response, ApiError> {
+    let claims = call.claims()?;
+    let company = call.state.store.companies().get(&claims.company_id).await.map_err(ApiError::internal)?.ok_or_else(|| ApiError::not_found("company"))?;
+    Ok(ok(&VariantsJson::from(company.variants)))
+}
+
+/// Switches the caller's company's variants (administrators of that company); answers them.
+pub async fn set_variants(mut call: Call) -> Result<warp::reply::Response, ApiError> {
+    let claims = call.admin()?;
+    let input: VariantsJson = call.json().await?;
+    call.state.store.companies().set_variants(&claims.company_id, &input.into()).await.map_err(|e| ApiError::store(e, "company", "duplicateCompany"))?;
+    Ok(ok(&input))
 }

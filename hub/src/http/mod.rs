@@ -50,6 +50,8 @@ pub fn api(state: &Arc<AppState>) -> Api {
     api_route!(api, s, POST, d, Admin, "auth", "/api/auth/company/register", "Create a company", companies::register, "api" / "auth" / "company" / "register");
     api_route!(api, s, GET, d, User, "company", "/api/companyUser", "The caller's company and branding", companies::own, "api" / "companyUser");
     api_route!(api, s, PUT, d, Admin, "company", "/api/companyUser", "Save the caller's company's name, address and logo", companies::update_own, "api" / "companyUser");
+    api_route!(api, s, GET, d, User, "company", "/api/companyVariants", "The caller's company's variants (hideCentreOfPressure, fitness, seatingLabels)", companies::variants, "api" / "companyVariants");
+    api_route!(api, s, PUT, d, Admin, "company", "/api/companyVariants", "Switch the caller's company's variants (all three booleans)", companies::set_variants, "api" / "companyVariants");
     // Devices.
     api_route!(api, s, GET, d, User, "devices", "/api/userDevices", "The company's devices", devices::user_devices, "api" / "userDevices");
     api_route!(api, s, GET, d, User, "devices", "/api/deviceConfCompany", "The company's device configurations and live statuses", devices::device_conf_company, "api" / "deviceConfCompany");

@@ -3,10 +3,12 @@
 use surrealdb::engine::any::Any;
 use surrealdb::Surreal;
 
-use crate::model::{Company, CompanyBranding};
+use crate::model::{Company, CompanyBranding, CompanyVariants};
 use crate::{new_id, StoreError};
 
-const FIELDS: &str = "record::id(id) AS id, company_name, address, logo, page_color, layout_number";
+const FIELDS: &str = "record::id(id) AS id, company_name, address, logo, page_color, layout_number, \
+    { hide_centre_of_pressure: hide_centre_of_pressure ?? false, fitness: fitness ?? false, \
+      seating_labels: seating_labels ?? false } AS variants";
 
 /// Company queries.
 pub struct Companies<'a> {
@@ -81,6 +83,21 @@ impl Companies<'_> {
             .bind(("name", company_name.to_owned()))
             .bind(("address", address.to_owned()))
             .bind(("logo", logo.map(str::to_owned)))
+            .await?;
+        let updated: Vec<String> = response.take(0)?;
+        if updated.is_empty() { Err(StoreError::NotFound) } else { Ok(()) }
+    }
+
+    /// Switches a company's variants (its administrators); `NotFound` for an unknown company.
+    pub async fn set_variants(&self, id: &str, variants: &CompanyVariants) -> Result<(), StoreError> {
+        let mut response = self
+            .db
+            .query(
+                "UPDATE type::record('company', $id) SET hide_centre_of_pressure = $v.hide_centre_of_pressure, \
+                 fitness = $v.fitness, seating_labels = $v.seating_labels WHERE id != NONE RETURN VALUE record::id(id)",
+            )
+            .bind(("id", id.to_owned()))
+            .bind(("v", *variants))
             .await?;
         let updated: Vec<String> = response.take(0)?;
         if updated.is_empty() { Err(StoreError::NotFound) } else { Ok(()) }

@@ -6,13 +6,16 @@ import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Navigate, useNavigate } from 'react-router-dom';
 import { LanguageSelector } from '../../components/LanguageSelector';
-import { ApiError, login } from '../../lib/api';
-import { startSession, tokenAtom } from '../../lib/session';
+import { login } from '../../lib/api';
+import { variantsFrom } from '../../lib/companyVariants';
+import { messageKeyForError } from '../../lib/messages';
+import { SESSION_END_MESSAGE, sessionEndAtom, startSession, tokenAtom } from '../../lib/session';
 
 export function LoginPage() {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const token = useAtomValue(tokenAtom);
+  const sessionEnd = useAtomValue(sessionEndAtom);
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
   const [error, setError] = useState<string | null>(null);
@@ -28,11 +31,23 @@ export function LoginPage() {
     setError(null);
     try {
       const res = await login(email, password);
-      startSession({ token: res.token, userId: String(res.userId), companyName: res.companyName ?? '' });
+      const role = Number(res.role);
+      startSession(
+        {
+          token: res.token,
+          userId: String(res.userId),
+          companyId: String(res.companyId ?? ''),
+          companyName: res.companyName ?? '',
+          role: Number.isInteger(role) && role > 0 ? role : null,
+          // The hub just accepted this login: an expiry already past means this clock is off; then
+          // only the hub's 401 ends the session.
+          expiresAt: Number.isFinite(res.expiresAt) && res.expiresAt * 1000 > Date.now() ? res.expiresAt : null,
+        },
+        variantsFrom(res.variants),
+      );
       navigate('/devices', { replace: true });
     } catch (err) {
-      const code = err instanceof ApiError ? err.code : 'networkError';
-      setError(code === 'incorrectCredentials' ? 'incorrectCredentials' : 'networkError');
+      setError(messageKeyForError(err));
       setBusy(false);
     }
   };
@@ -48,6 +63,11 @@ export function LoginPage() {
           <h1>{t('app.title')}</h1>
           <p className="muted">{t('login.subtitle')}</p>
         </div>
+        {sessionEnd && !error ? (
+          <div className="form-notice" role="status" data-testid="session-ended">
+            {t(SESSION_END_MESSAGE[sessionEnd])}
+          </div>
+        ) : null}
         <label className="field">
           <span>{t('login.email')}</span>
           <input

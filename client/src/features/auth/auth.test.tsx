@@ -6,6 +6,7 @@ import { renderApp, stubFetch } from '../../test/renderApp';
 const devicesRoutes = {
   '/api/userDevices': () => ({ body: [] }),
   '/api/deviceConfCompany': () => ({ body: [] }),
+  '/api/companyVariants': () => ({ body: { hideCentreOfPressure: false, fitness: false, seatingLabels: false } }),
 };
 
 describe('login', () => {

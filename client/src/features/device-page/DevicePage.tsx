@@ -12,7 +12,7 @@ import { StatusBadge } from '../../components/StatusBadge';
 import { oidOf, type UserDevice } from '../../lib/api';
 import { deviceTypeInfo } from '../../lib/deviceTypes';
 import { deviceConfFamily, deviceViewFamily, seedDevice } from '../../lib/devicesStore';
-import { storedCompany } from '../../lib/session';
+import { useSession } from '../../lib/session';
 import { useServices } from '../../lib/services';
 import { HeatMap, type RendererFactory } from './HeatMap';
 import { PresencePanel } from './PresencePanel';
@@ -90,7 +90,7 @@ function LiveDevice({
 
   const name = view.name || device.name;
   const typeLabel = t(`deviceTypes.${device.deviceType}`, { defaultValue: device.deviceType });
-  const company = storedCompany();
+  const company = useSession()?.companyName ?? '';
 
   return (
     <div className="page device-page">

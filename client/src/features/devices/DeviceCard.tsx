@@ -5,6 +5,7 @@ import type { KeyboardEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router-dom';
 import { StatusBadge } from '../../components/StatusBadge';
+import { companyVariantsAtom, showsCompanyOnCards } from '../../lib/companyVariants';
 import { routeForDeviceType } from '../../lib/deviceTypes';
 import { deviceViewFamily } from '../../lib/devicesStore';
 import { notify } from '../../lib/notifications';
@@ -17,6 +18,9 @@ export function DeviceCard({ deviceId, company }: { deviceId: string; company: s
   const view = useAtomValue(deviceViewFamily(deviceId));
   const typeLabel = t(`deviceTypes.${view.deviceType}`, { defaultValue: view.deviceType });
   const showBed = view.deviceType !== 'Shapes';
+  // Company variant (spec §2): 'Sit' labels the bed line and the company line is hidden.
+  const variants = useAtomValue(companyVariantsAtom);
+  const showCompany = company !== '' && showsCompanyOnCards(variants);
 
   const open = () => {
     const route = routeForDeviceType(view.deviceType);
@@ -55,9 +59,14 @@ export function DeviceCard({ deviceId, company }: { deviceId: string; company: s
       onKeyDown={onKeyDown}
     >
       <span className="device-card-type">{typeLabel}</span>
-      {showBed ? <div className="device-card-bed">{view.bed || '—'}</div> : null}
+      {showBed ? (
+        <div className="device-card-bed">
+          {variants.seatingLabels ? <span className="device-card-bed-label">{t('variants.sit')}</span> : null}
+          {view.bed || '—'}
+        </div>
+      ) : null}
       <dl>
-        {company ? (
+        {showCompany ? (
           <>
             <dt>{t('devices.company')}</dt>
             <dd title={company}>{company}</dd>

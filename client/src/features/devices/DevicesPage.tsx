@@ -7,7 +7,8 @@ import { useTranslation } from 'react-i18next';
 import { SocketStatusBanner } from '../../components/SocketStatusBanner';
 import { TopBar } from '../../components/TopBar';
 import { deviceIdsAtom, deviceInfoFamily, devicesLoadedAtom } from '../../lib/devicesStore';
-import { storedCompany } from '../../lib/session';
+import { CompanyVariantsSection } from '../company-variants';
+import { useSession } from '../../lib/session';
 import { DeviceCard } from './DeviceCard';
 import { GRID_CLASS } from './grid';
 import { useDevicesSync } from './useDevicesSync';
@@ -27,7 +28,7 @@ export function DevicesPage({ headerActions }: { headerActions?: ReactNode }) {
   useDevicesSync();
   const ids = useAtomValue(visibleDeviceIdsAtom);
   const loaded = useAtomValue(devicesLoadedAtom);
-  const company = storedCompany();
+  const company = useSession()?.companyName ?? '';
 
   return (
     <div className="page">
@@ -49,6 +50,8 @@ export function DevicesPage({ headerActions }: { headerActions?: ReactNode }) {
             ))}
           </div>
         )}
+        {/* MERGE: shown here until the branding page mounts it (renders nothing for staff). */}
+        <CompanyVariantsSection />
       </main>
     </div>
   );

@@ -1,0 +1,3 @@
+//! Public surface of the company-variants feature.
+export { CompanyVariantsSection } from './CompanyVariantsSection';
+export { CompanyVariantsSync } from './CompanyVariantsSync';
