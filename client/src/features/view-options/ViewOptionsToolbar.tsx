@@ -1,0 +1,147 @@
+//! The pressure-view options toolbar (spec §2): contour and 3-D (mutually exclusive), the colour
+//! button cycling 13 palettes, smoothing, the threshold slider (0–75, step 5) and the manual scale
+//! (50–1000, step 50, empty → 200). Loads the user's settings on open and saves every change.
+
+import { useEffect, useId, useState, type KeyboardEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import { PALETTES, paletteGradient } from '../../lib/heatmap/palettes';
+import {
+  MANUAL_SCALE_MAX,
+  MANUAL_SCALE_MIN,
+  MANUAL_SCALE_STEP,
+  nextPalette,
+  normaliseManualScale,
+  normaliseThreshold,
+  set3d,
+  setContours,
+  SMOOTHING_LEVELS,
+  THRESHOLD_MAX,
+  THRESHOLD_MIN,
+  THRESHOLD_STEP,
+} from '../../lib/heatmap/viewOptions';
+import { useLayoutSettings } from './useLayoutSettings';
+import './view-options.css';
+
+export function ViewOptionsToolbar() {
+  const { t } = useTranslation();
+  const { options, setOptions, state } = useLayoutSettings();
+  const id = useId();
+  const disabled = state === 'loading';
+  const [scaleText, setScaleText] = useState(String(options.manualScaleValue));
+  useEffect(() => setScaleText(String(options.manualScaleValue)), [options.manualScaleValue]);
+  const palette = PALETTES[options.mapColorIndex] ?? PALETTES[0];
+
+  const commitScale = () => {
+    const value = normaliseManualScale(scaleText);
+    setScaleText(String(value));
+    if (value !== options.manualScaleValue) setOptions({ ...options, manualScaleValue: value });
+  };
+  const onScaleKey = (e: KeyboardEvent<HTMLInputElement>) => {
+    if (e.key === 'Enter') commitScale();
+  };
+
+  return (
+    <section className="view-options" data-testid="view-options" data-state={state} aria-label={t('view.title')}>
+      <div className="view-options-group" role="group" aria-label={t('view.mode')}>
+        <label className="view-switch">
+          <input
+            type="checkbox"
+            data-testid="contour-toggle"
+            checked={options.contoursEnabled}
+            disabled={disabled}
+            onChange={(e) => setOptions(setContours(options, e.target.checked))}
+          />
+          <span>{t('view.contour')}</span>
+        </label>
+        <label className="view-switch">
+          <input
+            type="checkbox"
+            data-testid="3d-toggle"
+            checked={options.is3Dmode}
+            disabled={disabled}
+            onChange={(e) => setOptions(set3d(options, e.target.checked))}
+          />
+          <span>{t('view.threeD')}</span>
+        </label>
+      </div>
+
+      <button
+        type="button"
+        className="btn btn-ghost view-palette"
+        data-testid="palette-button"
+        data-palette={options.mapColorIndex}
+        disabled={disabled}
+        onClick={() => setOptions(nextPalette(options))}
+        title={t('view.nextPalette')}
+      >
+        <span className="view-swatch" style={{ background: paletteGradient(options.mapColorIndex) }} aria-hidden="true" />
+        <span>
+          {t('view.colour')}: {t(`view.palette.${palette.id}`)}
+        </span>
+      </button>
+
+      <label className="view-field" htmlFor={`${id}-smooth`}>
+        <span>{t('view.smoothing')}</span>
+        <select
+          id={`${id}-smooth`}
+          data-testid="smoothing"
+          value={options.smoothenIndex}
+          disabled={disabled}
+          onChange={(e) => setOptions({ ...options, smoothenIndex: Number(e.target.value) })}
+        >
+          {SMOOTHING_LEVELS.map((level, i) => (
+            <option key={level} value={i}>
+              {t(`view.smooth.${level}`)}
+            </option>
+          ))}
+        </select>
+      </label>
+
+      <label className="view-field view-threshold" htmlFor={`${id}-threshold`}>
+        <span>{t('view.threshold')}</span>
+        <input
+          id={`${id}-threshold`}
+          type="range"
+          data-testid="threshold"
+          min={THRESHOLD_MIN}
+          max={THRESHOLD_MAX}
+          step={THRESHOLD_STEP}
+          value={options.thresholdValue}
+          disabled={disabled}
+          onChange={(e) => setOptions({ ...options, thresholdValue: normaliseThreshold(Number(e.target.value)) })}
+        />
+        <output data-testid="threshold-value">{options.thresholdValue}</output>
+      </label>
+
+      <div className="view-field view-scale">
+        <label className="view-switch">
+          <input
+            type="checkbox"
+            data-testid="manual-scale-toggle"
+            checked={options.manualScale}
+            disabled={disabled}
+            onChange={(e) => setOptions({ ...options, manualScale: e.target.checked })}
+          />
+          <span>{t('view.manualScale')}</span>
+        </label>
+        <input
+          type="number"
+          inputMode="numeric"
+          aria-label={t('view.manualScaleValue')}
+          data-testid="manual-scale-value"
+          min={MANUAL_SCALE_MIN}
+          max={MANUAL_SCALE_MAX}
+          step={MANUAL_SCALE_STEP}
+          value={scaleText}
+          disabled={disabled || !options.manualScale}
+          onChange={(e) => setScaleText(e.target.value)}
+          onBlur={commitScale}
+          onKeyDown={onScaleKey}
+        />
+      </div>
+      <span className="view-save muted" data-testid="view-save" aria-live="polite">
+        {state === 'loading' ? t('view.loading') : state === 'saving' ? t('view.saving') : state === 'saved' ? t('view.saved') : ''}
+      </span>
+    </section>
+  );
+}
