@@ -2,9 +2,10 @@
 //! frame's own rows × cols, height and colour from the pressure), turned with the mouse (orbit
 //! controls). This module and three.js are loaded only when the 3-D view is first opened.
 //!
-//! Scene coordinates follow the layout settings' camera (Plotly's convention): z up, the surface
-//! spans x and y within −1…1 keeping the map's aspect, heights −0.5 (no pressure) to 0.5 (the top
-//! of the colour scale); the camera sits at `center + eye`.
+//! Scene coordinates follow the layout settings' camera (Plotly's convention: z up, the scene a
+//! unit box round the origin): the surface spans x and y within −0.5…0.5 keeping the map's aspect,
+//! heights run from −0.25 (no pressure) to 0.25 (the top of the colour scale), and the camera sits
+//! at `center + eye`.
 
 import {
   AmbientLight,
@@ -28,15 +29,18 @@ import type { PreparedMap } from './prepare';
 import type { DrawSettings, HeatMapRenderer, RendererRequest } from './renderer';
 import type { CameraPosition } from './viewOptions';
 
-/** Half extents of the surface in x and y for a rows × cols map (the longer side spans −1…1). */
+/** Height of the floor (no pressure); the top of the scale is at −FLOOR. */
+export const FLOOR = -0.25;
+
+/** Half extents of the surface in x and y for a rows × cols map (the longer side spans −0.5…0.5). */
 export function surfaceExtent(rows: number, cols: number): { x: number; y: number } {
   const longest = Math.max(rows, cols, 1);
-  return { x: cols / longest, y: rows / longest };
+  return { x: (0.5 * cols) / longest, y: (0.5 * rows) / longest };
 }
 
-/** Height of a value on the surface: −0.5 at 0, 0.5 at the top of the scale (saturating). */
+/** Height of a value on the surface: the floor at 0, −floor at the top of the scale (saturating). */
 export const surfaceHeight = (value: number, scale: number): number =>
-  Math.min(1, Math.max(0, scale > 0 ? value / scale : 0)) - 0.5;
+  FLOOR + 2 * -FLOOR * Math.min(1, Math.max(0, scale > 0 ? value / scale : 0));
 
 /** Vertex positions (x, y, z per cell), row 0 at the far (+y) edge, column 0 at −x. */
 export function surfacePositions(map: Pick<PreparedMap, 'rows' | 'cols' | 'values' | 'scale'> | null, rows: number, cols: number, out: Float32Array): void {
@@ -46,7 +50,7 @@ export function surfacePositions(map: Pick<PreparedMap, 'rows' | 'cols' | 'value
       const i = r * cols + c;
       out[i * 3] = cols > 1 ? -ext.x + (2 * ext.x * c) / (cols - 1) : 0;
       out[i * 3 + 1] = rows > 1 ? ext.y - (2 * ext.y * r) / (rows - 1) : 0;
-      out[i * 3 + 2] = map ? surfaceHeight(map.values[i], map.scale) : -0.5;
+      out[i * 3 + 2] = map ? surfaceHeight(map.values[i], map.scale) : FLOOR;
     }
   }
 }
@@ -146,7 +150,7 @@ export async function createSurfaceRenderer(container: HTMLElement, request: Ren
     frame.geometry = new BufferGeometry();
     frame.geometry.setAttribute(
       'position',
-      new Float32BufferAttribute([-ext.x, -ext.y, -0.5, ext.x, -ext.y, -0.5, ext.x, ext.y, -0.5, -ext.x, ext.y, -0.5], 3),
+      new Float32BufferAttribute([-ext.x, -ext.y, FLOOR, ext.x, -ext.y, FLOOR, ext.x, ext.y, FLOOR, -ext.x, ext.y, FLOOR], 3),
     );
   };
   reshape(2, 2);
