@@ -54,6 +54,13 @@ export function HeatMap({ deviceId, createRenderer = createMapRenderer, hideBelo
   const mode = viewMode(options);
   const rendererMode = mode === '3d' ? '3d' : 'flat';
 
+  // New options redraw the current frame at once (the next frames use them anyway). Declared
+  // before the renderer's effect so that a renderer created for new options starts with them.
+  useEffect(() => {
+    optionsRef.current = options;
+    redrawRef.current();
+  }, [options]);
+
   useEffect(() => {
     const box = boxRef.current;
     const host = canvasRef.current;
@@ -114,12 +121,6 @@ export function HeatMap({ deviceId, createRenderer = createMapRenderer, hideBelo
       delete box.dataset.renderer;
     };
   }, [liveMaps, deviceId, createRenderer, rendererMode, shown, setOptions]);
-
-  // New options redraw the current frame at once (the next frames use them anyway).
-  useEffect(() => {
-    optionsRef.current = options;
-    redrawRef.current();
-  }, [options]);
 
   return (
     <div className="heatmap-view">

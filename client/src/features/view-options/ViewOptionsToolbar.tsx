@@ -2,7 +2,7 @@
 //! button cycling 13 palettes, smoothing, the threshold slider (0–75, step 5) and the manual scale
 //! (50–1000, step 50, empty → 200). Loads the user's settings on open and saves every change.
 
-import { useEffect, useId, useState, type KeyboardEvent } from 'react';
+import { useId, useState, type KeyboardEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { PALETTES, paletteGradient } from '../../lib/heatmap/palettes';
 import {
@@ -27,13 +27,14 @@ export function ViewOptionsToolbar() {
   const { options, setOptions, state } = useLayoutSettings();
   const id = useId();
   const disabled = state === 'loading';
-  const [scaleText, setScaleText] = useState(String(options.manualScaleValue));
-  useEffect(() => setScaleText(String(options.manualScaleValue)), [options.manualScaleValue]);
+  // What the user is typing in the manual-scale field, until it is committed (blur or Enter).
+  const [scaleDraft, setScaleDraft] = useState<string | null>(null);
   const palette = PALETTES[options.mapColorIndex] ?? PALETTES[0];
 
   const commitScale = () => {
-    const value = normaliseManualScale(scaleText);
-    setScaleText(String(value));
+    if (scaleDraft === null) return;
+    const value = normaliseManualScale(scaleDraft);
+    setScaleDraft(null);
     if (value !== options.manualScaleValue) setOptions({ ...options, manualScaleValue: value });
   };
   const onScaleKey = (e: KeyboardEvent<HTMLInputElement>) => {
@@ -132,9 +133,9 @@ export function ViewOptionsToolbar() {
           min={MANUAL_SCALE_MIN}
           max={MANUAL_SCALE_MAX}
           step={MANUAL_SCALE_STEP}
-          value={scaleText}
+          value={scaleDraft ?? String(options.manualScaleValue)}
           disabled={disabled || !options.manualScale}
-          onChange={(e) => setScaleText(e.target.value)}
+          onChange={(e) => setScaleDraft(e.target.value)}
           onBlur={commitScale}
           onKeyDown={onScaleKey}
         />
