@@ -162,6 +162,15 @@ export async function run({ base, page, context, test, shot, login, log }) {
     await shot('threshold-30.png');
   });
 
+  await test('smoothing interpolates and blurs the map', async (ok) => {
+    await page.getByTestId('smoothing').selectOption({ label: 'High' });
+    await waitAttr(page, 'view-options', 'data-state', (v) => v === 'saved');
+    await page.waitForTimeout(300);
+    await shot('smoothing-high.png');
+    ok('smoothing High (screenshot smoothing-high.png)');
+    await page.getByTestId('smoothing').selectOption({ label: 'Off' });
+  });
+
   await test('contour and 3D exclude each other; 3D draws a surface', async (ok) => {
     await page.getByTestId('contour-toggle').check();
     await waitAttr(page, 'heatmap', 'data-mode', (v) => v === 'contour');

@@ -177,7 +177,7 @@ describe('streaming control', () => {
     remaining(0);
     fireEvent.click(startButton());
     remaining(185);
-    const asked = socket.requestStreamingRemaining.mock.calls.length;
+    const asked = vi.mocked(socket.requestStreamingRemaining).mock.calls.length;
     emit('authenticated', { userId: 'u', companyId: 'c' });
     expect(socket.requestStreamingRemaining).toHaveBeenCalledTimes(asked + 1);
     remaining(40);

@@ -215,6 +215,20 @@ describe('view options toolbar', () => {
     expect(hub.saves[0].body.mapColorIndex).toBe(1);
   });
 
+  it('sends a change still waiting when the browser leaves the page (reload)', async () => {
+    const hub = layoutHub();
+    const { toolbar } = await renderToolbar();
+    fireEvent.change(screen.getByTestId('threshold'), { target: { value: '15' } });
+    expect(toolbar).toHaveAttribute('data-state', 'pending');
+    expect(screen.getByTestId('view-save')).toHaveTextContent('Saving…');
+    act(() => {
+      window.dispatchEvent(new Event('pagehide'));
+    });
+    await waitFor(() => expect(hub.saves).toHaveLength(1));
+    expect(hub.saves[0].body.thresholdValue).toBe(15);
+    expect(hub.fetch.mock.calls.at(-1)?.[1]).toMatchObject({ method: 'PUT', keepalive: true });
+  });
+
   it('tells the user when the settings cannot be loaded or saved', async () => {
     layoutHub(null, { failLoad: true, failSave: true });
     await renderToolbar();

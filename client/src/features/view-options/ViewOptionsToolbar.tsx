@@ -141,7 +141,7 @@ export function ViewOptionsToolbar() {
         />
       </div>
       <span className="view-save muted" data-testid="view-save" aria-live="polite">
-        {state === 'loading' ? t('view.loading') : state === 'saving' ? t('view.saving') : state === 'saved' ? t('view.saved') : ''}
+        {state === 'loading' ? t('view.loading') : state === 'saving' || state === 'pending' ? t('view.saving') : state === 'saved' ? t('view.saved') : ''}
       </span>
     </section>
   );

@@ -75,5 +75,6 @@ export async function loadLayoutSettings(userId: string): Promise<ViewOptions> {
 }
 
 export async function saveLayoutSettings(userId: string, o: ViewOptions): Promise<void> {
-  await apiFetch<LayoutSettingsDto>(path(userId), { method: 'PUT', body: JSON.stringify(toLayoutDto(o)) });
+  // keepalive: a save sent as the page unloads (reload, closing the tab) still reaches the hub.
+  await apiFetch<LayoutSettingsDto>(path(userId), { method: 'PUT', body: JSON.stringify(toLayoutDto(o)), keepalive: true });
 }

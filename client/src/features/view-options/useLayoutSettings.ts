@@ -1,6 +1,6 @@
 //! Loads the user's view options when a device page opens and saves every later change (spec §4
 //! "Settings: auto-save"), a short while after the last change so a dragged slider is one save.
-//! A pending save is sent at once when the page closes.
+//! A pending save is sent at once when the page closes or the browser leaves it (reload).
 
 import { useAtom, useStore } from 'jotai';
 import { useEffect, useRef, useState } from 'react';
@@ -11,7 +11,7 @@ import { currentUserId, loadLayoutSettings, saveLayoutSettings, toLayoutDto } fr
 /** Wait after the last change before saving. */
 export const SAVE_DELAY_MS = 400;
 
-export type LayoutState = 'loading' | 'ready' | 'saving' | 'saved' | 'error';
+export type LayoutState = 'loading' | 'ready' | 'pending' | 'saving' | 'saved' | 'error';
 
 export function useLayoutSettings(): { options: ViewOptions; setOptions: (o: ViewOptions) => void; state: LayoutState } {
   const store = useStore();
@@ -69,14 +69,22 @@ export function useLayoutSettings(): { options: ViewOptions; setOptions: (o: Vie
         });
     };
     pending.current = save;
+    setState('pending');
     const timer = setTimeout(save, SAVE_DELAY_MS);
     return () => {
       clearTimeout(timer);
     };
   }, [options, store]);
 
-  // Leaving the page sends the change that was still waiting.
-  useEffect(() => () => pending.current?.(), []);
+  // Leaving the page, or the browser leaving it, sends the change that was still waiting.
+  useEffect(() => {
+    const flush = () => pending.current?.();
+    window.addEventListener('pagehide', flush);
+    return () => {
+      window.removeEventListener('pagehide', flush);
+      flush();
+    };
+  }, []);
 
   return { options, setOptions, state };
 }

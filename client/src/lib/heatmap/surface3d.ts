@@ -109,7 +109,7 @@ export async function createSurfaceRenderer(container: HTMLElement, request: Ren
   scene.add(sun);
 
   const cam: CameraPosition = request.camera;
-  const camera = new PerspectiveCamera(40, width() / height(), 0.01, 100);
+  const camera = new PerspectiveCamera(30, width() / height(), 0.01, 100);
   camera.up.set(cam.up.x, cam.up.y, cam.up.z);
   camera.position.set(cam.center.x + cam.eye.x, cam.center.y + cam.eye.y, cam.center.z + cam.eye.z);
   const controls = new OrbitControls(camera, canvas);
