@@ -22,6 +22,23 @@ import {
 import { useLayoutSettings } from './useLayoutSettings';
 import './view-options.css';
 
+interface SwitchProps {
+  testId: string;
+  label: string;
+  checked: boolean;
+  disabled: boolean;
+  onChange: (on: boolean) => void;
+}
+
+function Switch({ testId, label, checked, disabled, onChange }: SwitchProps) {
+  return (
+    <label className="view-switch">
+      <input type="checkbox" data-testid={testId} checked={checked} disabled={disabled} onChange={(e) => onChange(e.target.checked)} />
+      <span>{label}</span>
+    </label>
+  );
+}
+
 export function ViewOptionsToolbar() {
   const { t } = useTranslation();
   const { options, setOptions, state } = useLayoutSettings();
@@ -44,26 +61,20 @@ export function ViewOptionsToolbar() {
   return (
     <section className="view-options" data-testid="view-options" data-state={state} aria-label={t('view.title')}>
       <div className="view-options-group" role="group" aria-label={t('view.mode')}>
-        <label className="view-switch">
-          <input
-            type="checkbox"
-            data-testid="contour-toggle"
-            checked={options.contoursEnabled}
-            disabled={disabled}
-            onChange={(e) => setOptions(setContours(options, e.target.checked))}
-          />
-          <span>{t('view.contour')}</span>
-        </label>
-        <label className="view-switch">
-          <input
-            type="checkbox"
-            data-testid="3d-toggle"
-            checked={options.is3Dmode}
-            disabled={disabled}
-            onChange={(e) => setOptions(set3d(options, e.target.checked))}
-          />
-          <span>{t('view.threeD')}</span>
-        </label>
+        <Switch
+          testId="contour-toggle"
+          label={t('view.contour')}
+          checked={options.contoursEnabled}
+          disabled={disabled}
+          onChange={(on) => setOptions(setContours(options, on))}
+        />
+        <Switch
+          testId="3d-toggle"
+          label={t('view.threeD')}
+          checked={options.is3Dmode}
+          disabled={disabled}
+          onChange={(on) => setOptions(set3d(options, on))}
+        />
       </div>
 
       <button
@@ -115,16 +126,13 @@ export function ViewOptionsToolbar() {
       </label>
 
       <div className="view-field view-scale">
-        <label className="view-switch">
-          <input
-            type="checkbox"
-            data-testid="manual-scale-toggle"
-            checked={options.manualScale}
-            disabled={disabled}
-            onChange={(e) => setOptions({ ...options, manualScale: e.target.checked })}
-          />
-          <span>{t('view.manualScale')}</span>
-        </label>
+        <Switch
+          testId="manual-scale-toggle"
+          label={t('view.manualScale')}
+          checked={options.manualScale}
+          disabled={disabled}
+          onChange={(on) => setOptions({ ...options, manualScale: on })}
+        />
         <input
           type="number"
           inputMode="numeric"

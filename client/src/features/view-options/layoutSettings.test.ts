@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_VIEW_OPTIONS, type ViewOptions } from '../../lib/heatmap/viewOptions';
-import { fromLayoutDto, toLayoutDto } from './layoutSettings';
+import { fromLayoutDto } from './layoutSettings';
 
 describe('layout settings ↔ view options', () => {
   it('reads the hub defaults as the default options', () => {
@@ -28,7 +28,7 @@ describe('layout settings ↔ view options', () => {
       manualScale: true,
       manualScaleValue: 650,
     };
-    expect(fromLayoutDto(JSON.parse(JSON.stringify(toLayoutDto(o))))).toEqual(o);
+    expect(fromLayoutDto(JSON.parse(JSON.stringify(o)))).toEqual(o);
   });
 
   it('takes defaults for missing or malformed fields and applies the limits', () => {

@@ -4,26 +4,12 @@
 //! restored on load; it also re-applies the manual-scale rule.
 
 import { apiFetch } from '../../lib/api';
-import {
-  DEFAULT_VIEW_OPTIONS,
-  sanitiseViewOptions,
-  type CameraPosition,
-  type Point3,
-  type ViewOptions,
-} from '../../lib/heatmap/viewOptions';
+import { DEFAULT_VIEW_OPTIONS, sanitiseViewOptions, type CameraPosition, type Point3, type ViewOptions } from '../../lib/heatmap/viewOptions';
 import { STORAGE } from '../../lib/storageKeys';
 
-/** The layout settings as the hub sends and takes them (spec §3 names). */
-export interface LayoutSettingsDto {
-  mapColorIndex: number;
-  smoothenIndex: number;
-  thresholdValue: number;
-  contoursEnabled: boolean;
-  is3Dmode: boolean;
-  cameraPosition: CameraPosition;
-  manualScale: boolean;
-  manualScaleValue: number | null;
-}
+/** The layout settings as the hub sends and takes them (spec §3 names): the view options, with
+ * an empty manual scale allowed (the hub resets it to 200). */
+export type LayoutSettingsDto = Omit<ViewOptions, 'manualScaleValue'> & { manualScaleValue: number | null };
 
 const num = (v: unknown, dflt: number): number => (typeof v === 'number' && Number.isFinite(v) ? v : dflt);
 const point = (v: unknown, dflt: Point3): Point3 => {
@@ -52,19 +38,6 @@ export function fromLayoutDto(dto: Partial<LayoutSettingsDto> | null | undefined
   });
 }
 
-export function toLayoutDto(o: ViewOptions): LayoutSettingsDto {
-  return {
-    mapColorIndex: o.mapColorIndex,
-    smoothenIndex: o.smoothenIndex,
-    thresholdValue: o.thresholdValue,
-    contoursEnabled: o.contoursEnabled,
-    is3Dmode: o.is3Dmode,
-    cameraPosition: o.cameraPosition,
-    manualScale: o.manualScale,
-    manualScaleValue: o.manualScaleValue,
-  };
-}
-
 /** The signed-in user's id (stored at login). */
 export const currentUserId = (): string | null => localStorage.getItem(STORAGE.userId);
 
@@ -76,5 +49,5 @@ export async function loadLayoutSettings(userId: string): Promise<ViewOptions> {
 
 export async function saveLayoutSettings(userId: string, o: ViewOptions): Promise<void> {
   // keepalive: a save sent as the page unloads (reload, closing the tab) still reaches the hub.
-  await apiFetch<LayoutSettingsDto>(path(userId), { method: 'PUT', body: JSON.stringify(toLayoutDto(o)), keepalive: true });
+  await apiFetch<LayoutSettingsDto>(path(userId), { method: 'PUT', body: JSON.stringify(o satisfies LayoutSettingsDto), keepalive: true });
 }

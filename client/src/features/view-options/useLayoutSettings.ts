@@ -6,7 +6,7 @@ import { useAtom, useStore } from 'jotai';
 import { useEffect, useRef, useState } from 'react';
 import { viewOptionsAtom, type ViewOptions } from '../../lib/heatmap/viewOptions';
 import { notify } from '../../lib/notifications';
-import { currentUserId, loadLayoutSettings, saveLayoutSettings, toLayoutDto } from './layoutSettings';
+import { currentUserId, loadLayoutSettings, saveLayoutSettings } from './layoutSettings';
 
 /** Wait after the last change before saving. */
 export const SAVE_DELAY_MS = 400;
@@ -32,7 +32,7 @@ export function useLayoutSettings(): { options: ViewOptions; setOptions: (o: Vie
     loadLayoutSettings(userId)
       .then((loaded) => {
         if (cancelled) return;
-        savedJson.current = JSON.stringify(toLayoutDto(loaded));
+        savedJson.current = JSON.stringify(loaded);
         setOptions(loaded);
         setState('ready');
       })
@@ -41,7 +41,7 @@ export function useLayoutSettings(): { options: ViewOptions; setOptions: (o: Vie
         console.error('layout settings could not be loaded', err);
         notify(store, { kind: 'error', key: 'view.loadFailed' });
         // Keep what is shown; the user's next change is still saved.
-        savedJson.current = JSON.stringify(toLayoutDto(store.get(viewOptionsAtom)));
+        savedJson.current = JSON.stringify(store.get(viewOptionsAtom));
         setState('ready');
       });
     return () => {
@@ -52,7 +52,7 @@ export function useLayoutSettings(): { options: ViewOptions; setOptions: (o: Vie
   useEffect(() => {
     const userId = currentUserId();
     if (!userId || savedJson.current === null) return;
-    const json = JSON.stringify(toLayoutDto(options));
+    const json = JSON.stringify(options);
     if (json === savedJson.current) return;
     const save = () => {
       pending.current = null;
