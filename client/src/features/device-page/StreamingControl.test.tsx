@@ -172,6 +172,24 @@ describe('streaming control', () => {
     expect(screen.getByRole('button', { name: 'Extend' })).toBeEnabled();
   });
 
+  it('a Stop makes the answer to an earlier start stale', async () => {
+    const { socket, remaining } = await openPage();
+    remaining(0);
+    fireEvent.click(startButton());
+    remaining(185);
+    fireEvent.click(screen.getByRole('button', { name: 'Extend' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Stop live' }));
+    expect(socket.startStreaming).toHaveBeenLastCalledWith('m1', 0);
+    // The hub's answer to the extension, sent before it handled the stop, arrives now.
+    remaining(185);
+    expect(countdown()).toBeNull();
+    expect(startButton()).toHaveTextContent('Start live');
+    // Later answers count again.
+    fireEvent.click(startButton());
+    remaining(185);
+    expect(countdown()).toHaveAttribute('data-remaining', '185');
+  });
+
   it('asks again after the socket reconnects while streaming', async () => {
     const { socket, emit, remaining } = await openPage();
     remaining(0);

@@ -39,6 +39,10 @@ export function StreamingControl({ deviceId, functional = null }: StreamingContr
   const [now, setNow] = useState(() => Date.now());
   const stateRef = useRef(state);
   stateRef.current = state;
+  // `streamingRemaining` answers still to come, and how many of them a Stop made stale (the hub
+  // answers in order, so those are the next ones).
+  const answersDue = useRef(0);
+  const staleAnswers = useRef(0);
 
   // Ask the hub on load (and after every reconnect); follow its answers and refusals.
   useEffect(() => {
@@ -47,11 +51,16 @@ export function StreamingControl({ deviceId, functional = null }: StreamingContr
       const data = (env.data ?? {}) as { deviceId?: unknown; seconds?: unknown; error?: unknown };
       const current = stateRef.current;
       if (env.event === 'streamingRemaining' && data.deviceId === deviceId && typeof data.seconds === 'number') {
+        answersDue.current = Math.max(0, answersDue.current - 1);
+        if (staleAnswers.current > 0) {
+          staleAnswers.current -= 1;
+          return;
+        }
         const at = Date.now();
         const resume = current.phase === 'checking' ? resumeRequest(data.seconds, current.endsAt, at) : 0;
         if (resume > 0) {
           socket.startStreaming(deviceId, resume);
-          socket.requestStreamingRemaining(deviceId);
+          askRemaining();
           dispatch({ type: 'start' });
         } else {
           dispatch({ type: 'remaining', seconds: data.seconds, now: at });
@@ -62,11 +71,18 @@ export function StreamingControl({ deviceId, functional = null }: StreamingContr
         if (!waiting) return;
         notify(store, { kind: 'error', key: data.error });
         dispatch({ type: 'refused' });
-      } else if (env.event === 'authenticated' && current.phase === 'streaming') {
-        socket.requestStreamingRemaining(deviceId);
+      } else if (env.event === 'authenticated') {
+        // A new connection: answers to the old one will not come.
+        answersDue.current = 0;
+        staleAnswers.current = 0;
+        if (current.phase === 'streaming') askRemaining();
       }
     });
-    socket.requestStreamingRemaining(deviceId);
+    const askRemaining = () => {
+      answersDue.current += 1;
+      socket.requestStreamingRemaining(deviceId);
+    };
+    askRemaining();
     return off;
   }, [socket, deviceId, store]);
 
@@ -102,8 +118,10 @@ export function StreamingControl({ deviceId, functional = null }: StreamingContr
   }, [endsAt]);
 
   const ask = (seconds: number) => {
-    socket?.startStreaming(deviceId, seconds);
-    socket?.requestStreamingRemaining(deviceId);
+    if (!socket) return;
+    socket.startStreaming(deviceId, seconds);
+    answersDue.current += 1;
+    socket.requestStreamingRemaining(deviceId);
   };
   const start = () => {
     dispatch({ type: 'start' });
@@ -115,6 +133,7 @@ export function StreamingControl({ deviceId, functional = null }: StreamingContr
   };
   const stop = () => {
     socket?.startStreaming(deviceId, 0);
+    staleAnswers.current = answersDue.current;
     dispatch({ type: 'stop' });
   };
 

@@ -196,6 +196,8 @@ export async function createSurfaceRenderer(container: HTMLElement, request: Ren
       frame.geometry.dispose();
       material.dispose();
       renderer.dispose();
+      // Give the WebGL context back at once: switching views must not pile up contexts.
+      renderer.forceContextLoss();
       canvas.remove();
     },
   };
