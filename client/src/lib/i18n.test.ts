@@ -35,6 +35,17 @@ const SAME_AS_ENGLISH: Readonly<Record<string, readonly string[]>> = {
   Offline: ['nl'],
   Bed: ['nl'],
   Status: ['nl'],
+  // Palette names are the colour maps' proper names; "3D" is the same everywhere.
+  '3D': ALL_OTHERS,
+  Jet: ALL_OTHERS,
+  Viridis: ALL_OTHERS,
+  Plasma: ALL_OTHERS,
+  Inferno: ALL_OTHERS,
+  Magma: ALL_OTHERS,
+  Cividis: ALL_OTHERS,
+  Turbo: ALL_OTHERS,
+  Portland: ALL_OTHERS,
+  Contour: ['fr', 'nl'],
 };
 
 /** Every source file of the client (not tests, not test helpers). */

@@ -63,4 +63,17 @@ describe('live map blanking (spec §4: no frame for 5 s)', () => {
     expect(store.get('dev1')).toBeUndefined();
     err.mockRestore();
   });
+
+  it('keeps the shape the frame carries and rejects cells that do not match it exactly', () => {
+    const store = new LiveMapStore();
+    const err = vi.spyOn(console, 'error').mockImplementation(() => {});
+    expect(store.write(frame(1, { rows: 1, cols: 4 }))).toBe(true);
+    expect(store.get('dev1')).toMatchObject({ rows: 1, cols: 4 });
+    expect(store.write(frame(2, { rows: 1, cols: 3 }))).toBe(false);
+    expect(store.write(frame(3, { bytesPerCell: 3, rows: 1, cols: 1, cells: new Uint8Array(3) }))).toBe(false);
+    expect(store.write(frame(4, { rows: 1.5, cols: 2, cells: new Uint8Array(3) }))).toBe(false);
+    expect(store.get('dev1')).toMatchObject({ seq: 1, rows: 1, cols: 4 });
+    expect(err).toHaveBeenCalledTimes(3);
+    err.mockRestore();
+  });
 });

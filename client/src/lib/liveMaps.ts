@@ -76,12 +76,14 @@ export class LiveMapStore {
       return false;
     }
     const blank = msg.blank === true;
+    // The frame carries its own shape; the map is drawn at exactly these rows × cols.
     const rows = num(msg.rows);
     const cols = num(msg.cols);
     const bytesPerCell = msg.bytesPerCell === 2 ? 2 : 1;
     const cells = toBytes(msg.cells) ?? new Uint8Array(0);
-    if (!blank && (rows <= 0 || cols <= 0 || cells.length < rows * cols * bytesPerCell)) {
-      console.error('invalid pressure map', { deviceId, rows, cols, length: cells.length });
+    const shapeOk = Number.isInteger(rows) && Number.isInteger(cols) && rows > 0 && cols > 0 && (msg.bytesPerCell === 1 || msg.bytesPerCell === 2);
+    if (!blank && (!shapeOk || cells.length !== rows * cols * bytesPerCell)) {
+      console.error('invalid pressure map', { deviceId, rows, cols, bytesPerCell: msg.bytesPerCell, length: cells.length });
       return false;
     }
     const frame: LiveFrame = {

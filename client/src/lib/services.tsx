@@ -10,6 +10,7 @@ export interface SocketApi {
   joinUser(deviceId: string): void;
   leaveUser(deviceId: string): void;
   startStreaming(deviceId: string, seconds: number): void;
+  requestStreamingRemaining(deviceId: string): void;
   onEvent(listener: (env: { event: string; data?: unknown }) => void): () => void;
 }
 

@@ -146,6 +146,19 @@ describe('socket client', () => {
     expect(last().sent[1]).toEqual({ event: 'startStreaming', data: { deviceId: 'dev1', seconds: 180 } });
   });
 
+  it('sends startStreaming and then streamingRemaining in that order (queued alike)', () => {
+    const { client } = setup();
+    client.connect();
+    client.startStreaming('dev1', 180);
+    client.requestStreamingRemaining('dev1');
+    last().open();
+    last().receive('authenticated', {});
+    expect(last().sent.slice(1)).toEqual([
+      { event: 'startStreaming', data: { deviceId: 'dev1', seconds: 180 } },
+      { event: 'streamingRemaining', data: { deviceId: 'dev1' } },
+    ]);
+  });
+
   it('reconnects with backoff and re-sends joinCompany and joinUser', () => {
     const { client, store } = setup();
     client.connect();

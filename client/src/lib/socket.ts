@@ -154,6 +154,12 @@ export class SocketClient {
     this.command('startStreaming', { deviceId, seconds });
   }
 
+  /** Asks how many seconds of the device's live stream remain; answered with `streamingRemaining`
+   * (queued while the socket is down, like {@link startStreaming}). */
+  requestStreamingRemaining(deviceId: string): void {
+    this.command('streamingRemaining', { deviceId });
+  }
+
   /** Listens to every decoded event (for errors such as `deviceNotFound`). */
   onEvent(listener: EventListener): () => void {
     this.listeners.add(listener);

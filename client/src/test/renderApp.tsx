@@ -19,6 +19,7 @@ export function fakeSocket(): ManagedSocket & { [k: string]: ReturnType<typeof v
     joinUser: vi.fn(),
     leaveUser: vi.fn(),
     startStreaming: vi.fn(),
+    requestStreamingRemaining: vi.fn(),
     onEvent: vi.fn(() => () => {}),
   };
 }

@@ -10,13 +10,14 @@ import { BackButton } from '../../components/BackButton';
 import { SocketStatusBanner } from '../../components/SocketStatusBanner';
 import { StatusBadge } from '../../components/StatusBadge';
 import { oidOf, type UserDevice } from '../../lib/api';
-import { deviceTypeInfo } from '../../lib/deviceTypes';
 import { deviceConfFamily, deviceViewFamily, seedDevice } from '../../lib/devicesStore';
 import { useSession } from '../../lib/session';
 import { useServices } from '../../lib/services';
+import { ViewOptionsToolbar } from '../view-options';
 import { HeatMap, type RendererFactory } from './HeatMap';
 import { PresencePanel } from './PresencePanel';
 import { StreamingControl } from './StreamingControl';
+import { useFrameShape } from './useLiveFrame';
 import './device-page.css';
 
 export const NO_DEVICE_REDIRECT_MS = 100;
@@ -66,9 +67,7 @@ function LiveDevice({
   const view = useAtomValue(deviceViewFamily(id));
   const conf = useAtomValue(deviceConfFamily(id));
   const [notFound, setNotFound] = useState(false);
-  const info = deviceTypeInfo(device.deviceType) ?? deviceTypeInfo(routeType);
-  const rows = info?.rows || 24;
-  const cols = info?.cols || 24;
+  const shape = useFrameShape(id);
 
   useEffect(() => {
     seedDevice(store, device);
@@ -89,7 +88,8 @@ function LiveDevice({
   }, [socket, id]);
 
   const name = view.name || device.name;
-  const typeLabel = t(`deviceTypes.${device.deviceType}`, { defaultValue: device.deviceType });
+  const deviceType = device.deviceType || routeType;
+  const typeLabel = t(`deviceTypes.${deviceType}`, { defaultValue: deviceType });
   const company = useSession()?.companyName ?? '';
 
   return (
@@ -114,12 +114,10 @@ function LiveDevice({
             <PresencePanel deviceId={id} />
             <StreamingControl deviceId={id} functional={conf ? Boolean(conf.deviceFunctional) : null} />
           </div>
-          <HeatMap deviceId={id} rows={rows} cols={cols} createRenderer={createRenderer} />
-          <div className="map-legend" aria-hidden="true">
-            <span>{t('device.legendLow')}</span>
-            <span className="map-legend-bar" />
-            <span>{t('device.legendHigh')}</span>
-          </div>
+          <ViewOptionsToolbar />
+          {/* Spec §2: non-seating pages draw the map only above 950 px of scroll; the family will
+              come from the hub's device-type table. */}
+          <HeatMap deviceId={id} createRenderer={createRenderer} hideBelowScroll={!device.deviceType.startsWith('Seating')} />
         </section>
         <aside className="device-panel card">
           <h2>{t('device.details')}</h2>
@@ -153,9 +151,7 @@ function LiveDevice({
               )}
             </dd>
             <dt>{t('device.mapSize')}</dt>
-            <dd>
-              {rows} × {cols}
-            </dd>
+            <dd data-testid="map-size">{shape ?? '—'}</dd>
           </dl>
         </aside>
       </main>

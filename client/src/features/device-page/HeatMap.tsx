@@ -1,52 +1,103 @@
-//! Live heat map of one device. The renderer (pixi.js) subscribes to the live-map store directly and
-//! draws each frame into its texture; the container's `data-seq` / `data-presence` attributes are
-//! written from the same callback, so frames cause no React render.
+//! Live pressure map of one device, drawn at the rows × cols of the frames the hub sends, under
+//! the user's view options (palette, smoothing, threshold, manual scale; flat, contour or 3-D).
+//! The renderer subscribes to the live-map store directly and draws each frame; the container's
+//! data attributes (`data-seq`, `data-presence`, `data-blank`, `data-rows`, `data-cols`,
+//! `data-active`, `data-zeroed`, `data-min-active`, `data-scale`) are written from the same
+//! callback, so frames cause no React render.
 
-import { useEffect, useRef } from 'react';
+import { useAtomValue, useSetAtom } from 'jotai';
+import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { createHeatMapRenderer, type HeatMapRenderer } from '../../lib/heatmap/renderer';
+import { lutFor, paletteGradient } from '../../lib/heatmap/palettes';
+import { interpolates, prepareMap } from '../../lib/heatmap/prepare';
+import { createMapRenderer, type HeatMapRenderer, type RendererFactory } from '../../lib/heatmap/renderer';
+import { heatMapShown, viewMode, viewOptionsAtom, type ViewOptions } from '../../lib/heatmap/viewOptions';
 import type { LiveFrame } from '../../lib/liveMaps';
 import { useServices } from '../../lib/services';
 import { useMapBlank } from './useLiveFrame';
 
-export type RendererFactory = (container: HTMLElement, size: { rows: number; cols: number }) => Promise<HeatMapRenderer>;
+export type { RendererFactory };
 
 export interface HeatMapProps {
   deviceId: string;
-  rows: number;
-  cols: number;
   createRenderer?: RendererFactory;
+  /** Spec §2: on non-seating pages the map is drawn only while the page scroll is under 950 px. */
+  hideBelowScroll?: boolean;
 }
 
-export function HeatMap({ deviceId, rows, cols, createRenderer = createHeatMapRenderer }: HeatMapProps) {
+/** Whether the map is shown at the current window scroll; re-renders only when that changes. */
+function useShownAtScroll(hideBelowScroll: boolean): boolean {
+  const [shown, setShown] = useState(() => heatMapShown(window.scrollY, hideBelowScroll));
+  useEffect(() => {
+    const update = () => setShown(heatMapShown(window.scrollY, hideBelowScroll));
+    update();
+    if (!hideBelowScroll) return;
+    window.addEventListener('scroll', update, { passive: true });
+    return () => window.removeEventListener('scroll', update);
+  }, [hideBelowScroll]);
+  return shown;
+}
+
+export function HeatMap({ deviceId, createRenderer = createMapRenderer, hideBelowScroll = false }: HeatMapProps) {
   const { t } = useTranslation();
   const { liveMaps } = useServices();
+  const options = useAtomValue(viewOptionsAtom);
+  const setOptions = useSetAtom(viewOptionsAtom);
   const boxRef = useRef<HTMLDivElement>(null);
   const canvasRef = useRef<HTMLDivElement>(null);
+  const scaleLabelRef = useRef<HTMLSpanElement>(null);
+  const optionsRef = useRef<ViewOptions>(options);
+  const redrawRef = useRef<() => void>(() => {});
   const blank = useMapBlank(deviceId);
+  const shown = useShownAtScroll(hideBelowScroll);
+  const [failed, setFailed] = useState(false);
+  const mode = viewMode(options);
+  const rendererMode = mode === '3d' ? '3d' : 'flat';
+
+  // New options redraw the current frame at once (the next frames use them anyway). Declared
+  // before the renderer's effect so that a renderer created for new options starts with them.
+  useEffect(() => {
+    optionsRef.current = options;
+    redrawRef.current();
+  }, [options]);
 
   useEffect(() => {
     const box = boxRef.current;
     const host = canvasRef.current;
-    if (!box || !host) return;
+    if (!box || !host || !shown) return;
     let renderer: HeatMapRenderer | null = null;
     let disposed = false;
+    setFailed(false);
 
     const show = (frame: LiveFrame | undefined) => {
-      if (!renderer) return;
-      renderer.draw(frame);
+      const o = optionsRef.current;
+      const live = frame && !frame.blank && frame.rows > 0 && frame.cols > 0 ? frame : null;
+      const map = live ? prepareMap(live, o) : null;
       if (frame) {
         box.dataset.seq = String(frame.seq);
         box.dataset.presence = frame.presence;
-        box.dataset.blank = String(frame.blank);
-        if (!frame.blank && frame.rows > 0 && frame.cols > 0) box.style.aspectRatio = `${frame.cols} / ${frame.rows}`;
-      } else {
-        box.dataset.blank = 'true';
       }
+      box.dataset.blank = String(!live);
+      if (live && map) {
+        box.dataset.rows = String(live.rows);
+        box.dataset.cols = String(live.cols);
+        box.dataset.active = String(map.active);
+        box.dataset.zeroed = String(map.zeroed);
+        box.dataset.minActive = String(map.minActive);
+        box.dataset.scale = String(map.scale);
+        if (rendererMode === 'flat') box.style.aspectRatio = `${live.cols} / ${live.rows}`;
+        if (scaleLabelRef.current) scaleLabelRef.current.textContent = String(Math.round(map.scale));
+      }
+      renderer?.draw(map, { lut: lutFor(o.mapColorIndex), interpolate: interpolates(o.smoothenIndex), contour: o.contoursEnabled });
     };
+    redrawRef.current = () => show(liveMaps.get(deviceId));
 
     const off = liveMaps.subscribe(deviceId, show);
-    createRenderer(host, { rows, cols })
+    createRenderer(host, {
+      mode: rendererMode,
+      camera: optionsRef.current.cameraPosition,
+      onCamera: (cameraPosition) => setOptions((o) => ({ ...o, cameraPosition })),
+    })
       .then((r) => {
         if (disposed) {
           r.destroy();
@@ -56,28 +107,52 @@ export function HeatMap({ deviceId, rows, cols, createRenderer = createHeatMapRe
         box.dataset.renderer = r.kind;
         show(liveMaps.get(deviceId));
       })
-      .catch((err) => console.error('heat map renderer failed', err));
+      .catch((err) => {
+        console.error('map renderer failed', err);
+        if (!disposed) setFailed(true);
+      });
 
     return () => {
       disposed = true;
       off();
+      redrawRef.current = () => {};
       renderer?.destroy();
       renderer = null;
+      delete box.dataset.renderer;
     };
-  }, [liveMaps, deviceId, rows, cols, createRenderer]);
+  }, [liveMaps, deviceId, createRenderer, rendererMode, shown, setOptions]);
 
   return (
-    <div
-      ref={boxRef}
-      className="heatmap"
-      data-testid="heatmap"
-      data-blank="true"
-      style={{ aspectRatio: `${Math.max(1, cols)} / ${Math.max(1, rows)}` }}
-      role="img"
-      aria-label={t('device.liveMap')}
-    >
-      <div ref={canvasRef} className="heatmap-canvas" />
-      {blank ? <div className="heatmap-empty">{t('device.noLiveData')}</div> : null}
+    <div className="heatmap-view">
+      <div
+        ref={boxRef}
+        className={`heatmap heatmap-${mode}`}
+        data-testid="heatmap"
+        data-blank="true"
+        data-mode={mode}
+        data-shown={shown}
+        data-palette={options.mapColorIndex}
+        style={{ aspectRatio: rendererMode === '3d' ? '4 / 3' : '1 / 1' }}
+        role="img"
+        aria-label={t('device.liveMap')}
+      >
+        <div ref={canvasRef} className="heatmap-canvas" />
+        {failed ? (
+          <div className="heatmap-empty">{t(mode === '3d' ? 'view.unavailable3d' : 'view.unavailable')}</div>
+        ) : !shown ? (
+          <div className="heatmap-empty">{t('view.hiddenWhileScrolled')}</div>
+        ) : blank ? (
+          <div className="heatmap-empty">{t('device.noLiveData')}</div>
+        ) : null}
+      </div>
+      <div className="map-legend" data-testid="map-legend">
+        <span>0</span>
+        <span className="map-legend-bar" style={{ background: paletteGradient(options.mapColorIndex) }} />
+        <span ref={scaleLabelRef} data-testid="map-legend-max">
+          {options.manualScale ? options.manualScaleValue : '—'}
+        </span>
+        <span className="muted">{options.manualScale ? t('view.scaleManual') : t('view.scaleAuto')}</span>
+      </div>
     </div>
   );
 }

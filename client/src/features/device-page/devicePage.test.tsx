@@ -60,7 +60,6 @@ describe('device page', () => {
     signIn();
     await renderApp('/SeatingMatIoT', { state: { device: JSON.stringify({ ...DEVICE, deviceType: 'Seating Mat IoT' }) } });
     expect(screen.getByTestId('device-name')).toHaveTextContent('MAT-001');
-    expect(screen.getByTestId('heatmap').style.aspectRatio).toBe('16 / 16');
   });
 
   it('live frames set data-seq and data-presence on the map and the presence panel', async () => {
@@ -100,36 +99,6 @@ describe('device page', () => {
     expect(screen.getByText('No live data')).toBeInTheDocument();
   });
 
-  it('start sends startStreaming 180 s and counts down 185 s; stop sends 0', async () => {
-    signIn();
-    const socket = fakeSocket();
-    await renderApp('/mattressMatIoT', { state: { device: DEVICE }, socket });
-    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval', 'Date'] });
-    fireEvent.click(screen.getByRole('button', { name: 'Start live' }));
-    expect(socket.startStreaming).toHaveBeenCalledWith('m1', 180);
-    expect(screen.getByTestId('countdown')).toHaveAttribute('data-remaining', '185');
-    expect(screen.getByTestId('countdown')).toHaveTextContent('3:05');
-    act(() => vi.advanceTimersByTime(10_000));
-    expect(screen.getByTestId('countdown')).toHaveAttribute('data-remaining', '175');
-    fireEvent.click(screen.getByRole('button', { name: 'Stop live' }));
-    expect(socket.startStreaming).toHaveBeenLastCalledWith('m1', 0);
-    expect(screen.queryByTestId('countdown')).toBeNull();
-    expect(localStorage.getItem('streamingEndTime')).toBeNull();
-  });
-
-  it('the countdown ends by itself after 185 s', async () => {
-    signIn();
-    const socket = fakeSocket();
-    await renderApp('/mattressMatIoT', { state: { device: DEVICE }, socket });
-    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval', 'Date'] });
-    fireEvent.click(screen.getByRole('button', { name: 'Start live' }));
-    act(() => vi.advanceTimersByTime(184_000));
-    expect(screen.getByTestId('countdown')).toBeInTheDocument();
-    act(() => vi.advanceTimersByTime(1_250));
-    expect(screen.queryByTestId('countdown')).toBeNull();
-    expect(screen.getByRole('button', { name: 'Start live' })).toBeInTheDocument();
-  });
-
   it('shows the device status from live deviceConf events', async () => {
     signIn();
     const { store } = await renderApp('/mattressMatIoT', { state: { device: DEVICE } });
@@ -150,17 +119,5 @@ describe('device page', () => {
     expect(screen.getByTestId('socket-down')).toHaveTextContent('Something went wrong (Socket disconnected)');
     act(() => store.set(socketStatusAtom, 'open'));
     expect(screen.queryByTestId('socket-down')).toBeNull();
-  });
-
-  it('does not start streaming on a device known to be not functional', async () => {
-    signIn();
-    const socket = fakeSocket();
-    const { store } = await renderApp('/mattressMatIoT', { state: { device: DEVICE }, socket });
-    act(() => {
-      applyDeviceConf(store, { deviceId: 'm1', deviceFunctional: false, stateCode: null, cardStatus: 'Offline' });
-    });
-    fireEvent.click(screen.getByRole('button', { name: 'Start live' }));
-    expect(socket.startStreaming).not.toHaveBeenCalled();
-    expect(await screen.findByRole('alert')).toHaveTextContent('The device is not connected');
   });
 });

@@ -20,3 +20,13 @@ export function useMapBlank(deviceId: string): boolean {
     return !f || f.blank;
   });
 }
+
+/** The shape of the frames the hub sends, as "rows × cols" (null before the first frame). */
+export function useFrameShape(deviceId: string): string | null {
+  const { liveMaps } = useServices();
+  const subscribe = useCallback((cb: () => void) => liveMaps.subscribe(deviceId, cb), [liveMaps, deviceId]);
+  return useSyncExternalStore(subscribe, () => {
+    const f = liveMaps.get(deviceId);
+    return f && f.rows > 0 && f.cols > 0 ? `${f.rows} × ${f.cols}` : null;
+  });
+}

@@ -1,5 +1,5 @@
-//! Heat-map colouring as a typed-array pass: a 256-entry RGBA look-up table (blue → cyan → green →
-//! yellow → red) and the function that turns a frame's cells into RGBA texels. No React, no pixi.
+//! Heat-map colouring as a typed-array pass: the default palette's stops, the 256-entry RGBA
+//! look-up table built from stops, and reading a frame's cells. No React, no pixi.
 
 export type Rgb = readonly [number, number, number];
 
@@ -32,8 +32,6 @@ export function buildLut(stops: ReadonlyArray<readonly [number, Rgb]> = PALETTE_
   return lut;
 }
 
-export const DEFAULT_LUT = buildLut();
-
 /** Smallest full-scale value, so that sensor noise on an empty mat is not stretched to red. */
 export const MIN_SCALE: Readonly<Record<1 | 2, number>> = { 1: 64, 2: 256 };
 
@@ -49,29 +47,8 @@ export function cellValue(grid: CellGrid, i: number): number {
   return grid.bytesPerCell === 2 ? grid.cells[i * 2] | (grid.cells[i * 2 + 1] << 8) : grid.cells[i];
 }
 
-/** Writes rows × cols RGBA texels into `out`, scaled to the frame's maximum (auto scale).
- * Returns the maximum cell value. */
-export function fillRgba(grid: CellGrid, out: Uint8Array, lut: Uint8Array = DEFAULT_LUT): number {
-  const n = grid.rows * grid.cols;
-  let max = 0;
-  for (let i = 0; i < n; i++) {
-    const v = cellValue(grid, i);
-    if (v > max) max = v;
-  }
-  const scale = Math.max(max, MIN_SCALE[grid.bytesPerCell]);
-  for (let i = 0; i < n; i++) {
-    const idx = Math.min(255, Math.round((cellValue(grid, i) / scale) * 255)) * 4;
-    const o = i * 4;
-    out[o] = lut[idx];
-    out[o + 1] = lut[idx + 1];
-    out[o + 2] = lut[idx + 2];
-    out[o + 3] = 255;
-  }
-  return max;
-}
-
 /** Fills `out` with the palette's zero colour: the blanked map. */
-export function fillBlank(out: Uint8Array, lut: Uint8Array = DEFAULT_LUT): void {
+export function fillBlank(out: Uint8Array, lut: Uint8Array): void {
   for (let o = 0; o < out.length; o += 4) {
     out[o] = lut[0];
     out[o + 1] = lut[1];

@@ -1,43 +1,78 @@
-//! The live heat-map renderer: a pixi.js v8 sprite whose texture (cols × rows RGBA texels) is
-//! updated in place from each frame, with bilinear filtering for a smooth map. Where WebGL is not
-//! available it falls back to a 2D canvas with the same typed-array pass.
+//! The flat live-map renderers: a pixi.js v8 sprite whose texture (cols × rows RGBA texels, the
+//! frame's own shape) is updated in place from each prepared map, crisp or interpolated as the
+//! smoothing asks, with the contour view's iso-lines drawn over it as pixi graphics. Where WebGL is
+//! not available a 2D canvas does the same. The 3-D surface lives in `surface3d.ts`.
 
-import type { LiveFrame } from '../liveMaps';
-import { fillBlank, fillRgba } from './palette';
+import { contourLevels, isoline } from './contour';
+import { fillBlank } from './palette';
+import { colourise, type PreparedMap } from './prepare';
+import type { CameraPosition } from './viewOptions';
+
+/** Colour bands and iso-lines of the contour view. */
+export const CONTOUR_LEVELS = 8;
+
+/** How to draw the next map. */
+export interface DrawSettings {
+  /** 256 × RGBA palette. */
+  lut: Uint8Array;
+  /** Interpolate between cells (else each cell is a crisp square). */
+  interpolate: boolean;
+  /** Contour view: banded colours and iso-lines. */
+  contour: boolean;
+}
 
 export interface HeatMapRenderer {
-  readonly kind: 'pixi-webgl' | 'pixi-webgpu' | 'canvas2d';
-  /** Draws a frame; `undefined` or a blank frame clears the map. */
-  draw(frame: LiveFrame | undefined): void;
+  readonly kind: 'pixi-webgl' | 'pixi-webgpu' | 'canvas2d' | 'three-webgl';
+  /** Draws a prepared map; `null` clears it (no frame yet, or blanked). */
+  draw(map: PreparedMap | null, settings: DrawSettings): void;
   destroy(): void;
 }
 
-interface Size {
-  rows: number;
-  cols: number;
+/** What a renderer is created for: the flat views, or the 3-D surface with its camera. */
+export interface RendererRequest {
+  mode: 'flat' | '3d';
+  camera: CameraPosition;
+  /** The user moved the 3-D camera. */
+  onCamera?: (camera: CameraPosition) => void;
 }
 
-/** Creates the renderer inside `container` (which it fills). */
-export async function createHeatMapRenderer(container: HTMLElement, initial: Size): Promise<HeatMapRenderer> {
+export type RendererFactory = (container: HTMLElement, request: RendererRequest) => Promise<HeatMapRenderer>;
+
+/** The default factory: pixi.js for the flat views (2D canvas fallback), three.js for 3-D, which
+ * is loaded only when 3-D is first asked for. */
+export const createMapRenderer: RendererFactory = async (container, request) => {
+  if (request.mode === '3d') {
+    const { createSurfaceRenderer } = await import('./surface3d');
+    return createSurfaceRenderer(container, request);
+  }
   try {
-    return await createPixiRenderer(container, initial);
+    return await createPixiRenderer(container);
   } catch (err) {
     console.warn('pixi.js renderer unavailable, using a 2D canvas', err);
-    return createCanvasRenderer(container, initial);
+    return createCanvasRenderer(container);
   }
+};
+
+/** Iso-line segments of all contour levels, in cell units. */
+function contourSegments(map: PreparedMap): number[][] {
+  return contourLevels(map.scale, CONTOUR_LEVELS).map((level) => isoline(map.values, map.rows, map.cols, level));
 }
 
-async function createPixiRenderer(container: HTMLElement, initial: Size): Promise<HeatMapRenderer> {
+/** The texels of a map (or the blank map) on the palette. */
+function paint(pixels: Uint8Array, map: PreparedMap | null, s: DrawSettings): void {
+  if (!map) fillBlank(pixels, s.lut);
+  else colourise(map.values, map.scale, s.lut, pixels, s.contour ? CONTOUR_LEVELS : 0);
+}
+
+async function createPixiRenderer(container: HTMLElement): Promise<HeatMapRenderer> {
   const PIXI = await import('pixi.js');
   const app = new PIXI.Application();
-  const width = Math.max(1, container.clientWidth);
-  const height = Math.max(1, container.clientHeight);
   await app.init({
-    width,
-    height,
+    width: Math.max(1, container.clientWidth),
+    height: Math.max(1, container.clientHeight),
     preference: 'webgl',
     backgroundAlpha: 0,
-    antialias: false,
+    antialias: true,
     autoStart: false,
     autoDensity: true,
     resolution: Math.min(2, window.devicePixelRatio || 1),
@@ -53,21 +88,39 @@ async function createPixiRenderer(container: HTMLElement, initial: Size): Promis
   canvas.style.display = 'block';
   container.appendChild(canvas);
 
-  let size: Size = { rows: Math.max(1, initial.rows), cols: Math.max(1, initial.cols) };
-  let pixels = new Uint8Array(size.rows * size.cols * 4);
-  fillBlank(pixels);
+  let rows = 1;
+  let cols = 1;
+  let interpolate = false;
+  let pixels = new Uint8Array(4);
   const makeSource = () =>
     new PIXI.BufferImageSource({
       resource: pixels,
-      width: size.cols,
-      height: size.rows,
+      width: cols,
+      height: rows,
       format: 'rgba8unorm',
-      scaleMode: 'linear',
+      scaleMode: interpolate ? 'linear' : 'nearest',
     });
   let source = makeSource();
   let texture = new PIXI.Texture({ source });
   const sprite = new PIXI.Sprite(texture);
+  const lines = new PIXI.Graphics();
   app.stage.addChild(sprite);
+  app.stage.addChild(lines);
+  let last: { map: PreparedMap | null; settings: DrawSettings } | null = null;
+
+  const drawLines = () => {
+    lines.clear();
+    const map = last?.map;
+    if (!map || !last?.settings.contour) return;
+    const sx = app.screen.width / map.cols;
+    const sy = app.screen.height / map.rows;
+    for (const seg of contourSegments(map)) {
+      for (let i = 0; i < seg.length; i += 4) {
+        lines.moveTo(seg[i] * sx, seg[i + 1] * sy).lineTo(seg[i + 2] * sx, seg[i + 3] * sy);
+      }
+    }
+    lines.stroke({ width: 1.5, color: 0xffffff, alpha: 0.85 });
+  };
 
   const layout = () => {
     sprite.width = app.screen.width;
@@ -86,21 +139,23 @@ async function createPixiRenderer(container: HTMLElement, initial: Size): Promis
   };
 
   const observer = new ResizeObserver(() => {
-    const w = Math.max(1, container.clientWidth);
-    const h = Math.max(1, container.clientHeight);
-    app.renderer.resize(w, h);
+    app.renderer.resize(Math.max(1, container.clientWidth), Math.max(1, container.clientHeight));
     layout();
+    drawLines();
     renderSoon();
   });
   observer.observe(container);
 
   return {
     kind: rendererType,
-    draw(frame) {
-      if (frame && !frame.blank && (frame.rows !== size.rows || frame.cols !== size.cols)) {
-        // A new map size: build a new texture once; later frames update this one in place.
-        size = { rows: frame.rows, cols: frame.cols };
-        pixels = new Uint8Array(size.rows * size.cols * 4);
+    draw(map, settings) {
+      const shape = map ?? { rows, cols };
+      if (shape.rows !== rows || shape.cols !== cols || settings.interpolate !== interpolate) {
+        // A new map shape or filtering: a new texture once; later maps update this one in place.
+        rows = shape.rows;
+        cols = shape.cols;
+        interpolate = settings.interpolate;
+        pixels = new Uint8Array(rows * cols * 4);
         const old = texture;
         source = makeSource();
         texture = new PIXI.Texture({ source });
@@ -108,9 +163,10 @@ async function createPixiRenderer(container: HTMLElement, initial: Size): Promis
         old.destroy(true);
         layout();
       }
-      if (!frame || frame.blank) fillBlank(pixels);
-      else fillRgba(frame, pixels);
+      paint(pixels, map, settings);
       source.update();
+      last = { map, settings };
+      drawLines();
       renderSoon();
     },
     destroy() {
@@ -121,40 +177,58 @@ async function createPixiRenderer(container: HTMLElement, initial: Size): Promis
   };
 }
 
-function createCanvasRenderer(container: HTMLElement, initial: Size): HeatMapRenderer {
+function createCanvasRenderer(container: HTMLElement): HeatMapRenderer {
   const canvas = document.createElement('canvas');
   canvas.style.width = '100%';
   canvas.style.height = '100%';
   canvas.style.display = 'block';
-  canvas.style.imageRendering = 'auto';
   container.appendChild(canvas);
   const ctx = canvas.getContext('2d');
-  let size: Size = { rows: Math.max(1, initial.rows), cols: Math.max(1, initial.cols) };
-  let image: ImageData | null = null;
-  const ensure = () => {
-    canvas.width = size.cols;
-    canvas.height = size.rows;
-    image = ctx ? ctx.createImageData(size.cols, size.rows) : null;
+  const cells = document.createElement('canvas');
+  const cellCtx = cells.getContext('2d');
+  let last: { map: PreparedMap | null; settings: DrawSettings } | null = null;
+
+  const repaint = () => {
+    if (!ctx || !cellCtx || !last) return;
+    const { map, settings } = last;
+    const ratio = Math.min(2, window.devicePixelRatio || 1);
+    canvas.width = Math.max(1, Math.round(container.clientWidth * ratio));
+    canvas.height = Math.max(1, Math.round(container.clientHeight * ratio));
+    const rows = map?.rows ?? 1;
+    const cols = map?.cols ?? 1;
+    cells.width = cols;
+    cells.height = rows;
+    const image = cellCtx.createImageData(cols, rows);
+    paint(new Uint8Array(image.data.buffer), map, settings);
+    cellCtx.putImageData(image, 0, 0);
+    ctx.imageSmoothingEnabled = settings.interpolate;
+    ctx.drawImage(cells, 0, 0, canvas.width, canvas.height);
+    if (map && settings.contour) {
+      const sx = canvas.width / cols;
+      const sy = canvas.height / rows;
+      ctx.strokeStyle = 'rgba(255, 255, 255, 0.85)';
+      ctx.lineWidth = 1.5 * ratio;
+      ctx.beginPath();
+      for (const seg of contourSegments(map)) {
+        for (let i = 0; i < seg.length; i += 4) {
+          ctx.moveTo(seg[i] * sx, seg[i + 1] * sy);
+          ctx.lineTo(seg[i + 2] * sx, seg[i + 3] * sy);
+        }
+      }
+      ctx.stroke();
+    }
   };
-  ensure();
-  const paint = (frame: LiveFrame | undefined) => {
-    if (!ctx || !image) return;
-    const px = new Uint8Array(image.data.buffer);
-    if (!frame || frame.blank) fillBlank(px);
-    else fillRgba(frame, px);
-    ctx.putImageData(image, 0, 0);
-  };
-  paint(undefined);
+  const observer = new ResizeObserver(repaint);
+  observer.observe(container);
+
   return {
     kind: 'canvas2d',
-    draw(frame) {
-      if (frame && !frame.blank && (frame.rows !== size.rows || frame.cols !== size.cols)) {
-        size = { rows: frame.rows, cols: frame.cols };
-        ensure();
-      }
-      paint(frame);
+    draw(map, settings) {
+      last = { map, settings };
+      repaint();
     },
     destroy() {
+      observer.disconnect();
       canvas.remove();
     },
   };
