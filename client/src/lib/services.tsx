@@ -3,6 +3,7 @@
 
 import { createContext, useContext } from 'react';
 import type { LiveMapStore } from './liveMaps';
+import type { CaptureCommand } from './socket';
 
 /** What the features need from the socket (the real `SocketClient` satisfies it). */
 export interface SocketApi {
@@ -10,6 +11,9 @@ export interface SocketApi {
   joinUser(deviceId: string): void;
   leaveUser(deviceId: string): void;
   startStreaming(deviceId: string, seconds: number): void;
+  startCapture(request: CaptureCommand): void;
+  activateRemote(deviceId: string, patientId?: string): void;
+  startAnalysisTimer(deviceId: string, period: number, count: number, patientId?: string): void;
   onEvent(listener: (env: { event: string; data?: unknown }) => void): () => void;
 }
 

@@ -70,6 +70,14 @@ export function encodeEnvelope(event: string, data: unknown): Uint8Array {
   return encode({ event, data });
 }
 
+/** The `startCapture` command; `seconds` for Dynamic (15–60) and Fitting (also 120). */
+export interface CaptureCommand {
+  deviceId: string;
+  analysisType: 'Static' | 'Dynamic' | 'Fitting' | 'Balance';
+  seconds?: number;
+  patientId?: string;
+}
+
 type EventListener = (envelope: SocketEnvelope) => void;
 
 export class SocketClient {
@@ -152,6 +160,21 @@ export class SocketClient {
   /** Asks the device to stream for `seconds` (0 stops); queued while the socket is down. */
   startStreaming(deviceId: string, seconds: number): void {
     this.command('startStreaming', { deviceId, seconds });
+  }
+
+  /** Asks for one capture (browser protocol `startCapture`); refusals come back as `error` events. */
+  startCapture(request: CaptureCommand): void {
+    this.command('startCapture', request);
+  }
+
+  /** Remote activation: a 15 s dynamic capture (`ActivateRemote` with `startDynamicCapture`). */
+  activateRemote(deviceId: string, patientId?: string): void {
+    this.command('ActivateRemote', { deviceId, action: 'startDynamicCapture', patientId });
+  }
+
+  /** A static series: `count` captures every `period` ms (the 24 h analysis: 3,600,000 × 24). */
+  startAnalysisTimer(deviceId: string, period: number, count: number, patientId?: string): void {
+    this.command('startAnalysisTimer', { deviceId, period, count, patientId });
   }
 
   /** Listens to every decoded event (for errors such as `deviceNotFound`). */

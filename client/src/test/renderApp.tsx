@@ -19,6 +19,9 @@ export function fakeSocket(): ManagedSocket & { [k: string]: ReturnType<typeof v
     joinUser: vi.fn(),
     leaveUser: vi.fn(),
     startStreaming: vi.fn(),
+    startCapture: vi.fn(),
+    activateRemote: vi.fn(),
+    startAnalysisTimer: vi.fn(),
     onEvent: vi.fn(() => () => {}),
   };
 }

@@ -13,6 +13,7 @@ import { oidOf, type UserDevice } from '../../lib/api';
 import { deviceTypeInfo } from '../../lib/deviceTypes';
 import { deviceConfFamily, deviceViewFamily, seedDevice } from '../../lib/devicesStore';
 import { storedCompany } from '../../lib/session';
+import { ClinicalWorkspace } from '../clinical';
 import { useServices } from '../../lib/services';
 import { HeatMap, type RendererFactory } from './HeatMap';
 import { PresencePanel } from './PresencePanel';
@@ -158,6 +159,7 @@ function LiveDevice({
             </dd>
           </dl>
         </aside>
+        <ClinicalWorkspace device={device} capabilities={{ captures: ['Static', 'Dynamic', 'Balance', 'Fitting', 'Series24h', 'Remote'], pdfReports: true }} /> {/* MERGE: capabilities come from the hub's device-type table */}
       </main>
     </div>
   );

@@ -1,9 +1,10 @@
 //! Start/Stop live streaming with a circular countdown of 180 + 5 s (spec §2, §4). Start needs a
 //! functional device; stop sends `startStreaming` with 0 seconds.
 
-import { useStore } from 'jotai';
+import { useAtomValue, useStore } from 'jotai';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { captureRunningFamily } from '../../lib/captureRunning';
 import { notify } from '../../lib/notifications';
 import { useServices } from '../../lib/services';
 import { clearStreamEnd, readStreamEnd, storeStreamEnd, STREAM_EXTRA_SECONDS, STREAM_SECONDS } from './streaming';
@@ -17,6 +18,7 @@ export function StreamingControl({ deviceId, functional }: { deviceId: string; f
   const [endsAt, setEndsAt] = useState<number | null>(() => readStreamEnd(deviceId, Date.now()));
   const [now, setNow] = useState(() => Date.now());
   const resumed = useRef(false);
+  const capturing = useAtomValue(captureRunningFamily(deviceId));
 
   // A stored future end time resumes the stream with the seconds that remain.
   useEffect(() => {
@@ -69,14 +71,17 @@ export function StreamingControl({ deviceId, functional }: { deviceId: string; f
 
   return (
     <div className="streaming" data-testid="streaming" data-streaming={streaming}>
-      <button
-        type="button"
-        className={`btn ${streaming ? 'btn-danger' : 'btn-primary'}`}
-        data-testid="streaming-button"
-        onClick={streaming ? stop : start}
-      >
-        {streaming ? t('device.stopStreaming') : t('device.startStreaming')}
-      </button>
+      {/* Spec §4: the start button is hidden while an analysis is being captured. */}
+      {streaming || !capturing ? (
+        <button
+          type="button"
+          className={`btn ${streaming ? 'btn-danger' : 'btn-primary'}`}
+          data-testid="streaming-button"
+          onClick={streaming ? stop : start}
+        >
+          {streaming ? t('device.stopStreaming') : t('device.startStreaming')}
+        </button>
+      ) : null}
       {streaming ? (
         <div className="countdown" data-testid="countdown" data-remaining={remaining} aria-live="off">
           <svg viewBox="0 0 52 52" width="52" height="52" aria-hidden="true">
