@@ -33,10 +33,6 @@ export function PatientInfoModal({ patient, onClose }: { patient: Patient; onClo
           : '';
       case 'gender':
         return patient.gender === 'Male' || patient.gender === 'Female' ? t(`patients.gender.${patient.gender}`) : '';
-      case 'weight':
-        return t('patients.kg', { value: patient.weight });
-      case 'height':
-        return t('patients.cm', { value: patient.height });
       default:
         return shownValue(patient[field]);
     }

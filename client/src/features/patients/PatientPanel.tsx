@@ -94,11 +94,11 @@ export function PatientPanel({ device, deviceActions }: { device: UserDevice; de
           <p className="muted">{t('patients.loading')}</p>
         ) : patient ? (
           <dl data-testid="selected-patient" data-patient-id={oidOf(patient._id) ?? ''}>
-            <dt>{t('patients.fields.name')}</dt>
+            <dt>{t('patients.name')}</dt>
             <dd data-testid="selected-patient-name">{patient.name}</dd>
-            <dt>{t('patients.fields.height')}</dt>
+            <dt>{t('patients.height')}</dt>
             <dd>{t('patients.cm', { value: patient.height })}</dd>
-            <dt>{t('patients.fields.weight')}</dt>
+            <dt>{t('patients.weight')}</dt>
             <dd>{t('patients.kg', { value: patient.weight })}</dd>
           </dl>
         ) : (

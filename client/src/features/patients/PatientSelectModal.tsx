@@ -89,7 +89,7 @@ export function PatientSelectModal({
         <p className="muted">{t('patients.loading')}</p>
       ) : patients.length === 0 ? (
         <div className="patient-empty">
-          <p className="muted">{t('patients.noPatients')}</p>
+          <p className="muted">{t('createPatient')}</p>
           <button type="button" className="btn btn-primary" onClick={onCreate}>
             {t('patients.new')}
           </button>
