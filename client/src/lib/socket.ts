@@ -164,7 +164,9 @@ export class SocketClient {
 
   /** Asks for one capture (browser protocol `startCapture`); refusals come back as `error` events. */
   startCapture(request: CaptureCommand): void {
-    this.command('startCapture', request);
+    // MessagePack would send an absent field as nil, which the hub's `seconds: u32` refuses.
+    const data = Object.fromEntries(Object.entries(request).filter(([, v]) => v !== undefined));
+    this.command('startCapture', data);
   }
 
   /** Remote activation: a 15 s dynamic capture (`ActivateRemote` with `startDynamicCapture`). */
