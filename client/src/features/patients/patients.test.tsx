@@ -194,7 +194,8 @@ describe('patient selection, info and edit', () => {
   it('the info modal is read-only and shows unset phone, phone2, size and postal code blank', async () => {
     stubHub({ [`GET ${SELECT_PATH}`]: anaSelected });
     await renderWorkspace();
-    fireEvent.click(await screen.findByTestId('patient-info-open'));
+    await screen.findByTestId('selected-patient');
+    fireEvent.click(screen.getByTestId('patient-info-open'));
     const info = screen.getByTestId('patient-info');
     for (const f of ['phone', 'phone2', 'size', 'postalCode']) expect(screen.getByTestId(`patient-info-${f}`)).toHaveTextContent(/^$/);
     expect(screen.getByTestId('patient-info-email')).toHaveTextContent('ana@clinic.es');
@@ -207,7 +208,8 @@ describe('patient selection, info and edit', () => {
       'PUT /api/podometry/patient/p1': (body) => ({ body: { ...ANA, ...(body as object) } }),
     });
     await renderWorkspace();
-    fireEvent.click(await screen.findByTestId('patient-edit-open'));
+    await screen.findByTestId('selected-patient');
+    fireEvent.click(screen.getByTestId('patient-edit-open'));
     expect(screen.queryByTestId('patient-agree')).toBeNull();
     expect(screen.getByLabelText('Weight (kg) *')).toHaveValue('68.5');
     expect(screen.getByLabelText('Phone')).toHaveValue('');
@@ -222,7 +224,8 @@ describe('patient selection, info and edit', () => {
   it('a failed edit shows errorUpdatingPatient', async () => {
     stubHub({ [`GET ${SELECT_PATH}`]: anaSelected, 'PUT /api/podometry/patient/p1': () => ({ status: 404, body: { error: 'notFound' } }) });
     await renderWorkspace();
-    fireEvent.click(await screen.findByTestId('patient-edit-open'));
+    await screen.findByTestId('selected-patient');
+    fireEvent.click(screen.getByTestId('patient-edit-open'));
     await act(async () => save());
     expect(await toast('The patient could not be updated. Try again.')).toBeInTheDocument();
   });
