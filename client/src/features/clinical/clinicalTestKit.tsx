@@ -76,7 +76,7 @@ export function signIn() {
   localStorage.setItem('company', 'Demo Clinic');
 }
 
-export async function renderWorkspace(opts: { capabilities?: ClinicalCapabilities; extra?: ReactNode } = {}) {
+export async function renderWorkspace(opts: { capabilities?: ClinicalCapabilities; device?: UserDevice; deviceActions?: ReactNode } = {}) {
   signIn();
   const store = createAppStore();
   bindSessionStore(store);
@@ -86,8 +86,7 @@ export async function renderWorkspace(opts: { capabilities?: ClinicalCapabilitie
     <AppProviders store={store} i18n={i18n} liveMaps={new LiveMapStore()} createSocket={() => socket}>
       <MemoryRouter>
         <StreamingControl deviceId="pod1" functional={true} />
-        <ClinicalWorkspace device={DEVICE} capabilities={opts.capabilities ?? ALL_CAPTURES} />
-        {opts.extra}
+        <ClinicalWorkspace device={opts.device ?? DEVICE} capabilities={opts.capabilities ?? ALL_CAPTURES} deviceActions={opts.deviceActions} />
       </MemoryRouter>
     </AppProviders>,
   );

@@ -1,6 +1,7 @@
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { selectedPatientAtom } from '../../lib/clinicalContext';
+import { applyDeviceConf } from '../../lib/devicesStore';
 import { ANA, PATIENTS_PATH, renderWorkspace, SELECT_PATH, stubHub } from '../clinical/clinicalTestKit';
 
 const noneSelected = () => ({ body: { patient: null, message: 'No patient is currently selected.' } });
@@ -22,6 +23,31 @@ describe('patient and device panel (spec §2)', () => {
     expect(screen.getByTestId('panel-company')).toHaveTextContent('Demo Clinic');
     expect(screen.getByTestId('panel-device-name')).toHaveTextContent('Podology plate');
     expect(within(screen.getByTestId('patient-panel')).getByText('Offline')).toBeInTheDocument();
+  });
+
+  it('shows left and right status for the horse, and the device actions it is given', async () => {
+    stubHub({ [`GET ${SELECT_PATH}`]: noneSelected });
+    const horse = { _id: { $oid: 'h1' }, name: 'Saddle', deviceType: 'Sensing Horse' };
+    const { store } = await renderWorkspace({ device: horse, deviceActions: <button type="button">Device info</button> });
+    act(() => {
+      applyDeviceConf(store, {
+        deviceId: 'h1',
+        deviceFunctional: true,
+        stateCode: 2,
+        cardStatus: 'Alarm',
+        sides: [
+          { side: 'left', stateCode: 0, cardStatus: 'Correct' },
+          { side: 'right', stateCode: 2, cardStatus: 'Alarm' },
+        ],
+      });
+    });
+    const panel = screen.getByTestId('patient-panel');
+    const badges = [...panel.querySelectorAll('.status-badge')].map((b) => [b.textContent, b.getAttribute('data-status')]);
+    expect(badges).toEqual([
+      ['LeftCorrect', 'Correct'],
+      ['RightAlarm', 'Alarm'],
+    ]);
+    expect(within(panel).getByRole('button', { name: 'Device info' })).toBeInTheDocument();
   });
 
   it('shows the selected patient with height in cm and weight in kg', async () => {
