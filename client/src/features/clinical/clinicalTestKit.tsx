@@ -4,12 +4,13 @@ import { render } from '@testing-library/react';
 import type { ReactNode } from 'react';
 import { MemoryRouter } from 'react-router-dom';
 import { vi } from 'vitest';
-import { AppProviders, type ManagedSocket } from '../../app/providers';
+import { AppProviders } from '../../app/providers';
 import type { UserDevice } from '../../lib/api';
 import { createAppStore } from '../../lib/devicesStore';
 import { initI18nWithResources } from '../../lib/i18n';
 import { LiveMapStore } from '../../lib/liveMaps';
 import { bindSessionStore } from '../../lib/session';
+import { fakeSocket } from '../../test/renderApp';
 import { allResources } from '../../test/translations';
 import { StreamingControl } from '../device-page/StreamingControl';
 import { ClinicalWorkspace, type ClinicalCapabilities } from './ClinicalWorkspace';
@@ -23,25 +24,16 @@ export type Listener = (env: { event: string; data?: unknown }) => void;
 
 export function eventSocket() {
   const listeners = new Set<Listener>();
-  const socket = {
-    connect: vi.fn(),
-    close: vi.fn(),
-    joinCompany: vi.fn(),
-    joinUser: vi.fn(),
-    leaveUser: vi.fn(),
-    startStreaming: vi.fn(),
-    startCapture: vi.fn(),
-    activateRemote: vi.fn(),
-    startAnalysisTimer: vi.fn(),
-    onEvent: vi.fn((l: Listener) => {
-      listeners.add(l);
-      return () => listeners.delete(l);
-    }),
-  };
+  const socket = fakeSocket();
+  socket.onEvent = vi.fn((l: Listener) => {
+    listeners.add(l);
+    return () => listeners.delete(l);
+  });
+
   const emit = (event: string, data: unknown) => {
     for (const l of [...listeners]) l({ event, data });
   };
-  return { socket: socket as ManagedSocket & typeof socket, emit };
+  return { socket, emit };
 }
 
 interface HubCall {

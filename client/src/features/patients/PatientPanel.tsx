@@ -5,7 +5,7 @@
 import { useAtomValue, useStore } from 'jotai';
 import { useEffect, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { StatusBadge } from '../../components/StatusBadge';
+import { DeviceStatus } from '../../components/DeviceStatus';
 import { oidOf, type UserDevice } from '../../lib/api';
 import { deviceViewFamily } from '../../lib/devicesStore';
 import { notify } from '../../lib/notifications';
@@ -75,15 +75,7 @@ export function PatientPanel({ device, deviceActions }: { device: UserDevice; de
           <dd data-testid="panel-device-name">{name}</dd>
           <dt>{t('devices.status')}</dt>
           <dd>
-            {device.deviceType === 'Sensing Horse' && view.sides?.length ? (
-              <span className="status-list">
-                {view.sides.map((s) => (
-                  <StatusBadge key={s.side} status={s.cardStatus} label={t(`device.side.${s.side}`)} />
-                ))}
-              </span>
-            ) : (
-              <StatusBadge status={view.cardStatus} />
-            )}
+            <DeviceStatus view={view} deviceType={device.deviceType} />
           </dd>
         </dl>
         {deviceActions ? <div className="patient-panel-actions">{deviceActions}</div> : null}

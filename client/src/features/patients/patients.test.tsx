@@ -13,6 +13,17 @@ async function openNewForm() {
 }
 const fill = (label: string | RegExp, value: string) => fireEvent.change(screen.getByLabelText(label), { target: { value } });
 const save = () => fireEvent.click(screen.getByTestId('patient-save'));
+/** Registers a valid patient while the hub answers the POST with `status` and `error`. */
+async function registerAnswered(status: number, error: string) {
+  stubHub({ [`GET ${SELECT_PATH}`]: noneSelected, [`POST ${PATIENTS_PATH}`]: () => ({ status, body: { error, message: 'x' } }) });
+  await renderWorkspace();
+  await openNewForm();
+  fill('Name *', 'Ana');
+  fill('Weight (kg) *', '70');
+  fill('Height (cm) *', '172');
+  fireEvent.click(screen.getByTestId('patient-agree'));
+  save();
+}
 const toast = (text: string | RegExp) => screen.findByText(text, { selector: '.toast span' });
 
 describe('patient and device panel (spec §2)', () => {
@@ -127,14 +138,7 @@ describe('patient registration (spec §3, §5)', () => {
     ['agreeDataTreatment', 400, 'The patient must agree to the processing of their data.'],
     ['storageQuotaExceeded', 409, 'The patient could not be created. Try again.'],
   ])('maps the hub’s %s to its toast', async (error, status, text) => {
-    stubHub({ [`GET ${SELECT_PATH}`]: noneSelected, [`POST ${PATIENTS_PATH}`]: () => ({ status, body: { error, message: 'x' } }) });
-    await renderWorkspace();
-    await openNewForm();
-    fill('Name *', 'Ana');
-    fill('Weight (kg) *', '70');
-    fill('Height (cm) *', '172');
-    fireEvent.click(screen.getByTestId('patient-agree'));
-    save();
+    await registerAnswered(status, error);
     expect(await toast(text)).toBeInTheDocument();
     expect(screen.getByTestId('patient-form')).toBeInTheDocument();
   });
@@ -143,14 +147,7 @@ describe('patient registration (spec §3, §5)', () => {
     ['incorrectEmail', 'email', 'Please, select a valid email address'],
     ['invalidBirthDate', 'birthDate', 'Please, select a valid date'],
   ])('maps the hub’s %s to the alert at its field', async (error, field, text) => {
-    stubHub({ [`GET ${SELECT_PATH}`]: noneSelected, [`POST ${PATIENTS_PATH}`]: () => ({ status: 400, body: { error, message: 'x' } }) });
-    await renderWorkspace();
-    await openNewForm();
-    fill('Name *', 'Ana');
-    fill('Weight (kg) *', '70');
-    fill('Height (cm) *', '172');
-    fireEvent.click(screen.getByTestId('patient-agree'));
-    save();
+    await registerAnswered(400, error);
     expect(await screen.findByTestId(`patient-error-${field}`)).toHaveTextContent(text);
   });
 
