@@ -206,6 +206,33 @@ export async function run({ base, page, test, shot, login }) {
     await check('the patient info');
     ok('page, form, tutorial and info in Spanish without a raw key');
     await page.keyboard.press('Escape');
+    await page.evaluate(() => localStorage.setItem('preferredLanguage', 'ja'));
+    await page.reload();
+    await page.getByText('患者とデバイス').or(page.getByText('患者を選択')).first().waitFor();
+    await page.getByTestId('selected-patient-name').filter({ hasText: PATIENT }).waitFor();
+    await check('the Japanese page');
+    await page.getByTestId('capture-static').click();
+    await page.getByTestId('capture-tutorial').waitFor();
+    await check('the Japanese static tutorial');
+    await shot('12-ja-tutorial.png');
+    await page.keyboard.press('Escape');
+    ok('Japanese page and tutorial without a raw key');
     await page.evaluate(() => localStorage.setItem('preferredLanguage', 'en'));
+  });
+
+  await test('narrow screen: the panels fit 375 px', async (ok) => {
+    await page.reload();
+    await page.getByTestId('patient-panel').waitFor();
+    await page.setViewportSize({ width: 375, height: 800 });
+    await page.waitForTimeout(300);
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+    if (overflow > 0) throw new Error(`the page is ${overflow} px wider than the window`);
+    await shot('13-375.png');
+    await page.getByTestId('patient-edit-open').click();
+    await form.waitFor();
+    await shot('14-375-form.png');
+    await page.keyboard.press('Escape');
+    await page.setViewportSize({ width: 1280, height: 860 });
+    ok('no horizontal overflow at 375 px; form usable');
   });
 }

@@ -174,6 +174,21 @@ describe('captures (spec §4)', () => {
     expect(toasts()).not.toContain('Capturing the static analysis…');
   });
 
+  it('captures this page did not request (series, remote through REST, opened late) are followed too', async () => {
+    withPatient();
+    const { emit, store } = await ready();
+    act(() => emit('capture', captureEvent('resultsDue', { kind: 'Dynamic' })));
+    expect(phase()).toBe('ready');
+    expect(screen.getByTestId('capture-status')).toHaveTextContent('Dynamic analysis: results ready');
+    expect(store.get(analysesVersionAtom)).toBe(1);
+    act(() => emit('capture', captureEvent('announced', { kind: 'Static' })));
+    expect(phase()).toBe('capturing');
+    expect(screen.queryByTestId('streaming-button')).toBeNull();
+    act(() => vi.advanceTimersByTime(2000));
+    expect(toasts()).toContain('Capturing the static analysis…');
+    expect(screen.getByTestId('streaming-button')).toBeInTheDocument();
+  });
+
   it('no answer from the hub within 10 s ends the request', async () => {
     withPatient();
     await ready();

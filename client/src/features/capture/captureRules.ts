@@ -117,11 +117,12 @@ export function refusalToast(code: string): string | null {
   return Object.prototype.hasOwnProperty.call(REFUSALS, code) ? REFUSALS[code] : null;
 }
 
-/** The choice a hub-announced capture corresponds to, for captures this page did not click (remote, series). */
+/** The choice a hub-announced capture corresponds to, for captures this page did not request (a remote
+ * activation through the REST call, a series repetition, a capture announced before the page opened). */
 export function choiceFromHubKind(kind: string | undefined): CaptureChoice {
   switch (kind) {
     case 'Dynamic':
-      return { kind: 'Remote' };
+      return { kind: 'Dynamic', seconds: REMOTE_SECONDS };
     case 'Balance':
       return { kind: 'Balance' };
     case 'Fitting':

@@ -167,12 +167,13 @@ export function useCapture(deviceId: string) {
         }
         case 'failed':
           clear('toast', 'load', 'answer');
-          update({ ...current.current, phase: 'failed', loadsAt: null });
+          update({ phase: 'failed', choice: current.current.choice ?? choiceFromHubKind(ev.kind), loadsAt: null });
           notify(store, { kind: 'error', key: 'capture.failed' });
           break;
         case 'resultsDue':
           clear('load', 'answer');
-          update({ ...current.current, phase: 'ready', loadsAt: null });
+          // The page may have been opened after the capture was announced: the kind comes from the event.
+          update({ phase: 'ready', choice: current.current.choice ?? choiceFromHubKind(ev.kind), loadsAt: null });
           store.set(analysesVersionAtom, (v) => v + 1);
           notify(store, { kind: 'success', key: 'capture.resultsReady' });
           break;

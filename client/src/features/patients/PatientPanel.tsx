@@ -14,7 +14,7 @@ import { fetchSelectedPatient, type Patient } from './patientApi';
 import { PatientFormModal } from './PatientFormModal';
 import { PatientInfoModal } from './PatientInfoModal';
 import { PatientSelectModal } from './PatientSelectModal';
-import { applySelection, selectedPatientRecordAtom, selectionLoadAtom } from './selection';
+import { applySelection, forgetOtherUsersSelection, selectedPatientRecordAtom, selectionLoadAtom } from './selection';
 
 type Open = null | 'select' | 'create' | 'edit' | 'info';
 
@@ -29,6 +29,7 @@ export function PatientPanel({ device, deviceActions }: { device: UserDevice; de
 
   useEffect(() => {
     let live = true;
+    forgetOtherUsersSelection(store);
     store.set(selectionLoadAtom, 'loading');
     fetchSelectedPatient()
       .then((p) => {
