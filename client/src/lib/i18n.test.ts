@@ -46,6 +46,19 @@ const SAME_AS_ENGLISH: Readonly<Record<string, readonly string[]>> = {
   Turbo: ALL_OTHERS,
   Portland: ALL_OTHERS,
   Contour: ['fr', 'nl'],
+  'E-mail': ['el', 'fr', 'it', 'nl', 'ru'],
+  Patient: ['fr'],
+  Profession: ['fr'],
+  Notes: ['fr'],
+  Analyses: ['fr', 'nl'],
+  Test: ['fr', 'it', 'nl'],
+  'Semi-tandem (Insep)': ['fr', 'it', 'nl'],
+  Fitting: ['nl'],
+  // Only placeholders and SI units.
+  '{{height}} cm · {{weight}} kg': ALL_OTHERS,
+  '{{value}} kg': ALL_OTHERS,
+  '{{value}} cm': ALL_OTHERS,
+  '{{seconds}} s': ALL_OTHERS,
 };
 
 /** Every source file of the client (not tests, not test helpers). */

@@ -3,6 +3,7 @@
 
 import { createContext, useContext } from 'react';
 import type { LiveMapStore } from './liveMaps';
+import type { CaptureCommand } from './socket';
 
 /** What the features need from the socket (the real `SocketClient` satisfies it). */
 export interface SocketApi {
@@ -11,6 +12,9 @@ export interface SocketApi {
   leaveUser(deviceId: string): void;
   startStreaming(deviceId: string, seconds: number): void;
   requestStreamingRemaining(deviceId: string): void;
+  startCapture(request: CaptureCommand): void;
+  activateRemote(deviceId: string, patientId?: string): void;
+  startAnalysisTimer(deviceId: string, period: number, count: number, patientId?: string): void;
   onEvent(listener: (env: { event: string; data?: unknown }) => void): () => void;
 }
 

@@ -70,6 +70,14 @@ export function encodeEnvelope(event: string, data: unknown): Uint8Array {
   return encode({ event, data });
 }
 
+/** The `startCapture` command; `seconds` for Dynamic (15–60) and Fitting (also 120). */
+export interface CaptureCommand {
+  deviceId: string;
+  analysisType: 'Static' | 'Dynamic' | 'Fitting' | 'Balance';
+  seconds?: number;
+  patientId?: string;
+}
+
 type EventListener = (envelope: SocketEnvelope) => void;
 
 export class SocketClient {
@@ -158,6 +166,23 @@ export class SocketClient {
    * (queued while the socket is down, like {@link startStreaming}). */
   requestStreamingRemaining(deviceId: string): void {
     this.command('streamingRemaining', { deviceId });
+  }
+
+  /** Asks for one capture (browser protocol `startCapture`); refusals come back as `error` events. */
+  startCapture(request: CaptureCommand): void {
+    // MessagePack would send an absent field as nil, which the hub's `seconds: u32` refuses.
+    const data = Object.fromEntries(Object.entries(request).filter(([, v]) => v !== undefined));
+    this.command('startCapture', data);
+  }
+
+  /** Remote activation: a 15 s dynamic capture (`ActivateRemote` with `startDynamicCapture`). */
+  activateRemote(deviceId: string, patientId?: string): void {
+    this.command('ActivateRemote', { deviceId, action: 'startDynamicCapture', patientId });
+  }
+
+  /** A static series: `count` captures every `period` ms (the 24 h analysis: 3,600,000 × 24). */
+  startAnalysisTimer(deviceId: string, period: number, count: number, patientId?: string): void {
+    this.command('startAnalysisTimer', { deviceId, period, count, patientId });
   }
 
   /** Listens to every decoded event (for errors such as `deviceNotFound`). */

@@ -20,6 +20,9 @@ export function fakeSocket(): ManagedSocket & { [k: string]: ReturnType<typeof v
     leaveUser: vi.fn(),
     startStreaming: vi.fn(),
     requestStreamingRemaining: vi.fn(),
+    startCapture: vi.fn(),
+    activateRemote: vi.fn(),
+    startAnalysisTimer: vi.fn(),
     onEvent: vi.fn(() => () => {}),
   };
 }

@@ -14,6 +14,7 @@ import { deviceConfFamily, deviceViewFamily, seedDevice } from '../../lib/device
 import { useSession } from '../../lib/session';
 import { useServices } from '../../lib/services';
 import { ViewOptionsToolbar } from '../view-options';
+import { ClinicalWorkspace } from '../clinical';
 import { HeatMap, type RendererFactory } from './HeatMap';
 import { PresencePanel } from './PresencePanel';
 import { StreamingControl } from './StreamingControl';
@@ -154,6 +155,7 @@ function LiveDevice({
             <dd data-testid="map-size">{shape ?? '—'}</dd>
           </dl>
         </aside>
+        <ClinicalWorkspace device={device} capabilities={{ captures: ['Static', 'Dynamic', 'Balance', 'Fitting', 'Series24h', 'Remote'], pdfReports: true }} /> {/* MERGE: capabilities come from the hub's device-type table */}
       </main>
     </div>
   );

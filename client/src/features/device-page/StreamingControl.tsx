@@ -3,9 +3,10 @@
 //! answered with the seconds it streams; a refusal (`connectDevice`, `onGoing`, …) is shown as its
 //! toast. On load the page asks the hub how much of the device's stream remains and resumes it.
 
-import { useStore } from 'jotai';
+import { useAtomValue, useStore } from 'jotai';
 import { useEffect, useReducer, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { captureRunningFamily } from '../../lib/captureRunning';
 import { notify } from '../../lib/notifications';
 import { useServices } from '../../lib/services';
 import {
@@ -37,6 +38,7 @@ export function StreamingControl({ deviceId, functional = null }: StreamingContr
     endsAt: readStreamEnd(id, Date.now()),
   }));
   const [now, setNow] = useState(() => Date.now());
+  const capturing = useAtomValue(captureRunningFamily(deviceId));
   const stateRef = useRef(state);
   stateRef.current = state;
   // `streamingRemaining` answers still to come, and how many of them a Stop made stale (the hub
@@ -164,7 +166,8 @@ export function StreamingControl({ deviceId, functional = null }: StreamingContr
             {t('view.streaming.extend')}
           </button>
         </>
-      ) : (
+      ) : capturing ? null : (
+        // Spec §4: the start button is hidden while an analysis is being captured.
         <button
           type="button"
           className="btn btn-primary"

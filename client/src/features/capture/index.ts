@@ -1,0 +1,2 @@
+export { CaptureControls } from './CaptureControls';
+export type { CaptureKind } from './captureRules';
