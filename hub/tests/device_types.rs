@@ -39,9 +39,25 @@ async fn the_device_type_table_is_served_to_signed_in_users() {
     assert_eq!((force["pageFamily"].as_str(), force["hasPatients"].as_bool(), force["readingPresence"].as_bool()), (Some("force"), Some(false), Some(true)));
     assert_eq!(by_name("Sensing Horse Subdevice")["card"], false);
     assert_eq!(by_name("Sleep Mat")["posture"], "sleepMat");
+    assert_eq!(by_name("Seating Mat IoT")["cellSizeCm"], 2.0);
     assert_eq!(by_name("Mattress Mat IoT")["repositioningClock"], true);
     assert_eq!(types.iter().filter(|t| t["pdfReports"] == true).count(), 8, "spec §6");
+    check_client_fixture(&table);
     hub.hub.shutdown().await;
+}
+
+/// The client's tests read the table from `client/src/test/fixtures/deviceTypes.json`; it must be
+/// exactly what the hub serves. `UPDATE_CLIENT_FIXTURES=1` rewrites it.
+fn check_client_fixture(table: &Value) {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../client/src/test/fixtures/deviceTypes.json");
+    let served = serde_json::to_string_pretty(table).unwrap() + "\n";
+    if std::env::var_os("UPDATE_CLIENT_FIXTURES").is_some() {
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(&path, &served).unwrap();
+    }
+    let stored = std::fs::read_to_string(&path).unwrap_or_default();
+    let stored: Value = serde_json::from_str(&stored).unwrap_or(Value::Null);
+    assert_eq!(&stored, table, "client/src/test/fixtures/deviceTypes.json is out of date: run this test with UPDATE_CLIENT_FIXTURES=1");
 }
 
 #[tokio::test]
@@ -61,6 +77,7 @@ async fn the_interval_is_validated_at_and_across_its_limits_and_read_back() {
     assert_eq!(read["minutes"], 1440, "{read}");
     assert_eq!(read["tier"], "ok");
     assert_eq!(read["dueInSeconds"], Value::Null, "nobody on the mat");
+    assert_eq!((read["minMinutes"].as_i64(), read["maxMinutes"].as_i64()), (Some(15), Some(1440)), "the form reads the limits");
     let reset = request(hub.http(), "PUT", &path, Some(&token), Some(r#"{"minutes": null}"#)).await;
     assert_eq!(reset.json::<Value>()["minutes"], 120);
     // A Force Mat has no repositioning clock.

@@ -222,6 +222,9 @@ pub struct DeviceTypeInfo {
     pub card_shows_bed: bool,
     /// Presence is the room-set rule (latest reading above 200), not the map check.
     pub reading_presence: bool,
+    /// Distance between sensor points in cm (spec §9), where the spec gives one: the contact
+    /// surface is the active cells times its square.
+    pub cell_size_cm: Option<f32>,
 }
 
 /// A frame's shape.
@@ -307,6 +310,16 @@ impl DeviceType {
         )
     }
 
+    /// Distance between sensor points in cm (spec §9): 1 floor and mattress, 2 seating, 2.5 horse.
+    pub fn cell_size_cm(self) -> Option<f32> {
+        match self {
+            DeviceType::FloorMat | DeviceType::FloorMatRecognition | DeviceType::MattressMat | DeviceType::MattressMatIoT | DeviceType::SleepMat => Some(1.0),
+            DeviceType::SeatingMat | DeviceType::SeatingMatIoT | DeviceType::SeatingMatIoTXL => Some(2.0),
+            DeviceType::SensingHorse | DeviceType::SensingHorseSubdevice => Some(2.5),
+            _ => None,
+        }
+    }
+
     /// Everything the client reads about this type.
     pub fn info(self) -> DeviceTypeInfo {
         use crate::machine::mat::{posture_scheme, watches_repositioning};
@@ -331,6 +344,7 @@ impl DeviceType {
             card: self != DeviceType::SensingHorseSubdevice,
             card_shows_bed: self != DeviceType::Shapes,
             reading_presence: self.uses_reading_presence(),
+            cell_size_cm: self.cell_size_cm(),
         }
     }
 

@@ -246,7 +246,7 @@ pub async fn pressure_map_log(serial: String, call: Call) -> Result<warp::reply:
     Ok(ok(&body))
 }
 
-/// `GET /api/device/{id}/repositioning`: `{ minutes, tier, dueInSeconds }` — the interval set for
+/// `GET /api/device/{id}/repositioning`: `{ minutes, tier, dueInSeconds, minMinutes, maxMinutes }` — the interval set for
 /// the patient on this device, the escalation tier, and whole seconds until the next turn is due
 /// (0 once due; `null` while nobody lies on the mat). `notFound` for types without the clock.
 pub async fn get_repositioning(id: String, call: Call) -> Result<warp::reply::Response, ApiError> {
@@ -262,6 +262,8 @@ pub async fn get_repositioning(id: String, call: Call) -> Result<warp::reply::Re
         "minutes": view.interval.as_secs() / 60,
         "tier": view.tier,
         "dueInSeconds": view.due_in.map(|d| d.as_secs()),
+        "minMinutes": REPOSITIONING_MINUTES.start(),
+        "maxMinutes": REPOSITIONING_MINUTES.end(),
     })))
 }
 

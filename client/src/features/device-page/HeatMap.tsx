@@ -13,12 +13,13 @@ export type RendererFactory = (container: HTMLElement, size: { rows: number; col
 
 export interface HeatMapProps {
   deviceId: string;
-  rows: number;
-  cols: number;
+  /** Initial size only; the map takes each frame's own rows × cols. */
+  rows?: number;
+  cols?: number;
   createRenderer?: RendererFactory;
 }
 
-export function HeatMap({ deviceId, rows, cols, createRenderer = createHeatMapRenderer }: HeatMapProps) {
+export function HeatMap({ deviceId, rows = 1, cols = 1, createRenderer = createHeatMapRenderer }: HeatMapProps) {
   const { t } = useTranslation();
   const { liveMaps } = useServices();
   const boxRef = useRef<HTMLDivElement>(null);

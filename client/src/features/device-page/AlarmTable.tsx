@@ -1,0 +1,96 @@
+//! The alarm history of a device and its sub-devices (GET /api/iotAlarms/{id}, refreshed every 3 s):
+//! which sensor, the kind, when it was raised, whether and when it was attended, and the time to
+//! attend in days, hours, minutes and seconds. Pending alarms can be attended from here.
+
+import { useAtomValue, useStore } from 'jotai';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { attendDevice } from '../../lib/alarms';
+import { getAlarms } from '../../lib/api';
+import { deviceViewFamily } from '../../lib/devicesStore';
+import { formatDate, formatDuration } from './format';
+import { pageCount, pageOf } from './logTable';
+import { Pager } from './Pager';
+import { usePolling } from './usePolling';
+
+export const ALARM_REFRESH_MS = 3000;
+
+function MemberName({ id }: { id: string }) {
+  const view = useAtomValue(deviceViewFamily(id));
+  return <>{view.name || id}</>;
+}
+
+export function AlarmTable({ deviceId, kindLabel }: { deviceId: string; kindLabel: string }) {
+  const { t, i18n } = useTranslation();
+  const store = useStore();
+  const alarms = usePolling(() => getAlarms(deviceId), ALARM_REFRESH_MS, `iotAlarms/${deviceId}`);
+  const view = useAtomValue(deviceViewFamily(deviceId));
+  const [page, setPage] = useState(1);
+  const [busy, setBusy] = useState(false);
+  const list = alarms.data ?? [];
+  const pending = list.some((a) => !a.hasBeenAttended) || view.unattendedAlarm;
+  const pages = pageCount(list.length);
+  const current = Math.min(page, pages);
+  const lng = i18n.resolvedLanguage ?? 'en';
+
+  const attend = async () => {
+    setBusy(true);
+    await attendDevice(store, deviceId, kindLabel);
+    setBusy(false);
+    alarms.refresh();
+  };
+
+  return (
+    <section className="card log-panel" data-testid="alarm-history">
+      <div className="panel-heading">
+        <h2>{t('pages.alarms.title')}</h2>
+        {pending ? (
+          <button type="button" className="btn btn-attend" onClick={attend} disabled={busy} data-testid="page-attend">
+            {t('pages.attend')}
+          </button>
+        ) : null}
+      </div>
+      {alarms.loading && !alarms.data ? (
+        <p className="muted">{t('pages.loading')}</p>
+      ) : list.length === 0 ? (
+        <p className="muted">{alarms.failed ? t('pages.log.failed') : t('pages.alarms.empty')}</p>
+      ) : (
+        <>
+          <div className="table-scroll">
+            <table className="data-table">
+              <thead>
+                <tr>
+                  <th>{t('pages.alarms.device')}</th>
+                  <th>{t('pages.alarms.kind')}</th>
+                  <th>{t('pages.alarms.raised')}</th>
+                  <th>{t('pages.alarms.attended')}</th>
+                  <th>{t('pages.alarms.timeToAttend')}</th>
+                </tr>
+              </thead>
+              <tbody>
+                {pageOf(list, current).map((a) => (
+                  <tr key={a._id.$oid} data-testid="alarm-row" data-attended={a.hasBeenAttended}>
+                    <td>
+                      <MemberName id={a.deviceId} />
+                    </td>
+                    <td>{t(`pages.alarms.kinds.${a.kind}`, { defaultValue: a.kind })}</td>
+                    <td>{formatDate(a.creationDate, lng)}</td>
+                    <td>
+                      {a.hasBeenAttended && a.attendedTime != null ? (
+                        formatDate(a.attendedTime, lng)
+                      ) : (
+                        <span className="pending-label">{t('pages.alarms.pending')}</span>
+                      )}
+                    </td>
+                    <td data-testid="time-to-attend">{a.timeToAttend != null ? formatDuration(t, a.timeToAttend * 1000) : '—'}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+          <Pager page={current} pages={pages} onPage={setPage} />
+        </>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,30 @@
+//! A small static preview of a stored pressure map (a log entry's downsampled grid), coloured with
+//! the live map's palette and scaled to its own maximum.
+
+import { DEFAULT_LUT } from '../../lib/heatmap/palette';
+
+export function MapPreview({ grid, label }: { grid: number[][] | null; label: string }) {
+  if (!grid || grid.length === 0 || !Array.isArray(grid[0]) || grid[0].length === 0) {
+    return <span className="muted">—</span>;
+  }
+  const rows = grid.length;
+  const cols = grid[0].length;
+  const max = Math.max(1, ...grid.map((r) => Math.max(...r)));
+  const colour = (v: number) => {
+    const i = Math.round((Math.max(0, v) / max) * 255) * 4;
+    return `rgb(${DEFAULT_LUT[i]},${DEFAULT_LUT[i + 1]},${DEFAULT_LUT[i + 2]})`;
+  };
+  return (
+    <svg
+      className="map-preview"
+      viewBox={`0 0 ${cols} ${rows}`}
+      preserveAspectRatio="none"
+      role="img"
+      aria-label={label}
+      data-testid="map-preview"
+      data-size={`${rows}x${cols}`}
+    >
+      {grid.map((row, r) => row.map((v, c) => <rect key={`${r}-${c}`} x={c} y={r} width={1.02} height={1.02} fill={colour(v)} />))}
+    </svg>
+  );
+}
