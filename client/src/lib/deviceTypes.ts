@@ -15,7 +15,7 @@ export interface DeviceTypeInfo {
   /** Route of its page (spec §2); null when it has no page of its own. */
   route: string | null;
   pageFamily: PageFamily;
-  /** The analysis page its analysis button opens (`/Podology` for the podology IoT plate). */
+  /** The analysis page its analysis button opens (the podology IoT plate has one). */
   analysisRoute: string | null;
   settingsRoute: string;
   frame: { rows: number; cols: number; bytesPerCell: number } | null;

@@ -30,6 +30,9 @@ function signIn() {
   stubFetch({
     '/api/userDevices': () => ({ body: [] }),
     '/api/deviceConfCompany': () => ({ body: [] }),
+    '/api/iotLogs/m1': () => ({ body: [] }),
+    '/api/iotAlarms/m1': () => ({ body: [] }),
+    '/api/device/m1/repositioning': () => ({ body: { minutes: 120, tier: 'ok', dueInSeconds: null, minMinutes: 15, maxMinutes: 1440 } }),
   });
 }
 
@@ -58,9 +61,14 @@ describe('device page', () => {
 
   it('accepts a serialized device in navigation state', async () => {
     signIn();
-    await renderApp('/SeatingMatIoT', { state: { device: JSON.stringify({ ...DEVICE, deviceType: 'Seating Mat IoT' }) } });
+    const { liveMaps } = await renderApp('/SeatingMatIoT', { state: { device: JSON.stringify({ ...DEVICE, deviceType: 'Seating Mat IoT' }) } });
     expect(screen.getByTestId('device-name')).toHaveTextContent('MAT-001');
-    expect(screen.getByTestId('heatmap').style.aspectRatio).toBe('16 / 16');
+    await act(async () => {});
+    // The map takes the shape of the frame the hub sends, never a size typed in the client.
+    act(() => {
+      liveMaps.write({ ...frame(3), rows: 16, cols: 20, cells: new Uint8Array(16 * 20).fill(9) });
+    });
+    expect(screen.getByTestId('heatmap').style.aspectRatio).toBe('20 / 16');
   });
 
   it('live frames set data-seq and data-presence on the map and the presence panel', async () => {

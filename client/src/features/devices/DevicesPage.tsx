@@ -28,7 +28,9 @@ export function DevicesPage({ headerActions }: { headerActions?: ReactNode }) {
   const { t } = useTranslation();
   useDevicesSync();
   const ids = useAtomValue(visibleDeviceIdsAtom);
-  const loaded = useAtomValue(devicesLoadedAtom) && useAtomValue(deviceTypesAtom) !== null;
+  const devicesLoaded = useAtomValue(devicesLoadedAtom);
+  const typesLoaded = useAtomValue(deviceTypesAtom) !== null;
+  const loaded = devicesLoaded && typesLoaded;
   const company = storedCompany();
 
   return (

@@ -4,7 +4,8 @@ import { resolve } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import { applyDeviceConf } from '../../lib/devicesStore';
 import { STATUS_COLORS } from '../../lib/status';
-import { fakeSocket, renderApp, stubFetch } from '../../test/renderApp';
+import { tableFromList, type DeviceTypeInfo } from '../../lib/deviceTypes';
+import { DEVICE_TYPE_TABLE, fakeSocket, renderApp, stubFetch } from '../../test/renderApp';
 import { columnsForWidth, GRID_BREAKPOINTS, GRID_CLASS } from './grid';
 import { isVisibleDevice } from './visibility';
 
@@ -66,13 +67,15 @@ async function renderDevices() {
 
 const card = (id: string) => document.querySelector(`[data-device-id="${id}"]`) as HTMLElement;
 
+const TABLE = tableFromList(DEVICE_TYPE_TABLE as DeviceTypeInfo[]);
+
 describe('device visibility', () => {
-  it('hides horse subdevices and devices with a parent', () => {
-    expect(isVisibleDevice({ deviceType: 'Sensing Horse Subdevice' })).toBe(false);
-    expect(isVisibleDevice({ deviceType: 'Mattress Mat IoT', parent: oid('r0') })).toBe(false);
-    expect(isVisibleDevice({ deviceType: 'Mattress Mat IoT', parent: 'r0' })).toBe(false);
-    expect(isVisibleDevice({ deviceType: 'Mattress Mat IoT', parent: null })).toBe(true);
-    expect(isVisibleDevice({ deviceType: 'Room Set' })).toBe(true);
+  it('hides the types the hub marks card-less (horse subdevices) and devices with a parent', () => {
+    expect(isVisibleDevice({ deviceType: 'Sensing Horse Subdevice' }, TABLE)).toBe(false);
+    expect(isVisibleDevice({ deviceType: 'Mattress Mat IoT', parent: oid('r0') }, TABLE)).toBe(false);
+    expect(isVisibleDevice({ deviceType: 'Mattress Mat IoT', parent: 'r0' }, TABLE)).toBe(false);
+    expect(isVisibleDevice({ deviceType: 'Mattress Mat IoT', parent: null }, TABLE)).toBe(true);
+    expect(isVisibleDevice({ deviceType: 'Room Set' }, TABLE)).toBe(true);
   });
 
   it('the grid shows one card per top-level device, including room sets', async () => {
@@ -172,12 +175,11 @@ describe('card navigation', () => {
     expect(screen.getByTestId('location')).toHaveTextContent('/devices');
   });
 
-  it('a room set card opens nothing yet and does not crash', async () => {
+  it('a room set card opens /ForceMat with the set in navigation state, showing the room-set page', async () => {
     await renderDevices();
     fireEvent.click(card('r0'));
-    expect(screen.getByTestId('location')).toHaveTextContent('/devices');
-    expect(screen.getAllByTestId('device-card')).toHaveLength(7);
-    expect(await screen.findByText('This device has no page yet.')).toBeInTheDocument();
+    expect(screen.getByTestId('location')).toHaveTextContent('/ForceMat');
+    expect(await screen.findByTestId('device-page')).toHaveAttribute('data-page-family', 'roomSet');
   });
 
   it('cards are keyboard-operable (Enter opens)', async () => {
