@@ -7,6 +7,20 @@ import { useEffect, useRef } from 'react';
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
 
+let canvasSupport: boolean | null = null;
+/** Whether this browser can draw on a 2D canvas (uPlot needs one; without it only the text
+ * summary is shown). */
+function canDrawCanvas(): boolean {
+  if (canvasSupport === null) {
+    try {
+      canvasSupport = Boolean(document.createElement('canvas').getContext('2d'));
+    } catch {
+      canvasSupport = false;
+    }
+  }
+  return canvasSupport;
+}
+
 export interface ChartSeries {
   label: string;
   color: string;
@@ -31,7 +45,7 @@ export function LineChart({ times, values, series, height = 220, yRange, label, 
 
   useEffect(() => {
     const host = hostRef.current;
-    if (!host) return;
+    if (!host || !canDrawCanvas()) return;
     const opts: uPlot.Options = {
       width: Math.max(200, host.clientWidth || 500),
       height,

@@ -191,6 +191,51 @@ describe('card navigation', () => {
   });
 });
 
+describe('alarms on the cards (spec §4)', () => {
+  it('while an alarm waits the card turns orange and shows Attend; attending succeeds and the card turns back', async () => {
+    const { store, fetch } = await renderDevices();
+    expect(within(card('a1')).queryByTestId('attend')).toBeNull();
+    act(() => {
+      applyDeviceConf(store, { deviceId: 'a1', cardStatus: 'Correct', unattendedAlarm: true });
+    });
+    expect(card('a1')).toHaveAttribute('data-alarm', 'true');
+    expect(card('a1').style.getPropertyValue('--status-color')).toBe(STATUS_COLORS.Alarm);
+    fetch.mockImplementationOnce(async () => new Response(JSON.stringify({ attended: 1 }), { status: 200 }));
+    fireEvent.click(within(card('a1')).getByTestId('attend'));
+    expect(screen.getByTestId('location')).toHaveTextContent('/devices');
+    expect(await screen.findByText('Mattress Mat IoT: alarm attended')).toBeInTheDocument();
+    const put = fetch.mock.calls.find((c) => c[1]?.method === 'PUT');
+    expect(put?.[0]).toBe('/api/iotAlarms/a1');
+    act(() => {
+      applyDeviceConf(store, { deviceId: 'a1', cardStatus: 'Correct', unattendedAlarm: false });
+    });
+    expect(card('a1')).toHaveAttribute('data-alarm', 'false');
+    expect(within(card('a1')).queryByTestId('attend')).toBeNull();
+  });
+
+  it('a failed attend shows failedToBeAttended and the card stays orange', async () => {
+    const { store, fetch } = await renderDevices();
+    act(() => {
+      applyDeviceConf(store, { deviceId: 'a1', cardStatus: 'Alarm', unattendedAlarm: true });
+    });
+    vi.spyOn(console, 'error').mockImplementation(() => {});
+    fetch.mockImplementationOnce(async () => new Response(JSON.stringify({ error: 'failedToBeAttended' }), { status: 500 }));
+    fireEvent.click(within(card('a1')).getByTestId('attend'));
+    expect(await screen.findByText('The alarm could not be attended. Please try again.')).toBeInTheDocument();
+    expect(card('a1')).toHaveAttribute('data-alarm', 'true');
+  });
+
+  it('shows the repositioning tier on cards of types with the clock only', async () => {
+    const { store } = await renderDevices();
+    act(() => {
+      applyDeviceConf(store, { deviceId: 'a1', cardStatus: 'Correct', repositioning: 'dueSoon' });
+    });
+    expect(within(card('a1')).getByTestId('card-repositioning')).toHaveTextContent('Turn due soon');
+    expect(card('a1')).toHaveAttribute('data-repositioning', 'dueSoon');
+    expect(within(card('a3')).queryByTestId('card-repositioning')).toBeNull();
+  });
+});
+
 describe('grid columns (spec §2)', () => {
   it.each([
     [375, 1],
