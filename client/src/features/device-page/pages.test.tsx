@@ -67,7 +67,7 @@ describe('room set page', () => {
     const { liveMaps, store } = await renderApp('/ForceMat', { state: { device: ROOM }, socket });
     expect(screen.getByTestId('device-page')).toHaveAttribute('data-page-family', 'roomSet');
     // Live maps of the three sensors, not of the parent.
-    expect(socket.joinUser.mock.calls.map((c) => c[0]).sort()).toEqual(['rb', 'rf', 'rs']);
+    expect(vi.mocked(socket.joinUser).mock.calls.map((c) => c[0]).sort()).toEqual(['rb', 'rf', 'rs']);
     act(() => {
       liveMaps.write(forceFrame('rb', [100, 80, 30, 10], 1, 'PRESENCE'));
       liveMaps.write(forceFrame('rs', [0, 0, 0, 0], 1, 'ABSENCE'));
@@ -117,7 +117,7 @@ describe('horse page', () => {
     const socket = fakeSocket();
     const horse = { _id: oid('h0'), name: 'Saddle', deviceType: 'Sensing Horse', system: { devices: ['hl', 'hr'] } };
     const { store } = await renderApp('/SensingHorse', { state: { device: horse }, socket });
-    expect(socket.joinUser.mock.calls.map((c) => c[0])).toEqual(['hl', 'hr']);
+    expect(vi.mocked(socket.joinUser).mock.calls.map((c) => c[0])).toEqual(['hl', 'hr']);
     expect(socket.joinUser).not.toHaveBeenCalledWith('h0');
     expect(within(screen.getByTestId('horse-left')).getByTestId('heatmap')).toBeInTheDocument();
     expect(within(screen.getByTestId('horse-right')).getByTestId('heatmap')).toBeInTheDocument();
