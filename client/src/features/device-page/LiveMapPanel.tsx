@@ -14,7 +14,6 @@ export function LiveMapPanel({
   streamDeviceId = deviceId,
   createRenderer,
   toolbar,
-  streaming = true,
   children,
 }: {
   deviceId: string;
@@ -22,7 +21,6 @@ export function LiveMapPanel({
   streamDeviceId?: string;
   createRenderer?: RendererFactory;
   toolbar?: ReactNode;
-  streaming?: boolean;
   children?: ReactNode;
 }) {
   const { t } = useTranslation();
@@ -32,7 +30,7 @@ export function LiveMapPanel({
       <div className="map-toolbar">
         <PresencePanel deviceId={deviceId} />
         {toolbar}
-        {streaming ? <StreamingControl deviceId={streamDeviceId} functional={conf ? Boolean(conf.deviceFunctional) : null} /> : null}
+        <StreamingControl deviceId={streamDeviceId} functional={conf ? Boolean(conf.deviceFunctional) : null} />
       </div>
       <HeatMap deviceId={deviceId} createRenderer={createRenderer} />
       <div className="map-legend" aria-hidden="true">
