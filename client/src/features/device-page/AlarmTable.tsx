@@ -9,8 +9,7 @@ import { attendDevice } from '../../lib/alarms';
 import { getAlarms } from '../../lib/api';
 import { deviceViewFamily } from '../../lib/devicesStore';
 import { formatDate, formatDuration } from './format';
-import { pageCount, pageOf } from './logTable';
-import { Pager } from './Pager';
+import { PagedTable } from './PagedTable';
 import { usePolling } from './usePolling';
 
 export const ALARM_REFRESH_MS = 3000;
@@ -25,12 +24,9 @@ export function AlarmTable({ deviceId, kindLabel }: { deviceId: string; kindLabe
   const store = useStore();
   const alarms = usePolling(() => getAlarms(deviceId), ALARM_REFRESH_MS, `iotAlarms/${deviceId}`);
   const view = useAtomValue(deviceViewFamily(deviceId));
-  const [page, setPage] = useState(1);
   const [busy, setBusy] = useState(false);
   const list = alarms.data ?? [];
   const pending = list.some((a) => !a.hasBeenAttended) || view.unattendedAlarm;
-  const pages = pageCount(list.length);
-  const current = Math.min(page, pages);
   const lng = i18n.resolvedLanguage ?? 'en';
 
   const attend = async () => {
@@ -50,47 +46,37 @@ export function AlarmTable({ deviceId, kindLabel }: { deviceId: string; kindLabe
           </button>
         ) : null}
       </div>
-      {alarms.loading && !alarms.data ? (
-        <p className="muted">{t('pages.loading')}</p>
-      ) : list.length === 0 ? (
-        <p className="muted">{alarms.failed ? t('pages.log.failed') : t('pages.alarms.empty')}</p>
-      ) : (
-        <>
-          <div className="table-scroll">
-            <table className="data-table">
-              <thead>
-                <tr>
-                  <th>{t('pages.alarms.device')}</th>
-                  <th>{t('pages.alarms.kind')}</th>
-                  <th>{t('pages.alarms.raised')}</th>
-                  <th>{t('pages.alarms.attended')}</th>
-                  <th>{t('pages.alarms.timeToAttend')}</th>
-                </tr>
-              </thead>
-              <tbody>
-                {pageOf(list, current).map((a) => (
-                  <tr key={a._id.$oid} data-testid="alarm-row" data-attended={a.hasBeenAttended}>
-                    <td>
-                      <MemberName id={a.deviceId} />
-                    </td>
-                    <td>{t(`pages.alarms.kinds.${a.kind}`, { defaultValue: a.kind })}</td>
-                    <td>{formatDate(a.creationDate, lng)}</td>
-                    <td>
-                      {a.hasBeenAttended && a.attendedTime != null ? (
-                        formatDate(a.attendedTime, lng)
-                      ) : (
-                        <span className="pending-label">{t('pages.alarms.pending')}</span>
-                      )}
-                    </td>
-                    <td data-testid="time-to-attend">{a.timeToAttend != null ? formatDuration(t, a.timeToAttend * 1000) : '—'}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-          <Pager page={current} pages={pages} onPage={setPage} />
-        </>
-      )}
+      <PagedTable
+        polled={alarms}
+        items={list}
+        emptyKey="pages.alarms.empty"
+        head={
+          <>
+            <th>{t('pages.alarms.device')}</th>
+            <th>{t('pages.alarms.kind')}</th>
+            <th>{t('pages.alarms.raised')}</th>
+            <th>{t('pages.alarms.attended')}</th>
+            <th>{t('pages.alarms.timeToAttend')}</th>
+          </>
+        }
+        row={(a) => (
+          <tr key={a._id.$oid} data-testid="alarm-row" data-attended={a.hasBeenAttended}>
+            <td>
+              <MemberName id={a.deviceId} />
+            </td>
+            <td>{t(`pages.alarms.kinds.${a.kind}`, { defaultValue: a.kind })}</td>
+            <td>{formatDate(a.creationDate, lng)}</td>
+            <td>
+              {a.hasBeenAttended && a.attendedTime != null ? (
+                formatDate(a.attendedTime, lng)
+              ) : (
+                <span className="pending-label">{t('pages.alarms.pending')}</span>
+              )}
+            </td>
+            <td data-testid="time-to-attend">{a.timeToAttend != null ? formatDuration(t, a.timeToAttend * 1000) : '—'}</td>
+          </tr>
+        )}
+      />
     </section>
   );
 }

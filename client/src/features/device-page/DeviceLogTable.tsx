@@ -6,9 +6,9 @@ import { useTranslation } from 'react-i18next';
 import { getDeviceLogs, type DeviceLogEntry } from '../../lib/api';
 import type { DeviceTypeInfo } from '../../lib/deviceTypes';
 import { formatDate, formatNumber } from './format';
-import { entrySeconds, pageCount, pageOf, positionKey, sortByDate } from './logTable';
+import { entrySeconds, positionKey, sortByDate } from './logTable';
 import { MapPreview } from './MapPreview';
-import { Pager } from './Pager';
+import { PagedTable } from './PagedTable';
 import { usePolling } from './usePolling';
 import { downloadJson } from './download';
 
@@ -19,10 +19,7 @@ export function DeviceLogTable({ deviceId, deviceName, info }: { deviceId: strin
   const { t, i18n } = useTranslation();
   const logs = usePolling(() => getDeviceLogs(deviceId), LOG_REFRESH_MS, `iotLogs/${deviceId}`);
   const [direction, setDirection] = useState<'asc' | 'desc'>('desc');
-  const [page, setPage] = useState(1);
   const entries = sortByDate(logs.data ?? [], direction);
-  const pages = pageCount(entries.length);
-  const current = Math.min(page, pages);
   const lng = i18n.resolvedLanguage ?? 'en';
 
   const exportLog = () =>
@@ -36,45 +33,35 @@ export function DeviceLogTable({ deviceId, deviceName, info }: { deviceId: strin
           {t('pages.log.export')}
         </button>
       </div>
-      {logs.loading && !logs.data ? (
-        <p className="muted">{t('pages.loading')}</p>
-      ) : entries.length === 0 ? (
-        <p className="muted">{logs.failed ? t('pages.log.failed') : t('pages.log.empty')}</p>
-      ) : (
-        <>
-          <div className="table-scroll">
-            <table className="data-table">
-              <thead>
-                <tr>
-                  <th aria-sort={direction === 'asc' ? 'ascending' : 'descending'}>
-                    <button type="button" className="sort-button" data-testid="sort-date" onClick={() => setDirection(direction === 'asc' ? 'desc' : 'asc')}>
-                      {t('pages.log.date')} <span aria-hidden="true">{direction === 'asc' ? '▲' : '▼'}</span>
-                    </button>
-                  </th>
-                  <th>{t('pages.log.maxPressure')}</th>
-                  <th>{t('pages.log.position')}</th>
-                  <th>{t('pages.log.confidence')}</th>
-                  <th>{t('pages.log.preview')}</th>
-                </tr>
-              </thead>
-              <tbody>
-                {pageOf(entries, current).map((e, i) => (
-                  <tr key={`${entrySeconds(e)}-${i}`} data-testid="log-row">
-                    <td>{formatDate(entrySeconds(e), lng)}</td>
-                    <td>{formatNumber(e.maxPressure, lng)}</td>
-                    <td data-testid="log-position">{t(positionKey(e, info.posture))}</td>
-                    <td>{info.posture && e.position ? `${formatNumber((e.posture?.confidence ?? 0) * 100, lng, 0)} %` : '—'}</td>
-                    <td>
-                      <MapPreview grid={e.pressureMap} label={t('pages.log.preview')} />
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-          <Pager page={current} pages={pages} onPage={setPage} />
-        </>
-      )}
+      <PagedTable
+        polled={logs}
+        items={entries}
+        emptyKey="pages.log.empty"
+        head={
+          <>
+            <th aria-sort={direction === 'asc' ? 'ascending' : 'descending'}>
+              <button type="button" className="sort-button" data-testid="sort-date" onClick={() => setDirection(direction === 'asc' ? 'desc' : 'asc')}>
+                {t('pages.log.date')} <span aria-hidden="true">{direction === 'asc' ? '▲' : '▼'}</span>
+              </button>
+            </th>
+            <th>{t('pages.log.maxPressure')}</th>
+            <th>{t('pages.log.position')}</th>
+            <th>{t('pages.log.confidence')}</th>
+            <th>{t('pages.log.preview')}</th>
+          </>
+        }
+        row={(e, i) => (
+          <tr key={`${entrySeconds(e)}-${i}`} data-testid="log-row">
+            <td>{formatDate(entrySeconds(e), lng)}</td>
+            <td>{formatNumber(e.maxPressure, lng)}</td>
+            <td data-testid="log-position">{t(positionKey(e, info.posture))}</td>
+            <td>{info.posture && e.position ? `${formatNumber((e.posture?.confidence ?? 0) * 100, lng, 0)} %` : '—'}</td>
+            <td>
+              <MapPreview grid={e.pressureMap} label={t('pages.log.preview')} />
+            </td>
+          </tr>
+        )}
+      />
     </section>
   );
 }

@@ -11,26 +11,23 @@ import { StreamingControl } from './StreamingControl';
 
 export function LiveMapPanel({
   deviceId,
-  streamDeviceId = deviceId,
   createRenderer,
   toolbar,
   children,
 }: {
   deviceId: string;
-  /** The device asked to stream (a horse's parent streams both sides). */
-  streamDeviceId?: string;
   createRenderer?: RendererFactory;
   toolbar?: ReactNode;
   children?: ReactNode;
 }) {
   const { t } = useTranslation();
-  const conf = useAtomValue(deviceConfFamily(streamDeviceId));
+  const conf = useAtomValue(deviceConfFamily(deviceId));
   return (
     <section className="map-panel card">
       <div className="map-toolbar">
         <PresencePanel deviceId={deviceId} />
         {toolbar}
-        <StreamingControl deviceId={streamDeviceId} functional={conf ? Boolean(conf.deviceFunctional) : null} />
+        <StreamingControl deviceId={deviceId} functional={conf ? Boolean(conf.deviceFunctional) : null} />
       </div>
       <HeatMap deviceId={deviceId} createRenderer={createRenderer} />
       <div className="map-legend" aria-hidden="true">
