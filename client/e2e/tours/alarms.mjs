@@ -40,7 +40,7 @@ export async function run({ page, newBrowser, test, shot, login }) {
   });
 
   await test('the alarm reaches the already open browser', async (ok) => {
-    const toast = b.getByRole('alert').filter({ hasText: 'Alarm: BED 101-A' });
+    const toast = b.getByRole('alert').filter({ hasText: 'Alarm on BED 101-A' });
     await toast.waitFor({ timeout: 120_000 });
     ok(`toast: "${(await toast.textContent())?.replace('×', '').trim()}"`);
     await shot('toast-b.png', b);
@@ -62,7 +62,7 @@ export async function run({ page, newBrowser, test, shot, login }) {
 
   await test('attended in browser B; browser A turns back', async (ok) => {
     await b.locator(MATTRESS).first().getByTestId('attend').click();
-    await b.getByText('Mattress Mat IoT: alarm attended').waitFor();
+    await b.getByText('Mattress Mat IoT: alarm attended.').waitFor();
     ok('B: attendedSuccesfully');
     await b.waitForSelector(`${MATTRESS}[data-alarm="false"]`, { timeout: 15_000 });
     await page.waitForSelector(`${MATTRESS}[data-alarm="false"]`, { timeout: 15_000 });

@@ -6,7 +6,7 @@ import type { i18n as I18n } from 'i18next';
 import { Suspense, useEffect, useMemo, useState, type ReactNode } from 'react';
 import { I18nextProvider } from 'react-i18next';
 import { Notifications } from '../components/Notifications';
-import { deviceTypesAtom, loadDeviceTypes } from '../lib/deviceTypes';
+import { deviceTypesAtom, deviceTypesErrorAtom, loadDeviceTypes } from '../lib/deviceTypes';
 import { resetDeviceState, type AppStore } from '../lib/devicesStore';
 import type { LiveMapStore } from '../lib/liveMaps';
 import { ServicesContext, type Services, type SocketApi } from '../lib/services';
@@ -52,6 +52,7 @@ function ServicesProvider({
     return () => {
       cancelled = true;
       store.set(deviceTypesAtom, null);
+      store.set(deviceTypesErrorAtom, false);
       s.close();
       setSocket(null);
       liveMaps.clear();

@@ -32,7 +32,7 @@ export function handleAlarmOn(store: AppStore, data: AlarmOnData): boolean {
   }
   if (seen.has(key)) return false;
   seen.add(key);
-  notify(store, { kind: 'error', key: 'alarmOn', params: { name: data.name.toUpperCase() } }, ALARM_TOAST_MS);
+  notify(store, { kind: 'error', key: 'alarmOn', params: { device: data.name.toUpperCase() } }, ALARM_TOAST_MS);
   return true;
 }
 

@@ -83,7 +83,7 @@ describe('socket client', () => {
     const alarm = { deviceId: 'm1', name: 'Bed 101-a', alarmId: 7, kind: 'Ulcer Risk', raisedAtMs: 1 };
     ws.receive('alarmOn', alarm);
     ws.receive('alarmOn', alarm);
-    expect(store.get(toastsAtom)).toEqual([expect.objectContaining({ kind: 'error', key: 'alarmOn', params: { name: 'BED 101-A' } })]);
+    expect(store.get(toastsAtom)).toEqual([expect.objectContaining({ kind: 'error', key: 'alarmOn', params: { device: 'BED 101-A' } })]);
     // Another alarm of the same device is a new toast.
     ws.receive('alarmOn', { ...alarm, alarmId: 8 });
     expect(store.get(toastsAtom)).toHaveLength(2);

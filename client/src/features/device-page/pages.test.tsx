@@ -88,7 +88,7 @@ describe('room set page', () => {
     expect(screen.getByTestId('room-bed')).toHaveAttribute('data-alarm', 'true');
     fireEvent.click(screen.getByTestId('page-attend'));
     await waitFor(() => expect(fetch.mock.calls.some((c) => c[0] === '/api/iotAlarms/r0' && c[1]?.method === 'PUT')).toBe(true));
-    expect(await screen.findByText('Room set: alarm attended')).toBeInTheDocument();
+    expect(await screen.findByText('Room set: alarm attended.')).toBeInTheDocument();
   });
 });
 
