@@ -76,6 +76,7 @@ pub async fn start_with_store(config: ServeConfig, store: Store) -> anyhow::Resu
         store: Arc::new(StoreStatuses { store: store.clone(), catalog: catalog.clone() }),
         metrics: metrics.clone(),
         absence_delay: config.absence_delay(),
+        repositioning_time_scale: config.demo_repositioning_time_scale,
         failed: failed_tx,
     })
     .await

@@ -49,6 +49,11 @@ pub struct ServeConfig {
     /// Seconds of absence after which a patient is Missing.
     #[arg(long, env = "HUB_ABSENCE_DELAY", default_value_t = 30, global = true)]
     pub absence_delay_secs: u64,
+    /// DEMO AND TESTS ONLY: run the repositioning clock this many times faster than real time
+    /// (60: a 15-minute interval is due after 15 s), so a browser tour can watch an Ulcer Risk
+    /// alarm. The API still takes intervals of 15–1440 minutes. 1 (the default) is real time.
+    #[arg(long, env = "HUB_DEMO_REPOSITIONING_TIME_SCALE", default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=3600), global = true)]
+    pub demo_repositioning_time_scale: u32,
     /// Hours a login token stays valid.
     #[arg(long, env = "HUB_TOKEN_HOURS", default_value_t = 12, global = true)]
     pub token_hours: u64,

@@ -53,6 +53,8 @@ const PLAN: &[Planned] = &[
     Planned { serial: "DEMO-SEATXL-01", name: "Wheelchair 103", device_type: "Seating Mat IoT XL", room: "103", bed: "Wheelchair", members: &[] },
     Planned { serial: "DEMO-PODOLOGY-01", name: "Podology plate", device_type: "Podology IoT", room: "Gait lab", bed: "Plate", members: &[] },
     Planned { serial: "DEMO-FLOOR-01", name: "Floor 104", device_type: "Floor Mat", room: "104", bed: "Floor", members: &[] },
+    Planned { serial: "DEMO-REHAB-01", name: "Rehab platform", device_type: "Rehab Mat", room: "Rehab", bed: "Platform", members: &[] },
+    Planned { serial: "DEMO-SEATPOS-01", name: "Chair 106", device_type: "Seating Mat", room: "106", bed: "Chair", members: &[] },
     Planned { serial: "DEMO-FORCE-01", name: "Force plate", device_type: "Force Mat", room: "Rehab", bed: "Force", members: &[] },
     Planned {
         serial: "DEMO-HORSE-01",
@@ -230,10 +232,10 @@ mod tests {
         assert_eq!(first.len(), second.len());
         let company = store.companies().find_by_name(DEMO_COMPANY).await.unwrap().unwrap();
         let devices = store.devices().list_company(&company.id).await.unwrap();
-        // 6 single devices + horse (1 + 2) + room set (1 + 3).
-        assert_eq!(devices.len(), 13);
+        // 8 single devices + horse (1 + 2) + room set (1 + 3).
+        assert_eq!(devices.len(), 15);
         // ...and the variant companies' 4 devices.
-        assert_eq!(first.len(), 6 + 2 + 3 + 4);
+        assert_eq!(first.len(), 8 + 2 + 3 + 4);
         let serial = &first[0].serial;
         let stored = store.devices().by_serial(serial).await.unwrap().unwrap().secret_hash;
         assert!(!device_secret::verify(&first[0].secret, &stored), "the first start's secret was replaced");

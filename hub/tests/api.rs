@@ -644,6 +644,7 @@ async fn company_isolation_matrix() {
         ("GET", "/api/device/obtainList/Clinic%20A/Mattress%20Mat%20IoT/0".to_owned(), Value::Null),
         ("GET", format!("/api/deviceConfiguration/{}", mat.id), Value::Null),
         ("PUT", format!("/api/device/{}/repositioning", mat.id), json!({ "minutes": 60 })),
+        ("GET", format!("/api/device/{}/repositioning", mat.id), Value::Null),
         ("GET", format!("/api/ForceDeviceApi/{}", force.id), Value::Null),
         ("GET", format!("/api/standard/pressureMapLogs/{}", mat.serial), Value::Null),
         ("GET", format!("/api/iotCheckAlarms/{}", mat.serial), Value::Null),

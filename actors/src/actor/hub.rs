@@ -26,6 +26,8 @@ pub struct HubArgs {
     pub store: Arc<dyn StatusStore>,
     pub metrics: Arc<HubMetrics>,
     pub absence_delay: Duration,
+    /// Demo/test only: how many times faster the repositioning clock runs (1: real time).
+    pub repositioning_time_scale: u32,
     /// Set to an explanation when the tree fails and the hub must stop.
     pub failed: watch::Sender<Option<String>>,
 }
@@ -72,10 +74,11 @@ impl Actor for HubSupervisor {
 /// Starts the whole tree and returns its references.
 pub async fn start(args: HubArgs) -> Result<HubRefs, ActorProcessingErr> {
     let (catalog, bus, store, metrics, delay) = (args.catalog.clone(), args.bus.clone(), args.store.clone(), args.metrics.clone(), args.absence_delay);
+    let time_scale = args.repositioning_time_scale;
     let (supervisor, _) = Actor::spawn(None, HubSupervisor, args).await?;
     let cell = supervisor.get_cell();
     let (writer, _) = Actor::spawn_linked(None, StorageWriter, store, cell.clone()).await?;
-    let registry_args = RegistryArgs { catalog, bus, writer: Some(writer.clone()), metrics, absence_delay: delay };
+    let registry_args = RegistryArgs { catalog, bus, writer: Some(writer.clone()), metrics, absence_delay: delay, repositioning_time_scale: time_scale };
     let (registry, _) = Actor::spawn_linked(None, DeviceRegistry, registry_args, cell.clone()).await?;
     let (sessions, _) = Actor::spawn_linked(None, SessionSupervisor, (), cell).await?;
     Ok(HubRefs { supervisor, registry, sessions, writer })

@@ -28,7 +28,7 @@ use crate::fanout::{Bus, CompanyChannel, DeviceChannel};
 use crate::machine::alarm::{Alarm, AlarmId, AlarmMachine, AlarmOutput, AttendError};
 use crate::machine::capture::{CaptureMachine, CaptureOutput, CaptureRefusal, CaptureRequest};
 use crate::machine::device_log::LogOutput;
-use crate::machine::mat::{BehaviourConfig, DeviceStatus, MatConfig, MatMachine, MatOutput};
+use crate::machine::mat::{BehaviourConfig, DeviceStatus, MatConfig, MatMachine, MatOutput, RepositioningView};
 use crate::machine::pressure_ulcer::UlcerRiskMachine;
 use crate::machine::presence::Presence;
 use crate::machine::pressure_map::PressureMap;
@@ -81,6 +81,8 @@ pub enum MatMsg {
     SetRepositioningInterval(Duration),
     /// A nurse recorded a turn by hand.
     RecordTurn,
+    /// The repositioning clock as the device page shows it (`None`: the type has none).
+    GetRepositioning(RpcReplyPort<Option<RepositioningView>>),
     /// The current status.
     GetStatus(RpcReplyPort<DeviceStatus>),
     /// The parent set's actor was restarted: report to this one from now on.
@@ -278,6 +280,9 @@ impl Actor for MatActor {
             MatMsg::RecordTurn => state.machine.record_turn(now),
             MatMsg::GetStatus(reply) => {
                 let _ = reply.send(state.machine.status());
+            }
+            MatMsg::GetRepositioning(reply) => {
+                let _ = reply.send(state.machine.repositioning(now));
             }
             MatMsg::SetParent(parent) => {
                 state.args.parent = Some(parent);

@@ -72,6 +72,8 @@ pub struct RegistryArgs {
     pub writer: Option<ActorRef<WriterMsg>>,
     pub metrics: Arc<HubMetrics>,
     pub absence_delay: Duration,
+    /// Demo/test only: how many times faster the repositioning clock runs (1: real time).
+    pub repositioning_time_scale: u32,
 }
 
 struct MatSlot {
@@ -233,7 +235,11 @@ impl RegistryState {
             inflight: Arc::new(AtomicUsize::new(0)),
             last_status: self.last_status.entry(device_id.clone()).or_default().clone(),
             memory: self.memory.entry(device_id.clone()).or_default().clone(),
-            behaviour: BehaviourConfig { first_alarm_id: first_alarm_id(), ..BehaviourConfig::default() },
+            behaviour: BehaviourConfig {
+                first_alarm_id: first_alarm_id(),
+                repositioning_time_scale: self.args.repositioning_time_scale,
+                ..BehaviourConfig::default()
+            },
         };
         let (actor, _) = Actor::spawn_linked(None, MatActor, args.clone(), myself.get_cell())
             .await

@@ -146,6 +146,214 @@ impl DeviceType {
     }
 }
 
+/// The device page a type opens (spec §2): each family is one page layout in the client.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub enum PageFamily {
+    /// A live pressure map with presence, streaming and the device log table.
+    Mat,
+    /// Seating IoT / XL: live map, contact surface in cm², plot panel.
+    Seating,
+    /// The seated-position page: the map and the current position label.
+    SeatedPosition,
+    /// Rehab: the map and a live centre-of-pressure plot.
+    Rehab,
+    /// Sensing Horse: left and right maps from its two sub-devices.
+    Horse,
+    /// Force Mat, Shapes, North Sky: four channel tiles, their sum, a line chart and the log.
+    Force,
+    /// Room set: bed, seat and floor sensors, alarm history and recordings.
+    RoomSet,
+    /// No page of its own (horse sub-devices are shown on their parent's page).
+    None,
+}
+
+/// The analysis captures a page offers (spec §2, §6); the capture machine's kinds plus the
+/// 24-hour static series and remote activation.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub enum CaptureOffer {
+    Static,
+    Dynamic,
+    Balance,
+    Fitting,
+    Series24h,
+    Remote,
+}
+
+/// Postures a type's log reports: `lying` (Supine, Prone, Left/Right Lateral, Seated) or
+/// `sleepMat` (Supine / No Supine).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub enum PostureLabels {
+    Lying,
+    SleepMat,
+}
+
+/// What the client needs to know about a device type, served by `GET /api/deviceTypes` so the
+/// client keeps no copy of its own.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct DeviceTypeInfo {
+    /// The name as spec §3 spells it.
+    pub name: &'static str,
+    /// The route of its page (spec §2); `None` when it has no page (horse sub-devices).
+    pub route: Option<&'static str>,
+    /// The page layout.
+    pub page_family: PageFamily,
+    /// The analysis page reached from this type's analysis button (`/Podology` for Podology IoT).
+    pub analysis_route: Option<&'static str>,
+    /// The settings page of this type (spec §2: `/roomSettings` for room sets).
+    pub settings_route: &'static str,
+    /// Rows, columns and bytes per cell of the frames it streams; `None` for parents.
+    pub frame: Option<FrameShape>,
+    /// Whether its page has the patient panel (selection, captures, history).
+    pub has_patients: bool,
+    /// Captures its page offers.
+    pub captures: Vec<CaptureOffer>,
+    /// The PDF report icon (spec §6: eight types).
+    pub pdf_reports: bool,
+    /// Postures its log reports, if any.
+    pub posture: Option<PostureLabels>,
+    /// Whether the repositioning clock runs (tier on the card, interval on the page).
+    pub repositioning_clock: bool,
+    /// Whether it gets a card (horse sub-devices do not).
+    pub card: bool,
+    /// Whether the card shows the bed label (hidden for Shapes).
+    pub card_shows_bed: bool,
+    /// Presence is the room-set rule (latest reading above 200), not the map check.
+    pub reading_presence: bool,
+    /// Distance between sensor points in cm (spec §9), where the spec gives one: the contact
+    /// surface is the active cells times its square.
+    pub cell_size_cm: Option<f32>,
+}
+
+/// A frame's shape.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct FrameShape {
+    pub rows: u16,
+    pub cols: u16,
+    pub bytes_per_cell: u8,
+}
+
+impl DeviceType {
+    /// The route of this type's page, exactly as spec §2 spells it.
+    pub fn route(self) -> Option<&'static str> {
+        Some(match self {
+            DeviceType::MattressMat => "/mattressMat",
+            DeviceType::MattressMatIoT => "/mattressMatIoT",
+            DeviceType::SeatingMat => "/seatingMat",
+            DeviceType::SeatingMatIoT => "/SeatingMatIoT",
+            DeviceType::SeatingMatIoTXL => "/SeatingMatIoTXL",
+            DeviceType::PressureMatIoT => "/PressureMatIoT",
+            DeviceType::FloorMat => "/floorMat",
+            DeviceType::FloorMatRecognition => "/FloorMatRecognition",
+            DeviceType::WellnessMat => "/wellnessMat",
+            DeviceType::HealthMat => "/healthMat",
+            DeviceType::FitnessMat => "/fitnessMat",
+            DeviceType::ForceMat => "/ForceMat",
+            DeviceType::SleepMat => "/sleepMat",
+            DeviceType::Podology => "/Podiatry",
+            DeviceType::PodologyIoT => "/PodiatryIoT",
+            DeviceType::Shapes => "/shapes",
+            DeviceType::SensingHorse => "/SensingHorse",
+            DeviceType::NorthSky => "/NorthSky",
+            DeviceType::RehabMat => "/RehabMat",
+            // A room set's page shows its three Force Mat sensors; the spec gives the parent no
+            // route of its own, so it opens the Force Mat route with the set in navigation state.
+            DeviceType::RoomSet => "/ForceMat",
+            DeviceType::SensingHorseSubdevice => return None,
+        })
+    }
+
+    /// The page layout of this type.
+    pub fn page_family(self) -> PageFamily {
+        match self {
+            DeviceType::SeatingMatIoT | DeviceType::SeatingMatIoTXL => PageFamily::Seating,
+            DeviceType::SeatingMat => PageFamily::SeatedPosition,
+            DeviceType::RehabMat => PageFamily::Rehab,
+            DeviceType::SensingHorse => PageFamily::Horse,
+            DeviceType::ForceMat | DeviceType::Shapes | DeviceType::NorthSky => PageFamily::Force,
+            DeviceType::RoomSet => PageFamily::RoomSet,
+            DeviceType::SensingHorseSubdevice => PageFamily::None,
+            _ => PageFamily::Mat,
+        }
+    }
+
+    /// Captures offered on this type's page (spec §2 pages with capture buttons; spec §6).
+    pub fn captures(self) -> Vec<CaptureOffer> {
+        use CaptureOffer::*;
+        match self {
+            DeviceType::MattressMatIoT => vec![Static, Dynamic, Series24h],
+            DeviceType::Podology => vec![Static, Dynamic, Balance],
+            DeviceType::PodologyIoT => vec![Static, Dynamic, Balance, Remote],
+            DeviceType::PressureMatIoT => vec![Static, Dynamic, Balance, Series24h],
+            DeviceType::SeatingMatIoT | DeviceType::SeatingMatIoTXL => vec![Static, Dynamic, Fitting, Series24h],
+            DeviceType::SensingHorse => vec![Static, Dynamic, Fitting],
+            DeviceType::RehabMat => vec![Static, Dynamic, Balance],
+            _ => Vec::new(),
+        }
+    }
+
+    /// The PDF report icon (spec §6).
+    pub fn pdf_reports(self) -> bool {
+        matches!(
+            self,
+            DeviceType::SeatingMatIoT
+                | DeviceType::PressureMatIoT
+                | DeviceType::SeatingMatIoTXL
+                | DeviceType::Podology
+                | DeviceType::PodologyIoT
+                | DeviceType::SensingHorse
+                | DeviceType::RehabMat
+                | DeviceType::MattressMatIoT
+        )
+    }
+
+    /// Distance between sensor points in cm (spec §9): 1 floor and mattress, 2 seating, 2.5 horse.
+    pub fn cell_size_cm(self) -> Option<f32> {
+        match self {
+            DeviceType::FloorMat | DeviceType::FloorMatRecognition | DeviceType::MattressMat | DeviceType::MattressMatIoT | DeviceType::SleepMat => Some(1.0),
+            DeviceType::SeatingMat | DeviceType::SeatingMatIoT | DeviceType::SeatingMatIoTXL => Some(2.0),
+            DeviceType::SensingHorse | DeviceType::SensingHorseSubdevice => Some(2.5),
+            _ => None,
+        }
+    }
+
+    /// Everything the client reads about this type.
+    pub fn info(self) -> DeviceTypeInfo {
+        use crate::machine::mat::{posture_scheme, watches_repositioning};
+        use crate::machine::posture::PostureScheme;
+        let captures = self.captures();
+        let repositioning_clock = watches_repositioning(self);
+        DeviceTypeInfo {
+            name: self.name(),
+            route: self.route(),
+            page_family: self.page_family(),
+            analysis_route: (self == DeviceType::PodologyIoT).then_some("/Podology"),
+            settings_route: if self == DeviceType::RoomSet { "/roomSettings" } else { "/deviceSettings" },
+            frame: self.frame_shape().map(|(rows, cols, format)| FrameShape { rows, cols, bytes_per_cell: format.bytes_per_cell() as u8 }),
+            has_patients: !captures.is_empty() || repositioning_clock,
+            pdf_reports: self.pdf_reports(),
+            captures,
+            posture: posture_scheme(self).map(|s| match s {
+                PostureScheme::Lying => PostureLabels::Lying,
+                PostureScheme::SleepMat => PostureLabels::SleepMat,
+            }),
+            repositioning_clock,
+            card: self != DeviceType::SensingHorseSubdevice,
+            card_shows_bed: self != DeviceType::Shapes,
+            reading_presence: self.uses_reading_presence(),
+            cell_size_cm: self.cell_size_cm(),
+        }
+    }
+
+    /// The whole table, in the order of [`DeviceType::ALL`].
+    pub fn table() -> Vec<DeviceTypeInfo> {
+        DeviceType::ALL.into_iter().map(DeviceType::info).collect()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -174,5 +382,48 @@ mod tests {
         assert_eq!(DeviceType::RoomSet.frame_shape(), None);
         assert!(DeviceType::ForceMat.uses_reading_presence());
         assert!(!DeviceType::MattressMatIoT.uses_reading_presence());
+    }
+    #[test]
+    fn routes_follow_spec_section_2_and_pages_are_unique_per_type() {
+        let route = |t: DeviceType| t.route();
+        assert_eq!(route(DeviceType::PodologyIoT), Some("/PodiatryIoT"));
+        assert_eq!(route(DeviceType::Podology), Some("/Podiatry"));
+        assert_eq!(route(DeviceType::SeatingMatIoTXL), Some("/SeatingMatIoTXL"));
+        assert_eq!(route(DeviceType::SensingHorseSubdevice), None);
+        let own: Vec<_> = DeviceType::ALL.into_iter().filter(|t| *t != DeviceType::RoomSet).filter_map(route).collect();
+        let mut unique = own.clone();
+        unique.sort();
+        unique.dedup();
+        assert_eq!(own.len(), 19, "19 device pages of spec §2");
+        assert_eq!(unique.len(), own.len(), "no two types share a route");
+        assert_eq!(DeviceType::PodologyIoT.info().analysis_route, Some("/Podology"));
+        assert_eq!(DeviceType::RoomSet.info().settings_route, "/roomSettings");
+    }
+
+    #[test]
+    fn pdf_reports_are_the_eight_types_of_spec_section_6_and_each_has_captures() {
+        let pdf: Vec<_> = DeviceType::ALL.into_iter().filter(|t| t.pdf_reports()).collect();
+        assert_eq!(pdf.len(), 8);
+        for t in DeviceType::ALL {
+            assert_eq!(t.pdf_reports(), !t.captures().is_empty(), "{t:?}: captures exactly where reports are");
+        }
+        assert!(DeviceType::PodologyIoT.captures().contains(&CaptureOffer::Remote));
+        assert!(!DeviceType::ForceMat.info().has_patients);
+        assert!(DeviceType::MattressMat.info().has_patients, "a repositioning clock has a patient");
+    }
+
+    #[test]
+    fn families_posture_and_cards() {
+        assert_eq!(DeviceType::RoomSet.page_family(), PageFamily::RoomSet);
+        assert_eq!(DeviceType::NorthSky.page_family(), PageFamily::Force);
+        assert_eq!(DeviceType::SensingHorse.page_family(), PageFamily::Horse);
+        assert_eq!(DeviceType::SeatingMatIoT.page_family(), PageFamily::Seating);
+        assert_eq!(DeviceType::FloorMat.page_family(), PageFamily::Mat);
+        assert_eq!(DeviceType::SleepMat.info().posture, Some(PostureLabels::SleepMat));
+        assert_eq!(DeviceType::MattressMatIoT.info().posture, Some(PostureLabels::Lying));
+        assert!(!DeviceType::SensingHorseSubdevice.info().card);
+        assert!(!DeviceType::Shapes.info().card_shows_bed);
+        assert_eq!(DeviceType::ForceMat.info().frame, Some(FrameShape { rows: 1, cols: 4, bytes_per_cell: 2 }));
+        assert_eq!(DeviceType::table().len(), DeviceType::ALL.len());
     }
 }

@@ -102,6 +102,35 @@ pub struct BehaviourConfig {
     pub orientation: Orientation,
     /// The number of the first alarm raised (the shell continues the stored numbering).
     pub first_alarm_id: u64,
+    /// Demo and test only: the repositioning clock runs this many times faster than the wall
+    /// clock (every duration of [`UlcerConfig`] but the sampling, and every interval set later,
+    /// divided by it). 0 and 1 mean real time, the default.
+    pub repositioning_time_scale: u32,
+}
+
+impl BehaviourConfig {
+    fn time_scale(&self) -> u32 {
+        self.repositioning_time_scale.max(1)
+    }
+
+    /// The repositioning clock's tuning on the scaled clock.
+    fn scaled_ulcer(&self) -> UlcerConfig {
+        let k = self.time_scale();
+        let u = self.ulcer;
+        UlcerConfig { interval: u.interval / k, offload: u.offload / k, due_soon: u.due_soon / k, overdue_after: u.overdue_after / k, turn_confirmation: u.turn_confirmation / k, ..u }
+    }
+}
+
+/// The repositioning clock as a nurse reads it on the device page.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RepositioningView {
+    /// The interval set for the patient on this device (as set, not scaled).
+    pub interval: Duration,
+    /// The escalation tier.
+    pub tier: RepositioningTier,
+    /// Wall-clock time until the next turn is due (zero once due); `None` while nobody lies on
+    /// the mat.
+    pub due_in: Option<Duration>,
 }
 
 /// The postures a device type reports, if any: bed mats only.
@@ -144,6 +173,8 @@ pub struct MatMachine {
     force_values: [u16; 4],
     last_status: DeviceStatus,
     outputs: VecDeque<MatOutput>,
+    /// Demo/test speed-up of the repositioning clock (1: real time).
+    repositioning_time_scale: u32,
 }
 
 impl MatMachine {
@@ -166,7 +197,7 @@ impl MatMachine {
             streaming: Streaming::new(),
             posture: posture_scheme(device_type).map(|scheme| PostureClassifier::new(scheme, behaviour.orientation)),
             last_posture: None,
-            ulcer: watches_repositioning(device_type).then(|| UlcerRiskMachine::new(behaviour.ulcer)),
+            ulcer: watches_repositioning(device_type).then(|| UlcerRiskMachine::new(behaviour.scaled_ulcer())),
             alarms: AlarmMachine::new(behaviour.first_alarm_id),
             logs: map_device.then(|| DeviceLogMachine::new(behaviour.log)),
             capture,
@@ -174,6 +205,7 @@ impl MatMachine {
             force_values: [0; 4],
             last_status: DeviceStatus::new(config.functional, config.patient_status, None, CardStatus::Offline),
             outputs: VecDeque::new(),
+            repositioning_time_scale: behaviour.time_scale(),
         };
         // A patient stored as Missing had their alarm raised before this machine existed.
         machine.alarms.assume_conditions(config.patient_status == PatientStatus::Missing, false);
@@ -381,9 +413,22 @@ impl MatMachine {
     /// A new repositioning interval for the patient on this device.
     pub fn set_repositioning_interval(&mut self, now: Instant, interval: Duration) {
         if let Some(ulcer) = &mut self.ulcer {
-            ulcer.set_interval(now, interval);
+            ulcer.set_interval(now, interval / self.repositioning_time_scale);
         }
         self.collect(now);
+    }
+
+    /// The repositioning clock for the device page: interval, tier and the time until the next
+    /// turn is due. `None` for types without the clock.
+    pub fn repositioning(&self, now: Instant) -> Option<RepositioningView> {
+        let ulcer = self.ulcer.as_ref()?;
+        let interval = ulcer.config().interval;
+        let loaded = ulcer.longest_load(now);
+        Some(RepositioningView {
+            interval: interval * self.repositioning_time_scale,
+            tier: ulcer.tier(),
+            due_in: (loaded > Duration::ZERO).then(|| interval.saturating_sub(loaded)),
+        })
     }
 
     /// A nurse recorded a turn by hand.

@@ -6,6 +6,7 @@ import type { i18n as I18n } from 'i18next';
 import { Suspense, useEffect, useMemo, useState, type ReactNode } from 'react';
 import { I18nextProvider } from 'react-i18next';
 import { Notifications } from '../components/Notifications';
+import { deviceTypesAtom, deviceTypesErrorAtom, loadDeviceTypes } from '../lib/deviceTypes';
 import { resetDeviceState, type AppStore } from '../lib/devicesStore';
 import type { LiveMapStore } from '../lib/liveMaps';
 import { ServicesContext, type Services, type SocketApi } from '../lib/services';
@@ -43,8 +44,15 @@ function ServicesProvider({
     if (!signedIn || !token) return;
     const s = createSocket({ store, liveMaps, token });
     s.connect();
+    // Alarms reach every screen of a signed-in session (spec §2: a notification area everywhere).
+    s.joinCompany();
     setSocket(s);
+    let cancelled = false;
+    void loadDeviceTypes(store, () => cancelled);
     return () => {
+      cancelled = true;
+      store.set(deviceTypesAtom, null);
+      store.set(deviceTypesErrorAtom, false);
       s.close();
       setSocket(null);
       liveMaps.clear();

@@ -1,13 +1,19 @@
 //! The route table (spec §2). /login is outside the guarded group; every other route needs a token
-//! and runs the inactivity watcher. Routes are exact and case-sensitive; anything else goes to /.
+//! and runs the inactivity watcher. Device routes come from the hub's device-type table (each type's
+//! route, and the analysis routes such as /Podology); the page a route shows is chosen from the
+//! device in navigation state by its type's page family. Routes are exact and case-sensitive;
+//! anything else goes to / (once the table is known: before, a device route may still be loading).
 
+import { useAtomValue } from 'jotai';
+import { useTranslation } from 'react-i18next';
 import { Navigate, Outlet, Route, Routes } from 'react-router-dom';
 import { InactivityWatcher, LoginPage, LogoutButton, RequireAuth, SessionExpiryWatcher } from '../features/auth';
 import { CompanyVariantsSync } from '../features/company-variants';
-import { DevicePage } from '../features/device-page';
+import { DevicePage, PodologyAnalysisPage } from '../features/device-page';
 import type { RendererFactory } from '../features/device-page/HeatMap';
 import { DevicesPage } from '../features/devices';
-import { LIVE_ROUTES } from '../lib/deviceTypes';
+import { analysisRoutes, deviceTypesAtom, pageRoutes } from '../lib/deviceTypes';
+import { tokenAtom } from '../lib/session';
 
 function Guarded() {
   return (
@@ -20,24 +26,42 @@ function Guarded() {
   );
 }
 
+/** Unknown paths go to /; while the signed-in session still loads the table, wait for it. */
+function Fallback() {
+  const { t } = useTranslation();
+  const table = useAtomValue(deviceTypesAtom);
+  const token = useAtomValue(tokenAtom);
+  if (!table && token) {
+    return (
+      <div className="page-loading" role="status">
+        {t('pages.loading')}
+      </div>
+    );
+  }
+  return <Navigate to="/" replace />;
+}
+
 export function AppRoutes({ createRenderer }: { createRenderer?: RendererFactory }) {
+  const table = useAtomValue(deviceTypesAtom);
   return (
     <Routes>
       <Route path="/login" caseSensitive element={<LoginPage />} />
       <Route element={<Guarded />}>
         <Route path="/devices" caseSensitive element={<DevicesPage headerActions={<LogoutButton />} />} />
-        {LIVE_ROUTES.map((r) => (
-          <Route
-            key={r.path}
-            path={r.path}
-            caseSensitive
-            element={<DevicePage key={r.path} deviceType={r.deviceType} createRenderer={createRenderer} />}
-          />
-        ))}
+        {table
+          ? pageRoutes(table).map((path) => (
+              <Route key={path} path={path} caseSensitive element={<DevicePage key={path} createRenderer={createRenderer} />} />
+            ))
+          : null}
+        {table
+          ? analysisRoutes(table).map((path) => (
+              <Route key={path} path={path} caseSensitive element={<PodologyAnalysisPage createRenderer={createRenderer} />} />
+            ))
+          : null}
       </Route>
       {/* The provider's external website is not part of this hub: / opens the device grid. */}
       <Route path="/" element={<Navigate to="/devices" replace />} />
-      <Route path="*" element={<Navigate to="/" replace />} />
+      <Route path="*" element={<Fallback />} />
     </Routes>
   );
 }

@@ -1,12 +1,13 @@
-//! A device's status badge; the Sensing Horse shows its left and right sides, each with its colour.
+//! A device's status badge; a device with sides (the horse saddle) shows its left and right sides,
+//! each with its colour.
 
 import { useTranslation } from 'react-i18next';
 import type { DeviceView } from '../lib/devicesStore';
 import { StatusBadge } from './StatusBadge';
 
-export function DeviceStatus({ view, deviceType }: { view: DeviceView; deviceType: string }) {
+export function DeviceStatus({ view }: { view: DeviceView }) {
   const { t } = useTranslation();
-  if (deviceType === 'Sensing Horse' && view.sides?.length) {
+  if (view.sides?.length) {
     return (
       <span className="status-list">
         {view.sides.map((s) => (

@@ -69,7 +69,13 @@ export interface DeviceConfDto {
   deviceType?: string;
   name?: string;
   sides?: SideStatus[];
+  /** Escalation tier of the repositioning clock. */
+  repositioning?: RepositioningTier;
+  /** An alarm waits to be attended: the card shows its Attend button. */
+  unattendedAlarm?: boolean;
 }
+
+export type RepositioningTier = 'ok' | 'dueSoon' | 'due' | 'overdue';
 
 /** Reads an id that may come as `"abc"` or `{ $oid: "abc" }`. */
 export function oidOf(value: unknown): string | null {
@@ -132,3 +138,51 @@ export const getUserDevices = (): Promise<UserDevice[]> => apiFetch<UserDevice[]
 
 export const getDeviceConfCompany = (): Promise<DeviceConfDto[]> =>
   apiFetch<DeviceConfDto[]>('/api/deviceConfCompany');
+
+/** One entry of GET /api/iotAlarms/{id}. */
+export interface AlarmEntry {
+  _id: Oid;
+  deviceId: string;
+  kind: string;
+  creationDate: number;
+  hasBeenAttended: boolean;
+  attendedTime: number | null;
+  timeToAttend: number | null;
+}
+
+/** One entry of GET /api/iotLogs/{id}. */
+export interface DeviceLogEntry {
+  creationDate: [string, number];
+  pressureMap: number[][] | null;
+  posture: { id: string; confidence: number };
+  position: string;
+  maxPressure: number;
+}
+
+/** One entry of GET /api/presenceLogs/{id}: logId '1' entrance, '0' exit. */
+export interface PresenceEntry {
+  deviceId: string;
+  creationDate: number;
+  logId: '0' | '1';
+}
+
+export interface RepositioningClock {
+  minutes: number;
+  tier: RepositioningTier;
+  /** Seconds until the next turn is due (0 once due); null while nobody lies on the mat. */
+  dueInSeconds: number | null;
+  minMinutes: number;
+  maxMinutes: number;
+}
+
+const seg = encodeURIComponent;
+
+export const getAlarms = (deviceId: string): Promise<AlarmEntry[]> => apiFetch(`/api/iotAlarms/${seg(deviceId)}`);
+export const attendAlarms = (deviceId: string): Promise<{ attended: number }> =>
+  apiFetch(`/api/iotAlarms/${seg(deviceId)}`, { method: 'PUT' });
+export const getDeviceLogs = (deviceId: string): Promise<DeviceLogEntry[]> => apiFetch(`/api/iotLogs/${seg(deviceId)}`);
+export const getPresenceLogs = (deviceId: string): Promise<PresenceEntry[]> => apiFetch(`/api/presenceLogs/${seg(deviceId)}`);
+export const getRepositioning = (deviceId: string): Promise<RepositioningClock> =>
+  apiFetch(`/api/device/${seg(deviceId)}/repositioning`);
+export const setRepositioning = (deviceId: string, minutes: number | null): Promise<{ minutes: number }> =>
+  apiFetch(`/api/device/${seg(deviceId)}/repositioning`, { method: 'PUT', body: JSON.stringify({ minutes }) });

@@ -1,57 +1,53 @@
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { deviceTypeForRoute, deviceTypeInfo, LIVE_ROUTES, routeForDeviceType } from './deviceTypes';
+import DEVICE_TYPE_TABLE from '../test/fixtures/deviceTypes.json';
+import { analysisRoutes, pageRoutes, tableFromList, typeInfo, type DeviceTypeInfo } from './deviceTypes';
 
-describe('device type routes (spec §2)', () => {
-  it.each([
-    ['Mattress Mat', '/mattressMat'],
-    ['Mattress Mat IoT', '/mattressMatIoT'],
-    ['Seating Mat', '/seatingMat'],
-    ['Seating Mat IoT', '/SeatingMatIoT'],
-    ['Seating Mat IoT XL', '/SeatingMatIoTXL'],
-    ['Pressure Mat IoT', '/PressureMatIoT'],
-    ['Floor Mat', '/floorMat'],
-    ['Floor Mat Recognition', '/FloorMatRecognition'],
-    ['Health Mat', '/healthMat'],
-    ['Wellness Mat', '/wellnessMat'],
-    ['Fitness Mat', '/fitnessMat'],
-    ['Force Mat', '/ForceMat'],
-    ['Sleep Mat', '/sleepMat'],
-    ['Podology', '/Podiatry'],
-    ['Podology IoT', '/PodiatryIoT'],
-    ['Shapes', '/shapes'],
-    ['Sensing Horse', '/SensingHorse'],
-    ['North Sky', '/NorthSky'],
-    ['Rehab Mat', '/RehabMat'],
-  ])('%s opens %s', (type, route) => {
-    expect(routeForDeviceType(type)).toBe(route);
-    expect(deviceTypeForRoute(route)).toBe(type);
+const table = tableFromList(DEVICE_TYPE_TABLE as DeviceTypeInfo[]);
+
+describe('the device-type table from the hub', () => {
+  it('looks types up by their exact name only', () => {
+    expect(typeInfo(table, 'Podology IoT')?.route).toBe('/PodiatryIoT');
+    expect(typeInfo(table, 'podology iot')).toBeUndefined();
+    expect(typeInfo(table, 'toString')).toBeUndefined();
+    expect(typeInfo(null, 'Podology IoT')).toBeUndefined();
   });
 
-  it('unknown types have no route', () => {
-    expect(routeForDeviceType('Toaster')).toBeUndefined();
-    expect(routeForDeviceType('toString')).toBeUndefined();
-    expect(routeForDeviceType('mattress mat iot')).toBeUndefined();
+  it('lists each page route once, and the analysis routes', () => {
+    const routes = pageRoutes(table);
+    expect(new Set(routes).size).toBe(routes.length);
+    expect(routes).toHaveLength(19);
+    expect(analysisRoutes(table)).toEqual(['/Podology']);
+  });
+});
+
+/** Source files of the client that are not tests, fixtures or test helpers. */
+function sourceFiles(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name);
+    if (statSync(path).isDirectory()) return name === 'test' ? [] : sourceFiles(path);
+    return /\.(ts|tsx)$/.test(name) && !/\.test\.(ts|tsx)$/.test(name) ? [path] : [];
+  });
+}
+
+describe('the client keeps no device-type facts of its own', () => {
+  const root = resolve(__dirname, '..');
+  const files = sourceFiles(root);
+  const literals = [
+    ...Object.values(table).map((t) => t.name),
+    ...Object.values(table).flatMap((t) => [t.route, t.analysisRoute, t.settingsRoute]).filter((r): r is string => Boolean(r)),
+  ];
+
+  it('scans the whole source tree', () => {
+    expect(files.length).toBeGreaterThan(40);
+    expect(files.some((f) => f.endsWith('DeviceCard.tsx'))).toBe(true);
   });
 
-  it('room sets are known but open nothing yet', () => {
-    expect(routeForDeviceType('Room Set')).toBeNull();
-  });
-
-  it.each([
-    ['Mattress Mat IoT', 48, 48],
-    ['Podology IoT', 48, 48],
-    ['Seating Mat IoT', 16, 16],
-    ['Seating Mat IoT XL', 24, 24],
-    ['Sensing Horse', 24, 24],
-    ['Rehab Mat', 48, 48],
-    ['Floor Mat Recognition', 48, 48],
-  ])('%s map is %i×%i', (type, rows, cols) => {
-    expect(deviceTypeInfo(type)).toMatchObject({ rows, cols });
-  });
-
-  it('every live route is unique', () => {
-    const paths = LIVE_ROUTES.map((r) => r.path);
-    expect(new Set(paths).size).toBe(paths.length);
-    expect(paths.length).toBe(19);
+  it.each([...new Set(literals)])('no source file spells %s as a literal', (literal) => {
+    const escaped = literal.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+    const pattern = new RegExp(`(['"\`])${escaped}\\1`);
+    const offenders = files.filter((f) => pattern.test(readFileSync(f, 'utf8'))).map((f) => relative(root, f));
+    expect(offenders).toEqual([]);
   });
 });

@@ -1,58 +1,90 @@
-//! Device types (spec §3), the route each one opens (spec §2) and the size of its live map.
+//! The device-type table, owned by the hub (`GET /api/deviceTypes`, built from
+//! `actors/src/machine/device_type.rs`): routes, page families, frame shapes and capabilities.
+//! Fetched once per signed-in session into {@link deviceTypesAtom}; the client keeps no device-type
+//! facts of its own (a test checks the source for type names).
+
+import { atom, useAtomValue } from 'jotai';
+import { apiFetch } from './api';
+import type { AppStore } from './devicesStore';
+
+export type PageFamily = 'mat' | 'seating' | 'seatedPosition' | 'rehab' | 'horse' | 'force' | 'roomSet' | 'none';
+export type CaptureOffer = 'Static' | 'Dynamic' | 'Balance' | 'Fitting' | 'Series24h' | 'Remote';
 
 export interface DeviceTypeInfo {
-  /** Route of the device page, or null when the type has a card but no page yet. */
+  name: string;
+  /** Route of its page (spec §2); null when it has no page of its own. */
   route: string | null;
-  rows: number;
-  cols: number;
-  /** True for pages that show a live pressure map through the generic live page. */
-  live: boolean;
+  pageFamily: PageFamily;
+  /** The analysis page its analysis button opens (the podology IoT plate has one). */
+  analysisRoute: string | null;
+  settingsRoute: string;
+  frame: { rows: number; cols: number; bytesPerCell: number } | null;
+  hasPatients: boolean;
+  captures: CaptureOffer[];
+  pdfReports: boolean;
+  posture: 'lying' | 'sleepMat' | null;
+  repositioningClock: boolean;
+  card: boolean;
+  cardShowsBed: boolean;
+  readingPresence: boolean;
+  /** Distance between sensor points in cm (contact surface = active cells × its square). */
+  cellSizeCm: number | null;
 }
 
-const mat = (route: string, rows: number, cols = rows): DeviceTypeInfo => ({ route, rows, cols, live: true });
+export type DeviceTypeTable = Readonly<Record<string, DeviceTypeInfo>>;
 
-/** Spec §2 "Map sizes": IoT mattress, podology, rehab and pressure 48×48; seating IoT 16×16; seating
- * XL and horse 24×24; legacy mattress 16×16; floor recognition 48×48; seating 16×16; others 24×24. */
-export const DEVICE_TYPES: Readonly<Record<string, DeviceTypeInfo>> = {
-  'Mattress Mat': mat('/mattressMat', 16),
-  'Mattress Mat IoT': mat('/mattressMatIoT', 48),
-  'Seating Mat': mat('/seatingMat', 16),
-  'Seating Mat IoT': mat('/SeatingMatIoT', 16),
-  'Seating Mat IoT XL': mat('/SeatingMatIoTXL', 24),
-  'Pressure Mat IoT': mat('/PressureMatIoT', 48),
-  'Floor Mat': mat('/floorMat', 24),
-  'Floor Mat Recognition': mat('/FloorMatRecognition', 48),
-  'Wellness Mat': mat('/wellnessMat', 24),
-  'Health Mat': mat('/healthMat', 24),
-  'Fitness Mat': mat('/fitnessMat', 24),
-  'Force Mat': mat('/ForceMat', 24),
-  'Sleep Mat': mat('/sleepMat', 24),
-  Podology: mat('/Podiatry', 48),
-  'Podology IoT': mat('/PodiatryIoT', 48),
-  Shapes: mat('/shapes', 24),
-  'Sensing Horse': mat('/SensingHorse', 24),
-  'North Sky': mat('/NorthSky', 24),
-  'Rehab Mat': mat('/RehabMat', 48),
-  // Room-set parents get a card; their settings page (/roomSettings) is not built yet.
-  'Room Set': { route: null, rows: 0, cols: 0, live: false },
-};
+/** The table, or null until it has loaded (or after logout). */
+export const deviceTypesAtom = atom<DeviceTypeTable | null>(null);
+/** Set when loading the table failed, so screens can say so instead of waiting forever. */
+export const deviceTypesErrorAtom = atom<boolean>(false);
 
-export const SUBDEVICE_TYPE = 'Sensing Horse Subdevice';
-
-export function deviceTypeInfo(deviceType: string): DeviceTypeInfo | undefined {
-  return Object.prototype.hasOwnProperty.call(DEVICE_TYPES, deviceType) ? DEVICE_TYPES[deviceType] : undefined;
+export function tableFromList(list: DeviceTypeInfo[]): DeviceTypeTable {
+  return Object.fromEntries(list.map((t) => [t.name, t]));
 }
 
-/** The route a card opens. `undefined` = the type is not recognised; `null` = known, no page yet. */
-export function routeForDeviceType(deviceType: string): string | null | undefined {
-  return deviceTypeInfo(deviceType)?.route;
+/** GET /api/deviceTypes into the atom; retried with backoff while it fails. */
+export async function loadDeviceTypes(store: AppStore, isCancelled: () => boolean = () => false): Promise<void> {
+  for (let attempt = 0; !isCancelled(); attempt++) {
+    try {
+      const list = await apiFetch<DeviceTypeInfo[]>('/api/deviceTypes');
+      if (isCancelled()) return;
+      store.set(deviceTypesAtom, tableFromList(list));
+      store.set(deviceTypesErrorAtom, false);
+      return;
+    } catch (err) {
+      console.error('deviceTypes failed', err);
+      if (isCancelled()) return;
+      store.set(deviceTypesErrorAtom, true);
+      if ((err as { status?: number }).status === 401) return;
+      await new Promise((r) => setTimeout(r, Math.min(10_000, 500 * 2 ** attempt)));
+    }
+  }
 }
 
-/** Every route served by the generic live page, with the device type it belongs to. */
-export const LIVE_ROUTES: ReadonlyArray<{ path: string; deviceType: string }> = Object.entries(DEVICE_TYPES)
-  .filter(([, info]) => info.live && info.route)
-  .map(([deviceType, info]) => ({ path: info.route as string, deviceType }));
+/** Info of a type; `undefined` when the hub does not know it. */
+export function typeInfo(table: DeviceTypeTable | null, deviceType: string | undefined): DeviceTypeInfo | undefined {
+  if (!table || !deviceType || !Object.prototype.hasOwnProperty.call(table, deviceType)) return undefined;
+  return table[deviceType];
+}
 
-export function deviceTypeForRoute(path: string): string | undefined {
-  return LIVE_ROUTES.find((r) => r.path === path)?.deviceType;
+export function useDeviceType(deviceType: string | undefined): DeviceTypeInfo | undefined {
+  return typeInfo(useAtomValue(deviceTypesAtom), deviceType);
+}
+
+/** Every page route of the table (device pages and analysis pages), each once. */
+export function pageRoutes(table: DeviceTypeTable): string[] {
+  const routes = new Set<string>();
+  for (const t of Object.values(table)) {
+    if (t.route) routes.add(t.route);
+  }
+  return [...routes];
+}
+
+export function analysisRoutes(table: DeviceTypeTable): string[] {
+  return [...new Set(Object.values(table).flatMap((t) => (t.analysisRoute ? [t.analysisRoute] : [])))];
+}
+
+/** Spec §2: the heat map shows only while the page scroll is under 950 px, except on seating pages. */
+export function hidesMapBelowScroll(info: DeviceTypeInfo | undefined): boolean {
+  return info ? info.pageFamily !== 'seating' && info.pageFamily !== 'seatedPosition' : false;
 }

@@ -2,7 +2,7 @@
 //! configuration/status. REST polls and socket `deviceConf` events both write here, outside React.
 
 import { atom, createStore } from 'jotai';
-import { oidOf, type CardStatus, type DeviceConfDto, type UserDevice } from './api';
+import { oidOf, type CardStatus, type DeviceConfDto, type RepositioningTier, type UserDevice } from './api';
 import { family } from './family';
 import { cardStatusOf } from './status';
 
@@ -30,6 +30,8 @@ export interface DeviceView {
   functional: boolean;
   cardStatus: CardStatus;
   sides: DeviceConf['sides'];
+  repositioning: RepositioningTier;
+  unattendedAlarm: boolean;
   device: UserDevice | null;
 }
 
@@ -46,8 +48,10 @@ export const deviceViewFamily = family((id: string) =>
       bed: device?.bed ?? '',
       parent: oidOf(device?.parent),
       functional: Boolean(conf?.deviceFunctional),
-      cardStatus: cardStatusOf(deviceType, conf),
+      cardStatus: cardStatusOf(conf),
       sides: conf?.sides,
+      repositioning: conf?.repositioning ?? 'ok',
+      unattendedAlarm: conf?.unattendedAlarm === true,
       device,
     };
   }),

@@ -2,6 +2,8 @@ import { decode, encode } from '@msgpack/msgpack';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createAppStore, deviceConfFamily, deviceIdsAtom, deviceViewFamily, socketStatusAtom } from './devicesStore';
 import { LiveMapStore } from './liveMaps';
+import { toastsAtom } from './notifications';
+import { ALARM_TOAST_MS } from './alarms';
 import { SocketClient } from './socket';
 
 /** A stand-in for the browser WebSocket that records what the client sends. */
@@ -70,6 +72,23 @@ describe('socket client', () => {
   afterEach(() => {
     vi.useRealTimers();
     vi.restoreAllMocks();
+  });
+
+  it('alarmOn raises the error toast once, with the device name in upper case', () => {
+    const { client, store } = setup();
+    client.connect();
+    const ws = last();
+    ws.open();
+    ws.receive('authenticated', { userId: 'u', companyId: 'c' });
+    const alarm = { deviceId: 'm1', name: 'Bed 101-a', alarmId: 7, kind: 'Ulcer Risk', raisedAtMs: 1 };
+    ws.receive('alarmOn', alarm);
+    ws.receive('alarmOn', alarm);
+    expect(store.get(toastsAtom)).toEqual([expect.objectContaining({ kind: 'error', key: 'alarmOn', params: { device: 'BED 101-A' } })]);
+    // Another alarm of the same device is a new toast.
+    ws.receive('alarmOn', { ...alarm, alarmId: 8 });
+    expect(store.get(toastsAtom)).toHaveLength(2);
+    vi.advanceTimersByTime(ALARM_TOAST_MS);
+    expect(store.get(toastsAtom)).toEqual([]);
   });
 
   it('sends authenticate first, then the subscriptions', () => {

@@ -4,6 +4,7 @@
 //! status) and the live-map store (frames), never through React state.
 
 import { decode, encode } from '@msgpack/msgpack';
+import { handleAlarmOn, type AlarmOnData } from './alarms';
 import type { DeviceConfDto } from './api';
 import { applyDeviceConf, socketStatusAtom, type AppStore } from './devicesStore';
 import type { LiveMapStore, PressureMapMessage } from './liveMaps';
@@ -268,6 +269,9 @@ export class SocketClient {
         break;
       case 'deviceConf':
         if (env.data && typeof env.data === 'object') applyDeviceConf(this.opts.store, env.data as DeviceConfDto);
+        break;
+      case 'alarmOn':
+        if (env.data && typeof env.data === 'object') handleAlarmOn(this.opts.store, env.data as AlarmOnData);
         break;
       case 'pressureMap_SAToFront':
         if (env.data && typeof env.data === 'object') this.opts.liveMaps.write(env.data as PressureMapMessage);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { cardStatusFromStateCode, cardStatusOf, stateCodeFromConf, statusColor, STATUS_COLORS } from './status';
+import { cardStatusOf, statusColor, STATUS_COLORS } from './status';
 
 const hue = (hex: string) => {
   const r = parseInt(hex.slice(1, 3), 16) / 255;
@@ -45,30 +45,15 @@ describe('status colours (spec §2)', () => {
   });
 });
 
-describe('card status (spec §4)', () => {
-  it('maps state codes 0/1/2/other', () => {
-    expect(cardStatusFromStateCode(0)).toBe('Correct');
-    expect(cardStatusFromStateCode(1)).toBe('Missing');
-    expect(cardStatusFromStateCode(2)).toBe('Alarm');
-    expect(cardStatusFromStateCode(null)).toBe('Offline');
-    expect(cardStatusFromStateCode(7)).toBe('Offline');
+describe('card status comes from the hub', () => {
+  it("shows the hub's cardStatus, whatever the type", () => {
+    expect(cardStatusOf({ cardStatus: 'Alarm' })).toBe('Alarm');
+    expect(cardStatusOf({ cardStatus: 'Offline' })).toBe('Offline');
+    expect(cardStatusOf({ cardStatus: 'Correct' })).toBe('Correct');
   });
-  it('derives the state code from the configuration', () => {
-    expect(stateCodeFromConf({ deviceFunctional: false, patientStatus: 'Correct' })).toBeNull();
-    expect(stateCodeFromConf({ deviceFunctional: true, patientStatus: 'Missing' })).toBe(1);
-    expect(stateCodeFromConf({ deviceFunctional: true, patientStatus: 'Absent' })).toBe(1);
-    expect(stateCodeFromConf({ deviceFunctional: true, patientStatus: 'Ulcer Risk' })).toBe(2);
-    expect(stateCodeFromConf({ deviceFunctional: true, patientStatus: 'Correct' })).toBe(0);
-  });
-  it("prefers the hub's cardStatus, then stateCode, then the configuration", () => {
-    expect(cardStatusOf('Mattress Mat IoT', { deviceId: 'a', cardStatus: 'Alarm', stateCode: 0 })).toBe('Alarm');
-    expect(cardStatusOf('Mattress Mat IoT', { deviceId: 'a', stateCode: 1 })).toBe('Missing');
-    expect(cardStatusOf('Mattress Mat IoT', { deviceId: 'a', deviceFunctional: true, patientStatus: 'Ulcer Risk' })).toBe(
-      'Alarm',
-    );
-    expect(cardStatusOf('Mattress Mat IoT', null)).toBe('Offline');
-  });
-  it('Seating Mat is always Correct', () => {
-    expect(cardStatusOf('Seating Mat', { deviceId: 'a', cardStatus: 'Offline' })).toBe('Correct');
+  it('is Offline before the hub said anything, or for an unknown value', () => {
+    expect(cardStatusOf(null)).toBe('Offline');
+    expect(cardStatusOf({})).toBe('Offline');
+    expect(cardStatusOf({ cardStatus: 'Bogus' as never })).toBe('Offline');
   });
 });

@@ -1,7 +1,7 @@
-//! Card status (spec §4) and its colour (spec §2: Missing blue, Alarm orange, Correct green,
-//! Offline grey).
+//! Card status colours (spec §2: Missing blue, Alarm orange, Correct green, Offline grey). The
+//! status itself is the hub's (`cardStatus` of deviceConf, spec §4 rules applied there).
 
-import type { CardStatus, DeviceConfDto, PatientStatus } from './api';
+import type { CardStatus, DeviceConfDto } from './api';
 
 export const CARD_STATUSES: readonly CardStatus[] = ['Missing', 'Alarm', 'Correct', 'Offline'];
 
@@ -17,42 +17,8 @@ export function statusColor(status: string | null | undefined): string {
   return (status && (STATUS_COLORS as Record<string, string>)[status]) || STATUS_COLORS.Offline;
 }
 
-/** Spec §4: not functional → offline (null); Missing or Absent → 1; Ulcer Risk → 2; else 0. */
-export function stateCodeFromConf(conf: { deviceFunctional?: boolean; patientStatus?: PatientStatus }): number | null {
-  if (!conf.deviceFunctional) return null;
-  switch (conf.patientStatus) {
-    case 'Offline':
-      return null;
-    case 'Missing':
-    case 'Absent':
-      return 1;
-    case 'Ulcer Risk':
-      return 2;
-    default:
-      return 0;
-  }
-}
-
-/** Spec §4: state code 1 Missing, 2 Alarm, 0 Correct, anything else Offline. */
-export function cardStatusFromStateCode(code: number | null | undefined): CardStatus {
-  switch (code) {
-    case 0:
-      return 'Correct';
-    case 1:
-      return 'Missing';
-    case 2:
-      return 'Alarm';
-    default:
-      return 'Offline';
-  }
-}
-
-/** The card status of a device: the hub's `cardStatus` when it sent one, otherwise derived from
- * the state code or the configuration. Seating Mat is always Correct (spec §4). */
-export function cardStatusOf(deviceType: string, conf: DeviceConfDto | null | undefined): CardStatus {
-  if (deviceType === 'Seating Mat') return 'Correct';
-  if (!conf) return 'Offline';
-  if (conf.cardStatus && (CARD_STATUSES as readonly string[]).includes(conf.cardStatus)) return conf.cardStatus;
-  if (conf.stateCode !== undefined) return cardStatusFromStateCode(conf.stateCode);
-  return cardStatusFromStateCode(stateCodeFromConf(conf));
+/** The card status the hub sent; Offline until it has sent one (or for anything unknown). */
+export function cardStatusOf(conf: Pick<DeviceConfDto, 'cardStatus'> | null | undefined): CardStatus {
+  const s = conf?.cardStatus;
+  return s && (CARD_STATUSES as readonly string[]).includes(s) ? s : 'Offline';
 }

@@ -1,15 +1,19 @@
 // Renders the whole app (routes, providers) in a memory router with a fake socket and renderer.
-import { render } from '@testing-library/react';
+import { act, render } from '@testing-library/react';
 import { MemoryRouter, useLocation } from 'react-router-dom';
 import { vi } from 'vitest';
 import { AppProviders, type ManagedSocket, type SocketFactory } from '../app/providers';
 import { AppRoutes } from '../app/routes';
+import { deviceTypesAtom } from '../lib/deviceTypes';
 import { createAppStore } from '../lib/devicesStore';
 import type { HeatMapRenderer } from '../lib/heatmap/renderer';
 import { initI18nWithResources } from '../lib/i18n';
 import { LiveMapStore } from '../lib/liveMaps';
 import { bindSessionStore } from '../lib/session';
 import { allResources } from './translations';
+import DEVICE_TYPE_TABLE from './fixtures/deviceTypes.json';
+
+export { DEVICE_TYPE_TABLE };
 
 export function fakeSocket(): ManagedSocket & { [k: string]: ReturnType<typeof vi.fn> } {
   return {
@@ -53,14 +57,28 @@ export async function renderApp(
       </MemoryRouter>
     </AppProviders>,
   );
+  // A signed-in session loads the hub's device-type table first (routes depend on it).
+  if (localStorage.getItem('user')) {
+    await act(async () => {
+      if (store.get(deviceTypesAtom)) return;
+      await new Promise<void>((done) => {
+        const off = store.sub(deviceTypesAtom, () => {
+          off();
+          done();
+        });
+      });
+    });
+  }
   return { ...utils, store, i18n, liveMaps, socket };
 }
 
-/** A fetch stub answering by path. */
+/** A fetch stub answering by path. `/api/deviceTypes` answers the hub's table (the fixture a hub
+ * test keeps equal to what the hub serves) unless the test gives its own. */
 export function stubFetch(routes: Record<string, (init?: RequestInit) => { status?: number; body: unknown }>) {
+  const all: typeof routes = { '/api/deviceTypes': () => ({ body: DEVICE_TYPE_TABLE }), ...routes };
   const fn = vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
     const url = typeof input === 'string' ? input : input instanceof URL ? input.pathname : input.url;
-    const handler = routes[url];
+    const handler = all[url];
     if (!handler) return new Response(JSON.stringify({ error: 'notFound' }), { status: 404 });
     const { status = 200, body } = handler(init);
     return new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });

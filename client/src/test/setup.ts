@@ -13,3 +13,26 @@ afterEach(() => {
   vi.restoreAllMocks();
   localStorage.clear();
 });
+
+// jsdom has no matchMedia or ResizeObserver; the charting library (uPlot) asks for both. A query
+// never matches and nothing is ever resized in jsdom.
+if (!window.matchMedia) {
+  window.matchMedia = (query: string) =>
+    ({
+      matches: false,
+      media: query,
+      onchange: null,
+      addEventListener: () => {},
+      removeEventListener: () => {},
+      addListener: () => {},
+      removeListener: () => {},
+      dispatchEvent: () => false,
+    }) as unknown as MediaQueryList;
+}
+if (!('ResizeObserver' in window)) {
+  (window as unknown as { ResizeObserver: unknown }).ResizeObserver = class {
+    observe() {}
+    unobserve() {}
+    disconnect() {}
+  };
+}

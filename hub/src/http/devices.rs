@@ -18,7 +18,7 @@ use warp::http::StatusCode;
 use super::call::{path_segment, Call};
 use super::error::ApiError;
 use super::json::{ok, Oid};
-use super::state::AppState;
+use super::state::{AppState, ACTOR_TIMEOUT};
 use crate::validation::device::{validate_settings, DeviceSettingsInput};
 
 /// A device as the client reads it (spec §3 field names).
@@ -244,6 +244,27 @@ pub async fn pressure_map_log(serial: String, call: Call) -> Result<warp::reply:
         None => serde_json::json!({ "creationDate": null, "pressureMap": null, "pressures": 0 }),
     };
     Ok(ok(&body))
+}
+
+/// `GET /api/device/{id}/repositioning`: `{ minutes, tier, dueInSeconds, minMinutes, maxMinutes }` — the interval set for
+/// the patient on this device, the escalation tier, and whole seconds until the next turn is due
+/// (0 once due; `null` while nobody lies on the mat). `notFound` for types without the clock.
+pub async fn get_repositioning(id: String, call: Call) -> Result<warp::reply::Response, ApiError> {
+    let claims = call.claims()?;
+    let device = call.device(&claims, &id)?;
+    let handle = call.state.device_actor(&device.id).await.ok_or_else(|| ApiError::not_found("repositioning clock"))?;
+    let view = match handle.actor.call(MatMsg::GetRepositioning, Some(ACTOR_TIMEOUT)).await {
+        Ok(ractor::rpc::CallResult::Success(Some(view))) => view,
+        Ok(ractor::rpc::CallResult::Success(None)) => return Err(ApiError::not_found("repositioning clock")),
+        _ => return Err(ApiError::new(StatusCode::SERVICE_UNAVAILABLE, "deviceUnavailable", "the device did not answer")),
+    };
+    Ok(ok(&serde_json::json!({
+        "minutes": view.interval.as_secs() / 60,
+        "tier": view.tier,
+        "dueInSeconds": view.due_in.map(|d| d.as_secs()),
+        "minMinutes": REPOSITIONING_MINUTES.start(),
+        "maxMinutes": REPOSITIONING_MINUTES.end(),
+    })))
 }
 
 /// Shortest and longest repositioning interval accepted, minutes (15 min to 24 h).

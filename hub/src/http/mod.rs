@@ -9,6 +9,7 @@ pub mod browser_ws;
 pub mod call;
 pub mod captures;
 pub mod companies;
+pub mod device_types;
 pub mod devices;
 pub mod error;
 pub mod exports;
@@ -53,10 +54,12 @@ pub fn api(state: &Arc<AppState>) -> Api {
     api_route!(api, s, GET, d, User, "company", "/api/companyVariants", "The caller's company's variants (hideCentreOfPressure, fitness, seatingLabels)", companies::variants, "api" / "companyVariants");
     api_route!(api, s, PUT, d, Admin, "company", "/api/companyVariants", "Switch the caller's company's variants (all three booleans)", companies::set_variants, "api" / "companyVariants");
     // Devices.
+    api_route!(api, s, GET, d, User, "devices", "/api/deviceTypes", "The device-type table: routes, page families, frame shapes, capabilities", device_types::list, "api" / "deviceTypes");
     api_route!(api, s, GET, d, User, "devices", "/api/userDevices", "The company's devices", devices::user_devices, "api" / "userDevices");
     api_route!(api, s, GET, d, User, "devices", "/api/deviceConfCompany", "The company's device configurations and live statuses", devices::device_conf_company, "api" / "deviceConfCompany");
     api_route!(api, s, GET, d, User, "devices", "/api/deviceConfiguration/{id}", "One device's configuration", devices::device_configuration, "api" / "deviceConfiguration" / String);
     api_route!(api, s, PUT, d, User, "devices", "/api/device/{id}", "Rename and relocate a device (name, room, bed)", devices::update, "api" / "device" / String);
+    api_route!(api, s, GET, d, User, "devices", "/api/device/{id}/repositioning", "The repositioning clock: interval, tier and seconds until the next turn is due", devices::get_repositioning, "api" / "device" / String / "repositioning");
     api_route!(api, s, PUT, d, User, "devices", "/api/device/{id}/repositioning", "Set the repositioning interval (minutes, null for 2 h)", devices::set_repositioning, "api" / "device" / String / "repositioning");
     api_route!(api, s, GET, d, User, "devices", "/api/device/obtainList/{company}/{type}/{x}", "The company's devices of a type; x: page of 10, 0 for all", devices::obtain_list, "api" / "device" / "obtainList" / String / String / String);
     api_route!(api, s, GET, d, User, "devices", "/api/ForceDeviceApi/{id}", "A Force Mat's four channels and their sum", devices::force_values, "api" / "ForceDeviceApi" / String);

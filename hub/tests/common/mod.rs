@@ -48,6 +48,7 @@ pub fn config(data: &std::path::Path) -> ServeConfig {
         tls_cert: None,
         tls_key: None,
         absence_delay_secs: 30,
+        demo_repositioning_time_scale: 1,
         token_hours: 12,
     }
 }

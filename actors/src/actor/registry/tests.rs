@@ -67,7 +67,7 @@ async fn members_report_to_a_restarted_room_set_without_waiting_for_a_change() {
     let viewer = Viewer { session: 1, outbox: Outbox::new(metrics.clone()) };
     bus.company("c1").join(viewer.clone());
     let mut seen = Vec::new();
-    let args = RegistryArgs { catalog, bus: bus.clone(), writer: None, metrics, absence_delay: Duration::from_secs(30) };
+    let args = RegistryArgs { catalog, bus: bus.clone(), writer: None, metrics, absence_delay: Duration::from_secs(30), repositioning_time_scale: 1 };
     let (registry, _) = Actor::spawn(None, DeviceRegistry, args).await.expect("registry");
 
     let (link, _rx) = DeviceLink::new(1);
@@ -106,7 +106,7 @@ async fn a_mat_actor_killed_mid_stream_resumes_its_stream_and_no_other_device_no
     let catalog = Catalog::new([device("a", DeviceType::MattressMatIoT, None, &[]), device("b", DeviceType::MattressMatIoT, None, &[])]);
     let bus = Bus::new();
     let metrics = Arc::new(HubMetrics::default());
-    let args = RegistryArgs { catalog, bus: bus.clone(), writer: None, metrics: metrics.clone(), absence_delay: Duration::from_secs(30) };
+    let args = RegistryArgs { catalog, bus: bus.clone(), writer: None, metrics: metrics.clone(), absence_delay: Duration::from_secs(30), repositioning_time_scale: 1 };
     let (registry, _) = Actor::spawn(None, DeviceRegistry, args).await.expect("registry");
     let mut handles = Vec::new();
     let mut receivers = Vec::new();
@@ -155,7 +155,7 @@ async fn a_mat_actor_killed_mid_capture_resumes_the_capture() {
     let catalog = Catalog::new([device("a", DeviceType::MattressMatIoT, None, &[])]);
     let bus = Bus::new();
     let metrics = Arc::new(HubMetrics::default());
-    let args = RegistryArgs { catalog, bus: bus.clone(), writer: None, metrics: metrics.clone(), absence_delay: Duration::from_secs(30) };
+    let args = RegistryArgs { catalog, bus: bus.clone(), writer: None, metrics: metrics.clone(), absence_delay: Duration::from_secs(30), repositioning_time_scale: 1 };
     let (registry, _) = Actor::spawn(None, DeviceRegistry, args).await.expect("registry");
     let (link, _rx) = DeviceLink::new(1);
     let connected = registry.call(|reply| RegistryMsg::Connect { device_id: "a".into(), link, reply }, None).await.expect("answered");
@@ -192,7 +192,7 @@ async fn a_mat_actor_killed_mid_capture_resumes_the_capture() {
 async fn a_resumed_repositioning_interval_applies_to_the_new_actor() {
     use crate::machine::pressure_ulcer::RepositioningTier;
     let catalog = Catalog::new([device("a", DeviceType::MattressMatIoT, None, &[])]);
-    let args = RegistryArgs { catalog, bus: Bus::new(), writer: None, metrics: Arc::new(HubMetrics::default()), absence_delay: Duration::from_secs(30) };
+    let args = RegistryArgs { catalog, bus: Bus::new(), writer: None, metrics: Arc::new(HubMetrics::default()), absence_delay: Duration::from_secs(30), repositioning_time_scale: 1 };
     let (registry, _) = Actor::spawn(None, DeviceRegistry, args).await.expect("registry");
     let state = ResumeState { repositioning_intervals: vec![("a".into(), Duration::from_secs(15 * 60))], ..ResumeState::default() };
     registry.call(|reply| RegistryMsg::Resume { state, reply }, None).await.expect("resumed");

@@ -283,3 +283,51 @@ fn side_body() -> Vec<u8> {
     }
     cells
 }
+
+#[test]
+fn the_repositioning_view_counts_down_and_the_demo_time_scale_shortens_every_interval() {
+    let behaviour = BehaviourConfig { repositioning_time_scale: 60, ..BehaviourConfig::default() };
+    let mut m = MatMachine::with_behaviour(functional_config(), behaviour);
+    let t0 = Instant::now();
+    // Nobody on the mat: no countdown; the default 2 h reads back unscaled.
+    let view = m.repositioning(t0).unwrap();
+    assert_eq!((view.interval, view.tier, view.due_in), (Duration::from_secs(7200), RepositioningTier::Ok, None));
+    // 15 min at 60× is due after 15 s of lying still.
+    m.set_repositioning_interval(t0, Duration::from_secs(15 * 60));
+    let back = body();
+    for step in 0..=4u64 {
+        m.handle_frame(t0 + Duration::from_secs(step), &map(&back));
+        drain(&mut m);
+    }
+    let view = m.repositioning(t0 + Duration::from_secs(4)).unwrap();
+    assert_eq!(view.interval, Duration::from_secs(15 * 60), "the interval reads back as set");
+    assert_eq!(view.due_in, Some(Duration::from_secs(11)));
+    let mut out = Vec::new();
+    for step in 5..=16u64 {
+        let now = t0 + Duration::from_secs(step);
+        out.extend(run_until(&mut m, now));
+        m.handle_frame(now, &map(&back));
+        out.extend(drain(&mut m));
+    }
+    assert!(out.iter().any(|o| matches!(o, MatOutput::Alarm(AlarmOutput::Raised(Alarm { kind: AlarmKind::UlcerRisk, .. })))), "{out:?}");
+    let view = m.repositioning(t0 + Duration::from_secs(16)).unwrap();
+    assert_eq!((view.tier, view.due_in), (RepositioningTier::Due, Some(Duration::ZERO)));
+    // A Force Mat has no clock.
+    assert!(MatMachine::new(MatConfig { device_type: DeviceType::ForceMat, ..functional_config() }).repositioning(t0).is_none());
+}
+
+#[test]
+fn without_a_time_scale_the_clock_runs_in_real_time() {
+    let mut m = MatMachine::new(functional_config());
+    let t0 = Instant::now();
+    m.set_repositioning_interval(t0, Duration::from_secs(15 * 60));
+    let back = body();
+    for step in 0..=16u64 {
+        m.handle_frame(t0 + Duration::from_secs(step), &map(&back));
+        drain(&mut m);
+    }
+    let view = m.repositioning(t0 + Duration::from_secs(16)).unwrap();
+    // Due soon (the last 15 min of a 15 min interval), not due: the clock is not scaled.
+    assert_eq!(view.tier, RepositioningTier::DueSoon);
+    assert_eq!(view.due_in, Some(Duration::from_secs(15 * 60 - 16)));
+}

@@ -2,7 +2,7 @@ import { act, fireEvent, screen, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import { analysesVersionAtom } from '../../lib/clinicalContext';
 import { companyVariantsAtom, NO_VARIANTS } from '../../lib/companyVariants';
-import { ANA, renderWorkspace, SELECT_PATH, stubHub, USER_ID } from '../clinical/clinicalTestKit';
+import { ANA, renderWorkspace, SELECT_PATH, stubHub, USER_ID } from '../../test/clinicalTestKit';
 
 const withPatient = () => stubHub({ [`GET ${SELECT_PATH}`]: () => ({ body: { patient: ANA, message: null } }) });
 const withoutPatient = () => stubHub({ [`GET ${SELECT_PATH}`]: () => ({ body: { patient: null, message: 'No patient is currently selected.' } }) });

@@ -1,24 +1,16 @@
-//! The generic live device page used by every mat route (spec §2 "Device page area"): back button,
-//! header with the device name, presence panel, live heat map, streaming control and the device's
-//! status. Without a device in navigation state it returns to /devices after 100 ms.
+//! The element of every device route (spec §2). It reads the device from navigation state (an
+//! object, or a serialized one), looks its type up in the hub's device-type table and renders the
+//! page of the type's family from the page registry. Without a device it returns to /devices after
+//! 100 ms; a type the hub does not know is logged as invalid and nothing opens.
 
-import { useAtomValue, useStore } from 'jotai';
-import { useEffect, useMemo, useState } from 'react';
+import { useAtomValue } from 'jotai';
+import { useEffect, useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate } from 'react-router-dom';
-import { BackButton } from '../../components/BackButton';
-import { SocketStatusBanner } from '../../components/SocketStatusBanner';
-import { StatusBadge } from '../../components/StatusBadge';
 import { oidOf, type UserDevice } from '../../lib/api';
-import { deviceConfFamily, deviceViewFamily, seedDevice } from '../../lib/devicesStore';
-import { useSession } from '../../lib/session';
-import { useServices } from '../../lib/services';
-import { ViewOptionsToolbar } from '../view-options';
-import { ClinicalWorkspace } from '../clinical';
-import { HeatMap, type RendererFactory } from './HeatMap';
-import { PresencePanel } from './PresencePanel';
-import { StreamingControl } from './StreamingControl';
-import { useFrameShape } from './useLiveFrame';
+import { deviceTypesAtom, deviceTypesErrorAtom, typeInfo } from '../../lib/deviceTypes';
+import type { RendererFactory } from './HeatMap';
+import { PAGE_REGISTRY } from './registry';
 import './device-page.css';
 
 export const NO_DEVICE_REDIRECT_MS = 100;
@@ -37,126 +29,38 @@ export function deviceFromState(state: unknown): UserDevice | null {
   return device as UserDevice;
 }
 
-export function DevicePage({ deviceType, createRenderer }: { deviceType: string; createRenderer?: RendererFactory }) {
-  const location = useLocation();
+/** Returns to /devices after 100 ms when `leave` holds. */
+export function useLeaveWhen(leave: boolean) {
   const navigate = useNavigate();
-  const device = useMemo(() => deviceFromState(location.state), [location.state]);
-
   useEffect(() => {
-    if (device) return;
+    if (!leave) return;
     const timer = setTimeout(() => navigate('/devices', { replace: true }), NO_DEVICE_REDIRECT_MS);
     return () => clearTimeout(timer);
-  }, [device, navigate]);
-
-  if (!device) return null;
-  return <LiveDevice device={device} routeType={deviceType} createRenderer={createRenderer} />;
+  }, [leave, navigate]);
 }
 
-function LiveDevice({
-  device,
-  routeType,
-  createRenderer,
-}: {
-  device: UserDevice;
-  routeType: string;
-  createRenderer?: RendererFactory;
-}) {
+export function DevicePage({ createRenderer }: { createRenderer?: RendererFactory }) {
   const { t } = useTranslation();
-  const store = useStore();
-  const { socket } = useServices();
-  const id = oidOf(device._id) as string;
-  const view = useAtomValue(deviceViewFamily(id));
-  const conf = useAtomValue(deviceConfFamily(id));
-  const [notFound, setNotFound] = useState(false);
-  const shape = useFrameShape(id);
+  const location = useLocation();
+  const device = useMemo(() => deviceFromState(location.state), [location.state]);
+  const table = useAtomValue(deviceTypesAtom);
+  const tableFailed = useAtomValue(deviceTypesErrorAtom);
+  const info = typeInfo(table, device?.deviceType);
+  const unknownType = Boolean(device && table && (!info || info.pageFamily === 'none'));
 
   useEffect(() => {
-    seedDevice(store, device);
-  }, [store, device]);
+    if (unknownType) console.error('invalid device type', device?.deviceType);
+  }, [unknownType, device]);
+  useLeaveWhen(!device || unknownType);
 
-  useEffect(() => {
-    if (!socket) return;
-    socket.joinCompany();
-    socket.joinUser(id);
-    const off = socket.onEvent((env) => {
-      const data = env.data as { error?: string } | undefined;
-      if (env.event === 'error' && data?.error === 'deviceNotFound') setNotFound(true);
-    });
-    return () => {
-      off();
-      socket.leaveUser(id);
-    };
-  }, [socket, id]);
-
-  const name = view.name || device.name;
-  const deviceType = device.deviceType || routeType;
-  const typeLabel = t(`deviceTypes.${deviceType}`, { defaultValue: deviceType });
-  const company = useSession()?.companyName ?? '';
-
-  return (
-    <div className="page device-page">
-      <header className="device-header">
-        <BackButton />
-        <div className="device-title">
-          <h1 data-testid="device-name">{name}</h1>
-          <span className="muted">{typeLabel}</span>
-        </div>
-        <StatusBadge status={view.cardStatus} />
-      </header>
-      <main className="content device-layout">
-        <SocketStatusBanner />
-        {notFound ? (
-          <div className="form-error" role="alert">
-            {t('deviceNotFound')}
-          </div>
-        ) : null}
-        <section className="map-panel card">
-          <div className="map-toolbar">
-            <PresencePanel deviceId={id} />
-            <StreamingControl deviceId={id} functional={conf ? Boolean(conf.deviceFunctional) : null} />
-          </div>
-          <ViewOptionsToolbar />
-          {/* Spec §2: non-seating pages draw the map only above 950 px of scroll; the family will
-              come from the hub's device-type table. */}
-          <HeatMap deviceId={id} createRenderer={createRenderer} hideBelowScroll={!device.deviceType.startsWith('Seating')} />
-        </section>
-        <aside className="device-panel card">
-          <h2>{t('device.details')}</h2>
-          <dl>
-            {company ? (
-              <>
-                <dt>{t('devices.company')}</dt>
-                <dd>{company}</dd>
-              </>
-            ) : null}
-            <dt>{t('devices.id')}</dt>
-            <dd>{name}</dd>
-            <dt>{t('devices.bed')}</dt>
-            <dd>{view.bed || device.bed || '—'}</dd>
-            {device.room ? (
-              <>
-                <dt>{t('device.room')}</dt>
-                <dd>{device.room}</dd>
-              </>
-            ) : null}
-            <dt>{t('devices.status')}</dt>
-            <dd>
-              {device.deviceType === 'Sensing Horse' && view.sides?.length ? (
-                <span className="status-list">
-                  {view.sides.map((s) => (
-                    <StatusBadge key={s.side} status={s.cardStatus} label={t(`device.side.${s.side}`)} />
-                  ))}
-                </span>
-              ) : (
-                <StatusBadge status={view.cardStatus} />
-              )}
-            </dd>
-            <dt>{t('device.mapSize')}</dt>
-            <dd data-testid="map-size">{shape ?? '—'}</dd>
-          </dl>
-        </aside>
-        <ClinicalWorkspace device={device} capabilities={{ captures: ['Static', 'Dynamic', 'Balance', 'Fitting', 'Series24h', 'Remote'], pdfReports: true }} /> {/* MERGE: capabilities come from the hub's device-type table */}
-      </main>
-    </div>
-  );
+  if (!device || unknownType) return null;
+  if (!info) {
+    return (
+      <div className="page-loading" role="status" data-testid="device-types-loading">
+        {tableFailed ? t('pages.typesFailed') : t('pages.loading')}
+      </div>
+    );
+  }
+  const Page = PAGE_REGISTRY[info.pageFamily];
+  return <Page key={oidOf(device._id)} device={device} info={info} createRenderer={createRenderer} />;
 }

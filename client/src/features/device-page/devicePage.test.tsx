@@ -30,6 +30,9 @@ function signIn() {
   stubFetch({
     '/api/userDevices': () => ({ body: [] }),
     '/api/deviceConfCompany': () => ({ body: [] }),
+    '/api/iotLogs/m1': () => ({ body: [] }),
+    '/api/iotAlarms/m1': () => ({ body: [] }),
+    '/api/device/m1/repositioning': () => ({ body: { minutes: 120, tier: 'ok', dueInSeconds: null, minMinutes: 15, maxMinutes: 1440 } }),
   });
 }
 

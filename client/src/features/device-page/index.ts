@@ -1,2 +1,3 @@
 //! Public surface of the device-page feature.
 export { DevicePage } from './DevicePage';
+export { PodologyAnalysisPage } from './PodologyAnalysisPage';

@@ -1,60 +1,70 @@
-//! One device card: company, bed label, ID (device name) and status with its colour (spec §2).
+//! One device card: company, bed or device label, ID (the device name) and status with its colour
+//! (spec §2); the left and right status of a horse; the repositioning tier where the type runs the
+//! clock; and, while an alarm waits (`unattendedAlarm`), an orange card with an Attend button
+//! (spec §4). Everything about the type comes from the hub's device-type table.
 
 import { useAtomValue, useStore } from 'jotai';
-import type { KeyboardEvent } from 'react';
+import { useState, type KeyboardEvent, type MouseEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router-dom';
 import { StatusBadge } from '../../components/StatusBadge';
 import { companyVariantsAtom, showsCompanyOnCards } from '../../lib/companyVariants';
-import { routeForDeviceType } from '../../lib/deviceTypes';
+import { attendDevice } from '../../lib/alarms';
+import { useDeviceType } from '../../lib/deviceTypes';
 import { deviceViewFamily } from '../../lib/devicesStore';
-import { notify } from '../../lib/notifications';
-import { statusColor } from '../../lib/status';
+import { STATUS_COLORS, statusColor } from '../../lib/status';
 
 export function DeviceCard({ deviceId, company }: { deviceId: string; company: string }) {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const store = useStore();
   const view = useAtomValue(deviceViewFamily(deviceId));
+  const info = useDeviceType(view.deviceType);
+  const [attending, setAttending] = useState(false);
   const typeLabel = t(`deviceTypes.${view.deviceType}`, { defaultValue: view.deviceType });
-  const showBed = view.deviceType !== 'Shapes';
+  const showBed = info?.cardShowsBed ?? true;
+  const alarm = view.unattendedAlarm;
   // Company variant (spec §2): 'Sit' labels the bed line and the company line is hidden.
   const variants = useAtomValue(companyVariantsAtom);
   const showCompany = company !== '' && showsCompanyOnCards(variants);
 
   const open = () => {
-    const route = routeForDeviceType(view.deviceType);
-    if (route === undefined) {
+    if (!info?.route) {
       console.error('invalid device type', view.deviceType);
       return;
     }
-    // Known type without a page yet (room sets): nothing opens; say so.
-    if (route === null) {
-      notify(store, { kind: 'info', key: 'devices.noPageYet' }, 2500);
-      return;
-    }
-    navigate(route, { state: { device: view.device ?? { _id: { $oid: view.id }, name: view.name, deviceType: view.deviceType } } });
+    navigate(info.route, { state: { device: view.device ?? { _id: { $oid: view.id }, name: view.name, deviceType: view.deviceType } } });
   };
 
   const onKeyDown = (e: KeyboardEvent) => {
+    if (e.target !== e.currentTarget) return;
     if (e.key === 'Enter' || e.key === ' ') {
       e.preventDefault();
       open();
     }
   };
 
+  const attend = async (e: MouseEvent) => {
+    e.stopPropagation();
+    setAttending(true);
+    await attendDevice(store, view.id, typeLabel);
+    setAttending(false);
+  };
+
   // A focusable element with role=button rather than <button>, whose content model would not
-  // allow the card's block content.
+  // allow the card's block content (and its own Attend button).
   return (
     <div
       role="button"
       tabIndex={0}
-      className="device-card"
+      className={`device-card${alarm ? ' device-card-alarm' : ''}`}
       data-testid="device-card"
       data-device-id={view.id}
       data-device-type={view.deviceType}
       data-status={view.cardStatus}
-      style={{ ['--status-color' as string]: statusColor(view.cardStatus) }}
+      data-alarm={alarm}
+      data-repositioning={info?.repositioningClock ? view.repositioning : undefined}
+      style={{ ['--status-color' as string]: alarm ? STATUS_COLORS.Alarm : statusColor(view.cardStatus) }}
       onClick={open}
       onKeyDown={onKeyDown}
     >
@@ -77,10 +87,20 @@ export function DeviceCard({ deviceId, company }: { deviceId: string; company: s
       </dl>
       <div className="device-card-status">
         <StatusBadge status={view.cardStatus} />
-        {view.deviceType === 'Sensing Horse' && view.sides?.length
+        {info?.pageFamily === 'horse' && view.sides?.length
           ? view.sides.map((s) => <StatusBadge key={s.side} status={s.cardStatus} label={t(`device.side.${s.side}`)} />)
           : null}
       </div>
+      {info?.repositioningClock ? (
+        <div className={`tier-chip tier-${view.repositioning}`} data-testid="card-repositioning">
+          {t(`pages.repositioning.tier.${view.repositioning}`)}
+        </div>
+      ) : null}
+      {alarm ? (
+        <button type="button" className="btn btn-attend" data-testid="attend" onClick={attend} disabled={attending}>
+          {t('pages.attend')}
+        </button>
+      ) : null}
     </div>
   );
 }

@@ -6,6 +6,7 @@ import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { SocketStatusBanner } from '../../components/SocketStatusBanner';
 import { TopBar } from '../../components/TopBar';
+import { deviceTypesAtom } from '../../lib/deviceTypes';
 import { deviceIdsAtom, deviceInfoFamily, devicesLoadedAtom } from '../../lib/devicesStore';
 import { CompanyVariantsSection } from '../company-variants';
 import { useSession } from '../../lib/session';
@@ -16,18 +17,21 @@ import { isVisibleDevice } from './visibility';
 import './devices.css';
 
 /** Ids of the devices that get a card: listed by the REST call, not sub-devices. */
-export const visibleDeviceIdsAtom = atom((get) =>
-  get(deviceIdsAtom).filter((id) => {
+export const visibleDeviceIdsAtom = atom((get) => {
+  const table = get(deviceTypesAtom);
+  return get(deviceIdsAtom).filter((id) => {
     const device = get(deviceInfoFamily(id));
-    return device !== null && isVisibleDevice(device);
-  }),
-);
+    return device !== null && isVisibleDevice(device, table);
+  });
+});
 
 export function DevicesPage({ headerActions }: { headerActions?: ReactNode }) {
   const { t } = useTranslation();
   useDevicesSync();
   const ids = useAtomValue(visibleDeviceIdsAtom);
-  const loaded = useAtomValue(devicesLoadedAtom);
+  const devicesLoaded = useAtomValue(devicesLoadedAtom);
+  const typesLoaded = useAtomValue(deviceTypesAtom) !== null;
+  const loaded = devicesLoaded && typesLoaded;
   const company = useSession()?.companyName ?? '';
 
   return (

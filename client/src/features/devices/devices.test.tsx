@@ -4,7 +4,8 @@ import { resolve } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import { applyDeviceConf } from '../../lib/devicesStore';
 import { STATUS_COLORS } from '../../lib/status';
-import { fakeSocket, renderApp, stubFetch } from '../../test/renderApp';
+import { tableFromList, type DeviceTypeInfo } from '../../lib/deviceTypes';
+import { DEVICE_TYPE_TABLE, fakeSocket, renderApp, stubFetch } from '../../test/renderApp';
 import { columnsForWidth, GRID_BREAKPOINTS, GRID_CLASS } from './grid';
 import { isVisibleDevice } from './visibility';
 
@@ -66,13 +67,15 @@ async function renderDevices() {
 
 const card = (id: string) => document.querySelector(`[data-device-id="${id}"]`) as HTMLElement;
 
+const TABLE = tableFromList(DEVICE_TYPE_TABLE as DeviceTypeInfo[]);
+
 describe('device visibility', () => {
-  it('hides horse subdevices and devices with a parent', () => {
-    expect(isVisibleDevice({ deviceType: 'Sensing Horse Subdevice' })).toBe(false);
-    expect(isVisibleDevice({ deviceType: 'Mattress Mat IoT', parent: oid('r0') })).toBe(false);
-    expect(isVisibleDevice({ deviceType: 'Mattress Mat IoT', parent: 'r0' })).toBe(false);
-    expect(isVisibleDevice({ deviceType: 'Mattress Mat IoT', parent: null })).toBe(true);
-    expect(isVisibleDevice({ deviceType: 'Room Set' })).toBe(true);
+  it('hides the types the hub marks card-less (horse subdevices) and devices with a parent', () => {
+    expect(isVisibleDevice({ deviceType: 'Sensing Horse Subdevice' }, TABLE)).toBe(false);
+    expect(isVisibleDevice({ deviceType: 'Mattress Mat IoT', parent: oid('r0') }, TABLE)).toBe(false);
+    expect(isVisibleDevice({ deviceType: 'Mattress Mat IoT', parent: 'r0' }, TABLE)).toBe(false);
+    expect(isVisibleDevice({ deviceType: 'Mattress Mat IoT', parent: null }, TABLE)).toBe(true);
+    expect(isVisibleDevice({ deviceType: 'Room Set' }, TABLE)).toBe(true);
   });
 
   it('the grid shows one card per top-level device, including room sets', async () => {
@@ -172,12 +175,11 @@ describe('card navigation', () => {
     expect(screen.getByTestId('location')).toHaveTextContent('/devices');
   });
 
-  it('a room set card opens nothing yet and does not crash', async () => {
+  it('a room set card opens /ForceMat with the set in navigation state, showing the room-set page', async () => {
     await renderDevices();
     fireEvent.click(card('r0'));
-    expect(screen.getByTestId('location')).toHaveTextContent('/devices');
-    expect(screen.getAllByTestId('device-card')).toHaveLength(7);
-    expect(await screen.findByText('This device has no page yet.')).toBeInTheDocument();
+    expect(screen.getByTestId('location')).toHaveTextContent('/ForceMat');
+    expect(await screen.findByTestId('device-page')).toHaveAttribute('data-page-family', 'roomSet');
   });
 
   it('cards are keyboard-operable (Enter opens)', async () => {
@@ -186,6 +188,51 @@ describe('card navigation', () => {
     expect(card('a1')).toHaveAttribute('tabindex', '0');
     fireEvent.keyDown(card('a1'), { key: 'Enter' });
     expect(screen.getByTestId('location')).toHaveTextContent('/mattressMatIoT');
+  });
+});
+
+describe('alarms on the cards (spec §4)', () => {
+  it('while an alarm waits the card turns orange and shows Attend; attending succeeds and the card turns back', async () => {
+    const { store, fetch } = await renderDevices();
+    expect(within(card('a1')).queryByTestId('attend')).toBeNull();
+    act(() => {
+      applyDeviceConf(store, { deviceId: 'a1', cardStatus: 'Correct', unattendedAlarm: true });
+    });
+    expect(card('a1')).toHaveAttribute('data-alarm', 'true');
+    expect(card('a1').style.getPropertyValue('--status-color')).toBe(STATUS_COLORS.Alarm);
+    fetch.mockImplementationOnce(async () => new Response(JSON.stringify({ attended: 1 }), { status: 200 }));
+    fireEvent.click(within(card('a1')).getByTestId('attend'));
+    expect(screen.getByTestId('location')).toHaveTextContent('/devices');
+    expect(await screen.findByText('Mattress Mat IoT: alarm attended.')).toBeInTheDocument();
+    const put = fetch.mock.calls.find((c) => c[1]?.method === 'PUT');
+    expect(put?.[0]).toBe('/api/iotAlarms/a1');
+    act(() => {
+      applyDeviceConf(store, { deviceId: 'a1', cardStatus: 'Correct', unattendedAlarm: false });
+    });
+    expect(card('a1')).toHaveAttribute('data-alarm', 'false');
+    expect(within(card('a1')).queryByTestId('attend')).toBeNull();
+  });
+
+  it('a failed attend shows failedToBeAttended and the card stays orange', async () => {
+    const { store, fetch } = await renderDevices();
+    act(() => {
+      applyDeviceConf(store, { deviceId: 'a1', cardStatus: 'Alarm', unattendedAlarm: true });
+    });
+    vi.spyOn(console, 'error').mockImplementation(() => {});
+    fetch.mockImplementationOnce(async () => new Response(JSON.stringify({ error: 'failedToBeAttended' }), { status: 500 }));
+    fireEvent.click(within(card('a1')).getByTestId('attend'));
+    expect(await screen.findByText('The alarm could not be attended.')).toBeInTheDocument();
+    expect(card('a1')).toHaveAttribute('data-alarm', 'true');
+  });
+
+  it('shows the repositioning tier on cards of types with the clock only', async () => {
+    const { store } = await renderDevices();
+    act(() => {
+      applyDeviceConf(store, { deviceId: 'a1', cardStatus: 'Correct', repositioning: 'dueSoon' });
+    });
+    expect(within(card('a1')).getByTestId('card-repositioning')).toHaveTextContent('Turn due soon');
+    expect(card('a1')).toHaveAttribute('data-repositioning', 'dueSoon');
+    expect(within(card('a3')).queryByTestId('card-repositioning')).toBeNull();
   });
 });
 

@@ -1,11 +1,11 @@
-//! Which devices get a card: not the horse sub-devices, not devices that belong to a parent (the
-//! sub-devices of a room set or a horse), spec §2.
+//! Which devices get a card: not the types the hub's table marks card-less (horse sub-devices),
+//! not devices that belong to a parent (the sub-devices of a room set or a horse), spec §2.
 
 import { oidOf, type UserDevice } from '../../lib/api';
-import { SUBDEVICE_TYPE } from '../../lib/deviceTypes';
+import { typeInfo, type DeviceTypeTable } from '../../lib/deviceTypes';
 
-export function isVisibleDevice(device: Pick<UserDevice, 'deviceType' | 'parent'>): boolean {
-  if (device.deviceType === SUBDEVICE_TYPE) return false;
+export function isVisibleDevice(device: Pick<UserDevice, 'deviceType' | 'parent'>, table: DeviceTypeTable | null): boolean {
+  if (typeInfo(table, device.deviceType)?.card === false) return false;
   if (oidOf(device.parent) !== null) return false;
   return true;
 }

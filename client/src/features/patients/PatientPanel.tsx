@@ -76,7 +76,7 @@ export function PatientPanel({ device, deviceActions }: { device: UserDevice; de
           <dd data-testid="panel-device-name">{name}</dd>
           <dt>{t('devices.status')}</dt>
           <dd>
-            <DeviceStatus view={view} deviceType={device.deviceType} />
+            <DeviceStatus view={view} />
           </dd>
         </dl>
         {deviceActions ? <div className="patient-panel-actions">{deviceActions}</div> : null}

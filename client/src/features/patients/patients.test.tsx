@@ -2,7 +2,7 @@ import { act, fireEvent, screen, waitFor, within } from '@testing-library/react'
 import { describe, expect, it } from 'vitest';
 import { selectedPatientAtom } from '../../lib/clinicalContext';
 import { applyDeviceConf } from '../../lib/devicesStore';
-import { ANA, PATIENTS_PATH, renderWorkspace, SELECT_PATH, stubHub } from '../clinical/clinicalTestKit';
+import { ANA, PATIENTS_PATH, renderWorkspace, SELECT_PATH, stubHub } from '../../test/clinicalTestKit';
 
 const noneSelected = () => ({ body: { patient: null, message: 'No patient is currently selected.' } });
 const anaSelected = () => ({ body: { patient: ANA, message: null } });

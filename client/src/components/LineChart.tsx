@@ -1,0 +1,89 @@
+//! A real-time line chart (uPlot: small, canvas-based, built for streaming series; see
+//! docs/decisions.md). The chart is created once per set of series and fed new data in place, so
+//! a 2–10 Hz stream costs no React re-render of the chart. The latest values are also written as
+//! `data-*` attributes and a visually hidden summary for tests and screen readers.
+
+import { useEffect, useRef } from 'react';
+import uPlot from 'uplot';
+import 'uplot/dist/uPlot.min.css';
+
+let canvasSupport: boolean | null = null;
+/** Whether this browser can draw on a 2D canvas (uPlot needs one; without it only the text
+ * summary is shown). */
+function canDrawCanvas(): boolean {
+  if (canvasSupport === null) {
+    try {
+      canvasSupport = Boolean(document.createElement('canvas').getContext('2d'));
+    } catch {
+      canvasSupport = false;
+    }
+  }
+  return canvasSupport;
+}
+
+export interface ChartSeries {
+  label: string;
+  color: string;
+}
+
+export interface LineChartProps {
+  /** x values in ms since the epoch. */
+  times: number[];
+  /** One array per series, as long as `times`. */
+  values: number[][];
+  series: ChartSeries[];
+  height?: number;
+  yRange?: [number, number];
+  label: string;
+  testId?: string;
+}
+
+export function LineChart({ times, values, series, height = 220, yRange, label, testId = 'line-chart' }: LineChartProps) {
+  const hostRef = useRef<HTMLDivElement>(null);
+  const chartRef = useRef<uPlot | null>(null);
+  const seriesKey = series.map((s) => `${s.label}:${s.color}`).join('|');
+
+  useEffect(() => {
+    const host = hostRef.current;
+    if (!host || !canDrawCanvas()) return;
+    const opts: uPlot.Options = {
+      width: Math.max(200, host.clientWidth || 500),
+      height,
+      scales: { x: { time: true }, ...(yRange ? { y: { range: yRange } } : {}) },
+      legend: { show: true },
+      cursor: { drag: { x: false, y: false } },
+      series: [{}, ...series.map((s) => ({ label: s.label, stroke: s.color, width: 2, points: { show: false } }))],
+      axes: [{}, { size: 56 }],
+    };
+    let chart: uPlot;
+    try {
+      chart = new uPlot(opts, [[], ...series.map(() => [])] as uPlot.AlignedData, host);
+    } catch (err) {
+      console.error('chart could not be drawn', err);
+      return;
+    }
+    chartRef.current = chart;
+    const resize = new ResizeObserver(() => chart.setSize({ width: Math.max(200, host.clientWidth), height }));
+    resize.observe(host);
+    return () => {
+      resize.disconnect();
+      chart.destroy();
+      chartRef.current = null;
+    };
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [seriesKey, height, yRange?.[0], yRange?.[1]]);
+
+  useEffect(() => {
+    chartRef.current?.setData([times.map((t) => t / 1000), ...values] as uPlot.AlignedData);
+  }, [times, values]);
+
+  const last = values.map((v) => (v.length ? v[v.length - 1] : null));
+  return (
+    <figure className="line-chart" data-testid={testId} data-points={times.length} aria-label={label}>
+      <div ref={hostRef} className="line-chart-host" />
+      <figcaption className="visually-hidden">
+        {label}: {series.map((s, i) => `${s.label} ${last[i] ?? '—'}`).join(', ')}
+      </figcaption>
+    </figure>
+  );
+}

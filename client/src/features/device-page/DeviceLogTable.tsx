@@ -1,0 +1,67 @@
+//! The device log table (spec §2): Date, Max Pressure, Position, Confidence and a heat-map preview;
+//! sorted by date (newest first, toggled from the header), 10 a page, exported as a JSON file.
+
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { getDeviceLogs, type DeviceLogEntry } from '../../lib/api';
+import type { DeviceTypeInfo } from '../../lib/deviceTypes';
+import { formatDate, formatNumber } from './format';
+import { entrySeconds, positionKey, sortByDate } from './logTable';
+import { MapPreview } from './MapPreview';
+import { PagedTable } from './PagedTable';
+import { usePolling } from './usePolling';
+import { downloadJson } from './download';
+
+/** Logs refresh with the room-log cadence of spec §9 (3 s). */
+export const LOG_REFRESH_MS = 3000;
+
+export function DeviceLogTable({ deviceId, deviceName, info }: { deviceId: string; deviceName: string; info: DeviceTypeInfo }) {
+  const { t, i18n } = useTranslation();
+  const logs = usePolling(() => getDeviceLogs(deviceId), LOG_REFRESH_MS, `iotLogs/${deviceId}`);
+  const [direction, setDirection] = useState<'asc' | 'desc'>('desc');
+  const entries = sortByDate(logs.data ?? [], direction);
+  const lng = i18n.resolvedLanguage ?? 'en';
+
+  const exportLog = () =>
+    downloadJson(`device_log_${deviceName}`, entries.map((e: DeviceLogEntry) => ({ ...e, positionLabel: t(positionKey(e, info.posture)) })));
+
+  return (
+    <section className="card log-panel" data-testid="device-log">
+      <div className="panel-heading">
+        <h2>{t('pages.log.title')}</h2>
+        <button type="button" className="btn btn-ghost" onClick={exportLog} disabled={entries.length === 0} data-testid="log-export">
+          {t('pages.log.export')}
+        </button>
+      </div>
+      <PagedTable
+        polled={logs}
+        items={entries}
+        emptyKey="pages.log.empty"
+        head={
+          <>
+            <th aria-sort={direction === 'asc' ? 'ascending' : 'descending'}>
+              <button type="button" className="sort-button" data-testid="sort-date" onClick={() => setDirection(direction === 'asc' ? 'desc' : 'asc')}>
+                {t('pages.log.date')} <span aria-hidden="true">{direction === 'asc' ? '▲' : '▼'}</span>
+              </button>
+            </th>
+            <th>{t('pages.log.maxPressure')}</th>
+            <th>{t('pages.log.position')}</th>
+            <th>{t('pages.log.confidence')}</th>
+            <th>{t('pages.log.preview')}</th>
+          </>
+        }
+        row={(e, i) => (
+          <tr key={`${entrySeconds(e)}-${i}`} data-testid="log-row">
+            <td>{formatDate(entrySeconds(e), lng)}</td>
+            <td>{formatNumber(e.maxPressure, lng)}</td>
+            <td data-testid="log-position">{t(positionKey(e, info.posture))}</td>
+            <td>{info.posture && e.position ? `${formatNumber((e.posture?.confidence ?? 0) * 100, lng, 0)} %` : '—'}</td>
+            <td>
+              <MapPreview grid={e.pressureMap} label={t('pages.log.preview')} />
+            </td>
+          </tr>
+        )}
+      />
+    </section>
+  );
+}

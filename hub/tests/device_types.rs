@@ -1,0 +1,137 @@
+//! The device-type table the client reads (`GET /api/deviceTypes`) and the repositioning clock as
+//! the device page reads and sets it (`GET`/`PUT /api/device/{id}/repositioning`), including the
+//! demo/test-only time scale that lets a browser tour watch an Ulcer Risk alarm.
+
+mod common;
+
+use std::time::Duration;
+
+use common::request;
+use serde_json::Value;
+use simulator::synth::BedScript;
+use simulator::{Rate, Scenario};
+
+const SECOND: Duration = Duration::from_secs(1);
+
+#[tokio::test]
+async fn the_device_type_table_is_served_to_signed_in_users() {
+    let hub = common::start(&["Mattress Mat IoT"]).await;
+    let anonymous = request(hub.http(), "GET", "/api/deviceTypes", None, None).await;
+    assert_eq!(anonymous.status, 401);
+    let token = hub.login().await;
+    let response = request(hub.http(), "GET", "/api/deviceTypes", Some(&token), None).await;
+    assert_eq!(response.status, 200, "{}", response.body);
+    let table: Value = response.json();
+    let types = table.as_array().unwrap();
+    assert_eq!(types.len(), 21, "the 20 types of spec §3 and Room Set");
+    let by_name = |name: &str| types.iter().find(|t| t["name"] == name).unwrap_or_else(|| panic!("{name} missing")).clone();
+    let iot = by_name("Podology IoT");
+    assert_eq!(iot["route"], "/PodiatryIoT");
+    assert_eq!(iot["analysisRoute"], "/Podology");
+    assert_eq!(iot["pageFamily"], "mat");
+    assert_eq!(iot["frame"], serde_json::json!({ "rows": 48, "cols": 48, "bytesPerCell": 1 }));
+    assert!(iot["captures"].as_array().unwrap().contains(&Value::from("Remote")));
+    assert_eq!(iot["pdfReports"], true);
+    let room = by_name("Room Set");
+    assert_eq!((room["route"].as_str(), room["pageFamily"].as_str(), room["settingsRoute"].as_str()), (Some("/ForceMat"), Some("roomSet"), Some("/roomSettings")));
+    assert_eq!(room["frame"], Value::Null);
+    let force = by_name("Force Mat");
+    assert_eq!((force["pageFamily"].as_str(), force["hasPatients"].as_bool(), force["readingPresence"].as_bool()), (Some("force"), Some(false), Some(true)));
+    assert_eq!(by_name("Sensing Horse Subdevice")["card"], false);
+    assert_eq!(by_name("Sleep Mat")["posture"], "sleepMat");
+    assert_eq!(by_name("Seating Mat IoT")["cellSizeCm"], 2.0);
+    assert_eq!(by_name("Mattress Mat IoT")["repositioningClock"], true);
+    assert_eq!(types.iter().filter(|t| t["pdfReports"] == true).count(), 8, "spec §6");
+    check_client_fixture(&table);
+    hub.hub.shutdown().await;
+}
+
+/// The client's tests read the table from `client/src/test/fixtures/deviceTypes.json`; it must be
+/// exactly what the hub serves. `UPDATE_CLIENT_FIXTURES=1` rewrites it.
+fn check_client_fixture(table: &Value) {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../client/src/test/fixtures/deviceTypes.json");
+    let served = serde_json::to_string_pretty(table).unwrap() + "\n";
+    if std::env::var_os("UPDATE_CLIENT_FIXTURES").is_some() {
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(&path, &served).unwrap();
+    }
+    let stored = std::fs::read_to_string(&path).unwrap_or_default();
+    let stored: Value = serde_json::from_str(&stored).unwrap_or(Value::Null);
+    assert_eq!(&stored, table, "client/src/test/fixtures/deviceTypes.json is out of date: run this test with UPDATE_CLIENT_FIXTURES=1");
+}
+
+#[tokio::test]
+async fn the_interval_is_validated_at_and_across_its_limits_and_read_back() {
+    let hub = common::start(&["Mattress Mat IoT", "Force Mat"]).await;
+    let token = hub.login().await;
+    let path = format!("/api/device/{}/repositioning", hub.devices[0].id);
+    for (minutes, status) in [(14, 400), (15, 200), (1440, 200), (1441, 400), (0, 400), (-15, 400)] {
+        let body = format!(r#"{{"minutes": {minutes}}}"#);
+        let response = request(hub.http(), "PUT", &path, Some(&token), Some(&body)).await;
+        assert_eq!(response.status, status, "{minutes} min: {}", response.body);
+        if status == 400 {
+            assert_eq!(response.error_code(), "invalidRepositioningInterval");
+        }
+    }
+    let read: Value = request(hub.http(), "GET", &path, Some(&token), None).await.json();
+    assert_eq!(read["minutes"], 1440, "{read}");
+    assert_eq!(read["tier"], "ok");
+    assert_eq!(read["dueInSeconds"], Value::Null, "nobody on the mat");
+    assert_eq!((read["minMinutes"].as_i64(), read["maxMinutes"].as_i64()), (Some(15), Some(1440)), "the form reads the limits");
+    let reset = request(hub.http(), "PUT", &path, Some(&token), Some(r#"{"minutes": null}"#)).await;
+    assert_eq!(reset.json::<Value>()["minutes"], 120);
+    // A Force Mat has no repositioning clock.
+    let force = request(hub.http(), "GET", &format!("/api/device/{}/repositioning", hub.devices[1].id), Some(&token), None).await;
+    assert_eq!(force.status, 404, "{}", force.body);
+    hub.hub.shutdown().await;
+}
+
+#[tokio::test]
+async fn with_the_demo_time_scale_a_still_patient_raises_ulcer_risk_within_seconds() {
+    let hub = common::start_with(&["Mattress Mat IoT"], |mut config| {
+        config.demo_repositioning_time_scale = 60;
+        config
+    })
+    .await;
+    let device = hub.devices[0].clone();
+    let token = hub.login().await;
+    let path = format!("/api/device/{}/repositioning", device.id);
+    // 15 minutes, the shortest interval the API takes, runs as 15 s on the scaled clock.
+    let set = request(hub.http(), "PUT", &path, Some(&token), Some(r#"{"minutes": 15}"#)).await;
+    assert_eq!(set.status, 200, "{}", set.body);
+    let (mut spec, transport) = hub.quic_device(&device);
+    spec.scenario = Scenario::BedOccupant(BedScript { empty: SECOND, lie_down: SECOND, supine: 120 * SECOND, ..BedScript::default() });
+    spec.rate = Rate::Fixed { hz: 5.0 };
+    let (stop, _stats) = hub.run_device(spec, transport);
+
+    // While the patient lies still the page reads the time left, in wall-clock seconds.
+    let mut countdown = None;
+    for _ in 0..40 {
+        let read: Value = request(hub.http(), "GET", &path, Some(&token), None).await.json();
+        if let Some(left) = read["dueInSeconds"].as_u64() {
+            countdown = Some(left);
+            assert_eq!(read["minutes"], 15, "the interval reads back as set: {read}");
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(250)).await;
+    }
+    let left = countdown.expect("a countdown once the patient lies down");
+    assert!(left <= 15, "15 min at 60× is 15 s, {left} s left");
+
+    let alarms = format!("/api/iotAlarms/{}", device.id);
+    let mut raised = false;
+    for _ in 0..120 {
+        let list: Value = request(hub.http(), "GET", &alarms, Some(&token), None).await.json();
+        if list.as_array().is_some_and(|a| a.iter().any(|x| x["kind"] == "Ulcer Risk")) {
+            raised = true;
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(250)).await;
+    }
+    assert!(raised, "an Ulcer Risk alarm within 30 s");
+    let read: Value = request(hub.http(), "GET", &path, Some(&token), None).await.json();
+    assert!(matches!(read["tier"].as_str(), Some("due" | "overdue")), "{read}");
+    assert_eq!(read["dueInSeconds"], 0);
+    let _ = stop.send(true);
+    hub.hub.shutdown().await;
+}
