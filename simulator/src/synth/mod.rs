@@ -7,6 +7,7 @@ mod bed;
 mod canvas;
 mod feet;
 mod force;
+pub mod negatives;
 #[cfg(test)]
 pub(crate) mod presence_rule;
 mod script;
