@@ -7,10 +7,13 @@
 
 use std::io;
 use std::path::{Path, PathBuf};
+use std::time::Duration;
 
 use actors::machine::device_type::DeviceType;
 use actors::machine::posture::Posture;
 use actors::protocol::scale::{units_per_cell, units_to_mmhg};
+
+use crate::synth::{Replay, ReplayFrame};
 
 /// Rows of a real frame (along the body; the head at row 0).
 pub const REAL_ROWS: usize = 64;
@@ -147,6 +150,21 @@ pub fn device_cells(frame: &[u16], device: DeviceType) -> Option<Vec<u8>> {
 pub fn mmhg_to_cells(mmhg: impl IntoIterator<Item = f32>, device: DeviceType) -> Vec<u8> {
     let step = units_to_mmhg(units_per_cell(device)) as f32;
     mmhg.into_iter().map(|p| (p / step).round().clamp(0.0, 255.0) as u8).collect()
+}
+
+/// Real recordings played back as `device` sends them (see [`device_cells`]): the first
+/// `frames` frames of each recording in turn, each held for `hold`, then an empty bed (all
+/// zeros) for `empty`. For [`crate::Scenario::Replay`].
+pub fn replay(segments: &[(&Recording, usize)], hold: Duration, empty: Duration, device: DeviceType) -> Replay {
+    let cells = |frame: &[u16]| device_cells(frame, device).expect("a map device").into_iter().map(u16::from).collect();
+    let mut out: Vec<ReplayFrame> = segments
+        .iter()
+        .flat_map(|(rec, frames)| rec.frames.iter().take(*frames))
+        .map(|frame| ReplayFrame { cells: cells(frame), hold, occupied: true })
+        .collect();
+    let len = device.frame_shape().map_or(0, |(r, c, _)| usize::from(r) * usize::from(c));
+    out.push(ReplayFrame { cells: vec![0; len], hold: empty, occupied: false });
+    Replay::new(out)
 }
 
 /// Area-weighted resampling of a `src_rows × src_cols` grid to `dst_rows × dst_cols`.

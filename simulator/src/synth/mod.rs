@@ -14,6 +14,7 @@ mod script;
 mod seat;
 
 use std::f32::consts::TAU;
+use std::sync::Arc;
 use std::time::Duration;
 
 use actors::protocol::CellFormat;
@@ -41,6 +42,49 @@ pub enum Scenario {
     ForceChannels(PresenceScript),
     /// Nobody, ever: sensor noise only.
     Empty,
+    /// Recorded frames played back as they are, in a loop (real maps: `real::replay`).
+    Replay(Replay),
+}
+
+/// Frames played back in order, each held for its duration, then again from the first. Each frame
+/// says whether someone is on the mat in it. Cells are sent exactly as given (no noise).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Replay {
+    frames: Arc<[ReplayFrame]>,
+}
+
+/// One frame of a [`Replay`].
+#[derive(Debug, Clone, PartialEq)]
+pub struct ReplayFrame {
+    /// The frame's cells, row-major, one value per cell in the device's own steps.
+    pub cells: Vec<u16>,
+    /// How long it is shown.
+    pub hold: Duration,
+    /// Someone is on the mat.
+    pub occupied: bool,
+}
+
+impl Replay {
+    /// A replay of `frames` (at least one, each held for a non-zero time).
+    pub fn new(frames: Vec<ReplayFrame>) -> Self {
+        assert!(!frames.is_empty() && frames.iter().all(|f| !f.hold.is_zero()), "a replay needs frames with non-zero holds");
+        Replay { frames: frames.into() }
+    }
+
+    /// The frames.
+    pub fn frames(&self) -> &[ReplayFrame] {
+        &self.frames
+    }
+
+    fn script(&self) -> Script<usize> {
+        Script::new(self.frames.iter().enumerate().map(|(i, f)| (i, f.hold)).collect())
+    }
+
+    /// The frame shown at `t` since the replay started.
+    pub fn at(&self, t: Duration) -> &ReplayFrame {
+        let index = self.script().at(t).map_or(0, |step| step.phase);
+        &self.frames[index]
+    }
 }
 
 impl Scenario {
@@ -68,6 +112,7 @@ impl Scenario {
             Scenario::StandingFeet(_) => "feet",
             Scenario::ForceChannels(_) => "force",
             Scenario::Empty => "empty",
+            Scenario::Replay(_) => "replay",
         }
     }
 
@@ -79,6 +124,7 @@ impl Scenario {
             Scenario::StandingFeet(s) => s.script().cycle(),
             Scenario::ForceChannels(s) => s.script().cycle(),
             Scenario::Empty => Duration::ZERO,
+            Scenario::Replay(r) => r.script().cycle(),
         }
     }
 
@@ -90,6 +136,7 @@ impl Scenario {
             Scenario::StandingFeet(s) => s.script().at(t).map(|x| ScenarioPhase::Feet(x.phase)),
             Scenario::ForceChannels(s) => s.script().at(t).map(|x| ScenarioPhase::Force(x.phase)),
             Scenario::Empty => None,
+            Scenario::Replay(r) => Some(ScenarioPhase::Replay { occupied: r.at(t).occupied }),
         };
         phase.unwrap_or(ScenarioPhase::Empty)
     }
@@ -108,6 +155,11 @@ pub enum ScenarioPhase {
     Force(PresencePhase),
     /// [`Scenario::Empty`].
     Empty,
+    /// A frame of [`Scenario::Replay`].
+    Replay {
+        /// Someone is on the mat in it.
+        occupied: bool,
+    },
 }
 
 impl ScenarioPhase {
@@ -119,6 +171,7 @@ impl ScenarioPhase {
             ScenarioPhase::Feet(p) => p.occupied(),
             ScenarioPhase::Force(p) => p.occupied(),
             ScenarioPhase::Empty => false,
+            ScenarioPhase::Replay { occupied } => occupied,
         }
     }
 
@@ -131,6 +184,7 @@ impl ScenarioPhase {
                 | ScenarioPhase::Feet(FeetPhase::Empty)
                 | ScenarioPhase::Force(PresencePhase::Away)
                 | ScenarioPhase::Empty
+                | ScenarioPhase::Replay { occupied: false }
         )
     }
 }
@@ -220,6 +274,12 @@ impl MapSynth {
                 }
             }
             Scenario::Empty => self.canvas.add_mat_noise(&mut self.rng, MAT_NOISE_GAIN),
+            Scenario::Replay(replay) => {
+                let cols = self.canvas.cols();
+                for (i, &v) in replay.at(t).cells.iter().enumerate().take(self.canvas.rows() * cols) {
+                    self.canvas.set(i / cols, i % cols, f32::from(v));
+                }
+            }
         }
     }
 }
@@ -329,6 +389,19 @@ mod tests {
         assert_eq!(fa, fb);
         assert_ne!(fa, fc);
         assert_eq!(fa.len(), 24 * 24);
+    }
+
+    #[test]
+    fn a_replay_sends_its_frames_as_they_are_in_a_loop() {
+        let frame = |v: u16, occupied| ReplayFrame { cells: vec![v; 4], hold: Duration::from_secs(2), occupied };
+        let replay = Scenario::Replay(Replay::new(vec![frame(7, true), frame(0, false)]));
+        assert_eq!(replay.cycle(), Duration::from_secs(4));
+        assert!(replay.phase(Duration::from_secs(1)).occupied());
+        assert!(replay.phase(Duration::from_secs(3)).vacant());
+        let mut synth = MapSynth::new(2, 2, CellFormat::U8, replay, 1);
+        assert_eq!(synth.render(Duration::from_millis(1_900)), vec![7; 4]);
+        assert_eq!(synth.render(Duration::from_millis(2_000)), vec![0; 4]);
+        assert_eq!(synth.render(Duration::from_millis(4_500)), vec![7; 4]);
     }
 
     #[test]
