@@ -17,6 +17,8 @@ use std::f32::consts::TAU;
 use std::sync::Arc;
 use std::time::Duration;
 
+use actors::machine::device_type::DeviceType;
+use actors::protocol::scale::{units_per_cell, units_to_mmhg, BED_CELL_MMHG};
 use actors::protocol::CellFormat;
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
@@ -191,6 +193,10 @@ impl ScenarioPhase {
 
 /// Multiplicative noise on loaded mat cells (±6 %).
 const MAT_NOISE_GAIN: f32 = 0.06;
+/// Baseline noise of mats whose step is the old count (0–3, below the active floor of 5).
+const COUNT_BASELINE: u8 = 3;
+/// Baseline noise of a mat in steps of 0.4 mmHg (0–1 step, below the two-step active floor).
+const BED_BASELINE: u8 = 1;
 /// Breathing period for the bed scenario.
 const BREATH_PERIOD_S: f32 = 4.0;
 
@@ -202,13 +208,24 @@ pub struct MapSynth {
     rng: SmallRng,
     canvas: Canvas,
     jitter: Vec<f32>,
+    /// mmHg in one step of the device's cells, for the bed bodies (drawn in mmHg).
+    step_mmhg: f32,
 }
 
 impl MapSynth {
-    /// A synthesiser for `rows × cols` maps in `format`, with noise seeded by `seed`.
+    /// A synthesiser for `rows × cols` maps in `format`, with noise seeded by `seed`. Bed bodies
+    /// are sent in a bed mat's 0.4 mmHg steps (`actors::protocol::scale`); see
+    /// [`MapSynth::for_device_type`].
     pub fn new(rows: u16, cols: u16, format: CellFormat, scenario: Scenario, seed: u64) -> Self {
         let canvas = Canvas::new(usize::from(rows), usize::from(cols));
-        Self { format, scenario, rng: SmallRng::seed_from_u64(seed), canvas, jitter: Vec::new() }
+        Self { format, scenario, rng: SmallRng::seed_from_u64(seed), canvas, jitter: Vec::new(), step_mmhg: BED_CELL_MMHG as f32 }
+    }
+
+    /// Sends bed bodies in the documented step of `device`'s cells (a Floor or Wellness Mat counts
+    /// in the old unit, so a lying body fills its byte).
+    pub fn for_device_type(mut self, device: DeviceType) -> Self {
+        self.step_mmhg = units_to_mmhg(units_per_cell(device)) as f32;
+        self
     }
 
     /// The scenario being played.
@@ -247,21 +264,22 @@ impl MapSynth {
             Scenario::BedOccupant(script) => {
                 if let Some(step) = script.script().at(t) {
                     let breathing = (TAU * t.as_secs_f32() / BREATH_PERIOD_S).sin();
-                    bed::draw(&mut self.canvas, &step, breathing);
+                    bed::draw(&mut self.canvas, &step, breathing, self.step_mmhg);
                 }
-                self.canvas.add_mat_noise(&mut self.rng, MAT_NOISE_GAIN);
+                let baseline = if self.step_mmhg >= BED_CELL_MMHG as f32 { BED_BASELINE } else { COUNT_BASELINE };
+                self.canvas.add_mat_noise(&mut self.rng, MAT_NOISE_GAIN, baseline);
             }
             Scenario::SeatedPerson(script) => {
                 if let Some(step) = script.script().at(t) {
                     seat::draw(&mut self.canvas, script, &step, t);
                 }
-                self.canvas.add_mat_noise(&mut self.rng, MAT_NOISE_GAIN);
+                self.canvas.add_mat_noise(&mut self.rng, MAT_NOISE_GAIN, COUNT_BASELINE);
             }
             Scenario::StandingFeet(script) => {
                 if let Some(step) = script.script().at(t) {
                     feet::draw(&mut self.canvas, script, &step, t);
                 }
-                self.canvas.add_mat_noise(&mut self.rng, MAT_NOISE_GAIN);
+                self.canvas.add_mat_noise(&mut self.rng, MAT_NOISE_GAIN, COUNT_BASELINE);
             }
             Scenario::ForceChannels(script) => {
                 let channels = self.canvas.rows() * self.canvas.cols();
@@ -273,7 +291,7 @@ impl MapSynth {
                     force::draw(&mut self.canvas, script, &step, t, &self.jitter);
                 }
             }
-            Scenario::Empty => self.canvas.add_mat_noise(&mut self.rng, MAT_NOISE_GAIN),
+            Scenario::Empty => self.canvas.add_mat_noise(&mut self.rng, MAT_NOISE_GAIN, COUNT_BASELINE),
             Scenario::Replay(replay) => {
                 let cols = self.canvas.cols();
                 for (i, &v) in replay.at(t).cells.iter().enumerate().take(self.canvas.rows() * cols) {
@@ -286,7 +304,7 @@ impl MapSynth {
 
 #[cfg(test)]
 mod tests {
-    use super::presence_rule::{Presence, evaluate};
+    use super::presence_rule::{Presence, evaluate, evaluate_scaled};
     use super::*;
 
     /// Samples a whole cycle every `step` and checks the presence rule against the phase.
@@ -299,7 +317,9 @@ mod tests {
             let phase = synth.scenario().phase(t);
             let cells = synth.render(t);
             let values = decode_cells(&cells, CellFormat::U8);
-            let verdict = evaluate(&values, usize::from(rows), usize::from(cols));
+            // Bed bodies come in a bed mat's 0.4 mmHg steps; the others in the old count.
+            let scale = if matches!(synth.scenario(), Scenario::BedOccupant(_)) { units_per_cell(DeviceType::MattressMatIoT) } else { 1.0 };
+            let verdict = evaluate_scaled(&values, usize::from(rows), usize::from(cols), scale);
             if phase.occupied() {
                 occupied += 1;
                 assert_eq!(verdict.presence, Presence::Presence, "{rows}x{cols} seed {seed} at {t:?} in {phase:?}: {verdict:?}");
