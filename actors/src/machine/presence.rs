@@ -6,9 +6,10 @@
 //!
 //! The numbers are in the hub's pressure unit (`protocol::scale`: 1 unit = 1000/255 Pa ≈ 0.0294
 //! mmHg, the unit they were written for); a device's cells are converted with its documented
-//! scale. The spec does not say what "active" means: a cell is active at 5 units or more (the
-//! floor of the §9 contact-area rule) and at two steps or more of its device's resolution (one
-//! step is quantisation noise; on a bed mat a step is 0.4 mmHg, so its active floor is 0.8 mmHg).
+//! scale. The spec does not say what "active" means: the same cells as the §9 contact area
+//! (`analysis::units::active_floor`: 5 units or more and two steps or more of the device's
+//! resolution, one step being quantisation noise; on a bed mat a step is 0.4 mmHg, so its active
+//! floor is 0.8 mmHg).
 //! Bed mats that cover a whole bed also need a load of at least [`MIN_LOAD_KGF`] on the mat: the
 //! spec's numbers alone pass a domed 5 kg bag (see `docs/decisions.md`).
 
@@ -16,14 +17,10 @@ use serde::{Deserialize, Serialize};
 
 use super::device_type::DeviceType;
 use super::pressure_map::PressureMap;
-use crate::analysis::units::cell_area_cm2;
+use crate::analysis::units::{active_floor_for, cell_area_cm2};
 use crate::protocol::scale::{is_bed_scale, units_per_cell, PASCAL_PER_UNIT};
 use crate::protocol::CellFormat;
 
-/// Smallest value of an active cell, in hub units (the §9 contact-area floor).
-pub const ACTIVE_MIN: u16 = 5;
-/// Smallest value of an active cell, in steps of the device's resolution.
-pub const ACTIVE_MIN_STEPS: u16 = 2;
 /// Minimum number of active cells.
 pub const MIN_ACTIVE_POINTS: usize = 50;
 /// Minimum mean of active cells, hub units.
@@ -79,8 +76,7 @@ impl PresenceScale {
     }
 
     fn new(units_per_cell: f64, load: Option<LoadRule>) -> Self {
-        let by_units = (f64::from(ACTIVE_MIN) / units_per_cell).ceil() as u16;
-        PresenceScale { units_per_cell, active_floor: by_units.max(ACTIVE_MIN_STEPS), load }
+        PresenceScale { units_per_cell, active_floor: active_floor_for(units_per_cell), load }
     }
 
     /// Hub units per step of the device's cells.
