@@ -14,7 +14,7 @@
 
 use actors::analysis::units::cell_pitch_cm;
 use actors::machine::device_type::DeviceType;
-use actors::machine::presence::{Presence, PresenceDetector, PresenceScale, PresenceStats};
+use actors::machine::presence::{Presence, PresenceDetector, PresenceScale, PresenceStats, MIN_LOAD_KGF};
 use actors::machine::pressure_map::PressureMap;
 use actors::protocol::scale::units_to_mmhg;
 use actors::protocol::CellFormat;
@@ -58,6 +58,7 @@ fn real_occupied_frames_read_presence_for_every_subject_and_posture() {
         println!("| posture | S1 | S2 | S3 | S4 | lowest median / mean / std dev (mmHg) |");
         println!("|---|---|---|---|---|---|");
         let (mut all_present, mut all_frames) = (0usize, 0usize);
+        let mut lightest = f64::MAX;
         for posture in POSTURES {
             let mut row = format!("| {posture} {} |", real::description(posture));
             let mut lowest = (f64::MAX, f64::MAX, f64::MAX);
@@ -74,6 +75,7 @@ fn real_occupied_frames_read_presence_for_every_subject_and_posture() {
                     if stats.verdict() == Presence::Present {
                         present += 1;
                     }
+                    lightest = lightest.min(stats.load_kgf.unwrap_or(f64::MAX));
                     lowest.0 = lowest.0.min(units_to_mmhg(stats.median));
                     lowest.1 = lowest.1.min(units_to_mmhg(stats.mean));
                     lowest.2 = lowest.2.min(units_to_mmhg(stats.std_dev));
@@ -89,6 +91,10 @@ fn real_occupied_frames_read_presence_for_every_subject_and_posture() {
             println!("{row} {:.1} / {:.1} / {:.1} |", lowest.0, lowest.1, lowest.2);
         }
         println!("all: {all_present}/{all_frames} ({:.2} %)", 100.0 * all_present as f64 / all_frames as f64);
+        if lightest < f64::MAX {
+            println!("lightest load on the mat: {lightest:.1} kgf (the load rule asks {MIN_LOAD_KGF})");
+            assert!(lightest >= 3.0 * MIN_LOAD_KGF, "the load rule keeps a wide margin: {lightest}");
+        }
     }
     println!("\nsaturation glitch frames (counted as occupied): {glitches:?}");
     assert_eq!(glitches.len(), 2, "the two whole-mat glitches of S1/8 and S4/6: {glitches:?}");
