@@ -32,7 +32,8 @@ pub const MIN_STD_DEV: f64 = 40.0;
 /// Minimum size of the largest 4-connected blob of active cells.
 pub const MIN_BLOB: usize = 40;
 /// Smallest load a person puts on a bed mat that covers a whole bed, in kilograms-force: twice the
-/// heaviest object we expect to be left on a bed (5 kg), a fraction of any patient's weight.
+/// heaviest object we expect to be left on a bed (5 kg), a sixth of the lightest real frame of the
+/// development set (61.7 kgf).
 pub const MIN_LOAD_KGF: f64 = 10.0;
 /// A bed mat covers a whole bed (and the load rule applies) when its long side is at least this.
 pub const WHOLE_BED_CM: f64 = 150.0;
@@ -42,7 +43,7 @@ pub const ROOM_READING_THRESHOLD: u64 = 200;
 const STANDARD_GRAVITY: f64 = 9.806_65;
 
 /// How a device's cells are read by the presence check: hub units per step, the active floor in
-/// steps, and the load rule (the sum of active cells, in steps, that makes [`MIN_LOAD_KGF`]).
+/// steps, and the load rule where it applies.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct PresenceScale {
     units_per_cell: f64,
@@ -50,7 +51,7 @@ pub struct PresenceScale {
     load: Option<LoadRule>,
 }
 
-/// Kilograms-force per step summed over the map, and the smallest such sum of a person.
+/// The load rule: kilograms-force that one step of one cell puts on the mat.
 #[derive(Debug, Clone, Copy, PartialEq)]
 struct LoadRule {
     kgf_per_step: f64,
