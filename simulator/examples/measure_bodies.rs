@@ -92,19 +92,25 @@ fn measure(map: &[f32], sums: &mut Sums) {
     sums.left_share += f64::from(left / total.max(1e-6));
 }
 
+/// Sums over `subjects` of recording `posture`.
+fn measure_recordings(dir: &std::path::Path, posture: u8, subjects: &[u8]) -> Sums {
+    let mut sums = Sums::default();
+    for &subject in subjects {
+        let rec = real::load(dir, subject, posture).expect("the development set");
+        for frame in &rec.frames {
+            let placed: Vec<f32> = real::place(frame, ROWS, COLS).iter().map(|v| v / real::REAL_UNITS_PER_MMHG).collect();
+            measure(&placed, &mut sums);
+        }
+    }
+    sums
+}
+
 fn main() {
     let dir = real::dev_set_dir();
     println!("| posture | frames | extent (of 48 rows) | contact cells | median | mean | p90 | peak (mmHg) | band p95: head, shoulders, back, pelvis, thighs, calves, heels (mmHg) | leg offset (of 24 cols) | left share |");
     println!("|---|---|---|---|---|---|---|---|---|---|---|");
     for posture in [1u8, 3, 2] {
-        let mut sums = Sums::default();
-        for subject in DEV_SUBJECTS {
-            let rec = real::load(&dir, subject, posture).expect("the development set");
-            for frame in &rec.frames {
-                let placed: Vec<f32> = real::place(frame, ROWS, COLS).iter().map(|v| v / real::REAL_UNITS_PER_MMHG).collect();
-                measure(&placed, &mut sums);
-            }
-        }
+        let sums = measure_recordings(&dir, posture, &DEV_SUBJECTS);
         let n = sums.frames;
         let bands: Vec<String> = sums.bands.iter().map(|b| format!("{:.1}", b / n)).collect();
         println!(
@@ -120,5 +126,10 @@ fn main() {
             sums.leg_offset / n,
             sums.left_share / n
         );
+    }
+    println!("\nSupine, per subject: leg offset (of 24 cols), left share");
+    for subject in DEV_SUBJECTS {
+        let sums = measure_recordings(&dir, 1, &[subject]);
+        println!("S{subject}: {:+.3}, {:.2}", sums.leg_offset / sums.frames, sums.left_share / sums.frames);
     }
 }
