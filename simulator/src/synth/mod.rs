@@ -53,6 +53,7 @@ pub enum Scenario {
 #[derive(Debug, Clone, PartialEq)]
 pub struct Replay {
     frames: Arc<[ReplayFrame]>,
+    script: Script<usize>,
 }
 
 /// One frame of a [`Replay`].
@@ -70,7 +71,8 @@ impl Replay {
     /// A replay of `frames` (at least one, each held for a non-zero time).
     pub fn new(frames: Vec<ReplayFrame>) -> Self {
         assert!(!frames.is_empty() && frames.iter().all(|f| !f.hold.is_zero()), "a replay needs frames with non-zero holds");
-        Replay { frames: frames.into() }
+        let script = Script::new(frames.iter().enumerate().map(|(i, f)| (i, f.hold)).collect());
+        Replay { frames: frames.into(), script }
     }
 
     /// The frames.
@@ -78,13 +80,9 @@ impl Replay {
         &self.frames
     }
 
-    fn script(&self) -> Script<usize> {
-        Script::new(self.frames.iter().enumerate().map(|(i, f)| (i, f.hold)).collect())
-    }
-
     /// The frame shown at `t` since the replay started.
     pub fn at(&self, t: Duration) -> &ReplayFrame {
-        let index = self.script().at(t).map_or(0, |step| step.phase);
+        let index = self.script.at(t).map_or(0, |step| step.phase);
         &self.frames[index]
     }
 }
@@ -126,7 +124,7 @@ impl Scenario {
             Scenario::StandingFeet(s) => s.script().cycle(),
             Scenario::ForceChannels(s) => s.script().cycle(),
             Scenario::Empty => Duration::ZERO,
-            Scenario::Replay(r) => r.script().cycle(),
+            Scenario::Replay(r) => r.script.cycle(),
         }
     }
 
