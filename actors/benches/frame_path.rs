@@ -9,7 +9,7 @@ use actors::browser::{encode_event, events, PressureMapEvent};
 use actors::machine::device_type::DeviceType;
 use actors::machine::mat::{MatConfig, MatMachine};
 use actors::machine::posture::{Orientation, PostureClassifier, PostureScheme};
-use actors::machine::presence::{Presence, PresenceDetector};
+use actors::machine::presence::{Presence, PresenceDetector, PresenceScale};
 use actors::machine::pressure_map::PressureMap;
 use actors::machine::status::PatientStatus;
 use actors::protocol::{self, CellFormat, DeviceMessage, Frame};
@@ -40,6 +40,10 @@ fn benches(c: &mut Criterion) {
     let mut detector = PresenceDetector::new();
     assert_eq!(detector.check(&map), Presence::Present);
     c.bench_function("presence 48x48", |b| b.iter(|| detector.check(black_box(&map))));
+    // As a Mattress Mat IoT reads it: 0.4 mmHg steps, two-step floor, the whole-bed load rule.
+    let mut bed = PresenceDetector::with_scale(PresenceScale::for_device(DeviceType::MattressMatIoT));
+    assert_eq!(bed.check(&map), Presence::Present);
+    c.bench_function("presence 48x48 bed scale", |b| b.iter(|| bed.check(black_box(&map))));
 
     let mut classifier = PostureClassifier::new(PostureScheme::Lying, Orientation::default());
     assert!(classifier.classify(&map).is_some());

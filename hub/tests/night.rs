@@ -10,34 +10,12 @@ use std::time::Duration;
 
 use actors::actor::mat::MatMsg;
 use actors::actor::registry::RegistryMsg;
-use common::request;
+use common::{eventually_async as eventually, get_json as get, request};
 use serde_json::Value;
 use simulator::synth::BedScript;
 use simulator::{Rate, Scenario};
 
 const SECOND: Duration = Duration::from_secs(1);
-
-async fn get(hub: &common::TestHub, token: &str, path: &str) -> Value {
-    let response = request(hub.http(), "GET", path, Some(token), None).await;
-    assert_eq!(response.status, 200, "{path}: {}", response.body);
-    response.json()
-}
-
-/// Polls `check` every 250 ms until it holds or `limit` passes.
-async fn eventually<F, Fut>(limit: Duration, mut check: F) -> bool
-where
-    F: FnMut() -> Fut,
-    Fut: std::future::Future<Output = bool>,
-{
-    let deadline = tokio::time::Instant::now() + limit;
-    while tokio::time::Instant::now() < deadline {
-        if check().await {
-            return true;
-        }
-        tokio::time::sleep(Duration::from_millis(250)).await;
-    }
-    false
-}
 
 #[tokio::test]
 async fn a_short_night_yields_presence_logs_alarms_and_statuses() {

@@ -5,6 +5,7 @@ use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
+use actors::machine::device_type::DeviceType;
 use actors::protocol::{Ack, DeviceMessage, Frame, Hello, HubMessage, MAX_MESSAGE_BYTES, PROTOCOL_VERSION};
 use tokio::sync::watch;
 use tokio::time::Instant;
@@ -108,8 +109,12 @@ pub async fn run_device_with(
         Transport::QuicShared { client, addr, server_name } => Connector::Quic { client, addr, server_name },
         Transport::WebSocket { url } => Connector::Ws { url },
     };
+    let mut synth = MapSynth::new(spec.rows, spec.cols, spec.cell_format, spec.scenario.clone(), spec.seed);
+    if let Some(device_type) = DeviceType::from_name(&spec.device_type) {
+        synth = synth.for_device_type(device_type);
+    }
     let mut device = Device {
-        synth: MapSynth::new(spec.rows, spec.cols, spec.cell_format, spec.scenario.clone(), spec.seed),
+        synth,
         rate: RateControl::new(spec.rate),
         started: Instant::now(),
         seq: 0,

@@ -7,8 +7,13 @@
 
 use std::io;
 use std::path::{Path, PathBuf};
+use std::time::Duration;
 
+use actors::machine::device_type::DeviceType;
 use actors::machine::posture::Posture;
+use actors::protocol::scale::{units_per_cell, units_to_mmhg};
+
+use crate::synth::{Replay, ReplayFrame};
 
 /// Rows of a real frame (along the body; the head at row 0).
 pub const REAL_ROWS: usize = 64;
@@ -132,6 +137,36 @@ pub fn place(frame: &[u16], rows: usize, cols: usize) -> Vec<f32> {
     out
 }
 
+/// A real frame as `device` would send it: placed on the device's grid ([`place`]) and quantised
+/// to its cells with the device's documented scale (`actors::protocol::scale`; a bed mat's step
+/// is 0.4 mmHg, so raw 1000 = 100 mmHg becomes 250). `None` for types that send no frames.
+pub fn device_cells(frame: &[u16], device: DeviceType) -> Option<Vec<u8>> {
+    let (rows, cols, _) = device.frame_shape()?;
+    let placed = place(frame, usize::from(rows), usize::from(cols));
+    Some(mmhg_to_cells(placed.iter().map(|&raw| raw / REAL_UNITS_PER_MMHG), device))
+}
+
+/// Pressures in mmHg → `device`'s cells (rounded to its steps, clamped to a byte).
+pub fn mmhg_to_cells(mmhg: impl IntoIterator<Item = f32>, device: DeviceType) -> Vec<u8> {
+    let step = units_to_mmhg(units_per_cell(device)) as f32;
+    mmhg.into_iter().map(|p| (p / step).round().clamp(0.0, 255.0) as u8).collect()
+}
+
+/// Real recordings played back as `device` sends them (see [`device_cells`]): the first
+/// `frames` frames of each recording in turn, each held for `hold`, then an empty bed (all
+/// zeros) for `empty`. For [`crate::Scenario::Replay`].
+pub fn replay(segments: &[(&Recording, usize)], hold: Duration, empty: Duration, device: DeviceType) -> Replay {
+    let cells = |frame: &[u16]| device_cells(frame, device).expect("a map device").into_iter().map(u16::from).collect();
+    let mut out: Vec<ReplayFrame> = segments
+        .iter()
+        .flat_map(|(rec, frames)| rec.frames.iter().take(*frames))
+        .map(|frame| ReplayFrame { cells: cells(frame), hold, occupied: true })
+        .collect();
+    let len = device.frame_shape().map_or(0, |(r, c, _)| usize::from(r) * usize::from(c));
+    out.push(ReplayFrame { cells: vec![0; len], hold: empty, occupied: false });
+    Replay::new(out)
+}
+
 /// Area-weighted resampling of a `src_rows × src_cols` grid to `dst_rows × dst_cols`.
 pub fn area_resample(src: &[u16], src_rows: usize, src_cols: usize, dst_rows: usize, dst_cols: usize) -> Vec<f32> {
     let row_w = weights(src_rows, dst_rows);
@@ -238,6 +273,16 @@ mod tests {
     fn argmax(v: &[f32], cols: usize) -> (usize, usize) {
         let i = v.iter().enumerate().max_by(|a, b| a.1.total_cmp(b.1)).map(|(i, _)| i).unwrap_or(0);
         (i / cols, i % cols)
+    }
+
+    #[test]
+    fn device_cells_use_the_documented_step() {
+        // 100 mmHg (raw 1000) on a bed mat is 250 steps of 0.4 mmHg; 0.2 mmHg rounds to 1 step.
+        let out = device_cells(&vec![1000u16; REAL_ROWS * REAL_COLS], DeviceType::MattressMatIoT).unwrap();
+        assert_eq!(out.len(), 48 * 48);
+        assert_eq!(out.iter().copied().max(), Some(250));
+        assert_eq!(mmhg_to_cells([0.2, 0.19, 200.0], DeviceType::SleepMat), vec![1, 0, 255]);
+        assert_eq!(device_cells(&vec![0u16; REAL_ROWS * REAL_COLS], DeviceType::SensingHorse), None);
     }
 
     #[test]

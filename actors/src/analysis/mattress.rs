@@ -5,6 +5,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::frame::PressureFrame;
+use crate::machine::device_type::DeviceType;
 use super::units::{MATTRESS_CELL_AREA_CM2, MATTRESS_COLUMN_SPACING_CM, bmi, contact_cells};
 
 /// One point of the profile.
@@ -35,8 +36,8 @@ pub struct MattressResult {
     pub bmi: Option<f64>,
 }
 
-/// Profile, contact area and body tiles of a mattress map.
-pub fn mattress(map: &PressureFrame, weight_kg: Option<f64>, height_cm: Option<f64>) -> MattressResult {
+/// Profile, contact area and body tiles of a mattress map from `device`.
+pub fn mattress(map: &PressureFrame, device: DeviceType, weight_kg: Option<f64>, height_cm: Option<f64>) -> MattressResult {
     let (rows, cols) = (map.rows() as usize, map.cols() as usize);
     let profile = (0..cols)
         .map(|c| ProfilePoint {
@@ -47,7 +48,7 @@ pub fn mattress(map: &PressureFrame, weight_kg: Option<f64>, height_cm: Option<f
     MattressResult {
         profile,
         profile_length_cm: cols as f64 * MATTRESS_COLUMN_SPACING_CM,
-        contact_area_cm2: f64::from(contact_cells(map.cells())) * MATTRESS_CELL_AREA_CM2,
+        contact_area_cm2: f64::from(contact_cells(device, map.cells())) * MATTRESS_CELL_AREA_CM2,
         height_cm,
         weight_kg,
         bmi: weight_kg.zip(height_cm).and_then(|(w, h)| bmi(w, h)),
@@ -64,11 +65,11 @@ mod tests {
         cells[0] = 10; // row 0, column 0
         cells[48] = 20; // row 1, column 0
         cells[47] = 7; // row 0, column 47
-        cells[48 + 3] = 3; // row 1, column 3: below 5, loads the profile but is not in contact
-        let r = mattress(&PressureFrame::new(24, 48, cells).unwrap(), Some(70.0), Some(175.0));
+        cells[48 + 3] = 1; // row 1, column 3: one 0.4 mmHg step, noise: loads the profile, no contact
+        let r = mattress(&PressureFrame::new(24, 48, cells).unwrap(), DeviceType::SleepMat, Some(70.0), Some(175.0));
         assert_eq!(r.profile.len(), 48);
         assert_eq!((r.profile[0].position_cm, r.profile[0].total_pressure), (0.0, 30));
-        assert_eq!((r.profile[1].position_cm, r.profile[3].total_pressure), (4.0, 3));
+        assert_eq!((r.profile[1].position_cm, r.profile[3].total_pressure), (4.0, 1));
         assert_eq!((r.profile[47].position_cm, r.profile[47].total_pressure), (188.0, 7));
         assert_eq!(r.profile_length_cm, 192.0);
         // 3 active cells × 16 cm².

@@ -162,7 +162,7 @@ pub fn analyse(
             let map = capture.mean_map();
             let mut result = static_podology::static_podology(&map, units::cell_area_cm2(device));
             if units::is_mattress(device) {
-                result.mattress = Some(mattress::mattress(&map, params.weight_kg, params.height_cm));
+                result.mattress = Some(mattress::mattress(&map, device, params.weight_kg, params.height_cm));
             }
             AnalysisResult::Static(Box::new(result))
         }

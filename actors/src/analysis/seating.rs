@@ -128,7 +128,7 @@ pub fn seating(capture: &Capture) -> Result<SeatingResult, AnalysisError> {
         ParameterValue::Points(centres),
         ParameterValue::Series(contact),
         ParameterValue::Number(preview_stats.maximum.map_or(0.0, |p| f64::from(p.z))),
-        ParameterValue::Number(f64::from(contact_cells(preview.cells())) * area_per_cell),
+        ParameterValue::Number(f64::from(contact_cells(device, preview.cells())) * area_per_cell),
         ParameterValue::Other(max_point),
         ParameterValue::ActivePoints(preview.active_points(&preview.full_region())),
         ParameterValue::Number(duration_s),

@@ -2,10 +2,36 @@
 //! device type, contact area, BMI and the rounding rules the results are shown with.
 
 use crate::machine::device_type::DeviceType;
+use crate::protocol::scale::{units_per_cell, units_to_kpa, units_to_mmhg};
 
-/// A cell at or above this pressure is "active": spec §9 counts contact area over cells with a
-/// pressure of at least 5, and the presence check uses the same bound.
+/// A cell at or above this pressure, in hub units (`protocol::scale`), is "active": spec §9
+/// counts contact area over cells with a pressure of at least 5, and the presence check uses the
+/// same bound. On maps in the hub unit itself (every type but the bed mats) it is 5 cells.
 pub const ACTIVE_THRESHOLD: u16 = 5;
+/// An active cell also reads at least this many steps of its device: one step is quantisation
+/// noise (a bed mat's 0.4 mmHg step is worth 13.6 units, so its cells are active from 2 steps).
+pub const ACTIVE_MIN_STEPS: u16 = 2;
+
+/// The smallest active cell, in steps of a device whose step is `units_per_cell` hub units:
+/// at least [`ACTIVE_THRESHOLD`] units and [`ACTIVE_MIN_STEPS`] steps.
+pub fn active_floor_for(units_per_cell: f64) -> u16 {
+    ((f64::from(ACTIVE_THRESHOLD) / units_per_cell).ceil() as u16).max(ACTIVE_MIN_STEPS)
+}
+
+/// The smallest active cell of `device`, in its steps (5 on the old count, 2 on a bed mat).
+pub fn active_floor(device: DeviceType) -> u16 {
+    active_floor_for(units_per_cell(device))
+}
+
+/// A cell of `device` in kPa (its documented scale; no patient weight needed).
+pub fn cell_kpa(device: DeviceType, cell: u16) -> f64 {
+    units_to_kpa(f64::from(cell) * units_per_cell(device))
+}
+
+/// A cell of `device` in mmHg.
+pub fn cell_mmhg(device: DeviceType, cell: u16) -> f64 {
+    units_to_mmhg(f64::from(cell) * units_per_cell(device))
+}
 
 /// Spec §9: "factor 98.0665 per unit" (kg → N × 10, so that a load spread over cm² reads in kPa).
 pub const PRESSURE_UNIT_FACTOR: f64 = 98.0665;
@@ -19,8 +45,10 @@ pub const MMHG_SCALE: f64 = 0.3;
 pub const FITNESS_KPA_PER_UNIT: f64 = 0.06;
 
 /// Calibration from sensor units to pressure (spec §9): the patient's weight × 0.7 × 98.0665,
-/// divided by the sum of the sensor values of the map. Multiply a cell by it to get its pressure.
-/// `None` when the map carries no load (nothing to divide by) or the weight is not positive.
+/// divided by the sum of the sensor values of the map. Multiply a cell by it to get its pressure
+/// in kPa as if each cell were 1 cm² and carried 70 % of the weight: when that holds, it equals the
+/// documented scale ([`cell_kpa`]; see the test). `None` when the map carries no load (nothing to
+/// divide by) or the weight is not positive.
 pub fn calibration_factor(weight_kg: f64, sensor_sum: u64) -> Option<f64> {
     if sensor_sum == 0 || weight_kg.is_nan() || weight_kg <= 0.0 {
         return None;
@@ -97,16 +125,18 @@ pub fn dynamic_cell_cm(device: DeviceType) -> f64 {
     }
 }
 
-/// Spec §9: contact area counts the distinct cells with a pressure of at least 5.
-pub fn contact_cells(cells: &[u16]) -> u32 {
-    cells.iter().filter(|&&v| v >= ACTIVE_THRESHOLD).count() as u32
+/// Spec §9: contact area counts the distinct cells with a pressure of at least 5 (hub units): the
+/// active cells of a map from `device` ([`active_floor`]).
+pub fn contact_cells(device: DeviceType, cells: &[u16]) -> u32 {
+    let floor = active_floor(device);
+    cells.iter().filter(|&&v| v >= floor).count() as u32
 }
 
 /// Contact area in cm² of a map from `device`: active cells × the spec's surface ratio, or × 16
 /// cm² on a mattress (spec §9).
 pub fn contact_area_cm2(device: DeviceType, cells: &[u16]) -> f64 {
     let per_cell = if is_mattress(device) { MATTRESS_CELL_AREA_CM2 } else { surface_ratio(device) };
-    f64::from(contact_cells(cells)) * per_cell
+    f64::from(contact_cells(device, cells)) * per_cell
 }
 
 /// Whether a device is one of the mattress family (mattress extras of spec §2).
@@ -145,6 +175,26 @@ mod tests {
         assert!((f - 0.980665).abs() < 1e-12, "{f}");
         assert_eq!(calibration_factor(70.0, 0), None);
         assert_eq!(calibration_factor(0.0, 10), None);
+    }
+
+    #[test]
+    fn the_weight_calibration_agrees_with_the_documented_scale() {
+        // 100 cells of 1 cm² at 100 units (392 Pa) carry 100 × 392.2 Pa × 1 cm² = 3.922 N = 0.4 kgf.
+        // A patient of 0.4 / 0.7 kg (70 % of the weight on the mat): the spec's factor is the unit.
+        let load_kgf = 100.0 * 100.0 * crate::protocol::scale::PASCAL_PER_UNIT * 1e-4 / 9.80665;
+        let f = calibration_factor(load_kgf / WEIGHT_FACTOR, 100 * 100).unwrap();
+        assert!((f - cell_kpa(DeviceType::SeatingMatIoT, 1)).abs() < 1e-12, "{f}");
+        // The kPa → mmHg factor is the same physics as the unit's mmHg.
+        assert!((MMHG_PER_KPA - 1000.0 / crate::protocol::scale::PASCAL_PER_MMHG).abs() < 1e-5);
+    }
+
+    #[test]
+    fn a_bed_cell_is_0_4_mmhg_and_a_count_cell_a_255th_of_a_kilopascal() {
+        assert!((cell_mmhg(DeviceType::MattressMatIoT, 250) - 100.0).abs() < 1e-9);
+        assert!((cell_kpa(DeviceType::PodologyIoT, 255) - 1.0).abs() < 1e-12);
+        assert_eq!(active_floor(DeviceType::MattressMatIoT), 2);
+        assert_eq!(active_floor(DeviceType::SeatingMatIoT), 5);
+        assert_eq!(active_floor_for(2.0), 3);
     }
 
     #[test]
@@ -194,13 +244,15 @@ mod tests {
     }
 
     #[test]
-    fn contact_area_counts_cells_of_at_least_5() {
+    fn contact_area_counts_cells_of_at_least_5_units() {
         let cells = [0, 4, 5, 6, 200, 5];
-        assert_eq!(contact_cells(&cells), 4);
+        assert_eq!(contact_cells(DeviceType::SeatingMatIoT, &cells), 4);
         assert_eq!(contact_area_cm2(DeviceType::SeatingMatIoT, &cells), 16.0);
         assert_eq!(contact_area_cm2(DeviceType::SensingHorseSubdevice, &cells), 25.0);
-        // Mattress: 16 cm² per active cell.
-        assert_eq!(contact_area_cm2(DeviceType::MattressMatIoT, &cells), 64.0);
+        // Mattress: 0.4 mmHg steps (13.6 units), active from 2 steps; 16 cm² per active cell.
+        let bed = [0, 1, 2, 3, 200, 1];
+        assert_eq!(contact_cells(DeviceType::MattressMatIoT, &bed), 3);
+        assert_eq!(contact_area_cm2(DeviceType::MattressMatIoT, &bed), 48.0);
     }
 
     #[test]

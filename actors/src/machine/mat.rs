@@ -27,7 +27,7 @@ use super::device_type::DeviceType;
 use super::live_map::{LiveMap, LiveOutput};
 use super::patient_status::PatientStatusMachine;
 use super::posture::{Orientation, PostureClassifier, PostureReading, PostureScheme};
-use super::presence::{reading_presence, Presence, PresenceDetector};
+use super::presence::{reading_presence, Presence, PresenceDetector, PresenceScale};
 use super::pressure_map::PressureMap;
 use super::pressure_ulcer::{RepositioningTier, UlcerConfig, UlcerRiskMachine};
 use super::status::{card_status, state_code, CardInputs, CardStatus, PatientStatus, StateCode};
@@ -192,7 +192,7 @@ impl MatMachine {
         let mut machine = MatMachine {
             device_type,
             live: LiveMap::new(config.functional),
-            presence: PresenceDetector::new(),
+            presence: PresenceDetector::with_scale(PresenceScale::for_device(device_type)),
             patient: PatientStatusMachine::new(config.patient_status, config.absence_delay),
             streaming: Streaming::new(),
             posture: posture_scheme(device_type).map(|scheme| PostureClassifier::new(scheme, behaviour.orientation)),

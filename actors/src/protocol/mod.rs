@@ -8,6 +8,7 @@
 
 mod framing;
 mod messages;
+pub mod scale;
 
 pub use framing::{decode_framed, encode_framed, LENGTH_PREFIX_BYTES};
 pub use messages::*;

@@ -279,6 +279,29 @@ pub async fn eventually(timeout: Duration, mut check: impl FnMut() -> bool) -> b
     check()
 }
 
+/// Polls the async `check` every 250 ms until it holds or `limit` passes (checks that call the API).
+pub async fn eventually_async<F, Fut>(limit: Duration, mut check: F) -> bool
+where
+    F: FnMut() -> Fut,
+    Fut: std::future::Future<Output = bool>,
+{
+    let deadline = tokio::time::Instant::now() + limit;
+    while tokio::time::Instant::now() < deadline {
+        if check().await {
+            return true;
+        }
+        tokio::time::sleep(Duration::from_millis(250)).await;
+    }
+    false
+}
+
+/// GETs `path` with `token`, asserts 200 and returns the JSON body.
+pub async fn get_json(hub: &TestHub, token: &str, path: &str) -> serde_json::Value {
+    let response = request(hub.http(), "GET", path, Some(token), None).await;
+    assert_eq!(response.status, 200, "{path}: {}", response.body);
+    response.json()
+}
+
 /// A response with its raw head and body bytes (for binary bodies such as PDFs).
 pub struct RawResponse {
     pub status: u16,

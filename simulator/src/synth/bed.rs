@@ -100,7 +100,7 @@ impl BedScript {
 ///
 /// `a` runs from the top of the head (0) to the heels (1) in units of body length; `b` runs
 /// across the body in units of half the body width (negative = the person's left); `ra` and
-/// `rb` are semi-axes as fractions of body length and body width; `peak` is on the 0–255 scale.
+/// `rb` are semi-axes as fractions of body length and body width; `peak` is in mmHg.
 #[derive(Debug, Clone, Copy, PartialEq)]
 struct Part {
     a: f32,
@@ -114,24 +114,52 @@ const fn p(a: f32, b: f32, ra: f32, rb: f32, peak: f32) -> Part {
     Part { a, b, ra, rb, peak }
 }
 
-const PARTS: usize = 13;
+const PARTS: usize = 15;
+
+// Measured on real maps (`cargo run -p simulator --example measure_bodies`, the development set
+// S1–S4 placed on 48 × 24 cells of 4 cm, mmHg; 95th percentile of the contact cells per band):
+//
+// | posture | contact cells | median | mean | p90 | head, shoulders, back, pelvis, thighs, calves, heels | leg offset | left share |
+// |---|---|---|---|---|---|---|---|
+// | supine | 551 | 5.1 | 7.4 | 17.2 | 17.7, 18.4, 17.3, 26.6, 6.8, 14.4, 10.9 | +0.065 | 0.59 |
+// | left side | 447 | 6.8 | 10.4 | 23.9 | 12.8, 42.0, 22.3, 42.2, 17.1, 15.0, 8.5 | −0.074 | 0.50 |
+// | right side | 429 | 7.1 | 12.3 | 29.8 | 17.5, 46.2, 24.1, 59.4, 16.5, 18.5, 13.4 | +0.126 | 0.69 |
+//
+// Real bodies load a wide area lightly (half the body's rectangle at a median of 5–7 mmHg), with
+// a few bony peaks: the parts below are those peaks, over two broad, light base patches (torso and
+// legs). The legs do not lie on the torso's line (offset as a fraction of the 24 columns: supine
+// legs 0.065 towards the person's right, i.e. 0.22 half-widths) and a supine body is not
+// symmetric (59 % of the load on the left half). Per subject (supine) the leg offset runs from
+// +0.007 to +0.113 and the left share from 0.48 to 0.65: the simulator draws the mean person.
+// Prone has no real recording: its parts keep the supine scale.
+
+/// Sideways offset of a supine body's legs from its torso line, in half body widths (measured).
+const SUPINE_LEG_OFFSET: f32 = 0.22;
+/// Where a supine body lies across the mat, as a fraction of its short side (towards the person's
+/// left): with the load asymmetry below, the measured 59 % of the load on the left half.
+const SUPINE_SHIFT: f32 = -0.05;
+/// Load of the left parts over the right ones when supine.
+const SUPINE_LEFT: f32 = 1.15;
+const SUPINE_RIGHT: f32 = 0.85;
 
 /// Lying on the back: separate head, two shoulder blades, the back, a sacral peak between the
-/// buttocks, thighs, calves and two heel peaks.
+/// buttocks, thighs, calves and two heel peaks, over the light torso and leg patches.
 const SUPINE: [Part; PARTS] = [
-    p(0.065, 0.0, 0.055, 0.30, 140.0),  // head (occiput)
-    p(0.20, -0.55, 0.065, 0.24, 170.0), // left shoulder blade
-    p(0.20, 0.55, 0.065, 0.24, 170.0),  // right shoulder blade
-    p(0.31, 0.0, 0.12, 0.42, 100.0),    // back
-    p(0.47, 0.0, 0.07, 0.30, 235.0),    // sacrum
-    p(0.46, -0.40, 0.08, 0.26, 185.0),  // left buttock
-    p(0.46, 0.40, 0.08, 0.26, 185.0),   // right buttock
-    p(0.62, -0.32, 0.115, 0.15, 108.0), // left thigh
-    p(0.62, 0.32, 0.115, 0.15, 108.0),  // right thigh
-    p(0.82, -0.30, 0.095, 0.12, 105.0), // left calf
-    p(0.82, 0.30, 0.095, 0.12, 105.0),  // right calf
-    p(0.955, -0.30, 0.035, 0.11, 205.0), // left heel
-    p(0.955, 0.30, 0.035, 0.11, 205.0),  // right heel
+    p(0.065, 0.0, 0.055, 0.30, 20.0),                                 // head (occiput)
+    p(0.20, -0.55, 0.065, 0.24, 21.0 * SUPINE_LEFT),                  // left shoulder blade
+    p(0.20, 0.55, 0.065, 0.24, 21.0 * SUPINE_RIGHT),                  // right shoulder blade
+    p(0.31, 0.0, 0.12, 0.42, 12.0),                                   // back
+    p(0.47, 0.0, 0.07, 0.30, 30.0),                                   // sacrum
+    p(0.46, -0.40, 0.08, 0.26, 24.0 * SUPINE_LEFT),                   // left buttock
+    p(0.46, 0.40, 0.08, 0.26, 24.0 * SUPINE_RIGHT),                   // right buttock
+    p(0.62, -0.32 + SUPINE_LEG_OFFSET, 0.115, 0.15, 8.0 * SUPINE_LEFT), // left thigh
+    p(0.62, 0.32 + SUPINE_LEG_OFFSET, 0.115, 0.15, 8.0 * SUPINE_RIGHT), // right thigh
+    p(0.82, -0.30 + SUPINE_LEG_OFFSET, 0.095, 0.12, 16.0 * SUPINE_LEFT), // left calf
+    p(0.82, 0.30 + SUPINE_LEG_OFFSET, 0.095, 0.12, 16.0 * SUPINE_RIGHT), // right calf
+    p(0.955, -0.30 + SUPINE_LEG_OFFSET, 0.035, 0.11, 13.0 * SUPINE_LEFT), // left heel
+    p(0.955, 0.30 + SUPINE_LEG_OFFSET, 0.035, 0.11, 13.0 * SUPINE_RIGHT), // right heel
+    p(0.33, 0.0, 0.27, 0.95, 5.5),                                    // torso, light and broad
+    p(0.76, SUPINE_LEG_OFFSET, 0.22, 0.75, 3.5),                      // legs, light and broad
 ];
 
 /// Lying on the left side: one shoulder and one hip (greater trochanter) carry the load and the
@@ -139,36 +167,41 @@ const SUPINE: [Part; PARTS] = [
 /// (negative `b`); the hips and knees are bent, so the legs lie in front of the torso's line,
 /// towards that side, the upper (right) leg furthest forward, resting on the mattress.
 const LEFT_LATERAL: [Part; PARTS] = [
-    p(0.07, -0.05, 0.055, 0.22, 130.0), // head (ear)
-    p(0.20, -0.05, 0.075, 0.30, 220.0), // left shoulder (underneath)
+    p(0.07, -0.05, 0.055, 0.22, 15.0),  // head (ear)
+    p(0.20, -0.05, 0.05, 0.20, 46.0),   // left shoulder (underneath)
     p(0.20, 0.10, 0.06, 0.10, 0.0),     // right shoulder (in the air)
-    p(0.31, -0.02, 0.12, 0.30, 95.0),   // flank
-    p(0.47, 0.0, 0.07, 0.18, 150.0),    // pelvis
-    p(0.46, -0.05, 0.085, 0.32, 240.0), // left hip (trochanter)
+    p(0.31, -0.02, 0.12, 0.30, 20.0),   // flank
+    p(0.47, 0.0, 0.07, 0.18, 30.0),     // pelvis
+    p(0.46, -0.05, 0.055, 0.22, 50.0),  // left hip (trochanter)
     p(0.46, 0.20, 0.06, 0.10, 0.0),     // right hip (in the air)
-    p(0.61, -0.25, 0.12, 0.22, 115.0),  // left thigh (underneath, bent forward)
-    p(0.62, -0.50, 0.09, 0.14, 95.0),   // right thigh (resting on the mattress in front)
-    p(0.79, -0.30, 0.10, 0.16, 110.0),  // left lower leg
-    p(0.80, -0.55, 0.08, 0.12, 90.0),   // right lower leg
-    p(0.93, -0.20, 0.035, 0.14, 170.0), // left ankle
-    p(0.94, -0.45, 0.03, 0.11, 120.0),  // right foot
+    p(0.61, -0.15, 0.12, 0.22, 18.0),   // left thigh (underneath, bent forward)
+    p(0.62, -0.35, 0.09, 0.14, 14.0),   // right thigh (resting on the mattress in front)
+    p(0.79, -0.20, 0.10, 0.16, 16.0),   // left lower leg
+    p(0.80, -0.40, 0.08, 0.12, 13.0),   // right lower leg
+    p(0.93, -0.15, 0.035, 0.14, 10.0),  // left ankle
+    p(0.94, -0.35, 0.03, 0.11, 8.0),    // right foot
+    p(0.33, -0.02, 0.27, 0.55, 8.0),    // torso, light
+    p(0.76, -0.35, 0.22, 0.55, 5.5),    // legs, light
 ];
 
-/// Lying on the belly: face turned, chest, iliac crests, knees and the tops of the feet.
+/// Lying on the belly: face turned, chest, iliac crests, knees and the tops of the feet (no real
+/// recording: the supine scale).
 const PRONE: [Part; PARTS] = [
-    p(0.07, 0.10, 0.05, 0.26, 125.0),   // face (turned)
-    p(0.22, -0.42, 0.07, 0.26, 175.0),  // left chest
-    p(0.22, 0.42, 0.07, 0.26, 175.0),   // right chest
-    p(0.32, 0.0, 0.11, 0.40, 95.0),     // belly
-    p(0.47, 0.0, 0.06, 0.22, 120.0),    // pubis
-    p(0.45, -0.42, 0.075, 0.22, 225.0), // left iliac crest
-    p(0.45, 0.42, 0.075, 0.22, 225.0),  // right iliac crest
-    p(0.62, -0.30, 0.11, 0.15, 105.0),  // left thigh
-    p(0.62, 0.30, 0.11, 0.15, 105.0),   // right thigh
-    p(0.75, -0.30, 0.05, 0.14, 225.0),  // left knee
-    p(0.75, 0.30, 0.05, 0.14, 225.0),   // right knee
-    p(0.92, -0.30, 0.07, 0.10, 110.0),  // left foot (dorsum)
-    p(0.92, 0.30, 0.07, 0.10, 110.0),   // right foot (dorsum)
+    p(0.07, 0.10, 0.05, 0.26, 16.0),    // face (turned)
+    p(0.22, -0.42, 0.07, 0.26, 22.0),   // left chest
+    p(0.22, 0.42, 0.07, 0.26, 22.0),    // right chest
+    p(0.32, 0.0, 0.11, 0.40, 12.0),     // belly
+    p(0.47, 0.0, 0.06, 0.22, 15.0),     // pubis
+    p(0.45, -0.42, 0.075, 0.22, 28.0),  // left iliac crest
+    p(0.45, 0.42, 0.075, 0.22, 28.0),   // right iliac crest
+    p(0.62, -0.30, 0.11, 0.15, 13.0),   // left thigh
+    p(0.62, 0.30, 0.11, 0.15, 13.0),    // right thigh
+    p(0.75, -0.30, 0.05, 0.14, 28.0),   // left knee
+    p(0.75, 0.30, 0.05, 0.14, 28.0),    // right knee
+    p(0.92, -0.30, 0.07, 0.10, 14.0),   // left foot (dorsum)
+    p(0.92, 0.30, 0.07, 0.10, 14.0),    // right foot (dorsum)
+    p(0.33, 0.0, 0.27, 0.95, 5.5),      // torso, light and broad
+    p(0.76, 0.0, 0.22, 0.75, 3.5),      // legs, light and broad
 ];
 
 /// The posture mirrored across the body axis (left side ↔ right side).
@@ -203,8 +236,11 @@ fn blend(a: &[Part; PARTS], b: &[Part; PARTS], t: f32) -> [Part; PARTS] {
     out
 }
 
-/// Sideways position of the body for lateral postures: people lie a little off-centre.
-const LATERAL_SHIFT: f32 = 0.06;
+/// Sideways position of a body lying on its right side (mirrored for the left), as a fraction of
+/// the short side, negative towards the person's left: the trunk lies a little off-centre, away
+/// from the side it lies on, so that the load, legs in front included, is centred as measured
+/// (50 % on each half lying on the left side).
+const LATERAL_SHIFT: f32 = -0.02;
 
 fn pose(step: &Step<BedPhase>) -> Option<Pose> {
     let f = step.fraction;
@@ -214,12 +250,12 @@ fn pose(step: &Step<BedPhase>) -> Option<Pose> {
     let right = mirrored(&LEFT_LATERAL);
     let pose = match step.phase {
         BedPhase::Empty => return None,
-        BedPhase::LyingDown => Pose { parts: SUPINE, load: smoothstep(f), shift: 0.0 },
-        BedPhase::Supine => Pose { parts: SUPINE, load: 1.0, shift: 0.0 },
+        BedPhase::LyingDown => Pose { parts: SUPINE, load: smoothstep(f), shift: SUPINE_SHIFT },
+        BedPhase::Supine => Pose { parts: SUPINE, load: 1.0, shift: SUPINE_SHIFT },
         BedPhase::TurningLeft => Pose {
             parts: blend(&SUPINE, &LEFT_LATERAL, turn),
             load: turning_load,
-            shift: lerp(0.0, -LATERAL_SHIFT, turn),
+            shift: lerp(SUPINE_SHIFT, -LATERAL_SHIFT, turn),
         },
         BedPhase::LeftLateral => Pose { parts: LEFT_LATERAL, load: 1.0, shift: -LATERAL_SHIFT },
         BedPhase::TurningRight => Pose {
@@ -239,14 +275,15 @@ fn pose(step: &Step<BedPhase>) -> Option<Pose> {
     Some(pose)
 }
 
-/// Draws the body for `step` onto `canvas` (values on the 0–255 scale, before noise).
+/// Draws the body for `step` onto `canvas`, in the device's steps of `step_mmhg` (before noise).
 ///
-/// The body lies along the longer side (columns when square), 90 % of its length; its width is
-/// 30 % of its length, kept between 35 % and 50 % of the shorter side so a body on a coarse
-/// 16×16 mat still covers enough sensors and one on a wide mat is not absurdly broad. On mats
-/// shorter than 44 cells the sensors are coarser than a body's features, so every patch is
-/// inflated (×1.8 on 16 cells, ×1.4 on 24) to cover the sensors a real body would press.
-pub(crate) fn draw(canvas: &mut Canvas, step: &Step<BedPhase>, breathing: f32) {
+/// The body lies along the longer side (columns when square), 95 % of its length (real bodies
+/// fill 96–98 % of the 190 cm sensor); its width is 30 % of its length, kept between 35 % and 50 %
+/// of the shorter side so a body on a coarse 16×16 mat still covers enough sensors and one on a
+/// wide mat is not absurdly broad. On mats shorter than 44 cells the sensors are coarser than a
+/// body's features, so every patch is inflated (×1.8 on 16 cells, ×1.4 on 24) to cover the
+/// sensors a real body would press.
+pub(crate) fn draw(canvas: &mut Canvas, step: &Step<BedPhase>, breathing: f32, step_mmhg: f32) {
     let Some(pose) = pose(step) else { return };
     if pose.load <= 0.0 {
         return;
@@ -255,15 +292,15 @@ pub(crate) fn draw(canvas: &mut Canvas, step: &Step<BedPhase>, breathing: f32) {
     let cols = canvas.cols() as f32;
     let along_cols = cols >= rows;
     let (long, short) = if along_cols { (cols, rows) } else { (rows, cols) };
-    let length = 0.9 * long;
+    let length = 0.95 * long;
     let width = (0.3 * length).clamp(0.35 * short, 0.5 * short);
-    let start = 0.05 * long;
+    let start = 0.025 * long;
     let middle = short / 2.0 + pose.shift * short;
     let coarse = (44.0 / long).clamp(1.0, 3.0).powf(0.6);
     for (i, part) in pose.parts.iter().enumerate() {
         // Breathing moves the chest and back parts a little.
         let breath = if (1..=3).contains(&i) { 1.0 + 0.04 * breathing } else { 1.0 };
-        let peak = part.peak * pose.load * breath;
+        let peak = part.peak * pose.load * breath / step_mmhg;
         if peak < 1.0 {
             continue;
         }
@@ -326,11 +363,64 @@ mod tests {
     fn body_lies_along_the_long_side() {
         let step = |phase| Step { phase, index: 0, elapsed: Duration::ZERO, length: Duration::ZERO, fraction: 0.5 };
         let mut tall = Canvas::new(48, 24);
-        draw(&mut tall, &step(BedPhase::Supine), 0.0);
+        draw(&mut tall, &step(BedPhase::Supine), 0.0, 0.4);
         let rows_used = (0..48).filter(|r| (0..24).any(|c| tall.values()[r * 24 + c] >= 5.0)).count();
         assert!(rows_used > 40, "{rows_used}");
         let mut empty = Canvas::new(48, 24);
-        draw(&mut empty, &step(BedPhase::Empty), 0.0);
+        draw(&mut empty, &step(BedPhase::Empty), 0.0, 0.4);
         assert!(empty.values().iter().all(|&v| v == 0.0));
+    }
+
+    /// Contact cells (≥ 0.8 mmHg), median, mean and 90th percentile (mmHg), leg offset (of the
+    /// columns) and the left half's share of the load, of a posture drawn on 48 × 24 cells in
+    /// 0.4 mmHg steps without noise, measured as `examples/measure_bodies.rs` measures real ones.
+    fn figures(phase: BedPhase) -> [f32; 6] {
+        let step = Step { phase, index: 0, elapsed: Duration::ZERO, length: Duration::ZERO, fraction: 0.5 };
+        let mut canvas = Canvas::new(48, 24);
+        draw(&mut canvas, &step, 0.0, 0.4);
+        let map: Vec<f32> = canvas.values().iter().map(|v| v.round() * 0.4).collect();
+        let mut active: Vec<f32> = map.iter().copied().filter(|&v| v >= 0.8).collect();
+        active.sort_by(f32::total_cmp);
+        let at = |q: f32| active[((active.len() - 1) as f32 * q).round() as usize];
+        let rows: Vec<usize> = (0..48).filter(|&r| (0..24).filter(|&c| map[r * 24 + c] >= 0.8).count() >= 2).collect();
+        let (first, extent) = (rows[0] as f32, (rows[rows.len() - 1] + 1 - rows[0]) as f32);
+        let centroid = |lo: f32, hi: f32| {
+            let (mut w, mut wc) = (0.0, 0.0);
+            for r in 0..48 {
+                let f = (r as f32 + 0.5 - first) / extent;
+                if f >= lo && f < hi {
+                    for c in 0..24 {
+                        w += map[r * 24 + c];
+                        wc += map[r * 24 + c] * (c as f32 + 0.5);
+                    }
+                }
+            }
+            wc / w
+        };
+        let left: f32 = (0..48).flat_map(|r| map[r * 24..r * 24 + 12].iter()).sum();
+        [
+            active.len() as f32,
+            at(0.5),
+            active.iter().sum::<f32>() / active.len() as f32,
+            at(0.9),
+            (centroid(0.6, 0.95) - centroid(0.12, 0.5)) / 24.0,
+            left / map.iter().sum::<f32>(),
+        ]
+    }
+
+    #[test]
+    fn bodies_look_like_the_measured_real_ones() {
+        // The table above: contact cells, median, mean, p90, leg offset, left share.
+        let supine = [551.0, 5.1, 7.4, 17.2, 0.065, 0.59];
+        let left_side = [447.0, 6.8, 10.4, 23.9, -0.074, 0.50];
+        for (phase, real) in [(BedPhase::Supine, supine), (BedPhase::LeftLateral, left_side)] {
+            let sim = figures(phase);
+            println!("{phase:?}: simulator {sim:.3?}, real {real:?}");
+            for k in 0..4 {
+                assert!((sim[k] / real[k] - 1.0).abs() <= 0.3, "{phase:?} figure {k}: {sim:?} vs {real:?}");
+            }
+            assert!((sim[4] - real[4]).abs() <= 0.04, "{phase:?} leg offset: {sim:?} vs {real:?}");
+            assert!((sim[5] - real[5]).abs() <= 0.06, "{phase:?} left share: {sim:?} vs {real:?}");
+        }
     }
 }

@@ -108,23 +108,24 @@ impl Canvas {
         }
     }
 
-    /// Adds sensor noise to a pressure-mat map (0–255 scale): a multiplicative ±`gain` jitter on
-    /// loaded cells, a baseline of 0–3 everywhere (below the "active" threshold of 5), and rare
+    /// Adds sensor noise to a pressure-mat map (in the device's steps): a multiplicative ±`gain`
+    /// jitter on loaded cells, a baseline of 0–`baseline` steps everywhere (below the active
+    /// floor: 3 on mats whose step is the old count, floor 5; 1 on bed mats, floor 2), and rare
     /// isolated spikes of 5–15 as real sensors show.
-    pub fn add_mat_noise(&mut self, rng: &mut SmallRng, gain: f32) {
+    pub fn add_mat_noise(&mut self, rng: &mut SmallRng, gain: f32, baseline: u8) {
         let mut bits = 0u64;
         for (i, cell) in self.values.iter_mut().enumerate() {
             if i % 8 == 0 {
                 bits = rng.random();
             }
             let byte = (bits >> ((i % 8) * 8)) as u8;
-            let baseline = f32::from(byte & 3);
+            let base = f32::from((byte & 3).min(baseline));
             if *cell > 0.0 {
                 // Six bits of the byte as a uniform value in [-1, 1].
                 let jitter = f32::from(byte >> 2) / 31.5 - 1.0;
                 *cell *= 1.0 + gain * jitter;
             }
-            *cell += baseline;
+            *cell += base;
         }
         let cells = self.values.len();
         let spikes = rng.random_range(0..=cells / 800);
@@ -197,7 +198,7 @@ mod tests {
     fn noise_keeps_an_empty_mat_below_the_active_threshold_almost_everywhere() {
         let mut rng = SmallRng::seed_from_u64(7);
         let mut canvas = Canvas::new(48, 48);
-        canvas.add_mat_noise(&mut rng, 0.06);
+        canvas.add_mat_noise(&mut rng, 0.06, 3);
         let active = canvas.values().iter().filter(|&&v| v >= 5.0).count();
         assert!(active <= 48 * 48 / 800, "{active} noisy cells");
     }

@@ -7,14 +7,18 @@ mod bed;
 mod canvas;
 mod feet;
 mod force;
+pub mod negatives;
 #[cfg(test)]
 pub(crate) mod presence_rule;
 mod script;
 mod seat;
 
 use std::f32::consts::TAU;
+use std::sync::Arc;
 use std::time::Duration;
 
+use actors::machine::device_type::DeviceType;
+use actors::protocol::scale::{units_per_cell, units_to_mmhg, BED_CELL_MMHG};
 use actors::protocol::CellFormat;
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
@@ -40,6 +44,47 @@ pub enum Scenario {
     ForceChannels(PresenceScript),
     /// Nobody, ever: sensor noise only.
     Empty,
+    /// Recorded frames played back as they are, in a loop (real maps: `real::replay`).
+    Replay(Replay),
+}
+
+/// Frames played back in order, each held for its duration, then again from the first. Each frame
+/// says whether someone is on the mat in it. Cells are sent exactly as given (no noise).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Replay {
+    frames: Arc<[ReplayFrame]>,
+    script: Script<usize>,
+}
+
+/// One frame of a [`Replay`].
+#[derive(Debug, Clone, PartialEq)]
+pub struct ReplayFrame {
+    /// The frame's cells, row-major, one value per cell in the device's own steps.
+    pub cells: Vec<u16>,
+    /// How long it is shown.
+    pub hold: Duration,
+    /// Someone is on the mat.
+    pub occupied: bool,
+}
+
+impl Replay {
+    /// A replay of `frames` (at least one, each held for a non-zero time).
+    pub fn new(frames: Vec<ReplayFrame>) -> Self {
+        assert!(!frames.is_empty() && frames.iter().all(|f| !f.hold.is_zero()), "a replay needs frames with non-zero holds");
+        let script = Script::new(frames.iter().enumerate().map(|(i, f)| (i, f.hold)).collect());
+        Replay { frames: frames.into(), script }
+    }
+
+    /// The frames.
+    pub fn frames(&self) -> &[ReplayFrame] {
+        &self.frames
+    }
+
+    /// The frame shown at `t` since the replay started.
+    pub fn at(&self, t: Duration) -> &ReplayFrame {
+        let index = self.script.at(t).map_or(0, |step| step.phase);
+        &self.frames[index]
+    }
 }
 
 impl Scenario {
@@ -67,6 +112,7 @@ impl Scenario {
             Scenario::StandingFeet(_) => "feet",
             Scenario::ForceChannels(_) => "force",
             Scenario::Empty => "empty",
+            Scenario::Replay(_) => "replay",
         }
     }
 
@@ -78,6 +124,7 @@ impl Scenario {
             Scenario::StandingFeet(s) => s.script().cycle(),
             Scenario::ForceChannels(s) => s.script().cycle(),
             Scenario::Empty => Duration::ZERO,
+            Scenario::Replay(r) => r.script.cycle(),
         }
     }
 
@@ -89,6 +136,7 @@ impl Scenario {
             Scenario::StandingFeet(s) => s.script().at(t).map(|x| ScenarioPhase::Feet(x.phase)),
             Scenario::ForceChannels(s) => s.script().at(t).map(|x| ScenarioPhase::Force(x.phase)),
             Scenario::Empty => None,
+            Scenario::Replay(r) => Some(ScenarioPhase::Replay { occupied: r.at(t).occupied }),
         };
         phase.unwrap_or(ScenarioPhase::Empty)
     }
@@ -107,6 +155,11 @@ pub enum ScenarioPhase {
     Force(PresencePhase),
     /// [`Scenario::Empty`].
     Empty,
+    /// A frame of [`Scenario::Replay`].
+    Replay {
+        /// Someone is on the mat in it.
+        occupied: bool,
+    },
 }
 
 impl ScenarioPhase {
@@ -118,6 +171,7 @@ impl ScenarioPhase {
             ScenarioPhase::Feet(p) => p.occupied(),
             ScenarioPhase::Force(p) => p.occupied(),
             ScenarioPhase::Empty => false,
+            ScenarioPhase::Replay { occupied } => occupied,
         }
     }
 
@@ -130,12 +184,17 @@ impl ScenarioPhase {
                 | ScenarioPhase::Feet(FeetPhase::Empty)
                 | ScenarioPhase::Force(PresencePhase::Away)
                 | ScenarioPhase::Empty
+                | ScenarioPhase::Replay { occupied: false }
         )
     }
 }
 
 /// Multiplicative noise on loaded mat cells (±6 %).
 const MAT_NOISE_GAIN: f32 = 0.06;
+/// Baseline noise of mats whose step is the old count (0–3, below the active floor of 5).
+const COUNT_BASELINE: u8 = 3;
+/// Baseline noise of a mat in steps of 0.4 mmHg (0–1 step, below the two-step active floor).
+const BED_BASELINE: u8 = 1;
 /// Breathing period for the bed scenario.
 const BREATH_PERIOD_S: f32 = 4.0;
 
@@ -147,13 +206,24 @@ pub struct MapSynth {
     rng: SmallRng,
     canvas: Canvas,
     jitter: Vec<f32>,
+    /// mmHg in one step of the device's cells, for the bed bodies (drawn in mmHg).
+    step_mmhg: f32,
 }
 
 impl MapSynth {
-    /// A synthesiser for `rows × cols` maps in `format`, with noise seeded by `seed`.
+    /// A synthesiser for `rows × cols` maps in `format`, with noise seeded by `seed`. Bed bodies
+    /// are sent in a bed mat's 0.4 mmHg steps (`actors::protocol::scale`); see
+    /// [`MapSynth::for_device_type`].
     pub fn new(rows: u16, cols: u16, format: CellFormat, scenario: Scenario, seed: u64) -> Self {
         let canvas = Canvas::new(usize::from(rows), usize::from(cols));
-        Self { format, scenario, rng: SmallRng::seed_from_u64(seed), canvas, jitter: Vec::new() }
+        Self { format, scenario, rng: SmallRng::seed_from_u64(seed), canvas, jitter: Vec::new(), step_mmhg: BED_CELL_MMHG as f32 }
+    }
+
+    /// Sends bed bodies in the documented step of `device`'s cells (a Floor or Wellness Mat counts
+    /// in the old unit, so a lying body fills its byte).
+    pub fn for_device_type(mut self, device: DeviceType) -> Self {
+        self.step_mmhg = units_to_mmhg(units_per_cell(device)) as f32;
+        self
     }
 
     /// The scenario being played.
@@ -192,21 +262,22 @@ impl MapSynth {
             Scenario::BedOccupant(script) => {
                 if let Some(step) = script.script().at(t) {
                     let breathing = (TAU * t.as_secs_f32() / BREATH_PERIOD_S).sin();
-                    bed::draw(&mut self.canvas, &step, breathing);
+                    bed::draw(&mut self.canvas, &step, breathing, self.step_mmhg);
                 }
-                self.canvas.add_mat_noise(&mut self.rng, MAT_NOISE_GAIN);
+                let baseline = if self.step_mmhg >= BED_CELL_MMHG as f32 { BED_BASELINE } else { COUNT_BASELINE };
+                self.canvas.add_mat_noise(&mut self.rng, MAT_NOISE_GAIN, baseline);
             }
             Scenario::SeatedPerson(script) => {
                 if let Some(step) = script.script().at(t) {
                     seat::draw(&mut self.canvas, script, &step, t);
                 }
-                self.canvas.add_mat_noise(&mut self.rng, MAT_NOISE_GAIN);
+                self.canvas.add_mat_noise(&mut self.rng, MAT_NOISE_GAIN, COUNT_BASELINE);
             }
             Scenario::StandingFeet(script) => {
                 if let Some(step) = script.script().at(t) {
                     feet::draw(&mut self.canvas, script, &step, t);
                 }
-                self.canvas.add_mat_noise(&mut self.rng, MAT_NOISE_GAIN);
+                self.canvas.add_mat_noise(&mut self.rng, MAT_NOISE_GAIN, COUNT_BASELINE);
             }
             Scenario::ForceChannels(script) => {
                 let channels = self.canvas.rows() * self.canvas.cols();
@@ -218,14 +289,20 @@ impl MapSynth {
                     force::draw(&mut self.canvas, script, &step, t, &self.jitter);
                 }
             }
-            Scenario::Empty => self.canvas.add_mat_noise(&mut self.rng, MAT_NOISE_GAIN),
+            Scenario::Empty => self.canvas.add_mat_noise(&mut self.rng, MAT_NOISE_GAIN, COUNT_BASELINE),
+            Scenario::Replay(replay) => {
+                let cols = self.canvas.cols();
+                for (i, &v) in replay.at(t).cells.iter().enumerate().take(self.canvas.rows() * cols) {
+                    self.canvas.set(i / cols, i % cols, f32::from(v));
+                }
+            }
         }
     }
 }
 
 #[cfg(test)]
 mod tests {
-    use super::presence_rule::{Presence, evaluate};
+    use super::presence_rule::{Presence, evaluate, evaluate_scaled};
     use super::*;
 
     /// Samples a whole cycle every `step` and checks the presence rule against the phase.
@@ -238,7 +315,9 @@ mod tests {
             let phase = synth.scenario().phase(t);
             let cells = synth.render(t);
             let values = decode_cells(&cells, CellFormat::U8);
-            let verdict = evaluate(&values, usize::from(rows), usize::from(cols));
+            // Bed bodies come in a bed mat's 0.4 mmHg steps; the others in the old count.
+            let scale = if matches!(synth.scenario(), Scenario::BedOccupant(_)) { units_per_cell(DeviceType::MattressMatIoT) } else { 1.0 };
+            let verdict = evaluate_scaled(&values, usize::from(rows), usize::from(cols), scale);
             if phase.occupied() {
                 occupied += 1;
                 assert_eq!(verdict.presence, Presence::Presence, "{rows}x{cols} seed {seed} at {t:?} in {phase:?}: {verdict:?}");
@@ -328,6 +407,19 @@ mod tests {
         assert_eq!(fa, fb);
         assert_ne!(fa, fc);
         assert_eq!(fa.len(), 24 * 24);
+    }
+
+    #[test]
+    fn a_replay_sends_its_frames_as_they_are_in_a_loop() {
+        let frame = |v: u16, occupied| ReplayFrame { cells: vec![v; 4], hold: Duration::from_secs(2), occupied };
+        let replay = Scenario::Replay(Replay::new(vec![frame(7, true), frame(0, false)]));
+        assert_eq!(replay.cycle(), Duration::from_secs(4));
+        assert!(replay.phase(Duration::from_secs(1)).occupied());
+        assert!(replay.phase(Duration::from_secs(3)).vacant());
+        let mut synth = MapSynth::new(2, 2, CellFormat::U8, replay, 1);
+        assert_eq!(synth.render(Duration::from_millis(1_900)), vec![7; 4]);
+        assert_eq!(synth.render(Duration::from_millis(2_000)), vec![0; 4]);
+        assert_eq!(synth.render(Duration::from_millis(4_500)), vec![7; 4]);
     }
 
     #[test]

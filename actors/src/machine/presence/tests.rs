@@ -1,6 +1,7 @@
 //! Each threshold of spec §5, at and across its limit.
 
 use super::*;
+use crate::machine::device_type::DeviceType;
 use crate::protocol::CellFormat;
 
 /// A 48×48 map whose active cells form one filled rectangle of `count` cells (row-major from the
@@ -43,13 +44,13 @@ fn active_points_threshold_is_fifty() {
     assert_eq!(stats(&rectangle(49, 10, 110)).active_points, 49);
     // 49 cells: the mean of 25×10 + 24×110 is 58.98, median 10 — force the other figures high
     // so only the count fails.
-    let s = PresenceStats { active_points: 49, mean: 100.0, median: 100.0, std_dev: 50.0, largest_blob: 49 };
+    let s = PresenceStats { active_points: 49, mean: 100.0, median: 100.0, std_dev: 50.0, largest_blob: 49, load_kgf: None };
     assert_eq!(s.verdict(), Presence::Absent);
     assert_eq!(PresenceStats { active_points: 50, ..s }.verdict(), Presence::Present);
 }
 
 fn passing() -> PresenceStats {
-    PresenceStats { active_points: 50, mean: 50.0, median: 50.0, std_dev: 40.0, largest_blob: 40 }
+    PresenceStats { active_points: 50, mean: 50.0, median: 50.0, std_dev: 40.0, largest_blob: 40, load_kgf: None }
 }
 
 #[test]
@@ -60,6 +61,69 @@ fn every_threshold_is_inclusive_and_each_one_alone_can_fail() {
     assert_eq!(PresenceStats { std_dev: 39.99, ..passing() }.verdict(), Presence::Absent);
     assert_eq!(PresenceStats { largest_blob: 39, ..passing() }.verdict(), Presence::Absent);
     assert_eq!(PresenceStats { active_points: 49, ..passing() }.verdict(), Presence::Absent);
+    assert_eq!(PresenceStats { load_kgf: Some(MIN_LOAD_KGF), ..passing() }.verdict(), Presence::Present);
+    assert_eq!(PresenceStats { load_kgf: Some(MIN_LOAD_KGF - 0.01), ..passing() }.verdict(), Presence::Absent);
+}
+
+/// A bed mat's detector (0.4 mmHg steps, 16 cm² cells on a 192 cm mattress).
+fn bed_stats(cells: &[u8]) -> PresenceStats {
+    let map = PressureMap::new(48, 48, CellFormat::U8, cells).unwrap();
+    PresenceDetector::with_scale(PresenceScale::for_device(DeviceType::MattressMatIoT)).stats(&map)
+}
+
+#[test]
+fn device_scales_follow_the_protocol() {
+    let unit = PresenceScale::unit();
+    assert_eq!((unit.units_per_cell(), unit.active_floor()), (1.0, 5));
+    assert_eq!(PresenceScale::for_device(DeviceType::SeatingMatIoT), unit);
+    assert_eq!(PresenceScale::for_device(DeviceType::PodologyIoT), unit);
+    for t in [DeviceType::MattressMatIoT, DeviceType::SleepMat, DeviceType::MattressMat] {
+        let bed = PresenceScale::for_device(t);
+        assert!((bed.units_per_cell() - 13.599).abs() < 1e-3, "{t:?}");
+        // 5 units is less than one 0.4 mmHg step: the two-step floor (0.8 mmHg) decides.
+        assert_eq!(bed.active_floor(), 2, "{t:?}");
+    }
+}
+
+#[test]
+fn on_a_bed_mat_one_step_is_noise_and_two_steps_are_active() {
+    assert_eq!(bed_stats(&rectangle(300, 1, 1)).active_points, 0);
+    assert_eq!(bed_stats(&rectangle(300, 2, 2)).active_points, 300);
+}
+
+#[test]
+fn bed_cells_are_read_in_hub_units() {
+    // Steps of 2 and 8 (0.8 and 3.2 mmHg): mean 5 steps = 68.0 units, std dev 3 steps = 40.8.
+    let s = bed_stats(&rectangle(1000, 2, 8));
+    let k = PresenceScale::for_device(DeviceType::MattressMatIoT).units_per_cell();
+    assert!((s.mean - 5.0 * k).abs() < 1e-9 && (s.median - 5.0 * k).abs() < 1e-9);
+    assert!((s.std_dev - 3.0 * k).abs() < 1e-9);
+    assert_eq!(s.verdict(), Presence::Present);
+    // The same cells one step lower: mean 4 steps = 54.4, std dev 40.8, but 1s are not active.
+    let s = bed_stats(&rectangle(1000, 1, 7));
+    assert_eq!(s.active_points, 500);
+    // Steps of 1 and 4 (0.4 and 1.6 mmHg): mean 2.5 steps ≈ 34 units, below 50.
+    let s = bed_stats(&rectangle(1000, 2, 3));
+    assert!(s.mean < MIN_MEAN);
+    assert_eq!(s.verdict(), Presence::Absent);
+}
+
+#[test]
+fn a_whole_bed_mat_needs_ten_kilograms_on_it() {
+    // One step on a 16 cm² cell: 0.4 mmHg × 16 cm² = 8.70 gf. 1000 cells of mean 5 steps carry
+    // 43.5 kgf; 250 cells of the same carry 10.9 kgf, 220 cells 9.6 kgf.
+    let per_step = 0.4 * 133.322_387_415 * 16e-4 / 9.806_65;
+    let s = bed_stats(&rectangle(1000, 2, 8));
+    assert!((s.load_kgf.unwrap() - 5000.0 * per_step).abs() < 1e-6);
+    assert_eq!(bed_stats(&rectangle(250, 2, 8)).verdict(), Presence::Present);
+    let light = bed_stats(&rectangle(220, 2, 8));
+    assert!(light.load_kgf.unwrap() < MIN_LOAD_KGF && light.mean >= MIN_MEAN && light.std_dev >= MIN_STD_DEV);
+    assert_eq!(light.verdict(), Presence::Absent);
+    // The legacy 16×16 mattress (16 cells of 4 cm, not a whole bed) and other types have no load rule.
+    let legacy = PressureMap::new(16, 16, CellFormat::U8, &[8u8; 256]).unwrap();
+    let mut detector = PresenceDetector::with_scale(PresenceScale::for_device(DeviceType::MattressMat));
+    assert_eq!(detector.stats(&legacy).load_kgf, None);
+    assert_eq!(stats(&rectangle(60, 10, 110)).load_kgf, None);
 }
 
 #[test]
