@@ -6,6 +6,9 @@ import { InactivityWatcher, LoginPage, LogoutButton, RequireAuth } from '../feat
 import { DevicePage } from '../features/device-page';
 import type { RendererFactory } from '../features/device-page/HeatMap';
 import { DevicesPage } from '../features/devices';
+import { AdminPanelPage } from '../features/admin';
+import { BrandingPage } from '../features/branding';
+import { DeviceSettingsPage } from '../features/device-settings';
 import { LIVE_ROUTES } from '../lib/deviceTypes';
 
 function Guarded() {
@@ -23,6 +26,10 @@ export function AppRoutes({ createRenderer }: { createRenderer?: RendererFactory
       <Route path="/login" caseSensitive element={<LoginPage />} />
       <Route element={<Guarded />}>
         <Route path="/devices" caseSensitive element={<DevicesPage headerActions={<LogoutButton />} />} />
+        <Route path="/adminPanel" caseSensitive element={<AdminPanelPage />} />
+        <Route path="/brandingOptions" caseSensitive element={<BrandingPage />} />
+        <Route path="/deviceSettings" caseSensitive element={<DeviceSettingsPage />} />
+        <Route path="/roomSettings" caseSensitive element={<DeviceSettingsPage room />} />
         {LIVE_ROUTES.map((r) => (
           <Route
             key={r.path}

@@ -9,6 +9,7 @@ import { routeForDeviceType } from '../../lib/deviceTypes';
 import { deviceViewFamily } from '../../lib/devicesStore';
 import { notify } from '../../lib/notifications';
 import { statusColor } from '../../lib/status';
+import { DeviceAdminActions } from '../device-admin';
 
 export function DeviceCard({ deviceId, company }: { deviceId: string; company: string }) {
   const { t } = useTranslation();
@@ -72,6 +73,7 @@ export function DeviceCard({ deviceId, company }: { deviceId: string; company: s
           ? view.sides.map((s) => <StatusBadge key={s.side} status={s.cardStatus} label={t(`device.side.${s.side}`)} />)
           : null}
       </div>
+      {view.device ? <DeviceAdminActions device={view.device} /> : null}
     </div>
   );
 }

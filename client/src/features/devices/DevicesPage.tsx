@@ -8,6 +8,7 @@ import { SocketStatusBanner } from '../../components/SocketStatusBanner';
 import { TopBar } from '../../components/TopBar';
 import { deviceIdsAtom, deviceInfoFamily, devicesLoadedAtom } from '../../lib/devicesStore';
 import { storedCompany } from '../../lib/session';
+import { AdminPanelCard } from '../admin';
 import { DeviceCard } from './DeviceCard';
 import { GRID_CLASS } from './grid';
 import { useDevicesSync } from './useDevicesSync';
@@ -41,9 +42,13 @@ export function DevicesPage({ headerActions }: { headerActions?: ReactNode }) {
         {!loaded ? (
           <div className="devices-empty">{t('devices.loading')}</div>
         ) : ids.length === 0 ? (
-          <div className="devices-empty">{t('devices.empty')}</div>
+          <>
+            <AdminPanelCard />
+            <div className="devices-empty">{t('devices.empty')}</div>
+          </>
         ) : (
           <div className={GRID_CLASS} data-testid="device-grid">
+            <AdminPanelCard />
             {ids.map((id) => (
               <DeviceCard key={id} deviceId={id} company={company} />
             ))}

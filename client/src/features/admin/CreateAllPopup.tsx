@@ -1,0 +1,76 @@
+//! Create all: a company, its first user and device in one call (the hub validates everything before
+//! writing anything); registrationsSuccess / failedToRegister.
+
+import { useState, type FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import { CompanyFields, type CompanyText } from '../branding';
+import { companyBody, registerAll, type RegisteredDevice } from './adminApi';
+import { emptyDeviceFields } from './CreateDevicePopup';
+import { DeviceFieldset } from './DeviceFieldset';
+import { DeviceSecrets } from './DeviceSecrets';
+import { HubReason } from './HubReason';
+import { Modal } from './Modal';
+import { useAdminCall } from './useAdminCall';
+import { UserFieldset } from './UserFieldset';
+import { deviceBody, deviceError, userError, type DeviceFields, type UserFields } from './validation';
+
+export function CreateAllPopup({ onClose, onCreated }: { onClose: () => void; onCreated: () => void }) {
+  const { t } = useTranslation();
+  const [company, setCompany] = useState<CompanyText>({ companyName: '', address: '' });
+  const [user, setUser] = useState<UserFields>({ email: '', password: '', passwordRepeat: '' });
+  const [device, setDevice] = useState<DeviceFields>(emptyDeviceFields);
+  const [registered, setRegistered] = useState<RegisteredDevice | null>(null);
+  const call = useAdminCall('registrationsSuccess', 'failedToRegister');
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    const error = userError(user) ?? deviceError(device);
+    if (error) return call.refuse(error);
+    const result = await call.run(() =>
+      registerAll({
+        company: companyBody({ companyName: company.companyName.trim(), address: company.address.trim() }),
+        user: { ...user, email: user.email.trim() },
+        device: deviceBody(device),
+      }),
+    );
+    if (result) {
+      onCreated();
+      setRegistered(result.device);
+    }
+  };
+  return (
+    <Modal title={t('admin.createAll')} onClose={onClose} testId="create-all-popup">
+      {registered ? (
+        <>
+          <p>{t('admin.deviceRegistered', { serial: registered.hardwareSerial, name: registered.name })}</p>
+          <DeviceSecrets device={registered} />
+          <div className="modal-actions">
+            <button type="button" className="btn btn-primary" onClick={onClose}>
+              {t('admin.done')}
+            </button>
+          </div>
+        </>
+      ) : (
+        <form className="admin-form" onSubmit={submit} noValidate>
+          <fieldset className="admin-fieldset">
+            <legend>{t('admin.companySection')}</legend>
+            <CompanyFields value={company} onChange={setCompany} />
+          </fieldset>
+          <fieldset className="admin-fieldset">
+            <legend>{t('admin.userSection')}</legend>
+            <UserFieldset value={user} onChange={setUser} />
+          </fieldset>
+          <fieldset className="admin-fieldset">
+            <legend>{t('admin.deviceSection')}</legend>
+            <DeviceFieldset value={device} onChange={setDevice} />
+          </fieldset>
+          <HubReason reason={call.reason} />
+          <div className="modal-actions">
+            <button type="submit" className="btn btn-primary" disabled={call.busy || company.companyName.trim() === ''}>
+              {t('admin.create')}
+            </button>
+          </div>
+        </form>
+      )}
+    </Modal>
+  );
+}

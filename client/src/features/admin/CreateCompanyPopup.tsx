@@ -1,0 +1,36 @@
+//! Create company (defaults pageColor #f5f5f5, layoutNumber 2): companyCreated / companyCreationFailed.
+
+import { useState, type FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import { CompanyFields, type CompanyText } from '../branding';
+import { createCompany, type CompanyRecord } from './adminApi';
+import { HubReason } from './HubReason';
+import { Modal } from './Modal';
+import { useAdminCall } from './useAdminCall';
+
+export function CreateCompanyPopup({ onClose, onCreated }: { onClose: () => void; onCreated: (c: CompanyRecord) => void }) {
+  const { t } = useTranslation();
+  const [form, setForm] = useState<CompanyText>({ companyName: '', address: '' });
+  const call = useAdminCall('companyCreated', 'companyCreationFailed');
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    const company = await call.run(() => createCompany({ companyName: form.companyName.trim(), address: form.address.trim() }));
+    if (company) {
+      onCreated(company);
+      onClose();
+    }
+  };
+  return (
+    <Modal title={t('admin.createCompany')} onClose={onClose} testId="create-company-popup">
+      <form className="admin-form" onSubmit={submit} noValidate>
+        <CompanyFields value={form} onChange={setForm} />
+        <HubReason reason={call.reason} />
+        <div className="modal-actions">
+          <button type="submit" className="btn btn-primary" disabled={call.busy || form.companyName.trim() === ''}>
+            {t('admin.create')}
+          </button>
+        </div>
+      </form>
+    </Modal>
+  );
+}

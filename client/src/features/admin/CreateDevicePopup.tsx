@@ -1,0 +1,62 @@
+//! Create device: serial and name required, sub-devices (Sensing Horse only) numeric with default 2;
+//! deviceCreated / failedToRegisterDevice. The secrets the hub answers are shown once.
+
+import { useState, type FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import { registerDevice, type CompanyRecord, type RegisteredDevice } from './adminApi';
+import { CompanySelect } from './CompanySelect';
+import { DeviceFieldset } from './DeviceFieldset';
+import { DeviceSecrets } from './DeviceSecrets';
+import { registrableDeviceTypes } from './deviceTypeOptions';
+import { HubReason } from './HubReason';
+import { Modal } from './Modal';
+import { useAdminCall } from './useAdminCall';
+import { DEFAULT_SUBDEVICES, deviceBody, deviceError, type DeviceFields } from './validation';
+
+export const emptyDeviceFields = (): DeviceFields => ({
+  hardwareSerial: '',
+  name: '',
+  deviceType: registrableDeviceTypes()[0] ?? '',
+  numberOfSubdevices: String(DEFAULT_SUBDEVICES),
+});
+
+export function CreateDevicePopup({ companies, defaultCompany, onClose }: { companies: CompanyRecord[]; defaultCompany: string; onClose: () => void }) {
+  const { t } = useTranslation();
+  const [company, setCompany] = useState(defaultCompany);
+  const [device, setDevice] = useState<DeviceFields>(emptyDeviceFields);
+  const [registered, setRegistered] = useState<RegisteredDevice | null>(null);
+  const call = useAdminCall('deviceCreated', 'failedToRegisterDevice');
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    const error = deviceError(device);
+    if (error) return call.refuse(error);
+    const result = await call.run(() => registerDevice({ ...deviceBody(device), added_by: company || undefined }));
+    if (result) setRegistered(result);
+  };
+  return (
+    <Modal title={t('admin.createDevice')} onClose={onClose} testId="create-device-popup">
+      {registered ? (
+        <>
+          <p>{t('admin.deviceRegistered', { serial: registered.hardwareSerial, name: registered.name })}</p>
+          <DeviceSecrets device={registered} />
+          <div className="modal-actions">
+            <button type="button" className="btn btn-primary" onClick={onClose}>
+              {t('admin.done')}
+            </button>
+          </div>
+        </>
+      ) : (
+        <form className="admin-form" onSubmit={submit} noValidate>
+          <CompanySelect companies={companies} value={company} onChange={setCompany} />
+          <DeviceFieldset value={device} onChange={setDevice} />
+          <HubReason reason={call.reason} />
+          <div className="modal-actions">
+            <button type="submit" className="btn btn-primary" disabled={call.busy}>
+              {t('admin.create')}
+            </button>
+          </div>
+        </form>
+      )}
+    </Modal>
+  );
+}

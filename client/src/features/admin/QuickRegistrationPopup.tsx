@@ -1,0 +1,64 @@
+//! Quick registration (spec §4): registers a device and answers a generated login (an e-mail from the
+//! serial and a 12-character password), shown once with copy buttons, plus the device's secrets.
+
+import { useState, type FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import { quickRegister, type CompanyRecord, type QuickRegistration } from './adminApi';
+import { CompanySelect } from './CompanySelect';
+import { CopyValue } from './CopyValue';
+import { emptyDeviceFields } from './CreateDevicePopup';
+import { DeviceFieldset } from './DeviceFieldset';
+import { DeviceSecrets } from './DeviceSecrets';
+import { HubReason } from './HubReason';
+import { Modal } from './Modal';
+import { useAdminCall } from './useAdminCall';
+import type { DeviceFields } from './validation';
+
+export function QuickRegistrationPopup({ companies, onClose, onCreated }: { companies: CompanyRecord[]; onClose: () => void; onCreated: () => void }) {
+  const { t } = useTranslation();
+  const [company, setCompany] = useState('');
+  const [device, setDevice] = useState<DeviceFields>(emptyDeviceFields);
+  const [result, setResult] = useState<QuickRegistration | null>(null);
+  const call = useAdminCall('deviceCreated', 'failedToRegisterDevice');
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    if (device.hardwareSerial.trim() === '') return call.refuse('deviceParameters');
+    const answer = await call.run(() =>
+      quickRegister({ hardwareSerial: device.hardwareSerial.trim(), deviceType: device.deviceType, ...(company ? { company } : {}) }),
+    );
+    if (answer) {
+      onCreated();
+      setResult(answer);
+    }
+  };
+  return (
+    <Modal title={t('admin.quickRegistration')} onClose={onClose} testId="quick-registration-popup">
+      {result ? (
+        <>
+          <div className="secret-warning" role="alert">
+            {t('admin.loginWarning')}
+          </div>
+          <CopyValue label={t('admin.email')} value={result.email} testId="quick-email" />
+          <CopyValue label={t('admin.password')} value={result.password} testId="quick-password" />
+          <DeviceSecrets device={result.device} />
+          <div className="modal-actions">
+            <button type="button" className="btn btn-primary" onClick={onClose}>
+              {t('admin.done')}
+            </button>
+          </div>
+        </>
+      ) : (
+        <form className="admin-form" onSubmit={submit} noValidate>
+          <CompanySelect companies={companies} value={company} onChange={setCompany} optional />
+          <DeviceFieldset value={device} onChange={setDevice} quick />
+          <HubReason reason={call.reason} />
+          <div className="modal-actions">
+            <button type="submit" className="btn btn-primary" disabled={call.busy}>
+              {t('admin.register')}
+            </button>
+          </div>
+        </form>
+      )}
+    </Modal>
+  );
+}

@@ -1,0 +1,83 @@
+//! The card's edit modal (spec §2): company logo, name and address, device name and location. The
+//! company part is saved only when changed and only offered to administrators (the hub refuses
+//! anyone else); the device part (PUT /api/device/{id}, location = room, bed kept) always. The full
+//! settings page is one link away.
+
+import { useStore } from 'jotai';
+import { useState, type FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useNavigate } from 'react-router-dom';
+import { oidOf, type UserDevice } from '../../lib/api';
+import { notify } from '../../lib/notifications';
+import { isAdminRole, Modal, useUserRole } from '../admin';
+import { CompanyFields, LogoField, saveCompanyBranding, setCompanyBranding, useCompanyBranding, type CompanyBranding } from '../branding';
+import { settingsOf, useSaveDeviceSettings } from '../device-settings';
+
+export const settingsRouteFor = (device: Pick<UserDevice, 'deviceType'>) => (device.deviceType === 'Room Set' ? '/roomSettings' : '/deviceSettings');
+
+export function DeviceEditModal({ device, onClose }: { device: UserDevice; onClose: () => void }) {
+  const { t } = useTranslation();
+  const store = useStore();
+  const navigate = useNavigate();
+  const admin = isAdminRole(useUserRole());
+  const loaded = useCompanyBranding();
+  const [company, setCompany] = useState<CompanyBranding | null>(null);
+  const companyForm = company ?? loaded;
+  const [settings, setSettings] = useState(() => settingsOf(device));
+  const [savingCompany, setSavingCompany] = useState(false);
+  const { saving, save } = useSaveDeviceSettings();
+  const id = oidOf(device._id) as string;
+
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    if (saving || savingCompany) return;
+    if (admin && company && loaded && JSON.stringify(company) !== JSON.stringify(loaded)) {
+      setSavingCompany(true);
+      try {
+        setCompanyBranding(store, await saveCompanyBranding(company));
+        notify(store, { kind: 'success', key: 'companyUpdated' }, 2500);
+      } catch {
+        notify(store, { kind: 'error', key: 'failedUpdateCompanySettings' }, 2500);
+        setSavingCompany(false);
+        return;
+      }
+      setSavingCompany(false);
+    }
+    if (await save(id, settings)) onClose();
+  };
+
+  const busy = saving || savingCompany;
+  return (
+    <Modal title={t('deviceSettings.editTitle')} onClose={onClose} testId="device-edit-modal">
+      <form className="admin-form" onSubmit={submit} noValidate>
+        {companyForm ? (
+          <fieldset className="admin-fieldset" disabled={!admin || busy}>
+            <legend>{t('devices.company')}</legend>
+            <LogoField value={companyForm.logo} onChange={(logo) => setCompany({ ...companyForm, logo })} disabled={!admin || busy} />
+            <CompanyFields value={companyForm} onChange={(text) => setCompany({ ...companyForm, ...text })} disabled={!admin || busy} />
+            {!admin ? <small className="muted">{t('deviceSettings.companyAdminOnly')}</small> : null}
+          </fieldset>
+        ) : null}
+        <fieldset className="admin-fieldset" disabled={busy}>
+          <legend>{t('deviceSettings.deviceSection')}</legend>
+          <label className="field">
+            <span>{t('deviceSettings.name')} *</span>
+            <input type="text" name="name" value={settings.name} onChange={(e) => setSettings({ ...settings, name: e.target.value })} />
+          </label>
+          <label className="field">
+            <span>{t('deviceSettings.location')} *</span>
+            <input type="text" name="room" value={settings.room} onChange={(e) => setSettings({ ...settings, room: e.target.value })} />
+          </label>
+        </fieldset>
+        <div className="modal-actions">
+          <button type="button" className="btn btn-ghost" onClick={() => navigate(settingsRouteFor(device), { state: { device } })}>
+            {t('deviceSettings.allSettings')}
+          </button>
+          <button type="submit" className="btn btn-primary" disabled={busy}>
+            {t('deviceSettings.update')}
+          </button>
+        </div>
+      </form>
+    </Modal>
+  );
+}

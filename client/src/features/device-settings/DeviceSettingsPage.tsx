@@ -1,0 +1,58 @@
+//! /deviceSettings and /roomSettings (spec §2): a device's name, room and bed (labelled Device), all
+//! required. Update → deviceInfoUpdated and /devices. The device comes in navigation state; without
+//! one the page returns to /devices.
+
+import { useEffect, useMemo, useState, type FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useLocation, useNavigate } from 'react-router-dom';
+import { BackButton } from '../../components/BackButton';
+import { TopBar } from '../../components/TopBar';
+import { oidOf } from '../../lib/api';
+import { deviceFromState, NO_DEVICE_REDIRECT_MS } from '../device-page/DevicePage';
+import { settingsOf, type DeviceSettings } from './deviceSettingsApi';
+import { DeviceSettingsFields } from './DeviceSettingsFields';
+import { useSaveDeviceSettings } from './useSaveDeviceSettings';
+import '../branding/branding.css';
+
+export function DeviceSettingsPage({ room = false }: { room?: boolean }) {
+  const { t } = useTranslation();
+  const location = useLocation();
+  const navigate = useNavigate();
+  const device = useMemo(() => deviceFromState(location.state), [location.state]);
+  const [form, setForm] = useState<DeviceSettings>(() => settingsOf(device ?? {}));
+  const { saving, save } = useSaveDeviceSettings();
+
+  useEffect(() => {
+    if (device) return;
+    const timer = setTimeout(() => navigate('/devices', { replace: true }), NO_DEVICE_REDIRECT_MS);
+    return () => clearTimeout(timer);
+  }, [device, navigate]);
+
+  if (!device) return null;
+  const id = oidOf(device._id) as string;
+
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    if (saving) return;
+    if (await save(id, form)) navigate('/devices');
+  };
+
+  return (
+    <div className="page">
+      <TopBar />
+      <main className="content narrow">
+        <BackButton />
+        <div className="page-heading">
+          <h1>{t(room ? 'deviceSettings.roomTitle' : 'deviceSettings.title')}</h1>
+          <span className="muted">{t(`deviceTypes.${device.deviceType}`, { defaultValue: device.deviceType })}</span>
+        </div>
+        <form className="card branding-form" onSubmit={submit} noValidate data-testid="device-settings-form">
+          <DeviceSettingsFields value={form} onChange={setForm} disabled={saving} />
+          <button type="submit" className="btn btn-primary" disabled={saving}>
+            {t('deviceSettings.update')}
+          </button>
+        </form>
+      </main>
+    </div>
+  );
+}
