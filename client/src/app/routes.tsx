@@ -6,7 +6,8 @@ import { InactivityWatcher, LoginPage, LogoutButton, RequireAuth } from '../feat
 import { DevicePage } from '../features/device-page';
 import type { RendererFactory } from '../features/device-page/HeatMap';
 import { DevicesPage } from '../features/devices';
-import { AdminPanelPage } from '../features/admin';
+import { AdminPanelCard, AdminPanelPage } from '../features/admin';
+import { DeviceAdminActions } from '../features/device-admin';
 import { BrandingPage } from '../features/branding';
 import { DeviceSettingsPage } from '../features/device-settings';
 import { LIVE_ROUTES } from '../lib/deviceTypes';
@@ -25,7 +26,17 @@ export function AppRoutes({ createRenderer }: { createRenderer?: RendererFactory
     <Routes>
       <Route path="/login" caseSensitive element={<LoginPage />} />
       <Route element={<Guarded />}>
-        <Route path="/devices" caseSensitive element={<DevicesPage headerActions={<LogoutButton />} />} />
+        <Route
+          path="/devices"
+          caseSensitive
+          element={
+            <DevicesPage
+              headerActions={<LogoutButton />}
+              leadingCard={<AdminPanelCard />}
+              cardActions={(device) => <DeviceAdminActions device={device} />}
+            />
+          }
+        />
         <Route path="/adminPanel" caseSensitive element={<AdminPanelPage />} />
         <Route path="/brandingOptions" caseSensitive element={<BrandingPage />} />
         <Route path="/deviceSettings" caseSensitive element={<DeviceSettingsPage />} />

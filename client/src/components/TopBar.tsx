@@ -3,7 +3,7 @@
 
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { CompanyBrand } from '../features/branding/CompanyBrand';
+import { CompanyBrand } from './company/CompanyBrand';
 import { LanguageSelector } from './LanguageSelector';
 
 export function TopBar({ children }: { children?: ReactNode }) {

@@ -4,7 +4,7 @@
 
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router-dom';
-import { isAdminRole, useUserRole } from './role';
+import { isAdminRole, useUserRole } from '../../lib/role';
 import './admin.css';
 
 export function AdminPanelCard() {
@@ -18,7 +18,7 @@ export function AdminPanelCard() {
       <button type="button" className="btn btn-primary btn-block" onClick={() => navigate('/adminPanel', { state: { userRole: role } })}>
         {t('admin.title')}
       </button>
-      <button type="button" className="btn btn-block" onClick={() => navigate('/brandingOptions')}>
+      <button type="button" className="btn btn-ghost btn-block" onClick={() => navigate('/brandingOptions')}>
         {t('branding.title')}
       </button>
     </div>

@@ -14,6 +14,7 @@ import { CreateCompanyPopup } from './CreateCompanyPopup';
 import { CreateDevicePopup } from './CreateDevicePopup';
 import { CreateUserPopup } from './CreateUserPopup';
 import { QuickRegistrationPopup } from './QuickRegistrationPopup';
+import '../../components/forms.css';
 import './admin.css';
 
 type Popup = 'company' | 'user' | 'device' | 'all' | 'quick';
@@ -47,7 +48,7 @@ export function AdminPanelPage() {
   return (
     <div className="page">
       <TopBar />
-      <main className="content">
+      <main className="content form-page">
         <BackButton />
         <div className="page-heading">
           <h1>{t('admin.title')}</h1>
@@ -62,7 +63,7 @@ export function AdminPanelPage() {
           <>
             <div className="admin-actions">
               {BUTTONS.map((b) => (
-                <button key={b.popup} type="button" className="btn admin-big-button" onClick={() => setPopup(b.popup)}>
+                <button key={b.popup} type="button" className="btn btn-ghost admin-big-button" onClick={() => setPopup(b.popup)}>
                   {t(b.label)}
                   <small>{t(b.hint)}</small>
                 </button>

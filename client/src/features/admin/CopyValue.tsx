@@ -19,7 +19,7 @@ export function CopyValue({ label, value, testId }: { label: string; value: stri
       <span className="copy-value-label">{label}</span>
       <div className="copy-value-row">
         <code data-testid={testId}>{value}</code>
-        <button type="button" className="btn" onClick={copy}>
+        <button type="button" className="btn btn-ghost" onClick={copy}>
           {t('admin.copy')}
         </button>
       </div>

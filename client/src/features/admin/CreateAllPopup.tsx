@@ -3,13 +3,13 @@
 
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { CompanyFields, type CompanyText } from '../branding';
+import { CompanyFields, type CompanyText } from '../../components/company/CompanyFields';
 import { companyBody, registerAll, type RegisteredDevice } from './adminApi';
 import { emptyDeviceFields } from './CreateDevicePopup';
 import { DeviceFieldset } from './DeviceFieldset';
 import { DeviceSecrets } from './DeviceSecrets';
 import { HubReason } from './HubReason';
-import { Modal } from './Modal';
+import { Modal } from '../../components/Modal';
 import { useAdminCall } from './useAdminCall';
 import { UserFieldset } from './UserFieldset';
 import { deviceBody, deviceError, userError, type DeviceFields, type UserFields } from './validation';
@@ -50,16 +50,16 @@ export function CreateAllPopup({ onClose, onCreated }: { onClose: () => void; on
           </div>
         </>
       ) : (
-        <form className="admin-form" onSubmit={submit} noValidate>
-          <fieldset className="admin-fieldset">
+        <form className="form-stack" onSubmit={submit} noValidate>
+          <fieldset className="form-fieldset">
             <legend>{t('admin.companySection')}</legend>
             <CompanyFields value={company} onChange={setCompany} />
           </fieldset>
-          <fieldset className="admin-fieldset">
+          <fieldset className="form-fieldset">
             <legend>{t('admin.userSection')}</legend>
             <UserFieldset value={user} onChange={setUser} />
           </fieldset>
-          <fieldset className="admin-fieldset">
+          <fieldset className="form-fieldset">
             <legend>{t('admin.deviceSection')}</legend>
             <DeviceFieldset value={device} onChange={setDevice} />
           </fieldset>

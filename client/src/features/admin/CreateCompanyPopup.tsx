@@ -2,10 +2,10 @@
 
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { CompanyFields, type CompanyText } from '../branding';
+import { CompanyFields, type CompanyText } from '../../components/company/CompanyFields';
 import { createCompany, type CompanyRecord } from './adminApi';
 import { HubReason } from './HubReason';
-import { Modal } from './Modal';
+import { Modal } from '../../components/Modal';
 import { useAdminCall } from './useAdminCall';
 
 export function CreateCompanyPopup({ onClose, onCreated }: { onClose: () => void; onCreated: (c: CompanyRecord) => void }) {
@@ -22,7 +22,7 @@ export function CreateCompanyPopup({ onClose, onCreated }: { onClose: () => void
   };
   return (
     <Modal title={t('admin.createCompany')} onClose={onClose} testId="create-company-popup">
-      <form className="admin-form" onSubmit={submit} noValidate>
+      <form className="form-stack" onSubmit={submit} noValidate>
         <CompanyFields value={form} onChange={setForm} />
         <HubReason reason={call.reason} />
         <div className="modal-actions">

@@ -9,7 +9,7 @@ import { DeviceFieldset } from './DeviceFieldset';
 import { DeviceSecrets } from './DeviceSecrets';
 import { registrableDeviceTypes } from './deviceTypeOptions';
 import { HubReason } from './HubReason';
-import { Modal } from './Modal';
+import { Modal } from '../../components/Modal';
 import { useAdminCall } from './useAdminCall';
 import { DEFAULT_SUBDEVICES, deviceBody, deviceError, type DeviceFields } from './validation';
 
@@ -46,7 +46,7 @@ export function CreateDevicePopup({ companies, defaultCompany, onClose }: { comp
           </div>
         </>
       ) : (
-        <form className="admin-form" onSubmit={submit} noValidate>
+        <form className="form-stack" onSubmit={submit} noValidate>
           <CompanySelect companies={companies} value={company} onChange={setCompany} />
           <DeviceFieldset value={device} onChange={setDevice} />
           <HubReason reason={call.reason} />

@@ -6,7 +6,7 @@ import { useTranslation } from 'react-i18next';
 import { createUser, type CompanyRecord } from './adminApi';
 import { CompanySelect } from './CompanySelect';
 import { HubReason } from './HubReason';
-import { Modal } from './Modal';
+import { Modal } from '../../components/Modal';
 import { useAdminCall } from './useAdminCall';
 import { UserFieldset } from './UserFieldset';
 import { userError, type UserFields } from './validation';
@@ -25,7 +25,7 @@ export function CreateUserPopup({ companies, defaultCompany, onClose }: { compan
   };
   return (
     <Modal title={t('admin.createUser')} onClose={onClose} testId="create-user-popup">
-      <form className="admin-form" onSubmit={submit} noValidate>
+      <form className="form-stack" onSubmit={submit} noValidate>
         <CompanySelect companies={companies} value={company} onChange={setCompany} />
         <UserFieldset value={user} onChange={setUser} />
         <HubReason reason={call.reason} />

@@ -10,7 +10,7 @@ import { emptyDeviceFields } from './CreateDevicePopup';
 import { DeviceFieldset } from './DeviceFieldset';
 import { DeviceSecrets } from './DeviceSecrets';
 import { HubReason } from './HubReason';
-import { Modal } from './Modal';
+import { Modal } from '../../components/Modal';
 import { useAdminCall } from './useAdminCall';
 import type { DeviceFields } from './validation';
 
@@ -48,7 +48,7 @@ export function QuickRegistrationPopup({ companies, onClose, onCreated }: { comp
           </div>
         </>
       ) : (
-        <form className="admin-form" onSubmit={submit} noValidate>
+        <form className="form-stack" onSubmit={submit} noValidate>
           <CompanySelect companies={companies} value={company} onChange={setCompany} optional />
           <DeviceFieldset value={device} onChange={setDevice} quick />
           <HubReason reason={call.reason} />

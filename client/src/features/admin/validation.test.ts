@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { roleOfToken } from './role';
+import { roleOfToken } from '../../lib/role';
 import { tokenWithRole } from '../../test/adminFixtures';
 import { DEFAULT_SUBDEVICES, deviceBody, deviceError, MIN_PASSWORD_LENGTH, userError } from './validation';
 

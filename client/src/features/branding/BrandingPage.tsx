@@ -9,9 +9,10 @@ import { useNavigate } from 'react-router-dom';
 import { BackButton } from '../../components/BackButton';
 import { TopBar } from '../../components/TopBar';
 import { notify } from '../../lib/notifications';
-import { getCompanyBranding, saveCompanyBranding, setCompanyBranding, type CompanyBranding } from './companyApi';
-import { CompanyFields } from './CompanyFields';
-import { LogoField } from './LogoField';
+import { CompanyFields } from '../../components/company/CompanyFields';
+import { LogoField } from '../../components/company/LogoField';
+import { getCompanyBranding, saveCompanyBranding, setCompanyBranding, type CompanyBranding } from '../../lib/company';
+import '../../components/forms.css';
 import './branding.css';
 
 /** `variantsSection`: where the lead mounts the company-variants settings (issue 11 item 5). */
@@ -51,7 +52,7 @@ export function BrandingPage({ variantsSection }: { variantsSection?: ReactNode 
   return (
     <div className="page">
       <TopBar />
-      <main className="content narrow">
+      <main className="content narrow form-page">
         <BackButton />
         <div className="page-heading">
           <h1>{t('branding.title')}</h1>
@@ -63,7 +64,7 @@ export function BrandingPage({ variantsSection }: { variantsSection?: ReactNode 
         ) : !form ? (
           <div className="muted">{t('branding.loading')}</div>
         ) : (
-          <form className="card branding-form" onSubmit={save} noValidate data-testid="branding-form">
+          <form className="card form-card" onSubmit={save} noValidate data-testid="form-card">
             <LogoField value={form.logo} onChange={(logo) => setForm({ ...form, logo })} disabled={saving} />
             <CompanyFields value={form} onChange={(text) => setForm({ ...form, ...text })} disabled={saving} />
             <button type="submit" className="btn btn-primary" disabled={saving || form.companyName.trim() === ''}>

@@ -2,8 +2,8 @@ import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { english, pngFile, signInAs } from '../../test/adminFixtures';
 import { renderApp, stubFetch } from '../../test/renderApp';
-import { LOGO_ACCEPT, logoFileError, MAX_ADDRESS, MAX_COMPANY_NAME, MAX_LOGO_BYTES } from './limits';
-import { hasImageMagic } from './readLogo';
+import { LOGO_ACCEPT, logoFileError, MAX_ADDRESS, MAX_COMPANY_NAME, MAX_LOGO_BYTES } from '../../lib/companyLimits';
+import { hasImageMagic } from '../../lib/logoFile';
 
 const TINY_PNG = 'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==';
 const COMPANY = { _id: { $oid: 'c1' }, companyName: 'Acme Care', address: 'Main St 1', location: 'Main St 1', logo: '' };
@@ -16,7 +16,7 @@ async function openBranding(company: Record<string, unknown> = COMPANY, put: () 
     '/api/deviceConfCompany': () => ({ body: [] }),
   });
   const r = await renderApp('/brandingOptions');
-  await screen.findByTestId('branding-form');
+  await screen.findByTestId('form-card');
   return { ...r, fetch };
 }
 

@@ -6,7 +6,7 @@ import { useTranslation } from 'react-i18next';
 import type { UserDevice } from '../../lib/api';
 import { DeviceEditModal } from './DeviceEditModal';
 import { DeviceInfoModal } from './DeviceInfoModal';
-import '../admin/admin.css';
+import './device-admin.css';
 
 export function DeviceAdminActions({ device }: { device: UserDevice }) {
   const { t } = useTranslation();
@@ -21,7 +21,7 @@ export function DeviceAdminActions({ device }: { device: UserDevice }) {
       <button type="button" className="btn btn-ghost" onClick={openModal('info')} data-testid="device-info-button" aria-label={t('deviceSettings.infoTitle')}>
         {t('deviceSettings.info')}
       </button>
-      <button type="button" className="btn" onClick={openModal('edit')} data-testid="device-edit-button" aria-label={t('deviceSettings.editTitle')}>
+      <button type="button" className="btn btn-ghost" onClick={openModal('edit')} data-testid="device-edit-button" aria-label={t('deviceSettings.editTitle')}>
         {t('deviceSettings.edit')}
       </button>
       {open === 'edit' ? <DeviceEditModal device={device} onClose={() => setOpen(null)} /> : null}

@@ -9,9 +9,13 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router-dom';
 import { oidOf, type UserDevice } from '../../lib/api';
 import { notify } from '../../lib/notifications';
-import { isAdminRole, Modal, useUserRole } from '../admin';
-import { CompanyFields, LogoField, saveCompanyBranding, setCompanyBranding, useCompanyBranding, type CompanyBranding } from '../branding';
-import { settingsOf, useSaveDeviceSettings } from '../device-settings';
+import { CompanyFields } from '../../components/company/CompanyFields';
+import { LogoField } from '../../components/company/LogoField';
+import { Modal } from '../../components/Modal';
+import { saveCompanyBranding, setCompanyBranding, useCompanyBranding, type CompanyBranding } from '../../lib/company';
+import { settingsOf } from '../../lib/deviceSettings';
+import { isAdminRole, useUserRole } from '../../lib/role';
+import { useSaveDeviceSettings } from '../../lib/useSaveDeviceSettings';
 
 export const settingsRouteFor = (device: Pick<UserDevice, 'deviceType'>) => (device.deviceType === 'Room Set' ? '/roomSettings' : '/deviceSettings');
 
@@ -49,16 +53,16 @@ export function DeviceEditModal({ device, onClose }: { device: UserDevice; onClo
   const busy = saving || savingCompany;
   return (
     <Modal title={t('deviceSettings.editTitle')} onClose={onClose} testId="device-edit-modal">
-      <form className="admin-form" onSubmit={submit} noValidate>
+      <form className="form-stack" onSubmit={submit} noValidate>
         {companyForm ? (
-          <fieldset className="admin-fieldset" disabled={!admin || busy}>
+          <fieldset className="form-fieldset" disabled={!admin || busy}>
             <legend>{t('devices.company')}</legend>
             <LogoField value={companyForm.logo} onChange={(logo) => setCompany({ ...companyForm, logo })} disabled={!admin || busy} />
             <CompanyFields value={companyForm} onChange={(text) => setCompany({ ...companyForm, ...text })} disabled={!admin || busy} />
             {!admin ? <small className="muted">{t('deviceSettings.companyAdminOnly')}</small> : null}
           </fieldset>
         ) : null}
-        <fieldset className="admin-fieldset" disabled={busy}>
+        <fieldset className="form-fieldset" disabled={busy}>
           <legend>{t('deviceSettings.deviceSection')}</legend>
           <label className="field">
             <span>{t('deviceSettings.name')} *</span>

@@ -2,8 +2,8 @@
 
 import { useTranslation } from 'react-i18next';
 import type { UserDevice } from '../../lib/api';
-import { Modal } from '../admin';
-import { useCompanyBranding } from '../branding';
+import { Modal } from '../../components/Modal';
+import { useCompanyBranding } from '../../lib/company';
 import { storedCompany } from '../../lib/session';
 
 export function DeviceInfoModal({ device, onClose }: { device: UserDevice; onClose: () => void }) {

@@ -9,10 +9,10 @@ import { BackButton } from '../../components/BackButton';
 import { TopBar } from '../../components/TopBar';
 import { oidOf } from '../../lib/api';
 import { deviceFromState, NO_DEVICE_REDIRECT_MS } from '../device-page/DevicePage';
-import { settingsOf, type DeviceSettings } from './deviceSettingsApi';
-import { DeviceSettingsFields } from './DeviceSettingsFields';
-import { useSaveDeviceSettings } from './useSaveDeviceSettings';
-import '../branding/branding.css';
+import { DeviceSettingsFields } from '../../components/DeviceSettingsFields';
+import { settingsOf, type DeviceSettings } from '../../lib/deviceSettings';
+import { useSaveDeviceSettings } from '../../lib/useSaveDeviceSettings';
+import '../../components/forms.css';
 
 export function DeviceSettingsPage({ room = false }: { room?: boolean }) {
   const { t } = useTranslation();
@@ -40,13 +40,13 @@ export function DeviceSettingsPage({ room = false }: { room?: boolean }) {
   return (
     <div className="page">
       <TopBar />
-      <main className="content narrow">
+      <main className="content narrow form-page">
         <BackButton />
         <div className="page-heading">
           <h1>{t(room ? 'deviceSettings.roomTitle' : 'deviceSettings.title')}</h1>
           <span className="muted">{t(`deviceTypes.${device.deviceType}`, { defaultValue: device.deviceType })}</span>
         </div>
-        <form className="card branding-form" onSubmit={submit} noValidate data-testid="device-settings-form">
+        <form className="card form-card" onSubmit={submit} noValidate data-testid="device-settings-form">
           <DeviceSettingsFields value={form} onChange={setForm} disabled={saving} />
           <button type="submit" className="btn btn-primary" disabled={saving}>
             {t('deviceSettings.update')}

@@ -1,7 +1,8 @@
 //! One device card: company, bed label, ID (device name) and status with its colour (spec §2).
 
 import { useAtomValue, useStore } from 'jotai';
-import type { KeyboardEvent } from 'react';
+import type { KeyboardEvent, ReactNode } from 'react';
+import type { UserDevice } from '../../lib/api';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router-dom';
 import { StatusBadge } from '../../components/StatusBadge';
@@ -9,9 +10,9 @@ import { routeForDeviceType } from '../../lib/deviceTypes';
 import { deviceViewFamily } from '../../lib/devicesStore';
 import { notify } from '../../lib/notifications';
 import { statusColor } from '../../lib/status';
-import { DeviceAdminActions } from '../device-admin';
 
-export function DeviceCard({ deviceId, company }: { deviceId: string; company: string }) {
+/** `actions`: what the app adds to the card for its device (the edit and info buttons). */
+export function DeviceCard({ deviceId, company, actions }: { deviceId: string; company: string; actions?: (device: UserDevice) => ReactNode }) {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const store = useStore();
@@ -73,7 +74,7 @@ export function DeviceCard({ deviceId, company }: { deviceId: string; company: s
           ? view.sides.map((s) => <StatusBadge key={s.side} status={s.cardStatus} label={t(`device.side.${s.side}`)} />)
           : null}
       </div>
-      {view.device ? <DeviceAdminActions device={view.device} /> : null}
+      {view.device && actions ? actions(view.device) : null}
     </div>
   );
 }

@@ -7,8 +7,8 @@ import { useTranslation } from 'react-i18next';
 import { SocketStatusBanner } from '../../components/SocketStatusBanner';
 import { TopBar } from '../../components/TopBar';
 import { deviceIdsAtom, deviceInfoFamily, devicesLoadedAtom } from '../../lib/devicesStore';
+import type { UserDevice } from '../../lib/api';
 import { storedCompany } from '../../lib/session';
-import { AdminPanelCard } from '../admin';
 import { DeviceCard } from './DeviceCard';
 import { GRID_CLASS } from './grid';
 import { useDevicesSync } from './useDevicesSync';
@@ -23,7 +23,16 @@ export const visibleDeviceIdsAtom = atom((get) =>
   }),
 );
 
-export function DevicesPage({ headerActions }: { headerActions?: ReactNode }) {
+/** `leadingCard`: shown before the device cards (the admin-panel card); `cardActions`: added to each card. */
+export function DevicesPage({
+  headerActions,
+  leadingCard,
+  cardActions,
+}: {
+  headerActions?: ReactNode;
+  leadingCard?: ReactNode;
+  cardActions?: (device: UserDevice) => ReactNode;
+}) {
   const { t } = useTranslation();
   useDevicesSync();
   const ids = useAtomValue(visibleDeviceIdsAtom);
@@ -43,14 +52,14 @@ export function DevicesPage({ headerActions }: { headerActions?: ReactNode }) {
           <div className="devices-empty">{t('devices.loading')}</div>
         ) : ids.length === 0 ? (
           <>
-            <AdminPanelCard />
+            {leadingCard}
             <div className="devices-empty">{t('devices.empty')}</div>
           </>
         ) : (
           <div className={GRID_CLASS} data-testid="device-grid">
-            <AdminPanelCard />
+            {leadingCard}
             {ids.map((id) => (
-              <DeviceCard key={id} deviceId={id} company={company} />
+              <DeviceCard key={id} deviceId={id} company={company} actions={cardActions} />
             ))}
           </div>
         )}

@@ -5,7 +5,7 @@
 //! the role only decides what is offered.
 
 import { useAtomValue } from 'jotai';
-import { tokenAtom } from '../../lib/session';
+import { tokenAtom } from './session';
 
 export const ADMIN_ROLE = 1;
 export const STAFF_ROLE = 2;

@@ -1,7 +1,7 @@
 //! Name, room and bed inputs (the bed is labelled Device, spec §2).
 
 import { useTranslation } from 'react-i18next';
-import type { DeviceSettings } from './deviceSettingsApi';
+import type { DeviceSettings } from '../lib/deviceSettings';
 
 export function DeviceSettingsFields({ value, onChange, disabled }: { value: DeviceSettings; onChange: (next: DeviceSettings) => void; disabled?: boolean }) {
   const { t } = useTranslation();

@@ -3,8 +3,8 @@
 
 import { atom, useAtomValue, useStore } from 'jotai';
 import { useEffect } from 'react';
-import { apiFetch, type Oid } from '../../lib/api';
-import { tokenAtom } from '../../lib/session';
+import { apiFetch, type Oid } from './api';
+import { tokenAtom } from './session';
 
 export interface CompanyBranding {
   companyName: string;

@@ -4,8 +4,8 @@
 
 import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
-import { companyNameAtLimit, MAX_ADDRESS, MAX_COMPANY_NAME } from './limits';
-import './branding.css';
+import { companyNameAtLimit, MAX_ADDRESS, MAX_COMPANY_NAME } from '../../lib/companyLimits';
+import './company.css';
 
 export interface CompanyText {
   companyName: string;

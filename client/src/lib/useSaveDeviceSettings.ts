@@ -3,9 +3,9 @@
 
 import { useStore } from 'jotai';
 import { useState } from 'react';
-import type { UserDevice } from '../../lib/api';
-import { notify } from '../../lib/notifications';
-import { deviceSettingsError, saveDeviceSettings, type DeviceSettings } from './deviceSettingsApi';
+import type { UserDevice } from './api';
+import { notify } from './notifications';
+import { deviceSettingsError, saveDeviceSettings, type DeviceSettings } from './deviceSettings';
 
 export function useSaveDeviceSettings() {
   const store = useStore();

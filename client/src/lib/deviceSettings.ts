@@ -1,8 +1,8 @@
 //! A device's name, room and bed (docs/api.md: PUT /api/device/{id}); spec §5: all three non-empty,
 //! else deviceParameters.
 
-import { apiFetch, type UserDevice } from '../../lib/api';
-import { deviceInfoFamily, type AppStore } from '../../lib/devicesStore';
+import { apiFetch, type UserDevice } from './api';
+import { deviceInfoFamily, type AppStore } from './devicesStore';
 
 export interface DeviceSettings {
   name: string;

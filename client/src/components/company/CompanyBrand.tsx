@@ -1,8 +1,8 @@
 //! The company's logo and name for the top bar (issue 11 item 3).
 
+import { useCompanyBranding } from '../../lib/company';
 import { storedCompany } from '../../lib/session';
-import { useCompanyBranding } from './companyApi';
-import './branding.css';
+import './company.css';
 
 export function CompanyBrand() {
   const branding = useCompanyBranding();

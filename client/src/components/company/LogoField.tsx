@@ -4,8 +4,9 @@
 
 import { useId, useRef, useState, type ChangeEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { LOGO_ACCEPT, logoFileError } from './limits';
-import { dataUrlHead, hasImageMagic, readFileAsDataUrl } from './readLogo';
+import { LOGO_ACCEPT, logoFileError } from '../../lib/companyLimits';
+import { dataUrlHead, hasImageMagic, readFileAsDataUrl } from '../../lib/logoFile';
+import './company.css';
 
 export function LogoField({ value, onChange, disabled }: { value: string; onChange: (logo: string) => void; disabled?: boolean }) {
   const { t } = useTranslation();
@@ -68,7 +69,7 @@ export function LogoField({ value, onChange, disabled }: { value: string; onChan
       <div className="logo-field-actions">
         {value ? (
           <>
-            <button type="button" className="btn" onClick={pick} disabled={disabled || reading}>
+            <button type="button" className="btn btn-ghost" onClick={pick} disabled={disabled || reading}>
               {t('branding.editLogo')}
             </button>
             <button
@@ -84,7 +85,7 @@ export function LogoField({ value, onChange, disabled }: { value: string; onChan
             </button>
           </>
         ) : (
-          <button type="button" className="btn" onClick={pick} disabled={disabled || reading}>
+          <button type="button" className="btn btn-ghost" onClick={pick} disabled={disabled || reading}>
             {t('branding.selectLogo')}
           </button>
         )}

@@ -4,7 +4,8 @@
 import { useEffect, useId, type ReactNode } from 'react';
 import { createPortal } from 'react-dom';
 import { useTranslation } from 'react-i18next';
-import './admin.css';
+import './forms.css';
+import './modal.css';
 
 export function Modal({ title, onClose, children, testId }: { title: string; onClose: () => void; children: ReactNode; testId?: string }) {
   const { t } = useTranslation();
