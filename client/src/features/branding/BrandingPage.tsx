@@ -64,7 +64,7 @@ export function BrandingPage({ variantsSection }: { variantsSection?: ReactNode 
         ) : !form ? (
           <div className="muted">{t('branding.loading')}</div>
         ) : (
-          <form className="card form-card" onSubmit={save} noValidate data-testid="form-card">
+          <form className="card form-card" onSubmit={save} noValidate data-testid="branding-form">
             <LogoField value={form.logo} onChange={(logo) => setForm({ ...form, logo })} disabled={saving} />
             <CompanyFields value={form} onChange={(text) => setForm({ ...form, ...text })} disabled={saving} />
             <button type="submit" className="btn btn-primary" disabled={saving || form.companyName.trim() === ''}>

@@ -16,7 +16,7 @@ async function openBranding(company: Record<string, unknown> = COMPANY, put: () 
     '/api/deviceConfCompany': () => ({ body: [] }),
   });
   const r = await renderApp('/brandingOptions');
-  await screen.findByTestId('form-card');
+  await screen.findByTestId('branding-form');
   return { ...r, fetch };
 }
 
