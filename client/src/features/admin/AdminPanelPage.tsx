@@ -5,8 +5,7 @@
 
 import { useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { BackButton } from '../../components/BackButton';
-import { TopBar } from '../../components/TopBar';
+import { FormPage } from '../../components/FormPage';
 import { ApiError, oidOf } from '../../lib/api';
 import { listCompanies, type CompanyRecord } from './adminApi';
 import { CreateAllPopup } from './CreateAllPopup';
@@ -14,7 +13,6 @@ import { CreateCompanyPopup } from './CreateCompanyPopup';
 import { CreateDevicePopup } from './CreateDevicePopup';
 import { CreateUserPopup } from './CreateUserPopup';
 import { QuickRegistrationPopup } from './QuickRegistrationPopup';
-import '../../components/forms.css';
 import './admin.css';
 
 type Popup = 'company' | 'user' | 'device' | 'all' | 'quick';
@@ -46,42 +44,35 @@ export function AdminPanelPage() {
   const firstCompany = companies?.[0] ? (oidOf(companies[0]._id) ?? companies[0].companyName) : '';
 
   return (
-    <div className="page">
-      <TopBar />
-      <main className="content form-page">
-        <BackButton />
-        <div className="page-heading">
-          <h1>{t('admin.title')}</h1>
+    <FormPage title={t('admin.title')}>
+      {refusal ? (
+        <div className="form-error" role="alert" data-testid="admin-refusal">
+          {t(`admin.${refusal}`)}
         </div>
-        {refusal ? (
-          <div className="form-error" role="alert" data-testid="admin-refusal">
-            {t(`admin.${refusal}`)}
-          </div>
-        ) : !companies ? (
-          <div className="muted">{t('admin.loading')}</div>
-        ) : (
-          <>
-            <div className="admin-actions">
-              {BUTTONS.map((b) => (
-                <button key={b.popup} type="button" className="btn btn-ghost admin-big-button" onClick={() => setPopup(b.popup)}>
-                  {t(b.label)}
-                  <small>{t(b.hint)}</small>
-                </button>
-              ))}
-            </div>
-            <p>
-              <button type="button" className="btn btn-ghost" onClick={() => setPopup('quick')}>
-                {t('admin.quickRegistration')}
+      ) : !companies ? (
+        <div className="muted">{t('admin.loading')}</div>
+      ) : (
+        <>
+          <div className="admin-actions">
+            {BUTTONS.map((b) => (
+              <button key={b.popup} type="button" className="btn btn-ghost admin-big-button" onClick={() => setPopup(b.popup)}>
+                {t(b.label)}
+                <small>{t(b.hint)}</small>
               </button>
-            </p>
-          </>
-        )}
-      </main>
+            ))}
+          </div>
+          <p>
+            <button type="button" className="btn btn-ghost" onClick={() => setPopup('quick')}>
+              {t('admin.quickRegistration')}
+            </button>
+          </p>
+        </>
+      )}
       {companies && popup === 'company' ? <CreateCompanyPopup onClose={close} onCreated={reload} /> : null}
       {companies && popup === 'user' ? <CreateUserPopup companies={companies} defaultCompany={firstCompany} onClose={close} /> : null}
       {companies && popup === 'device' ? <CreateDevicePopup companies={companies} defaultCompany={firstCompany} onClose={close} /> : null}
       {companies && popup === 'all' ? <CreateAllPopup onClose={close} onCreated={reload} /> : null}
       {companies && popup === 'quick' ? <QuickRegistrationPopup companies={companies} onClose={close} onCreated={reload} /> : null}
-    </div>
+    </FormPage>
   );
 }

@@ -7,8 +7,8 @@ import { CompanyFields, type CompanyText } from '../../components/company/Compan
 import { companyBody, registerAll, type RegisteredDevice } from './adminApi';
 import { emptyDeviceFields } from './CreateDevicePopup';
 import { DeviceFieldset } from './DeviceFieldset';
-import { DeviceSecrets } from './DeviceSecrets';
-import { HubReason } from './HubReason';
+import { PopupSubmit } from './PopupSubmit';
+import { RegistrationResult } from './RegistrationResult';
 import { Modal } from '../../components/Modal';
 import { useAdminCall } from './useAdminCall';
 import { UserFieldset } from './UserFieldset';
@@ -40,15 +40,7 @@ export function CreateAllPopup({ onClose, onCreated }: { onClose: () => void; on
   return (
     <Modal title={t('admin.createAll')} onClose={onClose} testId="create-all-popup">
       {registered ? (
-        <>
-          <p>{t('admin.deviceRegistered', { serial: registered.hardwareSerial, name: registered.name })}</p>
-          <DeviceSecrets device={registered} />
-          <div className="modal-actions">
-            <button type="button" className="btn btn-primary" onClick={onClose}>
-              {t('admin.done')}
-            </button>
-          </div>
-        </>
+        <RegistrationResult device={registered} onDone={onClose} />
       ) : (
         <form className="form-stack" onSubmit={submit} noValidate>
           <fieldset className="form-fieldset">
@@ -63,12 +55,7 @@ export function CreateAllPopup({ onClose, onCreated }: { onClose: () => void; on
             <legend>{t('admin.deviceSection')}</legend>
             <DeviceFieldset value={device} onChange={setDevice} />
           </fieldset>
-          <HubReason reason={call.reason} />
-          <div className="modal-actions">
-            <button type="submit" className="btn btn-primary" disabled={call.busy || company.companyName.trim() === ''}>
-              {t('admin.create')}
-            </button>
-          </div>
+          <PopupSubmit reason={call.reason} label="admin.create" disabled={call.busy || company.companyName.trim() === ''} />
         </form>
       )}
     </Modal>

@@ -4,7 +4,7 @@ import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { CompanyFields, type CompanyText } from '../../components/company/CompanyFields';
 import { createCompany, type CompanyRecord } from './adminApi';
-import { HubReason } from './HubReason';
+import { PopupSubmit } from './PopupSubmit';
 import { Modal } from '../../components/Modal';
 import { useAdminCall } from './useAdminCall';
 
@@ -24,12 +24,7 @@ export function CreateCompanyPopup({ onClose, onCreated }: { onClose: () => void
     <Modal title={t('admin.createCompany')} onClose={onClose} testId="create-company-popup">
       <form className="form-stack" onSubmit={submit} noValidate>
         <CompanyFields value={form} onChange={setForm} />
-        <HubReason reason={call.reason} />
-        <div className="modal-actions">
-          <button type="submit" className="btn btn-primary" disabled={call.busy || form.companyName.trim() === ''}>
-            {t('admin.create')}
-          </button>
-        </div>
+        <PopupSubmit reason={call.reason} label="admin.create" disabled={call.busy || form.companyName.trim() === ''} />
       </form>
     </Modal>
   );

@@ -6,9 +6,9 @@ import { useTranslation } from 'react-i18next';
 import { registerDevice, type CompanyRecord, type RegisteredDevice } from './adminApi';
 import { CompanySelect } from './CompanySelect';
 import { DeviceFieldset } from './DeviceFieldset';
-import { DeviceSecrets } from './DeviceSecrets';
 import { registrableDeviceTypes } from './deviceTypeOptions';
-import { HubReason } from './HubReason';
+import { PopupSubmit } from './PopupSubmit';
+import { RegistrationResult } from './RegistrationResult';
 import { Modal } from '../../components/Modal';
 import { useAdminCall } from './useAdminCall';
 import { DEFAULT_SUBDEVICES, deviceBody, deviceError, type DeviceFields } from './validation';
@@ -36,25 +36,12 @@ export function CreateDevicePopup({ companies, defaultCompany, onClose }: { comp
   return (
     <Modal title={t('admin.createDevice')} onClose={onClose} testId="create-device-popup">
       {registered ? (
-        <>
-          <p>{t('admin.deviceRegistered', { serial: registered.hardwareSerial, name: registered.name })}</p>
-          <DeviceSecrets device={registered} />
-          <div className="modal-actions">
-            <button type="button" className="btn btn-primary" onClick={onClose}>
-              {t('admin.done')}
-            </button>
-          </div>
-        </>
+        <RegistrationResult device={registered} onDone={onClose} />
       ) : (
         <form className="form-stack" onSubmit={submit} noValidate>
           <CompanySelect companies={companies} value={company} onChange={setCompany} />
           <DeviceFieldset value={device} onChange={setDevice} />
-          <HubReason reason={call.reason} />
-          <div className="modal-actions">
-            <button type="submit" className="btn btn-primary" disabled={call.busy}>
-              {t('admin.create')}
-            </button>
-          </div>
+          <PopupSubmit reason={call.reason} label="admin.create" disabled={call.busy} />
         </form>
       )}
     </Modal>

@@ -5,7 +5,7 @@ import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { createUser, type CompanyRecord } from './adminApi';
 import { CompanySelect } from './CompanySelect';
-import { HubReason } from './HubReason';
+import { PopupSubmit } from './PopupSubmit';
 import { Modal } from '../../components/Modal';
 import { useAdminCall } from './useAdminCall';
 import { UserFieldset } from './UserFieldset';
@@ -28,12 +28,7 @@ export function CreateUserPopup({ companies, defaultCompany, onClose }: { compan
       <form className="form-stack" onSubmit={submit} noValidate>
         <CompanySelect companies={companies} value={company} onChange={setCompany} />
         <UserFieldset value={user} onChange={setUser} />
-        <HubReason reason={call.reason} />
-        <div className="modal-actions">
-          <button type="submit" className="btn btn-primary" disabled={call.busy}>
-            {t('admin.create')}
-          </button>
-        </div>
+        <PopupSubmit reason={call.reason} label="admin.create" disabled={call.busy} />
       </form>
     </Modal>
   );

@@ -1,6 +1,7 @@
 //! Serial, name, type and (Sensing Horse only) number of sub-devices for a new device.
 
 import { useTranslation } from 'react-i18next';
+import { TextField } from '../../components/TextField';
 import { registrableDeviceTypes } from './deviceTypeOptions';
 import { asksForSubdevices, type DeviceFields } from './validation';
 
@@ -17,16 +18,8 @@ export function DeviceFieldset({
   const { t } = useTranslation();
   return (
     <>
-      <label className="field">
-        <span>{t('admin.serial')} *</span>
-        <input type="text" name="hardwareSerial" autoComplete="off" value={value.hardwareSerial} onChange={(e) => onChange({ ...value, hardwareSerial: e.target.value })} />
-      </label>
-      {!quick ? (
-        <label className="field">
-          <span>{t('admin.deviceName')} *</span>
-          <input type="text" name="deviceName" autoComplete="off" value={value.name} onChange={(e) => onChange({ ...value, name: e.target.value })} />
-        </label>
-      ) : null}
+      <TextField label={t('admin.serial')} name="hardwareSerial" required value={value.hardwareSerial} onChange={(hardwareSerial) => onChange({ ...value, hardwareSerial })} />
+      {!quick ? <TextField label={t('admin.deviceName')} name="deviceName" required value={value.name} onChange={(name) => onChange({ ...value, name })} /> : null}
       <label className="field">
         <span>{t('admin.deviceType')}</span>
         <select name="deviceType" value={value.deviceType} onChange={(e) => onChange({ ...value, deviceType: e.target.value })}>
@@ -38,16 +31,13 @@ export function DeviceFieldset({
         </select>
       </label>
       {!quick && asksForSubdevices(value.deviceType) ? (
-        <label className="field">
-          <span>{t('admin.numberOfSubdevices')}</span>
-          <input
-            type="text"
-            inputMode="numeric"
-            name="numberOfSubdevices"
-            value={value.numberOfSubdevices}
-            onChange={(e) => onChange({ ...value, numberOfSubdevices: e.target.value })}
-          />
-        </label>
+        <TextField
+          label={t('admin.numberOfSubdevices')}
+          name="numberOfSubdevices"
+          inputMode="numeric"
+          value={value.numberOfSubdevices}
+          onChange={(numberOfSubdevices) => onChange({ ...value, numberOfSubdevices })}
+        />
       ) : null}
     </>
   );

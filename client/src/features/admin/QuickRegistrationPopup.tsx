@@ -8,8 +8,8 @@ import { CompanySelect } from './CompanySelect';
 import { CopyValue } from './CopyValue';
 import { emptyDeviceFields } from './CreateDevicePopup';
 import { DeviceFieldset } from './DeviceFieldset';
-import { DeviceSecrets } from './DeviceSecrets';
-import { HubReason } from './HubReason';
+import { PopupSubmit } from './PopupSubmit';
+import { RegistrationResult } from './RegistrationResult';
 import { Modal } from '../../components/Modal';
 import { useAdminCall } from './useAdminCall';
 import type { DeviceFields } from './validation';
@@ -34,29 +34,18 @@ export function QuickRegistrationPopup({ companies, onClose, onCreated }: { comp
   return (
     <Modal title={t('admin.quickRegistration')} onClose={onClose} testId="quick-registration-popup">
       {result ? (
-        <>
+        <RegistrationResult device={result.device} onDone={onClose}>
           <div className="secret-warning" role="alert">
             {t('admin.loginWarning')}
           </div>
           <CopyValue label={t('admin.email')} value={result.email} testId="quick-email" />
           <CopyValue label={t('admin.password')} value={result.password} testId="quick-password" />
-          <DeviceSecrets device={result.device} />
-          <div className="modal-actions">
-            <button type="button" className="btn btn-primary" onClick={onClose}>
-              {t('admin.done')}
-            </button>
-          </div>
-        </>
+        </RegistrationResult>
       ) : (
         <form className="form-stack" onSubmit={submit} noValidate>
           <CompanySelect companies={companies} value={company} onChange={setCompany} optional />
           <DeviceFieldset value={device} onChange={setDevice} quick />
-          <HubReason reason={call.reason} />
-          <div className="modal-actions">
-            <button type="submit" className="btn btn-primary" disabled={call.busy}>
-              {t('admin.register')}
-            </button>
-          </div>
+          <PopupSubmit reason={call.reason} label="admin.register" disabled={call.busy} />
         </form>
       )}
     </Modal>

@@ -6,13 +6,11 @@ import { useStore } from 'jotai';
 import { useEffect, useState, type FormEvent, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router-dom';
-import { BackButton } from '../../components/BackButton';
-import { TopBar } from '../../components/TopBar';
+import { FormPage } from '../../components/FormPage';
 import { notify } from '../../lib/notifications';
 import { CompanyFields } from '../../components/company/CompanyFields';
 import { LogoField } from '../../components/company/LogoField';
 import { getCompanyBranding, saveCompanyBranding, setCompanyBranding, type CompanyBranding } from '../../lib/company';
-import '../../components/forms.css';
 import './branding.css';
 
 /** `variantsSection`: where the lead mounts the company-variants settings (issue 11 item 5). */
@@ -50,30 +48,23 @@ export function BrandingPage({ variantsSection }: { variantsSection?: ReactNode 
   };
 
   return (
-    <div className="page">
-      <TopBar />
-      <main className="content narrow form-page">
-        <BackButton />
-        <div className="page-heading">
-          <h1>{t('branding.title')}</h1>
+    <FormPage title={t('branding.title')} narrow>
+      {loadFailed ? (
+        <div className="form-error" role="alert">
+          {t('branding.loadFailed')}
         </div>
-        {loadFailed ? (
-          <div className="form-error" role="alert">
-            {t('branding.loadFailed')}
-          </div>
-        ) : !form ? (
-          <div className="muted">{t('branding.loading')}</div>
-        ) : (
-          <form className="card form-card" onSubmit={save} noValidate data-testid="branding-form">
-            <LogoField value={form.logo} onChange={(logo) => setForm({ ...form, logo })} disabled={saving} />
-            <CompanyFields value={form} onChange={(text) => setForm({ ...form, ...text })} disabled={saving} />
-            <button type="submit" className="btn btn-primary" disabled={saving || form.companyName.trim() === ''}>
-              {saving ? t('branding.saving') : t('branding.save')}
-            </button>
-          </form>
-        )}
-        {variantsSection ? <section className="branding-variants">{variantsSection}</section> : null}
-      </main>
-    </div>
+      ) : !form ? (
+        <div className="muted">{t('branding.loading')}</div>
+      ) : (
+        <form className="card form-card" onSubmit={save} noValidate data-testid="branding-form">
+          <LogoField value={form.logo} onChange={(logo) => setForm({ ...form, logo })} disabled={saving} />
+          <CompanyFields value={form} onChange={(text) => setForm({ ...form, ...text })} disabled={saving} />
+          <button type="submit" className="btn btn-primary" disabled={saving || form.companyName.trim() === ''}>
+            {saving ? t('branding.saving') : t('branding.save')}
+          </button>
+        </form>
+      )}
+      {variantsSection ? <section className="branding-variants">{variantsSection}</section> : null}
+    </FormPage>
   );
 }

@@ -12,6 +12,7 @@ import { notify } from '../../lib/notifications';
 import { CompanyFields } from '../../components/company/CompanyFields';
 import { LogoField } from '../../components/company/LogoField';
 import { Modal } from '../../components/Modal';
+import { TextField } from '../../components/TextField';
 import { saveCompanyBranding, setCompanyBranding, useCompanyBranding, type CompanyBranding } from '../../lib/company';
 import { settingsOf } from '../../lib/deviceSettings';
 import { isAdminRole, useUserRole } from '../../lib/role';
@@ -64,14 +65,8 @@ export function DeviceEditModal({ device, onClose }: { device: UserDevice; onClo
         ) : null}
         <fieldset className="form-fieldset" disabled={busy}>
           <legend>{t('deviceSettings.deviceSection')}</legend>
-          <label className="field">
-            <span>{t('deviceSettings.name')} *</span>
-            <input type="text" name="name" value={settings.name} onChange={(e) => setSettings({ ...settings, name: e.target.value })} />
-          </label>
-          <label className="field">
-            <span>{t('deviceSettings.location')} *</span>
-            <input type="text" name="room" value={settings.room} onChange={(e) => setSettings({ ...settings, room: e.target.value })} />
-          </label>
+          <TextField label={t('deviceSettings.name')} name="name" required value={settings.name} onChange={(name) => setSettings({ ...settings, name })} />
+          <TextField label={t('deviceSettings.location')} name="room" required value={settings.room} onChange={(room) => setSettings({ ...settings, room })} />
         </fieldset>
         <div className="modal-actions">
           <button type="button" className="btn btn-ghost" onClick={() => navigate(settingsRouteFor(device), { state: { device } })}>

@@ -5,14 +5,12 @@
 import { useEffect, useMemo, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate } from 'react-router-dom';
-import { BackButton } from '../../components/BackButton';
-import { TopBar } from '../../components/TopBar';
+import { FormPage } from '../../components/FormPage';
 import { oidOf } from '../../lib/api';
 import { deviceFromState, NO_DEVICE_REDIRECT_MS } from '../device-page/DevicePage';
 import { DeviceSettingsFields } from '../../components/DeviceSettingsFields';
 import { settingsOf, type DeviceSettings } from '../../lib/deviceSettings';
 import { useSaveDeviceSettings } from '../../lib/useSaveDeviceSettings';
-import '../../components/forms.css';
 
 export function DeviceSettingsPage({ room = false }: { room?: boolean }) {
   const { t } = useTranslation();
@@ -38,21 +36,17 @@ export function DeviceSettingsPage({ room = false }: { room?: boolean }) {
   };
 
   return (
-    <div className="page">
-      <TopBar />
-      <main className="content narrow form-page">
-        <BackButton />
-        <div className="page-heading">
-          <h1>{t(room ? 'deviceSettings.roomTitle' : 'deviceSettings.title')}</h1>
-          <span className="muted">{t(`deviceTypes.${device.deviceType}`, { defaultValue: device.deviceType })}</span>
-        </div>
-        <form className="card form-card" onSubmit={submit} noValidate data-testid="device-settings-form">
-          <DeviceSettingsFields value={form} onChange={setForm} disabled={saving} />
-          <button type="submit" className="btn btn-primary" disabled={saving}>
-            {t('deviceSettings.update')}
-          </button>
-        </form>
-      </main>
-    </div>
+    <FormPage
+      title={t(room ? 'deviceSettings.roomTitle' : 'deviceSettings.title')}
+      subtitle={t(`deviceTypes.${device.deviceType}`, { defaultValue: device.deviceType })}
+      narrow
+    >
+      <form className="card form-card" onSubmit={submit} noValidate data-testid="device-settings-form">
+        <DeviceSettingsFields value={form} onChange={setForm} disabled={saving} />
+        <button type="submit" className="btn btn-primary" disabled={saving}>
+          {t('deviceSettings.update')}
+        </button>
+      </form>
+    </FormPage>
   );
 }
