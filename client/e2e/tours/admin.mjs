@@ -3,7 +3,16 @@
 // with a valid logo, an oversized one and a non-image; device settings saved and shown on the card; a
 // staff user opening /adminPanel directly gets the hub's refusal.
 
+import { readFileSync } from 'node:fs';
 import { deflateSync, crc32 } from 'node:zlib';
+
+// The toasts' texts come from the English catalogue (their owner), not from this file.
+const EN = JSON.parse(readFileSync(new URL('../../public/local/en/translation.json', import.meta.url), 'utf8'));
+const msg = (key) => {
+  const text = key.split('.').reduce((node, part) => node?.[part], EN);
+  if (typeof text !== 'string') throw new Error(`no English text for ${key}`);
+  return text;
+};
 
 export const name = 'admin';
 
@@ -80,7 +89,7 @@ export async function run({ base, page, context, newBrowser, test, shot }) {
     await dialog.getByLabel('Company name').fill(COMPANY);
     await dialog.getByLabel('Address').fill('Quay 4, Harbour Town');
     await dialog.getByRole('button', { name: 'Create', exact: true }).click();
-    await toast(page, 'Company created.');
+    await toast(page, msg('companyCreated'));
     await dialog.waitFor({ state: 'detached' });
     ok('companyCreated toast; the popup closes');
   });
@@ -93,17 +102,17 @@ export async function run({ base, page, context, newBrowser, test, shot }) {
     await dialog.getByLabel('Password', { exact: true }).fill('12345');
     await dialog.getByLabel('Repeat password').fill('12345');
     await dialog.getByRole('button', { name: 'Create', exact: true }).click();
-    await toast(page, 'at least 6 characters');
+    await toast(page, msg('shortPassword'));
     ok('a 5-character password gives shortPassword');
     await shot('03-user-short-password.png');
     await dialog.getByLabel('Password', { exact: true }).fill(USER.password);
     await dialog.getByLabel('Repeat password').fill('different1');
     await dialog.getByRole('button', { name: 'Create', exact: true }).click();
-    await toast(page, 'The passwords do not match.');
+    await toast(page, msg('passwordsUnmatch'));
     ok('unmatched passwords give passwordsUnmatch');
     await dialog.getByLabel('Repeat password').fill(USER.password);
     await dialog.getByRole('button', { name: 'Create', exact: true }).click();
-    await toast(page, 'Account created.');
+    await toast(page, msg('accountCreated'));
     await dialog.waitFor({ state: 'detached' });
     ok('accountCreated');
   });
@@ -120,11 +129,11 @@ export async function run({ base, page, context, newBrowser, test, shot }) {
     await dialog.getByLabel(/^Device name/).fill(HORSE.name);
     await subdevices.fill('two');
     await dialog.getByRole('button', { name: 'Create', exact: true }).click();
-    await toast(page, 'Please fill in all the device fields.');
+    await toast(page, msg('deviceParameters'));
     ok('non-numeric sub-devices give deviceParameters');
     await subdevices.fill('2');
     await dialog.getByRole('button', { name: 'Create', exact: true }).click();
-    await toast(page, 'Device registered.');
+    await toast(page, msg('deviceCreated'));
     await dialog.getByTestId('device-secrets').waitFor();
     await dialog.getByText('It will not be shown again').waitFor();
     ok('deviceCreated; the secrets are shown with the warning');
@@ -183,7 +192,7 @@ export async function run({ base, page, context, newBrowser, test, shot }) {
     ok('a real 48×48 PNG: preview');
     await shot('09-branding-preview.png');
     await page.getByRole('button', { name: 'Save' }).click();
-    await toast(page, 'Company updated.');
+    await toast(page, msg('companyUpdated'));
     await page.waitForURL((u) => u.pathname === '/devices');
     await page.getByTestId('company-brand-logo').waitFor();
     const logoOk = await page.getByTestId('company-brand-logo').evaluate((img) => img.complete && img.naturalWidth === 48);
@@ -210,14 +219,14 @@ export async function run({ base, page, context, newBrowser, test, shot }) {
     await page.waitForURL((u) => /^\/(deviceSettings|roomSettings)$/.test(u.pathname));
     await page.getByLabel(/^Name/).fill('');
     await page.getByRole('button', { name: 'Update' }).click();
-    await toast(page, 'Please fill in all the device fields.');
+    await toast(page, msg('deviceParameters'));
     ok('an empty name gives deviceParameters');
     await page.getByLabel(/^Name/).fill('Tour Bed 7');
     await page.getByLabel(/^Room/).fill('Ward 3');
     await page.getByLabel(/^Device/).fill('Bed 7');
     await shot('13-device-settings.png');
     await page.getByRole('button', { name: 'Update' }).click();
-    await toast(page, 'Device information updated.');
+    await toast(page, msg('deviceInfoUpdated'));
     await page.waitForURL((u) => u.pathname === '/devices');
     const updated = page.locator(`[data-testid="device-card"][data-device-id="${id}"]`);
     await updated.getByText('Tour Bed 7').waitFor();

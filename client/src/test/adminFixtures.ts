@@ -11,6 +11,7 @@ export function tokenWithRole(role: number): string {
 export function signInAs(role: number, company = 'Acme Care'): void {
   localStorage.setItem('user', tokenWithRole(role));
   localStorage.setItem('company', company);
+  localStorage.setItem('role', String(role));
 }
 
 const en = loadTranslation('en') as Record<string, unknown>;

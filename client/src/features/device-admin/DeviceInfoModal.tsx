@@ -4,13 +4,12 @@ import { useTranslation } from 'react-i18next';
 import type { UserDevice } from '../../lib/api';
 import { Modal } from '../../components/Modal';
 import { useCompanyBranding } from '../../lib/company';
-import { storedCompany } from '../../lib/session';
 
 export function DeviceInfoModal({ device, onClose }: { device: UserDevice; onClose: () => void }) {
   const { t } = useTranslation();
   const company = useCompanyBranding();
   const rows: Array<[string, string]> = [
-    ['devices.company', company?.companyName || storedCompany()],
+    ['devices.company', company?.companyName ?? ''],
     ['branding.address', company?.address ?? ''],
     ['deviceSettings.name', device.name],
     ['deviceSettings.deviceType', t(`deviceTypes.${device.deviceType}`, { defaultValue: device.deviceType })],
