@@ -191,7 +191,7 @@ export async function run({ base, page, context, newBrowser, test, shot }) {
     await page.getByTestId('logo-preview').waitFor();
     ok('a real 48×48 PNG: preview');
     await shot('09-branding-preview.png');
-    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByTestId('branding-form').getByRole('button', { name: 'Save' }).click();
     await toast(page, msg('companyUpdated'));
     await page.waitForURL((u) => u.pathname === '/devices');
     await page.getByTestId('company-brand-logo').waitFor();

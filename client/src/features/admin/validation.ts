@@ -15,7 +15,9 @@ export interface UserFields {
   passwordRepeat: string;
 }
 
-export function userError({ email, password, passwordRepeat }: UserFields): string | null {
+export type UserErrorKey = 'emptyEmail' | 'incorrectEmail' | 'passwordsUnmatch' | 'shortPassword';
+
+export function userError({ email, password, passwordRepeat }: UserFields): UserErrorKey | null {
   if (email.trim() === '' || password === '') return 'emptyEmail';
   if (!EMAIL_PATTERN.test(email.trim())) return 'incorrectEmail';
   if (password !== passwordRepeat) return 'passwordsUnmatch';
@@ -33,7 +35,7 @@ export interface DeviceFields {
 
 export const asksForSubdevices = (deviceType: string) => deviceType === SUBDEVICE_PARENT_TYPE;
 
-export function deviceError(d: DeviceFields): string | null {
+export function deviceError(d: DeviceFields): 'deviceParameters' | null {
   if (d.hardwareSerial.trim() === '' || d.name.trim() === '' || d.deviceType === '') return 'deviceParameters';
   if (asksForSubdevices(d.deviceType) && !/^\d+$/.test(d.numberOfSubdevices.trim())) return 'deviceParameters';
   return null;
