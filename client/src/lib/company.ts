@@ -59,7 +59,7 @@ export function useCompanyBranding(): CompanyBranding | null {
         if (live && store.get(tokenAtom) === token) store.set(companyBrandingAtom, { token, branding });
       })
       .catch(() => {
-        // The top bar falls back to the stored company name; the branding page shows its own error.
+        // The top bar then shows no brand; the branding page shows its own error.
       });
     return () => {
       live = false;

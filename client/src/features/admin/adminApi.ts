@@ -1,15 +1,11 @@
 //! The admin panel's calls (docs/api.md "Authentication and companies", "Devices"). All need role 1;
 //! the hub answers 403 `forbidden` otherwise.
 
+import type { CompanyText } from '../../components/company/CompanyFields';
 import { apiFetch, type Oid } from '../../lib/api';
 
 /** Spec §9: a new company's defaults. */
 export const NEW_COMPANY_DEFAULTS = { pageColor: '#f5f5f5', layoutNumber: 2 } as const;
-
-export interface CompanyInput {
-  companyName: string;
-  address: string;
-}
 
 export interface CompanyRecord {
   _id: Oid;
@@ -57,9 +53,9 @@ export interface QuickRegistration {
 
 const post = <T>(path: string, body: unknown) => apiFetch<T>(path, { method: 'POST', body: JSON.stringify(body) });
 
-export const companyBody = (c: CompanyInput) => ({ companyName: c.companyName, address: c.address, ...NEW_COMPANY_DEFAULTS });
+export const companyBody = (c: CompanyText) => ({ companyName: c.companyName, address: c.address, ...NEW_COMPANY_DEFAULTS });
 
-export const createCompany = (c: CompanyInput) => post<CompanyRecord>('/api/auth/company/register', companyBody(c));
+export const createCompany = (c: CompanyText) => post<CompanyRecord>('/api/auth/company/register', companyBody(c));
 
 export const listCompanies = () => apiFetch<CompanyRecord[]>('/api/auth/companies');
 

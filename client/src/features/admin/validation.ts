@@ -50,8 +50,3 @@ export function deviceBody(d: DeviceFields) {
     ...(asksForSubdevices(d.deviceType) ? { numberOfSubdevices: Number(d.numberOfSubdevices.trim()) } : {}),
   };
 }
-
-export interface CompanyFields {
-  companyName: string;
-  address: string;
-}
