@@ -1,7 +1,9 @@
 //! The edit and info buttons for one device and the modals they open: on the device card, and
-//! reusable as `deviceActions` in the device page's patient/device panel.
+//! reusable as `deviceActions` in the device page's patient/device panel. The modals are rendered in
+//! document.body: a hovered card is transformed, which would move a fixed backdrop inside it.
 
 import { useState, type MouseEvent } from 'react';
+import { createPortal } from 'react-dom';
 import { useTranslation } from 'react-i18next';
 import type { UserDevice } from '../../lib/api';
 import { DeviceEditModal } from './DeviceEditModal';
@@ -24,8 +26,8 @@ export function DeviceAdminActions({ device }: { device: UserDevice }) {
       <button type="button" className="btn btn-ghost" onClick={openModal('edit')} data-testid="device-edit-button" aria-label={t('deviceSettings.editTitle')}>
         {t('deviceSettings.edit')}
       </button>
-      {open === 'edit' ? <DeviceEditModal device={device} onClose={() => setOpen(null)} /> : null}
-      {open === 'info' ? <DeviceInfoModal device={device} onClose={() => setOpen(null)} /> : null}
+      {open === 'edit' ? createPortal(<DeviceEditModal device={device} onClose={() => setOpen(null)} />, document.body) : null}
+      {open === 'info' ? createPortal(<DeviceInfoModal device={device} onClose={() => setOpen(null)} />, document.body) : null}
     </div>
   );
 }
