@@ -1,30 +1,62 @@
-//! A modal dialog: a labelled dialog over a backdrop, closed by its X, Escape or the backdrop.
+//! A modal dialog: backdrop, title, an X and Escape that close it, focus moved inside on open.
 
-import { useEffect, useId, type ReactNode } from 'react';
+import { useEffect, useId, useRef, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import './forms.css';
 import './modal.css';
 
-export function Modal({ title, onClose, children, testId }: { title: string; onClose: () => void; children: ReactNode; testId?: string }) {
+export function Modal({
+  title,
+  onClose,
+  children,
+  footer,
+  testId,
+  className = '',
+}: {
+  title: string;
+  onClose: () => void;
+  children: ReactNode;
+  footer?: ReactNode;
+  testId?: string;
+  className?: string;
+}) {
   const { t } = useTranslation();
   const titleId = useId();
+  const ref = useRef<HTMLDivElement>(null);
+
+  useEffect(() => {
+    const previous = document.activeElement as HTMLElement | null;
+    const first = ref.current?.querySelector<HTMLElement>('input, select, textarea, button:not(.modal-close)');
+    (first ?? ref.current)?.focus();
+    return () => previous?.focus?.();
+  }, []);
+
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
       if (e.key === 'Escape') onClose();
     };
-    window.addEventListener('keydown', onKey);
-    return () => window.removeEventListener('keydown', onKey);
+    document.addEventListener('keydown', onKey);
+    return () => document.removeEventListener('keydown', onKey);
   }, [onClose]);
+
   return (
     <div className="modal-backdrop" onMouseDown={(e) => e.target === e.currentTarget && onClose()}>
-      <div className="modal" role="dialog" aria-modal="true" aria-labelledby={titleId} data-testid={testId}>
-        <div className="modal-header">
+      <div
+        ref={ref}
+        className={`modal card ${className}`}
+        role="dialog"
+        aria-modal="true"
+        aria-labelledby={titleId}
+        data-testid={testId}
+        tabIndex={-1}
+      >
+        <header className="modal-header">
           <h2 id={titleId}>{title}</h2>
-          <button type="button" className="btn btn-ghost modal-close" onClick={onClose} aria-label={t('notifications.close')}>
+          <button type="button" className="btn btn-ghost modal-close" aria-label={t('notifications.close')} onClick={onClose}>
             ×
           </button>
-        </div>
+        </header>
         <div className="modal-body">{children}</div>
+        {footer ? <footer className="modal-footer">{footer}</footer> : null}
       </div>
     </div>
   );

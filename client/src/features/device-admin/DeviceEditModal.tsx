@@ -17,6 +17,7 @@ import { saveCompanyBranding, setCompanyBranding, useCompanyBranding, type Compa
 import { settingsOf } from '../../lib/deviceSettings';
 import { isAdminRole, useUserRole } from '../../lib/role';
 import { useSaveDeviceSettings } from '../../lib/useSaveDeviceSettings';
+import '../../components/forms.css';
 
 export const settingsRouteFor = (device: Pick<UserDevice, 'deviceType'>) => (device.deviceType === 'Room Set' ? '/roomSettings' : '/deviceSettings');
 
