@@ -8,12 +8,19 @@ import { useAtomValue } from 'jotai';
 import { useTranslation } from 'react-i18next';
 import { Navigate, Outlet, Route, Routes } from 'react-router-dom';
 import { InactivityWatcher, LoginPage, LogoutButton, RequireAuth, SessionExpiryWatcher } from '../features/auth';
-import { CompanyVariantsSync } from '../features/company-variants';
+import { CompanyVariantsSection, CompanyVariantsSync } from '../features/company-variants';
 import { DevicePage, PodologyAnalysisPage } from '../features/device-page';
 import type { RendererFactory } from '../features/device-page/HeatMap';
 import { DevicesPage } from '../features/devices';
-import { analysisRoutes, deviceTypesAtom, pageRoutes } from '../lib/deviceTypes';
+import { analysisRoutes, deviceTypesAtom, pageRoutes, settingsRoutes } from '../lib/deviceTypes';
+import { DeviceActionsContext, type DeviceActions } from '../lib/deviceActions';
 import { tokenAtom } from '../lib/session';
+import { AdminPanelCard, AdminPanelPage } from '../features/admin';
+import { DeviceAdminActions } from '../features/device-admin';
+import { BrandingPage } from '../features/branding';
+import { DeviceSettingsPage } from '../features/device-settings';
+
+const deviceActions: DeviceActions = (device) => <DeviceAdminActions device={device} />;
 
 function Guarded() {
   return (
@@ -21,7 +28,9 @@ function Guarded() {
       <InactivityWatcher />
       <SessionExpiryWatcher />
       <CompanyVariantsSync />
-      <Outlet />
+      <DeviceActionsContext.Provider value={deviceActions}>
+        <Outlet />
+      </DeviceActionsContext.Provider>
     </RequireAuth>
   );
 }
@@ -47,7 +56,22 @@ export function AppRoutes({ createRenderer }: { createRenderer?: RendererFactory
     <Routes>
       <Route path="/login" caseSensitive element={<LoginPage />} />
       <Route element={<Guarded />}>
-        <Route path="/devices" caseSensitive element={<DevicesPage headerActions={<LogoutButton />} />} />
+        <Route
+          path="/devices"
+          caseSensitive
+          element={
+            <DevicesPage
+              headerActions={<LogoutButton />}
+              leadingCard={<AdminPanelCard />}
+              cardActions={deviceActions}
+            />
+          }
+        />
+        <Route path="/adminPanel" caseSensitive element={<AdminPanelPage />} />
+        <Route path="/brandingOptions" caseSensitive element={<BrandingPage variantsSection={<CompanyVariantsSection />} />} />
+        {table
+          ? settingsRoutes(table).map((path) => <Route key={path} path={path} caseSensitive element={<DeviceSettingsPage />} />)
+          : null}
         {table
           ? pageRoutes(table).map((path) => (
               <Route key={path} path={path} caseSensitive element={<DevicePage key={path} createRenderer={createRenderer} />} />

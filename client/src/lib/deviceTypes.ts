@@ -84,6 +84,11 @@ export function analysisRoutes(table: DeviceTypeTable): string[] {
   return [...new Set(Object.values(table).flatMap((t) => (t.analysisRoute ? [t.analysisRoute] : [])))];
 }
 
+/** The device-settings routes (spec §2: /deviceSettings, /roomSettings). */
+export function settingsRoutes(table: DeviceTypeTable): string[] {
+  return [...new Set(Object.values(table).map((info) => info.settingsRoute))];
+}
+
 /** Spec §2: the heat map shows only while the page scroll is under 950 px, except on seating pages. */
 export function hidesMapBelowScroll(info: DeviceTypeInfo | undefined): boolean {
   return info ? info.pageFamily !== 'seating' && info.pageFamily !== 'seatedPosition' : false;

@@ -73,7 +73,7 @@ describe('session state: role and company (spec §6)', () => {
   it('offers administrators (role 1) the company-variants section and staff nothing', async () => {
     stubFetch(devicesRoutes);
     storeSession('1');
-    await renderApp('/devices');
+    await renderApp('/brandingOptions');
     expect(await screen.findByRole('heading', { name: 'Company variants' })).toBeInTheDocument();
   });
 

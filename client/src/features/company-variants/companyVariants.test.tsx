@@ -21,6 +21,7 @@ function hub(variants: CompanyVariants, put?: (body: CompanyVariants) => { statu
       body: [{ _id: { $oid: 'd1' }, name: 'Chair 301', bed: 'Chair A', deviceType: 'Seating Mat IoT', company: 'c1' }],
     }),
     '/api/deviceConfCompany': () => ({ body: [] }),
+    '/api/companyUser': () => ({ body: [{ _id: { $oid: 'c1' }, companyName: 'Acme Care', address: '', logo: '' }] }),
     '/api/companyVariants': (init) =>
       init?.method === 'PUT' ? put!(JSON.parse(String(init.body)) as CompanyVariants) : { body: variants },
   });
@@ -57,19 +58,19 @@ describe('the seating-labels variant on device cards (spec §2)', () => {
   });
 });
 
-describe('CompanyVariantsSection (administrators switch the variants)', () => {
+describe('CompanyVariantsSection (administrators switch the variants, on /brandingOptions)', () => {
   it('renders nothing for staff', async () => {
     hub(OFF);
     signIn(2);
-    await renderApp('/devices');
-    await screen.findByTestId('device-card');
+    await renderApp('/brandingOptions');
+    await screen.findByTestId('branding-form');
     expect(screen.queryByTestId('company-variants')).toBeNull();
   });
 
   it('shows the stored setting; Save is enabled only after a change', async () => {
     hub({ ...OFF, fitness: true });
     signIn(1);
-    await renderApp('/devices');
+    await renderApp('/brandingOptions');
     const section = await screen.findByTestId('company-variants');
     const fitness = within(section).getByRole('checkbox', { name: /Fitness units/ });
     await waitFor(() => expect(fitness).toBeChecked());
@@ -90,7 +91,7 @@ describe('CompanyVariantsSection (administrators switch the variants)', () => {
       return { body };
     });
     signIn(1);
-    const { store } = await renderApp('/devices');
+    const { store } = await renderApp('/brandingOptions');
     const section = await screen.findByTestId('company-variants');
     await userEvent.click(within(section).getByRole('checkbox', { name: /Seating labels/ }));
     await userEvent.click(within(section).getByRole('checkbox', { name: /Hide the centre of pressure/ }));
@@ -98,15 +99,13 @@ describe('CompanyVariantsSection (administrators switch the variants)', () => {
     await screen.findByText('Company variants saved.');
     expect(sent).toEqual([{ hideCentreOfPressure: true, fitness: false, seatingLabels: true }]);
     expect(store.get(companyVariantsAtom)).toEqual({ hideCentreOfPressure: true, fitness: false, seatingLabels: true });
-    // The card follows at once.
-    expect(within(screen.getByTestId('device-card')).getByText('Sit')).toBeInTheDocument();
     expect(within(section).getByRole('button', { name: 'Save variants' })).toBeDisabled();
   });
 
   it("shows the hub's refusal and keeps the stored setting", async () => {
     hub(OFF, () => ({ status: 403, body: { error: 'forbidden' } }));
     signIn(1);
-    const { store } = await renderApp('/devices');
+    const { store } = await renderApp('/brandingOptions');
     const section = await screen.findByTestId('company-variants');
     await userEvent.click(within(section).getByRole('checkbox', { name: /Fitness units/ }));
     await userEvent.click(within(section).getByRole('button', { name: 'Save variants' }));
@@ -118,7 +117,7 @@ describe('CompanyVariantsSection (administrators switch the variants)', () => {
   it('a failure that does not say why shows variants.saveFailed', async () => {
     hub(OFF, () => ({ status: 500, body: { error: 'internalError' } }));
     signIn(1);
-    await renderApp('/devices');
+    await renderApp('/brandingOptions');
     const section = await screen.findByTestId('company-variants');
     await userEvent.click(within(section).getByRole('checkbox', { name: /Fitness units/ }));
     await userEvent.click(within(section).getByRole('button', { name: 'Save variants' }));

@@ -11,6 +11,7 @@ import { StatusBadge } from '../../components/StatusBadge';
 import { oidOf, type UserDevice } from '../../lib/api';
 import type { DeviceTypeInfo } from '../../lib/deviceTypes';
 import { deviceViewFamily, seedDevice } from '../../lib/devicesStore';
+import { useDeviceActions } from '../../lib/deviceActions';
 import { useServices } from '../../lib/services';
 import { useSession } from '../../lib/session';
 import { ClinicalWorkspace } from '../clinical';
@@ -66,6 +67,7 @@ export function DevicePageFrame({
   const id = oidOf(device._id) as string;
   const view = useAtomValue(deviceViewFamily(id));
   const notFound = useLiveSubscriptions(live);
+  const deviceActions = useDeviceActions(device);
 
   useEffect(() => {
     seedDevice(store, device);
@@ -105,7 +107,7 @@ export function DevicePageFrame({
         </aside>
         {info.hasPatients ? (
           <div className="device-clinical">
-            <ClinicalWorkspace device={device} capabilities={{ captures: info.captures, pdfReports: info.pdfReports }} />
+            <ClinicalWorkspace device={device} capabilities={{ captures: info.captures, pdfReports: info.pdfReports }} deviceActions={deviceActions} />
           </div>
         ) : null}
       </main>

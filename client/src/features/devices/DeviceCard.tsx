@@ -4,7 +4,8 @@
 //! (spec §4). Everything about the type comes from the hub's device-type table.
 
 import { useAtomValue, useStore } from 'jotai';
-import { useState, type KeyboardEvent, type MouseEvent } from 'react';
+import { useState, type KeyboardEvent, type MouseEvent, type ReactNode } from 'react';
+import type { UserDevice } from '../../lib/api';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router-dom';
 import { StatusBadge } from '../../components/StatusBadge';
@@ -14,7 +15,8 @@ import { useDeviceType } from '../../lib/deviceTypes';
 import { deviceViewFamily } from '../../lib/devicesStore';
 import { STATUS_COLORS, statusColor } from '../../lib/status';
 
-export function DeviceCard({ deviceId, company }: { deviceId: string; company: string }) {
+/** `actions`: what the app adds to the card for its device (the edit and info buttons). */
+export function DeviceCard({ deviceId, company, actions }: { deviceId: string; company: string; actions?: (device: UserDevice) => ReactNode }) {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const store = useStore();
@@ -101,6 +103,7 @@ export function DeviceCard({ deviceId, company }: { deviceId: string; company: s
           {t('pages.attend')}
         </button>
       ) : null}
+      {view.device && actions ? actions(view.device) : null}
     </div>
   );
 }

@@ -8,7 +8,7 @@ import { SocketStatusBanner } from '../../components/SocketStatusBanner';
 import { TopBar } from '../../components/TopBar';
 import { deviceTypesAtom } from '../../lib/deviceTypes';
 import { deviceIdsAtom, deviceInfoFamily, devicesLoadedAtom } from '../../lib/devicesStore';
-import { CompanyVariantsSection } from '../company-variants';
+import type { UserDevice } from '../../lib/api';
 import { useSession } from '../../lib/session';
 import { DeviceCard } from './DeviceCard';
 import { GRID_CLASS } from './grid';
@@ -25,7 +25,16 @@ export const visibleDeviceIdsAtom = atom((get) => {
   });
 });
 
-export function DevicesPage({ headerActions }: { headerActions?: ReactNode }) {
+/** `leadingCard`: shown before the device cards (the admin-panel card); `cardActions`: added to each card. */
+export function DevicesPage({
+  headerActions,
+  leadingCard,
+  cardActions,
+}: {
+  headerActions?: ReactNode;
+  leadingCard?: ReactNode;
+  cardActions?: (device: UserDevice) => ReactNode;
+}) {
   const { t } = useTranslation();
   useDevicesSync();
   const ids = useAtomValue(visibleDeviceIdsAtom);
@@ -46,16 +55,18 @@ export function DevicesPage({ headerActions }: { headerActions?: ReactNode }) {
         {!loaded ? (
           <div className="devices-empty">{t('devices.loading')}</div>
         ) : ids.length === 0 ? (
-          <div className="devices-empty">{t('devices.empty')}</div>
+          <>
+            {leadingCard}
+            <div className="devices-empty">{t('devices.empty')}</div>
+          </>
         ) : (
           <div className={GRID_CLASS} data-testid="device-grid">
+            {leadingCard}
             {ids.map((id) => (
-              <DeviceCard key={id} deviceId={id} company={company} />
+              <DeviceCard key={id} deviceId={id} company={company} actions={cardActions} />
             ))}
           </div>
         )}
-        {/* MERGE: shown here until the branding page mounts it (renders nothing for staff). */}
-        <CompanyVariantsSection />
       </main>
     </div>
   );

@@ -1,0 +1,70 @@
+//! The admin panel's calls (docs/api.md "Authentication and companies", "Devices"). All need role 1;
+//! the hub answers 403 `forbidden` otherwise.
+
+import type { CompanyText } from '../../components/company/CompanyFields';
+import { apiFetch, type Oid } from '../../lib/api';
+
+/** Spec §9: a new company's defaults. */
+export const NEW_COMPANY_DEFAULTS = { pageColor: '#f5f5f5', layoutNumber: 2 } as const;
+
+export interface CompanyRecord {
+  _id: Oid;
+  companyName: string;
+  address?: string;
+  location?: string;
+  logo?: string;
+}
+
+export interface UserInput {
+  email: string;
+  password: string;
+  passwordRepeat: string;
+  /** Company id or name. */
+  company: string;
+}
+
+export interface DeviceInput {
+  hardwareSerial: string;
+  name: string;
+  deviceType: string;
+  room?: string;
+  bed?: string;
+  numberOfSubdevices?: number;
+  /** Company id or name; the caller's when absent. */
+  added_by?: string;
+}
+
+export interface RegisteredDevice {
+  id: string;
+  hardwareSerial: string;
+  deviceType: string;
+  name: string;
+  /** Shown once: the hub keeps only its hash. Null for parents that never connect. */
+  deviceSecret?: string | null;
+  members?: Array<{ hardwareSerial: string; deviceSecret?: string | null; name?: string }>;
+}
+
+export interface QuickRegistration {
+  email: string;
+  password: string;
+  companyId: string;
+  device: RegisteredDevice;
+}
+
+const post = <T>(path: string, body: unknown) => apiFetch<T>(path, { method: 'POST', body: JSON.stringify(body) });
+
+export const companyBody = (c: CompanyText) => ({ companyName: c.companyName, address: c.address, ...NEW_COMPANY_DEFAULTS });
+
+export const createCompany = (c: CompanyText) => post<CompanyRecord>('/api/auth/company/register', companyBody(c));
+
+export const listCompanies = () => apiFetch<CompanyRecord[]>('/api/auth/companies');
+
+export const createUser = (u: UserInput) => post<{ id: string; email: string; role: number; companyId: string }>('/api/auth/signup', u);
+
+export const registerDevice = (d: DeviceInput) => post<RegisteredDevice>('/api/deviceandconfRegistration', d);
+
+export const registerAll = (body: { company: ReturnType<typeof companyBody>; user: Omit<UserInput, 'company'>; device: DeviceInput }) =>
+  post<{ id: string; device: RegisteredDevice }>('/api/registerAll', body);
+
+export const quickRegister = (body: { hardwareSerial: string; deviceType: string; company?: string }) =>
+  post<QuickRegistration>('/api/quickRegistration', body);

@@ -1,0 +1,3 @@
+//! Public surface of the admin feature.
+export { AdminPanelPage } from './AdminPanelPage';
+export { AdminPanelCard } from './AdminPanelCard';

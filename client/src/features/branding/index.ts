@@ -1,0 +1,2 @@
+//! Public surface of the branding feature.
+export { BrandingPage } from './BrandingPage';

@@ -1,0 +1,2 @@
+//! Public surface of the device-settings feature.
+export { DeviceSettingsPage } from './DeviceSettingsPage';
