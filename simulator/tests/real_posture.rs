@@ -5,20 +5,23 @@
 
 use std::sync::OnceLock;
 
-use actors::machine::posture::{model::MODEL, LinearModel, Posture};
-use simulator::posture_fit::{self, Noise, Sample, GAINS, GEOMETRIES};
+use actors::machine::posture::{model::MODEL, Posture, PostureReading};
+use simulator::posture_fit::{self, Calibration, HeldOut, Noise, Sample, GAINS, GEOMETRIES};
 use simulator::real;
 
-/// Floors asserted on the leave-one-subject-out figures. They are the levels reached today, a
-/// little below, so a regression fails; the targets (97 % overall, 93 % per subject,
-/// 99 % right at confidence ≥ 0.9) are printed beside them and not yet met (docs/posture.md).
-const OVERALL_FLOOR: [f64; 3] = [90.0, 90.0, 85.0];
-const SUBJECT_FLOOR: [f64; 3] = [78.0, 78.0, 72.0];
-const CONFIDENT_FLOOR: f64 = 96.0;
+/// Floors asserted on the leave-one-subject-out accuracy, per geometry (48×48, 24×48, 16×16):
+/// the levels reached today, a little below, so a regression fails. The targets (97 %
+/// overall, 93 % per subject) are printed beside them; 48×48 and 24×48 are just short of them,
+/// 16×16 further (docs/posture.md).
+const OVERALL_FLOOR: [f64; 3] = [96.0, 96.0, 91.5];
+const SUBJECT_FLOOR: [f64; 3] = [90.5, 90.5, 84.5];
+/// Readings with a confidence of 0.9 or more must be right this often (percent): the target.
+const CONFIDENT_FLOOR: f64 = 99.0;
 
 struct Data {
     samples: Vec<Sample>,
-    folds: Vec<(u8, LinearModel)>,
+    folds: Vec<(u8, actors::machine::posture::PrototypeModel)>,
+    held: HeldOut,
 }
 
 fn data() -> &'static Data {
@@ -27,13 +30,33 @@ fn data() -> &'static Data {
         let recordings = posture_fit::load_dev_set(&real::dev_set_dir()).expect("the development set");
         let samples = posture_fit::samples(&recordings, None);
         let folds = posture_fit::leave_one_subject_out(&samples);
-        Data { samples, folds }
+        let held = HeldOut::new(&samples, &folds);
+        Data { samples, folds, held }
     })
 }
 
-/// The held-out reading of a sample, at the shipped model's temperature.
-fn held_out(d: &Data, s: &Sample) -> Option<actors::machine::posture::PostureReading> {
-    posture_fit::read(s, LinearModel { temperature: MODEL.temperature, ..posture_fit::fold_model(&d.folds, s.subject) })
+/// The held-out reading of `d.samples[index]`, with the shipped model's calibration.
+fn held_out(d: &Data, index: usize) -> Option<PostureReading> {
+    d.held.reading(&d.samples, index, Calibration::of(&MODEL))
+}
+
+fn right(d: &Data, index: usize) -> bool {
+    d.held.is_right(&d.samples, index, Calibration::of(&MODEL))
+}
+
+/// Indices of the samples matching `keep`.
+fn select<'a>(d: &'a Data, keep: impl Fn(&Sample) -> bool + 'a) -> impl Iterator<Item = usize> + 'a {
+    d.samples.iter().enumerate().filter(move |(_, s)| keep(s)).map(|(i, _)| i)
+}
+
+/// Percent right among `indices`.
+fn accuracy(d: &Data, indices: impl Iterator<Item = usize>) -> f64 {
+    let (mut ok, mut n) = (0, 0);
+    for i in indices {
+        n += 1;
+        ok += usize::from(right(d, i));
+    }
+    pct(ok, n)
 }
 
 fn pct(right: usize, n: usize) -> f64 {
@@ -58,39 +81,23 @@ fn posture_holds_on_real_maps_leave_one_subject_out() {
         println!("\n### {} (all gains, leave-one-subject-out)\n", geometry.name);
         println!("| truth \\ read | Supine | Left Lateral | Right Lateral | Prone | Seated | No Supine | nothing |");
         println!("|---|---|---|---|---|---|---|---|");
-        let mut right_all = (0, 0);
         for truth in [Posture::Supine, Posture::LeftLateral, Posture::RightLateral] {
             let mut row = [0usize; 7];
-            for s in d.samples.iter().filter(|s| s.geometry == g && s.label == truth) {
-                let got = held_out(d, s).map(|r| r.posture);
+            for i in select(d, |s| s.geometry == g && s.label == truth) {
+                let got = held_out(d, i).map(|r| r.posture);
                 row[COLUMNS.iter().position(|c| *c == got).expect("a column")] += 1;
-                right_all.1 += 1;
-                if got == Some(posture_fit::expected(s)) {
-                    right_all.0 += 1;
-                }
             }
             let cells: Vec<String> = row.iter().map(|n| n.to_string()).collect();
             println!("| {} | {} |", truth.name(), cells.join(" | "));
         }
-        let overall = pct(right_all.0, right_all.1);
-        let mut per_subject = Vec::new();
-        for subject in real::DEV_SUBJECTS {
-            let (mut right, mut n) = (0, 0);
-            for s in d.samples.iter().filter(|s| s.geometry == g && s.subject == subject) {
-                n += 1;
-                right += usize::from(held_out(d, s).map(|r| r.posture) == Some(posture_fit::expected(s)));
-            }
-            per_subject.push((subject, pct(right, n)));
-        }
-        let mut per_gain = Vec::new();
-        for (k, gain) in GAINS.iter().enumerate() {
-            let (mut right, mut n) = (0, 0);
-            for s in d.samples.iter().filter(|s| s.geometry == g && s.gain == k) {
-                n += 1;
-                right += usize::from(held_out(d, s).map(|r| r.posture) == Some(posture_fit::expected(s)));
-            }
-            per_gain.push(format!("×{gain}: {:.1} %", pct(right, n)));
-        }
+        let overall = accuracy(d, select(d, |s| s.geometry == g));
+        let per_subject: Vec<(u8, f64)> =
+            real::DEV_SUBJECTS.iter().map(|&subject| (subject, accuracy(d, select(d, move |s| s.geometry == g && s.subject == subject)))).collect();
+        let per_gain: Vec<String> = GAINS
+            .iter()
+            .enumerate()
+            .map(|(k, gain)| format!("×{gain}: {:.1} %", accuracy(d, select(d, move |s| s.geometry == g && s.gain == k))))
+            .collect();
         println!(
             "\noverall {overall:.1} % (target 97 %); per subject {} (target 93 % each); per gain {}",
             per_subject.iter().map(|(s, a)| format!("S{s} {a:.1} %")).collect::<Vec<_>>().join(", "),
@@ -117,14 +124,7 @@ fn recordings_that_fail_are_listed() {
         for rec in real::POSTURES {
             let cells: Vec<f64> = real::DEV_SUBJECTS
                 .iter()
-                .map(|&subject| {
-                    let (mut right, mut n) = (0, 0);
-                    for s in d.samples.iter().filter(|s| s.geometry == g && s.subject == subject && s.recording == rec) {
-                        n += 1;
-                        right += usize::from(held_out(d, s).map(|r| r.posture) == Some(posture_fit::expected(s)));
-                    }
-                    pct(right, n)
-                })
+                .map(|&subject| accuracy(d, select(d, move |s| s.geometry == g && s.subject == subject && s.recording == rec)))
                 .collect();
             if cells.iter().any(|&a| a < 90.0) {
                 let shown: Vec<String> = cells.iter().map(|a| format!("{a:.0} %")).collect();
@@ -141,16 +141,16 @@ fn the_confidence_is_calibrated() {
     println!("\n| confidence | readings | right |");
     println!("|---|---|---|");
     for (lo, hi) in buckets {
-        let (mut right, mut n) = (0, 0);
-        for s in &d.samples {
-            if let Some(r) = held_out(d, s).filter(|r| r.confidence >= lo && r.confidence < hi) {
+        let (mut ok, mut n) = (0, 0);
+        for (i, s) in d.samples.iter().enumerate() {
+            if let Some(r) = held_out(d, i).filter(|r| r.confidence >= lo && r.confidence < hi) {
                 n += 1;
-                right += usize::from(r.posture == posture_fit::expected(s));
+                ok += usize::from(r.posture == posture_fit::expected(s));
             }
         }
-        println!("| {lo:.1}–{:.1} | {n} | {:.1} % |", hi.min(1.0), pct(right, n));
+        println!("| {lo:.1}–{:.1} | {n} | {:.1} % |", hi.min(1.0), pct(ok, n));
     }
-    let (right, n) = posture_fit::accuracy_above(&d.samples, &d.folds, MODEL.temperature, 0.9);
+    let (right, n) = d.held.accuracy_above(&d.samples, Calibration::of(&MODEL), 0.9);
     println!("confidence ≥ 0.9: {:.2} % right of {n} readings (target 99 %)", 100.0 * right);
     assert!(n > d.samples.len() / 20, "too few confident readings: {n}");
     assert!(100.0 * right >= CONFIDENT_FLOOR, "confidence ≥ 0.9 right {:.2} %", 100.0 * right);
@@ -160,15 +160,15 @@ fn the_confidence_is_calibrated() {
 fn the_shipped_model_is_what_the_fitting_program_writes() {
     let d = data();
     let fitted = posture_fit::fit(d.samples.iter());
-    let close = |a: f32, b: f32| (a - b).abs() <= 1e-4 * (1.0 + a.abs().max(b.abs()));
-    for k in 0..3 {
-        assert!(close(fitted.bias[k], MODEL.bias[k]), "bias {k}: {} vs {}", fitted.bias[k], MODEL.bias[k]);
-        for i in 0..fitted.mean.len() {
-            assert!(close(fitted.weights[k][i], MODEL.weights[k][i]), "weight {k},{i}: rerun the fit_posture example");
+    // The source keeps 4 decimals of each prototype coordinate and full precision elsewhere.
+    let close = |a: f32, b: f32, tolerance: f32| (a - b).abs() <= tolerance * (1.0 + a.abs().max(b.abs()));
+    for (j, (a, b)) in fitted.prototypes.iter().zip(MODEL.prototypes.iter()).enumerate() {
+        for i in 0..a.len() {
+            assert!(close(a[i], b[i], 1e-3), "prototype {j} feature {i}: {} vs {}: rerun the fit_posture example", a[i], b[i]);
         }
     }
     for i in 0..fitted.mean.len() {
-        assert!(close(fitted.mean[i], MODEL.mean[i]) && close(fitted.scale[i], MODEL.scale[i]), "feature {i}: rerun fit_posture");
+        assert!(close(fitted.mean[i], MODEL.mean[i], 1e-5) && close(fitted.scale[i], MODEL.scale[i], 1e-5), "feature {i}: rerun fit_posture");
     }
 }
 
@@ -178,13 +178,10 @@ fn sensor_noise_does_not_move_the_readings() {
     let recordings = posture_fit::load_dev_set(&real::dev_set_dir()).expect("the development set");
     let noise = Noise { additive: 3.0, gain: 0.15, dead: 0.01, hot: 0.002 };
     let noisy = posture_fit::samples(&recordings, Some(noise));
-    let (mut clean_right, mut noisy_right, mut n) = (0, 0, 0);
-    for (clean, degraded) in d.samples.iter().zip(noisy.iter()) {
-        n += 1;
-        clean_right += usize::from(held_out(d, clean).map(|r| r.posture) == Some(posture_fit::expected(clean)));
-        noisy_right += usize::from(held_out(d, degraded).map(|r| r.posture) == Some(posture_fit::expected(degraded)));
-    }
-    let (clean, noisy) = (pct(clean_right, n), pct(noisy_right, n));
+    let noisy_held = HeldOut::new(&noisy, &d.folds);
+    let clean = accuracy(d, 0..d.samples.len());
+    let noisy_right = (0..noisy.len()).filter(|&i| noisy_held.is_right(&noisy, i, Calibration::of(&MODEL))).count();
+    let noisy = pct(noisy_right, noisy.len());
     println!("\nclean {clean:.1} %, with ±3 additive, ±15 % per-cell gain, 1 % dead, 0.2 % hot cells: {noisy:.1} %");
     assert!(noisy >= clean - 3.5, "noise costs {:.1} points", clean - noisy);
 }

@@ -6,11 +6,11 @@
 
 use std::time::{Duration, Instant};
 
-use actors::machine::posture::{model::MODEL, LinearModel, Orientation, PostureClassifier};
+use actors::machine::posture::{model::MODEL, Orientation, PostureClassifier};
 use actors::machine::pressure_map::PressureMap;
 use actors::machine::pressure_ulcer::{TurnReason, UlcerConfig, UlcerOutput, UlcerRiskMachine};
 use actors::protocol::CellFormat;
-use simulator::posture_fit::{self, GEOMETRIES};
+use simulator::posture_fit::{self, Calibration, GEOMETRIES};
 use simulator::real::{self, Recording};
 
 /// Gain used for the sequences (raw 0–1000 → u8, clipped): 51 mmHg full scale.
@@ -89,7 +89,7 @@ fn turns_on_real_maps_reset_the_clock_and_knees_and_arms_do_not() {
         for (from, to, is_turn) in SEQUENCES {
             let mut cells = Vec::new();
             for subject in real::DEV_SUBJECTS {
-                let model = LinearModel { temperature: MODEL.temperature, ..posture_fit::fold_model(&folds, subject) };
+                let model = posture_fit::fold_model(&folds, subject, Calibration::of(&MODEL));
                 let mut classifier = PostureClassifier::with_model(geometry.scheme, Orientation::default(), model);
                 let turns = play(find(subject, from), find(subject, to), geometry.rows, geometry.cols, &mut classifier);
                 // A turn must come after the change (within the hold), and only one.

@@ -4,8 +4,8 @@
 //!
 //! [`features`] turns a map into gain-invariant features in the body's own frame (load, centroid,
 //! spread and contact width in six bands from head to feet, skewness across, load
-//! concentration). A linear model fitted on real in-bed recordings ([`model::MODEL`], written by
-//! `cargo run -p simulator --release --example fit_posture`) gives the probabilities of Supine,
+//! concentration). Nearest prototypes fitted on real in-bed recordings ([`model::MODEL`], written
+//! by `cargo run -p simulator --release --example fit_posture`) give the probabilities of Supine,
 //! Left Lateral and Right Lateral; its temperature is set so that a confidence of 0.9 or more is
 //! right at least 99 % of the time on the development set, measured leave-one-subject-out.
 //! Two rules stand beside the model for what the recordings do not hold: a short, compact load is
@@ -105,40 +105,69 @@ pub const PRONE_UPPER_LOAD: f32 = 0.55;
 /// The classes of the linear model, in the order of its weights.
 pub const MODEL_CLASSES: [Posture; 3] = [Posture::Supine, Posture::LeftLateral, Posture::RightLateral];
 
-/// A linear model over standardised features: `softmax((W·(x − mean)/scale + bias) / temperature)`
-/// gives the probabilities of [`MODEL_CLASSES`].
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct LinearModel {
-    /// Feature means of the training data.
+/// Prototypes per class in a [`PrototypeModel`].
+pub const PROTOTYPES_PER_CLASS: usize = 32;
+/// Prototypes in a [`PrototypeModel`]: the first [`PROTOTYPES_PER_CLASS`] are Supine, then Left
+/// Lateral, then Right Lateral (the mirror images of the Left Lateral ones).
+pub const PROTOTYPES: usize = 3 * PROTOTYPES_PER_CLASS;
+
+/// Nearest prototypes over standardised features: each class scores minus the squared distance
+/// from the features to its nearest prototype, and `softmax(score / temperature)` gives the
+/// probabilities of [`MODEL_CLASSES`]. The prototypes are cluster centres of real bodies in each
+/// posture (people lie on their side in several ways: legs straight or bent, on a wedge,
+/// curled up), so one class may hold several shapes a single linear boundary cannot.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PrototypeModel {
+    /// Feature means of the training data (0 for the antisymmetric features).
     pub mean: [f32; FEATURE_COUNT],
     /// Feature standard deviations of the training data.
     pub scale: [f32; FEATURE_COUNT],
-    /// One row of weights per class.
-    pub weights: [[f32; FEATURE_COUNT]; 3],
-    /// One bias per class.
-    pub bias: [f32; 3],
+    /// The prototypes, in standardised units, grouped by class.
+    pub prototypes: [[f32; FEATURE_COUNT]; PROTOTYPES],
     /// Divides the scores before the softmax: larger is less confident (the calibration).
     pub temperature: f32,
+    /// Squared distance to the nearest prototype up to which a body looks like the bodies the
+    /// model was fitted on; beyond it the confidence shrinks ([`familiarity`]).
+    pub familiar_distance: f32,
 }
 
-impl LinearModel {
+impl PrototypeModel {
+    /// Squared distance from the features to each class's nearest prototype.
+    pub fn distances(&self, values: &[f32; FEATURE_COUNT]) -> [f32; 3] {
+        let z: [f32; FEATURE_COUNT] = std::array::from_fn(|i| (values[i] - self.mean[i]) / self.scale[i]);
+        let mut nearest = [f32::INFINITY; 3];
+        for (j, prototype) in self.prototypes.iter().enumerate() {
+            let d: f32 = prototype.iter().zip(z.iter()).map(|(p, x)| (p - x) * (p - x)).sum();
+            let class = j / PROTOTYPES_PER_CLASS;
+            nearest[class] = nearest[class].min(d);
+        }
+        nearest
+    }
+
     /// The class probabilities of a feature vector.
     pub fn probabilities(&self, values: &[f32; FEATURE_COUNT]) -> [f32; 3] {
-        let mut scores = self.bias;
-        for (i, &x) in values.iter().enumerate() {
-            let z = (x - self.mean[i]) / self.scale[i];
-            for (score, row) in scores.iter_mut().zip(self.weights.iter()) {
-                *score += row[i] * z;
-            }
-        }
-        let top = scores.iter().copied().fold(f32::NEG_INFINITY, f32::max);
-        let mut p = scores.map(|s| ((s - top) / self.temperature).exp());
-        let sum: f32 = p.iter().sum();
-        for v in &mut p {
-            *v /= sum;
-        }
-        p
+        probabilities_from_distances(self.distances(values), self.temperature)
     }
+}
+
+/// How much a body looks like those the model was fitted on, in 0..=1: 1 up to
+/// `familiar_distance` from the nearest prototype, then `familiar / distance`. A body unlike any
+/// prototype (a posture or a person the development set did not hold) is where the model is
+/// wrong most often, so its confidence is scaled down by this.
+pub fn familiarity(distances: [f32; 3], familiar_distance: f32) -> f32 {
+    let nearest = distances.iter().copied().fold(f32::INFINITY, f32::min);
+    if nearest <= familiar_distance { 1.0 } else { familiar_distance / nearest }
+}
+
+/// `softmax(-distance / temperature)` over the classes.
+pub fn probabilities_from_distances(distances: [f32; 3], temperature: f32) -> [f32; 3] {
+    let closest = distances.iter().copied().fold(f32::INFINITY, f32::min);
+    let mut p = distances.map(|d| (-(d - closest) / temperature).exp());
+    let sum: f32 = p.iter().sum();
+    for v in &mut p {
+        *v /= sum;
+    }
+    p
 }
 
 /// The posture classifier. Keeps its profile buffers between frames so the frame path does not
@@ -147,19 +176,19 @@ impl LinearModel {
 pub struct PostureClassifier {
     scheme: PostureScheme,
     orientation: Orientation,
-    model: LinearModel,
+    model: Box<PrototypeModel>,
     profiles: Profiles,
 }
 
 impl PostureClassifier {
     /// A classifier for this scheme and orientation, with the fitted model.
     pub fn new(scheme: PostureScheme, orientation: Orientation) -> Self {
-        Self::with_model(scheme, orientation, model::MODEL)
+        Self::with_model(scheme, orientation, model::MODEL.clone())
     }
 
     /// A classifier with another model (the fitting program's leave-one-subject-out folds).
-    pub fn with_model(scheme: PostureScheme, orientation: Orientation, model: LinearModel) -> Self {
-        PostureClassifier { scheme, orientation, model, profiles: Profiles::default() }
+    pub fn with_model(scheme: PostureScheme, orientation: Orientation, model: PrototypeModel) -> Self {
+        PostureClassifier { scheme, orientation, model: Box::new(model), profiles: Profiles::default() }
     }
 
     /// The posture of a map, or `None` when there is not enough body on it.
@@ -175,28 +204,37 @@ impl PostureClassifier {
 
     /// The decision on a map's features.
     pub fn decide(&self, f: &BodyFeatures) -> PostureReading {
+        let d = self.model.distances(&f.values);
+        self.decide_with(f, probabilities_from_distances(d, self.model.temperature), familiarity(d, self.model.familiar_distance))
+    }
+
+    /// The decision on a map's features given the model's probabilities `p` of
+    /// [`MODEL_CLASSES`] and the body's [`familiarity`] (the fitting program computes them once
+    /// for many calibrations).
+    pub fn decide_with(&self, f: &BodyFeatures, p: [f32; 3], familiarity: f32) -> PostureReading {
         if f.extent < SEATED_EXTENT {
             let confidence = margin_confidence((SEATED_EXTENT - f.extent) / 0.1);
             let posture = if self.scheme == PostureScheme::SleepMat { Posture::NoSupine } else { Posture::Seated };
             return PostureReading { posture, confidence };
         }
-        let p = self.model.probabilities(&f.values);
         let (best, &p_best) = p.iter().enumerate().fold((0, &p[0]), |a, b| if b.1 > a.1 { b } else { a });
         // No real prone recording exists to fit: a symmetric body lying flat whose knees press
         // harder than its heels and about as hard as its pelvis.
         let prone = f.knee_ratio >= PRONE_KNEE_RATIO && f.knee_level >= PRONE_KNEE_LEVEL && f.upper_load >= PRONE_UPPER_LOAD;
         let prone_confidence = || margin_confidence((f.knee_ratio / PRONE_KNEE_RATIO).max(1e-3).ln() / 0.15);
-        match self.scheme {
+        let reading = match self.scheme {
             PostureScheme::SleepMat => match MODEL_CLASSES[best] {
                 Posture::Supine if prone => PostureReading { posture: Posture::NoSupine, confidence: p[0].min(prone_confidence()) },
                 Posture::Supine => PostureReading { posture: Posture::Supine, confidence: p[0] },
                 _ => PostureReading { posture: Posture::NoSupine, confidence: 1.0 - p[0] },
             },
             PostureScheme::Lying => match MODEL_CLASSES[best] {
-                Posture::Supine if prone => PostureReading { posture: Posture::Prone, confidence: p_best.min(prone_confidence()) },
+                // A prone body is unlike every (supine) prototype: familiarity says nothing here.
+                Posture::Supine if prone => return PostureReading { posture: Posture::Prone, confidence: p_best.min(prone_confidence()) },
                 posture => PostureReading { posture, confidence: p_best },
             },
-        }
+        };
+        PostureReading { confidence: reading.confidence * familiarity, ..reading }
     }
 }
 

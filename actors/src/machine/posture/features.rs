@@ -22,7 +22,7 @@ use crate::protocol::CellFormat;
 /// Bands along the body, head to feet.
 pub const BANDS: usize = 6;
 /// Number of model features.
-pub const FEATURE_COUNT: usize = 5 * BANDS + 5;
+pub const FEATURE_COUNT: usize = 6 * BANDS + 5;
 /// Cells below this fraction of the map's load-weighted level are not body.
 pub const FLOOR_FRACTION: f32 = 0.1;
 /// Fewer contact cells than this: nobody to classify.
@@ -38,6 +38,7 @@ pub const ANTISYMMETRIC: [bool; FEATURE_COUNT] = {
     while b < BANDS {
         flags[OFFSET + b] = true;
         flags[TILT + b] = true;
+        flags[BAND_SKEW + b] = true;
         b += 1;
     }
     flags[SKEW] = true;
@@ -52,25 +53,28 @@ const LOAD: usize = 0;
 const OFFSET: usize = BANDS;
 /// Index of the first band spread.
 const SPREAD: usize = 2 * BANDS;
-/// Index of the first band contact width.
-const WIDTH: usize = 3 * BANDS;
 /// Index of the first band tilt: where the load sits within the band's contact footprint.
-const TILT: usize = 4 * BANDS;
+const TILT: usize = 3 * BANDS;
+/// Index of the first band skewness across.
+const BAND_SKEW: usize = 4 * BANDS;
+/// Index of the first band load concentration (log of its level over its mean contact cell).
+const BAND_CONCENTRATION: usize = 5 * BANDS;
 /// Index of the skewness across: whole body, upper half, lower half.
-const SKEW: usize = 5 * BANDS;
+const SKEW: usize = 6 * BANDS;
 /// Index of the load concentration (log of level over mean contact-cell value).
-const CONCENTRATION: usize = 5 * BANDS + 3;
+const CONCENTRATION: usize = 6 * BANDS + 3;
 /// Index of the whole body's spread across.
-const BODY_SPREAD: usize = 5 * BANDS + 4;
+const BODY_SPREAD: usize = 6 * BANDS + 4;
 
 /// Short names of the features, for tables and the generated model's comments.
 pub fn feature_name(index: usize) -> String {
     match index {
         i if i < OFFSET => format!("load fraction, band {}", i - LOAD + 1),
         i if i < SPREAD => format!("centroid offset across, band {}", i - OFFSET + 1),
-        i if i < WIDTH => format!("spread across, band {}", i - SPREAD + 1),
-        i if i < TILT => format!("contact width, band {}", i - WIDTH + 1),
-        i if i < SKEW => format!("tilt within the footprint, band {}", i - TILT + 1),
+        i if i < TILT => format!("spread across, band {}", i - SPREAD + 1),
+        i if i < BAND_SKEW => format!("tilt within the footprint, band {}", i - TILT + 1),
+        i if i < BAND_CONCENTRATION => format!("skewness across, band {}", i - BAND_SKEW + 1),
+        i if i < SKEW => format!("load concentration, band {}", i - BAND_CONCENTRATION + 1),
         i if i == SKEW => "skewness across, whole body".to_owned(),
         i if i == SKEW + 1 => "skewness across, upper half".to_owned(),
         i if i == SKEW + 2 => "skewness across, lower half".to_owned(),
@@ -109,6 +113,7 @@ pub struct Profiles {
     m1: [f32; MAX_LINES],
     m2: [f32; MAX_LINES],
     m3: [f32; MAX_LINES],
+    squares: [f32; MAX_LINES],
     /// First and last contact cell across, per line.
     first: [f32; MAX_LINES],
     last: [f32; MAX_LINES],
@@ -122,6 +127,7 @@ impl Default for Profiles {
             m1: [0.0; MAX_LINES],
             m2: [0.0; MAX_LINES],
             m3: [0.0; MAX_LINES],
+            squares: [0.0; MAX_LINES],
             first: [0.0; MAX_LINES],
             last: [0.0; MAX_LINES],
         }
@@ -136,6 +142,7 @@ struct Moments {
     m1: f32,
     m2: f32,
     m3: f32,
+    squares: f32,
     /// Load-weighted sums of the footprint's middle and half-width across.
     middle: f32,
     half: f32,
@@ -150,6 +157,7 @@ impl Moments {
         self.m1 += share * other.m1;
         self.m2 += share * other.m2;
         self.m3 += share * other.m3;
+        self.squares += share * other.squares;
     }
 
     fn mean(&self) -> f32 {
@@ -158,6 +166,14 @@ impl Moments {
 
     fn variance(&self) -> f32 {
         if self.w > 0.0 { (self.m2 / self.w - self.mean().powi(2)).max(0.0) } else { 0.0 }
+    }
+
+    /// Log of the load-weighted level over the mean contact cell.
+    fn concentration(&self) -> f32 {
+        if self.w <= 0.0 || self.n <= 0.0 {
+            return 0.0;
+        }
+        ((self.squares / self.w) / (self.w / self.n)).max(1e-3).ln()
     }
 
     fn skewness(&self) -> f32 {
@@ -181,7 +197,7 @@ impl Profiles {
             return None;
         }
         let floor = body_floor(map)?;
-        let squares = self.fill(map, rows, cols, along_cols, floor);
+        self.fill(map, rows, cols, along_cols, floor);
         let total: f32 = self.load[..long].iter().sum();
         let active: f32 = self.cells[..long].iter().sum();
         if (active as u32) < MIN_BODY_CELLS || total <= 0.0 {
@@ -207,6 +223,7 @@ impl Profiles {
                 m1: self.m1[a],
                 m2: self.m2[a],
                 m3: self.m3[a],
+                squares: self.squares[a],
                 middle: w * (self.first[a] + self.last[a]) / 2.0,
                 half: w * ((self.last[a] - self.first[a]) / 2.0 + 0.5),
             };
@@ -239,10 +256,11 @@ impl Profiles {
             values[LOAD + b] = band.w / total;
             values[OFFSET + b] = if band.w > 0.0 { side * (band.mean() - centre) / length } else { 0.0 };
             values[SPREAD + b] = band.variance().sqrt() / length;
-            values[WIDTH + b] = band.n * BANDS as f32 / (length * length);
             // A body tilted onto one side presses harder on that side of its own footprint,
             // whatever the legs do.
             values[TILT + b] = if band.half > 0.0 { side * (band.m1 - band.middle) / band.half } else { 0.0 };
+            values[BAND_SKEW + b] = side * band.skewness();
+            values[BAND_CONCENTRATION + b] = band.concentration();
         }
         let (mut upper, mut lower) = (Moments::default(), Moments::default());
         for (b, band) in bands.iter().enumerate() {
@@ -253,7 +271,7 @@ impl Profiles {
         values[SKEW + 2] = side * lower.skewness();
         // The load-weighted level over the mean contact cell: high when a few cells carry the
         // weight (a hip and a shoulder on a side), low when it spreads (a back).
-        values[CONCENTRATION] = ((squares / total) / (total / active)).max(1e-3).ln();
+        values[CONCENTRATION] = body.concentration();
         values[BODY_SPREAD] = body.variance().sqrt() / length;
 
         let upper_load = upper.w / total;
@@ -280,17 +298,16 @@ impl Profiles {
         lines as f32
     }
 
-    /// Fills the profiles with the body cells; returns the sum of their squares.
-    fn fill(&mut self, map: &PressureMap<'_>, rows: usize, cols: usize, along_cols: bool, floor: f32) -> f32 {
+    /// Fills the profiles with the body cells.
+    fn fill(&mut self, map: &PressureMap<'_>, rows: usize, cols: usize, along_cols: bool, floor: f32) {
         let long = if along_cols { cols } else { rows };
-        for profile in [&mut self.load, &mut self.cells, &mut self.m1, &mut self.m2, &mut self.m3] {
+        for profile in [&mut self.load, &mut self.cells, &mut self.m1, &mut self.m2, &mut self.m3, &mut self.squares] {
             profile[..long].fill(0.0);
         }
         self.first[..long].fill(f32::INFINITY);
         self.last[..long].fill(f32::NEG_INFINITY);
         let centre = (if along_cols { rows } else { cols }) as f32 / 2.0 - 0.5;
         let mut row = [0.0f32; MAX_LINES];
-        let mut squares = 0.0f32;
         for r in 0..rows {
             for (c, slot) in row[..cols].iter_mut().enumerate() {
                 *slot = f32::from(map.value(r * cols + c));
@@ -309,12 +326,11 @@ impl Profiles {
                 self.m1[a] += wx;
                 self.m2[a] += wx * x;
                 self.m3[a] += wx * x * x;
-                squares += v * v;
+                self.squares[a] += v * v;
                 self.first[a] = self.first[a].min(x);
                 self.last[a] = self.last[a].max(x);
             }
         }
-        squares
     }
 }
 
