@@ -119,4 +119,4 @@ fn turns_on_real_maps_reset_the_clock_and_knees_and_arms_do_not() {
 }
 
 /// Share of right decisions asserted (percent): today's level, a little below.
-const TURN_FLOOR: usize = 50;
+const TURN_FLOOR: usize = 90;
