@@ -145,6 +145,7 @@ fn posture_accuracy_on_the_bed_script() {
     let sleep = measure(24, 48, NOISE[1], PostureScheme::SleepMat, false);
     let sleep_flat = (sleep[0].0 + sleep[3].0, sleep[0].1 + sleep[3].1);
     println!("Sleep Mat 24×48 (supine / no supine), {}: supine and prone {:.1} %", NOISE[1].name, pct(sleep_flat));
+    println!("heavy noise, worst supine and prone (not asserted): {:.1} %", worst[2]);
     assert!(worst[0] >= 98.0, "simulator noise: worst supine and prone accuracy {:.1} %", worst[0]);
     assert!(worst[1] >= 95.0, "moderate noise: worst supine and prone accuracy {:.1} %", worst[1]);
     assert!(pct(sleep_flat) >= 97.0, "sleep mat {:.1} %", pct(sleep_flat));

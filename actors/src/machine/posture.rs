@@ -94,6 +94,9 @@ pub struct Orientation {
     pub left_at_far_side: bool,
 }
 
+/// The mat machine reads the posture at most this often (the classifier costs more than the
+/// presence check; a posture does not change within a second).
+pub const POSTURE_INTERVAL: std::time::Duration = std::time::Duration::from_secs(1);
 /// Body extent along (fraction of the long side) below which the person sits.
 pub const SEATED_EXTENT: f32 = 0.45;
 /// Prone needs the knees to press this much harder than the heels ([`BodyFeatures::knee_ratio`])…
