@@ -84,8 +84,8 @@ fn orientation_flags_give_the_same_features_as_the_default_mat() {
     // Mirrored across: the antisymmetric features change sign, the others stay.
     let mirrored: Vec<u8> = (0..ROWS * COLS).map(|i| body[(ROWS - 1 - i / COLS) * COLS + i % COLS]).collect();
     let (a, b) = (features(&body, Orientation::default()), features(&mirrored, Orientation::default()));
-    for i in 0..FEATURE_COUNT {
-        let expected = if ANTISYMMETRIC[i] { -a.values[i] } else { a.values[i] };
+    for (i, &anti) in ANTISYMMETRIC.iter().enumerate() {
+        let expected = if anti { -a.values[i] } else { a.values[i] };
         assert!((b.values[i] - expected).abs() < 1e-4, "feature {i}");
     }
     let flipped = Orientation { head_at_far_end: false, left_at_far_side: true };
