@@ -102,7 +102,7 @@ pub const SEATED_EXTENT: f32 = 0.45;
 /// Prone needs the knees to press this much harder than the heels ([`BodyFeatures::knee_ratio`])…
 pub const PRONE_KNEE_RATIO: f32 = 1.3;
 /// …at least this hard relative to the pelvis ([`BodyFeatures::knee_level`])…
-pub const PRONE_KNEE_LEVEL: f32 = 0.8;
+pub const PRONE_KNEE_LEVEL: f32 = 0.6;
 /// …with at least this share of the load on the upper body ([`BodyFeatures::upper_load`]).
 pub const PRONE_UPPER_LOAD: f32 = 0.55;
 /// The classes of the linear model, in the order of its weights.
