@@ -3,11 +3,12 @@
 //! the method, its orientation assumptions and its accuracy measured on real recordings.
 //!
 //! [`features`] turns a map into gain-invariant features in the body's own frame (load, centroid,
-//! spread and contact width in six bands from head to feet, skewness across, load
-//! concentration). Nearest prototypes fitted on real in-bed recordings ([`model::MODEL`], written
-//! by `cargo run -p simulator --release --example fit_posture`) give the probabilities of Supine,
-//! Left Lateral and Right Lateral; its temperature is set so that a confidence of 0.9 or more is
-//! right at least 99 % of the time on the development set, measured leave-one-subject-out.
+//! spread, tilt within the footprint, skewness and concentration in six bands from head to feet,
+//! and for the whole body). Nearest prototypes fitted on real in-bed recordings ([`model::MODEL`],
+//! written by `cargo run -p simulator --release --example fit_posture`) give the probabilities of
+//! Supine, Left Lateral and Right Lateral; the confidence is the winning probability times the
+//! body's [`familiarity`], calibrated so that a confidence of 0.9 or more is right at least 99 %
+//! of the time on the development set, measured leave-one-subject-out.
 //! Two rules stand beside the model for what the recordings do not hold: a short, compact load is
 //! Seated, and a body the model reads as supine whose knees press harder than its heels is Prone.
 //!
@@ -69,8 +70,9 @@ impl Posture {
 pub struct PostureReading {
     /// The posture.
     pub posture: Posture,
-    /// Probability that the posture is right, in 1/3..=1 (0.5..=1 on the Sleep Mat and for the
-    /// Seated rule). On the development set, a confidence of 0.9 or more is right ≥ 99 % of the time.
+    /// Calibrated probability that the posture is right, in 0..=1 (lower for bodies unlike those
+    /// the model was fitted on). On the development set, held out, a confidence of 0.9 or more is
+    /// right ≥ 99 % of the time. Seated and Prone come from rules: their confidence is a margin's.
     pub confidence: f32,
 }
 
