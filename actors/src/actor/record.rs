@@ -59,7 +59,7 @@ pub struct DeviceLogRecord {
     pub posture_id: Option<u8>,
     /// `position`: the posture's name.
     pub posture_name: Option<&'static str>,
-    /// `posture.confidence`, 0.5–1.
+    /// `posture.confidence`: the calibrated probability that the posture is right, 0–1.
     pub confidence: Option<f32>,
     /// `pressureMap`, downsampled (at most 16 × 16 by default).
     pub preview: PreviewMap,

@@ -19,6 +19,9 @@ pub const REGIONS_ALONG: usize = 6;
 pub const REGIONS_ACROSS: usize = 3;
 /// Number of regions.
 pub const REGION_COUNT: usize = REGIONS_ALONG * REGIONS_ACROSS;
+/// The bands along that hold the back and the pelvis on a 6-band grid, whichever end the head
+/// lies at.
+pub const TORSO_BANDS: std::ops::RangeInclusive<usize> = 2..=3;
 /// Smallest cell value that counts as load on a region.
 pub const LOADED_MIN: u16 = 20;
 
@@ -48,6 +51,16 @@ impl RegionLoads {
     /// Number of loaded regions.
     pub fn count(self) -> u32 {
         self.0.count_ones()
+    }
+
+    /// Only the regions of the middle two bands along (back and pelvis, whichever end the head
+    /// lies at): where a turn moves the load and a raised knee or a moved arm does not.
+    pub fn torso(self) -> RegionLoads {
+        let mut mask = 0u32;
+        for along in TORSO_BANDS {
+            mask |= ((1 << REGIONS_ACROSS) - 1) << (along * REGIONS_ACROSS);
+        }
+        RegionLoads(self.0 & mask)
     }
 
     /// Jaccard distance between two sets: 0 when equal, 1 when disjoint (and 0 when both empty).
@@ -127,6 +140,13 @@ mod tests {
         let full = vec![60u8; 16 * 16];
         let map = PressureMap::new(16, 16, CellFormat::U8, &full).expect("shape");
         assert_eq!(RegionLoads::of(&map).count(), REGION_COUNT as u32);
+    }
+
+    #[test]
+    fn the_torso_is_the_middle_two_bands() {
+        let all = RegionLoads::from_bits((1 << REGION_COUNT) - 1);
+        assert_eq!(all.torso(), RegionLoads::from_bits(0b111_111 << 6));
+        assert_eq!(RegionLoads::from_bits(0b111_000_000_111_111_111).torso(), RegionLoads::from_bits(0b111 << 6));
     }
 
     #[test]

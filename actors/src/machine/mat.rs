@@ -13,7 +13,8 @@
 //!
 //! The patient status combines two machines: Missing (absence past the delay) outranks Ulcer Risk
 //! (the repositioning clock at Due or later), which outranks the presence verdict's Correct.
-//! Posture is read on bed mats only; the repositioning clock runs on bed and IoT seating mats.
+//! Posture is read on bed mats only, at most once a second; the repositioning clock runs on bed and
+//! IoT seating mats.
 //! While the device is not functional the absence and repositioning clocks stand still: a
 //! disconnected mat says nothing about the patient.
 
@@ -26,7 +27,7 @@ use super::device_log::{DeviceLogMachine, LogConfig, LogOutput};
 use super::device_type::DeviceType;
 use super::live_map::{LiveMap, LiveOutput};
 use super::patient_status::PatientStatusMachine;
-use super::posture::{Orientation, PostureClassifier, PostureReading, PostureScheme};
+use super::posture::{Orientation, PostureClassifier, PostureReading, PostureScheme, POSTURE_INTERVAL};
 use super::presence::{reading_presence, Presence, PresenceDetector, PresenceScale};
 use super::pressure_map::PressureMap;
 use super::pressure_ulcer::{RepositioningTier, UlcerConfig, UlcerRiskMachine};
@@ -164,6 +165,8 @@ pub struct MatMachine {
     streaming: Streaming,
     posture: Option<PostureClassifier>,
     last_posture: Option<PostureReading>,
+    /// When the posture was last read (it is read at most once per [`POSTURE_INTERVAL`]).
+    posture_read_at: Option<Instant>,
     ulcer: Option<UlcerRiskMachine>,
     alarms: AlarmMachine,
     logs: Option<DeviceLogMachine>,
@@ -197,6 +200,7 @@ impl MatMachine {
             streaming: Streaming::new(),
             posture: posture_scheme(device_type).map(|scheme| PostureClassifier::new(scheme, behaviour.orientation)),
             last_posture: None,
+            posture_read_at: None,
             ulcer: watches_repositioning(device_type).then(|| UlcerRiskMachine::new(behaviour.scaled_ulcer())),
             alarms: AlarmMachine::new(behaviour.first_alarm_id),
             logs: map_device.then(|| DeviceLogMachine::new(behaviour.log)),
@@ -318,8 +322,18 @@ impl MatMachine {
         self.patient.handle_presence(now, presence);
         if !self.device_type.uses_reading_presence() {
             self.last_posture = match (&mut self.posture, presence) {
-                (Some(classifier), Presence::Present) => classifier.classify(map),
-                _ => None,
+                (Some(classifier), Presence::Present) => {
+                    if self.posture_read_at.is_none_or(|at| now >= at + POSTURE_INTERVAL) {
+                        self.posture_read_at = Some(now);
+                        classifier.classify(map)
+                    } else {
+                        self.last_posture
+                    }
+                }
+                _ => {
+                    self.posture_read_at = None;
+                    None
+                }
             };
             if let Some(ulcer) = &mut self.ulcer {
                 ulcer.handle_map(now, map, self.last_posture);

@@ -1,23 +1,26 @@
 //! Posture from the pressure map alone: Supine, Prone, Left Lateral, Right Lateral or Seated
-//! (Supine / No Supine on the Sleep Mat), with a confidence. See docs/posture.md for the method,
-//! its orientation assumptions and its measured accuracy.
+//! (Supine / No Supine on the Sleep Mat), with a calibrated confidence. See docs/posture.md for
+//! the method, its orientation assumptions and its accuracy measured on real recordings.
 //!
-//! One pass over the cells fills per-line profiles along the body (the longer side of the map;
-//! columns when square): load, active cells, and the first and second moments across. Everything
-//! else works on those ≤ 48-entry profiles, so the cost is a few additions per cell:
-//! - the body's extent along the map (2 % and 98 % load quantiles) — a short, compact load is
-//!   Seated;
-//! - where the legs lie across the map relative to the torso (the upper 12–55 % of the body), in
-//!   units of the torso's own spread — supine and prone bodies are symmetric, a body on its side
-//!   bends its knees forward, towards the side the person faces, which is the side they lie on;
-//! - flat, where the legs press hardest — heels at the far end when supine, knees when prone.
+//! [`features`] turns a map into gain-invariant features in the body's own frame (load, centroid,
+//! spread, tilt within the footprint, skewness and concentration in six bands from head to feet,
+//! and for the whole body). Nearest prototypes fitted on real in-bed recordings ([`model::MODEL`],
+//! written by `cargo run -p simulator --release --example fit_posture`) give the probabilities of
+//! Supine, Left Lateral and Right Lateral; the confidence is the winning probability times the
+//! body's [`familiarity`], calibrated so that a confidence of 0.9 or more is right at least 99 %
+//! of the time on the development set, measured leave-one-subject-out.
+//! Two rules stand beside the model for what the recordings do not hold: a short, compact load is
+//! Seated, and a body the model reads as supine whose knees press harder than its heels is Prone.
 //!
 //! Orientation: the head lies at the start of the long axis (first column, or first row on a tall
 //! map) and the person's left, when supine, towards the first row (first column on a tall map).
 //! [`Orientation`] flips either assumption for mats installed the other way round.
 
 use super::pressure_map::PressureMap;
-use crate::protocol::CellFormat;
+use features::{BodyFeatures, Profiles, FEATURE_COUNT};
+
+pub mod features;
+pub mod model;
 
 /// A posture, with the numeric id stored in device logs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -62,12 +65,14 @@ impl Posture {
     }
 }
 
-/// A posture with the classifier's confidence (0.5 = a coin toss, 1 = clear-cut).
+/// A posture with the classifier's confidence: the calibrated probability that it is right.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct PostureReading {
     /// The posture.
     pub posture: Posture,
-    /// Confidence in 0.5..=1.
+    /// Calibrated probability that the posture is right, in 0..=1 (lower for bodies unlike those
+    /// the model was fitted on). On the development set, held out, a confidence of 0.9 or more is
+    /// right ≥ 99 % of the time. Seated and Prone come from rules: their confidence is a margin's.
     pub confidence: f32,
 }
 
@@ -91,35 +96,83 @@ pub struct Orientation {
     pub left_at_far_side: bool,
 }
 
-/// Cells below this are noise for the classifier.
-pub const POSTURE_ACTIVE_MIN: u16 = 25;
-/// Fewer active cells than this: nobody to classify.
-pub const MIN_BODY_CELLS: u32 = 12;
-/// Longest side the profiles hold.
-pub const MAX_LINES: usize = 128;
-
-/// Sideways offset of the legs from the torso (in torso spreads) from which the body lies on its
-/// side: supine and prone bodies are symmetric, a body on its side bends its knees forward.
-pub const LATERAL_LEG_OFFSET: f32 = 0.2;
+/// The mat machine reads the posture at most this often (the classifier costs more than the
+/// presence check; a posture does not change within a second).
+pub const POSTURE_INTERVAL: std::time::Duration = std::time::Duration::from_secs(1);
 /// Body extent along (fraction of the long side) below which the person sits.
 pub const SEATED_EXTENT: f32 = 0.45;
-/// Knee-band to heel-band intensity ratio above which a flat body is prone.
-pub const PRONE_KNEE_RATIO: f32 = 1.0;
+/// Prone needs the knees to press this much harder than the heels ([`BodyFeatures::knee_ratio`])…
+pub const PRONE_KNEE_RATIO: f32 = 1.3;
+/// …at least this hard relative to the pelvis ([`BodyFeatures::knee_level`])…
+pub const PRONE_KNEE_LEVEL: f32 = 0.6;
+/// …with at least this share of the load on the upper body ([`BodyFeatures::upper_load`]).
+pub const PRONE_UPPER_LOAD: f32 = 0.55;
+/// The classes of the linear model, in the order of its weights.
+pub const MODEL_CLASSES: [Posture; 3] = [Posture::Supine, Posture::LeftLateral, Posture::RightLateral];
 
-/// The figures a decision is made on (exposed for tests, tuning and docs).
-#[derive(Debug, Clone, Copy, PartialEq, Default)]
-pub struct PostureFeatures {
-    /// Body extent along the long axis, as a fraction of it.
-    pub extent: f32,
-    /// Torso spread across (weighted σ) as a fraction of the body's length.
-    pub torso_spread: f32,
-    /// Legs' across centroid minus the torso's, in units of the torso's spread (positive:
-    /// towards the person's right when supine). Scale-free.
-    pub leg_offset: f32,
-    /// Mean active-cell intensity in the knee band over that in the heel band.
-    pub knee_ratio: f32,
-    /// Torso spread over the spread of the whole body across. Scale-free.
-    pub spread_ratio: f32,
+/// Prototypes per class in a [`PrototypeModel`].
+pub const PROTOTYPES_PER_CLASS: usize = 32;
+/// Prototypes in a [`PrototypeModel`]: the first [`PROTOTYPES_PER_CLASS`] are Supine, then Left
+/// Lateral, then Right Lateral (the mirror images of the Left Lateral ones).
+pub const PROTOTYPES: usize = 3 * PROTOTYPES_PER_CLASS;
+
+/// Nearest prototypes over standardised features: each class scores minus the squared distance
+/// from the features to its nearest prototype, and `softmax(score / temperature)` gives the
+/// probabilities of [`MODEL_CLASSES`]. The prototypes are cluster centres of real bodies in each
+/// posture (people lie on their side in several ways: legs straight or bent, on a wedge,
+/// curled up), so one class may hold several shapes a single linear boundary cannot.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PrototypeModel {
+    /// Feature means of the training data (0 for the antisymmetric features).
+    pub mean: [f32; FEATURE_COUNT],
+    /// Feature standard deviations of the training data.
+    pub scale: [f32; FEATURE_COUNT],
+    /// The prototypes, in standardised units, grouped by class.
+    pub prototypes: [[f32; FEATURE_COUNT]; PROTOTYPES],
+    /// Divides the scores before the softmax: larger is less confident (the calibration).
+    pub temperature: f32,
+    /// Squared distance to the nearest prototype up to which a body looks like the bodies the
+    /// model was fitted on; beyond it the confidence shrinks ([`familiarity`]).
+    pub familiar_distance: f32,
+}
+
+impl PrototypeModel {
+    /// Squared distance from the features to each class's nearest prototype.
+    pub fn distances(&self, values: &[f32; FEATURE_COUNT]) -> [f32; 3] {
+        let z: [f32; FEATURE_COUNT] = std::array::from_fn(|i| (values[i] - self.mean[i]) / self.scale[i]);
+        let mut nearest = [f32::INFINITY; 3];
+        for (j, prototype) in self.prototypes.iter().enumerate() {
+            let d: f32 = prototype.iter().zip(z.iter()).map(|(p, x)| (p - x) * (p - x)).sum();
+            let class = j / PROTOTYPES_PER_CLASS;
+            nearest[class] = nearest[class].min(d);
+        }
+        nearest
+    }
+
+    /// The class probabilities of a feature vector.
+    pub fn probabilities(&self, values: &[f32; FEATURE_COUNT]) -> [f32; 3] {
+        probabilities_from_distances(self.distances(values), self.temperature)
+    }
+}
+
+/// How much a body looks like those the model was fitted on, in 0..=1: 1 up to
+/// `familiar_distance` from the nearest prototype, then `familiar / distance`. A body unlike any
+/// prototype (a posture or a person the development set did not hold) is where the model is
+/// wrong most often, so its confidence is scaled down by this.
+pub fn familiarity(distances: [f32; 3], familiar_distance: f32) -> f32 {
+    let nearest = distances.iter().copied().fold(f32::INFINITY, f32::min);
+    if nearest <= familiar_distance { 1.0 } else { familiar_distance / nearest }
+}
+
+/// `softmax(-distance / temperature)` over the classes.
+pub fn probabilities_from_distances(distances: [f32; 3], temperature: f32) -> [f32; 3] {
+    let closest = distances.iter().copied().fold(f32::INFINITY, f32::min);
+    let mut p = distances.map(|d| (-(d - closest) / temperature).exp());
+    let sum: f32 = p.iter().sum();
+    for v in &mut p {
+        *v /= sum;
+    }
+    p
 }
 
 /// The posture classifier. Keeps its profile buffers between frames so the frame path does not
@@ -128,23 +181,19 @@ pub struct PostureFeatures {
 pub struct PostureClassifier {
     scheme: PostureScheme,
     orientation: Orientation,
-    load: [f32; MAX_LINES],
-    cells: [f32; MAX_LINES],
-    across1: [f32; MAX_LINES],
-    across2: [f32; MAX_LINES],
+    model: Box<PrototypeModel>,
+    profiles: Profiles,
 }
 
 impl PostureClassifier {
-    /// A classifier for this scheme and orientation.
+    /// A classifier for this scheme and orientation, with the fitted model.
     pub fn new(scheme: PostureScheme, orientation: Orientation) -> Self {
-        PostureClassifier {
-            scheme,
-            orientation,
-            load: [0.0; MAX_LINES],
-            cells: [0.0; MAX_LINES],
-            across1: [0.0; MAX_LINES],
-            across2: [0.0; MAX_LINES],
-        }
+        Self::with_model(scheme, orientation, model::MODEL.clone())
+    }
+
+    /// A classifier with another model (the fitting program's leave-one-subject-out folds).
+    pub fn with_model(scheme: PostureScheme, orientation: Orientation, model: PrototypeModel) -> Self {
+        PostureClassifier { scheme, orientation, model: Box::new(model), profiles: Profiles::default() }
     }
 
     /// The posture of a map, or `None` when there is not enough body on it.
@@ -154,166 +203,43 @@ impl PostureClassifier {
     }
 
     /// The features of a map, or `None` when there is not enough body on it.
-    pub fn features(&mut self, map: &PressureMap<'_>) -> Option<PostureFeatures> {
-        let (rows, cols) = (usize::from(map.rows()), usize::from(map.cols()));
-        let along_cols = cols >= rows;
-        let (long, short) = if along_cols { (cols, rows) } else { (rows, cols) };
-        if long > MAX_LINES || short < 2 || long < 4 {
-            return None;
-        }
-        self.fill_profiles(map, rows, cols, along_cols);
-        let lines = long;
-        let total: f32 = self.load[..lines].iter().sum();
-        let active: f32 = self.cells[..lines].iter().sum();
-        if (active as u32) < MIN_BODY_CELLS || total <= 0.0 {
-            return None;
-        }
-        // Extent: 2 % and 98 % quantiles of the load along the body.
-        let (mut first, mut last, mut cumulative) = (0usize, lines - 1, 0.0f32);
-        let mut found_first = false;
-        for (a, &w) in self.load[..lines].iter().enumerate() {
-            cumulative += w;
-            if !found_first && cumulative >= 0.02 * total {
-                first = a;
-                found_first = true;
-            }
-            if cumulative >= 0.98 * total {
-                last = a;
-                break;
-            }
-        }
-        let length = (last - first + 1) as f32;
-        let head_far = self.orientation.head_at_far_end;
-        // Position of line `a` along the body, 0 at the head, 1 at the feet.
-        let position = |a: usize| {
-            let p = (a as f32 + 0.5 - first as f32) / length;
-            if head_far { 1.0 - p } else { p }
-        };
-        let mut torso = Moments::default();
-        let mut legs = Moments::default();
-        let mut body = Moments::default();
-        let (mut knee_load, mut knee_cells, mut heel_load, mut heel_cells) = (0.0f32, 0.0f32, 0.0f32, 0.0f32);
-        for a in first..=last {
-            let p = position(a);
-            let line = Moments { w: self.load[a], m1: self.across1[a], m2: self.across2[a] };
-            body.add(line);
-            if (0.12..0.55).contains(&p) {
-                torso.add(line);
-            } else if p >= 0.6 {
-                legs.add(line);
-            }
-            if (0.68..0.84).contains(&p) {
-                knee_load += self.load[a];
-                knee_cells += self.cells[a];
-            } else if p >= 0.88 {
-                heel_load += self.load[a];
-                heel_cells += self.cells[a];
-            }
-        }
-        let side_sign = if self.orientation.left_at_far_side { -1.0 } else { 1.0 };
-        let knee_mean = if knee_cells > 0.0 { knee_load / knee_cells } else { 0.0 };
-        let heel_mean = if heel_cells > 0.0 { heel_load / heel_cells } else { 0.0 };
-        Some(PostureFeatures {
-            extent: length / lines as f32,
-            torso_spread: torso.spread() / length,
-            leg_offset: match (legs.mean(), torso.mean()) {
-                (Some(l), Some(t)) if torso.spread() > 0.0 => side_sign * (l - t) / torso.spread(),
-                _ => 0.0,
-            },
-            knee_ratio: if heel_mean > 0.0 { knee_mean / heel_mean } else { f32::from(u8::MAX) },
-            spread_ratio: if body.spread() > 0.0 { torso.spread() / body.spread() } else { 0.0 },
-        })
+    pub fn features(&mut self, map: &PressureMap<'_>) -> Option<BodyFeatures> {
+        self.profiles.extract(map, self.orientation)
     }
 
     /// The decision on a map's features.
-    pub fn decide(&self, f: &PostureFeatures) -> PostureReading {
-        let (posture, confidence) = if f.extent < SEATED_EXTENT {
-            (Posture::Seated, margin_confidence((SEATED_EXTENT - f.extent) / 0.1))
-        } else if f.leg_offset.abs() >= LATERAL_LEG_OFFSET {
-            let lateral = margin_confidence((f.leg_offset.abs() - LATERAL_LEG_OFFSET) / 0.1);
-            // Knees bend towards the side the person faces: the side they lie on.
-            let posture = if f.leg_offset < 0.0 { Posture::LeftLateral } else { Posture::RightLateral };
-            (posture, lateral)
-        } else {
-            let flat = margin_confidence((LATERAL_LEG_OFFSET - f.leg_offset.abs()) / 0.1);
-            let ratio = f.knee_ratio.max(1e-3).ln();
-            let which = margin_confidence((ratio - PRONE_KNEE_RATIO.ln()).abs() / 0.15);
-            let posture = if f.knee_ratio >= PRONE_KNEE_RATIO { Posture::Prone } else { Posture::Supine };
-            (posture, flat.min(which))
-        };
-        let posture = match (self.scheme, posture) {
-            (PostureScheme::SleepMat, Posture::Supine) => Posture::Supine,
-            (PostureScheme::SleepMat, _) => Posture::NoSupine,
-            (PostureScheme::Lying, p) => p,
-        };
-        PostureReading { posture, confidence }
+    pub fn decide(&self, f: &BodyFeatures) -> PostureReading {
+        let d = self.model.distances(&f.values);
+        self.decide_with(f, probabilities_from_distances(d, self.model.temperature), familiarity(d, self.model.familiar_distance))
     }
 
-    fn fill_profiles(&mut self, map: &PressureMap<'_>, rows: usize, cols: usize, along_cols: bool) {
-        let long = if along_cols { cols } else { rows };
-        self.load[..long].fill(0.0);
-        self.cells[..long].fill(0.0);
-        self.across1[..long].fill(0.0);
-        self.across2[..long].fill(0.0);
-        let centre = (if along_cols { rows } else { cols }) as f32 / 2.0 - 0.5;
-        let mut visit = |r: usize, c: usize, v: u16| {
-            if v < POSTURE_ACTIVE_MIN {
-                return;
-            }
-            let (a, x) = if along_cols { (c, r as f32 - centre) } else { (r, c as f32 - centre) };
-            let w = f32::from(v);
-            self.load[a] += w;
-            self.cells[a] += 1.0;
-            self.across1[a] += w * x;
-            self.across2[a] += w * x * x;
-        };
-        match map.format() {
-            CellFormat::U8 => {
-                let min = POSTURE_ACTIVE_MIN as u8;
-                for (r, row) in map.bytes().chunks_exact(cols).enumerate() {
-                    for (c, &v) in row.iter().enumerate() {
-                        // A cell with no active neighbour in its row is a spike, not a body.
-                        let left = c > 0 && row[c - 1] >= min;
-                        let right = c + 1 < cols && row[c + 1] >= min;
-                        if left || right {
-                            visit(r, c, u16::from(v));
-                        }
-                    }
-                }
-            }
-            CellFormat::U16Le => {
-                for (i, v) in map.values().enumerate() {
-                    visit(i / cols, i % cols, v);
-                }
-            }
+    /// The decision on a map's features given the model's probabilities `p` of
+    /// [`MODEL_CLASSES`] and the body's [`familiarity`] (the fitting program computes them once
+    /// for many calibrations).
+    pub fn decide_with(&self, f: &BodyFeatures, p: [f32; 3], familiarity: f32) -> PostureReading {
+        if f.extent < SEATED_EXTENT {
+            let confidence = margin_confidence((SEATED_EXTENT - f.extent) / 0.1);
+            let posture = if self.scheme == PostureScheme::SleepMat { Posture::NoSupine } else { Posture::Seated };
+            return PostureReading { posture, confidence };
         }
-    }
-}
-
-/// Weighted first and second moments across, summed over lines.
-#[derive(Debug, Clone, Copy, Default)]
-struct Moments {
-    w: f32,
-    m1: f32,
-    m2: f32,
-}
-
-impl Moments {
-    fn add(&mut self, other: Moments) {
-        self.w += other.w;
-        self.m1 += other.m1;
-        self.m2 += other.m2;
-    }
-
-    fn mean(&self) -> Option<f32> {
-        (self.w > 0.0).then(|| self.m1 / self.w)
-    }
-
-    fn spread(&self) -> f32 {
-        match self.mean() {
-            Some(mean) => (self.m2 / self.w - mean * mean).max(0.0).sqrt(),
-            None => 0.0,
-        }
+        let (best, &p_best) = p.iter().enumerate().fold((0, &p[0]), |a, b| if b.1 > a.1 { b } else { a });
+        // No real prone recording exists to fit: a symmetric body lying flat whose knees press
+        // harder than its heels and about as hard as its pelvis.
+        let prone = f.knee_ratio >= PRONE_KNEE_RATIO && f.knee_level >= PRONE_KNEE_LEVEL && f.upper_load >= PRONE_UPPER_LOAD;
+        let prone_confidence = || margin_confidence((f.knee_ratio / PRONE_KNEE_RATIO).max(1e-3).ln() / 0.15);
+        let reading = match self.scheme {
+            PostureScheme::SleepMat => match MODEL_CLASSES[best] {
+                Posture::Supine if prone => PostureReading { posture: Posture::NoSupine, confidence: p[0].min(prone_confidence()) },
+                Posture::Supine => PostureReading { posture: Posture::Supine, confidence: p[0] },
+                _ => PostureReading { posture: Posture::NoSupine, confidence: 1.0 - p[0] },
+            },
+            PostureScheme::Lying => match MODEL_CLASSES[best] {
+                // A prone body is unlike every (supine) prototype: familiarity says nothing here.
+                Posture::Supine if prone => return PostureReading { posture: Posture::Prone, confidence: p_best.min(prone_confidence()) },
+                posture => PostureReading { posture, confidence: p_best },
+            },
+        };
+        PostureReading { confidence: reading.confidence * familiarity, ..reading }
     }
 }
 

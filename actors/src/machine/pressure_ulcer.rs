@@ -11,10 +11,13 @@
 //!
 //! A turn resets every episode (each region loaded at that moment starts afresh) without anyone
 //! clicking. A turn is either a posture change (a confident posture other than the episode's) or
-//! a load shift (the set of loaded regions differs from the episode's by a Jaccard distance of
-//! [`UlcerConfig::shift_distance`] or more), held for [`UlcerConfig::turn_confirmation`] so one
-//! noisy frame or a restless minute is not a turn. A nurse may also record a turn by hand
-//! ([`UlcerRiskMachine::record_turn`]).
+//! a load shift (the loaded regions of the back and pelvis, [`RegionLoads::torso`], differ from
+//! the episode's by a Jaccard distance of [`UlcerConfig::shift_distance`] or more: a raised knee
+//! or a moved arm changes other regions), held for [`UlcerConfig::turn_confirmation`] so one
+//! noisy frame or a restless minute is not a turn. During the confirmation, a reading below the
+//! confidence threshold is no evidence either way; only a confident reading of the episode's
+//! posture, with the torso's load back in place, cancels it. A nurse may also record a turn by
+//! hand ([`UlcerRiskMachine::record_turn`]).
 //!
 //! The machine samples the map at most once per [`UlcerConfig::sample_interval`] (the regions
 //! cost a pass over the cells), so it is cheap on a 30 Hz stream.
@@ -256,7 +259,11 @@ impl UlcerRiskMachine {
 
     fn watch_for_turn(&mut self, now: Instant, loads: RegionLoads, posture: Option<Posture>) {
         let posture_changed = matches!((self.reference_posture, posture), (Some(a), Some(b)) if a != b);
-        let shifted = loads.distance(self.reference_loads) >= self.config.shift_distance;
+        let shifted = loads.torso().distance(self.reference_loads.torso()) >= self.config.shift_distance;
+        if !(posture_changed || shifted) && posture.is_none() && self.turn_candidate_since.is_some() {
+            // An unsure reading says nothing about whether the turn holds.
+            return;
+        }
         if !(posture_changed || shifted) {
             self.turn_candidate_since = None;
             self.candidate_posture = None;

@@ -331,3 +331,26 @@ fn without_a_time_scale_the_clock_runs_in_real_time() {
     assert_eq!(view.tier, RepositioningTier::DueSoon);
     assert_eq!(view.due_in, Some(Duration::from_secs(15 * 60 - 16)));
 }
+
+#[test]
+fn posture_is_read_at_most_once_a_second_and_forgotten_when_nobody_is_there() {
+    use crate::machine::posture::{Orientation, PostureClassifier, PostureScheme};
+    let mut m = MatMachine::new(config());
+    let t0 = Instant::now();
+    let body = body();
+    // The same body, head to foot: another reading.
+    let turned: Vec<u8> = body.iter().rev().copied().collect();
+    let mut direct = PostureClassifier::new(PostureScheme::Lying, Orientation::default());
+    let (first, second) = (direct.classify(&map(&body)), direct.classify(&map(&turned)));
+    assert!(first.is_some() && first != second, "the test needs two different readings: {first:?} {second:?}");
+    m.handle_frame(t0, &map(&body));
+    assert_eq!(m.posture(), first);
+    m.handle_frame(t0 + Duration::from_millis(500), &map(&turned));
+    assert_eq!(m.posture(), first, "not read again within the second");
+    m.handle_frame(t0 + Duration::from_millis(1_000), &map(&turned));
+    assert_eq!(m.posture(), second);
+    m.handle_frame(t0 + Duration::from_millis(1_100), &map(&vec![0u8; 48 * 48]));
+    assert_eq!(m.posture(), None, "nobody there");
+    m.handle_frame(t0 + Duration::from_millis(1_200), &map(&body));
+    assert_eq!(m.posture(), first, "read at once when someone lies down again");
+}

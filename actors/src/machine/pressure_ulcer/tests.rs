@@ -156,14 +156,52 @@ fn a_short_lift_is_not_offloading_but_fifteen_minutes_off_is() {
 #[test]
 fn only_the_region_that_stayed_loaded_keeps_its_clock() {
     let mut sim = Sim::new();
-    let pelvis_and_back = RegionLoads::from_bits(0b010_010_000_000_000_000);
-    let pelvis_only = RegionLoads::from_bits(0b010_000_000_000_000_000);
+    // Middle column of bands 2 (back) and 3 (pelvis).
+    let pelvis_and_back = RegionLoads::from_bits(0b010_010_000_000);
+    let pelvis_only = RegionLoads::from_bits(0b010_000_000_000);
     sim.run(60, pelvis_and_back, None);
     // The back is lifted for 20 min (a pillow); the pelvis stays loaded. Distance 0.5: the load
     // shift is a turn, so the pelvis clock restarts too — a coarse grid cannot tell a pillow from
     // a turn, and the docs say so.
     sim.run(20, pelvis_only, None);
     assert!(sim.out.iter().any(|(_, o)| *o == UlcerOutput::Turned(TurnReason::LoadShift)));
+}
+
+#[test]
+fn legs_and_arms_moving_are_not_a_load_shift() {
+    let mut sim = Sim::new();
+    let lying = RegionLoads::from_bits(0b010_010_010_010_111_010);
+    // Both knees up: the thighs (band 4) leave the mat; the arms (band 1's
+    // outer columns) go back to the sides. The back and pelvis stay.
+    let knees_up = RegionLoads::from_bits(0b010_000_010_010_010_010);
+    sim.run(60, lying, None);
+    sim.run(70, knees_up, None);
+    assert!(!sim.out.iter().any(|(_, o)| matches!(o, UlcerOutput::Turned(_))), "{:?}", sim.out);
+    assert_eq!(sim.tiers().first(), Some(&(105, RepositioningTier::DueSoon)));
+}
+
+#[test]
+fn an_unsure_reading_during_the_confirmation_does_not_cancel_the_turn() {
+    let mut sim = Sim::new();
+    sim.run(30, BACK, supine());
+    let unsure = Some(PostureReading { posture: Posture::Supine, confidence: 0.4 });
+    // On the side, with every third reading too unsure to count (and the load on the same
+    // regions, so only the posture tells).
+    for second in 0..180u64 {
+        let reading = if second % 3 == 0 { unsure } else { left() };
+        sim.m.handle_regions(sim.now + Duration::from_secs(second), BACK, reading);
+    }
+    sim.drain();
+    assert!(sim.out.iter().any(|(_, o)| *o == UlcerOutput::Turned(TurnReason::Posture(Posture::Supine, Posture::LeftLateral))), "{:?}", sim.out);
+    // A confident reading of the old posture does cancel it.
+    let mut sim = Sim::new();
+    sim.run(30, BACK, supine());
+    for second in 0..120u64 {
+        let reading = if second % 3 == 0 { supine() } else { left() };
+        sim.m.handle_regions(sim.now + Duration::from_secs(second), BACK, reading);
+    }
+    sim.drain();
+    assert!(!sim.out.iter().any(|(_, o)| matches!(o, UlcerOutput::Turned(_))), "{:?}", sim.out);
 }
 
 #[test]

@@ -1,0 +1,63 @@
+//! Fits the hub's posture model on the real development set and writes it as reviewed source:
+//! `cargo run -p simulator --release --example fit_posture` (under a minute; no network). It
+//! prints the leave-one-subject-out accuracy per geometry and subject and the calibration of the
+//! confidence, then overwrites `actors/src/machine/posture/model.rs` with the model fitted on all
+//! four subjects at the temperature chosen leave-one-subject-out. `--dry-run` writes nothing.
+
+use std::path::Path;
+
+use simulator::posture_fit::{self, HeldOut, GEOMETRIES};
+use simulator::real;
+
+/// Readings with a confidence of 0.9 or more must be right this often, held out.
+const CONFIDENT_TARGET: f64 = 0.995;
+
+fn main() -> std::io::Result<()> {
+    let dry_run = std::env::args().any(|a| a == "--dry-run");
+    let recordings = posture_fit::load_dev_set(&real::dev_set_dir())?;
+    let samples = posture_fit::samples(&recordings, None);
+    let folds = posture_fit::leave_one_subject_out(&samples);
+    let held = HeldOut::new(&samples, &folds);
+    let calibration = held.calibrate(&samples, CONFIDENT_TARGET);
+    let (temperature, familiar) = (calibration.temperature, calibration.familiar_distance);
+    println!("temperature {temperature:.3} (held-out log loss {:.3}), familiar distance {familiar:.1}", held.log_loss(&samples, temperature));
+    for (g, geometry) in GEOMETRIES.iter().enumerate() {
+        let mut line = format!("{:<28}", geometry.name);
+        for subject in real::DEV_SUBJECTS {
+            let (mut right, mut n) = (0usize, 0usize);
+            for (i, _) in samples.iter().enumerate().filter(|(_, s)| s.geometry == g && s.subject == subject) {
+                n += 1;
+                right += usize::from(held.is_right(&samples, i, calibration));
+            }
+            line += &format!("  S{subject} {:.2} %", 100.0 * right as f64 / n as f64);
+        }
+        println!("{line}");
+    }
+    let (above, n) = held.accuracy_above(&samples, calibration, 0.9);
+    println!("confidence ≥ 0.9: {:.2} % right of {n} of {} readings", 100.0 * above, samples.len());
+    let mut model = posture_fit::fit(samples.iter());
+    model.temperature = temperature;
+    model.familiar_distance = familiar;
+    let provenance = format!(
+        "Prototypes (k-means centres, `simulator::posture_fit::fit`) of the features of `features.rs`, fitted\n\
+         on subjects S1–S4 × 17 postures, every frame on the 48×48, 24×48 and 16×16 grids at gains\n\
+         {:?}, every {}th sample kept, mirrored left–right. Temperature {temperature:.3} (the lowest\n\
+         log loss) and familiar distance {familiar:.1} chosen leave-one-subject-out so that a\n\
+         confidence of 0.9 or more is right at least {:.1} % of the time ({:.2} % there, on {n} of\n\
+         {} readings).",
+        posture_fit::GAINS,
+        posture_fit::TRAINING_STEP,
+        100.0 * CONFIDENT_TARGET,
+        100.0 * above,
+        samples.len()
+    );
+    let source = posture_fit::model_source(&model, &provenance);
+    if dry_run {
+        println!("{source}");
+    } else {
+        let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../actors/src/machine/posture/model.rs");
+        std::fs::write(&path, source)?;
+        println!("wrote {}", path.display());
+    }
+    Ok(())
+}

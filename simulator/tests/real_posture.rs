@@ -1,0 +1,187 @@
+//! Posture on real in-bed maps (`../shared/data/pmd-dev/`, subjects S1–S4 × 17 postures), on the
+//! three bed-mat grids, at three linear gains, scored leave-one-subject-out: every subject is read
+//! by a model fitted on the other three. `cargo test -p simulator --test real_posture -- --nocapture`
+//! prints the tables of docs/posture.md.
+
+use std::sync::OnceLock;
+
+use actors::machine::posture::{model::MODEL, Posture, PostureReading};
+use simulator::posture_fit::{self, Calibration, HeldOut, Noise, Sample, GAINS, GEOMETRIES};
+use simulator::real;
+
+/// Floors asserted on the leave-one-subject-out accuracy, per geometry (48×48, 24×48, 16×16):
+/// the levels reached today, a little below, so a regression fails. The targets (97 %
+/// overall, 93 % per subject) are printed beside them; 48×48 and 24×48 are just short of them,
+/// 16×16 further (docs/posture.md).
+const OVERALL_FLOOR: [f64; 3] = [96.0, 96.0, 91.5];
+const SUBJECT_FLOOR: [f64; 3] = [90.5, 90.5, 84.5];
+/// Readings with a confidence of 0.9 or more must be right this often (percent): the target.
+const CONFIDENT_FLOOR: f64 = 99.0;
+
+struct Data {
+    samples: Vec<Sample>,
+    folds: Vec<(u8, actors::machine::posture::PrototypeModel)>,
+    held: HeldOut,
+}
+
+fn data() -> &'static Data {
+    static DATA: OnceLock<Data> = OnceLock::new();
+    DATA.get_or_init(|| {
+        let recordings = posture_fit::load_dev_set(&real::dev_set_dir()).expect("the development set");
+        let samples = posture_fit::samples(&recordings, None);
+        let folds = posture_fit::leave_one_subject_out(&samples);
+        let held = HeldOut::new(&samples, &folds);
+        Data { samples, folds, held }
+    })
+}
+
+/// The held-out reading of `d.samples[index]`, with the shipped model's calibration.
+fn held_out(d: &Data, index: usize) -> Option<PostureReading> {
+    d.held.reading(&d.samples, index, Calibration::of(&MODEL))
+}
+
+fn right(d: &Data, index: usize) -> bool {
+    d.held.is_right(&d.samples, index, Calibration::of(&MODEL))
+}
+
+/// Indices of the samples matching `keep`.
+fn select<'a>(d: &'a Data, keep: impl Fn(&Sample) -> bool + 'a) -> impl Iterator<Item = usize> + 'a {
+    d.samples.iter().enumerate().filter(move |(_, s)| keep(s)).map(|(i, _)| i)
+}
+
+/// Percent right among `indices`.
+fn accuracy(d: &Data, indices: impl Iterator<Item = usize>) -> f64 {
+    let (mut ok, mut n) = (0, 0);
+    for i in indices {
+        n += 1;
+        ok += usize::from(right(d, i));
+    }
+    pct(ok, n)
+}
+
+fn pct(right: usize, n: usize) -> f64 {
+    if n == 0 { 100.0 } else { 100.0 * right as f64 / n as f64 }
+}
+
+const COLUMNS: [Option<Posture>; 7] = [
+    Some(Posture::Supine),
+    Some(Posture::LeftLateral),
+    Some(Posture::RightLateral),
+    Some(Posture::Prone),
+    Some(Posture::Seated),
+    Some(Posture::NoSupine),
+    None,
+];
+
+#[test]
+fn posture_holds_on_real_maps_leave_one_subject_out() {
+    let d = data();
+    let mut failures = Vec::new();
+    for (g, geometry) in GEOMETRIES.iter().enumerate() {
+        println!("\n### {} (all gains, leave-one-subject-out)\n", geometry.name);
+        println!("| truth \\ read | Supine | Left Lateral | Right Lateral | Prone | Seated | No Supine | nothing |");
+        println!("|---|---|---|---|---|---|---|---|");
+        for truth in [Posture::Supine, Posture::LeftLateral, Posture::RightLateral] {
+            let mut row = [0usize; 7];
+            for i in select(d, |s| s.geometry == g && s.label == truth) {
+                let got = held_out(d, i).map(|r| r.posture);
+                row[COLUMNS.iter().position(|c| *c == got).expect("a column")] += 1;
+            }
+            let cells: Vec<String> = row.iter().map(|n| n.to_string()).collect();
+            println!("| {} | {} |", truth.name(), cells.join(" | "));
+        }
+        let overall = accuracy(d, select(d, |s| s.geometry == g));
+        let per_subject: Vec<(u8, f64)> =
+            real::DEV_SUBJECTS.iter().map(|&subject| (subject, accuracy(d, select(d, move |s| s.geometry == g && s.subject == subject)))).collect();
+        let per_gain: Vec<String> = GAINS
+            .iter()
+            .enumerate()
+            .map(|(k, gain)| format!("×{gain}: {:.1} %", accuracy(d, select(d, move |s| s.geometry == g && s.gain == k))))
+            .collect();
+        println!(
+            "\noverall {overall:.1} % (target 97 %); per subject {} (target 93 % each); per gain {}",
+            per_subject.iter().map(|(s, a)| format!("S{s} {a:.1} %")).collect::<Vec<_>>().join(", "),
+            per_gain.join(", ")
+        );
+        if overall < OVERALL_FLOOR[g] {
+            failures.push(format!("{}: overall {overall:.1} % < {}", geometry.name, OVERALL_FLOOR[g]));
+        }
+        for (subject, a) in per_subject {
+            if a < SUBJECT_FLOOR[g] {
+                failures.push(format!("{} S{subject}: {a:.1} % < {}", geometry.name, SUBJECT_FLOOR[g]));
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{failures:#?}");
+}
+
+#[test]
+fn recordings_that_fail_are_listed() {
+    let d = data();
+    println!("\n| geometry | recording | S1 | S2 | S3 | S4 |");
+    println!("|---|---|---|---|---|---|");
+    for (g, geometry) in GEOMETRIES.iter().enumerate() {
+        for rec in real::POSTURES {
+            let cells: Vec<f64> = real::DEV_SUBJECTS
+                .iter()
+                .map(|&subject| accuracy(d, select(d, move |s| s.geometry == g && s.subject == subject && s.recording == rec)))
+                .collect();
+            if cells.iter().any(|&a| a < 90.0) {
+                let shown: Vec<String> = cells.iter().map(|a| format!("{a:.0} %")).collect();
+                println!("| {} | {rec} {} | {} |", geometry.name, real::description(rec), shown.join(" | "));
+            }
+        }
+    }
+}
+
+#[test]
+fn the_confidence_is_calibrated() {
+    let d = data();
+    let buckets = [(0.0f32, 0.5f32), (0.5, 0.7), (0.7, 0.9), (0.9, 1.01)];
+    println!("\n| confidence | readings | right |");
+    println!("|---|---|---|");
+    for (lo, hi) in buckets {
+        let (mut ok, mut n) = (0, 0);
+        for (i, s) in d.samples.iter().enumerate() {
+            if let Some(r) = held_out(d, i).filter(|r| r.confidence >= lo && r.confidence < hi) {
+                n += 1;
+                ok += usize::from(r.posture == posture_fit::expected(s));
+            }
+        }
+        println!("| {lo:.1}–{:.1} | {n} | {:.1} % |", hi.min(1.0), pct(ok, n));
+    }
+    let (right, n) = d.held.accuracy_above(&d.samples, Calibration::of(&MODEL), 0.9);
+    println!("confidence ≥ 0.9: {:.2} % right of {n} readings (target 99 %)", 100.0 * right);
+    assert!(n > d.samples.len() / 20, "too few confident readings: {n}");
+    assert!(100.0 * right >= CONFIDENT_FLOOR, "confidence ≥ 0.9 right {:.2} %", 100.0 * right);
+}
+
+#[test]
+fn the_shipped_model_is_what_the_fitting_program_writes() {
+    let d = data();
+    let fitted = posture_fit::fit(d.samples.iter());
+    // The source keeps 4 decimals of each prototype coordinate and full precision elsewhere.
+    let close = |a: f32, b: f32, tolerance: f32| (a - b).abs() <= tolerance * (1.0 + a.abs().max(b.abs()));
+    for (j, (a, b)) in fitted.prototypes.iter().zip(MODEL.prototypes.iter()).enumerate() {
+        for i in 0..a.len() {
+            assert!(close(a[i], b[i], 1e-3), "prototype {j} feature {i}: {} vs {}: rerun the fit_posture example", a[i], b[i]);
+        }
+    }
+    for i in 0..fitted.mean.len() {
+        assert!(close(fitted.mean[i], MODEL.mean[i], 1e-5) && close(fitted.scale[i], MODEL.scale[i], 1e-5), "feature {i}: rerun fit_posture");
+    }
+}
+
+#[test]
+fn sensor_noise_does_not_move_the_readings() {
+    let d = data();
+    let recordings = posture_fit::load_dev_set(&real::dev_set_dir()).expect("the development set");
+    let noise = Noise { additive: 3.0, gain: 0.15, dead: 0.01, hot: 0.002 };
+    let noisy = posture_fit::samples(&recordings, Some(noise));
+    let noisy_held = HeldOut::new(&noisy, &d.folds);
+    let clean = accuracy(d, 0..d.samples.len());
+    let noisy_right = (0..noisy.len()).filter(|&i| noisy_held.is_right(&noisy, i, Calibration::of(&MODEL))).count();
+    let noisy = pct(noisy_right, noisy.len());
+    println!("\nclean {clean:.1} %, with ±3 additive, ±15 % per-cell gain, 1 % dead, 0.2 % hot cells: {noisy:.1} %");
+    assert!(noisy >= clean - 3.5, "noise costs {:.1} points", clean - noisy);
+}
