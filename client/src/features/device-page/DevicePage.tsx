@@ -14,6 +14,7 @@ import { deviceTypeInfo } from '../../lib/deviceTypes';
 import { deviceConfFamily, deviceViewFamily, seedDevice } from '../../lib/devicesStore';
 import { storedCompany } from '../../lib/session';
 import { useServices } from '../../lib/services';
+import { AnalysisArea } from '../analysis'; // MERGE: rendered by ClinicalWorkspace
 import { HeatMap, type RendererFactory } from './HeatMap';
 import { PresencePanel } from './PresencePanel';
 import { StreamingControl } from './StreamingControl';
@@ -158,6 +159,7 @@ function LiveDevice({
             </dd>
           </dl>
         </aside>
+        <AnalysisArea device={device} pdfReports={true} /> {/* MERGE: rendered by ClinicalWorkspace */}
       </main>
     </div>
   );

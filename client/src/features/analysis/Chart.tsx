@@ -1,0 +1,73 @@
+//! A small uPlot chart (docs/decisions.md "results": uPlot for plots). Line series over x, or a
+//! scatter of points (`points: true`: no lines, x sorted by the caller). The data also lands in
+//! `data-points` (point count) so tests and tours can see what was plotted without a canvas.
+
+import { useEffect, useRef } from 'react';
+import uPlot from 'uplot';
+import 'uplot/dist/uPlot.min.css';
+import { chartWidth } from './chartWidth';
+
+export interface ChartSeries {
+  label: string;
+  colour: string;
+  points?: boolean;
+}
+
+export interface ChartProps {
+  testId: string;
+  title: string;
+  xLabel: string;
+  yLabel?: string;
+  series: ChartSeries[];
+  /** [xs, ys of series 0, ys of series 1, …] */
+  data: number[][];
+  height?: number;
+  xRange?: [number, number];
+}
+
+function canDraw(): boolean {
+  if (typeof window === 'undefined' || typeof window.matchMedia !== 'function') return false;
+  try {
+    return document.createElement('canvas').getContext('2d') !== null;
+  } catch {
+    return false;
+  }
+}
+
+export function Chart({ testId, title, xLabel, yLabel, series, data, height = 220, xRange }: ChartProps) {
+  const host = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    const el = host.current;
+    if (!el || !canDraw()) return;
+    const opts: uPlot.Options = {
+      width: Math.min(chartWidth(window.innerWidth), Math.max(200, el.clientWidth || chartWidth(window.innerWidth))),
+      height,
+      legend: { show: series.length > 1 },
+      scales: { x: { time: false, ...(xRange ? { range: xRange } : {}) } },
+      axes: [{ label: xLabel }, { label: yLabel ?? '' }],
+      series: [
+        {},
+        ...series.map((s) => ({
+          label: s.label,
+          stroke: s.colour,
+          width: s.points ? 0 : 2,
+          ...(s.points ? { paths: () => null, points: { show: true, size: 4, fill: s.colour, stroke: s.colour } } : {}),
+        })),
+      ],
+    };
+    const plot = new uPlot(opts, data as uPlot.AlignedData, el);
+    return () => plot.destroy();
+  }, [data, series, height, xLabel, yLabel, xRange]);
+  return (
+    <figure className="analysis-chart" data-testid={testId} data-points={data[0]?.length ?? 0}>
+      <figcaption>{title}</figcaption>
+      <div ref={host} />
+    </figure>
+  );
+}
+
+/** Points as scatter data: sorted by x, as [xs, ys]. */
+export function scatterData(points: Array<[number, number]>): number[][] {
+  const sorted = [...points].sort((a, b) => a[0] - b[0]);
+  return [sorted.map((p) => p[0]), sorted.map((p) => p[1])];
+}
