@@ -5,17 +5,23 @@
 import { useStore } from 'jotai';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { LANGUAGE_NAMES, LANGUAGES } from '../../lib/i18n';
+import { FALLBACK_LANGUAGE, LANGUAGE_NAMES, LANGUAGES, type Language } from '../../lib/i18n';
 import { notify } from '../../lib/notifications';
 import { downloadAnalysisPdf, downloadRealScalePdf, saveFile, type PaperSize } from './api';
 import { Modal } from './Modal';
 import { initialWidgets, selectedWidgets, toggleWidget } from './pdfLayout';
 
+/** The report language for an interface language such as `en-US`: one of the eight, else en. */
+export function reportLanguage(lng: string): Language {
+  const base = lng.split('-')[0] as Language;
+  return LANGUAGES.includes(base) ? base : FALLBACK_LANGUAGE;
+}
+
 export function PdfLayoutModal({ id, notes, onClose }: { id: string; notes: string; onClose: () => void }) {
   const { t, i18n } = useTranslation();
   const store = useStore();
   const [widgets, setWidgets] = useState(() => initialWidgets(notes));
-  const [language, setLanguage] = useState(i18n.language);
+  const [language, setLanguage] = useState<Language>(() => reportLanguage(i18n.resolvedLanguage ?? i18n.language));
   const [paper, setPaper] = useState<PaperSize>('A3');
   const [busy, setBusy] = useState(false);
 
@@ -50,7 +56,7 @@ export function PdfLayoutModal({ id, notes, onClose }: { id: string; notes: stri
       </fieldset>
       <label className="pdf-field">
         {t('analysis.pdf.language')}
-        <select value={language} onChange={(e) => setLanguage(e.target.value)} data-testid="pdf-language">
+        <select value={language} onChange={(e) => setLanguage(e.target.value as Language)} data-testid="pdf-language">
           {LANGUAGES.map((lng) => (
             <option key={lng} value={lng}>
               {LANGUAGE_NAMES[lng]}
