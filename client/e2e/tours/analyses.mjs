@@ -93,7 +93,9 @@ async function waitForToast(page, text) {
   await page.locator('.toasts .toast', { hasText: text }).first().waitFor({ timeout: 10_000 });
 }
 
-export async function run({ base, page, test, shot, login, log }) {
+export async function run({ base, page, test, shot, login, log, artifacts }) {
+  // Full-page shots put the sticky header over the middle of the page; results are shot alone.
+  const shotOf = (testId, file) => page.getByTestId(testId).screenshot({ path: `${artifacts}/${file}` });
   let podology = null;
   let expectedTotal = 0;
 
@@ -189,7 +191,7 @@ export async function run({ base, page, test, shot, login, log }) {
     await page.getByTestId('player-play').click();
     await page.waitForFunction(() => Number(document.querySelector('[data-testid="player"]')?.getAttribute('data-index')) >= 15, null, { timeout: 10_000 });
     ok('playing advances the frame index');
-    await shot('dynamic-playing.png');
+    await shotOf('result-preview', 'dynamic-playing.png');
     const pause = page.getByTestId('player-pause');
     if (await pause.count()) await pause.click();
     const paused = Number(await player.getAttribute('data-index'));
@@ -203,7 +205,7 @@ export async function run({ base, page, test, shot, login, log }) {
     await page.getByRole('button', { name: 'First frame' }).click();
     if (Number(await player.getAttribute('data-index')) !== 0) throw new Error('first frame');
     ok('first and last frame');
-    await shot('dynamic-result.png');
+    await shotOf('result-preview', 'dynamic-result.png');
   });
 
   await test('static result replaces the dynamic preview', async (ok) => {
@@ -218,7 +220,7 @@ export async function run({ base, page, test, shot, login, log }) {
     const figures = (await page.getByTestId('figures-unavailable').count()) === 0;
     ok(figures ? `static figures shown with ${markers} markers` : 'static map shown; the record holds no engine figures (see report)');
     await page.waitForTimeout(300);
-    await shot('static-result.png');
+    await shotOf('result-preview', 'static-result.png');
     await page.getByTestId('result-close').click();
     if ((await page.getByTestId('result-preview').count()) !== 0) throw new Error('× did not close the preview');
     ok('× closes the preview');

@@ -1,9 +1,10 @@
 //! A small uPlot chart (docs/decisions.md "results": uPlot for plots). Line series over x, or a
 //! scatter of points (`points: true`: no lines, x sorted by the caller). The data also lands in
 //! `data-points` (point count) so tests and tours can see what was plotted without a canvas.
+//! uPlot is loaded with the first chart (it reads the screen's pixel ratio when it loads).
 
 import { useEffect, useRef } from 'react';
-import uPlot from 'uplot';
+import type uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
 import { chartWidth } from './chartWidth';
 
@@ -55,8 +56,17 @@ export function Chart({ testId, title, xLabel, yLabel, series, data, height = 22
         })),
       ],
     };
-    const plot = new uPlot(opts, data as uPlot.AlignedData, el);
-    return () => plot.destroy();
+    let plot: uPlot | null = null;
+    let disposed = false;
+    import('uplot')
+      .then(({ default: UPlot }) => {
+        if (!disposed) plot = new UPlot(opts, data as uPlot.AlignedData, el);
+      })
+      .catch((err) => console.error('chart failed', err));
+    return () => {
+      disposed = true;
+      plot?.destroy();
+    };
   }, [data, series, height, xLabel, yLabel, xRange]);
   return (
     <figure className="analysis-chart" data-testid={testId} data-points={data[0]?.length ?? 0}>

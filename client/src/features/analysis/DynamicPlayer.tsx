@@ -76,7 +76,7 @@ export function DynamicPlayer({ frames, result, createRenderer }: { frames: Grid
         <div className="player">
           <ResultMap grid={grid} testId="video-map" label={t('analysis.dynamic.video')} track={track ? trackPoints : undefined} createRenderer={createRenderer} />
           <div className="player-controls" data-testid="player" data-playing={String(player.playing)} data-index={player.index} data-length={length}>
-            <button type="button" className="btn btn-ghost" onClick={player.first} aria-label={t('analysis.player.first')}>⏮</button>
+            <button type="button" className="btn btn-ghost" onClick={player.first} aria-label={t('analysis.player.first')}>|◀</button>
             <button type="button" className="btn btn-ghost" onClick={() => player.step(-1)} aria-label={t('analysis.player.back')}>◀</button>
             {player.playing ? (
               <button type="button" className="btn btn-primary" onClick={player.pause} data-testid="player-pause">
@@ -88,7 +88,7 @@ export function DynamicPlayer({ frames, result, createRenderer }: { frames: Grid
               </button>
             )}
             <button type="button" className="btn btn-ghost" onClick={() => player.step(1)} aria-label={t('analysis.player.forward')}>▶</button>
-            <button type="button" className="btn btn-ghost" onClick={player.last} aria-label={t('analysis.player.last')}>⏭</button>
+            <button type="button" className="btn btn-ghost" onClick={player.last} aria-label={t('analysis.player.last')}>▶|</button>
             <label className="player-speed">
               {t('analysis.player.speed')}
               <select value={player.speed} onChange={(e) => player.setSpeed(Number(e.target.value) as Speed)} data-testid="player-speed">
