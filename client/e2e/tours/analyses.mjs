@@ -130,6 +130,10 @@ export async function run({ base, page, test, shot, login, log, artifacts }) {
         if (outcome !== 'resultsDue') throw new Error(`static capture ${i + 1}: ${outcome}`);
       }
       ok(`${STATIC_CAPTURES} static captures reported resultsDue`);
+      socket.send('startCapture', { deviceId, analysisType: 'Balance', patientId });
+      const balance = await captureOutcome(socket, deviceId, 30_000);
+      if (balance !== 'resultsDue') throw new Error(`balance capture: ${balance}`);
+      ok('a balance capture reported resultsDue');
       const remote = await api(page, `/api/iotRequests/${encodeURIComponent(podology.hardwareSerial)}`, { method: 'POST' });
       if (remote.status !== 200 || !remote.body.started) throw new Error(`remote dynamic capture refused: ${remote.status} ${JSON.stringify(remote.body)}`);
       const dynamic = await captureOutcome(socket, deviceId, 60_000);
@@ -142,10 +146,10 @@ export async function run({ base, page, test, shot, login, log, artifacts }) {
     for (let i = 0; i < 40; i++) {
       const count = await api(page, `/api/podometryAnalysisCount/${userId}/all`);
       expectedTotal = count.body.totalAnalysis;
-      if (expectedTotal >= STATIC_CAPTURES + 1) break;
+      if (expectedTotal >= STATIC_CAPTURES + 2) break;
       await page.waitForTimeout(500);
     }
-    if (expectedTotal < STATIC_CAPTURES + 1) throw new Error(`${expectedTotal} analyses stored`);
+    if (expectedTotal < STATIC_CAPTURES + 2) throw new Error(`${expectedTotal} analyses stored`);
     ok(`${expectedTotal} analyses stored`);
   });
 
@@ -224,6 +228,21 @@ export async function run({ base, page, test, shot, login, log, artifacts }) {
     await page.getByTestId('result-close').click();
     if ((await page.getByTestId('result-preview').count()) !== 0) throw new Error('× did not close the preview');
     ok('× closes the preview');
+  });
+
+  await test('balance result', async (ok) => {
+    const card = page.locator('[data-testid="history-card"][data-analysis-type="Balance"]').first();
+    await card.getByTestId('history-open').click();
+    const preview = page.locator('[data-testid="result-preview"][data-analysis-type="Balance"]');
+    await preview.waitFor();
+    if ((await page.getByTestId('result-balance').count()) === 1) {
+      ok(`balance charts: ${await page.locator('[data-testid^="balance-"]').count()} plots`);
+    } else {
+      await page.getByTestId('fallback-map').waitFor();
+      ok('balance map shown; the record holds no engine figures (see report)');
+    }
+    await shotOf('result-preview', 'balance-result.png');
+    await page.getByTestId('result-close').click();
   });
 
   await test('notes', async (ok) => {
