@@ -1,9 +1,10 @@
 //! The rehab / fitting body-centre result (spec §2, §4): the distance of the mean centre of
 //! pressure from the target, graded by the hub (Good green, Bad orange, Uncomplete red), and the
-//! map with the trace and the CoP rings of radius 11, 18 and 25 cells around the target.
+//! map with the trace and the hub's CoP rings (11, 18, 25 cells) around the target, with the share
+//! of the trace inside each.
 
 import { useTranslation } from 'react-i18next';
-import { COP_RING_RADII, qualityColour } from './bodyCentre';
+import { qualityColour } from './bodyCentre';
 import type { BodyCentreResult } from './engineResult';
 import { ResultMap } from './ResultMap';
 import type { Grid } from './record';
@@ -20,7 +21,7 @@ export function BodyCentreView({ grid, result }: { grid: Grid; result: BodyCentr
           testId="body-centre-map"
           label={t('analysis.bodyCentre.map')}
           track={result.trace}
-          rings={{ centre: result.target, radii: COP_RING_RADII }}
+          rings={{ centre: result.target, radii: result.rings.map((r) => r.radius) }}
           markers={[{ id: 'meanCop', x: result.meanCenterOfPressure[0], y: result.meanCenterOfPressure[1], kind: 'cop', label: t('analysis.bodyCentre.meanCop') }]}
         />
         <div className="result-tiles">

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { fileNameFromDisposition } from './api';
-import { qualityColour, QUALITY_COLOUR, COP_RING_RADII } from './bodyCentre';
+import { qualityColour, QUALITY_COLOUR } from './bodyCentre';
 import { chartWidth } from './chartWidth';
 import { engineResult } from './engineResult';
 import { showsHistogram } from './histogramDevices';
@@ -82,13 +82,12 @@ describe('seating panels', () => {
 });
 
 describe('body centre', () => {
-  it('Good green, Bad orange, Uncomplete red; rings 11/18/25', () => {
+  it('Good green, Bad orange, Uncomplete red', () => {
     expect(qualityColour('Good')).toBe(QUALITY_COLOUR.Good);
     expect(qualityColour('Bad')).toBe(QUALITY_COLOUR.Bad);
     expect(qualityColour('Uncomplete')).toBe(QUALITY_COLOUR.Uncomplete);
     expect(qualityColour('???')).toBe(QUALITY_COLOUR.Uncomplete);
     expect(new Set(Object.values(QUALITY_COLOUR)).size).toBe(3);
-    expect(COP_RING_RADII).toEqual([11, 18, 25]);
   });
 });
 
