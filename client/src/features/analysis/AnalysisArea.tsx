@@ -86,7 +86,7 @@ export function AnalysisArea({ device, pdfReports, createRenderer }: AnalysisAre
         ) : null}
         {history.page && analyses.length === 0 && !history.loading ? (
           <p className="muted" data-testid="history-empty">
-            {filtered ? t('analysis.history.emptyPatient') : t('analysis.history.empty')}
+            {filtered ? t('messages.noAnalysisYetPatient') : t('messages.noAnalysisYet')}
           </p>
         ) : null}
         {history.loading && !history.page ? <p className="muted">{t('analysis.loading')}</p> : null}

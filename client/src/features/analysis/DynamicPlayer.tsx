@@ -68,7 +68,7 @@ export function DynamicPlayer({ frames, result, createRenderer }: { frames: Grid
   );
 
   if (!grid) {
-    return <p className="muted" data-testid="video-unavailable">{t('analysis.dynamic.videoUnavailable')}</p>;
+    return <p className="muted" data-testid="video-unavailable">{t('messages.videoNotAvailable')}</p>;
   }
   return (
     <div className="result-dynamic" data-testid="result-dynamic">

@@ -9,7 +9,7 @@ import { displayPressure, formatNumber } from './units';
 export function HistogramPanel({ histogram, fileDate, fitness }: { histogram: Histogram; fileDate: string; fitness: boolean }) {
   const { t, i18n } = useTranslation();
   if (histogram.counts.length === 0) {
-    return <p className="muted">{t('analysis.histogram.noData')}</p>;
+    return <p className="muted">{t('messages.histogramNoData')}</p>;
   }
   const bins = histogram.counts.map((_, i) => i + 1);
   const download = () => {
