@@ -11,12 +11,17 @@ import { chartWidth } from './chartWidth';
 export interface ChartSeries {
   label: string;
   colour: string;
+  /** A scatter: points only. */
   points?: boolean;
+  /** Bars (histograms). */
+  bars?: boolean;
 }
 
 export interface ChartProps {
   testId: string;
   title: string;
+  /** Show the title above the chart (off where a panel heading already names it). */
+  showTitle?: boolean;
   xLabel: string;
   yLabel?: string;
   series: ChartSeries[];
@@ -35,12 +40,12 @@ function canDraw(): boolean {
   }
 }
 
-export function Chart({ testId, title, xLabel, yLabel, series, data, height = 220, xRange }: ChartProps) {
+export function Chart({ testId, title, showTitle = true, xLabel, yLabel, series, data, height = 220, xRange }: ChartProps) {
   const host = useRef<HTMLDivElement>(null);
   useEffect(() => {
     const el = host.current;
     if (!el || !canDraw()) return;
-    const opts: uPlot.Options = {
+    const options = (bars: uPlot.Series.PathBuilder | undefined): uPlot.Options => ({
       width: Math.min(chartWidth(window.innerWidth), Math.max(200, el.clientWidth || chartWidth(window.innerWidth))),
       height,
       legend: { show: series.length > 1 },
@@ -52,15 +57,16 @@ export function Chart({ testId, title, xLabel, yLabel, series, data, height = 22
           label: s.label,
           stroke: s.colour,
           width: s.points ? 0 : 2,
-          ...(s.points ? { paths: () => null, points: { show: true, size: 4, fill: s.colour, stroke: s.colour } } : {}),
+          ...(s.points ? { paths: () => null, points: { show: true, size: 5, fill: s.colour, stroke: s.colour } } : {}),
+          ...(s.bars && bars ? { paths: bars, fill: s.colour, points: { show: false } } : {}),
         })),
       ],
-    };
+    });
     let plot: uPlot | null = null;
     let disposed = false;
     import('uplot')
       .then(({ default: UPlot }) => {
-        if (!disposed) plot = new UPlot(opts, data as uPlot.AlignedData, el);
+        if (!disposed) plot = new UPlot(options(UPlot.paths.bars?.({ size: [0.7, 60] })), data as uPlot.AlignedData, el);
       })
       .catch((err) => console.error('chart failed', err));
     return () => {
@@ -69,8 +75,8 @@ export function Chart({ testId, title, xLabel, yLabel, series, data, height = 22
     };
   }, [data, series, height, xLabel, yLabel, xRange]);
   return (
-    <figure className="analysis-chart" data-testid={testId} data-points={data[0]?.length ?? 0}>
-      <figcaption>{title}</figcaption>
+    <figure className="analysis-chart" data-testid={testId} data-points={data[0]?.length ?? 0} aria-label={title}>
+      {showTitle ? <figcaption>{title}</figcaption> : null}
       <div ref={host} />
     </figure>
   );

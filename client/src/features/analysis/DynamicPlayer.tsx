@@ -59,7 +59,7 @@ export function DynamicPlayer({ frames, result, createRenderer }: { frames: Grid
   const player = usePlayer(
     length,
     (k) => isEmptyMap(playbackFrame(frames, k)),
-    () => notify(store, { kind: 'error', key: 'getOff' }, 1500),
+    () => notify(store, { kind: 'error', key: 'getOff' }, 2500),
   );
   const grid = playbackFrame(frames, player.index);
   const trackPoints = useMemo(

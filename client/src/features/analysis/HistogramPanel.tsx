@@ -26,9 +26,11 @@ export function HistogramPanel({ histogram, fileDate, fitness }: { histogram: Hi
       <Chart
         testId="histogram-chart"
         title={t('analysis.histogram.title')}
+        showTitle={false}
         xLabel={t('analysis.histogram.bin')}
         yLabel="%"
-        series={[{ label: '%', colour: '#3366cc' }]}
+        series={[{ label: '%', colour: '#3366cc', bars: true }]}
+        xRange={[0.5, histogram.counts.length + 0.5]}
         data={[bins, histogram.percentages]}
       />
       <ol className="histogram-bins">

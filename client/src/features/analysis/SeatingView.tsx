@@ -48,7 +48,7 @@ export function SeatingView({ record, grid, fileDate }: { record: AnalysisRecord
 
   const chartOf = (panel: SeatingPanel) => {
     const line = (name: string, values: number[], colour: string) => (
-      <Chart testId={`seating-chart-${panel}`} title={t(`analysis.seating.${panel}`)} xLabel="s" series={[{ label: name, colour }]} data={[timeAxis(values.length, seconds), values]} />
+      <Chart testId={`seating-chart-${panel}`} title={t(`analysis.seating.${panel}`)} showTitle={false} xLabel="s" series={[{ label: name, colour }]} data={[timeAxis(values.length, seconds), values]} />
     );
     switch (panel) {
       case 'activePoints':
@@ -65,6 +65,7 @@ export function SeatingView({ record, grid, fileDate }: { record: AnalysisRecord
           <Chart
             testId="seating-chart-laterality"
             title={t('analysis.seating.laterality')}
+            showTitle={false}
             xLabel="s"
             yLabel="%"
             series={[
@@ -78,7 +79,7 @@ export function SeatingView({ record, grid, fileDate }: { record: AnalysisRecord
       case 'centerOfPressure': {
         if (variants.hideCentreOfPressure) return <p className="muted">{t('seatingPlots.noDataMessage')}</p>;
         const points = ((parameter(record, 'centerOfPressure') as Array<[number, number]> | undefined) ?? []).filter(Array.isArray);
-        return <Chart testId="seating-chart-centerOfPressure" title={t('analysis.seating.centerOfPressure')} xLabel="cm" yLabel="cm" series={[{ label: 'CoP', colour: '#6d28d9', points: true }]} data={scatterData(points)} />;
+        return <Chart testId="seating-chart-centerOfPressure" title={t('analysis.seating.centerOfPressure')} showTitle={false} xLabel="cm" yLabel="cm" series={[{ label: 'CoP', colour: '#6d28d9', points: true }]} data={scatterData(points)} />;
       }
       case 'pushUps':
         return (
