@@ -1,5 +1,6 @@
 //! One open result preview: a closable panel showing the stored record with the view of its kind.
 
+import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { oidOf } from '../../lib/api';
 import { BalanceView } from './BalanceView';
@@ -10,7 +11,7 @@ import { resultOf } from './engineResult';
 import { showsHistogram } from './histogramDevices';
 import type { MapRendererFactory } from './ResultMap';
 import { ResultMap } from './ResultMap';
-import { creationSeconds, meanGrid, previewFrames, type AnalysisRecord } from './record';
+import { creationSeconds, meanGrid, previewFrames, type AnalysisRecord, type Grid } from './record';
 import { SeatingView } from './SeatingView';
 import { StaticView } from './StaticView';
 
@@ -21,10 +22,9 @@ export interface ResultPreviewProps {
   createRenderer?: MapRendererFactory;
 }
 
-function ResultBody({ record, deviceType, createRenderer }: Omit<ResultPreviewProps, 'onClose'>) {
+function ResultBody({ record, frames, deviceType, createRenderer }: Omit<ResultPreviewProps, 'onClose'> & { frames: Grid[] }) {
   const { t } = useTranslation();
-  const frames = previewFrames(record.mapPreview);
-  const grid = meanGrid(frames);
+  const grid = useMemo(() => meanGrid(frames), [frames]);
   const fileDate = isoDate(creationSeconds(record));
   switch (record.analysisType) {
     case 'Static':
@@ -58,7 +58,7 @@ function ResultBody({ record, deviceType, createRenderer }: Omit<ResultPreviewPr
 export function ResultPreview({ record, deviceType, onClose, createRenderer }: ResultPreviewProps) {
   const { t, i18n } = useTranslation();
   const id = oidOf(record._id) ?? '';
-  const hasMap = previewFrames(record.mapPreview).length > 0;
+  const frames = useMemo(() => previewFrames(record.mapPreview), [record.mapPreview]);
   return (
     <section className="card result-preview" data-testid="result-preview" data-analysis-id={id} data-analysis-type={record.analysisType}>
       <header className="result-preview-head">
@@ -70,8 +70,8 @@ export function ResultPreview({ record, deviceType, onClose, createRenderer }: R
           ×
         </button>
       </header>
-      {hasMap ? (
-        <ResultBody record={record} deviceType={deviceType} createRenderer={createRenderer} />
+      {frames.length > 0 ? (
+        <ResultBody record={record} frames={frames} deviceType={deviceType} createRenderer={createRenderer} />
       ) : (
         <p className="muted">{t('analysis.noMap')}</p>
       )}

@@ -2,7 +2,7 @@
 //! pauses; while playing it advances one frame per 20 ms × speed and stops at the last frame; when
 //! the map goes from pressure to empty while playing it stops and, 1.5 s later, shows getOff.
 
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { GET_OFF_TOAST_MS, intervalMs, type Speed } from './playback';
 
 export interface Player {
@@ -21,6 +21,8 @@ export function usePlayer(length: number, isEmpty: (index: number) => boolean, o
   const [index, setIndex] = useState(0);
   const [playing, setPlaying] = useState(false);
   const [speed, setSpeed] = useState<Speed>(1);
+  const indexRef = useRef(0);
+  indexRef.current = index;
   const emptyRef = useRef(isEmpty);
   emptyRef.current = isEmpty;
   const getOffRef = useRef(onGetOff);
@@ -30,51 +32,47 @@ export function usePlayer(length: number, isEmpty: (index: number) => boolean, o
   useEffect(() => {
     if (!playing) return;
     const timer = setInterval(() => {
-      setIndex((i) => {
-        const next = i + 1;
-        if (next >= length) {
-          setPlaying(false);
-          return i;
-        }
-        if (!emptyRef.current(i) && emptyRef.current(next)) {
-          setPlaying(false);
-          if (toastTimer.current) clearTimeout(toastTimer.current);
-          toastTimer.current = setTimeout(() => getOffRef.current(), GET_OFF_TOAST_MS);
-        }
-        return next;
-      });
+      const current = indexRef.current;
+      const next = current + 1;
+      if (next >= length) {
+        setPlaying(false);
+        return;
+      }
+      indexRef.current = next;
+      setIndex(next);
+      if (!emptyRef.current(current) && emptyRef.current(next)) {
+        setPlaying(false);
+        if (toastTimer.current) clearTimeout(toastTimer.current);
+        toastTimer.current = setTimeout(() => getOffRef.current(), GET_OFF_TOAST_MS);
+      }
     }, intervalMs(speed));
     return () => clearInterval(timer);
   }, [playing, speed, length]);
 
-  useEffect(() => () => {
-    if (toastTimer.current) clearTimeout(toastTimer.current);
-  }, []);
+  useEffect(
+    () => () => {
+      if (toastTimer.current) clearTimeout(toastTimer.current);
+    },
+    [],
+  );
 
-  const clamp = useCallback((i: number) => Math.max(0, Math.min(length - 1, i)), [length]);
+  const go = (i: number) => {
+    setPlaying(false);
+    setIndex(Math.max(0, Math.min(length - 1, i)));
+  };
   return {
     index,
     playing,
     speed,
     play: () => {
-      if (length > 1) {
-        if (index >= length - 1) setIndex(0);
-        setPlaying(true);
-      }
+      if (length < 2) return;
+      if (index >= length - 1) setIndex(0);
+      setPlaying(true);
     },
     pause: () => setPlaying(false),
-    step: (delta) => {
-      setPlaying(false);
-      setIndex((i) => clamp(i + delta));
-    },
-    first: () => {
-      setPlaying(false);
-      setIndex(0);
-    },
-    last: () => {
-      setPlaying(false);
-      setIndex(clamp(length - 1));
-    },
+    step: (delta) => go(index + delta),
+    first: () => go(0),
+    last: () => go(length - 1),
     setSpeed,
   };
 }
