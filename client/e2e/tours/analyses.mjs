@@ -170,7 +170,17 @@ export async function run({ base, page, test, shot, login, log, artifacts }) {
     const storage = await page.getByTestId('storage-used').textContent();
     if (!/^[\d.,]+ MB \/ 100MB$/.test(storage?.trim() ?? '')) throw new Error(`storage shows "${storage}"`);
     ok(`storage used "${storage}"`);
+    const patient = await page.getByTestId('history-patient').first().textContent();
+    if (!patient?.includes('Ana Tour')) throw new Error(`card names "${patient}"`);
+    ok('cards name the patient');
     await shot('history-page-1.png');
+    await page.setViewportSize({ width: 375, height: 860 });
+    await page.waitForTimeout(300);
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+    if (overflow > 0) throw new Error(`375 px: the page is ${overflow} px wider than the window`);
+    await shotOf('history', 'history-375.png');
+    await page.setViewportSize({ width: 1280, height: 860 });
+    ok('375 px: no horizontal overflow');
     await page.getByTestId('page-next').click();
     await page.getByTestId('page-of').filter({ hasText: `page 2 of ${pages}` }).waitFor();
     await page.getByTestId('page-range').filter({ hasText: `analyses 11 to ${Math.min(20, expectedTotal)} of ${expectedTotal}` }).waitFor();

@@ -95,6 +95,7 @@ export function AnalysisArea({ device, pdfReports, createRenderer }: AnalysisAre
             <HistoryCard
               key={oidOf(record._id)}
               record={record}
+              patientName={history.patientNames.get(record.patientId)}
               open={oidOf(record._id) === openId}
               pdfReports={pdfReports}
               onAction={(action) => act(record, action)}

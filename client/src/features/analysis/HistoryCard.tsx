@@ -8,14 +8,17 @@ import { creationSeconds, type AnalysisRecord } from './record';
 
 export type CardAction = 'open' | 'notes' | 'pdf' | 'raw' | 'delete';
 
-export function HistoryCard({ record, open, pdfReports, onAction }: { record: AnalysisRecord; open: boolean; pdfReports: boolean; onAction: (action: CardAction) => void }) {
+export function HistoryCard({ record, patientName, open, pdfReports, onAction }: { record: AnalysisRecord; patientName?: string; open: boolean; pdfReports: boolean; onAction: (action: CardAction) => void }) {
   const { t, i18n } = useTranslation();
   const id = oidOf(record._id) ?? '';
   return (
     <li className={`history-card card${open ? ' open' : ''}`} data-testid="history-card" data-analysis-id={id} data-analysis-type={record.analysisType}>
       <div className="history-card-main">
         <strong>{t(`analysis.types.${record.analysisType}`, { defaultValue: record.analysisType })}</strong>
-        <span className="muted">{displayDateTime(creationSeconds(record), i18n.language)}</span>
+        <span className="muted">
+          {patientName ? <span data-testid="history-patient">{patientName} · </span> : null}
+          {displayDateTime(creationSeconds(record), i18n.language)}
+        </span>
         {record.notes ? (
           <p className="history-notes" data-testid="history-notes">
             {record.notes}

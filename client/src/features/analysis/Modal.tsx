@@ -1,10 +1,17 @@
 //! A small modal dialog for the history's editors and confirmations (Escape or × closes it).
 
-import { useEffect, type ReactNode } from 'react';
+import { useEffect, useRef, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 
 export function Modal({ title, onClose, children, testId, width }: { title: string; onClose: () => void; children: ReactNode; testId: string; width?: number }) {
   const { t } = useTranslation();
+  const box = useRef<HTMLDivElement>(null);
+  // Focus moves into the dialog when it opens and back where it was when it closes.
+  useEffect(() => {
+    const before = document.activeElement as HTMLElement | null;
+    box.current?.focus();
+    return () => before?.focus?.();
+  }, []);
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => e.key === 'Escape' && onClose();
     window.addEventListener('keydown', onKey);
@@ -13,6 +20,8 @@ export function Modal({ title, onClose, children, testId, width }: { title: stri
   return (
     <div className="modal-backdrop" onClick={onClose}>
       <div
+        ref={box}
+        tabIndex={-1}
         className="modal card"
         role="dialog"
         aria-modal="true"

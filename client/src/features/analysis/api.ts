@@ -44,6 +44,12 @@ export function fetchHistoryCount(patientId: string | null, analysisType = 'all'
   return apiFetch<HistoryCount>(path);
 }
 
+/** The company's patients' names by id (the history cards name the patient of each analysis). */
+export async function fetchPatientNames(): Promise<Map<string, string>> {
+  const patients = await apiFetch<Array<{ _id: { $oid: string }; name: string }>>(`/api/podometry/patients/${userId()}`);
+  return new Map(patients.map((p) => [p._id.$oid, p.name]));
+}
+
 export const saveNotes = (id: string, notes: string): Promise<AnalysisRecord> =>
   apiFetch<AnalysisRecord>(`/api/podometryAnalysis/specific/${seg(id)}`, { method: 'PUT', body: JSON.stringify({ notes }) });
 

@@ -42,6 +42,7 @@ function stubHub(hub: Hub) {
     if (url === '/api/podometryAnalysisCount/u1/all') return json({ totalAnalysis: hub.analyses.length, totalPages: 1, totalSize: 12.5 });
     m = /^\/api\/podometryAnalysisCountPatient\/u1\/(\w+)\/all$/.exec(url);
     if (m) return json({ totalAnalysis: m[1] === 'p1' ? (hub.patientCount ?? hub.patientAnalyses.length) : 0, totalPages: 1, totalSize: 1 });
+    if (url === '/api/podometry/patients/u1') return json([{ _id: { $oid: 'p1' }, name: 'Ana Ruiz' }]);
     m = /^\/api\/podometryAnalysis\/specific\/(\w+)$/.exec(url);
     if (m && method === 'DELETE') {
       hub.analyses = hub.analyses.filter((a) => a._id.$oid !== m![1]);
@@ -81,6 +82,7 @@ describe('history', () => {
     expect(screen.getByTestId('page-range')).toHaveTextContent('analyses 1 to 10 of 23');
     expect(screen.getByTestId('page-previous')).toBeDisabled();
     expect(screen.getByTestId('storage-used')).toHaveTextContent('12.5 MB / 100MB');
+    expect(screen.getAllByTestId('history-patient')[0]).toHaveTextContent('Ana Ruiz');
     fireEvent.click(screen.getByTestId('page-next'));
     await screen.findByText('page 2 of 3');
     fireEvent.click(screen.getByTestId('page-next'));

@@ -1,20 +1,22 @@
-//! The history's data: one page (company or selected patient), the company's storage used, and
-//! whether the selected patient has analyses (the filter checkbox's condition). Refetches when the
+//! The history's data: one page (company or selected patient), the company's storage used, the
+//! patients' names, and whether the selected patient has analyses (the filter checkbox's condition). Refetches when the
 //! page, the filter, the patient or `analysesVersionAtom` changes.
 
 import { useEffect, useState } from 'react';
-import { fetchHistoryCount, fetchHistoryPage, type HistoryPage } from './api';
+import { fetchHistoryCount, fetchHistoryPage, fetchPatientNames, type HistoryPage } from './api';
 
 export interface HistoryState {
   page: HistoryPage | null;
   storageMb: number | null;
   patientHasAnalyses: boolean;
+  /** Patient names by id; empty when they could not be read (the cards then show no name). */
+  patientNames: Map<string, string>;
   loading: boolean;
   failed: boolean;
 }
 
 export function useHistory(page: number, patientId: string | null, filterByPatient: boolean, version: number): HistoryState {
-  const [state, setState] = useState<HistoryState>({ page: null, storageMb: null, patientHasAnalyses: false, loading: true, failed: false });
+  const [state, setState] = useState<HistoryState>({ page: null, storageMb: null, patientHasAnalyses: false, patientNames: new Map(), loading: true, failed: false });
   useEffect(() => {
     let live = true;
     setState((s) => ({ ...s, loading: true }));
@@ -23,10 +25,11 @@ export function useHistory(page: number, patientId: string | null, filterByPatie
       fetchHistoryPage(page, filter),
       fetchHistoryCount(null),
       patientId ? fetchHistoryCount(patientId) : Promise.resolve(null),
+      fetchPatientNames().catch(() => new Map<string, string>()),
     ])
-      .then(([pageData, company, patient]) => {
+      .then(([pageData, company, patient, patientNames]) => {
         if (!live) return;
-        setState({ page: pageData, storageMb: company.totalSize, patientHasAnalyses: (patient?.totalAnalysis ?? 0) > 0, loading: false, failed: false });
+        setState({ page: pageData, storageMb: company.totalSize, patientHasAnalyses: (patient?.totalAnalysis ?? 0) > 0, patientNames, loading: false, failed: false });
       })
       .catch((err) => {
         console.error('analysis history failed', err);
