@@ -46,10 +46,21 @@ export function SeatingView({ record, grid, fileDate }: { record: AnalysisRecord
     setExpanded(outcome.expanded);
   };
 
+  const noData = <p className="muted" data-testid="seating-no-data">{t('seatingPlots.noDataMessage')}</p>;
   const chartOf = (panel: SeatingPanel) => {
-    const line = (name: string, values: number[], colour: string) => (
-      <Chart testId={`seating-chart-${panel}`} title={t(`analysis.seating.${panel}`)} showTitle={false} xLabel="s" series={[{ label: name, colour }]} data={[timeAxis(values.length, seconds), values]} />
-    );
+    const line = (name: string, values: number[], colour: string) =>
+      values.length === 0 ? (
+        noData
+      ) : (
+        <Chart
+          testId={`seating-chart-${panel}`}
+          title={t(`analysis.seating.${panel}`)}
+          showTitle={false}
+          xLabel="s"
+          series={[{ label: name, colour }]}
+          data={[timeAxis(values.length, seconds), values]}
+        />
+      );
     switch (panel) {
       case 'activePoints':
         return line(t('analysis.seating.activePoints'), seriesParameter(record, 'activePoints'), '#2563eb');
@@ -61,6 +72,7 @@ export function SeatingView({ record, grid, fileDate }: { record: AnalysisRecord
         return line(t('analysis.seating.meanPressure'), pressure(seriesParameter(record, 'meanPressureHistoric')), '#ea580c');
       case 'laterality': {
         const values = (parameter(record, 'lateralityHistoric') as Array<{ l: number; r: number }> | undefined) ?? [];
+        if (values.length === 0) return noData;
         return (
           <Chart
             testId="seating-chart-laterality"
@@ -77,8 +89,8 @@ export function SeatingView({ record, grid, fileDate }: { record: AnalysisRecord
         );
       }
       case 'centerOfPressure': {
-        if (variants.hideCentreOfPressure) return <p className="muted">{t('seatingPlots.noDataMessage')}</p>;
         const points = ((parameter(record, 'centerOfPressure') as Array<[number, number]> | undefined) ?? []).filter(Array.isArray);
+        if (points.length === 0) return noData;
         return <Chart testId="seating-chart-centerOfPressure" title={t('analysis.seating.centerOfPressure')} showTitle={false} xLabel="cm" yLabel="cm" series={[{ label: 'CoP', colour: '#6d28d9', points: true }]} data={scatterData(points)} />;
       }
       case 'pushUps':

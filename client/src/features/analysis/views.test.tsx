@@ -231,5 +231,7 @@ describe('seating result', () => {
     fireEvent.click(heads[0]);
     fireEvent.click(heads[4]);
     expect(heads[4]).toHaveAttribute('aria-expanded', 'true');
+    // maxPressureHistoric is not in this record: its panel says so.
+    expect(screen.getByTestId('seating-panel-maxPressure')).toHaveTextContent('No data to plot for this analysis.');
   });
 });
