@@ -41,11 +41,10 @@ export function AnalysisArea({ device, pdfReports, createRenderer }: AnalysisAre
   const patientId = patient?.id ?? null;
   const history = useHistory(page, patientId, filterByPatient, version);
 
-  // Page 1 again on a filter or patient change (spec §4).
+  // Page 1 again on a filter or patient change (spec §4); a new patient starts unfiltered, since
+  // the checkbox is only offered once that patient is known to have analyses.
   useEffect(() => setPage(1), [filterByPatient, patientId]);
-  useEffect(() => {
-    if (!patientId) setFilterByPatient(false);
-  }, [patientId]);
+  useEffect(() => setFilterByPatient(false), [patientId]);
 
   const total = history.page?.totalAnalysis ?? 0;
   const summary = pageSummary(page, total);

@@ -127,6 +127,9 @@ describe('history', () => {
     await screen.findByTestId('history-filter');
     fireEvent.click(screen.getByTestId('history-filter'));
     expect(await screen.findByTestId('history-empty')).toHaveTextContent('No analysis has been performed yet for this patient');
+    // Another patient: unfiltered again, the company's history.
+    act(() => store.set(selectedPatientAtom, { id: 'p2', name: 'Bo' }));
+    await screen.findByText('analyses 1 to 10 of 25');
   });
 
   it('refetches when the analyses version changes', async () => {
