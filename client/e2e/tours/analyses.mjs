@@ -168,7 +168,7 @@ export async function run({ base, page, test, shot, login, log, artifacts }) {
     if (!(await page.getByTestId('page-previous').isDisabled())) throw new Error('previous is enabled on page 1');
     ok(`page 1 of ${pages}, analyses 1 to 10 of ${expectedTotal}, previous disabled`);
     const storage = await page.getByTestId('storage-used').textContent();
-    if (!/^[\d.,]+ MB \/ 100MB$/.test(storage?.trim() ?? '')) throw new Error(`storage shows "${storage}"`);
+    if (!/ [\d.,]+ MB \/ 100MB$/.test(storage?.trim() ?? '')) throw new Error(`storage shows "${storage}"`);
     ok(`storage used "${storage}"`);
     const patient = await page.getByTestId('history-patient').first().textContent();
     if (!patient?.includes('Ana Tour')) throw new Error(`card names "${patient}"`);

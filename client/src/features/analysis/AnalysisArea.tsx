@@ -68,7 +68,7 @@ export function AnalysisArea({ device, pdfReports, createRenderer }: AnalysisAre
           <h2>{t('analysis.history.title')}</h2>
           {history.storageMb !== null ? (
             <span className="muted" data-testid="storage-used">
-              {t('analysis.history.storage', { used: formatNumber(history.storageMb, i18n.language), quota: STORAGE_QUOTA_MB })}
+              {t('analysis.history.storageUsed')}: {formatNumber(history.storageMb, i18n.language)} MB / {STORAGE_QUOTA_MB}MB
             </span>
           ) : null}
           {patient && history.patientHasAnalyses ? (

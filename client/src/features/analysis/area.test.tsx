@@ -81,7 +81,7 @@ describe('history', () => {
     expect(screen.getByTestId('page-of')).toHaveTextContent('page 1 of 3');
     expect(screen.getByTestId('page-range')).toHaveTextContent('analyses 1 to 10 of 23');
     expect(screen.getByTestId('page-previous')).toBeDisabled();
-    expect(screen.getByTestId('storage-used')).toHaveTextContent('12.5 MB / 100MB');
+    expect(screen.getByTestId('storage-used')).toHaveTextContent('Storage used: 12.5 MB / 100MB');
     expect(screen.getAllByTestId('history-patient')[0]).toHaveTextContent('Ana Ruiz');
     fireEvent.click(screen.getByTestId('page-next'));
     await screen.findByText('page 2 of 3');
