@@ -212,6 +212,9 @@ pub struct DeviceTypeInfo {
     pub captures: Vec<CaptureOffer>,
     /// The PDF report icon (spec §6: eight types).
     pub pdf_reports: bool,
+    /// Whether a static result shows the 8-bin histogram and its download (spec §2: seating,
+    /// horse and mattress devices).
+    pub static_histogram: bool,
     /// Postures its log reports, if any.
     pub posture: Option<PostureLabels>,
     /// Whether the repositioning clock runs (tier on the card, interval on the page).
@@ -320,6 +323,20 @@ impl DeviceType {
         }
     }
 
+    /// Spec §2: the static result's histogram (8 bins) and its download, for seating, horse and
+    /// mattress devices.
+    pub fn static_histogram(self) -> bool {
+        matches!(
+            self,
+            DeviceType::SeatingMat
+                | DeviceType::SeatingMatIoT
+                | DeviceType::SeatingMatIoTXL
+                | DeviceType::SensingHorse
+                | DeviceType::MattressMat
+                | DeviceType::MattressMatIoT
+        )
+    }
+
     /// Everything the client reads about this type.
     pub fn info(self) -> DeviceTypeInfo {
         use crate::machine::mat::{posture_scheme, watches_repositioning};
@@ -335,6 +352,7 @@ impl DeviceType {
             frame: self.frame_shape().map(|(rows, cols, format)| FrameShape { rows, cols, bytes_per_cell: format.bytes_per_cell() as u8 }),
             has_patients: !captures.is_empty() || repositioning_clock,
             pdf_reports: self.pdf_reports(),
+            static_histogram: self.static_histogram(),
             captures,
             posture: posture_scheme(self).map(|s| match s {
                 PostureScheme::Lying => PostureLabels::Lying,
@@ -398,6 +416,12 @@ mod tests {
         assert_eq!(unique.len(), own.len(), "no two types share a route");
         assert_eq!(DeviceType::PodologyIoT.info().analysis_route, Some("/Podology"));
         assert_eq!(DeviceType::RoomSet.info().settings_route, "/roomSettings");
+    }
+
+    #[test]
+    fn the_static_histogram_is_for_seating_horse_and_mattress_devices() {
+        let with: Vec<&str> = DeviceType::ALL.into_iter().filter(|t| t.static_histogram()).map(DeviceType::name).collect();
+        assert_eq!(with, ["Mattress Mat", "Mattress Mat IoT", "Seating Mat", "Seating Mat IoT", "Seating Mat IoT XL", "Sensing Horse"]);
     }
 
     #[test]

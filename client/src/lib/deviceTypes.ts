@@ -22,6 +22,8 @@ export interface DeviceTypeInfo {
   hasPatients: boolean;
   captures: CaptureOffer[];
   pdfReports: boolean;
+  /** The static result's 8-bin histogram and its download (spec §2). */
+  staticHistogram: boolean;
   posture: 'lying' | 'sleepMat' | null;
   repositioningClock: boolean;
   card: boolean;

@@ -1,8 +1,11 @@
-import { act, fireEvent, screen } from '@testing-library/react';
+import { act, fireEvent, screen, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import { applyDeviceConf } from '../../lib/devicesStore';
 import { fakeSocket, renderApp, stubFetch } from '../../test/renderApp';
 import { STREAM_ANSWER_TIMEOUT_MS } from './streaming';
+
+/** The notification area (other panels of the page may show alerts of their own). */
+const toasts = () => within(document.querySelector('.toasts') as HTMLElement);
 
 const DEVICE = { _id: { $oid: 'm1' }, name: 'MAT-001', deviceType: 'Mattress Mat IoT', hardwareSerial: 'SN1' };
 
@@ -92,7 +95,7 @@ describe('streaming control', () => {
     remaining(0);
     fireEvent.click(startButton());
     emit('error', { error: code, message: 'refused' });
-    expect(screen.getByRole('alert')).toHaveTextContent(text);
+    expect(toasts().getByRole('alert')).toHaveTextContent(text);
     expect(countdown()).toBeNull();
     expect(startButton()).toHaveTextContent('Start live');
     // The hub's answer to the following streamingRemaining (0) changes nothing.
@@ -104,7 +107,7 @@ describe('streaming control', () => {
     const { emit, remaining } = await openPage();
     remaining(0);
     emit('error', { error: 'onGoing', message: 'a capture elsewhere' });
-    expect(screen.queryByRole('alert')).toBeNull();
+    expect(toasts().queryByRole('alert')).toBeNull();
   });
 
   it('gives up with a toast when the hub does not answer a start in time', async () => {
@@ -114,7 +117,7 @@ describe('streaming control', () => {
     act(() => vi.advanceTimersByTime(STREAM_ANSWER_TIMEOUT_MS - 1));
     expect(startButton()).toHaveTextContent('Starting…');
     act(() => vi.advanceTimersByTime(1));
-    expect(screen.getByRole('alert')).toHaveTextContent('The device did not answer');
+    expect(toasts().getByRole('alert')).toHaveTextContent('The device did not answer');
     expect(startButton()).toHaveTextContent('Start live');
   });
 

@@ -1,0 +1,49 @@
+//! The 8-bin pressure histogram (spec §2, §9) with a download of its bins as JSON.
+
+import { useTranslation } from 'react-i18next';
+import { saveFile } from './api';
+import { Chart } from './Chart';
+import type { Histogram } from './engineResult';
+import { displayedPressure, type CompanyVariants } from '../../lib/companyVariants';
+import { formatNumber } from '../../lib/format';
+
+export function HistogramPanel({ histogram, fileDate, variants }: { histogram: Histogram; fileDate: string; variants: CompanyVariants }) {
+  const { t, i18n } = useTranslation();
+  if (histogram.counts.length === 0) {
+    return <p className="muted">{t('messages.histogramNoData')}</p>;
+  }
+  const bins = histogram.counts.map((_, i) => i + 1);
+  const download = () => {
+    const rows = histogram.counts.map((count, i) => ({
+      upperBound: displayedPressure(histogram.binUpperBounds[i] ?? 0, variants),
+      count,
+      percentage: histogram.percentages[i] ?? 0,
+    }));
+    saveFile({ blob: new Blob([JSON.stringify(rows, null, 2)], { type: 'application/json' }), fileName: `histogram_${fileDate}.json` });
+  };
+  return (
+    <section className="result-tile-group" data-testid="histogram">
+      <h4>{t('analysis.histogram.title')}</h4>
+      <Chart
+        testId="histogram-chart"
+        title={t('analysis.histogram.title')}
+        showTitle={false}
+        xLabel={t('analysis.histogram.bin')}
+        yLabel="%"
+        series={[{ label: '%', colour: '#3366cc', bars: true }]}
+        xRange={[0.5, histogram.counts.length + 0.5]}
+        data={[bins, histogram.percentages]}
+      />
+      <ol className="histogram-bins">
+        {histogram.counts.map((count, i) => (
+          <li key={i}>
+            ≤ {formatNumber(displayedPressure(histogram.binUpperBounds[i] ?? 0, variants), i18n.language)}: {count} ({formatNumber(histogram.percentages[i] ?? 0, i18n.language, 1)} %)
+          </li>
+        ))}
+      </ol>
+      <button type="button" className="btn btn-ghost" onClick={download} data-testid="histogram-download">
+        {t('analysis.histogram.download')}
+      </button>
+    </section>
+  );
+}

@@ -1,0 +1,139 @@
+//! The seating dynamic result (spec §2, §4): the mean map, the peak pressure index and dispersion
+//! index, and the plot panels read from the record's parameters (docs/analysis.md "Seating
+//! dynamic"): seven panels, six without push-ups, at most 4 expanded at once.
+
+import { useAtomValue, useStore } from 'jotai';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { companyVariantsAtom } from '../../lib/companyVariants';
+import { Chart, scatterData } from './Chart';
+import type { Histogram } from './engineResult';
+import { HistogramPanel } from './HistogramPanel';
+import { ResultMap } from './ResultMap';
+import { numberParameter, parameter, seriesParameter, type AnalysisRecord, type Grid } from './record';
+import { seatingPanels, toggleExpanded, type SeatingPanel } from './seatingPanels';
+import { displayedPressure } from '../../lib/companyVariants';
+import { formatNumber } from '../../lib/format';
+import { showToast } from '../../lib/messages';
+
+interface PushUp {
+  startS: number;
+  durationS: number;
+}
+
+/** x values (s) for a per-frame series spread over the analysis time. */
+function timeAxis(count: number, seconds: number | null): number[] {
+  const span = seconds && count > 1 ? seconds / (count - 1) : 1;
+  return Array.from({ length: count }, (_, i) => i * span);
+}
+
+export function SeatingView({ record, grid, fileDate }: { record: AnalysisRecord; grid: Grid | null; fileDate: string }) {
+  const { t, i18n } = useTranslation();
+  const store = useStore();
+  const variants = useAtomValue(companyVariantsAtom);
+  const pushUps = parameter(record, 'pushUps') as PushUp[] | undefined;
+  const panels = seatingPanels(Array.isArray(pushUps) && pushUps.length > 0);
+  const [expanded, setExpanded] = useState<SeatingPanel[]>([]);
+  const seconds = numberParameter(record, 'analysisTime');
+  const ppi = numberParameter(record, 'peakPressureIndex');
+  const dispersion = numberParameter(record, 'dispersionIndex');
+  const histogram = parameter(record, 'histogramHistoric') as Histogram | undefined;
+  const n = (v: number) => formatNumber(v, i18n.language);
+  const pressure = (values: number[]) => values.map((v) => displayedPressure(v, variants));
+
+  const toggle = (panel: SeatingPanel) => {
+    const outcome = toggleExpanded(expanded, panel);
+    if (outcome.refused) showToast(store, 'seatingPlots.maxGraphics');
+    setExpanded(outcome.expanded);
+  };
+
+  const noData = <p className="muted" data-testid="seating-no-data">{t('seatingPlots.noDataMessage')}</p>;
+  const chartOf = (panel: SeatingPanel) => {
+    const line = (name: string, values: number[], colour: string) =>
+      values.length === 0 ? (
+        noData
+      ) : (
+        <Chart
+          testId={`seating-chart-${panel}`}
+          title={t(`analysis.seating.${panel}`)}
+          showTitle={false}
+          xLabel="s"
+          series={[{ label: name, colour }]}
+          data={[timeAxis(values.length, seconds), values]}
+        />
+      );
+    switch (panel) {
+      case 'activePoints':
+        return line(t('analysis.seating.activePoints'), seriesParameter(record, 'activePoints'), '#2563eb');
+      case 'contactArea':
+        return line('cm²', seriesParameter(record, 'contactArea'), '#0f766e');
+      case 'maxPressure':
+        return line(t('analysis.seating.maxPressure'), pressure(seriesParameter(record, 'maxPressureHistoric')), '#dc2626');
+      case 'meanPressure':
+        return line(t('analysis.seating.meanPressure'), pressure(seriesParameter(record, 'meanPressureHistoric')), '#ea580c');
+      case 'laterality': {
+        const values = (parameter(record, 'lateralityHistoric') as Array<{ l: number; r: number }> | undefined) ?? [];
+        if (values.length === 0) return noData;
+        return (
+          <Chart
+            testId="seating-chart-laterality"
+            title={t('analysis.seating.laterality')}
+            showTitle={false}
+            xLabel="s"
+            yLabel="%"
+            series={[
+              { label: t('analysis.seating.left'), colour: '#2563eb' },
+              { label: t('analysis.seating.right'), colour: '#dc2626' },
+            ]}
+            data={[timeAxis(values.length, seconds), values.map((v) => v.l * 100), values.map((v) => v.r * 100)]}
+          />
+        );
+      }
+      case 'centerOfPressure': {
+        const points = ((parameter(record, 'centerOfPressure') as Array<[number, number]> | undefined) ?? []).filter(Array.isArray);
+        if (points.length === 0) return noData;
+        return <Chart testId="seating-chart-centerOfPressure" title={t('analysis.seating.centerOfPressure')} showTitle={false} xLabel="cm" yLabel="cm" series={[{ label: 'CoP', colour: '#6d28d9', points: true }]} data={scatterData(points)} />;
+      }
+      case 'pushUps':
+        return (
+          <ul data-testid="seating-pushups">
+            {(pushUps ?? []).map((p, i) => (
+              <li key={i}>{t('analysis.seating.pushUpAt', { start: n(p.startS), duration: n(p.durationS) })}</li>
+            ))}
+          </ul>
+        );
+    }
+  };
+
+  return (
+    <div className="result-seating" data-testid="result-seating">
+      <div className="result-row">
+        {grid ? <ResultMap grid={grid} testId="seating-map" label={t('analysis.static.map')} /> : null}
+        <div className="result-tiles">
+          <div className="result-tile">
+            <span>{t('analysis.seating.ppi')}</span>
+            <strong data-testid="seating-ppi">{ppi != null ? n(displayedPressure(ppi, variants)) : '—'}</strong>
+          </div>
+          <div className="result-tile">
+            <span>{t('analysis.seating.dispersion')}</span>
+            <strong data-testid="seating-dispersion">{dispersion != null ? `${n(dispersion)} %` : '—'}</strong>
+          </div>
+        </div>
+      </div>
+      <div className="seating-panels" data-testid="seating-panels">
+        {panels.map((panel) => {
+          const open = expanded.includes(panel);
+          return (
+            <section key={panel} className="seating-panel" data-testid={`seating-panel-${panel}`} data-expanded={String(open)}>
+              <button type="button" className="seating-panel-head" aria-expanded={open} onClick={() => toggle(panel)}>
+                {t(`analysis.seating.${panel}`)}
+              </button>
+              {open ? chartOf(panel) : null}
+            </section>
+          );
+        })}
+      </div>
+      {histogram && Array.isArray(histogram.counts) ? <HistogramPanel histogram={histogram} fileDate={fileDate} variants={variants} /> : null}
+    </div>
+  );
+}

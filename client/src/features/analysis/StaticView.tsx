@@ -1,0 +1,119 @@
+//! The static result (spec §2): heat map / contour and 2D / 3D toggles, the map with centre-of-pressure and pressure-maximum markers, the
+//! left and right foot panels (front, back, global), the global panel, the foot-print edge warning,
+//! the 8-bin histogram with its download on seating, horse and mattress devices, and the mattress
+//! extras. Figures come from the engine's stored result; without it only the map is shown.
+
+import { useAtomValue } from 'jotai';
+import { useTranslation } from 'react-i18next';
+import { companyVariantsAtom } from '../../lib/companyVariants';
+import type { StaticResult } from './engineResult';
+import { HistogramPanel } from './HistogramPanel';
+import { MattressPanel } from './MattressPanel';
+import { ResultMap, type MapMarker } from './ResultMap';
+import { usePreviewView, ViewToggles } from './ViewToggles';
+import type { Grid } from './record';
+import { formatNumber, formatPressure } from '../../lib/format';
+
+export interface StaticViewProps {
+  grid: Grid;
+  result: StaticResult | null;
+  /** Seating, horse and mattress devices show the histogram and its download. */
+  showHistogram: boolean;
+  fileDate: string;
+}
+
+function markersOf(result: StaticResult, hideGlobalCop: boolean, t: (k: string) => string): MapMarker[] {
+  const out: MapMarker[] = [];
+  const cop = (id: string, p: [number, number] | null, label: string) => p && out.push({ id, x: p[0], y: p[1], kind: 'cop', label });
+  const max = (id: string, p: [number, number, number] | null, label: string) => p && out.push({ id, x: p[0], y: p[1], kind: 'max', label });
+  cop('leftCop', result.LeftCenterOfPressure, t('analysis.static.leftCop'));
+  cop('rightCop', result.RightCenterOfPressure, t('analysis.static.rightCop'));
+  if (!hideGlobalCop) cop('globalCop', result.GlobalCenterOfPressure, t('analysis.static.globalCop'));
+  max('globalMax', result.GlobalPressureMaximum, t('analysis.static.pressureMaximum'));
+  return out;
+}
+
+export function StaticView({ grid, result, showHistogram, fileDate }: StaticViewProps) {
+  const { t, i18n } = useTranslation();
+  const variants = useAtomValue(companyVariantsAtom);
+  const n = (v: number) => formatNumber(v, i18n.language);
+  const p = (v: number) => formatPressure(v, i18n.language, variants);
+  const [view, changeView] = usePreviewView();
+  return (
+    <div className="result-static" data-testid="result-static">
+      {result?.footprintEdgeWarning ? (
+        <div className="form-error" role="alert" data-testid="edge-warning">
+          {t('analysis.static.edgeWarning')}
+        </div>
+      ) : null}
+      <ViewToggles view={view} onChange={changeView} />
+      <div className="result-row">
+        <ResultMap
+          grid={grid}
+          view={view}
+          testId="static-map"
+          label={t('analysis.static.map')}
+          markers={result ? markersOf(result, variants.hideCentreOfPressure, t) : []}
+        />
+        {result ? (
+          <div className="result-panels">
+            {(['Left', 'Right'] as const).map((side) => (
+              <section key={side} className="result-tile-group" data-testid={`foot-${side.toLowerCase()}`}>
+                <h4>{t(`analysis.static.${side.toLowerCase()}Foot`)}</h4>
+                <table className="result-table">
+                  <thead>
+                    <tr>
+                      <th />
+                      <th>{t('analysis.static.distribution')}</th>
+                      <th>{t('analysis.static.surface')}</th>
+                    </tr>
+                  </thead>
+                  <tbody>
+                    {(['Front', 'Back', 'Global'] as const).map((part) => (
+                      <tr key={part}>
+                        <th>{t(`analysis.static.${part.toLowerCase()}`)}</th>
+                        <td>{n(result[`${side}${part}PressureDistribution`])} %</td>
+                        <td>{n(result[`${side}${part}Surface`])} cm²</td>
+                      </tr>
+                    ))}
+                  </tbody>
+                </table>
+              </section>
+            ))}
+            <section className="result-tile-group" data-testid="global-panel">
+              <h4>{t('analysis.static.global')}</h4>
+              <dl className="result-dl">
+                <dt>{t('analysis.static.activePoints')}</dt>
+                <dd>{result.activePointsTotal}</dd>
+                <dt>{t('analysis.static.avgPressure')}</dt>
+                <dd>{p(result.avgPressure)}</dd>
+                <dt>{t('analysis.static.maxPressure')}</dt>
+                <dd>{p(result.maxPressure)}</dd>
+                <dt>{t('analysis.static.medianPressure')}</dt>
+                <dd>{p(result.medianPressure)}</dd>
+                <dt>{t('analysis.static.leftRight')}</dt>
+                <dd>
+                  {n(result.leftPercentage)} % / {n(result.rightPercentage)} %
+                </dd>
+                {!variants.hideCentreOfPressure && result.GlobalCenterOfPressure ? (
+                  <>
+                    <dt>{t('analysis.static.globalCop')}</dt>
+                    <dd data-testid="global-cop-value">
+                      {n(result.GlobalCenterOfPressure[0])}, {n(result.GlobalCenterOfPressure[1])}
+                    </dd>
+                  </>
+                ) : null}
+              </dl>
+            </section>
+          </div>
+        ) : (
+          <p className="muted" data-testid="figures-unavailable">
+            {t('analysis.figuresUnavailable')}
+          </p>
+        )}
+      </div>
+      {result && showHistogram ? <HistogramPanel histogram={result.histogram} fileDate={fileDate} variants={variants} /> : null}
+      {result?.mattress ? <MattressPanel mattress={result.mattress} /> : null}
+    </div>
+  );
+}

@@ -1,0 +1,137 @@
+//! The analysis engine's figures (docs/analysis.md, `actors::analysis::AnalysisResult` serialised as
+//! `{ analysisType, result }`), read from the record's `analysisResult` parameter. Records whose
+//! figures were not stored (older records, or a hub that stores only the spec's parameters) have
+//! none: the views then show what the record itself holds (maps, frames, seating parameters).
+
+import { parameter, type AnalysisRecord } from './record';
+
+export const ENGINE_RESULT_PARAMETER = 'analysisResult';
+
+export interface Histogram {
+  binUpperBounds: number[];
+  counts: number[];
+  percentages: number[];
+}
+
+export interface MattressResult {
+  profile: Array<{ positionCm: number; totalPressure: number }>;
+  profileLengthCm: number;
+  contactAreaCm2: number;
+  heightCm: number | null;
+  weightKg: number | null;
+  bmi: number | null;
+}
+
+export type Point2 = [number, number];
+export type Point3 = [number, number, number];
+
+export interface StaticResult {
+  LeftCenterOfPressure: Point2 | null;
+  RightCenterOfPressure: Point2 | null;
+  GlobalCenterOfPressure: Point2 | null;
+  LeftPressureMaximum: Point3 | null;
+  RightPressureMaximum: Point3 | null;
+  GlobalPressureMaximum: Point3 | null;
+  LeftFrontPressureDistribution: number;
+  LeftBackPressureDistribution: number;
+  LeftGlobalPressureDistribution: number;
+  RightFrontPressureDistribution: number;
+  RightBackPressureDistribution: number;
+  RightGlobalPressureDistribution: number;
+  LeftFrontSurface: number;
+  LeftBackSurface: number;
+  LeftGlobalSurface: number;
+  RightFrontSurface: number;
+  RightBackSurface: number;
+  RightGlobalSurface: number;
+  activePointsTotal: number;
+  avgPressure: number;
+  maxPressure: number;
+  medianPressure: number;
+  leftPercentage: number;
+  rightPercentage: number;
+  footprintEdgeWarning: boolean;
+  feetSeparated: boolean;
+  histogram: Histogram;
+  mattress?: MattressResult;
+}
+
+export interface Rockers {
+  stanceS: number;
+  heelRockerS: number;
+  ankleRockerS: number;
+  forefootRockerS: number;
+  heelRockerShare: number;
+  ankleRockerShare: number;
+  forefootRockerShare: number;
+}
+
+export interface FootGait {
+  contactFrames: number;
+  rockers: Rockers | null;
+  /** `dynamic.error` or `dynamic.error2`. */
+  error: string | null;
+}
+
+export interface DynamicResult {
+  left: FootGait;
+  right: FootGait;
+  feetSeparated: boolean;
+  durationS: number;
+}
+
+export interface TimePoint {
+  t: number;
+  value: number;
+}
+
+export interface BalanceResult {
+  leftScatter: Point2[];
+  bodyScatter: Point2[];
+  rightScatter: Point2[];
+  lateral: TimePoint[];
+  frontBack: TimePoint[];
+  swayPathLengthCm: number;
+  meanVelocityCmS: number;
+  confidenceEllipseAreaCm2: number;
+  durationS: number;
+}
+
+export interface BodyCentreResult {
+  distanceCm: number;
+  quality: string;
+  meanCenterOfPressure: Point2;
+  target: Point2;
+  trace: Point2[];
+  rings: Array<{ radius: number; share: number }>;
+}
+
+export type EngineResult =
+  | { analysisType: 'Static'; result: StaticResult }
+  | { analysisType: 'Dynamic'; result: DynamicResult }
+  | { analysisType: 'Balance'; result: BalanceResult }
+  | { analysisType: 'Fitting' | 'Rehab'; result: BodyCentreResult }
+  | { analysisType: 'seatingDynamic'; result: unknown };
+
+/** The engine's figures stored with the record, when they are there and of the record's kind. */
+export function engineResult(record: AnalysisRecord): EngineResult | null {
+  const value = parameter(record, ENGINE_RESULT_PARAMETER) as { analysisType?: unknown; result?: unknown } | undefined;
+  if (!value || typeof value !== 'object' || typeof value.result !== 'object' || value.result === null) return null;
+  if (value.analysisType !== record.analysisType) return null;
+  return value as EngineResult;
+}
+
+interface ResultsByKind {
+  Static: StaticResult;
+  Dynamic: DynamicResult;
+  Balance: BalanceResult;
+  Fitting: BodyCentreResult;
+  Rehab: BodyCentreResult;
+  seatingDynamic: unknown;
+}
+
+/** The figures of a kind, or null. */
+export function resultOf<K extends keyof ResultsByKind>(record: AnalysisRecord, kind: K): ResultsByKind[K] | null {
+  const found = engineResult(record);
+  return found && found.analysisType === kind ? (found.result as ResultsByKind[K]) : null;
+}

@@ -1,0 +1,36 @@
+//! The PDF layout modal's widget rules (spec §5): Main Page always on and locked; Notes locked and
+//! off when the analysis has no notes. The hub prints the widgets in its own fixed order.
+
+import type { PdfWidget } from './api';
+
+export const PDF_WIDGETS: readonly PdfWidget[] = ['mainPage', 'pressureMap', 'results', 'histogram', 'notes'];
+
+export interface WidgetState {
+  widget: PdfWidget;
+  checked: boolean;
+  locked: boolean;
+}
+
+export function hasNotes(notes: string | null | undefined): boolean {
+  return Boolean(notes && notes.trim().length > 0);
+}
+
+/** Every widget on (Notes only with notes); Main Page and, without notes, Notes are locked. */
+export function initialWidgets(notes: string | null | undefined): WidgetState[] {
+  const withNotes = hasNotes(notes);
+  return PDF_WIDGETS.map((widget) => {
+    if (widget === 'mainPage') return { widget, checked: true, locked: true };
+    if (widget === 'notes') return { widget, checked: withNotes, locked: !withNotes };
+    return { widget, checked: true, locked: false };
+  });
+}
+
+/** Flips one widget unless it is locked. */
+export function toggleWidget(states: WidgetState[], widget: PdfWidget): WidgetState[] {
+  return states.map((s) => (s.widget === widget && !s.locked ? { ...s, checked: !s.checked } : s));
+}
+
+/** The widgets to ask for, in the hub's order. */
+export function selectedWidgets(states: WidgetState[]): PdfWidget[] {
+  return states.filter((s) => s.checked).map((s) => s.widget);
+}

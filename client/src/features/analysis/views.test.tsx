@@ -1,0 +1,237 @@
+import { act, fireEvent, screen, within } from '@testing-library/react';
+import { createStore } from 'jotai';
+import { describe, expect, it, vi } from 'vitest';
+import { companyVariantsAtom, NO_VARIANTS } from '../../lib/companyVariants';
+import { BodyCentreView } from './BodyCentreView';
+import { DynamicPlayer } from './DynamicPlayer';
+import type { DynamicResult, MattressResult, StaticResult } from './engineResult';
+import { MattressPanel } from './MattressPanel';
+import type { Grid } from './record';
+import { SeatingView } from './SeatingView';
+import { StaticView } from './StaticView';
+import { fakeMapRenderer, record, renderAnalysis } from './testing';
+
+const full = (v: number): Grid => ({ rows: 2, cols: 2, cells: [v, v, v, v] });
+
+describe('dynamic player', () => {
+  const frames = [full(50), full(60), full(70), full(80)]; // 10 playback frames
+
+  const player = () => screen.getByTestId('player');
+  const index = () => Number(player().getAttribute('data-index'));
+
+  it('advances one frame per 20 ms × speed and stops at the last frame', async () => {
+    vi.useFakeTimers();
+    await renderAnalysis(<DynamicPlayer frames={frames} result={null} createRenderer={fakeMapRenderer} />);
+    expect(player().getAttribute('data-length')).toBe('10');
+    fireEvent.click(screen.getByTestId('player-play'));
+    act(() => void vi.advanceTimersByTime(19));
+    expect(index()).toBe(0);
+    act(() => void vi.advanceTimersByTime(1));
+    expect(index()).toBe(1);
+    fireEvent.change(screen.getByTestId('player-speed'), { target: { value: '5' } });
+    act(() => void vi.advanceTimersByTime(99));
+    expect(index()).toBe(1);
+    act(() => void vi.advanceTimersByTime(1));
+    expect(index()).toBe(2);
+    fireEvent.change(screen.getByTestId('player-speed'), { target: { value: '10' } });
+    act(() => void vi.advanceTimersByTime(200));
+    expect(index()).toBe(3);
+    act(() => void vi.advanceTimersByTime(200 * 20));
+    expect(index()).toBe(9);
+    expect(player().getAttribute('data-playing')).toBe('false');
+    expect(screen.getAllByRole('option').map((o) => o.textContent)).toEqual(['1', '2', '3']);
+  });
+
+  it('any step, first or last pauses', async () => {
+    vi.useFakeTimers();
+    await renderAnalysis(<DynamicPlayer frames={frames} result={null} createRenderer={fakeMapRenderer} />);
+    for (const name of ['Next frame', 'Previous frame', 'Last frame', 'First frame']) {
+      fireEvent.click(screen.getByTestId('player-play'));
+      act(() => void vi.advanceTimersByTime(40));
+      expect(player().getAttribute('data-playing')).toBe('true');
+      const before = index();
+      fireEvent.click(screen.getByRole('button', { name }));
+      expect(player().getAttribute('data-playing')).toBe('false');
+      const expected = { 'Next frame': before + 1, 'Previous frame': before - 1, 'Last frame': 9, 'First frame': 0 }[name];
+      expect(index()).toBe(expected);
+      act(() => void vi.advanceTimersByTime(200));
+      expect(index()).toBe(expected);
+    }
+  });
+
+  it('stops when the map empties while playing, and shows getOff 1.5 s later', async () => {
+    vi.useFakeTimers();
+    const { toasts } = await renderAnalysis(
+      <DynamicPlayer frames={[full(50), full(0), full(0)]} result={null} createRenderer={fakeMapRenderer} />,
+    );
+    fireEvent.click(screen.getByTestId('player-play'));
+    act(() => void vi.advanceTimersByTime(60)); // frames 1, 2 interpolate 33 and 17; frame 3 is empty
+    expect(index()).toBe(3);
+    expect(player().getAttribute('data-playing')).toBe('false');
+    act(() => void vi.advanceTimersByTime(1499));
+    expect(toasts()).not.toContain('getOff');
+    act(() => void vi.advanceTimersByTime(1));
+    expect(toasts()).toContain('getOff');
+  });
+
+  it('rockers to 3 decimals, shares to 1; errors per foot', async () => {
+    const result: DynamicResult = {
+      feetSeparated: true,
+      durationS: 15,
+      left: {
+        contactFrames: 20,
+        error: null,
+        rockers: { stanceS: 0.6, heelRockerS: 0.1234, ankleRockerS: 0.3, forefootRockerS: 0.1766, heelRockerShare: 20.56, ankleRockerShare: 50, forefootRockerShare: 29.44 },
+      },
+      right: { contactFrames: 1, error: 'dynamic.error2', rockers: null },
+    };
+    const { i18n } = await renderAnalysis(<DynamicPlayer frames={frames} result={result} createRenderer={fakeMapRenderer} />);
+    expect(screen.getByTestId('left-heel-s')).toHaveTextContent('0.123 s');
+    expect(screen.getByTestId('left-heel-share')).toHaveTextContent('20.6 %');
+    expect(screen.getByTestId('rockers-right-error').textContent).toBe(i18n.t('dynamic.error2'));
+    expect(screen.queryByTestId('rockers-left-error')).toBeNull();
+  });
+});
+
+const staticResult = (over: Partial<StaticResult> = {}): StaticResult => ({
+  LeftCenterOfPressure: [10, 20],
+  RightCenterOfPressure: [30, 20],
+  GlobalCenterOfPressure: [20, 20],
+  LeftPressureMaximum: [10, 10, 200],
+  RightPressureMaximum: [30, 10, 180],
+  GlobalPressureMaximum: [10, 10, 200],
+  LeftFrontPressureDistribution: 30,
+  LeftBackPressureDistribution: 20,
+  LeftGlobalPressureDistribution: 50,
+  RightFrontPressureDistribution: 25,
+  RightBackPressureDistribution: 25,
+  RightGlobalPressureDistribution: 50,
+  LeftFrontSurface: 40,
+  LeftBackSurface: 30,
+  LeftGlobalSurface: 70,
+  RightFrontSurface: 38,
+  RightBackSurface: 30,
+  RightGlobalSurface: 68,
+  activePointsTotal: 120,
+  avgPressure: 50,
+  maxPressure: 200,
+  medianPressure: 45,
+  leftPercentage: 50,
+  rightPercentage: 50,
+  footprintEdgeWarning: false,
+  feetSeparated: true,
+  histogram: { binUpperBounds: [25, 50, 75, 100, 125, 150, 175, 200], counts: [1, 2, 3, 4, 5, 6, 7, 8], percentages: [2.8, 5.6, 8.3, 11.1, 13.9, 16.7, 19.4, 22.2] },
+  ...over,
+});
+
+describe('static result', () => {
+  it('foot panels, global panel, CoP and maximum markers; no histogram on a podology plate', async () => {
+    const { container } = await renderAnalysis(<StaticView grid={full(50)} result={staticResult()} showHistogram={false} fileDate="2026-11-22" />);
+    expect(within(screen.getByTestId('foot-left')).getByText('30 %')).toBeInTheDocument();
+    expect(within(screen.getByTestId('foot-right')).getByText('68 cm²')).toBeInTheDocument();
+    expect(screen.getByTestId('global-cop-value')).toHaveTextContent('20, 20');
+    expect([...container.querySelectorAll('[data-marker]')].map((m) => m.getAttribute('data-marker'))).toEqual(['leftCop', 'rightCop', 'globalCop', 'globalMax']);
+    expect(screen.queryByTestId('histogram')).toBeNull();
+    expect(screen.queryByTestId('edge-warning')).toBeNull();
+  });
+
+  it('hideCentreOfPressure hides the global marker and value; fitness shows kPa × 0.06', async () => {
+    const store = createStore();
+    store.set(companyVariantsAtom, { ...NO_VARIANTS, hideCentreOfPressure: true, fitness: true });
+    const { container } = await renderAnalysis(<StaticView grid={full(50)} result={staticResult()} showHistogram fileDate="2026-11-22" />, store);
+    expect(container.querySelector('[data-marker="globalCop"]')).toBeNull();
+    expect(container.querySelector('[data-marker="leftCop"]')).not.toBeNull();
+    expect(screen.queryByTestId('global-cop-value')).toBeNull();
+    expect(screen.getByText('12 kPa')).toBeInTheDocument(); // max 200 × 0.06
+    expect(screen.getByTestId('histogram')).toBeInTheDocument();
+  });
+
+  it('edge warning; 8-bin histogram with download on seating, horse and mattress', async () => {
+    const create = vi.fn(() => 'blob:x');
+    vi.stubGlobal('URL', Object.assign(URL, { createObjectURL: create, revokeObjectURL: vi.fn() }));
+    const click = vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(() => {});
+    await renderAnalysis(<StaticView grid={full(50)} result={staticResult({ footprintEdgeWarning: true })} showHistogram fileDate="2026-11-22" />);
+    expect(screen.getByTestId('edge-warning')).toBeInTheDocument();
+    expect(within(screen.getByTestId('histogram')).getAllByRole('listitem')).toHaveLength(8);
+    fireEvent.click(screen.getByTestId('histogram-download'));
+    expect(click).toHaveBeenCalledTimes(1);
+    expect((click.mock.instances[0] as unknown as HTMLAnchorElement).download).toBe('histogram_2026-11-22.json');
+  });
+
+  it('without stored figures only the map is shown', async () => {
+    await renderAnalysis(<StaticView grid={full(50)} result={null} showHistogram fileDate="2026-11-22" />);
+    expect(screen.getByTestId('figures-unavailable')).toBeInTheDocument();
+    expect(screen.getByTestId('static-map')).toBeInTheDocument();
+  });
+});
+
+describe('mattress tiles', () => {
+  it('BMI to 1 decimal, height, weight and contact area; blank when unknown', async () => {
+    const mattress: MattressResult = { profile: [{ positionCm: 0, totalPressure: 5 }], profileLengthCm: 192, contactAreaCm2: 1600, heightCm: 170, weightKg: 70, bmi: 24.2 };
+    const { rerender } = await renderAnalysis(<MattressPanel mattress={mattress} />);
+    expect(screen.getByTestId('tile-bmi')).toHaveTextContent(/^24\.2$/);
+    expect(screen.getByTestId('tile-height')).toHaveTextContent('170 cm');
+    expect(screen.getByTestId('tile-contact')).toHaveTextContent('1,600 cm²');
+    rerender(<MattressPanel mattress={{ ...mattress, bmi: 24, heightCm: null }} />);
+    expect(screen.getByTestId('tile-bmi')).toHaveTextContent(/^24\.0$/);
+    expect(screen.getByTestId('tile-height')).toHaveTextContent('—');
+  });
+});
+
+describe('body centre', () => {
+  it.each([
+    ['Good', 'rgb(46, 157, 79)'],
+    ['Bad', 'rgb(240, 140, 0)'],
+    ['Uncomplete', 'rgb(214, 40, 40)'],
+  ])('%s in its colour, with rings 11/18/25 around the target', async (quality, colour) => {
+    const { container } = await renderAnalysis(
+      <BodyCentreView
+        grid={{ rows: 48, cols: 48, cells: new Array(48 * 48).fill(10) }}
+        result={{ distanceCm: 1, quality, meanCenterOfPressure: [24, 24], target: [23.5, 23.5], trace: [[24, 24], [25, 24]], rings: [{ radius: 11, share: 90 }, { radius: 18, share: 100 }, { radius: 25, share: 100 }] }}
+      />,
+    );
+    expect(screen.getByTestId('body-centre-quality')).toHaveStyle({ color: colour });
+    expect([...container.querySelectorAll('[data-radius]')].map((r) => r.getAttribute('data-radius'))).toEqual(['11', '18', '25']);
+  });
+});
+
+describe('seating result', () => {
+  const seating = (pushUps: boolean) =>
+    record({
+      analysisType: 'seatingDynamic',
+      additionalParameters: [
+        { name: 'activePoints', value: [10, 12, 11] },
+        { name: 'lateralityHistoric', value: [{ l: 0.5, r: 0.5 }] },
+        { name: 'analysisTime', value: 2 },
+        { name: 'peakPressureIndex', value: 812 },
+        { name: 'dispersionIndex', value: 37.5 },
+        ...(pushUps ? [{ name: 'pushUps', value: [{ startS: 1, durationS: 1.2 }] }] : []),
+      ],
+    });
+
+  it('six panels without push-ups, seven with; PPI and dispersion index', async () => {
+    const { unmount } = await renderAnalysis(<SeatingView record={seating(false)} grid={full(20)} fileDate="2026-11-22" />);
+    expect(within(screen.getByTestId('seating-panels')).getAllByRole('button')).toHaveLength(6);
+    expect(screen.getByTestId('seating-ppi')).toHaveTextContent('812');
+    expect(screen.getByTestId('seating-dispersion')).toHaveTextContent('37.5 %');
+    unmount();
+    await renderAnalysis(<SeatingView record={seating(true)} grid={full(20)} fileDate="2026-11-22" />);
+    expect(within(screen.getByTestId('seating-panels')).getAllByRole('button')).toHaveLength(7);
+  });
+
+  it('a fifth expanded panel is refused with seatingPlots.maxGraphics', async () => {
+    const { toasts } = await renderAnalysis(<SeatingView record={seating(true)} grid={full(20)} fileDate="2026-11-22" />);
+    const heads = within(screen.getByTestId('seating-panels')).getAllByRole('button');
+    heads.slice(0, 4).forEach((h) => fireEvent.click(h));
+    expect(heads.filter((h) => h.getAttribute('aria-expanded') === 'true')).toHaveLength(4);
+    expect(toasts()).toEqual([]);
+    fireEvent.click(heads[4]);
+    expect(heads[4]).toHaveAttribute('aria-expanded', 'false');
+    expect(toasts()).toEqual(['seatingPlots.maxGraphics']);
+    fireEvent.click(heads[0]);
+    fireEvent.click(heads[4]);
+    expect(heads[4]).toHaveAttribute('aria-expanded', 'true');
+    // maxPressureHistoric is not in this record: its panel says so.
+    expect(screen.getByTestId('seating-panel-maxPressure')).toHaveTextContent('No data to plot for this analysis.');
+  });
+});
