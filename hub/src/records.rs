@@ -7,7 +7,7 @@
 //! fails the batch, which the writer retries.
 
 use actors::actor::record::{CaptureRecord, DeviceLogRecord, Record};
-use actors::analysis::{analyse, AnalysisKind, AnalysisParams, Capture, NamedParameter, ParameterValue, PressureFrame};
+use actors::analysis::{analyse, AnalysisKind, AnalysisParams, AnalysisResult, Capture, NamedParameter, ParameterValue, PressureFrame};
 use actors::catalog::Catalog;
 use actors::machine::capture::CaptureKind;
 use storage::model::{DeviceLog, NewAnalysis, PresenceLog};
@@ -79,7 +79,13 @@ pub fn capture_analysis(catalog: &Catalog, company_id: &str, capture: &CaptureRe
         analyse(kind, &engine_capture, params).map_err(|_| "the engine could not analyse the frames")
     });
     let mut parameters: Vec<NamedParameter> = match analysed {
-        Ok(result) => result.additional_parameters().to_vec(),
+        Ok(result) => {
+            let mut list = result.additional_parameters().to_vec();
+            // The engine's figures (centres of pressure, distributions, sway, rockers, grades) for
+            // the result views, after the spec's ordered parameters so their positions stay.
+            list.extend(engine_figures(&result).map(|v| NamedParameter::new(ANALYSIS_RESULT_PARAMETER, ParameterValue::Other(v))));
+            list
+        }
         Err(reason) => vec![NamedParameter::new("analysisError", ParameterValue::Other(serde_json::Value::String(reason.into())))],
     };
     let times = capture.frames.iter().map(|f| f64::from(f.offset_ms)).collect();
@@ -96,6 +102,19 @@ pub fn capture_analysis(catalog: &Catalog, company_id: &str, capture: &CaptureRe
         map_preview,
         additional_parameters,
     }
+}
+
+/// The name of the parameter holding the engine's result (`{ analysisType, result }`, without the
+/// ordered parameters it repeats); the client's result views read it.
+pub const ANALYSIS_RESULT_PARAMETER: &str = "analysisResult";
+
+/// The analysis result as JSON, less its `additionalParameters` (stored beside it already).
+fn engine_figures(result: &AnalysisResult) -> Option<serde_json::Value> {
+    let mut value = serde_json::to_value(result).ok()?;
+    if let Some(inner) = value.get_mut("result").and_then(serde_json::Value::as_object_mut) {
+        inner.remove("additionalParameters");
+    }
+    Some(value)
 }
 
 /// Writes one record. `Ok(false)` when it can never be written (logged and skipped).
@@ -161,6 +180,51 @@ mod tests {
         assert_eq!(row.creation_date, 1_700_000_000);
         assert_eq!(row.pressure_map, "[[1,2,3],[4,5,6]]");
         assert_eq!((row.position.as_str(), row.posture.as_str(), row.confidence), ("Supine", "0", 0.75));
+    }
+
+    #[test]
+    fn a_stored_capture_keeps_the_engines_figures_after_the_ordered_parameters() {
+        use actors::catalog::DeviceInfo;
+        use actors::machine::capture::CapturedFrame;
+        use actors::machine::device_type::DeviceType;
+        let device = DeviceInfo {
+            id: Arc::from("plate"),
+            serial: "P-1".into(),
+            company_id: Arc::from("c1"),
+            device_type: DeviceType::PodologyIoT,
+            name: "Plate".into(),
+            parent: None,
+            members: Vec::new(),
+            secret_hash: String::new(),
+            functional: true,
+            patient_status: actors::machine::status::PatientStatus::Correct,
+        };
+        let catalog = Catalog::new([device]);
+        // Two feet standing still on a 48 × 48 plate.
+        let mut cells = vec![0u16; 48 * 48];
+        for r in 10..30 {
+            for c in (12..18).chain(30..36) {
+                cells[r * 48 + c] = 120;
+            }
+        }
+        let frame = |offset_ms| CapturedFrame { offset_ms, rows: 48, cols: 48, cells: cells.clone() };
+        let capture = CaptureRecord {
+            device_id: Arc::from("plate"),
+            patient_id: "p1".into(),
+            user_id: "u1".into(),
+            kind: CaptureKind::Balance,
+            requested_at_ms: 1_700_000_000_000,
+            seconds: 5,
+            frames: (0..10).map(|i| frame(i * 100)).collect(),
+            dropped_frames: 0,
+        };
+        let stored = capture_analysis(&catalog, "c1", &capture, &AnalysisParams::default());
+        let parameters: Vec<NamedParameter> = serde_json::from_str(&stored.additional_parameters).unwrap();
+        let names: Vec<&str> = parameters.iter().map(|p| p.name.as_str()).collect();
+        assert_eq!(names[names.len() - 2..], [ANALYSIS_RESULT_PARAMETER, FRAME_TIMES_PARAMETER], "{names:?}");
+        let ParameterValue::Other(figures) = &parameters[names.len() - 2].value else { panic!("figures as JSON") };
+        assert_eq!(figures["analysisType"], "Balance");
+        assert!(figures["result"].is_object() && figures["result"].get("additionalParameters").is_none(), "{figures}");
     }
 
     #[test]

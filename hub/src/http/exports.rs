@@ -14,7 +14,7 @@ use super::call::Call;
 use super::error::ApiError;
 use super::preview::preview_frames;
 use super::reports::default_device_type;
-use crate::records::FRAME_TIMES_PARAMETER;
+use crate::records::{ANALYSIS_RESULT_PARAMETER, FRAME_TIMES_PARAMETER};
 
 fn no_data(message: &str) -> ApiError {
     ApiError::new(StatusCode::BAD_REQUEST, "toastErrorRaw.noAnalysisData", message)
@@ -59,7 +59,7 @@ pub async fn export(id: String, kind: String, call: Call) -> Result<warp::reply:
         let frame = PressureFrame::new(rows, cols, cells).map_err(|_| no_data("the frames differ in shape"))?;
         capture.push(time, frame).map_err(|_| no_data("the frames are out of order"))?;
     }
-    let series: Vec<NamedParameter> = parameters.into_iter().filter(|p| p.name != FRAME_TIMES_PARAMETER).collect();
+    let series: Vec<NamedParameter> = parameters.into_iter().filter(|p| p.name != FRAME_TIMES_PARAMETER && p.name != ANALYSIS_RESULT_PARAMETER).collect();
     let metadata = ExportMetadata { analysis_type, patient_id: &record.patient_id, creation_date_s: record.creation_date, export_date_ms: storage::unix_now() * 1000 };
     let file = export_raw(kind, &metadata, &capture, &series).map_err(|e| match e {
         ExportError::NoAnalysisData => no_data("there is nothing to export"),
