@@ -11,6 +11,7 @@ export function Modal({
   footer,
   testId,
   className = '',
+  width,
 }: {
   title: string;
   onClose: () => void;
@@ -18,6 +19,8 @@ export function Modal({
   footer?: ReactNode;
   testId?: string;
   className?: string;
+  /** A fixed width in px (at most the window's), e.g. the 600 px raw-data dialog of spec §2. */
+  width?: number;
 }) {
   const { t } = useTranslation();
   const titleId = useId();
@@ -48,6 +51,7 @@ export function Modal({
         aria-labelledby={titleId}
         data-testid={testId}
         tabIndex={-1}
+        style={width ? { width: `min(${width}px, 95vw)`, maxWidth: 'none' } : undefined}
       >
         <header className="modal-header">
           <h2 id={titleId}>{title}</h2>

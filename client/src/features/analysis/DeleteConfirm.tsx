@@ -5,7 +5,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { showApiError, showToast } from '../../lib/messages';
 import { deleteAnalysis } from './api';
-import { Modal } from './Modal';
+import { Modal } from '../../components/Modal';
 
 export function DeleteConfirm({ id, onClose, onDeleted }: { id: string; onClose: () => void; onDeleted: () => void }) {
   const { t } = useTranslation();

@@ -6,7 +6,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { showApiError, showToast } from '../../lib/messages';
 import { saveNotes } from './api';
-import { Modal } from './Modal';
+import { Modal } from '../../components/Modal';
 import { NOTES_MAX, NOTES_ROWS, notesLength, notesWithinLimit } from './notes';
 
 export function NotesModal({ id, initial, onClose, onSaved }: { id: string; initial: string; onClose: () => void; onSaved: (notes: string) => void }) {

@@ -8,7 +8,7 @@ import { useTranslation } from 'react-i18next';
 import { FALLBACK_LANGUAGE, LANGUAGE_NAMES, LANGUAGES, type Language } from '../../lib/i18n';
 import { showApiError, showToast } from '../../lib/messages';
 import { downloadAnalysisPdf, downloadRealScalePdf, saveFile, type PaperSize } from './api';
-import { Modal } from './Modal';
+import { Modal } from '../../components/Modal';
 import { initialWidgets, selectedWidgets, toggleWidget } from './pdfLayout';
 
 /** The report language for an interface language such as `en-US`: one of the eight, else en. */

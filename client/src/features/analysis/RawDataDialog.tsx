@@ -8,7 +8,7 @@ import { useTranslation } from 'react-i18next';
 import { ApiError } from '../../lib/api';
 import { showToast } from '../../lib/messages';
 import { downloadRawExport, saveFile, type ExportKind } from './api';
-import { Modal } from './Modal';
+import { Modal } from '../../components/Modal';
 
 export const RAW_DIALOG_WIDTH_PX = 600;
 

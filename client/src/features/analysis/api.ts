@@ -2,6 +2,7 @@
 //! the company or one patient, notes, deletion, PDF reports and the raw-data export.
 
 import { ApiError, apiFetch } from '../../lib/api';
+import { saveBlob } from '../../lib/saveFile';
 import { readToken } from '../../lib/session';
 import { STORAGE } from '../../lib/storageKeys';
 import type { AnalysisRecord } from './record';
@@ -119,12 +120,5 @@ export const downloadRawExport = (id: string, kind: ExportKind): Promise<Downloa
 
 /** Hands a downloaded file to the browser under its name. */
 export function saveFile({ blob, fileName }: DownloadedFile): void {
-  const url = URL.createObjectURL(blob);
-  const a = document.createElement('a');
-  a.href = url;
-  a.download = fileName;
-  document.body.appendChild(a);
-  a.click();
-  a.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 1000);
+  saveBlob(blob, fileName);
 }
