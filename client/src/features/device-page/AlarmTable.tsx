@@ -8,7 +8,7 @@ import { useTranslation } from 'react-i18next';
 import { attendDevice } from '../../lib/alarms';
 import { getAlarms } from '../../lib/api';
 import { deviceViewFamily } from '../../lib/devicesStore';
-import { formatDate, formatDuration } from './format';
+import { formatDateTime, formatDuration } from '../../lib/format';
 import { PagedTable } from './PagedTable';
 import { usePolling } from './usePolling';
 
@@ -65,15 +65,15 @@ export function AlarmTable({ deviceId, kindLabel }: { deviceId: string; kindLabe
               <MemberName id={a.deviceId} />
             </td>
             <td>{t(`pages.alarms.kinds.${a.kind}`, { defaultValue: a.kind })}</td>
-            <td>{formatDate(a.creationDate, lng)}</td>
+            <td>{formatDateTime(a.creationDate * 1000, lng)}</td>
             <td>
               {a.hasBeenAttended && a.attendedTime != null ? (
-                formatDate(a.attendedTime, lng)
+                formatDateTime(a.attendedTime * 1000, lng)
               ) : (
                 <span className="pending-label">{t('pages.alarms.pending')}</span>
               )}
             </td>
-            <td data-testid="time-to-attend">{a.timeToAttend != null ? formatDuration(t, a.timeToAttend * 1000) : '—'}</td>
+            <td data-testid="time-to-attend">{a.timeToAttend != null ? formatDuration(a.timeToAttend, lng) : '—'}</td>
           </tr>
         )}
       />

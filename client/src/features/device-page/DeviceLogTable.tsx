@@ -5,7 +5,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { getDeviceLogs, type DeviceLogEntry } from '../../lib/api';
 import type { DeviceTypeInfo } from '../../lib/deviceTypes';
-import { formatDate, formatNumber } from './format';
+import { formatDateTime, formatNumber } from '../../lib/format';
 import { entrySeconds, positionKey, sortByDate } from './logTable';
 import { MapPreview } from './MapPreview';
 import { PagedTable } from './PagedTable';
@@ -52,7 +52,7 @@ export function DeviceLogTable({ deviceId, deviceName, info }: { deviceId: strin
         }
         row={(e, i) => (
           <tr key={`${entrySeconds(e)}-${i}`} data-testid="log-row">
-            <td>{formatDate(entrySeconds(e), lng)}</td>
+            <td>{formatDateTime(entrySeconds(e) * 1000, lng)}</td>
             <td>{formatNumber(e.maxPressure, lng)}</td>
             <td data-testid="log-position">{t(positionKey(e, info.posture))}</td>
             <td>{info.posture && e.position ? `${formatNumber((e.posture?.confidence ?? 0) * 100, lng, 0)} %` : '—'}</td>

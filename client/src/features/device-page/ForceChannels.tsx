@@ -2,7 +2,7 @@
 
 import { useTranslation } from 'react-i18next';
 import type { ForceReading } from './frameMath';
-import { formatNumber } from './format';
+import { formatNumber } from '../../lib/format';
 
 /** Spec §9: force mat scale 0–4095. */
 export const FORCE_CHANNEL_MAX = 4095;

@@ -3,7 +3,7 @@
 
 import { useTranslation } from 'react-i18next';
 import { getPresenceLogs } from '../../lib/api';
-import { formatDate } from './format';
+import { formatDateTime } from '../../lib/format';
 import { PagedTable } from './PagedTable';
 import { usePolling } from './usePolling';
 
@@ -29,7 +29,7 @@ export function PresenceLogTable({ deviceId, title, testId }: { deviceId: string
         }
         row={(e, i) => (
           <tr key={`${e.creationDate}-${i}`} data-testid="presence-row">
-            <td>{formatDate(e.creationDate, lng)}</td>
+            <td>{formatDateTime(e.creationDate * 1000, lng)}</td>
             <td>{e.logId === '1' ? t('pages.recordings.entrance') : t('pages.recordings.exit')}</td>
           </tr>
         )}

@@ -8,7 +8,7 @@ import { useTranslation } from 'react-i18next';
 import { ApiError, getRepositioning, setRepositioning } from '../../lib/api';
 import { deviceViewFamily } from '../../lib/devicesStore';
 import { notify } from '../../lib/notifications';
-import { formatDuration } from './format';
+import { formatDuration } from '../../lib/format';
 import { checkInterval } from './repositioning';
 import { usePolling } from './usePolling';
 
@@ -16,7 +16,7 @@ import { usePolling } from './usePolling';
 export const REPOSITIONING_POLL_MS = 5000;
 
 export function RepositioningPanel({ deviceId }: { deviceId: string }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const store = useStore();
   const view = useAtomValue(deviceViewFamily(deviceId));
   const clock = usePolling(() => getRepositioning(deviceId), REPOSITIONING_POLL_MS, `repositioning/${deviceId}`);
@@ -82,7 +82,7 @@ export function RepositioningPanel({ deviceId }: { deviceId: string }) {
             ? t('pages.repositioning.nobody')
             : remainingMs === 0
               ? t('pages.repositioning.dueNow')
-              : t('pages.repositioning.dueIn', { time: formatDuration(t, remainingMs) })}
+              : t('pages.repositioning.dueIn', { time: formatDuration(remainingMs / 1000, i18n.resolvedLanguage ?? i18n.language) })}
       </p>
       <form className="repositioning-form" onSubmit={save} noValidate>
         <label htmlFor={`interval-${deviceId}`}>{t('pages.repositioning.interval')}</label>

@@ -12,7 +12,7 @@ import { oidOf } from '../../../lib/api';
 import { deviceViewFamily } from '../../../lib/devicesStore';
 import { AlarmTable } from '../AlarmTable';
 import { DevicePageFrame, type DevicePageProps } from '../DevicePageFrame';
-import { formatNumber } from '../format';
+import { formatNumber } from '../../../lib/format';
 import { forceReading } from '../frameMath';
 import { PresenceLogTable } from '../PresenceLogTable';
 import { usePresence } from '../useLiveFrame';

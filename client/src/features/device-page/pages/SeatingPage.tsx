@@ -8,7 +8,7 @@ import { oidOf } from '../../../lib/api';
 import { AlarmTable } from '../AlarmTable';
 import { DeviceLogTable } from '../DeviceLogTable';
 import { DevicePageFrame, type DevicePageProps } from '../DevicePageFrame';
-import { formatNumber } from '../format';
+import { formatNumber } from '../../../lib/format';
 import { contactSurfaceCm2, meanActivePressure } from '../frameMath';
 import { LiveMapPanel } from '../LiveMapPanel';
 import { useLiveHistory, useLiveSample } from '../useLiveSample';
