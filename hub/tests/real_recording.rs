@@ -2,8 +2,8 @@
 //! (`../shared/data/pmd-dev/`) lies supine, then on the right side, then leaves the bed. The frames
 //! are sent as a Mattress Mat IoT sends them (placed on its 48×48 grid, 0.4 mmHg steps). The REST
 //! API then shows what the hub decided: exactly one entrance and one exit in the presence log, the
-//! patient Correct while lying and Missing after leaving, and device log entries with lying
-//! postures.
+//! patient Correct while lying and Missing after leaving, and the device log reading Supine on
+//! entrance and Right Lateral after the turn.
 
 mod common;
 
@@ -87,4 +87,6 @@ async fn a_real_recording_yields_one_entrance_one_exit_and_lying_postures() {
     }
     let postures: Vec<&str> = logs.iter().map(|e| e["posture"]["id"].as_str().unwrap_or_default()).collect();
     println!("device log postures (newest first): {postures:?}; presence: {presence}");
+    // What the subject did: supine (id 0) on entrance, then the right side (id 3).
+    assert_eq!(postures, ["3", "0"], "newest first: Right Lateral after Supine");
 }
