@@ -32,13 +32,13 @@ export async function run({ base, page, test, shot, login }) {
     ok(`red notice: "${(await page.getByTestId('no-patient').textContent())?.trim()}"`);
     ok(`panel device name: ${await page.getByTestId('panel-device-name').textContent()}`);
     await page.getByTestId('patient-edit-open').click();
-    ok(`edit without a selection: "${await toast(page, /Select a patient first/)}"`);
+    ok(`edit without a selection: "${await toast(page, /Select a patient to continue/)}"`);
     await page.getByTestId('patient-info-open').click();
-    await toast(page, /Select a patient first/);
+    await toast(page, /Select a patient to continue/);
     ok('info without a selection: the same error');
     await page.getByTestId('capture-static').click();
     await page.getByTestId('tutorial-start').click();
-    ok(`static capture without a patient: "${await toast(page, /Select a patient before/)}"`);
+    ok(`static capture without a patient: "${await toast(page, /No patient is selected/)}"`);
     await shot('1-no-patient.png');
     await dismissToasts(page);
   });
@@ -52,7 +52,7 @@ export async function run({ base, page, test, shot, login }) {
     await page.getByLabel('Name').fill('A');
     await save();
     await fieldError('name').waitFor();
-    ok(`name of 1 character: "${await toast(page, /patient data are not valid/)}" / "${await fieldError('name').textContent()}"`);
+    ok(`name of 1 character: "${await toast(page, /Check the patient's data/)}" / "${await fieldError('name').textContent()}"`);
     await page.getByLabel('Name').fill(PATIENT);
     await page.getByLabel('Weight (kg)').fill('9');
     await save();
@@ -163,7 +163,7 @@ export async function run({ base, page, test, shot, login }) {
     ok(streamingOn === 'true' ? 'a live stream was running: only its stop is shown' : 'start-streaming button hidden while capturing');
     await page.getByTestId('capture-dynamic').click();
     await page.getByTestId('tutorial-start').click();
-    ok(`second start: "${await toast(page, /dynamic analysis is already being captured/)}"`);
+    ok(`second start: "${await toast(page, /dynamic analysis is already running/)}"`);
     ok(`toast at 4 s: "${await toast(page, /Capturing the dynamic analysis/)}"`);
     await shot('7-dynamic-capturing.png');
     await page.waitForSelector('[data-testid="capture-status"][data-phase="processing"]', { timeout: 30_000 });
