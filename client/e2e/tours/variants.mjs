@@ -95,16 +95,29 @@ export async function run({ base, page, test, shot, login, newBrowser }) {
 
   await test('an administrator switches each variant on and sees it; staff of the company see it too', async (ok) => {
     await login(page, DEMO_ADMIN);
-    const section = page.getByTestId('company-variants');
-    await section.waitFor();
+    await page.waitForFunction(() => document.querySelectorAll('[data-testid="device-card"]').length > 0);
     let cards = await cardTexts(page);
     if (!cards.some((c) => /Demo Clinic/.test(c))) throw new Error('cards lack the company line before the switch');
     ok('before: cards show the company line');
     await shot('admin-before.png');
+    // The variants are a company setting, on the branding page (reached from the admin card).
+    const openBranding = async () => {
+      await page.getByTestId('admin-card').getByRole('button', { name: /Branding/ }).click();
+      await page.waitForURL((u) => u.pathname === '/brandingOptions');
+    };
+    const backToDevices = async () => {
+      await page.goto(`${base}/devices`);
+      await page.waitForFunction(() => document.querySelectorAll('[data-testid="device-card"]').length > 0);
+    };
+    await openBranding();
+    let section = page.getByTestId('company-variants');
+    await section.waitFor();
     for (const label of [/Hide the centre of pressure/, /Fitness units/, /Seating labels/]) await section.getByRole('checkbox', { name: label }).check();
     await section.getByRole('button', { name: 'Save variants' }).click();
     await page.getByText('Company variants saved.').waitFor();
-    ok('saved: the success toast shows');
+    ok('saved on the branding page: the success toast shows');
+    await shot('admin-branding-variants.png');
+    await backToDevices();
     await page.waitForFunction(() => [...document.querySelectorAll('[data-testid="device-card"]')].every((c) => !/Demo Clinic/.test(c.textContent)));
     cards = await cardTexts(page);
     const withBed = cards.filter((c) => /Sit/.test(c));
@@ -130,8 +143,12 @@ export async function run({ base, page, test, shot, login, newBrowser }) {
     ok("the company's staff see 'Sit' and no company line");
     await shot('staff-after.png', other.page);
     // Switch back off.
+    await openBranding();
+    section = page.getByTestId('company-variants');
     for (const label of [/Hide the centre of pressure/, /Fitness units/, /Seating labels/]) await section.getByRole('checkbox', { name: label }).uncheck();
     await section.getByRole('button', { name: 'Save variants' }).click();
+    await page.getByText('Company variants saved.').waitFor();
+    await backToDevices();
     await page.waitForFunction(() => [...document.querySelectorAll('[data-testid="device-card"]')].some((c) => /Demo Clinic/.test(c.textContent)));
     ok('switched off again: the company line is back');
     await logout(page);
