@@ -19,11 +19,7 @@ const SECOND: Duration = Duration::from_secs(1);
 
 #[tokio::test]
 async fn a_short_night_yields_presence_logs_alarms_and_statuses() {
-    let hub = common::start_with(&["Mattress Mat IoT"], |mut config| {
-        config.absence_delay_secs = 2;
-        config
-    })
-    .await;
+    let hub = common::start_bed(2).await;
     let device = hub.devices[0].clone();
     let token = hub.login().await;
 

@@ -32,11 +32,7 @@ async fn a_real_recording_yields_one_entrance_one_exit_and_lying_postures() {
     // device repeats it at 10 Hz), then an empty bed until the test ends.
     let replay = real::replay(&[(&supine, 14), (&right, 14)], SECOND, 120 * SECOND, DeviceType::MattressMatIoT);
 
-    let hub = common::start_with(&["Mattress Mat IoT"], |mut config| {
-        config.absence_delay_secs = 2;
-        config
-    })
-    .await;
+    let hub = common::start_bed(2).await;
     let device = hub.devices[0].clone();
     let token = hub.login().await;
     let (mut spec, transport) = hub.quic_device(&device);

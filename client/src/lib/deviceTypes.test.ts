@@ -2,7 +2,8 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import DEVICE_TYPE_TABLE from '../test/fixtures/deviceTypes.json';
-import { analysisRoutes, pageRoutes, tableFromList, typeInfo, type DeviceTypeInfo } from './deviceTypes';
+import { registrableDeviceTypes } from '../features/admin/deviceTypeOptions';
+import { analysisRoutes, hidesMapBelowScroll, pageRoutes, settingsRoutes, tableFromList, typeInfo, type DeviceTypeInfo } from './deviceTypes';
 
 const table = tableFromList(DEVICE_TYPE_TABLE as DeviceTypeInfo[]);
 
@@ -49,5 +50,27 @@ describe('the client keeps no device-type facts of its own', () => {
     const pattern = new RegExp(`(['"\`])${escaped}\\1`);
     const offenders = files.filter((f) => pattern.test(readFileSync(f, 'utf8'))).map((f) => relative(root, f));
     expect(offenders).toEqual([]);
+  });
+});
+
+describe('facts derived from the hub table', () => {
+  it('spec §2: the map hides below 950 px of scroll on every page family but the seating ones', () => {
+    expect(hidesMapBelowScroll(typeInfo(table, 'Mattress Mat IoT'))).toBe(true);
+    expect(hidesMapBelowScroll(typeInfo(table, 'Sensing Horse'))).toBe(true);
+    expect(hidesMapBelowScroll(typeInfo(table, 'Seating Mat IoT'))).toBe(false);
+    expect(hidesMapBelowScroll(typeInfo(table, 'Seating Mat'))).toBe(false);
+    expect(hidesMapBelowScroll(undefined)).toBe(false);
+  });
+
+  it('the settings routes of spec §2 come from the table', () => {
+    expect(settingsRoutes(table).sort()).toEqual(['/deviceSettings', '/roomSettings']);
+  });
+
+  it('administrators register every type with a page of its own, not the horse sides', () => {
+    const types = registrableDeviceTypes(table);
+    expect(types).toContain('Sensing Horse');
+    expect(types).toContain('Room Set');
+    expect(types).not.toContain('Sensing Horse Subdevice');
+    expect(registrableDeviceTypes(null)).toEqual([]);
   });
 });

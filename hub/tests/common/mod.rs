@@ -84,6 +84,15 @@ pub async fn start(types: &[&str]) -> TestHub {
     start_with(types, |c| c).await
 }
 
+/// One Mattress Mat IoT whose patient is Missing after `absence_delay_secs` of an empty map.
+pub async fn start_bed(absence_delay_secs: u64) -> TestHub {
+    start_with(&["Mattress Mat IoT"], |mut config| {
+        config.absence_delay_secs = absence_delay_secs;
+        config
+    })
+    .await
+}
+
 pub async fn start_with(types: &[&str], adjust: impl FnOnce(ServeConfig) -> ServeConfig) -> TestHub {
     let data = tempfile::tempdir().unwrap();
     let store = Store::memory().await.unwrap();
