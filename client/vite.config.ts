@@ -1,6 +1,6 @@
 /// <reference types="vitest/config" />
 // Vite build and dev-server settings plus the Vitest configuration for the client.
-import { defineConfig } from 'vite';
+import { defineConfig, searchForWorkspaceRoot } from 'vite';
 import react from '@vitejs/plugin-react';
 
 const hub = process.env.HUB_URL ?? 'http://127.0.0.1:8080';
@@ -13,6 +13,8 @@ export default defineConfig({
     chunkSizeWarningLimit: 1200,
   },
   server: {
+    // The palettes are shared with the PDF reports: reports/palettes.json sits outside the client.
+    fs: { allow: [searchForWorkspaceRoot(process.cwd()), '../reports/palettes.json'] },
     proxy: {
       '/api': { target: hub, changeOrigin: false },
       '/ws': { target: hub, ws: true },

@@ -735,6 +735,11 @@ async fn stored_analyses_download_as_named_pdfs_in_the_requested_language() {
     let height = media_box[3].as_float().unwrap_or_else(|_| media_box[3].as_i64().unwrap() as f32);
     assert!((height - 1190.55).abs() < 0.5, "A3 portrait is 1190.55 pt high, got {height}");
     expect(&w.call("POST", &format!("/api/downloadRealScalePDF/{id}"), &w.a.token, json!({ "layout": "A5" })).await, 400, "invalidBody");
+    // Every palette of the colour button prints (the client sends the user's own); others are refused.
+    let hot = request_raw(w.hub.http_addr, "POST", &format!("/api/downloadRealScalePDF/{id}"), Some(&w.a.token), r#"{"layout": "A4", "palette": "hot"}"#).await;
+    assert_eq!(hot.status, 200, "{}", String::from_utf8_lossy(&hot.body));
+    let sepia = json!({ "layoutOptions": { "widgets": ["mainPage"], "palette": "sepia" } });
+    expect(&w.call("POST", &format!("/api/downloadAnalysisPDF/{id}/0"), &w.a.token, sepia).await, 400, "invalidBody");
 
     // The raw export of the same analysis, both kinds, named for today.
     let today = &actors::analysis::export::iso_8601_utc(storage::unix_now() * 1000)[..10];

@@ -97,7 +97,7 @@ mod tests {
             serde_json::from_str(r#"{"widgets":["mainPage","pressureMap","notes"],"language":"ja","palette":"hot"}"#)
                 .unwrap();
         assert_eq!(options.language, Language::Ja);
-        assert_eq!(options.palette, Palette::Hot);
+        assert_eq!(options.palette.id(), "hot");
         assert_eq!(options.widgets, vec![Widget::MainPage, Widget::PressureMap, Widget::Notes]);
     }
 }

@@ -122,7 +122,7 @@ fn text_is_in_the_requested_language_for_all_eight() {
 
 #[test]
 fn pressure_maps_are_coloured_cells_in_the_palette() {
-    let options = LayoutOptions { widgets: vec![Widget::PressureMap], palette: Palette::Greys, ..Default::default() };
+    let options = LayoutOptions { widgets: vec![Widget::PressureMap], palette: Palette::by_id("greys").unwrap(), ..Default::default() };
     let doc = lopdf::Document::load_mem(&analysis_pdf(&report_input(""), &options).unwrap()).unwrap();
     // 2 feet × 6 columns × 24 rows = 288 non-zero cells, each one square.
     let cells = marked_rectangles(&doc, 2, b"PressureMap");
@@ -142,7 +142,7 @@ fn real_scale_input(device_type: DeviceType, map: ReportMap, language: Language)
         patient_name: Some("Ana Pérez".to_owned()),
         map,
         language,
-        palette: Palette::Jet,
+        palette: Palette::by_id("jet").unwrap(),
     }
 }
 

@@ -1,15 +1,17 @@
 //! The PDF report modal (spec §5): widget list (Main Page always on and locked; Notes locked and
 //! off without notes) and language for the analysis report; real-scale A3 or A4, A4 with the
-//! shoe-size warning, and the print-at-actual-size information. The file is named by the hub.
+//! shoe-size warning, and the print-at-actual-size information. The maps are printed in the user's
+//! palette (and manual scale). The file is named by the hub.
 
-import { useStore } from 'jotai';
+import { useAtomValue, useStore } from 'jotai';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { FALLBACK_LANGUAGE, LANGUAGE_NAMES, LANGUAGES, type Language } from '../../lib/i18n';
 import { showApiError, showToast } from '../../lib/messages';
 import { downloadAnalysisPdf, downloadRealScalePdf, saveFile, type PaperSize } from './api';
 import { Modal } from '../../components/Modal';
-import { initialWidgets, selectedWidgets, toggleWidget } from './pdfLayout';
+import { viewOptionsAtom } from '../../lib/heatmap/viewOptions';
+import { initialWidgets, pdfColours, selectedWidgets, toggleWidget } from './pdfLayout';
 
 /** The report language for an interface language such as `en-US`: one of the eight, else en. */
 export function reportLanguage(lng: string): Language {
@@ -24,6 +26,7 @@ export function PdfLayoutModal({ id, notes, onClose }: { id: string; notes: stri
   const [language, setLanguage] = useState<Language>(() => reportLanguage(i18n.resolvedLanguage ?? i18n.language));
   const [paper, setPaper] = useState<PaperSize>('A3');
   const [busy, setBusy] = useState(false);
+  const colours = pdfColours(useAtomValue(viewOptionsAtom));
 
   const run = async (make: () => ReturnType<typeof downloadAnalysisPdf>) => {
     setBusy(true);
@@ -69,7 +72,7 @@ export function PdfLayoutModal({ id, notes, onClose }: { id: string; notes: stri
           type="button"
           className="btn btn-primary"
           disabled={busy}
-          onClick={() => run(() => downloadAnalysisPdf(id, { widgets: selectedWidgets(widgets), language }))}
+          onClick={() => run(() => downloadAnalysisPdf(id, { widgets: selectedWidgets(widgets), language, ...colours }))}
           data-testid="pdf-download"
         >
           {t('analysis.pdf.download')}
@@ -91,7 +94,7 @@ export function PdfLayoutModal({ id, notes, onClose }: { id: string; notes: stri
         <p className="muted" data-testid="pdf-actual-size">
           {t('analysis.pdf.actualSize')}
         </p>
-        <button type="button" className="btn btn-ghost" disabled={busy} onClick={() => run(() => downloadRealScalePdf(id, paper, language))} data-testid="pdf-real-scale">
+        <button type="button" className="btn btn-ghost" disabled={busy} onClick={() => run(() => downloadRealScalePdf(id, paper, language, colours.palette))} data-testid="pdf-real-scale">
           {t('analysis.pdf.downloadRealScale')}
         </button>
       </fieldset>

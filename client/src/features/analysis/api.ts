@@ -102,6 +102,10 @@ export type PdfWidget = 'mainPage' | 'pressureMap' | 'results' | 'histogram' | '
 export interface PdfLayoutOptions {
   widgets: PdfWidget[];
   language: string;
+  /** Palette id (reports/palettes.json). */
+  palette: string;
+  /** Top of the colour scale when the user's manual scale is on. */
+  manualScale?: number;
 }
 
 /** `POST /api/downloadAnalysisPDF/{id}/{x}`; `x` (the old client's view index) is 0. */
@@ -110,8 +114,8 @@ export const downloadAnalysisPdf = (id: string, layoutOptions: PdfLayoutOptions)
 
 export type PaperSize = 'A3' | 'A4';
 
-export const downloadRealScalePdf = (id: string, layout: PaperSize, language: string): Promise<DownloadedFile> =>
-  download(`/api/downloadRealScalePDF/${seg(id)}`, { method: 'POST', body: JSON.stringify({ layout, language }) }, 'real_scale.pdf');
+export const downloadRealScalePdf = (id: string, layout: PaperSize, language: string, palette: string): Promise<DownloadedFile> =>
+  download(`/api/downloadRealScalePDF/${seg(id)}`, { method: 'POST', body: JSON.stringify({ layout, language, palette }) }, 'real_scale.pdf');
 
 export type ExportKind = 'processed' | 'unprocessed';
 

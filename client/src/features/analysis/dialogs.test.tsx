@@ -1,5 +1,7 @@
 import { act, fireEvent, screen, waitFor } from '@testing-library/react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { createStore } from 'jotai';
+import { DEFAULT_VIEW_OPTIONS, viewOptionsAtom } from '../../lib/heatmap/viewOptions';
 import { STORAGE } from '../../lib/storageKeys';
 import { PdfLayoutModal } from './PdfLayoutModal';
 import { RAW_DIALOG_WIDTH_PX, RawDataDialog } from './RawDataDialog';
@@ -42,13 +44,15 @@ describe('PDF layout modal', () => {
     await waitFor(() => expect(hub.names()).toEqual(['static_analysis_report_2026-11-22.pdf']));
     expect(hub.calls[0]).toEqual({
       url: '/api/downloadAnalysisPDF/a1/0',
-      body: { layoutOptions: { widgets: ['mainPage', 'pressureMap', 'results'], language: 'ja' } },
+      body: { layoutOptions: { widgets: ['mainPage', 'pressureMap', 'results'], language: 'ja', palette: 'pressure' } },
     });
   });
 
-  it('with notes they can be printed; A4 warns about shoe sizes; real scale named by the hub', async () => {
+  it('with notes they can be printed; A4 warns about shoe sizes; real scale named by the hub; the user\'s colours', async () => {
     const hub = stubDownload(() => pdf('static_real_scale_a4_2026-11-22.pdf'));
-    await renderAnalysis(<PdfLayoutModal id="a1" notes="heel pain" onClose={() => {}} />);
+    const store = createStore();
+    store.set(viewOptionsAtom, { ...DEFAULT_VIEW_OPTIONS, mapColorIndex: 2, manualScale: true, manualScaleValue: 300 });
+    await renderAnalysis(<PdfLayoutModal id="a1" notes="heel pain" onClose={() => {}} />, store);
     expect(screen.getByTestId('pdf-widget-notes')).toBeChecked();
     expect(screen.getByTestId('pdf-widget-notes')).toBeEnabled();
     expect(screen.getByTestId('pdf-actual-size')).toBeInTheDocument();
@@ -57,7 +61,10 @@ describe('PDF layout modal', () => {
     expect(screen.getByTestId('pdf-a4-warning')).toBeInTheDocument();
     fireEvent.click(screen.getByTestId('pdf-real-scale'));
     await waitFor(() => expect(hub.names()).toEqual(['static_real_scale_a4_2026-11-22.pdf']));
-    expect(hub.calls[0]).toEqual({ url: '/api/downloadRealScalePDF/a1', body: { layout: 'A4', language: 'en' } });
+    expect(hub.calls[0]).toEqual({ url: '/api/downloadRealScalePDF/a1', body: { layout: 'A4', language: 'en', palette: 'hot' } });
+    fireEvent.click(screen.getByTestId('pdf-download'));
+    await waitFor(() => expect(hub.calls).toHaveLength(2));
+    expect(hub.calls[1].body).toEqual({ layoutOptions: { widgets: ['mainPage', 'pressureMap', 'results', 'histogram', 'notes'], language: 'en', palette: 'hot', manualScale: 300 } });
   });
 });
 

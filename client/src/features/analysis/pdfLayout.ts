@@ -1,6 +1,9 @@
 //! The PDF layout modal's widget rules (spec §5): Main Page always on and locked; Notes locked and
-//! off when the analysis has no notes. The hub prints the widgets in its own fixed order.
+//! off when the analysis has no notes. The hub prints the widgets in its own fixed order, with the
+//! user's own map colours.
 
+import { PALETTES } from '../../lib/heatmap/palettes';
+import { paletteIndex, type ViewOptions } from '../../lib/heatmap/viewOptions';
 import type { PdfWidget } from './api';
 
 export const PDF_WIDGETS: readonly PdfWidget[] = ['mainPage', 'pressureMap', 'results', 'histogram', 'notes'];
@@ -33,4 +36,11 @@ export function toggleWidget(states: WidgetState[], widget: PdfWidget): WidgetSt
 /** The widgets to ask for, in the hub's order. */
 export function selectedWidgets(states: WidgetState[]): PdfWidget[] {
   return states.filter((s) => s.checked).map((s) => s.widget);
+}
+
+/** The map colours of a PDF as the user sees them on screen: their palette (by the id the shared
+ * palette file gives it) and, when the manual scale is on, its value as the top of the scale. */
+export function pdfColours(view: Pick<ViewOptions, 'mapColorIndex' | 'manualScale' | 'manualScaleValue'>): { palette: string; manualScale?: number } {
+  const palette = PALETTES[paletteIndex(view.mapColorIndex)].id;
+  return view.manualScale ? { palette, manualScale: view.manualScaleValue } : { palette };
 }

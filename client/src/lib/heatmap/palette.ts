@@ -1,21 +1,13 @@
-//! Heat-map colouring as a typed-array pass: the default palette's stops, the 256-entry RGBA
+//! Heat-map colouring as a typed-array pass: the 256-entry RGBA
 //! look-up table built from stops, and reading a frame's cells. No React, no pixi.
 
 export type Rgb = readonly [number, number, number];
 
-/** Colour stops of the palette, from no pressure (0) to the highest pressure (1). */
-export const PALETTE_STOPS: ReadonlyArray<readonly [number, Rgb]> = [
-  [0.0, [22, 44, 110]],
-  [0.2, [33, 102, 204]],
-  [0.4, [24, 170, 190]],
-  [0.55, [46, 184, 92]],
-  [0.75, [245, 208, 32]],
-  [0.88, [240, 128, 30]],
-  [1.0, [210, 30, 36]],
-];
+/** Colour stops of a palette, from no pressure (0) to the highest pressure (1). */
+export type PaletteStops = ReadonlyArray<readonly [number, Rgb]>;
 
 /** Builds the 256 × RGBA look-up table by linear interpolation between the stops. */
-export function buildLut(stops: ReadonlyArray<readonly [number, Rgb]> = PALETTE_STOPS): Uint8Array {
+export function buildLut(stops: PaletteStops): Uint8Array {
   const lut = new Uint8Array(256 * 4);
   for (let i = 0; i < 256; i++) {
     const t = i / 255;
