@@ -120,11 +120,6 @@ impl Ledger {
         self.patients.entry(id.to_owned()).or_default().acked(weight);
     }
 
-    /// Patients whose creation was acknowledged.
-    pub fn patients(&self) -> impl Iterator<Item = &str> {
-        self.patients.keys().map(String::as_str)
-    }
-
     pub fn patient_update_sent(&mut self, id: &str, weight: i64) {
         self.patients.entry(id.to_owned()).or_default().sent(weight);
     }
@@ -207,11 +202,6 @@ impl Ledger {
                 *fate = AlarmFate::Attended;
             }
         }
-    }
-
-    /// Devices with alarms the hub showed.
-    pub fn alarm_devices(&self) -> BTreeSet<&str> {
-        self.alarms.values().map(|(device, _)| device.as_str()).collect()
     }
 
     /// After a restart: the patients the hub lists (id → weight).
