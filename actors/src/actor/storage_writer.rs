@@ -143,10 +143,16 @@ impl WriterState {
         }
     }
 
+    /// Records first, then statuses: a status must never reach the store before the records
+    /// emitted with it. A hub killed between the two writes then restarts with the alarm pending
+    /// and the status not yet changed, which the machines handle (the alarm is not raised twice);
+    /// the other order restarted with the patient Missing and no alarm, and the restored machine,
+    /// seeing the condition already on, raised none until the patient came back and left again
+    /// (found by `hub/tests/kill_under_load.rs`).
     async fn flush(&mut self) -> Result<(), String> {
-        let statuses = self.flush_statuses().await;
         let records = self.flush_records().await;
-        statuses.and(records)
+        let statuses = self.flush_statuses().await;
+        records.and(statuses)
     }
 
     async fn flush_statuses(&mut self) -> Result<(), String> {
@@ -253,6 +259,32 @@ mod tests {
         assert_eq!(*store.records.lock().unwrap_or_else(|p| p.into_inner()), sent, "every record, once, in order");
         assert_eq!(flush(&writer).await, Ok(()));
         assert_eq!(store.records.lock().unwrap_or_else(|p| p.into_inner()).len(), 3);
+    }
+
+    /// A store that notes which batches it was given, in order.
+    struct OrderStore(Mutex<Vec<&'static str>>);
+
+    impl StatusStore for OrderStore {
+        fn save_statuses(&self, _batch: Vec<StatusRecord>) -> StoreFuture<'_> {
+            self.0.lock().unwrap_or_else(|p| p.into_inner()).push("statuses");
+            Box::pin(async { Ok(()) })
+        }
+
+        fn save_records(&self, _batch: Vec<Record>) -> StoreFuture<'_> {
+            self.0.lock().unwrap_or_else(|p| p.into_inner()).push("records");
+            Box::pin(async { Ok(()) })
+        }
+    }
+
+    #[tokio::test]
+    async fn an_alarm_reaches_the_store_before_the_missing_status_it_was_raised_with() {
+        let store = Arc::new(OrderStore(Mutex::default()));
+        let (writer, _) = Actor::spawn(None, StorageWriter, store.clone() as Arc<dyn StatusStore>).await.expect("writer");
+        writer.cast(WriterMsg::Save(StatusRecord { device_id: "a".into(), functional: true, patient_status: PatientStatus::Missing })).expect("cast");
+        let raised = Record::AlarmRaised { device_id: "a".into(), alarm_id: 1, kind: crate::machine::alarm::AlarmKind::Missing, raised_at_ms: 1 };
+        writer.cast(WriterMsg::Record(raised)).expect("cast");
+        assert_eq!(flush(&writer).await, Ok(()));
+        assert_eq!(*store.0.lock().unwrap_or_else(|p| p.into_inner()), ["records", "statuses"]);
     }
 
     #[tokio::test]

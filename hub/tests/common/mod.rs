@@ -17,6 +17,8 @@ use storage::{device_secret, Store};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio_tungstenite::tungstenite::Message;
 
+pub mod process;
+
 pub const PASSWORD: &str = "secret-password";
 
 /// A company with one user and some devices, and the hub serving them.
@@ -152,7 +154,23 @@ impl Response {
 
 /// One HTTP/1.1 request with `Connection: close`.
 pub async fn request(addr: SocketAddr, method: &str, path: &str, token: Option<&str>, body: Option<&str>) -> Response {
-    let mut stream = tokio::net::TcpStream::connect(addr).await.unwrap();
+    try_request(addr, method, path, token, body).await.unwrap_or_else(|e| panic!("{method} {path}: {e}"))
+}
+
+/// How long [`try_request`] waits for a whole answer.
+pub const REQUEST_TIMEOUT: Duration = Duration::from_secs(30);
+
+/// [`request`] that reports a refused connection, a connection cut before the end of the answer,
+/// or no answer within [`REQUEST_TIMEOUT`] as an error (a hub that was killed, say). An answer
+/// whose status line arrived has that status, even if the body was cut.
+pub async fn try_request(addr: SocketAddr, method: &str, path: &str, token: Option<&str>, body: Option<&str>) -> std::io::Result<Response> {
+    tokio::time::timeout(REQUEST_TIMEOUT, exchange(addr, method, path, token, body))
+        .await
+        .unwrap_or_else(|_| Err(std::io::Error::new(std::io::ErrorKind::TimedOut, "no answer in time")))
+}
+
+async fn exchange(addr: SocketAddr, method: &str, path: &str, token: Option<&str>, body: Option<&str>) -> std::io::Result<Response> {
+    let mut stream = tokio::net::TcpStream::connect(addr).await?;
     let mut head = format!("{method} {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n");
     if let Some(token) = token {
         head.push_str(&format!("Authorization: Bearer {token}\r\n"));
@@ -162,15 +180,19 @@ pub async fn request(addr: SocketAddr, method: &str, path: &str, token: Option<&
         head.push_str(&format!("Content-Type: application/json\r\nContent-Length: {}\r\n", body.len()));
     }
     head.push_str("\r\n");
-    stream.write_all(head.as_bytes()).await.unwrap();
-    stream.write_all(body.as_bytes()).await.unwrap();
+    stream.write_all(head.as_bytes()).await?;
+    stream.write_all(body.as_bytes()).await?;
     let mut raw = Vec::new();
-    stream.read_to_end(&mut raw).await.unwrap();
+    let read = stream.read_to_end(&mut raw).await;
     let text = String::from_utf8_lossy(&raw).into_owned();
     let (head, body) = text.split_once("\r\n\r\n").unwrap_or((&text, ""));
     let status = head.split_whitespace().nth(1).and_then(|s| s.parse().ok()).unwrap_or(0);
+    if status == 0 {
+        read?;
+        return Err(std::io::Error::new(std::io::ErrorKind::UnexpectedEof, "no status line"));
+    }
     let body = if head.to_ascii_lowercase().contains("transfer-encoding: chunked") { dechunk(body) } else { body.to_owned() };
-    Response { status, body }
+    Ok(Response { status, body })
 }
 
 fn dechunk(mut body: &str) -> String {

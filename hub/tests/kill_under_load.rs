@@ -1,0 +1,493 @@
+//! `kill -9` under load: the real hub binary on the embedded SurrealKV store of a temporary
+//! directory, simulated mats streaming over QUIC through a bed cycle that raises Missing alarms,
+//! a nurse listing and attending alarms, clients writing patients, analyses and repositioning
+//! intervals through the API — and the hub killed with SIGKILL at random moments (seeded), then
+//! started again on the same data and ports. After each restart:
+//!
+//! - every write the API acknowledged (2xx) is there, and deleted stays deleted;
+//! - every alarm the hub showed is there, pending if nobody attended it, attended if someone did;
+//! - a patient stored as Missing has its Missing alarm;
+//! - the hub serves again, every mat reconnects, and a viewer receives maps from every mat.
+//!
+//! The small configuration runs in CI. Environment (all optional):
+//!
+//! | variable | default | meaning |
+//! |---|---|---|
+//! | `DURABILITY_MATS` | 20 | simulated mats |
+//! | `DURABILITY_KILLS` | 3 | kills (and restarts) |
+//! | `DURABILITY_RATE_HZ` | 5 | frames per second per mat |
+//! | `DURABILITY_WRITERS` | 2 | concurrent API writers |
+//! | `DURABILITY_UPTIME_MS` | 2000-8000 | uptime under full load before each kill, drawn from this range |
+//! | `DURABILITY_SEED` | random | the seed of the kill moments and the clients' choices (printed) |
+//! | `DURABILITY_HUB_BIN` | the test build's `hub` | another hub binary (a release build) |
+//! | `DURABILITY_REPORT` | — | also write the figures as JSON to this file |
+//!
+//! Full configuration: `DURABILITY_MATS=200 DURABILITY_KILLS=20 cargo test -p hub --test
+//! kill_under_load -- --nocapture`.
+
+mod common;
+#[path = "kill_under_load/ledger.rs"]
+mod ledger;
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use common::process::{metric, parse_listening, provision, HubProcess, HUB_BIN};
+use common::{field, try_request, Browser, Response};
+use ledger::{missing_without_alarm, Ledger, SeenAlarm};
+use rand::rngs::StdRng;
+use rand::{Rng, SeedableRng};
+use serde_json::{json, Value};
+use simulator::synth::BedScript;
+use simulator::{load_devices, QuicClient, Rate, Scenario, SimStats, Transport, Trust};
+use tokio::sync::RwLock;
+
+const SECOND: Duration = Duration::from_secs(1);
+/// Absence after which a patient is Missing (the bed cycle's empty phase is longer).
+const ABSENCE_DELAY_SECS: &str = "2";
+/// How long the mats may take to come back after a restart (their QUIC idle timeout is 20 s).
+const RECONNECT_LIMIT: Duration = Duration::from_secs(90);
+
+/// The run's parameters.
+#[derive(Debug, Clone, serde::Serialize)]
+struct Params {
+    mats: usize,
+    kills: usize,
+    rate_hz: f64,
+    writers: usize,
+    uptime_ms: (u64, u64),
+    seed: u64,
+    hub_bin: PathBuf,
+}
+
+fn env_or<T: std::str::FromStr>(name: &str, default: T) -> T {
+    std::env::var(name).ok().and_then(|v| v.parse().ok()).unwrap_or(default)
+}
+
+impl Params {
+    fn from_env() -> Params {
+        let uptime = std::env::var("DURABILITY_UPTIME_MS").unwrap_or_else(|_| "2000-8000".into());
+        let (low, high) = uptime.split_once('-').map(|(a, b)| (a.parse().unwrap(), b.parse().unwrap())).unwrap_or((2000, 8000));
+        Params {
+            mats: env_or("DURABILITY_MATS", 20),
+            kills: env_or("DURABILITY_KILLS", 3),
+            rate_hz: env_or("DURABILITY_RATE_HZ", 5.0),
+            writers: env_or("DURABILITY_WRITERS", 2),
+            uptime_ms: (low, high.max(low)),
+            seed: env_or("DURABILITY_SEED", rand::random()),
+            hub_bin: std::env::var_os("DURABILITY_HUB_BIN").map(PathBuf::from).unwrap_or_else(|| PathBuf::from(HUB_BIN)),
+        }
+    }
+}
+
+/// One mat of the fleet.
+#[derive(Debug, Clone)]
+struct Mat {
+    id: String,
+    serial: String,
+}
+
+/// What the load tasks share.
+struct Shared {
+    http: SocketAddr,
+    user: String,
+    token: std::sync::RwLock<String>,
+    mats: Vec<Mat>,
+    ledger: Mutex<Ledger>,
+    /// Held for reading around each client operation; the test holds it for writing while the
+    /// hub is down and being checked, so the checks see a quiet hub.
+    gate: RwLock<()>,
+    stop: AtomicBool,
+    /// Contradictions seen while running (an attended alarm pending again).
+    wrong: Mutex<Vec<String>>,
+}
+
+impl Shared {
+    fn token(&self) -> String {
+        self.token.read().unwrap().clone()
+    }
+
+    async fn call(&self, method: &str, path: &str, body: Option<Value>) -> std::io::Result<Response> {
+        let body = body.map(|b| b.to_string());
+        try_request(self.http, method, path, Some(&self.token()), body.as_deref()).await
+    }
+
+    /// Records the outcome of a write: `Some(response)` when acknowledged (2xx).
+    fn outcome(&self, answer: std::io::Result<Response>) -> Option<Response> {
+        match answer {
+            Ok(response) if (200..300).contains(&response.status) => Some(response),
+            Ok(_) => {
+                self.ledger.lock().unwrap().not_acknowledged(true);
+                None
+            }
+            Err(_) => {
+                self.ledger.lock().unwrap().not_acknowledged(false);
+                None
+            }
+        }
+    }
+}
+
+fn oid(value: &Value) -> String {
+    value["_id"]["$oid"].as_str().unwrap_or_else(|| panic!("an _id: {value}")).to_owned()
+}
+
+/// A client writing through the API: patients, their weights, analyses, deletes, repositioning
+/// intervals. It updates only what it created, so the ledger's order of writes is the hub's.
+async fn writer(shared: Arc<Shared>, index: usize, writers: usize, seed: u64) {
+    let mut rng = StdRng::seed_from_u64(seed);
+    let mut own_patients: Vec<String> = Vec::new();
+    let mut own_analyses: Vec<String> = Vec::new();
+    let own_mats: Vec<Mat> = shared.mats.iter().skip(index).step_by(writers.max(1)).cloned().collect();
+    let mut n = 0u64;
+    while !shared.stop.load(Ordering::Relaxed) {
+        let open = shared.gate.read().await;
+        // A hub that does not answer is down: wait a little rather than count a storm of refusals.
+        if try_request(shared.http, "GET", "/metrics", None, None).await.is_err() {
+            drop(open);
+            tokio::time::sleep(Duration::from_millis(50)).await;
+            continue;
+        }
+        n += 1;
+        let choice = rng.random_range(0..100);
+        if own_patients.is_empty() || choice < 20 {
+            let weight = rng.random_range(40..120);
+            let body = json!({ "name": format!("Patient {index}-{n}"), "weight": weight, "height": 170, "agreeDataTreatment": true });
+            let answer = shared.call("POST", &format!("/api/podometry/patients/{}", shared.user), Some(body)).await;
+            if let Some(response) = shared.outcome(answer) {
+                let id = oid(&response.json());
+                shared.ledger.lock().unwrap().patient_created(&id, weight);
+                own_patients.push(id);
+            }
+        } else if choice < 40 {
+            let id = own_patients[rng.random_range(0..own_patients.len())].clone();
+            let weight = rng.random_range(40..120);
+            shared.ledger.lock().unwrap().patient_update_sent(&id, weight);
+            let body = json!({ "name": format!("Patient {index}-{id}"), "weight": weight, "height": 170 });
+            let answer = shared.call("PUT", &format!("/api/podometry/patient/{id}"), Some(body)).await;
+            if shared.outcome(answer).is_some() {
+                shared.ledger.lock().unwrap().patient_update_acked(&id, weight);
+            }
+        } else if choice < 80 {
+            let patient = own_patients[rng.random_range(0..own_patients.len())].clone();
+            let body = json!({ "analysisType": "Static", "notes": format!("writer {index}, op {n}"), "creationDate": storage::unix_now(),
+                "mapPreview": [[0, 5], [7, 0]], "additionalParameters": [{ "name": "activePoints", "value": 2 }] });
+            let answer = shared.call("POST", &format!("/api/podometryAnalysis/{patient}"), Some(body)).await;
+            if let Some(response) = shared.outcome(answer) {
+                let id = oid(&response.json());
+                shared.ledger.lock().unwrap().analysis_created(&id);
+                own_analyses.push(id);
+            }
+        } else if choice < 90 && !own_analyses.is_empty() {
+            let id = own_analyses.swap_remove(rng.random_range(0..own_analyses.len()));
+            shared.ledger.lock().unwrap().analysis_delete_sent(&id);
+            let answer = shared.call("DELETE", &format!("/api/podometryAnalysis/specific/{id}"), None).await;
+            if shared.outcome(answer).is_some() {
+                shared.ledger.lock().unwrap().analysis_delete_acked(&id);
+            }
+        } else if !own_mats.is_empty() {
+            let mat = &own_mats[rng.random_range(0..own_mats.len())];
+            let minutes = rng.random_range(15..=1440);
+            shared.ledger.lock().unwrap().repositioning_sent(&mat.id, minutes);
+            let answer = shared.call("PUT", &format!("/api/device/{}/repositioning", mat.id), Some(json!({ "minutes": minutes }))).await;
+            if shared.outcome(answer).is_some() {
+                shared.ledger.lock().unwrap().repositioning_acked(&mat.id, minutes);
+            }
+        }
+    }
+}
+
+/// Parses `GET /api/iotAlarms/{id}`.
+fn alarms_of(body: &Value) -> Vec<SeenAlarm> {
+    body.as_array()
+        .unwrap_or_else(|| panic!("a list of alarms: {body}"))
+        .iter()
+        .map(|a| SeenAlarm {
+            id: oid(a),
+            kind: a["kind"].as_str().unwrap_or_default().to_owned(),
+            creation_date: a["creationDate"].as_i64().unwrap_or_default(),
+            attended: a["hasBeenAttended"].as_bool().unwrap_or_default(),
+        })
+        .collect()
+}
+
+/// A nurse: lists a mat's alarms, and attends them about one time in three.
+async fn nurse(shared: Arc<Shared>, seed: u64) {
+    let mut rng = StdRng::seed_from_u64(seed);
+    while !shared.stop.load(Ordering::Relaxed) {
+        let _open = shared.gate.read().await;
+        let mat = shared.mats[rng.random_range(0..shared.mats.len())].clone();
+        let Ok(listed) = shared.call("GET", &format!("/api/iotAlarms/{}", mat.id), None).await else { continue };
+        if listed.status != 200 {
+            continue;
+        }
+        let alarms = alarms_of(&listed.json());
+        let wrong = shared.ledger.lock().unwrap().alarms_listed(&mat.id, &alarms);
+        shared.wrong.lock().unwrap().extend(wrong);
+        if alarms.iter().any(|a| !a.attended) && rng.random_bool(1.0 / 3.0) {
+            let covered = shared.ledger.lock().unwrap().attend_sent(&mat.id);
+            let answer = shared.call("PUT", &format!("/api/attendAlarm/{}", mat.serial), None).await;
+            if shared.outcome(answer).is_some() {
+                shared.ledger.lock().unwrap().attend_acked(&covered);
+            }
+        }
+        drop(_open);
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+}
+
+async fn get(shared: &Shared, path: &str) -> Value {
+    let response = shared.call("GET", path, None).await.unwrap_or_else(|e| panic!("GET {path}: {e}"));
+    assert_eq!(response.status, 200, "GET {path}: {}", response.body);
+    response.json()
+}
+
+/// Logs in until the hub answers (the first successful REST call after a start).
+async fn login_when_serving(http: SocketAddr) -> (String, String) {
+    let body = json!({ "email": hub::demo::DEMO_EMAIL, "password": hub::demo::DEMO_PASSWORD }).to_string();
+    let deadline = Instant::now() + RECONNECT_LIMIT;
+    loop {
+        if let Ok(response) = try_request(http, "POST", "/api/auth/login", None, Some(&body)).await {
+            if response.status == 200 {
+                let value: Value = response.json();
+                return (value["token"].as_str().unwrap().to_owned(), value["userId"].as_str().unwrap().to_owned());
+            }
+        }
+        assert!(Instant::now() < deadline, "the hub does not serve REST calls");
+        tokio::time::sleep(Duration::from_millis(25)).await;
+    }
+}
+
+/// Reads the hub back and checks it against the ledger; returns what is wrong.
+async fn verify(shared: &Shared) -> Vec<String> {
+    let mut wrong = Vec::new();
+    // Missing ⇒ alarm, first: read alarms and entrances before statuses, so a patient who came
+    // back in between cannot look like a missing alarm.
+    let mut alarms = BTreeMap::new();
+    let mut entrances = BTreeMap::new();
+    for mat in &shared.mats {
+        alarms.insert(mat.id.clone(), alarms_of(&get(shared, &format!("/api/iotAlarms/{}", mat.id)).await));
+        let presence = get(shared, &format!("/api/presenceLogs/{}", mat.id)).await;
+        let times: Vec<i64> = presence.as_array().unwrap().iter().filter(|e| e["logId"] == "1").filter_map(|e| e["creationDate"].as_i64()).collect();
+        entrances.insert(mat.id.clone(), times);
+    }
+    let cards = get(shared, "/api/deviceConfCompany").await;
+    for card in cards.as_array().unwrap() {
+        let Some(id) = card["deviceId"]["$oid"].as_str() else { continue };
+        if let (Some(status), Some(listed)) = (card["patientStatus"].as_str(), alarms.get(id)) {
+            wrong.extend(missing_without_alarm(id, status, listed, &entrances[id]));
+        }
+    }
+    let mut ledger = shared.ledger.lock().unwrap();
+    for (device, listed) in &alarms {
+        wrong.extend(ledger.verify_alarms(device, listed));
+        // Every alarm read now is owed at the next restart too (pending ones stay pending).
+        wrong.extend(ledger.alarms_listed(device, listed));
+    }
+    drop(ledger);
+
+    let patients = get(shared, &format!("/api/podometry/patients/{}", shared.user)).await;
+    let patients: BTreeMap<String, i64> =
+        patients.as_array().unwrap().iter().map(|p| (oid(p), p["weight"].as_f64().unwrap_or(-1.0).round() as i64)).collect();
+    wrong.extend(shared.ledger.lock().unwrap().verify_patients(&patients));
+
+    let mut analyses = BTreeSet::new();
+    for page in 1.. {
+        let listed = get(shared, &format!("/api/podometryAnalysisPage/{}/all/{page}", shared.user)).await;
+        analyses.extend(listed["analyses"].as_array().unwrap().iter().map(oid));
+        if page >= listed["totalPages"].as_u64().unwrap_or(0) {
+            break;
+        }
+    }
+    wrong.extend(shared.ledger.lock().unwrap().verify_analyses(&analyses));
+
+    let devices: Vec<String> = shared.ledger.lock().unwrap().repositioned_devices().map(str::to_owned).collect();
+    for device in devices {
+        let minutes = get(shared, &format!("/api/device/{device}/repositioning")).await["minutes"].as_i64().unwrap();
+        wrong.extend(shared.ledger.lock().unwrap().verify_repositioning(&device, minutes));
+    }
+    wrong
+}
+
+/// Waits until the hub counts every mat connected; returns when.
+async fn all_mats_connected(http: SocketAddr, mats: usize) -> Instant {
+    let deadline = Instant::now() + RECONNECT_LIMIT;
+    loop {
+        if let Ok(response) = try_request(http, "GET", "/metrics", None, None).await {
+            if metric(&response.body, "hub_devices_connected").is_some_and(|n| n as usize >= mats) {
+                return Instant::now();
+            }
+        }
+        assert!(Instant::now() < deadline, "not every mat reconnected within {RECONNECT_LIMIT:?}");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+}
+
+/// A viewer joins every mat and waits for a map from each; returns when the last one came.
+async fn maps_from_every_mat(shared: &Shared) -> Instant {
+    let mut viewer = Browser::authenticated(shared.http, &shared.token()).await;
+    for mat in &shared.mats {
+        viewer.send("joinUser", json!({ "deviceId": mat.id })).await;
+    }
+    let mut waiting: BTreeSet<&str> = shared.mats.iter().map(|m| m.id.as_str()).collect();
+    let deadline = tokio::time::Instant::now() + RECONNECT_LIMIT;
+    while !waiting.is_empty() {
+        let left = deadline.saturating_duration_since(tokio::time::Instant::now());
+        let map = viewer.wait_for("pressureMap_SAToFront", left).await;
+        let map = map.unwrap_or_else(|| panic!("no maps from {} mats: {waiting:?}", waiting.len()));
+        if let Some(device) = field(&map.data, "deviceId").as_str() {
+            waiting.remove(device);
+        }
+    }
+    Instant::now()
+}
+
+/// p50 and max of durations, in ms.
+fn p50_max(samples: &[Duration]) -> (u128, u128) {
+    let mut ms: Vec<u128> = samples.iter().map(Duration::as_millis).collect();
+    ms.sort_unstable();
+    (ms.get(ms.len().saturating_sub(1) / 2).copied().unwrap_or(0), ms.last().copied().unwrap_or(0))
+}
+
+#[derive(Debug, serde::Serialize)]
+struct Figures {
+    params: Params,
+    counts: ledger::Counts,
+    kills: usize,
+    rest_ms_p50: u128,
+    rest_ms_max: u128,
+    mats_ms_p50: u128,
+    mats_ms_max: u128,
+    maps_ms_p50: u128,
+    maps_ms_max: u128,
+    frames_sent: u64,
+    device_reconnects: u64,
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn acknowledged_writes_and_alarms_survive_kill_9_under_load() {
+    let params = Params::from_env();
+    eprintln!("kill_under_load: seed {} (DURABILITY_SEED={} reproduces the kill moments and choices), {params:?}", params.seed, params.seed);
+    let mut rng = StdRng::seed_from_u64(params.seed);
+    let data = tempfile::tempdir().unwrap();
+    let devices_file = provision(&params.hub_bin, data.path(), params.mats);
+    let extra = ["--absence-delay-secs", ABSENCE_DELAY_SECS];
+    let mut hub = HubProcess::start(&params.hub_bin, data.path(), &extra);
+    let http = hub.listening.http;
+    let (token, user) = login_when_serving(http).await;
+
+    // The fleet: every mat runs a short bed cycle (empty longer than the absence delay, so each
+    // cycle makes the patient Missing and raises an alarm unless one is pending), from a random
+    // point of it.
+    let script = BedScript {
+        empty: 6 * SECOND,
+        lie_down: SECOND,
+        supine: 4 * SECOND,
+        turn: SECOND,
+        left_lateral: 2 * SECOND,
+        right_lateral: 2 * SECOND,
+        prone: 2 * SECOND,
+        leave: SECOND,
+    };
+    let provisioned = load_devices(&devices_file).expect("the provisioned devices");
+    let client = QuicClient::new(Trust::PemFile(hub.listening.cert.clone())).expect("a QUIC client");
+    let (stop_devices, shutdown) = tokio::sync::watch::channel(false);
+    let stats = Arc::new(SimStats::default());
+    let mut mats = Vec::new();
+    for device in &provisioned {
+        let mut spec = device.to_spec().expect("a device spec");
+        spec.scenario = Scenario::BedOccupant(script.clone());
+        spec.rate = Rate::Fixed { hz: params.rate_hz };
+        spec.time_offset = Duration::from_millis(rng.random_range(0..20_000));
+        let transport = Transport::QuicShared { client: client.clone(), addr: hub.listening.quic, server_name: "localhost".into() };
+        tokio::spawn(simulator::run_device(spec, transport, stats.clone(), shutdown.clone()));
+        mats.push(Mat { id: device.device_id.clone().expect("a device id"), serial: device.serial.clone() });
+    }
+    let shared = Arc::new(Shared {
+        http,
+        user,
+        token: std::sync::RwLock::new(token),
+        mats,
+        ledger: Mutex::new(Ledger::default()),
+        gate: RwLock::new(()),
+        stop: AtomicBool::new(false),
+        wrong: Mutex::new(Vec::new()),
+    });
+    all_mats_connected(http, params.mats).await;
+    maps_from_every_mat(&shared).await;
+    let mut tasks = Vec::new();
+    for index in 0..params.writers {
+        tasks.push(tokio::spawn(writer(shared.clone(), index, params.writers, rng.random())));
+    }
+    tasks.push(tokio::spawn(nurse(shared.clone(), rng.random())));
+
+    let (mut rest, mut connected, mut maps) = (Vec::new(), Vec::new(), Vec::new());
+    for kill in 1..=params.kills {
+        let uptime = Duration::from_millis(rng.random_range(params.uptime_ms.0..=params.uptime_ms.1));
+        tokio::time::sleep(uptime).await;
+        hub.kill_9();
+        let quiet = shared.gate.write().await;
+        let began = hub.restart();
+        let (token, _) = login_when_serving(http).await;
+        rest.push(began.elapsed());
+        *shared.token.write().unwrap() = token;
+        let mut wrong = verify(&shared).await;
+        wrong.extend(shared.wrong.lock().unwrap().drain(..));
+        assert!(wrong.is_empty(), "after kill {kill} (seed {}): {} contradictions:\n{}", params.seed, wrong.len(), wrong.join("\n"));
+        drop(quiet);
+        connected.push(all_mats_connected(http, params.mats).await - began);
+        maps.push(maps_from_every_mat(&shared).await - began);
+        let counts = shared.ledger.lock().unwrap().counts;
+        eprintln!(
+            "kill {kill}/{}: after {uptime:?} up; serving in {:?}, all mats in {:?}, maps from all in {:?}; {counts:?}",
+            params.kills,
+            rest.last().unwrap(),
+            connected.last().unwrap(),
+            maps.last().unwrap()
+        );
+    }
+    shared.stop.store(true, Ordering::Relaxed);
+    for task in tasks {
+        let _ = task.await;
+    }
+    let _ = stop_devices.send(true);
+
+    let counts = shared.ledger.lock().unwrap().counts;
+    let ((rest_ms_p50, rest_ms_max), (mats_ms_p50, mats_ms_max), (maps_ms_p50, maps_ms_max)) = (p50_max(&rest), p50_max(&connected), p50_max(&maps));
+    let snapshot = stats.snapshot();
+    let figures = Figures {
+        params: params.clone(),
+        counts,
+        kills: params.kills,
+        rest_ms_p50,
+        rest_ms_max,
+        mats_ms_p50,
+        mats_ms_max,
+        maps_ms_p50,
+        maps_ms_max,
+        frames_sent: snapshot.frames_sent,
+        device_reconnects: snapshot.connects.saturating_sub(params.mats as u64),
+    };
+    let json = serde_json::to_string_pretty(&figures).unwrap();
+    eprintln!("kill_under_load figures:\n{json}");
+    if let Ok(path) = std::env::var("DURABILITY_REPORT") {
+        std::fs::write(path, &json).expect("the report is written");
+    }
+    assert!(counts.acknowledged > 0 && counts.alarms_seen > 0, "the load wrote and alarmed: {counts:?}");
+    assert!(counts.alarms_attended > 0, "alarms were attended: {counts:?}");
+    drop(hub);
+}
+
+#[test]
+fn the_listening_line_gives_the_addresses() {
+    let line = "listening http=http://127.0.0.1:41234 quic=127.0.0.1:45678 cert=/tmp/x/tls/cert.pem\n";
+    let listening = parse_listening(line).expect("parsed");
+    assert_eq!((listening.http.port(), listening.quic.port()), (41234, 45678));
+    assert_eq!(listening.cert, PathBuf::from("/tmp/x/tls/cert.pem"));
+    assert_eq!(parse_listening("demo: open http://…"), None);
+    assert_eq!(metric("# HELP hub_devices_connected x\nhub_devices_connected 17\n", "hub_devices_connected"), Some(17.0));
+}
