@@ -335,18 +335,18 @@ impl MatState {
     }
 
     fn apply_outputs(&mut self) {
+        // The step's status is saved after the step's records (an alarm raised with a Missing
+        // status reaches the store first: see the storage writer's `flush`).
+        let mut status_to_save = None;
         while let Some(output) = self.machine.poll_output() {
             match output {
                 MatOutput::Status(status) => {
                     self.publish_status(status);
-                    if let Some(writer) = &self.args.writer {
-                        let record = StatusRecord {
-                            device_id: self.args.info.id.clone(),
-                            functional: status.functional,
-                            patient_status: status.patient_status,
-                        };
-                        let _ = writer.cast(WriterMsg::Save(record));
-                    }
+                    status_to_save = Some(StatusRecord {
+                        device_id: self.args.info.id.clone(),
+                        functional: status.functional,
+                        patient_status: status.patient_status,
+                    });
                     self.notify_parent();
                 }
                 MatOutput::Blank => {
@@ -390,6 +390,9 @@ impl MatState {
                     }
                 }
             }
+        }
+        if let (Some(writer), Some(record)) = (&self.args.writer, status_to_save) {
+            let _ = writer.cast(WriterMsg::Save(record));
         }
     }
 

@@ -45,13 +45,7 @@ pub trait StatusStore: Send + Sync + 'static {
 
     /// Writes a batch of device records, in the order given (an alarm's `AlarmRaised` always
     /// precedes its `AlarmAttended`). See [`Record`] for what each variant must become.
-    ///
-    /// Until the hub's store implements it, records are refused: the writer keeps them (bounded
-    /// by [`MAX_PENDING_RECORD_BYTES`]) and retries, so nothing is lost across a short gap.
-    fn save_records(&self, batch: Vec<Record>) -> StoreFuture<'_> {
-        let count = batch.len();
-        Box::pin(async move { Err(format!("this store does not persist device records yet ({count} pending)")) })
-    }
+    fn save_records(&self, batch: Vec<Record>) -> StoreFuture<'_>;
 }
 
 /// Messages of the writer.
@@ -143,16 +137,18 @@ impl WriterState {
         }
     }
 
-    /// Records first, then statuses: a status must never reach the store before the records
-    /// emitted with it. A hub killed between the two writes then restarts with the alarm pending
-    /// and the status not yet changed, which the machines handle (the alarm is not raised twice);
-    /// the other order restarted with the patient Missing and no alarm, and the restored machine,
-    /// seeing the condition already on, raised none until the patient came back and left again
-    /// (found by `hub/tests/kill_under_load.rs`).
+    /// Records first, then statuses, and statuses only once every record before them is
+    /// written: a status must never reach the store before the records emitted with it (the mat
+    /// actor casts a step's records before its status). A hub killed between the two writes then
+    /// restarts with the alarm pending and the status not yet changed, which the machines handle
+    /// (the alarm is not raised twice); the other order restarted with the patient Missing and no
+    /// alarm, and the restored machine, seeing the condition already on, raised none until the
+    /// patient came back and left again (found by `hub/tests/kill_under_load.rs`: first statuses
+    /// written before records in a batch, then statuses written while the records' batch failed
+    /// and waited for its retry).
     async fn flush(&mut self) -> Result<(), String> {
-        let records = self.flush_records().await;
-        let statuses = self.flush_statuses().await;
-        records.and(statuses)
+        self.flush_records().await?;
+        self.flush_statuses().await
     }
 
     async fn flush_statuses(&mut self) -> Result<(), String> {
@@ -223,16 +219,6 @@ mod tests {
         }
     }
 
-    /// A store written before records existed: only statuses.
-    struct StatusOnlyStore(Mutex<usize>);
-
-    impl StatusStore for StatusOnlyStore {
-        fn save_statuses(&self, batch: Vec<StatusRecord>) -> StoreFuture<'_> {
-            *self.0.lock().unwrap_or_else(|p| p.into_inner()) += batch.len();
-            Box::pin(async { Ok(()) })
-        }
-    }
-
     fn stream_end(device: &str, ends_at_ms: Option<u64>) -> Record {
         Record::StreamingEnd { device_id: device.into(), ends_at_ms }
     }
@@ -254,8 +240,9 @@ mod tests {
         }
         writer.cast(WriterMsg::Save(StatusRecord { device_id: "a".into(), functional: true, patient_status: PatientStatus::Correct })).expect("cast");
         assert_eq!(flush(&writer).await, Err("database unavailable".to_owned()));
-        assert_eq!(store.statuses.lock().unwrap_or_else(|p| p.into_inner()).len(), 1, "statuses do not wait for records");
+        assert!(store.statuses.lock().unwrap_or_else(|p| p.into_inner()).is_empty(), "statuses wait for the records before them");
         assert_eq!(flush(&writer).await, Ok(()));
+        assert_eq!(store.statuses.lock().unwrap_or_else(|p| p.into_inner()).len(), 1, "then the status is written");
         assert_eq!(*store.records.lock().unwrap_or_else(|p| p.into_inner()), sent, "every record, once, in order");
         assert_eq!(flush(&writer).await, Ok(()));
         assert_eq!(store.records.lock().unwrap_or_else(|p| p.into_inner()).len(), 3);
@@ -285,16 +272,5 @@ mod tests {
         writer.cast(WriterMsg::Record(raised)).expect("cast");
         assert_eq!(flush(&writer).await, Ok(()));
         assert_eq!(*store.0.lock().unwrap_or_else(|p| p.into_inner()), ["records", "statuses"]);
-    }
-
-    #[tokio::test]
-    async fn a_store_without_records_still_saves_statuses_and_reports_the_pending_records() {
-        let store = Arc::new(StatusOnlyStore(Mutex::new(0)));
-        let (writer, _) = Actor::spawn(None, StorageWriter, store.clone() as Arc<dyn StatusStore>).await.expect("writer");
-        writer.cast(WriterMsg::Save(StatusRecord { device_id: "a".into(), functional: true, patient_status: PatientStatus::Correct })).expect("cast");
-        writer.cast(WriterMsg::Record(stream_end("a", Some(1)))).expect("cast");
-        let result = flush(&writer).await;
-        assert!(result.as_ref().is_err_and(|e| e.contains("does not persist device records")), "{result:?}");
-        assert_eq!(*store.0.lock().unwrap_or_else(|p| p.into_inner()), 1);
     }
 }

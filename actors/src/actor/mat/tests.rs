@@ -195,3 +195,61 @@ async fn the_repositioning_clock_survives_a_restart() {
     assert_eq!(status.patient_status, PatientStatus::UlcerRisk, "{status:?}");
     assert_eq!(company_events(&viewer).iter().filter(|e| *e == "alarmOn").count(), 1);
 }
+
+/// A writer that only notes what the mat actor sends it, in order.
+struct WriterProbe;
+
+impl Actor for WriterProbe {
+    type Msg = WriterMsg;
+    type State = Arc<std::sync::Mutex<Vec<String>>>;
+    type Arguments = Arc<std::sync::Mutex<Vec<String>>>;
+
+    async fn pre_start(&self, _myself: ActorRef<WriterMsg>, log: Self::Arguments) -> Result<Self::State, ActorProcessingErr> {
+        Ok(log)
+    }
+
+    async fn handle(&self, _myself: ActorRef<WriterMsg>, message: WriterMsg, log: &mut Self::State) -> Result<(), ActorProcessingErr> {
+        let entry = match message {
+            WriterMsg::Save(status) => format!("status {:?}", status.patient_status),
+            WriterMsg::Record(Record::AlarmRaised { kind, .. }) => format!("alarm {kind:?}"),
+            WriterMsg::Record(_) => "record".to_owned(),
+            WriterMsg::FlushDue | WriterMsg::Flush(_) => return Ok(()),
+        };
+        log.lock().unwrap_or_else(|p| p.into_inner()).push(entry);
+        Ok(())
+    }
+}
+
+#[tokio::test(start_paused = true)]
+async fn the_missing_alarm_is_sent_to_the_writer_before_the_missing_status() {
+    // A hub killed between the two writes must restart with the alarm, not with a Missing patient
+    // and no alarm (hub/tests/kill_under_load.rs): the writer keeps the order it receives.
+    let log = Arc::new(std::sync::Mutex::new(Vec::new()));
+    let (writer, _) = Actor::spawn(None, WriterProbe, log.clone()).await.expect("probe");
+    let (link, _rx) = DeviceLink::new(1);
+    let args = MatArgs {
+        info: info(),
+        link: Some(link),
+        bus: Bus::new(),
+        writer: Some(writer),
+        parent: None,
+        metrics: Arc::new(HubMetrics::default()),
+        absence_delay: Duration::from_secs(30),
+        inflight: Arc::new(AtomicUsize::new(0)),
+        last_status: Arc::default(),
+        memory: Arc::default(),
+        behaviour: BehaviourConfig::default(),
+    };
+    let (actor, _handle) = Actor::spawn(None, MatActor, args).await.expect("mat actor");
+    actor.cast(frame(body())).expect("frame");
+    settle().await;
+    for _ in 0..=31 {
+        advance(Duration::from_secs(1)).await;
+        actor.cast(frame(vec![0; 48 * 48])).expect("frame");
+        settle().await;
+    }
+    let log = log.lock().unwrap_or_else(|p| p.into_inner()).clone();
+    let alarm = log.iter().position(|e| e == "alarm Missing").unwrap_or_else(|| panic!("no Missing alarm: {log:?}"));
+    let status = log.iter().position(|e| e == "status Missing").unwrap_or_else(|| panic!("no Missing status: {log:?}"));
+    assert!(alarm < status, "{log:?}");
+}
