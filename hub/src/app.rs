@@ -85,7 +85,8 @@ pub async fn start_with_store(config: ServeConfig, store: Store) -> anyhow::Resu
     let ingest = IngestContext::new(catalog.clone(), actors.registry.clone(), metrics.clone());
 
     let identity = tls::load_or_create(&config.data, config.tls_cert.as_deref(), config.tls_key.as_deref())?;
-    let endpoint = ingest::quic::bind(config.quic, &identity)?;
+    let reset_key = ingest::reset_key::load_or_create(&config.data)?;
+    let endpoint = ingest::quic::bind(config.quic, &identity, &reset_key)?;
     let quic_addr = endpoint.local_addr().context("reading the QUIC address")?;
     let listener = tokio::net::TcpListener::bind(config.http).await.with_context(|| format!("binding HTTP on {}", config.http))?;
     let http_addr = listener.local_addr().context("reading the HTTP address")?;

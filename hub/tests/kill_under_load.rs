@@ -491,3 +491,34 @@ fn the_listening_line_gives_the_addresses() {
     assert_eq!(parse_listening("demo: open http://…"), None);
     assert_eq!(metric("# HELP hub_devices_connected x\nhub_devices_connected 17\n", "hub_devices_connected"), Some(17.0));
 }
+
+/// The simulated mats' QUIC idle timeout: without a reset they notice a dead hub only after it.
+const MAT_IDLE_TIMEOUT: Duration = Duration::from_secs(20);
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_restarted_hub_resets_the_killed_ones_connections_so_mats_come_back_at_once() {
+    // The new process knows the old one's stateless-reset key (DATA/tls/quic-reset.key), so the
+    // mats' next packets are answered with a reset they accept, and they reconnect well before
+    // their idle timeout would have told them.
+    let data = tempfile::tempdir().unwrap();
+    let bin = PathBuf::from(HUB_BIN);
+    let devices_file = provision(&bin, data.path(), 3);
+    let mut hub = HubProcess::start(&bin, data.path(), &[]);
+    let http = hub.listening.http;
+    let client = QuicClient::new(Trust::PemFile(hub.listening.cert.clone())).expect("a QUIC client");
+    let (stop_devices, shutdown) = tokio::sync::watch::channel(false);
+    let stats = Arc::new(SimStats::default());
+    for device in load_devices(&devices_file).expect("the provisioned devices") {
+        let mut spec = device.to_spec().expect("a device spec");
+        spec.rate = Rate::Fixed { hz: 5.0 };
+        let transport = Transport::QuicShared { client: client.clone(), addr: hub.listening.quic, server_name: "localhost".into() };
+        tokio::spawn(simulator::run_device(spec, transport, stats.clone(), shutdown.clone()));
+    }
+    all_mats_connected(http, 3).await;
+    hub.kill_9();
+    let began = hub.restart();
+    let back = all_mats_connected(http, 3).await - began;
+    eprintln!("mats back {back:?} after the restart began");
+    let _ = stop_devices.send(true);
+    assert!(back < MAT_IDLE_TIMEOUT / 2, "the mats came back after {back:?}: reset by the new hub, not by their {MAT_IDLE_TIMEOUT:?} idle timeout");
+}

@@ -5,6 +5,7 @@
 
 pub mod connection;
 pub mod quic;
+pub mod reset_key;
 pub mod websocket;
 
 pub use connection::IngestContext;

@@ -11,6 +11,7 @@ use bytes::{Buf, BytesMut};
 use quinn::crypto::rustls::QuicServerConfig;
 
 use super::connection::{serve_device, DeviceTransport, IngestContext};
+use super::reset_key::{endpoint_config, RESET_KEY_LEN};
 use crate::tls::ServerIdentity;
 
 /// Idle connections are closed after this long (devices send frames at least every few seconds).
@@ -18,8 +19,9 @@ const IDLE_TIMEOUT: Duration = Duration::from_secs(30);
 /// How long a new connection has to open its stream.
 const STREAM_TIMEOUT: Duration = Duration::from_secs(5);
 
-/// Binds the QUIC endpoint.
-pub fn bind(addr: SocketAddr, identity: &ServerIdentity) -> anyhow::Result<quinn::Endpoint> {
+/// Binds the QUIC endpoint. `reset_key` signs stateless resets (see [`super::reset_key`]): the
+/// same key across restarts lets a new process reset the connections of the one before it.
+pub fn bind(addr: SocketAddr, identity: &ServerIdentity, reset_key: &[u8; RESET_KEY_LEN]) -> anyhow::Result<quinn::Endpoint> {
     let provider = Arc::new(rustls::crypto::ring::default_provider());
     let mut crypto = rustls::ServerConfig::builder_with_provider(provider)
         .with_protocol_versions(&[&rustls::version::TLS13])
@@ -34,7 +36,9 @@ pub fn bind(addr: SocketAddr, identity: &ServerIdentity) -> anyhow::Result<quinn
     transport.max_concurrent_bidi_streams(1u32.into());
     transport.max_concurrent_uni_streams(0u32.into());
     config.transport_config(Arc::new(transport));
-    quinn::Endpoint::server(config, addr).with_context(|| format!("binding QUIC on {addr}"))
+    let socket = std::net::UdpSocket::bind(addr).with_context(|| format!("binding QUIC on {addr}"))?;
+    quinn::Endpoint::new(endpoint_config(reset_key), Some(config), socket, Arc::new(quinn::TokioRuntime))
+        .with_context(|| format!("starting QUIC on {addr}"))
 }
 
 /// Accepts device connections until the endpoint is closed.
