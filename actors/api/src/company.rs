@@ -4,7 +4,6 @@
 
 use base64::Engine;
 use serde::Deserialize;
-use storage::model::CompanyBranding;
 
 use super::{char_len, Invalid};
 
@@ -43,6 +42,17 @@ impl CompanyInput {
     fn address(&self) -> String {
         self.address.as_deref().or(self.location.as_deref()).unwrap_or("").trim().to_owned()
     }
+}
+
+/// A company's branding (spec §3: companyName, logo, address, pageColor, layoutNumber).
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct CompanyBranding {
+    pub company_name: String,
+    pub address: String,
+    /// A `data:image/png;base64,…` or `data:image/jpeg;base64,…` URL, already checked.
+    pub logo: Option<String>,
+    pub page_color: String,
+    pub layout_number: i64,
 }
 
 /// Checks a company and returns its branding, the logo as a `data:` URL of its real type.

@@ -2,9 +2,8 @@
 //! (deviceParameters); registration needs a serial and a name, a known device type, and a
 //! numeric number of sub-devices (default 2, Sensing Horse only).
 
-use actors::machine::device_type::DeviceType;
+use mat_protocol::device_type::DeviceType;
 use serde::Deserialize;
-use storage::model::DeviceSettings;
 
 use super::lenient::NumberOrText;
 use super::{char_len, Invalid};
@@ -26,6 +25,14 @@ fn parameters(message: impl Into<String>) -> Invalid {
 #[derive(Debug, Clone, Default, Deserialize)]
 #[serde(default)]
 pub struct DeviceSettingsInput {
+    pub name: String,
+    pub bed: String,
+    pub room: String,
+}
+
+/// The editable fields of a device (spec §5: name, room and bed non-empty).
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct DeviceSettings {
     pub name: String,
     pub bed: String,
     pub room: String,

@@ -3,7 +3,6 @@
 //! position of `up`, `center` and `eye`, each `{x, y, z}`.
 
 use serde::{Deserialize, Serialize};
-use storage::model::LayoutSettings;
 
 use super::Invalid;
 
@@ -76,6 +75,20 @@ impl Default for LayoutJson {
             manual_scale_value: Some(MANUAL_SCALE_DEFAULT),
         }
     }
+}
+
+/// A user's layout settings (spec §3). `camera_position` is JSON text `{up, center, eye}`.
+#[derive(Debug, Clone, PartialEq)]
+#[cfg_attr(feature = "surreal", derive(surrealdb::types::SurrealValue))]
+pub struct LayoutSettings {
+    pub map_color_index: i64,
+    pub smoothen_index: i64,
+    pub threshold_value: i64,
+    pub contours_enabled: bool,
+    pub is3_dmode: bool,
+    pub camera_position: String,
+    pub manual_scale: bool,
+    pub manual_scale_value: i64,
 }
 
 /// The manual scale as spec §5 has it: empty resets to 200, else clamped to 50–1000 and

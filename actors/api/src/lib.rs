@@ -1,10 +1,13 @@
-//! Validation of what clients send (spec §5), as pure functions: input types as the client
-//! sends them in, checked values out, or a [`Invalid`] naming the i18n key of spec §8.
+//! What clients send the REST API, and its validation (spec §5), as pure functions: the request
+//! bodies as the client sends them in, checked values out, or a [`Invalid`] naming the i18n key of
+//! spec §8. No database and no runtime here, so the bodies can be fuzzed on their own.
 //!
-//! Handlers call these before storage; the schema's assertions are a second line that should
-//! never fire for input that passed here.
+//! The hub's handlers call these before storage; the schema's assertions are a second line that
+//! should never fire for input that passed here. The checked values (`DeviceSettings`,
+//! `CompanyBranding`, `PatientFields`, `LayoutSettings`) are what storage keeps.
 
 pub mod account;
+pub mod body;
 pub mod company;
 pub mod device;
 pub mod email;

@@ -4,7 +4,6 @@
 //! data-treatment agreement on creation. Unset phone, phone2, size and postal code become -1.
 
 use serde::Deserialize;
-use storage::model::PatientFields;
 
 use super::email::is_email;
 use super::lenient::NumberOrText;
@@ -45,6 +44,30 @@ pub struct PatientInput {
     pub postal_code: NumberOrText,
     pub country: Option<String>,
     pub agree_data_treatment: Option<bool>,
+}
+
+/// A patient's fields, as creating or updating one takes them (validated by the caller, asserted
+/// by the schema) and as they are read back. Serialises to the spec's field names.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize)]
+#[cfg_attr(feature = "surreal", derive(surrealdb::types::SurrealValue))]
+#[serde(rename_all = "camelCase")]
+pub struct PatientFields {
+    pub name: String,
+    pub weight: f64,
+    pub height: f64,
+    pub birth_date: Option<i64>,
+    pub notes: String,
+    pub email: String,
+    pub phone: String,
+    pub phone2: String,
+    pub gender: Option<String>,
+    pub size: f64,
+    pub health_ins: String,
+    pub medical_cond: String,
+    pub profession: String,
+    pub address: String,
+    pub postal_code: String,
+    pub country: String,
 }
 
 /// Creating or editing.

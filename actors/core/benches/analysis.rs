@@ -7,9 +7,9 @@
 use std::hint::black_box;
 use std::time::Duration;
 
-use actors::analysis::export::{ExportKind, ExportMetadata, export_raw};
-use actors::analysis::{AnalysisKind, AnalysisParams, AnalysisResult, Capture, PressureFrame, analyse};
-use actors::machine::device_type::DeviceType;
+use mat_core::analysis::export::{ExportKind, ExportMetadata, export_raw};
+use mat_core::analysis::{AnalysisKind, AnalysisParams, AnalysisResult, Capture, PressureFrame, analyse};
+use mat_protocol::device_type::DeviceType;
 use criterion::{Criterion, criterion_group, criterion_main};
 
 const SIZE: usize = 48;

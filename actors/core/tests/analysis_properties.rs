@@ -2,12 +2,12 @@
 //! mirrors every centre of pressure; scaling every pressure leaves the distributions alone.
 #![allow(clippy::unwrap_used)]
 
-use actors::analysis::balance::balance;
-use actors::analysis::dynamic_podology::dynamic_podology;
-use actors::analysis::seating::seating;
-use actors::analysis::static_podology::{StaticResult, static_podology};
-use actors::analysis::{Capture, PressureFrame};
-use actors::machine::device_type::DeviceType;
+use mat_core::analysis::balance::balance;
+use mat_core::analysis::dynamic_podology::dynamic_podology;
+use mat_core::analysis::seating::seating;
+use mat_core::analysis::static_podology::{StaticResult, static_podology};
+use mat_core::analysis::{Capture, PressureFrame};
+use mat_protocol::device_type::DeviceType;
 use proptest::prelude::*;
 
 const ROWS: usize = 20;

@@ -4,16 +4,16 @@
 
 use std::time::{Duration, Instant};
 
-use actors::machine::alarm::{AlarmKind, AlarmMachine, AlarmOutput};
-use actors::machine::body_regions::RegionLoads;
-use actors::machine::capture::{CaptureKind, CaptureMachine, CaptureOrigin, CaptureOutput, CaptureRequest};
-use actors::machine::posture::{Posture, PostureReading};
-use actors::machine::presence::Presence;
-use actors::machine::pressure_map::PressureMap;
-use actors::machine::pressure_ulcer::{UlcerConfig, UlcerOutput, UlcerRiskMachine};
-use actors::machine::status::PatientStatus;
-use actors::machine::streaming::{StreamGate, StreamOutput, Streaming};
-use actors::protocol::CellFormat;
+use mat_core::machine::alarm::{AlarmKind, AlarmMachine, AlarmOutput};
+use mat_core::machine::body_regions::RegionLoads;
+use mat_core::machine::capture::{CaptureKind, CaptureMachine, CaptureOrigin, CaptureOutput, CaptureRequest};
+use mat_core::machine::posture::{Posture, PostureReading};
+use mat_core::machine::presence::Presence;
+use mat_core::machine::pressure_map::PressureMap;
+use mat_core::machine::pressure_ulcer::{UlcerConfig, UlcerOutput, UlcerRiskMachine};
+use mat_core::machine::status::PatientStatus;
+use mat_core::machine::streaming::{StreamGate, StreamOutput, Streaming};
+use mat_protocol::CellFormat;
 use proptest::prelude::*;
 
 #[derive(Debug, Clone)]
@@ -216,7 +216,7 @@ proptest! {
 
     #[test]
     fn every_alarm_is_attended_once_or_still_pending(ops in prop::collection::vec(alarm_op(), 1..100)) {
-        use actors::machine::pressure_ulcer::RepositioningTier as T;
+        use mat_core::machine::pressure_ulcer::RepositioningTier as T;
         let t0 = Instant::now();
         let mut now = t0;
         let mut m = AlarmMachine::new(1);
@@ -237,7 +237,7 @@ proptest! {
                     condition[1] = tier.at_risk();
                     m.handle_tier(now, tier);
                 }
-                AlarmOp::Attend(id) => { let _ = m.attend(now, actors::machine::alarm::AlarmId(id)); }
+                AlarmOp::Attend(id) => { let _ = m.attend(now, mat_core::machine::alarm::AlarmId(id)); }
                 AlarmOp::AttendAll => { m.attend_all(now); }
                 AlarmOp::Wait(s) => now += Duration::from_secs(u64::from(s)),
             }

@@ -2,7 +2,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::protocol::CellFormat;
+use crate::CellFormat;
 
 /// Every device type of spec §3, plus `Room Set`, the parent record of a bed + seat + floor set
 /// (the spec names room sets but gives their parent no type; see docs/decisions.md).
@@ -180,12 +180,14 @@ pub enum CaptureOffer {
     Remote,
 }
 
-/// Postures a type's log reports: `lying` (Supine, Prone, Left/Right Lateral, Seated) or
-/// `sleepMat` (Supine / No Supine).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+/// Which postures a mat reports (and its log shows): `lying` or `sleepMat`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
 #[serde(rename_all = "camelCase")]
-pub enum PostureLabels {
+pub enum PostureScheme {
+    /// Supine, Prone, Left Lateral, Right Lateral, Seated (mattress and floor mats).
+    #[default]
     Lying,
+    /// Supine or No Supine (Sleep Mat).
     SleepMat,
 }
 
@@ -216,7 +218,7 @@ pub struct DeviceTypeInfo {
     /// horse and mattress devices).
     pub static_histogram: bool,
     /// Postures its log reports, if any.
-    pub posture: Option<PostureLabels>,
+    pub posture: Option<PostureScheme>,
     /// Whether the repositioning clock runs (tier on the card, interval on the page).
     pub repositioning_clock: bool,
     /// Whether it gets a card (horse sub-devices do not).
@@ -337,12 +339,31 @@ impl DeviceType {
         )
     }
 
+    /// The postures a mat of this type reads, if it reads any: bed mats.
+    pub fn posture_scheme(self) -> Option<PostureScheme> {
+        match self {
+            DeviceType::MattressMat | DeviceType::MattressMatIoT => Some(PostureScheme::Lying),
+            DeviceType::SleepMat => Some(PostureScheme::SleepMat),
+            _ => None,
+        }
+    }
+
+    /// Whether this type runs the repositioning clock: bed mats and IoT seating mats.
+    pub fn watches_repositioning(self) -> bool {
+        self.posture_scheme().is_some() || matches!(self, DeviceType::SeatingMatIoT | DeviceType::SeatingMatIoTXL)
+    }
+
+    /// Whether this type raises Missing alarms: the mats that watch a patient in bed or in a chair.
+    /// Force channels, room-set sensors (the set decides presence), horse saddles and analysis
+    /// plates do not: an empty floor sensor or an unused podology plate is not a missing patient.
+    pub fn raises_missing_alarms(self) -> bool {
+        self.watches_repositioning() || matches!(self, DeviceType::SeatingMat)
+    }
+
     /// Everything the client reads about this type.
     pub fn info(self) -> DeviceTypeInfo {
-        use crate::machine::mat::{posture_scheme, watches_repositioning};
-        use crate::machine::posture::PostureScheme;
         let captures = self.captures();
-        let repositioning_clock = watches_repositioning(self);
+        let repositioning_clock = self.watches_repositioning();
         DeviceTypeInfo {
             name: self.name(),
             route: self.route(),
@@ -354,10 +375,7 @@ impl DeviceType {
             pdf_reports: self.pdf_reports(),
             static_histogram: self.static_histogram(),
             captures,
-            posture: posture_scheme(self).map(|s| match s {
-                PostureScheme::Lying => PostureLabels::Lying,
-                PostureScheme::SleepMat => PostureLabels::SleepMat,
-            }),
+            posture: self.posture_scheme(),
             repositioning_clock,
             card: self != DeviceType::SensingHorseSubdevice,
             card_shows_bed: self != DeviceType::Shapes,
@@ -443,8 +461,8 @@ mod tests {
         assert_eq!(DeviceType::SensingHorse.page_family(), PageFamily::Horse);
         assert_eq!(DeviceType::SeatingMatIoT.page_family(), PageFamily::Seating);
         assert_eq!(DeviceType::FloorMat.page_family(), PageFamily::Mat);
-        assert_eq!(DeviceType::SleepMat.info().posture, Some(PostureLabels::SleepMat));
-        assert_eq!(DeviceType::MattressMatIoT.info().posture, Some(PostureLabels::Lying));
+        assert_eq!(DeviceType::SleepMat.info().posture, Some(PostureScheme::SleepMat));
+        assert_eq!(DeviceType::MattressMatIoT.info().posture, Some(PostureScheme::Lying));
         assert!(!DeviceType::SensingHorseSubdevice.info().card);
         assert!(!DeviceType::Shapes.info().card_shows_bed);
         assert_eq!(DeviceType::ForceMat.info().frame, Some(FrameShape { rows: 1, cols: 4, bytes_per_cell: 2 }));

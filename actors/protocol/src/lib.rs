@@ -1,11 +1,14 @@
-//! The device wire protocol, version 1: what mats and the hub say to each other.
+//! The device wire protocol, version 1: what mats and the hub say to each other, and the one
+//! table of device types with every capability ([`device_type`]).
 //!
 //! Every message is a MessagePack map with named fields (rmp-serde, `to_vec_named`) and a `type`
 //! tag. Pressure cells travel as one byte string, never as an array of numbers. Over QUIC each
 //! message is prefixed with its length as a big-endian `u32`; over WebSocket each binary message
 //! is exactly one protocol message. `docs/device-protocol.md` is the normative description; this
-//! module is its Rust form and is shared by the hub, the simulator and the load tests.
+//! crate is its Rust form and is shared by the hub, the simulator, the load tests and the reports.
 
+pub mod connection;
+pub mod device_type;
 mod framing;
 mod messages;
 pub mod scale;

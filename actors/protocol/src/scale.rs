@@ -15,7 +15,7 @@
 //! room-set sensors are not pressure maps: their 0–4095 readings keep their own scale (the
 //! room-set presence rule, reading > 200, is written in it).
 
-use crate::machine::device_type::DeviceType;
+use crate::device_type::DeviceType;
 
 /// Pascals in one hub pressure unit (the old mats' count: a byte over 0–1 kPa).
 pub const PASCAL_PER_UNIT: f64 = 1000.0 / 255.0;

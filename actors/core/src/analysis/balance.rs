@@ -113,7 +113,7 @@ pub fn confidence_ellipse_area(points: &[[f64; 2]], mean: [f64; 2]) -> f64 {
 mod tests {
     use super::*;
     use crate::analysis::frame::PressureFrame;
-    use crate::machine::device_type::DeviceType;
+    use mat_protocol::device_type::DeviceType;
 
     /// Two one-cell feet 10 columns apart on a 12×24 plate, in row `row`; the left foot carries
     /// `left` and the right `right`.

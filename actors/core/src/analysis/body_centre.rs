@@ -103,7 +103,7 @@ pub fn body_centre(capture: &Capture, pitch_cm: f64) -> Result<BodyCentreResult,
 mod tests {
     use super::*;
     use crate::analysis::frame::PressureFrame;
-    use crate::machine::device_type::DeviceType;
+    use mat_protocol::device_type::DeviceType;
 
     #[test]
     fn quality_bounds_are_2_and_5_cm() {

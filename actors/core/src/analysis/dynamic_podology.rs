@@ -287,7 +287,7 @@ impl EventTracker {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::machine::device_type::DeviceType;
+    use mat_protocol::device_type::DeviceType;
 
     /// A 24×24 plate; the left foot occupies columns 3..=6 and rows 4..=13 (heel rows 11..=13 after
     /// the 0.7 split: length 9, boundary 10.3), the right foot columns 15..=18 of the same rows.

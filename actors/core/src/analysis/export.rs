@@ -259,7 +259,7 @@ mod tests {
     use super::*;
     use crate::analysis::dynamic_podology::dynamic_podology;
     use crate::analysis::frame::PressureFrame;
-    use crate::machine::device_type::DeviceType;
+    use mat_protocol::device_type::DeviceType;
 
     /// 2024-02-29T12:34:56.789Z.
     const LEAP_DAY_MS: i64 = 1_709_210_096_789;

@@ -6,7 +6,7 @@ use serde::{Deserialize, Serialize};
 
 use super::AnalysisError;
 use super::units::ACTIVE_THRESHOLD;
-use crate::machine::device_type::DeviceType;
+use mat_protocol::device_type::DeviceType;
 use crate::machine::pressure_map::PressureMap;
 
 /// One map of pressures, row-major. Row 0 is the top of the map as the client draws it (the
@@ -307,7 +307,7 @@ impl Capture {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::protocol::CellFormat;
+    use mat_protocol::CellFormat;
 
     fn frame(rows: u16, cols: u16, cells: &[u16]) -> PressureFrame {
         PressureFrame::new(rows, cols, cells.to_vec()).unwrap()

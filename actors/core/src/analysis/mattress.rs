@@ -5,7 +5,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::frame::PressureFrame;
-use crate::machine::device_type::DeviceType;
+use mat_protocol::device_type::DeviceType;
 use super::units::{MATTRESS_CELL_AREA_CM2, MATTRESS_COLUMN_SPACING_CM, bmi, contact_cells};
 
 /// One point of the profile.

@@ -82,7 +82,7 @@ fn resample_to_playback(rows: u16, cols: u16, cells: &[u16]) -> Vec<f64> {
 mod tests {
     use super::*;
     use crate::analysis::frame::PressureFrame;
-    use crate::machine::device_type::DeviceType;
+    use mat_protocol::device_type::DeviceType;
 
     fn uniform_capture(values: &[u16]) -> Capture {
         let mut c = Capture::new(DeviceType::PodologyIoT, 48, 48);

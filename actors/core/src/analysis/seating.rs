@@ -246,7 +246,7 @@ pub fn detect_push_ups(totals: &[(f64, u64)]) -> Option<Vec<PushUp>> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::machine::device_type::DeviceType;
+    use mat_protocol::device_type::DeviceType;
 
     /// A 16×16 seat (2 cm cells, so 10 cm = 5 cells) with two ischial pressure points: cells
     /// (row 11, col 4) and (row 11, col 11) at 100, a 3×3 ring of 20 around each, plus a thigh

@@ -1,8 +1,8 @@
 //! Units and geometry of spec §9: pressure conversions, the spacing and surface of a cell per
 //! device type, contact area, BMI and the rounding rules the results are shown with.
 
-use crate::machine::device_type::DeviceType;
-use crate::protocol::scale::{units_per_cell, units_to_kpa, units_to_mmhg};
+use mat_protocol::device_type::DeviceType;
+use mat_protocol::scale::{units_per_cell, units_to_kpa, units_to_mmhg};
 
 /// A cell at or above this pressure, in hub units (`protocol::scale`), is "active": spec §9
 /// counts contact area over cells with a pressure of at least 5, and the presence check uses the
@@ -181,11 +181,11 @@ mod tests {
     fn the_weight_calibration_agrees_with_the_documented_scale() {
         // 100 cells of 1 cm² at 100 units (392 Pa) carry 100 × 392.2 Pa × 1 cm² = 3.922 N = 0.4 kgf.
         // A patient of 0.4 / 0.7 kg (70 % of the weight on the mat): the spec's factor is the unit.
-        let load_kgf = 100.0 * 100.0 * crate::protocol::scale::PASCAL_PER_UNIT * 1e-4 / 9.80665;
+        let load_kgf = 100.0 * 100.0 * mat_protocol::scale::PASCAL_PER_UNIT * 1e-4 / 9.80665;
         let f = calibration_factor(load_kgf / WEIGHT_FACTOR, 100 * 100).unwrap();
         assert!((f - cell_kpa(DeviceType::SeatingMatIoT, 1)).abs() < 1e-12, "{f}");
         // The kPa → mmHg factor is the same physics as the unit's mmHg.
-        assert!((MMHG_PER_KPA - 1000.0 / crate::protocol::scale::PASCAL_PER_MMHG).abs() < 1e-5);
+        assert!((MMHG_PER_KPA - 1000.0 / mat_protocol::scale::PASCAL_PER_MMHG).abs() < 1e-5);
     }
 
     #[test]

@@ -104,7 +104,7 @@ impl RegionLoads {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::protocol::CellFormat;
+    use mat_protocol::CellFormat;
 
     #[test]
     fn regions_follow_the_long_side() {

@@ -224,7 +224,7 @@ impl DeviceLogMachine {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::protocol::CellFormat;
+    use mat_protocol::CellFormat;
 
     const SEC: Duration = Duration::from_secs(1);
 

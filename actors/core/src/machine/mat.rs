@@ -24,7 +24,7 @@ use std::time::{Duration, Instant};
 use super::alarm::{AlarmId, AlarmMachine, AlarmOutput, AttendError};
 use super::capture::{CaptureMachine, CaptureOutput, CaptureRefusal, CaptureRequest};
 use super::device_log::{DeviceLogMachine, LogConfig, LogOutput};
-use super::device_type::DeviceType;
+use mat_protocol::device_type::DeviceType;
 use super::live_map::{LiveMap, LiveOutput};
 use super::patient_status::PatientStatusMachine;
 use super::posture::{Orientation, PostureClassifier, PostureReading, PostureScheme, POSTURE_INTERVAL};
@@ -134,27 +134,6 @@ pub struct RepositioningView {
     pub due_in: Option<Duration>,
 }
 
-/// The postures a device type reports, if any: bed mats only.
-pub fn posture_scheme(device_type: DeviceType) -> Option<PostureScheme> {
-    match device_type {
-        DeviceType::MattressMat | DeviceType::MattressMatIoT => Some(PostureScheme::Lying),
-        DeviceType::SleepMat => Some(PostureScheme::SleepMat),
-        _ => None,
-    }
-}
-
-/// Whether a device type runs the repositioning clock: bed mats and IoT seating mats.
-pub fn watches_repositioning(device_type: DeviceType) -> bool {
-    posture_scheme(device_type).is_some() || matches!(device_type, DeviceType::SeatingMatIoT | DeviceType::SeatingMatIoTXL)
-}
-
-/// Whether a device type raises Missing alarms: the mats that watch a patient in bed or in a chair.
-/// Force channels, room-set sensors (the set decides presence), horse saddles and analysis plates
-/// do not: an empty floor sensor or an unused podology plate is not a missing patient.
-pub fn raises_missing_alarms(device_type: DeviceType) -> bool {
-    watches_repositioning(device_type) || matches!(device_type, DeviceType::SeatingMat)
-}
-
 /// The per-device machine.
 #[derive(Debug)]
 pub struct MatMachine {
@@ -198,10 +177,10 @@ impl MatMachine {
             presence: PresenceDetector::with_scale(PresenceScale::for_device(device_type)),
             patient: PatientStatusMachine::new(config.patient_status, config.absence_delay),
             streaming: Streaming::new(),
-            posture: posture_scheme(device_type).map(|scheme| PostureClassifier::new(scheme, behaviour.orientation)),
+            posture: device_type.posture_scheme().map(|scheme| PostureClassifier::new(scheme, behaviour.orientation)),
             last_posture: None,
             posture_read_at: None,
-            ulcer: watches_repositioning(device_type).then(|| UlcerRiskMachine::new(behaviour.scaled_ulcer())),
+            ulcer: device_type.watches_repositioning().then(|| UlcerRiskMachine::new(behaviour.scaled_ulcer())),
             alarms: AlarmMachine::new(behaviour.first_alarm_id),
             logs: map_device.then(|| DeviceLogMachine::new(behaviour.log)),
             capture,
@@ -473,7 +452,7 @@ impl MatMachine {
             }
         }
         while let Some(status) = self.patient.poll_output() {
-            if raises_missing_alarms(self.device_type) {
+            if self.device_type.raises_missing_alarms() {
                 self.alarms.handle_patient_status(now, status);
             }
         }

@@ -3,14 +3,13 @@
 //! Nothing here imports tokio, ractor, quinn, warp or surrealdb. Time is passed in as
 //! `std::time::Instant`; machines never read a clock or sleep. Inputs are methods, outputs are
 //! drained with `poll_output`, and `poll_timeout` says when the machine next wants
-//! `handle_timeout`. The actors in `crate::actor` drive them.
+//! `handle_timeout`. The actors of the runtime crate (`actors::actor`) drive them.
 
 pub mod alarm;
 pub mod body_regions;
 pub mod capture;
 pub mod device_log;
 pub mod device_set;
-pub mod device_type;
 pub mod live_map;
 pub mod mat;
 pub mod patient_status;

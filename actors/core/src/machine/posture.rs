@@ -76,15 +76,8 @@ pub struct PostureReading {
     pub confidence: f32,
 }
 
-/// Which postures a mat reports.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum PostureScheme {
-    /// Supine, Prone, Left Lateral, Right Lateral, Seated (mattress and floor mats).
-    #[default]
-    Lying,
-    /// Supine or No Supine (Sleep Mat).
-    SleepMat,
-}
+/// Which postures a mat reports: a fact of its device type, owned by the type table.
+pub use mat_protocol::device_type::PostureScheme;
 
 /// How the body lies on the mat, when it differs from the default (head at the start of the long
 /// axis, the person's left towards the start of the short axis).

@@ -15,11 +15,11 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::device_type::DeviceType;
+use mat_protocol::device_type::DeviceType;
 use super::pressure_map::PressureMap;
 use crate::analysis::units::{active_floor_for, cell_area_cm2};
-use crate::protocol::scale::{is_bed_scale, units_per_cell, PASCAL_PER_UNIT};
-use crate::protocol::CellFormat;
+use mat_protocol::scale::{is_bed_scale, units_per_cell, PASCAL_PER_UNIT};
+use mat_protocol::CellFormat;
 
 /// Minimum number of active cells.
 pub const MIN_ACTIVE_POINTS: usize = 50;

@@ -1,6 +1,6 @@
 //! A borrowed view of one frame's cells, whatever their encoding.
 
-use crate::protocol::CellFormat;
+use mat_protocol::CellFormat;
 
 /// Row-major cells of one frame, borrowed from the decoded message.
 #[derive(Debug, Clone, Copy)]

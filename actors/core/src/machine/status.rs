@@ -12,7 +12,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::device_type::DeviceType;
+use mat_protocol::device_type::DeviceType;
 
 /// The patient status stored in the device configuration (spec §3).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]

@@ -1,7 +1,7 @@
 //! Scenario tests of the capture machine with a simulated clock.
 
 use super::*;
-use crate::protocol::CellFormat;
+use mat_protocol::CellFormat;
 
 const BODY: [u8; 4] = [100, 120, 90, 80];
 

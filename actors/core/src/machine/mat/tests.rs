@@ -5,7 +5,7 @@ use crate::test_maps::body;
 use crate::machine::alarm::{Alarm, AlarmKind};
 use crate::machine::capture::CaptureKind;
 use crate::machine::capture::CaptureOrigin;
-use crate::protocol::CellFormat;
+use mat_protocol::CellFormat;
 
 
 fn config() -> MatConfig {

@@ -17,7 +17,7 @@
 
 use super::Orientation;
 use crate::machine::pressure_map::PressureMap;
-use crate::protocol::CellFormat;
+use mat_protocol::CellFormat;
 
 /// Bands along the body, head to feet.
 pub const BANDS: usize = 6;

@@ -4,7 +4,7 @@
 
 use super::features::{ANTISYMMETRIC, FEATURE_COUNT};
 use super::*;
-use crate::protocol::CellFormat;
+use mat_protocol::CellFormat;
 
 const ROWS: usize = 24;
 const COLS: usize = 48;

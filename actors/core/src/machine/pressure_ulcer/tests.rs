@@ -1,7 +1,7 @@
 //! Scenario tests of the repositioning clock: simulated hours, one sample a minute.
 
 use super::*;
-use crate::protocol::CellFormat;
+use mat_protocol::CellFormat;
 
 const MIN: Duration = Duration::from_secs(60);
 
