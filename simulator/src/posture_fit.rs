@@ -11,7 +11,7 @@
 //! subject with it; the temperature is chosen on those held-out scores
 //! ([`HeldOut::choose_temperature`]).
 //!
-//! Used by `examples/fit_posture.rs` (writes `actors/src/machine/posture/model.rs`) and by the
+//! Used by `examples/fit_posture.rs` (writes `actors/core/src/machine/posture/model.rs`) and by the
 //! regression tests `tests/real_posture.rs` and `tests/real_turns.rs`.
 
 use std::io;
@@ -362,7 +362,7 @@ fn decider(scheme: PostureScheme) -> &'static PostureClassifier {
     if scheme == PostureScheme::SleepMat { sleep } else { lying }
 }
 
-/// The Rust source of `actors/src/machine/posture/model.rs` for `model`.
+/// The Rust source of `actors/core/src/machine/posture/model.rs` for `model`.
 pub fn model_source(model: &PrototypeModel, provenance: &str) -> String {
     use mat_core::machine::posture::features::feature_name;
     let column = |v: &[f32; FEATURE_COUNT]| -> String {

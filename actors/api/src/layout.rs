@@ -2,6 +2,8 @@
 //! clamped to 50–1000, empty resets to 200; PUT and POST force `is3Dmode` false; a camera
 //! position of `up`, `center` and `eye`, each `{x, y, z}`.
 
+#[cfg(feature = "surreal")]
+use surrealdb::types::SurrealValue;
 use serde::{Deserialize, Serialize};
 
 use super::Invalid;
@@ -79,7 +81,7 @@ impl Default for LayoutJson {
 
 /// A user's layout settings (spec §3). `camera_position` is JSON text `{up, center, eye}`.
 #[derive(Debug, Clone, PartialEq)]
-#[cfg_attr(feature = "surreal", derive(surrealdb::types::SurrealValue))]
+#[cfg_attr(feature = "surreal", derive(SurrealValue))]
 pub struct LayoutSettings {
     pub map_color_index: i64,
     pub smoothen_index: i64,

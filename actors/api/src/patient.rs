@@ -3,6 +3,8 @@
 //! the birth date not in the future, notes at most 154, gender Male or Female, and the
 //! data-treatment agreement on creation. Unset phone, phone2, size and postal code become -1.
 
+#[cfg(feature = "surreal")]
+use surrealdb::types::SurrealValue;
 use serde::Deserialize;
 
 use super::email::is_email;
@@ -49,7 +51,7 @@ pub struct PatientInput {
 /// A patient's fields, as creating or updating one takes them (validated by the caller, asserted
 /// by the schema) and as they are read back. Serialises to the spec's field names.
 #[derive(Debug, Clone, PartialEq, Default, serde::Serialize)]
-#[cfg_attr(feature = "surreal", derive(surrealdb::types::SurrealValue))]
+#[cfg_attr(feature = "surreal", derive(SurrealValue))]
 #[serde(rename_all = "camelCase")]
 pub struct PatientFields {
     pub name: String,

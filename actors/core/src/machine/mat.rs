@@ -27,7 +27,7 @@ use super::device_log::{DeviceLogMachine, LogConfig, LogOutput};
 use mat_protocol::device_type::DeviceType;
 use super::live_map::{LiveMap, LiveOutput};
 use super::patient_status::PatientStatusMachine;
-use super::posture::{Orientation, PostureClassifier, PostureReading, PostureScheme, POSTURE_INTERVAL};
+use super::posture::{Orientation, PostureClassifier, PostureReading, POSTURE_INTERVAL};
 use super::presence::{reading_presence, Presence, PresenceDetector, PresenceScale};
 use super::pressure_map::PressureMap;
 use super::pressure_ulcer::{RepositioningTier, UlcerConfig, UlcerRiskMachine};
