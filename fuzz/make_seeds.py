@@ -1,9 +1,11 @@
 #!/usr/bin/env python3
 """Writes the fuzz corpora's seed inputs (fuzz/seeds/<target>/) from real protocol messages:
-a device hello, frames of each cell format, an ack, framed streams; every browser event of
-docs/browser-protocol.md in MessagePack and JSON; captures of each analysis kind.
+a device hello, frames of each cell format, an ack, framed streams; ingest connections (a hello of
+a registered device, then frames, acks and a second hello); every browser event of
+docs/browser-protocol.md in MessagePack and JSON; every REST body the hub validates; captures of
+each analysis kind.
 Needs the `msgpack` package from PyPI (pip install msgpack). Run from the repository root."""
-import json, os, random, struct
+import base64, json, os, random, struct
 import msgpack
 
 random.seed(7)
@@ -36,6 +38,53 @@ for name, m in msgs.items():
     write('device_protocol', name, msgpack.packb(m, use_bin_type=True))
 stream = b''.join(struct.pack('>I', len(b)) + b for b in (msgpack.packb(m, use_bin_type=True) for m in msgs.values()))
 write('device_protocol', 'stream', stream)
+
+# ingest connections: the fuzz catalogue registers DeviceType::ALL[i] as SERIAL-<i> / secret-<i>
+def framed(messages):
+    return b''.join(struct.pack('>I', len(b)) + b for b in (msgpack.packb(m, use_bin_type=True) for m in messages))
+
+def device_hello(index, type_name, rows, cols, fmt, **changes):
+    h = {'type': 'hello', 'version': 1, 'serial': f'SERIAL-{index}', 'secret': f'secret-{index}',
+         'device_type': type_name, 'rows': rows, 'cols': cols, 'cell_format': fmt, 'firmware': 'sim 1.0'}
+    h.update(changes)
+    return h
+
+mattress = device_hello(1, 'Mattress Mat IoT', 48, 48, 'u8')
+force = device_hello(11, 'Force Mat', 1, 4, 'u16le')
+short = {'type': 'frame', 'seq': 43, 'device_time_ms': 1_763_900_000_100, 'cells': bytes(47)}
+write('ingest_hello', 'mattress_session', framed([mattress, frame8, ack, short, mattress, frame8]))
+write('ingest_hello', 'force_session', framed([force, frame16, frame16, ack]))
+write('ingest_hello', 'sleep_mat', framed([device_hello(12, 'Sleep Mat', 24, 48, 'u8'),
+                                           {'type': 'frame', 'seq': 1, 'device_time_ms': 5, 'cells': bytes(body(24, 48))}]))
+write('ingest_hello', 'bad_secret', framed([device_hello(1, 'Mattress Mat IoT', 48, 48, 'u8', secret='wrong')]))
+write('ingest_hello', 'wrong_shape', framed([device_hello(1, 'Mattress Mat IoT', 16, 16, 'u8')]))
+write('ingest_hello', 'old_version', framed([device_hello(1, 'Mattress Mat IoT', 48, 48, 'u8', version=2)]))
+write('ingest_hello', 'frame_first', framed([frame8]))
+
+# REST bodies: [body type] + the JSON a client sends (see fuzz_targets/rest_bodies.rs)
+png = base64.b64encode(bytes.fromhex('89504e470d0a1a0a0000000d4948445200000001000000010806000000'
+                                     '1f15c4890000000d49444154789c6360000002000154a24f5d0000000049454e44ae426082')).decode()
+bodies = {
+    'account': (0, {'email': 'ana@clinic.example', 'password': 'secret1', 'passwordRepeat': 'secret1'}),
+    'company': (1, {'companyName': 'Clínica Sur', 'address': 'Calle Mayor 1', 'pageColor': '#336699',
+                    'layoutNumber': 3, 'logo': 'data:image/png;base64,' + png}),
+    'company_old_names': (1, {'company': 'Clinic', 'location': 'Main St 1'}),
+    'device_settings': (2, {'name': 'Bed 1', 'room': '101', 'bed': 'A'}),
+    'registration': (3, {'hardwareSerial': 'MAT-0001', 'hardwarePassword': 'x', 'name': 'Bed 4', 'healthSystem': 'North',
+                         'building': 'B', 'floor': 2, 'room': '204', 'bed': 'A', 'deviceType': 'Mattress Mat IoT',
+                         'added_by': 'company:abc', 'currentPatient': None, 'numberOfSubdevices': -1}),
+    'registration_horse': (3, {'hardwareSerial': 'HORSE-1', 'name': 'Horse', 'deviceType': 'Sensing Horse', 'numberOfSubdevices': '4'}),
+    'patient': (4, {'name': 'Ana López', 'weight': '70,5', 'height': 168, 'birthDate': 631152000, 'notes': 'diabetes',
+                    'email': 'ana@example.com', 'phone': '+34 600 000 000', 'phone2': -1, 'gender': 'Female', 'size': '38',
+                    'healthIns': 'X', 'medicalCond': '', 'profession': 'nurse', 'address': 'Calle 2', 'postalCode': 'SW1A 1AA',
+                    'country': 'ES', 'agreeDataTreatment': True}),
+    'layout': (5, {'mapColorIndex': 2, 'smoothenIndex': 1, 'thresholdValue': 15, 'contoursEnabled': True, 'is3Dmode': True,
+                   'cameraPosition': {'up': {'x': 0, 'y': 1, 'z': 0}, 'center': {'x': 0, 'y': 0, 'z': 0},
+                                      'eye': {'x': 0.5, 'y': -0.25, 'z': 1.25}},
+                   'manualScale': True, 'manualScaleValue': 275}),
+}
+for name, (kind, value) in bodies.items():
+    write('rest_bodies', name, bytes([kind]) + json.dumps(value, ensure_ascii=False).encode())
 
 events = [
     ('authenticate', {'token': 'x.y.z'}), ('joinCompany', {}), ('joinUser', {'deviceId': 'device:abc'}),

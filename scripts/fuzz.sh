@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Coverage-guided fuzzing of the hub's input surfaces (cargo-fuzz / libFuzzer on the nightly
-# toolchain): the device protocol and framing, the browser's socket messages, the analysis engine
+# toolchain): the device protocol and framing, an ingest connection's hello and messages (sans-IO),
+# the browser's socket messages, the REST bodies the hub validates, the analysis engine
 # and the PDF renderers. Each target runs SECONDS (default 30) from its corpus (fuzz/corpus/<target>,
 # kept in the repository, seeded from fuzz/seeds/<target>). Any crash, hang (> 10 s per input) or
 # out-of-memory (> 2 GiB) fails the run and leaves the input in fuzz/artifacts/<target>/.
@@ -12,7 +13,7 @@ cd "$(dirname "$0")/.."
 seconds="${1:-30}"
 shift || true
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(device_protocol browser_messages analysis reports)
+[ ${#targets[@]} -gt 0 ] || targets=(device_protocol ingest_hello browser_messages rest_bodies analysis reports)
 
 if ! cargo +nightly --version >/dev/null 2>&1; then
   echo "fuzz: the nightly toolchain is missing (rustup toolchain install nightly)" >&2

@@ -6,13 +6,13 @@ use std::hint::black_box;
 use std::time::{Duration, Instant};
 
 use actors::browser::{encode_event, events, PressureMapEvent};
-use actors::machine::device_type::DeviceType;
-use actors::machine::mat::{MatConfig, MatMachine};
-use actors::machine::posture::{Orientation, PostureClassifier, PostureScheme};
-use actors::machine::presence::{Presence, PresenceDetector, PresenceScale};
-use actors::machine::pressure_map::PressureMap;
-use actors::machine::status::PatientStatus;
-use actors::protocol::{self, CellFormat, DeviceMessage, Frame};
+use mat_protocol::device_type::DeviceType;
+use mat_core::machine::mat::{MatConfig, MatMachine};
+use mat_core::machine::posture::{Orientation, PostureClassifier, PostureScheme};
+use mat_core::machine::presence::{Presence, PresenceDetector, PresenceScale};
+use mat_core::machine::pressure_map::PressureMap;
+use mat_core::machine::status::PatientStatus;
+use mat_protocol::{self as protocol, CellFormat, DeviceMessage, Frame};
 use criterion::{criterion_group, criterion_main, Criterion};
 
 /// A lying body: an ellipse of pressure with a smooth falloff and some texture.

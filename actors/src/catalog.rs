@@ -7,8 +7,8 @@ use std::collections::HashMap;
 use std::sync::{Arc, RwLock};
 
 use crate::browser::DeviceIdentity;
-use crate::machine::device_type::DeviceType;
-use crate::machine::status::PatientStatus;
+use mat_protocol::device_type::DeviceType;
+use mat_core::machine::status::PatientStatus;
 
 /// One registered device.
 #[derive(Debug, Clone, PartialEq)]

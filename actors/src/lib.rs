@@ -1,18 +1,13 @@
-//! Per-device behaviour of the hub: the device wire protocol, pure sans-IO state machines, and
-//! the thin ractor actors that drive them.
+//! The hub's runtime for devices and browsers: the thin ractor actors that drive the pure
+//! machines of `mat-core`, the bounded fan-out to browser sessions, the device catalogue and the
+//! browser protocol's message types. The device wire protocol and the device-type table are in
+//! `mat-protocol`; the machines and analyses, which import no tokio or ractor, in `mat-core`.
 //!
-//! `protocol` and `machine` import no tokio, ractor, quinn, warp or surrealdb: they take time as
-//! an argument and expose what they want done as drained outputs, so every timing rule of the
-//! spec is testable with a simulated clock. `actor` holds the ractor shells; `fanout` the
-//! bounded per-session outboxes; `browser` the browser protocol's message types.
+//! `actor` holds the ractor shells; `fanout` the bounded per-session outboxes; `browser` the
+//! browser protocol's message types.
 
 pub mod actor;
-pub mod analysis;
 pub mod browser;
 pub mod catalog;
 pub mod fanout;
-pub mod machine;
 pub mod metrics;
-pub mod protocol;
-#[cfg(test)]
-mod test_maps;

@@ -6,7 +6,7 @@
 #[path = "common.rs"]
 mod common;
 
-use actors::analysis::{analyse, AnalysisParams};
+use mat_core::analysis::{analyse, AnalysisParams};
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {

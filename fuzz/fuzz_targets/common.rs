@@ -1,7 +1,7 @@
 //! Turns fuzzer bytes into a capture: a device type, an analysis kind, a small shape and frames.
 
-use actors::analysis::{AnalysisKind, Capture, PressureFrame};
-use actors::machine::device_type::DeviceType;
+use mat_core::analysis::{AnalysisKind, Capture, PressureFrame};
+use mat_protocol::device_type::DeviceType;
 
 pub const KINDS: [AnalysisKind; 6] = [
     AnalysisKind::Static,

@@ -3,7 +3,7 @@
 //! to itself, and framing must never announce a body past the buffer or over the limit.
 #![no_main]
 
-use actors::protocol::{decode, decode_framed, encode, DeviceMessage, MAX_MESSAGE_BYTES};
+use mat_protocol::{decode, decode_framed, encode, DeviceMessage, MAX_MESSAGE_BYTES};
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {

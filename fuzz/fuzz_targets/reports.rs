@@ -6,7 +6,7 @@
 #[path = "common.rs"]
 mod common;
 
-use actors::analysis::{analyse, AnalysisParams};
+use mat_core::analysis::{analyse, AnalysisParams};
 use libfuzzer_sys::fuzz_target;
 use reports::{
     analysis_pdf, real_scale_pdf, AnalysisReportInput, LayoutOptions, PaperSize, PatientSummary, RealScaleInput, ReportMap,

@@ -7,8 +7,8 @@ use storage::Store;
 
 use crate::auth::roles::ROLE_ADMIN;
 use crate::config::{CreateAdminArgs, ServeConfig};
-use crate::validation::account::{validate_account, AccountInput};
-use crate::validation::company::{validate_company, CompanyInput};
+use mat_api::account::{validate_account, AccountInput};
+use mat_api::company::{validate_company, CompanyInput};
 
 /// Creates the administrator; returns (company id, user id).
 pub async fn create_admin(store: &Store, args: &CreateAdminArgs) -> anyhow::Result<(String, String)> {

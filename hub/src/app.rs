@@ -11,7 +11,7 @@ use std::time::Duration;
 
 use actors::actor::hub::{self, HubArgs, HubRefs};
 use actors::actor::registry::{RegistryMsg, ResumeState};
-use actors::machine::alarm::AlarmKind;
+use mat_core::machine::alarm::AlarmKind;
 use actors::actor::storage_writer::WriterMsg;
 use actors::catalog::Catalog;
 use actors::fanout::Bus;

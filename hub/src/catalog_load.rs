@@ -7,8 +7,8 @@ use std::sync::Arc;
 use actors::actor::record::Record;
 use actors::actor::storage_writer::{StatusRecord, StatusStore, StoreFuture};
 use actors::catalog::{Catalog, DeviceInfo};
-use actors::machine::device_type::DeviceType;
-use actors::machine::status::PatientStatus;
+use mat_protocol::device_type::DeviceType;
+use mat_core::machine::status::PatientStatus;
 use storage::model::StatusUpdate;
 use storage::Store;
 

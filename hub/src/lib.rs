@@ -14,4 +14,3 @@ pub mod ingest;
 pub mod provision;
 pub mod records;
 pub mod tls;
-pub mod validation;

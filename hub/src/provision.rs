@@ -23,7 +23,7 @@ pub struct Provisioned {
 
 /// Runs the command against the configured database.
 pub async fn run(config: &ServeConfig, args: &ProvisionArgs) -> anyhow::Result<()> {
-    let device_type = actors::machine::device_type::DeviceType::from_name(&args.device_type)
+    let device_type = mat_protocol::device_type::DeviceType::from_name(&args.device_type)
         .with_context(|| format!("unknown device type {:?}", args.device_type))?;
     let (rows, cols, _) = device_type.frame_shape().with_context(|| format!("{} does not stream frames", args.device_type))?;
     if config.database.is_none() {

@@ -7,9 +7,9 @@
 //! fails the batch, which the writer retries.
 
 use actors::actor::record::{CaptureRecord, DeviceLogRecord, Record};
-use actors::analysis::{analyse, AnalysisKind, AnalysisParams, AnalysisResult, Capture, NamedParameter, ParameterValue, PressureFrame};
+use mat_core::analysis::{analyse, AnalysisKind, AnalysisParams, AnalysisResult, Capture, NamedParameter, ParameterValue, PressureFrame};
 use actors::catalog::Catalog;
-use actors::machine::capture::CaptureKind;
+use mat_core::machine::capture::CaptureKind;
 use storage::model::{DeviceLog, NewAnalysis, PresenceLog};
 use storage::{Store, StoreError};
 
@@ -160,7 +160,7 @@ pub async fn save_record(store: &Store, catalog: &Catalog, record: &Record) -> R
 mod tests {
     use std::sync::Arc;
 
-    use actors::machine::device_log::{LogReason, PreviewMap};
+    use mat_core::machine::device_log::{LogReason, PreviewMap};
 
     use super::*;
 
@@ -185,8 +185,8 @@ mod tests {
     #[test]
     fn a_stored_capture_keeps_the_engines_figures_after_the_ordered_parameters() {
         use actors::catalog::DeviceInfo;
-        use actors::machine::capture::CapturedFrame;
-        use actors::machine::device_type::DeviceType;
+        use mat_core::machine::capture::CapturedFrame;
+        use mat_protocol::device_type::DeviceType;
         let device = DeviceInfo {
             id: Arc::from("plate"),
             serial: "P-1".into(),
@@ -197,7 +197,7 @@ mod tests {
             members: Vec::new(),
             secret_hash: String::new(),
             functional: true,
-            patient_status: actors::machine::status::PatientStatus::Correct,
+            patient_status: mat_core::machine::status::PatientStatus::Correct,
         };
         let catalog = Catalog::new([device]);
         // Two feet standing still on a 48 × 48 plate.

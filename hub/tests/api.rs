@@ -742,7 +742,7 @@ async fn stored_analyses_download_as_named_pdfs_in_the_requested_language() {
     expect(&w.call("POST", &format!("/api/downloadAnalysisPDF/{id}/0"), &w.a.token, sepia).await, 400, "invalidBody");
 
     // The raw export of the same analysis, both kinds, named for today.
-    let today = &actors::analysis::export::iso_8601_utc(storage::unix_now() * 1000)[..10];
+    let today = &mat_core::analysis::export::iso_8601_utc(storage::unix_now() * 1000)[..10];
     for (kind, version) in [("unprocessed", "1.0"), ("processed", "2.0")] {
         let export = request_raw(w.hub.http_addr, "GET", &format!("/api/analysisExport/{id}/{kind}"), Some(&w.a.token), "").await;
         assert_eq!(export.status, 200, "{}", String::from_utf8_lossy(&export.body));

@@ -8,7 +8,7 @@ use std::sync::atomic::Ordering;
 use std::sync::Arc;
 use std::time::Duration;
 
-use actors::protocol::{self, CellFormat, DeviceMessage, ErrorCode, Frame, Hello, HubMessage, ALPN, MAX_MESSAGE_BYTES, PROTOCOL_VERSION};
+use mat_protocol::{self as protocol, CellFormat, DeviceMessage, ErrorCode, Frame, Hello, HubMessage, ALPN, MAX_MESSAGE_BYTES, PROTOCOL_VERSION};
 use common::*;
 use futures_util::{SinkExt, StreamExt};
 use rustls::pki_types::pem::PemObject;

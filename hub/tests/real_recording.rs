@@ -9,8 +9,8 @@ mod common;
 
 use std::time::Duration;
 
-use actors::machine::device_type::DeviceType;
-use actors::machine::posture::Posture;
+use mat_protocol::device_type::DeviceType;
+use mat_core::machine::posture::Posture;
 use common::{eventually_async as eventually, get_json as get};
 use serde_json::Value;
 use simulator::real;

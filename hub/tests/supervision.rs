@@ -91,7 +91,7 @@ async fn a_stored_unattended_alarm_is_pending_after_a_restart() {
     let device_id: std::sync::Arc<str> = std::sync::Arc::from(device.id.as_str());
     let handle = hub.actors.registry.call(|reply| RegistryMsg::Resolve { device_id, reply }, Some(Duration::from_secs(5))).await.unwrap().unwrap().unwrap();
     assert!(handle.actor.call(MatMsg::CheckAlarms, Some(Duration::from_secs(5))).await.unwrap().unwrap(), "pending after the restart");
-    let alarm = Some(actors::machine::alarm::AlarmId(41));
+    let alarm = Some(mat_core::machine::alarm::AlarmId(41));
     let attended = handle.actor.call(|reply| MatMsg::AttendAlarm { alarm, reply }, Some(Duration::from_secs(5))).await.unwrap().unwrap();
     assert_eq!(attended.unwrap(), 1);
     assert!(!handle.actor.call(MatMsg::CheckAlarms, Some(Duration::from_secs(5))).await.unwrap().unwrap());

@@ -1,11 +1,11 @@
 //! The analysis report of `POST /api/downloadAnalysisPDF/{id}/{x}`: one A4 page per widget
 //! (Main Page, Pressure Map, Results, Histogram, Notes), text in the requested language.
 
-use actors::analysis::body_centre::BodyCentreQuality;
-use actors::analysis::dynamic_podology::ERROR_EVENTS_OUT_OF_ORDER;
-use actors::analysis::export::iso_8601_utc;
-use actors::analysis::histogram::{Histogram, histogram};
-use actors::analysis::{AnalysisKind, AnalysisResult};
+use mat_core::analysis::body_centre::BodyCentreQuality;
+use mat_core::analysis::dynamic_podology::ERROR_EVENTS_OUT_OF_ORDER;
+use mat_core::analysis::export::iso_8601_utc;
+use mat_core::analysis::histogram::{Histogram, histogram};
+use mat_core::analysis::{AnalysisKind, AnalysisResult};
 
 use crate::ReportError;
 use crate::document::{Document, PageCanvas};
@@ -304,7 +304,7 @@ mod tests {
 
     #[test]
     fn rocker_errors_are_translated() {
-        use actors::analysis::dynamic_podology::{DynamicResult, FootGait};
+        use mat_core::analysis::dynamic_podology::{DynamicResult, FootGait};
         let out_of_order = FootGait { error: Some(ERROR_EVENTS_OUT_OF_ORDER.to_owned()), ..FootGait::default() };
         let result = AnalysisResult::Dynamic(DynamicResult {
             additional_parameters: Vec::new(),

@@ -1,7 +1,7 @@
 //! Names of the downloaded PDFs, for the Content-Disposition header.
 
-use actors::analysis::AnalysisKind;
-use actors::analysis::export::iso_8601_utc;
+use mat_core::analysis::AnalysisKind;
+use mat_core::analysis::export::iso_8601_utc;
 
 use crate::layout::PaperSize;
 

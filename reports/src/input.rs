@@ -1,7 +1,7 @@
 //! What the API hands the reports: the stored analysis record, reduced to what is printed.
 
-use actors::analysis::{AnalysisKind, AnalysisResult};
-use actors::machine::device_type::DeviceType;
+use mat_core::analysis::{AnalysisKind, AnalysisResult};
+use mat_protocol::device_type::DeviceType;
 use serde::{Deserialize, Serialize};
 
 use crate::ReportError;

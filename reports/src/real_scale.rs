@@ -2,7 +2,7 @@
 //! with each cell as large as the device's cell pitch on A3 or A4, and a 10 cm scale bar so the
 //! user can check that the printer kept the scale.
 
-use actors::analysis::units::{ACTIVE_THRESHOLD, cell_pitch_cm};
+use mat_core::analysis::units::{ACTIVE_THRESHOLD, cell_pitch_cm};
 
 use crate::ReportError;
 use crate::analysis_report::format_date;

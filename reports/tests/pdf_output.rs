@@ -2,8 +2,8 @@
 //! every language, the scale bar's length and the real-scale cell size.
 #![allow(clippy::unwrap_used)]
 
-use actors::analysis::{AnalysisKind, AnalysisParams, Capture, PressureFrame, analyse};
-use actors::machine::device_type::DeviceType;
+use mat_core::analysis::{AnalysisKind, AnalysisParams, Capture, PressureFrame, analyse};
+use mat_protocol::device_type::DeviceType;
 use lopdf::content::Content;
 use reports::i18n::{Text, text};
 use reports::{

@@ -7,10 +7,10 @@
 
 use std::time::Duration;
 
-use actors::analysis::{AnalysisKind, AnalysisParams, AnalysisResult, Capture, analyse};
-use actors::machine::device_type::DeviceType;
-use actors::machine::pressure_map::PressureMap;
-use actors::protocol::CellFormat;
+use mat_core::analysis::{AnalysisKind, AnalysisParams, AnalysisResult, Capture, analyse};
+use mat_protocol::device_type::DeviceType;
+use mat_core::machine::pressure_map::PressureMap;
+use mat_protocol::CellFormat;
 use serde_json::{Value, json};
 use simulator::{MapSynth, Scenario};
 

@@ -1,7 +1,7 @@
 //! Fits the hub's posture model on the real development set and writes it as reviewed source:
 //! `cargo run -p simulator --release --example fit_posture` (under a minute; no network). It
 //! prints the leave-one-subject-out accuracy per geometry and subject and the calibration of the
-//! confidence, then overwrites `actors/src/machine/posture/model.rs` with the model fitted on all
+//! confidence, then overwrites `actors/core/src/machine/posture/model.rs` with the model fitted on all
 //! four subjects at the temperature chosen leave-one-subject-out. `--dry-run` writes nothing.
 
 use std::path::Path;
@@ -55,7 +55,7 @@ fn main() -> std::io::Result<()> {
     if dry_run {
         println!("{source}");
     } else {
-        let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../actors/src/machine/posture/model.rs");
+        let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../actors/core/src/machine/posture/model.rs");
         std::fs::write(&path, source)?;
         println!("wrote {}", path.display());
     }

@@ -5,8 +5,8 @@ use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
-use actors::machine::device_type::DeviceType;
-use actors::protocol::{Ack, DeviceMessage, Frame, Hello, HubMessage, MAX_MESSAGE_BYTES, PROTOCOL_VERSION};
+use mat_protocol::device_type::DeviceType;
+use mat_protocol::{Ack, DeviceMessage, Frame, Hello, HubMessage, MAX_MESSAGE_BYTES, PROTOCOL_VERSION};
 use tokio::sync::watch;
 use tokio::time::Instant;
 

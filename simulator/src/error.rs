@@ -1,6 +1,6 @@
 //! Errors that end a simulated device (transient network trouble is retried, not returned).
 
-use actors::protocol::ErrorCode;
+use mat_protocol::ErrorCode;
 
 /// Why a simulated device stopped for good.
 #[derive(Debug, thiserror::Error)]

@@ -50,4 +50,4 @@ pub use stats::{SimStats, StatsSnapshot};
 pub use synth::{MapSynth, Scenario, ScenarioPhase};
 
 /// Re-exported so callers can name the cell format without depending on `actors` directly.
-pub use actors::protocol::CellFormat;
+pub use mat_protocol::CellFormat;

@@ -1,7 +1,7 @@
 //! One open connection to the hub, over QUIC (length-prefixed messages on one bidirectional
 //! stream) or WebSocket (one protocol message per binary message), behind one interface.
 
-use actors::protocol::{DeviceMessage, HubMessage, ProtocolError, decode, decode_framed, encode, encode_framed};
+use mat_protocol::{DeviceMessage, HubMessage, ProtocolError, decode, decode_framed, encode, encode_framed};
 use futures_util::{SinkExt, StreamExt};
 use tokio::net::TcpStream;
 use tokio_tungstenite::tungstenite::Message;

@@ -5,7 +5,7 @@
 
 use std::time::{Duration, Instant};
 
-use actors::protocol::Command;
+use mat_protocol::Command;
 
 /// Capped exponential reconnect backoff with optional jitter.
 ///

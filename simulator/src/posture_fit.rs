@@ -11,20 +11,20 @@
 //! subject with it; the temperature is chosen on those held-out scores
 //! ([`HeldOut::choose_temperature`]).
 //!
-//! Used by `examples/fit_posture.rs` (writes `actors/src/machine/posture/model.rs`) and by the
+//! Used by `examples/fit_posture.rs` (writes `actors/core/src/machine/posture/model.rs`) and by the
 //! regression tests `tests/real_posture.rs` and `tests/real_turns.rs`.
 
 use std::io;
 use std::path::Path;
 use std::sync::OnceLock;
 
-use actors::machine::posture::features::{BodyFeatures, Profiles, ANTISYMMETRIC, FEATURE_COUNT};
-use actors::machine::posture::{
+use mat_core::machine::posture::features::{BodyFeatures, Profiles, ANTISYMMETRIC, FEATURE_COUNT};
+use mat_core::machine::posture::{
     familiarity, probabilities_from_distances, Orientation, Posture, PostureClassifier, PostureReading, PostureScheme, PrototypeModel, MODEL_CLASSES,
     PROTOTYPES, PROTOTYPES_PER_CLASS,
 };
-use actors::machine::pressure_map::PressureMap;
-use actors::protocol::CellFormat;
+use mat_core::machine::pressure_map::PressureMap;
+use mat_protocol::CellFormat;
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 
@@ -362,9 +362,9 @@ fn decider(scheme: PostureScheme) -> &'static PostureClassifier {
     if scheme == PostureScheme::SleepMat { sleep } else { lying }
 }
 
-/// The Rust source of `actors/src/machine/posture/model.rs` for `model`.
+/// The Rust source of `actors/core/src/machine/posture/model.rs` for `model`.
 pub fn model_source(model: &PrototypeModel, provenance: &str) -> String {
-    use actors::machine::posture::features::feature_name;
+    use mat_core::machine::posture::features::feature_name;
     let column = |v: &[f32; FEATURE_COUNT]| -> String {
         let items: Vec<String> = v.iter().enumerate().map(|(i, x)| format!("        {x:e}, // {}", feature_name(i))).collect();
         format!("[\n{}\n    ]", items.join("\n"))

@@ -9,9 +9,9 @@ use std::io;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use actors::machine::device_type::DeviceType;
-use actors::machine::posture::Posture;
-use actors::protocol::scale::{units_per_cell, units_to_mmhg};
+use mat_protocol::device_type::DeviceType;
+use mat_core::machine::posture::Posture;
+use mat_protocol::scale::{units_per_cell, units_to_mmhg};
 
 use crate::synth::{Replay, ReplayFrame};
 
@@ -138,7 +138,7 @@ pub fn place(frame: &[u16], rows: usize, cols: usize) -> Vec<f32> {
 }
 
 /// A real frame as `device` would send it: placed on the device's grid ([`place`]) and quantised
-/// to its cells with the device's documented scale (`actors::protocol::scale`; a bed mat's step
+/// to its cells with the device's documented scale (`mat_protocol::scale`; a bed mat's step
 /// is 0.4 mmHg, so raw 1000 = 100 mmHg becomes 250). `None` for types that send no frames.
 pub fn device_cells(frame: &[u16], device: DeviceType) -> Option<Vec<u8>> {
     let (rows, cols, _) = device.frame_shape()?;

@@ -9,14 +9,14 @@
 
 use std::time::{Duration, Instant};
 
-use actors::machine::alarm::{AlarmKind, AlarmOutput};
-use actors::machine::device_log::{LogOutput, LogReason};
-use actors::machine::device_type::DeviceType;
-use actors::machine::mat::{MatConfig, MatMachine, MatOutput};
-use actors::machine::posture::Posture;
-use actors::machine::pressure_map::PressureMap;
-use actors::machine::status::PatientStatus;
-use actors::protocol::CellFormat;
+use mat_core::machine::alarm::{AlarmKind, AlarmOutput};
+use mat_core::machine::device_log::{LogOutput, LogReason};
+use mat_protocol::device_type::DeviceType;
+use mat_core::machine::mat::{MatConfig, MatMachine, MatOutput};
+use mat_core::machine::posture::Posture;
+use mat_core::machine::pressure_map::PressureMap;
+use mat_core::machine::status::PatientStatus;
+use mat_protocol::CellFormat;
 use simulator::synth::BedScript;
 use simulator::{MapSynth, Scenario};
 

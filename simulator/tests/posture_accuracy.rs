@@ -9,9 +9,9 @@
 
 use std::time::Duration;
 
-use actors::machine::posture::{Orientation, Posture, PostureClassifier, PostureScheme};
-use actors::machine::pressure_map::PressureMap;
-use actors::protocol::CellFormat;
+use mat_core::machine::posture::{Orientation, Posture, PostureClassifier, PostureScheme};
+use mat_core::machine::pressure_map::PressureMap;
+use mat_protocol::CellFormat;
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 use simulator::synth::{BedPhase, BedScript};

@@ -6,7 +6,7 @@ mod common;
 use std::sync::Arc;
 use std::time::Duration;
 
-use actors::protocol::{CellFormat, Command, DeviceMessage, ErrorCode, PROTOCOL_VERSION};
+use mat_protocol::{CellFormat, Command, DeviceMessage, ErrorCode, PROTOCOL_VERSION};
 use common::{HubSide, assert_consecutive, collect, quic_server, test_cert, unix_ms};
 use simulator::{DeviceSpec, QuicClient, Rate, SimError, SimStats, Transport, Trust, run_device};
 

@@ -5,7 +5,7 @@
 
 use std::sync::OnceLock;
 
-use actors::machine::posture::{model::MODEL, Posture, PostureReading};
+use mat_core::machine::posture::{model::MODEL, Posture, PostureReading};
 use simulator::posture_fit::{self, Calibration, HeldOut, Noise, Sample, GAINS, GEOMETRIES};
 use simulator::real;
 
@@ -20,7 +20,7 @@ const CONFIDENT_FLOOR: f64 = 99.0;
 
 struct Data {
     samples: Vec<Sample>,
-    folds: Vec<(u8, actors::machine::posture::PrototypeModel)>,
+    folds: Vec<(u8, mat_core::machine::posture::PrototypeModel)>,
     held: HeldOut,
 }
 

@@ -12,12 +12,12 @@
 //! `cargo test -p simulator --test real_presence -- --nocapture` prints the tables in
 //! docs/decisions.md.
 
-use actors::analysis::units::cell_pitch_cm;
-use actors::machine::device_type::DeviceType;
-use actors::machine::presence::{Presence, PresenceDetector, PresenceScale, PresenceStats, MIN_LOAD_KGF};
-use actors::machine::pressure_map::PressureMap;
-use actors::protocol::scale::units_to_mmhg;
-use actors::protocol::CellFormat;
+use mat_core::analysis::units::cell_pitch_cm;
+use mat_protocol::device_type::DeviceType;
+use mat_core::machine::presence::{Presence, PresenceDetector, PresenceScale, PresenceStats, MIN_LOAD_KGF};
+use mat_core::machine::pressure_map::PressureMap;
+use mat_protocol::scale::units_to_mmhg;
+use mat_protocol::CellFormat;
 use simulator::real::{self, DEV_SUBJECTS, POSTURES, REAL_COLS, REAL_ROWS};
 use simulator::synth::negatives::{self, CASES};
 

@@ -6,10 +6,10 @@
 
 use std::time::{Duration, Instant};
 
-use actors::machine::posture::{model::MODEL, Orientation, PostureClassifier};
-use actors::machine::pressure_map::PressureMap;
-use actors::machine::pressure_ulcer::{TurnReason, UlcerConfig, UlcerOutput, UlcerRiskMachine};
-use actors::protocol::CellFormat;
+use mat_core::machine::posture::{model::MODEL, Orientation, PostureClassifier};
+use mat_core::machine::pressure_map::PressureMap;
+use mat_core::machine::pressure_ulcer::{TurnReason, UlcerConfig, UlcerOutput, UlcerRiskMachine};
+use mat_protocol::CellFormat;
 use simulator::posture_fit::{self, Calibration, GEOMETRIES};
 use simulator::real::{self, Recording};
 

@@ -6,7 +6,7 @@ mod common;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use actors::protocol::{CellFormat, Command, DeviceMessage, ErrorCode};
+use mat_protocol::{CellFormat, Command, DeviceMessage, ErrorCode};
 use common::{HubSide, assert_consecutive, collect};
 use simulator::{DeviceSpec, Rate, SimError, SimStats, Transport, run_device};
 use tokio::net::TcpListener;

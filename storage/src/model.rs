@@ -2,6 +2,13 @@
 
 use surrealdb::types::SurrealValue;
 
+// The checked values of the REST bodies are stored as they are: their types are owned by the API
+// crate (with its `surreal` feature for the database's derive), re-exported here for the repositories.
+pub use mat_api::company::CompanyBranding;
+pub use mat_api::device::DeviceSettings;
+pub use mat_api::layout::LayoutSettings;
+pub use mat_api::patient::PatientFields;
+
 /// A company.
 #[derive(Debug, Clone, PartialEq, SurrealValue)]
 pub struct Company {
@@ -104,25 +111,6 @@ pub struct StatusUpdate {
     pub patient_status: String,
 }
 
-/// The editable fields of a device (spec §5: name, room and bed non-empty).
-#[derive(Debug, Clone, PartialEq, Default)]
-pub struct DeviceSettings {
-    pub name: String,
-    pub bed: String,
-    pub room: String,
-}
-
-/// A company's branding (spec §3: companyName, logo, address, pageColor, layoutNumber).
-#[derive(Debug, Clone, PartialEq, Default)]
-pub struct CompanyBranding {
-    pub company_name: String,
-    pub address: String,
-    /// A `data:image/png;base64,…` or `data:image/jpeg;base64,…` URL, already checked.
-    pub logo: Option<String>,
-    pub page_color: String,
-    pub layout_number: i64,
-}
-
 /// A patient (spec §3): its id, company and registration time, and its fields.
 #[derive(Debug, Clone, PartialEq, SurrealValue)]
 pub struct Patient {
@@ -130,29 +118,6 @@ pub struct Patient {
     pub company_id: String,
     pub created_at: i64,
     pub fields: PatientFields,
-}
-
-/// A patient's fields, as creating or updating one takes them (validated by the caller, asserted
-/// by the schema) and as they are read back. Serialises to the spec's field names.
-#[derive(Debug, Clone, PartialEq, Default, SurrealValue, serde::Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct PatientFields {
-    pub name: String,
-    pub weight: f64,
-    pub height: f64,
-    pub birth_date: Option<i64>,
-    pub notes: String,
-    pub email: String,
-    pub phone: String,
-    pub phone2: String,
-    pub gender: Option<String>,
-    pub size: f64,
-    pub health_ins: String,
-    pub medical_cond: String,
-    pub profession: String,
-    pub address: String,
-    pub postal_code: String,
-    pub country: String,
 }
 
 /// An analysis record (spec §3). `map_preview` and `additional_parameters` are JSON text.
@@ -199,19 +164,6 @@ pub struct AnalysisFilter {
 pub struct AnalysisTotals {
     pub count: u64,
     pub bytes: u64,
-}
-
-/// A user's layout settings (spec §3). `camera_position` is JSON text `{up, center, eye}`.
-#[derive(Debug, Clone, PartialEq, SurrealValue)]
-pub struct LayoutSettings {
-    pub map_color_index: i64,
-    pub smoothen_index: i64,
-    pub threshold_value: i64,
-    pub contours_enabled: bool,
-    pub is3_dmode: bool,
-    pub camera_position: String,
-    pub manual_scale: bool,
-    pub manual_scale_value: i64,
 }
 
 /// An alarm log entry (spec §3).

@@ -2,7 +2,7 @@
 
 use tokio::sync::mpsc;
 
-use crate::protocol::{Command, CommandEnvelope, HubMessage};
+use mat_protocol::{Command, CommandEnvelope, HubMessage};
 
 /// Commands that may wait for one device connection's writer.
 pub const LINK_CAPACITY: usize = 16;

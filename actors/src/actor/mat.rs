@@ -25,16 +25,16 @@ use super::{instant_to_unix_ms, machine_now, unix_ms, TimerSlot};
 use crate::browser::{encode_event, events, AlarmAttendedEvent, AlarmOnEvent, CaptureEvent, DeviceConfEvent, PressureMapEvent};
 use crate::catalog::DeviceInfo;
 use crate::fanout::{Bus, CompanyChannel, DeviceChannel};
-use crate::machine::alarm::{Alarm, AlarmId, AlarmMachine, AlarmOutput, AttendError};
-use crate::machine::capture::{CaptureMachine, CaptureOutput, CaptureRefusal, CaptureRequest};
-use crate::machine::device_log::LogOutput;
-use crate::machine::mat::{BehaviourConfig, DeviceStatus, MatConfig, MatMachine, MatOutput, RepositioningView};
-use crate::machine::pressure_ulcer::UlcerRiskMachine;
-use crate::machine::presence::Presence;
-use crate::machine::pressure_map::PressureMap;
-use crate::machine::streaming::StreamRefusal;
+use mat_core::machine::alarm::{Alarm, AlarmId, AlarmMachine, AlarmOutput, AttendError};
+use mat_core::machine::capture::{CaptureMachine, CaptureOutput, CaptureRefusal, CaptureRequest};
+use mat_core::machine::device_log::LogOutput;
+use mat_core::machine::mat::{BehaviourConfig, DeviceStatus, MatConfig, MatMachine, MatOutput, RepositioningView};
+use mat_core::machine::pressure_ulcer::UlcerRiskMachine;
+use mat_core::machine::presence::Presence;
+use mat_core::machine::pressure_map::PressureMap;
+use mat_core::machine::streaming::StreamRefusal;
 use crate::metrics::HubMetrics;
-use crate::protocol::{CellFormat, Command, ErrorCode, HubMessage, ProtocolErrorMessage};
+use mat_protocol::{CellFormat, Command, ErrorCode, HubMessage, ProtocolErrorMessage};
 
 /// Frames that may wait in one mat actor's mailbox; ingest drops newer ones beyond this.
 pub const MAX_INFLIGHT_FRAMES: usize = 8;

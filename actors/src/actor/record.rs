@@ -23,9 +23,9 @@
 
 use std::sync::Arc;
 
-use crate::machine::alarm::AlarmKind;
-use crate::machine::capture::{CaptureKind, CapturedFrame};
-use crate::machine::device_log::{LogReason, PreviewMap};
+use mat_core::machine::alarm::AlarmKind;
+use mat_core::machine::capture::{CaptureKind, CapturedFrame};
+use mat_core::machine::device_log::{LogReason, PreviewMap};
 
 /// One event to persist. The hub's `StatusStore::save_records` maps each variant to a table.
 #[derive(Debug, Clone, PartialEq)]

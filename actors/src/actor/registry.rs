@@ -21,10 +21,10 @@ use super::storage_writer::WriterMsg;
 use crate::browser::{encode_event, events, DeviceConfEvent};
 use crate::catalog::{Catalog, DeviceInfo};
 use crate::fanout::Bus;
-use crate::machine::alarm::{Alarm, AlarmId, AlarmKind};
-use crate::machine::mat::{BehaviourConfig, DeviceStatus};
-use crate::machine::restart_budget::RestartBudget;
-use crate::machine::status::{card_status, state_code, CardInputs};
+use mat_core::machine::alarm::{Alarm, AlarmId, AlarmKind};
+use mat_core::machine::mat::{BehaviourConfig, DeviceStatus};
+use mat_core::machine::restart_budget::RestartBudget;
+use mat_core::machine::status::{card_status, state_code, CardInputs};
 use crate::metrics::HubMetrics;
 
 /// How ingest reaches a device's actor.

@@ -12,10 +12,10 @@ use super::TimerSlot;
 use crate::browser::{encode_event, events, DeviceConfEvent, SideStatus};
 use crate::catalog::DeviceInfo;
 use crate::fanout::{Bus, CompanyChannel};
-use crate::machine::device_set::{DeviceSet, SetKind};
-use crate::machine::device_type::DeviceType;
-use crate::machine::mat::DeviceStatus;
-use crate::machine::presence::Presence;
+use mat_core::machine::device_set::{DeviceSet, SetKind};
+use mat_protocol::device_type::DeviceType;
+use mat_core::machine::mat::DeviceStatus;
+use mat_core::machine::presence::Presence;
 
 /// Messages of the set actor.
 #[derive(Debug)]

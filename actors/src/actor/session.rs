@@ -12,9 +12,9 @@ use super::registry::{MatHandle, RegistryMsg};
 use crate::browser::{encode_event, error_event, events, ClientEvent, StreamingRemainingEvent};
 use crate::catalog::Catalog;
 use crate::fanout::{Bus, CloseReason, Outbox, SessionId, Viewer};
-use crate::machine::alarm::AlarmId;
-use crate::machine::capture::{CaptureKind, CaptureOrigin, CaptureRequest};
-use crate::machine::streaming::StreamRefusal;
+use mat_core::machine::alarm::AlarmId;
+use mat_core::machine::capture::{CaptureKind, CaptureOrigin, CaptureRequest};
+use mat_core::machine::streaming::StreamRefusal;
 
 /// How long a session waits for the registry or a device actor.
 pub const CALL_TIMEOUT: Duration = Duration::from_secs(2);

@@ -16,7 +16,7 @@ use std::time::Duration;
 
 use ractor::{Actor, ActorProcessingErr, ActorRef, RpcReplyPort};
 
-use crate::machine::status::PatientStatus;
+use mat_core::machine::status::PatientStatus;
 
 pub use super::record::Record;
 

@@ -2,11 +2,11 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::machine::device_type::DeviceType;
-use crate::machine::mat::DeviceStatus;
-use crate::machine::presence::Presence;
-use crate::machine::pressure_ulcer::RepositioningTier;
-use crate::machine::status::{card_from_code, CardStatus, PatientStatus, StateCode};
+use mat_protocol::device_type::DeviceType;
+use mat_core::machine::mat::DeviceStatus;
+use mat_core::machine::presence::Presence;
+use mat_core::machine::pressure_ulcer::RepositioningTier;
+use mat_core::machine::status::{card_from_code, CardStatus, PatientStatus, StateCode};
 
 /// An outgoing message: `{ event, data }`.
 #[derive(Debug, Serialize)]
@@ -19,7 +19,7 @@ pub struct Outgoing<'a, T: Serialize> {
 
 /// Encodes an outgoing event as a named MessagePack map.
 pub fn encode_event<T: Serialize>(event: &str, data: T) -> bytes::Bytes {
-    bytes::Bytes::from(crate::protocol::encode(&Outgoing { event, data }))
+    bytes::Bytes::from(mat_protocol::encode(&Outgoing { event, data }))
 }
 
 /// The `deviceConf` event.
@@ -261,10 +261,10 @@ mod tests {
         struct Join {
             device_id: &'static str,
         }
-        let bytes = crate::protocol::encode(&Raw { event: "joinUser", data: Join { device_id: "d1" } });
+        let bytes = mat_protocol::encode(&Raw { event: "joinUser", data: Join { device_id: "d1" } });
         let event: ClientEvent = rmp_serde::from_slice(&bytes).unwrap();
         assert_eq!(event, ClientEvent::JoinUser { device_id: "d1".into() });
-        let bytes = crate::protocol::encode(&Raw { event: "joinCompany", data: std::collections::BTreeMap::<String, u8>::new() });
+        let bytes = mat_protocol::encode(&Raw { event: "joinCompany", data: std::collections::BTreeMap::<String, u8>::new() });
         assert_eq!(rmp_serde::from_slice::<ClientEvent>(&bytes).unwrap(), ClientEvent::JoinCompany {});
     }
 
@@ -277,7 +277,7 @@ mod tests {
             analysis_type: &'static str,
             seconds: u32,
         }
-        let bytes = crate::protocol::encode(&Raw { event: "startCapture", data: Capture { device_id: "d1", analysis_type: "Dynamic", seconds: 30 } });
+        let bytes = mat_protocol::encode(&Raw { event: "startCapture", data: Capture { device_id: "d1", analysis_type: "Dynamic", seconds: 30 } });
         assert_eq!(
             rmp_serde::from_slice::<ClientEvent>(&bytes).unwrap(),
             ClientEvent::StartCapture { device_id: "d1".into(), analysis_type: "Dynamic".into(), seconds: 30, patient_id: None }
@@ -288,7 +288,7 @@ mod tests {
             device_id: &'static str,
             alarm_id: u64,
         }
-        let bytes = crate::protocol::encode(&Raw { event: "attendAlarm", data: Attend { device_id: "d1", alarm_id: 7 } });
+        let bytes = mat_protocol::encode(&Raw { event: "attendAlarm", data: Attend { device_id: "d1", alarm_id: 7 } });
         assert_eq!(rmp_serde::from_slice::<ClientEvent>(&bytes).unwrap(), ClientEvent::AttendAlarm { device_id: "d1".into(), alarm_id: Some(7) });
     }
 
@@ -306,7 +306,7 @@ mod tests {
     }
 
     fn serde_json_like<T: Serialize>(value: &T) -> String {
-        let bytes = crate::protocol::encode(value);
+        let bytes = mat_protocol::encode(value);
         String::from_utf8_lossy(&bytes).into_owned()
     }
 }

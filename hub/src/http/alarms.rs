@@ -7,7 +7,7 @@
 use std::sync::Arc;
 
 use actors::actor::mat::MatMsg;
-use actors::analysis::export::iso_8601_utc;
+use mat_core::analysis::export::iso_8601_utc;
 use actors::catalog::DeviceInfo;
 use serde::Serialize;
 

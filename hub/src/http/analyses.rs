@@ -10,7 +10,7 @@ use warp::http::StatusCode;
 use super::call::{path_segment, Call};
 use super::error::ApiError;
 use super::json::{created, ok, Oid};
-use crate::validation::char_len;
+use mat_api::char_len;
 
 /// History page size (spec §9).
 pub const PAGE_SIZE: u64 = 10;

@@ -15,7 +15,7 @@ use super::error::ApiError;
 use super::state::AppState;
 use crate::auth::roles::ROLE_STAFF;
 use crate::auth::token::{unix_now, Claims, TokenError};
-use crate::validation::account::{validate_account, AccountInput};
+use mat_api::account::{validate_account, AccountInput};
 
 /// The login request.
 #[derive(Debug, Deserialize)]

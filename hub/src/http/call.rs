@@ -19,7 +19,7 @@ use super::error::ApiError;
 use super::state::AppState;
 use crate::auth::roles::ROLE_ADMIN;
 use crate::auth::token::Claims;
-use crate::validation::Invalid;
+use mat_api::Invalid;
 
 type BodyStream = Pin<Box<dyn Stream<Item = Result<Bytes, warp::Error>> + Send>>;
 
@@ -109,15 +109,9 @@ impl Call {
     }
 }
 
-/// A JSON object as `T`. Arrays and scalars are refused even where serde would accept them (it
-/// reads a struct from an array of its fields), so `[]` is never an empty patient.
+/// A JSON object as `T` ([`mat_api::body::parse_object`]), refused as `invalidBody`.
 pub fn parse_object<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, ApiError> {
-    let invalid = |detail: String| ApiError::new(StatusCode::BAD_REQUEST, "invalidBody", detail);
-    let value: serde_json::Value = serde_json::from_slice(bytes).map_err(|e| invalid(format!("the body is not JSON: {e}")))?;
-    if !value.is_object() {
-        return Err(invalid("the body must be a JSON object".into()));
-    }
-    serde_json::from_value(value).map_err(|e| invalid(format!("the body is not the expected JSON: {e}")))
+    mat_api::body::parse_object(bytes).map_err(|detail| ApiError::new(StatusCode::BAD_REQUEST, "invalidBody", detail))
 }
 
 /// A path segment as sent, percent-decoded (`Force%20Mat` is `Force Mat`).

@@ -8,7 +8,7 @@ use storage::model::{Company, CompanyVariants};
 use super::call::Call;
 use super::error::ApiError;
 use super::json::{created, ok, Oid};
-use crate::validation::company::{validate_company, CompanyInput};
+use mat_api::company::{validate_company, CompanyInput};
 
 /// A company as the admin panel and branding page read it. `address` and `location` carry the
 /// same value (the old branding page read `location`).

@@ -1,7 +1,7 @@
-//! `GET /api/deviceTypes`: the device-type table (`actors::machine::device_type`), so the client
+//! `GET /api/deviceTypes`: the device-type table (`mat_protocol::device_type`), so the client
 //! reads routes, page families, shapes and capabilities from the hub instead of keeping a copy.
 
-use actors::machine::device_type::DeviceType;
+use mat_protocol::device_type::DeviceType;
 
 use super::call::Call;
 use super::error::ApiError;

@@ -8,9 +8,9 @@ use std::collections::HashMap;
 use actors::actor::mat::MatMsg;
 use actors::browser::{DeviceConfEvent, PressureMapEvent, SideStatus};
 use actors::catalog::DeviceInfo;
-use actors::machine::device_type::DeviceType;
-use actors::machine::pressure_ulcer::{RepositioningTier, DEFAULT_REPOSITIONING_INTERVAL};
-use actors::machine::status::{CardStatus, PatientStatus};
+use mat_protocol::device_type::DeviceType;
+use mat_core::machine::pressure_ulcer::{RepositioningTier, DEFAULT_REPOSITIONING_INTERVAL};
+use mat_core::machine::status::{CardStatus, PatientStatus};
 use serde::{Deserialize, Serialize};
 use storage::model::{Device, DeviceConf};
 use warp::http::StatusCode;
@@ -19,7 +19,7 @@ use super::call::{path_segment, Call};
 use super::error::ApiError;
 use super::json::{ok, Oid};
 use super::state::{AppState, ACTOR_TIMEOUT};
-use crate::validation::device::{validate_settings, DeviceSettingsInput};
+use mat_api::device::{validate_settings, DeviceSettingsInput};
 
 /// A device as the client reads it (spec §3 field names).
 #[derive(Debug, Serialize, Deserialize)]

@@ -1,11 +1,11 @@
 //! `GET /api/analysisExport/{id}/{kind}`: the raw-data export of a stored analysis (spec §3),
 //! `processed` (version 2.0) or `unprocessed` (version 1.0), as the JSON file the client saves,
 //! named `type_kind_analysis_YYYY-MM-DD.json` through `Content-Disposition`. Built by
-//! `actors::analysis::export`; refused with `toastErrorRaw.noAnalysisData` when there is nothing
+//! `mat_core::analysis::export`; refused with `toastErrorRaw.noAnalysisData` when there is nothing
 //! to export.
 
-use actors::analysis::export::{export_raw, ExportError, ExportKind, ExportMetadata};
-use actors::analysis::{AnalysisKind, Capture, NamedParameter, ParameterValue, PressureFrame};
+use mat_core::analysis::export::{export_raw, ExportError, ExportKind, ExportMetadata};
+use mat_core::analysis::{AnalysisKind, Capture, NamedParameter, ParameterValue, PressureFrame};
 use serde_json::Value;
 use warp::http::StatusCode;
 use warp::Reply;

@@ -8,7 +8,7 @@ use warp::Reply;
 use super::call::Call;
 use super::error::ApiError;
 use super::json::ok;
-use crate::validation::layout::{layout_json, validate_layout, LayoutJson};
+use mat_api::layout::{layout_json, validate_layout, LayoutJson};
 
 /// The caller's settings, or the defaults.
 pub async fn get(user_id: String, call: Call) -> Result<warp::reply::Response, ApiError> {

@@ -10,7 +10,7 @@ use storage::model::{Patient, PatientFields};
 use super::call::Call;
 use super::error::ApiError;
 use super::json::{created, ok, Oid};
-use crate::validation::patient::{validate_patient, PatientInput, PatientMode};
+use mat_api::patient::{validate_patient, PatientInput, PatientMode};
 
 /// The message when no patient is selected (spec §7).
 pub const NO_PATIENT_SELECTED: &str = "No patient is currently selected.";

@@ -9,8 +9,8 @@ use std::sync::Arc;
 
 use actors::actor::registry::RegistryMsg;
 use actors::catalog::DeviceInfo;
-use actors::machine::device_type::DeviceType;
-use actors::machine::status::PatientStatus;
+use mat_protocol::device_type::DeviceType;
+use mat_core::machine::status::PatientStatus;
 use rand::Rng;
 use serde::{Deserialize, Serialize};
 use storage::device_secret;
@@ -24,10 +24,10 @@ use super::error::ApiError;
 use super::json::created;
 use super::state::AppState;
 use crate::auth::roles::ROLE_STAFF;
-use crate::validation::account::{validate_account, AccountInput};
-use crate::validation::company::{validate_company, CompanyInput, NAME_MAX};
-use crate::validation::device::{validate_registration, Registration, RegistrationInput};
-use crate::validation::lenient::NumberOrText;
+use mat_api::account::{validate_account, AccountInput};
+use mat_api::company::{validate_company, CompanyInput, NAME_MAX};
+use mat_api::device::{validate_registration, Registration, RegistrationInput};
+use mat_api::lenient::NumberOrText;
 
 /// Length of a quick registration's generated password (spec §9).
 pub const QUICK_PASSWORD_CHARS: usize = 12;
@@ -311,7 +311,7 @@ pub async fn quick_register(mut call: Call) -> Result<warp::reply::Response, Api
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::validation::email::is_email;
+    use mat_api::email::is_email;
 
     #[test]
     fn quick_credentials_are_an_address_and_twelve_random_characters() {

@@ -3,8 +3,8 @@
 //! real scale on A3 or A4), named through `Content-Disposition`. Rendering is in the `reports`
 //! crate; this file turns a stored record into its input.
 
-use actors::analysis::{analyse, AnalysisKind, AnalysisParams, Capture, PressureFrame};
-use actors::machine::device_type::DeviceType;
+use mat_core::analysis::{analyse, AnalysisKind, AnalysisParams, Capture, PressureFrame};
+use mat_protocol::device_type::DeviceType;
 use reports::{AnalysisReportInput, Language, LayoutOptions, Palette, PaperSize, PatientSummary, PdfKind, RealScaleInput, ReportError, ReportMap};
 use serde::Deserialize;
 use serde_json::Value;
@@ -69,7 +69,7 @@ async fn load(call: &Call, claims: &Claims, id: &str) -> Result<Loaded, ApiError
 }
 
 /// The static result of a single map, so the report prints its figures.
-fn static_result(loaded: &Loaded) -> Option<actors::analysis::AnalysisResult> {
+fn static_result(loaded: &Loaded) -> Option<mat_core::analysis::AnalysisResult> {
     if loaded.kind != AnalysisKind::Static {
         return None;
     }

@@ -12,10 +12,8 @@ use actors::actor::mat::{FrameIn, MatMsg, MAX_INFLIGHT_FRAMES};
 use actors::actor::registry::{MatHandle, RegistryMsg};
 use actors::catalog::{Catalog, DeviceInfo};
 use actors::metrics::HubMetrics;
-use actors::protocol::{
-    self, CellFormat, DeviceMessage, ErrorCode, Frame, Hello, HubMessage, ProtocolError, ProtocolErrorMessage, Welcome,
-    HELLO_TIMEOUT_MS, MAX_MESSAGE_BYTES, PROTOCOL_VERSION,
-};
+use mat_protocol::connection::{self as sans_io, error_reply, Incoming, OpenConnection, Refusal, Registered};
+use mat_protocol::{self as protocol, ErrorCode, Frame, Hello, HubMessage, ProtocolError, Welcome, HELLO_TIMEOUT_MS, MAX_MESSAGE_BYTES, PROTOCOL_VERSION};
 use ractor::ActorRef;
 
 /// How long ingest waits for the registry.
@@ -52,53 +50,30 @@ pub trait DeviceTransport: Send {
     fn close(&mut self) -> impl std::future::Future<Output = ()> + Send;
 }
 
-/// Why a hello is refused.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Refusal {
-    pub code: ErrorCode,
-    pub message: String,
-}
-
-fn refusal(code: ErrorCode, message: impl Into<String>) -> Refusal {
-    Refusal { code, message: message.into() }
-}
-
-/// Checks a hello against the catalogue: version, serial, secret, type and frame shape.
+/// Checks a hello against the catalogue ([`sans_io::check_hello`]; the secret against its stored
+/// hash): version, serial, secret, type and frame shape.
 pub fn check_hello(catalog: &Catalog, hello: &Hello) -> Result<Arc<DeviceInfo>, Refusal> {
-    if hello.version != PROTOCOL_VERSION {
-        return Err(refusal(ErrorCode::UnsupportedVersion, format!("this hub speaks protocol version {PROTOCOL_VERSION}")));
-    }
-    let device = catalog.by_serial(&hello.serial).ok_or_else(|| refusal(ErrorCode::UnknownSerial, "no device with this serial is registered"))?;
-    if !storage::device_secret::verify(&hello.secret, &device.secret_hash) {
-        return Err(refusal(ErrorCode::BadSecret, "the device secret does not match"));
-    }
-    if hello.device_type != device.device_type.name() {
-        return Err(refusal(ErrorCode::WrongDeviceType, format!("registered as {}", device.device_type.name())));
-    }
-    let Some((rows, cols, format)) = device.device_type.frame_shape() else {
-        return Err(refusal(ErrorCode::WrongDeviceType, "this device type does not stream frames"));
-    };
-    if (hello.rows, hello.cols, hello.cell_format) != (rows, cols, format) {
-        return Err(refusal(ErrorCode::ShapeMismatch, format!("{} streams {rows}×{cols} {format:?}", device.device_type.name())));
-    }
-    Ok(device)
+    sans_io::check_hello(hello, |hello| {
+        let device = catalog.by_serial(&hello.serial)?;
+        let secret_matches = storage::device_secret::verify(&hello.secret, &device.secret_hash);
+        Some(Registered { device_type: device.device_type, secret_matches, device })
+    })
 }
 
 fn error_body(code: ErrorCode, message: &str, fatal: bool) -> Vec<u8> {
-    protocol::encode(&HubMessage::Error(ProtocolErrorMessage { code, message: message.to_owned(), fatal }))
+    error_reply(code, message, fatal)
 }
 
 /// Serves one device connection until it closes.
 pub async fn serve_device<T: DeviceTransport>(ctx: Arc<IngestContext>, mut transport: T, peer: SocketAddr) {
     let hello = match tokio::time::timeout(Duration::from_millis(HELLO_TIMEOUT_MS), transport.recv()).await {
-        Ok(Ok(Some(body))) => match protocol::decode::<DeviceMessage>(&body) {
-            Ok(DeviceMessage::Hello(hello)) => hello,
-            Ok(_) => return refuse(&ctx, &mut transport, peer, refusal(ErrorCode::HelloExpected, "the first message must be a hello"), None).await,
-            Err(e) => return refuse(&ctx, &mut transport, peer, refusal(e.code(), e.to_string()), None).await,
+        Ok(Ok(Some(body))) => match sans_io::read_hello(&body) {
+            Ok(hello) => hello,
+            Err(r) => return refuse(&ctx, &mut transport, peer, r, None).await,
         },
         Ok(Ok(None)) => return,
-        Ok(Err(e)) => return refuse(&ctx, &mut transport, peer, refusal(e.code(), e.to_string()), None).await,
-        Err(_) => return refuse(&ctx, &mut transport, peer, refusal(ErrorCode::HelloExpected, "no hello within 5 s"), None).await,
+        Ok(Err(e)) => return refuse(&ctx, &mut transport, peer, Refusal::undecodable(&e), None).await,
+        Err(_) => return refuse(&ctx, &mut transport, peer, Refusal::new(ErrorCode::HelloExpected, "no hello within 5 s"), None).await,
     };
     let device = match check_hello(&ctx.catalog, &hello) {
         Ok(device) => device,
@@ -122,7 +97,7 @@ pub async fn serve_device<T: DeviceTransport>(ctx: Arc<IngestContext>, mut trans
     }
     tracing::info!(serial = %device.serial, %peer, connection_id, "device connected");
     ctx.metrics.devices_connected.fetch_add(1, Ordering::Relaxed);
-    let mut session = Session { ctx: ctx.clone(), device: device.clone(), handle, malformed: 0, last_malformed_log: None, hello };
+    let mut session = Session { ctx: ctx.clone(), device: device.clone(), handle, malformed: 0, last_malformed_log: None, open: OpenConnection::new(&hello) };
     loop {
         tokio::select! {
             incoming = transport.recv() => match incoming {
@@ -182,41 +157,32 @@ struct Session {
     handle: MatHandle,
     malformed: u64,
     last_malformed_log: Option<Instant>,
-    hello: Hello,
+    open: OpenConnection,
 }
 
 impl Session {
     /// Handles one message; returns a reply to send, if any.
     async fn handle_body(&mut self, body: &[u8]) -> Option<Vec<u8>> {
-        match protocol::decode::<DeviceMessage>(body) {
-            Ok(DeviceMessage::Frame(frame)) => self.handle_frame(frame).await,
-            Ok(DeviceMessage::Ack(ack)) => {
+        match self.open.read(body) {
+            Incoming::Frame(frame) => self.handle_frame(frame).await,
+            Incoming::Ack(ack) => {
                 if !ack.ok {
                     tracing::warn!(serial = %self.device.serial, command = ack.command_id, reason = %ack.reason, "device refused a command");
                 }
                 None
             }
-            Ok(DeviceMessage::Hello(_)) => {
-                self.count_malformed("second hello");
-                Some(error_body(ErrorCode::Malformed, "already said hello", false))
-            }
-            Err(error) => {
-                self.count_malformed(&error.to_string());
-                Some(error_body(error.code(), &error.to_string(), false))
+            Incoming::Malformed(refusal) => {
+                self.count_malformed(&refusal.message);
+                Some(refusal.reply(false))
             }
         }
     }
 
+    /// A frame of the announced shape ([`OpenConnection::read`] checked it).
     async fn handle_frame(&mut self, frame: Frame) -> Option<Vec<u8>> {
-        let format: CellFormat = self.hello.cell_format;
-        let expected = self.hello.rows as usize * self.hello.cols as usize * format.bytes_per_cell();
-        if frame.cells.len() != expected {
-            self.count_malformed("frame shape");
-            let message = format!("{} bytes of cells, expected {expected}", frame.cells.len());
-            return Some(error_body(ErrorCode::ShapeMismatch, &message, false));
-        }
         HubMetrics::inc(&self.ctx.metrics.frames_received);
-        let frame_in = FrameIn { seq: frame.seq, device_time_ms: frame.device_time_ms, rows: self.hello.rows, cols: self.hello.cols, format, cells: frame.cells };
+        let OpenConnection { rows, cols, format } = self.open;
+        let frame_in = FrameIn { seq: frame.seq, device_time_ms: frame.device_time_ms, rows, cols, format, cells: frame.cells };
         if self.handle.inflight.fetch_add(1, Ordering::Relaxed) >= MAX_INFLIGHT_FRAMES {
             // The actor is behind: drop this frame rather than queue without bound.
             self.handle.inflight.fetch_sub(1, Ordering::Relaxed);
@@ -251,8 +217,9 @@ impl Session {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use actors::machine::device_type::DeviceType;
-    use actors::machine::status::PatientStatus;
+    use mat_protocol::device_type::DeviceType;
+    use mat_protocol::CellFormat;
+    use mat_core::machine::status::PatientStatus;
 
     fn catalog() -> (Arc<Catalog>, String) {
         let secret = storage::device_secret::generate();

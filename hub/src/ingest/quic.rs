@@ -5,7 +5,7 @@ use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::Duration;
 
-use actors::protocol::{decode_framed, encode_framed, ProtocolError, ALPN};
+use mat_protocol::{decode_framed, encode_framed, ProtocolError, ALPN};
 use anyhow::Context;
 use bytes::{Buf, BytesMut};
 use quinn::crypto::rustls::QuicServerConfig;

@@ -3,7 +3,7 @@
 use std::net::SocketAddr;
 use std::sync::Arc;
 
-use actors::protocol::{ProtocolError, MAX_MESSAGE_BYTES};
+use mat_protocol::{ProtocolError, MAX_MESSAGE_BYTES};
 use futures_util::{SinkExt, StreamExt};
 use warp::filters::ws::{Message, WebSocket};
 

@@ -1,6 +1,6 @@
 //! A floating-point pressure canvas with elliptical blobs, sensor noise and cell encoding.
 
-use actors::protocol::CellFormat;
+use mat_protocol::CellFormat;
 use rand::Rng;
 use rand::rngs::SmallRng;
 

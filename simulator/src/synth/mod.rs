@@ -17,9 +17,9 @@ use std::f32::consts::TAU;
 use std::sync::Arc;
 use std::time::Duration;
 
-use actors::machine::device_type::DeviceType;
-use actors::protocol::scale::{units_per_cell, units_to_mmhg, BED_CELL_MMHG};
-use actors::protocol::CellFormat;
+use mat_protocol::device_type::DeviceType;
+use mat_protocol::scale::{units_per_cell, units_to_mmhg, BED_CELL_MMHG};
+use mat_protocol::CellFormat;
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 
@@ -212,7 +212,7 @@ pub struct MapSynth {
 
 impl MapSynth {
     /// A synthesiser for `rows × cols` maps in `format`, with noise seeded by `seed`. Bed bodies
-    /// are sent in a bed mat's 0.4 mmHg steps (`actors::protocol::scale`); see
+    /// are sent in a bed mat's 0.4 mmHg steps (`mat_protocol::scale`); see
     /// [`MapSynth::for_device_type`].
     pub fn new(rows: u16, cols: u16, format: CellFormat, scenario: Scenario, seed: u64) -> Self {
         let canvas = Canvas::new(usize::from(rows), usize::from(cols));

@@ -6,7 +6,7 @@ use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::Duration;
 
-use actors::protocol::{
+use mat_protocol::{
     ALPN, CommandEnvelope, DeviceMessage, ErrorCode, HubMessage, MAX_MESSAGE_BYTES, PROTOCOL_VERSION, ProtocolErrorMessage, Welcome,
     decode, decode_framed, encode, encode_framed,
 };
@@ -120,7 +120,7 @@ impl HubSide {
         self.write(&HubMessage::Error(ProtocolErrorMessage { code, message: "test refusal".into(), fatal: true })).await;
     }
 
-    pub async fn command(&mut self, id: u32, command: actors::protocol::Command) {
+    pub async fn command(&mut self, id: u32, command: mat_protocol::Command) {
         self.write(&HubMessage::Command(CommandEnvelope { id, command })).await;
     }
 
@@ -146,7 +146,7 @@ impl HubSide {
 #[derive(Debug, Default)]
 pub struct Window {
     pub seqs: Vec<u64>,
-    pub acks: Vec<actors::protocol::Ack>,
+    pub acks: Vec<mat_protocol::Ack>,
     pub cells_len: Vec<usize>,
     pub device_times: Vec<u64>,
 }

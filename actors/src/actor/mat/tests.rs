@@ -7,12 +7,12 @@ use tokio::sync::mpsc;
 use tokio::time::{advance, Duration};
 
 use super::*;
-use crate::test_maps::body;
+use mat_core::test_maps::body;
 use crate::actor::storage_writer::{StatusStore, StorageWriter, StoreFuture};
 use crate::fanout::{Outbox, Viewer};
-use crate::machine::device_type::DeviceType;
-use crate::machine::status::PatientStatus;
-use crate::protocol::CommandEnvelope;
+use mat_protocol::device_type::DeviceType;
+use mat_core::machine::status::PatientStatus;
+use mat_protocol::CommandEnvelope;
 
 /// A store that keeps what it is given.
 #[derive(Default)]

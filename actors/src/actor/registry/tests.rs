@@ -4,14 +4,14 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use super::*;
-use crate::test_maps::body;
+use mat_core::test_maps::body;
 use crate::fanout::{Outbox, Viewer};
-use crate::machine::device_type::DeviceType;
-use crate::machine::status::PatientStatus;
-use crate::protocol::CellFormat;
+use mat_protocol::device_type::DeviceType;
+use mat_core::machine::status::PatientStatus;
+use mat_protocol::CellFormat;
 
 use crate::actor::mat::FrameIn;
-use crate::machine::capture::{CaptureKind, CaptureOrigin, CaptureRefusal, CaptureRequest};
+use mat_core::machine::capture::{CaptureKind, CaptureOrigin, CaptureRefusal, CaptureRequest};
 
 fn device(id: &str, device_type: DeviceType, parent: Option<(&str, usize)>, members: &[&str]) -> DeviceInfo {
     DeviceInfo {
@@ -90,8 +90,8 @@ async fn members_report_to_a_restarted_room_set_without_waiting_for_a_change() {
 }
 
 
-fn stream_commands(rx: &mut tokio::sync::mpsc::Receiver<crate::protocol::HubMessage>) -> Vec<u32> {
-    use crate::protocol::{Command, CommandEnvelope, HubMessage};
+fn stream_commands(rx: &mut tokio::sync::mpsc::Receiver<mat_protocol::HubMessage>) -> Vec<u32> {
+    use mat_protocol::{Command, CommandEnvelope, HubMessage};
     let mut out = Vec::new();
     while let Ok(message) = rx.try_recv() {
         if let HubMessage::Command(CommandEnvelope { command: Command::Stream { seconds }, .. }) = message {
@@ -190,7 +190,7 @@ async fn a_mat_actor_killed_mid_capture_resumes_the_capture() {
 /// 15 minutes lying still are Ulcer Risk (`due`), where the 2 h default would still be `ok`.
 #[tokio::test(start_paused = true)]
 async fn a_resumed_repositioning_interval_applies_to_the_new_actor() {
-    use crate::machine::pressure_ulcer::RepositioningTier;
+    use mat_core::machine::pressure_ulcer::RepositioningTier;
     let catalog = Catalog::new([device("a", DeviceType::MattressMatIoT, None, &[])]);
     let args = RegistryArgs { catalog, bus: Bus::new(), writer: None, metrics: Arc::new(HubMetrics::default()), absence_delay: Duration::from_secs(30), repositioning_time_scale: 1 };
     let (registry, _) = Actor::spawn(None, DeviceRegistry, args).await.expect("registry");

@@ -3,15 +3,15 @@
 use std::sync::Arc;
 
 use super::*;
-use crate::test_maps::body;
+use mat_core::test_maps::body;
 use crate::actor::link::DeviceLink;
 use crate::actor::mat::FrameIn;
 use crate::actor::registry::{DeviceRegistry, RegistryArgs};
 use crate::catalog::DeviceInfo;
-use crate::machine::device_type::DeviceType;
-use crate::machine::status::PatientStatus;
+use mat_protocol::device_type::DeviceType;
+use mat_core::machine::status::PatientStatus;
 use crate::metrics::HubMetrics;
-use crate::protocol::CellFormat;
+use mat_protocol::CellFormat;
 
 #[derive(serde::Deserialize)]
 struct Named {

@@ -1,0 +1,183 @@
+//! Device settings and registration (spec §5): name, room and bed non-empty
+//! (deviceParameters); registration needs a serial and a name, a known device type, and a
+//! numeric number of sub-devices (default 2, Sensing Horse only).
+
+use mat_protocol::device_type::DeviceType;
+use serde::Deserialize;
+
+use super::lenient::NumberOrText;
+use super::{char_len, Invalid};
+
+/// Longest name, room, bed, building, … accepted.
+pub const FIELD_MAX: usize = 100;
+/// Longest hardware serial.
+pub const SERIAL_MAX: usize = 64;
+/// Sub-devices of a Sensing Horse when none is given.
+pub const DEFAULT_SUBDEVICES: i64 = 2;
+/// Most sub-devices a Sensing Horse may have.
+pub const SUBDEVICES_MAX: i64 = 16;
+
+fn parameters(message: impl Into<String>) -> Invalid {
+    Invalid::new("deviceParameters", message)
+}
+
+/// `PUT /api/device/{id}` body.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(default)]
+pub struct DeviceSettingsInput {
+    pub name: String,
+    pub bed: String,
+    pub room: String,
+}
+
+/// The editable fields of a device (spec §5: name, room and bed non-empty).
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct DeviceSettings {
+    pub name: String,
+    pub bed: String,
+    pub room: String,
+}
+
+/// Checks a device's name, bed and room.
+pub fn validate_settings(input: &DeviceSettingsInput) -> Result<DeviceSettings, Invalid> {
+    let settings = DeviceSettings { name: input.name.trim().to_owned(), bed: input.bed.trim().to_owned(), room: input.room.trim().to_owned() };
+    for (field, value) in [("name", &settings.name), ("room", &settings.room), ("bed", &settings.bed)] {
+        if value.is_empty() {
+            return Err(parameters(format!("{field} is required")));
+        }
+        if char_len(value) > FIELD_MAX {
+            return Err(parameters(format!("{field} is longer than {FIELD_MAX} characters")));
+        }
+    }
+    Ok(settings)
+}
+
+/// `POST /api/deviceandconfRegistration` body (spec §7 field names).
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+pub struct RegistrationInput {
+    pub hardware_serial: String,
+    /// The old app's device password; ignored, a random secret is issued instead.
+    pub hardware_password: Option<String>,
+    pub name: String,
+    pub health_system: String,
+    pub building: String,
+    pub floor: NumberOrText,
+    pub room: NumberOrText,
+    pub bed: NumberOrText,
+    pub device_type: String,
+    /// The owning company's id (the old app's field name).
+    #[serde(rename = "added_by")]
+    pub added_by: Option<String>,
+    pub current_patient: Option<String>,
+    pub number_of_subdevices: NumberOrText,
+}
+
+/// A checked registration.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Registration {
+    pub hardware_serial: String,
+    pub name: String,
+    pub health_system: String,
+    pub building: String,
+    pub floor: String,
+    pub room: String,
+    pub bed: String,
+    pub device_type: DeviceType,
+    pub number_of_subdevices: i64,
+}
+
+/// Checks a registration.
+pub fn validate_registration(input: &RegistrationInput) -> Result<Registration, Invalid> {
+    let serial = input.hardware_serial.trim().to_owned();
+    let name = input.name.trim().to_owned();
+    if serial.is_empty() || name.is_empty() {
+        return Err(parameters("the serial number and the name are required"));
+    }
+    if char_len(&serial) > SERIAL_MAX || !serial.chars().all(|c| c.is_ascii_alphanumeric() || "-_.".contains(c)) {
+        return Err(parameters(format!("the serial is up to {SERIAL_MAX} letters, digits, '-', '_' or '.'")));
+    }
+    let device_type = DeviceType::from_name(input.device_type.trim())
+        .filter(|t| *t != DeviceType::SensingHorseSubdevice)
+        .ok_or_else(|| Invalid::new("invalidDeviceType", format!("'{}' is not a device type that can be registered", input.device_type)))?;
+    let number_of_subdevices = if input.number_of_subdevices.is_unset() {
+        DEFAULT_SUBDEVICES
+    } else {
+        let n = input.number_of_subdevices.number().filter(|n| n.fract() == 0.0).ok_or_else(|| parameters("numberOfSubdevices must be a number"))?;
+        n as i64
+    };
+    if device_type == DeviceType::SensingHorse && !(1..=SUBDEVICES_MAX).contains(&number_of_subdevices) {
+        return Err(parameters(format!("a Sensing Horse has 1 to {SUBDEVICES_MAX} sub-devices")));
+    }
+    let registration = Registration {
+        hardware_serial: serial,
+        name,
+        health_system: input.health_system.trim().to_owned(),
+        building: input.building.trim().to_owned(),
+        floor: input.floor.text(),
+        room: input.room.text(),
+        bed: input.bed.text(),
+        device_type,
+        number_of_subdevices,
+    };
+    for (field, value) in [
+        ("name", &registration.name),
+        ("healthSystem", &registration.health_system),
+        ("building", &registration.building),
+        ("floor", &registration.floor),
+        ("room", &registration.room),
+        ("bed", &registration.bed),
+    ] {
+        if char_len(value) > FIELD_MAX {
+            return Err(parameters(format!("{field} is longer than {FIELD_MAX} characters")));
+        }
+    }
+    Ok(registration)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn settings(name: &str, room: &str, bed: &str) -> Result<DeviceSettings, Invalid> {
+        validate_settings(&DeviceSettingsInput { name: name.into(), bed: bed.into(), room: room.into() })
+    }
+
+    #[test]
+    fn name_room_and_bed_are_required() {
+        assert!(settings("Bed 1", "101", "A").is_ok());
+        for (name, room, bed) in [("", "101", "A"), ("Bed 1", " ", "A"), ("Bed 1", "101", "")] {
+            assert_eq!(settings(name, room, bed).unwrap_err().key, "deviceParameters");
+        }
+        assert_eq!(settings(&"n".repeat(101), "1", "A").unwrap_err().key, "deviceParameters");
+    }
+
+    fn registration(json: serde_json::Value) -> Result<Registration, Invalid> {
+        validate_registration(&serde_json::from_value(json).unwrap())
+    }
+
+    #[test]
+    fn registration_needs_serial_name_and_a_known_type() {
+        let ok = registration(serde_json::json!({"hardwareSerial": "MAT-1", "name": "Bed", "deviceType": "Mattress Mat IoT", "room": 101})).unwrap();
+        assert_eq!((ok.room.as_str(), ok.number_of_subdevices), ("101", 2));
+        assert_eq!(registration(serde_json::json!({"name": "Bed", "deviceType": "Force Mat"})).unwrap_err().key, "deviceParameters");
+        assert_eq!(registration(serde_json::json!({"hardwareSerial": "X", "deviceType": "Force Mat"})).unwrap_err().key, "deviceParameters");
+        assert_eq!(registration(serde_json::json!({"hardwareSerial": "X 1", "name": "B", "deviceType": "Force Mat"})).unwrap_err().key, "deviceParameters");
+        assert_eq!(registration(serde_json::json!({"hardwareSerial": "X", "name": "B", "deviceType": "Toaster"})).unwrap_err().key, "invalidDeviceType");
+        assert_eq!(
+            registration(serde_json::json!({"hardwareSerial": "X", "name": "B", "deviceType": "Sensing Horse Subdevice"})).unwrap_err().key,
+            "invalidDeviceType",
+            "sub-devices are created with their parent"
+        );
+    }
+
+    #[test]
+    fn sub_devices_are_numeric_and_default_to_two() {
+        let horse = |n: serde_json::Value| registration(serde_json::json!({"hardwareSerial": "H", "name": "Horse", "deviceType": "Sensing Horse", "numberOfSubdevices": n}));
+        assert_eq!(horse(serde_json::Value::Null).unwrap().number_of_subdevices, 2);
+        assert_eq!(horse("4".into()).unwrap().number_of_subdevices, 4);
+        assert_eq!(horse("two".into()).unwrap_err().key, "deviceParameters");
+        assert_eq!(horse(0.into()).unwrap_err().key, "deviceParameters");
+        assert_eq!(horse(17.into()).unwrap_err().key, "deviceParameters");
+    }
+}

@@ -1,0 +1,358 @@
+//! Seating dynamic (spec §2, §3): the per-frame series of the seating plot panels in their
+//! additionalParameters positions, push-ups (pressure reliefs), and the two indices seating
+//! clinicians use: Peak Pressure Index and Dispersion Index.
+
+use serde::{Deserialize, Serialize};
+
+use super::AnalysisError;
+use super::frame::{Capture, PressureFrame, Region};
+use super::histogram::histogram;
+use super::parameters::{Laterality, NamedParameter, ParameterValue};
+use super::units::{cell_pitch_cm, contact_cells, dynamic_cell_cm, surface_ratio};
+
+/// Peak Pressure Index window side (cm): a 10 cm × 10 cm window around the peak.
+pub const PPI_WINDOW_CM: f64 = 10.0;
+/// A frame is part of a push-up when its total load is under this share of the capture's
+/// median total load.
+pub const PUSH_UP_LOAD_FRACTION: f64 = 0.3;
+/// A push-up lasts at least this long (first to last unloaded frame).
+pub const PUSH_UP_MIN_SECONDS: f64 = 1.0;
+
+/// Names of the additionalParameters entries, in their positions.
+pub const SEATING_PARAMETER_NAMES: [&str; 13] = [
+    "activePoints",
+    "lateralityHistoric",
+    "histogramHistoric",
+    "maxPressureHistoric",
+    "meanPressureHistoric",
+    "centerOfPressure",
+    "contactArea",
+    "maxPressureOfMap",
+    "contactSurfaceOfMap",
+    "pressureOfPoint",
+    "points",
+    "analysisTime",
+    "ConvolutionalMap",
+];
+
+/// The plot panels of the seating view: seven with push-ups, six without (spec §2).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub enum SeatingPanel {
+    ActivePoints,
+    Laterality,
+    CenterOfPressure,
+    ContactArea,
+    MaxPressure,
+    MeanPressure,
+    PushUps,
+}
+
+/// One pressure relief.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PushUp {
+    /// Seconds from the start of the capture.
+    pub start_s: f64,
+    /// First to last unloaded frame, s.
+    pub duration_s: f64,
+}
+
+/// The seating dynamic result.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SeatingResult {
+    /// Entries 0–12 as [`SEATING_PARAMETER_NAMES`], then `peakPressureIndex`,
+    /// `dispersionIndex` and, when there were any, `pushUps`.
+    pub additional_parameters: Vec<NamedParameter>,
+    /// Panels to show.
+    pub panels: Vec<SeatingPanel>,
+    /// Pressure reliefs, `None` when there were none.
+    pub push_ups: Option<Vec<PushUp>>,
+    /// Highest sum of a 10 cm × 10 cm window containing the peak of the mean map, sensor units.
+    pub peak_pressure_index: f64,
+    /// Load in the two ischial windows / total load × 100, on the mean map.
+    pub dispersion_index: f64,
+    /// Seconds from first to last frame.
+    pub duration_s: f64,
+}
+
+/// Analyses a sitting capture. Row 0 is the front edge of the seat (the knees); the ischial
+/// tuberosities are in the back half.
+pub fn seating(capture: &Capture) -> Result<SeatingResult, AnalysisError> {
+    let device = capture.device_type();
+    let (cm_per_cell, area_per_cell) = (dynamic_cell_cm(device), surface_ratio(device));
+    let mut active = Vec::new();
+    let mut laterality = Vec::new();
+    let mut max_series = Vec::new();
+    let mut mean_series = Vec::new();
+    let mut centres = Vec::new();
+    let mut contact = Vec::new();
+    let mut totals = Vec::new();
+    for timed in capture.frames() {
+        let frame = &timed.frame;
+        let stats = frame.region_stats(&frame.full_region());
+        let (left, right) = halves(frame);
+        let (l, r) = (frame.region_stats(&left).load as f64, frame.region_stats(&right).load as f64);
+        active.push(f64::from(stats.active_cells));
+        laterality.push(if l + r > 0.0 {
+            Laterality { l: l / (l + r), r: r / (l + r) }
+        } else {
+            Laterality { l: 0.0, r: 0.0 }
+        });
+        max_series.push(stats.maximum.map_or(0.0, |p| f64::from(p.z)));
+        mean_series.push(stats.active_mean());
+        centres.extend(stats.center_of_pressure.map(|[x, y]| [x * cm_per_cell, y * cm_per_cell]));
+        contact.push(f64::from(stats.active_cells) * area_per_cell);
+        totals.push((capture.seconds_since_start(timed), stats.load));
+    }
+    if capture.frames().is_empty() {
+        return Err(AnalysisError::TooFewFrames { needed: 1, got: 0 });
+    }
+    let preview = capture.mean_map();
+    let preview_stats = preview.region_stats(&preview.full_region());
+    // The 10 cm windows are physical: they use the cell pitch, not the plot scale.
+    let peak_pressure_index = peak_pressure_index(&preview, cell_pitch_cm(device));
+    let dispersion_index = dispersion_index(&preview, cell_pitch_cm(device));
+    let push_ups = detect_push_ups(&totals);
+    let duration_s = capture.duration_s();
+    let max_point =
+        preview_stats.maximum.map_or(serde_json::Value::Null, |p| serde_json::json!({ "x": p.x, "y": p.y, "z": p.z }));
+    let histogram_json = serde_json::to_value(histogram(preview.cells())).unwrap_or(serde_json::Value::Null);
+    let values = [
+        ParameterValue::Series(active),
+        ParameterValue::Laterality(laterality),
+        ParameterValue::Other(histogram_json),
+        ParameterValue::Series(max_series),
+        ParameterValue::Series(mean_series),
+        ParameterValue::Points(centres),
+        ParameterValue::Series(contact),
+        ParameterValue::Number(preview_stats.maximum.map_or(0.0, |p| f64::from(p.z))),
+        ParameterValue::Number(f64::from(contact_cells(device, preview.cells())) * area_per_cell),
+        ParameterValue::Other(max_point),
+        ParameterValue::ActivePoints(preview.active_points(&preview.full_region())),
+        ParameterValue::Number(duration_s),
+        ParameterValue::Map(preview.cells().chunks(preview.cols().max(1) as usize).map(<[u16]>::to_vec).collect()),
+    ];
+    let mut additional_parameters: Vec<NamedParameter> =
+        SEATING_PARAMETER_NAMES.iter().zip(values).map(|(name, value)| NamedParameter::new(name, value)).collect();
+    additional_parameters.push(NamedParameter::new("peakPressureIndex", ParameterValue::Number(peak_pressure_index)));
+    additional_parameters.push(NamedParameter::new("dispersionIndex", ParameterValue::Number(dispersion_index)));
+    let mut panels = vec![
+        SeatingPanel::ActivePoints,
+        SeatingPanel::Laterality,
+        SeatingPanel::CenterOfPressure,
+        SeatingPanel::ContactArea,
+        SeatingPanel::MaxPressure,
+        SeatingPanel::MeanPressure,
+    ];
+    if let Some(events) = &push_ups {
+        panels.push(SeatingPanel::PushUps);
+        let json = serde_json::to_value(events).unwrap_or(serde_json::Value::Null);
+        additional_parameters.push(NamedParameter::new("pushUps", ParameterValue::Other(json)));
+    }
+    Ok(SeatingResult { additional_parameters, panels, push_ups, peak_pressure_index, dispersion_index, duration_s })
+}
+
+/// Left and right halves of a map; with an odd column count the middle column is in neither.
+pub fn halves(frame: &PressureFrame) -> (Region, Region) {
+    let (rows, cols) = (frame.rows() as usize, frame.cols() as usize);
+    (
+        Region { row_start: 0, row_end: rows, col_start: 0, col_end: cols / 2 },
+        Region { row_start: 0, row_end: rows, col_start: cols.div_ceil(2), col_end: cols },
+    )
+}
+
+/// Cells per side of a 10 cm window at `pitch_cm` (at least 1).
+pub fn window_cells(pitch_cm: f64) -> usize {
+    ((PPI_WINDOW_CM / pitch_cm).round() as usize).max(1)
+}
+
+/// Peak Pressure Index: the highest sum over the 10 cm × 10 cm windows (clipped to the map)
+/// that contain the map's peak cell. 0 on an empty map.
+pub fn peak_pressure_index(map: &PressureFrame, pitch_cm: f64) -> f64 {
+    let Some(peak) = map.region_stats(&map.full_region()).maximum else { return 0.0 };
+    let side = window_cells(pitch_cm);
+    let (rows, cols) = (map.rows() as usize, map.cols() as usize);
+    let starts = |at: usize, size: usize| {
+        let first = (at + 1).saturating_sub(side);
+        let last = at.min(size.saturating_sub(side));
+        first..=last.max(first)
+    };
+    let mut best = 0u64;
+    for r0 in starts(peak.y as usize, rows) {
+        for c0 in starts(peak.x as usize, cols) {
+            let window =
+                Region { row_start: r0, row_end: (r0 + side).min(rows), col_start: c0, col_end: (c0 + side).min(cols) };
+            best = best.max(map.region_stats(&window).load);
+        }
+    }
+    best as f64
+}
+
+/// Dispersion Index: the load in the two ischial regions as a percentage of the total. Each
+/// ischial region is the 10 cm × 10 cm window centred on the highest cell of one back quadrant
+/// (back half of the rows, left or right half of the columns), clipped to that quadrant.
+pub fn dispersion_index(map: &PressureFrame, pitch_cm: f64) -> f64 {
+    let total = map.region_stats(&map.full_region()).load;
+    if total == 0 {
+        return 0.0;
+    }
+    let side = window_cells(pitch_cm);
+    let rows = map.rows() as usize;
+    let (left, right) = halves(map);
+    let mut ischial = 0u64;
+    for half in [left, right] {
+        let quadrant = Region { row_start: rows / 2, ..half };
+        let Some(peak) = map.region_stats(&quadrant).maximum else { continue };
+        let (py, px) = (peak.y as usize, peak.x as usize);
+        let window = Region {
+            row_start: py.saturating_sub(side / 2).max(quadrant.row_start),
+            row_end: (py + side - side / 2).min(quadrant.row_end),
+            col_start: px.saturating_sub(side / 2).max(quadrant.col_start),
+            col_end: (px + side - side / 2).min(quadrant.col_end),
+        };
+        ischial += map.region_stats(&window).load;
+    }
+    100.0 * ischial as f64 / total as f64
+}
+
+/// Runs of frames whose load is under 30 % of the median frame load, lasting at least 1 s.
+/// `None` when there is none.
+pub fn detect_push_ups(totals: &[(f64, u64)]) -> Option<Vec<PushUp>> {
+    let mut loads: Vec<u64> = totals.iter().map(|&(_, load)| load).collect();
+    loads.sort_unstable();
+    let median = *loads.get(loads.len() / 2)? as f64;
+    let threshold = median * PUSH_UP_LOAD_FRACTION;
+    let mut events = Vec::new();
+    let mut run: Option<(f64, f64)> = None;
+    for &(t, load) in totals {
+        if (load as f64) < threshold {
+            run = Some(run.map_or((t, t), |(start, _)| (start, t)));
+        } else if let Some((start, end)) = run.take()
+            && end - start >= PUSH_UP_MIN_SECONDS
+        {
+            events.push(PushUp { start_s: start, duration_s: end - start });
+        }
+    }
+    if let Some((start, end)) = run
+        && end - start >= PUSH_UP_MIN_SECONDS
+    {
+        events.push(PushUp { start_s: start, duration_s: end - start });
+    }
+    (!events.is_empty()).then_some(events)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use mat_protocol::device_type::DeviceType;
+
+    /// A 16×16 seat (2 cm cells, so 10 cm = 5 cells) with two ischial pressure points: cells
+    /// (row 11, col 4) and (row 11, col 11) at 100, a 3×3 ring of 20 around each, plus a thigh
+    /// load of 10 on rows 2..=5, columns 3..=12.
+    fn seat() -> PressureFrame {
+        let mut cells = vec![0u16; 256];
+        for r in 2..=5 {
+            for c in 3..=12 {
+                cells[r * 16 + c] = 10;
+            }
+        }
+        for (pr, pc) in [(11usize, 4usize), (11, 11)] {
+            for r in pr - 1..=pr + 1 {
+                for c in pc - 1..=pc + 1 {
+                    cells[r * 16 + c] = 20;
+                }
+            }
+            cells[pr * 16 + pc] = 100;
+        }
+        PressureFrame::new(16, 16, cells).unwrap()
+    }
+
+    #[test]
+    fn window_is_10_cm_in_cells() {
+        assert_eq!(window_cells(2.0), 5);
+        assert_eq!(window_cells(2.5), 4);
+        assert_eq!(window_cells(1.0), 10);
+    }
+
+    #[test]
+    fn peak_pressure_index_by_hand() {
+        // Peak: the first 100 in reading order, (x 4, y 11). Any 5×5 window containing it and the
+        // whole 3×3 cluster sums 100 + 8 × 20 = 260; none reaches the other cluster (7 columns away)
+        // or the thighs (rows ≤ 5, window rows ≥ 7).
+        assert_eq!(peak_pressure_index(&seat(), 2.0), 260.0);
+    }
+
+    #[test]
+    fn dispersion_index_by_hand() {
+        // Total: thighs 4 × 10 × 10 = 400, clusters 2 × 260 = 520 → 920.
+        // Ischial windows: 5×5 around each 100, holding its whole cluster: 520.
+        // DI = 520 / 920 × 100 = 56.52…
+        let di = dispersion_index(&seat(), 2.0);
+        assert!((di - 100.0 * 520.0 / 920.0).abs() < 1e-9, "{di}");
+    }
+
+    #[test]
+    fn series_and_positions() {
+        let mut c = Capture::new(DeviceType::SeatingMatIoT, 16, 16);
+        for i in 0..3 {
+            c.push(i * 500, seat()).unwrap();
+        }
+        let r = seating(&c).unwrap();
+        let names: Vec<&str> = r.additional_parameters.iter().map(|p| p.name.as_str()).collect();
+        assert_eq!(&names[..13], SEATING_PARAMETER_NAMES);
+        assert_eq!(names[13..], ["peakPressureIndex", "dispersionIndex"]);
+        // Active cells: 40 thigh + 18 cluster cells = 58; contact area 58 × 4 cm² = 232.
+        assert_eq!(r.additional_parameters[0].value, ParameterValue::Series(vec![58.0; 3]));
+        assert_eq!(r.additional_parameters[6].value, ParameterValue::Series(vec![232.0; 3]));
+        // Symmetric seat: laterality 0.5 / 0.5.
+        assert_eq!(
+            r.additional_parameters[1].value,
+            ParameterValue::Laterality(vec![Laterality { l: 0.5, r: 0.5 }; 3])
+        );
+        // CoP x = 7.5 cells (symmetric) = 7.5 cm at 1 cm per cell in the seating dynamic view.
+        // y = (400 · 3.5 + 520 · 11) / 920 = (1400 + 5720) / 920 = 7.739…
+        match &r.additional_parameters[5].value {
+            ParameterValue::Points(p) => {
+                assert!((p[0][0] - 7.5).abs() < 1e-9);
+                assert!((p[0][1] - 7120.0 / 920.0).abs() < 1e-9);
+            }
+            other => panic!("{other:?}"),
+        }
+        assert_eq!(r.additional_parameters[11].value, ParameterValue::Number(1.0));
+        assert_eq!(r.panels.len(), 6);
+        assert_eq!(r.push_ups, None);
+    }
+
+    #[test]
+    fn push_ups_add_the_seventh_panel() {
+        // Frames every 0.5 s from 0 to 5 s; seated (load 920) until 3 s, lifted (load 0) from
+        // 3.5 s to the end: a 1.5 s relief starting at 3.5 s (median load 920, bound 276).
+        let mut c = Capture::new(DeviceType::SeatingMatIoT, 16, 16);
+        for i in 0..=10u64 {
+            let t = i * 500;
+            let frame = if t >= 3500 { PressureFrame::new(16, 16, vec![0; 256]).unwrap() } else { seat() };
+            c.push(t, frame).unwrap();
+        }
+        let r = seating(&c).unwrap();
+        assert_eq!(r.push_ups, Some(vec![PushUp { start_s: 3.5, duration_s: 1.5 }]));
+        assert_eq!(r.panels.len(), 7);
+        assert_eq!(r.panels[6], SeatingPanel::PushUps);
+        assert_eq!(r.additional_parameters.last().unwrap().name, "pushUps");
+    }
+
+    #[test]
+    fn push_ups_need_under_30_percent_for_at_least_1_s() {
+        // Median load 100 in each case, so the bound is 30.
+        // 0.5 s at 29: too short.
+        let short = [(0.0, 100), (0.5, 29), (1.0, 29), (1.5, 100), (2.0, 100), (3.0, 100), (4.0, 100)];
+        assert_eq!(detect_push_ups(&short), None);
+        // 2 s at exactly 30: not under the bound.
+        let at_bound = [(0.0, 100), (1.0, 30), (2.0, 30), (3.0, 30), (4.0, 100), (5.0, 100), (6.0, 100)];
+        assert_eq!(detect_push_ups(&at_bound), None);
+        // 1 s at 29: one push-up.
+        let relief = [(0.0, 100), (1.0, 29), (2.0, 29), (3.0, 100), (4.0, 100), (5.0, 100)];
+        assert_eq!(detect_push_ups(&relief), Some(vec![PushUp { start_s: 1.0, duration_s: 1.0 }]));
+    }
+}

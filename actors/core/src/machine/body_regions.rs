@@ -1,0 +1,161 @@
+//! Body regions on a coarse grid of the map, and which of them carry load.
+//!
+//! The map is split into [`REGIONS_ALONG`] bands along its longer side (the body's length on a
+//! bed: head, shoulders, back, pelvis, thighs, calves and heels fall in different bands) and
+//! [`REGIONS_ACROSS`] bands across it (left, middle, right), 18 regions in all. A square map is
+//! split along its columns, as the simulator and the mats lay the body. A region is loaded when at
+//! least a fifth of its cells press [`LOADED_MIN`] or more: enough to ignore a few noisy cells,
+//! little enough that a narrow contact such as a heel or a shoulder on its side counts.
+//!
+//! The grid is deliberately coarse: it has to mean the same thing on 16×16, 24×48 and 48×48 mats,
+//! and the ulcer-risk clock only needs to know whether a part of the body has been off the
+//! mattress, not which sensor it pressed.
+
+use super::pressure_map::PressureMap;
+
+/// Bands along the longer side of the map.
+pub const REGIONS_ALONG: usize = 6;
+/// Bands across the shorter side of the map.
+pub const REGIONS_ACROSS: usize = 3;
+/// Number of regions.
+pub const REGION_COUNT: usize = REGIONS_ALONG * REGIONS_ACROSS;
+/// The bands along that hold the back and the pelvis on a 6-band grid, whichever end the head
+/// lies at.
+pub const TORSO_BANDS: std::ops::RangeInclusive<usize> = 2..=3;
+/// Smallest cell value that counts as load on a region.
+pub const LOADED_MIN: u16 = 20;
+
+/// The set of loaded regions, one bit per region (`along * REGIONS_ACROSS + across`).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
+pub struct RegionLoads(u32);
+
+impl RegionLoads {
+    /// No region loaded.
+    pub const EMPTY: RegionLoads = RegionLoads(0);
+
+    /// A set from its bits (bits beyond [`REGION_COUNT`] are ignored).
+    pub const fn from_bits(bits: u32) -> Self {
+        RegionLoads(bits & ((1 << REGION_COUNT) - 1))
+    }
+
+    /// The bits.
+    pub fn bits(self) -> u32 {
+        self.0
+    }
+
+    /// Whether region `index` is loaded.
+    pub fn is_loaded(self, index: usize) -> bool {
+        index < REGION_COUNT && self.0 & (1 << index) != 0
+    }
+
+    /// Number of loaded regions.
+    pub fn count(self) -> u32 {
+        self.0.count_ones()
+    }
+
+    /// Only the regions of the middle two bands along (back and pelvis, whichever end the head
+    /// lies at): where a turn moves the load and a raised knee or a moved arm does not.
+    pub fn torso(self) -> RegionLoads {
+        let mut mask = 0u32;
+        for along in TORSO_BANDS {
+            mask |= ((1 << REGIONS_ACROSS) - 1) << (along * REGIONS_ACROSS);
+        }
+        RegionLoads(self.0 & mask)
+    }
+
+    /// Jaccard distance between two sets: 0 when equal, 1 when disjoint (and 0 when both empty).
+    pub fn distance(self, other: RegionLoads) -> f32 {
+        let union = (self.0 | other.0).count_ones();
+        if union == 0 {
+            return 0.0;
+        }
+        1.0 - (self.0 & other.0).count_ones() as f32 / union as f32
+    }
+
+    /// The loaded regions of a map.
+    pub fn of(map: &PressureMap<'_>) -> Self {
+        let (rows, cols) = (usize::from(map.rows()), usize::from(map.cols()));
+        if rows == 0 || cols == 0 {
+            return RegionLoads::EMPTY;
+        }
+        let along_cols = cols >= rows;
+        let mut loaded = [0u32; REGION_COUNT];
+        let mut cells = [0u32; REGION_COUNT];
+        for r in 0..rows {
+            for c in 0..cols {
+                let (along, across, long, short) = if along_cols { (c, r, cols, rows) } else { (r, c, rows, cols) };
+                let region = (along * REGIONS_ALONG / long) * REGIONS_ACROSS + across * REGIONS_ACROSS / short;
+                cells[region] += 1;
+                if map.value(r * cols + c) >= LOADED_MIN {
+                    loaded[region] += 1;
+                }
+            }
+        }
+        let mut bits = 0u32;
+        for (i, (&l, &n)) in loaded.iter().zip(cells.iter()).enumerate() {
+            if n > 0 && l * 5 >= n && l > 0 {
+                bits |= 1 << i;
+            }
+        }
+        RegionLoads(bits)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use mat_protocol::CellFormat;
+
+    #[test]
+    fn regions_follow_the_long_side() {
+        // 24 rows × 48 columns: a patch at the first columns, middle rows is region (0, middle).
+        let mut cells = vec![0u8; 24 * 48];
+        for r in 8..16 {
+            for c in 0..8 {
+                cells[r * 48 + c] = 100;
+            }
+        }
+        let map = PressureMap::new(24, 48, CellFormat::U8, &cells).expect("shape");
+        let loads = RegionLoads::of(&map);
+        assert_eq!(loads.count(), 1);
+        assert!(loads.is_loaded(1));
+        // The same patch on the transposed map lands in the same body region.
+        let mut t = vec![0u8; 48 * 24];
+        for r in 0..8 {
+            for c in 8..16 {
+                t[r * 24 + c] = 100;
+            }
+        }
+        let map = PressureMap::new(48, 24, CellFormat::U8, &t).expect("shape");
+        assert_eq!(RegionLoads::of(&map), loads);
+    }
+
+    #[test]
+    fn a_few_noisy_cells_do_not_load_a_region() {
+        let mut cells = vec![3u8; 16 * 16];
+        cells[0] = 200;
+        cells[17] = 200;
+        let map = PressureMap::new(16, 16, CellFormat::U8, &cells).expect("shape");
+        assert_eq!(RegionLoads::of(&map), RegionLoads::EMPTY);
+        let full = vec![60u8; 16 * 16];
+        let map = PressureMap::new(16, 16, CellFormat::U8, &full).expect("shape");
+        assert_eq!(RegionLoads::of(&map).count(), REGION_COUNT as u32);
+    }
+
+    #[test]
+    fn the_torso_is_the_middle_two_bands() {
+        let all = RegionLoads::from_bits((1 << REGION_COUNT) - 1);
+        assert_eq!(all.torso(), RegionLoads::from_bits(0b111_111 << 6));
+        assert_eq!(RegionLoads::from_bits(0b111_000_000_111_111_111).torso(), RegionLoads::from_bits(0b111 << 6));
+    }
+
+    #[test]
+    fn distance_is_jaccard() {
+        let a = RegionLoads::from_bits(0b1111);
+        let b = RegionLoads::from_bits(0b0011);
+        assert_eq!(a.distance(a), 0.0);
+        assert_eq!(a.distance(b), 0.5);
+        assert_eq!(a.distance(RegionLoads::from_bits(0b11_0000)), 1.0);
+        assert_eq!(RegionLoads::EMPTY.distance(RegionLoads::EMPTY), 0.0);
+    }
+}

@@ -1,0 +1,535 @@
+//! Everything one mat decides, composed: liveness, presence, patient status, card status,
+//! streaming, posture, the repositioning clock, alarms, log cadence and captures. This is the
+//! machine a `MatActor` drives.
+//!
+//! Inputs: [`MatMachine::handle_frame`] (returns the frame's presence at once, since every live
+//! map carries it), [`MatMachine::handle_disconnect`], [`MatMachine::handle_timeout`],
+//! [`MatMachine::start_streaming`], [`MatMachine::select_patient`],
+//! [`MatMachine::request_capture`], [`MatMachine::remote_activation`],
+//! [`MatMachine::start_series`], [`MatMachine::attend_alarm`], [`MatMachine::attend_all_alarms`],
+//! [`MatMachine::set_repositioning_interval`], [`MatMachine::record_turn`]. Outputs, drained with
+//! [`MatMachine::poll_output`]: [`MatOutput`]. [`MatMachine::poll_timeout`] is the earliest
+//! deadline of the parts.
+//!
+//! The patient status combines two machines: Missing (absence past the delay) outranks Ulcer Risk
+//! (the repositioning clock at Due or later), which outranks the presence verdict's Correct.
+//! Posture is read on bed mats only, at most once a second; the repositioning clock runs on bed and
+//! IoT seating mats.
+//! While the device is not functional the absence and repositioning clocks stand still: a
+//! disconnected mat says nothing about the patient.
+
+use std::collections::VecDeque;
+use std::time::{Duration, Instant};
+
+use super::alarm::{AlarmId, AlarmMachine, AlarmOutput, AttendError};
+use super::capture::{CaptureMachine, CaptureOutput, CaptureRefusal, CaptureRequest};
+use super::device_log::{DeviceLogMachine, LogConfig, LogOutput};
+use mat_protocol::device_type::DeviceType;
+use super::live_map::{LiveMap, LiveOutput};
+use super::patient_status::PatientStatusMachine;
+use super::posture::{Orientation, PostureClassifier, PostureReading, POSTURE_INTERVAL};
+use super::presence::{reading_presence, Presence, PresenceDetector, PresenceScale};
+use super::pressure_map::PressureMap;
+use super::pressure_ulcer::{RepositioningTier, UlcerConfig, UlcerRiskMachine};
+use super::status::{card_status, state_code, CardInputs, CardStatus, PatientStatus, StateCode};
+use super::streaming::{StreamGate, StreamOutput, StreamRefusal, Streaming};
+
+/// A device's status as cards and the REST API show it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct DeviceStatus {
+    /// `deviceFunctional`.
+    pub functional: bool,
+    /// `patientStatus`.
+    pub patient_status: PatientStatus,
+    /// State code of spec §4 (`None` offline).
+    pub state_code: StateCode,
+    /// The card's status.
+    pub card: CardStatus,
+    /// How urgent repositioning is (the escalation tier on the device page and card).
+    pub repositioning: RepositioningTier,
+    /// An alarm waits to be attended (the card's Attend button; `iotCheckAlarms` is 'True').
+    pub unattended_alarm: bool,
+}
+
+impl DeviceStatus {
+    /// A status with no repositioning urgency and no pending alarm.
+    pub fn new(functional: bool, patient_status: PatientStatus, state_code: StateCode, card: CardStatus) -> Self {
+        DeviceStatus { functional, patient_status, state_code, card, repositioning: RepositioningTier::Ok, unattended_alarm: false }
+    }
+}
+
+/// What the mat machine wants done.
+#[derive(Debug, Clone, PartialEq)]
+pub enum MatOutput {
+    /// The status changed: tell the company's sessions and persist it.
+    Status(DeviceStatus),
+    /// Clear the live map on every viewer.
+    Blank,
+    /// Send a stream command to the device (seconds, margin included; 0 stops).
+    Stream(u32),
+    /// Persist the live stream's end time (`None` clears it), so a restart or a reconnecting
+    /// browser resumes the countdown.
+    StreamingEnd(Option<Instant>),
+    /// A capture event: announce, store the completed capture, tell that results are due…
+    /// (`CaptureOutput::Stream` never appears here: it becomes [`MatOutput::Stream`]).
+    Capture(CaptureOutput),
+    /// An alarm was raised or attended: persist it and tell the company's sessions.
+    Alarm(AlarmOutput),
+    /// A device or presence log entry to persist.
+    Log(LogOutput),
+}
+
+/// Configuration a mat machine starts from.
+#[derive(Debug, Clone, Copy)]
+pub struct MatConfig {
+    /// The device's type.
+    pub device_type: DeviceType,
+    /// Stored `deviceFunctional`.
+    pub functional: bool,
+    /// Stored `patientStatus`.
+    pub patient_status: PatientStatus,
+    /// Absence longer than this makes the patient Missing.
+    pub absence_delay: Duration,
+}
+
+/// Tuning of the behaviour machines; the defaults are the documented ones.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct BehaviourConfig {
+    /// The repositioning clock.
+    pub ulcer: UlcerConfig,
+    /// The log cadence.
+    pub log: LogConfig,
+    /// How bodies lie on the mat.
+    pub orientation: Orientation,
+    /// The number of the first alarm raised (the shell continues the stored numbering).
+    pub first_alarm_id: u64,
+    /// Demo and test only: the repositioning clock runs this many times faster than the wall
+    /// clock (every duration of [`UlcerConfig`] but the sampling, and every interval set later,
+    /// divided by it). 0 and 1 mean real time, the default.
+    pub repositioning_time_scale: u32,
+}
+
+impl BehaviourConfig {
+    fn time_scale(&self) -> u32 {
+        self.repositioning_time_scale.max(1)
+    }
+
+    /// The repositioning clock's tuning on the scaled clock.
+    fn scaled_ulcer(&self) -> UlcerConfig {
+        let k = self.time_scale();
+        let u = self.ulcer;
+        UlcerConfig { interval: u.interval / k, offload: u.offload / k, due_soon: u.due_soon / k, overdue_after: u.overdue_after / k, turn_confirmation: u.turn_confirmation / k, ..u }
+    }
+}
+
+/// The repositioning clock as a nurse reads it on the device page.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RepositioningView {
+    /// The interval set for the patient on this device (as set, not scaled).
+    pub interval: Duration,
+    /// The escalation tier.
+    pub tier: RepositioningTier,
+    /// Wall-clock time until the next turn is due (zero once due); `None` while nobody lies on
+    /// the mat.
+    pub due_in: Option<Duration>,
+}
+
+/// The per-device machine.
+#[derive(Debug)]
+pub struct MatMachine {
+    device_type: DeviceType,
+    live: LiveMap,
+    presence: PresenceDetector,
+    patient: PatientStatusMachine,
+    streaming: Streaming,
+    posture: Option<PostureClassifier>,
+    last_posture: Option<PostureReading>,
+    /// When the posture was last read (it is read at most once per [`POSTURE_INTERVAL`]).
+    posture_read_at: Option<Instant>,
+    ulcer: Option<UlcerRiskMachine>,
+    alarms: AlarmMachine,
+    logs: Option<DeviceLogMachine>,
+    capture: CaptureMachine,
+    /// While a capture streams: until when it needs the device streaming.
+    capture_stream_until: Option<Instant>,
+    force_values: [u16; 4],
+    last_status: DeviceStatus,
+    outputs: VecDeque<MatOutput>,
+    /// Demo/test speed-up of the repositioning clock (1: real time).
+    repositioning_time_scale: u32,
+}
+
+impl MatMachine {
+    /// A machine in the stored state, with the default behaviour tuning.
+    pub fn new(config: MatConfig) -> Self {
+        Self::with_behaviour(config, BehaviourConfig::default())
+    }
+
+    /// A machine in the stored state with this behaviour tuning.
+    pub fn with_behaviour(config: MatConfig, behaviour: BehaviourConfig) -> Self {
+        let device_type = config.device_type;
+        let map_device = !device_type.uses_reading_presence();
+        let mut capture = CaptureMachine::new();
+        capture.set_functional(config.functional);
+        let mut machine = MatMachine {
+            device_type,
+            live: LiveMap::new(config.functional),
+            presence: PresenceDetector::with_scale(PresenceScale::for_device(device_type)),
+            patient: PatientStatusMachine::new(config.patient_status, config.absence_delay),
+            streaming: Streaming::new(),
+            posture: device_type.posture_scheme().map(|scheme| PostureClassifier::new(scheme, behaviour.orientation)),
+            last_posture: None,
+            posture_read_at: None,
+            ulcer: device_type.watches_repositioning().then(|| UlcerRiskMachine::new(behaviour.scaled_ulcer())),
+            alarms: AlarmMachine::new(behaviour.first_alarm_id),
+            logs: map_device.then(|| DeviceLogMachine::new(behaviour.log)),
+            capture,
+            capture_stream_until: None,
+            force_values: [0; 4],
+            last_status: DeviceStatus::new(config.functional, config.patient_status, None, CardStatus::Offline),
+            outputs: VecDeque::new(),
+            repositioning_time_scale: behaviour.time_scale(),
+        };
+        // A patient stored as Missing had their alarm raised before this machine existed.
+        machine.alarms.assume_conditions(config.patient_status == PatientStatus::Missing, false);
+        machine.last_status = machine.compute_status();
+        machine
+    }
+
+    /// The current status.
+    pub fn status(&self) -> DeviceStatus {
+        self.last_status
+    }
+
+    /// When the running stream ends.
+    pub fn streaming_ends_at(&self) -> Option<Instant> {
+        self.streaming.ends_at()
+    }
+
+    /// Rebuilds the live stream from a stored end time (after a restart): a future end time
+    /// resumes with the remaining seconds, a past one is cleared.
+    pub fn resume_streaming(&mut self, now: Instant, stored_end: Option<Instant>) {
+        self.streaming = Streaming::resume(now, stored_end);
+        self.collect(now);
+    }
+
+    /// Whole seconds left of the live stream, for a viewer that reconnects.
+    pub fn streaming_remaining_secs(&self, now: Instant) -> u32 {
+        self.streaming.remaining_secs(now)
+    }
+
+    /// The latest posture reading (bed mats, someone present).
+    pub fn posture(&self) -> Option<PostureReading> {
+        self.last_posture
+    }
+
+    /// Replaces the alarm machine with one restored after a restart (pending alarms and the
+    /// numbering), before any frame arrives.
+    pub fn restore_alarms(&mut self, mut alarms: AlarmMachine) {
+        let at_risk = self.ulcer.as_ref().is_some_and(|u| u.tier().at_risk());
+        alarms.assume_conditions(self.patient.status() == PatientStatus::Missing, at_risk);
+        self.alarms = alarms;
+        self.last_status = self.compute_status();
+    }
+
+    /// The capture machine, for a snapshot a restarted actor can resume from.
+    pub fn capture_snapshot(&self) -> CaptureMachine {
+        self.capture.snapshot()
+    }
+
+    /// Resumes a capture snapshot (after a restart, before any frame): a capture that was running
+    /// goes on collecting frames and loads when it was due, so it is neither lost nor stored twice.
+    pub fn restore_capture(&mut self, capture: CaptureMachine) {
+        let mut capture = capture;
+        capture.set_functional(self.live.functional());
+        self.capture = capture;
+    }
+
+    /// The repositioning clock, for a snapshot a restarted actor can resume from.
+    pub fn repositioning_clock(&self) -> Option<&UlcerRiskMachine> {
+        self.ulcer.as_ref()
+    }
+
+    /// Resumes a repositioning clock snapshot (after a restart, before any frame): the tier it had
+    /// holds at once, and the alarm it already raised is not raised again.
+    pub fn restore_repositioning_clock(&mut self, clock: UlcerRiskMachine) {
+        if self.ulcer.is_some() {
+            let at_risk = clock.tier().at_risk();
+            self.ulcer = Some(clock);
+            self.alarms.assume_conditions(self.patient.status() == PatientStatus::Missing, at_risk);
+            self.last_status = self.compute_status();
+        }
+    }
+
+    /// The alarms not attended yet.
+    pub fn pending_alarms(&self) -> &[super::alarm::Alarm] {
+        self.alarms.pending()
+    }
+
+    /// The number the next alarm will get.
+    pub fn next_alarm_id(&self) -> u64 {
+        self.alarms.next_id()
+    }
+
+    /// Whether an alarm waits to be attended (`iotCheckAlarms`).
+    pub fn has_unattended_alarm(&self) -> bool {
+        self.alarms.has_unattended()
+    }
+
+    /// The latest reading of a Force Mat or room-set sensor: its four channels (0–4095) and their
+    /// sum (`presureValue`, which the client polls every 500 ms). `None` for map devices.
+    pub fn reading(&self) -> Option<([u16; 4], u32)> {
+        self.device_type.uses_reading_presence().then(|| (self.force_values, self.force_values.iter().map(|&v| u32::from(v)).sum()))
+    }
+
+    /// Whether a capture is running.
+    pub fn is_capturing(&self) -> bool {
+        self.capture.is_capturing()
+    }
+
+    /// A frame arrived; returns its presence verdict.
+    pub fn handle_frame(&mut self, now: Instant, map: &PressureMap<'_>) -> Presence {
+        self.live.handle_frame(now);
+        let presence = if self.device_type.uses_reading_presence() {
+            for (slot, value) in self.force_values.iter_mut().zip(map.values()) {
+                *slot = value;
+            }
+            reading_presence(map.total())
+        } else {
+            self.presence.check(map)
+        };
+        self.patient.handle_presence(now, presence);
+        if !self.device_type.uses_reading_presence() {
+            self.last_posture = match (&mut self.posture, presence) {
+                (Some(classifier), Presence::Present) => {
+                    if self.posture_read_at.is_none_or(|at| now >= at + POSTURE_INTERVAL) {
+                        self.posture_read_at = Some(now);
+                        classifier.classify(map)
+                    } else {
+                        self.last_posture
+                    }
+                }
+                _ => {
+                    self.posture_read_at = None;
+                    None
+                }
+            };
+            if let Some(ulcer) = &mut self.ulcer {
+                ulcer.handle_map(now, map, self.last_posture);
+            }
+            if let Some(logs) = &mut self.logs {
+                logs.handle_frame(now, map, presence, self.last_posture);
+            }
+            self.capture.set_functional(self.live.functional());
+            self.capture.handle_frame(now, map, presence);
+        }
+        self.collect(now);
+        presence
+    }
+
+    /// The device's connection closed.
+    pub fn handle_disconnect(&mut self, now: Instant) {
+        self.live.handle_disconnect(now);
+        self.streaming.stop();
+        self.capture.set_functional(false);
+        self.collect(now);
+    }
+
+    /// Acts on every deadline due at `now`.
+    pub fn handle_timeout(&mut self, now: Instant) {
+        self.live.handle_timeout(now);
+        // Without frames there is no presence evidence; the absence and repositioning clocks only
+        // run on frames and on these timeouts while the device is functional.
+        if self.live.functional() {
+            self.patient.handle_timeout(now);
+            if let Some(ulcer) = &mut self.ulcer {
+                ulcer.handle_timeout(now);
+            }
+        }
+        self.streaming.handle_timeout(now);
+        if !self.live.functional() {
+            self.streaming.stop();
+            self.capture.set_functional(false);
+        }
+        self.capture.handle_timeout(now);
+        self.collect(now);
+    }
+
+    /// A viewer asks for `seconds` of live streaming (0 stops). Refused while a capture runs.
+    pub fn start_streaming(&mut self, now: Instant, seconds: u32) -> Result<(), StreamRefusal> {
+        let gate = StreamGate { functional: self.live.functional(), capture_running: self.capture.is_capturing() };
+        let result = self.streaming.start(now, seconds, gate);
+        self.collect(now);
+        result
+    }
+
+    /// The patient selected on this device (`None`: none).
+    pub fn select_patient(&mut self, patient_id: Option<String>) {
+        self.capture.set_patient(patient_id);
+    }
+
+    /// A user asks for a capture.
+    pub fn request_capture(&mut self, now: Instant, request: CaptureRequest) -> Result<(), CaptureRefusal> {
+        let result = self.capture.request(now, request);
+        self.collect(now);
+        result
+    }
+
+    /// Remote activation (`startDynamicCapture`).
+    pub fn remote_activation(&mut self, now: Instant, user_id: String) -> Result<(), CaptureRefusal> {
+        let result = self.capture.remote_activation(now, user_id);
+        self.collect(now);
+        result
+    }
+
+    /// Starts a static series (the 24 h analysis: 3,600,000 ms × 24).
+    pub fn start_series(&mut self, now: Instant, user_id: String, period: Duration, repetitions: u32) -> Result<(), CaptureRefusal> {
+        let result = self.capture.start_series(now, user_id, period, repetitions);
+        self.collect(now);
+        result
+    }
+
+    /// Someone attends alarm `id`; returns its time to attend.
+    pub fn attend_alarm(&mut self, now: Instant, id: AlarmId) -> Result<Duration, AttendError> {
+        let result = self.alarms.attend(now, id);
+        self.collect(now);
+        result
+    }
+
+    /// Someone attends the device: every pending alarm. Returns how many.
+    pub fn attend_all_alarms(&mut self, now: Instant) -> usize {
+        let count = self.alarms.attend_all(now);
+        self.collect(now);
+        count
+    }
+
+    /// A new repositioning interval for the patient on this device.
+    pub fn set_repositioning_interval(&mut self, now: Instant, interval: Duration) {
+        if let Some(ulcer) = &mut self.ulcer {
+            ulcer.set_interval(now, interval / self.repositioning_time_scale);
+        }
+        self.collect(now);
+    }
+
+    /// The repositioning clock for the device page: interval, tier and the time until the next
+    /// turn is due. `None` for types without the clock.
+    pub fn repositioning(&self, now: Instant) -> Option<RepositioningView> {
+        let ulcer = self.ulcer.as_ref()?;
+        let interval = ulcer.config().interval;
+        let loaded = ulcer.longest_load(now);
+        Some(RepositioningView {
+            interval: interval * self.repositioning_time_scale,
+            tier: ulcer.tier(),
+            due_in: (loaded > Duration::ZERO).then(|| interval.saturating_sub(loaded)),
+        })
+    }
+
+    /// A nurse recorded a turn by hand.
+    pub fn record_turn(&mut self, now: Instant) {
+        if let Some(ulcer) = &mut self.ulcer {
+            ulcer.record_turn(now);
+        }
+        self.collect(now);
+    }
+
+    /// The earliest instant at which `handle_timeout` has work.
+    pub fn poll_timeout(&self) -> Option<Instant> {
+        let functional = self.live.functional();
+        let patient = if functional { self.patient.poll_timeout() } else { None };
+        let ulcer = if functional { self.ulcer.as_ref().and_then(|u| u.poll_timeout()) } else { None };
+        [self.live.poll_timeout(), patient, ulcer, self.streaming.poll_timeout(), self.capture.poll_timeout()].into_iter().flatten().min()
+    }
+
+    /// Next output.
+    pub fn poll_output(&mut self) -> Option<MatOutput> {
+        self.outputs.pop_front()
+    }
+
+    fn collect(&mut self, now: Instant) {
+        while let Some(out) = self.live.poll_output() {
+            if out == LiveOutput::Blank {
+                self.outputs.push_back(MatOutput::Blank);
+            }
+        }
+        while let Some(status) = self.patient.poll_output() {
+            if self.device_type.raises_missing_alarms() {
+                self.alarms.handle_patient_status(now, status);
+            }
+        }
+        if let Some(ulcer) = &mut self.ulcer {
+            while let Some(out) = ulcer.poll_output() {
+                if let super::pressure_ulcer::UlcerOutput::Tier(tier) = out {
+                    self.alarms.handle_tier(now, tier);
+                }
+            }
+        }
+        while let Some(out) = self.alarms.poll_output() {
+            self.outputs.push_back(MatOutput::Alarm(out));
+        }
+        if let Some(logs) = &mut self.logs {
+            while let Some(out) = logs.poll_output() {
+                self.outputs.push_back(MatOutput::Log(out));
+            }
+        }
+        while let Some(out) = self.capture.poll_output() {
+            match out {
+                CaptureOutput::Stream(seconds) => {
+                    self.capture_stream_until = Some(now + Duration::from_secs(u64::from(seconds)));
+                    // A live stream that outlasts the capture already has the device streaming.
+                    if self.streaming.remaining_secs(now) < seconds {
+                        self.outputs.push_back(MatOutput::Stream(seconds));
+                    }
+                }
+                other => self.outputs.push_back(MatOutput::Capture(other)),
+            }
+        }
+        while let Some(out) = self.streaming.poll_output() {
+            self.outputs.push_back(match out {
+                StreamOutput::Command(cmd) if cmd.seconds == 0 => {
+                    // A live stream that ends while a capture still streams must not stop it.
+                    let capturing = self.capture.is_capturing() && self.live.functional();
+                    match self.capture_stream_until.filter(|until| *until > now && capturing) {
+                        Some(until) => MatOutput::Stream(whole_seconds(until.saturating_duration_since(now))),
+                        None => MatOutput::Stream(0),
+                    }
+                }
+                StreamOutput::Command(cmd) => MatOutput::Stream(cmd.seconds),
+                StreamOutput::EndTime(end) => MatOutput::StreamingEnd(end),
+            });
+        }
+        let status = self.compute_status();
+        if status != self.last_status {
+            self.last_status = status;
+            self.outputs.push_back(MatOutput::Status(status));
+        }
+    }
+
+    fn compute_status(&self) -> DeviceStatus {
+        let functional = self.live.functional();
+        let repositioning = self.ulcer.as_ref().map_or(RepositioningTier::Ok, |u| u.tier());
+        let patient_status = match self.patient.status() {
+            PatientStatus::Missing => PatientStatus::Missing,
+            _ if repositioning.at_risk() => PatientStatus::UlcerRisk,
+            // A stored Ulcer Risk the clock no longer confirms (after a restart) is cleared by the
+            // first present frame, as before.
+            other => other,
+        };
+        let code = state_code(functional, patient_status);
+        let inputs = CardInputs { force_values: &self.force_values, alarm_poll: false };
+        DeviceStatus {
+            functional,
+            patient_status,
+            state_code: code,
+            card: card_status(self.device_type, functional, code, inputs),
+            repositioning,
+            unattended_alarm: self.alarms.has_unattended(),
+        }
+    }
+}
+
+fn whole_seconds(d: Duration) -> u32 {
+    u32::try_from(d.as_secs() + u64::from(d.subsec_nanos() > 0)).unwrap_or(u32::MAX)
+}
+
+#[cfg(test)]
+mod tests;

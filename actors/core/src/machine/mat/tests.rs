@@ -1,0 +1,356 @@
+//! Scenario tests of the composed mat machine with a simulated clock.
+
+use super::*;
+use crate::test_maps::body;
+use crate::machine::alarm::{Alarm, AlarmKind};
+use crate::machine::capture::CaptureKind;
+use crate::machine::capture::CaptureOrigin;
+use mat_protocol::CellFormat;
+
+
+fn config() -> MatConfig {
+    MatConfig {
+        device_type: DeviceType::MattressMatIoT,
+        functional: false,
+        patient_status: PatientStatus::Correct,
+        absence_delay: Duration::from_secs(30),
+    }
+}
+
+fn drain(m: &mut MatMachine) -> Vec<MatOutput> {
+    std::iter::from_fn(|| m.poll_output()).collect()
+}
+
+fn map(cells: &[u8]) -> PressureMap<'_> {
+    PressureMap::new(48, 48, CellFormat::U8, cells).unwrap()
+}
+
+/// Runs the machine's timeouts from `from` to `to` in 100 ms steps, as the actor's timer would.
+fn run_until(m: &mut MatMachine, to: Instant) -> Vec<MatOutput> {
+    let mut out = Vec::new();
+    while let Some(deadline) = m.poll_timeout() {
+        if deadline > to {
+            break;
+        }
+        m.handle_timeout(deadline);
+        out.extend(drain(m));
+    }
+    out
+}
+
+#[test]
+fn a_stored_offline_device_is_offline_until_its_first_frame() {
+    let mut m = MatMachine::new(config());
+    assert_eq!(m.status().card, CardStatus::Offline);
+    let t0 = Instant::now();
+    let body = body();
+    assert_eq!(m.handle_frame(t0, &map(&body)), Presence::Present);
+    let out = drain(&mut m);
+    assert_eq!(out.len(), 1);
+    let MatOutput::Status(s) = out[0] else { panic!("expected a status, got {out:?}") };
+    assert!(s.functional);
+    assert_eq!((s.state_code, s.card), (Some(0), CardStatus::Correct));
+}
+
+#[test]
+fn leaving_the_bed_becomes_missing_after_the_delay_then_correct_on_return() {
+    let mut m = MatMachine::new(config());
+    let t0 = Instant::now();
+    let (body, empty) = (body(), vec![0u8; 48 * 48]);
+    m.handle_frame(t0, &map(&body));
+    drain(&mut m);
+    // Empty frames every second for 29 s: still Correct.
+    for s in 1..30 {
+        assert_eq!(m.handle_frame(t0 + Duration::from_secs(s), &map(&empty)), Presence::Absent);
+    }
+    assert!(drain(&mut m).is_empty());
+    m.handle_frame(t0 + Duration::from_secs(31), &map(&empty));
+    let out = drain(&mut m);
+    assert!(
+        matches!(out.as_slice(), [
+            MatOutput::Alarm(AlarmOutput::Raised(Alarm { kind: AlarmKind::Missing, .. })),
+            MatOutput::Status(DeviceStatus { card: CardStatus::Missing, state_code: Some(1), unattended_alarm: true, .. })
+        ]),
+        "{out:?}"
+    );
+    m.handle_frame(t0 + Duration::from_secs(32), &map(&body));
+    // Back in bed: Correct, but the alarm waits for someone to attend it.
+    assert!(matches!(drain(&mut m).as_slice(), [MatOutput::Status(DeviceStatus { card: CardStatus::Correct, unattended_alarm: true, .. })]));
+    assert!(m.has_unattended_alarm());
+    assert_eq!(m.attend_all_alarms(t0 + Duration::from_secs(92)), 1);
+    let out = drain(&mut m);
+    assert!(matches!(out[0], MatOutput::Alarm(AlarmOutput::Attended { time_to_attend, .. }) if time_to_attend == Duration::from_secs(61)), "{out:?}");
+    assert!(matches!(out[1], MatOutput::Status(DeviceStatus { unattended_alarm: false, .. })));
+}
+
+#[test]
+fn silence_blanks_then_goes_offline() {
+    let mut m = MatMachine::new(config());
+    let t0 = Instant::now();
+    m.handle_frame(t0, &map(&body()));
+    drain(&mut m);
+    let out = run_until(&mut m, t0 + Duration::from_secs(31));
+    assert_eq!(out[0], MatOutput::Blank);
+    assert!(matches!(out[1], MatOutput::Status(DeviceStatus { functional: false, card: CardStatus::Offline, .. })));
+}
+
+#[test]
+fn streaming_needs_a_functional_device_and_ends_on_disconnect() {
+    let mut m = MatMachine::new(config());
+    let t0 = Instant::now();
+    assert_eq!(m.start_streaming(t0, 180), Err(StreamRefusal::NotFunctional));
+    m.handle_frame(t0, &map(&body()));
+    drain(&mut m);
+    m.start_streaming(t0, 180).unwrap();
+    assert_eq!(drain(&mut m), vec![MatOutput::Stream(185), MatOutput::StreamingEnd(Some(t0 + Duration::from_secs(185)))]);
+    m.handle_disconnect(t0 + Duration::from_secs(1));
+    let out = drain(&mut m);
+    assert!(out.contains(&MatOutput::Stream(0)));
+    assert!(out.contains(&MatOutput::StreamingEnd(None)));
+    assert!(out.contains(&MatOutput::Blank));
+    assert!(out.iter().any(|o| matches!(o, MatOutput::Status(DeviceStatus { card: CardStatus::Offline, .. }))));
+}
+
+#[test]
+fn only_patient_mats_raise_missing_alarms() {
+    for (device_type, rows, cols, raises) in [
+        (DeviceType::MattressMatIoT, 48, 48, true),
+        (DeviceType::SeatingMatIoT, 16, 16, true),
+        (DeviceType::PodologyIoT, 48, 48, false),
+        (DeviceType::FloorMat, 24, 24, false),
+    ] {
+        let mut m = MatMachine::new(MatConfig { device_type, ..functional_config() });
+        let t0 = Instant::now();
+        let empty = vec![0u8; rows * cols];
+        let pm = PressureMap::new(rows as u16, cols as u16, CellFormat::U8, &empty).unwrap();
+        for s in 0..=40 {
+            m.handle_frame(t0 + Duration::from_secs(s), &pm);
+        }
+        assert_eq!(m.status().patient_status, PatientStatus::Missing, "{device_type:?}");
+        assert_eq!(m.has_unattended_alarm(), raises, "{device_type:?}");
+    }
+}
+
+#[test]
+fn force_mat_uses_readings_and_its_card_rule() {
+    let mut m = MatMachine::new(MatConfig { device_type: DeviceType::ForceMat, ..config() });
+    let t0 = Instant::now();
+    let frame = |values: [u16; 4]| values.iter().flat_map(|v| v.to_le_bytes()).collect::<Vec<u8>>();
+    let cells = frame([0, 0, 150, 60]);
+    let pm = PressureMap::new(1, 4, CellFormat::U16Le, &cells).unwrap();
+    assert_eq!(m.handle_frame(t0, &pm), Presence::Present, "210 > 200");
+    assert_eq!(m.status().card, CardStatus::Alarm, "first two channels are zero");
+    let cells = frame([100, 100, 0, 0]);
+    let pm = PressureMap::new(1, 4, CellFormat::U16Le, &cells).unwrap();
+    assert_eq!(m.handle_frame(t0, &pm), Presence::Absent, "exactly 200 is not presence");
+    assert_eq!(m.status().card, CardStatus::Correct);
+    assert_eq!(m.reading(), Some(([100, 100, 0, 0], 200)), "channels and their sum, for presureValue");
+    assert_eq!(MatMachine::new(config()).reading(), None, "map devices have no reading");
+}
+
+#[test]
+fn a_restarted_machine_resumes_the_stored_stream_and_ends_it_on_time() {
+    let mut m = MatMachine::new(MatConfig { functional: true, ..config() });
+    let t0 = Instant::now();
+    let end = t0 + Duration::from_secs(100);
+    m.resume_streaming(t0 + Duration::from_secs(40), Some(end));
+    assert_eq!(drain(&mut m), vec![MatOutput::Stream(60)]);
+    assert_eq!(m.streaming_remaining_secs(t0 + Duration::from_secs(40)), 60);
+    assert_eq!(m.streaming_ends_at(), Some(end));
+    // Frames keep the device functional; the stream ends at the stored end time.
+    let body = body();
+    for s in (41..100).step_by(5) {
+        m.handle_frame(t0 + Duration::from_secs(s), &map(&body));
+    }
+    drain(&mut m);
+    let out = run_until(&mut m, end);
+    assert_eq!(out, vec![MatOutput::Stream(0), MatOutput::StreamingEnd(None)]);
+}
+
+fn functional_config() -> MatConfig {
+    MatConfig { functional: true, ..config() }
+}
+
+fn capture(kind: CaptureKind, seconds: u32) -> CaptureRequest {
+    CaptureRequest { kind, seconds, origin: CaptureOrigin::User("u1".into()) }
+}
+
+#[test]
+fn the_start_control_is_refused_while_a_capture_runs() {
+    let mut m = MatMachine::new(functional_config());
+    let t0 = Instant::now();
+    m.select_patient(Some("p1".into()));
+    m.handle_frame(t0, &map(&body()));
+    m.request_capture(t0, capture(CaptureKind::Static, 0)).unwrap();
+    assert!(m.is_capturing());
+    assert_eq!(m.start_streaming(t0, 180), Err(StreamRefusal::CaptureRunning));
+    m.handle_frame(t0 + Duration::from_millis(500), &map(&body()));
+    run_until(&mut m, t0 + Duration::from_secs(1));
+    assert!(!m.is_capturing());
+    m.start_streaming(t0 + Duration::from_secs(1), 180).unwrap();
+}
+
+#[test]
+fn a_capture_and_a_live_stream_do_not_cut_each_other_short() {
+    let mut m = MatMachine::new(functional_config());
+    let t0 = Instant::now();
+    m.select_patient(Some("p1".into()));
+    m.handle_frame(t0, &map(&body()));
+    m.start_streaming(t0, 10).unwrap();
+    drain(&mut m);
+    // A 30 s dynamic capture during a 15 s live stream: the device is told 30 s.
+    m.request_capture(t0, capture(CaptureKind::Dynamic, 30)).unwrap();
+    assert!(drain(&mut m).contains(&MatOutput::Stream(30)));
+    // The live stream ends at 15 s: the device keeps streaming for the capture's remaining 15 s.
+    let body = body();
+    let mut out = Vec::new();
+    for s in 1..=31 {
+        out.extend(run_until(&mut m, t0 + Duration::from_secs(s)));
+        m.handle_frame(t0 + Duration::from_secs(s), &map(&body));
+        out.extend(drain(&mut m));
+    }
+    assert!(out.contains(&MatOutput::Stream(15)), "{out:?}");
+    assert!(!out.contains(&MatOutput::Stream(0)));
+    assert!(out.iter().any(|o| matches!(o, MatOutput::Capture(CaptureOutput::Complete(c)) if c.frames.len() == 30)), "one frame a second from 1 s to 30 s");
+
+    // The other way round: a 60 s live stream is not shortened by a 15 s capture.
+    let t1 = t0 + Duration::from_secs(100);
+    m.handle_frame(t1, &map(&body));
+    m.start_streaming(t1, 60).unwrap();
+    drain(&mut m);
+    m.request_capture(t1, capture(CaptureKind::Dynamic, 15)).unwrap();
+    assert!(!drain(&mut m).iter().any(|o| matches!(o, MatOutput::Stream(_))));
+}
+
+#[test]
+fn a_patient_left_still_past_the_interval_raises_one_ulcer_alarm_and_a_turn_clears_the_risk() {
+    let mut m = MatMachine::new(functional_config());
+    let t0 = Instant::now();
+    let (back, side) = (body(), side_body());
+    let mut out = Vec::new();
+    // A frame every 10 s for 2 h 40 min, lying still.
+    for step in 0..=960u64 {
+        let now = t0 + Duration::from_secs(step * 10);
+        out.extend(run_until(&mut m, now));
+        m.handle_frame(now, &map(&back));
+        out.extend(drain(&mut m));
+    }
+    let raised: Vec<&MatOutput> = out.iter().filter(|o| matches!(o, MatOutput::Alarm(AlarmOutput::Raised(_)))).collect();
+    assert_eq!(raised.len(), 1, "{raised:?}");
+    assert!(matches!(raised[0], MatOutput::Alarm(AlarmOutput::Raised(Alarm { kind: AlarmKind::UlcerRisk, .. }))));
+    let status = m.status();
+    assert_eq!((status.patient_status, status.card, status.repositioning), (PatientStatus::UlcerRisk, CardStatus::Alarm, RepositioningTier::Overdue));
+    assert!(status.unattended_alarm);
+    // The patient is turned onto the side: after the confirmation the risk is gone, the alarm waits.
+    for step in 961..=975u64 {
+        let now = t0 + Duration::from_secs(step * 10);
+        m.handle_frame(now, &map(&side));
+        drain(&mut m);
+    }
+    let status = m.status();
+    assert_eq!((status.patient_status, status.repositioning), (PatientStatus::Correct, RepositioningTier::Ok));
+    assert!(status.unattended_alarm);
+}
+
+#[test]
+fn logs_are_written_on_entrance_and_every_five_minutes_not_per_frame() {
+    let mut m = MatMachine::new(functional_config());
+    let t0 = Instant::now();
+    let body = body();
+    let mut logs = Vec::new();
+    for step in 0..=600u64 {
+        m.handle_frame(t0 + Duration::from_secs(step), &map(&body));
+        logs.extend(drain(&mut m).into_iter().filter(|o| matches!(o, MatOutput::Log(_))));
+    }
+    let presence = logs.iter().filter(|o| matches!(o, MatOutput::Log(LogOutput::Presence { present: true, .. }))).count();
+    let device = logs.iter().filter(|o| matches!(o, MatOutput::Log(LogOutput::Device(_)))).count();
+    assert_eq!(presence, 1);
+    assert!((2..=4).contains(&device), "{device} device log entries for 600 frames");
+}
+
+/// The body of [`body`] moved to one side of the map with its legs bent further that way.
+fn side_body() -> Vec<u8> {
+    let mut cells = vec![0u8; 48 * 48];
+    for r in 2..10 {
+        for c in 4..24 {
+            cells[r * 48 + c] = if (r + c) % 2 == 0 { 20 } else { 150 };
+        }
+    }
+    for r in 0..6 {
+        for c in 24..44 {
+            cells[r * 48 + c] = if (r + c) % 2 == 0 { 20 } else { 120 };
+        }
+    }
+    cells
+}
+
+#[test]
+fn the_repositioning_view_counts_down_and_the_demo_time_scale_shortens_every_interval() {
+    let behaviour = BehaviourConfig { repositioning_time_scale: 60, ..BehaviourConfig::default() };
+    let mut m = MatMachine::with_behaviour(functional_config(), behaviour);
+    let t0 = Instant::now();
+    // Nobody on the mat: no countdown; the default 2 h reads back unscaled.
+    let view = m.repositioning(t0).unwrap();
+    assert_eq!((view.interval, view.tier, view.due_in), (Duration::from_secs(7200), RepositioningTier::Ok, None));
+    // 15 min at 60× is due after 15 s of lying still.
+    m.set_repositioning_interval(t0, Duration::from_secs(15 * 60));
+    let back = body();
+    for step in 0..=4u64 {
+        m.handle_frame(t0 + Duration::from_secs(step), &map(&back));
+        drain(&mut m);
+    }
+    let view = m.repositioning(t0 + Duration::from_secs(4)).unwrap();
+    assert_eq!(view.interval, Duration::from_secs(15 * 60), "the interval reads back as set");
+    assert_eq!(view.due_in, Some(Duration::from_secs(11)));
+    let mut out = Vec::new();
+    for step in 5..=16u64 {
+        let now = t0 + Duration::from_secs(step);
+        out.extend(run_until(&mut m, now));
+        m.handle_frame(now, &map(&back));
+        out.extend(drain(&mut m));
+    }
+    assert!(out.iter().any(|o| matches!(o, MatOutput::Alarm(AlarmOutput::Raised(Alarm { kind: AlarmKind::UlcerRisk, .. })))), "{out:?}");
+    let view = m.repositioning(t0 + Duration::from_secs(16)).unwrap();
+    assert_eq!((view.tier, view.due_in), (RepositioningTier::Due, Some(Duration::ZERO)));
+    // A Force Mat has no clock.
+    assert!(MatMachine::new(MatConfig { device_type: DeviceType::ForceMat, ..functional_config() }).repositioning(t0).is_none());
+}
+
+#[test]
+fn without_a_time_scale_the_clock_runs_in_real_time() {
+    let mut m = MatMachine::new(functional_config());
+    let t0 = Instant::now();
+    m.set_repositioning_interval(t0, Duration::from_secs(15 * 60));
+    let back = body();
+    for step in 0..=16u64 {
+        m.handle_frame(t0 + Duration::from_secs(step), &map(&back));
+        drain(&mut m);
+    }
+    let view = m.repositioning(t0 + Duration::from_secs(16)).unwrap();
+    // Due soon (the last 15 min of a 15 min interval), not due: the clock is not scaled.
+    assert_eq!(view.tier, RepositioningTier::DueSoon);
+    assert_eq!(view.due_in, Some(Duration::from_secs(15 * 60 - 16)));
+}
+
+#[test]
+fn posture_is_read_at_most_once_a_second_and_forgotten_when_nobody_is_there() {
+    use crate::machine::posture::{Orientation, PostureClassifier, PostureScheme};
+    let mut m = MatMachine::new(config());
+    let t0 = Instant::now();
+    let body = body();
+    // The same body, head to foot: another reading.
+    let turned: Vec<u8> = body.iter().rev().copied().collect();
+    let mut direct = PostureClassifier::new(PostureScheme::Lying, Orientation::default());
+    let (first, second) = (direct.classify(&map(&body)), direct.classify(&map(&turned)));
+    assert!(first.is_some() && first != second, "the test needs two different readings: {first:?} {second:?}");
+    m.handle_frame(t0, &map(&body));
+    assert_eq!(m.posture(), first);
+    m.handle_frame(t0 + Duration::from_millis(500), &map(&turned));
+    assert_eq!(m.posture(), first, "not read again within the second");
+    m.handle_frame(t0 + Duration::from_millis(1_000), &map(&turned));
+    assert_eq!(m.posture(), second);
+    m.handle_frame(t0 + Duration::from_millis(1_100), &map(&vec![0u8; 48 * 48]));
+    assert_eq!(m.posture(), None, "nobody there");
+    m.handle_frame(t0 + Duration::from_millis(1_200), &map(&body));
+    assert_eq!(m.posture(), first, "read at once when someone lies down again");
+}

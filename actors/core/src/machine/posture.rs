@@ -1,0 +1,245 @@
+//! Posture from the pressure map alone: Supine, Prone, Left Lateral, Right Lateral or Seated
+//! (Supine / No Supine on the Sleep Mat), with a calibrated confidence. See docs/posture.md for
+//! the method, its orientation assumptions and its accuracy measured on real recordings.
+//!
+//! [`features`] turns a map into gain-invariant features in the body's own frame (load, centroid,
+//! spread, tilt within the footprint, skewness and concentration in six bands from head to feet,
+//! and for the whole body). Nearest prototypes fitted on real in-bed recordings ([`model::MODEL`],
+//! written by `cargo run -p simulator --release --example fit_posture`) give the probabilities of
+//! Supine, Left Lateral and Right Lateral; the confidence is the winning probability times the
+//! body's [`familiarity`], calibrated so that a confidence of 0.9 or more is right at least 99 %
+//! of the time on the development set, measured leave-one-subject-out.
+//! Two rules stand beside the model for what the recordings do not hold: a short, compact load is
+//! Seated, and a body the model reads as supine whose knees press harder than its heels is Prone.
+//!
+//! Orientation: the head lies at the start of the long axis (first column, or first row on a tall
+//! map) and the person's left, when supine, towards the first row (first column on a tall map).
+//! [`Orientation`] flips either assumption for mats installed the other way round.
+
+use super::pressure_map::PressureMap;
+use features::{BodyFeatures, Profiles, FEATURE_COUNT};
+
+pub mod features;
+pub mod model;
+
+/// A posture, with the numeric id stored in device logs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Posture {
+    /// On the back (id 0).
+    Supine,
+    /// On the belly (id 1).
+    Prone,
+    /// On the left side (id 2).
+    LeftLateral,
+    /// On the right side (id 3).
+    RightLateral,
+    /// Sitting (id 4).
+    Seated,
+    /// Sleep Mat: anything but supine (id 5).
+    NoSupine,
+}
+
+impl Posture {
+    /// The id stored in device logs (`posture.id`).
+    pub fn id(self) -> u8 {
+        match self {
+            Posture::Supine => 0,
+            Posture::Prone => 1,
+            Posture::LeftLateral => 2,
+            Posture::RightLateral => 3,
+            Posture::Seated => 4,
+            Posture::NoSupine => 5,
+        }
+    }
+
+    /// The name the client shows.
+    pub fn name(self) -> &'static str {
+        match self {
+            Posture::Supine => "Supine",
+            Posture::Prone => "Prone",
+            Posture::LeftLateral => "Left Lateral",
+            Posture::RightLateral => "Right Lateral",
+            Posture::Seated => "Seated",
+            Posture::NoSupine => "No Supine",
+        }
+    }
+}
+
+/// A posture with the classifier's confidence: the calibrated probability that it is right.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct PostureReading {
+    /// The posture.
+    pub posture: Posture,
+    /// Calibrated probability that the posture is right, in 0..=1 (lower for bodies unlike those
+    /// the model was fitted on). On the development set, held out, a confidence of 0.9 or more is
+    /// right ≥ 99 % of the time. Seated and Prone come from rules: their confidence is a margin's.
+    pub confidence: f32,
+}
+
+/// Which postures a mat reports: a fact of its device type, owned by the type table.
+pub use mat_protocol::device_type::PostureScheme;
+
+/// How the body lies on the mat, when it differs from the default (head at the start of the long
+/// axis, the person's left towards the start of the short axis).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Orientation {
+    /// The head lies at the far end of the long axis.
+    pub head_at_far_end: bool,
+    /// The person's left (when supine) lies towards the far side of the short axis.
+    pub left_at_far_side: bool,
+}
+
+/// The mat machine reads the posture at most this often (the classifier costs more than the
+/// presence check; a posture does not change within a second).
+pub const POSTURE_INTERVAL: std::time::Duration = std::time::Duration::from_secs(1);
+/// Body extent along (fraction of the long side) below which the person sits.
+pub const SEATED_EXTENT: f32 = 0.45;
+/// Prone needs the knees to press this much harder than the heels ([`BodyFeatures::knee_ratio`])…
+pub const PRONE_KNEE_RATIO: f32 = 1.3;
+/// …at least this hard relative to the pelvis ([`BodyFeatures::knee_level`])…
+pub const PRONE_KNEE_LEVEL: f32 = 0.6;
+/// …with at least this share of the load on the upper body ([`BodyFeatures::upper_load`]).
+pub const PRONE_UPPER_LOAD: f32 = 0.55;
+/// The classes of the linear model, in the order of its weights.
+pub const MODEL_CLASSES: [Posture; 3] = [Posture::Supine, Posture::LeftLateral, Posture::RightLateral];
+
+/// Prototypes per class in a [`PrototypeModel`].
+pub const PROTOTYPES_PER_CLASS: usize = 32;
+/// Prototypes in a [`PrototypeModel`]: the first [`PROTOTYPES_PER_CLASS`] are Supine, then Left
+/// Lateral, then Right Lateral (the mirror images of the Left Lateral ones).
+pub const PROTOTYPES: usize = 3 * PROTOTYPES_PER_CLASS;
+
+/// Nearest prototypes over standardised features: each class scores minus the squared distance
+/// from the features to its nearest prototype, and `softmax(score / temperature)` gives the
+/// probabilities of [`MODEL_CLASSES`]. The prototypes are cluster centres of real bodies in each
+/// posture (people lie on their side in several ways: legs straight or bent, on a wedge,
+/// curled up), so one class may hold several shapes a single linear boundary cannot.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PrototypeModel {
+    /// Feature means of the training data (0 for the antisymmetric features).
+    pub mean: [f32; FEATURE_COUNT],
+    /// Feature standard deviations of the training data.
+    pub scale: [f32; FEATURE_COUNT],
+    /// The prototypes, in standardised units, grouped by class.
+    pub prototypes: [[f32; FEATURE_COUNT]; PROTOTYPES],
+    /// Divides the scores before the softmax: larger is less confident (the calibration).
+    pub temperature: f32,
+    /// Squared distance to the nearest prototype up to which a body looks like the bodies the
+    /// model was fitted on; beyond it the confidence shrinks ([`familiarity`]).
+    pub familiar_distance: f32,
+}
+
+impl PrototypeModel {
+    /// Squared distance from the features to each class's nearest prototype.
+    pub fn distances(&self, values: &[f32; FEATURE_COUNT]) -> [f32; 3] {
+        let z: [f32; FEATURE_COUNT] = std::array::from_fn(|i| (values[i] - self.mean[i]) / self.scale[i]);
+        let mut nearest = [f32::INFINITY; 3];
+        for (j, prototype) in self.prototypes.iter().enumerate() {
+            let d: f32 = prototype.iter().zip(z.iter()).map(|(p, x)| (p - x) * (p - x)).sum();
+            let class = j / PROTOTYPES_PER_CLASS;
+            nearest[class] = nearest[class].min(d);
+        }
+        nearest
+    }
+
+    /// The class probabilities of a feature vector.
+    pub fn probabilities(&self, values: &[f32; FEATURE_COUNT]) -> [f32; 3] {
+        probabilities_from_distances(self.distances(values), self.temperature)
+    }
+}
+
+/// How much a body looks like those the model was fitted on, in 0..=1: 1 up to
+/// `familiar_distance` from the nearest prototype, then `familiar / distance`. A body unlike any
+/// prototype (a posture or a person the development set did not hold) is where the model is
+/// wrong most often, so its confidence is scaled down by this.
+pub fn familiarity(distances: [f32; 3], familiar_distance: f32) -> f32 {
+    let nearest = distances.iter().copied().fold(f32::INFINITY, f32::min);
+    if nearest <= familiar_distance { 1.0 } else { familiar_distance / nearest }
+}
+
+/// `softmax(-distance / temperature)` over the classes.
+pub fn probabilities_from_distances(distances: [f32; 3], temperature: f32) -> [f32; 3] {
+    let closest = distances.iter().copied().fold(f32::INFINITY, f32::min);
+    let mut p = distances.map(|d| (-(d - closest) / temperature).exp());
+    let sum: f32 = p.iter().sum();
+    for v in &mut p {
+        *v /= sum;
+    }
+    p
+}
+
+/// The posture classifier. Keeps its profile buffers between frames so the frame path does not
+/// allocate.
+#[derive(Debug, Clone)]
+pub struct PostureClassifier {
+    scheme: PostureScheme,
+    orientation: Orientation,
+    model: Box<PrototypeModel>,
+    profiles: Profiles,
+}
+
+impl PostureClassifier {
+    /// A classifier for this scheme and orientation, with the fitted model.
+    pub fn new(scheme: PostureScheme, orientation: Orientation) -> Self {
+        Self::with_model(scheme, orientation, model::MODEL.clone())
+    }
+
+    /// A classifier with another model (the fitting program's leave-one-subject-out folds).
+    pub fn with_model(scheme: PostureScheme, orientation: Orientation, model: PrototypeModel) -> Self {
+        PostureClassifier { scheme, orientation, model: Box::new(model), profiles: Profiles::default() }
+    }
+
+    /// The posture of a map, or `None` when there is not enough body on it.
+    pub fn classify(&mut self, map: &PressureMap<'_>) -> Option<PostureReading> {
+        let features = self.features(map)?;
+        Some(self.decide(&features))
+    }
+
+    /// The features of a map, or `None` when there is not enough body on it.
+    pub fn features(&mut self, map: &PressureMap<'_>) -> Option<BodyFeatures> {
+        self.profiles.extract(map, self.orientation)
+    }
+
+    /// The decision on a map's features.
+    pub fn decide(&self, f: &BodyFeatures) -> PostureReading {
+        let d = self.model.distances(&f.values);
+        self.decide_with(f, probabilities_from_distances(d, self.model.temperature), familiarity(d, self.model.familiar_distance))
+    }
+
+    /// The decision on a map's features given the model's probabilities `p` of
+    /// [`MODEL_CLASSES`] and the body's [`familiarity`] (the fitting program computes them once
+    /// for many calibrations).
+    pub fn decide_with(&self, f: &BodyFeatures, p: [f32; 3], familiarity: f32) -> PostureReading {
+        if f.extent < SEATED_EXTENT {
+            let confidence = margin_confidence((SEATED_EXTENT - f.extent) / 0.1);
+            let posture = if self.scheme == PostureScheme::SleepMat { Posture::NoSupine } else { Posture::Seated };
+            return PostureReading { posture, confidence };
+        }
+        let (best, &p_best) = p.iter().enumerate().fold((0, &p[0]), |a, b| if b.1 > a.1 { b } else { a });
+        // No real prone recording exists to fit: a symmetric body lying flat whose knees press
+        // harder than its heels and about as hard as its pelvis.
+        let prone = f.knee_ratio >= PRONE_KNEE_RATIO && f.knee_level >= PRONE_KNEE_LEVEL && f.upper_load >= PRONE_UPPER_LOAD;
+        let prone_confidence = || margin_confidence((f.knee_ratio / PRONE_KNEE_RATIO).max(1e-3).ln() / 0.15);
+        let reading = match self.scheme {
+            PostureScheme::SleepMat => match MODEL_CLASSES[best] {
+                Posture::Supine if prone => PostureReading { posture: Posture::NoSupine, confidence: p[0].min(prone_confidence()) },
+                Posture::Supine => PostureReading { posture: Posture::Supine, confidence: p[0] },
+                _ => PostureReading { posture: Posture::NoSupine, confidence: 1.0 - p[0] },
+            },
+            PostureScheme::Lying => match MODEL_CLASSES[best] {
+                // A prone body is unlike every (supine) prototype: familiarity says nothing here.
+                Posture::Supine if prone => return PostureReading { posture: Posture::Prone, confidence: p_best.min(prone_confidence()) },
+                posture => PostureReading { posture, confidence: p_best },
+            },
+        };
+        PostureReading { confidence: reading.confidence * familiarity, ..reading }
+    }
+}
+
+/// A decision margin (in units of its feature's typical scale) as a confidence in 0.5..=1.
+fn margin_confidence(margin: f32) -> f32 {
+    1.0 / (1.0 + (-2.0 * margin).exp())
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,345 @@
+//! Gain-invariant features of a body on a pressure map, in the body's own frame (head to feet,
+//! the person's left to right when supine), for the posture model.
+//!
+//! Two passes over the cells. The first finds the map's load-weighted level `Σv² / Σv` (the
+//! pressure the body mostly presses at, whatever the sensor's gain); the second keeps the cells
+//! at or above [`FLOOR_FRACTION`] of that level that have a row neighbour above it too (sensor
+//! noise and isolated spikes are not a body) and fills per-line profiles along the body: load,
+//! contact cells and the first three moments of the load across. Everything else works on those
+//! ≤ 128-entry profiles.
+//!
+//! The body's length is the distance between the 2 % and 98 % load quantiles along the map; it is
+//! split into [`BANDS`] equal bands from head to feet (a line straddling two bands is shared
+//! between them, so the features move smoothly with the body). Every feature is a ratio (of
+//! loads, of lengths, of moments), so a linear gain on the cells leaves it unchanged apart from
+//! clipping and rounding. Features that change sign when the body is mirrored left–right are
+//! flagged in [`ANTISYMMETRIC`]; the fitting program uses the flag to mirror its training data.
+
+use super::Orientation;
+use crate::machine::pressure_map::PressureMap;
+use mat_protocol::CellFormat;
+
+/// Bands along the body, head to feet.
+pub const BANDS: usize = 6;
+/// Number of model features.
+pub const FEATURE_COUNT: usize = 6 * BANDS + 5;
+/// Cells below this fraction of the map's load-weighted level are not body.
+pub const FLOOR_FRACTION: f32 = 0.1;
+/// Fewer contact cells than this: nobody to classify.
+pub const MIN_BODY_CELLS: u32 = 12;
+/// Longest side the profiles hold.
+pub const MAX_LINES: usize = 128;
+
+/// Which features change sign when the body is mirrored left–right (the per-band centroid offsets
+/// and the skewness across); the others are unchanged by mirroring.
+pub const ANTISYMMETRIC: [bool; FEATURE_COUNT] = {
+    let mut flags = [false; FEATURE_COUNT];
+    let mut b = 0;
+    while b < BANDS {
+        flags[OFFSET + b] = true;
+        flags[TILT + b] = true;
+        flags[BAND_SKEW + b] = true;
+        b += 1;
+    }
+    flags[SKEW] = true;
+    flags[SKEW + 1] = true;
+    flags[SKEW + 2] = true;
+    flags
+};
+
+/// Index of the first band load fraction.
+const LOAD: usize = 0;
+/// Index of the first band centroid offset.
+const OFFSET: usize = BANDS;
+/// Index of the first band spread.
+const SPREAD: usize = 2 * BANDS;
+/// Index of the first band tilt: where the load sits within the band's contact footprint.
+const TILT: usize = 3 * BANDS;
+/// Index of the first band skewness across.
+const BAND_SKEW: usize = 4 * BANDS;
+/// Index of the first band load concentration (log of its level over its mean contact cell).
+const BAND_CONCENTRATION: usize = 5 * BANDS;
+/// Index of the skewness across: whole body, upper half, lower half.
+const SKEW: usize = 6 * BANDS;
+/// Index of the load concentration (log of level over mean contact-cell value).
+const CONCENTRATION: usize = 6 * BANDS + 3;
+/// Index of the whole body's spread across.
+const BODY_SPREAD: usize = 6 * BANDS + 4;
+
+/// Short names of the features, for tables and the generated model's comments.
+pub fn feature_name(index: usize) -> String {
+    match index {
+        i if i < OFFSET => format!("load fraction, band {}", i - LOAD + 1),
+        i if i < SPREAD => format!("centroid offset across, band {}", i - OFFSET + 1),
+        i if i < TILT => format!("spread across, band {}", i - SPREAD + 1),
+        i if i < BAND_SKEW => format!("tilt within the footprint, band {}", i - TILT + 1),
+        i if i < BAND_CONCENTRATION => format!("skewness across, band {}", i - BAND_SKEW + 1),
+        i if i < SKEW => format!("load concentration, band {}", i - BAND_CONCENTRATION + 1),
+        i if i == SKEW => "skewness across, whole body".to_owned(),
+        i if i == SKEW + 1 => "skewness across, upper half".to_owned(),
+        i if i == SKEW + 2 => "skewness across, lower half".to_owned(),
+        CONCENTRATION => "load concentration".to_owned(),
+        BODY_SPREAD => "spread across, whole body".to_owned(),
+        _ => "unknown".to_owned(),
+    }
+}
+
+/// What the classifier decides on.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct BodyFeatures {
+    /// Body length along the map (2 %–98 % load quantiles) as a fraction of the map's long side:
+    /// a short, compact load is a person sitting.
+    pub extent: f32,
+    /// Mean contact-cell load in the knee band (68–84 % of the body) over that in the heel band
+    /// (≥ 88 %): heels press hardest when supine, knees when prone.
+    pub knee_ratio: f32,
+    /// Mean contact-cell load in the knee band over that in the pelvis band (40–60 % of the body):
+    /// prone, the knees press as hard as the iliac crests; supine, the sacrum and buttocks carry
+    /// far more than the knees, however the bed is inclined and however light the heels are.
+    pub knee_level: f32,
+    /// Share of the load on the upper half of the body (head to pelvis): a person lying flat
+    /// carries over half their weight there; one sitting up in an inclined bed carries it on the
+    /// buttocks.
+    pub upper_load: f32,
+    /// The model's features (see [`feature_name`]).
+    pub values: [f32; FEATURE_COUNT],
+}
+
+/// Per-line profiles along the body, kept between frames so the frame path does not allocate.
+#[derive(Debug, Clone)]
+pub struct Profiles {
+    load: [f32; MAX_LINES],
+    cells: [f32; MAX_LINES],
+    m1: [f32; MAX_LINES],
+    m2: [f32; MAX_LINES],
+    m3: [f32; MAX_LINES],
+    squares: [f32; MAX_LINES],
+    /// First and last contact cell across, per line.
+    first: [f32; MAX_LINES],
+    last: [f32; MAX_LINES],
+}
+
+impl Default for Profiles {
+    fn default() -> Self {
+        Profiles {
+            load: [0.0; MAX_LINES],
+            cells: [0.0; MAX_LINES],
+            m1: [0.0; MAX_LINES],
+            m2: [0.0; MAX_LINES],
+            m3: [0.0; MAX_LINES],
+            squares: [0.0; MAX_LINES],
+            first: [0.0; MAX_LINES],
+            last: [0.0; MAX_LINES],
+        }
+    }
+}
+
+/// Weighted moments across, summed over lines.
+#[derive(Debug, Clone, Copy, Default)]
+struct Moments {
+    w: f32,
+    n: f32,
+    m1: f32,
+    m2: f32,
+    m3: f32,
+    squares: f32,
+    /// Load-weighted sums of the footprint's middle and half-width across.
+    middle: f32,
+    half: f32,
+}
+
+impl Moments {
+    fn add(&mut self, other: &Moments, share: f32) {
+        self.middle += share * other.middle;
+        self.half += share * other.half;
+        self.w += share * other.w;
+        self.n += share * other.n;
+        self.m1 += share * other.m1;
+        self.m2 += share * other.m2;
+        self.m3 += share * other.m3;
+        self.squares += share * other.squares;
+    }
+
+    fn mean(&self) -> f32 {
+        if self.w > 0.0 { self.m1 / self.w } else { 0.0 }
+    }
+
+    fn variance(&self) -> f32 {
+        if self.w > 0.0 { (self.m2 / self.w - self.mean().powi(2)).max(0.0) } else { 0.0 }
+    }
+
+    /// Log of the load-weighted level over the mean contact cell.
+    fn concentration(&self) -> f32 {
+        if self.w <= 0.0 || self.n <= 0.0 {
+            return 0.0;
+        }
+        ((self.squares / self.w) / (self.w / self.n)).max(1e-3).ln()
+    }
+
+    fn skewness(&self) -> f32 {
+        let var = self.variance();
+        if self.w <= 0.0 || var <= 1e-6 {
+            return 0.0;
+        }
+        let mean = self.mean();
+        let third = self.m3 / self.w - 3.0 * mean * self.m2 / self.w + 2.0 * mean.powi(3);
+        (third / var.powf(1.5)).clamp(-5.0, 5.0)
+    }
+}
+
+impl Profiles {
+    /// The features of a map, or `None` when there is not enough body on it.
+    pub fn extract(&mut self, map: &PressureMap<'_>, orientation: Orientation) -> Option<BodyFeatures> {
+        let (rows, cols) = (usize::from(map.rows()), usize::from(map.cols()));
+        let along_cols = cols >= rows;
+        let (long, short) = if along_cols { (cols, rows) } else { (rows, cols) };
+        if long > MAX_LINES || short < 2 || long < 4 {
+            return None;
+        }
+        let floor = body_floor(map)?;
+        self.fill(map, rows, cols, along_cols, floor);
+        let total: f32 = self.load[..long].iter().sum();
+        let active: f32 = self.cells[..long].iter().sum();
+        if (active as u32) < MIN_BODY_CELLS || total <= 0.0 {
+            return None;
+        }
+        let first = self.quantile(long, 0.02 * total);
+        let last = self.quantile(long, 0.98 * total);
+        let length = (last - first).max(1.0);
+        let head_far = orientation.head_at_far_end;
+        let side = if orientation.left_at_far_side { -1.0 } else { 1.0 };
+
+        let mut bands = [Moments::default(); BANDS];
+        let mut body = Moments::default();
+        let (mut knee, mut heel, mut pelvis) = (Moments::default(), Moments::default(), Moments::default());
+        for a in 0..long {
+            if self.load[a] <= 0.0 {
+                continue;
+            }
+            let w = self.load[a];
+            let line = Moments {
+                w,
+                n: self.cells[a],
+                m1: self.m1[a],
+                m2: self.m2[a],
+                m3: self.m3[a],
+                squares: self.squares[a],
+                middle: w * (self.first[a] + self.last[a]) / 2.0,
+                half: w * ((self.last[a] - self.first[a]) / 2.0 + 0.5),
+            };
+            body.add(&line, 1.0);
+            let mut p = (a as f32 + 0.5 - first) / length;
+            if head_far {
+                p = 1.0 - p;
+            }
+            // Shared between the two nearest band centres.
+            let u = (p * BANDS as f32 - 0.5).clamp(0.0, (BANDS - 1) as f32);
+            let lower = (u.floor() as usize).min(BANDS - 1);
+            let t = u - lower as f32;
+            bands[lower].add(&line, 1.0 - t);
+            if lower + 1 < BANDS {
+                bands[lower + 1].add(&line, t);
+            }
+            if (0.4..0.6).contains(&p) {
+                pelvis.add(&line, 1.0);
+            }
+            if (0.68..0.84).contains(&p) {
+                knee.add(&line, 1.0);
+            } else if p >= 0.88 {
+                heel.add(&line, 1.0);
+            }
+        }
+
+        let centre = body.mean();
+        let mut values = [0.0f32; FEATURE_COUNT];
+        for (b, band) in bands.iter().enumerate() {
+            values[LOAD + b] = band.w / total;
+            values[OFFSET + b] = if band.w > 0.0 { side * (band.mean() - centre) / length } else { 0.0 };
+            values[SPREAD + b] = band.variance().sqrt() / length;
+            // A body tilted onto one side presses harder on that side of its own footprint,
+            // whatever the legs do.
+            values[TILT + b] = if band.half > 0.0 { side * (band.m1 - band.middle) / band.half } else { 0.0 };
+            values[BAND_SKEW + b] = side * band.skewness();
+            values[BAND_CONCENTRATION + b] = band.concentration();
+        }
+        let (mut upper, mut lower) = (Moments::default(), Moments::default());
+        for (b, band) in bands.iter().enumerate() {
+            if b < BANDS / 2 { upper.add(band, 1.0) } else { lower.add(band, 1.0) }
+        }
+        values[SKEW] = side * body.skewness();
+        values[SKEW + 1] = side * upper.skewness();
+        values[SKEW + 2] = side * lower.skewness();
+        // The load-weighted level over the mean contact cell: high when a few cells carry the
+        // weight (a hip and a shoulder on a side), low when it spreads (a back).
+        values[CONCENTRATION] = body.concentration();
+        values[BODY_SPREAD] = body.variance().sqrt() / length;
+
+        let upper_load = upper.w / total;
+        let mean_cell = |m: &Moments| if m.n > 0.0 { m.w / m.n } else { 0.0 };
+        let heel_mean = mean_cell(&heel);
+        Some(BodyFeatures {
+            extent: length / long as f32,
+            knee_ratio: if heel_mean > 0.0 { mean_cell(&knee) / heel_mean } else { f32::from(u8::MAX) },
+            upper_load,
+            knee_level: if pelvis.n > 0.0 { mean_cell(&knee) / mean_cell(&pelvis) } else { 0.0 },
+            values,
+        })
+    }
+
+    /// Fractional line position where the cumulative load reaches `target`.
+    fn quantile(&self, lines: usize, target: f32) -> f32 {
+        let mut cumulative = 0.0f32;
+        for (a, &w) in self.load[..lines].iter().enumerate() {
+            if w > 0.0 && cumulative + w >= target {
+                return a as f32 + (target - cumulative) / w;
+            }
+            cumulative += w;
+        }
+        lines as f32
+    }
+
+    /// Fills the profiles with the body cells.
+    fn fill(&mut self, map: &PressureMap<'_>, rows: usize, cols: usize, along_cols: bool, floor: f32) {
+        let long = if along_cols { cols } else { rows };
+        for profile in [&mut self.load, &mut self.cells, &mut self.m1, &mut self.m2, &mut self.m3, &mut self.squares] {
+            profile[..long].fill(0.0);
+        }
+        self.first[..long].fill(f32::INFINITY);
+        self.last[..long].fill(f32::NEG_INFINITY);
+        let centre = (if along_cols { rows } else { cols }) as f32 / 2.0 - 0.5;
+        let mut row = [0.0f32; MAX_LINES];
+        for r in 0..rows {
+            for (c, slot) in row[..cols].iter_mut().enumerate() {
+                *slot = f32::from(map.value(r * cols + c));
+            }
+            for c in 0..cols {
+                let v = row[c];
+                // A cell with no body neighbour in its row is a spike, not a body.
+                let neighbour = (c > 0 && row[c - 1] >= floor) || (c + 1 < cols && row[c + 1] >= floor);
+                if v < floor || !neighbour {
+                    continue;
+                }
+                let (a, x) = if along_cols { (c, r as f32 - centre) } else { (r, c as f32 - centre) };
+                let wx = v * x;
+                self.load[a] += v;
+                self.cells[a] += 1.0;
+                self.m1[a] += wx;
+                self.m2[a] += wx * x;
+                self.m3[a] += wx * x * x;
+                self.squares[a] += v * v;
+                self.first[a] = self.first[a].min(x);
+                self.last[a] = self.last[a].max(x);
+            }
+        }
+    }
+}
+
+/// The smallest cell value that counts as body: [`FLOOR_FRACTION`] of the map's load-weighted
+/// level `Σv² / Σv`, at least 1. `None` for an empty map.
+fn body_floor(map: &PressureMap<'_>) -> Option<f32> {
+    let (sum, sum2) = match map.format() {
+        CellFormat::U8 => map.bytes().iter().fold((0u64, 0u64), |(s, s2), &v| (s + u64::from(v), s2 + u64::from(v) * u64::from(v))),
+        CellFormat::U16Le => map.values().fold((0u64, 0u64), |(s, s2), v| (s + u64::from(v), s2 + u64::from(v) * u64::from(v))),
+    };
+    (sum > 0).then(|| (FLOOR_FRACTION * sum2 as f32 / sum as f32).max(1.0))
+}

@@ -1,0 +1,180 @@
+//! Unit tests of the posture classifier on hand-drawn maps and hand-made models. Accuracy on real
+//! recordings is measured in `simulator/tests/real_posture.rs`, on simulator ground truth in
+//! `simulator/tests/posture_accuracy.rs`.
+
+use super::features::{ANTISYMMETRIC, FEATURE_COUNT};
+use super::*;
+use mat_protocol::CellFormat;
+
+const ROWS: usize = 24;
+const COLS: usize = 48;
+
+fn fill(cells: &mut [u8], rows: std::ops::Range<usize>, cols: std::ops::Range<usize>, value: u8) {
+    for r in rows {
+        for c in cols.clone() {
+            cells[r * COLS + c] = value;
+        }
+    }
+}
+
+/// A body along the columns, head at column 2: a torso pressing harder on one side, and legs
+/// `leg_shift` rows off its line.
+fn lying(leg_shift: isize) -> Vec<u8> {
+    let mut cells = vec![0u8; ROWS * COLS];
+    fill(&mut cells, 6..18, 4..24, 60);
+    fill(&mut cells, 6..10, 8..14, 120);
+    let legs = (12 + leg_shift) as usize;
+    fill(&mut cells, legs - 4..legs + 4, 24..44, 50);
+    fill(&mut cells, legs - 4..legs + 4, 41..44, 110);
+    cells
+}
+
+fn map(cells: &[u8]) -> PressureMap<'_> {
+    PressureMap::new(ROWS as u16, COLS as u16, CellFormat::U8, cells).expect("shape")
+}
+
+fn features(cells: &[u8], orientation: Orientation) -> BodyFeatures {
+    PostureClassifier::new(PostureScheme::Lying, orientation).features(&map(cells)).expect("a body")
+}
+
+fn assert_close(a: &BodyFeatures, b: &BodyFeatures, tolerance: f32) {
+    for i in 0..FEATURE_COUNT {
+        assert!((a.values[i] - b.values[i]).abs() <= tolerance, "feature {i}: {} vs {}", a.values[i], b.values[i]);
+    }
+    assert!((a.extent - b.extent).abs() <= tolerance);
+}
+
+/// A model whose `class` prototypes sit at the origin (where hand-made all-zero features fall)
+/// and the others a little away.
+fn always(class: usize) -> PrototypeModel {
+    let mut prototypes = [[0.3; FEATURE_COUNT]; PROTOTYPES];
+    for p in &mut prototypes[class * PROTOTYPES_PER_CLASS..(class + 1) * PROTOTYPES_PER_CLASS] {
+        *p = [0.0; FEATURE_COUNT];
+    }
+    PrototypeModel { mean: [0.0; FEATURE_COUNT], scale: [1.0; FEATURE_COUNT], prototypes, temperature: 1.0, familiar_distance: f32::INFINITY }
+}
+
+#[test]
+fn a_linear_gain_leaves_the_features_unchanged() {
+    let body = lying(3);
+    let doubled: Vec<u8> = body.iter().map(|&v| v * 2).collect();
+    assert_close(&features(&body, Orientation::default()), &features(&doubled, Orientation::default()), 1e-4);
+}
+
+#[test]
+fn faint_noise_and_isolated_spikes_are_not_body() {
+    let body = lying(3);
+    let mut noisy = body.clone();
+    for (i, v) in noisy.iter_mut().enumerate() {
+        if *v == 0 {
+            *v = (i % 4) as u8;
+        }
+    }
+    noisy[2 * COLS + 46] = 255;
+    assert_close(&features(&body, Orientation::default()), &features(&noisy, Orientation::default()), 1e-4);
+}
+
+#[test]
+fn orientation_flags_give_the_same_features_as_the_default_mat() {
+    let body = lying(3);
+    // Installed head-to-foot and left-to-right: the map turned by 180°.
+    let rotated: Vec<u8> = body.iter().rev().copied().collect();
+    let turned = Orientation { head_at_far_end: true, left_at_far_side: true };
+    assert_close(&features(&body, Orientation::default()), &features(&rotated, turned), 1e-4);
+    // Mirrored across: the antisymmetric features change sign, the others stay.
+    let mirrored: Vec<u8> = (0..ROWS * COLS).map(|i| body[(ROWS - 1 - i / COLS) * COLS + i % COLS]).collect();
+    let (a, b) = (features(&body, Orientation::default()), features(&mirrored, Orientation::default()));
+    for (i, &anti) in ANTISYMMETRIC.iter().enumerate() {
+        let expected = if anti { -a.values[i] } else { a.values[i] };
+        assert!((b.values[i] - expected).abs() < 1e-4, "feature {i}");
+    }
+    let flipped = Orientation { head_at_far_end: false, left_at_far_side: true };
+    assert_close(&a, &features(&mirrored, flipped), 1e-4);
+}
+
+#[test]
+fn a_compact_load_is_seated() {
+    let mut cells = vec![0u8; ROWS * COLS];
+    fill(&mut cells, 4..20, 16..32, 150);
+    let reading = PostureClassifier::new(PostureScheme::Lying, Orientation::default()).classify(&map(&cells)).expect("a body");
+    assert_eq!(reading.posture, Posture::Seated);
+    assert!(reading.confidence > 0.8, "{reading:?}");
+}
+
+#[test]
+fn nobody_and_scattered_spikes_give_no_posture() {
+    let mut classifier = PostureClassifier::new(PostureScheme::Lying, Orientation::default());
+    assert_eq!(classifier.classify(&map(&vec![0u8; ROWS * COLS])), None);
+    let mut spikes = vec![0u8; ROWS * COLS];
+    for i in (0..ROWS * COLS).step_by(37) {
+        spikes[i] = 255;
+    }
+    assert_eq!(classifier.classify(&map(&spikes)), None, "isolated spikes are not a body");
+}
+
+fn flat(knee_ratio: f32, knee_level: f32, upper_load: f32) -> BodyFeatures {
+    BodyFeatures { extent: 0.85, knee_ratio, knee_level, upper_load, values: [0.0; FEATURE_COUNT] }
+}
+
+#[test]
+fn a_flat_body_whose_knees_press_hardest_is_prone() {
+    let supine_model = PostureClassifier::with_model(PostureScheme::Lying, Orientation::default(), always(0));
+    assert_eq!(supine_model.decide(&flat(0.6, 0.5, 0.6)).posture, Posture::Supine, "heels press hardest");
+    assert_eq!(supine_model.decide(&flat(1.6, 1.0, 0.6)).posture, Posture::Prone, "knees press hardest");
+    // Each condition is needed: knees light against the pelvis, or the weight on the buttocks of
+    // someone sitting up in an inclined bed, is supine.
+    assert_eq!(supine_model.decide(&flat(1.6, 0.5, 0.6)).posture, Posture::Supine);
+    assert_eq!(supine_model.decide(&flat(1.6, 1.0, 0.4)).posture, Posture::Supine);
+    assert_eq!(supine_model.decide(&flat(1.2, 1.0, 0.6)).posture, Posture::Supine);
+    // A body the model reads as lateral stays lateral.
+    let left_model = PostureClassifier::with_model(PostureScheme::Lying, Orientation::default(), always(1));
+    assert_eq!(left_model.decide(&flat(1.6, 1.0, 0.6)).posture, Posture::LeftLateral);
+}
+
+#[test]
+fn the_sleep_mat_only_tells_supine_from_the_rest() {
+    let sleep = |class: usize, f: BodyFeatures| PostureClassifier::with_model(PostureScheme::SleepMat, Orientation::default(), always(class)).decide(&f);
+    let supine = sleep(0, flat(0.6, 0.5, 0.6));
+    assert_eq!(supine.posture, Posture::Supine);
+    assert_eq!(sleep(0, flat(1.6, 1.0, 0.6)).posture, Posture::NoSupine, "prone");
+    let right = sleep(2, flat(0.6, 0.5, 0.6));
+    assert_eq!(right.posture, Posture::NoSupine);
+    // The confidence of No Supine is the probability of either side.
+    let p = always(2).probabilities(&[0.0; FEATURE_COUNT]);
+    assert!((right.confidence - (p[1] + p[2])).abs() < 1e-6, "{right:?} {p:?}");
+}
+
+#[test]
+fn probabilities_sum_to_one_and_a_higher_temperature_is_less_sure() {
+    let mut model = always(2);
+    let p = model.probabilities(&[0.0; FEATURE_COUNT]);
+    assert!((p.iter().sum::<f32>() - 1.0).abs() < 1e-6);
+    assert!(p[2] > 0.8, "{p:?}");
+    model.temperature = 4.0;
+    let cooler = model.probabilities(&[0.0; FEATURE_COUNT]);
+    assert!(cooler[2] < p[2] && cooler[2] > cooler[0], "{cooler:?}");
+}
+
+#[test]
+fn the_fitted_model_is_finite_and_calibrated() {
+    let m = &model::MODEL;
+    assert!(m.temperature > 0.0);
+    assert!(m.scale.iter().all(|s| s.is_finite() && *s > 0.0));
+    assert!(m.prototypes.iter().flatten().chain(m.mean.iter()).all(|v| v.is_finite()));
+    // The right-lateral prototypes mirror the left-lateral ones, so both sides are treated alike.
+    for j in 0..PROTOTYPES_PER_CLASS {
+        let (left, right) = (m.prototypes[PROTOTYPES_PER_CLASS + j], m.prototypes[2 * PROTOTYPES_PER_CLASS + j]);
+        for i in 0..FEATURE_COUNT {
+            let mirrored = if ANTISYMMETRIC[i] { -left[i] } else { left[i] };
+            assert_eq!(right[i], mirrored, "prototype {j} feature {i}");
+        }
+    }
+}
+
+#[test]
+fn posture_ids_are_distinct() {
+    let all = [Posture::Supine, Posture::Prone, Posture::LeftLateral, Posture::RightLateral, Posture::Seated, Posture::NoSupine];
+    let mut ids: Vec<u8> = all.iter().map(|p| p.id()).collect();
+    ids.dedup();
+    assert_eq!(ids, vec![0, 1, 2, 3, 4, 5]);
+}

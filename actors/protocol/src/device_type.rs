@@ -1,0 +1,471 @@
+//! The device types of spec §3 and what follows from a type: map size, cell format, route.
+
+use serde::{Deserialize, Serialize};
+
+use crate::CellFormat;
+
+/// Every device type of spec §3, plus `Room Set`, the parent record of a bed + seat + floor set
+/// (the spec names room sets but gives their parent no type; see docs/decisions.md).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum DeviceType {
+    #[serde(rename = "Mattress Mat")]
+    MattressMat,
+    #[serde(rename = "Mattress Mat IoT")]
+    MattressMatIoT,
+    #[serde(rename = "Seating Mat")]
+    SeatingMat,
+    #[serde(rename = "Seating Mat IoT")]
+    SeatingMatIoT,
+    #[serde(rename = "Seating Mat IoT XL")]
+    SeatingMatIoTXL,
+    #[serde(rename = "Pressure Mat IoT")]
+    PressureMatIoT,
+    #[serde(rename = "Floor Mat")]
+    FloorMat,
+    #[serde(rename = "Floor Mat Recognition")]
+    FloorMatRecognition,
+    #[serde(rename = "Wellness Mat")]
+    WellnessMat,
+    #[serde(rename = "Health Mat")]
+    HealthMat,
+    #[serde(rename = "Fitness Mat")]
+    FitnessMat,
+    #[serde(rename = "Force Mat")]
+    ForceMat,
+    #[serde(rename = "Sleep Mat")]
+    SleepMat,
+    #[serde(rename = "Podology")]
+    Podology,
+    #[serde(rename = "Podology IoT")]
+    PodologyIoT,
+    #[serde(rename = "Shapes")]
+    Shapes,
+    #[serde(rename = "Sensing Horse")]
+    SensingHorse,
+    #[serde(rename = "Sensing Horse Subdevice")]
+    SensingHorseSubdevice,
+    #[serde(rename = "North Sky")]
+    NorthSky,
+    #[serde(rename = "Rehab Mat")]
+    RehabMat,
+    #[serde(rename = "Room Set")]
+    RoomSet,
+}
+
+impl DeviceType {
+    /// All types, in the order of spec §3 (then `Room Set`).
+    pub const ALL: [DeviceType; 21] = [
+        DeviceType::MattressMat,
+        DeviceType::MattressMatIoT,
+        DeviceType::SeatingMat,
+        DeviceType::SeatingMatIoT,
+        DeviceType::SeatingMatIoTXL,
+        DeviceType::PressureMatIoT,
+        DeviceType::FloorMat,
+        DeviceType::FloorMatRecognition,
+        DeviceType::WellnessMat,
+        DeviceType::HealthMat,
+        DeviceType::FitnessMat,
+        DeviceType::ForceMat,
+        DeviceType::SleepMat,
+        DeviceType::Podology,
+        DeviceType::PodologyIoT,
+        DeviceType::Shapes,
+        DeviceType::SensingHorse,
+        DeviceType::SensingHorseSubdevice,
+        DeviceType::NorthSky,
+        DeviceType::RehabMat,
+        DeviceType::RoomSet,
+    ];
+
+    /// The name used on the wire and in storage, exactly as spec §3 spells it.
+    pub fn name(self) -> &'static str {
+        match self {
+            DeviceType::MattressMat => "Mattress Mat",
+            DeviceType::MattressMatIoT => "Mattress Mat IoT",
+            DeviceType::SeatingMat => "Seating Mat",
+            DeviceType::SeatingMatIoT => "Seating Mat IoT",
+            DeviceType::SeatingMatIoTXL => "Seating Mat IoT XL",
+            DeviceType::PressureMatIoT => "Pressure Mat IoT",
+            DeviceType::FloorMat => "Floor Mat",
+            DeviceType::FloorMatRecognition => "Floor Mat Recognition",
+            DeviceType::WellnessMat => "Wellness Mat",
+            DeviceType::HealthMat => "Health Mat",
+            DeviceType::FitnessMat => "Fitness Mat",
+            DeviceType::ForceMat => "Force Mat",
+            DeviceType::SleepMat => "Sleep Mat",
+            DeviceType::Podology => "Podology",
+            DeviceType::PodologyIoT => "Podology IoT",
+            DeviceType::Shapes => "Shapes",
+            DeviceType::SensingHorse => "Sensing Horse",
+            DeviceType::SensingHorseSubdevice => "Sensing Horse Subdevice",
+            DeviceType::NorthSky => "North Sky",
+            DeviceType::RehabMat => "Rehab Mat",
+            DeviceType::RoomSet => "Room Set",
+        }
+    }
+
+    /// Parses the spec's spelling of a type name.
+    pub fn from_name(name: &str) -> Option<DeviceType> {
+        DeviceType::ALL.into_iter().find(|t| t.name() == name)
+    }
+
+    /// Rows, columns and cell format of the frames a device of this type streams, per spec §2:
+    /// Mattress IoT, podology, rehab, pressure and floor-recognition maps 48×48; seating 16×16;
+    /// Seating XL and the horse 24×24; the legacy mattress 16×16; the sleep mat the 24×48
+    /// mattress view; other maps 24×24. Force Mat is four u16 channels (0–4095); Shapes and North
+    /// Sky, whose sensors the spec does not describe, are treated as force channels too (their
+    /// card follows an alarm poll, like a presence sensor). `None` for parents that stream
+    /// nothing themselves (horse, room set). The simulator's presets read this table.
+    pub fn frame_shape(self) -> Option<(u16, u16, CellFormat)> {
+        use CellFormat::{U16Le, U8};
+        match self {
+            DeviceType::MattressMatIoT
+            | DeviceType::PodologyIoT
+            | DeviceType::Podology
+            | DeviceType::RehabMat
+            | DeviceType::PressureMatIoT
+            | DeviceType::FloorMatRecognition => Some((48, 48, U8)),
+            DeviceType::SeatingMatIoT | DeviceType::SeatingMat | DeviceType::MattressMat => Some((16, 16, U8)),
+            DeviceType::SleepMat => Some((24, 48, U8)),
+            DeviceType::SeatingMatIoTXL
+            | DeviceType::SensingHorseSubdevice
+            | DeviceType::FloorMat
+            | DeviceType::WellnessMat
+            | DeviceType::HealthMat
+            | DeviceType::FitnessMat => Some((24, 24, U8)),
+            DeviceType::ForceMat | DeviceType::Shapes | DeviceType::NorthSky => Some((1, 4, U16Le)),
+            DeviceType::SensingHorse | DeviceType::RoomSet => None,
+        }
+    }
+
+    /// Whether presence on this type is the room-set rule (latest reading above 200) rather than
+    /// the map check of spec §5.
+    pub fn uses_reading_presence(self) -> bool {
+        matches!(self.frame_shape(), Some((_, _, CellFormat::U16Le)))
+    }
+}
+
+/// The device page a type opens (spec §2): each family is one page layout in the client.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub enum PageFamily {
+    /// A live pressure map with presence, streaming and the device log table.
+    Mat,
+    /// Seating IoT / XL: live map, contact surface in cm², plot panel.
+    Seating,
+    /// The seated-position page: the map and the current position label.
+    SeatedPosition,
+    /// Rehab: the map and a live centre-of-pressure plot.
+    Rehab,
+    /// Sensing Horse: left and right maps from its two sub-devices.
+    Horse,
+    /// Force Mat, Shapes, North Sky: four channel tiles, their sum, a line chart and the log.
+    Force,
+    /// Room set: bed, seat and floor sensors, alarm history and recordings.
+    RoomSet,
+    /// No page of its own (horse sub-devices are shown on their parent's page).
+    None,
+}
+
+/// The analysis captures a page offers (spec §2, §6); the capture machine's kinds plus the
+/// 24-hour static series and remote activation.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub enum CaptureOffer {
+    Static,
+    Dynamic,
+    Balance,
+    Fitting,
+    Series24h,
+    Remote,
+}
+
+/// Which postures a mat reports (and its log shows): `lying` or `sleepMat`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub enum PostureScheme {
+    /// Supine, Prone, Left Lateral, Right Lateral, Seated (mattress and floor mats).
+    #[default]
+    Lying,
+    /// Supine or No Supine (Sleep Mat).
+    SleepMat,
+}
+
+/// What the client needs to know about a device type, served by `GET /api/deviceTypes` so the
+/// client keeps no copy of its own.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct DeviceTypeInfo {
+    /// The name as spec §3 spells it.
+    pub name: &'static str,
+    /// The route of its page (spec §2); `None` when it has no page (horse sub-devices).
+    pub route: Option<&'static str>,
+    /// The page layout.
+    pub page_family: PageFamily,
+    /// The analysis page reached from this type's analysis button (`/Podology` for Podology IoT).
+    pub analysis_route: Option<&'static str>,
+    /// The settings page of this type (spec §2: `/roomSettings` for room sets).
+    pub settings_route: &'static str,
+    /// Rows, columns and bytes per cell of the frames it streams; `None` for parents.
+    pub frame: Option<FrameShape>,
+    /// Whether its page has the patient panel (selection, captures, history).
+    pub has_patients: bool,
+    /// Captures its page offers.
+    pub captures: Vec<CaptureOffer>,
+    /// The PDF report icon (spec §6: eight types).
+    pub pdf_reports: bool,
+    /// Whether a static result shows the 8-bin histogram and its download (spec §2: seating,
+    /// horse and mattress devices).
+    pub static_histogram: bool,
+    /// Postures its log reports, if any.
+    pub posture: Option<PostureScheme>,
+    /// Whether the repositioning clock runs (tier on the card, interval on the page).
+    pub repositioning_clock: bool,
+    /// Whether it gets a card (horse sub-devices do not).
+    pub card: bool,
+    /// Whether the card shows the bed label (hidden for Shapes).
+    pub card_shows_bed: bool,
+    /// Presence is the room-set rule (latest reading above 200), not the map check.
+    pub reading_presence: bool,
+    /// Distance between sensor points in cm (spec §9), where the spec gives one: the contact
+    /// surface is the active cells times its square.
+    pub cell_size_cm: Option<f32>,
+}
+
+/// A frame's shape.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct FrameShape {
+    pub rows: u16,
+    pub cols: u16,
+    pub bytes_per_cell: u8,
+}
+
+impl DeviceType {
+    /// The route of this type's page, exactly as spec §2 spells it.
+    pub fn route(self) -> Option<&'static str> {
+        Some(match self {
+            DeviceType::MattressMat => "/mattressMat",
+            DeviceType::MattressMatIoT => "/mattressMatIoT",
+            DeviceType::SeatingMat => "/seatingMat",
+            DeviceType::SeatingMatIoT => "/SeatingMatIoT",
+            DeviceType::SeatingMatIoTXL => "/SeatingMatIoTXL",
+            DeviceType::PressureMatIoT => "/PressureMatIoT",
+            DeviceType::FloorMat => "/floorMat",
+            DeviceType::FloorMatRecognition => "/FloorMatRecognition",
+            DeviceType::WellnessMat => "/wellnessMat",
+            DeviceType::HealthMat => "/healthMat",
+            DeviceType::FitnessMat => "/fitnessMat",
+            DeviceType::ForceMat => "/ForceMat",
+            DeviceType::SleepMat => "/sleepMat",
+            DeviceType::Podology => "/Podiatry",
+            DeviceType::PodologyIoT => "/PodiatryIoT",
+            DeviceType::Shapes => "/shapes",
+            DeviceType::SensingHorse => "/SensingHorse",
+            DeviceType::NorthSky => "/NorthSky",
+            DeviceType::RehabMat => "/RehabMat",
+            // A room set's page shows its three Force Mat sensors; the spec gives the parent no
+            // route of its own, so it opens the Force Mat route with the set in navigation state.
+            DeviceType::RoomSet => "/ForceMat",
+            DeviceType::SensingHorseSubdevice => return None,
+        })
+    }
+
+    /// The page layout of this type.
+    pub fn page_family(self) -> PageFamily {
+        match self {
+            DeviceType::SeatingMatIoT | DeviceType::SeatingMatIoTXL => PageFamily::Seating,
+            DeviceType::SeatingMat => PageFamily::SeatedPosition,
+            DeviceType::RehabMat => PageFamily::Rehab,
+            DeviceType::SensingHorse => PageFamily::Horse,
+            DeviceType::ForceMat | DeviceType::Shapes | DeviceType::NorthSky => PageFamily::Force,
+            DeviceType::RoomSet => PageFamily::RoomSet,
+            DeviceType::SensingHorseSubdevice => PageFamily::None,
+            _ => PageFamily::Mat,
+        }
+    }
+
+    /// Captures offered on this type's page (spec §2 pages with capture buttons; spec §6).
+    pub fn captures(self) -> Vec<CaptureOffer> {
+        use CaptureOffer::*;
+        match self {
+            DeviceType::MattressMatIoT => vec![Static, Dynamic, Series24h],
+            DeviceType::Podology => vec![Static, Dynamic, Balance],
+            DeviceType::PodologyIoT => vec![Static, Dynamic, Balance, Remote],
+            DeviceType::PressureMatIoT => vec![Static, Dynamic, Balance, Series24h],
+            DeviceType::SeatingMatIoT | DeviceType::SeatingMatIoTXL => vec![Static, Dynamic, Fitting, Series24h],
+            DeviceType::SensingHorse => vec![Static, Dynamic, Fitting],
+            DeviceType::RehabMat => vec![Static, Dynamic, Balance],
+            _ => Vec::new(),
+        }
+    }
+
+    /// The PDF report icon (spec §6).
+    pub fn pdf_reports(self) -> bool {
+        matches!(
+            self,
+            DeviceType::SeatingMatIoT
+                | DeviceType::PressureMatIoT
+                | DeviceType::SeatingMatIoTXL
+                | DeviceType::Podology
+                | DeviceType::PodologyIoT
+                | DeviceType::SensingHorse
+                | DeviceType::RehabMat
+                | DeviceType::MattressMatIoT
+        )
+    }
+
+    /// Distance between sensor points in cm (spec §9): 1 floor and mattress, 2 seating, 2.5 horse.
+    pub fn cell_size_cm(self) -> Option<f32> {
+        match self {
+            DeviceType::FloorMat | DeviceType::FloorMatRecognition | DeviceType::MattressMat | DeviceType::MattressMatIoT | DeviceType::SleepMat => Some(1.0),
+            DeviceType::SeatingMat | DeviceType::SeatingMatIoT | DeviceType::SeatingMatIoTXL => Some(2.0),
+            DeviceType::SensingHorse | DeviceType::SensingHorseSubdevice => Some(2.5),
+            _ => None,
+        }
+    }
+
+    /// Spec §2: the static result's histogram (8 bins) and its download, for seating, horse and
+    /// mattress devices.
+    pub fn static_histogram(self) -> bool {
+        matches!(
+            self,
+            DeviceType::SeatingMat
+                | DeviceType::SeatingMatIoT
+                | DeviceType::SeatingMatIoTXL
+                | DeviceType::SensingHorse
+                | DeviceType::MattressMat
+                | DeviceType::MattressMatIoT
+        )
+    }
+
+    /// The postures a mat of this type reads, if it reads any: bed mats.
+    pub fn posture_scheme(self) -> Option<PostureScheme> {
+        match self {
+            DeviceType::MattressMat | DeviceType::MattressMatIoT => Some(PostureScheme::Lying),
+            DeviceType::SleepMat => Some(PostureScheme::SleepMat),
+            _ => None,
+        }
+    }
+
+    /// Whether this type runs the repositioning clock: bed mats and IoT seating mats.
+    pub fn watches_repositioning(self) -> bool {
+        self.posture_scheme().is_some() || matches!(self, DeviceType::SeatingMatIoT | DeviceType::SeatingMatIoTXL)
+    }
+
+    /// Whether this type raises Missing alarms: the mats that watch a patient in bed or in a chair.
+    /// Force channels, room-set sensors (the set decides presence), horse saddles and analysis
+    /// plates do not: an empty floor sensor or an unused podology plate is not a missing patient.
+    pub fn raises_missing_alarms(self) -> bool {
+        self.watches_repositioning() || matches!(self, DeviceType::SeatingMat)
+    }
+
+    /// Everything the client reads about this type.
+    pub fn info(self) -> DeviceTypeInfo {
+        let captures = self.captures();
+        let repositioning_clock = self.watches_repositioning();
+        DeviceTypeInfo {
+            name: self.name(),
+            route: self.route(),
+            page_family: self.page_family(),
+            analysis_route: (self == DeviceType::PodologyIoT).then_some("/Podology"),
+            settings_route: if self == DeviceType::RoomSet { "/roomSettings" } else { "/deviceSettings" },
+            frame: self.frame_shape().map(|(rows, cols, format)| FrameShape { rows, cols, bytes_per_cell: format.bytes_per_cell() as u8 }),
+            has_patients: !captures.is_empty() || repositioning_clock,
+            pdf_reports: self.pdf_reports(),
+            static_histogram: self.static_histogram(),
+            captures,
+            posture: self.posture_scheme(),
+            repositioning_clock,
+            card: self != DeviceType::SensingHorseSubdevice,
+            card_shows_bed: self != DeviceType::Shapes,
+            reading_presence: self.uses_reading_presence(),
+            cell_size_cm: self.cell_size_cm(),
+        }
+    }
+
+    /// The whole table, in the order of [`DeviceType::ALL`].
+    pub fn table() -> Vec<DeviceTypeInfo> {
+        DeviceType::ALL.into_iter().map(DeviceType::info).collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_round_trip_and_cover_the_twenty_spec_types() {
+        for t in DeviceType::ALL {
+            assert_eq!(DeviceType::from_name(t.name()), Some(t));
+        }
+        assert_eq!(DeviceType::ALL.len(), 20 + 1, "20 types of spec §3 plus Room Set");
+        assert_eq!(DeviceType::from_name("Toaster"), None);
+    }
+
+    #[test]
+    fn map_sizes_follow_spec_section_2() {
+        assert_eq!(DeviceType::MattressMatIoT.frame_shape(), Some((48, 48, CellFormat::U8)));
+        assert_eq!(DeviceType::PodologyIoT.frame_shape(), Some((48, 48, CellFormat::U8)));
+        assert_eq!(DeviceType::SeatingMatIoT.frame_shape(), Some((16, 16, CellFormat::U8)));
+        assert_eq!(DeviceType::SeatingMatIoTXL.frame_shape(), Some((24, 24, CellFormat::U8)));
+        assert_eq!(DeviceType::SensingHorseSubdevice.frame_shape(), Some((24, 24, CellFormat::U8)));
+        assert_eq!(DeviceType::ForceMat.frame_shape(), Some((1, 4, CellFormat::U16Le)));
+        assert_eq!(DeviceType::FloorMat.frame_shape(), Some((24, 24, CellFormat::U8)));
+        assert_eq!(DeviceType::FloorMatRecognition.frame_shape(), Some((48, 48, CellFormat::U8)));
+        assert_eq!(DeviceType::MattressMat.frame_shape(), Some((16, 16, CellFormat::U8)));
+        assert_eq!(DeviceType::SensingHorse.frame_shape(), None);
+        assert_eq!(DeviceType::RoomSet.frame_shape(), None);
+        assert!(DeviceType::ForceMat.uses_reading_presence());
+        assert!(!DeviceType::MattressMatIoT.uses_reading_presence());
+    }
+    #[test]
+    fn routes_follow_spec_section_2_and_pages_are_unique_per_type() {
+        let route = |t: DeviceType| t.route();
+        assert_eq!(route(DeviceType::PodologyIoT), Some("/PodiatryIoT"));
+        assert_eq!(route(DeviceType::Podology), Some("/Podiatry"));
+        assert_eq!(route(DeviceType::SeatingMatIoTXL), Some("/SeatingMatIoTXL"));
+        assert_eq!(route(DeviceType::SensingHorseSubdevice), None);
+        let own: Vec<_> = DeviceType::ALL.into_iter().filter(|t| *t != DeviceType::RoomSet).filter_map(route).collect();
+        let mut unique = own.clone();
+        unique.sort();
+        unique.dedup();
+        assert_eq!(own.len(), 19, "19 device pages of spec §2");
+        assert_eq!(unique.len(), own.len(), "no two types share a route");
+        assert_eq!(DeviceType::PodologyIoT.info().analysis_route, Some("/Podology"));
+        assert_eq!(DeviceType::RoomSet.info().settings_route, "/roomSettings");
+    }
+
+    #[test]
+    fn the_static_histogram_is_for_seating_horse_and_mattress_devices() {
+        let with: Vec<&str> = DeviceType::ALL.into_iter().filter(|t| t.static_histogram()).map(DeviceType::name).collect();
+        assert_eq!(with, ["Mattress Mat", "Mattress Mat IoT", "Seating Mat", "Seating Mat IoT", "Seating Mat IoT XL", "Sensing Horse"]);
+    }
+
+    #[test]
+    fn pdf_reports_are_the_eight_types_of_spec_section_6_and_each_has_captures() {
+        let pdf: Vec<_> = DeviceType::ALL.into_iter().filter(|t| t.pdf_reports()).collect();
+        assert_eq!(pdf.len(), 8);
+        for t in DeviceType::ALL {
+            assert_eq!(t.pdf_reports(), !t.captures().is_empty(), "{t:?}: captures exactly where reports are");
+        }
+        assert!(DeviceType::PodologyIoT.captures().contains(&CaptureOffer::Remote));
+        assert!(!DeviceType::ForceMat.info().has_patients);
+        assert!(DeviceType::MattressMat.info().has_patients, "a repositioning clock has a patient");
+    }
+
+    #[test]
+    fn families_posture_and_cards() {
+        assert_eq!(DeviceType::RoomSet.page_family(), PageFamily::RoomSet);
+        assert_eq!(DeviceType::NorthSky.page_family(), PageFamily::Force);
+        assert_eq!(DeviceType::SensingHorse.page_family(), PageFamily::Horse);
+        assert_eq!(DeviceType::SeatingMatIoT.page_family(), PageFamily::Seating);
+        assert_eq!(DeviceType::FloorMat.page_family(), PageFamily::Mat);
+        assert_eq!(DeviceType::SleepMat.info().posture, Some(PostureScheme::SleepMat));
+        assert_eq!(DeviceType::MattressMatIoT.info().posture, Some(PostureScheme::Lying));
+        assert!(!DeviceType::SensingHorseSubdevice.info().card);
+        assert!(!DeviceType::Shapes.info().card_shows_bed);
+        assert_eq!(DeviceType::ForceMat.info().frame, Some(FrameShape { rows: 1, cols: 4, bytes_per_cell: 2 }));
+        assert_eq!(DeviceType::table().len(), DeviceType::ALL.len());
+    }
+}
