@@ -54,6 +54,10 @@ pub fn tls_config(identity: &ServerIdentity) -> anyhow::Result<Arc<rustls::Serve
 pub async fn serve(listener: TcpListener, routes: BoxedFilter<(warp::reply::Response,)>, tls: Option<Arc<rustls::ServerConfig>>, mut stop: watch::Receiver<bool>) {
     let acceptor = tls.map(TlsAcceptor::from);
     let graceful = GracefulShutdown::new();
+    let stopping = async move {
+        let _ = stop.wait_for(|s| *s).await;
+    };
+    tokio::pin!(stopping);
     loop {
         let (tcp, peer) = tokio::select! {
             accepted = listener.accept() => match accepted {
@@ -65,7 +69,7 @@ pub async fn serve(listener: TcpListener, routes: BoxedFilter<(warp::reply::Resp
                     continue;
                 }
             },
-            _ = stop.wait_for(|s| *s) => break,
+            () = &mut stopping => break,
         };
         let service = TowerToHyperService::new(WithPeer { inner: warp::service(routes.clone()), peer: PeerAddr(peer) });
         let watcher = graceful.watcher();
