@@ -200,7 +200,8 @@ async fn bodies_over_the_limit_are_413_and_bad_json_400_never_500() {
     // Garbage to every call that takes a body, as an administrator: a client error, never 500.
     let document: Value = request(w.hub.http_addr, "GET", "/api/openapi.json", None, None).await.json();
     for (method, path) in documented(&document) {
-        if method == "GET" || method == "DELETE" {
+        // Logout takes no body and would revoke the token this loop goes on with.
+        if method == "GET" || method == "DELETE" || path == "/api/auth/logout" {
             continue;
         }
         let path = path.replace("{userId}", &user_of(&w.admin)).replace(['{', '}'], "");
