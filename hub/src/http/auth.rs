@@ -65,7 +65,9 @@ pub async fn login(mut call: Call) -> Result<warp::reply::Response, ApiError> {
     let company = state.store.companies().get(&user.company_id).await.map_err(ApiError::internal)?;
     let claims = Claims {
         token_id: TokenSigner::new_token_id(),
-        user_id: user.id.clone(), company_id: user.company_id.clone(), role: user.role,
+        user_id: user.id.clone(),
+        company_id: user.company_id.clone(),
+        role: user.role,
         expires_at: unix_now() + state.token_ttl_secs,
     };
     let response = LoginResponse {
