@@ -23,7 +23,8 @@ use tokio::task::JoinHandle;
 
 use crate::auth::token::TokenSigner;
 use crate::catalog_load::{load_catalog, StoreStatuses};
-use crate::config::ServeConfig;
+use crate::auth::revocation::RevokedTokens;
+use crate::config::{HttpScheme, ServeConfig};
 use crate::http::state::AppState;
 use crate::ingest::IngestContext;
 use crate::{demo, http, ingest, tls};
@@ -32,6 +33,8 @@ use crate::{demo, http, ingest, tls};
 pub struct RunningHub {
     /// The bound HTTP address.
     pub http_addr: SocketAddr,
+    /// Whether it serves HTTPS or plain HTTP.
+    pub http_scheme: HttpScheme,
     /// The bound QUIC address.
     pub quic_addr: SocketAddr,
     /// The QUIC certificate (PEM) devices should trust.
@@ -62,9 +65,12 @@ pub async fn start(config: ServeConfig) -> anyhow::Result<RunningHub> {
 
 /// [`start`] on an already opened store (tests seed an in-memory store first).
 pub async fn start_with_store(config: ServeConfig, store: Store) -> anyhow::Result<RunningHub> {
+    let http_scheme = config.http_scheme()?;
     std::fs::create_dir_all(&config.data).with_context(|| format!("creating the data directory {}", config.data.display()))?;
     let key = store.settings().get_or_init("token_key", TokenSigner::generate_key).await.context("reading the token key")?;
     let signer = TokenSigner::from_stored(&key).map_err(|e| anyhow::anyhow!("the stored token key is unusable: {e}"))?;
+    let revoked = store.revoked_tokens().unexpired(crate::auth::token::unix_now() as i64).await.context("reading revoked tokens")?;
+    let revoked_tokens = RevokedTokens::from_stored(revoked.into_iter().map(|t| (t.id, u64::try_from(t.expires_at).unwrap_or(0))));
     let demo_devices = if config.demo { Some(demo::seed(&store).await.context("seeding demo data")?) } else { None };
     let catalog = load_catalog(&store).await.context("loading devices")?;
     let metrics = Arc::new(HubMetrics::default());
@@ -87,6 +93,10 @@ pub async fn start_with_store(config: ServeConfig, store: Store) -> anyhow::Resu
     let identity = tls::load_or_create(&config.data, config.tls_cert.as_deref(), config.tls_key.as_deref())?;
     let reset_key = ingest::reset_key::load_or_create(&config.data)?;
     let endpoint = ingest::quic::bind(config.quic, &identity, &reset_key)?;
+    let https = match http_scheme {
+        HttpScheme::Https => Some(http::server::tls_config(&identity)?),
+        HttpScheme::Http => None,
+    };
     let quic_addr = endpoint.local_addr().context("reading the QUIC address")?;
     let listener = tokio::net::TcpListener::bind(config.http).await.with_context(|| format!("binding HTTP on {}", config.http))?;
     let http_addr = listener.local_addr().context("reading the HTTP address")?;
@@ -103,31 +113,27 @@ pub async fn start_with_store(config: ServeConfig, store: Store) -> anyhow::Resu
         ingest: ingest.clone(),
         client_dir: config.client_dir.clone(),
         login_limiter: Default::default(),
+        revoked_tokens: std::sync::Mutex::new(revoked_tokens),
     });
     let mut tasks = Vec::new();
-    let mut http_stop = stopped.clone();
-    tasks.push(tokio::spawn(async move {
-        let shutdown = async move {
-            let _ = http_stop.wait_for(|s| *s).await;
-        };
-        warp::serve(http::routes(state)).incoming(listener).graceful(shutdown).run().await;
-    }));
+    tasks.push(tokio::spawn(http::server::serve(listener, http::routes(state), https, stopped.clone())));
     tasks.push(tokio::spawn(ingest::quic::serve(endpoint.clone(), ingest)));
     if let Some(devices) = demo_devices.filter(|_| !config.no_simulators) {
         tasks.extend(demo::start_simulators(devices, quic_addr, &identity.cert_path, stopped.clone())?);
     }
 
     let mut out = std::io::stdout().lock();
-    writeln!(out, "listening http=http://{http_addr} quic={quic_addr} cert={}", identity.cert_path.display())?;
+    let scheme = http_scheme.as_str();
+    writeln!(out, "listening http={scheme}://{http_addr} quic={quic_addr} cert={}", identity.cert_path.display())?;
     if config.demo {
-        writeln!(out, "demo: open http://{http_addr}/ and sign in as {} / {}", demo::DEMO_EMAIL, demo::DEMO_PASSWORD)?;
+        writeln!(out, "demo: open {scheme}://{http_addr}/ and sign in as {} / {}", demo::DEMO_EMAIL, demo::DEMO_PASSWORD)?;
         for company in demo::VARIANT_COMPANIES {
             writeln!(out, "demo: company variant {}: {} / {}", company.name, company.email, demo::VARIANT_PASSWORD)?;
         }
     }
     out.flush()?;
     drop(out);
-    Ok(RunningHub { http_addr, quic_addr, cert_path: identity.cert_path, store, catalog, metrics, actors, stop, failed, endpoint, tasks })
+    Ok(RunningHub { http_addr, http_scheme, quic_addr, cert_path: identity.cert_path, store, catalog, metrics, actors, stop, failed, endpoint, tasks })
 }
 
 /// Hands the registry what was running or set when the hub stopped — stream end times, unattended

@@ -32,15 +32,24 @@ pub struct ServeConfig {
     #[arg(long, env = "HUB_DATABASE", global = true)]
     pub database: Option<String>,
     /// HTTP address: REST API, browser WebSocket /ws, device WebSocket /ingest, client files.
+    /// Plain HTTP is served only on a loopback address unless --https or --allow-plain-http.
     #[arg(long, env = "HUB_HTTP", default_value = "127.0.0.1:8080", global = true)]
     pub http: SocketAddr,
+    /// Serve HTTPS (and wss:// sockets) on --http with the QUIC certificate (--tls-cert/--tls-key,
+    /// or the self-signed one in DATA/tls).
+    #[arg(long, env = "HUB_HTTPS", global = true)]
+    pub https: bool,
+    /// Allow plain HTTP on a non-loopback address (behind a TLS-terminating proxy on the same
+    /// trusted network, for example). Without it the hub refuses to start there.
+    #[arg(long, env = "HUB_ALLOW_PLAIN_HTTP", global = true)]
+    pub allow_plain_http: bool,
     /// QUIC address for devices (UDP).
     #[arg(long, env = "HUB_QUIC", default_value = "127.0.0.1:4433", global = true)]
     pub quic: SocketAddr,
     /// Directory of the built client (index.html, assets, local/{lng}/translation.json).
     #[arg(long, env = "HUB_CLIENT_DIR", default_value = "client/dist", global = true)]
     pub client_dir: PathBuf,
-    /// PEM certificate for QUIC; a self-signed one is made in DATA/tls on first start if unset.
+    /// PEM certificate for QUIC and HTTPS; a self-signed one is made in DATA/tls on first start if unset.
     #[arg(long, env = "HUB_TLS_CERT", requires = "tls_key", global = true)]
     pub tls_cert: Option<PathBuf>,
     /// PEM private key matching --tls-cert.
@@ -68,6 +77,49 @@ impl ServeConfig {
     /// The absence delay.
     pub fn absence_delay(&self) -> Duration {
         Duration::from_secs(self.absence_delay_secs)
+    }
+
+    /// How the HTTP listener serves, or why it must not start.
+    pub fn http_scheme(&self) -> Result<HttpScheme, PlainHttpRefused> {
+        http_scheme(self.http, self.https, self.allow_plain_http)
+    }
+}
+
+/// How the HTTP listener serves.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum HttpScheme {
+    Http,
+    Https,
+}
+
+impl HttpScheme {
+    /// `http` or `https`, for URLs.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            HttpScheme::Http => "http",
+            HttpScheme::Https => "https",
+        }
+    }
+}
+
+/// Plain HTTP asked for on an address other machines can reach.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error(
+    "refusing to serve plain HTTP on {0}: tokens and device secrets would cross the network in clear. \
+     Use --https (HUB_HTTPS=1) to serve HTTPS with the hub's certificate, listen on a loopback address, \
+     or pass --allow-plain-http (HUB_ALLOW_PLAIN_HTTP=1) if a TLS proxy on a trusted network fronts the hub"
+)]
+pub struct PlainHttpRefused(pub SocketAddr);
+
+/// The rule: HTTPS when asked; plain HTTP on loopback; plain HTTP elsewhere only when explicitly
+/// allowed.
+pub fn http_scheme(addr: SocketAddr, https: bool, allow_plain_http: bool) -> Result<HttpScheme, PlainHttpRefused> {
+    if https {
+        Ok(HttpScheme::Https)
+    } else if addr.ip().is_loopback() || allow_plain_http {
+        Ok(HttpScheme::Http)
+    } else {
+        Err(PlainHttpRefused(addr))
     }
 }
 
@@ -112,4 +164,35 @@ pub struct ProvisionArgs {
     /// Where to write the JSON list of {serial, secret, deviceType, rows, cols, deviceId}.
     #[arg(long)]
     pub out: PathBuf,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn plain_http_only_on_loopback_unless_allowed() {
+        let addr = |s: &str| s.parse::<SocketAddr>().unwrap();
+        for loopback in ["127.0.0.1:8080", "127.0.0.2:0", "[::1]:8080"] {
+            assert_eq!(http_scheme(addr(loopback), false, false), Ok(HttpScheme::Http), "{loopback}");
+        }
+        for reachable in ["0.0.0.0:8080", "192.168.1.20:8080", "[::]:8080"] {
+            assert_eq!(http_scheme(addr(reachable), false, false), Err(PlainHttpRefused(addr(reachable))), "{reachable}");
+            assert_eq!(http_scheme(addr(reachable), false, true), Ok(HttpScheme::Http), "{reachable} allowed");
+            assert_eq!(http_scheme(addr(reachable), true, false), Ok(HttpScheme::Https), "{reachable} over TLS");
+        }
+        assert_eq!(http_scheme(addr("127.0.0.1:0"), true, false), Ok(HttpScheme::Https));
+        let message = PlainHttpRefused(addr("0.0.0.0:8080")).to_string();
+        assert!(message.contains("0.0.0.0:8080") && message.contains("--https") && message.contains("--allow-plain-http"), "{message}");
+    }
+
+    #[test]
+    fn the_flags_parse_from_the_command_line() {
+        let cli = Cli::try_parse_from(["hub", "--http", "0.0.0.0:8443", "--https"]).unwrap();
+        assert_eq!(cli.serve.http_scheme(), Ok(HttpScheme::Https));
+        let cli = Cli::try_parse_from(["hub", "--http", "0.0.0.0:8080"]).unwrap();
+        assert!(cli.serve.http_scheme().is_err());
+        let cli = Cli::try_parse_from(["hub", "--http", "0.0.0.0:8080", "--allow-plain-http"]).unwrap();
+        assert_eq!(cli.serve.http_scheme(), Ok(HttpScheme::Http));
+    }
 }

@@ -48,12 +48,12 @@ async fn world() -> World {
     World { a: side(company_a, token_a, devices_a), b: side(company_b, token_b, devices_b), admin, hub, _data: data }
 }
 
-/// The user id inside a token (the payload is `v1|user|company|role|exp`).
+/// The user id inside a token (the payload is `v2|id|user|company|role|exp`).
 fn user_of(token: &str) -> String {
     use base64::Engine;
     let payload = token.split('.').next().unwrap();
     let text = String::from_utf8(base64::engine::general_purpose::URL_SAFE_NO_PAD.decode(payload).unwrap()).unwrap();
-    text.split('|').nth(1).unwrap().to_owned()
+    text.split('|').nth(2).unwrap().to_owned()
 }
 
 impl World {
@@ -145,7 +145,7 @@ async fn every_spec_call_is_in_the_openapi_document_and_every_documented_call_ne
     // a forged and an expired caller.
     let key = w.hub.store.settings().get("token_key").await.unwrap().unwrap();
     let signer = TokenSigner::from_stored(&key).unwrap();
-    let claims = |expires_at| Claims { user_id: w.a.user.clone(), company_id: w.a.company.clone(), role: 1, expires_at };
+    let claims = |expires_at| Claims { token_id: "test-token".into(), user_id: w.a.user.clone(), company_id: w.a.company.clone(), role: 1, expires_at };
     let expired = signer.issue(&claims(1));
     let forged = TokenSigner::new(b"not-the-hub-key-not-the-hub-key!".to_vec()).issue(&claims(u64::MAX));
     for (method, path) in &routes {
@@ -200,7 +200,8 @@ async fn bodies_over_the_limit_are_413_and_bad_json_400_never_500() {
     // Garbage to every call that takes a body, as an administrator: a client error, never 500.
     let document: Value = request(w.hub.http_addr, "GET", "/api/openapi.json", None, None).await.json();
     for (method, path) in documented(&document) {
-        if method == "GET" || method == "DELETE" {
+        // Logout takes no body and would revoke the token this loop goes on with.
+        if method == "GET" || method == "DELETE" || path == "/api/auth/logout" {
             continue;
         }
         let path = path.replace("{userId}", &user_of(&w.admin)).replace(['{', '}'], "");

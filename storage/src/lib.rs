@@ -87,6 +87,16 @@ impl Store {
         repo::Logs { db: &self.db }
     }
 
+    /// The audit log of administrative actions.
+    pub fn audit(&self) -> repo::AuditLog<'_> {
+        repo::AuditLog { db: &self.db }
+    }
+
+    /// Bearer tokens revoked at logout.
+    pub fn revoked_tokens(&self) -> repo::RevokedTokens<'_> {
+        repo::RevokedTokens { db: &self.db }
+    }
+
     /// Hub-wide settings (the token signing key, …).
     pub fn settings(&self) -> repo::Settings<'_> {
         repo::Settings { db: &self.db }

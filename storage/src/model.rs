@@ -196,3 +196,42 @@ pub struct PresenceLog {
     pub creation_date: i64,
     pub log_id: String,
 }
+
+/// An administrative action to record in the audit log. `company_id` is the company whose data
+/// changed; `actor_company_id` the company of the user who acted. `summary` is a short,
+/// human-readable description of the change; it never holds a secret or a password hash.
+#[derive(Debug, Clone, PartialEq, Default, SurrealValue)]
+pub struct NewAuditEntry {
+    pub company_id: String,
+    pub actor_company_id: String,
+    pub actor_user_id: String,
+    pub actor_email: String,
+    /// What was done, `entity.verb` (for example `device.rotateSecret`).
+    pub action: String,
+    /// `company`, `user`, `device`.
+    pub entity_type: String,
+    pub entity_id: String,
+    pub summary: String,
+}
+
+/// An audit log entry as read back.
+#[derive(Debug, Clone, PartialEq, SurrealValue)]
+pub struct AuditEntry {
+    pub id: String,
+    pub company_id: String,
+    pub actor_user_id: String,
+    pub actor_email: String,
+    pub action: String,
+    pub entity_type: String,
+    pub entity_id: String,
+    pub summary: String,
+    /// Unix milliseconds.
+    pub created_at_ms: i64,
+}
+
+/// One page of the audit log, newest first, and how many entries there are in all.
+#[derive(Debug, Clone, PartialEq)]
+pub struct AuditPage {
+    pub entries: Vec<AuditEntry>,
+    pub total: u64,
+}

@@ -329,3 +329,86 @@ async fn keyed_alarms_are_raised_once_and_attended_once() {
     store.device_confs().set_streaming_end(&device, None).await.unwrap();
     assert_eq!(store.device_confs().streaming_end(&device).await.unwrap(), None);
 }
+
+fn audit_entry(company: &str, actor_company: &str, action: &str, entity_id: &str) -> crate::model::NewAuditEntry {
+    crate::model::NewAuditEntry {
+        company_id: company.into(),
+        actor_company_id: actor_company.into(),
+        actor_user_id: "u1".into(),
+        actor_email: "admin@example.com".into(),
+        action: action.into(),
+        entity_type: "device".into(),
+        entity_id: entity_id.into(),
+        summary: format!("{action} {entity_id}"),
+    }
+}
+
+#[tokio::test]
+async fn the_audit_log_is_company_scoped_newest_first_and_paginated() {
+    let (store, a) = store_with_company().await;
+    let b = store.companies().create("Other Clinic", "").await.unwrap();
+    let c = store.companies().create("Third Clinic", "").await.unwrap();
+    for i in 0..5 {
+        store.audit().record(&audit_entry(&a, &a, "device.update", &format!("d{i}"))).await.unwrap();
+        tokio::time::sleep(std::time::Duration::from_millis(2)).await;
+    }
+    // An administrator of A acting on B: both companies see it; C sees nothing.
+    store.audit().record(&audit_entry(&b, &a, "company.create", &b)).await.unwrap();
+    let first = store.audit().page(&a, 0, 4).await.unwrap();
+    assert_eq!(first.total, 6);
+    assert_eq!(first.entries.len(), 4);
+    assert_eq!(first.entries[0].action, "company.create", "newest first");
+    assert_eq!(first.entries[1].entity_id, "d4");
+    let second = store.audit().page(&a, 1, 4).await.unwrap();
+    assert_eq!(second.entries.iter().map(|e| e.entity_id.as_str()).collect::<Vec<_>>(), ["d1", "d0"]);
+    let of_b = store.audit().page(&b, 0, 50).await.unwrap();
+    assert_eq!((of_b.total, of_b.entries[0].company_id.as_str()), (1, b.as_str()));
+    assert_eq!(store.audit().page(&c, 0, 50).await.unwrap().total, 0);
+}
+
+#[tokio::test]
+async fn audit_summaries_are_cut_to_their_limit() {
+    let (store, a) = store_with_company().await;
+    let mut entry = audit_entry(&a, &a, "company.branding", &a);
+    entry.summary = "é".repeat(crate::repo::AUDIT_SUMMARY_MAX + 50);
+    store.audit().record(&entry).await.unwrap();
+    let page = store.audit().page(&a, 0, 10).await.unwrap();
+    assert_eq!(page.entries[0].summary.chars().count(), crate::repo::AUDIT_SUMMARY_MAX);
+}
+
+#[tokio::test]
+async fn rotating_a_secret_replaces_the_hash_and_audits_it_in_one_transaction() {
+    let (store, a) = store_with_company().await;
+    let b = store.companies().create("Other Clinic", "").await.unwrap();
+    let id = store.devices().create(&device(&a, "ROT-1")).await.unwrap();
+    let new_hash = device_secret::hash("new-secret");
+    store.devices().rotate_secret(&a, &id, &new_hash, &audit_entry(&a, &a, "device.rotateSecret", &id)).await.unwrap();
+    assert_eq!(store.devices().get(&a, &id).await.unwrap().unwrap().secret_hash, new_hash);
+    assert_eq!(store.audit().page(&a, 0, 10).await.unwrap().entries[0].action, "device.rotateSecret");
+    // Another company's administrator: not found, nothing changed, nothing audited.
+    let refused = store.devices().rotate_secret(&b, &id, &device_secret::hash("x"), &audit_entry(&b, &b, "device.rotateSecret", &id)).await;
+    assert!(matches!(refused, Err(StoreError::NotFound)), "{refused:?}");
+    assert_eq!(store.devices().get(&a, &id).await.unwrap().unwrap().secret_hash, new_hash);
+    assert_eq!(store.audit().page(&b, 0, 10).await.unwrap().total, 0);
+    assert_eq!(store.audit().page(&a, 0, 10).await.unwrap().total, 1);
+    // A device without a secret (a parent that never connects) has none to rotate.
+    let parent = store.devices().create(&NewDevice { secret_hash: String::new(), ..device(&a, "PARENT-1") }).await.unwrap();
+    let refused = store.devices().rotate_secret(&a, &parent, &new_hash, &audit_entry(&a, &a, "device.rotateSecret", &parent)).await;
+    assert!(matches!(refused, Err(StoreError::NotFound)), "{refused:?}");
+    assert_eq!(store.audit().page(&a, 0, 10).await.unwrap().total, 1, "the refused rotation left no entry");
+}
+
+#[tokio::test]
+async fn revoked_tokens_are_kept_until_they_expire() {
+    let store = Store::memory().await.unwrap();
+    store.revoked_tokens().revoke("t1", 1_000).await.unwrap();
+    store.revoked_tokens().revoke("t2", 2_000).await.unwrap();
+    store.revoked_tokens().revoke("t2", 2_000).await.unwrap();
+    let ids = |list: Vec<crate::repo::RevokedToken>| list.into_iter().map(|t| t.id).collect::<Vec<_>>();
+    let mut both = ids(store.revoked_tokens().unexpired(500).await.unwrap());
+    both.sort();
+    assert_eq!(both, ["t1", "t2"]);
+    assert_eq!(ids(store.revoked_tokens().unexpired(1_000).await.unwrap()), ["t2"]);
+    // The expired one is gone for good.
+    assert_eq!(ids(store.revoked_tokens().unexpired(0).await.unwrap()), ["t2"]);
+}

@@ -1,7 +1,8 @@
 // Tour: the demo administrator creates a company, a user in it and a Sensing Horse device (copies its
 // one-time secret from the page), the new user signs in and sees only their company's device; branding
 // with a valid logo, an oversized one and a non-image; device settings saved and shown on the card; a
-// staff user opening /adminPanel directly gets the hub's refusal.
+// staff user opening /adminPanel directly gets the hub's refusal; the administrator rotates a device
+// secret, reads the tour's actions in the audit log, and logs out, after which the old token is refused.
 
 import { readFileSync } from 'node:fs';
 import { deflateSync, crc32 } from 'node:zlib';
@@ -265,5 +266,57 @@ export async function run({ base, page, context, newBrowser, test, shot }) {
     await p4.goto(`${base}/adminPanel`);
     await p4.getByTestId('admin-refusal').getByText('Only administrators').waitFor();
     ok('refused cleanly');
+  });
+
+  await test('rotate a device secret: the new one is shown once', async (ok) => {
+    await page.goto(`${base}/adminPanel`);
+    await page.getByRole('button', { name: msg('admin.rotateSecret') }).click();
+    const dialog = page.getByRole('dialog');
+    const select = dialog.getByTestId('rotate-device');
+    await select.locator('option').first().waitFor({ state: 'attached' });
+    const serial = /\(([^)]+)\)$/.exec((await select.locator('option').first().textContent()) ?? '')?.[1];
+    await dialog.getByText(msg('admin.rotateWarning')).waitFor();
+    await shot('16-rotate-secret.png');
+    await dialog.getByRole('button', { name: msg('admin.rotate') }).click();
+    const secret = await dialog.getByTestId(`secret-${serial}`).textContent();
+    if (!secret || secret.length < 40) throw new Error(`rotated secret ${secret}`);
+    await dialog.getByRole('alert').getByText(msg('admin.secretWarning')).waitFor();
+    ok(`a new ${secret.length}-character secret for ${serial}, shown once with the warning`);
+    await shot('17-secret-rotated.png');
+    await dialog.getByRole('button', { name: msg('admin.done') }).click();
+  });
+
+  await test('the audit log lists what this tour did', async (ok) => {
+    await page.getByTestId('audit-log-link').click();
+    await page.waitForURL((u) => u.pathname === '/adminPanel/auditLog');
+    await page.getByTestId('audit-row').first().waitFor();
+    const actions = await page.getByTestId('audit-row').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-action')));
+    for (const action of ['device.rotateSecret', 'device.create', 'device.update', 'company.branding', 'user.create', 'company.create'])
+      if (!actions.includes(action)) throw new Error(`${action} missing from the audit log: ${actions.join(', ')}`);
+    if (actions[0] !== 'device.rotateSecret') throw new Error(`newest first: ${actions[0]}`);
+    const first = page.getByTestId('audit-row').first();
+    await first.getByText(ADMIN.email).waitFor();
+    await first.getByText(msg('admin.auditActions.device.rotateSecret')).waitFor();
+    ok(`${actions.length} entries on page 1, newest first, by ${ADMIN.email}`);
+    await shot('18-audit-log.png');
+  });
+
+  await test('logout revokes the token', async (ok) => {
+    await page.goto(`${base}/devices`);
+    const token = await page.evaluate(() => localStorage.getItem('user'));
+    if (!token) throw new Error('no stored token');
+    const before = await page.evaluate(async (t) => (await fetch('/api/userDevices', { headers: { Authorization: `Bearer ${t}` } })).status, token);
+    if (before !== 200) throw new Error(`the token works before logout: ${before}`);
+    const loggedOut = page.waitForResponse((r) => r.url().endsWith('/api/auth/logout'));
+    await page.getByTestId('logout').click();
+    await page.waitForURL((u) => u.pathname === '/login');
+    if ((await loggedOut).status() !== 204) throw new Error('the logout call failed');
+    const after = await page.evaluate(async (t) => {
+      const res = await fetch('/api/userDevices', { headers: { Authorization: `Bearer ${t}` } });
+      return { status: res.status, body: await res.json() };
+    }, token);
+    if (after.status !== 401 || after.body.error !== 'unauthorized') throw new Error(`old token after logout: ${JSON.stringify(after)}`);
+    ok('the old token now answers 401 unauthorized');
+    await shot('19-after-logout.png');
   });
 }

@@ -15,7 +15,7 @@ import { DevicesPage } from '../features/devices';
 import { analysisRoutes, deviceTypesAtom, pageRoutes, settingsRoutes } from '../lib/deviceTypes';
 import { DeviceActionsContext, type DeviceActions } from '../lib/deviceActions';
 import { tokenAtom } from '../lib/session';
-import { AdminPanelCard, AdminPanelPage } from '../features/admin';
+import { AdminPanelCard, AdminPanelPage, AuditLogPage } from '../features/admin';
 import { DeviceAdminActions } from '../features/device-admin';
 import { BrandingPage } from '../features/branding';
 import { DeviceSettingsPage } from '../features/device-settings';
@@ -68,6 +68,7 @@ export function AppRoutes({ createRenderer }: { createRenderer?: RendererFactory
           }
         />
         <Route path="/adminPanel" caseSensitive element={<AdminPanelPage />} />
+        <Route path="/adminPanel/auditLog" caseSensitive element={<AuditLogPage />} />
         <Route path="/brandingOptions" caseSensitive element={<BrandingPage variantsSection={<CompanyVariantsSection />} />} />
         {table
           ? settingsRoutes(table).map((path) => <Route key={path} path={path} caseSensitive element={<DeviceSettingsPage />} />)

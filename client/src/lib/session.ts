@@ -108,9 +108,22 @@ function endSession(keys: readonly string[], reason: SessionEnd | null): void {
 
 const SESSION_KEYS = [STORAGE.token, STORAGE.userId, STORAGE.companyId, STORAGE.role, STORAGE.expiresAt] as const;
 
-/** Logout: removes the token, the user id and the stored company. */
-export function logout(): void {
+/** The hub's logout call: it revokes the token it is sent with (docs/api.md). */
+export const LOGOUT_PATH = '/api/auth/logout';
+
+/**
+ * Logout: removes the token, the user id and the stored company at once, and asks the hub to revoke
+ * the token, so a copy of it (another tab, a stolen one) is refused from now on. The local session
+ * ends whether or not the hub answers; the returned promise settles when it has (never rejects).
+ */
+export function logout(): Promise<void> {
+  const token = readToken();
   endSession([...SESSION_KEYS, STORAGE.company], null);
+  if (!token) return Promise.resolve();
+  return fetch(LOGOUT_PATH, { method: 'POST', headers: { Authorization: `Bearer ${token}` }, keepalive: true }).then(
+    () => undefined,
+    () => undefined,
+  );
 }
 
 /** Inactivity (spec §4): removes the token, the user id and the admin-access flag. */

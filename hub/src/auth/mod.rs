@@ -1,5 +1,6 @@
 //! Authentication: signed, expiring bearer tokens, roles, and login throttling.
 
 pub mod rate_limit;
+pub mod revocation;
 pub mod roles;
 pub mod token;

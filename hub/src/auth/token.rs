@@ -1,8 +1,10 @@
 //! Bearer tokens: `base64url(payload).base64url(HMAC-SHA256(key, payload))`.
 //!
-//! The payload is `v1|user|company|role|expires` with the expiry in Unix seconds. Tokens are
-//! stateless so every request is checked without a database round trip; the signing key is 32
-//! random bytes kept in storage, so tokens survive a restart and cannot be forged without it.
+//! The payload is `v2|id|user|company|role|expires` with the expiry in Unix seconds and `id` a
+//! random token id, by which logout revokes the token (`crate::auth::revocation`). Tokens are
+//! checked without a database round trip; the signing key is 32 random bytes kept in storage, so
+//! tokens survive a restart and cannot be forged without it. `v1` tokens (no id, so not
+//! revocable) are refused: after the upgrade everyone signs in once more.
 
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use base64::Engine;
@@ -14,6 +16,8 @@ type HmacSha256 = Hmac<Sha256>;
 /// Who a valid token speaks for.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Claims {
+    /// The token's own id (random, 128 bits), by which it is revoked.
+    pub token_id: String,
     pub user_id: String,
     pub company_id: String,
     pub role: i64,
@@ -68,9 +72,16 @@ impl TokenSigner {
         mac
     }
 
+    /// A new random token id.
+    pub fn new_token_id() -> String {
+        let mut id = [0u8; 16];
+        rand::RngCore::fill_bytes(&mut rand::rng(), &mut id);
+        URL_SAFE_NO_PAD.encode(id)
+    }
+
     /// A token for these claims.
     pub fn issue(&self, claims: &Claims) -> String {
-        let payload = format!("v1|{}|{}|{}|{}", claims.user_id, claims.company_id, claims.role, claims.expires_at);
+        let payload = format!("v2|{}|{}|{}|{}|{}", claims.token_id, claims.user_id, claims.company_id, claims.role, claims.expires_at);
         let signature = self.mac(payload.as_bytes()).finalize().into_bytes();
         format!("{}.{}", URL_SAFE_NO_PAD.encode(payload), URL_SAFE_NO_PAD.encode(signature))
     }
@@ -84,11 +95,12 @@ impl TokenSigner {
         self.mac(&payload).verify_slice(&signature).map_err(|_| TokenError::BadSignature)?;
         let text = String::from_utf8(payload).map_err(|_| TokenError::Malformed)?;
         let parts: Vec<&str> = text.split('|').collect();
-        let [version, user_id, company_id, role, expires_at] = parts.as_slice() else { return Err(TokenError::Malformed) };
-        if *version != "v1" {
+        let [version, token_id, user_id, company_id, role, expires_at] = parts.as_slice() else { return Err(TokenError::Malformed) };
+        if *version != "v2" || token_id.is_empty() {
             return Err(TokenError::Malformed);
         }
         let claims = Claims {
+            token_id: (*token_id).to_owned(),
             user_id: (*user_id).to_owned(),
             company_id: (*company_id).to_owned(),
             role: role.parse().map_err(|_| TokenError::Malformed)?,
@@ -111,7 +123,7 @@ mod tests {
     use super::*;
 
     fn claims(expires_at: u64) -> Claims {
-        Claims { user_id: "u1".into(), company_id: "c1".into(), role: 2, expires_at }
+        Claims { token_id: "t1".into(), user_id: "u1".into(), company_id: "c1".into(), role: 2, expires_at }
     }
 
     #[test]
@@ -130,10 +142,23 @@ mod tests {
         assert_eq!(other.verify(&token, 0), Err(TokenError::BadSignature));
         // Swap the company in the payload but keep the signature.
         let (_, signature) = token.split_once('.').unwrap();
-        let forged = format!("{}.{signature}", URL_SAFE_NO_PAD.encode(format!("v1|u1|c2|2|{}", u64::MAX)));
+        let forged = format!("{}.{signature}", URL_SAFE_NO_PAD.encode(format!("v2|t1|u1|c2|2|{}", u64::MAX)));
         assert_eq!(signer.verify(&forged, 0), Err(TokenError::BadSignature));
+        // A v1 token (no id, so it could never be revoked) is refused even when correctly signed.
+        let payload = format!("v1|u1|c1|2|{}", u64::MAX);
+        let v1 = format!("{}.{}", URL_SAFE_NO_PAD.encode(&payload), URL_SAFE_NO_PAD.encode(signer.mac(payload.as_bytes()).finalize().into_bytes()));
+        assert_eq!(signer.verify(&v1, 0), Err(TokenError::Malformed));
         assert_eq!(signer.verify("garbage", 0), Err(TokenError::Malformed));
         assert_eq!(signer.verify("a.b", 0), Err(TokenError::Malformed));
+    }
+
+    #[test]
+    fn every_token_has_its_own_id() {
+        let signer = TokenSigner::new(b"0123456789abcdef0123456789abcdef".to_vec());
+        let (a, b) = (TokenSigner::new_token_id(), TokenSigner::new_token_id());
+        assert_ne!(a, b);
+        let token = signer.issue(&Claims { token_id: a.clone(), ..claims(10) });
+        assert_eq!(signer.verify(&token, 5).unwrap().token_id, a);
     }
 
     #[test]

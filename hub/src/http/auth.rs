@@ -1,5 +1,5 @@
-//! `POST /api/auth/login` (throttled per account and address), token checks, and
-//! `POST /api/auth/signup`.
+//! `POST /api/auth/login` (throttled per account and address), `POST /api/auth/logout` (revokes
+//! the caller's token), token checks, and `POST /api/auth/signup`.
 
 use std::convert::Infallible;
 use std::sync::Arc;
@@ -9,12 +9,13 @@ use serde::{Deserialize, Serialize};
 use warp::http::StatusCode;
 use warp::{Filter, Reply};
 
+use super::audit::Audit;
 use super::call::Call;
 use super::companies::VariantsJson;
 use super::error::ApiError;
 use super::state::AppState;
 use crate::auth::roles::ROLE_STAFF;
-use crate::auth::token::{unix_now, Claims, TokenError};
+use crate::auth::token::{unix_now, Claims, TokenError, TokenSigner};
 use mat_api::account::{validate_account, AccountInput};
 
 /// The login request.
@@ -62,7 +63,13 @@ pub async fn login(mut call: Call) -> Result<warp::reply::Response, ApiError> {
     };
     state.login_limiter.lock().unwrap_or_else(|p| p.into_inner()).succeeded(&email);
     let company = state.store.companies().get(&user.company_id).await.map_err(ApiError::internal)?;
-    let claims = Claims { user_id: user.id.clone(), company_id: user.company_id.clone(), role: user.role, expires_at: unix_now() + state.token_ttl_secs };
+    let claims = Claims {
+        token_id: TokenSigner::new_token_id(),
+        user_id: user.id.clone(),
+        company_id: user.company_id.clone(),
+        role: user.role,
+        expires_at: unix_now() + state.token_ttl_secs,
+    };
     let response = LoginResponse {
         token: state.signer.issue(&claims),
         user_id: user.id,
@@ -73,6 +80,17 @@ pub async fn login(mut call: Call) -> Result<warp::reply::Response, ApiError> {
         expires_at: claims.expires_at,
     };
     Ok(warp::reply::json(&response).into_response())
+}
+
+/// Revokes the caller's token: stored (so a restart keeps it revoked) and held in memory until it
+/// expires. Later calls and browser sockets with it answer 401. 204 No Content.
+pub async fn logout(call: Call) -> Result<warp::reply::Response, ApiError> {
+    let claims = call.claims()?;
+    let state = &call.state;
+    let expires_at = i64::try_from(claims.expires_at).unwrap_or(i64::MAX);
+    state.store.revoked_tokens().revoke(&claims.token_id, expires_at).await.map_err(ApiError::internal)?;
+    state.revoked_tokens.lock().unwrap_or_else(|p| p.into_inner()).revoke(&claims.token_id, claims.expires_at, unix_now());
+    Ok(warp::reply::with_status(warp::reply(), StatusCode::NO_CONTENT).into_response())
 }
 
 /// An argon2 hash of a random string, verified against when the e-mail is unknown.
@@ -101,7 +119,7 @@ pub struct CreatedUser {
 
 /// Creates a staff user in a company (administrators only).
 pub async fn signup(mut call: Call) -> Result<warp::reply::Response, ApiError> {
-    call.admin()?;
+    let claims = call.admin()?;
     let request: SignupRequest = call.json().await?;
     let account = validate_account(&request.account)?;
     let company_id = resolve_company(&call.state, &request.company).await?;
@@ -112,6 +130,8 @@ pub async fn signup(mut call: Call) -> Result<warp::reply::Response, ApiError> {
         .create(&account.email, &account.password, ROLE_STAFF, &company_id)
         .await
         .map_err(|e| ApiError::store(e, "user", "duplicateEmail"))?;
+    let summary = format!("created user {} (role {ROLE_STAFF})", account.email);
+    Audit { company_id: &company_id, action: "user.create", entity_type: "user", entity_id: &id, summary }.record(&call.state, &claims).await;
     let body = CreatedUser { id, email: account.email, role: ROLE_STAFF, company_id };
     Ok(warp::reply::with_status(warp::reply::json(&body), StatusCode::CREATED).into_response())
 }
@@ -131,12 +151,17 @@ pub async fn resolve_company(state: &AppState, company: &str) -> Result<String, 
     }
 }
 
-/// Checks a token as the browser socket receives it.
+/// Checks a token (REST calls and the browser socket): signed by this hub, not expired, not
+/// revoked at logout.
 pub fn verify(state: &AppState, token: &str) -> Result<Claims, ApiError> {
-    state.signer.verify(token.trim(), unix_now()).map_err(|e| match e {
+    let claims = state.signer.verify(token.trim(), unix_now()).map_err(|e| match e {
         TokenError::Expired => ApiError::unauthorized("the token has expired; sign in again"),
         TokenError::Malformed | TokenError::BadSignature => ApiError::unauthorized("the token is not valid"),
-    })
+    })?;
+    if state.revoked_tokens.lock().unwrap_or_else(|p| p.into_inner()).is_revoked(&claims.token_id) {
+        return Err(ApiError::unauthorized("the token was revoked at sign-out; sign in again"));
+    }
+    Ok(claims)
 }
 
 /// Hands the shared state to a handler.

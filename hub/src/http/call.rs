@@ -123,7 +123,7 @@ pub fn path_segment(raw: &str) -> String {
 pub fn call(state: Arc<AppState>, limit: u64) -> impl Filter<Extract = (Call,), Error = Rejection> + Clone {
     warp::header::optional::<String>("authorization")
         .and(warp::header::optional::<String>("content-length"))
-        .and(warp::addr::remote())
+        .and(super::server::remote())
         .and(warp::body::stream())
         .map(move |authorization, content_length, peer, body: _| {
             let body: BodyStream = Box::pin(into_bytes(body));

@@ -5,6 +5,7 @@
 use serde::{Deserialize, Serialize};
 use storage::model::{Company, CompanyVariants};
 
+use super::audit::Audit;
 use super::call::Call;
 use super::error::ApiError;
 use super::json::{created, ok, Oid};
@@ -65,10 +66,12 @@ impl From<Company> for CompanyJson {
 
 /// Creates a company (administrators).
 pub async fn register(mut call: Call) -> Result<warp::reply::Response, ApiError> {
-    call.admin()?;
+    let claims = call.admin()?;
     let input: CompanyInput = call.json().await?;
     let branding = validate_company(&input)?;
     let id = call.state.store.companies().create_branded(&branding).await.map_err(|e| ApiError::store(e, "company", "duplicateCompany"))?;
+    let summary = format!("created company {}", branding.company_name);
+    Audit { company_id: &id, action: "company.create", entity_type: "company", entity_id: &id, summary }.record(&call.state, &claims).await;
     let company = call.state.store.companies().get(&id).await.map_err(ApiError::internal)?.ok_or_else(|| ApiError::not_found("company"))?;
     Ok(created(&CompanyJson::from(company)))
 }
@@ -107,6 +110,11 @@ pub async fn update_own(mut call: Call) -> Result<warp::reply::Response, ApiErro
         .update_branding(&claims.company_id, &branding.company_name, &branding.address, branding.logo.as_deref())
         .await
         .map_err(|e| ApiError::store(e, "company", "duplicateCompany"))?;
+    let logo = if branding.logo.is_some() { "a logo" } else { "no logo" };
+    let summary = format!("branding: name {}, address {:?}, {logo}", branding.company_name, branding.address);
+    Audit { company_id: &claims.company_id, action: "company.branding", entity_type: "company", entity_id: &claims.company_id, summary }
+        .record(&call.state, &claims)
+        .await;
     let company = call.state.store.companies().get(&claims.company_id).await.map_err(ApiError::internal)?.ok_or_else(|| ApiError::not_found("company"))?;
     Ok(ok(&CompanyJson::from(company)))
 }
@@ -123,5 +131,12 @@ pub async fn set_variants(mut call: Call) -> Result<warp::reply::Response, ApiEr
     let claims = call.admin()?;
     let input: VariantsJson = call.json().await?;
     call.state.store.companies().set_variants(&claims.company_id, &input.into()).await.map_err(|e| ApiError::store(e, "company", "duplicateCompany"))?;
+    let summary = format!(
+        "variants: hideCentreOfPressure {}, fitness {}, seatingLabels {}",
+        input.hide_centre_of_pressure, input.fitness, input.seating_labels
+    );
+    Audit { company_id: &claims.company_id, action: "company.variants", entity_type: "company", entity_id: &claims.company_id, summary }
+        .record(&call.state, &claims)
+        .await;
     Ok(ok(&input))
 }

@@ -15,6 +15,7 @@ use serde::{Deserialize, Serialize};
 use storage::model::{Device, DeviceConf};
 use warp::http::StatusCode;
 
+use super::audit::Audit;
 use super::call::{path_segment, Call};
 use super::error::ApiError;
 use super::json::{ok, Oid};
@@ -177,6 +178,8 @@ pub async fn update(id: String, mut call: Call) -> Result<warp::reply::Response,
     if let Some(info) = call.state.catalog.get_in_company(&id, &claims.company_id) {
         call.state.catalog.upsert(DeviceInfo { name: device.name.clone(), ..(*info).clone() });
     }
+    let summary = format!("{}: name {:?}, room {:?}, bed {:?}", device.hardware_serial, device.name, device.room, device.bed);
+    Audit { company_id: &claims.company_id, action: "device.update", entity_type: "device", entity_id: &id, summary }.record(&call.state, &claims).await;
     let company = company_name(&call.state, &claims.company_id).await?;
     Ok(ok(&DeviceJson::new(device, &company)))
 }
@@ -288,6 +291,11 @@ pub async fn set_repositioning(id: String, mut call: Call) -> Result<warp::reply
     }
     let device = call.device(&claims, &id)?;
     call.state.store.device_confs().set_repositioning_minutes(&claims.company_id, &id, request.minutes).await.map_err(|e| ApiError::store(e, "device", "duplicate"))?;
+    let summary = match request.minutes {
+        Some(minutes) => format!("{}: repositioning every {minutes} min", device.serial),
+        None => format!("{}: repositioning interval back to the default", device.serial),
+    };
+    Audit { company_id: &claims.company_id, action: "device.repositioning", entity_type: "device", entity_id: &id, summary }.record(&call.state, &claims).await;
     let interval = request.minutes.map(|m| std::time::Duration::from_secs(m as u64 * 60)).unwrap_or(DEFAULT_REPOSITIONING_INTERVAL);
     // Parents (horse, room set) have no actor of their own: `device_actor` answers `None`.
     if let Some(handle) = call.state.device_actor(&device.id).await {

@@ -4,11 +4,13 @@
 pub mod alarms;
 pub mod analyses;
 pub mod api;
+pub mod audit;
 pub mod auth;
 pub mod browser_ws;
 pub mod call;
 pub mod captures;
 pub mod companies;
+pub mod device_secrets;
 pub mod device_types;
 pub mod devices;
 pub mod error;
@@ -19,6 +21,7 @@ pub mod patients;
 pub mod preview;
 pub mod registration;
 pub mod reports;
+pub mod server;
 pub mod state;
 pub mod static_files;
 
@@ -45,6 +48,7 @@ pub fn api(state: &Arc<AppState>) -> Api {
     let d = DEFAULT_BODY_LIMIT;
     // Authentication and companies.
     api_route!(api, s, POST, LOGIN_BODY_LIMIT, Public, "auth", "/api/auth/login", "Sign in; answers a bearer token", auth::login, "api" / "auth" / "login");
+    api_route!(api, s, POST, d, User, "auth", "/api/auth/logout", "Sign out: revoke the caller's token (later calls and sockets with it get 401)", auth::logout, "api" / "auth" / "logout");
     api_route!(api, s, POST, d, Admin, "auth", "/api/auth/signup", "Create a staff user in a company", auth::signup, "api" / "auth" / "signup");
     api_route!(api, s, GET, d, Admin, "auth", "/api/auth/companies", "Every company", companies::list, "api" / "auth" / "companies");
     api_route!(api, s, GET, d, Admin, "auth", "/api/auth/companiesname", "Every company's name", companies::names, "api" / "auth" / "companiesname");
@@ -53,6 +57,7 @@ pub fn api(state: &Arc<AppState>) -> Api {
     api_route!(api, s, PUT, d, Admin, "company", "/api/companyUser", "Save the caller's company's name, address and logo", companies::update_own, "api" / "companyUser");
     api_route!(api, s, GET, d, User, "company", "/api/companyVariants", "The caller's company's variants (hideCentreOfPressure, fitness, seatingLabels)", companies::variants, "api" / "companyVariants");
     api_route!(api, s, PUT, d, Admin, "company", "/api/companyVariants", "Switch the caller's company's variants (all three booleans)", companies::set_variants, "api" / "companyVariants");
+    api_route!(api, s, GET, d, Admin, "company", "/api/auditLog/{page}", "The audit log of administrative actions about or by the caller's company, newest first, 20 a page; {page} from 1", audit::list, "api" / "auditLog" / String);
     // Devices.
     api_route!(api, s, GET, d, User, "devices", "/api/deviceTypes", "The device-type table: routes, page families, frame shapes, capabilities", device_types::list, "api" / "deviceTypes");
     api_route!(api, s, GET, d, User, "devices", "/api/userDevices", "The company's devices", devices::user_devices, "api" / "userDevices");
@@ -64,6 +69,7 @@ pub fn api(state: &Arc<AppState>) -> Api {
     api_route!(api, s, GET, d, User, "devices", "/api/device/obtainList/{company}/{type}/{x}", "The company's devices of a type; x: page of 10, 0 for all", devices::obtain_list, "api" / "device" / "obtainList" / String / String / String);
     api_route!(api, s, GET, d, User, "devices", "/api/ForceDeviceApi/{id}", "A Force Mat's four channels and their sum", devices::force_values, "api" / "ForceDeviceApi" / String);
     api_route!(api, s, GET, d, User, "devices", "/api/standard/pressureMapLogs/{serial}", "A device's latest pressure map", devices::pressure_map_log, "api" / "standard" / "pressureMapLogs" / String);
+    api_route!(api, s, POST, d, Admin, "devices", "/api/device/{id}/secret", "Rotate a device's secret; answers the new one once (the old one stops working, a connected device is disconnected)", device_secrets::rotate, "api" / "device" / String / "secret");
     api_route!(api, s, POST, d, Admin, "registration", "/api/deviceandconfRegistration", "Register a device; answers its one-time secret", registration::register, "api" / "deviceandconfRegistration");
     api_route!(api, s, POST, d, Admin, "registration", "/api/registerAll", "Create a company, its first user and device", registration::register_all, "api" / "registerAll");
     api_route!(api, s, POST, d, Admin, "registration", "/api/quickRegistration", "Register a device with a generated login", registration::quick_register, "api" / "quickRegistration");
@@ -119,7 +125,7 @@ pub fn routes(state: Arc<AppState>) -> BoxedFilter<(warp::reply::Response,)> {
         });
     let device_socket = warp::path!("ingest")
         .and(warp::ws())
-        .and(warp::addr::remote())
+        .and(server::remote())
         .and(with_state(state.clone()))
         .map(|ws: warp::ws::Ws, peer: Option<SocketAddr>, state: Arc<AppState>| {
             let ingest = state.ingest.clone();

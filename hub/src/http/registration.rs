@@ -17,6 +17,7 @@ use storage::device_secret;
 use storage::model::NewDevice;
 use warp::http::StatusCode;
 
+use super::audit::Audit;
 use super::auth::{resolve_company, CreatedUser};
 use super::call::Call;
 use super::companies::CompanyJson;
@@ -24,6 +25,7 @@ use super::error::ApiError;
 use super::json::created;
 use super::state::AppState;
 use crate::auth::roles::ROLE_STAFF;
+use crate::auth::token::Claims;
 use mat_api::account::{validate_account, AccountInput};
 use mat_api::company::{validate_company, CompanyInput, NAME_MAX};
 use mat_api::device::{validate_registration, Registration, RegistrationInput};
@@ -177,6 +179,26 @@ async fn announce(state: &AppState, company_id: &str, registered: &RegisteredDev
     }
 }
 
+/// Records the creation of a device (and its members, in the summary) in the audit log; `how`
+/// names the call.
+async fn audit_device(state: &AppState, claims: &Claims, company_id: &str, device: &RegisteredDevice, how: &str) {
+    let members = if device.members.is_empty() { String::new() } else { format!(" with {} sub-devices", device.members.len()) };
+    let summary = format!("{how}: {} {} ({}){members}", device.device_type, device.hardware_serial, device.name);
+    Audit { company_id, action: "device.create", entity_type: "device", entity_id: &device.id, summary }.record(state, claims).await;
+}
+
+/// Records the creation of a company in the audit log.
+async fn audit_company(state: &AppState, claims: &Claims, company_id: &str, name: &str, how: &str) {
+    let summary = format!("{how}: created company {name}");
+    Audit { company_id, action: "company.create", entity_type: "company", entity_id: company_id, summary }.record(state, claims).await;
+}
+
+/// Records the creation of a user in the audit log.
+async fn audit_user(state: &AppState, claims: &Claims, company_id: &str, user_id: &str, email: &str, how: &str) {
+    let summary = format!("{how}: created user {email} (role {ROLE_STAFF})");
+    Audit { company_id, action: "user.create", entity_type: "user", entity_id: user_id, summary }.record(state, claims).await;
+}
+
 /// `POST /api/deviceandconfRegistration`: registers a device in the company named by `added_by`
 /// (its id or name; the caller's company when absent).
 pub async fn register(mut call: Call) -> Result<warp::reply::Response, ApiError> {
@@ -185,9 +207,10 @@ pub async fn register(mut call: Call) -> Result<warp::reply::Response, ApiError>
     let registration = validate_registration(&input)?;
     let company_id = match input.added_by.as_deref().filter(|c| !c.trim().is_empty()) {
         Some(company) => resolve_company(&call.state, company).await?,
-        None => claims.company_id,
+        None => claims.company_id.clone(),
     };
     let registered = register_device(&call.state, &company_id, &registration).await?;
+    audit_device(&call.state, &claims, &company_id, &registered, "registration").await;
     Ok(created(&registered))
 }
 
@@ -213,7 +236,7 @@ pub struct RegisteredAll {
 /// Creates a company, a staff user and a device. Everything is validated and checked for
 /// duplicates before anything is written.
 pub async fn register_all(mut call: Call) -> Result<warp::reply::Response, ApiError> {
-    call.admin()?;
+    let claims = call.admin()?;
     let request: RegisterAllRequest = call.json().await?;
     let branding = validate_company(&request.company)?;
     let account = validate_account(&request.user)?;
@@ -231,6 +254,9 @@ pub async fn register_all(mut call: Call) -> Result<warp::reply::Response, ApiEr
     let company_id = store.companies().create_branded(&branding).await.map_err(|e| ApiError::store(e, "company", "duplicateCompany"))?;
     let user_id = store.users().create(&account.email, &account.password, ROLE_STAFF, &company_id).await.map_err(|e| ApiError::store(e, "user", "duplicateEmail"))?;
     let device = register_device(&call.state, &company_id, &registration).await?;
+    audit_company(&call.state, &claims, &company_id, &branding.company_name, "registerAll").await;
+    audit_user(&call.state, &claims, &company_id, &user_id, &account.email, "registerAll").await;
+    audit_device(&call.state, &claims, &company_id, &device, "registerAll").await;
     let company = store.companies().get(&company_id).await.map_err(ApiError::internal)?.ok_or_else(|| ApiError::not_found("company"))?;
     let body = RegisteredAll {
         id: company_id.clone(),
@@ -276,7 +302,7 @@ pub fn quick_password() -> String {
 /// Registers a device with a generated login for it: `admin.{serial}@…` and a 12-character
 /// random password, returned once.
 pub async fn quick_register(mut call: Call) -> Result<warp::reply::Response, ApiError> {
-    call.admin()?;
+    let claims = call.admin()?;
     let request: QuickRegistrationRequest = call.json().await?;
     let input = RegistrationInput {
         hardware_serial: request.hardware_serial.clone(),
@@ -299,12 +325,16 @@ pub async fn quick_register(mut call: Call) -> Result<warp::reply::Response, Api
         None => {
             let name: String = registration.hardware_serial.chars().take(NAME_MAX).collect();
             let branding = validate_company(&CompanyInput { company: Some(name), ..CompanyInput::default() })?;
-            store.companies().create_branded(&branding).await.map_err(|e| ApiError::store(e, "company", "duplicateCompany"))?
+            let id = store.companies().create_branded(&branding).await.map_err(|e| ApiError::store(e, "company", "duplicateCompany"))?;
+            audit_company(&call.state, &claims, &id, &branding.company_name, "quickRegistration").await;
+            id
         }
     };
     let password = quick_password();
-    store.users().create(&email, &password, ROLE_STAFF, &company_id).await.map_err(|e| ApiError::store(e, "user", "duplicateEmail"))?;
+    let user_id = store.users().create(&email, &password, ROLE_STAFF, &company_id).await.map_err(|e| ApiError::store(e, "user", "duplicateEmail"))?;
+    audit_user(&call.state, &claims, &company_id, &user_id, &email, "quickRegistration").await;
     let device = register_device(&call.state, &company_id, &registration).await?;
+    audit_device(&call.state, &claims, &company_id, &device, "quickRegistration").await;
     Ok(created(&QuickRegistration { email, password, company_id, device }))
 }
 

@@ -10,6 +10,7 @@ use actors::metrics::HubMetrics;
 use storage::Store;
 
 use crate::auth::rate_limit::LoginLimiter;
+use crate::auth::revocation::RevokedTokens;
 use crate::auth::token::TokenSigner;
 use crate::ingest::IngestContext;
 
@@ -26,6 +27,8 @@ pub struct AppState {
     pub client_dir: PathBuf,
     /// Failed sign-ins per account and address.
     pub login_limiter: Mutex<LoginLimiter>,
+    /// Token ids revoked at logout (also in storage).
+    pub revoked_tokens: Mutex<RevokedTokens>,
 }
 
 /// How long a handler waits for the registry or a device actor.

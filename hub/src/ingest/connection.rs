@@ -27,13 +27,29 @@ pub struct IngestContext {
     pub registry: ActorRef<RegistryMsg>,
     pub metrics: Arc<HubMetrics>,
     next_connection: AtomicU64,
+    /// Bumped whenever a device secret is rotated: each connection then checks that the secret
+    /// it authenticated with is still its device's.
+    secret_rotations: tokio::sync::watch::Sender<u64>,
 }
 
 impl IngestContext {
     /// A context for a running registry.
     pub fn new(catalog: Arc<Catalog>, registry: ActorRef<RegistryMsg>, metrics: Arc<HubMetrics>) -> Arc<Self> {
-        Arc::new(IngestContext { catalog, registry, metrics, next_connection: AtomicU64::new(1) })
+        let (secret_rotations, _) = tokio::sync::watch::channel(0);
+        Arc::new(IngestContext { catalog, registry, metrics, next_connection: AtomicU64::new(1), secret_rotations })
     }
+
+    /// Tells the connected devices that a secret changed in the catalogue: the device whose
+    /// secret it was is disconnected.
+    pub fn secrets_rotated(&self) {
+        self.secret_rotations.send_modify(|generation| *generation = generation.wrapping_add(1));
+    }
+}
+
+/// Whether the secret a connection authenticated with (`authenticated`) is no longer its
+/// device's in the catalogue (rotated, or the device removed).
+pub fn secret_revoked(catalog: &Catalog, authenticated: &DeviceInfo) -> bool {
+    catalog.get(&authenticated.id).is_none_or(|current| current.secret_hash != authenticated.secret_hash)
 }
 
 /// A message-oriented device transport.
@@ -98,8 +114,18 @@ pub async fn serve_device<T: DeviceTransport>(ctx: Arc<IngestContext>, mut trans
     tracing::info!(serial = %device.serial, %peer, connection_id, "device connected");
     ctx.metrics.devices_connected.fetch_add(1, Ordering::Relaxed);
     let mut session = Session { ctx: ctx.clone(), device: device.clone(), handle, malformed: 0, last_malformed_log: None, open: OpenConnection::new(&hello) };
+    let mut rotations = ctx.secret_rotations.subscribe();
+    // A rotation between the hello check and this subscription must not be missed.
+    rotations.mark_changed();
     loop {
         tokio::select! {
+            Ok(()) = rotations.changed() => {
+                if secret_revoked(&ctx.catalog, &device) {
+                    tracing::info!(serial = %device.serial, connection_id, "device secret rotated; disconnecting");
+                    let _ = transport.send(error_body(ErrorCode::BadSecret, "the device secret was rotated; reconnect with the new secret", true)).await;
+                    break;
+                }
+            },
             incoming = transport.recv() => match incoming {
                 Ok(Some(body)) => {
                     if let Some(reply) = session.handle_body(&body).await {

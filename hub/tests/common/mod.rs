@@ -27,7 +27,7 @@ pub struct TestHub {
     pub company_id: String,
     pub email: String,
     pub devices: Vec<SeededDevice>,
-    _data: tempfile::TempDir,
+    pub _data: tempfile::TempDir,
 }
 
 #[derive(Debug, Clone)]
@@ -45,6 +45,8 @@ pub fn config(data: &std::path::Path) -> ServeConfig {
         data: data.to_path_buf(),
         database: Some("mem://".into()),
         http: "127.0.0.1:0".parse().unwrap(),
+        https: false,
+        allow_plain_http: false,
         quic: "127.0.0.1:0".parse().unwrap(),
         client_dir: data.join("no-client"),
         tls_cert: None,

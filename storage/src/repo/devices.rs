@@ -3,7 +3,9 @@
 use surrealdb::engine::any::Any;
 use surrealdb::Surreal;
 
-use crate::model::{Device, DeviceSettings, NewDevice};
+use crate::error::checked;
+use crate::model::{Device, DeviceSettings, NewAuditEntry, NewDevice};
+use crate::repo::audit::{bounded, now_ms, CREATE_AUDIT};
 use crate::{new_id, StoreError};
 
 const FIELDS: &str = "record::id(id) AS id, name, bed, room, building, floor, health_system, device_type, \
@@ -86,6 +88,30 @@ impl Devices<'_> {
             .await?;
         let updated: Vec<String> = response.take(0)?;
         if updated.is_empty() { Err(StoreError::NotFound) } else { Ok(()) }
+    }
+
+    /// Rotates a device's secret: replaces its hash and records `audit`, in one transaction
+    /// (both or neither). `NotFound` for another company's device or one without a secret (a
+    /// parent that never connects).
+    pub async fn rotate_secret(&self, company_id: &str, id: &str, secret_hash: &str, audit: &NewAuditEntry) -> Result<(), StoreError> {
+        let response = self
+            .db
+            .query(format!(
+                "BEGIN TRANSACTION;
+                 LET $updated = (UPDATE type::record('device', $id) SET secret_hash = $hash
+                    WHERE company = type::record('company', $company) AND secret_hash != '' RETURN VALUE record::id(id));
+                 IF array::len($updated) = 0 {{ THROW 'notFound' }};
+                 {CREATE_AUDIT}
+                 COMMIT TRANSACTION;"
+            ))
+            .bind(("id", id.to_owned()))
+            .bind(("company", company_id.to_owned()))
+            .bind(("hash", secret_hash.to_owned()))
+            .bind(("audit", bounded(audit)))
+            .bind(("audit_at", now_ms()))
+            .await?;
+        checked(response)?;
+        Ok(())
     }
 
     /// The devices of one company, ordered by name.

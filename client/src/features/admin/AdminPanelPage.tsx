@@ -1,10 +1,12 @@
 //! /adminPanel (spec §2 "Login and admin"): back button, title, four large buttons opening popups
-//! (create company, user, device, all) and the quick registration popup. The role arrives in
+//! (create company, user, device, all), the quick registration popup, device secret rotation and
+//! a link to the audit log. The role arrives in
 //! navigation state but decides nothing here: the hub judges every call, and its refusal of the
 //! company list (403 for staff) replaces the buttons with a clear message.
 
 import { useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router-dom';
 import { FormPage } from '../../components/FormPage';
 import { ApiError, oidOf } from '../../lib/api';
 import { listCompanies, type CompanyRecord } from './adminApi';
@@ -13,9 +15,10 @@ import { CreateCompanyPopup } from './CreateCompanyPopup';
 import { CreateDevicePopup } from './CreateDevicePopup';
 import { CreateUserPopup } from './CreateUserPopup';
 import { QuickRegistrationPopup } from './QuickRegistrationPopup';
+import { RotateSecretPopup } from './RotateSecretPopup';
 import './admin.css';
 
-type Popup = 'company' | 'user' | 'device' | 'all' | 'quick';
+type Popup = 'company' | 'user' | 'device' | 'all' | 'quick' | 'rotate';
 
 const BUTTONS: ReadonlyArray<{ popup: Popup; label: string; hint: string }> = [
   { popup: 'company', label: 'admin.createCompany', hint: 'admin.createCompanyHint' },
@@ -64,7 +67,13 @@ export function AdminPanelPage() {
           <p>
             <button type="button" className="btn btn-ghost" onClick={() => setPopup('quick')}>
               {t('admin.quickRegistration')}
-            </button>
+            </button>{' '}
+            <button type="button" className="btn btn-ghost" onClick={() => setPopup('rotate')}>
+              {t('admin.rotateSecret')}
+            </button>{' '}
+            <Link className="btn btn-ghost" to="/adminPanel/auditLog" data-testid="audit-log-link">
+              {t('admin.auditLog')}
+            </Link>
           </p>
         </>
       )}
@@ -73,6 +82,7 @@ export function AdminPanelPage() {
       {companies && popup === 'device' ? <CreateDevicePopup companies={companies} defaultCompany={firstCompany} onClose={close} /> : null}
       {companies && popup === 'all' ? <CreateAllPopup onClose={close} onCreated={reload} /> : null}
       {companies && popup === 'quick' ? <QuickRegistrationPopup companies={companies} onClose={close} onCreated={reload} /> : null}
+      {companies && popup === 'rotate' ? <RotateSecretPopup onClose={close} /> : null}
     </FormPage>
   );
 }

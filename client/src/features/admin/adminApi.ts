@@ -68,3 +68,32 @@ export const registerAll = (body: { company: ReturnType<typeof companyBody>; use
 
 export const quickRegister = (body: { hardwareSerial: string; deviceType: string; company?: string }) =>
   post<QuickRegistration>('/api/quickRegistration', body);
+
+/** POST /api/device/{id}/secret: a new secret for a device of the caller's company, shown once. */
+export const rotateDeviceSecret = (deviceId: string) =>
+  apiFetch<RegisteredDevice>(`/api/device/${encodeURIComponent(deviceId)}/secret`, { method: 'POST' });
+
+/** One entry of GET /api/auditLog/{page}. */
+export interface AuditEntry {
+  id: string;
+  /** Unix milliseconds. */
+  at: number;
+  userId: string;
+  userEmail: string;
+  /** `entity.verb`, e.g. `device.rotateSecret`. */
+  action: string;
+  entityType: string;
+  entityId: string;
+  companyId: string;
+  summary: string;
+}
+
+export interface AuditPage {
+  entries: AuditEntry[];
+  page: number;
+  perPage: number;
+  total: number;
+}
+
+/** GET /api/auditLog/{page} (from 1), newest first. */
+export const getAuditLog = (page: number) => apiFetch<AuditPage>(`/api/auditLog/${page}`);

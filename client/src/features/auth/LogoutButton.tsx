@@ -1,4 +1,4 @@
-//! Logout: clears the stored token, user id and company and goes to /login.
+//! Logout: asks the hub to revoke the token, clears the stored token, user id and company and goes to /login.
 
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router-dom';
@@ -13,7 +13,7 @@ export function LogoutButton() {
       className="btn btn-ghost"
       data-testid="logout"
       onClick={() => {
-        logout();
+        void logout();
         navigate('/login', { replace: true });
       }}
     >

@@ -1,0 +1,114 @@
+//! The audit log of administrative actions: what each handler records ([`Audit`]) and
+//! `GET /api/auditLog/{page}` (administrators, their company's entries).
+//!
+//! Entries are written by the handler right after its change commits, except where the change
+//! and its entry share one storage transaction (secret rotation). A failure to write an entry
+//! after the fact is logged as an error; the call still succeeds, as its change was made.
+
+use serde::Serialize;
+use storage::model::{AuditEntry, NewAuditEntry};
+use warp::http::StatusCode;
+
+use super::call::Call;
+use super::error::ApiError;
+use super::json::ok;
+use super::state::AppState;
+use crate::auth::token::Claims;
+
+/// Entries per page of `GET /api/auditLog/{page}`.
+pub const AUDIT_PAGE_SIZE: usize = 20;
+
+/// What a handler did, to be recorded.
+pub struct Audit<'a> {
+    /// The company whose data changed.
+    pub company_id: &'a str,
+    /// `entity.verb`, for example `device.create`.
+    pub action: &'static str,
+    /// `company`, `user` or `device`.
+    pub entity_type: &'static str,
+    pub entity_id: &'a str,
+    /// A short description of the change; never a secret or a password.
+    pub summary: String,
+}
+
+impl Audit<'_> {
+    /// The entry, with the caller's id and e-mail.
+    pub async fn entry(&self, state: &AppState, claims: &Claims) -> NewAuditEntry {
+        let email = match state.store.users().get(&claims.user_id, &claims.company_id).await {
+            Ok(Some(user)) => user.email,
+            Ok(None) => String::new(),
+            Err(error) => {
+                tracing::warn!(%error, "reading the acting user's e-mail for the audit log");
+                String::new()
+            }
+        };
+        NewAuditEntry {
+            company_id: self.company_id.to_owned(),
+            actor_company_id: claims.company_id.clone(),
+            actor_user_id: claims.user_id.clone(),
+            actor_email: email,
+            action: self.action.to_owned(),
+            entity_type: self.entity_type.to_owned(),
+            entity_id: self.entity_id.to_owned(),
+            summary: self.summary.clone(),
+        }
+    }
+
+    /// Records the entry after the change it describes.
+    pub async fn record(self, state: &AppState, claims: &Claims) {
+        let entry = self.entry(state, claims).await;
+        if let Err(error) = state.store.audit().record(&entry).await {
+            tracing::error!(%error, action = entry.action, entity = %entry.entity_id, "an administrative action could not be written to the audit log");
+        }
+    }
+}
+
+/// One entry as the admin page reads it.
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct AuditEntryJson {
+    pub id: String,
+    /// Unix milliseconds.
+    pub at: i64,
+    pub user_id: String,
+    pub user_email: String,
+    pub action: String,
+    pub entity_type: String,
+    pub entity_id: String,
+    pub company_id: String,
+    pub summary: String,
+}
+
+impl From<AuditEntry> for AuditEntryJson {
+    fn from(e: AuditEntry) -> Self {
+        AuditEntryJson {
+            id: e.id,
+            at: e.created_at_ms,
+            user_id: e.actor_user_id,
+            user_email: e.actor_email,
+            action: e.action,
+            entity_type: e.entity_type,
+            entity_id: e.entity_id,
+            company_id: e.company_id,
+            summary: e.summary,
+        }
+    }
+}
+
+/// A page of the audit log.
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct AuditPageJson {
+    pub entries: Vec<AuditEntryJson>,
+    pub page: usize,
+    pub per_page: usize,
+    pub total: u64,
+}
+
+/// `GET /api/auditLog/{page}`: page (from 1) of the entries about or by the caller's company.
+pub async fn list(page: String, call: Call) -> Result<warp::reply::Response, ApiError> {
+    let claims = call.admin()?;
+    let page: usize = page.parse().ok().filter(|p| *p >= 1).ok_or_else(|| ApiError::new(StatusCode::BAD_REQUEST, "invalidPage", "{page} is a page number from 1"))?;
+    let found = call.state.store.audit().page(&claims.company_id, page - 1, AUDIT_PAGE_SIZE).await.map_err(ApiError::internal)?;
+    Ok(ok(&AuditPageJson { entries: found.entries.into_iter().map(AuditEntryJson::from).collect(), page, per_page: AUDIT_PAGE_SIZE, total: found.total }))
+}
