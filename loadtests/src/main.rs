@@ -171,10 +171,11 @@ pub struct RunArgs {
 }
 
 impl RunArgs {
-    /// Whether this run pins: asked for, and the machine has the two cores named.
+    /// Whether this run pins: asked for, and the machine has the two cores named (online CPUs, not
+    /// this process's own set, which pinning narrows).
     fn pins(&self) -> bool {
-        let cpus = std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1);
-        !self.no_pin && self.hub_cpu != self.generator_cpu && self.hub_cpu.max(self.generator_cpu) < cpus
+        let online = pinning::online_cpus();
+        !self.no_pin && self.hub_cpu != self.generator_cpu && online.contains(&self.hub_cpu) && online.contains(&self.generator_cpu)
     }
 
     /// The core a spawned target is pinned to.

@@ -42,6 +42,11 @@ pub fn allowed_cpus(pid: u32) -> Result<Vec<usize>> {
     allowed_cpus_in_status(&status)
 }
 
+/// The machine's online CPUs (whatever this process's affinity).
+pub fn online_cpus() -> Vec<usize> {
+    std::fs::read_to_string("/sys/devices/system/cpu/online").ok().and_then(|t| parse_cpu_list(&t).ok()).unwrap_or_else(|| vec![0])
+}
+
 /// Pins this whole process to `cpu`. Call it before any runtime thread exists.
 pub fn pin_self(cpu: usize) -> Result<()> {
     let pid = std::process::id().to_string();
@@ -110,6 +115,7 @@ mod tests {
         let status = "Name:\thub\nCpus_allowed:\t3\nCpus_allowed_list:\t0-1\n";
         assert_eq!(allowed_cpus_in_status(status).expect("status"), vec![0, 1]);
         assert!(!allowed_cpus(std::process::id()).expect("own status").is_empty());
+        assert!(online_cpus().contains(&0));
     }
 
     #[test]
