@@ -284,7 +284,7 @@ pub async fn run_once(args: &RunArgs, command_line: Vec<String>) -> Result<Repor
     if args.mats == 0 {
         bail!("--mats must be at least 1");
     }
-    if !(args.rate > 0.0) {
+    if args.rate.is_nan() || args.rate <= 0.0 {
         bail!("--rate must be above 0");
     }
     let mut report = match args.target {

@@ -56,10 +56,10 @@ pub fn plot(points: &[Point], p99_limit_ms: f64, rate_hz: f64) -> String {
         }
     }
     let height = TOP + 2.0 * PANEL + GAP + 60.0;
-    let x_hi = nice_ceiling(points.iter().map(|p| p.offered_fps).fold(0.0, f64::max));
+    let x_hi = nice_ceiling(1.05 * points.iter().map(|p| p.offered_fps).fold(0.0, f64::max));
     let x = Axis { lo: 0.0, hi: x_hi, log: false, from_px: LEFT, to_px: WIDTH - RIGHT };
     let lat = Axis { lo: 1.0, hi: 10_000.0, log: true, from_px: TOP + PANEL, to_px: TOP };
-    let cpu_hi = nice_ceiling(points.iter().filter_map(|p| p.cpu_us_per_frame).fold(0.0, f64::max));
+    let cpu_hi = nice_ceiling(1.05 * points.iter().filter_map(|p| p.cpu_us_per_frame).fold(0.0, f64::max));
     let cpu_top = TOP + PANEL + GAP;
     let cpu = Axis { lo: 0.0, hi: cpu_hi, log: false, from_px: cpu_top + PANEL, to_px: cpu_top };
 
@@ -129,7 +129,7 @@ pub fn plot(points: &[Point], p99_limit_ms: f64, rate_hz: f64) -> String {
     }
     let ly = TOP + 10.0 + 18.0 * targets.len() as f64 + 10.0;
     let lx = WIDTH - RIGHT + 14.0;
-    for (k, text) in ["solid: p99 · dotted: p50 · dashed: p99.9", "filled: held · open: knee", "cross: generator saturated"].iter().enumerate() {
+    for (k, text) in ["solid: p99", "dotted: p50", "dashed: p99.9", "filled dot: held", "open dot: knee", "cross: generator saturated"].iter().enumerate() {
         let _ = writeln!(s, r##"<text x="{lx}" y="{}" font-size="10" fill="#444">{}</text>"##, ly + 14.0 * k as f64, escape(text));
     }
     s.push_str("</svg>\n");
