@@ -155,10 +155,12 @@ impl Report {
         let _ = writeln!(out, "  {:<34} {:>14}", "CPUs target / generator", format!("{} / {:?}{}", pin(&self.pinning.target_cpus), self.pinning.generator_cpus, if self.pinning.separated { "" } else { " SHARED" }));
         let _ = writeln!(out, "  {:<34} {:>14}", "frames sent (devices)", d.stats.frames_sent);
         let _ = writeln!(out, "  {:<34} {:>14.1}", "  per second", d.frames_per_sec);
-        let _ = writeln!(out, "  {:<34} {:>14}", "frames received (hub)", opt(h.frames_received));
-        let _ = writeln!(out, "  {:<34} {:>14}", "frames processed (hub)", opt(h.frames_processed));
-        let _ = writeln!(out, "  {:<34} {:>14}", "frames delivered (hub)", opt(h.frames_delivered));
-        let _ = writeln!(out, "  {:<34} {:>14}", "frames conflated (hub)", opt(h.frames_conflated));
+        if p.target == "hub" {
+            let _ = writeln!(out, "  {:<34} {:>14}", "frames received (hub)", opt(h.frames_received));
+            let _ = writeln!(out, "  {:<34} {:>14}", "frames processed (hub)", opt(h.frames_processed));
+            let _ = writeln!(out, "  {:<34} {:>14}", "frames delivered (hub)", opt(h.frames_delivered));
+            let _ = writeln!(out, "  {:<34} {:>14}", "frames conflated (hub)", opt(h.frames_conflated));
+        }
         let _ = writeln!(out, "  {:<34} {:>14}", "frames lost", opt(self.frames_lost));
         let _ = writeln!(out, "  {:<34} {:>14}", "maps received (viewers)", v.maps_delivered);
         let _ = writeln!(out, "  {:<34} {:>14.1}", "  per second", v.maps_per_sec);
@@ -184,9 +186,9 @@ impl Report {
             (Some(a), Some(m)) => format!("{a:.1} MiB avg, {m:.1} MiB max"),
             _ => "n/a".to_owned(),
         };
-        let _ = writeln!(out, "  hub CPU                            {cpu}");
-        let _ = writeln!(out, "  hub CPU per frame                  {}", h.cpu_us_per_frame.map(|u| format!("{u:.1} µs")).unwrap_or_else(|| "n/a".to_owned()));
-        let _ = writeln!(out, "  hub RSS                            {rss}");
+        let _ = writeln!(out, "  {:<34} {cpu}", format!("{} CPU", p.target));
+        let _ = writeln!(out, "  {:<34} {}", format!("{} CPU per frame", p.target), h.cpu_us_per_frame.map(|u| format!("{u:.1} µs")).unwrap_or_else(|| "n/a".to_owned()));
+        let _ = writeln!(out, "  {:<34} {rss}", format!("{} RSS", p.target));
         for w in &self.warnings {
             let _ = writeln!(out, "  warning: {w}");
         }
@@ -271,6 +273,12 @@ pub mod tests {
         assert!(fine.contains("device → browser latency (ms)      p50 2.00  p99 4.00"), "{fine}");
         assert!(!fine.contains("SATURATED"));
         assert!(fine.contains("hub CPU per frame                  1000.0 µs"), "{fine}");
+        assert!(fine.contains("frames received (hub)"), "{fine}");
+        let mut broker = example(0, 50.0);
+        broker.parameters.target = "mosquitto".into();
+        let broker = broker.table();
+        assert!(broker.contains("mosquitto CPU per frame            1000.0 µs"), "{broker}");
+        assert!(!broker.contains("(hub)"), "no hub counters for a broker: {broker}");
         let saturated = example(500, 50.0).table();
         assert!(saturated.contains("GENERATOR SATURATED: "), "{saturated}");
         assert!(!saturated.contains("device → browser latency"), "{saturated}");
