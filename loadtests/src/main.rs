@@ -60,6 +60,11 @@ enum Command {
     /// Capacity sweep: mats from --from upward by --step until the knee, for each target; writes
     /// the points as JSON and a plot as SVG next to it.
     Sweep(sweep::SweepArgs),
+    /// Redraw the SVG plot of a sweep's JSON (written next to it).
+    Plot {
+        /// The sweep's JSON report.
+        json: PathBuf,
+    },
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -198,6 +203,16 @@ fn main() {
     let run_args = match &cli.command {
         Command::Run(args) => args,
         Command::Sweep(sweep) => &sweep.run,
+        Command::Plot { json } => match sweep::replot(json) {
+            Ok(svg) => {
+                println!("plot written to {}", svg.display());
+                return;
+            }
+            Err(e) => {
+                eprintln!("loadtests: {e:#}");
+                std::process::exit(1);
+            }
+        },
     };
     // Pin before the runtime starts its threads: they inherit this process's CPU set (and the
     // runtime sizes itself to it).
@@ -218,6 +233,7 @@ fn main() {
         match cli.command {
             Command::Run(args) => run(args).await,
             Command::Sweep(args) => sweep::run(args).await,
+            Command::Plot { .. } => Ok(()),
         }
     });
     if let Err(e) = outcome {

@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result, bail};
 use clap::ValueEnum;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::report::Report;
 use crate::{RunArgs, TargetKind, TransportKind};
@@ -77,7 +77,7 @@ pub struct SweepArgs {
 }
 
 /// How a point went.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "verdict", content = "reasons", rename_all = "snake_case")]
 pub enum Verdict {
     /// Within every limit.
@@ -89,7 +89,7 @@ pub enum Verdict {
 }
 
 /// One point of the sweep.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Point {
     pub target: String,
     pub mats: usize,
@@ -265,6 +265,23 @@ pub fn svg_path(json: &Path) -> PathBuf {
     json.with_extension("svg")
 }
 
+/// The parts of a sweep's JSON the plot needs.
+#[derive(Debug, Deserialize)]
+struct Plotted {
+    rate_hz: f64,
+    p99_limit_ms: f64,
+    points: Vec<Point>,
+}
+
+/// Redraws the plot of a sweep's JSON (next to it); returns the SVG's path.
+pub fn replot(json: &Path) -> Result<PathBuf> {
+    let text = std::fs::read_to_string(json).with_context(|| format!("reading {}", json.display()))?;
+    let sweep: Plotted = serde_json::from_str(&text).with_context(|| format!("{} is not a sweep report", json.display()))?;
+    let svg = svg_path(json);
+    std::fs::write(&svg, crate::svg::plot(&sweep.points, sweep.p99_limit_ms, sweep.rate_hz)).with_context(|| format!("writing {}", svg.display()))?;
+    Ok(svg)
+}
+
 pub async fn run(args: SweepArgs) -> Result<()> {
     let json = args.run.json.clone().context("sweep needs --json PATH (the plot is written next to it)")?;
     if args.from == 0 || args.step == 0 || args.mats_per_viewer == 0 {
@@ -396,7 +413,17 @@ mod tests {
     }
 
     #[test]
-    fn the_plot_sits_next_to_the_json() {
+    fn the_plot_sits_next_to_the_json_and_can_be_redrawn_from_it() {
         assert_eq!(svg_path(Path::new("docs/loadtests/sweep.json")), PathBuf::from("docs/loadtests/sweep.svg"));
+        let dir = tempfile::tempdir().expect("dir");
+        let json = dir.path().join("s.json");
+        let points = vec![pt("hub-quic", 2_500.0, 80.0, Verdict::Held), pt("hub-quic", 5_000.0, 70.0, Verdict::Knee(vec!["p99".into()]))];
+        let doc = serde_json::json!({"rate_hz": 10.0, "p99_limit_ms": 50.0, "points": points, "other": 1});
+        std::fs::write(&json, doc.to_string()).expect("write");
+        let svg = replot(&json).expect("replotted");
+        assert_eq!(svg, dir.path().join("s.svg"));
+        let text = std::fs::read_to_string(svg).expect("svg");
+        assert_eq!(text, crate::svg::plot(&points, 50.0, 10.0));
+        assert!(replot(&dir.path().join("missing.json")).is_err());
     }
 }
