@@ -22,7 +22,7 @@ use tokio_tungstenite::tungstenite::Message;
 
 use crate::frames::FramePool;
 use crate::latency::SendLog;
-use crate::schedule::{GeneratorStats, Schedule};
+use crate::schedule::{GeneratorStats, Schedule, first_slot_offset};
 
 /// What the mats are doing: sending, quiet but connected (so in-flight frames can land before
 /// the hub's counters are read), or closing.
@@ -74,11 +74,11 @@ impl Fleet {
 /// How long to wait for a connection and for the welcome.
 const CONNECT_TIMEOUT: Duration = Duration::from_secs(10);
 
-/// Keeps the fleet's `connected` gauge right however a session ends.
-struct Connected(Arc<SimStats>);
+/// Keeps the fleet's `connected` gauge (and `connects` count) right however a session ends.
+pub struct Connected(Arc<SimStats>);
 
 impl Connected {
-    fn new(stats: Arc<SimStats>) -> Self {
+    pub fn new(stats: Arc<SimStats>) -> Self {
         stats.connected.fetch_add(1, Ordering::Relaxed);
         stats.connects.fetch_add(1, Ordering::Relaxed);
         Self(stats)
@@ -102,8 +102,7 @@ enum Ended {
 pub async fn run_mat(index: usize, plan: MatPlan, connector: Connector, fleet: Arc<Fleet>, log: Arc<SendLog>, mut phase: watch::Receiver<Phase>) -> Result<()> {
     let mut backoff = Backoff::new(seed_from(&plan.serial));
     let mut seq = 0u64;
-    // Spread the mats' slots over one interval so they do not all send at once.
-    let offset = fleet.interval.mul_f64((index as f64 * 0.618_033_988_75).fract());
+    let offset = first_slot_offset(index, fleet.interval);
     loop {
         if *phase.borrow() == Phase::Stop {
             return Ok(());

@@ -12,14 +12,13 @@ use anyhow::{Context, Result};
 use rumqttc::{AsyncClient, Event, MqttOptions, Packet, QoS, TlsConfiguration, Transport};
 use rustls::pki_types::CertificateDer;
 use rustls::pki_types::pem::PemObject;
-use simulator::SimStats;
 use tokio::sync::watch;
 use tokio::time::Instant;
 
 use crate::frames::FramePool;
-use crate::generator::{Fleet, Phase};
+use crate::generator::{Connected, Fleet, Phase};
 use crate::latency::{SendLog, unix_us};
-use crate::schedule::Schedule;
+use crate::schedule::{Schedule, first_slot_offset};
 use crate::viewer::{ViewerHistograms, ViewerShared};
 
 /// Largest MQTT packet either side accepts (a device message is at most 64 KiB).
@@ -87,10 +86,10 @@ pub async fn run_publisher(index: usize, broker: BrokerAddress, fleet: Arc<Fleet
     let (client, mut eventloop) = AsyncClient::new(broker.options(format!("pub-{index}"))?, 64);
     let stats = fleet.stats.clone();
     let driver = tokio::spawn(async move {
-        let mut connected: Option<ConnectedGauge> = None;
+        let mut connected: Option<Connected> = None;
         loop {
             match eventloop.poll().await {
-                Ok(Event::Incoming(Packet::ConnAck(_))) => connected = Some(ConnectedGauge::new(stats.clone())),
+                Ok(Event::Incoming(Packet::ConnAck(_))) => connected = Some(Connected::new(stats.clone())),
                 Ok(_) => {}
                 Err(e) => {
                     if connected.take().is_some() {
@@ -103,7 +102,7 @@ pub async fn run_publisher(index: usize, broker: BrokerAddress, fleet: Arc<Fleet
         }
     });
     let topic = topic(index);
-    let offset = fleet.interval.mul_f64((index as f64 * 0.618_033_988_75).fract());
+    let offset = first_slot_offset(index, fleet.interval);
     let mut schedule = Schedule::new(Instant::now() + offset, fleet.interval);
     let mut last_write_done = Instant::now();
     let mut seq = 0u64;
@@ -138,23 +137,6 @@ pub async fn run_publisher(index: usize, broker: BrokerAddress, fleet: Arc<Fleet
     let _ = tokio::time::timeout(Duration::from_secs(1), client.disconnect()).await;
     driver.abort();
     Ok(())
-}
-
-/// Keeps the fleet's `connected` gauge right.
-struct ConnectedGauge(Arc<SimStats>);
-
-impl ConnectedGauge {
-    fn new(stats: Arc<SimStats>) -> Self {
-        stats.connected.fetch_add(1, Ordering::Relaxed);
-        stats.connects.fetch_add(1, Ordering::Relaxed);
-        Self(stats)
-    }
-}
-
-impl Drop for ConnectedGauge {
-    fn drop(&mut self) {
-        self.0.connected.fetch_sub(1, Ordering::Relaxed);
-    }
 }
 
 /// Runs subscriber `v` on `mats` until shutdown.

@@ -18,6 +18,12 @@ use crate::latency::Summary;
 /// A schedule this far behind skips its missed slots instead of bursting them out.
 pub const MAX_BEHIND: Duration = Duration::from_secs(1);
 
+/// Where connection `index`'s first slot falls within one interval: spread by the golden ratio so
+/// that any number of connections send evenly rather than all at once.
+pub fn first_slot_offset(index: usize, interval: Duration) -> Duration {
+    interval.mul_f64((index as f64 * 0.618_033_988_75).fract())
+}
+
 /// A fixed grid of send slots.
 #[derive(Debug, Clone)]
 pub struct Schedule {
@@ -164,6 +170,16 @@ mod tests {
         let skipped = s.advance(now);
         assert_eq!(skipped, 14, "slots 2..=15 are more than 1 s behind {now:?}");
         assert!(now.saturating_duration_since(s.due()) <= MAX_BEHIND);
+    }
+
+    #[test]
+    fn first_slots_spread_over_one_interval() {
+        let interval = Duration::from_millis(100);
+        let offsets: Vec<Duration> = (0..10).map(|i| first_slot_offset(i, interval)).collect();
+        assert!(offsets.iter().all(|&o| o < interval));
+        let mut sorted = offsets.clone();
+        sorted.sort();
+        assert!(sorted.windows(2).all(|w| w[1] - w[0] >= Duration::from_millis(5)), "{sorted:?}");
     }
 
     #[test]
