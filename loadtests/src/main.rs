@@ -307,6 +307,9 @@ pub async fn run_once(args: &RunArgs, command_line: Vec<String>) -> Result<Repor
         TargetKind::Hub => {
             let mut target = target(args).await?;
             let pinning = PinningReport::of(target.pid.and_then(|pid| pinning::allowed_cpus(pid).ok()), generator_cpus());
+            if !pinning.separated && target.mode == "attach" {
+                eprintln!("loadtests: {}", pinning::attach_advice(target.pid, args.hub_cpu, args.generator_cpu));
+            }
             let outcome = hub_run::drive(args, &target, pinning, command_line).await;
             if let Some(spawned) = target.spawned.take() {
                 spawned.stop().await.context("stopping the hub")?;
