@@ -171,10 +171,12 @@ impl Report {
         if self.latencies_are_target_figures {
             let l = &self.latency_us;
             let _ = writeln!(out, "  device → browser latency (ms)      p50 {}  p99 {}  p99.9 {}  max {}  (n = {})", ms(l.p50), ms(l.p99), ms(l.p999), ms(l.max), l.count);
-            let l = &self.device_to_hub_us;
-            let _ = writeln!(out, "  device → hub (ms, ±1)              p50 {}  p99 {}  p99.9 {}", ms(l.p50), ms(l.p99), ms(l.p999));
-            let l = &self.hub_to_browser_us;
-            let _ = writeln!(out, "  hub → browser (ms, ±1)             p50 {}  p99 {}  p99.9 {}", ms(l.p50), ms(l.p99), ms(l.p999));
+            if p.target == "hub" {
+                let l = &self.device_to_hub_us;
+                let _ = writeln!(out, "  device → hub (ms, ±1)              p50 {}  p99 {}  p99.9 {}", ms(l.p50), ms(l.p99), ms(l.p999));
+                let l = &self.hub_to_browser_us;
+                let _ = writeln!(out, "  hub → browser (ms, ±1)             p50 {}  p99 {}  p99.9 {}", ms(l.p50), ms(l.p99), ms(l.p999));
+            }
         }
         let s = &g.schedule;
         let _ = writeln!(out, "  generator: slots {} · late wake-ups {} · held by the target {} · skipped {} · CPU {}", s.slots(), s.late_wakeups, s.backpressured, s.skipped, g.cpu_percent.map(|c| format!("{c:.0} %")).unwrap_or_else(|| "n/a".to_owned()));
@@ -278,7 +280,7 @@ pub mod tests {
         broker.parameters.target = "mosquitto".into();
         let broker = broker.table();
         assert!(broker.contains("mosquitto CPU per frame            1000.0 µs"), "{broker}");
-        assert!(!broker.contains("(hub)"), "no hub counters for a broker: {broker}");
+        assert!(!broker.contains("(hub)") && !broker.contains("device → hub"), "no hub counters for a broker: {broker}");
         let saturated = example(500, 50.0).table();
         assert!(saturated.contains("GENERATOR SATURATED: "), "{saturated}");
         assert!(!saturated.contains("device → browser latency"), "{saturated}");
