@@ -15,6 +15,17 @@ if ! command -v chromium >/dev/null 2>&1; then
   fi
 fi
 
+# The load tests' smoke (loadtests/tests/smoke.rs) runs Mosquitto beside the hub, and fails under
+# CI without it.
+if [ ! -x /usr/sbin/mosquitto ]; then
+  if [ "$(id -u)" = 0 ]; then
+    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq mosquitto >/dev/null
+  else
+    echo "mosquitto is missing: run 'sudo apt-get install -y mosquitto' (Debian) and try again" >&2
+    exit 1
+  fi
+fi
+
 echo "==> Rust: unit, scenario and loopback tests (debug)"
 cargo test --workspace --all-targets
 

@@ -54,8 +54,9 @@ pub struct SpawnedHub {
 const START_TIMEOUT: Duration = Duration::from_secs(90);
 
 /// Provisions `count` devices of `device_type` and starts the hub in demo mode without its own
-/// simulators, on ephemeral loopback ports.
-pub async fn spawn(hub_bin: &Path, count: usize, device_type: &str, keep_data: bool) -> Result<SpawnedHub> {
+/// simulators, on ephemeral loopback ports, pinned to `cpu` when given (`taskset -c CPU hub …`,
+/// which execs the hub: the pid is the hub's).
+pub async fn spawn(hub_bin: &Path, cpu: Option<usize>, count: usize, device_type: &str, keep_data: bool) -> Result<SpawnedHub> {
     if !hub_bin.is_file() {
         bail!("hub binary {} does not exist (build it with `cargo build -p hub`)", hub_bin.display());
     }
@@ -82,7 +83,7 @@ pub async fn spawn(hub_bin: &Path, count: usize, device_type: &str, keep_data: b
     }
     let log_path = data_dir.join("hub.log");
     let log = std::fs::File::create(&log_path).with_context(|| format!("creating {}", log_path.display()))?;
-    let mut child = Command::new(hub_bin)
+    let mut child = crate::pinning::command(cpu, hub_bin)
         .arg("--demo")
         .arg("--no-simulators")
         .arg("--data")
