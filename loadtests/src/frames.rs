@@ -3,14 +3,14 @@
 //! `device_time_ms` — never a map synthesis or a MessagePack encoding.
 //!
 //! The template is the MessagePack map the device protocol defines (`docs/device-protocol.md`,
-//! `actors::protocol::Frame` tagged `type: frame`), written with both integers as fixed-width
+//! `mat_protocol::Frame` tagged `type: frame`), written with both integers as fixed-width
 //! `uint 64` so they can be overwritten in place; any MessagePack reader decodes it exactly like
-//! the compact encoding `actors::protocol::encode` produces.
+//! the compact encoding `mat_protocol::encode` produces.
 
 use std::time::Duration;
 
-use actors::machine::device_type::DeviceType;
-use actors::protocol::{CellFormat, LENGTH_PREFIX_BYTES};
+use mat_protocol::device_type::DeviceType;
+use mat_protocol::{CellFormat, LENGTH_PREFIX_BYTES};
 use bytes::{Bytes, BytesMut};
 use simulator::{MapSynth, Scenario};
 
@@ -149,7 +149,7 @@ impl FramePool {
 
 #[cfg(test)]
 mod tests {
-    use actors::protocol::{DeviceMessage, Frame, decode, decode_framed, encode};
+    use mat_protocol::{DeviceMessage, Frame, decode, decode_framed, encode};
 
     use super::*;
 

@@ -10,7 +10,7 @@ use std::sync::Arc;
 use std::sync::atomic::Ordering;
 use std::time::Duration;
 
-use actors::protocol::{Ack, CellFormat, DeviceMessage, Hello, HubMessage, PROTOCOL_VERSION, decode, decode_framed, encode, encode_framed};
+use mat_protocol::{Ack, CellFormat, DeviceMessage, Hello, HubMessage, PROTOCOL_VERSION, decode, decode_framed, encode, encode_framed};
 use anyhow::{Result, anyhow, bail};
 use bytes::Bytes;
 use futures_util::{SinkExt, StreamExt};
