@@ -15,6 +15,8 @@ const OVERALL_FLOOR: [f64; 3] = [97.0, 97.0, 97.0];
 const SUBJECT_FLOOR: [f64; 3] = [93.0, 93.0, 93.0];
 /// Each class (Supine, Left Lateral, Right Lateral) must be read right this often on each grid.
 const CLASS_FLOOR: f64 = 95.0;
+/// Accuracy over every grid and gain with the sensor noise of `sensor_noise_does_not_move_the_readings`.
+const NOISY_FLOOR: f64 = 94.0;
 /// Readings with a confidence of 0.9 or more must be right this often (percent): the target.
 const CONFIDENT_FLOOR: f64 = 99.0;
 
@@ -187,5 +189,6 @@ fn sensor_noise_does_not_move_the_readings() {
     let noisy_right = (0..noisy.len()).filter(|&i| noisy_held.is_right(&noisy, i, Calibration::of(&MODEL))).count();
     let noisy = pct(noisy_right, noisy.len());
     println!("\nclean {clean:.1} %, with ±3 additive, ±15 % per-cell gain, 1 % dead, 0.2 % hot cells: {noisy:.1} %");
-    assert!(noisy >= clean - 3.5, "noise costs {:.1} points", clean - noisy);
+    assert!(noisy >= NOISY_FLOOR, "with sensor noise {noisy:.1} % < {NOISY_FLOOR} %");
+    assert!(noisy >= clean - 4.0, "noise costs {:.1} points", clean - noisy);
 }

@@ -10,7 +10,11 @@
 //!
 //! The body's length is the distance between the 2 % and 98 % load quantiles along the map; it is
 //! split into [`BANDS`] equal bands from head to feet (a line straddling two bands is shared
-//! between them, so the features move smoothly with the body). Every feature is a ratio (of
+//! between them, so the features move smoothly with the body), and again into [`FINE_BANDS`] for
+//! the tilt. Per band: centroid offset across, tilt within the contact footprint, skewness across,
+//! load concentration and footprint width; per fine band: the tilt; for the whole body: skewness
+//! across (whole, upper and lower half), load concentration, spread across and extent along the
+//! map (see [`feature_name`]). Every feature is a ratio (of
 //! loads, of lengths, of moments), so a linear gain on the cells leaves it unchanged apart from
 //! clipping and rounding. Features that change sign when the body is mirrored left–right are
 //! flagged in [`ANTISYMMETRIC`]; the fitting program uses the flag to mirror its training data.
