@@ -6,7 +6,8 @@
 //! raises the objective, and makes at most two such rounds. The objective favours the 48×48 grid (the floors of
 //! issue 15 are asserted there and on 24×48, whose body area is the same): twice the 48×48
 //! overall and worst-subject accuracy plus the 16×16 ones. It prints the weights to paste into
-//! `FEATURE_WEIGHTS`. Choosing weights on the same four subjects that measure them makes the
+//! `FEATURE_WEIGHTS` (a group at weight 0 is to be removed from `features.rs`: the shipped model's
+//! scales must be finite), then `examples/fit_posture.rs` rewrites the model. Choosing weights on the same four subjects that measure them makes the
 //! held-out figures a little optimistic (docs/posture.md).
 
 use actors::machine::posture::features::{feature_name, FEATURE_COUNT};
