@@ -122,7 +122,7 @@ pub fn place<T: Copy + Into<f32>>(frame: &[T], rows: usize, cols: usize) -> Vec<
     assert_eq!(frame.len(), REAL_ROWS * REAL_COLS, "a real frame has 64 × 32 cells");
     let along_cols = cols >= rows;
     let (long, short) = if along_cols { (cols, rows) } else { (rows, cols) };
-    let across = (long / 2).min(short).max(1);
+    let across = (long / 2).max(1).min(short);
     let offset = (short - across) / 2;
     // Resample the sensor to `long × across` (along × across), then write it into the grid.
     let resampled = area_resample(frame, REAL_ROWS, REAL_COLS, long, across);

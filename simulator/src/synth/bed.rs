@@ -159,8 +159,8 @@ const SUPINE: [Part; PARTS] = [
     p(0.82, 0.30 + SUPINE_LEG_OFFSET, 0.095, 0.12, 16.0 * SUPINE_RIGHT), // right calf
     p(0.955, -0.30 + SUPINE_LEG_OFFSET, 0.035, 0.11, 13.0 * SUPINE_LEFT), // left heel
     p(0.955, 0.30 + SUPINE_LEG_OFFSET, 0.035, 0.11, 13.0 * SUPINE_RIGHT), // right heel
-    p(0.33, 0.0, 0.27, 0.95, 5.5),                                    // torso, light and broad
-    p(0.76, SUPINE_LEG_OFFSET, 0.22, 0.75, 3.5),                      // legs, light and broad
+    p(0.33, 0.0, 0.27, 0.75, 5.5),                                    // torso, light and broad
+    p(0.76, SUPINE_LEG_OFFSET, 0.22, 0.60, 3.5),                      // legs, light and broad
 ];
 
 /// Lying on the left side: one shoulder and one hip (greater trochanter) carry the load and the
@@ -205,6 +205,11 @@ const PRONE: [Part; PARTS] = [
     p(0.76, 0.0, 0.22, 0.75, 3.5),      // legs, light and broad
 ];
 
+/// The posture with every part pressing `k` times as hard.
+fn scaled(parts: &[Part; PARTS], k: f32) -> [Part; PARTS] {
+    parts.map(|part| Part { peak: part.peak * k, ..part })
+}
+
 /// The posture mirrored across the body axis (left side ↔ right side).
 fn mirrored(parts: &[Part; PARTS]) -> [Part; PARTS] {
     let mut out = *parts;
@@ -238,29 +243,33 @@ fn blend(a: &[Part; PARTS], b: &[Part; PARTS], t: f32) -> [Part; PARTS] {
 }
 
 /// Sideways position of a body lying on its right side (mirrored for the left), as a fraction of
-/// the short side, negative towards the person's left: the trunk lies a little off-centre, away
-/// from the side it lies on, so that the load, legs in front included, is centred as measured
-/// (50 % on each half lying on the left side).
-const LATERAL_SHIFT: f32 = -0.02;
+/// the short side, negative towards the person's left: chosen so that the load, shoulder and hip at
+/// the back and knees in front included, is centred as measured (50 % on each half lying on the
+/// left side).
+const LATERAL_SHIFT: f32 = 0.015;
+/// Load of the side-lying parts (their peaks are those of the mean body, scaled to the measured
+/// 90th percentile of a side-lying body's contact cells).
+const LATERAL_LOAD: f32 = 1.35;
 
 fn pose(step: &Step<BedPhase>) -> Option<Pose> {
     let f = step.fraction;
     let turn = smoothstep(f);
     // While turning, part of the weight is on the arms and the mattress edge: a brief dip.
     let turning_load = 1.0 - 0.05 * (std::f32::consts::PI * f).sin();
-    let right = mirrored(&LEFT_LATERAL);
+    let left = scaled(&LEFT_LATERAL, LATERAL_LOAD);
+    let right = mirrored(&left);
     let pose = match step.phase {
         BedPhase::Empty => return None,
         BedPhase::LyingDown => Pose { parts: SUPINE, load: smoothstep(f), shift: SUPINE_SHIFT },
         BedPhase::Supine => Pose { parts: SUPINE, load: 1.0, shift: SUPINE_SHIFT },
         BedPhase::TurningLeft => Pose {
-            parts: blend(&SUPINE, &LEFT_LATERAL, turn),
+            parts: blend(&SUPINE, &left, turn),
             load: turning_load,
             shift: lerp(SUPINE_SHIFT, -LATERAL_SHIFT, turn),
         },
-        BedPhase::LeftLateral => Pose { parts: LEFT_LATERAL, load: 1.0, shift: -LATERAL_SHIFT },
+        BedPhase::LeftLateral => Pose { parts: left, load: 1.0, shift: -LATERAL_SHIFT },
         BedPhase::TurningRight => Pose {
-            parts: blend(&LEFT_LATERAL, &right, turn),
+            parts: blend(&left, &right, turn),
             load: turning_load,
             shift: lerp(-LATERAL_SHIFT, LATERAL_SHIFT, turn),
         },
