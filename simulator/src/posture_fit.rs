@@ -414,7 +414,9 @@ pub fn model_source(model: &PrototypeModel, provenance: &str) -> String {
          /// The fitted posture model (prototypes: Supine, then Left Lateral, then Right Lateral).\n\
          #[rustfmt::skip]\n\
          pub static MODEL: PrototypeModel = PrototypeModel {{\n    mean: {},\n    scale: {},\n    prototypes: PROTOTYPE_TABLE,\n    temperature: {:e},\n    familiar_distance: {:e},\n}};\n\n\
+         // Generated numbers: some happen to lie near π/4 or ln 2; the table is read once, into the static.\n\
          #[rustfmt::skip]\n\
+         #[allow(clippy::approx_constant, clippy::large_const_arrays)]\n\
          const PROTOTYPE_TABLE: [[f32; FEATURE_COUNT]; PROTOTYPES] = [\n{}];\n",
         provenance.join("\n"),
         column(&model.mean),

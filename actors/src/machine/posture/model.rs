@@ -121,7 +121,9 @@ pub static MODEL: PrototypeModel = PrototypeModel {
     familiar_distance: 3.1726208e1,
 };
 
+// Generated numbers: some happen to lie near π/4 or ln 2; the table is read once, into the static.
 #[rustfmt::skip]
+#[allow(clippy::approx_constant, clippy::large_const_arrays)]
 const PROTOTYPE_TABLE: [[f32; FEATURE_COUNT]; PROTOTYPES] = [
         // Supine
         [0.1729, -0.5672, -0.1480, 0.4216, 0.3992, -0.0576, 0.1019, 0.1933, 0.2506, 0.7960, 0.5667, -0.4726, 0.0260, -0.1393, -0.1782, -0.2961, -0.4814, 0.9426, 0.0466, -0.5271, 0.2224, 0.0962, -0.7217, 0.7010, -0.2444, -0.1100, 0.0960, -0.0660, -0.7191, 1.5568, -0.6499, -0.3947, -0.2963, -0.5964, -0.8893, -0.7887, 0.0784, 0.0795, -0.0311, 0.2375, 0.2065, -0.0363, 0.4088, 0.6496, 0.3765, 0.1161, 0.0536, -0.3589],
