@@ -41,7 +41,9 @@ fn main() -> std::io::Result<()> {
     let provenance = format!(
         "Prototypes (k-means centres, `simulator::posture_fit::fit`) of the features of `features.rs`, fitted\n\
          on subjects S1–S4 × 17 postures, every frame on the 48×48, 24×48 and 16×16 grids at gains\n\
-         {:?}, every {}th sample kept, mirrored left–right. Temperature {temperature:.3} (the lowest\n\
+         {:?}, every {}th sample kept, mirrored left–right; each feature weighted by\n\
+         `posture_fit::FEATURE_WEIGHTS` (chosen leave-one-subject-out by `examples/posture_search.rs`,\n\
+         folded into the scale). Temperature {temperature:.3} (the lowest\n\
          log loss) and familiar distance {familiar:.1} chosen leave-one-subject-out so that a\n\
          confidence of 0.9 or more is right at least {:.1} % of the time ({:.2} % there, on {n} of\n\
          {} readings).",

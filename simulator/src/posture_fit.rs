@@ -158,6 +158,28 @@ fn mirror(z: &[f32; FEATURE_COUNT]) -> [f32; FEATURE_COUNT] {
 /// right-lateral prototypes are the mirror images of the left-lateral ones, so the model treats
 /// both sides alike.
 pub fn fit<'a>(training: impl Iterator<Item = &'a Sample>) -> PrototypeModel {
+    fit_weighted(training, &FEATURE_WEIGHTS)
+}
+
+/// How much each feature counts in the distance to a prototype (0: not at all), chosen
+/// leave-one-subject-out by `examples/posture_search.rs`. Folded into the model's scale
+/// (`scale / √weight`), so inference does not see it.
+#[rustfmt::skip]
+pub const FEATURE_WEIGHTS: [f32; FEATURE_COUNT] = [
+    0.5, 0.5, 0.5, 0.5, 0.5, 0.5, // centroid offset across, per band
+    2.0, 2.0, 2.0, 2.0, 2.0, 2.0, // tilt within the footprint, per band
+    1.0, 1.0, 1.0, 1.0, 1.0, 1.0, // skewness across, per band
+    1.0, 1.0, 1.0, 1.0, 1.0, 1.0, // load concentration, per band
+    1.0, 1.0, 2.0, // skewness across: whole body, upper half, lower half
+    1.0, // load concentration
+    0.5, // spread across, whole body
+    2.0, // extent along the map
+    0.5, 0.5, 0.5, 0.5, 0.5, 0.5, // footprint width, per band
+    0.5, 0.5, 0.5, 0.5, 0.5, 0.5, 0.5, 0.5, 0.5, 0.5, 0.5, 0.5, // tilt within the footprint, fine bands
+];
+
+/// [`fit`] with other feature weights.
+pub fn fit_weighted<'a>(training: impl Iterator<Item = &'a Sample>, weights: &[f32; FEATURE_COUNT]) -> PrototypeModel {
     let xs: Vec<([f32; FEATURE_COUNT], usize)> = training
         .step_by(TRAINING_STEP)
         .filter_map(|s| s.features.map(|f| (f.values, class_index(s.label))))
@@ -174,8 +196,10 @@ pub fn fit<'a>(training: impl Iterator<Item = &'a Sample>) -> PrototypeModel {
     }
     // With the mirror images, the antisymmetric features average to 0 exactly.
     let mean: [f32; FEATURE_COUNT] = std::array::from_fn(|i| if ANTISYMMETRIC[i] { 0.0 } else { mean[i] as f32 });
-    let scale: [f32; FEATURE_COUNT] =
-        std::array::from_fn(|i| ((square[i] - f64::from(mean[i]).powi(2)).max(1e-12).sqrt() as f32).max(1e-6));
+    let scale: [f32; FEATURE_COUNT] = std::array::from_fn(|i| {
+        let spread = ((square[i] - f64::from(mean[i]).powi(2)).max(1e-12).sqrt() as f32).max(1e-6);
+        if weights[i] > 0.0 { spread / weights[i].sqrt() } else { f32::INFINITY }
+    });
     let standard = |x: &[f32; FEATURE_COUNT]| -> [f32; FEATURE_COUNT] { std::array::from_fn(|i| (x[i] - mean[i]) / scale[i]) };
     let (supine, left, right) = (class_index(Posture::Supine), class_index(Posture::LeftLateral), class_index(Posture::RightLateral));
     let mut supine_points = Vec::new();
@@ -242,7 +266,12 @@ fn nearest(centres: &[[f32; FEATURE_COUNT]], p: &[f32; FEATURE_COUNT]) -> usize 
 
 /// One model per held-out subject, fitted on the other subjects (temperature 1): `(subject, model)`.
 pub fn leave_one_subject_out(samples: &[Sample]) -> Vec<(u8, PrototypeModel)> {
-    real::DEV_SUBJECTS.iter().map(|&held| (held, fit(samples.iter().filter(|s| s.subject != held)))).collect()
+    leave_one_subject_out_weighted(samples, &FEATURE_WEIGHTS)
+}
+
+/// [`leave_one_subject_out`] with other feature weights.
+pub fn leave_one_subject_out_weighted(samples: &[Sample], weights: &[f32; FEATURE_COUNT]) -> Vec<(u8, PrototypeModel)> {
+    real::DEV_SUBJECTS.iter().map(|&held| (held, fit_weighted(samples.iter().filter(|s| s.subject != held), weights))).collect()
 }
 
 /// How the distances become a confidence: the model's temperature and familiar distance.
@@ -385,7 +414,9 @@ pub fn model_source(model: &PrototypeModel, provenance: &str) -> String {
          /// The fitted posture model (prototypes: Supine, then Left Lateral, then Right Lateral).\n\
          #[rustfmt::skip]\n\
          pub static MODEL: PrototypeModel = PrototypeModel {{\n    mean: {},\n    scale: {},\n    prototypes: PROTOTYPE_TABLE,\n    temperature: {:e},\n    familiar_distance: {:e},\n}};\n\n\
+         // Generated numbers: some happen to lie near π/4 or ln 2; the table is read once, into the static.\n\
          #[rustfmt::skip]\n\
+         #[allow(clippy::approx_constant, clippy::large_const_arrays)]\n\
          const PROTOTYPE_TABLE: [[f32; FEATURE_COUNT]; PROTOTYPES] = [\n{}];\n",
         provenance.join("\n"),
         column(&model.mean),

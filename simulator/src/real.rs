@@ -116,12 +116,13 @@ pub fn parse_frames(bytes: &[u8]) -> io::Result<Vec<RealFrame>> {
 /// `docs/posture.md`): the body lies along the longer side (along the columns on a square map),
 /// the head at its start, a supine person's left towards the first row (first column on a tall
 /// map). The aspect ratio is kept: the sensor's 64 cells fill the long side and its 32 cells half
-/// as many cells across, centred. Cells are area-averaged, in the recording's raw units.
-pub fn place(frame: &[u16], rows: usize, cols: usize) -> Vec<f32> {
+/// as many cells across, centred. Cells are area-averaged, in the recording's raw units. The
+/// simulator's bed bodies are drawn on a sensor of the same shape and placed the same way.
+pub fn place<T: Copy + Into<f32>>(frame: &[T], rows: usize, cols: usize) -> Vec<f32> {
     assert_eq!(frame.len(), REAL_ROWS * REAL_COLS, "a real frame has 64 × 32 cells");
     let along_cols = cols >= rows;
     let (long, short) = if along_cols { (cols, rows) } else { (rows, cols) };
-    let across = (long / 2).min(short).max(1);
+    let across = (long / 2).max(1).min(short);
     let offset = (short - across) / 2;
     // Resample the sensor to `long × across` (along × across), then write it into the grid.
     let resampled = area_resample(frame, REAL_ROWS, REAL_COLS, long, across);
@@ -168,7 +169,7 @@ pub fn replay(segments: &[(&Recording, usize)], hold: Duration, empty: Duration,
 }
 
 /// Area-weighted resampling of a `src_rows × src_cols` grid to `dst_rows × dst_cols`.
-pub fn area_resample(src: &[u16], src_rows: usize, src_cols: usize, dst_rows: usize, dst_cols: usize) -> Vec<f32> {
+pub fn area_resample<T: Copy + Into<f32>>(src: &[T], src_rows: usize, src_cols: usize, dst_rows: usize, dst_cols: usize) -> Vec<f32> {
     let row_w = weights(src_rows, dst_rows);
     let col_w = weights(src_cols, dst_cols);
     let mut out = vec![0.0f32; dst_rows * dst_cols];
@@ -179,7 +180,7 @@ pub fn area_resample(src: &[u16], src_rows: usize, src_cols: usize, dst_rows: us
             for &(sr, wr) in rws {
                 for &(sc, wc) in cws {
                     let w = wr * wc;
-                    sum += w * f32::from(src[sr * src_cols + sc]);
+                    sum += w * src[sr * src_cols + sc].into();
                     area += w;
                 }
             }

@@ -2,10 +2,10 @@
 //! stays supine past the repositioning interval, is turned left, right and prone, then leaves the
 //! bed. Checks the statuses, alarms and logs that come out.
 //!
-//! Posture is now fitted on real maps (docs/posture.md), and the simulator's side-lying bodies are
-//! not read as lateral by it, so whether the simulated turn clears the risk and which postures the
-//! device log records depend on the simulator's bodies: they are printed here, not asserted.
-//! Turns are asserted on real recordings in `tests/real_turns.rs`.
+//! Posture is fitted on real maps (docs/posture.md) and the simulator's bodies are shaped after
+//! real ones, so the model reads the simulated night as it happens: the turn at 130.4 min clears
+//! the risk and the device log records supine, left, right, prone, on both grids. Turns are also
+//! asserted on real recordings in `tests/real_turns.rs`.
 
 use std::time::{Duration, Instant};
 
@@ -101,7 +101,9 @@ fn a_night_in_bed_gives_one_ulcer_alarm_the_posture_log_and_one_missing_alarm() 
             })
             .collect();
         let cleared = statuses.iter().find(|(t, s)| minutes(*t) > 122.0 && *s == PatientStatus::Correct).map(|(t, _)| minutes(*t));
-        println!("{label}: risk cleared at {cleared:?} min (the turn is at 130.4 min; not asserted, see the module doc)");
+        println!("{label}: risk cleared at {cleared:?} min (the turn is at 130.4 min)");
+        // The turn is confirmed after the clock's 60 s hold, and dated at its start.
+        assert!(cleared.is_some_and(|m| (130.4..=132.5).contains(&m)), "{label}: risk cleared at {cleared:?} min");
         // One Ulcer Risk episode (the 1 h lateral stays and the 30 min prone stay raise none).
         let episodes = statuses.windows(2).filter(|w| w[0].1 != PatientStatus::UlcerRisk && w[1].1 == PatientStatus::UlcerRisk).count();
         assert_eq!(episodes, 1, "{label}: {statuses:?}");
@@ -117,13 +119,12 @@ fn a_night_in_bed_gives_one_ulcer_alarm_the_posture_log_and_one_missing_alarm() 
                 _ => None,
             })
             .collect();
-        println!("{label}: posture changes logged {changes:?} (simulated: supine, left, right, prone; not asserted)");
-        // On the 16 × 16 legacy mattress (12 cm cells) the posture model reads the simulator's
-        // asymmetric supine body as a side (it scores 92 % on real 16 × 16 maps, docs/posture.md);
-        // the larger mats must log supine first.
-        if rows > 16 {
-            assert_eq!(changes.first(), Some(&Posture::Supine), "{label}: lying down supine is logged first");
-        }
+        println!("{label}: posture changes logged {changes:?}");
+        assert_eq!(
+            changes,
+            vec![Posture::Supine, Posture::LeftLateral, Posture::RightLateral, Posture::Prone],
+            "{label}: lying down supine, then turned left, right and prone"
+        );
         let entries = out.iter().filter(|(_, o)| matches!(o, MatOutput::Log(LogOutput::Device(_)))).count();
         assert!((56..=64).contains(&entries), "{label}: {entries} device log entries for 280 min in bed");
         let presence: Vec<bool> = out

@@ -9,12 +9,14 @@ use mat_core::machine::posture::{model::MODEL, Posture, PostureReading};
 use simulator::posture_fit::{self, Calibration, HeldOut, Noise, Sample, GAINS, GEOMETRIES};
 use simulator::real;
 
-/// Floors asserted on the leave-one-subject-out accuracy, per geometry (48×48, 24×48, 16×16):
-/// the levels reached today, a little below, so a regression fails. The targets (97 %
-/// overall, 93 % per subject) are printed beside them; 48×48 and 24×48 are just short of them,
-/// 16×16 further (docs/posture.md).
-const OVERALL_FLOOR: [f64; 3] = [96.0, 96.0, 91.5];
-const SUBJECT_FLOOR: [f64; 3] = [90.5, 90.5, 84.5];
+/// Floors asserted on the leave-one-subject-out accuracy (percent), per geometry (48×48, 24×48,
+/// 16×16): the targets, 97 % overall and 93 % for every subject, on every grid.
+const OVERALL_FLOOR: [f64; 3] = [97.0, 97.0, 97.0];
+const SUBJECT_FLOOR: [f64; 3] = [93.0, 93.0, 93.0];
+/// Each class (Supine, Left Lateral, Right Lateral) must be read right this often on each grid.
+const CLASS_FLOOR: f64 = 95.0;
+/// Accuracy over every grid and gain with the sensor noise of `sensor_noise_does_not_move_the_readings`.
+const NOISY_FLOOR: f64 = 94.0;
 /// Readings with a confidence of 0.9 or more must be right this often (percent): the target.
 const CONFIDENT_FLOOR: f64 = 99.0;
 
@@ -89,6 +91,10 @@ fn posture_holds_on_real_maps_leave_one_subject_out() {
             }
             let cells: Vec<String> = row.iter().map(|n| n.to_string()).collect();
             println!("| {} | {} |", truth.name(), cells.join(" | "));
+            let class = accuracy(d, select(d, move |s| s.geometry == g && s.label == truth));
+            if class < CLASS_FLOOR {
+                failures.push(format!("{} {}: {class:.1} % < {CLASS_FLOOR}", geometry.name, truth.name()));
+            }
         }
         let overall = accuracy(d, select(d, |s| s.geometry == g));
         let per_subject: Vec<(u8, f64)> =
@@ -183,5 +189,6 @@ fn sensor_noise_does_not_move_the_readings() {
     let noisy_right = (0..noisy.len()).filter(|&i| noisy_held.is_right(&noisy, i, Calibration::of(&MODEL))).count();
     let noisy = pct(noisy_right, noisy.len());
     println!("\nclean {clean:.1} %, with ±3 additive, ±15 % per-cell gain, 1 % dead, 0.2 % hot cells: {noisy:.1} %");
-    assert!(noisy >= clean - 3.5, "noise costs {:.1} points", clean - noisy);
+    assert!(noisy >= NOISY_FLOOR, "with sensor noise {noisy:.1} % < {NOISY_FLOOR} %");
+    assert!(noisy >= clean - 4.0, "noise costs {:.1} points", clean - noisy);
 }

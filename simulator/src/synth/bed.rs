@@ -8,6 +8,7 @@
 use std::time::Duration;
 
 use super::canvas::{Blob, Canvas};
+use crate::real;
 use super::script::{Script, Step, lerp, smoothstep};
 
 /// The phases of the bed script, in cycle order.
@@ -158,8 +159,8 @@ const SUPINE: [Part; PARTS] = [
     p(0.82, 0.30 + SUPINE_LEG_OFFSET, 0.095, 0.12, 16.0 * SUPINE_RIGHT), // right calf
     p(0.955, -0.30 + SUPINE_LEG_OFFSET, 0.035, 0.11, 13.0 * SUPINE_LEFT), // left heel
     p(0.955, 0.30 + SUPINE_LEG_OFFSET, 0.035, 0.11, 13.0 * SUPINE_RIGHT), // right heel
-    p(0.33, 0.0, 0.27, 0.95, 5.5),                                    // torso, light and broad
-    p(0.76, SUPINE_LEG_OFFSET, 0.22, 0.75, 3.5),                      // legs, light and broad
+    p(0.33, 0.0, 0.27, 0.75, 5.5),                                    // torso, light and broad
+    p(0.76, SUPINE_LEG_OFFSET, 0.22, 0.60, 3.5),                      // legs, light and broad
 ];
 
 /// Lying on the left side: one shoulder and one hip (greater trochanter) carry the load and the
@@ -167,21 +168,21 @@ const SUPINE: [Part; PARTS] = [
 /// (negative `b`); the hips and knees are bent, so the legs lie in front of the torso's line,
 /// towards that side, the upper (right) leg furthest forward, resting on the mattress.
 const LEFT_LATERAL: [Part; PARTS] = [
-    p(0.07, -0.05, 0.055, 0.22, 15.0),  // head (ear)
-    p(0.20, -0.05, 0.05, 0.20, 46.0),   // left shoulder (underneath)
-    p(0.20, 0.10, 0.06, 0.10, 0.0),     // right shoulder (in the air)
-    p(0.31, -0.02, 0.12, 0.30, 20.0),   // flank
-    p(0.47, 0.0, 0.07, 0.18, 30.0),     // pelvis
-    p(0.46, -0.05, 0.055, 0.22, 50.0),  // left hip (trochanter)
-    p(0.46, 0.20, 0.06, 0.10, 0.0),     // right hip (in the air)
-    p(0.61, -0.15, 0.12, 0.22, 18.0),   // left thigh (underneath, bent forward)
-    p(0.62, -0.35, 0.09, 0.14, 14.0),   // right thigh (resting on the mattress in front)
-    p(0.79, -0.20, 0.10, 0.16, 16.0),   // left lower leg
-    p(0.80, -0.40, 0.08, 0.12, 13.0),   // right lower leg
-    p(0.93, -0.15, 0.035, 0.14, 10.0),  // left ankle
-    p(0.94, -0.35, 0.03, 0.11, 8.0),    // right foot
-    p(0.33, -0.02, 0.27, 0.55, 8.0),    // torso, light
-    p(0.76, -0.35, 0.22, 0.55, 5.5),    // legs, light
+    p(0.07, -0.35, 0.06, 0.35, 10.0),  // head (ear), curled forward
+    p(0.20, 0.20, 0.05, 0.22, 55.0),   // left shoulder (underneath), at the back of the footprint
+    p(0.16, -0.70, 0.06, 0.22, 6.0),   // arms resting in front of the chest and face
+    p(0.31, 0.15, 0.12, 0.30, 16.0),   // flank
+    p(0.47, 0.20, 0.07, 0.22, 26.0),   // pelvis
+    p(0.46, 0.25, 0.055, 0.22, 44.0),  // left hip (trochanter), at the back of the footprint
+    p(0.50, 0.45, 0.06, 0.15, 6.0),    // buttock, behind, light
+    p(0.62, 0.05, 0.12, 0.18, 12.0),   // left thigh (underneath, nearly straight)
+    p(0.64, -0.35, 0.08, 0.15, 10.0),  // right thigh (the upper leg, bent forward, resting)
+    p(0.80, -0.05, 0.10, 0.14, 10.0),  // left lower leg
+    p(0.72, -0.50, 0.04, 0.10, 26.0),  // right knee, resting in front
+    p(0.95, -0.20, 0.035, 0.12, 10.0), // left ankle
+    p(0.94, -0.30, 0.03, 0.10, 8.0),   // right foot
+    p(0.33, 0.0, 0.27, 0.60, 6.0),     // torso, light
+    p(0.76, -0.15, 0.20, 0.50, 4.0),   // legs, light
 ];
 
 /// Lying on the belly: face turned, chest, iliac crests, knees and the tops of the feet (no real
@@ -203,6 +204,11 @@ const PRONE: [Part; PARTS] = [
     p(0.33, 0.0, 0.27, 0.95, 5.5),      // torso, light and broad
     p(0.76, 0.0, 0.22, 0.75, 3.5),      // legs, light and broad
 ];
+
+/// The posture with every part pressing `k` times as hard.
+fn scaled(parts: &[Part; PARTS], k: f32) -> [Part; PARTS] {
+    parts.map(|part| Part { peak: part.peak * k, ..part })
+}
 
 /// The posture mirrored across the body axis (left side ↔ right side).
 fn mirrored(parts: &[Part; PARTS]) -> [Part; PARTS] {
@@ -237,29 +243,33 @@ fn blend(a: &[Part; PARTS], b: &[Part; PARTS], t: f32) -> [Part; PARTS] {
 }
 
 /// Sideways position of a body lying on its right side (mirrored for the left), as a fraction of
-/// the short side, negative towards the person's left: the trunk lies a little off-centre, away
-/// from the side it lies on, so that the load, legs in front included, is centred as measured
-/// (50 % on each half lying on the left side).
-const LATERAL_SHIFT: f32 = -0.02;
+/// the short side, negative towards the person's left: chosen so that the load, shoulder and hip at
+/// the back and knees in front included, is centred as measured (50 % on each half lying on the
+/// left side).
+const LATERAL_SHIFT: f32 = 0.015;
+/// Load of the side-lying parts (their peaks are those of the mean body, scaled to the measured
+/// 90th percentile of a side-lying body's contact cells).
+const LATERAL_LOAD: f32 = 1.35;
 
 fn pose(step: &Step<BedPhase>) -> Option<Pose> {
     let f = step.fraction;
     let turn = smoothstep(f);
     // While turning, part of the weight is on the arms and the mattress edge: a brief dip.
     let turning_load = 1.0 - 0.05 * (std::f32::consts::PI * f).sin();
-    let right = mirrored(&LEFT_LATERAL);
+    let left = scaled(&LEFT_LATERAL, LATERAL_LOAD);
+    let right = mirrored(&left);
     let pose = match step.phase {
         BedPhase::Empty => return None,
         BedPhase::LyingDown => Pose { parts: SUPINE, load: smoothstep(f), shift: SUPINE_SHIFT },
         BedPhase::Supine => Pose { parts: SUPINE, load: 1.0, shift: SUPINE_SHIFT },
         BedPhase::TurningLeft => Pose {
-            parts: blend(&SUPINE, &LEFT_LATERAL, turn),
+            parts: blend(&SUPINE, &left, turn),
             load: turning_load,
             shift: lerp(SUPINE_SHIFT, -LATERAL_SHIFT, turn),
         },
-        BedPhase::LeftLateral => Pose { parts: LEFT_LATERAL, load: 1.0, shift: -LATERAL_SHIFT },
+        BedPhase::LeftLateral => Pose { parts: left, load: 1.0, shift: -LATERAL_SHIFT },
         BedPhase::TurningRight => Pose {
-            parts: blend(&LEFT_LATERAL, &right, turn),
+            parts: blend(&left, &right, turn),
             load: turning_load,
             shift: lerp(-LATERAL_SHIFT, LATERAL_SHIFT, turn),
         },
@@ -275,28 +285,29 @@ fn pose(step: &Step<BedPhase>) -> Option<Pose> {
     Some(pose)
 }
 
+/// Body length along the sensor (real bodies fill 96–98 % of the 190 cm sensor).
+const BODY_LENGTH: f32 = 0.95;
+/// Body width (the unit of a part's `b`) over its length.
+const BODY_WIDTH: f32 = 0.3;
+
 /// Draws the body for `step` onto `canvas`, in the device's steps of `step_mmhg` (before noise).
 ///
-/// The body lies along the longer side (columns when square), 95 % of its length (real bodies
-/// fill 96–98 % of the 190 cm sensor); its width is 30 % of its length, kept between 35 % and 50 %
-/// of the shorter side so a body on a coarse 16×16 mat still covers enough sensors and one on a
-/// wide mat is not absurdly broad. On mats shorter than 44 cells the sensors are coarser than a
-/// body's features, so every patch is inflated (×1.8 on 16 cells, ×1.4 on 24) to cover the
-/// sensors a real body would press.
+/// The body is drawn on a sensor shaped like the real recordings' (`real::REAL_ROWS` along ×
+/// `real::REAL_COLS` across, the head at row 0 and a supine person's left at column 0), 95 % of
+/// its length and 30 % as wide as long, then placed on the device's grid exactly as a real frame
+/// is ([`real::place`]: along the longer side, area-averaged): so a simulated body covers a 16×16,
+/// 24×48 or 48×48 grid as a real one does, coarse cells and all.
 pub(crate) fn draw(canvas: &mut Canvas, step: &Step<BedPhase>, breathing: f32, step_mmhg: f32) {
     let Some(pose) = pose(step) else { return };
     if pose.load <= 0.0 {
         return;
     }
-    let rows = canvas.rows() as f32;
-    let cols = canvas.cols() as f32;
-    let along_cols = cols >= rows;
-    let (long, short) = if along_cols { (cols, rows) } else { (rows, cols) };
-    let length = 0.95 * long;
-    let width = (0.3 * length).clamp(0.35 * short, 0.5 * short);
-    let start = 0.025 * long;
+    let mut sensor = Canvas::new(real::REAL_ROWS, real::REAL_COLS);
+    let (long, short) = (real::REAL_ROWS as f32, real::REAL_COLS as f32);
+    let length = BODY_LENGTH * long;
+    let width = BODY_WIDTH * length;
+    let start = (1.0 - BODY_LENGTH) / 2.0 * long;
     let middle = short / 2.0 + pose.shift * short;
-    let coarse = (44.0 / long).clamp(1.0, 3.0).powf(0.6);
     for (i, part) in pose.parts.iter().enumerate() {
         // Breathing moves the chest and back parts a little.
         let breath = if (1..=3).contains(&i) { 1.0 + 0.04 * breathing } else { 1.0 };
@@ -304,15 +315,11 @@ pub(crate) fn draw(canvas: &mut Canvas, step: &Step<BedPhase>, breathing: f32, s
         if peak < 1.0 {
             continue;
         }
-        let along = start + part.a * length;
-        let across = middle + part.b * width / 2.0;
-        let (ra, rb) = (part.ra * length * coarse, part.rb * width * coarse);
-        let blob = if along_cols {
-            Blob { y: across, x: along, ry: rb, rx: ra, peak }
-        } else {
-            Blob { y: along, x: across, ry: ra, rx: rb, peak }
-        };
-        canvas.splat(&blob);
+        sensor.splat(&Blob { y: start + part.a * length, x: middle + part.b * width / 2.0, ry: part.ra * length, rx: part.rb * width, peak });
+    }
+    let placed = real::place(sensor.values(), canvas.rows(), canvas.cols());
+    for (i, &v) in placed.iter().enumerate() {
+        canvas.set(i / canvas.cols(), i % canvas.cols(), v);
     }
 }
 

@@ -2,11 +2,12 @@
 //! (Supine / No Supine on the Sleep Mat), with a calibrated confidence. See docs/posture.md for
 //! the method, its orientation assumptions and its accuracy measured on real recordings.
 //!
-//! [`features`] turns a map into gain-invariant features in the body's own frame (load, centroid,
-//! spread, tilt within the footprint, skewness and concentration in six bands from head to feet,
-//! and for the whole body). Nearest prototypes fitted on real in-bed recordings ([`model::MODEL`],
-//! written by `cargo run -p simulator --release --example fit_posture`) give the probabilities of
-//! Supine, Left Lateral and Right Lateral; the confidence is the winning probability times the
+//! [`features`] turns a map into gain-invariant features in the body's own frame (centroid, tilt
+//! within the footprint, skewness, concentration and footprint width in six bands from head to
+//! feet, the tilt again in twelve, and for the whole body). Nearest prototypes fitted on real
+//! in-bed recordings ([`model::MODEL`], written by
+//! `cargo run -p simulator --release --example fit_posture`) give the probabilities of Supine,
+//! Left Lateral and Right Lateral; the confidence is the winning probability times the
 //! body's [`familiarity`], calibrated so that a confidence of 0.9 or more is right at least 99 %
 //! of the time on the development set, measured leave-one-subject-out.
 //! Two rules stand beside the model for what the recordings do not hold: a short, compact load is

@@ -10,7 +10,11 @@
 //!
 //! The body's length is the distance between the 2 % and 98 % load quantiles along the map; it is
 //! split into [`BANDS`] equal bands from head to feet (a line straddling two bands is shared
-//! between them, so the features move smoothly with the body). Every feature is a ratio (of
+//! between them, so the features move smoothly with the body), and again into [`FINE_BANDS`] for
+//! the tilt. Per band: centroid offset across, tilt within the contact footprint, skewness across,
+//! load concentration and footprint width; per fine band: the tilt; for the whole body: skewness
+//! across (whole, upper and lower half), load concentration, spread across and extent along the
+//! map (see [`feature_name`]). Every feature is a ratio (of
 //! loads, of lengths, of moments), so a linear gain on the cells leaves it unchanged apart from
 //! clipping and rounding. Features that change sign when the body is mirrored left–right are
 //! flagged in [`ANTISYMMETRIC`]; the fitting program uses the flag to mirror its training data.
@@ -21,8 +25,10 @@ use mat_protocol::CellFormat;
 
 /// Bands along the body, head to feet.
 pub const BANDS: usize = 6;
+/// Finer bands along the body for the tilt within the footprint, head to feet.
+pub const FINE_BANDS: usize = 12;
 /// Number of model features.
-pub const FEATURE_COUNT: usize = 6 * BANDS + 5;
+pub const FEATURE_COUNT: usize = 5 * BANDS + 6 + FINE_BANDS;
 /// Cells below this fraction of the map's load-weighted level are not body.
 pub const FLOOR_FRACTION: f32 = 0.1;
 /// Fewer contact cells than this: nobody to classify.
@@ -30,8 +36,8 @@ pub const MIN_BODY_CELLS: u32 = 12;
 /// Longest side the profiles hold.
 pub const MAX_LINES: usize = 128;
 
-/// Which features change sign when the body is mirrored left–right (the per-band centroid offsets
-/// and the skewness across); the others are unchanged by mirroring.
+/// Which features change sign when the body is mirrored left–right (the per-band centroid
+/// offsets, tilts and skewnesses across); the others are unchanged by mirroring.
 pub const ANTISYMMETRIC: [bool; FEATURE_COUNT] = {
     let mut flags = [false; FEATURE_COUNT];
     let mut b = 0;
@@ -41,37 +47,43 @@ pub const ANTISYMMETRIC: [bool; FEATURE_COUNT] = {
         flags[BAND_SKEW + b] = true;
         b += 1;
     }
+    let mut f = 0;
+    while f < FINE_BANDS {
+        flags[FINE_TILT + f] = true;
+        f += 1;
+    }
     flags[SKEW] = true;
     flags[SKEW + 1] = true;
     flags[SKEW + 2] = true;
     flags
 };
 
-/// Index of the first band load fraction.
-const LOAD: usize = 0;
-/// Index of the first band centroid offset.
-const OFFSET: usize = BANDS;
-/// Index of the first band spread.
-const SPREAD: usize = 2 * BANDS;
+/// Index of the first band centroid offset across.
+const OFFSET: usize = 0;
 /// Index of the first band tilt: where the load sits within the band's contact footprint.
-const TILT: usize = 3 * BANDS;
+const TILT: usize = BANDS;
 /// Index of the first band skewness across.
-const BAND_SKEW: usize = 4 * BANDS;
+const BAND_SKEW: usize = 2 * BANDS;
 /// Index of the first band load concentration (log of its level over its mean contact cell).
-const BAND_CONCENTRATION: usize = 5 * BANDS;
+const BAND_CONCENTRATION: usize = 3 * BANDS;
 /// Index of the skewness across: whole body, upper half, lower half.
-const SKEW: usize = 6 * BANDS;
+const SKEW: usize = 4 * BANDS;
 /// Index of the load concentration (log of level over mean contact-cell value).
-const CONCENTRATION: usize = 6 * BANDS + 3;
+const CONCENTRATION: usize = 4 * BANDS + 3;
 /// Index of the whole body's spread across.
-const BODY_SPREAD: usize = 6 * BANDS + 4;
+const BODY_SPREAD: usize = 4 * BANDS + 4;
+/// Index of the body's extent along the map (its length over the map's long side).
+const EXTENT: usize = 4 * BANDS + 5;
+/// Index of the first band footprint width (load-weighted width of the contact strip over the
+/// body length): narrow on a side, broad on the back.
+const FOOTPRINT: usize = 4 * BANDS + 6;
+/// Index of the first fine band tilt (as [`TILT`] over [`FINE_BANDS`] bands).
+const FINE_TILT: usize = 5 * BANDS + 6;
 
 /// Short names of the features, for tables and the generated model's comments.
 pub fn feature_name(index: usize) -> String {
     match index {
-        i if i < OFFSET => format!("load fraction, band {}", i - LOAD + 1),
-        i if i < SPREAD => format!("centroid offset across, band {}", i - OFFSET + 1),
-        i if i < TILT => format!("spread across, band {}", i - SPREAD + 1),
+        i if i < TILT => format!("centroid offset across, band {}", i - OFFSET + 1),
         i if i < BAND_SKEW => format!("tilt within the footprint, band {}", i - TILT + 1),
         i if i < BAND_CONCENTRATION => format!("skewness across, band {}", i - BAND_SKEW + 1),
         i if i < SKEW => format!("load concentration, band {}", i - BAND_CONCENTRATION + 1),
@@ -80,6 +92,9 @@ pub fn feature_name(index: usize) -> String {
         i if i == SKEW + 2 => "skewness across, lower half".to_owned(),
         CONCENTRATION => "load concentration".to_owned(),
         BODY_SPREAD => "spread across, whole body".to_owned(),
+        EXTENT => "extent along the map".to_owned(),
+        i if (FOOTPRINT..FINE_TILT).contains(&i) => format!("footprint width, band {}", i - FOOTPRINT + 1),
+        i if (FINE_TILT..FEATURE_COUNT).contains(&i) => format!("tilt within the footprint, fine band {}", i - FINE_TILT + 1),
         _ => "unknown".to_owned(),
     }
 }
@@ -210,6 +225,7 @@ impl Profiles {
         let side = if orientation.left_at_far_side { -1.0 } else { 1.0 };
 
         let mut bands = [Moments::default(); BANDS];
+        let mut fine = [Moments::default(); FINE_BANDS];
         let mut body = Moments::default();
         let (mut knee, mut heel, mut pelvis) = (Moments::default(), Moments::default(), Moments::default());
         for a in 0..long {
@@ -240,6 +256,13 @@ impl Profiles {
             if lower + 1 < BANDS {
                 bands[lower + 1].add(&line, t);
             }
+            let u = (p * FINE_BANDS as f32 - 0.5).clamp(0.0, (FINE_BANDS - 1) as f32);
+            let lower = (u.floor() as usize).min(FINE_BANDS - 1);
+            let t = u - lower as f32;
+            fine[lower].add(&line, 1.0 - t);
+            if lower + 1 < FINE_BANDS {
+                fine[lower + 1].add(&line, t);
+            }
             if (0.4..0.6).contains(&p) {
                 pelvis.add(&line, 1.0);
             }
@@ -253,14 +276,16 @@ impl Profiles {
         let centre = body.mean();
         let mut values = [0.0f32; FEATURE_COUNT];
         for (b, band) in bands.iter().enumerate() {
-            values[LOAD + b] = band.w / total;
             values[OFFSET + b] = if band.w > 0.0 { side * (band.mean() - centre) / length } else { 0.0 };
-            values[SPREAD + b] = band.variance().sqrt() / length;
             // A body tilted onto one side presses harder on that side of its own footprint,
             // whatever the legs do.
             values[TILT + b] = if band.half > 0.0 { side * (band.m1 - band.middle) / band.half } else { 0.0 };
             values[BAND_SKEW + b] = side * band.skewness();
             values[BAND_CONCENTRATION + b] = band.concentration();
+            values[FOOTPRINT + b] = if band.w > 0.0 { 2.0 * band.half / band.w / length } else { 0.0 };
+        }
+        for (b, band) in fine.iter().enumerate() {
+            values[FINE_TILT + b] = if band.half > 0.0 { side * (band.m1 - band.middle) / band.half } else { 0.0 };
         }
         let (mut upper, mut lower) = (Moments::default(), Moments::default());
         for (b, band) in bands.iter().enumerate() {
@@ -273,6 +298,7 @@ impl Profiles {
         // weight (a hip and a shoulder on a side), low when it spreads (a back).
         values[CONCENTRATION] = body.concentration();
         values[BODY_SPREAD] = body.variance().sqrt() / length;
+        values[EXTENT] = length / long as f32;
 
         let upper_load = upper.w / total;
         let mean_cell = |m: &Moments| if m.n > 0.0 { m.w / m.n } else { 0.0 };

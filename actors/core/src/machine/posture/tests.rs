@@ -178,3 +178,27 @@ fn posture_ids_are_distinct() {
     ids.dedup();
     assert_eq!(ids, vec![0, 1, 2, 3, 4, 5]);
 }
+
+#[test]
+fn the_extent_and_the_footprint_widths_follow_the_body_outline() {
+    let index = |name: &str| (0..FEATURE_COUNT).find(|&i| features::feature_name(i) == name).expect(name);
+    let strip = |rows: std::ops::Range<usize>, cols: std::ops::Range<usize>| {
+        let mut cells = vec![0u8; ROWS * COLS];
+        fill(&mut cells, rows, cols, 60);
+        features(&cells, Orientation::default())
+    };
+    // The extent feature is the body's length over the map's long side: half the length, half
+    // the extent (a body sitting up or curled is short).
+    let (long, short) = (strip(6..18, 4..44), strip(6..18, 4..24));
+    let extent = index("extent along the map");
+    assert!((long.values[extent] - long.extent).abs() < 1e-6);
+    assert!((short.values[extent] / long.values[extent] - 0.5).abs() < 0.05, "{} {}", short.values[extent], long.values[extent]);
+    // The footprint width is the contact strip's width across: five times as broad, five times
+    // the width (a back against a side), in every band.
+    let (narrow, broad) = (strip(6..10, 4..44), strip(2..22, 4..44));
+    for band in 1..=features::BANDS {
+        let width = index(&format!("footprint width, band {band}"));
+        let ratio = broad.values[width] / narrow.values[width];
+        assert!((4.5..5.5).contains(&ratio), "band {band}: {ratio}");
+    }
+}
