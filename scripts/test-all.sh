@@ -18,8 +18,8 @@ fi
 echo "==> Rust: unit, scenario and loopback tests (debug)"
 cargo test --workspace --all-targets
 
-echo "==> client: unit tests and bundle"
-(cd client && npm ci --no-audit --no-fund && npm test && npm run build)
+echo "==> client: lint, unit tests and bundle"
+(cd client && npm ci --no-audit --no-fund && npm run lint && npm test && npm run build)
 
 echo "==> browser end-to-end (headless Chromium against the debug hub)"
 # `cargo test --workspace --all-targets` built the hub binary already; a separate `cargo build -p hub`
