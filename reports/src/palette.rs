@@ -8,6 +8,7 @@ use crate::document::Rgb;
 /// A palette of the report's pressure maps. The client cycles palettes by `mapColorIndex`;
 /// [`Palette::from_index`] maps that index onto these.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub enum Palette {
     /// Blue → cyan → green → yellow → red (the classic pressure-mat look).

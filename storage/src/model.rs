@@ -135,6 +135,7 @@ pub struct Patient {
 /// A patient's fields, as creating or updating one takes them (validated by the caller, asserted
 /// by the schema) and as they are read back. Serialises to the spec's field names.
 #[derive(Debug, Clone, PartialEq, Default, SurrealValue, serde::Serialize)]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct PatientFields {
     pub name: String,

@@ -24,26 +24,58 @@ pub const HEIGHT_MAX_CM: f64 = 300.0;
 /// today's date must pass wherever the clinic is.
 pub const BIRTH_DATE_SLACK_SECS: i64 = 86_400;
 
+/// A patient's gender as the client sends and the hub stores it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, schemars::JsonSchema)]
+pub enum Gender {
+    Male,
+    Female,
+}
+
+impl Gender {
+    /// The gender a text names exactly, if any.
+    pub fn parse(text: &str) -> Option<Gender> {
+        serde_json::from_value(serde_json::Value::String(text.to_owned())).ok()
+    }
+}
+
 /// A patient as the client sends it (spec §3 field names).
-#[derive(Debug, Clone, Default, Deserialize)]
+#[derive(Debug, Clone, Default, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "camelCase", default)]
+#[schemars(extend("required" = ["name", "weight", "height", "agreeDataTreatment"]))]
 pub struct PatientInput {
+    #[schemars(with = "String", length(max = TEXT_MAX), pattern(super::schema::TWO_CHARACTERS))]
     pub name: NumberOrText,
+    #[schemars(with = "f64", range(min = 10.0, max = WEIGHT_MAX_KG))]
     pub weight: NumberOrText,
+    #[schemars(with = "f64", range(min = 10.0, max = HEIGHT_MAX_CM))]
     pub height: NumberOrText,
+    #[schemars(with = "Option<i64>")]
     pub birth_date: NumberOrText,
+    #[schemars(length(max = NOTES_MAX))]
     pub notes: Option<String>,
+    #[schemars(pattern(super::schema::EMAIL_OR_EMPTY))]
     pub email: Option<String>,
+    #[schemars(with = "Option<String>", pattern(super::schema::PHONE))]
     pub phone: NumberOrText,
+    #[schemars(with = "Option<String>", pattern(super::schema::PHONE))]
     pub phone2: NumberOrText,
+    #[schemars(with = "Option<Gender>")]
     pub gender: Option<String>,
+    #[schemars(with = "Option<f64>", range(min = 1.0, max = 99.0))]
     pub size: NumberOrText,
+    #[schemars(length(max = TEXT_MAX))]
     pub health_ins: Option<String>,
+    #[schemars(length(max = TEXT_MAX))]
     pub medical_cond: Option<String>,
+    #[schemars(length(max = TEXT_MAX))]
     pub profession: Option<String>,
+    #[schemars(length(max = TEXT_MAX))]
     pub address: Option<String>,
+    #[schemars(with = "Option<String>", pattern(super::schema::POSTAL_CODE))]
     pub postal_code: NumberOrText,
+    #[schemars(length(max = TEXT_MAX))]
     pub country: Option<String>,
+    #[schemars(with = "bool", extend("const" = true))]
     pub agree_data_treatment: Option<bool>,
 }
 
@@ -134,7 +166,7 @@ pub fn validate_patient(input: &PatientInput, mode: PatientMode, now: i64) -> Re
     }
     let gender = match input.gender.as_deref().map(str::trim) {
         None | Some("") => None,
-        Some(g @ ("Male" | "Female")) => Some(g.to_owned()),
+        Some(g) if Gender::parse(g).is_some() => Some(g.to_owned()),
         Some(_) => return Err(invalid("gender is Male or Female")),
     };
     let size = if input.size.is_unset() {
