@@ -53,6 +53,7 @@ pub struct DeviceLogJson {
     /// ISO 8601 and Unix seconds (the client shows the second).
     pub creation_date: (String, i64),
     /// The map as logged (rows of cells), `null` when unreadable.
+    #[schemars(with = "Option<Vec<Vec<f64>>>")]
     pub pressure_map: serde_json::Value,
     pub posture: PostureJson,
     pub position: String,
