@@ -30,7 +30,12 @@ fi
 work=$(mktemp -d)
 hub_pid=""
 cleanup() {
+  local status=$?
   if [ -n "$hub_pid" ]; then kill "$hub_pid" 2>/dev/null || true; wait "$hub_pid" 2>/dev/null || true; fi
+  if [ "$status" != 0 ] && [ -f "$work/hub.log" ]; then
+    mkdir -p "$root/artifacts/api-fuzz" && cp "$work/hub.log" "$root/artifacts/api-fuzz/hub.log"
+    echo "api-fuzz: the hub's log is in artifacts/api-fuzz/hub.log" >&2
+  fi
   rm -rf "$work"
 }
 trap cleanup EXIT
@@ -61,9 +66,21 @@ read -r token user_id <<<"$login"
 
 # `{userId}` is the caller's own id (any other answers 404), so the user-scoped calls reach their
 # handlers; every other path parameter is generated.
+# Answers that depend on which stored record a valid id names, which no schema can say: those
+# operations may also answer 400 to a body or id the document describes.
 cat >"$work/schemathesis.toml" <<TOML
 [parameters]
 "path.userId" = "$user_id"
+
+# An id of a device that is not a Force Mat: 400 notAForceDevice.
+[[operations]]
+include-path = "/api/ForceDeviceApi/{id}"
+checks.positive_data_acceptance.expected-statuses = ["2xx", "400", "401", "403", "404", "409", "429"]
+
+# A serial of a parent device (horse, room set), which captures nothing itself: 400 notACaptureDevice.
+[[operations]]
+include-path = "/api/iotRequests/{serial}"
+checks.positive_data_acceptance.expected-statuses = ["2xx", "400", "401", "403", "404", "409", "429"]
 TOML
 
 echo "api-fuzz: schemathesis $schemathesis_version, $examples examples per operation, hub $base"

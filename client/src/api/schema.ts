@@ -887,7 +887,7 @@ export interface components {
             position: string;
             posture: components["schemas"]["PostureJson"];
             /** @description The map as logged (rows of cells), `null` when unreadable. */
-            pressureMap: unknown;
+            pressureMap: number[][] | null;
         };
         /** @description `PUT /api/device/{id}` body. */
         DeviceSettingsInput: {
@@ -1730,6 +1730,7 @@ export interface operations {
                 };
             };
             400: components["responses"]["Error"];
+            401: components["responses"]["Error"];
             413: components["responses"]["Error"];
             429: components["responses"]["Error"];
         };

@@ -36,6 +36,7 @@ pub struct AnalysisInput {
     /// Ordered named pairs: `[{ "name": …, "value": … }, …]` (or `[name, value]` pairs).
     pub additional_parameters: Vec<serde_json::Value>,
     /// Unix seconds; now when absent.
+    #[schemars(range(min = 0))]
     pub creation_date: Option<i64>,
     pub device_id: Option<String>,
 }

@@ -325,6 +325,7 @@ pub const REPOSITIONING_MINUTES: std::ops::RangeInclusive<i64> = 15..=1440;
 #[serde(default)]
 pub struct RepositioningRequest {
     #[schemars(range(min = *REPOSITIONING_MINUTES.start(), max = *REPOSITIONING_MINUTES.end()))]
+    #[serde(deserialize_with = "crate::validation::lenient::optional_integer")]
     pub minutes: Option<i64>,
 }
 

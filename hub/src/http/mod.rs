@@ -49,7 +49,7 @@ pub fn api(state: &Arc<AppState>) -> Api {
     let s = state;
     let d = DEFAULT_BODY_LIMIT;
     // Authentication and companies.
-    api_route!(api, s, POST, LOGIN_BODY_LIMIT, Public, "auth", "/api/auth/login", "Sign in; answers a bearer token", auth::login, "api" / "auth" / "login"; doc.body::<auth::LoginRequest>().json::<auth::LoginResponse>(200).errors(&[429]));
+    api_route!(api, s, POST, LOGIN_BODY_LIMIT, Public, "auth", "/api/auth/login", "Sign in; answers a bearer token", auth::login, "api" / "auth" / "login"; doc.body::<auth::LoginRequest>().json::<auth::LoginResponse>(200).errors(&[401, 429]));
     api_route!(api, s, POST, d, Admin, "auth", "/api/auth/signup", "Create a staff user in a company", auth::signup, "api" / "auth" / "signup"; doc.body::<auth::SignupRequest>().json::<auth::CreatedUser>(201).errors(&[404, 409]));
     api_route!(api, s, GET, d, Admin, "auth", "/api/auth/companies", "Every company", companies::list, "api" / "auth" / "companies"; doc.json::<Vec<companies::CompanyJson>>(200));
     api_route!(api, s, GET, d, Admin, "auth", "/api/auth/companiesname", "Every company's name", companies::names, "api" / "auth" / "companiesname"; doc.json::<companies::CompanyNames>(200));

@@ -88,6 +88,9 @@ pub struct SelectRequest {
 pub async fn select(user_id: String, mut call: Call) -> Result<warp::reply::Response, ApiError> {
     let claims = call.as_user(&user_id)?;
     let request: SelectRequest = call.json().await?;
+    if request.patient_id.is_empty() {
+        return Err(ApiError::not_found("patient"));
+    }
     call.state.store.patients().select(&claims.company_id, &claims.user_id, &request.patient_id).await.map_err(|e| ApiError::store(e, "patient", "duplicate"))?;
     let patient = call.state.store.patients().get(&claims.company_id, &request.patient_id).await.map_err(ApiError::internal)?.ok_or_else(|| ApiError::not_found("patient"))?;
     Ok(ok(&SelectedPatient { patient: Some(patient.into()), message: None }))

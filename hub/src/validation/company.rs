@@ -40,6 +40,7 @@ pub struct CompanyInput {
     #[schemars(pattern(super::schema::PAGE_COLOR))]
     pub page_color: Option<String>,
     #[schemars(range(min = 1, max = LAYOUT_NUMBER_MAX))]
+    #[serde(deserialize_with = "super::lenient::optional_integer")]
     pub layout_number: Option<i64>,
 }
 

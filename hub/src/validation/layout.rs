@@ -47,12 +47,15 @@ impl Default for CameraPosition {
 pub struct LayoutJson {
     #[serde(default)]
     #[schemars(range(min = 0, max = INDEX_MAX))]
+    #[serde(deserialize_with = "super::lenient::integer")]
     pub map_color_index: i64,
     #[serde(default)]
     #[schemars(range(min = 0, max = INDEX_MAX))]
+    #[serde(deserialize_with = "super::lenient::integer")]
     pub smoothen_index: i64,
     #[serde(default)]
     #[schemars(range(min = 0, max = THRESHOLD_MAX), extend("multipleOf" = THRESHOLD_STEP))]
+    #[serde(deserialize_with = "super::lenient::integer")]
     pub threshold_value: i64,
     #[serde(default)]
     pub contours_enabled: bool,
@@ -63,6 +66,7 @@ pub struct LayoutJson {
     #[serde(default)]
     pub manual_scale: bool,
     #[serde(default)]
+    #[serde(deserialize_with = "super::lenient::optional_integer")]
     pub manual_scale_value: Option<i64>,
 }
 

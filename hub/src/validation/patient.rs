@@ -47,7 +47,7 @@ pub struct PatientInput {
     pub name: NumberOrText,
     #[schemars(with = "f64", range(min = 10.0, max = WEIGHT_MAX_KG))]
     pub weight: NumberOrText,
-    #[schemars(with = "f64", range(min = 10.0, max = HEIGHT_MAX_CM))]
+    #[schemars(with = "f64", range(min = 10.0), extend("exclusiveMaximum" = HEIGHT_MAX_CM))]
     pub height: NumberOrText,
     #[schemars(with = "Option<i64>")]
     pub birth_date: NumberOrText,
@@ -92,12 +92,20 @@ fn invalid(message: impl Into<String>) -> Invalid {
     Invalid::new("invalidPatientData", message)
 }
 
-fn required_number(value: &NumberOrText, field: &str, max: f64) -> Result<f64, Invalid> {
+/// How a required number's upper limit counts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Limit {
+    Inclusive,
+    /// The value stays below the limit (heights: storage's schema asserts `< 300`).
+    Exclusive,
+}
+
+fn required_number(value: &NumberOrText, field: &str, max: f64, limit: Limit) -> Result<f64, Invalid> {
     if char_len(&value.text()) < REQUIRED_MIN_CHARS {
         return Err(invalid(format!("{field} is required, with at least {REQUIRED_MIN_CHARS} characters")));
     }
     let number = value.number().ok_or_else(|| invalid(format!("{field} must be a number")))?;
-    if number <= 0.0 || number > max {
+    if number <= 0.0 || number > max || (limit == Limit::Exclusive && number == max) {
         return Err(invalid(format!("{field} must be between 0 and {max}")));
     }
     Ok(number)
@@ -145,8 +153,8 @@ pub fn validate_patient(input: &PatientInput, mode: PatientMode, now: i64) -> Re
     if char_len(&name) > TEXT_MAX {
         return Err(invalid(format!("name is longer than {TEXT_MAX} characters")));
     }
-    let weight = required_number(&input.weight, "weight", WEIGHT_MAX_KG)?;
-    let height = required_number(&input.height, "height", HEIGHT_MAX_CM)?;
+    let weight = required_number(&input.weight, "weight", WEIGHT_MAX_KG, Limit::Inclusive)?;
+    let height = required_number(&input.height, "height", HEIGHT_MAX_CM, Limit::Exclusive)?;
     let email = input.email.as_deref().unwrap_or("").trim().to_owned();
     if !email.is_empty() && !is_email(&email) {
         return Err(Invalid::new("incorrectEmail", "Please, select a valid email address"));
@@ -245,6 +253,14 @@ mod tests {
         assert_eq!(key(validate_patient(&with("height", "tall".into()), PatientMode::Create, NOW)), "invalidPatientData");
         assert_eq!(key(validate_patient(&with("weight", serde_json::Value::Null), PatientMode::Create, NOW)), "invalidPatientData");
         assert_eq!(key(validate_patient(&with("weight", (-50).into()), PatientMode::Create, NOW)), "invalidPatientData");
+    }
+
+    #[test]
+    fn weight_reaches_its_limit_and_height_stays_below_it_as_storage_asserts() {
+        assert_eq!(key(validate_patient(&with("weight", 700.into()), PatientMode::Create, NOW)), "ok");
+        assert_eq!(key(validate_patient(&with("weight", 700.5.into()), PatientMode::Create, NOW)), "invalidPatientData");
+        assert_eq!(key(validate_patient(&with("height", 299.5.into()), PatientMode::Create, NOW)), "ok");
+        assert_eq!(key(validate_patient(&with("height", 300.into()), PatientMode::Create, NOW)), "invalidPatientData");
     }
 
     #[test]
