@@ -42,7 +42,8 @@ trap cleanup EXIT
 
 email="fuzzer@fuzz.example.com"
 password="fuzz-admin-password"
-HUB_ADMIN_PASSWORD="$password" "$hub_bin" create-admin --data "$work/data" --email "$email" --company "Fuzz Clinic" >/dev/null
+HUB_ADMIN_PASSWORD="$password" "$hub_bin" create-admin --data "$work/data" --email "$email" --company "Fuzz Clinic" >"$work/create-admin.log" 2>&1 \
+  || { cat "$work/create-admin.log" >&2; exit 1; }
 "$hub_bin" --demo --data "$work/data" --http 127.0.0.1:0 --quic 127.0.0.1:0 --client-dir "$work/no-client" >"$work/hub.log" 2>&1 &
 hub_pid=$!
 base=""
@@ -84,6 +85,8 @@ checks.positive_data_acceptance.expected-statuses = ["2xx", "400", "401", "403",
 TOML
 
 echo "api-fuzz: schemathesis $schemathesis_version, $examples examples per operation, hub $base"
+# Run from the temporary directory: schemathesis keeps a cache in its working directory.
+cd "$work"
 SCHEMATHESIS_HOOKS=api_fuzz_hooks PYTHONPATH="$root/scripts" "$venv/bin/schemathesis" --config-file "$work/schemathesis.toml" run "$base/api/openapi.json" \
   --header "Authorization: Bearer $token" \
   --checks not_a_server_error,status_code_conformance,content_type_conformance,response_schema_conformance,positive_data_acceptance \
