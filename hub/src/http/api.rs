@@ -257,10 +257,10 @@ fn generator(contract: Contract) -> SchemaGenerator {
 fn rename_refs(value: &mut Value, renames: &BTreeMap<String, String>) {
     match value {
         Value::Object(map) => {
-            if let Some(Value::String(reference)) = map.get_mut("$ref") {
-                if let Some(renamed) = reference.strip_prefix("#/components/schemas/").and_then(|name| renames.get(name)) {
-                    *reference = format!("#/components/schemas/{renamed}");
-                }
+            if let Some(Value::String(reference)) = map.get_mut("$ref")
+                && let Some(renamed) = reference.strip_prefix("#/components/schemas/").and_then(|name| renames.get(name))
+            {
+                *reference = format!("#/components/schemas/{renamed}");
             }
             map.values_mut().for_each(|v| rename_refs(v, renames));
         }
@@ -269,6 +269,9 @@ fn rename_refs(value: &mut Value, renames: &BTreeMap<String, String>) {
     }
 }
 
+/// An operation being documented: its route, responses, path parameters and request body schema.
+type Operation<'a> = (&'a RouteDoc, Map<String, Value>, Vec<Value>, Option<Value>);
+
 /// The OpenAPI 3.1 document of these routes, with the request, response and parameter schemas
 /// derived from the Rust types the route table names.
 pub fn openapi(docs: &[RouteDoc]) -> Value {
@@ -276,7 +279,7 @@ pub fn openapi(docs: &[RouteDoc]) -> Value {
     let mut answers = generator(Contract::Serialize);
     let error_schema = answers.subschema_for::<ErrorBody>().to_value();
     // Request-side values are kept apart until their components are named (below).
-    let mut operations: Vec<(&RouteDoc, Map<String, Value>, Vec<Value>, Option<Value>)> = Vec::new();
+    let mut operations: Vec<Operation<'_>> = Vec::new();
     for doc in docs {
         let parameters: Vec<Value> = doc
             .path_params()
@@ -416,10 +419,10 @@ mod tests {
         assert_eq!(put["parameters"][0]["schema"], json!({"type": "string", "minLength": 1}));
         assert_eq!(put["parameters"][1]["schema"]["$ref"], "#/components/schemas/Kind");
         assert_eq!(put["security"][0]["bearer"], json!([]));
-        let statuses: Vec<&String> = put["responses"].as_object().unwrap().keys().collect();
+        let statuses: Vec<&String> = put["responses"].as_object().expect("responses").keys().collect();
         assert_eq!(statuses, ["200", "400", "401", "404", "413"], "body, token and path errors");
         let register = &document["paths"]["/api/auth/company/register"]["post"];
-        let statuses: Vec<&String> = register["responses"].as_object().unwrap().keys().collect();
+        let statuses: Vec<&String> = register["responses"].as_object().expect("responses").keys().collect();
         assert_eq!(statuses, ["201", "401", "403", "409"]);
         assert!(register.get("requestBody").is_none());
         let login = &document["paths"]["/api/auth/login"]["post"];
