@@ -26,11 +26,21 @@ if [ ! -x /usr/sbin/mosquitto ]; then
   fi
 fi
 
+# The API fuzzer (scripts/api-fuzz.sh) installs schemathesis from PyPI into a virtualenv.
+if ! python3 -c 'import ensurepip, venv' >/dev/null 2>&1; then
+  if [ "$(id -u)" = 0 ]; then
+    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq python3-venv >/dev/null
+  else
+    echo "python3 with venv is missing: run 'sudo apt-get install -y python3-venv' (Debian) and try again" >&2
+    exit 1
+  fi
+fi
+
 echo "==> Rust: unit, scenario and loopback tests (debug)"
 cargo test --workspace --all-targets
 
-echo "==> client: unit tests and bundle"
-(cd client && npm ci --no-audit --no-fund && npm test && npm run build)
+echo "==> client: lint, unit tests and bundle"
+(cd client && npm ci --no-audit --no-fund && npm run api:check && npm run lint && npm test && npm run build)
 
 echo "==> browser end-to-end (headless Chromium against the debug hub)"
 # `cargo test --workspace --all-targets` built the hub binary already; a separate `cargo build -p hub`
@@ -41,6 +51,9 @@ if [ ! -x "$target_dir/debug/hub" ]; then
 fi
 mkdir -p "$root/artifacts/e2e"
 (cd client && HUB_BIN="$target_dir/debug/hub" npm run e2e)
+
+echo "==> REST API schema fuzzing (schemathesis against the debug hub)"
+HUB_BIN="$target_dir/debug/hub" bash scripts/api-fuzz.sh
 
 echo "==> fuzzing: 30 s per target (cargo-fuzz on the nightly toolchain)"
 if cargo +nightly --version >/dev/null 2>&1; then

@@ -6,6 +6,7 @@ use serde::{Deserialize, Serialize};
 
 /// A report language (spec §1); `en` is the fallback.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "lowercase")]
 pub enum Language {
     Es,

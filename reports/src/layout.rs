@@ -9,6 +9,7 @@ use crate::palette::Palette;
 
 /// A section of the analysis report. Each is one page, in this order.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub enum Widget {
     /// Patient, device, date and the headline results. Always printed (spec §5).
@@ -25,6 +26,7 @@ pub enum Widget {
 
 /// `layoutOptions` of `POST /api/downloadAnalysisPDF/{id}/{x}`.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase", default)]
 pub struct LayoutOptions {
     /// Widgets the user ticked (order and duplicates do not matter).
@@ -53,6 +55,7 @@ impl LayoutOptions {
 
 /// Paper of the real-scale print (spec §5), portrait.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub enum PaperSize {
     A3,
     A4,

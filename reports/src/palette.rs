@@ -73,6 +73,19 @@ impl Palette {
     }
 }
 
+/// The document's schema: one of the ids of `palettes.json`.
+#[cfg(feature = "json-schema")]
+impl schemars::JsonSchema for Palette {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "Palette".into()
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        let ids: Vec<&str> = Palette::all().map(Palette::id).collect();
+        schemars::json_schema!({ "type": "string", "enum": ids, "description": "A palette id of reports/palettes.json, the list the client's colour button cycles" })
+    }
+}
+
 impl Serialize for Palette {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         serializer.serialize_str(self.id())

@@ -13,12 +13,16 @@ pub const PASSWORD_MIN_CHARS: usize = 6;
 pub const PASSWORD_MAX_CHARS: usize = 256;
 
 /// A new account as the admin panel sends it.
-#[derive(Debug, Clone, Default, Deserialize)]
+#[derive(Debug, Clone, Default, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "camelCase", default)]
+#[schemars(extend("required" = ["email", "password"]))]
 pub struct AccountInput {
+    #[schemars(length(max = 254), pattern(super::schema::EMAIL))]
     pub email: String,
+    #[schemars(length(min = PASSWORD_MIN_CHARS, max = PASSWORD_MAX_CHARS))]
     pub password: String,
     /// The repeated password, when the form has one.
+    #[schemars(skip)]
     pub password_repeat: Option<String>,
 }
 

@@ -22,15 +22,24 @@ pub const LAYOUT_NUMBER_MAX: i64 = 4;
 
 /// A company as the admin panel or branding page sends it. `company` and `companyName` are both
 /// accepted for the name, `address` and `location` for the address.
-#[derive(Debug, Clone, Default, Deserialize)]
+#[derive(Debug, Clone, Default, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "camelCase", default)]
+#[schemars(extend("required" = ["companyName"]))]
 pub struct CompanyInput {
+    #[schemars(skip)]
     pub company: Option<String>,
+    #[schemars(with = "String", length(max = NAME_MAX), pattern(super::schema::NOT_BLANK))]
     pub company_name: Option<String>,
+    #[schemars(length(max = ADDRESS_MAX))]
     pub address: Option<String>,
+    #[schemars(skip)]
     pub location: Option<String>,
+    #[schemars(pattern(super::schema::LOGO))]
     pub logo: Option<String>,
+    #[schemars(pattern(super::schema::PAGE_COLOR))]
     pub page_color: Option<String>,
+    #[schemars(range(min = 1, max = LAYOUT_NUMBER_MAX))]
+    #[serde(deserialize_with = "super::lenient::optional_integer")]
     pub layout_number: Option<i64>,
 }
 

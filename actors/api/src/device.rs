@@ -22,11 +22,15 @@ fn parameters(message: impl Into<String>) -> Invalid {
 }
 
 /// `PUT /api/device/{id}` body.
-#[derive(Debug, Clone, Default, Deserialize)]
+#[derive(Debug, Clone, Default, Deserialize, schemars::JsonSchema)]
 #[serde(default)]
+#[schemars(extend("required" = ["name", "bed", "room"]))]
 pub struct DeviceSettingsInput {
+    #[schemars(length(max = FIELD_MAX), pattern(super::schema::NOT_BLANK))]
     pub name: String,
+    #[schemars(length(max = FIELD_MAX), pattern(super::schema::NOT_BLANK))]
     pub bed: String,
+    #[schemars(length(max = FIELD_MAX), pattern(super::schema::NOT_BLANK))]
     pub room: String,
 }
 
@@ -53,23 +57,35 @@ pub fn validate_settings(input: &DeviceSettingsInput) -> Result<DeviceSettings, 
 }
 
 /// `POST /api/deviceandconfRegistration` body (spec §7 field names).
-#[derive(Debug, Clone, Default, Deserialize)]
+#[derive(Debug, Clone, Default, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "camelCase", default)]
+#[schemars(extend("required" = ["hardwareSerial", "name", "deviceType"]))]
 pub struct RegistrationInput {
+    #[schemars(pattern(super::schema::SERIAL))]
     pub hardware_serial: String,
     /// The old app's device password; ignored, a random secret is issued instead.
+    #[schemars(skip)]
     pub hardware_password: Option<String>,
+    #[schemars(length(max = FIELD_MAX), pattern(super::schema::NOT_BLANK))]
     pub name: String,
+    #[schemars(length(max = FIELD_MAX))]
     pub health_system: String,
+    #[schemars(length(max = FIELD_MAX))]
     pub building: String,
+    #[schemars(with = "String", length(max = FIELD_MAX))]
     pub floor: NumberOrText,
+    #[schemars(with = "String", length(max = FIELD_MAX))]
     pub room: NumberOrText,
+    #[schemars(with = "String", length(max = FIELD_MAX))]
     pub bed: NumberOrText,
+    #[schemars(schema_with = "super::schema::registrable_device_type")]
     pub device_type: String,
     /// The owning company's id (the old app's field name).
     #[serde(rename = "added_by")]
     pub added_by: Option<String>,
+    #[schemars(skip)]
     pub current_patient: Option<String>,
+    #[schemars(with = "Option<i64>", range(min = 1, max = SUBDEVICES_MAX))]
     pub number_of_subdevices: NumberOrText,
 }
 

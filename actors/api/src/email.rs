@@ -13,6 +13,9 @@ pub fn is_email(email: &str) -> bool {
     let labels: Vec<&str> = domain.split('.').collect();
     labels.len() >= 2
         && labels.iter().all(|l| !l.is_empty() && l.chars().all(|c| c.is_alphanumeric() || c == '-') && !l.starts_with('-') && !l.ends_with('-'))
+        // What storage's schema asserts (SurrealDB's `string::is_email`), so a user that passes
+        // here is stored rather than refused with a database error.
+        && addr::parse_email_address(email).is_ok()
 }
 
 #[cfg(test)]
@@ -32,5 +35,6 @@ mod tests {
             assert!(!is_email(bad), "{bad:?}");
         }
         assert!(!is_email(&format!("{}@b.co", "x".repeat(65))));
+        assert!(!is_email("0@0.0"), "storage's e-mail check refuses a numeric top-level domain");
     }
 }

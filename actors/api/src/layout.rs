@@ -21,7 +21,7 @@ pub const THRESHOLD_STEP: i64 = 5;
 pub const INDEX_MAX: i64 = 32;
 
 /// A point of the 3-D camera.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Point3 {
     pub x: f64,
     pub y: f64,
@@ -29,7 +29,7 @@ pub struct Point3 {
 }
 
 /// The 3-D camera: Plotly's default view unless the user moved it.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct CameraPosition {
     pub up: Point3,
     pub center: Point3,
@@ -43,14 +43,20 @@ impl Default for CameraPosition {
 }
 
 /// Layout settings as the client sends and reads them (spec §3 names).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct LayoutJson {
     #[serde(default)]
+    #[schemars(range(min = 0, max = INDEX_MAX))]
+    #[serde(deserialize_with = "super::lenient::integer")]
     pub map_color_index: i64,
     #[serde(default)]
+    #[schemars(range(min = 0, max = INDEX_MAX))]
+    #[serde(deserialize_with = "super::lenient::integer")]
     pub smoothen_index: i64,
     #[serde(default)]
+    #[schemars(range(min = 0, max = THRESHOLD_MAX), extend("multipleOf" = THRESHOLD_STEP))]
+    #[serde(deserialize_with = "super::lenient::integer")]
     pub threshold_value: i64,
     #[serde(default)]
     pub contours_enabled: bool,
@@ -61,6 +67,7 @@ pub struct LayoutJson {
     #[serde(default)]
     pub manual_scale: bool,
     #[serde(default)]
+    #[serde(deserialize_with = "super::lenient::optional_integer")]
     pub manual_scale_value: Option<i64>,
 }
 

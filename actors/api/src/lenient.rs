@@ -46,6 +46,25 @@ impl NumberOrText {
     }
 }
 
+/// An integer field that also takes an integral float (`3.0`): JSON Schema's `integer` includes
+/// those, and clients built from the OpenAPI document may send them.
+pub fn integer<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Result<i64, D::Error> {
+    let number = serde_json::Number::deserialize(deserializer)?;
+    integral(&number).ok_or_else(|| serde::de::Error::custom(format!("invalid type: {number}, expected an integer")))
+}
+
+/// [`integer`] for an optional field (`null` is `None`).
+pub fn optional_integer<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Result<Option<i64>, D::Error> {
+    match Option::<serde_json::Number>::deserialize(deserializer)? {
+        None => Ok(None),
+        Some(number) => integral(&number).map(Some).ok_or_else(|| serde::de::Error::custom(format!("invalid type: {number}, expected an integer"))),
+    }
+}
+
+fn integral(number: &serde_json::Number) -> Option<i64> {
+    number.as_i64().or_else(|| number.as_f64().filter(|f| f.fract() == 0.0 && f.abs() < i64::MAX as f64).map(|f| f as i64))
+}
+
 #[cfg(test)]
 mod tests {
     use super::NumberOrText;
@@ -66,6 +85,24 @@ mod tests {
         assert_eq!(parse(r#"{"v": "70"}"#).text(), "70");
         assert_eq!(parse(r#"{"v": "abc"}"#).number(), None);
         assert_eq!(parse(r#"{"v": true}"#).number(), None);
+    }
+
+    #[test]
+    fn integers_may_come_as_integral_floats() {
+        #[derive(serde::Deserialize)]
+        struct Holder {
+            #[serde(deserialize_with = "super::integer")]
+            n: i64,
+            #[serde(default, deserialize_with = "super::optional_integer")]
+            m: Option<i64>,
+        }
+        let read = |json: &str| serde_json::from_str::<Holder>(json).map(|h| (h.n, h.m));
+        assert_eq!(read(r#"{"n": 3}"#).ok(), Some((3, None)));
+        assert_eq!(read(r#"{"n": 3.0, "m": -15.0}"#).ok(), Some((3, Some(-15))));
+        assert_eq!(read(r#"{"n": 1, "m": null}"#).ok(), Some((1, None)));
+        for refused in [r#"{"n": 3.5}"#, r#"{"n": "3"}"#, r#"{"n": 1e300}"#, r#"{"n": 1, "m": 0.5}"#] {
+            assert!(read(refused).is_err(), "{refused}");
+        }
     }
 
     #[test]

@@ -14,6 +14,7 @@ pub mod email;
 pub mod layout;
 pub mod lenient;
 pub mod patient;
+pub mod schema;
 
 /// Why a value was refused: the i18n key the client shows, and a message for people.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -25,32 +25,64 @@ pub const HEIGHT_MAX_CM: f64 = 300.0;
 /// today's date must pass wherever the clinic is.
 pub const BIRTH_DATE_SLACK_SECS: i64 = 86_400;
 
+/// A patient's gender as the client sends and the hub stores it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, schemars::JsonSchema)]
+pub enum Gender {
+    Male,
+    Female,
+}
+
+impl Gender {
+    /// The gender a text names exactly, if any.
+    pub fn parse(text: &str) -> Option<Gender> {
+        serde_json::from_value(serde_json::Value::String(text.to_owned())).ok()
+    }
+}
+
 /// A patient as the client sends it (spec §3 field names).
-#[derive(Debug, Clone, Default, Deserialize)]
+#[derive(Debug, Clone, Default, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "camelCase", default)]
+#[schemars(extend("required" = ["name", "weight", "height", "agreeDataTreatment"]))]
 pub struct PatientInput {
+    #[schemars(with = "String", length(max = TEXT_MAX), pattern(super::schema::TWO_CHARACTERS))]
     pub name: NumberOrText,
+    #[schemars(with = "f64", range(min = 10.0, max = WEIGHT_MAX_KG))]
     pub weight: NumberOrText,
+    #[schemars(with = "f64", range(min = 10.0), extend("exclusiveMaximum" = HEIGHT_MAX_CM))]
     pub height: NumberOrText,
+    #[schemars(with = "Option<i64>")]
     pub birth_date: NumberOrText,
+    #[schemars(length(max = NOTES_MAX))]
     pub notes: Option<String>,
+    #[schemars(pattern(super::schema::EMAIL_OR_EMPTY))]
     pub email: Option<String>,
+    #[schemars(with = "Option<String>", pattern(super::schema::PHONE))]
     pub phone: NumberOrText,
+    #[schemars(with = "Option<String>", pattern(super::schema::PHONE))]
     pub phone2: NumberOrText,
+    #[schemars(with = "Option<Gender>")]
     pub gender: Option<String>,
+    #[schemars(with = "Option<f64>", range(min = 1.0, max = 99.0))]
     pub size: NumberOrText,
+    #[schemars(length(max = TEXT_MAX))]
     pub health_ins: Option<String>,
+    #[schemars(length(max = TEXT_MAX))]
     pub medical_cond: Option<String>,
+    #[schemars(length(max = TEXT_MAX))]
     pub profession: Option<String>,
+    #[schemars(length(max = TEXT_MAX))]
     pub address: Option<String>,
+    #[schemars(with = "Option<String>", pattern(super::schema::POSTAL_CODE))]
     pub postal_code: NumberOrText,
+    #[schemars(length(max = TEXT_MAX))]
     pub country: Option<String>,
+    #[schemars(with = "bool", extend("const" = true))]
     pub agree_data_treatment: Option<bool>,
 }
 
 /// A patient's fields, as creating or updating one takes them (validated by the caller, asserted
 /// by the schema) and as they are read back. Serialises to the spec's field names.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, schemars::JsonSchema)]
 #[cfg_attr(feature = "surreal", derive(SurrealValue))]
 #[serde(rename_all = "camelCase")]
 pub struct PatientFields {
@@ -85,12 +117,20 @@ fn invalid(message: impl Into<String>) -> Invalid {
     Invalid::new("invalidPatientData", message)
 }
 
-fn required_number(value: &NumberOrText, field: &str, max: f64) -> Result<f64, Invalid> {
+/// How a required number's upper limit counts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Limit {
+    Inclusive,
+    /// The value stays below the limit (heights: storage's schema asserts `< 300`).
+    Exclusive,
+}
+
+fn required_number(value: &NumberOrText, field: &str, max: f64, limit: Limit) -> Result<f64, Invalid> {
     if char_len(&value.text()) < REQUIRED_MIN_CHARS {
         return Err(invalid(format!("{field} is required, with at least {REQUIRED_MIN_CHARS} characters")));
     }
     let number = value.number().ok_or_else(|| invalid(format!("{field} must be a number")))?;
-    if number <= 0.0 || number > max {
+    if number <= 0.0 || number > max || (limit == Limit::Exclusive && number == max) {
         return Err(invalid(format!("{field} must be between 0 and {max}")));
     }
     Ok(number)
@@ -138,8 +178,8 @@ pub fn validate_patient(input: &PatientInput, mode: PatientMode, now: i64) -> Re
     if char_len(&name) > TEXT_MAX {
         return Err(invalid(format!("name is longer than {TEXT_MAX} characters")));
     }
-    let weight = required_number(&input.weight, "weight", WEIGHT_MAX_KG)?;
-    let height = required_number(&input.height, "height", HEIGHT_MAX_CM)?;
+    let weight = required_number(&input.weight, "weight", WEIGHT_MAX_KG, Limit::Inclusive)?;
+    let height = required_number(&input.height, "height", HEIGHT_MAX_CM, Limit::Exclusive)?;
     let email = input.email.as_deref().unwrap_or("").trim().to_owned();
     if !email.is_empty() && !is_email(&email) {
         return Err(Invalid::new("incorrectEmail", "Please, select a valid email address"));
@@ -159,7 +199,7 @@ pub fn validate_patient(input: &PatientInput, mode: PatientMode, now: i64) -> Re
     }
     let gender = match input.gender.as_deref().map(str::trim) {
         None | Some("") => None,
-        Some(g @ ("Male" | "Female")) => Some(g.to_owned()),
+        Some(g) if Gender::parse(g).is_some() => Some(g.to_owned()),
         Some(_) => return Err(invalid("gender is Male or Female")),
     };
     let size = if input.size.is_unset() {
@@ -238,6 +278,14 @@ mod tests {
         assert_eq!(key(validate_patient(&with("height", "tall".into()), PatientMode::Create, NOW)), "invalidPatientData");
         assert_eq!(key(validate_patient(&with("weight", serde_json::Value::Null), PatientMode::Create, NOW)), "invalidPatientData");
         assert_eq!(key(validate_patient(&with("weight", (-50).into()), PatientMode::Create, NOW)), "invalidPatientData");
+    }
+
+    #[test]
+    fn weight_reaches_its_limit_and_height_stays_below_it_as_storage_asserts() {
+        assert_eq!(key(validate_patient(&with("weight", 700.into()), PatientMode::Create, NOW)), "ok");
+        assert_eq!(key(validate_patient(&with("weight", 700.5.into()), PatientMode::Create, NOW)), "invalidPatientData");
+        assert_eq!(key(validate_patient(&with("height", 299.5.into()), PatientMode::Create, NOW)), "ok");
+        assert_eq!(key(validate_patient(&with("height", 300.into()), PatientMode::Create, NOW)), "invalidPatientData");
     }
 
     #[test]

@@ -7,6 +7,7 @@ use crate::CellFormat;
 /// Every device type of spec §3, plus `Room Set`, the parent record of a bed + seat + floor set
 /// (the spec names room sets but gives their parent no type; see docs/decisions.md).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub enum DeviceType {
     #[serde(rename = "Mattress Mat")]
     MattressMat,
@@ -148,6 +149,7 @@ impl DeviceType {
 
 /// The device page a type opens (spec §2): each family is one page layout in the client.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub enum PageFamily {
     /// A live pressure map with presence, streaming and the device log table.
@@ -171,6 +173,7 @@ pub enum PageFamily {
 /// The analysis captures a page offers (spec §2, §6); the capture machine's kinds plus the
 /// 24-hour static series and remote activation.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub enum CaptureOffer {
     Static,
     Dynamic,
@@ -182,6 +185,7 @@ pub enum CaptureOffer {
 
 /// Which postures a mat reports (and its log shows): `lying` or `sleepMat`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub enum PostureScheme {
     /// Supine, Prone, Left Lateral, Right Lateral, Seated (mattress and floor mats).
@@ -194,6 +198,7 @@ pub enum PostureScheme {
 /// What the client needs to know about a device type, served by `GET /api/deviceTypes` so the
 /// client keeps no copy of its own.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct DeviceTypeInfo {
     /// The name as spec §3 spells it.
@@ -234,6 +239,7 @@ pub struct DeviceTypeInfo {
 
 /// A frame's shape.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct FrameShape {
     pub rows: u16,

@@ -51,6 +51,7 @@ fn tier_ok() -> RepositioningTier {
 
 /// One side of a Sensing Horse.
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct SideStatus {
     /// `left` or `right`.

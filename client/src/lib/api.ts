@@ -1,7 +1,7 @@
 //! REST client for the hub (docs/api.md). Every call but login carries the bearer token; any 401
 //! drops the token, which sends the guarded routes back to /login.
 
-import type { CompanyVariants } from './companyVariants';
+import type * as Api from '../api/types';
 import { dropToken, readToken } from './session';
 
 /** A non-OK answer. `code` is the hub's `error` field (an i18n key where one fits). */
@@ -16,72 +16,20 @@ export class ApiError extends Error {
   }
 }
 
-export interface Oid {
-  $oid: string;
-}
+export type { LoginResponse, Oid, PatientStatus, CardStatus, SideStatus, RepositioningTier, RepositioningClock } from '../api/types';
 
-export interface LoginResponse {
-  token: string;
-  userId: string;
-  companyId: string;
-  companyName: string;
-  role: number | string;
-  expiresAt: number;
-  /** The company's variants (spec §6). */
-  variants?: CompanyVariants;
-}
+/** A device as the hub lists it (`DeviceJson`); navigation state may carry only part of it. */
+export type UserDevice = Pick<Api.DeviceJson, '_id' | 'name' | 'deviceType'> & Partial<Api.DeviceJson>;
 
-export interface UserDevice {
-  _id: Oid;
-  name: string;
-  bed?: string;
-  room?: string;
-  building?: string;
-  floor?: string;
-  healthSystem?: string;
-  deviceType: string;
-  hardwareSerial?: string;
-  company?: string | Oid;
-  numberOfSubdevices?: number;
-  parent?: Oid | string | null;
-  system?: { devices?: Array<string | Oid> };
-}
-
-export type PatientStatus = 'Missing' | 'Absent' | 'Ulcer Risk' | 'Correct' | 'Offline';
-export type CardStatus = 'Missing' | 'Alarm' | 'Correct' | 'Offline';
-
-export interface SideStatus {
-  side: 'left' | 'right';
-  stateCode: number | null;
-  cardStatus: CardStatus;
-}
-
-/** The REST form of a device configuration; the socket's `deviceConf` has a plain string id. */
-export interface DeviceConfDto {
-  deviceId: Oid | string;
-  deviceFunctional?: boolean;
-  patientStatus?: PatientStatus;
-  company?: string;
-  imageSaved?: boolean;
-  stateCode?: number | null;
-  cardStatus?: CardStatus;
-  hardwareSerial?: string;
-  deviceType?: string;
-  name?: string;
-  sides?: SideStatus[];
-  /** Escalation tier of the repositioning clock. */
-  repositioning?: RepositioningTier;
-  /** An alarm waits to be attended: the card shows its Attend button. */
-  unattendedAlarm?: boolean;
-}
-
-export type RepositioningTier = 'ok' | 'dueSoon' | 'due' | 'overdue';
+/** The REST form of a device configuration (`DeviceConfJson`); the socket's `deviceConf` has a plain
+ * string id and may leave fields out. */
+export type DeviceConfDto = Partial<Omit<Api.DeviceConfJson, 'deviceId'>> & { deviceId: Api.Oid | string };
 
 /** Reads an id that may come as `"abc"` or `{ $oid: "abc" }`. */
 export function oidOf(value: unknown): string | null {
   if (typeof value === 'string') return value.length > 0 ? value : null;
   if (value && typeof value === 'object' && '$oid' in value) {
-    const inner = (value as Oid).$oid;
+    const inner = (value as Api.Oid).$oid;
     return typeof inner === 'string' && inner.length > 0 ? inner : null;
   }
   return null;
@@ -121,7 +69,7 @@ export async function apiFetch<T>(path: string, init: RequestInit = {}): Promise
 }
 
 /** POST /api/auth/login. A wrong e-mail or password rejects with code `incorrectCredentials`. */
-export async function login(email: string, password: string): Promise<LoginResponse> {
+export async function login(email: string, password: string): Promise<Api.LoginResponse> {
   const res = await fetch('/api/auth/login', {
     method: 'POST',
     headers: { 'Content-Type': 'application/json' },
@@ -131,7 +79,7 @@ export async function login(email: string, password: string): Promise<LoginRespo
     const { code, message } = await errorCode(res);
     throw new ApiError(res.status, res.status === 401 ? 'incorrectCredentials' : code, message);
   }
-  return (await res.json()) as LoginResponse;
+  return (await res.json()) as Api.LoginResponse;
 }
 
 export const getUserDevices = (): Promise<UserDevice[]> => apiFetch<UserDevice[]>('/api/userDevices');
@@ -140,49 +88,20 @@ export const getDeviceConfCompany = (): Promise<DeviceConfDto[]> =>
   apiFetch<DeviceConfDto[]>('/api/deviceConfCompany');
 
 /** One entry of GET /api/iotAlarms/{id}. */
-export interface AlarmEntry {
-  _id: Oid;
-  deviceId: string;
-  kind: string;
-  creationDate: number;
-  hasBeenAttended: boolean;
-  attendedTime: number | null;
-  timeToAttend: number | null;
-}
-
+export type AlarmEntry = Api.AlarmJson;
 /** One entry of GET /api/iotLogs/{id}. */
-export interface DeviceLogEntry {
-  creationDate: [string, number];
-  pressureMap: number[][] | null;
-  posture: { id: string; confidence: number };
-  position: string;
-  maxPressure: number;
-}
-
+export type DeviceLogEntry = Api.DeviceLogJson;
 /** One entry of GET /api/presenceLogs/{id}: logId '1' entrance, '0' exit. */
-export interface PresenceEntry {
-  deviceId: string;
-  creationDate: number;
-  logId: '0' | '1';
-}
-
-export interface RepositioningClock {
-  minutes: number;
-  tier: RepositioningTier;
-  /** Seconds until the next turn is due (0 once due); null while nobody lies on the mat. */
-  dueInSeconds: number | null;
-  minMinutes: number;
-  maxMinutes: number;
-}
+export type PresenceEntry = Api.PresenceJson;
 
 const seg = encodeURIComponent;
 
 export const getAlarms = (deviceId: string): Promise<AlarmEntry[]> => apiFetch(`/api/iotAlarms/${seg(deviceId)}`);
-export const attendAlarms = (deviceId: string): Promise<{ attended: number }> =>
+export const attendAlarms = (deviceId: string): Promise<Api.Attended> =>
   apiFetch(`/api/iotAlarms/${seg(deviceId)}`, { method: 'PUT' });
 export const getDeviceLogs = (deviceId: string): Promise<DeviceLogEntry[]> => apiFetch(`/api/iotLogs/${seg(deviceId)}`);
 export const getPresenceLogs = (deviceId: string): Promise<PresenceEntry[]> => apiFetch(`/api/presenceLogs/${seg(deviceId)}`);
-export const getRepositioning = (deviceId: string): Promise<RepositioningClock> =>
+export const getRepositioning = (deviceId: string): Promise<Api.RepositioningClock> =>
   apiFetch(`/api/device/${seg(deviceId)}/repositioning`);
-export const setRepositioning = (deviceId: string, minutes: number | null): Promise<{ minutes: number }> =>
+export const setRepositioning = (deviceId: string, minutes: number | null): Promise<Api.RepositioningInterval> =>
   apiFetch(`/api/device/${seg(deviceId)}/repositioning`, { method: 'PUT', body: JSON.stringify({ minutes }) });

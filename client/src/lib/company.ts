@@ -3,7 +3,8 @@
 
 import { atom, useAtomValue, useStore } from 'jotai';
 import { useEffect } from 'react';
-import { apiFetch, type Oid } from './api';
+import type { CompanyJson } from '../api/types';
+import { apiFetch } from './api';
 import { tokenAtom } from './session';
 
 export interface CompanyBranding {
@@ -14,13 +15,7 @@ export interface CompanyBranding {
   logo: string;
 }
 
-interface CompanyDto {
-  _id?: Oid;
-  companyName?: string;
-  address?: string;
-  location?: string;
-  logo?: string;
-}
+type CompanyDto = Partial<CompanyJson>;
 
 const fromDto = (c: CompanyDto | undefined): CompanyBranding => ({
   companyName: c?.companyName ?? '',

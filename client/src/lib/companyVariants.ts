@@ -4,14 +4,8 @@
 
 import { atom } from 'jotai';
 
-export interface CompanyVariants {
-  /** Hide the global centre-of-pressure marker and value. */
-  hideCentreOfPressure: boolean;
-  /** Fitness units: pressures × 0.06 shown in kPa, and the 24 h static analysis button. */
-  fitness: boolean;
-  /** 'Sit' instead of bed/device labels, and no company line on cards. */
-  seatingLabels: boolean;
-}
+export type { CompanyVariants } from '../api/types';
+import type { CompanyVariants } from '../api/types';
 
 /** The variants in the order an administrator sees them; each has `variants.<name>.label` and `.help`. */
 export const VARIANT_SWITCHES: ReadonlyArray<keyof CompanyVariants> = ['hideCentreOfPressure', 'fitness', 'seatingLabels'];

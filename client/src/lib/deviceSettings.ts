@@ -1,14 +1,12 @@
 //! A device's name, room and bed (docs/api.md: PUT /api/device/{id}); spec §5: all three non-empty,
 //! else deviceParameters.
 
+import type { DeviceSettingsInput } from '../api/types';
 import { apiFetch, type UserDevice } from './api';
 import { deviceInfoFamily, type AppStore } from './devicesStore';
 
-export interface DeviceSettings {
-  name: string;
-  room: string;
-  bed: string;
-}
+/** Name, room and bed, as `PUT /api/device/{id}` takes them. */
+export type DeviceSettings = DeviceSettingsInput;
 
 export const settingsOf = (d: Partial<UserDevice>): DeviceSettings => ({ name: d.name ?? '', room: d.room ?? '', bed: d.bed ?? '' });
 

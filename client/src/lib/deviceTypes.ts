@@ -7,31 +7,8 @@ import { atom, useAtomValue } from 'jotai';
 import { apiFetch } from './api';
 import type { AppStore } from './devicesStore';
 
-export type PageFamily = 'mat' | 'seating' | 'seatedPosition' | 'rehab' | 'horse' | 'force' | 'roomSet' | 'none';
-export type CaptureOffer = 'Static' | 'Dynamic' | 'Balance' | 'Fitting' | 'Series24h' | 'Remote';
-
-export interface DeviceTypeInfo {
-  name: string;
-  /** Route of its page (spec §2); null when it has no page of its own. */
-  route: string | null;
-  pageFamily: PageFamily;
-  /** The analysis page its analysis button opens (the podology IoT plate has one). */
-  analysisRoute: string | null;
-  settingsRoute: string;
-  frame: { rows: number; cols: number; bytesPerCell: number } | null;
-  hasPatients: boolean;
-  captures: CaptureOffer[];
-  pdfReports: boolean;
-  /** The static result's 8-bin histogram and its download (spec §2). */
-  staticHistogram: boolean;
-  posture: 'lying' | 'sleepMat' | null;
-  repositioningClock: boolean;
-  card: boolean;
-  cardShowsBed: boolean;
-  readingPresence: boolean;
-  /** Distance between sensor points in cm (contact surface = active cells × its square). */
-  cellSizeCm: number | null;
-}
+export type { CaptureOffer, DeviceTypeInfo, PageFamily } from '../api/types';
+import type { DeviceTypeInfo } from '../api/types';
 
 export type DeviceTypeTable = Readonly<Record<string, DeviceTypeInfo>>;
 

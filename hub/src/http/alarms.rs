@@ -18,21 +18,64 @@ use super::state::{AppState, ACTOR_TIMEOUT};
 use crate::auth::token::Claims;
 
 /// An alarm log entry (spec §3).
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "camelCase")]
-struct AlarmJson {
+pub struct AlarmJson {
     #[serde(rename = "_id")]
-    id: Oid,
-    device_id: String,
-    kind: String,
-    creation_date: i64,
-    has_been_attended: bool,
-    attended_time: Option<i64>,
+    pub id: Oid,
+    pub device_id: String,
+    pub kind: String,
+    pub creation_date: i64,
+    pub has_been_attended: bool,
+    pub attended_time: Option<i64>,
     /// Seconds from the alarm to its attendance.
-    time_to_attend: Option<i64>,
+    pub time_to_attend: Option<i64>,
 }
 
 /// A device and its sub-devices, as ids, within the caller's company.
+/// `GET /api/iotCheckAlarms/{serial}`: the old app's spelling of a boolean.
+#[derive(Debug, Serialize, schemars::JsonSchema)]
+pub enum AlarmCheck {
+    True,
+    False,
+}
+
+/// How many alarms an attend call attended.
+#[derive(Debug, Serialize, schemars::JsonSchema)]
+pub struct Attended {
+    pub attended: usize,
+}
+
+/// One entry of a device's log.
+#[derive(Debug, Serialize, schemars::JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct DeviceLogJson {
+    /// ISO 8601 and Unix seconds (the client shows the second).
+    pub creation_date: (String, i64),
+    /// The map as logged (rows of cells), `null` when unreadable.
+    #[schemars(with = "Option<Vec<Vec<f64>>>")]
+    pub pressure_map: serde_json::Value,
+    pub posture: PostureJson,
+    pub position: String,
+    pub max_pressure: i64,
+}
+
+/// A logged posture and the recogniser's confidence.
+#[derive(Debug, Serialize, schemars::JsonSchema)]
+pub struct PostureJson {
+    pub id: String,
+    pub confidence: f64,
+}
+
+/// An entrance (`logId` `'1'`) or exit (`'0'`).
+#[derive(Debug, Serialize, schemars::JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct PresenceJson {
+    pub device_id: String,
+    pub creation_date: i64,
+    pub log_id: String,
+}
+
 fn device_and_members(state: &AppState, claims: &Claims, device: &DeviceInfo) -> Vec<String> {
     let mut ids = vec![device.id.to_string()];
     ids.extend(device.members.iter().filter(|m| state.catalog.get_in_company(m, &claims.company_id).is_some()).map(|m| m.to_string()));
@@ -45,7 +88,7 @@ pub async fn check(serial: String, call: Call) -> Result<warp::reply::Response, 
     let device = call.device_by_serial(&claims, &serial)?;
     let ids = device_and_members(&call.state, &claims, &device);
     let pending = call.state.store.logs().has_unattended(&claims.company_id, &ids).await.map_err(ApiError::internal)?;
-    Ok(ok(&if pending { "True" } else { "False" }))
+    Ok(ok(&if pending { AlarmCheck::True } else { AlarmCheck::False }))
 }
 
 /// The alarms of a device and its sub-devices, newest first.
@@ -81,7 +124,7 @@ async fn attend_devices(call: &Call, claims: &Claims, device: &DeviceInfo) -> Re
             let _ = handle.actor.call(|reply| MatMsg::AttendAlarm { alarm: None, reply }, Some(ACTOR_TIMEOUT)).await;
         }
     }
-    Ok(ok(&serde_json::json!({ "attended": attended })))
+    Ok(ok(&Attended { attended }))
 }
 
 
@@ -105,16 +148,14 @@ pub async fn device_logs(id: String, call: Call) -> Result<warp::reply::Response
     let claims = call.claims()?;
     call.device(&claims, &id)?;
     let logs = call.state.store.logs().device_logs(&claims.company_id, &id).await.map_err(ApiError::internal)?;
-    let body: Vec<serde_json::Value> = logs
+    let body: Vec<DeviceLogJson> = logs
         .into_iter()
-        .map(|log| {
-            serde_json::json!({
-                "creationDate": [iso_8601_utc(log.creation_date * 1000), log.creation_date],
-                "pressureMap": serde_json::from_str::<serde_json::Value>(&log.pressure_map).unwrap_or(serde_json::Value::Null),
-                "posture": { "id": log.posture, "confidence": log.confidence },
-                "position": log.position,
-                "maxPressure": log.max_pressure,
-            })
+        .map(|log| DeviceLogJson {
+            creation_date: (iso_8601_utc(log.creation_date * 1000), log.creation_date),
+            pressure_map: serde_json::from_str::<serde_json::Value>(&log.pressure_map).unwrap_or(serde_json::Value::Null),
+            posture: PostureJson { id: log.posture, confidence: log.confidence },
+            position: log.position,
+            max_pressure: log.max_pressure,
         })
         .collect();
     Ok(ok(&body))
@@ -127,9 +168,9 @@ pub async fn presence_logs(id: String, call: Call) -> Result<warp::reply::Respon
     let mut entries = Vec::new();
     for device_id in device_and_members(&call.state, &claims, &device) {
         for entry in call.state.store.logs().presence(&claims.company_id, &device_id).await.map_err(ApiError::internal)? {
-            entries.push(serde_json::json!({ "deviceId": entry.device_id, "creationDate": entry.creation_date, "logId": entry.log_id }));
+            entries.push(PresenceJson { device_id: entry.device_id, creation_date: entry.creation_date, log_id: entry.log_id });
         }
     }
-    entries.sort_by(|a, b| b["creationDate"].as_i64().cmp(&a["creationDate"].as_i64()));
+    entries.sort_by_key(|e| std::cmp::Reverse(e.creation_date));
     Ok(ok(&entries))
 }

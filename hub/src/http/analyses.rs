@@ -3,6 +3,8 @@
 //! /api/podometryAnalysis/specific/{id}`; history pages of 10 and counts, for the company or one
 //! patient, filtered by type (`all` for every type).
 
+use schemars::generate::SchemaGenerator;
+use schemars::{json_schema, Schema};
 use serde::{Deserialize, Serialize};
 use storage::model::{Analysis, AnalysisFilter, NewAnalysis};
 use warp::http::StatusCode;
@@ -22,21 +24,25 @@ pub const PODOMETRY_TYPES: [&str; 5] = ["Static", "Balance", "Dynamic", "Fitting
 pub const SEATING_TYPE: &str = "seatingDynamic";
 
 /// An analysis as the client sends it.
-#[derive(Debug, Default, Deserialize)]
+#[derive(Debug, Default, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "camelCase", default)]
+#[schemars(extend("required" = ["analysisType"]))]
 pub struct AnalysisInput {
+    #[schemars(schema_with = "podometry_type")]
     pub analysis_type: Option<String>,
+    #[schemars(length(max = NOTES_MAX))]
     pub notes: String,
     pub map_preview: serde_json::Value,
     /// Ordered named pairs: `[{ "name": …, "value": … }, …]` (or `[name, value]` pairs).
     pub additional_parameters: Vec<serde_json::Value>,
     /// Unix seconds; now when absent.
+    #[schemars(range(min = 0))]
     pub creation_date: Option<i64>,
     pub device_id: Option<String>,
 }
 
 /// An analysis as the client reads it (spec §3).
-#[derive(Debug, Serialize, Deserialize)]
+#[derive(Debug, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct AnalysisJson {
     #[serde(rename = "_id")]
@@ -123,8 +129,9 @@ pub async fn create_seating(patient_id: String, call: Call) -> Result<warp::repl
 }
 
 /// `PUT …/specific/{id}` body.
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, schemars::JsonSchema)]
 pub struct NotesRequest {
+    #[schemars(length(max = NOTES_MAX))]
     pub notes: String,
 }
 
@@ -142,11 +149,11 @@ pub async fn update_notes(id: String, mut call: Call) -> Result<warp::reply::Res
 pub async fn delete(id: String, call: Call) -> Result<warp::reply::Response, ApiError> {
     let claims = call.claims()?;
     call.state.store.analyses().delete(&claims.company_id, &id).await.map_err(|e| ApiError::store(e, "analysis", "duplicate"))?;
-    Ok(ok(&serde_json::json!({ "deleted": id })))
+    Ok(ok(&Deleted { deleted: id }))
 }
 
 /// Totals of a filter as the history shows them.
-#[derive(Debug, Serialize, Deserialize, PartialEq)]
+#[derive(Debug, Serialize, Deserialize, PartialEq, schemars::JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct HistoryTotals {
     pub total_analysis: u64,
@@ -154,6 +161,41 @@ pub struct HistoryTotals {
     /// Megabytes, 2 decimals.
     pub total_size: f64,
 }
+
+/// A history page of 10 and the totals of the whole history.
+#[derive(Debug, Serialize, schemars::JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct HistoryPage {
+    pub analyses: Vec<AnalysisJson>,
+    pub current_page_count: u64,
+    #[serde(flatten)]
+    pub totals: HistoryTotals,
+}
+
+/// `DELETE /api/podometryAnalysis/specific/{id}`: the deleted analysis's id.
+#[derive(Debug, Serialize, schemars::JsonSchema)]
+pub struct Deleted {
+    pub deleted: String,
+}
+
+/// `analysisType` of a podology analysis: one of [`PODOMETRY_TYPES`].
+fn podometry_type(_: &mut SchemaGenerator) -> Schema {
+    json_schema!({ "type": "string", "enum": PODOMETRY_TYPES })
+}
+
+/// `{analysisType}` of the history calls: a podology type, [`SEATING_TYPE`] or `all`.
+pub fn history_type(_: &mut SchemaGenerator) -> Schema {
+    let types: Vec<&str> = PODOMETRY_TYPES.into_iter().chain([SEATING_TYPE, "all"]).collect();
+    json_schema!({ "type": "string", "enum": types })
+}
+
+/// `{page}` of the history calls: from 1.
+pub fn page_number_schema(_: &mut SchemaGenerator) -> Schema {
+    json_schema!({ "type": "integer", "minimum": 1, "maximum": MAX_PAGE })
+}
+
+/// The last page the history calls accept: beyond it the offset would not fit storage's integer.
+pub const MAX_PAGE: u64 = i64::MAX as u64 / PAGE_SIZE;
 
 fn totals(count: u64, bytes: u64) -> HistoryTotals {
     HistoryTotals { total_analysis: count, total_pages: count.div_ceil(PAGE_SIZE), total_size: (bytes as f64 / 1_048_576.0 * 100.0).round() / 100.0 }
@@ -169,7 +211,7 @@ fn filter(patient_id: Option<String>, analysis_type: &str) -> Result<AnalysisFil
 }
 
 fn page_number(page: &str) -> Result<u64, ApiError> {
-    page.parse::<u64>().ok().filter(|p| *p >= 1).ok_or_else(|| ApiError::new(StatusCode::BAD_REQUEST, "invalidPage", "pages are numbered from 1"))
+    page.parse::<u64>().ok().filter(|p| (1..=MAX_PAGE).contains(p)).ok_or_else(|| ApiError::new(StatusCode::BAD_REQUEST, "invalidPage", "pages are numbered from 1"))
 }
 
 async fn history_page(call: Call, user_id: String, patient_id: Option<String>, analysis_type: String, page: String) -> Result<warp::reply::Response, ApiError> {
@@ -182,13 +224,7 @@ async fn history_page(call: Call, user_id: String, patient_id: Option<String>, a
     let analyses = call.state.store.analyses().page(&claims.company_id, &filter, page - 1, PAGE_SIZE).await.map_err(ApiError::internal)?;
     let sums = call.state.store.analyses().totals(&claims.company_id, &filter).await.map_err(ApiError::internal)?;
     let totals = totals(sums.count, sums.bytes);
-    Ok(ok(&serde_json::json!({
-        "analyses": analyses.into_iter().map(AnalysisJson::from).collect::<Vec<_>>(),
-        "currentPageCount": page,
-        "totalPages": totals.total_pages,
-        "totalAnalysis": totals.total_analysis,
-        "totalSize": totals.total_size,
-    })))
+    Ok(ok(&HistoryPage { analyses: analyses.into_iter().map(AnalysisJson::from).collect(), current_page_count: page, totals }))
 }
 
 async fn history_count(call: Call, user_id: String, patient_id: Option<String>, analysis_type: String) -> Result<warp::reply::Response, ApiError> {
@@ -239,6 +275,8 @@ mod tests {
         assert!(page_number("0").is_err());
         assert_eq!(page_number("3").unwrap(), 3);
         assert!(page_number("x").is_err());
+        assert_eq!(page_number(&MAX_PAGE.to_string()).ok(), Some(MAX_PAGE));
+        assert!(page_number(&(MAX_PAGE + 1).to_string()).is_err(), "its offset would overflow storage's integer");
         assert!(filter(None, "all").unwrap().analysis_type.is_none());
         assert_eq!(filter(None, "seatingDynamic").unwrap().analysis_type.as_deref(), Some("seatingDynamic"));
         assert!(filter(None, "Walking").is_err());

@@ -64,7 +64,7 @@ impl Audit<'_> {
 }
 
 /// One entry as the admin page reads it.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct AuditEntryJson {
     pub id: String,
@@ -96,7 +96,7 @@ impl From<AuditEntry> for AuditEntryJson {
 }
 
 /// A page of the audit log.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct AuditPageJson {
     pub entries: Vec<AuditEntryJson>,
@@ -105,10 +105,18 @@ pub struct AuditPageJson {
     pub total: u64,
 }
 
+/// The last page accepted: beyond it the offset would not fit storage's integer.
+pub const MAX_AUDIT_PAGE: u64 = i64::MAX as u64 / AUDIT_PAGE_SIZE as u64;
+
+/// `{page}` of the audit log: from 1.
+pub fn page_number_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+    schemars::json_schema!({ "type": "integer", "minimum": 1, "maximum": MAX_AUDIT_PAGE })
+}
+
 /// `GET /api/auditLog/{page}`: page (from 1) of the entries about or by the caller's company.
 pub async fn list(page: String, call: Call) -> Result<warp::reply::Response, ApiError> {
     let claims = call.admin()?;
-    let page: usize = page.parse().ok().filter(|p| *p >= 1).ok_or_else(|| ApiError::new(StatusCode::BAD_REQUEST, "invalidPage", "{page} is a page number from 1"))?;
+    let page: usize = page.parse().ok().filter(|p| *p >= 1 && *p as u64 <= MAX_AUDIT_PAGE).ok_or_else(|| ApiError::new(StatusCode::BAD_REQUEST, "invalidPage", "{page} is a page number from 1"))?;
     let found = call.state.store.audit().page(&claims.company_id, page - 1, AUDIT_PAGE_SIZE).await.map_err(ApiError::internal)?;
     Ok(ok(&AuditPageJson { entries: found.entries.into_iter().map(AuditEntryJson::from).collect(), page, per_page: AUDIT_PAGE_SIZE, total: found.total }))
 }

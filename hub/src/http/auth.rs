@@ -19,14 +19,14 @@ use crate::auth::token::{unix_now, Claims, TokenError, TokenSigner};
 use mat_api::account::{validate_account, AccountInput};
 
 /// The login request.
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, schemars::JsonSchema)]
 pub struct LoginRequest {
     pub email: String,
     pub password: String,
 }
 
 /// The login response.
-#[derive(Debug, Serialize, Deserialize)]
+#[derive(Debug, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct LoginResponse {
     pub token: String,
@@ -98,17 +98,20 @@ const DUMMY_HASH: &str = "$argon2id$v=19$m=19456,t=2,p=1$c29tZXNhbHRzb21lc2FsdA$
 
 /// `POST /api/auth/signup` body: an account and the company (id or name) it joins. A `role`
 /// field is accepted and ignored: new users get role 2 (spec §6).
-#[derive(Debug, Default, Deserialize)]
+#[derive(Debug, Default, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "camelCase", default)]
+#[schemars(extend("required" = ["email", "password", "company"]))]
 pub struct SignupRequest {
     #[serde(flatten)]
     pub account: AccountInput,
+    #[schemars(pattern(mat_api::schema::NOT_BLANK))]
     pub company: String,
+    #[schemars(skip)]
     pub role: Option<serde_json::Value>,
 }
 
 /// The created user.
-#[derive(Debug, Serialize, Deserialize)]
+#[derive(Debug, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct CreatedUser {
     pub id: String,

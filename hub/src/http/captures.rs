@@ -11,6 +11,14 @@ use super::error::ApiError;
 use super::json::ok;
 use super::state::ACTOR_TIMEOUT;
 
+/// `POST /api/iotRequests/{serial}`: the capture started for this patient.
+#[derive(Debug, serde::Serialize, schemars::JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct CaptureStarted {
+    pub started: bool,
+    pub patient_id: String,
+}
+
 fn unavailable() -> ApiError {
     ApiError::new(StatusCode::CONFLICT, "connectDevice", "the device is not available")
 }
@@ -31,7 +39,7 @@ pub async fn start(serial: String, call: Call) -> Result<warp::reply::Response, 
     handle.actor.cast(MatMsg::SelectPatient(Some(patient.id.clone()))).map_err(|_| unavailable())?;
     let user_id = claims.user_id.clone();
     match handle.actor.call(|reply| MatMsg::RemoteActivation { user_id, reply }, Some(ACTOR_TIMEOUT)).await {
-        Ok(CallResult::Success(Ok(()))) => Ok(ok(&serde_json::json!({ "started": true, "patientId": patient.id }))),
+        Ok(CallResult::Success(Ok(()))) => Ok(ok(&CaptureStarted { started: true, patient_id: patient.id })),
         Ok(CallResult::Success(Err(refusal))) => Err(ApiError::new(StatusCode::CONFLICT, refusal.code(), format!("the capture cannot start: {}", refusal.code()))),
         _ => Err(unavailable()),
     }

@@ -13,7 +13,7 @@ use mat_api::company::{validate_company, CompanyInput};
 
 /// A company as the admin panel and branding page read it. `address` and `location` carry the
 /// same value (the old branding page read `location`).
-#[derive(Debug, Serialize, Deserialize)]
+#[derive(Debug, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct CompanyJson {
     #[serde(rename = "_id")]
@@ -29,7 +29,7 @@ pub struct CompanyJson {
 
 /// A company's variants (spec §1, §6) as the client reads and an administrator sends them. Every
 /// field is required when sending, so a save states the whole setting.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct VariantsJson {
     pub hide_centre_of_pressure: bool,
@@ -64,6 +64,12 @@ impl From<Company> for CompanyJson {
     }
 }
 
+/// `GET /api/auth/companiesname`.
+#[derive(Debug, Serialize, schemars::JsonSchema)]
+pub struct CompanyNames {
+    pub companies: Vec<String>,
+}
+
 /// Creates a company (administrators).
 pub async fn register(mut call: Call) -> Result<warp::reply::Response, ApiError> {
     let claims = call.admin()?;
@@ -88,7 +94,7 @@ pub async fn names(call: Call) -> Result<warp::reply::Response, ApiError> {
     call.admin()?;
     let companies = call.state.store.companies().list().await.map_err(ApiError::internal)?;
     let names: Vec<String> = companies.into_iter().map(|c| c.company_name).collect();
-    Ok(ok(&serde_json::json!({ "companies": names })))
+    Ok(ok(&CompanyNames { companies: names }))
 }
 
 /// The caller's company, as a one-element list (the branding page uses the first record).

@@ -23,7 +23,7 @@ use super::state::{AppState, ACTOR_TIMEOUT};
 use mat_api::device::{validate_settings, DeviceSettingsInput};
 
 /// A device as the client reads it (spec §3 field names).
-#[derive(Debug, Serialize, Deserialize)]
+#[derive(Debug, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct DeviceJson {
     #[serde(rename = "_id")]
@@ -44,7 +44,7 @@ pub struct DeviceJson {
 }
 
 /// Sub-devices of a parent.
-#[derive(Debug, Serialize, Deserialize)]
+#[derive(Debug, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct SystemJson {
     pub devices: Vec<String>,
 }
@@ -71,7 +71,7 @@ impl DeviceJson {
 }
 
 /// A device configuration (spec §3) with the live status the cards show.
-#[derive(Debug, Serialize, Deserialize)]
+#[derive(Debug, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct DeviceConfJson {
     pub device_id: Oid,
@@ -90,6 +90,56 @@ pub struct DeviceConfJson {
     pub unattended_alarm: bool,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub sides: Vec<SideStatus>,
+}
+
+/// `GET /api/ForceDeviceApi/{id}`: a Force Mat's four channels (0–4095), their sum, and the hub
+/// time of the frame (`null` before any).
+#[derive(Debug, Serialize, schemars::JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct ForceValues {
+    pub presure_value: Vec<u16>,
+    pub total: u32,
+    pub hub_time_ms: Option<u64>,
+}
+
+/// `GET /api/standard/pressureMapLogs/{serial}`: the latest map (`null` before any) and its sum.
+#[derive(Debug, Serialize, schemars::JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct PressureMapLog {
+    pub creation_date: Option<DateJson>,
+    pub pressure_map: Option<Vec<Vec<u16>>>,
+    pub pressures: u64,
+}
+
+/// `{ "$date": ms }`, the date shape of spec §3.
+#[derive(Debug, Serialize, schemars::JsonSchema)]
+pub struct DateJson {
+    #[serde(rename = "$date")]
+    pub date: u64,
+}
+
+/// `GET /api/device/{id}/repositioning`.
+#[derive(Debug, Serialize, schemars::JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct RepositioningClock {
+    /// The interval set, minutes.
+    pub minutes: u64,
+    pub tier: RepositioningTier,
+    /// Whole seconds until the next turn is due (0 once due), `null` while nobody lies on the mat.
+    pub due_in_seconds: Option<u64>,
+    pub min_minutes: i64,
+    pub max_minutes: i64,
+}
+
+/// `PUT /api/device/{id}/repositioning`: the interval now applied, minutes.
+#[derive(Debug, Serialize, schemars::JsonSchema)]
+pub struct RepositioningInterval {
+    pub minutes: u64,
+}
+
+/// `{x}` of `obtainList`: a page of 10 from 1, or 0 for all.
+pub fn page_or_all_schema(_: &mut schemars::generate::SchemaGenerator) -> schemars::Schema {
+    schemars::json_schema!({ "type": "integer", "minimum": 0, "maximum": usize::MAX })
 }
 
 #[derive(Deserialize)]
@@ -198,7 +248,7 @@ pub async fn obtain_list(company: String, device_type: String, x: String, call: 
     let devices = call.state.store.devices().list_company_type(&claims.company_id, device_type.name()).await.map_err(ApiError::internal)?;
     let selected: Vec<DeviceJson> = match page {
         0 => devices.into_iter().map(|d| DeviceJson::new(d, &company_name)).collect(),
-        n => devices.into_iter().skip((n - 1) * 10).take(10).map(|d| DeviceJson::new(d, &company_name)).collect(),
+        n => devices.into_iter().skip((n - 1).saturating_mul(10)).take(10).map(|d| DeviceJson::new(d, &company_name)).collect(),
     };
     Ok(ok(&selected))
 }
@@ -229,7 +279,7 @@ pub async fn force_values(id: String, call: Call) -> Result<warp::reply::Respons
         None => (None, vec![0; 4]),
     };
     let total: u32 = values.iter().map(|&v| u32::from(v)).sum();
-    Ok(ok(&serde_json::json!({ "presureValue": values, "total": total, "hubTimeMs": at })))
+    Ok(ok(&ForceValues { presure_value: values, total, hub_time_ms: at }))
 }
 
 /// `GET /api/standard/pressureMapLogs/{serial}`: the device's latest pressure map (spec §3
@@ -240,11 +290,11 @@ pub async fn pressure_map_log(serial: String, call: Call) -> Result<warp::reply:
     let device = call.device_by_serial(&claims, &serial)?;
     let body = match latest_map(&call.state, &device) {
         Some((at, rows, cols, cells)) => {
-            let map: Vec<&[u16]> = cells.chunks(usize::from(cols.max(1))).take(usize::from(rows)).collect();
+            let map: Vec<Vec<u16>> = cells.chunks(usize::from(cols.max(1))).take(usize::from(rows)).map(<[u16]>::to_vec).collect();
             let total: u64 = cells.iter().map(|&v| u64::from(v)).sum();
-            serde_json::json!({ "creationDate": { "$date": at }, "pressureMap": map, "pressures": total })
+            PressureMapLog { creation_date: Some(DateJson { date: at }), pressure_map: Some(map), pressures: total }
         }
-        None => serde_json::json!({ "creationDate": null, "pressureMap": null, "pressures": 0 }),
+        None => PressureMapLog { creation_date: None, pressure_map: None, pressures: 0 },
     };
     Ok(ok(&body))
 }
@@ -261,22 +311,24 @@ pub async fn get_repositioning(id: String, call: Call) -> Result<warp::reply::Re
         Ok(ractor::rpc::CallResult::Success(None)) => return Err(ApiError::not_found("repositioning clock")),
         _ => return Err(ApiError::new(StatusCode::SERVICE_UNAVAILABLE, "deviceUnavailable", "the device did not answer")),
     };
-    Ok(ok(&serde_json::json!({
-        "minutes": view.interval.as_secs() / 60,
-        "tier": view.tier,
-        "dueInSeconds": view.due_in.map(|d| d.as_secs()),
-        "minMinutes": REPOSITIONING_MINUTES.start(),
-        "maxMinutes": REPOSITIONING_MINUTES.end(),
-    })))
+    Ok(ok(&RepositioningClock {
+        minutes: view.interval.as_secs() / 60,
+        tier: view.tier,
+        due_in_seconds: view.due_in.map(|d| d.as_secs()),
+        min_minutes: *REPOSITIONING_MINUTES.start(),
+        max_minutes: *REPOSITIONING_MINUTES.end(),
+    }))
 }
 
 /// Shortest and longest repositioning interval accepted, minutes (15 min to 24 h).
 pub const REPOSITIONING_MINUTES: std::ops::RangeInclusive<i64> = 15..=1440;
 
 /// `PUT /api/device/{id}/repositioning` body: minutes, or `null` for the 2 h default.
-#[derive(Debug, Default, Deserialize)]
+#[derive(Debug, Default, Deserialize, schemars::JsonSchema)]
 #[serde(default)]
 pub struct RepositioningRequest {
+    #[schemars(range(min = *REPOSITIONING_MINUTES.start(), max = *REPOSITIONING_MINUTES.end()))]
+    #[serde(deserialize_with = "mat_api::lenient::optional_integer")]
     pub minutes: Option<i64>,
 }
 
@@ -301,5 +353,5 @@ pub async fn set_repositioning(id: String, mut call: Call) -> Result<warp::reply
     if let Some(handle) = call.state.device_actor(&device.id).await {
         let _ = handle.actor.cast(MatMsg::SetRepositioningInterval(interval));
     }
-    Ok(ok(&serde_json::json!({ "minutes": interval.as_secs() / 60 })))
+    Ok(ok(&RepositioningInterval { minutes: interval.as_secs() / 60 }))
 }

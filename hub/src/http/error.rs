@@ -59,15 +59,18 @@ impl ApiError {
     }
 }
 
-#[derive(Serialize)]
-struct Body<'a> {
-    error: &'a str,
-    message: &'a str,
+/// The body of every error answer.
+#[derive(Serialize, schemars::JsonSchema)]
+pub struct ErrorBody<'a> {
+    /// An i18n key (spec §8) or a code such as `invalidBody`.
+    pub error: &'a str,
+    /// What went wrong, in English.
+    pub message: &'a str,
 }
 
 /// The JSON reply for an error.
 pub fn reply(error: &ApiError) -> warp::reply::Response {
-    let body = warp::reply::json(&Body { error: error.error, message: &error.message });
+    let body = warp::reply::json(&ErrorBody { error: error.error, message: &error.message });
     let mut response = warp::reply::with_status(body, error.status).into_response();
     if let Some(seconds) = error.retry_after {
         response.headers_mut().insert("retry-after", warp::http::HeaderValue::from(seconds));

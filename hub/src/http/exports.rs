@@ -33,13 +33,20 @@ fn frame_times(parameters: &[NamedParameter], frames: usize) -> Option<Vec<u64>>
     }
 }
 
+/// The kinds of export, named in the path by their `dataType`.
+const EXPORT_KINDS: [ExportKind; 2] = [ExportKind::Processed, ExportKind::Unprocessed];
+
+/// `{kind}`: `processed` or `unprocessed`.
+pub fn export_kind_schema(_: &mut schemars::generate::SchemaGenerator) -> schemars::Schema {
+    let names: Vec<&str> = EXPORT_KINDS.into_iter().map(ExportKind::data_type).collect();
+    schemars::json_schema!({ "type": "string", "enum": names })
+}
+
 /// The export file of a stored analysis.
 pub async fn export(id: String, kind: String, call: Call) -> Result<warp::reply::Response, ApiError> {
     let claims = call.claims()?;
-    let kind = match kind.as_str() {
-        "processed" => ExportKind::Processed,
-        "unprocessed" => ExportKind::Unprocessed,
-        _ => return Err(ApiError::new(StatusCode::BAD_REQUEST, "invalidExportKind", "the export kind is processed or unprocessed")),
+    let Some(kind) = EXPORT_KINDS.into_iter().find(|k| k.data_type() == kind) else {
+        return Err(ApiError::new(StatusCode::BAD_REQUEST, "invalidExportKind", "the export kind is processed or unprocessed"));
     };
     let record = call.state.store.analyses().get(&claims.company_id, &id).await.map_err(ApiError::internal)?.ok_or_else(|| ApiError::not_found("analysis"))?;
     let analysis_type: AnalysisKind = serde_json::from_value(Value::String(record.analysis_type.clone())).map_err(ApiError::internal)?;

@@ -5,7 +5,7 @@ use warp::http::StatusCode;
 use warp::Reply;
 
 /// `{ "$oid": id }`, the id shape of spec §3.
-#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq, schemars::JsonSchema)]
 pub struct Oid {
     #[serde(rename = "$oid")]
     pub oid: String,

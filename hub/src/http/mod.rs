@@ -37,6 +37,11 @@ use self::call::{ANALYSIS_BODY_LIMIT, DEFAULT_BODY_LIMIT, LOGIN_BODY_LIMIT};
 use self::state::AppState;
 use crate::api_route;
 use crate::ingest::websocket::TRANSPORT_MESSAGE_LIMIT;
+use mat_api::company::CompanyInput;
+use mat_api::device::{DeviceSettingsInput, RegistrationInput};
+use mat_api::layout::LayoutJson;
+use mat_api::patient::PatientInput;
+use mat_protocol::device_type::{DeviceType, DeviceTypeInfo};
 
 /// Largest browser WebSocket message accepted (browsers send small events).
 const BROWSER_MESSAGE_LIMIT: usize = 64 * 1024;
@@ -47,63 +52,63 @@ pub fn api(state: &Arc<AppState>) -> Api {
     let s = state;
     let d = DEFAULT_BODY_LIMIT;
     // Authentication and companies.
-    api_route!(api, s, POST, LOGIN_BODY_LIMIT, Public, "auth", "/api/auth/login", "Sign in; answers a bearer token", auth::login, "api" / "auth" / "login");
-    api_route!(api, s, POST, d, User, "auth", "/api/auth/logout", "Sign out: revoke the caller's token (later calls and sockets with it get 401)", auth::logout, "api" / "auth" / "logout");
-    api_route!(api, s, POST, d, Admin, "auth", "/api/auth/signup", "Create a staff user in a company", auth::signup, "api" / "auth" / "signup");
-    api_route!(api, s, GET, d, Admin, "auth", "/api/auth/companies", "Every company", companies::list, "api" / "auth" / "companies");
-    api_route!(api, s, GET, d, Admin, "auth", "/api/auth/companiesname", "Every company's name", companies::names, "api" / "auth" / "companiesname");
-    api_route!(api, s, POST, d, Admin, "auth", "/api/auth/company/register", "Create a company", companies::register, "api" / "auth" / "company" / "register");
-    api_route!(api, s, GET, d, User, "company", "/api/companyUser", "The caller's company and branding", companies::own, "api" / "companyUser");
-    api_route!(api, s, PUT, d, Admin, "company", "/api/companyUser", "Save the caller's company's name, address and logo", companies::update_own, "api" / "companyUser");
-    api_route!(api, s, GET, d, User, "company", "/api/companyVariants", "The caller's company's variants (hideCentreOfPressure, fitness, seatingLabels)", companies::variants, "api" / "companyVariants");
-    api_route!(api, s, PUT, d, Admin, "company", "/api/companyVariants", "Switch the caller's company's variants (all three booleans)", companies::set_variants, "api" / "companyVariants");
-    api_route!(api, s, GET, d, Admin, "company", "/api/auditLog/{page}", "The audit log of administrative actions about or by the caller's company, newest first, 20 a page; {page} from 1", audit::list, "api" / "auditLog" / String);
+    api_route!(api, s, POST, LOGIN_BODY_LIMIT, Public, "auth", "/api/auth/login", "Sign in; answers a bearer token", auth::login, "api" / "auth" / "login"; doc.body::<auth::LoginRequest>().json::<auth::LoginResponse>(200).errors(&[401, 429]));
+    api_route!(api, s, POST, d, User, "auth", "/api/auth/logout", "Sign out: revoke the caller's token (later calls and sockets with it get 401)", auth::logout, "api" / "auth" / "logout"; doc.empty(204));
+    api_route!(api, s, POST, d, Admin, "auth", "/api/auth/signup", "Create a staff user in a company", auth::signup, "api" / "auth" / "signup"; doc.body::<auth::SignupRequest>().json::<auth::CreatedUser>(201).errors(&[404, 409]));
+    api_route!(api, s, GET, d, Admin, "auth", "/api/auth/companies", "Every company", companies::list, "api" / "auth" / "companies"; doc.json::<Vec<companies::CompanyJson>>(200));
+    api_route!(api, s, GET, d, Admin, "auth", "/api/auth/companiesname", "Every company's name", companies::names, "api" / "auth" / "companiesname"; doc.json::<companies::CompanyNames>(200));
+    api_route!(api, s, POST, d, Admin, "auth", "/api/auth/company/register", "Create a company", companies::register, "api" / "auth" / "company" / "register"; doc.body::<CompanyInput>().json::<companies::CompanyJson>(201).errors(&[409]));
+    api_route!(api, s, GET, d, User, "company", "/api/companyUser", "The caller's company and branding", companies::own, "api" / "companyUser"; doc.json::<Vec<companies::CompanyJson>>(200).errors(&[404]));
+    api_route!(api, s, PUT, d, Admin, "company", "/api/companyUser", "Save the caller's company's name, address and logo", companies::update_own, "api" / "companyUser"; doc.body::<CompanyInput>().json::<companies::CompanyJson>(200).errors(&[404, 409]));
+    api_route!(api, s, GET, d, User, "company", "/api/companyVariants", "The caller's company's variants (hideCentreOfPressure, fitness, seatingLabels)", companies::variants, "api" / "companyVariants"; doc.json::<companies::VariantsJson>(200).errors(&[404]));
+    api_route!(api, s, PUT, d, Admin, "company", "/api/companyVariants", "Switch the caller's company's variants (all three booleans)", companies::set_variants, "api" / "companyVariants"; doc.body::<companies::VariantsJson>().json::<companies::VariantsJson>(200).errors(&[404]));
+    api_route!(api, s, GET, d, Admin, "company", "/api/auditLog/{page}", "The audit log of administrative actions about or by the caller's company, newest first, 20 a page; {page} from 1", audit::list, "api" / "auditLog" / String; doc.param_with("page", audit::page_number_schema).json::<audit::AuditPageJson>(200).errors(&[400]));
     // Devices.
-    api_route!(api, s, GET, d, User, "devices", "/api/deviceTypes", "The device-type table: routes, page families, frame shapes, capabilities", device_types::list, "api" / "deviceTypes");
-    api_route!(api, s, GET, d, User, "devices", "/api/userDevices", "The company's devices", devices::user_devices, "api" / "userDevices");
-    api_route!(api, s, GET, d, User, "devices", "/api/deviceConfCompany", "The company's device configurations and live statuses", devices::device_conf_company, "api" / "deviceConfCompany");
-    api_route!(api, s, GET, d, User, "devices", "/api/deviceConfiguration/{id}", "One device's configuration", devices::device_configuration, "api" / "deviceConfiguration" / String);
-    api_route!(api, s, PUT, d, User, "devices", "/api/device/{id}", "Rename and relocate a device (name, room, bed)", devices::update, "api" / "device" / String);
-    api_route!(api, s, GET, d, User, "devices", "/api/device/{id}/repositioning", "The repositioning clock: interval, tier and seconds until the next turn is due", devices::get_repositioning, "api" / "device" / String / "repositioning");
-    api_route!(api, s, PUT, d, User, "devices", "/api/device/{id}/repositioning", "Set the repositioning interval (minutes, null for 2 h)", devices::set_repositioning, "api" / "device" / String / "repositioning");
-    api_route!(api, s, GET, d, User, "devices", "/api/device/obtainList/{company}/{type}/{x}", "The company's devices of a type; x: page of 10, 0 for all", devices::obtain_list, "api" / "device" / "obtainList" / String / String / String);
-    api_route!(api, s, GET, d, User, "devices", "/api/ForceDeviceApi/{id}", "A Force Mat's four channels and their sum", devices::force_values, "api" / "ForceDeviceApi" / String);
-    api_route!(api, s, GET, d, User, "devices", "/api/standard/pressureMapLogs/{serial}", "A device's latest pressure map", devices::pressure_map_log, "api" / "standard" / "pressureMapLogs" / String);
-    api_route!(api, s, POST, d, Admin, "devices", "/api/device/{id}/secret", "Rotate a device's secret; answers the new one once (the old one stops working, a connected device is disconnected)", device_secrets::rotate, "api" / "device" / String / "secret");
-    api_route!(api, s, POST, d, Admin, "registration", "/api/deviceandconfRegistration", "Register a device; answers its one-time secret", registration::register, "api" / "deviceandconfRegistration");
-    api_route!(api, s, POST, d, Admin, "registration", "/api/registerAll", "Create a company, its first user and device", registration::register_all, "api" / "registerAll");
-    api_route!(api, s, POST, d, Admin, "registration", "/api/quickRegistration", "Register a device with a generated login", registration::quick_register, "api" / "quickRegistration");
+    api_route!(api, s, GET, d, User, "devices", "/api/deviceTypes", "The device-type table: routes, page families, frame shapes, capabilities", device_types::list, "api" / "deviceTypes"; doc.json::<Vec<DeviceTypeInfo>>(200));
+    api_route!(api, s, GET, d, User, "devices", "/api/userDevices", "The company's devices", devices::user_devices, "api" / "userDevices"; doc.json::<Vec<devices::DeviceJson>>(200));
+    api_route!(api, s, GET, d, User, "devices", "/api/deviceConfCompany", "The company's device configurations and live statuses", devices::device_conf_company, "api" / "deviceConfCompany"; doc.json::<Vec<devices::DeviceConfJson>>(200));
+    api_route!(api, s, GET, d, User, "devices", "/api/deviceConfiguration/{id}", "One device's configuration", devices::device_configuration, "api" / "deviceConfiguration" / String; doc.json::<devices::DeviceConfJson>(200));
+    api_route!(api, s, PUT, d, User, "devices", "/api/device/{id}", "Rename and relocate a device (name, room, bed)", devices::update, "api" / "device" / String; doc.body::<DeviceSettingsInput>().json::<devices::DeviceJson>(200));
+    api_route!(api, s, GET, d, User, "devices", "/api/device/{id}/repositioning", "The repositioning clock: interval, tier and seconds until the next turn is due", devices::get_repositioning, "api" / "device" / String / "repositioning"; doc.json::<devices::RepositioningClock>(200).errors(&[503]));
+    api_route!(api, s, PUT, d, User, "devices", "/api/device/{id}/repositioning", "Set the repositioning interval (minutes, null for 2 h)", devices::set_repositioning, "api" / "device" / String / "repositioning"; doc.body::<devices::RepositioningRequest>().json::<devices::RepositioningInterval>(200));
+    api_route!(api, s, GET, d, User, "devices", "/api/device/obtainList/{company}/{type}/{x}", "The company's devices of a type; x: page of 10, 0 for all", devices::obtain_list, "api" / "device" / "obtainList" / String / String / String; doc.param::<DeviceType>("type").param_with("x", devices::page_or_all_schema).json::<Vec<devices::DeviceJson>>(200).errors(&[400]));
+    api_route!(api, s, GET, d, User, "devices", "/api/ForceDeviceApi/{id}", "A Force Mat's four channels and their sum", devices::force_values, "api" / "ForceDeviceApi" / String; doc.json::<devices::ForceValues>(200).errors(&[400]));
+    api_route!(api, s, GET, d, User, "devices", "/api/standard/pressureMapLogs/{serial}", "A device's latest pressure map", devices::pressure_map_log, "api" / "standard" / "pressureMapLogs" / String; doc.json::<devices::PressureMapLog>(200));
+    api_route!(api, s, POST, d, Admin, "devices", "/api/device/{id}/secret", "Rotate a device's secret; answers the new one once (the old one stops working, a connected device is disconnected)", device_secrets::rotate, "api" / "device" / String / "secret"; doc.json::<registration::RegisteredDevice>(200).errors(&[409]));
+    api_route!(api, s, POST, d, Admin, "registration", "/api/deviceandconfRegistration", "Register a device; answers its one-time secret", registration::register, "api" / "deviceandconfRegistration"; doc.body::<RegistrationInput>().json::<registration::RegisteredDevice>(201).errors(&[404, 409]));
+    api_route!(api, s, POST, d, Admin, "registration", "/api/registerAll", "Create a company, its first user and device", registration::register_all, "api" / "registerAll"; doc.body::<registration::RegisterAllRequest>().json::<registration::RegisteredAll>(201).errors(&[409]));
+    api_route!(api, s, POST, d, Admin, "registration", "/api/quickRegistration", "Register a device with a generated login", registration::quick_register, "api" / "quickRegistration"; doc.body::<registration::QuickRegistrationRequest>().json::<registration::QuickRegistration>(201).errors(&[404, 409]));
     // Alarms and logs.
-    api_route!(api, s, GET, d, User, "alarms", "/api/iotCheckAlarms/{serial}", "'True' while the device has an unattended alarm", alarms::check, "api" / "iotCheckAlarms" / String);
-    api_route!(api, s, GET, d, User, "alarms", "/api/iotAlarms/{id}", "A device's alarm log", alarms::list, "api" / "iotAlarms" / String);
-    api_route!(api, s, PUT, d, User, "alarms", "/api/iotAlarms/{id}", "Attend a device's pending alarms", alarms::attend, "api" / "iotAlarms" / String);
-    api_route!(api, s, PUT, d, User, "alarms", "/api/attendAlarm/{serial}", "Attend a sub-device's pending alarms by serial", alarms::attend_by_serial, "api" / "attendAlarm" / String);
-    api_route!(api, s, GET, d, User, "alarms", "/api/iotLogs/{id}", "A device's log", alarms::device_logs, "api" / "iotLogs" / String);
-    api_route!(api, s, GET, d, User, "alarms", "/api/presenceLogs/{id}", "A device's entrances and exits", alarms::presence_logs, "api" / "presenceLogs" / String);
-    api_route!(api, s, POST, d, User, "alarms", "/api/iotRequests/{serial}", "Start a remote dynamic capture for the caller's selected patient", captures::start, "api" / "iotRequests" / String);
+    api_route!(api, s, GET, d, User, "alarms", "/api/iotCheckAlarms/{serial}", "'True' while the device has an unattended alarm", alarms::check, "api" / "iotCheckAlarms" / String; doc.json::<alarms::AlarmCheck>(200));
+    api_route!(api, s, GET, d, User, "alarms", "/api/iotAlarms/{id}", "A device's alarm log", alarms::list, "api" / "iotAlarms" / String; doc.json::<Vec<alarms::AlarmJson>>(200));
+    api_route!(api, s, PUT, d, User, "alarms", "/api/iotAlarms/{id}", "Attend a device's pending alarms", alarms::attend, "api" / "iotAlarms" / String; doc.json::<alarms::Attended>(200));
+    api_route!(api, s, PUT, d, User, "alarms", "/api/attendAlarm/{serial}", "Attend a sub-device's pending alarms by serial", alarms::attend_by_serial, "api" / "attendAlarm" / String; doc.json::<alarms::Attended>(200));
+    api_route!(api, s, GET, d, User, "alarms", "/api/iotLogs/{id}", "A device's log", alarms::device_logs, "api" / "iotLogs" / String; doc.json::<Vec<alarms::DeviceLogJson>>(200));
+    api_route!(api, s, GET, d, User, "alarms", "/api/presenceLogs/{id}", "A device's entrances and exits", alarms::presence_logs, "api" / "presenceLogs" / String; doc.json::<Vec<alarms::PresenceJson>>(200));
+    api_route!(api, s, POST, d, User, "alarms", "/api/iotRequests/{serial}", "Start a remote dynamic capture for the caller's selected patient", captures::start, "api" / "iotRequests" / String; doc.json::<captures::CaptureStarted>(200).errors(&[400, 409]));
     // Analyses.
     let a = ANALYSIS_BODY_LIMIT;
-    api_route!(api, s, POST, a, User, "analyses", "/api/podometryAnalysis/{patientId}", "Store a podology, balance, fitting or rehab analysis", analyses::create_podometry, "api" / "podometryAnalysis" / String);
-    api_route!(api, s, POST, a, User, "analyses", "/api/seatingAnalysis/{patientId}", "Store a seating analysis", analyses::create_seating, "api" / "seatingAnalysis" / String);
-    api_route!(api, s, PUT, d, User, "analyses", "/api/podometryAnalysis/specific/{id}", "Replace an analysis's notes", analyses::update_notes, "api" / "podometryAnalysis" / "specific" / String);
-    api_route!(api, s, DELETE, d, User, "analyses", "/api/podometryAnalysis/specific/{id}", "Delete an analysis", analyses::delete, "api" / "podometryAnalysis" / "specific" / String);
-    api_route!(api, s, GET, d, User, "analyses", "/api/podometryAnalysisPage/{userId}/{analysisType}/{page}", "A history page of 10", analyses::page, "api" / "podometryAnalysisPage" / String / String / String);
-    api_route!(api, s, GET, d, User, "analyses", "/api/podometryAnalysisCount/{userId}/{analysisType}", "History totals", analyses::count, "api" / "podometryAnalysisCount" / String / String);
-    api_route!(api, s, GET, d, User, "analyses", "/api/podometryAnalysisPatient/{userId}/{patientId}/{analysisType}/{page}", "A patient's history page of 10", analyses::patient_page, "api" / "podometryAnalysisPatient" / String / String / String / String);
-    api_route!(api, s, GET, d, User, "analyses", "/api/podometryAnalysisCountPatient/{userId}/{patientId}/{analysisType}", "A patient's history totals", analyses::patient_count, "api" / "podometryAnalysisCountPatient" / String / String / String);
-    api_route!(api, s, POST, d, User, "reports", "/api/downloadAnalysisPDF/{id}/{x}", "The analysis report as PDF (layoutOptions: widgets, language, palette)", reports::analysis_pdf, "api" / "downloadAnalysisPDF" / String / String);
-    api_route!(api, s, POST, d, User, "reports", "/api/downloadRealScalePDF/{id}", "The map at real scale on A3 or A4, as PDF", reports::real_scale_pdf, "api" / "downloadRealScalePDF" / String);
-    api_route!(api, s, GET, d, User, "reports", "/api/analysisExport/{id}/{kind}", "Raw-data export (processed or unprocessed) as a JSON file", exports::export, "api" / "analysisExport" / String / String);
+    api_route!(api, s, POST, a, User, "analyses", "/api/podometryAnalysis/{patientId}", "Store a podology, balance, fitting or rehab analysis", analyses::create_podometry, "api" / "podometryAnalysis" / String; doc.body::<analyses::AnalysisInput>().json::<analyses::AnalysisJson>(201).errors(&[409]));
+    api_route!(api, s, POST, a, User, "analyses", "/api/seatingAnalysis/{patientId}", "Store a seating analysis", analyses::create_seating, "api" / "seatingAnalysis" / String; doc.body::<analyses::AnalysisInput>().json::<analyses::AnalysisJson>(201).errors(&[409]));
+    api_route!(api, s, PUT, d, User, "analyses", "/api/podometryAnalysis/specific/{id}", "Replace an analysis's notes", analyses::update_notes, "api" / "podometryAnalysis" / "specific" / String; doc.body::<analyses::NotesRequest>().json::<analyses::AnalysisJson>(200));
+    api_route!(api, s, DELETE, d, User, "analyses", "/api/podometryAnalysis/specific/{id}", "Delete an analysis", analyses::delete, "api" / "podometryAnalysis" / "specific" / String; doc.json::<analyses::Deleted>(200));
+    api_route!(api, s, GET, d, User, "analyses", "/api/podometryAnalysisPage/{userId}/{analysisType}/{page}", "A history page of 10", analyses::page, "api" / "podometryAnalysisPage" / String / String / String; doc.param_with("analysisType", analyses::history_type).param_with("page", analyses::page_number_schema).json::<analyses::HistoryPage>(200).errors(&[400]));
+    api_route!(api, s, GET, d, User, "analyses", "/api/podometryAnalysisCount/{userId}/{analysisType}", "History totals", analyses::count, "api" / "podometryAnalysisCount" / String / String; doc.param_with("analysisType", analyses::history_type).json::<analyses::HistoryTotals>(200).errors(&[400]));
+    api_route!(api, s, GET, d, User, "analyses", "/api/podometryAnalysisPatient/{userId}/{patientId}/{analysisType}/{page}", "A patient's history page of 10", analyses::patient_page, "api" / "podometryAnalysisPatient" / String / String / String / String; doc.param_with("analysisType", analyses::history_type).param_with("page", analyses::page_number_schema).json::<analyses::HistoryPage>(200).errors(&[400]));
+    api_route!(api, s, GET, d, User, "analyses", "/api/podometryAnalysisCountPatient/{userId}/{patientId}/{analysisType}", "A patient's history totals", analyses::patient_count, "api" / "podometryAnalysisCountPatient" / String / String / String; doc.param_with("analysisType", analyses::history_type).json::<analyses::HistoryTotals>(200).errors(&[400]));
+    api_route!(api, s, POST, d, User, "reports", "/api/downloadAnalysisPDF/{id}/{x}", "The analysis report as PDF (layoutOptions: widgets, language, palette)", reports::analysis_pdf, "api" / "downloadAnalysisPDF" / String / String; doc.body::<reports::AnalysisPdfRequest>().pdf(200));
+    api_route!(api, s, POST, d, User, "reports", "/api/downloadRealScalePDF/{id}", "The map at real scale on A3 or A4, as PDF", reports::real_scale_pdf, "api" / "downloadRealScalePDF" / String; doc.body::<reports::RealScaleRequest>().pdf(200));
+    api_route!(api, s, GET, d, User, "reports", "/api/analysisExport/{id}/{kind}", "Raw-data export (processed or unprocessed) as a JSON file", exports::export, "api" / "analysisExport" / String / String; doc.param_with("kind", exports::export_kind_schema).json::<serde_json::Value>(200).errors(&[400]));
     // Patients.
-    api_route!(api, s, GET, d, User, "patients", "/api/podometry/patients/{userId}", "The company's patients", patients::list, "api" / "podometry" / "patients" / String);
-    api_route!(api, s, POST, d, User, "patients", "/api/podometry/patients/{userId}", "Register a patient", patients::create, "api" / "podometry" / "patients" / String);
-    api_route!(api, s, GET, d, User, "patients", "/api/podometry/patient/select/{userId}", "The caller's selected patient", patients::selected, "api" / "podometry" / "patient" / "select" / String);
-    api_route!(api, s, PUT, d, User, "patients", "/api/podometry/patient/select/{userId}", "Select a patient", patients::select, "api" / "podometry" / "patient" / "select" / String);
-    api_route!(api, s, PUT, d, User, "patients", "/api/podometry/patient/{patientId}", "Edit a patient", patients::update, "api" / "podometry" / "patient" / String);
+    api_route!(api, s, GET, d, User, "patients", "/api/podometry/patients/{userId}", "The company's patients", patients::list, "api" / "podometry" / "patients" / String; doc.json::<Vec<patients::PatientJson>>(200));
+    api_route!(api, s, POST, d, User, "patients", "/api/podometry/patients/{userId}", "Register a patient", patients::create, "api" / "podometry" / "patients" / String; doc.body::<PatientInput>().json::<patients::PatientJson>(201));
+    api_route!(api, s, GET, d, User, "patients", "/api/podometry/patient/select/{userId}", "The caller's selected patient", patients::selected, "api" / "podometry" / "patient" / "select" / String; doc.json::<patients::SelectedPatient>(200));
+    api_route!(api, s, PUT, d, User, "patients", "/api/podometry/patient/select/{userId}", "Select a patient", patients::select, "api" / "podometry" / "patient" / "select" / String; doc.body::<patients::SelectRequest>().json::<patients::SelectedPatient>(200));
+    api_route!(api, s, PUT, d, User, "patients", "/api/podometry/patient/{patientId}", "Edit a patient", patients::update, "api" / "podometry" / "patient" / String; doc.body::<PatientInput>().json::<patients::PatientJson>(200));
     // Layout.
-    api_route!(api, s, GET, d, User, "layout", "/api/LayoutSettings/{userId}", "The caller's layout settings", layout::get, "api" / "LayoutSettings" / String);
-    api_route!(api, s, PUT, d, User, "layout", "/api/LayoutSettings/{userId}", "Save the caller's layout settings", layout::save, "api" / "LayoutSettings" / String);
-    api_route!(api, s, POST, d, User, "layout", "/api/LayoutSettings/{userId}", "Save the caller's layout settings", layout::save, "api" / "LayoutSettings" / String);
+    api_route!(api, s, GET, d, User, "layout", "/api/LayoutSettings/{userId}", "The caller's layout settings", layout::get, "api" / "LayoutSettings" / String; doc.json::<LayoutJson>(200));
+    api_route!(api, s, PUT, d, User, "layout", "/api/LayoutSettings/{userId}", "Save the caller's layout settings", layout::save, "api" / "LayoutSettings" / String; doc.body::<LayoutJson>().json::<LayoutJson>(200).json::<LayoutJson>(201));
+    api_route!(api, s, POST, d, User, "layout", "/api/LayoutSettings/{userId}", "Save the caller's layout settings", layout::save, "api" / "LayoutSettings" / String; doc.body::<LayoutJson>().json::<LayoutJson>(200).json::<LayoutJson>(201));
     api
 }
 

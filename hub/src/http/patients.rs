@@ -13,11 +13,18 @@ use super::json::{created, ok, Oid};
 use mat_api::patient::{validate_patient, PatientInput, PatientMode};
 
 /// The message when no patient is selected (spec §7).
+/// The caller's selected patient: `patient: null` with [`NO_PATIENT_SELECTED`] when none.
+#[derive(Debug, Serialize, schemars::JsonSchema)]
+pub struct SelectedPatient {
+    pub patient: Option<PatientJson>,
+    pub message: Option<String>,
+}
+
 pub const NO_PATIENT_SELECTED: &str = "No patient is currently selected.";
 
 /// A patient as the client reads it (spec §3): `_id` and the stored fields. Unset phone, phone2
 /// and postalCode are '-1', unset size -1; the client shows them blank.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, schemars::JsonSchema)]
 pub struct PatientJson {
     #[serde(rename = "_id")]
     pub id: Oid,
@@ -64,14 +71,14 @@ pub async fn selected(user_id: String, call: Call) -> Result<warp::reply::Respon
     let claims = call.as_user(&user_id)?;
     let patient = call.state.store.patients().selected(&claims.company_id, &claims.user_id).await.map_err(ApiError::internal)?;
     let body = match patient {
-        Some(patient) => serde_json::json!({ "patient": PatientJson::from(patient), "message": null }),
-        None => serde_json::json!({ "patient": null, "message": NO_PATIENT_SELECTED }),
+        Some(patient) => SelectedPatient { patient: Some(patient.into()), message: None },
+        None => SelectedPatient { patient: None, message: Some(NO_PATIENT_SELECTED.to_owned()) },
     };
     Ok(ok(&body))
 }
 
 /// `PUT /api/podometry/patient/select/{userId}` body.
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct SelectRequest {
     pub patient_id: String,
@@ -81,7 +88,10 @@ pub struct SelectRequest {
 pub async fn select(user_id: String, mut call: Call) -> Result<warp::reply::Response, ApiError> {
     let claims = call.as_user(&user_id)?;
     let request: SelectRequest = call.json().await?;
+    if request.patient_id.is_empty() {
+        return Err(ApiError::not_found("patient"));
+    }
     call.state.store.patients().select(&claims.company_id, &claims.user_id, &request.patient_id).await.map_err(|e| ApiError::store(e, "patient", "duplicate"))?;
     let patient = call.state.store.patients().get(&claims.company_id, &request.patient_id).await.map_err(ApiError::internal)?.ok_or_else(|| ApiError::not_found("patient"))?;
-    Ok(ok(&serde_json::json!({ "patient": PatientJson::from(patient), "message": null })))
+    Ok(ok(&SelectedPatient { patient: Some(patient.into()), message: None }))
 }

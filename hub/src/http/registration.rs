@@ -37,7 +37,7 @@ pub const QUICK_PASSWORD_CHARS: usize = 12;
 pub const QUICK_EMAIL_DOMAIN: &str = "quick-registration.invalid";
 
 /// A registered device, with its one-time secret when it streams.
-#[derive(Debug, Serialize, Deserialize)]
+#[derive(Debug, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct RegisteredDevice {
     pub id: String,
@@ -215,8 +215,9 @@ pub async fn register(mut call: Call) -> Result<warp::reply::Response, ApiError>
 }
 
 /// `POST /api/registerAll` body: a company, its first user and its first device.
-#[derive(Debug, Default, Deserialize)]
+#[derive(Debug, Default, Deserialize, schemars::JsonSchema)]
 #[serde(default)]
+#[schemars(extend("required" = ["company", "user", "device"]))]
 pub struct RegisterAllRequest {
     pub company: CompanyInput,
     pub user: AccountInput,
@@ -224,7 +225,7 @@ pub struct RegisterAllRequest {
 }
 
 /// What `registerAll` created; `id` is the company's.
-#[derive(Debug, Serialize, Deserialize)]
+#[derive(Debug, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct RegisteredAll {
     pub id: String,
@@ -268,17 +269,20 @@ pub async fn register_all(mut call: Call) -> Result<warp::reply::Response, ApiEr
 }
 
 /// `POST /api/quickRegistration` body.
-#[derive(Debug, Default, Deserialize)]
+#[derive(Debug, Default, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "camelCase", default)]
+#[schemars(extend("required" = ["hardwareSerial", "deviceType"]))]
 pub struct QuickRegistrationRequest {
+    #[schemars(pattern(mat_api::schema::SERIAL))]
     pub hardware_serial: String,
+    #[schemars(schema_with = "mat_api::schema::registrable_device_type")]
     pub device_type: String,
     /// An existing company (id or name); a new company named after the serial when absent.
     pub company: Option<String>,
 }
 
 /// What a quick registration created, with the generated credentials (shown once).
-#[derive(Debug, Serialize, Deserialize)]
+#[derive(Debug, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct QuickRegistration {
     pub email: String,

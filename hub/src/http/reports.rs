@@ -103,7 +103,7 @@ where
 
 /// `POST /api/downloadAnalysisPDF/{id}/{x}` body. `{x}` (the old client's view index) does not
 /// change the report.
-#[derive(Debug, Default, Deserialize)]
+#[derive(Debug, Default, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "camelCase", default)]
 pub struct AnalysisPdfRequest {
     pub layout_options: LayoutOptions,
@@ -132,7 +132,7 @@ pub async fn analysis_pdf(id: String, _x: String, mut call: Call) -> Result<warp
 }
 
 /// `POST /api/downloadRealScalePDF/{id}` body.
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct RealScaleRequest {
     /// `A3` or `A4`.

@@ -76,6 +76,7 @@ impl Default for UlcerConfig {
 
 /// How urgent repositioning is, shown on the device page and the card.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize, serde::Deserialize)]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub enum RepositioningTier {
     /// Nothing to do yet (or nobody on the mat).

@@ -16,6 +16,7 @@ use mat_protocol::device_type::DeviceType;
 
 /// The patient status stored in the device configuration (spec §3).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub enum PatientStatus {
     Missing,
     Absent,
@@ -45,6 +46,7 @@ impl PatientStatus {
 
 /// What a device card shows, with its colour in the client.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub enum CardStatus {
     /// Blue.
     Missing,

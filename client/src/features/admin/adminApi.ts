@@ -2,18 +2,13 @@
 //! the hub answers 403 `forbidden` otherwise.
 
 import type { CompanyText } from '../../components/company/CompanyFields';
-import { apiFetch, type Oid } from '../../lib/api';
+import type { CompanyJson } from '../../api/types';
+import { apiFetch } from '../../lib/api';
 
 /** Spec §9: a new company's defaults. */
 export const NEW_COMPANY_DEFAULTS = { pageColor: '#f5f5f5', layoutNumber: 2 } as const;
 
-export interface CompanyRecord {
-  _id: Oid;
-  companyName: string;
-  address?: string;
-  location?: string;
-  logo?: string;
-}
+export type CompanyRecord = CompanyJson;
 
 export interface UserInput {
   email: string;
@@ -34,22 +29,8 @@ export interface DeviceInput {
   added_by?: string;
 }
 
-export interface RegisteredDevice {
-  id: string;
-  hardwareSerial: string;
-  deviceType: string;
-  name: string;
-  /** Shown once: the hub keeps only its hash. Null for parents that never connect. */
-  deviceSecret?: string | null;
-  members?: Array<{ hardwareSerial: string; deviceSecret?: string | null; name?: string }>;
-}
-
-export interface QuickRegistration {
-  email: string;
-  password: string;
-  companyId: string;
-  device: RegisteredDevice;
-}
+export type { QuickRegistration, RegisteredDevice } from '../../api/types';
+import type { QuickRegistration, RegisteredDevice } from '../../api/types';
 
 const post = <T>(path: string, body: unknown) => apiFetch<T>(path, { method: 'POST', body: JSON.stringify(body) });
 

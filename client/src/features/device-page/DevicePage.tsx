@@ -6,38 +6,13 @@
 import { useAtomValue } from 'jotai';
 import { useEffect, useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useLocation, useNavigate } from 'react-router-dom';
-import { oidOf, type UserDevice } from '../../lib/api';
+import { useLocation } from 'react-router-dom';
+import { oidOf } from '../../lib/api';
 import { deviceTypesAtom, deviceTypesErrorAtom, typeInfo } from '../../lib/deviceTypes';
+import { deviceFromState, useLeaveWhen } from '../../lib/deviceRoute';
 import type { RendererFactory } from './HeatMap';
 import { PAGE_REGISTRY } from './registry';
 import './device-page.css';
-
-export const NO_DEVICE_REDIRECT_MS = 100;
-
-/** Reads the device from navigation state (an object, or a serialized one). */
-export function deviceFromState(state: unknown): UserDevice | null {
-  let device: unknown = state && typeof state === 'object' ? (state as { device?: unknown }).device : null;
-  if (typeof device === 'string') {
-    try {
-      device = JSON.parse(device);
-    } catch {
-      return null;
-    }
-  }
-  if (!device || typeof device !== 'object' || !oidOf((device as UserDevice)._id)) return null;
-  return device as UserDevice;
-}
-
-/** Returns to /devices after 100 ms when `leave` holds. */
-export function useLeaveWhen(leave: boolean) {
-  const navigate = useNavigate();
-  useEffect(() => {
-    if (!leave) return;
-    const timer = setTimeout(() => navigate('/devices', { replace: true }), NO_DEVICE_REDIRECT_MS);
-    return () => clearTimeout(timer);
-  }, [leave, navigate]);
-}
 
 export function DevicePage({ createRenderer }: { createRenderer?: RendererFactory }) {
   const { t } = useTranslation();

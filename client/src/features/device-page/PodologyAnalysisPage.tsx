@@ -8,7 +8,7 @@ import { useTranslation } from 'react-i18next';
 import { useLocation } from 'react-router-dom';
 import { oidOf } from '../../lib/api';
 import { deviceTypesAtom, typeInfo } from '../../lib/deviceTypes';
-import { deviceFromState, useLeaveWhen } from './DevicePage';
+import { deviceFromState, useLeaveWhen } from '../../lib/deviceRoute';
 import { DevicePageFrame } from './DevicePageFrame';
 import type { RendererFactory } from './HeatMap';
 import { LiveMapPanel } from './LiveMapPanel';

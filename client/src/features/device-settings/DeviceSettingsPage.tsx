@@ -9,7 +9,7 @@ import { useLocation, useNavigate } from 'react-router-dom';
 import { FormPage } from '../../components/FormPage';
 import { oidOf } from '../../lib/api';
 import { useDeviceType } from '../../lib/deviceTypes';
-import { deviceFromState, useLeaveWhen } from '../device-page/DevicePage';
+import { deviceFromState, useLeaveWhen } from '../../lib/deviceRoute';
 import { DeviceSettingsFields } from '../../components/DeviceSettingsFields';
 import { settingsOf, type DeviceSettings } from '../../lib/deviceSettings';
 import { useSaveDeviceSettings } from '../../lib/useSaveDeviceSettings';

@@ -2,6 +2,7 @@ import { act, fireEvent, screen, waitFor, within } from '@testing-library/react'
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
+import type { Oid } from '../../lib/api';
 import { applyDeviceConf } from '../../lib/devicesStore';
 import { STATUS_COLORS } from '../../lib/status';
 import { tableFromList, type DeviceTypeInfo } from '../../lib/deviceTypes';
@@ -73,7 +74,7 @@ describe('device visibility', () => {
   it('hides the types the hub marks card-less (horse subdevices) and devices with a parent', () => {
     expect(isVisibleDevice({ deviceType: 'Sensing Horse Subdevice' }, TABLE)).toBe(false);
     expect(isVisibleDevice({ deviceType: 'Mattress Mat IoT', parent: oid('r0') }, TABLE)).toBe(false);
-    expect(isVisibleDevice({ deviceType: 'Mattress Mat IoT', parent: 'r0' }, TABLE)).toBe(false);
+    expect(isVisibleDevice({ deviceType: 'Mattress Mat IoT', parent: 'r0' as unknown as Oid }, TABLE)).toBe(false);
     expect(isVisibleDevice({ deviceType: 'Mattress Mat IoT', parent: null }, TABLE)).toBe(true);
     expect(isVisibleDevice({ deviceType: 'Room Set' }, TABLE)).toBe(true);
   });

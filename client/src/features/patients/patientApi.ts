@@ -1,29 +1,12 @@
 //! The patient calls of docs/api.md: the company's patients, create, edit, and the caller's
 //! selected patient. `{userId}` is the signed-in user (local storage `userId`).
 
-import { apiFetch, oidOf, type Oid } from '../../lib/api';
+import type { PatientJson, SelectedPatientAnswer } from '../../api/types';
+import { apiFetch, oidOf } from '../../lib/api';
 import { STORAGE } from '../../lib/storageKeys';
 
 /** A patient as the hub returns it (spec §3). Unset phone, phone2, postalCode are '-1', size -1. */
-export interface Patient {
-  _id: Oid;
-  name: string;
-  weight: number;
-  height: number;
-  birthDate?: number | null;
-  notes?: string;
-  email?: string;
-  phone?: string | number;
-  phone2?: string | number;
-  gender?: string | null;
-  size?: number | string;
-  healthIns?: string;
-  medicalCond?: string;
-  profession?: string;
-  address?: string;
-  postalCode?: string | number;
-  country?: string;
-}
+export type Patient = PatientJson;
 
 /** What POST and PUT take: the fields of spec §3, numbers as numbers, unset ones absent. */
 export type PatientBody = Record<string, string | number | boolean>;
@@ -40,10 +23,7 @@ export const createPatient = (body: PatientBody): Promise<Patient> =>
 export const updatePatient = (id: string, body: PatientBody): Promise<Patient> =>
   apiFetch<Patient>(`/api/podometry/patient/${encodeURIComponent(id)}`, { method: 'PUT', body: JSON.stringify(body) });
 
-interface SelectionAnswer {
-  patient: Patient | null;
-  message?: string | null;
-}
+type SelectionAnswer = SelectedPatientAnswer;
 
 export const fetchSelectedPatient = async (): Promise<Patient | null> =>
   (await apiFetch<SelectionAnswer>(`/api/podometry/patient/select/${userId()}`)).patient;

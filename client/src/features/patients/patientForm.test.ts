@@ -108,7 +108,8 @@ describe('patient body and display', () => {
   });
 
   it('shows unset phone, phone2, size and postal code (-1 or "-1") blank', () => {
-    const p: Patient = { _id: { $oid: 'p1' }, name: 'Ana', weight: 70, height: 172, phone: '-1', phone2: -1 as unknown as string, size: -1, postalCode: '-1', birthDate: Date.UTC(1961, 3, 12) / 1000 };
+    // An older record: fields missing and phone2 stored as a number.
+    const p = { _id: { $oid: 'p1' }, name: 'Ana', weight: 70, height: 172, phone: '-1', phone2: -1, size: -1, postalCode: '-1', birthDate: Date.UTC(1961, 3, 12) / 1000 } as unknown as Patient;
     const form = formFromPatient(p);
     expect([form.phone, form.phone2, form.size, form.postalCode]).toEqual(['', '', '', '']);
     expect(form.birthDate).toBe('1961-04-12');

@@ -1,0 +1,100 @@
+#!/usr/bin/env bash
+# Schema fuzzing of the REST API: schemathesis (pinned, installed from PyPI into a virtualenv)
+# against a real debug hub on 127.0.0.1 with the demo data, as an administrator of a company of
+# its own (so renaming or re-branding it leaves the demo company alone). It checks that no call
+# answers 5xx, that every status, content type and JSON body is the one the OpenAPI document
+# declares, and that every body the document describes is accepted. Prints the summary; exits
+# non-zero on any failure.
+#
+#   scripts/api-fuzz.sh                 # 25 examples per operation (a few minutes on 2 cores)
+#   API_FUZZ_EXAMPLES=200 scripts/api-fuzz.sh
+#   HUB_BIN=path/to/hub scripts/api-fuzz.sh
+set -euo pipefail
+cd "$(dirname "$0")/.."
+root=$(pwd)
+target_dir="${CARGO_TARGET_DIR:-$root/target}"
+hub_bin="${HUB_BIN:-$target_dir/debug/hub}"
+examples="${API_FUZZ_EXAMPLES:-25}"
+schemathesis_version="4.32.5"
+venv="$target_dir/api-fuzz-venv"
+
+if [ ! -x "$hub_bin" ]; then
+  echo "api-fuzz: no hub binary at $hub_bin (run 'cargo test -p hub --no-run' first)" >&2
+  exit 1
+fi
+if [ ! -x "$venv/bin/schemathesis" ] || ! "$venv/bin/schemathesis" --version | grep -q "$schemathesis_version"; then
+  python3 -m venv "$venv"
+  "$venv/bin/pip" install --quiet --disable-pip-version-check "schemathesis==$schemathesis_version"
+fi
+
+work=$(mktemp -d)
+hub_pid=""
+cleanup() {
+  local status=$?
+  if [ -n "$hub_pid" ]; then kill "$hub_pid" 2>/dev/null || true; wait "$hub_pid" 2>/dev/null || true; fi
+  if [ "$status" != 0 ] && [ -f "$work/hub.log" ]; then
+    mkdir -p "$root/artifacts/api-fuzz" && cp "$work/hub.log" "$root/artifacts/api-fuzz/hub.log"
+    echo "api-fuzz: the hub's log is in artifacts/api-fuzz/hub.log" >&2
+  fi
+  rm -rf "$work"
+}
+trap cleanup EXIT
+
+email="fuzzer@fuzz.example.com"
+password="fuzz-admin-password"
+HUB_ADMIN_PASSWORD="$password" "$hub_bin" create-admin --data "$work/data" --email "$email" --company "Fuzz Clinic" >"$work/create-admin.log" 2>&1 \
+  || { cat "$work/create-admin.log" >&2; exit 1; }
+"$hub_bin" --demo --data "$work/data" --http 127.0.0.1:0 --quic 127.0.0.1:0 --client-dir "$work/no-client" >"$work/hub.log" 2>&1 &
+hub_pid=$!
+base=""
+for _ in $(seq 1 600); do
+  base=$(sed -n 's/^listening http=\(\S*\).*/\1/p' "$work/hub.log")
+  [ -n "$base" ] && break
+  kill -0 "$hub_pid" 2>/dev/null || { cat "$work/hub.log" >&2; exit 1; }
+  sleep 0.1
+done
+[ -n "$base" ] || { echo "api-fuzz: the hub did not start" >&2; cat "$work/hub.log" >&2; exit 1; }
+
+login=$(python3 - "$base" "$email" "$password" <<'PY'
+import json, sys, urllib.request
+base, email, password = sys.argv[1:4]
+request = urllib.request.Request(f"{base}/api/auth/login", data=json.dumps({"email": email, "password": password}).encode(), headers={"content-type": "application/json"})
+answer = json.load(urllib.request.urlopen(request))
+print(answer["token"], answer["userId"])
+PY
+)
+read -r token user_id <<<"$login"
+
+# `{userId}` is the caller's own id (any other answers 404), so the user-scoped calls reach their
+# handlers; every other path parameter is generated.
+# Answers that depend on which stored record a valid id names, which no schema can say: those
+# operations may also answer 400 to a body or id the document describes.
+cat >"$work/schemathesis.toml" <<TOML
+[parameters]
+"path.userId" = "$user_id"
+
+# An id of a device that is not a Force Mat: 400 notAForceDevice.
+[[operations]]
+include-path = "/api/ForceDeviceApi/{id}"
+checks.positive_data_acceptance.expected-statuses = ["2xx", "400", "401", "403", "404", "409", "429"]
+
+# A serial of a parent device (horse, room set), which captures nothing itself: 400 notACaptureDevice.
+[[operations]]
+include-path = "/api/iotRequests/{serial}"
+checks.positive_data_acceptance.expected-statuses = ["2xx", "400", "401", "403", "404", "409", "429"]
+TOML
+
+echo "api-fuzz: schemathesis $schemathesis_version, $examples examples per operation, hub $base"
+# One worker: two concurrent writes to the same record (the fuzzer's company) can meet a storage
+# write conflict, answered 500 today (docs/api.md, "Known").
+# Run from the temporary directory: schemathesis keeps a cache in its working directory.
+cd "$work"
+SCHEMATHESIS_HOOKS=api_fuzz_hooks PYTHONPATH="$root/scripts" "$venv/bin/schemathesis" --config-file "$work/schemathesis.toml" run "$base/api/openapi.json" \
+  --header "Authorization: Bearer $token" \
+  --checks not_a_server_error,status_code_conformance,content_type_conformance,response_schema_conformance,positive_data_acceptance \
+  --max-examples "$examples" \
+  --phases examples,coverage,fuzzing \
+  --workers 1 \
+  --seed "${API_FUZZ_SEED:-1}" \
+  --generation-database none \
+  --no-color
