@@ -45,9 +45,12 @@ async fn every_operation_documents_typed_answers_errors_and_bodies() {
     let document = served_document().await;
     for (method, path, operation) in operations(&document) {
         let responses = operation["responses"].as_object().expect("responses");
-        let successes: Vec<&Value> = responses.iter().filter(|(status, _)| status.starts_with('2')).map(|(_, r)| r).collect();
-        assert!(!successes.is_empty(), "{method} {path} documents no successful answer");
-        for success in successes {
+        assert!(responses.keys().any(|status| status.starts_with('2')), "{method} {path} documents no successful answer");
+        for (status, success) in responses.iter().filter(|(status, _)| status.starts_with('2')) {
+            if status == "204" {
+                assert!(success.get("content").is_none(), "{method} {path}: 204 has no body");
+                continue;
+            }
             let content = success["content"].as_object().expect("content");
             for (media, body) in content {
                 assert!(body["schema"].is_object() || body["schema"] == Value::Bool(true), "{method} {path} {media} has no schema");

@@ -71,6 +71,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/auditLog/{page}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The audit log of administrative actions about or by the caller's company, newest first, 20 a page; {page} from 1 */
+        get: operations["GET /api/auditLog/{page}"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/auth/companies": {
         parameters: {
             query?: never;
@@ -133,6 +150,23 @@ export interface paths {
         put?: never;
         /** Sign in; answers a bearer token */
         post: operations["POST /api/auth/login"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/logout": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Sign out: revoke the caller's token (later calls and sockets with it get 401) */
+        post: operations["POST /api/auth/logout"];
         delete?: never;
         options?: never;
         head?: never;
@@ -238,6 +272,23 @@ export interface paths {
         /** Set the repositioning interval (minutes, null for 2 h) */
         put: operations["PUT /api/device/{id}/repositioning"];
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/device/{id}/secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Rotate a device's secret; answers the new one once (the old one stops working, a connected device is disconnected) */
+        post: operations["POST /api/device/{id}/secret"];
         delete?: never;
         options?: never;
         head?: never;
@@ -753,7 +804,7 @@ export interface components {
              * @default {
              *       "language": "en",
              *       "manualScale": null,
-             *       "palette": "jet",
+             *       "palette": "pressure",
              *       "widgets": []
              *     }
              */
@@ -763,6 +814,32 @@ export interface components {
         Attended: {
             /** Format: uint */
             attended: number;
+        };
+        /** @description One entry as the admin page reads it. */
+        AuditEntryJson: {
+            action: string;
+            /**
+             * Format: int64
+             * @description Unix milliseconds.
+             */
+            at: number;
+            companyId: string;
+            entityId: string;
+            entityType: string;
+            id: string;
+            summary: string;
+            userEmail: string;
+            userId: string;
+        };
+        /** @description A page of the audit log. */
+        AuditPageJson: {
+            entries: components["schemas"]["AuditEntryJson"][];
+            /** Format: uint */
+            page: number;
+            /** Format: uint */
+            perPage: number;
+            /** Format: uint64 */
+            total: number;
         };
         /** @description The 3-D camera: Plotly's default view unless the user moved it. */
         CameraPosition: {
@@ -934,7 +1011,7 @@ export interface components {
             /** @description The PDF report icon (spec §6: eight types). */
             pdfReports: boolean;
             /** @description Postures its log reports, if any. */
-            posture: components["schemas"]["PostureLabels"] | null;
+            posture: components["schemas"]["PostureScheme"] | null;
             /** @description Presence is the room-set rule (latest reading above 200), not the map check. */
             readingPresence: boolean;
             /** @description Whether the repositioning clock runs (tier on the card, interval on the page). */
@@ -1127,7 +1204,7 @@ export interface components {
             manualScale: number | null;
             /**
              * @description Map palette.
-             * @default jet
+             * @default pressure
              */
             palette: components["schemas"]["Palette"];
             /**
@@ -1165,10 +1242,10 @@ export interface components {
         /** @description The device page a type opens (spec §2): each family is one page layout in the client. */
         PageFamily: "mat" | "seating" | "seatedPosition" | "rehab" | "horse" | "force" | "roomSet" | "none";
         /**
-         * @description A palette of the report's pressure maps. The client cycles palettes by `mapColorIndex`;
-         *     [`Palette::from_index`] maps that index onto these.
+         * @description A palette id of reports/palettes.json, the list the client's colour button cycles
+         * @enum {string}
          */
-        Palette: "jet" | "hot" | "viridis" | "greys";
+        Palette: "pressure" | "jet" | "hot" | "viridis" | "plasma" | "inferno" | "magma" | "cividis" | "turbo" | "portland" | "electric" | "earth" | "greys";
         /**
          * @description Paper of the real-scale print (spec §5), portrait.
          * @enum {string}
@@ -1257,12 +1334,8 @@ export interface components {
             confidence: number;
             id: string;
         };
-        /**
-         * @description Postures a type's log reports: `lying` (Supine, Prone, Left/Right Lateral, Seated) or
-         *     `sleepMat` (Supine / No Supine).
-         * @enum {string}
-         */
-        PostureLabels: "lying" | "sleepMat";
+        /** @description Which postures a mat reports (and its log shows): `lying` or `sleepMat`. */
+        PostureScheme: "lying" | "sleepMat";
         /** @description An entrance (`logId` `'1'`) or exit (`'0'`). */
         PresenceJson: {
             /** Format: int64 */
@@ -1305,7 +1378,7 @@ export interface components {
             language: components["schemas"]["Language"];
             /** @description `A3` or `A4`. */
             layout: components["schemas"]["PaperSize"];
-            /** @default jet */
+            /** @default pressure */
             palette: components["schemas"]["Palette"];
         };
         /** @description `POST /api/registerAll` body: a company, its first user and its first device. */
@@ -1634,6 +1707,32 @@ export interface operations {
             404: components["responses"]["Error"];
         };
     };
+    "GET /api/auditLog/{page}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                page: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuditPageJson"];
+                };
+            };
+            400: components["responses"]["Error"];
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+            404: components["responses"]["Error"];
+        };
+    };
     "GET /api/auth/companies": {
         parameters: {
             query?: never;
@@ -1733,6 +1832,25 @@ export interface operations {
             401: components["responses"]["Error"];
             413: components["responses"]["Error"];
             429: components["responses"]["Error"];
+        };
+    };
+    "POST /api/auth/logout": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No Content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Error"];
         };
     };
     "POST /api/auth/signup": {
@@ -1978,6 +2096,32 @@ export interface operations {
             401: components["responses"]["Error"];
             404: components["responses"]["Error"];
             413: components["responses"]["Error"];
+        };
+    };
+    "POST /api/device/{id}/secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RegisteredDevice"];
+                };
+            };
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+            404: components["responses"]["Error"];
+            409: components["responses"]["Error"];
         };
     };
     "GET /api/deviceConfCompany": {
