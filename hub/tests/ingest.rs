@@ -8,7 +8,7 @@ use std::sync::atomic::Ordering;
 use std::sync::Arc;
 use std::time::Duration;
 
-use mat_protocol::{self as protocol, CellFormat, DeviceMessage, ErrorCode, Frame, Hello, HubMessage, ALPN, MAX_MESSAGE_BYTES, PROTOCOL_VERSION};
+use mat_protocol::{self as protocol, DeviceMessage, ErrorCode, Frame, HubMessage, ALPN, MAX_MESSAGE_BYTES, PROTOCOL_VERSION};
 use common::*;
 use futures_util::{SinkExt, StreamExt};
 use rustls::pki_types::pem::PemObject;
@@ -69,19 +69,6 @@ impl RawQuic {
             }
         }
     }
-}
-
-fn hello(device: &SeededDevice, secret: &str) -> DeviceMessage {
-    DeviceMessage::Hello(Hello {
-        version: PROTOCOL_VERSION,
-        serial: device.serial.clone(),
-        secret: secret.into(),
-        device_type: device.device_type.clone(),
-        rows: 48,
-        cols: 48,
-        cell_format: CellFormat::U8,
-        firmware: "test".into(),
-    })
 }
 
 fn frame(seq: u64) -> DeviceMessage {

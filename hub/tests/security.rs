@@ -6,7 +6,7 @@ mod common;
 use std::sync::Arc;
 use std::time::Duration;
 
-use mat_protocol::{self as protocol, CellFormat, DeviceMessage, ErrorCode, Hello, HubMessage, PROTOCOL_VERSION};
+use mat_protocol::{self as protocol, ErrorCode, HubMessage};
 use common::*;
 use futures_util::{SinkExt, StreamExt};
 use rustls::pki_types::pem::PemObject;
@@ -38,11 +38,7 @@ async fn tls_stream(hub: &TestHub) -> tokio_rustls::client::TlsStream<tokio::net
 /// One HTTPS/1.1 request with `Connection: close`: (status, body).
 async fn https_request(hub: &TestHub, method: &str, path: &str, token: Option<&str>, body: &str) -> (u16, String) {
     let mut stream = tls_stream(hub).await;
-    let mut head = format!("{method} {path} HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Length: {}\r\n", body.len());
-    if let Some(token) = token {
-        head.push_str(&format!("Authorization: Bearer {token}\r\n"));
-    }
-    head.push_str("\r\n");
+    let head = request_head("localhost", method, path, token, body);
     stream.write_all(head.as_bytes()).await.unwrap();
     stream.write_all(body.as_bytes()).await.unwrap();
     let mut raw = Vec::new();
@@ -179,19 +175,6 @@ async fn a_token_revoked_at_logout_is_refused_by_rest_and_the_socket_even_after_
     expect(&refused, 401, "unauthorized");
     let fine = request(restarted.http_addr, "GET", "/api/userDevices", Some(&other_session), None).await;
     expect(&fine, 200, "");
-}
-
-fn hello(device: &SeededDevice, secret: &str) -> DeviceMessage {
-    DeviceMessage::Hello(Hello {
-        version: PROTOCOL_VERSION,
-        serial: device.serial.clone(),
-        secret: secret.into(),
-        device_type: device.device_type.clone(),
-        rows: 48,
-        cols: 48,
-        cell_format: CellFormat::U8,
-        firmware: "test".into(),
-    })
 }
 
 async fn ws_recv<S>(socket: &mut tokio_tungstenite::WebSocketStream<S>) -> Option<HubMessage>

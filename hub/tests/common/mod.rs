@@ -352,14 +352,34 @@ impl RawResponse {
     }
 }
 
-/// One HTTP/1.1 request with `Connection: close`, body bytes untouched (not chunked).
-pub async fn request_raw(addr: SocketAddr, method: &str, path: &str, token: Option<&str>, body: &str) -> RawResponse {
-    let mut stream = tokio::net::TcpStream::connect(addr).await.unwrap();
-    let mut head = format!("{method} {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Length: {}\r\n", body.len());
+/// The head of a JSON request with `Connection: close` (and the bearer token, if any).
+pub fn request_head(host: &str, method: &str, path: &str, token: Option<&str>, body: &str) -> String {
+    let mut head = format!("{method} {path} HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Length: {}\r\n", body.len());
     if let Some(token) = token {
         head.push_str(&format!("Authorization: Bearer {token}\r\n"));
     }
     head.push_str("\r\n");
+    head
+}
+
+/// The hello of a seeded 48 × 48 device with `secret`.
+pub fn hello(device: &SeededDevice, secret: &str) -> mat_protocol::DeviceMessage {
+    mat_protocol::DeviceMessage::Hello(mat_protocol::Hello {
+        version: mat_protocol::PROTOCOL_VERSION,
+        serial: device.serial.clone(),
+        secret: secret.into(),
+        device_type: device.device_type.clone(),
+        rows: 48,
+        cols: 48,
+        cell_format: mat_protocol::CellFormat::U8,
+        firmware: "test".into(),
+    })
+}
+
+/// One HTTP/1.1 request with `Connection: close`, body bytes untouched (not chunked).
+pub async fn request_raw(addr: SocketAddr, method: &str, path: &str, token: Option<&str>, body: &str) -> RawResponse {
+    let mut stream = tokio::net::TcpStream::connect(addr).await.unwrap();
+    let head = request_head(&addr.to_string(), method, path, token, body);
     stream.write_all(head.as_bytes()).await.unwrap();
     stream.write_all(body.as_bytes()).await.unwrap();
     let mut raw = Vec::new();

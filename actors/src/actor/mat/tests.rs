@@ -47,6 +47,23 @@ fn info() -> Arc<DeviceInfo> {
 }
 
 
+/// A bed mat's actor arguments with a 30 s absence delay.
+fn mat_args(link: DeviceLink, bus: Arc<Bus>, writer: Option<ActorRef<WriterMsg>>) -> MatArgs {
+    MatArgs {
+        info: info(),
+        link: Some(link),
+        bus,
+        writer,
+        parent: None,
+        metrics: Arc::new(HubMetrics::default()),
+        absence_delay: Duration::from_secs(30),
+        inflight: Arc::new(AtomicUsize::new(0)),
+        last_status: Arc::default(),
+        memory: Arc::default(),
+        behaviour: BehaviourConfig::default(),
+    }
+}
+
 fn frame(cells: Vec<u8>) -> MatMsg {
     MatMsg::Frame(FrameIn { seq: 0, device_time_ms: 0, rows: 48, cols: 48, format: CellFormat::U8, cells })
 }
@@ -89,19 +106,8 @@ async fn a_restarted_mat_actor_resumes_its_stream_and_keeps_its_pending_alarm() 
     let viewer = Viewer { session: 1, outbox: Outbox::new(Arc::new(HubMetrics::default())) };
     bus.company("c1").join(viewer.clone());
     let (link, mut rx) = DeviceLink::new(1);
-    let args = MatArgs {
-        info: info(),
-        link: Some(link),
-        bus: bus.clone(),
-        writer: Some(writer.clone()),
-        parent: None,
-        metrics: Arc::new(HubMetrics::default()),
-        absence_delay: Duration::from_secs(30),
-        inflight: Arc::new(AtomicUsize::new(0)),
-        last_status: Arc::default(),
-        memory: Arc::default(),
-        behaviour: BehaviourConfig { first_alarm_id: 100, ..BehaviourConfig::default() },
-    };
+    let mut args = mat_args(link, bus.clone(), Some(writer.clone()));
+    args.behaviour = BehaviourConfig { first_alarm_id: 100, ..BehaviourConfig::default() };
     let (actor, handle) = Actor::spawn(None, MatActor, args.clone()).await.expect("mat actor");
     actor.cast(frame(body())).expect("frame");
     settle().await;
@@ -161,19 +167,7 @@ async fn the_repositioning_clock_survives_a_restart() {
     let viewer = Viewer { session: 1, outbox: Outbox::new(Arc::new(HubMetrics::default())) };
     bus.company("c1").join(viewer.clone());
     let (link, _rx) = DeviceLink::new(1);
-    let args = MatArgs {
-        info: info(),
-        link: Some(link),
-        bus: bus.clone(),
-        writer: None,
-        parent: None,
-        metrics: Arc::new(HubMetrics::default()),
-        absence_delay: Duration::from_secs(30),
-        inflight: Arc::new(AtomicUsize::new(0)),
-        last_status: Arc::default(),
-        memory: Arc::default(),
-        behaviour: BehaviourConfig::default(),
-    };
+    let args = mat_args(link, bus.clone(), None);
     // 1 h 40 min lying still, a frame every 10 s.
     let (actor, handle) = Actor::spawn(None, MatActor, args.clone()).await.expect("mat actor");
     for _ in 0..600 {
@@ -227,19 +221,7 @@ async fn the_missing_alarm_is_sent_to_the_writer_before_the_missing_status() {
     let log = Arc::new(std::sync::Mutex::new(Vec::new()));
     let (writer, _) = Actor::spawn(None, WriterProbe, log.clone()).await.expect("probe");
     let (link, _rx) = DeviceLink::new(1);
-    let args = MatArgs {
-        info: info(),
-        link: Some(link),
-        bus: Bus::new(),
-        writer: Some(writer),
-        parent: None,
-        metrics: Arc::new(HubMetrics::default()),
-        absence_delay: Duration::from_secs(30),
-        inflight: Arc::new(AtomicUsize::new(0)),
-        last_status: Arc::default(),
-        memory: Arc::default(),
-        behaviour: BehaviourConfig::default(),
-    };
+    let args = mat_args(link, Bus::new(), Some(writer));
     let (actor, _handle) = Actor::spawn(None, MatActor, args).await.expect("mat actor");
     actor.cast(frame(body())).expect("frame");
     settle().await;
