@@ -192,8 +192,7 @@ impl Document {
                 .stem_v(80.0)
                 .font_file2(file_id);
 
-            let compressed = miniz_oxide::deflate::compress_to_vec_zlib(font.data, 6);
-            pdf.stream(file_id, &compressed).filter(Filter::FlateDecode).pair(Name(b"Length1"), font.data.len() as i32);
+            pdf.stream(file_id, font.deflated()).filter(Filter::FlateDecode).pair(Name(b"Length1"), font.data.len() as i32);
 
             pdf.stream(cmap_id, &to_unicode_cmap(&self.used[i]));
         }

@@ -109,7 +109,7 @@ impl Link {
                 conn.close(0u32.into(), reason.as_bytes());
             }
             Link::Ws(mut ws) => {
-                let _ = tokio::time::timeout(std::time::Duration::from_secs(1), ws.close()).await;
+                let _ = tokio::time::timeout(std::time::Duration::from_secs(1), SinkExt::close(&mut *ws)).await;
             }
         }
     }
