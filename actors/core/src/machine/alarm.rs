@@ -42,6 +42,11 @@ impl AlarmKind {
         }
     }
 
+    /// The kind of a stored spelling.
+    pub fn from_name(name: &str) -> Option<AlarmKind> {
+        [AlarmKind::Missing, AlarmKind::UlcerRisk].into_iter().find(|kind| kind.name() == name)
+    }
+
     fn index(self) -> usize {
         match self {
             AlarmKind::Missing => 0,
@@ -213,6 +218,14 @@ mod tests {
 
     fn drain(m: &mut AlarmMachine) -> Vec<AlarmOutput> {
         std::iter::from_fn(|| m.poll_output()).collect()
+    }
+
+    #[test]
+    fn kinds_read_back_from_their_stored_spelling() {
+        for kind in [AlarmKind::Missing, AlarmKind::UlcerRisk] {
+            assert_eq!(AlarmKind::from_name(kind.name()), Some(kind));
+        }
+        assert_eq!(AlarmKind::from_name("Correct"), None);
     }
 
     #[test]
