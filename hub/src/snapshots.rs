@@ -16,8 +16,8 @@ use actors::catalog::Catalog;
 use anyhow::Context;
 use mat_core::machine::alarm::{AlarmKind, PendingAlarm};
 use mat_core::machine::mat::{MatSnapshot, StoredMatState};
-use storage::model::{AlarmLog, DeviceConf};
 use storage::Store;
+use storage::model::{AlarmLog, DeviceConf};
 
 use crate::records::alarm_number;
 
@@ -81,12 +81,8 @@ mod tests {
     #[test]
     fn stored_rows_become_each_devices_stream_end_interval_and_pending_alarms() {
         let confs = [conf("a", Some(5_000), None), conf("b", None, Some(45)), conf("idle", None, None)];
-        let alarms = [
-            alarm("a", "a-41", "Missing", 3),
-            alarm("a", "a-42", "Ulcer Risk", 4),
-            alarm("b", "k3j2h4", "Missing", 5),
-            alarm("b", "b-7", "Something else", 5),
-        ];
+        let alarms =
+            [alarm("a", "a-41", "Missing", 3), alarm("a", "a-42", "Ulcer Risk", 4), alarm("b", "k3j2h4", "Missing", 5), alarm("b", "b-7", "Something else", 5)];
         let states = stored_states(&confs, &alarms);
         let a = &states["a"];
         assert_eq!(a.stream_ends_at_ms, Some(5_000));

@@ -5,8 +5,8 @@
 
 mod common;
 
-use std::sync::atomic::Ordering;
 use std::sync::Arc;
+use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
 
 use actors::actor::mat::{FrameIn, MatMsg};

@@ -5,9 +5,9 @@
 //!
 //! What a restart must not forget is one [`MatSnapshot`] of the machine (its doc comment lists
 //! what it keeps and drops), kept in a [`SnapshotSlot`] shared with the registry. The actor
-//! refreshes it after every step that produced outputs or came from a user, and at most
-//! [`SNAPSHOT_INTERVAL`] apart otherwise (the clocks and a running capture's frames move with
-//! every frame). A restarted actor restores its machine from it: the stream resumes with the
+//! refreshes it at every step that produced outputs or came from a user (before the outputs go
+//! out), and at most [`SNAPSHOT_INTERVAL`] apart otherwise (the clocks and a running capture's
+//! frames move with every frame). A restarted actor restores its machine from it: the stream resumes with the
 //! remaining seconds, the repositioning clock keeps counting, a running capture goes on, and no
 //! alarm is raised twice. After a hub restart the registry fills the slots from storage (see
 //! `hub::snapshots`).

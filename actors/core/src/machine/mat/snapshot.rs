@@ -165,4 +165,3 @@ impl MatMachine {
         !self.outputs.is_empty()
     }
 }
-
