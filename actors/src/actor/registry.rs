@@ -1,7 +1,7 @@
 //! `DeviceRegistry`: owns one `MatActor` per device (spawned when the device connects or when
 //! something needs it) and one `RoomSetActor` per parent device, and holds their restart policy.
 //!
-//! A failed child is restarted from the same arguments, its last status and its live
+//! A failed child is restarted from the same arguments, its machine's last snapshot and its live
 //! connection, at most three times in ten seconds; after that the registry gives up on that
 //! device: it marks it offline and drops its connection, so the device reconnects later to a
 //! fresh actor instead of crash-looping inside the hub.
