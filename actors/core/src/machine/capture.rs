@@ -268,15 +268,21 @@ pub struct CaptureSnapshot {
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct RunningCaptureSnapshot {
+    /// What is captured.
     pub kind: CaptureKind,
+    /// Who asked.
     pub origin: CaptureOrigin,
+    /// The patient selected when it was requested.
     pub patient_id: String,
-    /// Unix ms.
+    /// When it was requested, Unix ms.
     pub requested_at_ms: u64,
+    /// Seconds asked for (0 for static).
     pub seconds: u32,
     /// When it loads, Unix ms.
     pub loads_at_ms: u64,
+    /// The frames so far.
     pub frames: Vec<CapturedFrame>,
+    /// Frames beyond [`MAX_CAPTURE_FRAMES`] not kept.
     pub dropped_frames: u32,
 }
 
@@ -284,11 +290,15 @@ pub struct RunningCaptureSnapshot {
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct SeriesSnapshot {
+    /// Who started it.
     pub user_id: String,
     /// The next repetition's time, Unix ms.
     pub next_at_ms: u64,
+    /// The next repetition's number (1-based).
     pub next_repetition: u32,
+    /// Time between repetitions.
     pub period: Duration,
+    /// Repetitions in all.
     pub repetitions: u32,
 }
 
