@@ -10,8 +10,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use actors::actor::hub::{self, HubArgs, HubRefs};
-use actors::actor::registry::{RegistryMsg, ResumeState};
-use mat_core::machine::alarm::AlarmKind;
+use actors::actor::registry::RegistryMsg;
 use actors::actor::storage_writer::WriterMsg;
 use actors::catalog::Catalog;
 use actors::fanout::Bus;
@@ -87,7 +86,7 @@ pub async fn start_with_store(config: ServeConfig, store: Store) -> anyhow::Resu
     })
     .await
     .map_err(|e| anyhow::anyhow!("starting the actors: {e}"))?;
-    resume_streams(&store, &actors).await?;
+    resume_mats(&store, &catalog, &actors).await?;
     let ingest = IngestContext::new(catalog.clone(), actors.registry.clone(), metrics.clone());
 
     let identity = tls::load_or_create(&config.data, config.tls_cert.as_deref(), config.tls_key.as_deref())?;
@@ -136,36 +135,14 @@ pub async fn start_with_store(config: ServeConfig, store: Store) -> anyhow::Resu
     Ok(RunningHub { http_addr, http_scheme, quic_addr, cert_path: identity.cert_path, store, catalog, metrics, actors, stop, failed, endpoint, tasks })
 }
 
-/// Hands the registry what was running or set when the hub stopped — stream end times, unattended
-/// alarms, repositioning intervals — before devices can connect, so each device's actor resumes from it.
-async fn resume_streams(store: &Store, actors: &HubRefs) -> anyhow::Result<()> {
-    let confs = store.device_confs().list_all().await.context("reading device configurations")?;
-    let stream_ends: Vec<(Arc<str>, u64)> =
-        confs.iter().filter_map(|conf| Some((Arc::from(conf.device_id.as_str()), u64::try_from(conf.streaming_end_ms?).ok()?))).collect();
-    let repositioning_intervals: Vec<(Arc<str>, Duration)> = confs
-        .iter()
-        .filter_map(|conf| Some((Arc::from(conf.device_id.as_str()), Duration::from_secs(u64::try_from(conf.repositioning_minutes?).ok()? * 60))))
-        .collect();
-    let pending_alarms = store
-        .logs()
-        .unattended_all()
-        .await
-        .context("reading unattended alarms")?
-        .into_iter()
-        .filter_map(|alarm| {
-            let number = crate::records::alarm_number(&alarm.device_id, &alarm.id)?;
-            let kind = match alarm.kind.as_str() {
-                "Missing" => AlarmKind::Missing,
-                "Ulcer Risk" => AlarmKind::UlcerRisk,
-                _ => return None,
-            };
-            Some((Arc::from(alarm.device_id.as_str()), number, kind, u64::try_from(alarm.creation_date).ok()? * 1000))
-        })
-        .collect();
-    let state = ResumeState { stream_ends, pending_alarms, repositioning_intervals };
+/// Hands the registry each mat's snapshot built from storage (`snapshots::load`: stream ends,
+/// unattended alarms, repositioning intervals) before devices can connect, so each device's
+/// actor resumes from it.
+async fn resume_mats(store: &Store, catalog: &Catalog, actors: &HubRefs) -> anyhow::Result<()> {
+    let snapshots = crate::snapshots::load(store, catalog).await?;
     actors
         .registry
-        .call(|reply| RegistryMsg::Resume { state, reply }, Some(Duration::from_secs(10)))
+        .call(|reply| RegistryMsg::Resume { snapshots, reply }, Some(Duration::from_secs(10)))
         .await
         .map_err(|e| anyhow::anyhow!("the registry did not take the stored state: {e}"))?;
     Ok(())

@@ -13,4 +13,5 @@ pub mod private_file;
 pub mod ingest;
 pub mod provision;
 pub mod records;
+pub mod snapshots;
 pub mod tls;

@@ -3,16 +3,17 @@
 //! status changes, alarms and capture events to its company, commands to its device, and statuses
 //! and records (logs, alarms, stream end, raw captures) to the storage writer.
 //!
-//! What a restart must not forget lives in [`MatMemory`], shared with the registry like the last
-//! status: the stream's end time, the pending alarms and the alarm numbering, the selected
-//! patient, and a snapshot of the repositioning clock (at most 1 s old). A restarted actor resumes
-//! the stream with the remaining seconds, keeps counting the patient's time in one position, and
-//! does not raise an alarm twice. A capture in progress is lost with the actor (its user sees no
-//! announcement of results and may start it again). (Rebuilding the same from storage after a hub restart needs the storage
-//! issue's repositories; the records to do so are written.)
+//! What a restart must not forget is one [`MatSnapshot`] of the machine (its doc comment lists
+//! what it keeps and drops), kept in a [`SnapshotSlot`] shared with the registry. The actor
+//! refreshes it at every step that produced outputs or came from a user (before the outputs go
+//! out), and at most [`SNAPSHOT_INTERVAL`] apart otherwise (the clocks and a running capture's
+//! frames move with every frame). A restarted actor restores its machine from it: the stream resumes with the
+//! remaining seconds, the repositioning clock keeps counting, a running capture goes on, and no
+//! alarm is raised twice. After a hub restart the registry fills the slots from storage (see
+//! `hub::snapshots`).
 
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use ractor::{Actor, ActorProcessingErr, ActorRef, RpcReplyPort};
@@ -21,15 +22,14 @@ use super::link::DeviceLink;
 use super::room_set::RoomSetMsg;
 use super::record::{CaptureRecord, DeviceLogRecord, Record};
 use super::storage_writer::{StatusRecord, WriterMsg};
-use super::{instant_to_unix_ms, machine_now, unix_ms, TimerSlot};
+use super::{instant_to_unix_ms, machine_now, snapshot_unix_ms, unix_ms, TimerSlot};
 use crate::browser::{encode_event, events, AlarmAttendedEvent, AlarmOnEvent, CaptureEvent, DeviceConfEvent, PressureMapEvent};
 use crate::catalog::DeviceInfo;
 use crate::fanout::{Bus, CompanyChannel, DeviceChannel};
-use mat_core::machine::alarm::{Alarm, AlarmId, AlarmMachine, AlarmOutput, AttendError};
-use mat_core::machine::capture::{CaptureMachine, CaptureOutput, CaptureRefusal, CaptureRequest};
+use mat_core::machine::alarm::{AlarmId, AlarmOutput, AttendError};
+use mat_core::machine::capture::{CaptureOutput, CaptureRefusal, CaptureRequest};
 use mat_core::machine::device_log::LogOutput;
 use mat_core::machine::mat::{BehaviourConfig, DeviceStatus, MatConfig, MatMachine, MatOutput, RepositioningView};
-use mat_core::machine::pressure_ulcer::UlcerRiskMachine;
 use mat_core::machine::presence::Presence;
 use mat_core::machine::pressure_map::PressureMap;
 use mat_core::machine::streaming::StreamRefusal;
@@ -106,39 +106,16 @@ pub struct MatArgs {
     pub absence_delay: Duration,
     /// Frames cast to this actor and not yet handled; shared with ingest.
     pub inflight: Arc<AtomicUsize>,
-    /// The last status this device had, shared with the registry so a restart resumes from it.
-    pub last_status: Arc<Mutex<Option<DeviceStatus>>>,
-    /// What a restart must not forget, shared with the registry.
-    pub memory: Arc<Mutex<MatMemory>>,
+    /// The machine's latest snapshot, shared with the registry: a restart resumes from it.
+    pub snapshot: SnapshotSlot,
     /// Tuning of the behaviour machines.
     pub behaviour: BehaviourConfig,
 }
 
-/// The state a restarted mat actor rebuilds its machine from.
-#[derive(Debug, Clone, Default)]
-pub struct MatMemory {
-    /// When the live stream ends.
-    pub stream_end: Option<Instant>,
-    /// Alarms not attended yet.
-    pub pending_alarms: Vec<Alarm>,
-    /// The next alarm number.
-    pub next_alarm_id: u64,
-    /// The selected patient.
-    pub patient_id: Option<String>,
-    /// A snapshot of the repositioning clock, at most [`CLOCK_SNAPSHOT_INTERVAL`] old.
-    pub repositioning: Option<UlcerRiskMachine>,
-    /// The repositioning interval set for this device (API or stored), applied when no clock
-    /// snapshot carries it.
-    pub repositioning_interval: Option<Duration>,
-    /// A snapshot of the capture machine: refreshed when a capture starts, loads or fails, and
-    /// at most [`CLOCK_SNAPSHOT_INTERVAL`] old while one runs (a restart loses at most that much
-    /// of its frames, and never stores a capture twice).
-    pub capture: Option<CaptureMachine>,
-}
-
-/// How often a mat actor refreshes its repositioning-clock snapshot in [`MatMemory`]: a restart
-/// loses at most this much of the clock (and frames keep arriving, so it catches up at once).
-pub const CLOCK_SNAPSHOT_INTERVAL: Duration = Duration::from_secs(1);
+/// How long a mat actor may go without refreshing its snapshot while only frames and timers
+/// arrive: a restart loses at most this much of the clocks and of a running capture's frames
+/// (frames keep arriving, so the clocks catch up at once).
+pub const SNAPSHOT_INTERVAL: Duration = Duration::from_secs(1);
 
 /// The actor's state.
 pub struct MatState {
@@ -149,7 +126,7 @@ pub struct MatState {
     next_command_id: u32,
     timer: TimerSlot,
     last_presence: Option<Presence>,
-    last_clock_snapshot: Option<Instant>,
+    last_snapshot: Option<Instant>,
 }
 
 /// The mat actor.
@@ -162,35 +139,22 @@ impl Actor for MatActor {
 
     async fn pre_start(&self, myself: ActorRef<MatMsg>, args: MatArgs) -> Result<MatState, ActorProcessingErr> {
         let info = &args.info;
-        let resumed = *args.last_status.lock().unwrap_or_else(|p| p.into_inner());
-        let (functional, patient_status) =
-            resumed.map(|s| (s.functional, s.patient_status)).unwrap_or((info.functional, info.patient_status));
-        let memory = args.memory.lock().unwrap_or_else(|p| p.into_inner()).clone();
-        let behaviour = BehaviourConfig { first_alarm_id: memory.next_alarm_id.max(args.behaviour.first_alarm_id), ..args.behaviour };
-        let mut machine = MatMachine::with_behaviour(
-            MatConfig {
-                device_type: info.device_type,
-                // A device without a live connection cannot be functional, whatever was stored.
-                functional: functional && args.link.is_some(),
-                patient_status,
-                absence_delay: args.absence_delay,
-            },
-            behaviour,
-        );
+        let resumed = args.snapshot.load();
+        let connected = args.link.is_some();
+        let config = MatConfig {
+            device_type: info.device_type,
+            // A device without a live connection cannot be functional, whatever was stored.
+            functional: connected && info.functional,
+            patient_status: info.patient_status,
+            absence_delay: args.absence_delay,
+        };
         let now = machine_now();
-        if let Some(capture) = memory.capture {
-            machine.restore_capture(capture);
-        }
-        if let Some(clock) = memory.repositioning {
-            machine.restore_repositioning_clock(clock);
-        } else if let Some(interval) = memory.repositioning_interval {
-            machine.set_repositioning_interval(now, interval);
-        }
-        machine.restore_alarms(AlarmMachine::restore(behaviour.first_alarm_id, memory.pending_alarms));
-        machine.select_patient(memory.patient_id);
-        if memory.stream_end.is_some() {
-            machine.resume_streaming(now, memory.stream_end);
-        }
+        let machine = match &resumed {
+            Some(snapshot) => {
+                MatMachine::restore(MatConfig { functional: connected, ..config }, args.behaviour, snapshot, now, snapshot_unix_ms(now))
+            }
+            None => MatMachine::with_behaviour(config, args.behaviour),
+        };
         let device = args.bus.device(&info.id, &info.company_id);
         let company = args.bus.company(&info.company_id);
         let mut state = MatState {
@@ -201,13 +165,14 @@ impl Actor for MatActor {
             next_command_id: 1,
             timer: TimerSlot::default(),
             last_presence: None,
-            last_clock_snapshot: None,
+            last_snapshot: None,
         };
         // A restarted actor may start in another state than it left (its link is gone, say);
         // a fresh one starts offline, which the registry already announced.
-        if resumed.is_some_and(|r| r != state.machine.status()) {
+        if resumed.is_some_and(|r| r.status != state.machine.status()) {
             state.publish_status(state.machine.status());
         }
+        state.refresh_snapshot(now, true);
         // The resumed stream's command goes to the device at once.
         state.apply_outputs();
         state.schedule(&myself);
@@ -216,6 +181,18 @@ impl Actor for MatActor {
 
     async fn handle(&self, myself: ActorRef<MatMsg>, message: MatMsg, state: &mut MatState) -> Result<(), ActorProcessingErr> {
         let now = machine_now();
+        // A user's request or a connection change is snapshot at once, whatever it changed.
+        let user_step = !matches!(
+            message,
+            MatMsg::Frame(_)
+                | MatMsg::Tick
+                | MatMsg::StreamingRemaining(_)
+                | MatMsg::CheckAlarms(_)
+                | MatMsg::GetReading(_)
+                | MatMsg::GetRepositioning(_)
+                | MatMsg::GetStatus(_)
+                | MatMsg::SetParent(_)
+        );
         match message {
             MatMsg::Frame(frame) => {
                 state.args.inflight.fetch_sub(1, Ordering::Relaxed);
@@ -244,21 +221,15 @@ impl Actor for MatActor {
             MatMsg::StreamingRemaining(reply) => {
                 let _ = reply.send(state.machine.streaming_remaining_secs(now));
             }
-            MatMsg::SelectPatient(patient_id) => {
-                state.remember(|m| m.patient_id = patient_id.clone());
-                state.machine.select_patient(patient_id);
-            }
+            MatMsg::SelectPatient(patient_id) => state.machine.select_patient(patient_id),
             MatMsg::RequestCapture { request, reply } => {
                 let _ = reply.send(state.machine.request_capture(now, request));
-                state.snapshot_capture();
             }
             MatMsg::RemoteActivation { user_id, reply } => {
                 let _ = reply.send(state.machine.remote_activation(now, user_id));
-                state.snapshot_capture();
             }
             MatMsg::StartSeries { user_id, period, repetitions, reply } => {
                 let _ = reply.send(state.machine.start_series(now, user_id, period, repetitions));
-                state.snapshot_capture();
             }
             MatMsg::AttendAlarm { alarm, reply } => {
                 let result = match alarm {
@@ -273,10 +244,7 @@ impl Actor for MatActor {
             MatMsg::GetReading(reply) => {
                 let _ = reply.send(state.machine.reading());
             }
-            MatMsg::SetRepositioningInterval(interval) => {
-                state.machine.set_repositioning_interval(now, interval);
-                state.remember(|m| m.repositioning_interval = Some(interval));
-            }
+            MatMsg::SetRepositioningInterval(interval) => state.machine.set_repositioning_interval(now, interval),
             MatMsg::RecordTurn => state.machine.record_turn(now),
             MatMsg::GetStatus(reply) => {
                 let _ = reply.send(state.machine.status());
@@ -296,8 +264,12 @@ impl Actor for MatActor {
             #[cfg(feature = "fault-injection")]
             MatMsg::InjectPanic => panic!("fault injection: mat actor {} panics on purpose", state.args.info.serial),
         }
+        // The snapshot is taken before the step's outputs go out: a record sent to the writer is
+        // never newer than what a restarted actor resumes from (an alarm already raised is
+        // pending in it, a capture already stored is no longer running).
+        let forced = user_step || state.machine.has_pending_outputs();
+        state.refresh_snapshot(now, forced);
         state.apply_outputs();
-        state.snapshot_clock(now);
         state.schedule(&myself);
         Ok(())
     }
@@ -369,18 +341,12 @@ impl MatState {
                     self.device.publish(message);
                 }
                 MatOutput::StreamingEnd(end) => {
-                    self.remember(|m| m.stream_end = end);
                     let ends_at_ms = end.map(|at| self.unix_ms_of(at));
                     self.save(Record::StreamingEnd { device_id: self.args.info.id.clone(), ends_at_ms });
                 }
                 MatOutput::Alarm(alarm) => self.apply_alarm(alarm),
                 MatOutput::Log(log) => self.apply_log(log),
-                MatOutput::Capture(capture) => {
-                    self.apply_capture(capture);
-                    // A capture started, loaded or failed: the memory must say so at once, or a
-                    // restart would resume a capture already stored (or forget one just begun).
-                    self.snapshot_capture();
-                }
+                MatOutput::Capture(capture) => self.apply_capture(capture),
                 MatOutput::Stream(seconds) => {
                     let id = self.next_command_id;
                     self.next_command_id = self.next_command_id.wrapping_add(1);
@@ -398,12 +364,6 @@ impl MatState {
 
     fn apply_alarm(&mut self, output: AlarmOutput) {
         let device_id = self.args.info.id.clone();
-        let pending = self.machine.pending_alarms().to_vec();
-        let next_alarm_id = self.machine.next_alarm_id();
-        self.remember(|m| {
-            m.pending_alarms = pending;
-            m.next_alarm_id = next_alarm_id;
-        });
         match output {
             AlarmOutput::Raised(alarm) => {
                 let raised_at_ms = self.unix_ms_of(alarm.raised_at);
@@ -492,33 +452,18 @@ impl MatState {
         self.company.broadcast(encode_event(events::CAPTURE, event));
     }
 
-    /// Keeps the repositioning clock's snapshot in the shared memory fresh (at most once a second).
-    fn snapshot_clock(&mut self, now: Instant) {
-        if self.last_clock_snapshot.is_some_and(|last| now < last + CLOCK_SNAPSHOT_INTERVAL) {
+    /// Keeps the machine's snapshot in the shared slot current: at once when `forced`, otherwise
+    /// at most [`SNAPSHOT_INTERVAL`] apart.
+    fn refresh_snapshot(&mut self, now: Instant, forced: bool) {
+        if !forced && self.last_snapshot.is_some_and(|last| now < last + SNAPSHOT_INTERVAL) {
             return;
         }
-        self.last_clock_snapshot = Some(now);
-        let clock = self.machine.repositioning_clock().cloned();
-        if clock.is_some() {
-            self.remember(|m| m.repositioning = clock);
-        }
-        if self.machine.is_capturing() {
-            self.snapshot_capture();
-        }
-    }
-
-    /// Keeps the capture machine's snapshot in the shared memory current.
-    fn snapshot_capture(&self) {
-        let capture = self.machine.capture_snapshot();
-        self.remember(|m| m.capture = Some(capture));
+        self.last_snapshot = Some(now);
+        self.args.snapshot.save(self.machine.snapshot(now, snapshot_unix_ms(now)));
     }
 
     fn unix_ms_of(&self, at: Instant) -> u64 {
         instant_to_unix_ms(at, machine_now(), unix_ms())
-    }
-
-    fn remember(&self, change: impl FnOnce(&mut MatMemory)) {
-        change(&mut self.args.memory.lock().unwrap_or_else(|p| p.into_inner()));
     }
 
     fn save(&self, record: Record) {
@@ -528,7 +473,6 @@ impl MatState {
     }
 
     fn publish_status(&mut self, status: DeviceStatus) {
-        *self.args.last_status.lock().unwrap_or_else(|p| p.into_inner()) = Some(status);
         let event = DeviceConfEvent::new(&self.args.info.identity(), &status, Vec::new());
         self.company.publish(&self.args.info.id, encode_event(events::DEVICE_CONF, event));
     }
@@ -550,6 +494,9 @@ impl MatState {
         }
     }
 }
+
+mod snapshot_slot;
+pub use snapshot_slot::SnapshotSlot;
 
 #[cfg(test)]
 mod tests;

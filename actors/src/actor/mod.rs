@@ -12,7 +12,10 @@ pub mod room_set;
 pub mod session;
 pub mod storage_writer;
 
+use std::sync::OnceLock;
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+
+use mat_core::machine::wall_clock::WallClock;
 
 /// The machines' clock: `std::time::Instant`, read through tokio so that tests with paused time
 /// (`tokio::time::pause`, `advance`) move the machines' deadlines and the actors' timers together.
@@ -28,11 +31,16 @@ pub(crate) fn unix_ms() -> u64 {
 
 /// The Unix-ms wall-clock time of a machine `Instant`, taking `now` as the pair's anchor.
 pub(crate) fn instant_to_unix_ms(at: Instant, now: Instant, now_unix_ms: u64) -> u64 {
-    if at >= now {
-        now_unix_ms.saturating_add(at.duration_since(now).as_millis() as u64)
-    } else {
-        now_unix_ms.saturating_sub(now.duration_since(at).as_millis() as u64)
-    }
+    WallClock::new(now, now_unix_ms).unix_ms(at)
+}
+
+/// The wall-clock time of a machine `Instant` for snapshots: one anchor per process (taken at
+/// the first call), so an `Instant` converts to the same Unix ms whenever it is converted (and
+/// back to within a millisecond), and tests with paused time move it with the machines' clock. Across a process
+/// restart it is the wall clock (give or take the monotonic clock's drift since the anchor).
+pub(crate) fn snapshot_unix_ms(at: Instant) -> u64 {
+    static ANCHOR: OnceLock<WallClock> = OnceLock::new();
+    ANCHOR.get_or_init(|| WallClock::new(machine_now(), unix_ms())).unix_ms(at)
 }
 
 /// The one pending timer of an actor that drives a machine. After every message the actor asks
@@ -60,16 +68,6 @@ impl TimerSlot {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn instants_convert_to_wall_clock_around_the_anchor() {
-        let now = Instant::now();
-        assert_eq!(instant_to_unix_ms(now + Duration::from_millis(1_500), now, 10_000), 11_500);
-        assert_eq!(instant_to_unix_ms(now, now, 10_000), 10_000);
-        if let Some(before) = now.checked_sub(Duration::from_secs(2)) {
-            assert_eq!(instant_to_unix_ms(before, now, 10_000), 8_000);
-        }
-    }
 
     #[test]
     fn only_an_earlier_deadline_arms_a_new_timer() {

@@ -1,30 +1,27 @@
 //! `DeviceRegistry`: owns one `MatActor` per device (spawned when the device connects or when
 //! something needs it) and one `RoomSetActor` per parent device, and holds their restart policy.
 //!
-//! A failed child is restarted from the same arguments, its last status and its live
+//! A failed child is restarted from the same arguments, its machine's last snapshot and its live
 //! connection, at most three times in ten seconds; after that the registry gives up on that
 //! device: it marks it offline and drops its connection, so the device reconnects later to a
 //! fresh actor instead of crash-looping inside the hub.
 
 use std::collections::HashMap;
 use std::sync::atomic::AtomicUsize;
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use ractor::{Actor, ActorCell, ActorId, ActorProcessingErr, ActorRef, RpcReplyPort, SupervisionEvent};
 
 use super::link::DeviceLink;
-use super::{machine_now, unix_ms};
-use super::mat::{MatActor, MatArgs, MatMemory, MatMsg};
+use super::mat::{MatActor, MatArgs, MatMsg, SnapshotSlot};
 use super::room_set::{RoomSetActor, RoomSetArgs, RoomSetMsg};
 use super::storage_writer::WriterMsg;
 use crate::browser::{encode_event, events, DeviceConfEvent};
 use crate::catalog::{Catalog, DeviceInfo};
 use crate::fanout::Bus;
-use mat_core::machine::alarm::{Alarm, AlarmId, AlarmKind};
-use mat_core::machine::mat::{BehaviourConfig, DeviceStatus};
+use mat_core::machine::mat::{BehaviourConfig, DeviceStatus, MatSnapshot};
 use mat_core::machine::restart_budget::RestartBudget;
-use mat_core::machine::status::{card_status, state_code, CardInputs};
 use crate::metrics::HubMetrics;
 
 /// How ingest reaches a device's actor.
@@ -54,11 +51,11 @@ pub enum RegistryMsg {
     Disconnect { device_id: Arc<str>, connection_id: u64 },
     /// The device's actor, spawned if needed.
     Resolve { device_id: Arc<str>, reply: RpcReplyPort<Result<MatHandle, RegistryError>> },
-    /// What was running when the hub stopped, read back from storage at start-up, before devices
-    /// can connect: future stream ends (each device's actor resumes its stream with the time
-    /// left, spec §4) and unattended alarms (still pending, attendable, not raised again).
-    /// Replies when done.
-    Resume { state: ResumeState, reply: RpcReplyPort<()> },
+    /// What was running when the hub stopped, read back from storage at start-up before devices
+    /// can connect: one snapshot per device with something stored (a future stream end, which
+    /// each device's actor resumes with the time left, spec §4; unattended alarms, still pending,
+    /// attendable and not raised again; a repositioning interval). Replies when done.
+    Resume { snapshots: Vec<(Arc<str>, MatSnapshot)>, reply: RpcReplyPort<()> },
     /// A device was registered while the hub runs (already in the catalogue): its card appears
     /// offline at once, and a parent's set actor starts. Replies when done.
     Registered { device_id: Arc<str>, reply: RpcReplyPort<()> },
@@ -94,8 +91,8 @@ pub struct RegistryState {
     mats: HashMap<Arc<str>, MatSlot>,
     sets: HashMap<Arc<str>, SetSlot>,
     by_actor: HashMap<ActorId, Arc<str>>,
-    last_status: HashMap<Arc<str>, Arc<Mutex<Option<DeviceStatus>>>>,
-    memory: HashMap<Arc<str>, Arc<Mutex<MatMemory>>>,
+    /// Each device's latest snapshot, kept across its actors' restarts.
+    snapshots: HashMap<Arc<str>, SnapshotSlot>,
 }
 
 /// The registry actor.
@@ -107,7 +104,7 @@ impl Actor for DeviceRegistry {
     type Arguments = RegistryArgs;
 
     async fn pre_start(&self, myself: ActorRef<RegistryMsg>, args: RegistryArgs) -> Result<RegistryState, ActorProcessingErr> {
-        let mut state = RegistryState { args, mats: HashMap::new(), sets: HashMap::new(), by_actor: HashMap::new(), last_status: HashMap::new(), memory: HashMap::new() };
+        let mut state = RegistryState { args, mats: HashMap::new(), sets: HashMap::new(), by_actor: HashMap::new(), snapshots: HashMap::new() };
         // Every device starts offline until it connects; cards show that at once.
         for device in state.args.catalog.all() {
             let status = offline_status(&device);
@@ -150,8 +147,10 @@ impl Actor for DeviceRegistry {
                 };
                 let _ = reply.send(result);
             }
-            RegistryMsg::Resume { state: resumed, reply } => {
-                state.resume(resumed);
+            RegistryMsg::Resume { snapshots, reply } => {
+                for (device_id, snapshot) in snapshots {
+                    state.snapshots.entry(device_id).or_default().save(snapshot);
+                }
                 let _ = reply.send(());
             }
             RegistryMsg::Registered { device_id, reply } => {
@@ -183,41 +182,7 @@ impl Actor for DeviceRegistry {
     }
 }
 
-/// State read back from storage at start-up (see [`RegistryMsg::Resume`]).
-#[derive(Debug, Clone, Default)]
-pub struct ResumeState {
-    /// (device, stream end in Unix ms).
-    pub stream_ends: Vec<(Arc<str>, u64)>,
-    /// Unattended alarms: (device, alarm number, kind, raised at in Unix ms).
-    pub pending_alarms: Vec<(Arc<str>, u64, AlarmKind, u64)>,
-    /// Repositioning intervals set for devices.
-    pub repositioning_intervals: Vec<(Arc<str>, Duration)>,
-}
-
 impl RegistryState {
-    /// Puts stored state into the devices' memories, which their actors start from.
-    fn resume(&mut self, resumed: ResumeState) {
-        let (now, now_ms) = (machine_now(), unix_ms());
-        for (device_id, ends_at_ms) in resumed.stream_ends {
-            if let Some(left) = ends_at_ms.checked_sub(now_ms).filter(|left| *left > 0) {
-                let memory = self.memory.entry(device_id).or_default();
-                memory.lock().unwrap_or_else(|p| p.into_inner()).stream_end = Some(now + Duration::from_millis(left));
-            }
-        }
-        for (device_id, number, kind, raised_at_ms) in resumed.pending_alarms {
-            let age = Duration::from_millis(now_ms.saturating_sub(raised_at_ms));
-            let raised_at = now.checked_sub(age).unwrap_or(now);
-            let memory = self.memory.entry(device_id).or_default();
-            let mut memory = memory.lock().unwrap_or_else(|p| p.into_inner());
-            memory.pending_alarms.push(Alarm { id: AlarmId(number), kind, raised_at });
-            memory.next_alarm_id = memory.next_alarm_id.max(number + 1);
-        }
-        for (device_id, interval) in resumed.repositioning_intervals {
-            let memory = self.memory.entry(device_id).or_default();
-            memory.lock().unwrap_or_else(|p| p.into_inner()).repositioning_interval = Some(interval);
-        }
-    }
-
     async fn spawn_mat(&mut self, myself: &ActorRef<RegistryMsg>, device_id: &Arc<str>, link: Option<DeviceLink>) -> Result<MatHandle, RegistryError> {
         let info = self.args.catalog.get(device_id).ok_or(RegistryError::UnknownDevice)?;
         if info.device_type.frame_shape().is_none() {
@@ -233,8 +198,7 @@ impl RegistryState {
             metrics: self.args.metrics.clone(),
             absence_delay: self.args.absence_delay,
             inflight: Arc::new(AtomicUsize::new(0)),
-            last_status: self.last_status.entry(device_id.clone()).or_default().clone(),
-            memory: self.memory.entry(device_id.clone()).or_default().clone(),
+            snapshot: self.snapshots.entry(device_id.clone()).or_default().clone(),
             behaviour: BehaviourConfig {
                 first_alarm_id: first_alarm_id(),
                 repositioning_time_scale: self.args.repositioning_time_scale,
@@ -284,7 +248,7 @@ impl RegistryState {
                 // Give up: publish offline and drop the link, which closes the connection.
                 tracing::error!(device = %serial, "mat actor failed too often; dropping its connection");
                 let status = offline_status(&slot.args.info);
-                *slot.args.last_status.lock().unwrap_or_else(|p| p.into_inner()) = Some(status);
+                slot.args.snapshot.update(|snapshot| snapshot.status = status);
                 let event = DeviceConfEvent::new(&slot.args.info.identity(), &status, Vec::new());
                 self.args.bus.company(&slot.args.info.company_id).publish(&device_id, encode_event(events::DEVICE_CONF, event));
             }
@@ -315,16 +279,14 @@ impl RegistryState {
 /// The first alarm number of a device's first actor in this hub process: the wall clock in ms, so
 /// numbers keep growing across hub restarts without reading storage (a device would have to raise
 /// more than one alarm per millisecond of downtime to collide). Restarted actors continue from
-/// their `MatMemory`.
+/// their snapshot.
 fn first_alarm_id() -> u64 {
     super::unix_ms()
 }
 
 /// The status of a device that is not connected.
 pub fn offline_status(device: &DeviceInfo) -> DeviceStatus {
-    let code = state_code(false, device.patient_status);
-    let card = card_status(device.device_type, false, code, CardInputs::default());
-    DeviceStatus::new(false, device.patient_status, code, card)
+    DeviceStatus::offline(device.device_type, device.patient_status)
 }
 
 #[cfg(test)]

@@ -18,11 +18,14 @@
 use std::collections::VecDeque;
 use std::time::{Duration, Instant};
 
+use serde::{Deserialize, Serialize};
+
 use super::pressure_ulcer::RepositioningTier;
 use super::status::PatientStatus;
+use super::wall_clock::WallClock;
 
 /// What an alarm is about.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum AlarmKind {
     /// The patient has been absent longer than the absence delay.
     Missing,
@@ -37,6 +40,11 @@ impl AlarmKind {
             AlarmKind::Missing => "Missing",
             AlarmKind::UlcerRisk => "Ulcer Risk",
         }
+    }
+
+    /// The kind of a stored spelling.
+    pub fn from_name(name: &str) -> Option<AlarmKind> {
+        [AlarmKind::Missing, AlarmKind::UlcerRisk].into_iter().find(|kind| kind.name() == name)
     }
 
     fn index(self) -> usize {
@@ -82,6 +90,30 @@ pub enum AlarmOutput {
     Attended { alarm: Alarm, attended_at: Instant, time_to_attend: Duration },
 }
 
+/// The alarms of one device as a restart must find them: the numbering and the unattended
+/// alarms. The conditions are not kept: they follow from the patient status and the
+/// repositioning tier, which the restored machine assumes without raising anything.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct AlarmsSnapshot {
+    /// The number the next alarm gets.
+    pub next_id: u64,
+    /// The unattended alarms, oldest first.
+    pub pending: Vec<PendingAlarm>,
+}
+
+/// An unattended alarm in a snapshot.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PendingAlarm {
+    /// Its number.
+    pub id: u64,
+    /// What it is about.
+    pub kind: AlarmKind,
+    /// When it was raised, Unix ms.
+    pub raised_at_ms: u64,
+}
+
 /// The alarms of one device.
 #[derive(Debug)]
 pub struct AlarmMachine {
@@ -101,6 +133,18 @@ impl AlarmMachine {
     pub fn restore(first_id: u64, pending: Vec<Alarm>) -> Self {
         let next_id = pending.iter().map(|a| a.id.0 + 1).max().unwrap_or(first_id).max(first_id);
         AlarmMachine { next_id, pending, condition: [false; 2], outputs: VecDeque::new() }
+    }
+
+    /// What a restart must keep, with wall-clock times.
+    pub fn snapshot(&self, clock: WallClock) -> AlarmsSnapshot {
+        let pending = self.pending.iter().map(|a| PendingAlarm { id: a.id.0, kind: a.kind, raised_at_ms: clock.unix_ms(a.raised_at) }).collect();
+        AlarmsSnapshot { next_id: self.next_id, pending }
+    }
+
+    /// Rebuilt from a snapshot; numbering continues from `first_id` if that is higher.
+    pub fn from_snapshot(snapshot: &AlarmsSnapshot, first_id: u64, clock: WallClock) -> Self {
+        let pending = snapshot.pending.iter().map(|a| Alarm { id: AlarmId(a.id), kind: a.kind, raised_at: clock.instant(a.raised_at_ms) }).collect();
+        Self::restore(snapshot.next_id.max(first_id), pending)
     }
 
     /// The number the next alarm will get.
@@ -174,6 +218,14 @@ mod tests {
 
     fn drain(m: &mut AlarmMachine) -> Vec<AlarmOutput> {
         std::iter::from_fn(|| m.poll_output()).collect()
+    }
+
+    #[test]
+    fn kinds_read_back_from_their_stored_spelling() {
+        for kind in [AlarmKind::Missing, AlarmKind::UlcerRisk] {
+            assert_eq!(AlarmKind::from_name(kind.name()), Some(kind));
+        }
+        assert_eq!(AlarmKind::from_name("Correct"), None);
     }
 
     #[test]

@@ -25,6 +25,7 @@ use std::time::{Duration, Instant};
 
 use super::presence::Presence;
 use super::pressure_map::PressureMap;
+use super::wall_clock::WallClock;
 
 /// Delay between a static request and the map it takes.
 pub const STATIC_DELAY: Duration = Duration::from_secs(1);
@@ -46,7 +47,7 @@ pub const SERIES_REPETITIONS: u32 = 24;
 pub const MAX_CAPTURE_FRAMES: usize = 6_000;
 
 /// The kind of analysis captured (the stored `analysisType`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub enum CaptureKind {
     /// One map, 1 s after the request.
     Static,
@@ -85,7 +86,7 @@ impl CaptureKind {
 }
 
 /// Who asked for a capture.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum CaptureOrigin {
     /// A user on the device page.
     User(String),
@@ -161,7 +162,8 @@ impl CaptureRefusal {
 }
 
 /// One frame of a capture, decoded to plain values.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "camelCase")]
 pub struct CapturedFrame {
     /// Milliseconds since the capture request.
     pub offset_ms: u32,
@@ -243,8 +245,65 @@ struct Series {
     repetitions: u32,
 }
 
+/// The capture machine as a restart must find it, with wall-clock times: the selected patient,
+/// the latest presence verdict, the running capture with its frames so far, the results still
+/// due and the series. Whether the device is functional is not kept (the restored mat machine
+/// says), nor outputs not yet drained (the actor that snapshots handles them).
+#[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct CaptureSnapshot {
+    /// The selected patient.
+    pub patient_id: Option<String>,
+    /// The latest presence verdict.
+    pub presence: Option<Presence>,
+    /// The capture in progress.
+    pub running: Option<RunningCaptureSnapshot>,
+    /// Results to announce: (when, Unix ms; kind; who asked).
+    pub results_due: Vec<(u64, CaptureKind, CaptureOrigin)>,
+    /// The 24 h series.
+    pub series: Option<SeriesSnapshot>,
+}
+
+/// A capture in progress in a snapshot.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct RunningCaptureSnapshot {
+    /// What is captured.
+    pub kind: CaptureKind,
+    /// Who asked.
+    pub origin: CaptureOrigin,
+    /// The patient selected when it was requested.
+    pub patient_id: String,
+    /// When it was requested, Unix ms.
+    pub requested_at_ms: u64,
+    /// Seconds asked for (0 for static).
+    pub seconds: u32,
+    /// When it loads, Unix ms.
+    pub loads_at_ms: u64,
+    /// The frames so far.
+    pub frames: Vec<CapturedFrame>,
+    /// Frames beyond [`MAX_CAPTURE_FRAMES`] not kept.
+    pub dropped_frames: u32,
+}
+
+/// A static series in a snapshot.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SeriesSnapshot {
+    /// Who started it.
+    pub user_id: String,
+    /// The next repetition's time, Unix ms.
+    pub next_at_ms: u64,
+    /// The next repetition's number (1-based).
+    pub next_repetition: u32,
+    /// Time between repetitions.
+    pub period: Duration,
+    /// Repetitions in all.
+    pub repetitions: u32,
+}
+
 /// The capture machine of one device.
-#[derive(Debug, Default, Clone)]
+#[derive(Debug, Default)]
 pub struct CaptureMachine {
     patient_id: Option<String>,
     functional: bool,
@@ -276,17 +335,57 @@ impl CaptureMachine {
         self.running.is_some()
     }
 
-    /// A copy to resume from after a restart: the running capture with the frames so far, the
-    /// results still due and the series; outputs not yet drained are left out (they were
-    /// handled by the actor that snapshots).
-    pub fn snapshot(&self) -> CaptureMachine {
-        CaptureMachine {
+    /// What a restart must keep, with wall-clock times (see [`CaptureSnapshot`]).
+    pub fn snapshot(&self, clock: WallClock) -> CaptureSnapshot {
+        CaptureSnapshot {
             patient_id: self.patient_id.clone(),
-            functional: self.functional,
             presence: self.presence,
-            running: self.running.clone(),
-            results_due: self.results_due.clone(),
-            series: self.series.clone(),
+            running: self.running.as_ref().map(|r| RunningCaptureSnapshot {
+                kind: r.kind,
+                origin: r.origin.clone(),
+                patient_id: r.patient_id.clone(),
+                requested_at_ms: clock.unix_ms(r.requested_at),
+                seconds: r.seconds,
+                loads_at_ms: clock.unix_ms(r.loads_at),
+                frames: r.frames.clone(),
+                dropped_frames: r.dropped_frames,
+            }),
+            results_due: self.results_due.iter().map(|(at, kind, origin)| (clock.unix_ms(*at), *kind, origin.clone())).collect(),
+            series: self.series.as_ref().map(|s| SeriesSnapshot {
+                user_id: s.user_id.clone(),
+                next_at_ms: clock.unix_ms(s.next_at),
+                next_repetition: s.next_repetition,
+                period: s.period,
+                repetitions: s.repetitions,
+            }),
+        }
+    }
+
+    /// Resumed from a snapshot: a capture that was running goes on collecting frames and loads
+    /// when it was due, so it is neither lost nor stored twice.
+    pub fn from_snapshot(snapshot: &CaptureSnapshot, functional: bool, clock: WallClock) -> Self {
+        CaptureMachine {
+            patient_id: snapshot.patient_id.clone(),
+            functional,
+            presence: snapshot.presence,
+            running: snapshot.running.as_ref().map(|r| Running {
+                kind: r.kind,
+                origin: r.origin.clone(),
+                patient_id: r.patient_id.clone(),
+                requested_at: clock.instant(r.requested_at_ms),
+                seconds: r.seconds,
+                loads_at: clock.instant(r.loads_at_ms),
+                frames: r.frames.clone(),
+                dropped_frames: r.dropped_frames,
+            }),
+            results_due: snapshot.results_due.iter().map(|(at, kind, origin)| (clock.instant(*at), *kind, origin.clone())).collect(),
+            series: snapshot.series.as_ref().map(|s| Series {
+                user_id: s.user_id.clone(),
+                next_at: clock.instant(s.next_at_ms),
+                next_repetition: s.next_repetition,
+                period: s.period,
+                repetitions: s.repetitions,
+            }),
             outputs: VecDeque::new(),
         }
     }

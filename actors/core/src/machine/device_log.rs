@@ -21,6 +21,7 @@ use std::time::{Duration, Instant};
 use super::posture::{Posture, PostureReading};
 use super::presence::Presence;
 use super::pressure_map::PressureMap;
+use super::wall_clock::WallClock;
 
 /// Tuning; [`LogConfig::default`] holds the documented defaults.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -117,6 +118,20 @@ pub enum LogOutput {
     Presence { at: Instant, present: bool },
 }
 
+/// The log cadence as a restart must find it, so a restart neither logs a second entrance nor
+/// an entry before the interval is up. The presence and posture changes still settling are not
+/// kept: the next frames settle them again.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct LogCadenceSnapshot {
+    /// Whether someone is on the mat (the entrance was logged).
+    pub present: bool,
+    /// The posture of the last posture-change entry.
+    pub logged_posture: Option<Posture>,
+    /// When the last device log entry was written, Unix ms.
+    pub last_entry_ms: Option<u64>,
+}
+
 /// The log cadence of one device.
 #[derive(Debug)]
 pub struct DeviceLogMachine {
@@ -140,6 +155,21 @@ impl DeviceLogMachine {
             logged_posture: None,
             last_entry: None,
             outputs: VecDeque::new(),
+        }
+    }
+
+    /// What a restart must keep, with wall-clock times.
+    pub fn snapshot(&self, clock: WallClock) -> LogCadenceSnapshot {
+        LogCadenceSnapshot { present: self.present, logged_posture: self.logged_posture, last_entry_ms: clock.unix_ms_opt(self.last_entry) }
+    }
+
+    /// The cadence of a snapshot, with this tuning.
+    pub fn from_snapshot(config: LogConfig, snapshot: &LogCadenceSnapshot, clock: WallClock) -> Self {
+        DeviceLogMachine {
+            present: snapshot.present,
+            logged_posture: snapshot.logged_posture,
+            last_entry: clock.instant_opt(snapshot.last_entry_ms),
+            ..Self::new(config)
         }
     }
 

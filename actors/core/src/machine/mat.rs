@@ -35,7 +35,8 @@ use super::status::{card_status, state_code, CardInputs, CardStatus, PatientStat
 use super::streaming::{StreamGate, StreamOutput, StreamRefusal, Streaming};
 
 /// A device's status as cards and the REST API show it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "camelCase")]
 pub struct DeviceStatus {
     /// `deviceFunctional`.
     pub functional: bool,
@@ -55,6 +56,12 @@ impl DeviceStatus {
     /// A status with no repositioning urgency and no pending alarm.
     pub fn new(functional: bool, patient_status: PatientStatus, state_code: StateCode, card: CardStatus) -> Self {
         DeviceStatus { functional, patient_status, state_code, card, repositioning: RepositioningTier::Ok, unattended_alarm: false }
+    }
+
+    /// The status of a device of this type that is not connected.
+    pub fn offline(device_type: DeviceType, patient_status: PatientStatus) -> Self {
+        let code = state_code(false, patient_status);
+        DeviceStatus::new(false, patient_status, code, card_status(device_type, false, code, CardInputs::default()))
     }
 }
 
@@ -157,6 +164,8 @@ pub struct MatMachine {
     outputs: VecDeque<MatOutput>,
     /// Demo/test speed-up of the repositioning clock (1: real time).
     repositioning_time_scale: u32,
+    /// The repositioning interval set for this device (as set, not scaled; `None`: the default).
+    repositioning_interval: Option<Duration>,
 }
 
 impl MatMachine {
@@ -189,6 +198,7 @@ impl MatMachine {
             last_status: DeviceStatus::new(config.functional, config.patient_status, None, CardStatus::Offline),
             outputs: VecDeque::new(),
             repositioning_time_scale: behaviour.time_scale(),
+            repositioning_interval: None,
         };
         // A patient stored as Missing had their alarm raised before this machine existed.
         machine.alarms.assume_conditions(config.patient_status == PatientStatus::Missing, false);
@@ -221,44 +231,6 @@ impl MatMachine {
     /// The latest posture reading (bed mats, someone present).
     pub fn posture(&self) -> Option<PostureReading> {
         self.last_posture
-    }
-
-    /// Replaces the alarm machine with one restored after a restart (pending alarms and the
-    /// numbering), before any frame arrives.
-    pub fn restore_alarms(&mut self, mut alarms: AlarmMachine) {
-        let at_risk = self.ulcer.as_ref().is_some_and(|u| u.tier().at_risk());
-        alarms.assume_conditions(self.patient.status() == PatientStatus::Missing, at_risk);
-        self.alarms = alarms;
-        self.last_status = self.compute_status();
-    }
-
-    /// The capture machine, for a snapshot a restarted actor can resume from.
-    pub fn capture_snapshot(&self) -> CaptureMachine {
-        self.capture.snapshot()
-    }
-
-    /// Resumes a capture snapshot (after a restart, before any frame): a capture that was running
-    /// goes on collecting frames and loads when it was due, so it is neither lost nor stored twice.
-    pub fn restore_capture(&mut self, capture: CaptureMachine) {
-        let mut capture = capture;
-        capture.set_functional(self.live.functional());
-        self.capture = capture;
-    }
-
-    /// The repositioning clock, for a snapshot a restarted actor can resume from.
-    pub fn repositioning_clock(&self) -> Option<&UlcerRiskMachine> {
-        self.ulcer.as_ref()
-    }
-
-    /// Resumes a repositioning clock snapshot (after a restart, before any frame): the tier it had
-    /// holds at once, and the alarm it already raised is not raised again.
-    pub fn restore_repositioning_clock(&mut self, clock: UlcerRiskMachine) {
-        if self.ulcer.is_some() {
-            let at_risk = clock.tier().at_risk();
-            self.ulcer = Some(clock);
-            self.alarms.assume_conditions(self.patient.status() == PatientStatus::Missing, at_risk);
-            self.last_status = self.compute_status();
-        }
     }
 
     /// The alarms not attended yet.
@@ -405,6 +377,7 @@ impl MatMachine {
 
     /// A new repositioning interval for the patient on this device.
     pub fn set_repositioning_interval(&mut self, now: Instant, interval: Duration) {
+        self.repositioning_interval = Some(interval);
         if let Some(ulcer) = &mut self.ulcer {
             ulcer.set_interval(now, interval / self.repositioning_time_scale);
         }
@@ -530,6 +503,9 @@ impl MatMachine {
 fn whole_seconds(d: Duration) -> u32 {
     u32::try_from(d.as_secs() + u64::from(d.subsec_nanos() > 0)).unwrap_or(u32::MAX)
 }
+
+mod snapshot;
+pub use snapshot::{MatSnapshot, StoredMatState};
 
 #[cfg(test)]
 mod tests;

@@ -20,3 +20,4 @@ pub mod presence;
 pub mod pressure_ulcer;
 pub mod status;
 pub mod streaming;
+pub mod wall_clock;

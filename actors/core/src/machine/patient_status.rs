@@ -7,11 +7,25 @@
 use std::collections::VecDeque;
 use std::time::{Duration, Instant};
 
+use serde::{Deserialize, Serialize};
+
 use super::presence::Presence;
 use super::status::PatientStatus;
+use super::wall_clock::WallClock;
 
 /// Absence that lasts this long makes the patient Missing, unless configured otherwise.
 pub const DEFAULT_ABSENCE_DELAY: Duration = Duration::from_secs(30);
+
+/// The patient status as a restart must find it: the status and, while the patient is away,
+/// since when (so Missing comes on time after a restart).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PatientSnapshot {
+    /// The status.
+    pub status: PatientStatus,
+    /// Start of the absence being timed, Unix ms.
+    pub absent_since_ms: Option<u64>,
+}
 
 /// Tracks presence over time and says when the patient status changes.
 #[derive(Debug)]
@@ -26,6 +40,16 @@ impl PatientStatusMachine {
     /// Starts from the stored status with the given absence delay.
     pub fn new(stored: PatientStatus, delay: Duration) -> Self {
         PatientStatusMachine { delay, status: stored, absent_since: None, outputs: VecDeque::new() }
+    }
+
+    /// What a restart must keep, with wall-clock times.
+    pub fn snapshot(&self, clock: WallClock) -> PatientSnapshot {
+        PatientSnapshot { status: self.status, absent_since_ms: clock.unix_ms_opt(self.absent_since) }
+    }
+
+    /// Rebuilt from a snapshot with the given absence delay.
+    pub fn from_snapshot(snapshot: &PatientSnapshot, delay: Duration, clock: WallClock) -> Self {
+        PatientStatusMachine { absent_since: clock.instant_opt(snapshot.absent_since_ms), ..Self::new(snapshot.status, delay) }
     }
 
     /// The current status.

@@ -24,7 +24,7 @@ pub mod features;
 pub mod model;
 
 /// A posture, with the numeric id stored in device logs.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub enum Posture {
     /// On the back (id 0).
     Supine,

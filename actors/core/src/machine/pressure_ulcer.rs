@@ -34,6 +34,7 @@ use std::time::{Duration, Instant};
 use super::body_regions::{RegionLoads, REGION_COUNT};
 use super::posture::{Posture, PostureReading};
 use super::pressure_map::PressureMap;
+use super::wall_clock::WallClock;
 
 /// Default repositioning interval.
 pub const DEFAULT_REPOSITIONING_INTERVAL: Duration = Duration::from_secs(2 * 3_600);
@@ -134,8 +135,31 @@ struct RegionClock {
     last_loaded: Option<Instant>,
 }
 
-/// The repositioning clock of one patient on one mat. `Clone` so a shell can keep a snapshot and
-/// rebuild the clock after a restart.
+/// The repositioning clock as a restart must find it: every region's load episode, the turn
+/// being confirmed and the tier, with wall-clock times. The tuning is not kept (the restored
+/// machine's configuration supplies it, the interval included).
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct UlcerClockSnapshot {
+    /// Per region (in [`RegionLoads`] order): start of the live load episode, Unix ms.
+    pub loaded_since_ms: Vec<Option<u64>>,
+    /// Per region: the last sample on which it was loaded, Unix ms.
+    pub last_loaded_ms: Vec<Option<u64>>,
+    /// The last sample, Unix ms.
+    pub last_sample_ms: Option<u64>,
+    /// The loaded regions a turn is measured against ([`RegionLoads::bits`]).
+    pub reference_loads: u32,
+    /// The posture a turn is measured against.
+    pub reference_posture: Option<Posture>,
+    /// Since when a turn is being confirmed, Unix ms.
+    pub turn_candidate_since_ms: Option<u64>,
+    /// The new posture being confirmed.
+    pub candidate_posture: Option<Posture>,
+    /// The tier (its alarm, if any, was raised before the snapshot).
+    pub tier: RepositioningTier,
+}
+
+/// The repositioning clock of one patient on one mat.
 #[derive(Debug, Clone)]
 pub struct UlcerRiskMachine {
     config: UlcerConfig,
@@ -163,6 +187,36 @@ impl UlcerRiskMachine {
             tier: RepositioningTier::Ok,
             outputs: VecDeque::new(),
         }
+    }
+
+    /// What a restart must keep, with wall-clock times.
+    pub fn snapshot(&self, clock: WallClock) -> UlcerClockSnapshot {
+        UlcerClockSnapshot {
+            loaded_since_ms: self.regions.iter().map(|r| clock.unix_ms_opt(r.loaded_since)).collect(),
+            last_loaded_ms: self.regions.iter().map(|r| clock.unix_ms_opt(r.last_loaded)).collect(),
+            last_sample_ms: clock.unix_ms_opt(self.last_sample),
+            reference_loads: self.reference_loads.bits(),
+            reference_posture: self.reference_posture,
+            turn_candidate_since_ms: clock.unix_ms_opt(self.turn_candidate_since),
+            candidate_posture: self.candidate_posture,
+            tier: self.tier,
+        }
+    }
+
+    /// The clock of a snapshot, tuned by `config`. No output is queued: the tier held before.
+    pub fn from_snapshot(config: UlcerConfig, snapshot: &UlcerClockSnapshot, clock: WallClock) -> Self {
+        let mut machine = Self::new(config);
+        for (i, region) in machine.regions.iter_mut().enumerate() {
+            region.loaded_since = clock.instant_opt(snapshot.loaded_since_ms.get(i).copied().flatten());
+            region.last_loaded = clock.instant_opt(snapshot.last_loaded_ms.get(i).copied().flatten());
+        }
+        machine.last_sample = clock.instant_opt(snapshot.last_sample_ms);
+        machine.reference_loads = RegionLoads::from_bits(snapshot.reference_loads);
+        machine.reference_posture = snapshot.reference_posture;
+        machine.turn_candidate_since = clock.instant_opt(snapshot.turn_candidate_since_ms);
+        machine.candidate_posture = snapshot.candidate_posture;
+        machine.tier = snapshot.tier;
+        machine
     }
 
     /// The current tier.

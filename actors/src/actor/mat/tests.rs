@@ -1,7 +1,7 @@
 //! The mat actor with tokio's paused clock: a stream and a pending alarm survive a restart, and the
 //! records reach the writer.
 
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 
 use tokio::sync::mpsc;
 use tokio::time::{advance, Duration};
@@ -58,8 +58,7 @@ fn mat_args(link: DeviceLink, bus: Arc<Bus>, writer: Option<ActorRef<WriterMsg>>
         metrics: Arc::new(HubMetrics::default()),
         absence_delay: Duration::from_secs(30),
         inflight: Arc::new(AtomicUsize::new(0)),
-        last_status: Arc::default(),
-        memory: Arc::default(),
+        snapshot: SnapshotSlot::default(),
         behaviour: BehaviourConfig::default(),
     }
 }
@@ -234,4 +233,85 @@ async fn the_missing_alarm_is_sent_to_the_writer_before_the_missing_status() {
     let alarm = log.iter().position(|e| e == "alarm Missing").unwrap_or_else(|| panic!("no Missing alarm: {log:?}"));
     let status = log.iter().position(|e| e == "status Missing").unwrap_or_else(|| panic!("no Missing status: {log:?}"));
     assert!(alarm < status, "{log:?}");
+}
+
+/// Calls the actor and returns its answer.
+async fn ask<T: Send + 'static>(actor: &ActorRef<MatMsg>, message: impl FnOnce(RpcReplyPort<T>) -> MatMsg) -> T {
+    match actor.call(message, None).await.expect("answered") {
+        ractor::rpc::CallResult::Success(answer) => answer,
+        _ => panic!("the actor did not answer"),
+    }
+}
+
+#[tokio::test(start_paused = true)]
+async fn every_field_of_the_snapshot_survives_an_actor_restart() {
+    use mat_core::machine::capture::{CaptureKind, CaptureOrigin};
+    use mat_core::machine::pressure_ulcer::RepositioningTier;
+    let store = Arc::new(MemoryStore::default());
+    let (writer, _) = Actor::spawn(None, StorageWriter, store.clone() as Arc<dyn StatusStore>).await.expect("writer");
+    let bus = Bus::new();
+    let viewer = Viewer { session: 1, outbox: Outbox::new(Arc::new(HubMetrics::default())) };
+    bus.company("c1").join(viewer.clone());
+    let (link, mut rx) = DeviceLink::new(1);
+    let mut args = mat_args(link, bus.clone(), Some(writer.clone()));
+    args.behaviour = BehaviourConfig { first_alarm_id: 100, ..BehaviourConfig::default() };
+    let (actor, handle) = Actor::spawn(None, MatActor, args.clone()).await.expect("mat actor");
+    actor.cast(MatMsg::SelectPatient(Some("p1".into()))).expect("select");
+    actor.cast(MatMsg::SetRepositioningInterval(Duration::from_secs(10 * 60))).expect("interval");
+    // 11 min lying still past the 10 min interval: the Ulcer Risk alarm.
+    for _ in 0..=66 {
+        actor.cast(frame(body())).expect("frame");
+        settle().await;
+        advance(Duration::from_secs(10)).await;
+    }
+    assert!(matches!(ask(&actor, |reply| MatMsg::StartStreaming { seconds: 180, reply }).await, Ok(())));
+    let request = CaptureRequest { kind: CaptureKind::Dynamic, seconds: 60, origin: CaptureOrigin::User("u1".into()) };
+    assert_eq!(ask(&actor, |reply| MatMsg::RequestCapture { request, reply }).await, Ok(()));
+    // The patient leaves: Missing after 30 s, while the capture collects its frames.
+    for _ in 0..32 {
+        advance(Duration::from_secs(1)).await;
+        actor.cast(frame(vec![0; 48 * 48])).expect("frame");
+        settle().await;
+    }
+    let before = args.snapshot.load().expect("the actor keeps a snapshot");
+    assert_eq!(before.patient.status, PatientStatus::Missing);
+    assert_eq!(before.alarms.pending.len(), 2);
+    assert_eq!(before.capture.running.as_ref().map(|r| r.frames.len()), Some(32));
+    assert_eq!(before.capture.patient_id.as_deref(), Some("p1"));
+    assert!(before.repositioning_clock.as_ref().is_some_and(|c| c.tier.at_risk()));
+    assert_eq!(before.repositioning_interval, Some(Duration::from_secs(600)));
+    assert!(before.stream_ends_at_ms.is_some());
+    stream_commands(&mut rx);
+    company_events(&viewer);
+
+    actor.kill();
+    handle.await.expect("stopped");
+    let (actor, _handle) = Actor::spawn(None, MatActor, args.clone()).await.expect("restarted");
+    settle().await;
+    assert_eq!(args.snapshot.load(), Some(before), "the restarted actor holds every field it left with");
+    assert_eq!(stream_commands(&mut rx), vec![185 - 32], "the device resumes the stream");
+    let status = ask(&actor, MatMsg::GetStatus).await;
+    assert_eq!((status.functional, status.patient_status, status.unattended_alarm), (true, PatientStatus::Missing, true));
+    let view = ask(&actor, MatMsg::GetRepositioning).await.expect("a bed mat has the clock");
+    assert_eq!(view.interval, Duration::from_secs(600));
+
+    // The patient returns: still at risk (the clock kept counting), the capture loads with every
+    // frame from before and after the restart, no alarm is raised again.
+    for _ in 0..40 {
+        advance(Duration::from_secs(1)).await;
+        actor.cast(frame(body())).expect("frame");
+        settle().await;
+    }
+    let status = ask(&actor, MatMsg::GetStatus).await;
+    assert_eq!((status.patient_status, status.repositioning), (PatientStatus::UlcerRisk, RepositioningTier::Due), "{status:?}");
+    assert!(!company_events(&viewer).iter().any(|e| e == "alarmOn"));
+    assert_eq!(ask(&actor, |reply| MatMsg::AttendAlarm { alarm: None, reply }).await, Ok(2));
+    let flushed = writer.call(WriterMsg::Flush, None).await.expect("answered");
+    assert!(matches!(flushed, ractor::rpc::CallResult::Success(Ok(()))));
+    let records = store.records.lock().unwrap_or_else(|p| p.into_inner()).clone();
+    let raised: Vec<u64> = records.iter().filter_map(|r| if let Record::AlarmRaised { alarm_id, .. } = r { Some(*alarm_id) } else { None }).collect();
+    assert_eq!(raised, vec![100, 101]);
+    let captures: Vec<(usize, &str)> =
+        records.iter().filter_map(|r| if let Record::CaptureStored(c) = r { Some((c.frames.len(), c.patient_id.as_str())) } else { None }).collect();
+    assert_eq!(captures, vec![(60, "p1")], "one capture, one frame a second for 60 s, of the selected patient");
 }

@@ -12,6 +12,7 @@ use mat_protocol::CellFormat;
 
 use crate::actor::mat::FrameIn;
 use mat_core::machine::capture::{CaptureKind, CaptureOrigin, CaptureRefusal, CaptureRequest};
+use mat_core::machine::mat::StoredMatState;
 
 fn device(id: &str, device_type: DeviceType, parent: Option<(&str, usize)>, members: &[&str]) -> DeviceInfo {
     DeviceInfo {
@@ -194,8 +195,9 @@ async fn a_resumed_repositioning_interval_applies_to_the_new_actor() {
     let catalog = Catalog::new([device("a", DeviceType::MattressMatIoT, None, &[])]);
     let args = RegistryArgs { catalog, bus: Bus::new(), writer: None, metrics: Arc::new(HubMetrics::default()), absence_delay: Duration::from_secs(30), repositioning_time_scale: 1 };
     let (registry, _) = Actor::spawn(None, DeviceRegistry, args).await.expect("registry");
-    let state = ResumeState { repositioning_intervals: vec![("a".into(), Duration::from_secs(15 * 60))], ..ResumeState::default() };
-    registry.call(|reply| RegistryMsg::Resume { state, reply }, None).await.expect("resumed");
+    let stored = StoredMatState { repositioning_interval: Some(Duration::from_secs(15 * 60)), ..StoredMatState::default() };
+    let snapshots = vec![("a".into(), MatSnapshot::from_stored(DeviceType::MattressMatIoT, PatientStatus::Correct, stored))];
+    registry.call(|reply| RegistryMsg::Resume { snapshots, reply }, None).await.expect("resumed");
     let (link, _rx) = DeviceLink::new(1);
     let connected = registry.call(|reply| RegistryMsg::Connect { device_id: "a".into(), link, reply }, None).await.expect("answered");
     let ractor::rpc::CallResult::Success(Ok(handle)) = connected else { panic!("not connected") };

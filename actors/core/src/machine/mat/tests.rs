@@ -354,3 +354,131 @@ fn posture_is_read_at_most_once_a_second_and_forgotten_when_nobody_is_there() {
     m.handle_frame(t0 + Duration::from_millis(1_200), &map(&body));
     assert_eq!(m.posture(), first, "read at once when someone lies down again");
 }
+
+/// The wall clock of the snapshot tests: `t0` is this Unix ms.
+const T0_UNIX_MS: u64 = 1_700_000_000_000;
+
+fn wall_ms(t0: Instant, now: Instant) -> u64 {
+    T0_UNIX_MS + u64::try_from(now.duration_since(t0).as_millis()).unwrap()
+}
+
+/// Feeds a frame at `now` after the deadlines before it; returns what came out.
+fn step(m: &mut MatMachine, now: Instant, cells: &[u8]) -> Vec<MatOutput> {
+    let mut out = run_until(m, now);
+    m.handle_frame(now, &map(cells));
+    out.extend(drain(m));
+    out
+}
+
+#[test]
+fn every_field_survives_a_snapshot_and_the_restored_machine_behaves_the_same() {
+    let behaviour = BehaviourConfig { first_alarm_id: 500, ..BehaviourConfig::default() };
+    let mut m = MatMachine::with_behaviour(functional_config(), behaviour);
+    let t0 = Instant::now();
+    let (body, empty) = (body(), vec![0u8; 48 * 48]);
+    let secs = |s: u64| t0 + Duration::from_secs(s);
+    m.select_patient(Some("p1".into()));
+    m.set_repositioning_interval(t0, Duration::from_secs(10 * 60));
+    // 11 min lying still past a 10 min interval: an Ulcer Risk alarm, the clock running.
+    for s in (0..=660).step_by(10) {
+        step(&mut m, secs(s), &body);
+    }
+    m.start_streaming(secs(660), 180).unwrap();
+    m.request_capture(secs(660), capture(CaptureKind::Dynamic, 60)).unwrap();
+    drain(&mut m);
+    // The patient leaves: Missing after 30 s, while the capture still collects frames.
+    for s in 661..=692 {
+        step(&mut m, secs(s), &empty);
+    }
+    let now = secs(692);
+    let snapshot = m.snapshot(now, wall_ms(t0, now));
+
+    // Every sub-machine holds something.
+    assert!(snapshot.status.functional);
+    assert_eq!(snapshot.patient.status, PatientStatus::Missing);
+    assert_eq!(snapshot.stream_ends_at_ms, Some(wall_ms(t0, secs(660 + 185))));
+    assert_eq!(snapshot.repositioning_interval, Some(Duration::from_secs(600)));
+    let clock = snapshot.repositioning_clock.as_ref().expect("a bed mat has the clock");
+    assert!(clock.tier.at_risk() && clock.loaded_since_ms.iter().any(Option::is_some), "{clock:?}");
+    let kinds: Vec<AlarmKind> = snapshot.alarms.pending.iter().map(|a| a.kind).collect();
+    assert_eq!(kinds, vec![AlarmKind::UlcerRisk, AlarmKind::Missing]);
+    assert_eq!(snapshot.alarms.next_id, 502);
+    // The exit was logged (the log cadence holds something once the patient is back, below).
+    assert!(snapshot.log_cadence.is_some_and(|l| !l.present));
+    assert_eq!(snapshot.capture.patient_id.as_deref(), Some("p1"));
+    let running = snapshot.capture.running.as_ref().expect("a capture in progress");
+    assert_eq!(running.frames.len(), 32);
+    assert_eq!(snapshot.capture_stream_until_ms, Some(wall_ms(t0, secs(660 + 60))));
+
+    // It is plain data: it survives serialisation, as a store would keep it.
+    let json = serde_json::to_string(&snapshot).unwrap();
+    let stored: MatSnapshot = serde_json::from_str(&json).unwrap();
+    assert_eq!(stored, snapshot);
+
+    // Restored from the wall-clock times alone (the anchor arithmetic is `WallClock`'s tests).
+    let mut r = MatMachine::restore(functional_config(), behaviour, &stored, now, wall_ms(t0, now));
+    assert_eq!(drain(&mut r), vec![MatOutput::Stream(660 + 185 - 692)], "the device resumes the stream at once");
+    assert_eq!(r.snapshot(now, wall_ms(t0, now)), snapshot, "every field survives");
+    assert_eq!(r.status(), m.status());
+
+    // The same inputs give the same outputs: the patient returns, the capture loads, the stream
+    // ends, a nurse attends both alarms.
+    let (mut out_m, mut out_r) = (Vec::new(), Vec::new());
+    for s in 693..=900 {
+        out_m.extend(step(&mut m, secs(s), &body));
+        out_r.extend(step(&mut r, secs(s), &body));
+    }
+    assert_eq!(m.attend_all_alarms(secs(901)), 2);
+    assert_eq!(r.attend_all_alarms(secs(901)), 2);
+    out_m.extend(drain(&mut m));
+    out_r.extend(drain(&mut r));
+    assert!(out_m.iter().any(|o| matches!(o, MatOutput::Capture(CaptureOutput::Complete(_)))), "{out_m:?}");
+    assert!(out_m.contains(&MatOutput::StreamingEnd(None)));
+    assert!(out_m.iter().any(|o| matches!(o, MatOutput::Alarm(AlarmOutput::Attended { .. }))));
+    assert_eq!(out_r, out_m);
+    let end = m.snapshot(secs(901), wall_ms(t0, secs(901)));
+    assert_eq!(r.snapshot(secs(901), wall_ms(t0, secs(901))), end);
+    // Back in bed with entries logged: that cadence survives too.
+    assert!(end.log_cadence.is_some_and(|l| l.present && l.last_entry_ms.is_some()), "{:?}", end.log_cadence);
+    assert!(end.capture.results_due.is_empty() && end.capture.running.is_none());
+    let again = MatMachine::restore(functional_config(), behaviour, &end, secs(901), wall_ms(t0, secs(901)));
+    assert_eq!(again.snapshot(secs(901), wall_ms(t0, secs(901))), end);
+}
+
+#[test]
+fn a_force_mats_reading_and_an_offline_restart_survive_a_snapshot() {
+    let mut m = MatMachine::new(MatConfig { device_type: DeviceType::ForceMat, ..config() });
+    let t0 = Instant::now();
+    let cells: Vec<u8> = [0u16, 0, 150, 60].iter().flat_map(|v| v.to_le_bytes()).collect();
+    m.handle_frame(t0, &PressureMap::new(1, 4, CellFormat::U16Le, &cells).unwrap());
+    let snapshot = m.snapshot(t0, T0_UNIX_MS);
+    // Its connection did not survive: offline, with the reading and the card it gives.
+    let r = MatMachine::restore(MatConfig { device_type: DeviceType::ForceMat, ..config() }, BehaviourConfig::default(), &snapshot, t0, T0_UNIX_MS);
+    assert_eq!(r.reading(), m.reading());
+    assert!(!r.status().functional);
+    assert_eq!(r.snapshot(t0, T0_UNIX_MS).force_values, [0, 0, 150, 60]);
+}
+
+#[test]
+fn a_snapshot_from_storage_is_an_offline_device_with_its_alarms_stream_and_interval() {
+    use crate::machine::alarm::{AlarmsSnapshot, PendingAlarm};
+    let t0 = Instant::now();
+    let stored = StoredMatState {
+        stream_ends_at_ms: Some(T0_UNIX_MS + 40_000),
+        alarms: AlarmsSnapshot { next_id: 8, pending: vec![PendingAlarm { id: 7, kind: AlarmKind::Missing, raised_at_ms: T0_UNIX_MS - 60_000 }] },
+        repositioning_interval: Some(Duration::from_secs(45 * 60)),
+    };
+    let snapshot = MatSnapshot::from_stored(DeviceType::MattressMatIoT, PatientStatus::Missing, stored);
+    let mut r = MatMachine::restore(functional_config(), BehaviourConfig::default(), &snapshot, t0, T0_UNIX_MS);
+    assert_eq!(drain(&mut r), vec![MatOutput::Stream(40)]);
+    assert!(!r.status().functional, "offline until its first frame");
+    assert_eq!(r.status().patient_status, PatientStatus::Missing);
+    assert!(r.has_unattended_alarm());
+    assert_eq!(r.repositioning(t0).map(|v| v.interval), Some(Duration::from_secs(45 * 60)));
+    // Still absent: the stored alarm is not raised a second time; attending it gives its age.
+    let empty = vec![0u8; 48 * 48];
+    for s in 1..=40 {
+        assert!(!step(&mut r, t0 + Duration::from_secs(s), &empty).iter().any(|o| matches!(o, MatOutput::Alarm(AlarmOutput::Raised(_)))));
+    }
+    assert_eq!(r.attend_alarm(t0 + Duration::from_secs(41), AlarmId(7)), Ok(Duration::from_secs(101)));
+}
