@@ -71,6 +71,8 @@ pub async fn start_with_store(config: ServeConfig, store: Store) -> anyhow::Resu
     let revoked = store.revoked_tokens().unexpired(crate::auth::token::unix_now() as i64).await.context("reading revoked tokens")?;
     let revoked_tokens = RevokedTokens::from_stored(revoked.into_iter().map(|t| (t.id, u64::try_from(t.expires_at).unwrap_or(0))));
     let demo_devices = if config.demo { Some(demo::seed(&store).await.context("seeding demo data")?) } else { None };
+    // Records are written before statuses: bring statuses a kill left behind up to them first.
+    crate::status_recovery::recover(&store).await?;
     let catalog = load_catalog(&store).await.context("loading devices")?;
     let metrics = Arc::new(HubMetrics::default());
     let bus = Bus::new();

@@ -14,4 +14,5 @@ pub mod ingest;
 pub mod provision;
 pub mod records;
 pub mod snapshots;
+pub mod status_recovery;
 pub mod tls;

@@ -6,6 +6,7 @@ use hub::config::{Cli, Command};
 
 #[tokio::main]
 async fn main() -> anyhow::Result<()> {
+    malloc_tuning::return_large_blocks_to_the_system();
     tracing_subscriber::fmt()
         .with_env_filter(tracing_subscriber::EnvFilter::try_from_env("HUB_LOG").unwrap_or_else(|_| "info".into()))
         .with_writer(std::io::stderr)

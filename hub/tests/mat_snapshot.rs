@@ -107,3 +107,47 @@ async fn what_a_mat_holds_survives_a_hub_restart() {
     assert!(alarms[0].has_been_attended);
     hub.shutdown().await;
 }
+
+/// A patient stored as Missing who had come back before the hub was killed (the entrance reached
+/// the store, the Correct status did not: records are written first) is not restored Missing, so
+/// leaving again raises an alarm (`hub::status_recovery`). One who has not come back since the
+/// attended alarm stays Missing, without a second alarm.
+#[tokio::test]
+async fn a_patient_back_before_a_kill_is_not_restored_missing_and_leaving_again_raises_an_alarm() {
+    let data = tempfile::tempdir().unwrap();
+    let store = storage::Store::memory().await.unwrap();
+    let (company, _email, devices) = seed_company(&store, "R", &["Mattress Mat IoT", "Mattress Mat IoT"]).await;
+    let (back, gone) = (&devices[0], &devices[1]);
+    let now_s = i64::try_from(std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_secs()).unwrap();
+    let missing = |device: &str| storage::model::StatusUpdate {
+        device_id: device.to_owned(),
+        device_functional: false,
+        patient_status: PatientStatus::Missing.name().to_owned(),
+    };
+    store.device_confs().save_statuses(&[missing(&back.id), missing(&gone.id)]).await.unwrap();
+    for (device, entered_at) in [(back, now_s - 50), (gone, now_s - 200)] {
+        let key = format!("{}-1", device.id);
+        store.logs().raise_alarm_keyed(&company, &device.id, &key, "Missing", now_s - 100).await.unwrap();
+        assert!(store.logs().attend_keyed(&company, &key, now_s - 90).await.unwrap());
+        let entrance = storage::model::PresenceLog { device_id: device.id.clone(), creation_date: entered_at, log_id: "1".into() };
+        store.logs().add_presence(&company, &entrance).await.unwrap();
+    }
+
+    let mut config = config(data.path());
+    config.absence_delay_secs = 1;
+    let hub = hub::app::start_with_store(config, store.clone()).await.unwrap();
+    let stored: Vec<(String, String)> =
+        store.device_confs().list_all().await.unwrap().into_iter().map(|c| (c.device_id, c.patient_status)).collect();
+    assert!(stored.contains(&(back.id.clone(), "Correct".to_owned())), "{stored:?}");
+    assert!(stored.contains(&(gone.id.clone(), "Missing".to_owned())), "{stored:?}");
+
+    let (back_actor, gone_actor) = (actor(&hub, &back.id).await, actor(&hub, &gone.id).await);
+    assert_eq!(ask(&back_actor.actor, MatMsg::GetStatus).await.patient_status, PatientStatus::Correct);
+    empty_bed(&back_actor, Duration::from_millis(1_500)).await;
+    let left_again = ask(&back_actor.actor, MatMsg::GetStatus).await;
+    assert_eq!((left_again.patient_status, left_again.unattended_alarm), (PatientStatus::Missing, true), "the new absence raises its alarm");
+    empty_bed(&gone_actor, Duration::from_millis(1_500)).await;
+    let still_gone = ask(&gone_actor.actor, MatMsg::GetStatus).await;
+    assert_eq!((still_gone.patient_status, still_gone.unattended_alarm), (PatientStatus::Missing, false), "the attended absence goes on");
+    hub.shutdown().await;
+}
