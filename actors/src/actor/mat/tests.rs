@@ -97,17 +97,34 @@ async fn settle() {
     }
 }
 
-#[tokio::test(start_paused = true)]
-async fn a_restarted_mat_actor_resumes_its_stream_and_keeps_its_pending_alarm() {
+/// The restart tests' mat actor: a storage writer on a memory store, a viewer of company c1, a
+/// device link, alarms numbered from 100.
+struct RestartableMat {
+    store: Arc<MemoryStore>,
+    writer: ActorRef<WriterMsg>,
+    viewer: Viewer,
+    rx: mpsc::Receiver<HubMessage>,
+    args: MatArgs,
+    actor: ActorRef<MatMsg>,
+    handle: tokio::task::JoinHandle<()>,
+}
+
+async fn restartable_mat() -> RestartableMat {
     let store = Arc::new(MemoryStore::default());
     let (writer, _) = Actor::spawn(None, StorageWriter, store.clone() as Arc<dyn StatusStore>).await.expect("writer");
     let bus = Bus::new();
     let viewer = Viewer { session: 1, outbox: Outbox::new(Arc::new(HubMetrics::default())) };
     bus.company("c1").join(viewer.clone());
-    let (link, mut rx) = DeviceLink::new(1);
+    let (link, rx) = DeviceLink::new(1);
     let mut args = mat_args(link, bus.clone(), Some(writer.clone()));
     args.behaviour = BehaviourConfig { first_alarm_id: 100, ..BehaviourConfig::default() };
     let (actor, handle) = Actor::spawn(None, MatActor, args.clone()).await.expect("mat actor");
+    RestartableMat { store, writer, viewer, rx, args, actor, handle }
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_restarted_mat_actor_resumes_its_stream_and_keeps_its_pending_alarm() {
+    let RestartableMat { store, writer, viewer, mut rx, args, actor, handle } = restartable_mat().await;
     actor.cast(frame(body())).expect("frame");
     settle().await;
     let started = actor.call(|reply| MatMsg::StartStreaming { seconds: 60, reply }, None).await.expect("answered");
@@ -247,15 +264,7 @@ async fn ask<T: Send + 'static>(actor: &ActorRef<MatMsg>, message: impl FnOnce(R
 async fn every_field_of_the_snapshot_survives_an_actor_restart() {
     use mat_core::machine::capture::{CaptureKind, CaptureOrigin};
     use mat_core::machine::pressure_ulcer::RepositioningTier;
-    let store = Arc::new(MemoryStore::default());
-    let (writer, _) = Actor::spawn(None, StorageWriter, store.clone() as Arc<dyn StatusStore>).await.expect("writer");
-    let bus = Bus::new();
-    let viewer = Viewer { session: 1, outbox: Outbox::new(Arc::new(HubMetrics::default())) };
-    bus.company("c1").join(viewer.clone());
-    let (link, mut rx) = DeviceLink::new(1);
-    let mut args = mat_args(link, bus.clone(), Some(writer.clone()));
-    args.behaviour = BehaviourConfig { first_alarm_id: 100, ..BehaviourConfig::default() };
-    let (actor, handle) = Actor::spawn(None, MatActor, args.clone()).await.expect("mat actor");
+    let RestartableMat { store, writer, viewer, mut rx, args, actor, handle } = restartable_mat().await;
     actor.cast(MatMsg::SelectPatient(Some("p1".into()))).expect("select");
     actor.cast(MatMsg::SetRepositioningInterval(Duration::from_secs(10 * 60))).expect("interval");
     // 11 min lying still past the 10 min interval: the Ulcer Risk alarm.
