@@ -74,13 +74,8 @@ pub enum MatMsg {
     AttendAlarm { alarm: Option<AlarmId>, reply: RpcReplyPort<Result<usize, AttendError>> },
     /// Whether an alarm waits to be attended (`iotCheckAlarms`).
     CheckAlarms(RpcReplyPort<bool>),
-    /// The latest reading of a Force Mat or room-set sensor: channels and their sum (`None` for
-    /// map devices).
-    GetReading(RpcReplyPort<Option<([u16; 4], u32)>>),
     /// The repositioning interval of the patient on this device.
     SetRepositioningInterval(Duration),
-    /// A nurse recorded a turn by hand.
-    RecordTurn,
     /// The repositioning clock as the device page shows it (`None`: the type has none).
     GetRepositioning(RpcReplyPort<Option<RepositioningView>>),
     /// The current status.
@@ -188,7 +183,6 @@ impl Actor for MatActor {
                 | MatMsg::Tick
                 | MatMsg::StreamingRemaining(_)
                 | MatMsg::CheckAlarms(_)
-                | MatMsg::GetReading(_)
                 | MatMsg::GetRepositioning(_)
                 | MatMsg::GetStatus(_)
                 | MatMsg::SetParent(_)
@@ -241,11 +235,7 @@ impl Actor for MatActor {
             MatMsg::CheckAlarms(reply) => {
                 let _ = reply.send(state.machine.has_unattended_alarm());
             }
-            MatMsg::GetReading(reply) => {
-                let _ = reply.send(state.machine.reading());
-            }
             MatMsg::SetRepositioningInterval(interval) => state.machine.set_repositioning_interval(now, interval),
-            MatMsg::RecordTurn => state.machine.record_turn(now),
             MatMsg::GetStatus(reply) => {
                 let _ = reply.send(state.machine.status());
             }
