@@ -135,9 +135,11 @@ pub async fn save_record(store: &Store, catalog: &Catalog, record: &Record) -> R
             .raise_alarm_keyed(&company, device_id, &alarm_key(device_id, *alarm_id), kind.name(), seconds(*raised_at_ms))
             .await
             .map(|_| ()),
-        Record::AlarmAttended { device_id, alarm_id, attended_at_ms, .. } => {
-            store.logs().attend_keyed(&company, &alarm_key(device_id, *alarm_id), seconds(*attended_at_ms)).await.map(|_| ())
-        }
+        Record::AlarmAttended { device_id, alarm_id, attended_at_ms, by, .. } => store
+            .logs()
+            .attend_keyed(&company, &alarm_key(device_id, *alarm_id), seconds(*attended_at_ms), by.as_deref())
+            .await
+            .map(|_| ()),
         Record::StreamingEnd { device_id, ends_at_ms } => store.device_confs().set_streaming_end(device_id, ends_at_ms.map(|ms| ms as i64)).await,
         Record::CaptureStored(capture) => {
             let patient = store.patients().get(&company, &capture.patient_id).await?;

@@ -319,6 +319,18 @@ async fn verify(shared: &Shared) -> Vec<String> {
     wrong
 }
 
+/// Copies the hub's data directory (store, certificates, `hub.stderr.log`) out of the temporary
+/// directory a failed run would delete, so the store can be opened and the log read afterwards.
+fn keep_evidence(data: &std::path::Path, seed: u64, kill: usize) -> std::path::PathBuf {
+    let target = std::env::temp_dir().join(format!("kill-under-load-{seed}-kill{kill}"));
+    let _ = std::fs::remove_dir_all(&target);
+    let copied = std::process::Command::new("cp").arg("-a").arg(data).arg(&target).status();
+    if !copied.is_ok_and(|status| status.success()) {
+        eprintln!("could not copy {} to {}", data.display(), target.display());
+    }
+    target
+}
+
 /// Waits until the hub counts every mat connected; returns when.
 async fn all_mats_connected(http: SocketAddr, mats: usize) -> Instant {
     let deadline = Instant::now() + RECONNECT_LIMIT;
@@ -443,7 +455,16 @@ async fn acknowledged_writes_and_alarms_survive_kill_9_under_load() {
         *shared.token.write().unwrap() = token;
         let mut wrong = verify(&shared).await;
         wrong.extend(shared.wrong.lock().unwrap().drain(..));
-        assert!(wrong.is_empty(), "after kill {kill} (seed {}): {} contradictions:\n{}", params.seed, wrong.len(), wrong.join("\n"));
+        if !wrong.is_empty() {
+            let evidence = keep_evidence(data.path(), params.seed, kill);
+            panic!(
+                "after kill {kill} (seed {}): {} contradictions:\n{}\nthe data directory and the hub's log are kept in {}",
+                params.seed,
+                wrong.len(),
+                wrong.join("\n"),
+                evidence.display()
+            );
+        }
         drop(quiet);
         connected.push(all_mats_connected(http, params.mats).await - began);
         maps.push(maps_from_every_mat(&shared).await - began);

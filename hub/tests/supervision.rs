@@ -92,7 +92,7 @@ async fn a_stored_unattended_alarm_is_pending_after_a_restart() {
     let handle = hub.actors.registry.call(|reply| RegistryMsg::Resolve { device_id, reply }, Some(Duration::from_secs(5))).await.unwrap().unwrap().unwrap();
     assert!(handle.actor.call(MatMsg::CheckAlarms, Some(Duration::from_secs(5))).await.unwrap().unwrap(), "pending after the restart");
     let alarm = Some(mat_core::machine::alarm::AlarmId(41));
-    let attended = handle.actor.call(|reply| MatMsg::AttendAlarm { alarm, reply }, Some(Duration::from_secs(5))).await.unwrap().unwrap();
+    let attended = handle.actor.call(|reply| MatMsg::AttendAlarm { alarm, by: None, reply }, Some(Duration::from_secs(5))).await.unwrap().unwrap();
     assert_eq!(attended.unwrap(), 1);
     assert!(!handle.actor.call(MatMsg::CheckAlarms, Some(Duration::from_secs(5))).await.unwrap().unwrap());
     // The attendance reaches storage through the writer.

@@ -320,9 +320,9 @@ async fn keyed_alarms_are_raised_once_and_attended_once() {
     store.logs().raise_alarm_keyed(&a, &device, &key, "Missing", 100).await.unwrap();
     store.logs().raise_alarm_keyed(&a, &device, &key, "Missing", 100).await.unwrap();
     assert_eq!(store.logs().alarms(&a, &device).await.unwrap().len(), 1, "a retried batch does not double it");
-    assert!(!store.logs().attend_keyed(&b, &key, 150).await.unwrap(), "not by another company");
-    assert!(store.logs().attend_keyed(&a, &key, 160).await.unwrap());
-    assert!(!store.logs().attend_keyed(&a, &key, 170).await.unwrap(), "once");
+    assert!(!store.logs().attend_keyed(&b, &key, 150, None).await.unwrap(), "not by another company");
+    assert!(store.logs().attend_keyed(&a, &key, 160, None).await.unwrap());
+    assert!(!store.logs().attend_keyed(&a, &key, 170, None).await.unwrap(), "once");
     assert_eq!(store.logs().alarms(&a, &device).await.unwrap()[0].attended_time, Some(160));
     store.device_confs().set_streaming_end(&device, Some(1_234)).await.unwrap();
     assert_eq!(store.device_confs().streaming_end(&device).await.unwrap(), Some(1_234));

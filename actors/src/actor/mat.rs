@@ -70,8 +70,9 @@ pub enum MatMsg {
     RemoteActivation { user_id: String, reply: RpcReplyPort<Result<(), CaptureRefusal>> },
     /// A static series (`set24h` / `startAnalysisTimer`: 3,600,000 ms × 24).
     StartSeries { user_id: String, period: Duration, repetitions: u32, reply: RpcReplyPort<Result<(), CaptureRefusal>> },
-    /// Attend one alarm, or every pending alarm of the device (`None`); replies how many.
-    AttendAlarm { alarm: Option<AlarmId>, reply: RpcReplyPort<Result<usize, AttendError>> },
+    /// Attend one alarm, or every pending alarm of the device (`None`), by a user (kept in the
+    /// alarm log); replies how many.
+    AttendAlarm { alarm: Option<AlarmId>, by: Option<Arc<str>>, reply: RpcReplyPort<Result<usize, AttendError>> },
     /// Whether an alarm waits to be attended (`iotCheckAlarms`).
     CheckAlarms(RpcReplyPort<bool>),
     /// The repositioning interval of the patient on this device.
@@ -122,6 +123,8 @@ pub struct MatState {
     timer: TimerSlot,
     last_presence: Option<Presence>,
     last_snapshot: Option<Instant>,
+    /// The user attending alarms in the step being applied, for the alarm log.
+    attending: Option<Arc<str>>,
 }
 
 /// The mat actor.
@@ -161,6 +164,7 @@ impl Actor for MatActor {
             timer: TimerSlot::default(),
             last_presence: None,
             last_snapshot: None,
+            attending: None,
         };
         // A restarted actor may start in another state than it left (its link is gone, say);
         // a fresh one starts offline, which the registry already announced.
@@ -225,7 +229,8 @@ impl Actor for MatActor {
             MatMsg::StartSeries { user_id, period, repetitions, reply } => {
                 let _ = reply.send(state.machine.start_series(now, user_id, period, repetitions));
             }
-            MatMsg::AttendAlarm { alarm, reply } => {
+            MatMsg::AttendAlarm { alarm, by, reply } => {
+                state.attending = by;
                 let result = match alarm {
                     Some(id) => state.machine.attend_alarm(now, id).map(|_| 1),
                     None => Ok(state.machine.attend_all_alarms(now)),
@@ -260,6 +265,7 @@ impl Actor for MatActor {
         let forced = user_step || state.machine.has_pending_outputs();
         state.refresh_snapshot(now, forced);
         state.apply_outputs();
+        state.attending = None;
         state.schedule(&myself);
         Ok(())
     }
@@ -370,7 +376,8 @@ impl MatState {
             AlarmOutput::Attended { alarm, attended_at, time_to_attend } => {
                 let attended_at_ms = self.unix_ms_of(attended_at);
                 let time_to_attend_ms = u64::try_from(time_to_attend.as_millis()).unwrap_or(u64::MAX);
-                self.save(Record::AlarmAttended { device_id: device_id.clone(), alarm_id: alarm.id.0, attended_at_ms, time_to_attend_ms });
+                let by = self.attending.clone();
+                self.save(Record::AlarmAttended { device_id: device_id.clone(), alarm_id: alarm.id.0, attended_at_ms, time_to_attend_ms, by });
                 let event = AlarmAttendedEvent { device_id: device_id.to_string(), alarm_id: alarm.id.0, attended_at_ms, time_to_attend_ms };
                 self.company.broadcast(encode_event(events::ALARM_ATTENDED, event));
             }

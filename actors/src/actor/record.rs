@@ -14,7 +14,7 @@
 //! - [`Record::AlarmRaised`] → an alarm log entry keyed by (`device_id`, `alarm_id`):
 //!   `creationDate`, `hasBeenAttended` false, and the kind (`Missing` or `Ulcer Risk`).
 //! - [`Record::AlarmAttended`] → update that entry: `hasBeenAttended` true, `attendedTime` =
-//!   `attended_at_ms`, and the time to attend (ms). `iotCheckAlarms` answers 'True' while an entry
+//!   `attended_at_ms`, who attended (`by`, a user id, when a user did), and the time to attend (ms). `iotCheckAlarms` answers 'True' while an entry
 //!   of the device is unattended.
 //! - [`Record::StreamingEnd`] → upsert the device's stream end time (`None` clears it).
 //! - [`Record::CaptureStored`] → insert a raw capture (an analysis record for `patient_id`, with
@@ -37,7 +37,7 @@ pub enum Record {
     /// A new alarm, unattended.
     AlarmRaised { device_id: Arc<str>, alarm_id: u64, kind: AlarmKind, raised_at_ms: u64 },
     /// An alarm was attended.
-    AlarmAttended { device_id: Arc<str>, alarm_id: u64, attended_at_ms: u64, time_to_attend_ms: u64 },
+    AlarmAttended { device_id: Arc<str>, alarm_id: u64, attended_at_ms: u64, time_to_attend_ms: u64, by: Option<Arc<str>> },
     /// The device's live stream now ends at `ends_at_ms` (`None`: no stream; clear the stored end
     /// time). Upsert per device: a restarted actor resumes the stream from the latest value, and
     /// a reconnecting browser reads it to resume its countdown (spec §4 "Streaming").

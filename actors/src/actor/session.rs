@@ -139,7 +139,7 @@ impl SessionArgs {
             ClientEvent::AttendAlarm { device_id, alarm_id } => {
                 let Some(handle) = self.device_actor(&device_id).await else { return };
                 let alarm = alarm_id.map(AlarmId);
-                if let Some(Err(_)) = self.call(&handle, |reply| MatMsg::AttendAlarm { alarm, reply }).await {
+                if let Some(Err(_)) = self.call(&handle, |reply| MatMsg::AttendAlarm { alarm, by: Some(Arc::from(self.user_id.as_str())), reply }).await {
                     self.send_error("failedToBeAttended", "no unattended alarm with this number");
                 }
             }

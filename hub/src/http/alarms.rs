@@ -7,6 +7,8 @@
 use std::sync::Arc;
 
 use actors::actor::mat::MatMsg;
+use actors::actor::storage_writer::WriterMsg;
+use ractor::rpc::CallResult;
 use mat_core::analysis::export::iso_8601_utc;
 use actors::catalog::DeviceInfo;
 use serde::Serialize;
@@ -113,20 +115,31 @@ pub async fn list(id: String, call: Call) -> Result<warp::reply::Response, ApiEr
     Ok(ok(&alarms))
 }
 
-/// Attends in storage (the record of truth, also for devices whose actor is not running) and
-/// tells each running device actor, so its alarm machine and card agree at once.
+/// Attends through each device's alarm machine first: the machine attends what it holds and its
+/// `AlarmAttended` records are the journal, written (a writer flush) before this answers. Then the
+/// store attends what no machine holds (alarms of devices without an actor, or raised elsewhere).
+/// The store was once written first and the actor's answer ignored: an actor that did not answer
+/// in time kept an alarm the store called attended, and raised no alarm for the patient's next
+/// absence (found by `hub/tests/kill_under_load.rs`, docs/reliability.md §2). A machine that does
+/// not answer now fails the call, with nothing attended anywhere.
 async fn attend_devices(call: &Call, claims: &Claims, device: &DeviceInfo) -> Result<warp::reply::Response, ApiError> {
     let ids = device_and_members(&call.state, claims, device);
-    let attended = call.state.store.logs().attend(&claims.company_id, &ids, &claims.user_id, storage::unix_now()).await.map_err(ApiError::internal)?;
-    // Parents (horse, room set) have no actor of their own: `device_actor` answers `None`.
+    let mut attended = 0;
+    // Parents (horse, room set) have no actor of their own: `mat_actor` answers `None`.
     for id in &ids {
-        if let Some(handle) = call.state.device_actor(&Arc::from(id.as_str())).await {
-            let _ = handle.actor.call(|reply| MatMsg::AttendAlarm { alarm: None, reply }, Some(ACTOR_TIMEOUT)).await;
+        let Some(handle) = call.state.mat_actor(&Arc::from(id.as_str())).await.map_err(ApiError::internal)? else { continue };
+        match handle.actor.call(|reply| MatMsg::AttendAlarm { alarm: None, by: Some(Arc::from(claims.user_id.as_str())), reply }, Some(ACTOR_TIMEOUT)).await {
+            Ok(CallResult::Success(result)) => attended += result.unwrap_or(0),
+            _ => return Err(ApiError::internal("the device's alarm machine did not answer")),
         }
     }
+    match call.state.actors.writer.call(WriterMsg::Flush, Some(ACTOR_TIMEOUT)).await {
+        Ok(CallResult::Success(Ok(()))) => {}
+        _ => return Err(ApiError::internal("the attended alarms could not be stored")),
+    }
+    attended += call.state.store.logs().attend(&claims.company_id, &ids, &claims.user_id, storage::unix_now()).await.map_err(ApiError::internal)?;
     Ok(ok(&Attended { attended }))
 }
-
 
 /// Attends every pending alarm of a device (and its sub-devices).
 pub async fn attend(id: String, call: Call) -> Result<warp::reply::Response, ApiError> {

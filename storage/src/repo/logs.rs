@@ -53,17 +53,20 @@ impl Logs<'_> {
         Ok(!found.is_empty())
     }
 
-    /// Attends the alarm `key` at `at` (Unix seconds) if it is pending; whether it was.
-    pub async fn attend_keyed(&self, company_id: &str, key: &str, at: i64) -> Result<bool, StoreError> {
+    /// Attends the alarm `key` at `at` (Unix seconds), by user `by` when a user did, if it is
+    /// pending; whether it was.
+    pub async fn attend_keyed(&self, company_id: &str, key: &str, at: i64, by: Option<&str>) -> Result<bool, StoreError> {
+        let by_user = if by.is_some() { ", attended_by = type::record('user', $user)" } else { "" };
         let mut response = self
             .db
-            .query(
-                "UPDATE type::record('alarm_log', $key) SET has_been_attended = true, attended_time = $at
-                    WHERE company = type::record('company', $company) AND has_been_attended = false RETURN VALUE record::id(id)",
-            )
+            .query(format!(
+                "UPDATE type::record('alarm_log', $key) SET has_been_attended = true, attended_time = $at{by_user}
+                    WHERE company = type::record('company', $company) AND has_been_attended = false RETURN VALUE record::id(id)"
+            ))
             .bind(("company", company_id.to_owned()))
             .bind(("key", key.to_owned()))
             .bind(("at", at))
+            .bind(("user", by.unwrap_or_default().to_owned()))
             .await?;
         let attended: Vec<String> = response.take(0)?;
         Ok(!attended.is_empty())

@@ -162,7 +162,7 @@ async fn a_restarted_mat_actor_resumes_its_stream_and_keeps_its_pending_alarm() 
 
     // The stream ends on time, then a nurse attends the alarm.
     assert_eq!(stream_commands(&mut rx), vec![0]);
-    let attended = actor.call(|reply| MatMsg::AttendAlarm { alarm: None, reply }, None).await.expect("answered");
+    let attended = actor.call(|reply| MatMsg::AttendAlarm { alarm: None, by: None, reply }, None).await.expect("answered");
     assert!(matches!(attended, ractor::rpc::CallResult::Success(Ok(1))));
     settle().await;
     assert!(company_events(&viewer).iter().any(|e| e == "alarmAttended"));
@@ -314,7 +314,7 @@ async fn every_field_of_the_snapshot_survives_an_actor_restart() {
     let status = ask(&actor, MatMsg::GetStatus).await;
     assert_eq!((status.patient_status, status.repositioning), (PatientStatus::UlcerRisk, RepositioningTier::Due), "{status:?}");
     assert!(!company_events(&viewer).iter().any(|e| e == "alarmOn"));
-    assert_eq!(ask(&actor, |reply| MatMsg::AttendAlarm { alarm: None, reply }).await, Ok(2));
+    assert_eq!(ask(&actor, |reply| MatMsg::AttendAlarm { alarm: None, by: None, reply }).await, Ok(2));
     let flushed = writer.call(WriterMsg::Flush, None).await.expect("answered");
     assert!(matches!(flushed, ractor::rpc::CallResult::Success(Ok(()))));
     let records = store.records.lock().unwrap_or_else(|p| p.into_inner()).clone();
