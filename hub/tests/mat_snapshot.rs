@@ -56,14 +56,20 @@ async fn empty_bed(handle: &MatHandle, length: Duration) {
     }
 }
 
+/// The test hub's configuration with a 1 s absence delay, so an empty bed is Missing quickly.
+fn one_second_absence(data: &std::path::Path) -> hub::config::ServeConfig {
+    let mut config = config(data);
+    config.absence_delay_secs = 1;
+    config
+}
+
 #[tokio::test]
 async fn what_a_mat_holds_survives_a_hub_restart() {
     let data = tempfile::tempdir().unwrap();
     let store = storage::Store::memory().await.unwrap();
     let (company, email, devices) = seed_company(&store, "S", &["Mattress Mat IoT"]).await;
     let device = &devices[0];
-    let mut config = config(data.path());
-    config.absence_delay_secs = 1;
+    let config = one_second_absence(data.path());
     let hub = hub::app::start_with_store(config.clone(), store.clone()).await.unwrap();
     let token = login(hub.http_addr, &email, PASSWORD).await;
     let path = format!("/api/device/{}/repositioning", device.id);
@@ -133,8 +139,7 @@ async fn a_patient_back_before_a_kill_is_not_restored_missing_and_leaving_again_
         store.logs().add_presence(&company, &entrance).await.unwrap();
     }
 
-    let mut config = config(data.path());
-    config.absence_delay_secs = 1;
+    let config = one_second_absence(data.path());
     let hub = hub::app::start_with_store(config, store.clone()).await.unwrap();
     let stored: Vec<(String, String)> =
         store.device_confs().list_all().await.unwrap().into_iter().map(|c| (c.device_id, c.patient_status)).collect();
@@ -162,8 +167,7 @@ async fn an_alarm_attended_over_rest_is_attended_in_the_machine_and_the_next_abs
     let store = storage::Store::memory().await.unwrap();
     let (company, email, devices) = seed_company(&store, "A", &["Mattress Mat IoT"]).await;
     let device = &devices[0];
-    let mut config = config(data.path());
-    config.absence_delay_secs = 1;
+    let config = one_second_absence(data.path());
     let hub = hub::app::start_with_store(config, store.clone()).await.unwrap();
     let token = login(hub.http_addr, &email, PASSWORD).await;
     let handle = actor(&hub, &device.id).await;

@@ -35,8 +35,6 @@ pub struct AppState {
 pub const ACTOR_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(5);
 
 impl AppState {
-    /// The actor of a device that streams (spawned if needed), or `None` when the registry does
-    /// not answer in time or the device streams nothing itself.
     /// The device's actor, spawned if needed: `Ok(None)` for a device that has none by design (a
     /// parent of sub-devices), `Err` when the registry did not answer or could not start it.
     pub async fn mat_actor(&self, device_id: &Arc<str>) -> Result<Option<actors::actor::registry::MatHandle>, String> {
@@ -51,12 +49,10 @@ impl AppState {
         }
     }
 
+    /// The actor of a device that streams (spawned if needed), or `None` when the registry does
+    /// not answer in time or the device streams nothing itself ([`Self::mat_actor`] tells the two
+    /// apart).
     pub async fn device_actor(&self, device_id: &Arc<str>) -> Option<actors::actor::registry::MatHandle> {
-        let device_id = device_id.clone();
-        let resolved = self.actors.registry.call(|reply| actors::actor::registry::RegistryMsg::Resolve { device_id, reply }, Some(ACTOR_TIMEOUT)).await;
-        match resolved {
-            Ok(ractor::rpc::CallResult::Success(Ok(handle))) => Some(handle),
-            _ => None,
-        }
+        self.mat_actor(device_id).await.ok().flatten()
     }
 }
