@@ -3,9 +3,11 @@
 //! one small company per company variant (spec §1, §6), each with a staff login and its own
 //! devices, so every variant can be seen.
 //!
-//! Seeding is idempotent (a restart on the same data directory reuses what exists). Device
-//! secrets are stored only as hashes, so every demo start issues the demo devices new secrets
-//! and hands them straight to the in-process simulators.
+//! Seeding is idempotent (a restart on the same data directory reuses what exists). Devices are
+//! registered as the REST registration registers them (`crate::domain::registration::create`:
+//! a family in one transaction, its members named by the one rule). Device secrets are stored
+//! only as hashes, so every demo start issues the demo devices new secrets and hands them
+//! straight to the in-process simulators.
 
 use std::net::SocketAddr;
 use std::path::Path;
@@ -14,7 +16,11 @@ use std::sync::Arc;
 use anyhow::Context;
 
 pub use crate::auth::roles::{ROLE_ADMIN, ROLE_STAFF};
-use storage::model::{CompanyVariants, NewDevice};
+use crate::domain::registration::{self, RegisteredDevice};
+use crate::domain::DomainError;
+use mat_api::device::Registration;
+use mat_protocol::device_type::DeviceType;
+use storage::model::CompanyVariants;
 use storage::{device_secret, Store, StoreError};
 use tokio::sync::watch;
 use tokio::task::JoinHandle;
@@ -38,40 +44,26 @@ pub struct DemoDevice {
     pub secret: String,
 }
 
+/// A demo device; a Sensing Horse or Room Set gets its members by the registration's rule.
 struct Planned {
     serial: &'static str,
     name: &'static str,
-    device_type: &'static str,
+    device_type: DeviceType,
     room: &'static str,
     bed: &'static str,
-    members: &'static [(&'static str, &'static str, &'static str)],
 }
 
 const PLAN: &[Planned] = &[
-    Planned { serial: "DEMO-MATTRESS-01", name: "Bed 101-A", device_type: "Mattress Mat IoT", room: "101", bed: "A", members: &[] },
-    Planned { serial: "DEMO-SEAT-01", name: "Chair 102", device_type: "Seating Mat IoT", room: "102", bed: "Chair", members: &[] },
-    Planned { serial: "DEMO-SEATXL-01", name: "Wheelchair 103", device_type: "Seating Mat IoT XL", room: "103", bed: "Wheelchair", members: &[] },
-    Planned { serial: "DEMO-PODOLOGY-01", name: "Podology plate", device_type: "Podology IoT", room: "Gait lab", bed: "Plate", members: &[] },
-    Planned { serial: "DEMO-FLOOR-01", name: "Floor 104", device_type: "Floor Mat", room: "104", bed: "Floor", members: &[] },
-    Planned { serial: "DEMO-REHAB-01", name: "Rehab platform", device_type: "Rehab Mat", room: "Rehab", bed: "Platform", members: &[] },
-    Planned { serial: "DEMO-SEATPOS-01", name: "Chair 106", device_type: "Seating Mat", room: "106", bed: "Chair", members: &[] },
-    Planned { serial: "DEMO-FORCE-01", name: "Force plate", device_type: "Force Mat", room: "Rehab", bed: "Force", members: &[] },
-    Planned {
-        serial: "DEMO-HORSE-01",
-        name: "Saddle sensor",
-        device_type: "Sensing Horse",
-        room: "Stable",
-        bed: "Saddle",
-        members: &[("DEMO-HORSE-01-L", "Saddle left", "Sensing Horse Subdevice"), ("DEMO-HORSE-01-R", "Saddle right", "Sensing Horse Subdevice")],
-    },
-    Planned {
-        serial: "DEMO-ROOM-01",
-        name: "Room 105",
-        device_type: "Room Set",
-        room: "105",
-        bed: "Room set",
-        members: &[("DEMO-ROOM-01-BED", "Room 105 bed", "Force Mat"), ("DEMO-ROOM-01-SEAT", "Room 105 seat", "Force Mat"), ("DEMO-ROOM-01-FLOOR", "Room 105 floor", "Force Mat")],
-    },
+    Planned { serial: "DEMO-MATTRESS-01", name: "Bed 101-A", device_type: DeviceType::MattressMatIoT, room: "101", bed: "A" },
+    Planned { serial: "DEMO-SEAT-01", name: "Chair 102", device_type: DeviceType::SeatingMatIoT, room: "102", bed: "Chair" },
+    Planned { serial: "DEMO-SEATXL-01", name: "Wheelchair 103", device_type: DeviceType::SeatingMatIoTXL, room: "103", bed: "Wheelchair" },
+    Planned { serial: "DEMO-PODOLOGY-01", name: "Podology plate", device_type: DeviceType::PodologyIoT, room: "Gait lab", bed: "Plate" },
+    Planned { serial: "DEMO-FLOOR-01", name: "Floor 104", device_type: DeviceType::FloorMat, room: "104", bed: "Floor" },
+    Planned { serial: "DEMO-REHAB-01", name: "Rehab platform", device_type: DeviceType::RehabMat, room: "Rehab", bed: "Platform" },
+    Planned { serial: "DEMO-SEATPOS-01", name: "Chair 106", device_type: DeviceType::SeatingMat, room: "106", bed: "Chair" },
+    Planned { serial: "DEMO-FORCE-01", name: "Force plate", device_type: DeviceType::ForceMat, room: "Rehab", bed: "Force" },
+    Planned { serial: "DEMO-HORSE-01", name: "Saddle sensor", device_type: DeviceType::SensingHorse, room: "Stable", bed: "Saddle" },
+    Planned { serial: "DEMO-ROOM-01", name: "Room 105", device_type: DeviceType::RoomSet, room: "105", bed: "Room set" },
 ];
 
 /// The password of every variant company's demo login.
@@ -94,21 +86,21 @@ pub const VARIANT_COMPANIES: &[VariantCompany] = &[
         name: "Demo Wheelchair",
         email: "wheelchair@example.com",
         variants: CompanyVariants { hide_centre_of_pressure: true, ..NONE_ON },
-        devices: &[Planned { serial: "DEMO-WC-SEAT-01", name: "Wheelchair 201", device_type: "Seating Mat IoT", room: "201", bed: "Wheelchair", members: &[] }],
+        devices: &[Planned { serial: "DEMO-WC-SEAT-01", name: "Wheelchair 201", device_type: DeviceType::SeatingMatIoT, room: "201", bed: "Wheelchair" }],
     },
     VariantCompany {
         name: "Demo Fitness",
         email: "fitness@example.com",
         variants: CompanyVariants { fitness: true, ..NONE_ON },
-        devices: &[Planned { serial: "DEMO-FIT-01", name: "Fitness mat 1", device_type: "Fitness Mat", room: "Gym", bed: "Mat 1", members: &[] }],
+        devices: &[Planned { serial: "DEMO-FIT-01", name: "Fitness mat 1", device_type: DeviceType::FitnessMat, room: "Gym", bed: "Mat 1" }],
     },
     VariantCompany {
         name: "Demo Seating",
         email: "seating@example.com",
         variants: CompanyVariants { seating_labels: true, ..NONE_ON },
         devices: &[
-            Planned { serial: "DEMO-SIT-01", name: "Chair 301", device_type: "Seating Mat IoT", room: "301", bed: "Chair A", members: &[] },
-            Planned { serial: "DEMO-SIT-02", name: "Chair 302", device_type: "Seating Mat IoT", room: "302", bed: "Chair B", members: &[] },
+            Planned { serial: "DEMO-SIT-01", name: "Chair 301", device_type: DeviceType::SeatingMatIoT, room: "301", bed: "Chair A" },
+            Planned { serial: "DEMO-SIT-02", name: "Chair 302", device_type: DeviceType::SeatingMatIoT, room: "302", bed: "Chair B" },
         ],
     },
 ];
@@ -144,7 +136,7 @@ async fn seed_variant_company(store: &Store, planned: &VariantCompany) -> Result
 }
 
 /// Seeds everything and issues fresh secrets to the demo devices that stream.
-pub async fn seed(store: &Store) -> Result<Vec<DemoDevice>, StoreError> {
+pub async fn seed(store: &Store) -> Result<Vec<DemoDevice>, DemoSeedError> {
     let company = seed_accounts(store).await?;
     let mut streaming = seed_devices(store, &company, PLAN).await?;
     for planned in VARIANT_COMPANIES {
@@ -154,45 +146,58 @@ pub async fn seed(store: &Store) -> Result<Vec<DemoDevice>, StoreError> {
     Ok(streaming)
 }
 
-async fn seed_devices(store: &Store, company: &str, plan: &[Planned]) -> Result<Vec<DemoDevice>, StoreError> {
+/// Why seeding the demo failed.
+#[derive(Debug, thiserror::Error)]
+pub enum DemoSeedError {
+    #[error(transparent)]
+    Store(#[from] StoreError),
+    #[error("registering a demo device: {0}")]
+    Registration(#[from] DomainError),
+}
+
+/// The registration of a planned demo device (two sub-devices for a horse).
+fn registration(planned: &Planned) -> Registration {
+    Registration {
+        hardware_serial: planned.serial.into(),
+        name: planned.name.into(),
+        health_system: "Demo Health".into(),
+        building: "Main".into(),
+        floor: "1".into(),
+        room: planned.room.into(),
+        bed: planned.bed.into(),
+        device_type: planned.device_type,
+        number_of_subdevices: 2,
+    }
+}
+
+/// Registers the planned devices that do not exist yet (with fresh secrets) and issues new
+/// secrets to those that do; answers every streaming device, members in order after their
+/// parent's place.
+async fn seed_devices(store: &Store, company: &str, plan: &[Planned]) -> Result<Vec<DemoDevice>, DemoSeedError> {
     let mut streaming = Vec::new();
     for planned in plan {
-        let parent_id = ensure_device(store, company, planned.serial, planned.name, planned.device_type, planned.room, planned.bed).await?;
-        if planned.members.is_empty() {
-            streaming.push(issue_secret(store, company, &parent_id, planned.serial, planned.device_type).await?);
-            continue;
+        match store.devices().by_serial(planned.serial).await? {
+            None => {
+                let registered = registration::create(store, company, &registration(planned)).await?;
+                streaming.extend(registered.streaming().map(demo_device));
+            }
+            Some(existing) if existing.member_ids.is_empty() => {
+                streaming.push(issue_secret(store, company, &existing.id, &existing.hardware_serial, &existing.device_type).await?);
+            }
+            Some(existing) => {
+                for member_id in &existing.member_ids {
+                    let Some(member) = store.devices().get(company, member_id).await? else { continue };
+                    streaming.push(issue_secret(store, company, &member.id, &member.hardware_serial, &member.device_type).await?);
+                }
+            }
         }
-        let mut member_ids = Vec::new();
-        for (serial, name, device_type) in planned.members {
-            let id = ensure_device(store, company, serial, name, device_type, planned.room, planned.bed).await?;
-            streaming.push(issue_secret(store, company, &id, serial, device_type).await?);
-            member_ids.push(id);
-        }
-        store.devices().set_members(&parent_id, &member_ids, company).await?;
     }
     Ok(streaming)
 }
 
-async fn ensure_device(store: &Store, company: &str, serial: &str, name: &str, device_type: &str, room: &str, bed: &str) -> Result<String, StoreError> {
-    if let Some(existing) = store.devices().by_serial(serial).await? {
-        return Ok(existing.id);
-    }
-    store
-        .devices()
-        .create(&NewDevice {
-            name: name.into(),
-            bed: bed.into(),
-            room: room.into(),
-            building: "Main".into(),
-            floor: "1".into(),
-            health_system: "Demo Health".into(),
-            device_type: device_type.into(),
-            hardware_serial: serial.into(),
-            company_id: company.into(),
-            number_of_subdevices: 2,
-            secret_hash: String::new(),
-        })
-        .await
+/// A newly registered streaming device as a demo device.
+fn demo_device(device: &RegisteredDevice) -> DemoDevice {
+    DemoDevice { serial: device.hardware_serial.clone(), device_type: device.device_type.clone(), secret: device.device_secret.clone().unwrap_or_default() }
 }
 
 async fn issue_secret(store: &Store, company: &str, id: &str, serial: &str, device_type: &str) -> Result<DemoDevice, StoreError> {

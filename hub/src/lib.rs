@@ -1,6 +1,8 @@
 //! The hub: configuration, device ingest over QUIC and WebSocket, the REST API, the browser
-//! WebSocket, static client files, metrics and demo mode. Business rules live in `actors`;
-//! this crate wires them to the network and to storage.
+//! WebSocket, static client files, metrics and demo mode. Business rules live in `actors` and
+//! `mat-core`; each entity's operations live in `domain`, which the REST handlers, the demo,
+//! `provision` and the storage writer's records call; the rest wires them to the network and to
+//! storage.
 
 pub mod admin;
 pub mod app;
@@ -8,6 +10,7 @@ pub mod auth;
 pub mod catalog_load;
 pub mod config;
 pub mod demo;
+pub mod domain;
 pub mod http;
 pub mod private_file;
 pub mod ingest;

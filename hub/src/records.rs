@@ -1,21 +1,18 @@
 //! Persisting the device records the actors emit (`actors::actor::record::Record`): device and
-//! presence logs, alarm episodes, stream end times, and finished captures, which go through the
-//! analysis engine and become analysis records of the selected patient.
+//! presence logs, alarm episodes, stream end times, and finished captures, which
+//! `crate::domain::analyses::record_capture` turns into analysis records of the selected patient
+//! (the engine on a blocking thread).
 //!
 //! A record that can never be written (its device or patient was deleted, a value the schema
 //! refuses) is logged and skipped so it cannot block the records behind it; a database failure
 //! fails the batch, which the writer retries.
 
-use actors::actor::record::{CaptureRecord, DeviceLogRecord, Record};
-use mat_core::analysis::{analyse, AnalysisKind, AnalysisParams, AnalysisResult, Capture, NamedParameter, ParameterValue, PressureFrame};
+use actors::actor::record::{DeviceLogRecord, Record};
 use actors::catalog::Catalog;
-use mat_core::machine::capture::CaptureKind;
-use storage::model::{DeviceLog, NewAnalysis, PresenceLog};
+use storage::model::{DeviceLog, PresenceLog};
 use storage::{Store, StoreError};
 
-/// The named parameter holding a captured analysis's frame times (ms from the request), appended
-/// after the engine's parameters so the raw export can rebuild the capture.
-pub const FRAME_TIMES_PARAMETER: &str = "frameTimesMs";
+use crate::domain::analyses::record_capture;
 
 /// The stored key of a device actor's alarm: `device-number`.
 pub fn alarm_key(device_id: &str, alarm_id: u64) -> String {
@@ -47,76 +44,6 @@ pub fn device_log_row(record: &DeviceLogRecord) -> DeviceLog {
     }
 }
 
-/// The analysis kind of a capture kind.
-fn analysis_kind(kind: CaptureKind) -> AnalysisKind {
-    match kind {
-        CaptureKind::Static => AnalysisKind::Static,
-        CaptureKind::Dynamic => AnalysisKind::Dynamic,
-        CaptureKind::Fitting => AnalysisKind::Fitting,
-        CaptureKind::Balance => AnalysisKind::Balance,
-    }
-}
-
-/// A finished capture as an analysis record: the frames as `mapPreview` (one map for a static
-/// capture, frames otherwise) and the engine's named results as `additionalParameters`. When the
-/// engine cannot analyse the frames, the raw capture is kept with an `analysisError` parameter.
-pub fn capture_analysis(catalog: &Catalog, company_id: &str, capture: &CaptureRecord, params: &AnalysisParams) -> NewAnalysis {
-    let kind = analysis_kind(capture.kind);
-    let device_type = catalog.get(&capture.device_id).map(|d| d.device_type);
-    let grids: Vec<Vec<&[u16]>> =
-        capture.frames.iter().map(|f| f.cells.chunks(usize::from(f.cols.max(1))).take(usize::from(f.rows)).collect()).collect();
-    let map_preview = match (capture.kind, grids.last()) {
-        (CaptureKind::Static, Some(last)) => serde_json::to_string(last),
-        _ => serde_json::to_string(&grids),
-    }
-    .unwrap_or_else(|_| "null".into());
-    let analysed = device_type.zip(capture.frames.first()).ok_or("no frames").and_then(|(device_type, first)| {
-        let mut engine_capture = Capture::new(device_type, first.rows, first.cols);
-        for frame in &capture.frames {
-            let pressure = PressureFrame::new(frame.rows, frame.cols, frame.cells.clone()).map_err(|_| "a frame of another shape")?;
-            engine_capture.push(u64::from(frame.offset_ms), pressure).map_err(|_| "frames out of order")?;
-        }
-        analyse(kind, &engine_capture, params).map_err(|_| "the engine could not analyse the frames")
-    });
-    let mut parameters: Vec<NamedParameter> = match analysed {
-        Ok(result) => {
-            let mut list = result.additional_parameters().to_vec();
-            // The engine's figures (centres of pressure, distributions, sway, rockers, grades) for
-            // the result views, after the spec's ordered parameters so their positions stay.
-            list.extend(engine_figures(&result).map(|v| NamedParameter::new(ANALYSIS_RESULT_PARAMETER, ParameterValue::Other(v))));
-            list
-        }
-        Err(reason) => vec![NamedParameter::new("analysisError", ParameterValue::Other(serde_json::Value::String(reason.into())))],
-    };
-    let times = capture.frames.iter().map(|f| f64::from(f.offset_ms)).collect();
-    parameters.push(NamedParameter::new(FRAME_TIMES_PARAMETER, ParameterValue::Series(times)));
-    let additional_parameters = serde_json::to_string(&parameters).unwrap_or_else(|_| "[]".into());
-    NewAnalysis {
-        company_id: company_id.to_owned(),
-        patient_id: capture.patient_id.clone(),
-        user_id: capture.user_id.clone(),
-        device: Some(capture.device_id.to_string()),
-        analysis_type: kind.name().to_owned(),
-        creation_date: seconds(capture.requested_at_ms),
-        notes: String::new(),
-        map_preview,
-        additional_parameters,
-    }
-}
-
-/// The name of the parameter holding the engine's result (`{ analysisType, result }`, without the
-/// ordered parameters it repeats); the client's result views read it.
-pub const ANALYSIS_RESULT_PARAMETER: &str = "analysisResult";
-
-/// The analysis result as JSON, less its `additionalParameters` (stored beside it already).
-fn engine_figures(result: &AnalysisResult) -> Option<serde_json::Value> {
-    let mut value = serde_json::to_value(result).ok()?;
-    if let Some(inner) = value.get_mut("result").and_then(serde_json::Value::as_object_mut) {
-        inner.remove("additionalParameters");
-    }
-    Some(value)
-}
-
 /// Writes one record. `Ok(false)` when it can never be written (logged and skipped).
 pub async fn save_record(store: &Store, catalog: &Catalog, record: &Record) -> Result<bool, StoreError> {
     let Some(device) = catalog.get(record.device_id()) else {
@@ -141,12 +68,7 @@ pub async fn save_record(store: &Store, catalog: &Catalog, record: &Record) -> R
             .await
             .map(|_| ()),
         Record::StreamingEnd { device_id, ends_at_ms } => store.device_confs().set_streaming_end(device_id, ends_at_ms.map(|ms| ms as i64)).await,
-        Record::CaptureStored(capture) => {
-            let patient = store.patients().get(&company, &capture.patient_id).await?;
-            let params = AnalysisParams { weight_kg: patient.as_ref().map(|p| p.fields.weight), height_cm: patient.as_ref().map(|p| p.fields.height) };
-            let analysis = capture_analysis(catalog, &company, capture, &params);
-            store.analyses().create(&analysis).await.map(|_| ())
-        }
+        Record::CaptureStored(capture) => record_capture(store, Some(device.device_type), &company, capture).await,
     };
     match result {
         Ok(()) => Ok(true),
@@ -182,51 +104,6 @@ mod tests {
         assert_eq!(row.creation_date, 1_700_000_000);
         assert_eq!(row.pressure_map, "[[1,2,3],[4,5,6]]");
         assert_eq!((row.position.as_str(), row.posture.as_str(), row.confidence), ("Supine", "0", 0.75));
-    }
-
-    #[test]
-    fn a_stored_capture_keeps_the_engines_figures_after_the_ordered_parameters() {
-        use actors::catalog::DeviceInfo;
-        use mat_core::machine::capture::CapturedFrame;
-        use mat_protocol::device_type::DeviceType;
-        let device = DeviceInfo {
-            id: Arc::from("plate"),
-            serial: "P-1".into(),
-            company_id: Arc::from("c1"),
-            device_type: DeviceType::PodologyIoT,
-            name: "Plate".into(),
-            parent: None,
-            members: Vec::new(),
-            secret_hash: String::new(),
-            functional: true,
-            patient_status: mat_core::machine::status::PatientStatus::Correct,
-        };
-        let catalog = Catalog::new([device]);
-        // Two feet standing still on a 48 × 48 plate.
-        let mut cells = vec![0u16; 48 * 48];
-        for r in 10..30 {
-            for c in (12..18).chain(30..36) {
-                cells[r * 48 + c] = 120;
-            }
-        }
-        let frame = |offset_ms| CapturedFrame { offset_ms, rows: 48, cols: 48, cells: cells.clone() };
-        let capture = CaptureRecord {
-            device_id: Arc::from("plate"),
-            patient_id: "p1".into(),
-            user_id: "u1".into(),
-            kind: CaptureKind::Balance,
-            requested_at_ms: 1_700_000_000_000,
-            seconds: 5,
-            frames: (0..10).map(|i| frame(i * 100)).collect(),
-            dropped_frames: 0,
-        };
-        let stored = capture_analysis(&catalog, "c1", &capture, &AnalysisParams::default());
-        let parameters: Vec<NamedParameter> = serde_json::from_str(&stored.additional_parameters).unwrap();
-        let names: Vec<&str> = parameters.iter().map(|p| p.name.as_str()).collect();
-        assert_eq!(names[names.len() - 2..], [ANALYSIS_RESULT_PARAMETER, FRAME_TIMES_PARAMETER], "{names:?}");
-        let ParameterValue::Other(figures) = &parameters[names.len() - 2].value else { panic!("figures as JSON") };
-        assert_eq!(figures["analysisType"], "Balance");
-        assert!(figures["result"].is_object() && figures["result"].get("additionalParameters").is_none(), "{figures}");
     }
 
     #[test]

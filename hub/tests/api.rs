@@ -773,3 +773,76 @@ async fn a_remote_capture_needs_a_selected_patient_and_a_connected_device() {
     expect(&w.call("PUT", &format!("/api/podometry/patient/select/{}", w.a.user), &w.a.token, select).await, 200, "");
     expect(&w.call("POST", &path, &w.a.token, json!({})).await, 409, "connectDevice");
 }
+
+/// A family's members as (serial less the parent's serial, name less the parent's name, type).
+async fn family_shape(store: &Store, parent_serial: &str) -> Vec<(String, String, String)> {
+    let parent = store.devices().by_serial(parent_serial).await.unwrap().expect("the parent is stored");
+    let mut shape = Vec::new();
+    for (index, id) in parent.member_ids.iter().enumerate() {
+        let member = store.devices().get(&parent.company_id, id).await.unwrap().expect("the member is stored");
+        assert_eq!((member.parent_id.as_deref(), member.member_index), (Some(parent.id.as_str()), Some(index as i64)));
+        let serial = member.hardware_serial.strip_prefix(parent_serial).expect("a member's serial starts with its parent's").to_owned();
+        let name = member.name.strip_prefix(&parent.name).expect("a member's name starts with its parent's").to_owned();
+        shape.push((serial, name, member.device_type));
+    }
+    shape
+}
+
+#[tokio::test]
+async fn a_family_whose_second_member_is_taken_leaves_nothing_behind() {
+    let w = world().await;
+    let single = w.call("POST", "/api/deviceandconfRegistration", &w.admin, json!({ "hardwareSerial": "FAM-1", "name": "Bed", "deviceType": "Mattress Mat IoT" })).await;
+    expect(&single, 201, "");
+    let devices_before = w.hub.store.devices().list_all().await.unwrap().len();
+    let confs_before = w.hub.store.device_confs().list_all().await.unwrap().len();
+    // The horse's members are FAM-0 and FAM-1: the second is taken, after the parent and the
+    // first member were written in the same transaction.
+    let horse = w.call("POST", "/api/deviceandconfRegistration", &w.admin, json!({ "hardwareSerial": "FAM", "name": "Saddle", "deviceType": "Sensing Horse", "numberOfSubdevices": 2 })).await;
+    expect(&horse, 409, "duplicateSerial");
+    for serial in ["FAM", "FAM-0"] {
+        assert!(w.hub.store.devices().by_serial(serial).await.unwrap().is_none(), "{serial} was left behind");
+    }
+    assert_eq!(w.hub.store.devices().list_all().await.unwrap().len(), devices_before);
+    assert_eq!(w.hub.store.device_confs().list_all().await.unwrap().len(), confs_before, "no configuration was left behind");
+    assert!(w.hub.catalog.by_serial("FAM").is_none() && w.hub.catalog.by_serial("FAM-0").is_none(), "the running hub was not told of a device that does not exist");
+    // With the serial free, the same family registers whole.
+    let horse = w.call("POST", "/api/deviceandconfRegistration", &w.admin, json!({ "hardwareSerial": "FAM2", "name": "Saddle", "deviceType": "Sensing Horse", "numberOfSubdevices": 2 })).await;
+    expect(&horse, 201, "");
+    assert_eq!(family_shape(&w.hub.store, "FAM2").await.len(), 2);
+}
+
+#[tokio::test]
+async fn families_are_named_alike_by_the_api_the_demo_and_provision() {
+    let w = world().await;
+    let demo = Store::memory().await.unwrap();
+    hub::demo::seed(&demo).await.unwrap();
+    for (demo_serial, body) in [
+        ("DEMO-HORSE-01", json!({ "hardwareSerial": "API-HORSE", "name": "Saddle sensor", "deviceType": "Sensing Horse", "numberOfSubdevices": 2 })),
+        ("DEMO-ROOM-01", json!({ "hardwareSerial": "API-ROOM", "name": "Room 105", "deviceType": "Room Set" })),
+    ] {
+        let registered = w.call("POST", "/api/deviceandconfRegistration", &w.admin, body.clone()).await;
+        expect(&registered, 201, "");
+        let api_shape = family_shape(&w.hub.store, body["hardwareSerial"].as_str().unwrap()).await;
+        let demo_shape = family_shape(&demo, demo_serial).await;
+        assert!(!api_shape.is_empty());
+        assert_eq!(api_shape, demo_shape, "{demo_serial} is named as the API names its family");
+        let demo_parent = demo.devices().by_serial(demo_serial).await.unwrap().unwrap();
+        assert_eq!(demo_parent.name, body["name"]);
+    }
+    // provision registers through the same call: the device and its configuration, named as
+    // asked, a member of no family.
+    let provisioned = hub::provision::provision(&w.hub.store, mat_protocol::device_type::DeviceType::MattressMatIoT, "PROV", 2).await.unwrap();
+    assert_eq!(provisioned.iter().map(|p| p.serial.as_str()).collect::<Vec<_>>(), ["PROV-00001", "PROV-00002"]);
+    let confs = w.hub.store.device_confs().list_all().await.unwrap();
+    for device in &provisioned {
+        let stored = w.hub.store.devices().by_serial(&device.serial).await.unwrap().unwrap();
+        assert_eq!(stored.name, format!("PROV {}", &device.serial[device.serial.len() - 1..]));
+        assert!(stored.member_ids.is_empty() && stored.parent_id.is_none());
+        assert!(storage::device_secret::verify(&device.secret, &stored.secret_hash));
+        assert!(confs.iter().any(|c| c.device_id == stored.id), "{} has its configuration", device.serial);
+    }
+    // Provisioning again keeps the devices and issues new secrets.
+    let again = hub::provision::provision(&w.hub.store, mat_protocol::device_type::DeviceType::MattressMatIoT, "PROV", 2).await.unwrap();
+    assert_eq!(again[0].device_id, provisioned[0].device_id);
+    assert_ne!(again[0].secret, provisioned[0].secret);
+}

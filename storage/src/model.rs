@@ -73,7 +73,7 @@ pub struct Device {
 }
 
 /// What creating a device takes.
-#[derive(Debug, Clone, PartialEq, Default)]
+#[derive(Debug, Clone, PartialEq, Default, SurrealValue)]
 pub struct NewDevice {
     pub name: String,
     pub bed: String,

@@ -112,6 +112,38 @@ async fn members_record_their_parent_and_index() {
 }
 
 #[tokio::test]
+async fn a_family_is_created_in_one_transaction() {
+    let (store, a) = store_with_company().await;
+    let parent = NewDevice { device_type: "Room Set".into(), secret_hash: String::new(), ..device(&a, "ROOM") };
+    let members = [device(&a, "ROOM-BED"), device(&a, "ROOM-SEAT"), device(&a, "ROOM-FLOOR")];
+    let family = store.devices().create_family(&parent, &members).await.unwrap();
+    assert_eq!(family.member_ids.len(), 3);
+    let all = store.devices().list_all().await.unwrap();
+    let find = |id: &str| all.iter().find(|d| d.id == id).unwrap().clone();
+    assert_eq!(find(&family.parent_id).member_ids, family.member_ids);
+    for (index, id) in family.member_ids.iter().enumerate() {
+        let member = find(id);
+        assert_eq!((member.parent_id.as_deref(), member.member_index), (Some(family.parent_id.as_str()), Some(index as i64)));
+        assert_eq!(member.hardware_serial, members[index].hardware_serial);
+    }
+    assert_eq!(store.device_confs().list_company(&a).await.unwrap().len(), 4, "every device has its configuration");
+
+    // The third device's serial is taken: the parent and the first member written before it are
+    // rolled back with it, configurations included.
+    let taken = [device(&a, "H-0"), device(&a, "ROOM-SEAT")];
+    let refused = store.devices().create_family(&NewDevice { secret_hash: String::new(), ..device(&a, "H") }, &taken).await;
+    assert!(matches!(refused, Err(StoreError::Duplicate(_))), "{refused:?}");
+    // A family that repeats a serial within itself fails the same way.
+    let twice = [device(&a, "T-0"), device(&a, "T-0")];
+    assert!(matches!(store.devices().create_family(&device(&a, "T"), &twice).await, Err(StoreError::Duplicate(_))));
+    for serial in ["H", "H-0", "T", "T-0"] {
+        assert!(store.devices().by_serial(serial).await.unwrap().is_none(), "{serial} was left behind");
+    }
+    assert_eq!(store.devices().list_company(&a).await.unwrap().len(), 4);
+    assert_eq!(store.device_confs().list_company(&a).await.unwrap().len(), 4, "no configuration was left behind");
+}
+
+#[tokio::test]
 async fn statuses_are_saved_in_batches_and_checked() {
     let (store, a) = store_with_company().await;
     let id = store.devices().create(&device(&a, "MAT-1")).await.unwrap();

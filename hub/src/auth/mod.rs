@@ -1,6 +1,7 @@
-//! Authentication: signed, expiring bearer tokens, roles, and login throttling.
+//! Authentication: signed, expiring bearer tokens and their check, roles, and login throttling.
 
 pub mod rate_limit;
 pub mod revocation;
 pub mod roles;
 pub mod token;
+pub mod verify;

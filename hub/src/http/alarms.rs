@@ -2,22 +2,16 @@
 //! `GET` and `PUT /api/iotAlarms/{id}` (list, attend), `PUT /api/attendAlarm/{serial}` (attend by
 //! sub-device serial, empty body), `GET /api/iotLogs/{id}`, `GET /api/presenceLogs/{id}`.
 //!
-//! A parent (room set, horse) answers for its sub-devices too: its alarms are theirs.
+//! A parent (room set, horse) answers for its sub-devices too: its alarms are theirs. The
+//! operations are `crate::domain::alarms`'s (attending goes through the device's alarm machine).
 
-use std::sync::Arc;
-
-use actors::actor::mat::MatMsg;
-use actors::actor::storage_writer::WriterMsg;
-use ractor::rpc::CallResult;
 use mat_core::analysis::export::iso_8601_utc;
-use actors::catalog::DeviceInfo;
 use serde::Serialize;
 
 use super::call::Call;
 use super::error::ApiError;
 use super::json::{ok, Oid};
-use super::state::{AppState, ACTOR_TIMEOUT};
-use crate::auth::token::Claims;
+use crate::domain::alarms;
 
 /// An alarm log entry (spec §3).
 #[derive(Debug, Serialize, schemars::JsonSchema)]
@@ -34,7 +28,6 @@ pub struct AlarmJson {
     pub time_to_attend: Option<i64>,
 }
 
-/// A device and its sub-devices, as ids, within the caller's company.
 /// `GET /api/iotCheckAlarms/{serial}`: the old app's spelling of a boolean.
 #[derive(Debug, Serialize, schemars::JsonSchema)]
 pub enum AlarmCheck {
@@ -78,18 +71,11 @@ pub struct PresenceJson {
     pub log_id: String,
 }
 
-fn device_and_members(state: &AppState, claims: &Claims, device: &DeviceInfo) -> Vec<String> {
-    let mut ids = vec![device.id.to_string()];
-    ids.extend(device.members.iter().filter(|m| state.catalog.get_in_company(m, &claims.company_id).is_some()).map(|m| m.to_string()));
-    ids
-}
-
 /// `'True'` while the device (or one of its sub-devices) has an unattended alarm.
 pub async fn check(serial: String, call: Call) -> Result<warp::reply::Response, ApiError> {
     let claims = call.claims()?;
     let device = call.device_by_serial(&claims, &serial)?;
-    let ids = device_and_members(&call.state, &claims, &device);
-    let pending = call.state.store.logs().has_unattended(&claims.company_id, &ids).await.map_err(ApiError::internal)?;
+    let pending = alarms::has_pending(&call.state.store, &call.state.catalog, &claims.company_id, &device).await?;
     Ok(ok(&if pending { AlarmCheck::True } else { AlarmCheck::False }))
 }
 
@@ -97,62 +83,37 @@ pub async fn check(serial: String, call: Call) -> Result<warp::reply::Response, 
 pub async fn list(id: String, call: Call) -> Result<warp::reply::Response, ApiError> {
     let claims = call.claims()?;
     let device = call.device(&claims, &id)?;
-    let mut alarms = Vec::new();
-    for device_id in device_and_members(&call.state, &claims, &device) {
-        for alarm in call.state.store.logs().alarms(&claims.company_id, &device_id).await.map_err(ApiError::internal)? {
-            alarms.push(AlarmJson {
-                id: Oid::new(&alarm.id),
-                time_to_attend: alarm.attended_time.map(|t| t - alarm.creation_date),
-                device_id: alarm.device_id,
-                kind: alarm.kind,
-                creation_date: alarm.creation_date,
-                has_been_attended: alarm.has_been_attended,
-                attended_time: alarm.attended_time,
-            });
-        }
-    }
-    alarms.sort_by_key(|a| std::cmp::Reverse(a.creation_date));
-    Ok(ok(&alarms))
+    let found = alarms::alarms(&call.state.store, &call.state.catalog, &claims.company_id, &device).await?;
+    let body: Vec<AlarmJson> = found
+        .into_iter()
+        .map(|alarm| AlarmJson {
+            id: Oid::new(&alarm.id),
+            time_to_attend: alarm.attended_time.map(|t| t - alarm.creation_date),
+            device_id: alarm.device_id,
+            kind: alarm.kind,
+            creation_date: alarm.creation_date,
+            has_been_attended: alarm.has_been_attended,
+            attended_time: alarm.attended_time,
+        })
+        .collect();
+    Ok(ok(&body))
 }
 
-/// Attends through each device's alarm machine first: the machine attends what it holds and its
-/// `AlarmAttended` records are the journal, written (a writer flush) before this answers. Then the
-/// store attends what no machine holds (alarms of devices without an actor, or raised elsewhere).
-/// The store was once written first and the actor's answer ignored: an actor that did not answer
-/// in time kept an alarm the store called attended, and raised no alarm for the patient's next
-/// absence (found by `hub/tests/kill_under_load.rs`, docs/reliability.md §2). A machine that does
-/// not answer now fails the call, with nothing attended anywhere.
-async fn attend_devices(call: &Call, claims: &Claims, device: &DeviceInfo) -> Result<warp::reply::Response, ApiError> {
-    let ids = device_and_members(&call.state, claims, device);
-    let mut attended = 0;
-    // Parents (horse, room set) have no actor of their own: `mat_actor` answers `None`.
-    for id in &ids {
-        let Some(handle) = call.state.mat_actor(&Arc::from(id.as_str())).await.map_err(ApiError::internal)? else { continue };
-        match handle.actor.call(|reply| MatMsg::AttendAlarm { alarm: None, by: Some(Arc::from(claims.user_id.as_str())), reply }, Some(ACTOR_TIMEOUT)).await {
-            Ok(CallResult::Success(result)) => attended += result.unwrap_or(0),
-            _ => return Err(ApiError::internal("the device's alarm machine did not answer")),
-        }
-    }
-    match call.state.actors.writer.call(WriterMsg::Flush, Some(ACTOR_TIMEOUT)).await {
-        Ok(CallResult::Success(Ok(()))) => {}
-        _ => return Err(ApiError::internal("the attended alarms could not be stored")),
-    }
-    attended += call.state.store.logs().attend(&claims.company_id, &ids, &claims.user_id, storage::unix_now()).await.map_err(ApiError::internal)?;
-    Ok(ok(&Attended { attended }))
-}
-
-/// Attends every pending alarm of a device (and its sub-devices).
+/// Attends every pending alarm of a device (and its sub-devices), through their alarm machines
+/// ([`alarms::attend`]).
 pub async fn attend(id: String, call: Call) -> Result<warp::reply::Response, ApiError> {
     let claims = call.claims()?;
     let device = call.device(&claims, &id)?;
-    attend_devices(&call, &claims, &device).await
+    let attended = alarms::attend(&call.state, &claims.company_id, &claims.user_id, &device).await?;
+    Ok(ok(&Attended { attended }))
 }
 
 /// Attends every pending alarm of a (sub-)device given by serial; the body is empty.
 pub async fn attend_by_serial(serial: String, call: Call) -> Result<warp::reply::Response, ApiError> {
     let claims = call.claims()?;
     let device = call.device_by_serial(&claims, &serial)?;
-    attend_devices(&call, &claims, &device).await
+    let attended = alarms::attend(&call.state, &claims.company_id, &claims.user_id, &device).await?;
+    Ok(ok(&Attended { attended }))
 }
 
 /// A device's log entries (spec §3): `creationDate` is `[ISO 8601, Unix seconds]`; the client
@@ -178,12 +139,7 @@ pub async fn device_logs(id: String, call: Call) -> Result<warp::reply::Response
 pub async fn presence_logs(id: String, call: Call) -> Result<warp::reply::Response, ApiError> {
     let claims = call.claims()?;
     let device = call.device(&claims, &id)?;
-    let mut entries = Vec::new();
-    for device_id in device_and_members(&call.state, &claims, &device) {
-        for entry in call.state.store.logs().presence(&claims.company_id, &device_id).await.map_err(ApiError::internal)? {
-            entries.push(PresenceJson { device_id: entry.device_id, creation_date: entry.creation_date, log_id: entry.log_id });
-        }
-    }
-    entries.sort_by_key(|e| std::cmp::Reverse(e.creation_date));
-    Ok(ok(&entries))
+    let entries = alarms::presence(&call.state.store, &call.state.catalog, &claims.company_id, &device).await?;
+    let body: Vec<PresenceJson> = entries.into_iter().map(|e| PresenceJson { device_id: e.device_id, creation_date: e.creation_date, log_id: e.log_id }).collect();
+    Ok(ok(&body))
 }

@@ -1,45 +1,20 @@
 //! Analysis records: `POST /api/podometryAnalysis/{patientId}` and
 //! `POST /api/seatingAnalysis/{patientId}` store one; `PUT` (notes) and `DELETE
 //! /api/podometryAnalysis/specific/{id}`; history pages of 10 and counts, for the company or one
-//! patient, filtered by type (`all` for every type).
+//! patient, filtered by type (`all` for every type). The operations and the stored format are
+//! `crate::domain::analyses`'s and `crate::domain::analysis_format`'s.
 
 use schemars::generate::SchemaGenerator;
 use schemars::{json_schema, Schema};
 use serde::{Deserialize, Serialize};
-use storage::model::{Analysis, AnalysisFilter, NewAnalysis};
-use warp::http::StatusCode;
+use storage::model::{Analysis, AnalysisTotals};
 
 use super::call::{path_segment, Call};
 use super::error::ApiError;
 use super::json::{created, ok, Oid};
-use mat_api::char_len;
-
-/// History page size (spec §9).
-pub const PAGE_SIZE: u64 = 10;
-/// Analysis notes limit (spec §5).
-pub const NOTES_MAX: usize = 1100;
-/// Types stored through `podometryAnalysis`.
-pub const PODOMETRY_TYPES: [&str; 5] = ["Static", "Balance", "Dynamic", "Fitting", "Rehab"];
-/// The type stored through `seatingAnalysis`.
-pub const SEATING_TYPE: &str = "seatingDynamic";
-
-/// An analysis as the client sends it.
-#[derive(Debug, Default, Deserialize, schemars::JsonSchema)]
-#[serde(rename_all = "camelCase", default)]
-#[schemars(extend("required" = ["analysisType"]))]
-pub struct AnalysisInput {
-    #[schemars(schema_with = "podometry_type")]
-    pub analysis_type: Option<String>,
-    #[schemars(length(max = NOTES_MAX))]
-    pub notes: String,
-    pub map_preview: serde_json::Value,
-    /// Ordered named pairs: `[{ "name": …, "value": … }, …]` (or `[name, value]` pairs).
-    pub additional_parameters: Vec<serde_json::Value>,
-    /// Unix seconds; now when absent.
-    #[schemars(range(min = 0))]
-    pub creation_date: Option<i64>,
-    pub device_id: Option<String>,
-}
+use crate::domain::analyses::{self, Author, PostedKind, MAX_PAGE, PAGE_SIZE, PODOMETRY_TYPES, SEATING_TYPE};
+use crate::domain::analysis_format::{parameters_json, preview_json};
+pub use crate::domain::analyses::{AnalysisInput, NOTES_MAX};
 
 /// An analysis as the client reads it (spec §3).
 #[derive(Debug, Serialize, Deserialize, schemars::JsonSchema)]
@@ -59,6 +34,7 @@ pub struct AnalysisJson {
 
 impl From<Analysis> for AnalysisJson {
     fn from(a: Analysis) -> Self {
+        let (map_preview, additional_parameters) = (preview_json(&a), parameters_json(&a));
         AnalysisJson {
             id: Oid::new(&a.id),
             patient_id: a.patient_id,
@@ -67,65 +43,28 @@ impl From<Analysis> for AnalysisJson {
             analysis_type: a.analysis_type,
             creation_date: a.creation_date,
             notes: a.notes,
-            map_preview: serde_json::from_str(&a.map_preview).unwrap_or(serde_json::Value::Null),
-            additional_parameters: serde_json::from_str(&a.additional_parameters).unwrap_or(serde_json::Value::Null),
+            map_preview,
+            additional_parameters,
         }
     }
 }
 
-fn check_notes(notes: &str) -> Result<(), ApiError> {
-    if char_len(notes) > NOTES_MAX {
-        return Err(ApiError::new(StatusCode::BAD_REQUEST, "analysisNotes", format!("notes are at most {NOTES_MAX} characters")));
-    }
-    Ok(())
-}
-
-async fn store_analysis(patient_id: String, mut call: Call, forced_type: Option<&str>) -> Result<warp::reply::Response, ApiError> {
+async fn store_analysis(patient_id: String, mut call: Call, kind: PostedKind) -> Result<warp::reply::Response, ApiError> {
     let claims = call.claims()?;
     let input: AnalysisInput = call.json().await?;
-    let analysis_type = match forced_type {
-        Some(forced) => forced.to_owned(),
-        None => {
-            let given = input.analysis_type.clone().unwrap_or_default();
-            if !PODOMETRY_TYPES.contains(&given.as_str()) {
-                return Err(ApiError::new(StatusCode::BAD_REQUEST, "invalidAnalysisType", format!("analysisType is one of {}", PODOMETRY_TYPES.join(", "))));
-            }
-            given
-        }
-    };
-    check_notes(&input.notes)?;
-    if let Some(device) = &input.device_id {
-        call.device(&claims, device)?;
-    }
-    let now = storage::unix_now();
-    let creation_date = input.creation_date.unwrap_or(now);
-    if creation_date > now + 60 || creation_date < 0 {
-        return Err(ApiError::new(StatusCode::BAD_REQUEST, "invalidCreationDate", "creationDate is Unix seconds, not in the future"));
-    }
-    let record = NewAnalysis {
-        company_id: claims.company_id.clone(),
-        patient_id,
-        user_id: claims.user_id.clone(),
-        device: input.device_id,
-        analysis_type,
-        creation_date,
-        notes: input.notes,
-        map_preview: input.map_preview.to_string(),
-        additional_parameters: serde_json::Value::Array(input.additional_parameters).to_string(),
-    };
-    let id = call.state.store.analyses().create(&record).await.map_err(|e| ApiError::store(e, "patient", "duplicate"))?;
-    let stored = call.state.store.analyses().get(&claims.company_id, &id).await.map_err(ApiError::internal)?.ok_or_else(|| ApiError::not_found("analysis"))?;
+    let author = Author { company_id: &claims.company_id, user_id: &claims.user_id };
+    let stored = analyses::store_posted(&call.state.store, &call.state.catalog, author, &patient_id, kind, input, storage::unix_now()).await?;
     Ok(created(&AnalysisJson::from(stored)))
 }
 
 /// Stores a podology, balance, fitting or rehab analysis for a patient.
 pub async fn create_podometry(patient_id: String, call: Call) -> Result<warp::reply::Response, ApiError> {
-    store_analysis(patient_id, call, None).await
+    store_analysis(patient_id, call, PostedKind::Podometry).await
 }
 
 /// Stores a seating analysis for a patient.
 pub async fn create_seating(patient_id: String, call: Call) -> Result<warp::reply::Response, ApiError> {
-    store_analysis(patient_id, call, Some(SEATING_TYPE)).await
+    store_analysis(patient_id, call, PostedKind::Seating).await
 }
 
 /// `PUT …/specific/{id}` body.
@@ -139,16 +78,14 @@ pub struct NotesRequest {
 pub async fn update_notes(id: String, mut call: Call) -> Result<warp::reply::Response, ApiError> {
     let claims = call.claims()?;
     let request: NotesRequest = call.json().await?;
-    check_notes(&request.notes)?;
-    call.state.store.analyses().set_notes(&claims.company_id, &id, &request.notes).await.map_err(|e| ApiError::store(e, "analysis", "duplicate"))?;
-    let stored = call.state.store.analyses().get(&claims.company_id, &id).await.map_err(ApiError::internal)?.ok_or_else(|| ApiError::not_found("analysis"))?;
+    let stored = analyses::update_notes(&call.state.store, &claims.company_id, &id, &request.notes).await?;
     Ok(ok(&AnalysisJson::from(stored)))
 }
 
 /// Deletes an analysis.
 pub async fn delete(id: String, call: Call) -> Result<warp::reply::Response, ApiError> {
     let claims = call.claims()?;
-    call.state.store.analyses().delete(&claims.company_id, &id).await.map_err(|e| ApiError::store(e, "analysis", "duplicate"))?;
+    analyses::delete(&call.state.store, &claims.company_id, &id).await?;
     Ok(ok(&Deleted { deleted: id }))
 }
 
@@ -178,11 +115,6 @@ pub struct Deleted {
     pub deleted: String,
 }
 
-/// `analysisType` of a podology analysis: one of [`PODOMETRY_TYPES`].
-fn podometry_type(_: &mut SchemaGenerator) -> Schema {
-    json_schema!({ "type": "string", "enum": PODOMETRY_TYPES })
-}
-
 /// `{analysisType}` of the history calls: a podology type, [`SEATING_TYPE`] or `all`.
 pub fn history_type(_: &mut SchemaGenerator) -> Schema {
     let types: Vec<&str> = PODOMETRY_TYPES.into_iter().chain([SEATING_TYPE, "all"]).collect();
@@ -194,47 +126,29 @@ pub fn page_number_schema(_: &mut SchemaGenerator) -> Schema {
     json_schema!({ "type": "integer", "minimum": 1, "maximum": MAX_PAGE })
 }
 
-/// The last page the history calls accept: beyond it the offset would not fit storage's integer.
-pub const MAX_PAGE: u64 = i64::MAX as u64 / PAGE_SIZE;
-
 fn totals(count: u64, bytes: u64) -> HistoryTotals {
     HistoryTotals { total_analysis: count, total_pages: count.div_ceil(PAGE_SIZE), total_size: (bytes as f64 / 1_048_576.0 * 100.0).round() / 100.0 }
 }
 
-fn filter(patient_id: Option<String>, analysis_type: &str) -> Result<AnalysisFilter, ApiError> {
-    let analysis_type = match analysis_type {
-        "all" => None,
-        t if PODOMETRY_TYPES.contains(&t) || t == SEATING_TYPE => Some(t.to_owned()),
-        other => return Err(ApiError::new(StatusCode::BAD_REQUEST, "invalidAnalysisType", format!("'{other}' is not an analysis type (or 'all')"))),
-    };
-    Ok(AnalysisFilter { patient_id, analysis_type })
-}
-
-fn page_number(page: &str) -> Result<u64, ApiError> {
-    page.parse::<u64>().ok().filter(|p| (1..=MAX_PAGE).contains(p)).ok_or_else(|| ApiError::new(StatusCode::BAD_REQUEST, "invalidPage", "pages are numbered from 1"))
+impl From<AnalysisTotals> for HistoryTotals {
+    fn from(sums: AnalysisTotals) -> Self {
+        totals(sums.count, sums.bytes)
+    }
 }
 
 async fn history_page(call: Call, user_id: String, patient_id: Option<String>, analysis_type: String, page: String) -> Result<warp::reply::Response, ApiError> {
     let claims = call.as_user(&user_id)?;
-    let filter = filter(patient_id, &path_segment(&analysis_type))?;
-    let page = page_number(&page)?;
-    if let Some(patient) = &filter.patient_id {
-        call.state.store.patients().get(&claims.company_id, patient).await.map_err(ApiError::internal)?.ok_or_else(|| ApiError::not_found("patient"))?;
-    }
-    let analyses = call.state.store.analyses().page(&claims.company_id, &filter, page - 1, PAGE_SIZE).await.map_err(ApiError::internal)?;
-    let sums = call.state.store.analyses().totals(&claims.company_id, &filter).await.map_err(ApiError::internal)?;
-    let totals = totals(sums.count, sums.bytes);
-    Ok(ok(&HistoryPage { analyses: analyses.into_iter().map(AnalysisJson::from).collect(), current_page_count: page, totals }))
+    let filter = analyses::filter(patient_id, &path_segment(&analysis_type))?;
+    let page = analyses::page_number(&page)?;
+    let (found, sums) = analyses::history_page(&call.state.store, &claims.company_id, &filter, page).await?;
+    Ok(ok(&HistoryPage { analyses: found.into_iter().map(AnalysisJson::from).collect(), current_page_count: page, totals: sums.into() }))
 }
 
 async fn history_count(call: Call, user_id: String, patient_id: Option<String>, analysis_type: String) -> Result<warp::reply::Response, ApiError> {
     let claims = call.as_user(&user_id)?;
-    let filter = filter(patient_id, &path_segment(&analysis_type))?;
-    if let Some(patient) = &filter.patient_id {
-        call.state.store.patients().get(&claims.company_id, patient).await.map_err(ApiError::internal)?.ok_or_else(|| ApiError::not_found("patient"))?;
-    }
-    let sums = call.state.store.analyses().totals(&claims.company_id, &filter).await.map_err(ApiError::internal)?;
-    Ok(ok(&totals(sums.count, sums.bytes)))
+    let filter = analyses::filter(patient_id, &path_segment(&analysis_type))?;
+    let sums = analyses::history_totals(&call.state.store, &claims.company_id, &filter).await?;
+    Ok(ok(&HistoryTotals::from(sums)))
 }
 
 /// `GET /api/podometryAnalysisPage/{userId}/{analysisType}/{page}`.
@@ -268,17 +182,5 @@ mod tests {
         assert_eq!(totals(11, 0).total_pages, 2);
         assert_eq!(totals(1, 1_572_864).total_size, 1.5);
         assert_eq!(totals(1, 1_000_000).total_size, 0.95);
-    }
-
-    #[test]
-    fn page_numbers_start_at_1_and_types_are_known() {
-        assert!(page_number("0").is_err());
-        assert_eq!(page_number("3").unwrap(), 3);
-        assert!(page_number("x").is_err());
-        assert_eq!(page_number(&MAX_PAGE.to_string()).ok(), Some(MAX_PAGE));
-        assert!(page_number(&(MAX_PAGE + 1).to_string()).is_err(), "its offset would overflow storage's integer");
-        assert!(filter(None, "all").unwrap().analysis_type.is_none());
-        assert_eq!(filter(None, "seatingDynamic").unwrap().analysis_type.as_deref(), Some("seatingDynamic"));
-        assert!(filter(None, "Walking").is_err());
     }
 }

@@ -1,5 +1,6 @@
 //! `POST /api/auth/login` (throttled per account and address), `POST /api/auth/logout` (revokes
-//! the caller's token), token checks, and `POST /api/auth/signup`.
+//! the caller's token) and `POST /api/auth/signup`. Tokens are checked by `crate::auth::verify`
+//! (through `call::verify`, re-exported here for the route table and the browser socket).
 
 use std::convert::Infallible;
 use std::sync::Arc;
@@ -10,12 +11,15 @@ use warp::http::StatusCode;
 use warp::{Filter, Reply};
 
 use super::audit::Audit;
+pub use super::bodies::CreatedUser;
+use super::bodies::VariantsJson;
+pub use super::call::verify;
 use super::call::Call;
-use super::companies::VariantsJson;
 use super::error::ApiError;
 use super::state::AppState;
 use crate::auth::roles::ROLE_STAFF;
-use crate::auth::token::{unix_now, Claims, TokenError, TokenSigner};
+use crate::auth::token::{unix_now, Claims, TokenSigner};
+use crate::domain::companies;
 use mat_api::account::{validate_account, AccountInput};
 
 /// The login request.
@@ -110,22 +114,12 @@ pub struct SignupRequest {
     pub role: Option<serde_json::Value>,
 }
 
-/// The created user.
-#[derive(Debug, Serialize, Deserialize, schemars::JsonSchema)]
-#[serde(rename_all = "camelCase")]
-pub struct CreatedUser {
-    pub id: String,
-    pub email: String,
-    pub role: i64,
-    pub company_id: String,
-}
-
 /// Creates a staff user in a company (administrators only).
 pub async fn signup(mut call: Call) -> Result<warp::reply::Response, ApiError> {
     let claims = call.admin()?;
     let request: SignupRequest = call.json().await?;
     let account = validate_account(&request.account)?;
-    let company_id = resolve_company(&call.state, &request.company).await?;
+    let company_id = companies::resolve(&call.state.store, &request.company).await?;
     let id = call
         .state
         .store
@@ -137,34 +131,6 @@ pub async fn signup(mut call: Call) -> Result<warp::reply::Response, ApiError> {
     Audit { company_id: &company_id, action: "user.create", entity_type: "user", entity_id: &id, summary }.record(&call.state, &claims).await;
     let body = CreatedUser { id, email: account.email, role: ROLE_STAFF, company_id };
     Ok(warp::reply::with_status(warp::reply::json(&body), StatusCode::CREATED).into_response())
-}
-
-/// A company's id from its id or its name (the admin panel sends either).
-pub async fn resolve_company(state: &AppState, company: &str) -> Result<String, ApiError> {
-    let company = company.trim();
-    if company.is_empty() {
-        return Err(ApiError::new(StatusCode::BAD_REQUEST, "companyRequired", "name the company"));
-    }
-    if let Some(found) = state.store.companies().get(company).await.map_err(ApiError::internal)? {
-        return Ok(found.id);
-    }
-    match state.store.companies().find_by_name(company).await.map_err(ApiError::internal)? {
-        Some(found) => Ok(found.id),
-        None => Err(ApiError::not_found("company")),
-    }
-}
-
-/// Checks a token (REST calls and the browser socket): signed by this hub, not expired, not
-/// revoked at logout.
-pub fn verify(state: &AppState, token: &str) -> Result<Claims, ApiError> {
-    let claims = state.signer.verify(token.trim(), unix_now()).map_err(|e| match e {
-        TokenError::Expired => ApiError::unauthorized("the token has expired; sign in again"),
-        TokenError::Malformed | TokenError::BadSignature => ApiError::unauthorized("the token is not valid"),
-    })?;
-    if state.revoked_tokens.lock().unwrap_or_else(|p| p.into_inner()).is_revoked(&claims.token_id) {
-        return Err(ApiError::unauthorized("the token was revoked at sign-out; sign in again"));
-    }
-    Ok(claims)
 }
 
 /// Hands the shared state to a handler.

@@ -14,11 +14,12 @@ use serde::de::DeserializeOwned;
 use warp::http::StatusCode;
 use warp::{Filter, Rejection};
 
-use super::auth::verify;
 use super::error::ApiError;
 use super::state::AppState;
 use crate::auth::roles::ROLE_ADMIN;
-use crate::auth::token::Claims;
+use crate::auth::token::{unix_now, Claims};
+use crate::auth::verify::Refusal;
+use crate::domain::DomainError;
 use mat_api::Invalid;
 
 type BodyStream = Pin<Box<dyn Stream<Item = Result<Bytes, warp::Error>> + Send>>;
@@ -137,6 +138,33 @@ where
     B: Buf,
 {
     stream.map_ok(|mut buf| buf.copy_to_bytes(buf.remaining()))
+}
+
+/// Checks a bearer token ([`crate::auth::verify`]) against the hub's key and revoked ids: REST
+/// calls and the browser socket.
+pub fn verify(state: &AppState, token: &str) -> Result<Claims, ApiError> {
+    let revoked = state.revoked_tokens.lock().unwrap_or_else(|p| p.into_inner());
+    crate::auth::verify::verify(&state.signer, &revoked, token, unix_now()).map_err(ApiError::from)
+}
+
+impl From<Refusal> for ApiError {
+    fn from(refusal: Refusal) -> Self {
+        ApiError::unauthorized(refusal.message())
+    }
+}
+
+impl From<DomainError> for ApiError {
+    fn from(error: DomainError) -> Self {
+        match error {
+            DomainError::NotFound(what) => ApiError::not_found(what),
+            DomainError::Conflict { key, message } => ApiError::new(StatusCode::CONFLICT, key, message),
+            DomainError::Refused { key, message } => ApiError::new(StatusCode::BAD_REQUEST, key, message),
+            DomainError::Failed { key, message } => ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, key, message),
+            DomainError::Invalid(invalid) => invalid.into(),
+            DomainError::Store { error, what, duplicate_key } => ApiError::store(error, what, duplicate_key),
+            DomainError::Internal(detail) => ApiError::internal(detail),
+        }
+    }
 }
 
 impl From<Invalid> for ApiError {

@@ -13,6 +13,35 @@ const FIELDS: &str = "record::id(id) AS id, name, bed, room, building, floor, he
     (IF parent THEN record::id(parent) ELSE NONE END) AS parent_id, member_index, \
     members.map(|$m| record::id($m)) AS member_ids, secret_hash";
 
+/// The ids of a family [`Devices::create_family`] created.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CreatedFamily {
+    pub parent_id: String,
+    /// In the order the members were given.
+    pub member_ids: Vec<String>,
+}
+
+/// The statements of [`Devices::create_family`] for a parent and `members` members: `$ids[i]` is
+/// device `i`'s id and `$d{i}` its [`NewDevice`] (the parent is device 0).
+fn family_transaction(members: usize) -> String {
+    let mut statements = String::from("BEGIN TRANSACTION;\nLET $company_ref = type::record('company', $company);\n");
+    for index in 0..=members {
+        let membership = if index == 0 { String::new() } else { format!(", parent = type::record('device', $ids[0]), member_index = {}", index - 1) };
+        statements.push_str(&format!(
+            "CREATE type::record('device', $ids[{index}]) SET name = $d{index}.name, bed = $d{index}.bed, room = $d{index}.room, \
+                building = $d{index}.building, floor = $d{index}.floor, health_system = $d{index}.health_system, \
+                device_type = $d{index}.device_type, hardware_serial = $d{index}.hardware_serial, company = $company_ref, \
+                number_of_subdevices = $d{index}.number_of_subdevices, secret_hash = $d{index}.secret_hash{membership};\n\
+             CREATE device_conf SET device = type::record('device', $ids[{index}]), company = $company_ref;\n"
+        ));
+    }
+    if members > 0 {
+        statements.push_str("UPDATE type::record('device', $ids[0]) SET members = array::slice($ids, 1).map(|$m| type::record('device', $m));\n");
+    }
+    statements.push_str("COMMIT TRANSACTION;");
+    statements
+}
+
 /// Device queries.
 pub struct Devices<'a> {
     pub(crate) db: &'a Surreal<Any>,
@@ -22,34 +51,28 @@ impl Devices<'_> {
     /// Creates a device and its configuration (not functional, patient status Correct) in one
     /// transaction; returns the device id. A duplicate hardware serial is `StoreError::Duplicate`.
     pub async fn create(&self, device: &NewDevice) -> Result<String, StoreError> {
-        let id = new_id();
-        self.db
-            .query(
-                "BEGIN TRANSACTION;
-                 CREATE type::record('device', $id) SET name = $name, bed = $bed, room = $room,
-                    building = $building, floor = $floor, health_system = $health_system,
-                    device_type = $device_type, hardware_serial = $serial,
-                    company = type::record('company', $company), number_of_subdevices = $subdevices,
-                    secret_hash = $secret_hash;
-                 CREATE device_conf SET device = type::record('device', $id),
-                    company = type::record('company', $company);
-                 COMMIT TRANSACTION;",
-            )
-            .bind(("id", id.clone()))
-            .bind(("name", device.name.clone()))
-            .bind(("bed", device.bed.clone()))
-            .bind(("room", device.room.clone()))
-            .bind(("building", device.building.clone()))
-            .bind(("floor", device.floor.clone()))
-            .bind(("health_system", device.health_system.clone()))
-            .bind(("device_type", device.device_type.clone()))
-            .bind(("serial", device.hardware_serial.clone()))
-            .bind(("company", device.company_id.clone()))
-            .bind(("subdevices", device.number_of_subdevices))
-            .bind(("secret_hash", device.secret_hash.clone()))
-            .await?
-            .check()?;
-        Ok(id)
+        Ok(self.create_family(device, &[]).await?.parent_id)
+    }
+
+    /// Creates a device family in one transaction: `parent`, its `members` in order (each with
+    /// `parent` and `member_index` set, and listed in the parent's `members`) and every device's
+    /// configuration. All are created in the parent's company. Nothing is created when any
+    /// statement fails: a duplicate hardware serial anywhere in the family (with a stored device or
+    /// within the family) is `StoreError::Duplicate` and leaves no device and no configuration.
+    pub async fn create_family(&self, parent: &NewDevice, members: &[NewDevice]) -> Result<CreatedFamily, StoreError> {
+        let ids: Vec<String> = std::iter::repeat_with(new_id).take(members.len() + 1).collect();
+        let mut query = self
+            .db
+            .query(family_transaction(members.len()))
+            .bind(("company", parent.company_id.clone()))
+            .bind(("ids", ids.clone()));
+        for (index, device) in std::iter::once(parent).chain(members).enumerate() {
+            query = query.bind((format!("d{index}"), NewDevice { company_id: parent.company_id.clone(), ..device.clone() }));
+        }
+        checked(query.await?)?;
+        let mut ids = ids.into_iter();
+        let parent_id = ids.next().unwrap_or_default();
+        Ok(CreatedFamily { parent_id, member_ids: ids.collect() })
     }
 
     /// Makes `members` (in order) the sub-devices of `parent`, all within `company_id`.

@@ -16,7 +16,7 @@ pub use analyses::{Analyses, COMPANY_QUOTA_BYTES};
 pub use audit::{AuditLog, AUDIT_PAGE_MAX, AUDIT_SUMMARY_MAX};
 pub use companies::Companies;
 pub use device_confs::DeviceConfs;
-pub use devices::Devices;
+pub use devices::{CreatedFamily, Devices};
 pub use layouts::Layouts;
 pub use logs::{Logs, LOG_LIST_LIMIT};
 pub use patients::Patients;

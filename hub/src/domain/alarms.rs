@@ -1,0 +1,76 @@
+//! A device's alarms: the device's alarm machine owns them, storage is its journal
+//! (ARCHITECTURE.md, "Attending an alarm"). A parent (room set, horse) answers for its
+//! sub-devices too: its alarms are theirs.
+
+use std::sync::Arc;
+
+use actors::actor::mat::MatMsg;
+use actors::actor::storage_writer::WriterMsg;
+use actors::catalog::{Catalog, DeviceInfo};
+use ractor::rpc::CallResult;
+use storage::model::{AlarmLog, PresenceLog};
+use storage::Store;
+
+use super::error::DomainError;
+use crate::http::state::{AppState, ACTOR_TIMEOUT};
+
+/// A device and those of its sub-devices in `company_id`, as ids.
+pub fn device_and_members(catalog: &Catalog, company_id: &str, device: &DeviceInfo) -> Vec<String> {
+    let mut ids = vec![device.id.to_string()];
+    ids.extend(device.members.iter().filter(|m| catalog.get_in_company(m, company_id).is_some()).map(|m| m.to_string()));
+    ids
+}
+
+/// Whether the device (or one of its sub-devices) has an unattended alarm.
+pub async fn has_pending(store: &Store, catalog: &Catalog, company_id: &str, device: &DeviceInfo) -> Result<bool, DomainError> {
+    let ids = device_and_members(catalog, company_id, device);
+    store.logs().has_unattended(company_id, &ids).await.map_err(DomainError::internal)
+}
+
+/// The alarms of a device and its sub-devices, newest first.
+pub async fn alarms(store: &Store, catalog: &Catalog, company_id: &str, device: &DeviceInfo) -> Result<Vec<AlarmLog>, DomainError> {
+    let mut alarms = Vec::new();
+    for device_id in device_and_members(catalog, company_id, device) {
+        alarms.extend(store.logs().alarms(company_id, &device_id).await.map_err(DomainError::internal)?);
+    }
+    alarms.sort_by_key(|a| std::cmp::Reverse(a.creation_date));
+    Ok(alarms)
+}
+
+/// The entrances and exits of a device and its sub-devices, newest first.
+pub async fn presence(store: &Store, catalog: &Catalog, company_id: &str, device: &DeviceInfo) -> Result<Vec<PresenceLog>, DomainError> {
+    let mut entries = Vec::new();
+    for device_id in device_and_members(catalog, company_id, device) {
+        entries.extend(store.logs().presence(company_id, &device_id).await.map_err(DomainError::internal)?);
+    }
+    entries.sort_by_key(|e| std::cmp::Reverse(e.creation_date));
+    Ok(entries)
+}
+
+/// Attends every pending alarm of a device and its sub-devices for a user; answers how many.
+///
+/// Through each device's alarm machine first: the machine attends what it holds and its
+/// `AlarmAttended` records are the journal, written (a writer flush) before this answers. Then the
+/// store attends what no machine holds (alarms of devices without an actor, or raised elsewhere).
+/// The store was once written first and the actor's answer ignored: an actor that did not answer
+/// in time kept an alarm the store called attended, and raised no alarm for the patient's next
+/// absence (found by `hub/tests/kill_under_load.rs`, docs/reliability.md §2). A machine that does
+/// not answer now fails the call, with nothing attended anywhere.
+pub async fn attend(hub: &AppState, company_id: &str, user_id: &str, device: &DeviceInfo) -> Result<usize, DomainError> {
+    let ids = device_and_members(&hub.catalog, company_id, device);
+    let mut attended = 0;
+    // Parents (horse, room set) have no actor of their own: `mat_actor` answers `None`.
+    for id in &ids {
+        let Some(handle) = hub.mat_actor(&Arc::from(id.as_str())).await.map_err(DomainError::internal)? else { continue };
+        match handle.actor.call(|reply| MatMsg::AttendAlarm { alarm: None, by: Some(Arc::from(user_id)), reply }, Some(ACTOR_TIMEOUT)).await {
+            Ok(CallResult::Success(result)) => attended += result.unwrap_or(0),
+            _ => return Err(DomainError::internal("the device's alarm machine did not answer")),
+        }
+    }
+    match hub.actors.writer.call(WriterMsg::Flush, Some(ACTOR_TIMEOUT)).await {
+        Ok(CallResult::Success(Ok(()))) => {}
+        _ => return Err(DomainError::internal("the attended alarms could not be stored")),
+    }
+    attended += hub.store.logs().attend(company_id, &ids, user_id, storage::unix_now()).await.map_err(DomainError::internal)?;
+    Ok(attended)
+}

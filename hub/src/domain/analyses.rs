@@ -1,0 +1,259 @@
+//! Operations on stored analyses: a finished capture becomes an analysis of its patient, a
+//! client's analysis is checked and stored, notes change, analyses are deleted and listed in
+//! history pages, and a stored analysis is read back for its PDF report and its raw export. The
+//! format itself is [`super::analysis_format`]'s.
+
+use actors::actor::record::CaptureRecord;
+use actors::catalog::Catalog;
+use mat_api::char_len;
+use mat_core::analysis::export::{export_raw, ExportError, ExportFile, ExportKind, ExportMetadata};
+use mat_core::analysis::{analyse, AnalysisKind, AnalysisParams, AnalysisResult, Capture, PressureFrame};
+use mat_protocol::device_type::DeviceType;
+use reports::{PatientSummary, ReportMap};
+use serde::Deserialize;
+use storage::model::{Analysis, AnalysisFilter, AnalysisTotals, NewAnalysis};
+use storage::{Store, StoreError};
+
+use super::analysis_format::{self, capture_analysis, encode_posted, export_capture, export_series, named_parameters, preview_json, report_map};
+use super::error::DomainError;
+
+/// History page size (spec §9).
+pub const PAGE_SIZE: u64 = 10;
+/// Analysis notes limit (spec §5).
+pub const NOTES_MAX: usize = 1100;
+/// Types stored through `podometryAnalysis`.
+pub const PODOMETRY_TYPES: [&str; 5] = ["Static", "Balance", "Dynamic", "Fitting", "Rehab"];
+/// The type stored through `seatingAnalysis`.
+pub const SEATING_TYPE: &str = "seatingDynamic";
+/// The last history page: beyond it the offset would not fit storage's integer.
+pub const MAX_PAGE: u64 = i64::MAX as u64 / PAGE_SIZE;
+/// The i18n key of "there is nothing in this analysis to print or export".
+const NO_DATA: &str = "toastErrorRaw.noAnalysisData";
+
+/// Stores a finished capture as an analysis of its patient, with the patient's weight and height
+/// as the engine's parameters. The engine runs on a blocking thread (it is CPU-heavy for a long
+/// capture), so it never holds up the runtime's other tasks.
+pub async fn record_capture(store: &Store, device_type: Option<DeviceType>, company_id: &str, capture: &CaptureRecord) -> Result<(), StoreError> {
+    let patient = store.patients().get(company_id, &capture.patient_id).await?;
+    let params = AnalysisParams { weight_kg: patient.as_ref().map(|p| p.fields.weight), height_cm: patient.as_ref().map(|p| p.fields.height) };
+    let (company, capture) = (company_id.to_owned(), capture.clone());
+    let analysis = tokio::task::spawn_blocking(move || capture_analysis(device_type, &company, &capture, &params))
+        .await
+        .map_err(|error| StoreError::Database(format!("the analysis of a capture failed: {error}")))?;
+    store.analyses().create(&analysis).await.map(|_| ())
+}
+
+/// An analysis as the client sends it.
+#[derive(Debug, Default, Deserialize, schemars::JsonSchema)]
+#[serde(rename_all = "camelCase", default)]
+#[schemars(extend("required" = ["analysisType"]))]
+pub struct AnalysisInput {
+    #[schemars(schema_with = "podometry_type")]
+    pub analysis_type: Option<String>,
+    #[schemars(length(max = NOTES_MAX))]
+    pub notes: String,
+    pub map_preview: serde_json::Value,
+    /// Ordered named pairs: `[{ "name": …, "value": … }, …]` (or `[name, value]` pairs).
+    pub additional_parameters: Vec<serde_json::Value>,
+    /// Unix seconds; now when absent.
+    #[schemars(range(min = 0))]
+    pub creation_date: Option<i64>,
+    pub device_id: Option<String>,
+}
+
+/// `analysisType` of a podology analysis: one of [`PODOMETRY_TYPES`].
+fn podometry_type(_: &mut schemars::generate::SchemaGenerator) -> schemars::Schema {
+    schemars::json_schema!({ "type": "string", "enum": PODOMETRY_TYPES })
+}
+
+/// Which route stored an analysis: `podometryAnalysis` (the body names a podology type) or
+/// `seatingAnalysis` (always [`SEATING_TYPE`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PostedKind {
+    Podometry,
+    Seating,
+}
+
+/// Refuses notes longer than [`NOTES_MAX`] characters.
+pub fn check_notes(notes: &str) -> Result<(), DomainError> {
+    if char_len(notes) > NOTES_MAX {
+        return Err(DomainError::refused("analysisNotes", format!("notes are at most {NOTES_MAX} characters")));
+    }
+    Ok(())
+}
+
+/// Who stores an analysis: the caller's company and user.
+#[derive(Debug, Clone, Copy)]
+pub struct Author<'a> {
+    pub company_id: &'a str,
+    pub user_id: &'a str,
+}
+
+/// Checks and stores a client's analysis for a patient at `now` (Unix seconds); answers it as
+/// stored. Its device, when named, must be one of the company's.
+pub async fn store_posted(store: &Store, catalog: &Catalog, author: Author<'_>, patient_id: &str, kind: PostedKind, input: AnalysisInput, now: i64) -> Result<Analysis, DomainError> {
+    let analysis_type = match kind {
+        PostedKind::Seating => SEATING_TYPE.to_owned(),
+        PostedKind::Podometry => {
+            let given = input.analysis_type.clone().unwrap_or_default();
+            if !PODOMETRY_TYPES.contains(&given.as_str()) {
+                return Err(DomainError::refused("invalidAnalysisType", format!("analysisType is one of {}", PODOMETRY_TYPES.join(", "))));
+            }
+            given
+        }
+    };
+    check_notes(&input.notes)?;
+    if let Some(device) = &input.device_id {
+        catalog.get_in_company(device, author.company_id).ok_or(DomainError::NotFound("device"))?;
+    }
+    let creation_date = input.creation_date.unwrap_or(now);
+    if creation_date > now + 60 || creation_date < 0 {
+        return Err(DomainError::refused("invalidCreationDate", "creationDate is Unix seconds, not in the future"));
+    }
+    let (map_preview, additional_parameters) = encode_posted(&input.map_preview, input.additional_parameters);
+    let record = NewAnalysis {
+        company_id: author.company_id.to_owned(),
+        patient_id: patient_id.to_owned(),
+        user_id: author.user_id.to_owned(),
+        device: input.device_id,
+        analysis_type,
+        creation_date,
+        notes: input.notes,
+        map_preview,
+        additional_parameters,
+    };
+    let id = store.analyses().create(&record).await.map_err(DomainError::store("patient", "duplicate"))?;
+    get(store, author.company_id, &id).await
+}
+
+/// An analysis of the company.
+pub async fn get(store: &Store, company_id: &str, id: &str) -> Result<Analysis, DomainError> {
+    store.analyses().get(company_id, id).await.map_err(DomainError::internal)?.ok_or(DomainError::NotFound("analysis"))
+}
+
+/// Replaces an analysis's notes; answers it.
+pub async fn update_notes(store: &Store, company_id: &str, id: &str, notes: &str) -> Result<Analysis, DomainError> {
+    check_notes(notes)?;
+    store.analyses().set_notes(company_id, id, notes).await.map_err(DomainError::store("analysis", "duplicate"))?;
+    get(store, company_id, id).await
+}
+
+/// Deletes an analysis of the company.
+pub async fn delete(store: &Store, company_id: &str, id: &str) -> Result<(), DomainError> {
+    store.analyses().delete(company_id, id).await.map_err(DomainError::store("analysis", "duplicate"))
+}
+
+/// The history's filter: a patient's (or every) analysis of a type (`all` for every type).
+pub fn filter(patient_id: Option<String>, analysis_type: &str) -> Result<AnalysisFilter, DomainError> {
+    let analysis_type = match analysis_type {
+        "all" => None,
+        t if PODOMETRY_TYPES.contains(&t) || t == SEATING_TYPE => Some(t.to_owned()),
+        other => return Err(DomainError::refused("invalidAnalysisType", format!("'{other}' is not an analysis type (or 'all')"))),
+    };
+    Ok(AnalysisFilter { patient_id, analysis_type })
+}
+
+/// A history page number (from 1, at most [`MAX_PAGE`]).
+pub fn page_number(page: &str) -> Result<u64, DomainError> {
+    page.parse::<u64>().ok().filter(|p| (1..=MAX_PAGE).contains(p)).ok_or_else(|| DomainError::refused("invalidPage", "pages are numbered from 1"))
+}
+
+/// The totals of the company's history under `filter`; a patient filter names one of its
+/// patients.
+pub async fn history_totals(store: &Store, company_id: &str, filter: &AnalysisFilter) -> Result<AnalysisTotals, DomainError> {
+    if let Some(patient) = &filter.patient_id {
+        store.patients().get(company_id, patient).await.map_err(DomainError::internal)?.ok_or(DomainError::NotFound("patient"))?;
+    }
+    store.analyses().totals(company_id, filter).await.map_err(DomainError::internal)
+}
+
+/// Page `page` (from 1) of the company's history under `filter`, and the totals of all of it.
+pub async fn history_page(store: &Store, company_id: &str, filter: &AnalysisFilter, page: u64) -> Result<(Vec<Analysis>, AnalysisTotals), DomainError> {
+    if let Some(patient) = &filter.patient_id {
+        store.patients().get(company_id, patient).await.map_err(DomainError::internal)?.ok_or(DomainError::NotFound("patient"))?;
+    }
+    let analyses = store.analyses().page(company_id, filter, page - 1, PAGE_SIZE).await.map_err(DomainError::internal)?;
+    let totals = store.analyses().totals(company_id, filter).await.map_err(DomainError::internal)?;
+    Ok((analyses, totals))
+}
+
+/// A stored analysis as its reports draw it.
+pub struct ReportSource {
+    pub record: Analysis,
+    pub kind: AnalysisKind,
+    /// The map (the mean of the frames of a capture of several).
+    pub map: ReportMap,
+    pub device_type: DeviceType,
+    /// Empty when the device is unknown.
+    pub device_name: String,
+    pub patient: Option<PatientSummary>,
+}
+
+impl ReportSource {
+    /// The static result of a single map, so the report prints its figures; `None` for other
+    /// kinds.
+    pub fn static_result(&self) -> Option<AnalysisResult> {
+        if self.kind != AnalysisKind::Static {
+            return None;
+        }
+        let mut capture = Capture::new(self.device_type, self.map.rows, self.map.cols);
+        capture.push(0, PressureFrame::new(self.map.rows, self.map.cols, self.map.cells.clone()).ok()?).ok()?;
+        let params = AnalysisParams { weight_kg: self.patient.as_ref().and_then(|p| p.weight_kg), height_cm: self.patient.as_ref().and_then(|p| p.height_cm) };
+        analyse(AnalysisKind::Static, &capture, &params).ok()
+    }
+}
+
+/// The record's kind; a type the engine does not know is a storage inconsistency.
+fn record_kind(record: &Analysis) -> Result<AnalysisKind, DomainError> {
+    analysis_format::kind(record).ok_or_else(|| DomainError::internal(format!("unknown analysis type {:?}", record.analysis_type)))
+}
+
+/// The device an analysis was made on, when it is still one of the company's: its type and name.
+fn analysis_device(catalog: &Catalog, company_id: &str, record: &Analysis) -> Option<(DeviceType, String)> {
+    let device = catalog.get_in_company(record.device.as_deref()?, company_id)?;
+    Some((device.device_type, device.name.clone()))
+}
+
+/// A stored analysis of the company, read back for a PDF report.
+pub async fn report_source(store: &Store, catalog: &Catalog, company_id: &str, id: &str) -> Result<ReportSource, DomainError> {
+    let record = get(store, company_id, id).await?;
+    let kind = record_kind(&record)?;
+    let map = report_map(&preview_json(&record)).ok_or_else(|| DomainError::refused(NO_DATA, "the analysis has no pressure map to print"))?;
+    let (device_type, device_name) = analysis_device(catalog, company_id, &record).unwrap_or_else(|| (analysis_format::default_device_type(kind), String::new()));
+    let patient = store.patients().get(company_id, &record.patient_id).await.map_err(DomainError::internal)?;
+    let patient = patient.map(|p| PatientSummary { name: p.fields.name, height_cm: Some(p.fields.height), weight_kg: Some(p.fields.weight) });
+    Ok(ReportSource { record, kind, map, device_type, device_name, patient })
+}
+
+/// The raw-data export of a stored analysis of the company at `now_ms` (Unix ms): refused with
+/// `toastErrorRaw.noAnalysisData` when there is nothing to export (no frames, no times, too few
+/// series).
+pub async fn export(store: &Store, catalog: &Catalog, company_id: &str, id: &str, kind: ExportKind, now_ms: i64) -> Result<ExportFile, DomainError> {
+    let record = get(store, company_id, id).await?;
+    let analysis_type = record_kind(&record)?;
+    let device_type = analysis_device(catalog, company_id, &record).map(|(device_type, _)| device_type).unwrap_or_else(|| analysis_format::default_device_type(analysis_type));
+    let parameters = named_parameters(&record);
+    let capture = export_capture(&record, &parameters, device_type).map_err(|no_data| DomainError::refused(NO_DATA, no_data.0))?;
+    let metadata = ExportMetadata { analysis_type, patient_id: &record.patient_id, creation_date_s: record.creation_date, export_date_ms: now_ms };
+    export_raw(kind, &metadata, &capture, &export_series(parameters)).map_err(|e| match e {
+        ExportError::NoAnalysisData => DomainError::refused(NO_DATA, "there is nothing to export"),
+        other => DomainError::Failed { key: "toastErrorRaw.downloadError", message: other.to_string() },
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn page_numbers_start_at_1_and_types_are_known() {
+        assert!(page_number("0").is_err());
+        assert_eq!(page_number("3").unwrap(), 3);
+        assert!(page_number("x").is_err());
+        assert_eq!(page_number(&MAX_PAGE.to_string()).ok(), Some(MAX_PAGE));
+        assert!(page_number(&(MAX_PAGE + 1).to_string()).is_err(), "its offset would overflow storage's integer");
+        assert!(filter(None, "all").unwrap().analysis_type.is_none());
+        assert_eq!(filter(None, "seatingDynamic").unwrap().analysis_type.as_deref(), Some("seatingDynamic"));
+        assert!(filter(None, "Walking").is_err());
+    }
+}

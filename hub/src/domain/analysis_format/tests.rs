@@ -1,0 +1,159 @@
+use std::sync::Arc;
+
+use mat_core::analysis::export::{export_raw, ExportKind, ExportMetadata};
+use mat_core::machine::capture::CapturedFrame;
+use serde_json::json;
+
+use super::*;
+
+/// Two feet standing still on a 48 × 48 plate.
+fn feet() -> Vec<u16> {
+    let mut cells = vec![0u16; 48 * 48];
+    for r in 10..30 {
+        for c in (12..18).chain(30..36) {
+            cells[r * 48 + c] = 120;
+        }
+    }
+    cells
+}
+
+fn capture(kind: CaptureKind, frames: u32) -> CaptureRecord {
+    let cells = feet();
+    CaptureRecord {
+        device_id: Arc::from("plate"),
+        patient_id: "p1".into(),
+        user_id: "u1".into(),
+        kind,
+        requested_at_ms: 1_700_000_000_000,
+        seconds: 5,
+        frames: (0..frames).map(|i| CapturedFrame { offset_ms: i * 100, rows: 48, cols: 48, cells: cells.clone() }).collect(),
+        dropped_frames: 0,
+    }
+}
+
+/// A written record as storage hands it back.
+fn stored(new: NewAnalysis) -> Analysis {
+    let size_bytes = (new.map_preview.len() + new.additional_parameters.len()) as i64;
+    Analysis {
+        id: "a1".into(),
+        company_id: new.company_id,
+        patient_id: new.patient_id,
+        user_id: new.user_id,
+        device: new.device,
+        analysis_type: new.analysis_type,
+        creation_date: new.creation_date,
+        notes: new.notes,
+        map_preview: new.map_preview,
+        additional_parameters: new.additional_parameters,
+        size_bytes,
+    }
+}
+
+#[test]
+fn a_stored_capture_keeps_the_engines_figures_after_the_ordered_parameters() {
+    let stored = capture_analysis(Some(DeviceType::PodologyIoT), "c1", &capture(CaptureKind::Balance, 10), &AnalysisParams::default());
+    let parameters: Vec<NamedParameter> = serde_json::from_str(&stored.additional_parameters).unwrap();
+    let names: Vec<&str> = parameters.iter().map(|p| p.name.as_str()).collect();
+    assert_eq!(names[names.len() - 2..], [ANALYSIS_RESULT_PARAMETER, FRAME_TIMES_PARAMETER], "{names:?}");
+    let ParameterValue::Other(figures) = &parameters[names.len() - 2].value else { panic!("figures as JSON") };
+    assert_eq!(figures["analysisType"], "Balance");
+    assert!(figures["result"].is_object() && figures["result"].get("additionalParameters").is_none(), "{figures}");
+}
+
+#[test]
+fn a_capture_of_an_unknown_device_is_kept_raw_with_the_reason() {
+    let stored = capture_analysis(None, "c1", &capture(CaptureKind::Static, 1), &AnalysisParams::default());
+    let parameters: Vec<NamedParameter> = serde_json::from_str(&stored.additional_parameters).unwrap();
+    let names: Vec<&str> = parameters.iter().map(|p| p.name.as_str()).collect();
+    assert_eq!(names, [ANALYSIS_ERROR_PARAMETER, FRAME_TIMES_PARAMETER]);
+    assert_eq!(preview_frames(&serde_json::from_str(&stored.map_preview).unwrap()).unwrap(), vec![(48, 48, feet())]);
+}
+
+#[test]
+fn a_written_static_capture_reads_back_through_every_reader() {
+    let new = capture_analysis(Some(DeviceType::PodologyIoT), "c1", &capture(CaptureKind::Static, 1), &AnalysisParams::default());
+    assert_eq!((new.analysis_type.as_str(), new.creation_date, new.device.as_deref()), ("Static", 1_700_000_000, Some("plate")));
+    let record = stored(new);
+    assert_eq!(kind(&record), Some(AnalysisKind::Static));
+    // The history's JSON: one map, rows of cells; the parameters as named pairs.
+    let preview = preview_json(&record);
+    assert_eq!(preview.as_array().map(Vec::len), Some(48), "a static capture is stored as one map");
+    assert_eq!(preview[10][12], json!(120));
+    assert!(parameters_json(&record).as_array().is_some_and(|list| list.iter().all(|p| p["name"].is_string())));
+    // The report's map is that map.
+    let map = report_map(&preview).unwrap();
+    assert_eq!((map.rows, map.cols, map.cells), (48, 48, feet()));
+    // The raw export rebuilds the capture: one frame at time 0.
+    let parameters = named_parameters(&record);
+    let rebuilt = export_capture(&record, &parameters, DeviceType::PodologyIoT).unwrap();
+    assert_eq!(rebuilt.frames().len(), 1);
+    assert_eq!((rebuilt.frames()[0].timestamp_ms, rebuilt.frames()[0].frame.cells()), (0, feet().as_slice()));
+    let stored_count = parameters.len();
+    let series = export_series(parameters);
+    assert_eq!(series.len(), stored_count - 2, "the hub's two parameters are left out");
+    assert!(series.iter().all(|p| p.name != FRAME_TIMES_PARAMETER && p.name != ANALYSIS_RESULT_PARAMETER));
+}
+
+#[test]
+fn a_written_capture_of_frames_reads_back_through_every_reader() {
+    let new = capture_analysis(Some(DeviceType::PodologyIoT), "c1", &capture(CaptureKind::Balance, 10), &AnalysisParams::default());
+    let record = stored(new);
+    assert_eq!(kind(&record), Some(AnalysisKind::Balance));
+    let preview = preview_json(&record);
+    let frames = preview_frames(&preview).unwrap();
+    assert_eq!(frames.len(), 10);
+    assert!(frames.iter().all(|frame| *frame == (48, 48, feet())));
+    let map = report_map(&preview).unwrap();
+    assert_eq!(map.cells, feet(), "the report draws the frames' mean");
+    let parameters = named_parameters(&record);
+    let rebuilt = export_capture(&record, &parameters, DeviceType::PodologyIoT).unwrap();
+    let times: Vec<u64> = rebuilt.frames().iter().map(|f| f.timestamp_ms).collect();
+    assert_eq!(times, (0..10).map(|i| i * 100).collect::<Vec<u64>>(), "the frames keep their times");
+    let metadata = ExportMetadata { analysis_type: AnalysisKind::Balance, patient_id: &record.patient_id, creation_date_s: record.creation_date, export_date_ms: 1_700_000_100_000 };
+    let file = export_raw(ExportKind::Processed, &metadata, &rebuilt, &export_series(parameters)).unwrap();
+    assert!(!file.json.is_empty());
+}
+
+#[test]
+fn a_posted_analysis_reads_back_as_sent() {
+    let preview = json!([[1, 2], [3, 4]]);
+    let parameters = vec![json!({ "name": "load", "value": 5 })];
+    let (map_preview, additional_parameters) = encode_posted(&preview, parameters.clone());
+    let record = stored(NewAnalysis { analysis_type: "Static".into(), map_preview, additional_parameters, ..NewAnalysis::default() });
+    assert_eq!(preview_json(&record), preview);
+    assert_eq!(parameters_json(&record), Value::Array(parameters));
+    assert_eq!(report_map(&preview_json(&record)).map(|m| m.cells), Some(vec![1, 2, 3, 4]));
+}
+
+#[test]
+fn maps_and_frames_read_back() {
+    assert_eq!(preview_frames(&json!([[1, 2], [3, 4]])).unwrap(), vec![(2, 2, vec![1, 2, 3, 4])]);
+    assert_eq!(preview_frames(&json!([[[1]], [[2]]])).unwrap().len(), 2);
+    for bad in [json!(null), json!([]), json!([[]]), json!([[1, 2], [3]]), json!([["a"]]), json!([[-1]]), json!([[70000]]), json!({"rows": 1})] {
+        assert!(preview_frames(&bad).is_none(), "{bad}");
+    }
+}
+
+#[test]
+fn a_2d_preview_is_the_map_and_frames_are_averaged() {
+    let map = report_map(&json!([[0, 5, 10], [20, 30, 40]])).unwrap();
+    assert_eq!((map.rows, map.cols, map.cells.clone()), (2, 3, vec![0, 5, 10, 20, 30, 40]));
+    let frames = report_map(&json!([[[0, 10]], [[4, 20]]])).unwrap();
+    assert_eq!((frames.rows, frames.cols, frames.cells), (1, 2, vec![2, 15]));
+}
+
+#[test]
+fn anything_else_is_no_map() {
+    for bad in [json!(null), json!([]), json!([[]]), json!([[1, 2], [3]]), json!([["a"]]), json!([[-1]]), json!({"rows": 1})] {
+        assert!(report_map(&bad).is_none(), "{bad}");
+    }
+}
+
+#[test]
+fn times_come_from_the_parameter() {
+    let times = vec![NamedParameter::new(FRAME_TIMES_PARAMETER, ParameterValue::Series(vec![0.0, 33.0]))];
+    assert_eq!(frame_times(&times, 2), Some(vec![0, 33]));
+    assert_eq!(frame_times(&times, 3), None, "times must match the frames");
+    assert_eq!(frame_times(&[], 1), Some(vec![0]));
+    assert_eq!(frame_times(&[], 2), None);
+}
