@@ -155,9 +155,10 @@ pub async fn announce(catalog: &Catalog, registry: &ActorRef<RegistryMsg>, compa
     }
 }
 
-/// The running hub's parts a registration tells: its catalogue and its registry.
+/// The parts of a running hub a registration writes to (its store) and tells (its catalogue and
+/// registry).
 #[derive(Clone, Copy)]
-pub struct RunningHub<'a> {
+pub struct HubParts<'a> {
     pub store: &'a Store,
     pub catalog: &'a Catalog,
     pub registry: &'a ActorRef<RegistryMsg>,
@@ -165,7 +166,7 @@ pub struct RunningHub<'a> {
 
 /// Registers a device (and its family) in a company of a running hub: [`create`], then
 /// [`announce`].
-pub async fn register(hub: RunningHub<'_>, company_id: &str, registration: &Registration) -> Result<RegisteredDevice, DomainError> {
+pub async fn register(hub: HubParts<'_>, company_id: &str, registration: &Registration) -> Result<RegisteredDevice, DomainError> {
     let registered = create(hub.store, company_id, registration).await?;
     announce(hub.catalog, hub.registry, company_id, &registered).await;
     Ok(registered)
@@ -196,7 +197,7 @@ async fn check_email_free(store: &Store, email: &str, message: &str) -> Result<(
 
 /// `registerAll`: a company, its first staff user (checked `email` and `password`) and its first
 /// device. Everything is checked for duplicates before anything is written.
-pub async fn register_all(hub: RunningHub<'_>, branding: &CompanyBranding, email: &str, password: &str, registration: &Registration) -> Result<RegisteredCompany, DomainError> {
+pub async fn register_all(hub: HubParts<'_>, branding: &CompanyBranding, email: &str, password: &str, registration: &Registration) -> Result<RegisteredCompany, DomainError> {
     let store = hub.store;
     if store.companies().find_by_name(&branding.company_name).await.map_err(DomainError::internal)?.is_some() {
         return Err(DomainError::conflict("duplicateCompany", "a company with this name already exists"));
@@ -237,7 +238,7 @@ pub fn quick_password() -> String {
 /// `quickRegistration`: a device with a generated login for it (`admin.{serial}@…` and a
 /// 12-character random password), in an existing company (`company`: its id or name) or, when
 /// `None`, a new company named after the serial.
-pub async fn quick_register(hub: RunningHub<'_>, company: Option<&str>, registration: &Registration) -> Result<QuickRegistered, DomainError> {
+pub async fn quick_register(hub: HubParts<'_>, company: Option<&str>, registration: &Registration) -> Result<QuickRegistered, DomainError> {
     let store = hub.store;
     let email = quick_email(&registration.hardware_serial);
     check_serials_free(store, registration).await?;

@@ -28,6 +28,7 @@ pub struct AlarmJson {
     pub time_to_attend: Option<i64>,
 }
 
+/// A device and its sub-devices, as ids, within the caller's company.
 /// `GET /api/iotCheckAlarms/{serial}`: the old app's spelling of a boolean.
 #[derive(Debug, Serialize, schemars::JsonSchema)]
 pub enum AlarmCheck {

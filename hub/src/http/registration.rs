@@ -20,12 +20,12 @@ use super::state::AppState;
 use crate::auth::roles::ROLE_STAFF;
 use crate::auth::token::Claims;
 use crate::domain::companies;
-use crate::domain::registration::{self, RunningHub};
+use crate::domain::registration::{self, HubParts};
 pub use crate::domain::registration::RegisteredDevice;
 
 /// The parts of the running hub a registration writes and tells.
-fn running_hub(state: &AppState) -> RunningHub<'_> {
-    RunningHub { store: &state.store, catalog: &state.catalog, registry: &state.actors.registry }
+fn hub_parts(state: &AppState) -> HubParts<'_> {
+    HubParts { store: &state.store, catalog: &state.catalog, registry: &state.actors.registry }
 }
 
 /// Records the creation of a device (and its members, in the summary) in the audit log; `how`
@@ -58,7 +58,7 @@ pub async fn register(mut call: Call) -> Result<warp::reply::Response, ApiError>
         Some(company) => companies::resolve(&call.state.store, company).await?,
         None => claims.company_id.clone(),
     };
-    let registered = registration::register(running_hub(&call.state), &company_id, &registration).await?;
+    let registered = registration::register(hub_parts(&call.state), &company_id, &registration).await?;
     audit_device(&call.state, &claims, &company_id, &registered, "registration").await;
     Ok(created(&registered))
 }
@@ -91,7 +91,7 @@ pub async fn register_all(mut call: Call) -> Result<warp::reply::Response, ApiEr
     let branding = validate_company(&request.company)?;
     let account = validate_account(&request.user)?;
     let registration = validate_registration(&request.device)?;
-    let created_all = registration::register_all(running_hub(&call.state), &branding, &account.email, &account.password, &registration).await?;
+    let created_all = registration::register_all(hub_parts(&call.state), &branding, &account.email, &account.password, &registration).await?;
     let company_id = created_all.company.id.clone();
     audit_company(&call.state, &claims, &company_id, &branding.company_name, "registerAll").await;
     audit_user(&call.state, &claims, &company_id, &created_all.user.id, &created_all.user.email, "registerAll").await;
@@ -142,7 +142,7 @@ pub async fn quick_register(mut call: Call) -> Result<warp::reply::Response, Api
     };
     let registration = validate_registration(&input)?;
     let company = request.company.as_deref().filter(|c| !c.trim().is_empty());
-    let quick = registration::quick_register(running_hub(&call.state), company, &registration).await?;
+    let quick = registration::quick_register(hub_parts(&call.state), company, &registration).await?;
     if let Some(name) = &quick.created_company {
         audit_company(&call.state, &claims, &quick.company_id, name, "quickRegistration").await;
     }
