@@ -32,14 +32,20 @@ const NO_DATA: &str = "toastErrorRaw.noAnalysisData";
 
 /// Stores a finished capture as an analysis of its patient, with the patient's weight and height
 /// as the engine's parameters. The engine runs on a blocking thread (it is CPU-heavy for a long
-/// capture), so it never holds up the runtime's other tasks.
+/// capture), so it never holds up the runtime's other tasks. An engine that panicked on the capture
+/// would panic again on every retry: that is `StoreError::Invalid`, a record that can never be
+/// written (the storage writer's records log and skip it).
 pub async fn record_capture(store: &Store, device_type: Option<DeviceType>, company_id: &str, capture: &CaptureRecord) -> Result<(), StoreError> {
     let patient = store.patients().get(company_id, &capture.patient_id).await?;
     let params = AnalysisParams { weight_kg: patient.as_ref().map(|p| p.fields.weight), height_cm: patient.as_ref().map(|p| p.fields.height) };
     let (company, capture) = (company_id.to_owned(), capture.clone());
-    let analysis = tokio::task::spawn_blocking(move || capture_analysis(device_type, &company, &capture, &params))
-        .await
-        .map_err(|error| StoreError::Database(format!("the analysis of a capture failed: {error}")))?;
+    let analysis = tokio::task::spawn_blocking(move || capture_analysis(device_type, &company, &capture, &params)).await.map_err(|error| {
+        if error.is_panic() {
+            StoreError::Invalid("the analysis engine panicked on the capture".to_owned())
+        } else {
+            StoreError::Database(format!("the analysis of a capture did not finish: {error}"))
+        }
+    })?;
     store.analyses().create(&analysis).await.map(|_| ())
 }
 
@@ -85,7 +91,9 @@ pub fn check_notes(notes: &str) -> Result<(), DomainError> {
 /// Who stores an analysis: the caller's company and user.
 #[derive(Debug, Clone, Copy)]
 pub struct Author<'a> {
+    /// The company the analysis belongs to.
     pub company_id: &'a str,
+    /// The user who stores it.
     pub user_id: &'a str,
 }
 
@@ -179,13 +187,17 @@ pub async fn history_page(store: &Store, company_id: &str, filter: &AnalysisFilt
 
 /// A stored analysis as its reports draw it.
 pub struct ReportSource {
+    /// The record as stored.
     pub record: Analysis,
+    /// Its analysis kind.
     pub kind: AnalysisKind,
     /// The map (the mean of the frames of a capture of several).
     pub map: ReportMap,
+    /// The device's type (the kind's usual device when the device is unknown).
     pub device_type: DeviceType,
     /// Empty when the device is unknown.
     pub device_name: String,
+    /// The patient's name, height and weight, when the patient still exists.
     pub patient: Option<PatientSummary>,
 }
 

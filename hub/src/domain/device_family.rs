@@ -8,8 +8,11 @@ use mat_protocol::device_type::DeviceType;
 /// One device of a family as it is to be created.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct PlannedDevice {
+    /// Its hardware serial.
     pub serial: String,
+    /// Its display name.
     pub name: String,
+    /// Its type.
     pub device_type: DeviceType,
 }
 

@@ -159,8 +159,11 @@ pub async fn announce(catalog: &Catalog, registry: &ActorRef<RegistryMsg>, compa
 /// registry).
 #[derive(Clone, Copy)]
 pub struct HubParts<'a> {
+    /// Where the family is written.
     pub store: &'a Store,
+    /// The running catalogue, which ingest looks devices up in.
     pub catalog: &'a Catalog,
+    /// The device registry, which shows the new devices (offline) at once.
     pub registry: &'a ActorRef<RegistryMsg>,
 }
 
@@ -175,15 +178,20 @@ pub async fn register(hub: HubParts<'_>, company_id: &str, registration: &Regist
 /// A staff user an administrator created.
 #[derive(Debug, Clone)]
 pub struct NewStaffUser {
+    /// The user's id.
     pub id: String,
+    /// The e-mail the user signs in with.
     pub email: String,
 }
 
 /// What [`register_all`] created.
 #[derive(Debug)]
 pub struct RegisteredCompany {
+    /// The new company, as stored.
     pub company: Company,
+    /// Its first (staff) user.
     pub user: NewStaffUser,
+    /// Its first device, with its family and one-time secrets.
     pub device: RegisteredDevice,
 }
 
@@ -215,8 +223,11 @@ pub async fn register_all(hub: HubParts<'_>, branding: &CompanyBranding, email: 
 /// belongs to and whether that company was created for it.
 #[derive(Debug)]
 pub struct QuickRegistered {
+    /// The generated login.
     pub user: NewStaffUser,
+    /// Its generated password (shown once).
     pub password: String,
+    /// The company the login and the device belong to.
     pub company_id: String,
     /// The company's name when the registration created it.
     pub created_company: Option<String>,
