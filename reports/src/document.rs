@@ -36,7 +36,7 @@ impl PageCanvas {
     pub fn fill_unit_squares(&mut self, colour: Rgb, corners: impl IntoIterator<Item = (i32, i32)>) {
         self.content.set_fill_rgb(colour[0], colour[1], colour[2]);
         for (x, y) in corners {
-            self.content.rect(x as f32, y as f32, 1.0, 1.0);
+            self.content.op("re").operands([x, y, 1, 1]);
         }
         self.content.fill_nonzero();
     }
