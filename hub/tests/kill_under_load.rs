@@ -468,9 +468,15 @@ async fn acknowledged_writes_and_alarms_survive_kill_9_under_load() {
         hub.kill_9();
         let quiet = shared.gate.write().await;
         let began = hub.restart();
+        // The mats come back while the store is checked: their return is timed alongside.
+        let all_connected = tokio::spawn(all_mats_connected(http, params.mats));
         let (token, _) = login_when_serving(http).await;
         rest.push(began.elapsed());
         *shared.token.write().unwrap() = token;
+        let all_mapped = tokio::spawn({
+            let shared = shared.clone();
+            async move { maps_from_every_mat(&shared).await }
+        });
         let mut wrong = verify(&shared).await;
         wrong.extend(shared.wrong.lock().unwrap().drain(..));
         if !wrong.is_empty() {
@@ -484,8 +490,8 @@ async fn acknowledged_writes_and_alarms_survive_kill_9_under_load() {
             );
         }
         drop(quiet);
-        connected.push(all_mats_connected(http, params.mats).await - began);
-        maps.push(maps_from_every_mat(&shared).await - began);
+        connected.push(all_connected.await.expect("every mat reconnected") - began);
+        maps.push(all_mapped.await.expect("a map from every mat") - began);
         let counts = shared.ledger.lock().unwrap().counts;
         eprintln!(
             "kill {kill}/{}: after {uptime:?} up; serving in {:?}, all mats in {:?}, maps from all in {:?}; {counts:?}",
