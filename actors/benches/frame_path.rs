@@ -109,8 +109,8 @@ fn benches(c: &mut Criterion) {
         b.iter_batched(
             || cells.clone(),
             |cells| {
-                black_box(PressureMap::new(48, 48, CellFormat::U8, &cells).unwrap());
-                let mut map = LiveMap::new(48, 48, CellFormat::U8, cells).unwrap();
+                black_box(PressureMap::new(48, 48, CellFormat::U8, &cells).expect("48×48"));
+                let mut map = LiveMap::new(48, 48, CellFormat::U8, cells).expect("48×48");
                 (map.seq, map.device_time_ms, map.hub_time_ms, map.presence) = (42, 1, 2, Presence::Present);
                 publish_map(&live, &channel, map);
             },
