@@ -14,6 +14,7 @@ use actors::actor::registry::RegistryMsg;
 use actors::actor::storage_writer::WriterMsg;
 use actors::catalog::Catalog;
 use actors::fanout::Bus;
+use actors::live_board::LiveBoard;
 use actors::metrics::HubMetrics;
 use anyhow::Context;
 use storage::Store;
@@ -46,6 +47,8 @@ pub struct RunningHub {
     pub metrics: Arc<HubMetrics>,
     /// The actor tree.
     pub actors: HubRefs,
+    /// The devices' live state (what REST answers with), for tests.
+    pub board: Arc<LiveBoard>,
     stop: watch::Sender<bool>,
     failed: watch::Receiver<Option<String>>,
     endpoint: quinn::Endpoint,
@@ -76,10 +79,12 @@ pub async fn start_with_store(config: ServeConfig, store: Store) -> anyhow::Resu
     let catalog = load_catalog(&store).await.context("loading devices")?;
     let metrics = Arc::new(HubMetrics::default());
     let bus = Bus::new();
+    let board = LiveBoard::new();
     let (failed_tx, failed) = watch::channel(None);
     let actors = hub::start(HubArgs {
         catalog: catalog.clone(),
         bus: bus.clone(),
+        board: board.clone(),
         store: Arc::new(StoreStatuses { store: store.clone(), catalog: catalog.clone() }),
         metrics: metrics.clone(),
         absence_delay: config.absence_delay(),
@@ -109,6 +114,7 @@ pub async fn start_with_store(config: ServeConfig, store: Store) -> anyhow::Resu
         token_ttl_secs: config.token_hours * 3600,
         catalog: catalog.clone(),
         bus,
+        board: board.clone(),
         metrics: metrics.clone(),
         actors: actors.clone(),
         ingest: ingest.clone(),
@@ -134,7 +140,7 @@ pub async fn start_with_store(config: ServeConfig, store: Store) -> anyhow::Resu
     }
     out.flush()?;
     drop(out);
-    Ok(RunningHub { http_addr, http_scheme, quic_addr, cert_path: identity.cert_path, store, catalog, metrics, actors, stop, failed, endpoint, tasks })
+    Ok(RunningHub { http_addr, http_scheme, quic_addr, cert_path: identity.cert_path, store, catalog, metrics, actors, board, stop, failed, endpoint, tasks })
 }
 
 /// Hands the registry each mat's snapshot built from storage (`snapshots::load`: stream ends,

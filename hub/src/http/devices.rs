@@ -4,10 +4,12 @@
 //! `GET /api/standard/pressureMapLogs/{serial}`.
 
 use std::collections::HashMap;
+use std::sync::Arc;
 
 use actors::actor::mat::MatMsg;
-use actors::browser::{DeviceConfEvent, PressureMapEvent, SideStatus};
+use actors::browser::{DeviceConfEvent, SideStatus};
 use actors::catalog::DeviceInfo;
+use actors::live_board::LiveMap;
 use mat_protocol::device_type::DeviceType;
 use mat_core::machine::pressure_ulcer::{RepositioningTier, DEFAULT_REPOSITIONING_INTERVAL};
 use mat_core::machine::status::{CardStatus, PatientStatus};
@@ -142,25 +144,13 @@ pub fn page_or_all_schema(_: &mut schemars::generate::SchemaGenerator) -> schema
     schemars::json_schema!({ "type": "integer", "minimum": 0, "maximum": usize::MAX })
 }
 
-#[derive(Deserialize)]
-struct Envelope<T> {
-    data: T,
-}
-
 async fn company_name(state: &AppState, company_id: &str) -> Result<String, ApiError> {
     Ok(state.store.companies().get(company_id).await.map_err(ApiError::internal)?.map(|c| c.company_name).unwrap_or_default())
 }
 
-/// The live statuses of a company's devices, by device id.
+/// The live statuses of a company's devices, by device id (the live board's).
 fn live_statuses(state: &AppState, company_id: &str) -> HashMap<String, DeviceConfEvent> {
-    state
-        .bus
-        .company(company_id)
-        .statuses()
-        .iter()
-        .filter_map(|bytes| rmp_serde::from_slice::<Envelope<DeviceConfEvent>>(bytes).ok())
-        .map(|e| (e.data.device_id.clone(), e.data))
-        .collect()
+    state.board.statuses(company_id).into_iter().map(|status| (status.device_id.clone(), status)).collect()
 }
 
 fn conf_json(conf: DeviceConf, status: DeviceConfEvent, company: &str) -> DeviceConfJson {
@@ -214,7 +204,7 @@ pub async fn device_configuration(id: String, call: Call) -> Result<warp::reply:
         .into_iter()
         .find(|c| c.device_id == id)
         .ok_or_else(|| ApiError::not_found("device"))?;
-    let status = live_statuses(&call.state, &claims.company_id).remove(&id).ok_or_else(|| ApiError::not_found("device"))?;
+    let status = call.state.board.status(&claims.company_id, &id).ok_or_else(|| ApiError::not_found("device"))?;
     let company = company_name(&call.state, &claims.company_id).await?;
     Ok(ok(&conf_json(conf, status, &company)))
 }
@@ -253,18 +243,9 @@ pub async fn obtain_list(company: String, device_type: String, x: String, call: 
     Ok(ok(&selected))
 }
 
-/// The latest live map of a device, decoded: (hub time in ms, rows, cols, cells).
-fn latest_map(state: &AppState, device: &DeviceInfo) -> Option<(u64, u16, u16, Vec<u16>)> {
-    let bytes = state.bus.device(&device.id, &device.company_id).latest()?;
-    let event = rmp_serde::from_slice::<Envelope<PressureMapEvent<'_>>>(&bytes).ok()?.data;
-    if event.blank {
-        return None;
-    }
-    let cells = match event.bytes_per_cell {
-        2 => event.cells.chunks_exact(2).map(|c| u16::from_le_bytes([c[0], c[1]])).collect(),
-        _ => event.cells.iter().map(|&c| u16::from(c)).collect(),
-    };
-    Some((event.hub_time_ms, event.rows, event.cols, cells))
+/// The latest live map of a device (the live board's; `None` before any and after a blank).
+fn latest_map(state: &AppState, device: &DeviceInfo) -> Option<Arc<LiveMap>> {
+    state.board.latest_map(&device.company_id, &device.id)
 }
 
 /// `GET /api/ForceDeviceApi/{id}`: the four channels of a Force Mat (0–4095) and their sum.
@@ -275,7 +256,7 @@ pub async fn force_values(id: String, call: Call) -> Result<warp::reply::Respons
         return Err(ApiError::new(StatusCode::BAD_REQUEST, "notAForceDevice", "this device has no force channels"));
     }
     let (at, values) = match latest_map(&call.state, &device) {
-        Some((at, _, _, cells)) => (Some(at), cells),
+        Some(map) => (Some(map.hub_time_ms), map.values()),
         None => (None, vec![0; 4]),
     };
     let total: u32 = values.iter().map(|&v| u32::from(v)).sum();
@@ -289,10 +270,11 @@ pub async fn pressure_map_log(serial: String, call: Call) -> Result<warp::reply:
     let claims = call.claims()?;
     let device = call.device_by_serial(&claims, &serial)?;
     let body = match latest_map(&call.state, &device) {
-        Some((at, rows, cols, cells)) => {
-            let map: Vec<Vec<u16>> = cells.chunks(usize::from(cols.max(1))).take(usize::from(rows)).map(<[u16]>::to_vec).collect();
+        Some(live) => {
+            let cells = live.values();
+            let map: Vec<Vec<u16>> = cells.chunks(usize::from(live.cols().max(1))).take(usize::from(live.rows())).map(<[u16]>::to_vec).collect();
             let total: u64 = cells.iter().map(|&v| u64::from(v)).sum();
-            PressureMapLog { creation_date: Some(DateJson { date: at }), pressure_map: Some(map), pressures: total }
+            PressureMapLog { creation_date: Some(DateJson { date: live.hub_time_ms }), pressure_map: Some(map), pressures: total }
         }
         None => PressureMapLog { creation_date: None, pressure_map: None, pressures: 0 },
     };
