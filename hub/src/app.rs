@@ -69,9 +69,9 @@ pub async fn start(config: ServeConfig) -> anyhow::Result<RunningHub> {
 pub async fn start_with_store(config: ServeConfig, store: Store) -> anyhow::Result<RunningHub> {
     let http_scheme = config.http_scheme()?;
     std::fs::create_dir_all(&config.data).with_context(|| format!("creating the data directory {}", config.data.display()))?;
-    let key = store.settings().get_or_init("token_key", TokenSigner::generate_key).await.context("reading the token key")?;
+    let key = store.hub_wide().settings().get_or_init("token_key", TokenSigner::generate_key).await.context("reading the token key")?;
     let signer = TokenSigner::from_stored(&key).map_err(|e| anyhow::anyhow!("the stored token key is unusable: {e}"))?;
-    let revoked = store.revoked_tokens().unexpired(crate::auth::token::unix_now() as i64).await.context("reading revoked tokens")?;
+    let revoked = store.hub_wide().revoked_tokens().unexpired(crate::auth::token::unix_now() as i64).await.context("reading revoked tokens")?;
     let revoked_tokens = RevokedTokens::from_stored(revoked.into_iter().map(|t| (t.id, u64::try_from(t.expires_at).unwrap_or(0))));
     let demo_devices = if config.demo { Some(demo::seed(&store).await.context("seeding demo data")?) } else { None };
     // Records are written before statuses: bring statuses a kill left behind up to them first.

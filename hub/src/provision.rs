@@ -35,13 +35,14 @@ pub async fn run(config: &ServeConfig, args: &ProvisionArgs) -> anyhow::Result<(
     for i in 1..=args.count {
         let serial = format!("{}-{i:05}", args.prefix);
         let secret = device_secret::generate();
-        let device_id = match store.devices().by_serial(&serial).await? {
+        let device_id = match store.hub_wide().devices().by_serial(&serial).await? {
             Some(existing) => {
-                store.devices().set_secret_hash(&existing.id, &company, &device_secret::hash(&secret)).await?;
+                store.company(&company).devices().set_secret_hash(&existing.id, &device_secret::hash(&secret)).await?;
                 existing.id
             }
             None => {
                 store
+                    .hub_wide()
                     .devices()
                     .create(&NewDevice {
                         name: format!("{} {i}", args.prefix),

@@ -60,7 +60,7 @@ fn analysis_kind(kind: CaptureKind) -> AnalysisKind {
 /// A finished capture as an analysis record: the frames as `mapPreview` (one map for a static
 /// capture, frames otherwise) and the engine's named results as `additionalParameters`. When the
 /// engine cannot analyse the frames, the raw capture is kept with an `analysisError` parameter.
-pub fn capture_analysis(catalog: &Catalog, company_id: &str, capture: &CaptureRecord, params: &AnalysisParams) -> NewAnalysis {
+pub fn capture_analysis(catalog: &Catalog, capture: &CaptureRecord, params: &AnalysisParams) -> NewAnalysis {
     let kind = analysis_kind(capture.kind);
     let device_type = catalog.get(&capture.device_id).map(|d| d.device_type);
     let grids: Vec<Vec<&[u16]>> =
@@ -92,7 +92,6 @@ pub fn capture_analysis(catalog: &Catalog, company_id: &str, capture: &CaptureRe
     parameters.push(NamedParameter::new(FRAME_TIMES_PARAMETER, ParameterValue::Series(times)));
     let additional_parameters = serde_json::to_string(&parameters).unwrap_or_else(|_| "[]".into());
     NewAnalysis {
-        company_id: company_id.to_owned(),
         patient_id: capture.patient_id.clone(),
         user_id: capture.user_id.clone(),
         device: Some(capture.device_id.to_string()),
@@ -123,29 +122,30 @@ pub async fn save_record(store: &Store, catalog: &Catalog, record: &Record) -> R
         tracing::warn!(device = %record.device_id(), "a record of an unknown device was dropped");
         return Ok(false);
     };
-    let company = device.company_id.to_string();
+    let company_id = device.company_id.to_string();
+    let company = store.company(&company_id);
     let result = match record {
-        Record::DeviceLog(entry) => store.logs().add_device_log(&company, &device_log_row(entry)).await,
+        Record::DeviceLog(entry) => company.logs().add_device_log(&device_log_row(entry)).await,
         Record::PresenceLog { device_id, at_ms, present } => {
             let entry = PresenceLog { device_id: device_id.to_string(), creation_date: seconds(*at_ms), log_id: if *present { "1" } else { "0" }.into() };
-            store.logs().add_presence(&company, &entry).await
+            company.logs().add_presence(&entry).await
         }
-        Record::AlarmRaised { device_id, alarm_id, kind, raised_at_ms } => store
+        Record::AlarmRaised { device_id, alarm_id, kind, raised_at_ms } => company
             .logs()
-            .raise_alarm_keyed(&company, device_id, &alarm_key(device_id, *alarm_id), kind.name(), seconds(*raised_at_ms))
+            .raise_alarm_keyed(device_id, &alarm_key(device_id, *alarm_id), kind.name(), seconds(*raised_at_ms))
             .await
             .map(|_| ()),
-        Record::AlarmAttended { device_id, alarm_id, attended_at_ms, by, .. } => store
+        Record::AlarmAttended { device_id, alarm_id, attended_at_ms, by, .. } => company
             .logs()
-            .attend_keyed(&company, &alarm_key(device_id, *alarm_id), seconds(*attended_at_ms), by.as_deref())
+            .attend_keyed(&alarm_key(device_id, *alarm_id), seconds(*attended_at_ms), by.as_deref())
             .await
             .map(|_| ()),
-        Record::StreamingEnd { device_id, ends_at_ms } => store.device_confs().set_streaming_end(device_id, ends_at_ms.map(|ms| ms as i64)).await,
+        Record::StreamingEnd { device_id, ends_at_ms } => company.device_confs().set_streaming_end(device_id, ends_at_ms.map(|ms| ms as i64)).await,
         Record::CaptureStored(capture) => {
-            let patient = store.patients().get(&company, &capture.patient_id).await?;
+            let patient = company.patients().get(&capture.patient_id).await?;
             let params = AnalysisParams { weight_kg: patient.as_ref().map(|p| p.fields.weight), height_cm: patient.as_ref().map(|p| p.fields.height) };
-            let analysis = capture_analysis(catalog, &company, capture, &params);
-            store.analyses().create(&analysis).await.map(|_| ())
+            let analysis = capture_analysis(catalog, capture, &params);
+            company.analyses().create(&analysis).await.map(|_| ())
         }
     };
     match result {
@@ -220,7 +220,7 @@ mod tests {
             frames: (0..10).map(|i| frame(i * 100)).collect(),
             dropped_frames: 0,
         };
-        let stored = capture_analysis(&catalog, "c1", &capture, &AnalysisParams::default());
+        let stored = capture_analysis(&catalog, &capture, &AnalysisParams::default());
         let parameters: Vec<NamedParameter> = serde_json::from_str(&stored.additional_parameters).unwrap();
         let names: Vec<&str> = parameters.iter().map(|p| p.name.as_str()).collect();
         assert_eq!(names[names.len() - 2..], [ANALYSIS_RESULT_PARAMETER, FRAME_TIMES_PARAMETER], "{names:?}");

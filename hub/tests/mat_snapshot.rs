@@ -93,7 +93,7 @@ async fn what_a_mat_holds_survives_a_hub_restart() {
     assert_eq!((before.patient_status, before.unattended_alarm), (PatientStatus::Missing, true));
     let remaining_before = ask(&handle.actor, MatMsg::StreamingRemaining).await;
     assert!(matches!(hub.actors.writer.call(WriterMsg::Flush, WAIT).await.unwrap(), CallResult::Success(Ok(()))));
-    let alarms = store.logs().alarms(&company, &device.id).await.unwrap();
+    let alarms = store.company(&company).logs().alarms(&device.id).await.unwrap();
     assert_eq!(alarms.len(), 1);
     let number = hub::records::alarm_number(&device.id, &alarms[0].id).expect("the actor's numbering");
 
@@ -116,7 +116,7 @@ async fn what_a_mat_holds_survives_a_hub_restart() {
     empty_bed(&handle, Duration::from_millis(1_500)).await;
     assert_eq!(ask(&handle.actor, |reply| MatMsg::AttendAlarm { alarm: Some(AlarmId(number)), by: None, reply }).await, Ok(1));
     assert!(matches!(hub.actors.writer.call(WriterMsg::Flush, WAIT).await.unwrap(), CallResult::Success(Ok(()))));
-    let alarms = store.logs().alarms(&company, &device.id).await.unwrap();
+    let alarms = store.company(&company).logs().alarms(&device.id).await.unwrap();
     assert_eq!(alarms.len(), 1, "one alarm across the restart");
     assert!(alarms[0].has_been_attended);
     hub.shutdown().await;
@@ -138,19 +138,19 @@ async fn a_patient_back_before_a_kill_is_not_restored_missing_and_leaving_again_
         device_functional: false,
         patient_status: PatientStatus::Missing.name().to_owned(),
     };
-    store.device_confs().save_statuses(&[missing(&back.id), missing(&gone.id)]).await.unwrap();
+    store.hub_wide().device_confs().save_statuses(&[missing(&back.id), missing(&gone.id)]).await.unwrap();
     for (device, entered_at) in [(back, now_s - 50), (gone, now_s - 200)] {
         let key = format!("{}-1", device.id);
-        store.logs().raise_alarm_keyed(&company, &device.id, &key, "Missing", now_s - 100).await.unwrap();
-        assert!(store.logs().attend_keyed(&company, &key, now_s - 90, None).await.unwrap());
+        store.company(&company).logs().raise_alarm_keyed(&device.id, &key, "Missing", now_s - 100).await.unwrap();
+        assert!(store.company(&company).logs().attend_keyed(&key, now_s - 90, None).await.unwrap());
         let entrance = storage::model::PresenceLog { device_id: device.id.clone(), creation_date: entered_at, log_id: "1".into() };
-        store.logs().add_presence(&company, &entrance).await.unwrap();
+        store.company(&company).logs().add_presence(&entrance).await.unwrap();
     }
 
     let config = one_second_absence(data.path());
     let hub = hub::app::start_with_store(config, store.clone()).await.unwrap();
     let stored: Vec<(String, String)> =
-        store.device_confs().list_all().await.unwrap().into_iter().map(|c| (c.device_id, c.patient_status)).collect();
+        store.hub_wide().device_confs().list_all().await.unwrap().into_iter().map(|c| (c.device_id, c.patient_status)).collect();
     assert!(stored.contains(&(back.id.clone(), "Correct".to_owned())), "{stored:?}");
     assert!(stored.contains(&(gone.id.clone(), "Missing".to_owned())), "{stored:?}");
 
@@ -187,7 +187,7 @@ async fn an_alarm_attended_over_rest_is_attended_in_the_machine_and_the_next_abs
     assert_eq!(attended.status, 200, "{}", attended.body);
     assert_eq!(attended.json::<serde_json::Value>()["attended"], 1);
     assert!(!board_status(&hub, &handle, &company, &device.id).await.unattended_alarm, "the machine no longer holds it");
-    let stored = store.logs().alarms(&company, &device.id).await.unwrap();
+    let stored = store.company(&company).logs().alarms(&device.id).await.unwrap();
     assert_eq!((stored.len(), stored[0].has_been_attended), (1, true), "stored attended before the answer");
     let again = request(hub.http_addr, "PUT", &path, Some(&token), None).await;
     assert_eq!(again.json::<serde_json::Value>()["attended"], 0);

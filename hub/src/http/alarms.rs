@@ -13,11 +13,10 @@ use mat_core::analysis::export::iso_8601_utc;
 use actors::catalog::DeviceInfo;
 use serde::Serialize;
 
-use super::call::Call;
+use super::caller::Caller;
 use super::error::ApiError;
 use super::json::{ok, Oid};
-use super::state::{AppState, ACTOR_TIMEOUT};
-use crate::auth::token::Claims;
+use super::state::ACTOR_TIMEOUT;
 
 /// An alarm log entry (spec §3).
 #[derive(Debug, Serialize, schemars::JsonSchema)]
@@ -78,28 +77,26 @@ pub struct PresenceJson {
     pub log_id: String,
 }
 
-fn device_and_members(state: &AppState, claims: &Claims, device: &DeviceInfo) -> Vec<String> {
+fn device_and_members(call: &Caller, device: &DeviceInfo) -> Vec<String> {
     let mut ids = vec![device.id.to_string()];
-    ids.extend(device.members.iter().filter(|m| state.catalog.get_in_company(m, &claims.company_id).is_some()).map(|m| m.to_string()));
+    ids.extend(device.members.iter().filter(|m| call.owns_device(m)).map(|m| m.to_string()));
     ids
 }
 
 /// `'True'` while the device (or one of its sub-devices) has an unattended alarm.
-pub async fn check(serial: String, call: Call) -> Result<warp::reply::Response, ApiError> {
-    let claims = call.claims()?;
-    let device = call.device_by_serial(&claims, &serial)?;
-    let ids = device_and_members(&call.state, &claims, &device);
-    let pending = call.state.store.logs().has_unattended(&claims.company_id, &ids).await.map_err(ApiError::internal)?;
+pub async fn check(serial: String, call: Caller) -> Result<warp::reply::Response, ApiError> {
+    let device = call.device_by_serial(&serial)?;
+    let ids = device_and_members(&call, &device);
+    let pending = call.store().logs().has_unattended(&ids).await.map_err(ApiError::internal)?;
     Ok(ok(&if pending { AlarmCheck::True } else { AlarmCheck::False }))
 }
 
 /// The alarms of a device and its sub-devices, newest first.
-pub async fn list(id: String, call: Call) -> Result<warp::reply::Response, ApiError> {
-    let claims = call.claims()?;
-    let device = call.device(&claims, &id)?;
+pub async fn list(id: String, call: Caller) -> Result<warp::reply::Response, ApiError> {
+    let device = call.device(&id)?;
     let mut alarms = Vec::new();
-    for device_id in device_and_members(&call.state, &claims, &device) {
-        for alarm in call.state.store.logs().alarms(&claims.company_id, &device_id).await.map_err(ApiError::internal)? {
+    for device_id in device_and_members(&call, &device) {
+        for alarm in call.store().logs().alarms(&device_id).await.map_err(ApiError::internal)? {
             alarms.push(AlarmJson {
                 id: Oid::new(&alarm.id),
                 time_to_attend: alarm.attended_time.map(|t| t - alarm.creation_date),
@@ -122,13 +119,13 @@ pub async fn list(id: String, call: Call) -> Result<warp::reply::Response, ApiEr
 /// in time kept an alarm the store called attended, and raised no alarm for the patient's next
 /// absence (found by `hub/tests/kill_under_load.rs`, docs/reliability.md §2). A machine that does
 /// not answer now fails the call, with nothing attended anywhere.
-async fn attend_devices(call: &Call, claims: &Claims, device: &DeviceInfo) -> Result<warp::reply::Response, ApiError> {
-    let ids = device_and_members(&call.state, claims, device);
+async fn attend_devices(call: &Caller, device: &DeviceInfo) -> Result<warp::reply::Response, ApiError> {
+    let ids = device_and_members(call, device);
     let mut attended = 0;
     // Parents (horse, room set) have no actor of their own: `mat_actor` answers `None`.
     for id in &ids {
         let Some(handle) = call.state.mat_actor(&Arc::from(id.as_str())).await.map_err(ApiError::internal)? else { continue };
-        match handle.actor.call(|reply| MatMsg::AttendAlarm { alarm: None, by: Some(Arc::from(claims.user_id.as_str())), reply }, Some(ACTOR_TIMEOUT)).await {
+        match handle.actor.call(|reply| MatMsg::AttendAlarm { alarm: None, by: Some(Arc::from(call.user_id())), reply }, Some(ACTOR_TIMEOUT)).await {
             Ok(CallResult::Success(result)) => attended += result.unwrap_or(0),
             _ => return Err(ApiError::internal("the device's alarm machine did not answer")),
         }
@@ -137,30 +134,27 @@ async fn attend_devices(call: &Call, claims: &Claims, device: &DeviceInfo) -> Re
         Ok(CallResult::Success(Ok(()))) => {}
         _ => return Err(ApiError::internal("the attended alarms could not be stored")),
     }
-    attended += call.state.store.logs().attend(&claims.company_id, &ids, &claims.user_id, storage::unix_now()).await.map_err(ApiError::internal)?;
+    attended += call.store().logs().attend(&ids, call.user_id(), storage::unix_now()).await.map_err(ApiError::internal)?;
     Ok(ok(&Attended { attended }))
 }
 
 /// Attends every pending alarm of a device (and its sub-devices).
-pub async fn attend(id: String, call: Call) -> Result<warp::reply::Response, ApiError> {
-    let claims = call.claims()?;
-    let device = call.device(&claims, &id)?;
-    attend_devices(&call, &claims, &device).await
+pub async fn attend(id: String, call: Caller) -> Result<warp::reply::Response, ApiError> {
+    let device = call.device(&id)?;
+    attend_devices(&call, &device).await
 }
 
 /// Attends every pending alarm of a (sub-)device given by serial; the body is empty.
-pub async fn attend_by_serial(serial: String, call: Call) -> Result<warp::reply::Response, ApiError> {
-    let claims = call.claims()?;
-    let device = call.device_by_serial(&claims, &serial)?;
-    attend_devices(&call, &claims, &device).await
+pub async fn attend_by_serial(serial: String, call: Caller) -> Result<warp::reply::Response, ApiError> {
+    let device = call.device_by_serial(&serial)?;
+    attend_devices(&call, &device).await
 }
 
 /// A device's log entries (spec §3): `creationDate` is `[ISO 8601, Unix seconds]`; the client
 /// shows the second value.
-pub async fn device_logs(id: String, call: Call) -> Result<warp::reply::Response, ApiError> {
-    let claims = call.claims()?;
-    call.device(&claims, &id)?;
-    let logs = call.state.store.logs().device_logs(&claims.company_id, &id).await.map_err(ApiError::internal)?;
+pub async fn device_logs(id: String, call: Caller) -> Result<warp::reply::Response, ApiError> {
+    call.device(&id)?;
+    let logs = call.store().logs().device_logs(&id).await.map_err(ApiError::internal)?;
     let body: Vec<DeviceLogJson> = logs
         .into_iter()
         .map(|log| DeviceLogJson {
@@ -175,12 +169,11 @@ pub async fn device_logs(id: String, call: Call) -> Result<warp::reply::Response
 }
 
 /// A device's presence entries: `logId` '1' entrance, '0' exit.
-pub async fn presence_logs(id: String, call: Call) -> Result<warp::reply::Response, ApiError> {
-    let claims = call.claims()?;
-    let device = call.device(&claims, &id)?;
+pub async fn presence_logs(id: String, call: Caller) -> Result<warp::reply::Response, ApiError> {
+    let device = call.device(&id)?;
     let mut entries = Vec::new();
-    for device_id in device_and_members(&call.state, &claims, &device) {
-        for entry in call.state.store.logs().presence(&claims.company_id, &device_id).await.map_err(ApiError::internal)? {
+    for device_id in device_and_members(&call, &device) {
+        for entry in call.store().logs().presence(&device_id).await.map_err(ApiError::internal)? {
             entries.push(PresenceJson { device_id: entry.device_id, creation_date: entry.creation_date, log_id: entry.log_id });
         }
     }

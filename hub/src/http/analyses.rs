@@ -9,7 +9,8 @@ use serde::{Deserialize, Serialize};
 use storage::model::{Analysis, AnalysisFilter, NewAnalysis};
 use warp::http::StatusCode;
 
-use super::call::{path_segment, Call};
+use super::call::path_segment;
+use super::caller::Caller;
 use super::error::ApiError;
 use super::json::{created, ok, Oid};
 use mat_api::char_len;
@@ -80,8 +81,7 @@ fn check_notes(notes: &str) -> Result<(), ApiError> {
     Ok(())
 }
 
-async fn store_analysis(patient_id: String, mut call: Call, forced_type: Option<&str>) -> Result<warp::reply::Response, ApiError> {
-    let claims = call.claims()?;
+async fn store_analysis(patient_id: String, mut call: Caller, forced_type: Option<&str>) -> Result<warp::reply::Response, ApiError> {
     let input: AnalysisInput = call.json().await?;
     let analysis_type = match forced_type {
         Some(forced) => forced.to_owned(),
@@ -95,7 +95,7 @@ async fn store_analysis(patient_id: String, mut call: Call, forced_type: Option<
     };
     check_notes(&input.notes)?;
     if let Some(device) = &input.device_id {
-        call.device(&claims, device)?;
+        call.device(device)?;
     }
     let now = storage::unix_now();
     let creation_date = input.creation_date.unwrap_or(now);
@@ -103,9 +103,8 @@ async fn store_analysis(patient_id: String, mut call: Call, forced_type: Option<
         return Err(ApiError::new(StatusCode::BAD_REQUEST, "invalidCreationDate", "creationDate is Unix seconds, not in the future"));
     }
     let record = NewAnalysis {
-        company_id: claims.company_id.clone(),
         patient_id,
-        user_id: claims.user_id.clone(),
+        user_id: call.user_id().to_owned(),
         device: input.device_id,
         analysis_type,
         creation_date,
@@ -113,18 +112,18 @@ async fn store_analysis(patient_id: String, mut call: Call, forced_type: Option<
         map_preview: input.map_preview.to_string(),
         additional_parameters: serde_json::Value::Array(input.additional_parameters).to_string(),
     };
-    let id = call.state.store.analyses().create(&record).await.map_err(|e| ApiError::store(e, "patient", "duplicate"))?;
-    let stored = call.state.store.analyses().get(&claims.company_id, &id).await.map_err(ApiError::internal)?.ok_or_else(|| ApiError::not_found("analysis"))?;
+    let id = call.store().analyses().create(&record).await.map_err(|e| ApiError::store(e, "patient", "duplicate"))?;
+    let stored = call.store().analyses().get(&id).await.map_err(ApiError::internal)?.ok_or_else(|| ApiError::not_found("analysis"))?;
     Ok(created(&AnalysisJson::from(stored)))
 }
 
 /// Stores a podology, balance, fitting or rehab analysis for a patient.
-pub async fn create_podometry(patient_id: String, call: Call) -> Result<warp::reply::Response, ApiError> {
+pub async fn create_podometry(patient_id: String, call: Caller) -> Result<warp::reply::Response, ApiError> {
     store_analysis(patient_id, call, None).await
 }
 
 /// Stores a seating analysis for a patient.
-pub async fn create_seating(patient_id: String, call: Call) -> Result<warp::reply::Response, ApiError> {
+pub async fn create_seating(patient_id: String, call: Caller) -> Result<warp::reply::Response, ApiError> {
     store_analysis(patient_id, call, Some(SEATING_TYPE)).await
 }
 
@@ -136,19 +135,17 @@ pub struct NotesRequest {
 }
 
 /// Replaces an analysis's notes.
-pub async fn update_notes(id: String, mut call: Call) -> Result<warp::reply::Response, ApiError> {
-    let claims = call.claims()?;
+pub async fn update_notes(id: String, mut call: Caller) -> Result<warp::reply::Response, ApiError> {
     let request: NotesRequest = call.json().await?;
     check_notes(&request.notes)?;
-    call.state.store.analyses().set_notes(&claims.company_id, &id, &request.notes).await.map_err(|e| ApiError::store(e, "analysis", "duplicate"))?;
-    let stored = call.state.store.analyses().get(&claims.company_id, &id).await.map_err(ApiError::internal)?.ok_or_else(|| ApiError::not_found("analysis"))?;
+    call.store().analyses().set_notes(&id, &request.notes).await.map_err(|e| ApiError::store(e, "analysis", "duplicate"))?;
+    let stored = call.store().analyses().get(&id).await.map_err(ApiError::internal)?.ok_or_else(|| ApiError::not_found("analysis"))?;
     Ok(ok(&AnalysisJson::from(stored)))
 }
 
 /// Deletes an analysis.
-pub async fn delete(id: String, call: Call) -> Result<warp::reply::Response, ApiError> {
-    let claims = call.claims()?;
-    call.state.store.analyses().delete(&claims.company_id, &id).await.map_err(|e| ApiError::store(e, "analysis", "duplicate"))?;
+pub async fn delete(id: String, call: Caller) -> Result<warp::reply::Response, ApiError> {
+    call.store().analyses().delete(&id).await.map_err(|e| ApiError::store(e, "analysis", "duplicate"))?;
     Ok(ok(&Deleted { deleted: id }))
 }
 
@@ -214,46 +211,46 @@ fn page_number(page: &str) -> Result<u64, ApiError> {
     page.parse::<u64>().ok().filter(|p| (1..=MAX_PAGE).contains(p)).ok_or_else(|| ApiError::new(StatusCode::BAD_REQUEST, "invalidPage", "pages are numbered from 1"))
 }
 
-async fn history_page(call: Call, user_id: String, patient_id: Option<String>, analysis_type: String, page: String) -> Result<warp::reply::Response, ApiError> {
-    let claims = call.as_user(&user_id)?;
+async fn history_page(call: Caller, user_id: String, patient_id: Option<String>, analysis_type: String, page: String) -> Result<warp::reply::Response, ApiError> {
+    call.acts_as(&user_id)?;
     let filter = filter(patient_id, &path_segment(&analysis_type))?;
     let page = page_number(&page)?;
     if let Some(patient) = &filter.patient_id {
-        call.state.store.patients().get(&claims.company_id, patient).await.map_err(ApiError::internal)?.ok_or_else(|| ApiError::not_found("patient"))?;
+        call.store().patients().get(patient).await.map_err(ApiError::internal)?.ok_or_else(|| ApiError::not_found("patient"))?;
     }
-    let analyses = call.state.store.analyses().page(&claims.company_id, &filter, page - 1, PAGE_SIZE).await.map_err(ApiError::internal)?;
-    let sums = call.state.store.analyses().totals(&claims.company_id, &filter).await.map_err(ApiError::internal)?;
+    let analyses = call.store().analyses().page(&filter, page - 1, PAGE_SIZE).await.map_err(ApiError::internal)?;
+    let sums = call.store().analyses().totals(&filter).await.map_err(ApiError::internal)?;
     let totals = totals(sums.count, sums.bytes);
     Ok(ok(&HistoryPage { analyses: analyses.into_iter().map(AnalysisJson::from).collect(), current_page_count: page, totals }))
 }
 
-async fn history_count(call: Call, user_id: String, patient_id: Option<String>, analysis_type: String) -> Result<warp::reply::Response, ApiError> {
-    let claims = call.as_user(&user_id)?;
+async fn history_count(call: Caller, user_id: String, patient_id: Option<String>, analysis_type: String) -> Result<warp::reply::Response, ApiError> {
+    call.acts_as(&user_id)?;
     let filter = filter(patient_id, &path_segment(&analysis_type))?;
     if let Some(patient) = &filter.patient_id {
-        call.state.store.patients().get(&claims.company_id, patient).await.map_err(ApiError::internal)?.ok_or_else(|| ApiError::not_found("patient"))?;
+        call.store().patients().get(patient).await.map_err(ApiError::internal)?.ok_or_else(|| ApiError::not_found("patient"))?;
     }
-    let sums = call.state.store.analyses().totals(&claims.company_id, &filter).await.map_err(ApiError::internal)?;
+    let sums = call.store().analyses().totals(&filter).await.map_err(ApiError::internal)?;
     Ok(ok(&totals(sums.count, sums.bytes)))
 }
 
 /// `GET /api/podometryAnalysisPage/{userId}/{analysisType}/{page}`.
-pub async fn page(user_id: String, analysis_type: String, page: String, call: Call) -> Result<warp::reply::Response, ApiError> {
+pub async fn page(user_id: String, analysis_type: String, page: String, call: Caller) -> Result<warp::reply::Response, ApiError> {
     history_page(call, user_id, None, analysis_type, page).await
 }
 
 /// `GET /api/podometryAnalysisCount/{userId}/{analysisType}`.
-pub async fn count(user_id: String, analysis_type: String, call: Call) -> Result<warp::reply::Response, ApiError> {
+pub async fn count(user_id: String, analysis_type: String, call: Caller) -> Result<warp::reply::Response, ApiError> {
     history_count(call, user_id, None, analysis_type).await
 }
 
 /// `GET /api/podometryAnalysisPatient/{userId}/{patientId}/{analysisType}/{page}`.
-pub async fn patient_page(user_id: String, patient_id: String, analysis_type: String, page: String, call: Call) -> Result<warp::reply::Response, ApiError> {
+pub async fn patient_page(user_id: String, patient_id: String, analysis_type: String, page: String, call: Caller) -> Result<warp::reply::Response, ApiError> {
     history_page(call, user_id, Some(patient_id), analysis_type, page).await
 }
 
 /// `GET /api/podometryAnalysisCountPatient/{userId}/{patientId}/{analysisType}`.
-pub async fn patient_count(user_id: String, patient_id: String, analysis_type: String, call: Call) -> Result<warp::reply::Response, ApiError> {
+pub async fn patient_count(user_id: String, patient_id: String, analysis_type: String, call: Caller) -> Result<warp::reply::Response, ApiError> {
     history_count(call, user_id, Some(patient_id), analysis_type).await
 }
 

@@ -10,7 +10,7 @@ use serde_json::Value;
 use warp::http::StatusCode;
 use warp::Reply;
 
-use super::call::Call;
+use super::caller::Caller;
 use super::error::ApiError;
 use super::preview::preview_frames;
 use super::reports::default_device_type;
@@ -43,12 +43,11 @@ pub fn export_kind_schema(_: &mut schemars::generate::SchemaGenerator) -> schema
 }
 
 /// The export file of a stored analysis.
-pub async fn export(id: String, kind: String, call: Call) -> Result<warp::reply::Response, ApiError> {
-    let claims = call.claims()?;
+pub async fn export(id: String, kind: String, call: Caller) -> Result<warp::reply::Response, ApiError> {
     let Some(kind) = EXPORT_KINDS.into_iter().find(|k| k.data_type() == kind) else {
         return Err(ApiError::new(StatusCode::BAD_REQUEST, "invalidExportKind", "the export kind is processed or unprocessed"));
     };
-    let record = call.state.store.analyses().get(&claims.company_id, &id).await.map_err(ApiError::internal)?.ok_or_else(|| ApiError::not_found("analysis"))?;
+    let record = call.store().analyses().get(&id).await.map_err(ApiError::internal)?.ok_or_else(|| ApiError::not_found("analysis"))?;
     let analysis_type: AnalysisKind = serde_json::from_value(Value::String(record.analysis_type.clone())).map_err(ApiError::internal)?;
     let parameters: Vec<NamedParameter> = serde_json::from_str(&record.additional_parameters).unwrap_or_default();
     let preview: Value = serde_json::from_str(&record.map_preview).unwrap_or(Value::Null);
@@ -57,7 +56,7 @@ pub async fn export(id: String, kind: String, call: Call) -> Result<warp::reply:
     let device_type = record
         .device
         .as_deref()
-        .and_then(|d| call.device(&claims, d).ok())
+        .and_then(|d| call.device(d).ok())
         .map(|d| d.device_type)
         .unwrap_or_else(|| default_device_type(analysis_type));
     let (rows, cols, _) = frames[0];

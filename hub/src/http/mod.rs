@@ -8,6 +8,7 @@ pub mod audit;
 pub mod auth;
 pub mod browser_ws;
 pub mod call;
+pub mod caller;
 pub mod captures;
 pub mod companies;
 pub mod device_secrets;

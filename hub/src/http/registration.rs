@@ -19,13 +19,12 @@ use warp::http::StatusCode;
 
 use super::audit::Audit;
 use super::auth::{resolve_company, CreatedUser};
-use super::call::Call;
+use super::caller::{Admin, Caller};
 use super::companies::CompanyJson;
 use super::error::ApiError;
 use super::json::created;
 use super::state::AppState;
 use crate::auth::roles::ROLE_STAFF;
-use crate::auth::token::Claims;
 use mat_api::account::{validate_account, AccountInput};
 use mat_api::company::{validate_company, CompanyInput, NAME_MAX};
 use mat_api::device::{validate_registration, Registration, RegistrationInput};
@@ -88,7 +87,7 @@ async fn serials_taken(state: &AppState, registration: &Registration) -> Result<
     let mut serials = vec![registration.hardware_serial.clone()];
     serials.extend(planned_members(registration).into_iter().map(|(suffix, _, _)| format!("{}{suffix}", registration.hardware_serial)));
     for serial in serials {
-        if state.store.devices().by_serial(&serial).await.map_err(ApiError::internal)?.is_some() {
+        if state.store.hub_wide().devices().by_serial(&serial).await.map_err(ApiError::internal)?.is_some() {
             return Ok(true);
         }
     }
@@ -111,7 +110,7 @@ pub async fn register_device(state: &AppState, company_id: &str, registration: &
     };
     let parent_secret = members.is_empty().then(device_secret::generate);
     let parent = new_device(registration, company_id, registration.hardware_serial.clone(), registration.name.clone(), registration.device_type, parent_secret.as_deref());
-    let parent_id = state.store.devices().create(&parent).await.map_err(store_error)?;
+    let parent_id = state.store.hub_wide().devices().create(&parent).await.map_err(store_error)?;
     let mut registered_members = Vec::new();
     for (serial_suffix, name_suffix, device_type) in &members {
         let secret = device_secret::generate();
@@ -123,7 +122,7 @@ pub async fn register_device(state: &AppState, company_id: &str, registration: &
             *device_type,
             Some(&secret),
         );
-        let id = state.store.devices().create(&member).await.map_err(store_error)?;
+        let id = state.store.hub_wide().devices().create(&member).await.map_err(store_error)?;
         registered_members.push(RegisteredDevice {
             id,
             hardware_serial: member.hardware_serial,
@@ -135,7 +134,7 @@ pub async fn register_device(state: &AppState, company_id: &str, registration: &
     }
     let member_ids: Vec<String> = registered_members.iter().map(|m| m.id.clone()).collect();
     if !member_ids.is_empty() {
-        state.store.devices().set_members(&parent_id, &member_ids, company_id).await.map_err(ApiError::internal)?;
+        state.store.hub_wide().devices().set_members(&parent_id, &member_ids, company_id).await.map_err(ApiError::internal)?;
     }
     let registered = RegisteredDevice {
         id: parent_id,
@@ -181,36 +180,35 @@ async fn announce(state: &AppState, company_id: &str, registered: &RegisteredDev
 
 /// Records the creation of a device (and its members, in the summary) in the audit log; `how`
 /// names the call.
-async fn audit_device(state: &AppState, claims: &Claims, company_id: &str, device: &RegisteredDevice, how: &str) {
+async fn audit_device(caller: &Caller, company_id: &str, device: &RegisteredDevice, how: &str) {
     let members = if device.members.is_empty() { String::new() } else { format!(" with {} sub-devices", device.members.len()) };
     let summary = format!("{how}: {} {} ({}){members}", device.device_type, device.hardware_serial, device.name);
-    Audit { company_id, action: "device.create", entity_type: "device", entity_id: &device.id, summary }.record(state, claims).await;
+    Audit { company_id, action: "device.create", entity_type: "device", entity_id: &device.id, summary }.record(caller).await;
 }
 
 /// Records the creation of a company in the audit log.
-async fn audit_company(state: &AppState, claims: &Claims, company_id: &str, name: &str, how: &str) {
+async fn audit_company(caller: &Caller, company_id: &str, name: &str, how: &str) {
     let summary = format!("{how}: created company {name}");
-    Audit { company_id, action: "company.create", entity_type: "company", entity_id: company_id, summary }.record(state, claims).await;
+    Audit { company_id, action: "company.create", entity_type: "company", entity_id: company_id, summary }.record(caller).await;
 }
 
 /// Records the creation of a user in the audit log.
-async fn audit_user(state: &AppState, claims: &Claims, company_id: &str, user_id: &str, email: &str, how: &str) {
+async fn audit_user(caller: &Caller, company_id: &str, user_id: &str, email: &str, how: &str) {
     let summary = format!("{how}: created user {email} (role {ROLE_STAFF})");
-    Audit { company_id, action: "user.create", entity_type: "user", entity_id: user_id, summary }.record(state, claims).await;
+    Audit { company_id, action: "user.create", entity_type: "user", entity_id: user_id, summary }.record(caller).await;
 }
 
 /// `POST /api/deviceandconfRegistration`: registers a device in the company named by `added_by`
 /// (its id or name; the caller's company when absent).
-pub async fn register(mut call: Call) -> Result<warp::reply::Response, ApiError> {
-    let claims = call.admin()?;
+pub async fn register(mut call: Admin) -> Result<warp::reply::Response, ApiError> {
     let input: RegistrationInput = call.json().await?;
     let registration = validate_registration(&input)?;
     let company_id = match input.added_by.as_deref().filter(|c| !c.trim().is_empty()) {
         Some(company) => resolve_company(&call.state, company).await?,
-        None => claims.company_id.clone(),
+        None => call.claims().company_id.clone(),
     };
     let registered = register_device(&call.state, &company_id, &registration).await?;
-    audit_device(&call.state, &claims, &company_id, &registered, "registration").await;
+    audit_device(&call, &company_id, &registered, "registration").await;
     Ok(created(&registered))
 }
 
@@ -236,28 +234,27 @@ pub struct RegisteredAll {
 
 /// Creates a company, a staff user and a device. Everything is validated and checked for
 /// duplicates before anything is written.
-pub async fn register_all(mut call: Call) -> Result<warp::reply::Response, ApiError> {
-    let claims = call.admin()?;
+pub async fn register_all(mut call: Admin) -> Result<warp::reply::Response, ApiError> {
     let request: RegisterAllRequest = call.json().await?;
     let branding = validate_company(&request.company)?;
     let account = validate_account(&request.user)?;
     let registration = validate_registration(&request.device)?;
-    let store = &call.state.store;
+    let store = call.state.store.hub_wide();
     if store.companies().find_by_name(&branding.company_name).await.map_err(ApiError::internal)?.is_some() {
         return Err(ApiError::new(StatusCode::CONFLICT, "duplicateCompany", "a company with this name already exists"));
     }
-    if store.users().credentials(&account.email).await.map_err(ApiError::internal)?.is_some() {
+    if store.accounts().credentials(&account.email).await.map_err(ApiError::internal)?.is_some() {
         return Err(ApiError::new(StatusCode::CONFLICT, "duplicateEmail", "a user with this e-mail already exists"));
     }
     if serials_taken(&call.state, &registration).await? {
         return Err(duplicate_serial());
     }
     let company_id = store.companies().create_branded(&branding).await.map_err(|e| ApiError::store(e, "company", "duplicateCompany"))?;
-    let user_id = store.users().create(&account.email, &account.password, ROLE_STAFF, &company_id).await.map_err(|e| ApiError::store(e, "user", "duplicateEmail"))?;
+    let user_id = store.accounts().create(&account.email, &account.password, ROLE_STAFF, &company_id).await.map_err(|e| ApiError::store(e, "user", "duplicateEmail"))?;
     let device = register_device(&call.state, &company_id, &registration).await?;
-    audit_company(&call.state, &claims, &company_id, &branding.company_name, "registerAll").await;
-    audit_user(&call.state, &claims, &company_id, &user_id, &account.email, "registerAll").await;
-    audit_device(&call.state, &claims, &company_id, &device, "registerAll").await;
+    audit_company(&call, &company_id, &branding.company_name, "registerAll").await;
+    audit_user(&call, &company_id, &user_id, &account.email, "registerAll").await;
+    audit_device(&call, &company_id, &device, "registerAll").await;
     let company = store.companies().get(&company_id).await.map_err(ApiError::internal)?.ok_or_else(|| ApiError::not_found("company"))?;
     let body = RegisteredAll {
         id: company_id.clone(),
@@ -305,8 +302,7 @@ pub fn quick_password() -> String {
 
 /// Registers a device with a generated login for it: `admin.{serial}@…` and a 12-character
 /// random password, returned once.
-pub async fn quick_register(mut call: Call) -> Result<warp::reply::Response, ApiError> {
-    let claims = call.admin()?;
+pub async fn quick_register(mut call: Admin) -> Result<warp::reply::Response, ApiError> {
     let request: QuickRegistrationRequest = call.json().await?;
     let input = RegistrationInput {
         hardware_serial: request.hardware_serial.clone(),
@@ -317,11 +313,11 @@ pub async fn quick_register(mut call: Call) -> Result<warp::reply::Response, Api
     };
     let registration = validate_registration(&input)?;
     let email = quick_email(&registration.hardware_serial);
-    let store = &call.state.store;
+    let store = call.state.store.hub_wide();
     if serials_taken(&call.state, &registration).await? {
         return Err(duplicate_serial());
     }
-    if store.users().credentials(&email).await.map_err(ApiError::internal)?.is_some() {
+    if store.accounts().credentials(&email).await.map_err(ApiError::internal)?.is_some() {
         return Err(ApiError::new(StatusCode::CONFLICT, "duplicateEmail", "this serial already has a generated login"));
     }
     let company_id = match request.company.as_deref().filter(|c| !c.trim().is_empty()) {
@@ -330,15 +326,15 @@ pub async fn quick_register(mut call: Call) -> Result<warp::reply::Response, Api
             let name: String = registration.hardware_serial.chars().take(NAME_MAX).collect();
             let branding = validate_company(&CompanyInput { company: Some(name), ..CompanyInput::default() })?;
             let id = store.companies().create_branded(&branding).await.map_err(|e| ApiError::store(e, "company", "duplicateCompany"))?;
-            audit_company(&call.state, &claims, &id, &branding.company_name, "quickRegistration").await;
+            audit_company(&call, &id, &branding.company_name, "quickRegistration").await;
             id
         }
     };
     let password = quick_password();
-    let user_id = store.users().create(&email, &password, ROLE_STAFF, &company_id).await.map_err(|e| ApiError::store(e, "user", "duplicateEmail"))?;
-    audit_user(&call.state, &claims, &company_id, &user_id, &email, "quickRegistration").await;
+    let user_id = store.accounts().create(&email, &password, ROLE_STAFF, &company_id).await.map_err(|e| ApiError::store(e, "user", "duplicateEmail"))?;
+    audit_user(&call, &company_id, &user_id, &email, "quickRegistration").await;
     let device = register_device(&call.state, &company_id, &registration).await?;
-    audit_device(&call.state, &claims, &company_id, &device, "quickRegistration").await;
+    audit_device(&call, &company_id, &device, "quickRegistration").await;
     Ok(created(&QuickRegistration { email, password, company_id, device }))
 }
 

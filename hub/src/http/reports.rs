@@ -12,10 +12,9 @@ use storage::model::Analysis;
 use warp::http::StatusCode;
 use warp::Reply;
 
-use super::call::Call;
+use super::caller::Caller;
 use super::error::ApiError;
 use super::preview::preview_frames;
-use crate::auth::token::Claims;
 
 /// A stored `mapPreview` as a map: a 2-D array of numbers, or frames (a 3-D array, drawn as their
 /// per-cell mean). `None` when it is neither, or the frames differ in shape.
@@ -53,17 +52,17 @@ struct Loaded {
     patient: Option<PatientSummary>,
 }
 
-async fn load(call: &Call, claims: &Claims, id: &str) -> Result<Loaded, ApiError> {
-    let store = &call.state.store;
-    let record = store.analyses().get(&claims.company_id, id).await.map_err(ApiError::internal)?.ok_or_else(|| ApiError::not_found("analysis"))?;
+async fn load(call: &Caller, id: &str) -> Result<Loaded, ApiError> {
+    let store = call.store();
+    let record = store.analyses().get(id).await.map_err(ApiError::internal)?.ok_or_else(|| ApiError::not_found("analysis"))?;
     let kind: AnalysisKind = serde_json::from_value(Value::String(record.analysis_type.clone())).map_err(ApiError::internal)?;
     let preview: Value = serde_json::from_str(&record.map_preview).unwrap_or(Value::Null);
     let map = map_from_preview(&preview)
         .ok_or_else(|| ApiError::new(StatusCode::BAD_REQUEST, "toastErrorRaw.noAnalysisData", "the analysis has no pressure map to print"))?;
-    let device = record.device.as_deref().and_then(|d| call.device(claims, d).ok());
+    let device = record.device.as_deref().and_then(|d| call.device(d).ok());
     let device_type = device.as_ref().map(|d| d.device_type).unwrap_or_else(|| default_device_type(kind));
     let device_name = device.map(|d| d.name.clone()).unwrap_or_default();
-    let patient = store.patients().get(&claims.company_id, &record.patient_id).await.map_err(ApiError::internal)?;
+    let patient = store.patients().get(&record.patient_id).await.map_err(ApiError::internal)?;
     let patient = patient.map(|p| PatientSummary { name: p.fields.name, height_cm: Some(p.fields.height), weight_kg: Some(p.fields.weight) });
     Ok(Loaded { record, kind, map, device_type, device_name, patient })
 }
@@ -110,10 +109,9 @@ pub struct AnalysisPdfRequest {
 }
 
 /// The analysis report.
-pub async fn analysis_pdf(id: String, _x: String, mut call: Call) -> Result<warp::reply::Response, ApiError> {
-    let claims = call.claims()?;
+pub async fn analysis_pdf(id: String, _x: String, mut call: Caller) -> Result<warp::reply::Response, ApiError> {
     let request: AnalysisPdfRequest = call.json().await?;
-    let loaded = load(&call, &claims, &id).await?;
+    let loaded = load(&call, &id).await?;
     let result = static_result(&loaded);
     let file_name = reports::pdf_file_name(PdfKind::Analysis, loaded.kind, loaded.record.creation_date);
     let input = AnalysisReportInput {
@@ -144,10 +142,9 @@ pub struct RealScaleRequest {
 }
 
 /// The map at real scale.
-pub async fn real_scale_pdf(id: String, mut call: Call) -> Result<warp::reply::Response, ApiError> {
-    let claims = call.claims()?;
+pub async fn real_scale_pdf(id: String, mut call: Caller) -> Result<warp::reply::Response, ApiError> {
     let request: RealScaleRequest = call.json().await?;
-    let loaded = load(&call, &claims, &id).await?;
+    let loaded = load(&call, &id).await?;
     let file_name = reports::pdf_file_name(PdfKind::RealScale(request.layout), loaded.kind, loaded.record.creation_date);
     let input = RealScaleInput {
         device_type: loaded.device_type,
