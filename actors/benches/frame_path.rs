@@ -1,11 +1,18 @@
 //! Per-frame costs on a 48×48 map: decoding a device frame, the presence check, the posture
 //! classifier (alone and with presence: the budget for both is 10 µs), the whole mat machine step,
-//! and encoding the browser message. Results go to docs/performance.md.
+//! encoding the browser message, and publishing a live map as the mat actor does after its step.
+//! Results go to docs/performance.md.
 
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
+use std::sync::Arc;
+
+use actors::actor::publish::publish_map;
 use actors::browser::{encode_event, events, PressureMapEvent};
+use actors::fanout::{Bus, Outbox, Viewer};
+use actors::live_board::{LiveBoard, LiveMap};
+use actors::metrics::HubMetrics;
 use mat_protocol::device_type::DeviceType;
 use mat_core::machine::mat::{MatConfig, MatMachine};
 use mat_core::machine::posture::{Orientation, PostureClassifier, PostureScheme};
@@ -13,7 +20,7 @@ use mat_core::machine::presence::{Presence, PresenceDetector, PresenceScale};
 use mat_core::machine::pressure_map::PressureMap;
 use mat_core::machine::status::PatientStatus;
 use mat_protocol::{self as protocol, CellFormat, DeviceMessage, Frame};
-use criterion::{criterion_group, criterion_main, Criterion};
+use criterion::{criterion_group, criterion_main, BatchSize, Criterion};
 
 /// A lying body: an ellipse of pressure with a smooth falloff and some texture.
 fn body_map() -> Vec<u8> {
@@ -87,6 +94,28 @@ fn benches(c: &mut Criterion) {
                 },
             )
         })
+    });
+
+    // What the mat actor does with a frame around its machine step, with one viewer watching: the
+    // frame's cells (a fresh vector each time, as ingest decodes them; made outside the timing)
+    // are checked, become the board's latest map, are encoded once into the event and pushed into
+    // the viewer's outbox.
+    let bus = Bus::new();
+    let board = LiveBoard::new();
+    let channel = bus.device("abcdefghij0123456789", "c1");
+    let live = board.device("c1", "abcdefghij0123456789");
+    channel.join(Viewer { session: 1, outbox: Outbox::new(Arc::new(HubMetrics::default())) });
+    c.bench_function("publish live map 48x48", |b| {
+        b.iter_batched(
+            || cells.clone(),
+            |cells| {
+                black_box(PressureMap::new(48, 48, CellFormat::U8, &cells).expect("48×48"));
+                let mut map = LiveMap::new(48, 48, CellFormat::U8, cells).expect("48×48");
+                (map.seq, map.device_time_ms, map.hub_time_ms, map.presence) = (42, 1, 2, Presence::Present);
+                publish_map(&live, &channel, map);
+            },
+            BatchSize::SmallInput,
+        )
     });
 }
 

@@ -14,15 +14,15 @@ use mat_api::company::{validate_company, CompanyInput};
 pub async fn create_admin(store: &Store, args: &CreateAdminArgs) -> anyhow::Result<(String, String)> {
     let account = validate_account(&AccountInput { email: args.email.clone(), password: args.password.clone(), password_repeat: None })
         .map_err(|e| anyhow::anyhow!("{} ({})", e.message, e.key))?;
-    let company_id = match store.companies().find_by_name(args.company.trim()).await? {
+    let company_id = match store.hub_wide().companies().find_by_name(args.company.trim()).await? {
         Some(company) => company.id,
         None => {
             let branding = validate_company(&CompanyInput { company: Some(args.company.clone()), ..CompanyInput::default() })
                 .map_err(|e| anyhow::anyhow!("{} ({})", e.message, e.key))?;
-            store.companies().create_branded(&branding).await.context("creating the company")?
+            store.hub_wide().companies().create_branded(&branding).await.context("creating the company")?
         }
     };
-    let user_id = store.users().create(&account.email, &account.password, ROLE_ADMIN, &company_id).await.context("creating the administrator")?;
+    let user_id = store.hub_wide().accounts().create(&account.email, &account.password, ROLE_ADMIN, &company_id).await.context("creating the administrator")?;
     Ok((company_id, user_id))
 }
 
@@ -50,7 +50,7 @@ mod tests {
     async fn creates_an_administrator_and_the_company_once() {
         let store = Store::memory().await.unwrap();
         let (company, _) = create_admin(&store, &args("Root@Hospital.org", "longenough")).await.unwrap();
-        let credentials = store.users().credentials("root@hospital.org").await.unwrap().unwrap();
+        let credentials = store.hub_wide().accounts().credentials("root@hospital.org").await.unwrap().unwrap();
         assert_eq!((credentials.role, credentials.company_id.as_str()), (ROLE_ADMIN, company.as_str()));
         let (again, _) = create_admin(&store, &args("second@hospital.org", "longenough")).await.unwrap();
         assert_eq!(again, company, "the existing company is reused");

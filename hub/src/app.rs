@@ -14,6 +14,7 @@ use actors::actor::registry::RegistryMsg;
 use actors::actor::storage_writer::WriterMsg;
 use actors::catalog::Catalog;
 use actors::fanout::Bus;
+use actors::live_board::LiveBoard;
 use actors::metrics::HubMetrics;
 use anyhow::Context;
 use storage::Store;
@@ -46,6 +47,8 @@ pub struct RunningHub {
     pub metrics: Arc<HubMetrics>,
     /// The actor tree.
     pub actors: HubRefs,
+    /// The devices' live state (what REST answers with), for tests.
+    pub board: Arc<LiveBoard>,
     stop: watch::Sender<bool>,
     failed: watch::Receiver<Option<String>>,
     endpoint: quinn::Endpoint,
@@ -66,9 +69,9 @@ pub async fn start(config: ServeConfig) -> anyhow::Result<RunningHub> {
 pub async fn start_with_store(config: ServeConfig, store: Store) -> anyhow::Result<RunningHub> {
     let http_scheme = config.http_scheme()?;
     std::fs::create_dir_all(&config.data).with_context(|| format!("creating the data directory {}", config.data.display()))?;
-    let key = store.settings().get_or_init("token_key", TokenSigner::generate_key).await.context("reading the token key")?;
+    let key = store.hub_wide().settings().get_or_init("token_key", TokenSigner::generate_key).await.context("reading the token key")?;
     let signer = TokenSigner::from_stored(&key).map_err(|e| anyhow::anyhow!("the stored token key is unusable: {e}"))?;
-    let revoked = store.revoked_tokens().unexpired(crate::auth::token::unix_now() as i64).await.context("reading revoked tokens")?;
+    let revoked = store.hub_wide().revoked_tokens().unexpired(crate::auth::token::unix_now() as i64).await.context("reading revoked tokens")?;
     let revoked_tokens = RevokedTokens::from_stored(revoked.into_iter().map(|t| (t.id, u64::try_from(t.expires_at).unwrap_or(0))));
     let demo_devices = if config.demo { Some(demo::seed(&store).await.context("seeding demo data")?) } else { None };
     // Records are written before statuses: bring statuses a kill left behind up to them first.
@@ -76,10 +79,12 @@ pub async fn start_with_store(config: ServeConfig, store: Store) -> anyhow::Resu
     let catalog = load_catalog(&store).await.context("loading devices")?;
     let metrics = Arc::new(HubMetrics::default());
     let bus = Bus::new();
+    let board = LiveBoard::new();
     let (failed_tx, failed) = watch::channel(None);
     let actors = hub::start(HubArgs {
         catalog: catalog.clone(),
         bus: bus.clone(),
+        board: board.clone(),
         store: Arc::new(StoreStatuses { store: store.clone(), catalog: catalog.clone() }),
         metrics: metrics.clone(),
         absence_delay: config.absence_delay(),
@@ -109,6 +114,7 @@ pub async fn start_with_store(config: ServeConfig, store: Store) -> anyhow::Resu
         token_ttl_secs: config.token_hours * 3600,
         catalog: catalog.clone(),
         bus,
+        board: board.clone(),
         metrics: metrics.clone(),
         actors: actors.clone(),
         ingest: ingest.clone(),
@@ -134,7 +140,7 @@ pub async fn start_with_store(config: ServeConfig, store: Store) -> anyhow::Resu
     }
     out.flush()?;
     drop(out);
-    Ok(RunningHub { http_addr, http_scheme, quic_addr, cert_path: identity.cert_path, store, catalog, metrics, actors, stop, failed, endpoint, tasks })
+    Ok(RunningHub { http_addr, http_scheme, quic_addr, cert_path: identity.cert_path, store, catalog, metrics, actors, board, stop, failed, endpoint, tasks })
 }
 
 /// Hands the registry each mat's snapshot built from storage (`snapshots::load`: stream ends,

@@ -15,9 +15,9 @@ use storage::Store;
 /// Loads every device and its configuration into a catalogue. Rows with a device type the hub
 /// does not know are skipped with a warning rather than stopping the hub.
 pub async fn load_catalog(store: &Store) -> Result<Arc<Catalog>, storage::StoreError> {
-    let devices = store.devices().list_all().await?;
+    let devices = store.hub_wide().devices().list_all().await?;
     let confs: HashMap<String, storage::model::DeviceConf> =
-        store.device_confs().list_all().await?.into_iter().map(|c| (c.device_id.clone(), c)).collect();
+        store.hub_wide().device_confs().list_all().await?.into_iter().map(|c| (c.device_id.clone(), c)).collect();
     let mut infos = Vec::with_capacity(devices.len());
     for device in devices {
         let Some(device_type) = DeviceType::from_name(&device.device_type) else {
@@ -59,7 +59,7 @@ impl StatusStore for StoreStatuses {
                     patient_status: r.patient_status.name().to_owned(),
                 })
                 .collect();
-            self.store.device_confs().save_statuses(&updates).await.map_err(|e| e.to_string())
+            self.store.hub_wide().device_confs().save_statuses(&updates).await.map_err(|e| e.to_string())
         })
     }
 

@@ -107,13 +107,13 @@ pub const VARIANT_COMPANIES: &[VariantCompany] = &[
 
 /// Ensures the demo company and users exist; returns the company id.
 pub async fn seed_accounts(store: &Store) -> Result<String, StoreError> {
-    let company = match store.companies().find_by_name(DEMO_COMPANY).await? {
+    let company = match store.hub_wide().companies().find_by_name(DEMO_COMPANY).await? {
         Some(company) => company.id,
-        None => store.companies().create(DEMO_COMPANY, "1 Demo Street, Springfield").await?,
+        None => store.hub_wide().companies().create(DEMO_COMPANY, "1 Demo Street, Springfield").await?,
     };
     for (email, password, role) in [(DEMO_EMAIL, DEMO_PASSWORD, ROLE_STAFF), (ADMIN_EMAIL, ADMIN_PASSWORD, ROLE_ADMIN)] {
-        if store.users().credentials(email).await?.is_none() {
-            store.users().create(email, password, role, &company).await?;
+        if store.hub_wide().accounts().credentials(email).await?.is_none() {
+            store.hub_wide().accounts().create(email, password, role, &company).await?;
         }
     }
     Ok(company)
@@ -121,16 +121,16 @@ pub async fn seed_accounts(store: &Store) -> Result<String, StoreError> {
 
 /// Ensures a variant company and its login exist; returns the company id.
 async fn seed_variant_company(store: &Store, planned: &VariantCompany) -> Result<String, StoreError> {
-    let company = match store.companies().find_by_name(planned.name).await? {
+    let company = match store.hub_wide().companies().find_by_name(planned.name).await? {
         Some(company) => company.id,
         None => {
-            let id = store.companies().create(planned.name, "").await?;
-            store.companies().set_variants(&id, &planned.variants).await?;
+            let id = store.hub_wide().companies().create(planned.name, "").await?;
+            store.company(&id).profile().set_variants(&planned.variants).await?;
             id
         }
     };
-    if store.users().credentials(planned.email).await?.is_none() {
-        store.users().create(planned.email, VARIANT_PASSWORD, ROLE_STAFF, &company).await?;
+    if store.hub_wide().accounts().credentials(planned.email).await?.is_none() {
+        store.hub_wide().accounts().create(planned.email, VARIANT_PASSWORD, ROLE_STAFF, &company).await?;
     }
     Ok(company)
 }
@@ -176,9 +176,9 @@ fn registration(planned: &Planned) -> Registration {
 async fn seed_devices(store: &Store, company: &str, plan: &[Planned]) -> Result<Vec<DemoDevice>, DemoSeedError> {
     let mut streaming = Vec::new();
     for planned in plan {
-        match store.devices().by_serial(planned.serial).await? {
+        match store.hub_wide().devices().by_serial(planned.serial).await? {
             None => {
-                let registered = registration::create(store, company, &registration(planned)).await?;
+                let registered = registration::create(store.hub_wide(), company, &registration(planned)).await?;
                 streaming.extend(registered.streaming().map(demo_device));
             }
             Some(existing) if existing.member_ids.is_empty() => {
@@ -186,7 +186,7 @@ async fn seed_devices(store: &Store, company: &str, plan: &[Planned]) -> Result<
             }
             Some(existing) => {
                 for member_id in &existing.member_ids {
-                    let Some(member) = store.devices().get(company, member_id).await? else { continue };
+                    let Some(member) = store.company(company).devices().get(member_id).await? else { continue };
                     streaming.push(issue_secret(store, company, &member.id, &member.hardware_serial, &member.device_type).await?);
                 }
             }
@@ -202,7 +202,7 @@ fn demo_device(device: &RegisteredDevice) -> DemoDevice {
 
 async fn issue_secret(store: &Store, company: &str, id: &str, serial: &str, device_type: &str) -> Result<DemoDevice, StoreError> {
     let secret = device_secret::generate();
-    store.devices().set_secret_hash(id, company, &device_secret::hash(&secret)).await?;
+    store.company(company).devices().set_secret_hash(id, &device_secret::hash(&secret)).await?;
     Ok(DemoDevice { serial: serial.into(), device_type: device_type.into(), secret })
 }
 
@@ -235,20 +235,20 @@ mod tests {
         let first = seed(&store).await.unwrap();
         let second = seed(&store).await.unwrap();
         assert_eq!(first.len(), second.len());
-        let company = store.companies().find_by_name(DEMO_COMPANY).await.unwrap().unwrap();
-        let devices = store.devices().list_company(&company.id).await.unwrap();
+        let company = store.hub_wide().companies().find_by_name(DEMO_COMPANY).await.unwrap().unwrap();
+        let devices = store.company(&company.id).devices().list().await.unwrap();
         // 8 single devices + horse (1 + 2) + room set (1 + 3).
         assert_eq!(devices.len(), 15);
         // ...and the variant companies' 4 devices.
         assert_eq!(first.len(), 8 + 2 + 3 + 4);
         let serial = &first[0].serial;
-        let stored = store.devices().by_serial(serial).await.unwrap().unwrap().secret_hash;
+        let stored = store.hub_wide().devices().by_serial(serial).await.unwrap().unwrap().secret_hash;
         assert!(!device_secret::verify(&first[0].secret, &stored), "the first start's secret was replaced");
         assert!(device_secret::verify(&second[0].secret, &stored));
-        let creds = store.users().credentials(DEMO_EMAIL).await.unwrap().unwrap();
+        let creds = store.hub_wide().accounts().credentials(DEMO_EMAIL).await.unwrap().unwrap();
         assert!(storage::password::verify(DEMO_PASSWORD, &creds.password_hash));
         assert_eq!(creds.role, ROLE_STAFF);
-        assert_eq!(store.users().credentials(ADMIN_EMAIL).await.unwrap().unwrap().role, ROLE_ADMIN);
+        assert_eq!(store.hub_wide().accounts().credentials(ADMIN_EMAIL).await.unwrap().unwrap().role, ROLE_ADMIN);
         assert_eq!(company.variants, CompanyVariants::default(), "the main demo company has no variant");
     }
 
@@ -258,19 +258,19 @@ mod tests {
         seed(&store).await.unwrap();
         let mut seen = CompanyVariants::default();
         for planned in VARIANT_COMPANIES {
-            let company = store.companies().find_by_name(planned.name).await.unwrap().unwrap();
+            let company = store.hub_wide().companies().find_by_name(planned.name).await.unwrap().unwrap();
             assert_eq!(company.variants, planned.variants);
             seen.hide_centre_of_pressure |= company.variants.hide_centre_of_pressure;
             seen.fitness |= company.variants.fitness;
             seen.seating_labels |= company.variants.seating_labels;
-            let user = store.users().credentials(planned.email).await.unwrap().unwrap();
+            let user = store.hub_wide().accounts().credentials(planned.email).await.unwrap().unwrap();
             assert_eq!((user.company_id.as_str(), user.role), (company.id.as_str(), ROLE_STAFF));
-            assert!(!store.devices().list_company(&company.id).await.unwrap().is_empty());
+            assert!(!store.company(&company.id).devices().list().await.unwrap().is_empty());
         }
         assert_eq!(seen, CompanyVariants { hide_centre_of_pressure: true, fitness: true, seating_labels: true }, "every variant is seeded");
-        let first = store.companies().find_by_name(VARIANT_COMPANIES[0].name).await.unwrap().unwrap();
-        store.companies().set_variants(&first.id, &CompanyVariants::default()).await.unwrap();
+        let first = store.hub_wide().companies().find_by_name(VARIANT_COMPANIES[0].name).await.unwrap().unwrap();
+        store.company(&first.id).profile().set_variants(&CompanyVariants::default()).await.unwrap();
         seed(&store).await.unwrap();
-        assert_eq!(store.companies().get(&first.id).await.unwrap().unwrap().variants, CompanyVariants::default());
+        assert_eq!(store.hub_wide().companies().get(&first.id).await.unwrap().unwrap().variants, CompanyVariants::default());
     }
 }

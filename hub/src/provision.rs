@@ -49,10 +49,10 @@ pub async fn provision(store: &Store, device_type: DeviceType, prefix: &str, cou
     let mut out = Vec::with_capacity(count);
     for i in 1..=count {
         let serial = format!("{prefix}-{i:05}");
-        let (device_id, secret) = match store.devices().by_serial(&serial).await? {
+        let (device_id, secret) = match store.hub_wide().devices().by_serial(&serial).await? {
             Some(existing) => {
                 let secret = device_secret::generate();
-                store.devices().set_secret_hash(&existing.id, &company, &device_secret::hash(&secret)).await?;
+                store.company(&company).devices().set_secret_hash(&existing.id, &device_secret::hash(&secret)).await?;
                 (existing.id, secret)
             }
             None => {
@@ -67,7 +67,7 @@ pub async fn provision(store: &Store, device_type: DeviceType, prefix: &str, cou
                     device_type,
                     number_of_subdevices: 2,
                 };
-                let registered = registration::create(store, &company, &planned).await?;
+                let registered = registration::create(store.hub_wide(), &company, &planned).await?;
                 let secret = registered.device_secret.with_context(|| format!("{} registered without a secret", device_type.name()))?;
                 (registered.id, secret)
             }

@@ -50,25 +50,26 @@ pub async fn save_record(store: &Store, catalog: &Catalog, record: &Record) -> R
         tracing::warn!(device = %record.device_id(), "a record of an unknown device was dropped");
         return Ok(false);
     };
-    let company = device.company_id.to_string();
+    let company_id = device.company_id.to_string();
+    let company = store.company(&company_id);
     let result = match record {
-        Record::DeviceLog(entry) => store.logs().add_device_log(&company, &device_log_row(entry)).await,
+        Record::DeviceLog(entry) => company.logs().add_device_log(&device_log_row(entry)).await,
         Record::PresenceLog { device_id, at_ms, present } => {
             let entry = PresenceLog { device_id: device_id.to_string(), creation_date: seconds(*at_ms), log_id: if *present { "1" } else { "0" }.into() };
-            store.logs().add_presence(&company, &entry).await
+            company.logs().add_presence(&entry).await
         }
-        Record::AlarmRaised { device_id, alarm_id, kind, raised_at_ms } => store
+        Record::AlarmRaised { device_id, alarm_id, kind, raised_at_ms } => company
             .logs()
-            .raise_alarm_keyed(&company, device_id, &alarm_key(device_id, *alarm_id), kind.name(), seconds(*raised_at_ms))
+            .raise_alarm_keyed(device_id, &alarm_key(device_id, *alarm_id), kind.name(), seconds(*raised_at_ms))
             .await
             .map(|_| ()),
-        Record::AlarmAttended { device_id, alarm_id, attended_at_ms, by, .. } => store
+        Record::AlarmAttended { device_id, alarm_id, attended_at_ms, by, .. } => company
             .logs()
-            .attend_keyed(&company, &alarm_key(device_id, *alarm_id), seconds(*attended_at_ms), by.as_deref())
+            .attend_keyed(&alarm_key(device_id, *alarm_id), seconds(*attended_at_ms), by.as_deref())
             .await
             .map(|_| ()),
-        Record::StreamingEnd { device_id, ends_at_ms } => store.device_confs().set_streaming_end(device_id, ends_at_ms.map(|ms| ms as i64)).await,
-        Record::CaptureStored(capture) => record_capture(store, Some(device.device_type), &company, capture).await,
+        Record::StreamingEnd { device_id, ends_at_ms } => company.device_confs().set_streaming_end(device_id, ends_at_ms.map(|ms| ms as i64)).await,
+        Record::CaptureStored(capture) => record_capture(company, Some(device.device_type), capture).await,
     };
     match result {
         Ok(()) => Ok(true),

@@ -24,8 +24,8 @@ use crate::records::alarm_number;
 /// One snapshot per catalogued device with a stored stream end, unattended alarm or
 /// repositioning interval.
 pub async fn load(store: &Store, catalog: &Catalog) -> anyhow::Result<Vec<(Arc<str>, MatSnapshot)>> {
-    let confs = store.device_confs().list_all().await.context("reading device configurations")?;
-    let alarms = store.logs().unattended_all().await.context("reading unattended alarms")?;
+    let confs = store.hub_wide().device_confs().list_all().await.context("reading device configurations")?;
+    let alarms = store.hub_wide().logs().unattended_all().await.context("reading unattended alarms")?;
     Ok(stored_states(&confs, &alarms)
         .into_iter()
         .filter_map(|(device_id, stored)| {

@@ -38,11 +38,11 @@ pub fn came_back_after_missing(alarms: &[AlarmLog], presence: &[PresenceLog]) ->
 /// Sets every Missing status whose patient came back (see [`came_back_after_missing`]) to
 /// Correct; returns how many.
 pub async fn recover(store: &Store) -> anyhow::Result<usize> {
-    let confs = store.device_confs().list_all().await.context("reading device statuses")?;
+    let confs = store.hub_wide().device_confs().list_all().await.context("reading device statuses")?;
     let mut corrected = Vec::new();
     for conf in confs.iter().filter(|c| PatientStatus::from_name(&c.patient_status) == Some(PatientStatus::Missing)) {
-        let alarms = store.logs().alarms(&conf.company_id, &conf.device_id).await.context("reading a device's alarms")?;
-        let presence = store.logs().presence(&conf.company_id, &conf.device_id).await.context("reading a device's presence log")?;
+        let alarms = store.company(&conf.company_id).logs().alarms(&conf.device_id).await.context("reading a device's alarms")?;
+        let presence = store.company(&conf.company_id).logs().presence(&conf.device_id).await.context("reading a device's presence log")?;
         if came_back_after_missing(&alarms, &presence) {
             corrected.push(StatusUpdate {
                 device_id: conf.device_id.clone(),
@@ -52,7 +52,7 @@ pub async fn recover(store: &Store) -> anyhow::Result<usize> {
         }
     }
     if !corrected.is_empty() {
-        store.device_confs().save_statuses(&corrected).await.context("correcting recovered statuses")?;
+        store.hub_wide().device_confs().save_statuses(&corrected).await.context("correcting recovered statuses")?;
         tracing::warn!(devices = corrected.len(), "patients stored as Missing had come back before the hub stopped; their status is Correct again");
     }
     Ok(corrected.len())

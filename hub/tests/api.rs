@@ -36,7 +36,7 @@ async fn world() -> World {
     let store = Store::memory().await.unwrap();
     let (company_a, email_a, devices_a) = seed_company(&store, "A", &TYPES).await;
     let (company_b, email_b, devices_b) = seed_company(&store, "B", &TYPES).await;
-    store.users().create(ADMIN_EMAIL, PASSWORD, hub::auth::roles::ROLE_ADMIN, &company_a).await.unwrap();
+    store.hub_wide().accounts().create(ADMIN_EMAIL, PASSWORD, hub::auth::roles::ROLE_ADMIN, &company_a).await.unwrap();
     let hub = hub::app::start_with_store(common::config(data.path()), store).await.unwrap();
     let side = |company: String, token: String, devices| {
         let user = user_of(&token);
@@ -143,7 +143,7 @@ async fn every_spec_call_is_in_the_openapi_document_and_every_documented_call_ne
     }
     // Every documented route exists on that path and method and refuses an anonymous,
     // a forged and an expired caller.
-    let key = w.hub.store.settings().get("token_key").await.unwrap().unwrap();
+    let key = w.hub.store.hub_wide().settings().get("token_key").await.unwrap().unwrap();
     let signer = TokenSigner::from_stored(&key).unwrap();
     let claims = |expires_at| Claims { token_id: "test-token".into(), user_id: w.a.user.clone(), company_id: w.a.company.clone(), role: 1, expires_at };
     let expired = signer.issue(&claims(1));
@@ -231,6 +231,55 @@ async fn administrator_calls_refuse_staff() {
     ] {
         expect(&w.call(method, path, &w.a.token, json!({})).await, 403, "forbidden");
     }
+}
+
+/// The route table's access, as served: every route the document marks for administrators
+/// answers 403 to a staff token and every other non-public one lets it through the access
+/// check, each before reading a body (a malformed one is never reported first), and the
+/// administrator routes are exactly the ones this file refuses to staff by name.
+#[tokio::test]
+async fn the_route_table_decides_access_before_the_body_is_read() {
+    let w = world().await;
+    let document: Value = request(w.hub.http_addr, "GET", "/api/openapi.json", None, None).await.json();
+    let mut administrator_routes = BTreeSet::new();
+    for (path, methods) in document["paths"].as_object().unwrap() {
+        for (method, operation) in methods.as_object().unwrap() {
+            let method = method.to_uppercase();
+            let body = if method == "GET" || method == "DELETE" { None } else { Some("{not json") };
+            let public = operation.get("security").is_none();
+            if public {
+                assert_eq!((method.as_str(), path.as_str()), ("POST", "/api/auth/login"), "only sign-in is public");
+                continue;
+            }
+            let anonymous = request(w.hub.http_addr, &method, &concrete(path), None, body).await;
+            expect(&anonymous, 401, "unauthorized");
+            if operation.get("x-role").is_some() {
+                administrator_routes.insert((method.clone(), path.clone()));
+                let staff = request(w.hub.http_addr, &method, &concrete(path), Some(&w.a.token), body).await;
+                expect(&staff, 403, "forbidden");
+            } else if path != "/api/auth/logout" {
+                let staff = request(w.hub.http_addr, &method, &concrete(path).replace("x1", &w.a.user), Some(&w.a.token), body).await;
+                assert!(![401, 403].contains(&staff.status), "{method} {path}: staff passes the access check ({} {})", staff.status, staff.body);
+            }
+        }
+    }
+    let by_name: BTreeSet<(String, String)> = [
+        ("POST", "/api/auth/signup"),
+        ("GET", "/api/auth/companies"),
+        ("GET", "/api/auth/companiesname"),
+        ("POST", "/api/auth/company/register"),
+        ("POST", "/api/deviceandconfRegistration"),
+        ("POST", "/api/registerAll"),
+        ("POST", "/api/quickRegistration"),
+        ("PUT", "/api/companyUser"),
+        ("PUT", "/api/companyVariants"),
+        ("GET", "/api/auditLog/{page}"),
+        ("POST", "/api/device/{id}/secret"),
+    ]
+    .into_iter()
+    .map(|(method, path)| (method.to_owned(), path.to_owned()))
+    .collect();
+    assert_eq!(administrator_routes, by_name);
 }
 
 #[tokio::test]
@@ -432,7 +481,7 @@ async fn alarms_are_checked_attended_by_serial_and_logged() {
     };
     assert_eq!(check(mat.serial.clone()).await, "False");
     let now = storage::unix_now();
-    w.hub.store.logs().raise_alarm(&w.a.company, &mat.id, "Missing", now - 90).await.unwrap();
+    w.hub.store.company(&w.a.company).logs().raise_alarm(&mat.id, "Missing", now - 90).await.unwrap();
     assert_eq!(check(mat.serial.clone()).await, "True");
     let attended = w.call("PUT", &format!("/api/attendAlarm/{}", mat.serial), &w.a.token, Value::Null).await;
     expect(&attended, 200, "");
@@ -441,17 +490,17 @@ async fn alarms_are_checked_attended_by_serial_and_logged() {
     let alarms: Value = w.call("GET", &format!("/api/iotAlarms/{}", mat.id), &w.a.token, Value::Null).await.json();
     assert_eq!(alarms[0]["hasBeenAttended"], true);
     assert!(alarms[0]["timeToAttend"].as_i64().unwrap() >= 90);
-    w.hub.store.logs().raise_alarm(&w.a.company, &mat.id, "Ulcer Risk", now).await.unwrap();
+    w.hub.store.company(&w.a.company).logs().raise_alarm(&mat.id, "Ulcer Risk", now).await.unwrap();
     let attended: Value = w.call("PUT", &format!("/api/iotAlarms/{}", mat.id), &w.a.token, Value::Null).await.json();
     assert_eq!(attended["attended"], 1);
 
     let entry = storage::model::DeviceLog { device_id: mat.id.clone(), creation_date: now, max_pressure: 812, position: "bed".into(), posture: "Supine".into(), confidence: 0.92, pressure_map: "[[0,1],[2,3]]".into() };
-    w.hub.store.logs().add_device_log(&w.a.company, &entry).await.unwrap();
+    w.hub.store.company(&w.a.company).logs().add_device_log(&entry).await.unwrap();
     let logs: Value = w.call("GET", &format!("/api/iotLogs/{}", mat.id), &w.a.token, Value::Null).await.json();
     assert_eq!(logs[0]["creationDate"][1], now);
     assert_eq!(logs[0]["posture"]["id"], "Supine");
     assert_eq!(logs[0]["pressureMap"], json!([[0, 1], [2, 3]]));
-    w.hub.store.logs().add_presence(&w.a.company, &storage::model::PresenceLog { device_id: mat.id.clone(), creation_date: now, log_id: "1".into() }).await.unwrap();
+    w.hub.store.company(&w.a.company).logs().add_presence(&storage::model::PresenceLog { device_id: mat.id.clone(), creation_date: now, log_id: "1".into() }).await.unwrap();
     let presence: Value = w.call("GET", &format!("/api/presenceLogs/{}", mat.id), &w.a.token, Value::Null).await.json();
     assert_eq!(presence[0]["logId"], "1");
 }
@@ -636,7 +685,7 @@ async fn company_isolation_matrix() {
         .json();
     let analysis_id = analysis["_id"]["$oid"].as_str().unwrap().to_owned();
     let (mat, force) = (&w.a.devices[0], &w.a.devices[1]);
-    w.hub.store.logs().raise_alarm(&w.a.company, &mat.id, "Missing", storage::unix_now()).await.unwrap();
+    w.hub.store.company(&w.a.company).logs().raise_alarm(&mat.id, "Missing", storage::unix_now()).await.unwrap();
     let a_user = &w.a.user;
     let b_user = &w.b.user;
     let matrix: Vec<(&str, String, Value)> = vec![
@@ -776,10 +825,10 @@ async fn a_remote_capture_needs_a_selected_patient_and_a_connected_device() {
 
 /// A family's members as (serial less the parent's serial, name less the parent's name, type).
 async fn family_shape(store: &Store, parent_serial: &str) -> Vec<(String, String, String)> {
-    let parent = store.devices().by_serial(parent_serial).await.unwrap().expect("the parent is stored");
+    let parent = store.hub_wide().devices().by_serial(parent_serial).await.expect("the store answers").expect("the parent is stored");
     let mut shape = Vec::new();
     for (index, id) in parent.member_ids.iter().enumerate() {
-        let member = store.devices().get(&parent.company_id, id).await.unwrap().expect("the member is stored");
+        let member = store.company(&parent.company_id).devices().get(id).await.expect("the store answers").expect("the member is stored");
         assert_eq!((member.parent_id.as_deref(), member.member_index), (Some(parent.id.as_str()), Some(index as i64)));
         let serial = member.hardware_serial.strip_prefix(parent_serial).expect("a member's serial starts with its parent's").to_owned();
         let name = member.name.strip_prefix(&parent.name).expect("a member's name starts with its parent's").to_owned();
@@ -793,17 +842,17 @@ async fn a_family_whose_second_member_is_taken_leaves_nothing_behind() {
     let w = world().await;
     let single = w.call("POST", "/api/deviceandconfRegistration", &w.admin, json!({ "hardwareSerial": "FAM-1", "name": "Bed", "deviceType": "Mattress Mat IoT" })).await;
     expect(&single, 201, "");
-    let devices_before = w.hub.store.devices().list_all().await.unwrap().len();
-    let confs_before = w.hub.store.device_confs().list_all().await.unwrap().len();
+    let devices_before = w.hub.store.hub_wide().devices().list_all().await.expect("the store answers").len();
+    let confs_before = w.hub.store.hub_wide().device_confs().list_all().await.expect("the store answers").len();
     // The horse's members are FAM-0 and FAM-1: the second is taken, after the parent and the
     // first member were written in the same transaction.
     let horse = w.call("POST", "/api/deviceandconfRegistration", &w.admin, json!({ "hardwareSerial": "FAM", "name": "Saddle", "deviceType": "Sensing Horse", "numberOfSubdevices": 2 })).await;
     expect(&horse, 409, "duplicateSerial");
     for serial in ["FAM", "FAM-0"] {
-        assert!(w.hub.store.devices().by_serial(serial).await.unwrap().is_none(), "{serial} was left behind");
+        assert!(w.hub.store.hub_wide().devices().by_serial(serial).await.expect("the store answers").is_none(), "{serial} was left behind");
     }
-    assert_eq!(w.hub.store.devices().list_all().await.unwrap().len(), devices_before);
-    assert_eq!(w.hub.store.device_confs().list_all().await.unwrap().len(), confs_before, "no configuration was left behind");
+    assert_eq!(w.hub.store.hub_wide().devices().list_all().await.expect("the store answers").len(), devices_before);
+    assert_eq!(w.hub.store.hub_wide().device_confs().list_all().await.expect("the store answers").len(), confs_before, "no configuration was left behind");
     assert!(w.hub.catalog.by_serial("FAM").is_none() && w.hub.catalog.by_serial("FAM-0").is_none(), "the running hub was not told of a device that does not exist");
     // With the serial free, the same family registers whole.
     let horse = w.call("POST", "/api/deviceandconfRegistration", &w.admin, json!({ "hardwareSerial": "FAM2", "name": "Saddle", "deviceType": "Sensing Horse", "numberOfSubdevices": 2 })).await;
@@ -814,35 +863,35 @@ async fn a_family_whose_second_member_is_taken_leaves_nothing_behind() {
 #[tokio::test]
 async fn families_are_named_alike_by_the_api_the_demo_and_provision() {
     let w = world().await;
-    let demo = Store::memory().await.unwrap();
-    hub::demo::seed(&demo).await.unwrap();
+    let demo = Store::memory().await.expect("an in-memory store");
+    hub::demo::seed(&demo).await.expect("the demo seeds");
     for (demo_serial, body) in [
         ("DEMO-HORSE-01", json!({ "hardwareSerial": "API-HORSE", "name": "Saddle sensor", "deviceType": "Sensing Horse", "numberOfSubdevices": 2 })),
         ("DEMO-ROOM-01", json!({ "hardwareSerial": "API-ROOM", "name": "Room 105", "deviceType": "Room Set" })),
     ] {
         let registered = w.call("POST", "/api/deviceandconfRegistration", &w.admin, body.clone()).await;
         expect(&registered, 201, "");
-        let api_shape = family_shape(&w.hub.store, body["hardwareSerial"].as_str().unwrap()).await;
+        let api_shape = family_shape(&w.hub.store, body["hardwareSerial"].as_str().expect("a serial")).await;
         let demo_shape = family_shape(&demo, demo_serial).await;
         assert!(!api_shape.is_empty());
         assert_eq!(api_shape, demo_shape, "{demo_serial} is named as the API names its family");
-        let demo_parent = demo.devices().by_serial(demo_serial).await.unwrap().unwrap();
+        let demo_parent = demo.hub_wide().devices().by_serial(demo_serial).await.expect("the store answers").expect("it is stored");
         assert_eq!(demo_parent.name, body["name"]);
     }
     // provision registers through the same call: the device and its configuration, named as
     // asked, a member of no family.
-    let provisioned = hub::provision::provision(&w.hub.store, mat_protocol::device_type::DeviceType::MattressMatIoT, "PROV", 2).await.unwrap();
+    let provisioned = hub::provision::provision(&w.hub.store, mat_protocol::device_type::DeviceType::MattressMatIoT, "PROV", 2).await.expect("provisioning succeeds");
     assert_eq!(provisioned.iter().map(|p| p.serial.as_str()).collect::<Vec<_>>(), ["PROV-00001", "PROV-00002"]);
-    let confs = w.hub.store.device_confs().list_all().await.unwrap();
+    let confs = w.hub.store.hub_wide().device_confs().list_all().await.expect("the store answers");
     for device in &provisioned {
-        let stored = w.hub.store.devices().by_serial(&device.serial).await.unwrap().unwrap();
+        let stored = w.hub.store.hub_wide().devices().by_serial(&device.serial).await.expect("the store answers").expect("it is stored");
         assert_eq!(stored.name, format!("PROV {}", &device.serial[device.serial.len() - 1..]));
         assert!(stored.member_ids.is_empty() && stored.parent_id.is_none());
         assert!(storage::device_secret::verify(&device.secret, &stored.secret_hash));
         assert!(confs.iter().any(|c| c.device_id == stored.id), "{} has its configuration", device.serial);
     }
     // Provisioning again keeps the devices and issues new secrets.
-    let again = hub::provision::provision(&w.hub.store, mat_protocol::device_type::DeviceType::MattressMatIoT, "PROV", 2).await.unwrap();
+    let again = hub::provision::provision(&w.hub.store, mat_protocol::device_type::DeviceType::MattressMatIoT, "PROV", 2).await.expect("provisioning succeeds");
     assert_eq!(again[0].device_id, provisioned[0].device_id);
     assert_ne!(again[0].secret, provisioned[0].secret);
 }

@@ -12,6 +12,7 @@ use std::time::{Duration, Instant};
 use actors::actor::mat::{FrameIn, MatMsg};
 use actors::actor::registry::{MatHandle, RegistryMsg};
 use actors::actor::storage_writer::WriterMsg;
+use actors::browser::DeviceConfEvent;
 use common::*;
 use hub::app::RunningHub;
 use mat_core::machine::alarm::AlarmId;
@@ -36,6 +37,13 @@ async fn ask<T: Send + 'static>(actor: &ActorRef<MatMsg>, message: impl FnOnce(R
         CallResult::Success(answer) => answer,
         _ => panic!("the actor did not answer"),
     }
+}
+
+/// The device's status as the live board shows it (what REST answers), once its actor has handled
+/// everything sent to it before (a call is answered in mailbox order).
+async fn board_status(hub: &RunningHub, handle: &MatHandle, company_id: &str, device_id: &str) -> DeviceConfEvent {
+    ask(&handle.actor, MatMsg::StreamingRemaining).await;
+    hub.board.status(company_id, device_id).expect("the device has a status")
 }
 
 /// An empty 48×48 map, as ingest would hand it over.
@@ -81,11 +89,11 @@ async fn what_a_mat_holds_survives_a_hub_restart() {
     empty_frame(&handle, 0);
     assert_eq!(ask(&handle.actor, |reply| MatMsg::StartStreaming { seconds: 180, reply }).await, Ok(()));
     empty_bed(&handle, Duration::from_millis(1_500)).await;
-    let before = ask(&handle.actor, MatMsg::GetStatus).await;
+    let before = board_status(&hub, &handle, &company, &device.id).await;
     assert_eq!((before.patient_status, before.unattended_alarm), (PatientStatus::Missing, true));
     let remaining_before = ask(&handle.actor, MatMsg::StreamingRemaining).await;
     assert!(matches!(hub.actors.writer.call(WriterMsg::Flush, WAIT).await.unwrap(), CallResult::Success(Ok(()))));
-    let alarms = store.logs().alarms(&company, &device.id).await.unwrap();
+    let alarms = store.company(&company).logs().alarms(&device.id).await.unwrap();
     assert_eq!(alarms.len(), 1);
     let number = hub::records::alarm_number(&device.id, &alarms[0].id).expect("the actor's numbering");
 
@@ -96,8 +104,8 @@ async fn what_a_mat_holds_survives_a_hub_restart() {
 
     // The restarted hub's actor: offline (no connection survives), the patient still Missing with
     // the alarm pending, the stream resumed with the time left, the interval in force.
-    let after = ask(&handle.actor, MatMsg::GetStatus).await;
-    assert_eq!((after.functional, after.patient_status, after.unattended_alarm), (false, PatientStatus::Missing, true), "{after:?}");
+    let after = board_status(&hub, &handle, &company, &device.id).await;
+    assert_eq!((after.device_functional, after.patient_status, after.unattended_alarm), (false, PatientStatus::Missing, true), "{after:?}");
     let remaining = ask(&handle.actor, MatMsg::StreamingRemaining).await;
     let elapsed = u32::try_from(stopped.elapsed().as_secs()).unwrap();
     assert!((remaining_before.saturating_sub(elapsed + 2)..=remaining_before).contains(&remaining), "{remaining} s left of {remaining_before}");
@@ -108,7 +116,7 @@ async fn what_a_mat_holds_survives_a_hub_restart() {
     empty_bed(&handle, Duration::from_millis(1_500)).await;
     assert_eq!(ask(&handle.actor, |reply| MatMsg::AttendAlarm { alarm: Some(AlarmId(number)), by: None, reply }).await, Ok(1));
     assert!(matches!(hub.actors.writer.call(WriterMsg::Flush, WAIT).await.unwrap(), CallResult::Success(Ok(()))));
-    let alarms = store.logs().alarms(&company, &device.id).await.unwrap();
+    let alarms = store.company(&company).logs().alarms(&device.id).await.unwrap();
     assert_eq!(alarms.len(), 1, "one alarm across the restart");
     assert!(alarms[0].has_been_attended);
     hub.shutdown().await;
@@ -130,29 +138,29 @@ async fn a_patient_back_before_a_kill_is_not_restored_missing_and_leaving_again_
         device_functional: false,
         patient_status: PatientStatus::Missing.name().to_owned(),
     };
-    store.device_confs().save_statuses(&[missing(&back.id), missing(&gone.id)]).await.unwrap();
+    store.hub_wide().device_confs().save_statuses(&[missing(&back.id), missing(&gone.id)]).await.unwrap();
     for (device, entered_at) in [(back, now_s - 50), (gone, now_s - 200)] {
         let key = format!("{}-1", device.id);
-        store.logs().raise_alarm_keyed(&company, &device.id, &key, "Missing", now_s - 100).await.unwrap();
-        assert!(store.logs().attend_keyed(&company, &key, now_s - 90, None).await.unwrap());
+        store.company(&company).logs().raise_alarm_keyed(&device.id, &key, "Missing", now_s - 100).await.unwrap();
+        assert!(store.company(&company).logs().attend_keyed(&key, now_s - 90, None).await.unwrap());
         let entrance = storage::model::PresenceLog { device_id: device.id.clone(), creation_date: entered_at, log_id: "1".into() };
-        store.logs().add_presence(&company, &entrance).await.unwrap();
+        store.company(&company).logs().add_presence(&entrance).await.unwrap();
     }
 
     let config = one_second_absence(data.path());
     let hub = hub::app::start_with_store(config, store.clone()).await.unwrap();
     let stored: Vec<(String, String)> =
-        store.device_confs().list_all().await.unwrap().into_iter().map(|c| (c.device_id, c.patient_status)).collect();
+        store.hub_wide().device_confs().list_all().await.unwrap().into_iter().map(|c| (c.device_id, c.patient_status)).collect();
     assert!(stored.contains(&(back.id.clone(), "Correct".to_owned())), "{stored:?}");
     assert!(stored.contains(&(gone.id.clone(), "Missing".to_owned())), "{stored:?}");
 
     let (back_actor, gone_actor) = (actor(&hub, &back.id).await, actor(&hub, &gone.id).await);
-    assert_eq!(ask(&back_actor.actor, MatMsg::GetStatus).await.patient_status, PatientStatus::Correct);
+    assert_eq!(board_status(&hub, &back_actor, &company, &back.id).await.patient_status, PatientStatus::Correct);
     empty_bed(&back_actor, Duration::from_millis(1_500)).await;
-    let left_again = ask(&back_actor.actor, MatMsg::GetStatus).await;
+    let left_again = board_status(&hub, &back_actor, &company, &back.id).await;
     assert_eq!((left_again.patient_status, left_again.unattended_alarm), (PatientStatus::Missing, true), "the new absence raises its alarm");
     empty_bed(&gone_actor, Duration::from_millis(1_500)).await;
-    let still_gone = ask(&gone_actor.actor, MatMsg::GetStatus).await;
+    let still_gone = board_status(&hub, &gone_actor, &company, &gone.id).await;
     assert_eq!((still_gone.patient_status, still_gone.unattended_alarm), (PatientStatus::Missing, false), "the attended absence goes on");
     hub.shutdown().await;
 }
@@ -172,14 +180,14 @@ async fn an_alarm_attended_over_rest_is_attended_in_the_machine_and_the_next_abs
     let token = login(hub.http_addr, &email, PASSWORD).await;
     let handle = actor(&hub, &device.id).await;
     empty_bed(&handle, Duration::from_millis(1_500)).await;
-    assert!(ask(&handle.actor, MatMsg::GetStatus).await.unattended_alarm, "the empty bed raised the Missing alarm");
+    assert!(board_status(&hub, &handle, &company, &device.id).await.unattended_alarm, "the empty bed raised the Missing alarm");
 
     let path = format!("/api/iotAlarms/{}", device.id);
     let attended = request(hub.http_addr, "PUT", &path, Some(&token), None).await;
     assert_eq!(attended.status, 200, "{}", attended.body);
     assert_eq!(attended.json::<serde_json::Value>()["attended"], 1);
-    assert!(!ask(&handle.actor, MatMsg::GetStatus).await.unattended_alarm, "the machine no longer holds it");
-    let stored = store.logs().alarms(&company, &device.id).await.unwrap();
+    assert!(!board_status(&hub, &handle, &company, &device.id).await.unattended_alarm, "the machine no longer holds it");
+    let stored = store.company(&company).logs().alarms(&device.id).await.unwrap();
     assert_eq!((stored.len(), stored[0].has_been_attended), (1, true), "stored attended before the answer");
     let again = request(hub.http_addr, "PUT", &path, Some(&token), None).await;
     assert_eq!(again.json::<serde_json::Value>()["attended"], 0);
@@ -198,8 +206,8 @@ async fn an_alarm_attended_over_rest_is_attended_in_the_machine_and_the_next_abs
         handle.actor.cast(MatMsg::Frame(present)).unwrap();
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
-    assert_eq!(ask(&handle.actor, MatMsg::GetStatus).await.patient_status, PatientStatus::Correct);
+    assert_eq!(board_status(&hub, &handle, &company, &device.id).await.patient_status, PatientStatus::Correct);
     empty_bed(&handle, Duration::from_millis(1_500)).await;
-    assert!(ask(&handle.actor, MatMsg::GetStatus).await.unattended_alarm, "the next absence raised a new alarm");
+    assert!(board_status(&hub, &handle, &company, &device.id).await.unattended_alarm, "the next absence raised a new alarm");
     hub.shutdown().await;
 }

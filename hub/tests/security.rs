@@ -121,8 +121,8 @@ async fn world() -> World {
     let store = Store::memory().await.unwrap();
     let (company_id, email, devices) = seed_company(&store, "A", &["Mattress Mat IoT"]).await;
     let (company_b, _, _) = seed_company(&store, "B", &["Mattress Mat IoT"]).await;
-    store.users().create(ADMIN_EMAIL, PASSWORD, hub::auth::roles::ROLE_ADMIN, &company_id).await.unwrap();
-    store.users().create(ADMIN_B_EMAIL, PASSWORD, hub::auth::roles::ROLE_ADMIN, &company_b).await.unwrap();
+    store.hub_wide().accounts().create(ADMIN_EMAIL, PASSWORD, hub::auth::roles::ROLE_ADMIN, &company_id).await.unwrap();
+    store.hub_wide().accounts().create(ADMIN_B_EMAIL, PASSWORD, hub::auth::roles::ROLE_ADMIN, &company_b).await.unwrap();
     let running = hub::app::start_with_store(common::config(data.path()), store).await.unwrap();
     let hub = TestHub { hub: running, company_id, email, devices, _data: data };
     let admin = login(hub.http(), ADMIN_EMAIL, PASSWORD).await;

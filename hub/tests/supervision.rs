@@ -54,10 +54,10 @@ async fn a_panicking_mat_actor_is_restarted_and_keeps_streaming() {
 async fn a_stored_stream_end_resumes_after_a_restart() {
     let data = tempfile::tempdir().unwrap();
     let store = storage::Store::memory().await.unwrap();
-    let (_, _, devices) = common::seed_company(&store, "R", &["Mattress Mat IoT", "Mattress Mat IoT"]).await;
+    let (company, _, devices) = common::seed_company(&store, "R", &["Mattress Mat IoT", "Mattress Mat IoT"]).await;
     let now_ms = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_millis() as i64;
-    store.device_confs().set_streaming_end(&devices[0].id, Some(now_ms + 60_000)).await.unwrap();
-    store.device_confs().set_streaming_end(&devices[1].id, Some(now_ms - 1_000)).await.unwrap();
+    store.company(&company).device_confs().set_streaming_end(&devices[0].id, Some(now_ms + 60_000)).await.unwrap();
+    store.company(&company).device_confs().set_streaming_end(&devices[1].id, Some(now_ms - 1_000)).await.unwrap();
     let hub = hub::app::start_with_store(common::config(data.path()), store).await.unwrap();
     let remaining = |id: &str| {
         let device_id: std::sync::Arc<str> = std::sync::Arc::from(id);
@@ -86,19 +86,24 @@ async fn a_stored_unattended_alarm_is_pending_after_a_restart() {
     let (company, _, devices) = common::seed_company(&store, "P", &["Mattress Mat IoT"]).await;
     let device = &devices[0];
     let raised = storage::unix_now() - 120;
-    store.logs().raise_alarm_keyed(&company, &device.id, &hub::records::alarm_key(&device.id, 41), "Missing", raised).await.unwrap();
+    store.company(&company).logs().raise_alarm_keyed(&device.id, &hub::records::alarm_key(&device.id, 41), "Missing", raised).await.unwrap();
     let hub = hub::app::start_with_store(common::config(data.path()), store).await.unwrap();
     let device_id: std::sync::Arc<str> = std::sync::Arc::from(device.id.as_str());
     let handle = hub.actors.registry.call(|reply| RegistryMsg::Resolve { device_id, reply }, Some(Duration::from_secs(5))).await.unwrap().unwrap().unwrap();
-    assert!(handle.actor.call(MatMsg::CheckAlarms, Some(Duration::from_secs(5))).await.unwrap().unwrap(), "pending after the restart");
+    // What the card shows (the live board), once the actor has handled everything before a call.
+    let pending = async || {
+        handle.actor.call(MatMsg::StreamingRemaining, Some(Duration::from_secs(5))).await.unwrap().unwrap();
+        hub.board.status(&company, &device.id).expect("the device's status").unattended_alarm
+    };
+    assert!(pending().await, "pending after the restart");
     let alarm = Some(mat_core::machine::alarm::AlarmId(41));
     let attended = handle.actor.call(|reply| MatMsg::AttendAlarm { alarm, by: None, reply }, Some(Duration::from_secs(5))).await.unwrap().unwrap();
     assert_eq!(attended.unwrap(), 1);
-    assert!(!handle.actor.call(MatMsg::CheckAlarms, Some(Duration::from_secs(5))).await.unwrap().unwrap());
+    assert!(!pending().await);
     // The attendance reaches storage through the writer.
     let mut stored = false;
     for _ in 0..30 {
-        if hub.store.logs().alarms(&company, &device.id).await.unwrap()[0].has_been_attended {
+        if hub.store.company(&company).logs().alarms(&device.id).await.unwrap()[0].has_been_attended {
             stored = true;
             break;
         }

@@ -39,7 +39,9 @@ pub fn parse_listening(line: &str) -> Option<Listening> {
 /// A hub this program started.
 pub struct SpawnedHub {
     child: Child,
-    /// Its process id.
+    hub_bin: PathBuf,
+    cpu: Option<usize>,
+    /// Its process id (a new one after [`SpawnedHub::restart`]).
     pub pid: u32,
     /// Where it listens.
     pub listening: Listening,
@@ -81,14 +83,27 @@ pub async fn spawn(hub_bin: &Path, cpu: Option<usize>, count: usize, device_type
             String::from_utf8_lossy(&provision.stderr)
         );
     }
+    let (child, pid, listening) = start(hub_bin, cpu, &data_dir, "127.0.0.1:0", "127.0.0.1:0").await?;
+    let temp = if keep_data {
+        let _ = temp.keep();
+        None
+    } else {
+        Some(temp)
+    };
+    Ok(SpawnedHub { child, hub_bin: hub_bin.to_path_buf(), cpu, pid, listening, devices_file, data_dir, _temp: temp })
+}
+
+/// Starts the hub in demo mode without its own simulators on `data_dir`, listening on `http` and
+/// `quic` (`127.0.0.1:0` for ephemeral ports); returns once it printed where it listens.
+async fn start(hub_bin: &Path, cpu: Option<usize>, data_dir: &Path, http: &str, quic: &str) -> Result<(Child, u32, Listening)> {
     let log_path = data_dir.join("hub.log");
-    let log = std::fs::File::create(&log_path).with_context(|| format!("creating {}", log_path.display()))?;
+    let log = std::fs::OpenOptions::new().create(true).append(true).open(&log_path).with_context(|| format!("creating {}", log_path.display()))?;
     let mut child = crate::pinning::command(cpu, hub_bin)
         .arg("--demo")
         .arg("--no-simulators")
         .arg("--data")
-        .arg(&data_dir)
-        .args(["--http", "127.0.0.1:0", "--quic", "127.0.0.1:0"])
+        .arg(data_dir)
+        .args(["--http", http, "--quic", quic])
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::from(log))
@@ -124,22 +139,62 @@ pub async fn spawn(hub_bin: &Path, cpu: Option<usize>, count: usize, device_type
     // Keep draining stdout into a file so the hub never blocks on a full pipe.
     let stdout_log = data_dir.join("hub.stdout.log");
     tokio::spawn(async move {
-        let Ok(mut file) = tokio::fs::File::create(&stdout_log).await else { return };
+        let Ok(mut file) = tokio::fs::OpenOptions::new().create(true).append(true).open(&stdout_log).await else { return };
         while let Ok(Some(line)) = lines.next_line().await {
             let _ = file.write_all(line.as_bytes()).await;
             let _ = file.write_all(b"\n").await;
         }
     });
-    let temp = if keep_data {
-        let _ = temp.keep();
-        None
-    } else {
-        Some(temp)
-    };
-    Ok(SpawnedHub { child, pid, listening, devices_file, data_dir, _temp: temp })
+    Ok((child, pid, listening))
 }
 
+/// How [`SpawnedHub::restart`] ends the running hub.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Ending {
+    /// SIGKILL: no shutdown, connections left open (the devices learn of it from a stateless
+    /// reset or their idle timeout).
+    Kill,
+    /// SIGTERM: the hub closes its connections and stops.
+    Term,
+}
+
+/// How many times a restart is tried while the ended hub's store lock or ports linger.
+const RESTART_ATTEMPTS: usize = 100;
+/// Pause between two restart attempts.
+const RESTART_RETRY: Duration = Duration::from_millis(200);
+
 impl SpawnedHub {
+    /// Ends the hub (`ending`), waits for the process to be gone, and starts it again on the same
+    /// data directory, addresses and core; returns once the new process printed where it listens.
+    pub async fn restart(&mut self, ending: Ending) -> Result<()> {
+        match ending {
+            Ending::Kill => self.child.start_kill().context("killing the hub")?,
+            Ending::Term => {
+                let _ = Command::new("kill").args(["-TERM", &self.pid.to_string()]).status().await;
+            }
+        }
+        match tokio::time::timeout(Duration::from_secs(30), self.child.wait()).await {
+            Ok(status) => {
+                status.context("waiting for the hub to exit")?;
+            }
+            Err(_) => bail!("the hub did not exit within 30 s of SIGTERM"),
+        }
+        let (http, quic) = (self.listening.http.trim_start_matches("http://").to_owned(), self.listening.quic.to_string());
+        let mut last = None;
+        for _ in 0..RESTART_ATTEMPTS {
+            match start(&self.hub_bin, self.cpu, &self.data_dir, &http, &quic).await {
+                Ok((child, pid, listening)) => {
+                    (self.child, self.pid, self.listening) = (child, pid, listening);
+                    return Ok(());
+                }
+                Err(e) => last = Some(e),
+            }
+            tokio::time::sleep(RESTART_RETRY).await;
+        }
+        Err(last.unwrap_or_else(|| anyhow::anyhow!("no restart attempt")).context(format!("restarting the hub {RESTART_ATTEMPTS} times")))
+    }
+
     /// Asks the hub to stop (SIGTERM), then kills it if it has not exited within 10 s.
     pub async fn stop(mut self) -> Result<()> {
         if let Ok(Some(_)) = self.child.try_wait() {

@@ -5,7 +5,9 @@
 //! It measures the hub, not itself: the hub runs pinned to one core and the generator to another,
 //! frames are pre-rendered ([`frames`]), and a generator that falls behind its schedule or runs
 //! out of CPU says so instead of printing latencies ([`saturation`]). `sweep` raises the mats until
-//! the knee and plots it; `--target mosquitto[-tls]` runs the same load through Mosquitto.
+//! the knee and plots it; `--target mosquitto[-tls]` runs the same load through Mosquitto;
+//! `storm` connects a large fleet at a monitoring rate, reads the hub's memory per mat, restarts
+//! the hub and times the fleet's return.
 
 mod broker_run;
 mod frames;
@@ -22,6 +24,7 @@ mod prom;
 mod report;
 mod saturation;
 mod schedule;
+mod storm;
 mod svg;
 mod sweep;
 mod viewer;
@@ -60,6 +63,9 @@ enum Command {
     /// Capacity sweep: mats from --from upward by --step until the knee, for each target; writes
     /// the points as JSON and a plot as SVG next to it.
     Sweep(sweep::SweepArgs),
+    /// Connection scale: a fleet at a monitoring rate connects, the hub's memory per mat is read,
+    /// then the hub is ended and restarted and the fleet's return is timed.
+    Storm(storm::StormArgs),
     /// Redraw the SVG plot of a sweep's JSON (written next to it).
     Plot {
         /// The sweep's JSON report.
@@ -200,9 +206,10 @@ fn main() {
         .with_writer(std::io::stderr)
         .init();
     let cli = Cli::parse();
-    let run_args = match &cli.command {
-        Command::Run(args) => args,
-        Command::Sweep(sweep) => &sweep.run,
+    let generator_cpu = match &cli.command {
+        Command::Run(args) => args.pins().then_some(args.generator_cpu),
+        Command::Sweep(sweep) => sweep.run.pins().then_some(sweep.run.generator_cpu),
+        Command::Storm(storm) => storm.pins().then_some(storm.generator_cpu),
         Command::Plot { json } => match sweep::replot(json) {
             Ok(svg) => {
                 println!("plot written to {}", svg.display());
@@ -216,8 +223,8 @@ fn main() {
     };
     // Pin before the runtime starts its threads: they inherit this process's CPU set (and the
     // runtime sizes itself to it).
-    if run_args.pins()
-        && let Err(e) = pinning::pin_self(run_args.generator_cpu)
+    if let Some(cpu) = generator_cpu
+        && let Err(e) = pinning::pin_self(cpu)
     {
         eprintln!("loadtests: {e:#}");
         std::process::exit(1);
@@ -233,6 +240,7 @@ fn main() {
         match cli.command {
             Command::Run(args) => run(args).await,
             Command::Sweep(args) => sweep::run(args).await,
+            Command::Storm(args) => storm::run(args).await,
             Command::Plot { .. } => Ok(()),
         }
     });

@@ -140,3 +140,36 @@ fn a_small_sweep_writes_points_a_plot_and_the_broker_comparison() {
     }
 }
 
+
+#[test]
+fn a_storm_reads_memory_per_mat_and_times_the_fleet_back_after_a_kill() {
+    let hub = hub_binary();
+    assert!(hub.is_file(), "hub binary not found at {}: build it with `cargo build -p hub` or set HUB_BIN", hub.display());
+    let out_dir = tempfile::tempdir().expect("temp dir");
+    let json = out_dir.path().join("storm.json");
+    let output = Command::new(env!("CARGO_BIN_EXE_loadtests"))
+        .args(["storm", "--hub-bin"])
+        .arg(&hub)
+        .args(["--mats", "12", "--rate", "2", "--ramp", "500ms", "--settle", "2s", "--timeout", "60s", "--ending", "kill", "--json"])
+        .arg(&json)
+        .output()
+        .expect("run loadtests storm");
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(output.status.success(), "loadtests storm failed ({}):\n{stdout}\n{stderr}", output.status);
+    let report: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&json).expect("report written")).expect("report is JSON");
+    assert_eq!(report["mats"], 12);
+    assert_eq!(report["ending"], "kill");
+    // Every milestone reached, on the first connection and after the restart: the new process
+    // counted all 12 mats (the killed one's connections were reset, or timed out, and reopened).
+    for phase in ["first_connection", "reconnection"] {
+        let milestones = report[phase].as_array().unwrap_or_else(|| panic!("{phase}: {report:#}"));
+        assert_eq!(milestones.len(), 4, "{report:#}");
+        assert_eq!(milestones.last().and_then(|m| m["mats"].as_u64()), Some(12));
+        assert!(milestones.iter().all(|m| m["secs"].as_f64().is_some()), "{phase} not complete: {report:#}");
+    }
+    assert!(report["hub_rss_with_mats_mib"].as_f64().unwrap_or(0.0) > 0.0, "{report:#}");
+    assert!(report["restart_serving_secs"].as_f64().is_some_and(|s| s > 0.0), "{report:#}");
+    assert!(report["warnings"].as_array().is_some_and(|w| w.iter().all(|w| !w.as_str().unwrap_or("").contains("not every mat"))), "{report:#}");
+    assert!(stdout.contains("mats back:"), "{stdout}");
+}

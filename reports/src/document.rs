@@ -30,6 +30,26 @@ impl PageCanvas {
         self.content.fill_nonzero();
     }
 
+    /// Fills unit squares `(x, y)` (lower-left corners, in the current user space) as one path in
+    /// one colour: a map's cells of one value cost one colour change and one fill, and their
+    /// integer corners are written without float formatting.
+    pub fn fill_unit_squares(&mut self, colour: Rgb, corners: impl IntoIterator<Item = (i32, i32)>) {
+        self.content.set_fill_rgb(colour[0], colour[1], colour[2]);
+        for (x, y) in corners {
+            self.content.op("re").operands([x, y, 1, 1]);
+        }
+        self.content.fill_nonzero();
+    }
+
+    /// Runs `draw` with user space scaled by `scale` and its origin moved to (`x`, `y`), then
+    /// restores the graphics state.
+    pub fn scaled(&mut self, x: f32, y: f32, scale: f32, draw: impl FnOnce(&mut PageCanvas)) {
+        self.content.save_state();
+        self.content.transform([scale, 0.0, 0.0, scale, x, y]);
+        draw(self);
+        self.content.restore_state();
+    }
+
     /// Strokes a rectangle's outline.
     pub fn stroke_rect(&mut self, x: f32, y: f32, width: f32, height: f32, colour: Rgb, line_width: f32) {
         self.content.set_stroke_rgb(colour[0], colour[1], colour[2]);

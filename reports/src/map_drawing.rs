@@ -40,21 +40,29 @@ impl MapPlacement {
 }
 
 /// Paints the cells of `placement` (non-zero cells only; zero stays paper white) inside a
-/// marked-content section `PressureMap`, then outlines the drawn area.
+/// marked-content section `PressureMap`, then outlines the drawn area. The section works in cell
+/// units (one `cm` maps a cell to `placement.cell` points) and paints each value's cells as one
+/// path, so a 48 × 48 map costs one colour per distinct value instead of one per cell.
 pub fn draw_map(canvas: &mut PageCanvas, map: &ReportMap, placement: &MapPlacement, palette: Palette, scale_max: u16) {
     let p = *placement;
-    canvas.marked(b"PressureMap", |canvas| {
-        for r in p.row0..(p.row0 + p.rows).min(map.rows as usize) {
-            for c in p.col0..(p.col0 + p.cols).min(map.cols as usize) {
-                let v = map.value(r, c);
-                if v == 0 {
-                    continue;
-                }
-                let x = p.left + (c - p.col0) as f32 * p.cell;
-                let y = p.top - (r - p.row0 + 1) as f32 * p.cell;
-                canvas.fill_rect(x, y, p.cell, p.cell, palette.colour(v, scale_max));
+    let mut cells: Vec<(u16, i32, i32)> = Vec::new();
+    for r in p.row0..(p.row0 + p.rows).min(map.rows as usize) {
+        for c in p.col0..(p.col0 + p.cols).min(map.cols as usize) {
+            let v = map.value(r, c);
+            if v != 0 {
+                // Lower-left corner in cell units from the placement's top-left corner.
+                cells.push((v, (c - p.col0) as i32, -((r - p.row0 + 1) as i32)));
             }
         }
+    }
+    cells.sort_unstable_by_key(|&(v, _, _)| v);
+    canvas.marked(b"PressureMap", |canvas| {
+        canvas.scaled(p.left, p.top, p.cell, |canvas| {
+            for same_value in cells.chunk_by(|a, b| a.0 == b.0) {
+                let colour = palette.colour(same_value[0].0, scale_max);
+                canvas.fill_unit_squares(colour, same_value.iter().map(|&(_, x, y)| (x, y)));
+            }
+        });
     });
     canvas.stroke_rect(
         p.left,

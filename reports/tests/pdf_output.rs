@@ -55,24 +55,59 @@ fn all_text(doc: &lopdf::Document) -> String {
     doc.extract_text(&pages).unwrap()
 }
 
-/// Operands of every `re` between `BMC /tag` and its `EMC` on page `page`.
+/// Every `re` between `BMC /tag` and its `EMC` on page `page`, in page points: the operands
+/// mapped through the scale-and-translate `cm` in force (`q`/`Q` nest), as `[x, y, width, height]`.
 fn marked_rectangles(doc: &lopdf::Document, page: u32, tag: &[u8]) -> Vec<[f32; 4]> {
     let id = doc.get_pages()[&page];
     let content = Content::decode(&doc.get_page_content(id).unwrap()).unwrap();
     let mut inside = false;
     let mut rects = Vec::new();
+    // (scale x, scale y, translate x, translate y); the maps use no rotation or skew.
+    let identity = [1.0f32, 1.0, 0.0, 0.0];
+    let mut matrix = identity;
+    let mut saved = Vec::new();
     for op in content.operations {
+        let numbers = || op.operands.iter().map(|o| o.as_float().unwrap()).collect::<Vec<f32>>();
         match op.operator.as_str() {
             "BMC" => inside = op.operands[0].as_name().unwrap() == tag,
             "EMC" => inside = false,
+            "q" => saved.push(matrix),
+            "Q" => matrix = saved.pop().expect("Q without q"),
+            "cm" => {
+                let m = numbers();
+                assert!(m[1] == 0.0 && m[2] == 0.0, "a map drawn rotated or skewed: {m:?}");
+                let [sx, sy, tx, ty] = matrix;
+                matrix = [sx * m[0], sy * m[3], tx + sx * m[4], ty + sy * m[5]];
+            }
             "re" if inside => {
-                let v: Vec<f32> = op.operands.iter().map(|o| o.as_float().unwrap()).collect();
-                rects.push([v[0], v[1], v[2], v[3]]);
+                let v = numbers();
+                let [sx, sy, tx, ty] = matrix;
+                rects.push([tx + sx * v[0], ty + sy * v[1], sx * v[2], sy * v[3]]);
             }
             _ => {}
         }
     }
     rects
+}
+
+/// Operands of the first `re` after the `EMC` that closes `BMC /tag` on page `page` (drawn in
+/// page space).
+fn first_rectangle_after(doc: &lopdf::Document, page: u32, tag: &[u8]) -> [f32; 4] {
+    let id = doc.get_pages()[&page];
+    let content = Content::decode(&doc.get_page_content(id).unwrap()).unwrap();
+    let (mut inside, mut closed) = (false, false);
+    for op in content.operations {
+        match op.operator.as_str() {
+            "BMC" => inside = op.operands[0].as_name().unwrap() == tag,
+            "EMC" if inside => (inside, closed) = (false, true),
+            "re" if closed => {
+                let v: Vec<f32> = op.operands.iter().map(|o| o.as_float().unwrap()).collect();
+                return [v[0], v[1], v[2], v[3]];
+            }
+            _ => {}
+        }
+    }
+    panic!("no rectangle after the {} section", String::from_utf8_lossy(tag))
 }
 
 #[test]
@@ -128,6 +163,25 @@ fn pressure_maps_are_coloured_cells_in_the_palette() {
     let cells = marked_rectangles(&doc, 2, b"PressureMap");
     assert_eq!(cells.len(), 288);
     assert!(cells.iter().all(|r| (r[2] - r[3]).abs() < 1e-3 && r[2] > 5.0));
+    // Each square sits where its cell is: read back from the left-most column (14) and the top
+    // row (10), the squares are exactly the feet's cells, none doubled.
+    let size = cells[0][2];
+    let left = cells.iter().map(|r| r[0]).fold(f32::INFINITY, f32::min);
+    let top = cells.iter().map(|r| r[1] + r[3]).fold(f32::NEG_INFINITY, f32::max);
+    let drawn: std::collections::BTreeSet<(usize, usize)> = cells
+        .iter()
+        .map(|r| (10 + ((top - (r[1] + r[3])) / size).round() as usize, 14 + ((r[0] - left) / size).round() as usize))
+        .collect();
+    let map = feet_map();
+    let loaded: std::collections::BTreeSet<(usize, usize)> =
+        (0..48).flat_map(|r| (0..48).map(move |c| (r, c))).filter(|&(r, c)| map.cells[r * 48 + c] != 0).collect();
+    assert_eq!(drawn, loaded);
+    // And the map's outline (the first rectangle after the section) frames all 48 × 48 cells:
+    // the top-left square of the feet is 14 cells right of and 10 below its top-left corner.
+    let outline = first_rectangle_after(&doc, 2, b"PressureMap");
+    assert!((outline[2] - 48.0 * size).abs() < 0.01 && (outline[3] - 48.0 * size).abs() < 0.01, "{outline:?}");
+    assert!((left - (outline[0] + 14.0 * size)).abs() < 0.01, "left {left} in {outline:?}");
+    assert!((top - (outline[1] + outline[3] - 10.0 * size)).abs() < 0.01, "top {top} in {outline:?}");
     // The greys palette paints the top of the scale (180) black: find a "0 0 0 rg" inside the map.
     let id = doc.get_pages()[&2];
     let ops = Content::decode(&doc.get_page_content(id).unwrap()).unwrap().operations;

@@ -1,9 +1,10 @@
 //! The hub's storage: SurrealDB schema, typed repositories, and the one [`Store`] handle.
 //!
 //! A store is opened from a URL: `surrealkv://DIR` (embedded, the default), `mem://` (tests).
-//! Every query that reads or changes company data takes the caller's company id and filters on
-//! it in SurrealQL, so isolation between companies does not depend on the HTTP layer. This
-//! crate knows nothing about actors or HTTP.
+//! Its queries are reached through two handles: [`Store::company`] (a [`CompanyStore`]: company
+//! data, every query filtered on that company in SurrealQL, so isolation between companies does
+//! not depend on the HTTP layer) and [`Store::hub_wide`] (a [`HubWide`]: what is not one
+//! company's data or spans them all). This crate knows nothing about actors or HTTP.
 
 pub mod device_secret;
 mod error;
@@ -11,9 +12,11 @@ mod ids;
 pub mod model;
 pub mod password;
 pub mod repo;
+mod scope;
 
 pub use error::StoreError;
 pub use ids::new_id;
+pub use scope::{CompanyStore, HubWide};
 
 use surrealdb::engine::any::Any;
 use surrealdb::Surreal;
@@ -47,59 +50,19 @@ impl Store {
         Store::open("mem://").await
     }
 
-    /// Companies.
-    pub fn companies(&self) -> repo::Companies<'_> {
-        repo::Companies { db: &self.db }
+    /// The data of one company: every repository of this handle filters on `company_id` in
+    /// SurrealQL, so a foreign id is `NotFound` or an empty list, never another company's row.
+    /// The hub's HTTP handlers get it only from the verified caller (`Caller::store`).
+    pub fn company<'a>(&'a self, company_id: &'a str) -> CompanyStore<'a> {
+        CompanyStore { db: &self.db, company: company_id }
     }
 
-    /// Users.
-    pub fn users(&self) -> repo::Users<'_> {
-        repo::Users { db: &self.db }
-    }
-
-    /// Devices.
-    pub fn devices(&self) -> repo::Devices<'_> {
-        repo::Devices { db: &self.db }
-    }
-
-    /// Device configurations.
-    pub fn device_confs(&self) -> repo::DeviceConfs<'_> {
-        repo::DeviceConfs { db: &self.db }
-    }
-
-    /// Patients and each user's selected patient.
-    pub fn patients(&self) -> repo::Patients<'_> {
-        repo::Patients { db: &self.db }
-    }
-
-    /// Analysis records.
-    pub fn analyses(&self) -> repo::Analyses<'_> {
-        repo::Analyses { db: &self.db }
-    }
-
-    /// Per-user layout settings.
-    pub fn layouts(&self) -> repo::Layouts<'_> {
-        repo::Layouts { db: &self.db }
-    }
-
-    /// Device, presence and alarm logs.
-    pub fn logs(&self) -> repo::Logs<'_> {
-        repo::Logs { db: &self.db }
-    }
-
-    /// The audit log of administrative actions.
-    pub fn audit(&self) -> repo::AuditLog<'_> {
-        repo::AuditLog { db: &self.db }
-    }
-
-    /// Bearer tokens revoked at logout.
-    pub fn revoked_tokens(&self) -> repo::RevokedTokens<'_> {
-        repo::RevokedTokens { db: &self.db }
-    }
-
-    /// Hub-wide settings (the token signing key, …).
-    pub fn settings(&self) -> repo::Settings<'_> {
-        repo::Settings { db: &self.db }
+    /// The queries that are not about one company's data, or that span every company: sign-in
+    /// by e-mail, device lookup by serial, start-up loads, provisioning, hub settings and
+    /// revoked tokens. Kept apart so each use is visible (the hub's HTTP handlers may use it
+    /// only where `hub/tests/isolation.rs` allows).
+    pub fn hub_wide(&self) -> HubWide<'_> {
+        HubWide { db: &self.db }
     }
 }
 
@@ -110,3 +73,6 @@ pub fn unix_now() -> i64 {
 
 #[cfg(test)]
 mod tests;
+
+#[cfg(test)]
+mod isolation_tests;

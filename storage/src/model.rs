@@ -136,10 +136,9 @@ pub struct Analysis {
     pub size_bytes: i64,
 }
 
-/// What storing an analysis takes.
+/// What storing an analysis takes (in the company of the `CompanyStore` that stores it).
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct NewAnalysis {
-    pub company_id: String,
     pub patient_id: String,
     pub user_id: String,
     pub device: Option<String>,
@@ -198,12 +197,11 @@ pub struct PresenceLog {
 }
 
 /// An administrative action to record in the audit log. `company_id` is the company whose data
-/// changed; `actor_company_id` the company of the user who acted. `summary` is a short,
+/// changed; the company of the user who acted is that of the `CompanyStore` recording it. `summary` is a short,
 /// human-readable description of the change; it never holds a secret or a password hash.
 #[derive(Debug, Clone, PartialEq, Default, SurrealValue)]
 pub struct NewAuditEntry {
     pub company_id: String,
-    pub actor_company_id: String,
     pub actor_user_id: String,
     pub actor_email: String,
     /// What was done, `entity.verb` (for example `device.rotateSecret`).

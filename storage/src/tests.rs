@@ -5,7 +5,7 @@ use crate::{device_secret, password, Store, StoreError};
 
 async fn store_with_company() -> (Store, String) {
     let store = Store::memory().await.unwrap();
-    let company = store.companies().create("Demo Clinic", "1 Main St").await.unwrap();
+    let company = store.hub_wide().companies().create("Demo Clinic", "1 Main St").await.unwrap();
     (store, company)
 }
 
@@ -24,28 +24,28 @@ fn device(company: &str, serial: &str) -> NewDevice {
 #[tokio::test]
 async fn companies_have_spec_defaults_and_a_name_limit() {
     let (store, id) = store_with_company().await;
-    let company = store.companies().get(&id).await.unwrap().unwrap();
+    let company = store.hub_wide().companies().get(&id).await.unwrap().unwrap();
     assert_eq!(company.page_color, "#f5f5f5");
     assert_eq!(company.layout_number, 2);
-    assert!(store.companies().create(&"x".repeat(25), "").await.is_ok());
-    assert!(matches!(store.companies().create(&"y".repeat(26), "").await, Err(StoreError::Invalid(_) | StoreError::Database(_))));
-    assert!(store.companies().create("z", &"a".repeat(201)).await.is_err(), "address at most 200");
+    assert!(store.hub_wide().companies().create(&"x".repeat(25), "").await.is_ok());
+    assert!(matches!(store.hub_wide().companies().create(&"y".repeat(26), "").await, Err(StoreError::Invalid(_) | StoreError::Database(_))));
+    assert!(store.hub_wide().companies().create("z", &"a".repeat(201)).await.is_err(), "address at most 200");
 }
 
 #[tokio::test]
 async fn company_variants_default_off_and_switch_for_one_company_only() {
     use crate::model::CompanyVariants;
     let (store, a) = store_with_company().await;
-    let b = store.companies().create("Other", "").await.unwrap();
-    assert_eq!(store.companies().get(&a).await.unwrap().unwrap().variants, CompanyVariants::default());
+    let b = store.hub_wide().companies().create("Other", "").await.unwrap();
+    assert_eq!(store.hub_wide().companies().get(&a).await.unwrap().unwrap().variants, CompanyVariants::default());
     let on = CompanyVariants { hide_centre_of_pressure: true, fitness: false, seating_labels: true };
-    store.companies().set_variants(&a, &on).await.unwrap();
-    assert_eq!(store.companies().get(&a).await.unwrap().unwrap().variants, on);
-    assert_eq!(store.companies().get(&b).await.unwrap().unwrap().variants, CompanyVariants::default());
+    store.company(&a).profile().set_variants(&on).await.unwrap();
+    assert_eq!(store.hub_wide().companies().get(&a).await.unwrap().unwrap().variants, on);
+    assert_eq!(store.hub_wide().companies().get(&b).await.unwrap().unwrap().variants, CompanyVariants::default());
     // Branding saves leave the variants alone.
-    store.companies().update_branding(&a, "Renamed", "", None).await.unwrap();
-    assert_eq!(store.companies().get(&a).await.unwrap().unwrap().variants, on);
-    assert!(matches!(store.companies().set_variants("missing", &on).await, Err(StoreError::NotFound)));
+    store.company(&a).profile().update_branding("Renamed", "", None).await.unwrap();
+    assert_eq!(store.hub_wide().companies().get(&a).await.unwrap().unwrap().variants, on);
+    assert!(matches!(store.company("missing").profile().set_variants(&on).await, Err(StoreError::NotFound)));
 }
 
 #[tokio::test]
@@ -60,49 +60,49 @@ async fn companies_stored_before_the_variant_fields_read_as_all_off() {
         .unwrap()
         .check()
         .unwrap();
-    let a = store.companies().create("Older", "").await.unwrap();
+    let a = store.hub_wide().companies().create("Older", "").await.unwrap();
     store.db.query(crate::SCHEMA).await.unwrap().check().unwrap();
-    assert_eq!(store.companies().get(&a).await.unwrap().unwrap().variants, crate::model::CompanyVariants::default());
+    assert_eq!(store.hub_wide().companies().get(&a).await.unwrap().unwrap().variants, crate::model::CompanyVariants::default());
 }
 
 #[tokio::test]
 async fn users_store_argon2_hashes_and_unique_emails() {
     let (store, company) = store_with_company().await;
-    store.users().create("Demo@Example.com", "demo1234", 2, &company).await.unwrap();
-    let creds = store.users().credentials("demo@example.com").await.unwrap().unwrap();
+    store.hub_wide().accounts().create("Demo@Example.com", "demo1234", 2, &company).await.unwrap();
+    let creds = store.hub_wide().accounts().credentials("demo@example.com").await.unwrap().unwrap();
     assert_eq!(creds.company_id, company);
     assert_eq!(creds.role, 2);
     assert!(password::verify("demo1234", &creds.password_hash));
     assert!(!creds.password_hash.contains("demo1234"));
-    assert!(matches!(store.users().create("demo@example.com", "other1", 2, &company).await, Err(StoreError::Duplicate(_))));
-    assert!(store.users().create("not-an-email", "secret1", 2, &company).await.is_err());
+    assert!(matches!(store.hub_wide().accounts().create("demo@example.com", "other1", 2, &company).await, Err(StoreError::Duplicate(_))));
+    assert!(store.hub_wide().accounts().create("not-an-email", "secret1", 2, &company).await.is_err());
 }
 
 #[tokio::test]
 async fn devices_are_scoped_to_their_company_and_serials_are_unique() {
     let (store, a) = store_with_company().await;
-    let b = store.companies().create("Other", "").await.unwrap();
-    let id = store.devices().create(&device(&a, "MAT-1")).await.unwrap();
-    store.devices().create(&device(&b, "MAT-2")).await.unwrap();
-    let listed = store.devices().list_company(&a).await.unwrap();
+    let b = store.hub_wide().companies().create("Other", "").await.unwrap();
+    let id = store.hub_wide().devices().create(&device(&a, "MAT-1")).await.unwrap();
+    store.hub_wide().devices().create(&device(&b, "MAT-2")).await.unwrap();
+    let listed = store.company(&a).devices().list().await.unwrap();
     assert_eq!(listed.len(), 1);
     assert_eq!(listed[0].id, id);
     assert_eq!(listed[0].company_id, a);
-    assert!(matches!(store.devices().create(&device(&b, "MAT-1")).await, Err(StoreError::Duplicate(_))));
+    assert!(matches!(store.hub_wide().devices().create(&device(&b, "MAT-1")).await, Err(StoreError::Duplicate(_))));
     // Another company cannot change the device's secret.
-    assert!(matches!(store.devices().set_secret_hash(&id, &b, "x").await, Err(StoreError::NotFound)));
-    store.devices().set_secret_hash(&id, &a, "y").await.unwrap();
-    assert_eq!(store.devices().by_serial("MAT-1").await.unwrap().unwrap().secret_hash, "y");
+    assert!(matches!(store.company(&b).devices().set_secret_hash(&id, "x").await, Err(StoreError::NotFound)));
+    store.company(&a).devices().set_secret_hash(&id, "y").await.unwrap();
+    assert_eq!(store.hub_wide().devices().by_serial("MAT-1").await.unwrap().unwrap().secret_hash, "y");
 }
 
 #[tokio::test]
 async fn members_record_their_parent_and_index() {
     let (store, a) = store_with_company().await;
-    let horse = store.devices().create(&NewDevice { device_type: "Sensing Horse".into(), secret_hash: String::new(), ..device(&a, "H") }).await.unwrap();
-    let left = store.devices().create(&device(&a, "H-L")).await.unwrap();
-    let right = store.devices().create(&device(&a, "H-R")).await.unwrap();
-    store.devices().set_members(&horse, &[left.clone(), right.clone()], &a).await.unwrap();
-    let all = store.devices().list_all().await.unwrap();
+    let horse = store.hub_wide().devices().create(&NewDevice { device_type: "Sensing Horse".into(), secret_hash: String::new(), ..device(&a, "H") }).await.unwrap();
+    let left = store.hub_wide().devices().create(&device(&a, "H-L")).await.unwrap();
+    let right = store.hub_wide().devices().create(&device(&a, "H-R")).await.unwrap();
+    store.hub_wide().devices().set_members(&horse, &[left.clone(), right.clone()], &a).await.unwrap();
+    let all = store.hub_wide().devices().list_all().await.unwrap();
     let find = |id: &str| all.iter().find(|d| d.id == id).unwrap().clone();
     assert_eq!(find(&horse).member_ids, vec![left.clone(), right.clone()]);
     assert_eq!(find(&right).parent_id.as_deref(), Some(horse.as_str()));
@@ -116,52 +116,52 @@ async fn a_family_is_created_in_one_transaction() {
     let (store, a) = store_with_company().await;
     let parent = NewDevice { device_type: "Room Set".into(), secret_hash: String::new(), ..device(&a, "ROOM") };
     let members = [device(&a, "ROOM-BED"), device(&a, "ROOM-SEAT"), device(&a, "ROOM-FLOOR")];
-    let family = store.devices().create_family(&parent, &members).await.unwrap();
+    let family = store.hub_wide().devices().create_family(&parent, &members).await.expect("the store answers");
     assert_eq!(family.member_ids.len(), 3);
-    let all = store.devices().list_all().await.unwrap();
-    let find = |id: &str| all.iter().find(|d| d.id == id).unwrap().clone();
+    let all = store.hub_wide().devices().list_all().await.expect("the store answers");
+    let find = |id: &str| all.iter().find(|d| d.id == id).expect("the device is listed").clone();
     assert_eq!(find(&family.parent_id).member_ids, family.member_ids);
     for (index, id) in family.member_ids.iter().enumerate() {
         let member = find(id);
         assert_eq!((member.parent_id.as_deref(), member.member_index), (Some(family.parent_id.as_str()), Some(index as i64)));
         assert_eq!(member.hardware_serial, members[index].hardware_serial);
     }
-    assert_eq!(store.device_confs().list_company(&a).await.unwrap().len(), 4, "every device has its configuration");
+    assert_eq!(store.company(&a).device_confs().list().await.expect("the store answers").len(), 4, "every device has its configuration");
 
     // The third device's serial is taken: the parent and the first member written before it are
     // rolled back with it, configurations included.
     let taken = [device(&a, "H-0"), device(&a, "ROOM-SEAT")];
-    let refused = store.devices().create_family(&NewDevice { secret_hash: String::new(), ..device(&a, "H") }, &taken).await;
+    let refused = store.hub_wide().devices().create_family(&NewDevice { secret_hash: String::new(), ..device(&a, "H") }, &taken).await;
     assert!(matches!(refused, Err(StoreError::Duplicate(_))), "{refused:?}");
     // A family that repeats a serial within itself fails the same way.
     let twice = [device(&a, "T-0"), device(&a, "T-0")];
-    assert!(matches!(store.devices().create_family(&device(&a, "T"), &twice).await, Err(StoreError::Duplicate(_))));
+    assert!(matches!(store.hub_wide().devices().create_family(&device(&a, "T"), &twice).await, Err(StoreError::Duplicate(_))));
     for serial in ["H", "H-0", "T", "T-0"] {
-        assert!(store.devices().by_serial(serial).await.unwrap().is_none(), "{serial} was left behind");
+        assert!(store.hub_wide().devices().by_serial(serial).await.expect("the store answers").is_none(), "{serial} was left behind");
     }
-    assert_eq!(store.devices().list_company(&a).await.unwrap().len(), 4);
-    assert_eq!(store.device_confs().list_company(&a).await.unwrap().len(), 4, "no configuration was left behind");
+    assert_eq!(store.company(&a).devices().list().await.expect("the store answers").len(), 4);
+    assert_eq!(store.company(&a).device_confs().list().await.expect("the store answers").len(), 4, "no configuration was left behind");
 }
 
 #[tokio::test]
 async fn statuses_are_saved_in_batches_and_checked() {
     let (store, a) = store_with_company().await;
-    let id = store.devices().create(&device(&a, "MAT-1")).await.unwrap();
-    let confs = store.device_confs().list_company(&a).await.unwrap();
+    let id = store.hub_wide().devices().create(&device(&a, "MAT-1")).await.unwrap();
+    let confs = store.company(&a).device_confs().list().await.unwrap();
     assert_eq!((confs[0].device_functional, confs[0].patient_status.as_str()), (false, "Correct"));
     let update = StatusUpdate { device_id: id.clone(), device_functional: true, patient_status: "Missing".into() };
-    store.device_confs().save_statuses(&[update]).await.unwrap();
-    let confs = store.device_confs().list_company(&a).await.unwrap();
+    store.hub_wide().device_confs().save_statuses(&[update]).await.unwrap();
+    let confs = store.company(&a).device_confs().list().await.unwrap();
     assert_eq!((confs[0].device_functional, confs[0].patient_status.as_str()), (true, "Missing"));
     let bad = StatusUpdate { device_id: id, device_functional: true, patient_status: "Asleep".into() };
-    assert!(store.device_confs().save_statuses(&[bad]).await.is_err(), "patient status must be one of the spec's five");
+    assert!(store.hub_wide().device_confs().save_statuses(&[bad]).await.is_err(), "patient status must be one of the spec's five");
 }
 
 #[tokio::test]
 async fn settings_initialise_once() {
     let store = Store::memory().await.unwrap();
-    let first = store.settings().get_or_init("token_key", || "k1".into()).await.unwrap();
-    let second = store.settings().get_or_init("token_key", || "k2".into()).await.unwrap();
+    let first = store.hub_wide().settings().get_or_init("token_key", || "k1".into()).await.unwrap();
+    let second = store.hub_wide().settings().get_or_init("token_key", || "k2".into()).await.unwrap();
     assert_eq!((first.as_str(), second.as_str()), ("k1", "k1"));
 }
 
@@ -170,7 +170,7 @@ async fn an_embedded_store_keeps_data_across_reopen() {
     let dir = tempfile::tempdir().unwrap();
     {
         let store = Store::open_dir(dir.path()).await.unwrap();
-        store.companies().create("Durable", "").await.unwrap();
+        store.hub_wide().companies().create("Durable", "").await.unwrap();
     }
     // The engine releases its lock asynchronously once the last handle is gone.
     let mut reopened = None;
@@ -184,7 +184,7 @@ async fn an_embedded_store_keeps_data_across_reopen() {
         }
     }
     let store = reopened.expect("the store reopens once the first handle has shut down");
-    assert!(store.companies().find_by_name("Durable").await.unwrap().is_some());
+    assert!(store.hub_wide().companies().find_by_name("Durable").await.unwrap().is_some());
 }
 
 mod records {
@@ -197,43 +197,42 @@ mod records {
 
     async fn two_companies() -> (Store, [(String, String); 2]) {
         let (store, a) = store_with_company().await;
-        let b = store.companies().create("Other", "").await.unwrap();
-        let ua = store.users().create("a@example.com", "secret1", 2, &a).await.unwrap();
-        let ub = store.users().create("b@example.com", "secret1", 2, &b).await.unwrap();
+        let b = store.hub_wide().companies().create("Other", "").await.unwrap();
+        let ua = store.hub_wide().accounts().create("a@example.com", "secret1", 2, &a).await.unwrap();
+        let ub = store.hub_wide().accounts().create("b@example.com", "secret1", 2, &b).await.unwrap();
         (store, [(a, ua), (b, ub)])
     }
 
     #[tokio::test]
     async fn patients_belong_to_one_company_and_keep_unset_fields_as_minus_one() {
         let (store, [(a, ua), (b, ub)]) = two_companies().await;
-        let id = store.patients().create(&a, &ua, &patient("Ana")).await.unwrap();
-        let stored = store.patients().get(&a, &id).await.unwrap().unwrap();
+        let id = store.company(&a).patients().create(&ua, &patient("Ana")).await.unwrap();
+        let stored = store.company(&a).patients().get(&id).await.unwrap().unwrap();
         assert_eq!((stored.fields.phone.as_str(), stored.fields.postal_code.as_str(), stored.fields.size), ("-1", "-1", -1.0));
         assert_eq!(stored.fields.weight, 70.5);
-        assert!(store.patients().get(&b, &id).await.unwrap().is_none(), "B cannot read A's patient");
-        assert!(store.patients().list(&b).await.unwrap().is_empty());
-        assert!(matches!(store.patients().update(&b, &id, &patient("Bob")).await, Err(StoreError::NotFound)));
-        assert!(matches!(store.patients().create(&a, &ub, &patient("Eve")).await, Err(StoreError::NotFound)), "B's user in A");
+        assert!(store.company(&b).patients().get(&id).await.unwrap().is_none(), "B cannot read A's patient");
+        assert!(store.company(&b).patients().list().await.unwrap().is_empty());
+        assert!(matches!(store.company(&b).patients().update(&id, &patient("Bob")).await, Err(StoreError::NotFound)));
+        assert!(matches!(store.company(&a).patients().create(&ub, &patient("Eve")).await, Err(StoreError::NotFound)), "B's user in A");
         // The schema refuses what validation should have caught.
-        assert!(store.patients().create(&a, &ua, &patient("X")).await.is_err(), "name of 1 character");
+        assert!(store.company(&a).patients().create(&ua, &patient("X")).await.is_err(), "name of 1 character");
         let bad_notes = PatientFields { notes: "n".repeat(155), ..patient("Ana") };
-        assert!(store.patients().create(&a, &ua, &bad_notes).await.is_err(), "notes over 154");
+        assert!(store.company(&a).patients().create(&ua, &bad_notes).await.is_err(), "notes over 154");
     }
 
     #[tokio::test]
     async fn a_user_selects_only_a_patient_of_their_company() {
         let (store, [(a, ua), (b, ub)]) = two_companies().await;
-        let id = store.patients().create(&a, &ua, &patient("Ana")).await.unwrap();
-        assert!(store.patients().selected(&a, &ua).await.unwrap().is_none());
-        store.patients().select(&a, &ua, &id).await.unwrap();
-        assert_eq!(store.patients().selected(&a, &ua).await.unwrap().unwrap().id, id);
-        assert!(matches!(store.patients().select(&b, &ub, &id).await, Err(StoreError::NotFound)));
-        assert!(store.patients().selected(&b, &ub).await.unwrap().is_none());
+        let id = store.company(&a).patients().create(&ua, &patient("Ana")).await.unwrap();
+        assert!(store.company(&a).patients().selected(&ua).await.unwrap().is_none());
+        store.company(&a).patients().select(&ua, &id).await.unwrap();
+        assert_eq!(store.company(&a).patients().selected(&ua).await.unwrap().unwrap().id, id);
+        assert!(matches!(store.company(&b).patients().select(&ub, &id).await, Err(StoreError::NotFound)));
+        assert!(store.company(&b).patients().selected(&ub).await.unwrap().is_none());
     }
 
-    fn analysis(company: &str, patient: &str, user: &str, kind: &str, at: i64) -> NewAnalysis {
+    fn analysis(patient: &str, user: &str, kind: &str, at: i64) -> NewAnalysis {
         NewAnalysis {
-            company_id: company.into(),
             patient_id: patient.into(),
             user_id: user.into(),
             analysis_type: kind.into(),
@@ -247,47 +246,47 @@ mod records {
     #[tokio::test]
     async fn analyses_page_newest_first_filter_and_stay_in_their_company() {
         let (store, [(a, ua), (b, _)]) = two_companies().await;
-        let p1 = store.patients().create(&a, &ua, &patient("Ana")).await.unwrap();
-        let p2 = store.patients().create(&a, &ua, &patient("Bea")).await.unwrap();
+        let p1 = store.company(&a).patients().create(&ua, &patient("Ana")).await.unwrap();
+        let p2 = store.company(&a).patients().create(&ua, &patient("Bea")).await.unwrap();
         for i in 0..23 {
             let kind = if i % 2 == 0 { "Static" } else { "Dynamic" };
             let patient = if i < 20 { &p1 } else { &p2 };
-            store.analyses().create(&analysis(&a, patient, &ua, kind, 1_000 + i)).await.unwrap();
+            store.company(&a).analyses().create(&analysis(patient, &ua, kind, 1_000 + i)).await.unwrap();
         }
         let all = AnalysisFilter::default();
-        let first = store.analyses().page(&a, &all, 0, 10).await.unwrap();
+        let first = store.company(&a).analyses().page(&all, 0, 10).await.unwrap();
         assert_eq!(first.len(), 10);
         assert_eq!(first[0].creation_date, 1_022);
-        assert_eq!(store.analyses().page(&a, &all, 2, 10).await.unwrap().len(), 3);
-        let totals = store.analyses().totals(&a, &all).await.unwrap();
+        assert_eq!(store.company(&a).analyses().page(&all, 2, 10).await.unwrap().len(), 3);
+        let totals = store.company(&a).analyses().totals(&all).await.unwrap();
         assert_eq!(totals.count, 23);
         assert_eq!(totals.bytes, 23 * 15);
         let statics = AnalysisFilter { analysis_type: Some("Static".into()), patient_id: Some(p1.clone()) };
-        assert_eq!(store.analyses().totals(&a, &statics).await.unwrap().count, 10);
-        assert_eq!(store.analyses().totals(&b, &all).await.unwrap().count, 0);
+        assert_eq!(store.company(&a).analyses().totals(&statics).await.unwrap().count, 10);
+        assert_eq!(store.company(&b).analyses().totals(&all).await.unwrap().count, 0);
         let id = first[0].id.clone();
-        assert!(store.analyses().get(&b, &id).await.unwrap().is_none());
-        assert!(matches!(store.analyses().set_notes(&b, &id, "x").await, Err(StoreError::NotFound)));
-        assert!(matches!(store.analyses().delete(&b, &id).await, Err(StoreError::NotFound)));
-        store.analyses().set_notes(&a, &id, "better").await.unwrap();
-        assert_eq!(store.analyses().get(&a, &id).await.unwrap().unwrap().notes, "better");
-        store.analyses().delete(&a, &id).await.unwrap();
-        assert_eq!(store.analyses().totals(&a, &all).await.unwrap().count, 22);
-        assert!(store.analyses().create(&analysis(&a, &p1, &ua, "Walking", 1)).await.is_err(), "unknown analysis type");
-        assert!(matches!(store.analyses().create(&analysis(&b, &p1, &ua, "Static", 1)).await, Err(StoreError::NotFound)));
+        assert!(store.company(&b).analyses().get(&id).await.unwrap().is_none());
+        assert!(matches!(store.company(&b).analyses().set_notes(&id, "x").await, Err(StoreError::NotFound)));
+        assert!(matches!(store.company(&b).analyses().delete(&id).await, Err(StoreError::NotFound)));
+        store.company(&a).analyses().set_notes(&id, "better").await.unwrap();
+        assert_eq!(store.company(&a).analyses().get(&id).await.unwrap().unwrap().notes, "better");
+        store.company(&a).analyses().delete(&id).await.unwrap();
+        assert_eq!(store.company(&a).analyses().totals(&all).await.unwrap().count, 22);
+        assert!(store.company(&a).analyses().create(&analysis(&p1, &ua, "Walking", 1)).await.is_err(), "unknown analysis type");
+        assert!(matches!(store.company(&b).analyses().create(&analysis(&p1, &ua, "Static", 1)).await, Err(StoreError::NotFound)));
     }
 
     #[tokio::test]
     async fn the_storage_quota_refuses_the_analysis_that_would_pass_it() {
         let (store, [(a, ua), _]) = two_companies().await;
-        let p = store.patients().create(&a, &ua, &patient("Ana")).await.unwrap();
+        let p = store.company(&a).patients().create(&ua, &patient("Ana")).await.unwrap();
         let big = "9".repeat(30 * 1024 * 1024);
         for _ in 0..3 {
-            store.analyses().create(&NewAnalysis { map_preview: big.clone(), ..analysis(&a, &p, &ua, "Static", 1) }).await.unwrap();
+            store.company(&a).analyses().create(&NewAnalysis { map_preview: big.clone(), ..analysis(&p, &ua, "Static", 1) }).await.unwrap();
         }
-        let fourth = store.analyses().create(&NewAnalysis { map_preview: big, ..analysis(&a, &p, &ua, "Static", 1) }).await;
+        let fourth = store.company(&a).analyses().create(&NewAnalysis { map_preview: big, ..analysis(&p, &ua, "Static", 1) }).await;
         assert!(matches!(fourth, Err(StoreError::QuotaExceeded)), "{fourth:?}");
-        assert_eq!(store.analyses().totals(&a, &AnalysisFilter::default()).await.unwrap().count, 3);
+        assert_eq!(store.company(&a).analyses().totals(&AnalysisFilter::default()).await.unwrap().count, 3);
     }
 
     fn layout(scale: i64) -> LayoutSettings {
@@ -306,66 +305,65 @@ mod records {
     #[tokio::test]
     async fn layout_settings_are_created_by_the_first_save_and_updated_by_later_ones() {
         let (store, [(a, ua), (b, _)]) = two_companies().await;
-        assert!(store.layouts().get(&a, &ua).await.unwrap().is_none());
-        assert!(store.layouts().save(&a, &ua, &layout(250)).await.unwrap());
-        assert!(!store.layouts().save(&a, &ua, &layout(300)).await.unwrap());
-        assert_eq!(store.layouts().get(&a, &ua).await.unwrap().unwrap().manual_scale_value, 300);
-        assert!(store.layouts().get(&b, &ua).await.unwrap().is_none());
-        assert!(matches!(store.layouts().save(&b, &ua, &layout(300)).await, Err(StoreError::NotFound)));
-        assert!(store.layouts().save(&a, &ua, &layout(1050)).await.is_err(), "scale above 1000");
-        assert!(store.layouts().save(&a, &ua, &layout(225)).await.is_err(), "scale off the 50 step");
+        assert!(store.company(&a).layouts().get(&ua).await.unwrap().is_none());
+        assert!(store.company(&a).layouts().save(&ua, &layout(250)).await.unwrap());
+        assert!(!store.company(&a).layouts().save(&ua, &layout(300)).await.unwrap());
+        assert_eq!(store.company(&a).layouts().get(&ua).await.unwrap().unwrap().manual_scale_value, 300);
+        assert!(store.company(&b).layouts().get(&ua).await.unwrap().is_none());
+        assert!(matches!(store.company(&b).layouts().save(&ua, &layout(300)).await, Err(StoreError::NotFound)));
+        assert!(store.company(&a).layouts().save(&ua, &layout(1050)).await.is_err(), "scale above 1000");
+        assert!(store.company(&a).layouts().save(&ua, &layout(225)).await.is_err(), "scale off the 50 step");
     }
 
     #[tokio::test]
     async fn alarms_are_attended_once_and_logs_stay_in_their_company() {
         let (store, [(a, ua), (b, ub)]) = two_companies().await;
-        let device = store.devices().create(&device(&a, "MAT-1")).await.unwrap();
+        let device = store.hub_wide().devices().create(&device(&a, "MAT-1")).await.unwrap();
         let ids = vec![device.clone()];
-        assert!(matches!(store.logs().raise_alarm(&b, &device, "Missing", 10).await, Err(StoreError::NotFound)));
-        store.logs().raise_alarm(&a, &device, "Missing", 10).await.unwrap();
-        assert!(store.logs().has_unattended(&a, &ids).await.unwrap());
-        assert!(!store.logs().has_unattended(&b, &ids).await.unwrap());
-        assert_eq!(store.logs().attend(&b, &ids, &ub, 20).await.unwrap(), 0);
-        assert_eq!(store.logs().attend(&a, &ids, &ua, 20).await.unwrap(), 1);
-        assert_eq!(store.logs().attend(&a, &ids, &ua, 30).await.unwrap(), 0);
-        let alarms = store.logs().alarms(&a, &device).await.unwrap();
+        assert!(matches!(store.company(&b).logs().raise_alarm(&device, "Missing", 10).await, Err(StoreError::NotFound)));
+        store.company(&a).logs().raise_alarm(&device, "Missing", 10).await.unwrap();
+        assert!(store.company(&a).logs().has_unattended(&ids).await.unwrap());
+        assert!(!store.company(&b).logs().has_unattended(&ids).await.unwrap());
+        assert_eq!(store.company(&b).logs().attend(&ids, &ub, 20).await.unwrap(), 0);
+        assert_eq!(store.company(&a).logs().attend(&ids, &ua, 20).await.unwrap(), 1);
+        assert_eq!(store.company(&a).logs().attend(&ids, &ua, 30).await.unwrap(), 0);
+        let alarms = store.company(&a).logs().alarms(&device).await.unwrap();
         assert_eq!((alarms[0].has_been_attended, alarms[0].attended_time), (true, Some(20)));
-        assert!(store.logs().alarms(&b, &device).await.unwrap().is_empty());
+        assert!(store.company(&b).logs().alarms(&device).await.unwrap().is_empty());
 
         let entry = DeviceLog { device_id: device.clone(), creation_date: 5, max_pressure: 900, position: "bed".into(), posture: "Supine".into(), confidence: 0.9, pressure_map: "[[0]]".into() };
-        store.logs().add_device_log(&a, &entry).await.unwrap();
-        assert!(store.logs().add_device_log(&b, &entry).await.is_err());
-        assert_eq!(store.logs().device_logs(&a, &device).await.unwrap(), vec![entry]);
-        assert!(store.logs().device_logs(&b, &device).await.unwrap().is_empty());
-        store.logs().add_presence(&a, &PresenceLog { device_id: device.clone(), creation_date: 6, log_id: "1".into() }).await.unwrap();
-        assert!(store.logs().add_presence(&a, &PresenceLog { device_id: device.clone(), creation_date: 6, log_id: "2".into() }).await.is_err());
-        assert_eq!(store.logs().presence(&a, &device).await.unwrap().len(), 1);
+        store.company(&a).logs().add_device_log(&entry).await.unwrap();
+        assert!(store.company(&b).logs().add_device_log(&entry).await.is_err());
+        assert_eq!(store.company(&a).logs().device_logs(&device).await.unwrap(), vec![entry]);
+        assert!(store.company(&b).logs().device_logs(&device).await.unwrap().is_empty());
+        store.company(&a).logs().add_presence(&PresenceLog { device_id: device.clone(), creation_date: 6, log_id: "1".into() }).await.unwrap();
+        assert!(store.company(&a).logs().add_presence(&PresenceLog { device_id: device.clone(), creation_date: 6, log_id: "2".into() }).await.is_err());
+        assert_eq!(store.company(&a).logs().presence(&device).await.unwrap().len(), 1);
     }
 }
 
 #[tokio::test]
 async fn keyed_alarms_are_raised_once_and_attended_once() {
     let (store, a) = store_with_company().await;
-    let b = store.companies().create("Other", "").await.unwrap();
-    let device = store.devices().create(&device(&a, "MAT-K")).await.unwrap();
+    let b = store.hub_wide().companies().create("Other", "").await.unwrap();
+    let device = store.hub_wide().devices().create(&device(&a, "MAT-K")).await.unwrap();
     let key = format!("{device}-7");
-    store.logs().raise_alarm_keyed(&a, &device, &key, "Missing", 100).await.unwrap();
-    store.logs().raise_alarm_keyed(&a, &device, &key, "Missing", 100).await.unwrap();
-    assert_eq!(store.logs().alarms(&a, &device).await.unwrap().len(), 1, "a retried batch does not double it");
-    assert!(!store.logs().attend_keyed(&b, &key, 150, None).await.unwrap(), "not by another company");
-    assert!(store.logs().attend_keyed(&a, &key, 160, None).await.unwrap());
-    assert!(!store.logs().attend_keyed(&a, &key, 170, None).await.unwrap(), "once");
-    assert_eq!(store.logs().alarms(&a, &device).await.unwrap()[0].attended_time, Some(160));
-    store.device_confs().set_streaming_end(&device, Some(1_234)).await.unwrap();
-    assert_eq!(store.device_confs().streaming_end(&device).await.unwrap(), Some(1_234));
-    store.device_confs().set_streaming_end(&device, None).await.unwrap();
-    assert_eq!(store.device_confs().streaming_end(&device).await.unwrap(), None);
+    store.company(&a).logs().raise_alarm_keyed(&device, &key, "Missing", 100).await.unwrap();
+    store.company(&a).logs().raise_alarm_keyed(&device, &key, "Missing", 100).await.unwrap();
+    assert_eq!(store.company(&a).logs().alarms(&device).await.unwrap().len(), 1, "a retried batch does not double it");
+    assert!(!store.company(&b).logs().attend_keyed(&key, 150, None).await.unwrap(), "not by another company");
+    assert!(store.company(&a).logs().attend_keyed(&key, 160, None).await.unwrap());
+    assert!(!store.company(&a).logs().attend_keyed(&key, 170, None).await.unwrap(), "once");
+    assert_eq!(store.company(&a).logs().alarms(&device).await.unwrap()[0].attended_time, Some(160));
+    store.company(&a).device_confs().set_streaming_end(&device, Some(1_234)).await.unwrap();
+    assert_eq!(store.company(&a).device_confs().streaming_end(&device).await.unwrap(), Some(1_234));
+    store.company(&a).device_confs().set_streaming_end(&device, None).await.unwrap();
+    assert_eq!(store.company(&a).device_confs().streaming_end(&device).await.unwrap(), None);
 }
 
-fn audit_entry(company: &str, actor_company: &str, action: &str, entity_id: &str) -> crate::model::NewAuditEntry {
+fn audit_entry(company: &str, action: &str, entity_id: &str) -> crate::model::NewAuditEntry {
     crate::model::NewAuditEntry {
         company_id: company.into(),
-        actor_company_id: actor_company.into(),
         actor_user_id: "u1".into(),
         actor_email: "admin@example.com".into(),
         action: action.into(),
@@ -378,69 +376,69 @@ fn audit_entry(company: &str, actor_company: &str, action: &str, entity_id: &str
 #[tokio::test]
 async fn the_audit_log_is_company_scoped_newest_first_and_paginated() {
     let (store, a) = store_with_company().await;
-    let b = store.companies().create("Other Clinic", "").await.unwrap();
-    let c = store.companies().create("Third Clinic", "").await.unwrap();
+    let b = store.hub_wide().companies().create("Other Clinic", "").await.unwrap();
+    let c = store.hub_wide().companies().create("Third Clinic", "").await.unwrap();
     for i in 0..5 {
-        store.audit().record(&audit_entry(&a, &a, "device.update", &format!("d{i}"))).await.unwrap();
+        store.company(&a).audit().record(&audit_entry(&a, "device.update", &format!("d{i}"))).await.unwrap();
         tokio::time::sleep(std::time::Duration::from_millis(2)).await;
     }
     // An administrator of A acting on B: both companies see it; C sees nothing.
-    store.audit().record(&audit_entry(&b, &a, "company.create", &b)).await.unwrap();
-    let first = store.audit().page(&a, 0, 4).await.unwrap();
+    store.company(&a).audit().record(&audit_entry(&b, "company.create", &b)).await.unwrap();
+    let first = store.company(&a).audit().page(0, 4).await.unwrap();
     assert_eq!(first.total, 6);
     assert_eq!(first.entries.len(), 4);
     assert_eq!(first.entries[0].action, "company.create", "newest first");
     assert_eq!(first.entries[1].entity_id, "d4");
-    let second = store.audit().page(&a, 1, 4).await.unwrap();
+    let second = store.company(&a).audit().page(1, 4).await.unwrap();
     assert_eq!(second.entries.iter().map(|e| e.entity_id.as_str()).collect::<Vec<_>>(), ["d1", "d0"]);
-    let of_b = store.audit().page(&b, 0, 50).await.unwrap();
+    let of_b = store.company(&b).audit().page(0, 50).await.unwrap();
     assert_eq!((of_b.total, of_b.entries[0].company_id.as_str()), (1, b.as_str()));
-    assert_eq!(store.audit().page(&c, 0, 50).await.unwrap().total, 0);
+    assert_eq!(store.company(&c).audit().page(0, 50).await.unwrap().total, 0);
 }
 
 #[tokio::test]
 async fn audit_summaries_are_cut_to_their_limit() {
     let (store, a) = store_with_company().await;
-    let mut entry = audit_entry(&a, &a, "company.branding", &a);
+    let mut entry = audit_entry(&a, "company.branding", &a);
     entry.summary = "é".repeat(crate::repo::AUDIT_SUMMARY_MAX + 50);
-    store.audit().record(&entry).await.unwrap();
-    let page = store.audit().page(&a, 0, 10).await.unwrap();
+    store.company(&a).audit().record(&entry).await.unwrap();
+    let page = store.company(&a).audit().page(0, 10).await.unwrap();
     assert_eq!(page.entries[0].summary.chars().count(), crate::repo::AUDIT_SUMMARY_MAX);
 }
 
 #[tokio::test]
 async fn rotating_a_secret_replaces_the_hash_and_audits_it_in_one_transaction() {
     let (store, a) = store_with_company().await;
-    let b = store.companies().create("Other Clinic", "").await.unwrap();
-    let id = store.devices().create(&device(&a, "ROT-1")).await.unwrap();
+    let b = store.hub_wide().companies().create("Other Clinic", "").await.unwrap();
+    let id = store.hub_wide().devices().create(&device(&a, "ROT-1")).await.unwrap();
     let new_hash = device_secret::hash("new-secret");
-    store.devices().rotate_secret(&a, &id, &new_hash, &audit_entry(&a, &a, "device.rotateSecret", &id)).await.unwrap();
-    assert_eq!(store.devices().get(&a, &id).await.unwrap().unwrap().secret_hash, new_hash);
-    assert_eq!(store.audit().page(&a, 0, 10).await.unwrap().entries[0].action, "device.rotateSecret");
+    store.company(&a).devices().rotate_secret(&id, &new_hash, &audit_entry(&a, "device.rotateSecret", &id)).await.unwrap();
+    assert_eq!(store.company(&a).devices().get(&id).await.unwrap().unwrap().secret_hash, new_hash);
+    assert_eq!(store.company(&a).audit().page(0, 10).await.unwrap().entries[0].action, "device.rotateSecret");
     // Another company's administrator: not found, nothing changed, nothing audited.
-    let refused = store.devices().rotate_secret(&b, &id, &device_secret::hash("x"), &audit_entry(&b, &b, "device.rotateSecret", &id)).await;
+    let refused = store.company(&b).devices().rotate_secret(&id, &device_secret::hash("x"), &audit_entry(&b, "device.rotateSecret", &id)).await;
     assert!(matches!(refused, Err(StoreError::NotFound)), "{refused:?}");
-    assert_eq!(store.devices().get(&a, &id).await.unwrap().unwrap().secret_hash, new_hash);
-    assert_eq!(store.audit().page(&b, 0, 10).await.unwrap().total, 0);
-    assert_eq!(store.audit().page(&a, 0, 10).await.unwrap().total, 1);
+    assert_eq!(store.company(&a).devices().get(&id).await.unwrap().unwrap().secret_hash, new_hash);
+    assert_eq!(store.company(&b).audit().page(0, 10).await.unwrap().total, 0);
+    assert_eq!(store.company(&a).audit().page(0, 10).await.unwrap().total, 1);
     // A device without a secret (a parent that never connects) has none to rotate.
-    let parent = store.devices().create(&NewDevice { secret_hash: String::new(), ..device(&a, "PARENT-1") }).await.unwrap();
-    let refused = store.devices().rotate_secret(&a, &parent, &new_hash, &audit_entry(&a, &a, "device.rotateSecret", &parent)).await;
+    let parent = store.hub_wide().devices().create(&NewDevice { secret_hash: String::new(), ..device(&a, "PARENT-1") }).await.unwrap();
+    let refused = store.company(&a).devices().rotate_secret(&parent, &new_hash, &audit_entry(&a, "device.rotateSecret", &parent)).await;
     assert!(matches!(refused, Err(StoreError::NotFound)), "{refused:?}");
-    assert_eq!(store.audit().page(&a, 0, 10).await.unwrap().total, 1, "the refused rotation left no entry");
+    assert_eq!(store.company(&a).audit().page(0, 10).await.unwrap().total, 1, "the refused rotation left no entry");
 }
 
 #[tokio::test]
 async fn revoked_tokens_are_kept_until_they_expire() {
     let store = Store::memory().await.unwrap();
-    store.revoked_tokens().revoke("t1", 1_000).await.unwrap();
-    store.revoked_tokens().revoke("t2", 2_000).await.unwrap();
-    store.revoked_tokens().revoke("t2", 2_000).await.unwrap();
+    store.hub_wide().revoked_tokens().revoke("t1", 1_000).await.unwrap();
+    store.hub_wide().revoked_tokens().revoke("t2", 2_000).await.unwrap();
+    store.hub_wide().revoked_tokens().revoke("t2", 2_000).await.unwrap();
     let ids = |list: Vec<crate::repo::RevokedToken>| list.into_iter().map(|t| t.id).collect::<Vec<_>>();
-    let mut both = ids(store.revoked_tokens().unexpired(500).await.unwrap());
+    let mut both = ids(store.hub_wide().revoked_tokens().unexpired(500).await.unwrap());
     both.sort();
     assert_eq!(both, ["t1", "t2"]);
-    assert_eq!(ids(store.revoked_tokens().unexpired(1_000).await.unwrap()), ["t2"]);
+    assert_eq!(ids(store.hub_wide().revoked_tokens().unexpired(1_000).await.unwrap()), ["t2"]);
     // The expired one is gone for good.
-    assert_eq!(ids(store.revoked_tokens().unexpired(0).await.unwrap()), ["t2"]);
+    assert_eq!(ids(store.hub_wide().revoked_tokens().unexpired(0).await.unwrap()), ["t2"]);
 }

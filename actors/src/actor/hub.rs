@@ -17,12 +17,15 @@ use super::session::SessionSupervisor;
 use super::storage_writer::{StatusStore, StorageWriter, WriterMsg};
 use crate::catalog::Catalog;
 use crate::fanout::Bus;
+use crate::live_board::LiveBoard;
 use crate::metrics::HubMetrics;
 
 /// What the hub's actor tree needs.
 pub struct HubArgs {
     pub catalog: Arc<Catalog>,
     pub bus: Arc<Bus>,
+    /// The devices' live state, which REST reads.
+    pub board: Arc<LiveBoard>,
     pub store: Arc<dyn StatusStore>,
     pub metrics: Arc<HubMetrics>,
     pub absence_delay: Duration,
@@ -73,12 +76,13 @@ impl Actor for HubSupervisor {
 
 /// Starts the whole tree and returns its references.
 pub async fn start(args: HubArgs) -> Result<HubRefs, ActorProcessingErr> {
-    let (catalog, bus, store, metrics, delay) = (args.catalog.clone(), args.bus.clone(), args.store.clone(), args.metrics.clone(), args.absence_delay);
+    let (catalog, bus, board, store, metrics, delay) =
+        (args.catalog.clone(), args.bus.clone(), args.board.clone(), args.store.clone(), args.metrics.clone(), args.absence_delay);
     let time_scale = args.repositioning_time_scale;
     let (supervisor, _) = Actor::spawn(None, HubSupervisor, args).await?;
     let cell = supervisor.get_cell();
     let (writer, _) = Actor::spawn_linked(None, StorageWriter, store, cell.clone()).await?;
-    let registry_args = RegistryArgs { catalog, bus, writer: Some(writer.clone()), metrics, absence_delay: delay, repositioning_time_scale: time_scale };
+    let registry_args = RegistryArgs { catalog, bus, board, writer: Some(writer.clone()), metrics, absence_delay: delay, repositioning_time_scale: time_scale };
     let (registry, _) = Actor::spawn_linked(None, DeviceRegistry, registry_args, cell.clone()).await?;
     let (sessions, _) = Actor::spawn_linked(None, SessionSupervisor, (), cell).await?;
     Ok(HubRefs { supervisor, registry, sessions, writer })

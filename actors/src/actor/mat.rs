@@ -1,6 +1,7 @@
 //! `MatActor`: one per device. Feeds frames, timers and user requests (streaming, captures,
-//! patient selection, alarm attendance) to its [`MatMachine`], publishes live maps to its viewers,
-//! status changes, alarms and capture events to its company, commands to its device, and statuses
+//! patient selection, alarm attendance) to its [`MatMachine`], keeps its latest map and status on
+//! the [`LiveBoard`] and publishes them (live maps to its viewers, status changes to its company),
+//! alarms and capture events to its company, commands to its device, and statuses
 //! and records (logs, alarms, stream end, raw captures) to the storage writer.
 //!
 //! What a restart must not forget is one [`MatSnapshot`] of the machine (its doc comment lists
@@ -19,13 +20,15 @@ use std::time::{Duration, Instant};
 use ractor::{Actor, ActorProcessingErr, ActorRef, RpcReplyPort};
 
 use super::link::DeviceLink;
+use super::publish::{publish_blank, publish_map, publish_status};
 use super::room_set::RoomSetMsg;
 use super::record::{CaptureRecord, DeviceLogRecord, Record};
 use super::storage_writer::{StatusRecord, WriterMsg};
 use super::{instant_to_unix_ms, machine_now, snapshot_unix_ms, unix_ms, TimerSlot};
-use crate::browser::{encode_event, events, AlarmAttendedEvent, AlarmOnEvent, CaptureEvent, DeviceConfEvent, PressureMapEvent};
+use crate::browser::{encode_event, events, AlarmAttendedEvent, AlarmOnEvent, CaptureEvent, DeviceConfEvent};
 use crate::catalog::DeviceInfo;
 use crate::fanout::{Bus, CompanyChannel, DeviceChannel};
+use crate::live_board::{DeviceLive, LiveBoard, LiveMap};
 use mat_core::machine::alarm::{AlarmId, AlarmOutput, AttendError};
 use mat_core::machine::capture::{CaptureOutput, CaptureRefusal, CaptureRequest};
 use mat_core::machine::device_log::LogOutput;
@@ -73,14 +76,10 @@ pub enum MatMsg {
     /// Attend one alarm, or every pending alarm of the device (`None`), by a user (kept in the
     /// alarm log); replies how many.
     AttendAlarm { alarm: Option<AlarmId>, by: Option<Arc<str>>, reply: RpcReplyPort<Result<usize, AttendError>> },
-    /// Whether an alarm waits to be attended (`iotCheckAlarms`).
-    CheckAlarms(RpcReplyPort<bool>),
     /// The repositioning interval of the patient on this device.
     SetRepositioningInterval(Duration),
     /// The repositioning clock as the device page shows it (`None`: the type has none).
     GetRepositioning(RpcReplyPort<Option<RepositioningView>>),
-    /// The current status.
-    GetStatus(RpcReplyPort<DeviceStatus>),
     /// The parent set's actor was restarted: report to this one from now on.
     SetParent(ActorRef<RoomSetMsg>),
     /// A machine deadline may be due.
@@ -96,6 +95,8 @@ pub struct MatArgs {
     pub info: Arc<DeviceInfo>,
     pub link: Option<DeviceLink>,
     pub bus: Arc<Bus>,
+    /// Where the device's status and latest map are kept for REST.
+    pub board: Arc<LiveBoard>,
     pub writer: Option<ActorRef<WriterMsg>>,
     pub parent: Option<ActorRef<RoomSetMsg>>,
     pub metrics: Arc<HubMetrics>,
@@ -119,6 +120,7 @@ pub struct MatState {
     machine: MatMachine,
     device: Arc<DeviceChannel>,
     company: Arc<CompanyChannel>,
+    live: Arc<DeviceLive>,
     next_command_id: u32,
     timer: TimerSlot,
     last_presence: Option<Presence>,
@@ -155,10 +157,12 @@ impl Actor for MatActor {
         };
         let device = args.bus.device(&info.id, &info.company_id);
         let company = args.bus.company(&info.company_id);
+        let live = args.board.device(&info.company_id, &info.id);
         let mut state = MatState {
             machine,
             device,
             company,
+            live,
             args,
             next_command_id: 1,
             timer: TimerSlot::default(),
@@ -186,9 +190,7 @@ impl Actor for MatActor {
             MatMsg::Frame(_)
                 | MatMsg::Tick
                 | MatMsg::StreamingRemaining(_)
-                | MatMsg::CheckAlarms(_)
                 | MatMsg::GetRepositioning(_)
-                | MatMsg::GetStatus(_)
                 | MatMsg::SetParent(_)
         );
         match message {
@@ -237,13 +239,7 @@ impl Actor for MatActor {
                 };
                 let _ = reply.send(result);
             }
-            MatMsg::CheckAlarms(reply) => {
-                let _ = reply.send(state.machine.has_unattended_alarm());
-            }
             MatMsg::SetRepositioningInterval(interval) => state.machine.set_repositioning_interval(now, interval),
-            MatMsg::GetStatus(reply) => {
-                let _ = reply.send(state.machine.status());
-            }
             MatMsg::GetRepositioning(reply) => {
                 let _ = reply.send(state.machine.repositioning(now));
             }
@@ -280,22 +276,14 @@ impl MatState {
         };
         let presence = self.machine.handle_frame(now, &map);
         HubMetrics::inc(&self.args.metrics.frames_processed);
-        let message = encode_event(
-            events::PRESSURE_MAP,
-            PressureMapEvent {
-                device_id: &self.args.info.id,
-                seq: frame.seq,
-                device_time_ms: frame.device_time_ms,
-                hub_time_ms: unix_ms(),
-                rows: frame.rows,
-                cols: frame.cols,
-                bytes_per_cell: frame.format.bytes_per_cell() as u8,
-                cells: &frame.cells,
-                presence,
-                blank: false,
-            },
-        );
-        self.device.publish(message);
+        // The frame's cells become the board's latest map as they are (the shape was checked).
+        if let Ok(mut live_map) = LiveMap::new(frame.rows, frame.cols, frame.format, frame.cells) {
+            live_map.seq = frame.seq;
+            live_map.device_time_ms = frame.device_time_ms;
+            live_map.hub_time_ms = unix_ms();
+            live_map.presence = presence;
+            publish_map(&self.live, &self.device, live_map);
+        }
         if self.last_presence != Some(presence) {
             self.last_presence = Some(presence);
             self.notify_parent();
@@ -317,25 +305,7 @@ impl MatState {
                     });
                     self.notify_parent();
                 }
-                MatOutput::Blank => {
-                    let (rows, cols) = (0, 0);
-                    let message = encode_event(
-                        events::PRESSURE_MAP,
-                        PressureMapEvent {
-                            device_id: &self.args.info.id,
-                            seq: 0,
-                            device_time_ms: 0,
-                            hub_time_ms: unix_ms(),
-                            rows,
-                            cols,
-                            bytes_per_cell: 1,
-                            cells: &[],
-                            presence: Presence::Absent,
-                            blank: true,
-                        },
-                    );
-                    self.device.publish(message);
-                }
+                MatOutput::Blank => publish_blank(&self.live, &self.device, unix_ms()),
                 MatOutput::StreamingEnd(end) => {
                     let ends_at_ms = end.map(|at| self.unix_ms_of(at));
                     self.save(Record::StreamingEnd { device_id: self.args.info.id.clone(), ends_at_ms });
@@ -471,7 +441,7 @@ impl MatState {
 
     fn publish_status(&mut self, status: DeviceStatus) {
         let event = DeviceConfEvent::new(&self.args.info.identity(), &status, Vec::new());
-        self.company.publish(&self.args.info.id, encode_event(events::DEVICE_CONF, event));
+        publish_status(&self.live, &self.company, &self.args.info.id, event);
     }
 
     fn notify_parent(&self) {

@@ -6,6 +6,7 @@
 pub mod hub;
 pub mod link;
 pub mod mat;
+pub mod publish;
 pub mod record;
 pub mod registry;
 pub mod room_set;

@@ -15,11 +15,13 @@ use ractor::{Actor, ActorCell, ActorId, ActorProcessingErr, ActorRef, RpcReplyPo
 
 use super::link::DeviceLink;
 use super::mat::{MatActor, MatArgs, MatMsg, SnapshotSlot};
+use super::publish::{publish_status, seed_status};
 use super::room_set::{RoomSetActor, RoomSetArgs, RoomSetMsg};
 use super::storage_writer::WriterMsg;
-use crate::browser::{encode_event, events, DeviceConfEvent};
+use crate::browser::DeviceConfEvent;
 use crate::catalog::{Catalog, DeviceInfo};
 use crate::fanout::Bus;
+use crate::live_board::LiveBoard;
 use mat_core::machine::mat::{BehaviourConfig, DeviceStatus, MatSnapshot};
 use mat_core::machine::restart_budget::RestartBudget;
 use crate::metrics::HubMetrics;
@@ -66,6 +68,8 @@ pub enum RegistryMsg {
 pub struct RegistryArgs {
     pub catalog: Arc<Catalog>,
     pub bus: Arc<Bus>,
+    /// The devices' live state, which REST reads.
+    pub board: Arc<LiveBoard>,
     pub writer: Option<ActorRef<WriterMsg>>,
     pub metrics: Arc<HubMetrics>,
     pub absence_delay: Duration,
@@ -107,9 +111,7 @@ impl Actor for DeviceRegistry {
         let mut state = RegistryState { args, mats: HashMap::new(), sets: HashMap::new(), by_actor: HashMap::new(), snapshots: HashMap::new() };
         // Every device starts offline until it connects; cards show that at once.
         for device in state.args.catalog.all() {
-            let status = offline_status(&device);
-            let event = DeviceConfEvent::new(&device.identity(), &status, Vec::new());
-            state.args.bus.company(&device.company_id).seed(&device.id, encode_event(events::DEVICE_CONF, event));
+            state.seed_offline(&device);
         }
         for device in state.args.catalog.all() {
             if !device.members.is_empty() {
@@ -155,8 +157,7 @@ impl Actor for DeviceRegistry {
             }
             RegistryMsg::Registered { device_id, reply } => {
                 if let Some(device) = state.args.catalog.get(&device_id) {
-                    let event = DeviceConfEvent::new(&device.identity(), &offline_status(&device), Vec::new());
-                    state.args.bus.company(&device.company_id).seed(&device.id, encode_event(events::DEVICE_CONF, event));
+                    state.seed_offline(&device);
                     if !device.members.is_empty() && !state.sets.contains_key(&device_id) {
                         state.spawn_set(&myself, device).await?;
                     }
@@ -183,6 +184,13 @@ impl Actor for DeviceRegistry {
 }
 
 impl RegistryState {
+    /// Shows a device offline (on the board, and to the sessions joining later) until its actor
+    /// says otherwise.
+    fn seed_offline(&self, device: &DeviceInfo) {
+        let event = DeviceConfEvent::new(&device.identity(), &offline_status(device), Vec::new());
+        seed_status(&self.args.board.device(&device.company_id, &device.id), &self.args.bus.company(&device.company_id), &device.id, event);
+    }
+
     async fn spawn_mat(&mut self, myself: &ActorRef<RegistryMsg>, device_id: &Arc<str>, link: Option<DeviceLink>) -> Result<MatHandle, RegistryError> {
         let info = self.args.catalog.get(device_id).ok_or(RegistryError::UnknownDevice)?;
         if info.device_type.frame_shape().is_none() {
@@ -193,6 +201,7 @@ impl RegistryState {
             info: info.clone(),
             link,
             bus: self.args.bus.clone(),
+            board: self.args.board.clone(),
             writer: self.args.writer.clone(),
             parent,
             metrics: self.args.metrics.clone(),
@@ -215,7 +224,13 @@ impl RegistryState {
     }
 
     async fn spawn_set(&mut self, myself: &ActorRef<RegistryMsg>, info: Arc<DeviceInfo>) -> Result<(), ActorProcessingErr> {
-        let args = RoomSetArgs { info: info.clone(), bus: self.args.bus.clone(), writer: self.args.writer.clone(), absence_delay: self.args.absence_delay };
+        let args = RoomSetArgs {
+            info: info.clone(),
+            bus: self.args.bus.clone(),
+            board: self.args.board.clone(),
+            writer: self.args.writer.clone(),
+            absence_delay: self.args.absence_delay,
+        };
         let (actor, _) = Actor::spawn_linked(None, RoomSetActor, args.clone(), myself.get_cell()).await?;
         self.by_actor.insert(actor.get_id(), info.id.clone());
         let budget = self.sets.remove(&info.id).map(|s| s.budget).unwrap_or_default();
@@ -249,8 +264,9 @@ impl RegistryState {
                 tracing::error!(device = %serial, "mat actor failed too often; dropping its connection");
                 let status = offline_status(&slot.args.info);
                 slot.args.snapshot.update(|snapshot| snapshot.status = status);
-                let event = DeviceConfEvent::new(&slot.args.info.identity(), &status, Vec::new());
-                self.args.bus.company(&slot.args.info.company_id).publish(&device_id, encode_event(events::DEVICE_CONF, event));
+                let info = &slot.args.info;
+                let event = DeviceConfEvent::new(&info.identity(), &status, Vec::new());
+                publish_status(&self.args.board.device(&info.company_id, &device_id), &self.args.bus.company(&info.company_id), &device_id, event);
             }
             return Ok(());
         }

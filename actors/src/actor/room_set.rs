@@ -1,17 +1,20 @@
 //! `RoomSetActor`: the parent of a set of sub-devices — a room set (bed, seat, floor) or a
 //! Sensing Horse (left, right). Its members' mat actors report status and presence changes; it
-//! drives a [`DeviceSet`] machine and publishes the parent's own status.
+//! drives a [`DeviceSet`] machine and publishes the parent's own status (on the [`LiveBoard`],
+//! then to the company's sessions).
 
 use std::sync::Arc;
 use std::time::Duration;
 
 use ractor::{Actor, ActorProcessingErr, ActorRef};
 
+use super::publish::publish_status;
 use super::storage_writer::{StatusRecord, WriterMsg};
 use super::TimerSlot;
-use crate::browser::{encode_event, events, DeviceConfEvent, SideStatus};
+use crate::browser::{DeviceConfEvent, SideStatus};
 use crate::catalog::DeviceInfo;
 use crate::fanout::{Bus, CompanyChannel};
+use crate::live_board::{DeviceLive, LiveBoard};
 use mat_core::machine::device_set::{DeviceSet, SetKind};
 use mat_protocol::device_type::DeviceType;
 use mat_core::machine::mat::DeviceStatus;
@@ -31,6 +34,8 @@ pub enum RoomSetMsg {
 pub struct RoomSetArgs {
     pub info: Arc<DeviceInfo>,
     pub bus: Arc<Bus>,
+    /// Where the set's status is kept for REST.
+    pub board: Arc<LiveBoard>,
     pub writer: Option<ActorRef<WriterMsg>>,
     pub absence_delay: Duration,
 }
@@ -40,6 +45,7 @@ pub struct RoomSetState {
     args: RoomSetArgs,
     machine: DeviceSet,
     company: Arc<CompanyChannel>,
+    live: Arc<DeviceLive>,
     timer: TimerSlot,
 }
 
@@ -55,7 +61,8 @@ impl Actor for RoomSetActor {
         let kind = if args.info.device_type == DeviceType::SensingHorse { SetKind::Horse } else { SetKind::Room };
         let machine = DeviceSet::new(kind, args.info.members.len(), args.absence_delay);
         let company = args.bus.company(&args.info.company_id);
-        let state = RoomSetState { machine, company, args, timer: TimerSlot::default() };
+        let live = args.board.device(&args.info.company_id, &args.info.id);
+        let state = RoomSetState { machine, company, live, args, timer: TimerSlot::default() };
         state.publish(state.machine.status());
         Ok(state)
     }
@@ -99,6 +106,6 @@ impl RoomSetState {
             Vec::new()
         };
         let event = DeviceConfEvent::new(&self.args.info.identity(), &status, sides);
-        self.company.publish(&self.args.info.id, encode_event(events::DEVICE_CONF, event));
+        publish_status(&self.live, &self.company, &self.args.info.id, event);
     }
 }

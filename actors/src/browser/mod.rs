@@ -8,6 +8,8 @@ use mat_core::machine::presence::Presence;
 use mat_core::machine::pressure_ulcer::RepositioningTier;
 use mat_core::machine::status::{card_from_code, CardStatus, PatientStatus, StateCode};
 
+use crate::live_board::LiveMap;
+
 /// An outgoing message: `{ event, data }`.
 #[derive(Debug, Serialize)]
 pub struct Outgoing<'a, T: Serialize> {
@@ -110,6 +112,40 @@ pub struct PressureMapEvent<'a> {
     pub cells: &'a [u8],
     pub presence: Presence,
     pub blank: bool,
+}
+
+impl<'a> PressureMapEvent<'a> {
+    /// The event of a device's live map.
+    pub fn of(device_id: &'a str, map: &'a LiveMap) -> Self {
+        PressureMapEvent {
+            device_id,
+            seq: map.seq,
+            device_time_ms: map.device_time_ms,
+            hub_time_ms: map.hub_time_ms,
+            rows: map.rows(),
+            cols: map.cols(),
+            bytes_per_cell: map.format().bytes_per_cell() as u8,
+            cells: map.cells(),
+            presence: map.presence,
+            blank: false,
+        }
+    }
+
+    /// The event that clears a device's live map on every viewer.
+    pub fn blank(device_id: &'a str, hub_time_ms: u64) -> Self {
+        PressureMapEvent {
+            device_id,
+            seq: 0,
+            device_time_ms: 0,
+            hub_time_ms,
+            rows: 0,
+            cols: 0,
+            bytes_per_cell: 1,
+            cells: &[],
+            presence: Presence::Absent,
+            blank: true,
+        }
+    }
 }
 
 /// The `alarmOn` event: a new unattended alarm, sent once to every session of the company (the

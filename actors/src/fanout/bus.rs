@@ -2,6 +2,9 @@
 //!
 //! Channels outlive the actors that publish into them, so a restarted `MatActor` keeps its
 //! viewers. Each channel keeps the latest message, so a new viewer gets a picture at once.
+//!
+//! Messages here are encoded once per event for every viewer and only ever go to sessions: what a
+//! device's state is, typed, is the [`LiveBoard`](crate::live_board::LiveBoard)'s to say.
 
 use std::collections::{BTreeMap, HashMap};
 use std::sync::{Arc, Mutex, RwLock};
@@ -53,11 +56,6 @@ impl DeviceChannel {
             viewer.outbox.push_live(&self.device_id, message.clone());
         }
         *lock(&self.latest) = Some(message);
-    }
-
-    /// The latest live map published (an encoded `pressureMap_SAToFront` event), if any.
-    pub fn latest(&self) -> Option<Bytes> {
-        lock(&self.latest).clone()
     }
 
     /// Adds a viewer and hands it the latest map.
@@ -138,11 +136,6 @@ impl CompanyChannel {
     /// Removes a viewer.
     pub fn leave(&self, session: SessionId) {
         write(&self.viewers).retain(|v| v.session != session);
-    }
-
-    /// Latest status messages of every device.
-    pub fn statuses(&self) -> Vec<Bytes> {
-        read(&self.statuses).values().cloned().collect()
     }
 }
 

@@ -9,7 +9,7 @@ use actors::actor::storage_writer::WriterMsg;
 use actors::catalog::{Catalog, DeviceInfo};
 use ractor::rpc::CallResult;
 use storage::model::{AlarmLog, PresenceLog};
-use storage::Store;
+use storage::CompanyStore;
 
 use super::error::DomainError;
 use crate::http::state::{AppState, ACTOR_TIMEOUT};
@@ -22,32 +22,33 @@ pub fn device_and_members(catalog: &Catalog, company_id: &str, device: &DeviceIn
 }
 
 /// Whether the device (or one of its sub-devices) has an unattended alarm.
-pub async fn has_pending(store: &Store, catalog: &Catalog, company_id: &str, device: &DeviceInfo) -> Result<bool, DomainError> {
-    let ids = device_and_members(catalog, company_id, device);
-    store.logs().has_unattended(company_id, &ids).await.map_err(DomainError::internal)
+pub async fn has_pending(store: CompanyStore<'_>, catalog: &Catalog, device: &DeviceInfo) -> Result<bool, DomainError> {
+    let ids = device_and_members(catalog, store.company_id(), device);
+    store.logs().has_unattended(&ids).await.map_err(DomainError::internal)
 }
 
 /// The alarms of a device and its sub-devices, newest first.
-pub async fn alarms(store: &Store, catalog: &Catalog, company_id: &str, device: &DeviceInfo) -> Result<Vec<AlarmLog>, DomainError> {
+pub async fn alarms(store: CompanyStore<'_>, catalog: &Catalog, device: &DeviceInfo) -> Result<Vec<AlarmLog>, DomainError> {
     let mut alarms = Vec::new();
-    for device_id in device_and_members(catalog, company_id, device) {
-        alarms.extend(store.logs().alarms(company_id, &device_id).await.map_err(DomainError::internal)?);
+    for device_id in device_and_members(catalog, store.company_id(), device) {
+        alarms.extend(store.logs().alarms(&device_id).await.map_err(DomainError::internal)?);
     }
     alarms.sort_by_key(|a| std::cmp::Reverse(a.creation_date));
     Ok(alarms)
 }
 
 /// The entrances and exits of a device and its sub-devices, newest first.
-pub async fn presence(store: &Store, catalog: &Catalog, company_id: &str, device: &DeviceInfo) -> Result<Vec<PresenceLog>, DomainError> {
+pub async fn presence(store: CompanyStore<'_>, catalog: &Catalog, device: &DeviceInfo) -> Result<Vec<PresenceLog>, DomainError> {
     let mut entries = Vec::new();
-    for device_id in device_and_members(catalog, company_id, device) {
-        entries.extend(store.logs().presence(company_id, &device_id).await.map_err(DomainError::internal)?);
+    for device_id in device_and_members(catalog, store.company_id(), device) {
+        entries.extend(store.logs().presence(&device_id).await.map_err(DomainError::internal)?);
     }
     entries.sort_by_key(|e| std::cmp::Reverse(e.creation_date));
     Ok(entries)
 }
 
-/// Attends every pending alarm of a device and its sub-devices for a user; answers how many.
+/// Attends every pending alarm of a device of `store`'s company and its sub-devices for a user;
+/// answers how many.
 ///
 /// Through each device's alarm machine first: the machine attends what it holds and its
 /// `AlarmAttended` records are the journal, written (a writer flush) before this answers. Then the
@@ -56,8 +57,8 @@ pub async fn presence(store: &Store, catalog: &Catalog, company_id: &str, device
 /// in time kept an alarm the store called attended, and raised no alarm for the patient's next
 /// absence (found by `hub/tests/kill_under_load.rs`, docs/reliability.md §2). A machine that does
 /// not answer now fails the call, with nothing attended anywhere.
-pub async fn attend(hub: &AppState, company_id: &str, user_id: &str, device: &DeviceInfo) -> Result<usize, DomainError> {
-    let ids = device_and_members(&hub.catalog, company_id, device);
+pub async fn attend(hub: &AppState, store: CompanyStore<'_>, user_id: &str, device: &DeviceInfo) -> Result<usize, DomainError> {
+    let ids = device_and_members(&hub.catalog, store.company_id(), device);
     let mut attended = 0;
     // Parents (horse, room set) have no actor of their own: `mat_actor` answers `None`.
     for id in &ids {
@@ -71,6 +72,6 @@ pub async fn attend(hub: &AppState, company_id: &str, user_id: &str, device: &De
         Ok(CallResult::Success(Ok(()))) => {}
         _ => return Err(DomainError::internal("the attended alarms could not be stored")),
     }
-    attended += hub.store.logs().attend(company_id, &ids, user_id, storage::unix_now()).await.map_err(DomainError::internal)?;
+    attended += store.logs().attend(&ids, user_id, storage::unix_now()).await.map_err(DomainError::internal)?;
     Ok(attended)
 }

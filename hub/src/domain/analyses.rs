@@ -12,7 +12,7 @@ use mat_protocol::device_type::DeviceType;
 use reports::{PatientSummary, ReportMap};
 use serde::Deserialize;
 use storage::model::{Analysis, AnalysisFilter, AnalysisTotals, NewAnalysis};
-use storage::{Store, StoreError};
+use storage::{CompanyStore, StoreError};
 
 use super::analysis_format::{self, capture_analysis, encode_posted, export_capture, export_series, named_parameters, preview_json, report_map};
 use super::error::DomainError;
@@ -30,16 +30,17 @@ pub const MAX_PAGE: u64 = i64::MAX as u64 / PAGE_SIZE;
 /// The i18n key of "there is nothing in this analysis to print or export".
 const NO_DATA: &str = "toastErrorRaw.noAnalysisData";
 
-/// Stores a finished capture as an analysis of its patient, with the patient's weight and height
+/// Stores a finished capture as an analysis of its patient in `store`'s company (the capturing
+/// device's), with the patient's weight and height
 /// as the engine's parameters. The engine runs on a blocking thread (it is CPU-heavy for a long
 /// capture), so it never holds up the runtime's other tasks. An engine that panicked on the capture
 /// would panic again on every retry: that is `StoreError::Invalid`, a record that can never be
 /// written (the storage writer's records log and skip it).
-pub async fn record_capture(store: &Store, device_type: Option<DeviceType>, company_id: &str, capture: &CaptureRecord) -> Result<(), StoreError> {
-    let patient = store.patients().get(company_id, &capture.patient_id).await?;
+pub async fn record_capture(store: CompanyStore<'_>, device_type: Option<DeviceType>, capture: &CaptureRecord) -> Result<(), StoreError> {
+    let patient = store.patients().get(&capture.patient_id).await?;
     let params = AnalysisParams { weight_kg: patient.as_ref().map(|p| p.fields.weight), height_cm: patient.as_ref().map(|p| p.fields.height) };
-    let (company, capture) = (company_id.to_owned(), capture.clone());
-    let analysis = tokio::task::spawn_blocking(move || capture_analysis(device_type, &company, &capture, &params)).await.map_err(|error| {
+    let capture = capture.clone();
+    let analysis = tokio::task::spawn_blocking(move || capture_analysis(device_type, &capture, &params)).await.map_err(|error| {
         if error.is_panic() {
             StoreError::Invalid("the analysis engine panicked on the capture".to_owned())
         } else {
@@ -88,18 +89,9 @@ pub fn check_notes(notes: &str) -> Result<(), DomainError> {
     Ok(())
 }
 
-/// Who stores an analysis: the caller's company and user.
-#[derive(Debug, Clone, Copy)]
-pub struct Author<'a> {
-    /// The company the analysis belongs to.
-    pub company_id: &'a str,
-    /// The user who stores it.
-    pub user_id: &'a str,
-}
-
-/// Checks and stores a client's analysis for a patient at `now` (Unix seconds); answers it as
-/// stored. Its device, when named, must be one of the company's.
-pub async fn store_posted(store: &Store, catalog: &Catalog, author: Author<'_>, patient_id: &str, kind: PostedKind, input: AnalysisInput, now: i64) -> Result<Analysis, DomainError> {
+/// Checks and stores a client's analysis of `user_id` for a patient of `store`'s company at `now`
+/// (Unix seconds); answers it as stored. Its device, when named, must be one of the company's.
+pub async fn store_posted(store: CompanyStore<'_>, catalog: &Catalog, user_id: &str, patient_id: &str, kind: PostedKind, input: AnalysisInput, now: i64) -> Result<Analysis, DomainError> {
     let analysis_type = match kind {
         PostedKind::Seating => SEATING_TYPE.to_owned(),
         PostedKind::Podometry => {
@@ -112,7 +104,7 @@ pub async fn store_posted(store: &Store, catalog: &Catalog, author: Author<'_>, 
     };
     check_notes(&input.notes)?;
     if let Some(device) = &input.device_id {
-        catalog.get_in_company(device, author.company_id).ok_or(DomainError::NotFound("device"))?;
+        catalog.get_in_company(device, store.company_id()).ok_or(DomainError::NotFound("device"))?;
     }
     let creation_date = input.creation_date.unwrap_or(now);
     if creation_date > now + 60 || creation_date < 0 {
@@ -120,9 +112,8 @@ pub async fn store_posted(store: &Store, catalog: &Catalog, author: Author<'_>, 
     }
     let (map_preview, additional_parameters) = encode_posted(&input.map_preview, input.additional_parameters);
     let record = NewAnalysis {
-        company_id: author.company_id.to_owned(),
         patient_id: patient_id.to_owned(),
-        user_id: author.user_id.to_owned(),
+        user_id: user_id.to_owned(),
         device: input.device_id,
         analysis_type,
         creation_date,
@@ -131,24 +122,24 @@ pub async fn store_posted(store: &Store, catalog: &Catalog, author: Author<'_>, 
         additional_parameters,
     };
     let id = store.analyses().create(&record).await.map_err(DomainError::store("patient", "duplicate"))?;
-    get(store, author.company_id, &id).await
+    get(store, &id).await
 }
 
 /// An analysis of the company.
-pub async fn get(store: &Store, company_id: &str, id: &str) -> Result<Analysis, DomainError> {
-    store.analyses().get(company_id, id).await.map_err(DomainError::internal)?.ok_or(DomainError::NotFound("analysis"))
+pub async fn get(store: CompanyStore<'_>, id: &str) -> Result<Analysis, DomainError> {
+    store.analyses().get(id).await.map_err(DomainError::internal)?.ok_or(DomainError::NotFound("analysis"))
 }
 
 /// Replaces an analysis's notes; answers it.
-pub async fn update_notes(store: &Store, company_id: &str, id: &str, notes: &str) -> Result<Analysis, DomainError> {
+pub async fn update_notes(store: CompanyStore<'_>, id: &str, notes: &str) -> Result<Analysis, DomainError> {
     check_notes(notes)?;
-    store.analyses().set_notes(company_id, id, notes).await.map_err(DomainError::store("analysis", "duplicate"))?;
-    get(store, company_id, id).await
+    store.analyses().set_notes(id, notes).await.map_err(DomainError::store("analysis", "duplicate"))?;
+    get(store, id).await
 }
 
 /// Deletes an analysis of the company.
-pub async fn delete(store: &Store, company_id: &str, id: &str) -> Result<(), DomainError> {
-    store.analyses().delete(company_id, id).await.map_err(DomainError::store("analysis", "duplicate"))
+pub async fn delete(store: CompanyStore<'_>, id: &str) -> Result<(), DomainError> {
+    store.analyses().delete(id).await.map_err(DomainError::store("analysis", "duplicate"))
 }
 
 /// The history's filter: a patient's (or every) analysis of a type (`all` for every type).
@@ -168,20 +159,20 @@ pub fn page_number(page: &str) -> Result<u64, DomainError> {
 
 /// The totals of the company's history under `filter`; a patient filter names one of its
 /// patients.
-pub async fn history_totals(store: &Store, company_id: &str, filter: &AnalysisFilter) -> Result<AnalysisTotals, DomainError> {
+pub async fn history_totals(store: CompanyStore<'_>, filter: &AnalysisFilter) -> Result<AnalysisTotals, DomainError> {
     if let Some(patient) = &filter.patient_id {
-        store.patients().get(company_id, patient).await.map_err(DomainError::internal)?.ok_or(DomainError::NotFound("patient"))?;
+        store.patients().get(patient).await.map_err(DomainError::internal)?.ok_or(DomainError::NotFound("patient"))?;
     }
-    store.analyses().totals(company_id, filter).await.map_err(DomainError::internal)
+    store.analyses().totals(filter).await.map_err(DomainError::internal)
 }
 
 /// Page `page` (from 1) of the company's history under `filter`, and the totals of all of it.
-pub async fn history_page(store: &Store, company_id: &str, filter: &AnalysisFilter, page: u64) -> Result<(Vec<Analysis>, AnalysisTotals), DomainError> {
+pub async fn history_page(store: CompanyStore<'_>, filter: &AnalysisFilter, page: u64) -> Result<(Vec<Analysis>, AnalysisTotals), DomainError> {
     if let Some(patient) = &filter.patient_id {
-        store.patients().get(company_id, patient).await.map_err(DomainError::internal)?.ok_or(DomainError::NotFound("patient"))?;
+        store.patients().get(patient).await.map_err(DomainError::internal)?.ok_or(DomainError::NotFound("patient"))?;
     }
-    let analyses = store.analyses().page(company_id, filter, page - 1, PAGE_SIZE).await.map_err(DomainError::internal)?;
-    let totals = store.analyses().totals(company_id, filter).await.map_err(DomainError::internal)?;
+    let analyses = store.analyses().page(filter, page - 1, PAGE_SIZE).await.map_err(DomainError::internal)?;
+    let totals = store.analyses().totals(filter).await.map_err(DomainError::internal)?;
     Ok((analyses, totals))
 }
 
@@ -227,12 +218,12 @@ fn analysis_device(catalog: &Catalog, company_id: &str, record: &Analysis) -> Op
 }
 
 /// A stored analysis of the company, read back for a PDF report.
-pub async fn report_source(store: &Store, catalog: &Catalog, company_id: &str, id: &str) -> Result<ReportSource, DomainError> {
-    let record = get(store, company_id, id).await?;
+pub async fn report_source(store: CompanyStore<'_>, catalog: &Catalog, id: &str) -> Result<ReportSource, DomainError> {
+    let record = get(store, id).await?;
     let kind = record_kind(&record)?;
     let map = report_map(&preview_json(&record)).ok_or_else(|| DomainError::refused(NO_DATA, "the analysis has no pressure map to print"))?;
-    let (device_type, device_name) = analysis_device(catalog, company_id, &record).unwrap_or_else(|| (analysis_format::default_device_type(kind), String::new()));
-    let patient = store.patients().get(company_id, &record.patient_id).await.map_err(DomainError::internal)?;
+    let (device_type, device_name) = analysis_device(catalog, store.company_id(), &record).unwrap_or_else(|| (analysis_format::default_device_type(kind), String::new()));
+    let patient = store.patients().get(&record.patient_id).await.map_err(DomainError::internal)?;
     let patient = patient.map(|p| PatientSummary { name: p.fields.name, height_cm: Some(p.fields.height), weight_kg: Some(p.fields.weight) });
     Ok(ReportSource { record, kind, map, device_type, device_name, patient })
 }
@@ -240,10 +231,10 @@ pub async fn report_source(store: &Store, catalog: &Catalog, company_id: &str, i
 /// The raw-data export of a stored analysis of the company at `now_ms` (Unix ms): refused with
 /// `toastErrorRaw.noAnalysisData` when there is nothing to export (no frames, no times, too few
 /// series).
-pub async fn export(store: &Store, catalog: &Catalog, company_id: &str, id: &str, kind: ExportKind, now_ms: i64) -> Result<ExportFile, DomainError> {
-    let record = get(store, company_id, id).await?;
+pub async fn export(store: CompanyStore<'_>, catalog: &Catalog, id: &str, kind: ExportKind, now_ms: i64) -> Result<ExportFile, DomainError> {
+    let record = get(store, id).await?;
     let analysis_type = record_kind(&record)?;
-    let device_type = analysis_device(catalog, company_id, &record).map(|(device_type, _)| device_type).unwrap_or_else(|| analysis_format::default_device_type(analysis_type));
+    let device_type = analysis_device(catalog, store.company_id(), &record).map(|(device_type, _)| device_type).unwrap_or_else(|| analysis_format::default_device_type(analysis_type));
     let parameters = named_parameters(&record);
     let capture = export_capture(&record, &parameters, device_type).map_err(|no_data| DomainError::refused(NO_DATA, no_data.0))?;
     let metadata = ExportMetadata { analysis_type, patient_id: &record.patient_id, creation_date_s: record.creation_date, export_date_ms: now_ms };

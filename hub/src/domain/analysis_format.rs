@@ -55,7 +55,7 @@ pub fn analysis_kind(kind: CaptureKind) -> AnalysisKind {
 /// `additionalParameters`. `device_type` is the capturing device's (`None` when the hub no longer
 /// knows it: the raw capture is kept with an `analysisError` parameter, as when the engine cannot
 /// analyse the frames). This runs the analysis engine: CPU-heavy for a long capture.
-pub fn capture_analysis(device_type: Option<DeviceType>, company_id: &str, capture: &CaptureRecord, params: &AnalysisParams) -> NewAnalysis {
+pub fn capture_analysis(device_type: Option<DeviceType>, capture: &CaptureRecord, params: &AnalysisParams) -> NewAnalysis {
     let kind = analysis_kind(capture.kind);
     let grids: Vec<Vec<&[u16]>> =
         capture.frames.iter().map(|f| f.cells.chunks(usize::from(f.cols.max(1))).take(usize::from(f.rows)).collect()).collect();
@@ -86,7 +86,6 @@ pub fn capture_analysis(device_type: Option<DeviceType>, company_id: &str, captu
     parameters.push(NamedParameter::new(FRAME_TIMES_PARAMETER, ParameterValue::Series(times)));
     let additional_parameters = serde_json::to_string(&parameters).unwrap_or_else(|_| "[]".into());
     NewAnalysis {
-        company_id: company_id.to_owned(),
         patient_id: capture.patient_id.clone(),
         user_id: capture.user_id.clone(),
         device: Some(capture.device_id.to_string()),

@@ -20,7 +20,7 @@ use rand::Rng;
 use ractor::ActorRef;
 use serde::{Deserialize, Serialize};
 use storage::model::{Company, NewDevice};
-use storage::{device_secret, Store, StoreError};
+use storage::{device_secret, HubWide, StoreError};
 
 use super::device_family::{members, PlannedDevice};
 use super::error::DomainError;
@@ -93,7 +93,7 @@ fn new_device(registration: &Registration, company_id: &str, planned: &PlannedDe
 /// Refuses with `duplicateSerial` when a serial this registration would create is taken: the
 /// check compositions make before writing anything else (the transaction of [`create`] is the
 /// check that counts).
-pub async fn check_serials_free(store: &Store, registration: &Registration) -> Result<(), DomainError> {
+pub async fn check_serials_free(store: HubWide<'_>, registration: &Registration) -> Result<(), DomainError> {
     let (parent, members) = planned_family(registration);
     for planned in std::iter::once(&parent).chain(&members) {
         if store.devices().by_serial(&planned.serial).await.map_err(DomainError::internal)?.is_some() {
@@ -105,8 +105,9 @@ pub async fn check_serials_free(store: &Store, registration: &Registration) -> R
 
 /// Creates a device and its family in a company, in one storage transaction, and issues a secret
 /// to every device that streams (a parent with members never connects and gets none). A taken
-/// serial anywhere in the family is `duplicateSerial` and leaves nothing behind.
-pub async fn create(store: &Store, company_id: &str, registration: &Registration) -> Result<RegisteredDevice, DomainError> {
+/// serial anywhere in the family is `duplicateSerial` and leaves nothing behind. Registration is
+/// hub-wide (`HubWide`): a hardware serial is unique across the hub's companies.
+pub async fn create(store: HubWide<'_>, company_id: &str, registration: &Registration) -> Result<RegisteredDevice, DomainError> {
     let (parent, members) = planned_family(registration);
     let parent_secret = members.is_empty().then(device_secret::generate);
     let member_secrets: Vec<String> = members.iter().map(|_| device_secret::generate()).collect();
@@ -159,8 +160,9 @@ pub async fn announce(catalog: &Catalog, registry: &ActorRef<RegistryMsg>, compa
 /// registry).
 #[derive(Clone, Copy)]
 pub struct HubParts<'a> {
-    /// Where the family is written.
-    pub store: &'a Store,
+    /// Where the family is written: hub-wide, as serials are unique across the hub (and so are
+    /// e-mails and company names, which `registerAll` and `quickRegistration` check).
+    pub store: HubWide<'a>,
     /// The running catalogue, which ingest looks devices up in.
     pub catalog: &'a Catalog,
     /// The device registry, which shows the new devices (offline) at once.
@@ -196,8 +198,8 @@ pub struct RegisteredCompany {
 }
 
 /// Refuses with `duplicateEmail` when a user has this e-mail.
-async fn check_email_free(store: &Store, email: &str, message: &str) -> Result<(), DomainError> {
-    if store.users().credentials(email).await.map_err(DomainError::internal)?.is_some() {
+async fn check_email_free(store: HubWide<'_>, email: &str, message: &str) -> Result<(), DomainError> {
+    if store.accounts().credentials(email).await.map_err(DomainError::internal)?.is_some() {
         return Err(DomainError::conflict("duplicateEmail", message));
     }
     Ok(())
@@ -213,7 +215,7 @@ pub async fn register_all(hub: HubParts<'_>, branding: &CompanyBranding, email: 
     check_email_free(store, email, "a user with this e-mail already exists").await?;
     check_serials_free(store, registration).await?;
     let company_id = store.companies().create_branded(branding).await.map_err(DomainError::store("company", "duplicateCompany"))?;
-    let user_id = store.users().create(email, password, ROLE_STAFF, &company_id).await.map_err(DomainError::store("user", "duplicateEmail"))?;
+    let user_id = store.accounts().create(email, password, ROLE_STAFF, &company_id).await.map_err(DomainError::store("user", "duplicateEmail"))?;
     let device = register(hub, &company_id, registration).await?;
     let company = store.companies().get(&company_id).await.map_err(DomainError::internal)?.ok_or(DomainError::NotFound("company"))?;
     Ok(RegisteredCompany { company, user: NewStaffUser { id: user_id, email: email.to_owned() }, device })
@@ -231,6 +233,7 @@ pub struct QuickRegistered {
     pub company_id: String,
     /// The company's name when the registration created it.
     pub created_company: Option<String>,
+    /// The registered device, with its family and one-time secrets.
     pub device: RegisteredDevice,
 }
 
@@ -264,7 +267,7 @@ pub async fn quick_register(hub: HubParts<'_>, company: Option<&str>, registrati
         }
     };
     let password = quick_password();
-    let user_id = store.users().create(&email, &password, ROLE_STAFF, &company_id).await.map_err(DomainError::store("user", "duplicateEmail"))?;
+    let user_id = store.accounts().create(&email, &password, ROLE_STAFF, &company_id).await.map_err(DomainError::store("user", "duplicateEmail"))?;
     let device = register(hub, &company_id, registration).await?;
     Ok(QuickRegistered { user: NewStaffUser { id: user_id, email }, password, company_id, created_company, device })
 }
@@ -290,28 +293,28 @@ mod tests {
 
     #[tokio::test]
     async fn a_family_is_created_whole_or_not_at_all() {
-        let store = Store::memory().await.unwrap();
-        let company = store.companies().create("Clinic", "").await.unwrap();
-        let room = create(&store, &company, &registration("R", DeviceType::RoomSet)).await.unwrap();
+        let store = storage::Store::memory().await.expect("an in-memory store");
+        let company = store.hub_wide().companies().create("Clinic", "").await.expect("the company is created");
+        let room = create(store.hub_wide(), &company, &registration("R", DeviceType::RoomSet)).await.expect("the registration succeeds");
         assert!(room.device_secret.is_none(), "a parent never connects");
         let serials: Vec<&str> = room.members.iter().map(|m| m.hardware_serial.as_str()).collect();
         assert_eq!(serials, ["R-BED", "R-SEAT", "R-FLOOR"]);
         assert!(room.members.iter().all(|m| m.device_secret.as_deref().is_some_and(|s| s.len() == 43)));
         assert_eq!(room.streaming().count(), 3);
-        let stored = store.devices().by_serial("R-SEAT").await.unwrap().unwrap();
-        assert!(device_secret::verify(room.members[1].device_secret.as_deref().unwrap(), &stored.secret_hash));
+        let stored = store.hub_wide().devices().by_serial("R-SEAT").await.expect("the store answers").expect("it is stored");
+        assert!(device_secret::verify(room.members[1].device_secret.as_deref().expect("a member streams"), &stored.secret_hash));
         assert_eq!((stored.parent_id.as_deref(), stored.room.as_str()), (Some(room.id.as_str()), "7"));
 
         // No check ahead of the transaction: the horse's second side, H-1, is taken, and the
         // parent and first side written before it in the transaction are rolled back.
-        create(&store, &company, &registration("H-1", DeviceType::MattressMatIoT)).await.unwrap();
-        let before = store.devices().list_company(&company).await.unwrap().len();
-        let refused = create(&store, &company, &registration("H", DeviceType::SensingHorse)).await;
+        create(store.hub_wide(), &company, &registration("H-1", DeviceType::MattressMatIoT)).await.expect("the registration succeeds");
+        let before = store.company(&company).devices().list().await.expect("the store answers").len();
+        let refused = create(store.hub_wide(), &company, &registration("H", DeviceType::SensingHorse)).await;
         assert!(matches!(refused, Err(DomainError::Conflict { key: "duplicateSerial", .. })), "{refused:?}");
-        assert!(store.devices().by_serial("H").await.unwrap().is_none());
-        assert!(store.devices().by_serial("H-0").await.unwrap().is_none());
-        assert_eq!(store.devices().list_company(&company).await.unwrap().len(), before);
-        assert_eq!(store.device_confs().list_company(&company).await.unwrap().len(), before);
+        assert!(store.hub_wide().devices().by_serial("H").await.expect("the store answers").is_none());
+        assert!(store.hub_wide().devices().by_serial("H-0").await.expect("the store answers").is_none());
+        assert_eq!(store.company(&company).devices().list().await.expect("the store answers").len(), before);
+        assert_eq!(store.company(&company).device_confs().list().await.expect("the store answers").len(), before);
     }
 
     #[test]

@@ -8,7 +8,7 @@
 use mat_core::analysis::export::iso_8601_utc;
 use serde::Serialize;
 
-use super::call::Call;
+use super::caller::Caller;
 use super::error::ApiError;
 use super::json::{ok, Oid};
 use crate::domain::alarms;
@@ -73,18 +73,16 @@ pub struct PresenceJson {
 }
 
 /// `'True'` while the device (or one of its sub-devices) has an unattended alarm.
-pub async fn check(serial: String, call: Call) -> Result<warp::reply::Response, ApiError> {
-    let claims = call.claims()?;
-    let device = call.device_by_serial(&claims, &serial)?;
-    let pending = alarms::has_pending(&call.state.store, &call.state.catalog, &claims.company_id, &device).await?;
+pub async fn check(serial: String, call: Caller) -> Result<warp::reply::Response, ApiError> {
+    let device = call.device_by_serial(&serial)?;
+    let pending = alarms::has_pending(call.store(), &call.state.catalog, &device).await?;
     Ok(ok(&if pending { AlarmCheck::True } else { AlarmCheck::False }))
 }
 
 /// The alarms of a device and its sub-devices, newest first.
-pub async fn list(id: String, call: Call) -> Result<warp::reply::Response, ApiError> {
-    let claims = call.claims()?;
-    let device = call.device(&claims, &id)?;
-    let found = alarms::alarms(&call.state.store, &call.state.catalog, &claims.company_id, &device).await?;
+pub async fn list(id: String, call: Caller) -> Result<warp::reply::Response, ApiError> {
+    let device = call.device(&id)?;
+    let found = alarms::alarms(call.store(), &call.state.catalog, &device).await?;
     let body: Vec<AlarmJson> = found
         .into_iter()
         .map(|alarm| AlarmJson {
@@ -102,27 +100,24 @@ pub async fn list(id: String, call: Call) -> Result<warp::reply::Response, ApiEr
 
 /// Attends every pending alarm of a device (and its sub-devices), through their alarm machines
 /// ([`alarms::attend`]).
-pub async fn attend(id: String, call: Call) -> Result<warp::reply::Response, ApiError> {
-    let claims = call.claims()?;
-    let device = call.device(&claims, &id)?;
-    let attended = alarms::attend(&call.state, &claims.company_id, &claims.user_id, &device).await?;
+pub async fn attend(id: String, call: Caller) -> Result<warp::reply::Response, ApiError> {
+    let device = call.device(&id)?;
+    let attended = alarms::attend(&call.state, call.store(), call.user_id(), &device).await?;
     Ok(ok(&Attended { attended }))
 }
 
 /// Attends every pending alarm of a (sub-)device given by serial; the body is empty.
-pub async fn attend_by_serial(serial: String, call: Call) -> Result<warp::reply::Response, ApiError> {
-    let claims = call.claims()?;
-    let device = call.device_by_serial(&claims, &serial)?;
-    let attended = alarms::attend(&call.state, &claims.company_id, &claims.user_id, &device).await?;
+pub async fn attend_by_serial(serial: String, call: Caller) -> Result<warp::reply::Response, ApiError> {
+    let device = call.device_by_serial(&serial)?;
+    let attended = alarms::attend(&call.state, call.store(), call.user_id(), &device).await?;
     Ok(ok(&Attended { attended }))
 }
 
 /// A device's log entries (spec §3): `creationDate` is `[ISO 8601, Unix seconds]`; the client
 /// shows the second value.
-pub async fn device_logs(id: String, call: Call) -> Result<warp::reply::Response, ApiError> {
-    let claims = call.claims()?;
-    call.device(&claims, &id)?;
-    let logs = call.state.store.logs().device_logs(&claims.company_id, &id).await.map_err(ApiError::internal)?;
+pub async fn device_logs(id: String, call: Caller) -> Result<warp::reply::Response, ApiError> {
+    call.device(&id)?;
+    let logs = call.store().logs().device_logs(&id).await.map_err(ApiError::internal)?;
     let body: Vec<DeviceLogJson> = logs
         .into_iter()
         .map(|log| DeviceLogJson {
@@ -137,10 +132,9 @@ pub async fn device_logs(id: String, call: Call) -> Result<warp::reply::Response
 }
 
 /// A device's presence entries: `logId` '1' entrance, '0' exit.
-pub async fn presence_logs(id: String, call: Call) -> Result<warp::reply::Response, ApiError> {
-    let claims = call.claims()?;
-    let device = call.device(&claims, &id)?;
-    let entries = alarms::presence(&call.state.store, &call.state.catalog, &claims.company_id, &device).await?;
+pub async fn presence_logs(id: String, call: Caller) -> Result<warp::reply::Response, ApiError> {
+    let device = call.device(&id)?;
+    let entries = alarms::presence(call.store(), &call.state.catalog, &device).await?;
     let body: Vec<PresenceJson> = entries.into_iter().map(|e| PresenceJson { device_id: e.device_id, creation_date: e.creation_date, log_id: e.log_id }).collect();
     Ok(ok(&body))
 }

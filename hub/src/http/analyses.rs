@@ -9,10 +9,11 @@ use schemars::{json_schema, Schema};
 use serde::{Deserialize, Serialize};
 use storage::model::{Analysis, AnalysisTotals};
 
-use super::call::{path_segment, Call};
+use super::call::path_segment;
+use super::caller::Caller;
 use super::error::ApiError;
 use super::json::{created, ok, Oid};
-use crate::domain::analyses::{self, Author, PostedKind, MAX_PAGE, PAGE_SIZE, PODOMETRY_TYPES, SEATING_TYPE};
+use crate::domain::analyses::{self, PostedKind, MAX_PAGE, PAGE_SIZE, PODOMETRY_TYPES, SEATING_TYPE};
 use crate::domain::analysis_format::{parameters_json, preview_json};
 pub use crate::domain::analyses::{AnalysisInput, NOTES_MAX};
 
@@ -49,21 +50,19 @@ impl From<Analysis> for AnalysisJson {
     }
 }
 
-async fn store_analysis(patient_id: String, mut call: Call, kind: PostedKind) -> Result<warp::reply::Response, ApiError> {
-    let claims = call.claims()?;
+async fn store_analysis(patient_id: String, mut call: Caller, kind: PostedKind) -> Result<warp::reply::Response, ApiError> {
     let input: AnalysisInput = call.json().await?;
-    let author = Author { company_id: &claims.company_id, user_id: &claims.user_id };
-    let stored = analyses::store_posted(&call.state.store, &call.state.catalog, author, &patient_id, kind, input, storage::unix_now()).await?;
+    let stored = analyses::store_posted(call.store(), &call.state.catalog, call.user_id(), &patient_id, kind, input, storage::unix_now()).await?;
     Ok(created(&AnalysisJson::from(stored)))
 }
 
 /// Stores a podology, balance, fitting or rehab analysis for a patient.
-pub async fn create_podometry(patient_id: String, call: Call) -> Result<warp::reply::Response, ApiError> {
+pub async fn create_podometry(patient_id: String, call: Caller) -> Result<warp::reply::Response, ApiError> {
     store_analysis(patient_id, call, PostedKind::Podometry).await
 }
 
 /// Stores a seating analysis for a patient.
-pub async fn create_seating(patient_id: String, call: Call) -> Result<warp::reply::Response, ApiError> {
+pub async fn create_seating(patient_id: String, call: Caller) -> Result<warp::reply::Response, ApiError> {
     store_analysis(patient_id, call, PostedKind::Seating).await
 }
 
@@ -75,17 +74,15 @@ pub struct NotesRequest {
 }
 
 /// Replaces an analysis's notes.
-pub async fn update_notes(id: String, mut call: Call) -> Result<warp::reply::Response, ApiError> {
-    let claims = call.claims()?;
+pub async fn update_notes(id: String, mut call: Caller) -> Result<warp::reply::Response, ApiError> {
     let request: NotesRequest = call.json().await?;
-    let stored = analyses::update_notes(&call.state.store, &claims.company_id, &id, &request.notes).await?;
+    let stored = analyses::update_notes(call.store(), &id, &request.notes).await?;
     Ok(ok(&AnalysisJson::from(stored)))
 }
 
 /// Deletes an analysis.
-pub async fn delete(id: String, call: Call) -> Result<warp::reply::Response, ApiError> {
-    let claims = call.claims()?;
-    analyses::delete(&call.state.store, &claims.company_id, &id).await?;
+pub async fn delete(id: String, call: Caller) -> Result<warp::reply::Response, ApiError> {
+    analyses::delete(call.store(), &id).await?;
     Ok(ok(&Deleted { deleted: id }))
 }
 
@@ -136,38 +133,38 @@ impl From<AnalysisTotals> for HistoryTotals {
     }
 }
 
-async fn history_page(call: Call, user_id: String, patient_id: Option<String>, analysis_type: String, page: String) -> Result<warp::reply::Response, ApiError> {
-    let claims = call.as_user(&user_id)?;
+async fn history_page(call: Caller, user_id: String, patient_id: Option<String>, analysis_type: String, page: String) -> Result<warp::reply::Response, ApiError> {
+    call.acts_as(&user_id)?;
     let filter = analyses::filter(patient_id, &path_segment(&analysis_type))?;
     let page = analyses::page_number(&page)?;
-    let (found, sums) = analyses::history_page(&call.state.store, &claims.company_id, &filter, page).await?;
+    let (found, sums) = analyses::history_page(call.store(), &filter, page).await?;
     Ok(ok(&HistoryPage { analyses: found.into_iter().map(AnalysisJson::from).collect(), current_page_count: page, totals: sums.into() }))
 }
 
-async fn history_count(call: Call, user_id: String, patient_id: Option<String>, analysis_type: String) -> Result<warp::reply::Response, ApiError> {
-    let claims = call.as_user(&user_id)?;
+async fn history_count(call: Caller, user_id: String, patient_id: Option<String>, analysis_type: String) -> Result<warp::reply::Response, ApiError> {
+    call.acts_as(&user_id)?;
     let filter = analyses::filter(patient_id, &path_segment(&analysis_type))?;
-    let sums = analyses::history_totals(&call.state.store, &claims.company_id, &filter).await?;
+    let sums = analyses::history_totals(call.store(), &filter).await?;
     Ok(ok(&HistoryTotals::from(sums)))
 }
 
 /// `GET /api/podometryAnalysisPage/{userId}/{analysisType}/{page}`.
-pub async fn page(user_id: String, analysis_type: String, page: String, call: Call) -> Result<warp::reply::Response, ApiError> {
+pub async fn page(user_id: String, analysis_type: String, page: String, call: Caller) -> Result<warp::reply::Response, ApiError> {
     history_page(call, user_id, None, analysis_type, page).await
 }
 
 /// `GET /api/podometryAnalysisCount/{userId}/{analysisType}`.
-pub async fn count(user_id: String, analysis_type: String, call: Call) -> Result<warp::reply::Response, ApiError> {
+pub async fn count(user_id: String, analysis_type: String, call: Caller) -> Result<warp::reply::Response, ApiError> {
     history_count(call, user_id, None, analysis_type).await
 }
 
 /// `GET /api/podometryAnalysisPatient/{userId}/{patientId}/{analysisType}/{page}`.
-pub async fn patient_page(user_id: String, patient_id: String, analysis_type: String, page: String, call: Call) -> Result<warp::reply::Response, ApiError> {
+pub async fn patient_page(user_id: String, patient_id: String, analysis_type: String, page: String, call: Caller) -> Result<warp::reply::Response, ApiError> {
     history_page(call, user_id, Some(patient_id), analysis_type, page).await
 }
 
 /// `GET /api/podometryAnalysisCountPatient/{userId}/{patientId}/{analysisType}`.
-pub async fn patient_count(user_id: String, patient_id: String, analysis_type: String, call: Call) -> Result<warp::reply::Response, ApiError> {
+pub async fn patient_count(user_id: String, patient_id: String, analysis_type: String, call: Caller) -> Result<warp::reply::Response, ApiError> {
     history_count(call, user_id, Some(patient_id), analysis_type).await
 }
 

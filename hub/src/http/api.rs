@@ -13,7 +13,8 @@ use warp::{Filter, Reply};
 
 use super::error::{reply, ApiError, ErrorBody};
 
-/// Who may call a route.
+/// Who may call a route; it decides the type the route's handler receives
+/// ([`super::caller::by_access`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Access {
     /// No token (login).
@@ -160,9 +161,11 @@ pub struct Api {
     filters: Vec<BoxedFilter<(warp::reply::Response,)>>,
 }
 
-/// Adds a route: its warp path, method, body limit, handler and documentation. The handler
-/// takes the path parameters and a [`super::call::Call`], and returns
-/// `Result<Response, ApiError>`. After the path segments, `; doc` and [`RouteDoc`] builder calls
+/// Adds a route: its warp path, method, body limit, access, handler and documentation. The
+/// handler takes the path parameters and what the access names
+/// ([`super::caller::by_access`]: the bare [`super::call::Call`] for `Public`, a
+/// [`super::caller::Caller`] for `User`, an [`super::caller::Admin`] for `Admin`), checked before
+/// it runs, and returns `Result<Response, ApiError>`; a refused call is answered by the route. After the path segments, `; doc` and [`RouteDoc`] builder calls
 /// name the request body type, the response types and further error statuses, from which the
 /// OpenAPI document's schemas are derived:
 /// `…, "api" / "device" / String; doc.body::<DeviceSettingsInput>().json::<DeviceJson>(200)`.
@@ -170,12 +173,20 @@ pub struct Api {
 macro_rules! api_route {
     ($api:expr, $state:expr, $method:ident, $limit:expr, $access:ident, $tag:literal, $template:literal, $summary:literal, $handler:expr, $($segment:tt)/+ ; doc $($doc:tt)*) => {
         $api.add(
-            $crate::http::api::RouteDoc::new(stringify!($method), $template, $crate::http::api::Access::$access, $tag, $summary) $($doc)*,
+            $crate::http::api::RouteDoc::new(
+                stringify!($method),
+                $template,
+                <$crate::http::caller::by_access::$access as $crate::http::caller::Verify>::ACCESS,
+                $tag,
+                $summary,
+            ) $($doc)*,
             warp::path!($($segment)/+)
                 .and($crate::http::api::method(stringify!($method)))
-                .and($crate::http::call::call($state.clone(), $limit))
+                .and($crate::http::caller::verified::<$crate::http::caller::by_access::$access>($state.clone(), $limit))
                 .then($handler)
                 .map($crate::http::error::finish)
+                .recover($crate::http::caller::answer_refused)
+                .unify()
                 .boxed(),
         )
     };

@@ -9,11 +9,9 @@ use serde::Serialize;
 use storage::model::{AuditEntry, NewAuditEntry};
 use warp::http::StatusCode;
 
-use super::call::Call;
+use super::caller::{Admin, Caller};
 use super::error::ApiError;
 use super::json::ok;
-use super::state::AppState;
-use crate::auth::token::Claims;
 
 /// Entries per page of `GET /api/auditLog/{page}`.
 pub const AUDIT_PAGE_SIZE: usize = 20;
@@ -32,9 +30,10 @@ pub struct Audit<'a> {
 }
 
 impl Audit<'_> {
-    /// The entry, with the caller's id and e-mail.
-    pub async fn entry(&self, state: &AppState, claims: &Claims) -> NewAuditEntry {
-        let email = match state.store.users().get(&claims.user_id, &claims.company_id).await {
+    /// The entry, with the caller's id and e-mail (the acting company is the caller's, that of
+    /// the store handle that records it).
+    pub async fn entry(&self, caller: &Caller) -> NewAuditEntry {
+        let email = match caller.store().users().get(caller.user_id()).await {
             Ok(Some(user)) => user.email,
             Ok(None) => String::new(),
             Err(error) => {
@@ -44,8 +43,7 @@ impl Audit<'_> {
         };
         NewAuditEntry {
             company_id: self.company_id.to_owned(),
-            actor_company_id: claims.company_id.clone(),
-            actor_user_id: claims.user_id.clone(),
+            actor_user_id: caller.user_id().to_owned(),
             actor_email: email,
             action: self.action.to_owned(),
             entity_type: self.entity_type.to_owned(),
@@ -55,9 +53,9 @@ impl Audit<'_> {
     }
 
     /// Records the entry after the change it describes.
-    pub async fn record(self, state: &AppState, claims: &Claims) {
-        let entry = self.entry(state, claims).await;
-        if let Err(error) = state.store.audit().record(&entry).await {
+    pub async fn record(self, caller: &Caller) {
+        let entry = self.entry(caller).await;
+        if let Err(error) = caller.store().audit().record(&entry).await {
             tracing::error!(%error, action = entry.action, entity = %entry.entity_id, "an administrative action could not be written to the audit log");
         }
     }
@@ -114,9 +112,8 @@ pub fn page_number_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema
 }
 
 /// `GET /api/auditLog/{page}`: page (from 1) of the entries about or by the caller's company.
-pub async fn list(page: String, call: Call) -> Result<warp::reply::Response, ApiError> {
-    let claims = call.admin()?;
+pub async fn list(page: String, call: Admin) -> Result<warp::reply::Response, ApiError> {
     let page: usize = page.parse().ok().filter(|p| *p >= 1 && *p as u64 <= MAX_AUDIT_PAGE).ok_or_else(|| ApiError::new(StatusCode::BAD_REQUEST, "invalidPage", "{page} is a page number from 1"))?;
-    let found = call.state.store.audit().page(&claims.company_id, page - 1, AUDIT_PAGE_SIZE).await.map_err(ApiError::internal)?;
+    let found = call.store().audit().page(page - 1, AUDIT_PAGE_SIZE).await.map_err(ApiError::internal)?;
     Ok(ok(&AuditPageJson { entries: found.entries.into_iter().map(AuditEntryJson::from).collect(), page, per_page: AUDIT_PAGE_SIZE, total: found.total }))
 }

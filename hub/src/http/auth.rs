@@ -15,6 +15,7 @@ pub use super::bodies::CreatedUser;
 use super::bodies::VariantsJson;
 pub use super::call::verify;
 use super::call::Call;
+use super::caller::{Admin, Caller};
 use super::error::ApiError;
 use super::state::AppState;
 use crate::auth::roles::ROLE_STAFF;
@@ -55,7 +56,7 @@ pub async fn login(mut call: Call) -> Result<warp::reply::Response, ApiError> {
         error.retry_after = Some(wait.as_secs().max(1));
         return Err(error);
     }
-    let credentials = state.store.users().credentials(&email).await.map_err(ApiError::internal)?;
+    let credentials = state.store.hub_wide().accounts().credentials(&email).await.map_err(ApiError::internal)?;
     // Hash even for unknown e-mails so response time does not reveal which addresses exist.
     let stored = credentials.as_ref().map(|c| c.password_hash.clone()).unwrap_or_else(|| DUMMY_HASH.to_owned());
     let password = request.password;
@@ -66,7 +67,7 @@ pub async fn login(mut call: Call) -> Result<warp::reply::Response, ApiError> {
         return Err(ApiError::new(StatusCode::UNAUTHORIZED, "incorrectCredentials", "wrong e-mail or password"));
     };
     state.login_limiter.lock().unwrap_or_else(|p| p.into_inner()).succeeded(&email);
-    let company = state.store.companies().get(&user.company_id).await.map_err(ApiError::internal)?;
+    let company = state.store.hub_wide().companies().get(&user.company_id).await.map_err(ApiError::internal)?;
     let claims = Claims {
         token_id: TokenSigner::new_token_id(),
         user_id: user.id.clone(),
@@ -88,11 +89,11 @@ pub async fn login(mut call: Call) -> Result<warp::reply::Response, ApiError> {
 
 /// Revokes the caller's token: stored (so a restart keeps it revoked) and held in memory until it
 /// expires. Later calls and browser sockets with it answer 401. 204 No Content.
-pub async fn logout(call: Call) -> Result<warp::reply::Response, ApiError> {
-    let claims = call.claims()?;
+pub async fn logout(call: Caller) -> Result<warp::reply::Response, ApiError> {
+    let claims = call.claims();
     let state = &call.state;
     let expires_at = i64::try_from(claims.expires_at).unwrap_or(i64::MAX);
-    state.store.revoked_tokens().revoke(&claims.token_id, expires_at).await.map_err(ApiError::internal)?;
+    state.store.hub_wide().revoked_tokens().revoke(&claims.token_id, expires_at).await.map_err(ApiError::internal)?;
     state.revoked_tokens.lock().unwrap_or_else(|p| p.into_inner()).revoke(&claims.token_id, claims.expires_at, unix_now());
     Ok(warp::reply::with_status(warp::reply(), StatusCode::NO_CONTENT).into_response())
 }
@@ -115,20 +116,20 @@ pub struct SignupRequest {
 }
 
 /// Creates a staff user in a company (administrators only).
-pub async fn signup(mut call: Call) -> Result<warp::reply::Response, ApiError> {
-    let claims = call.admin()?;
+pub async fn signup(mut call: Admin) -> Result<warp::reply::Response, ApiError> {
     let request: SignupRequest = call.json().await?;
     let account = validate_account(&request.account)?;
-    let company_id = companies::resolve(&call.state.store, &request.company).await?;
+    let company_id = companies::resolve(call.state.store.hub_wide(), &request.company).await?;
     let id = call
         .state
         .store
-        .users()
+        .hub_wide()
+        .accounts()
         .create(&account.email, &account.password, ROLE_STAFF, &company_id)
         .await
         .map_err(|e| ApiError::store(e, "user", "duplicateEmail"))?;
     let summary = format!("created user {} (role {ROLE_STAFF})", account.email);
-    Audit { company_id: &company_id, action: "user.create", entity_type: "user", entity_id: &id, summary }.record(&call.state, &claims).await;
+    Audit { company_id: &company_id, action: "user.create", entity_type: "user", entity_id: &id, summary }.record(&call).await;
     let body = CreatedUser { id, email: account.email, role: ROLE_STAFF, company_id };
     Ok(warp::reply::with_status(warp::reply::json(&body), StatusCode::CREATED).into_response())
 }

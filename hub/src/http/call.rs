@@ -1,13 +1,12 @@
-//! One API call as a handler sees it: the caller's token, address and body. Handlers check the
-//! token and read the body themselves (see [`Call::claims`], [`Call::json`]), so a route whose
-//! path and method matched always answers, with its own error, instead of falling through to
-//! another route.
+//! One API call: the caller's token, address and body. The route's access check reads the token
+//! (`super::caller`) before the handler runs; handlers read the body themselves
+//! ([`Call::json`]), so a route whose path and method matched always answers, with its own
+//! error, instead of falling through to another route.
 
 use std::net::SocketAddr;
 use std::pin::Pin;
 use std::sync::Arc;
 
-use actors::catalog::DeviceInfo;
 use bytes::{Buf, Bytes, BytesMut};
 use futures_util::{Stream, StreamExt, TryStreamExt};
 use serde::de::DeserializeOwned;
@@ -16,7 +15,6 @@ use warp::{Filter, Rejection};
 
 use super::error::ApiError;
 use super::state::AppState;
-use crate::auth::roles::ROLE_ADMIN;
 use crate::auth::token::{unix_now, Claims};
 use crate::auth::verify::Refusal;
 use crate::domain::DomainError;
@@ -43,40 +41,9 @@ pub struct Call {
 }
 
 impl Call {
-    /// The caller's claims: a valid, unexpired bearer token is required (401 otherwise).
-    pub fn claims(&self) -> Result<Claims, ApiError> {
-        let header = self.authorization.as_deref().ok_or_else(|| ApiError::unauthorized("an Authorization: Bearer token is required"))?;
-        let token = header.strip_prefix("Bearer ").ok_or_else(|| ApiError::unauthorized("use Authorization: Bearer <token>"))?;
-        verify(&self.state, token)
-    }
-
-    /// The claims of an administrator (403 for other roles).
-    pub fn admin(&self) -> Result<Claims, ApiError> {
-        let claims = self.claims()?;
-        if claims.role != ROLE_ADMIN {
-            return Err(ApiError::new(StatusCode::FORBIDDEN, "forbidden", "only an administrator may do this"));
-        }
-        Ok(claims)
-    }
-
-    /// The caller's claims, if `user_id` (a path's `{userId}`) is the caller: one user never acts
-    /// as another (404 otherwise).
-    pub fn as_user(&self, user_id: &str) -> Result<Claims, ApiError> {
-        let claims = self.claims()?;
-        if claims.user_id != user_id {
-            return Err(ApiError::not_found("user"));
-        }
-        Ok(claims)
-    }
-
-    /// A device of the caller's company by id (404 for an unknown id or another company's).
-    pub fn device(&self, claims: &Claims, id: &str) -> Result<Arc<DeviceInfo>, ApiError> {
-        self.state.catalog.get_in_company(id, &claims.company_id).ok_or_else(|| ApiError::not_found("device"))
-    }
-
-    /// A device of the caller's company by hardware serial (a percent-encoded path segment).
-    pub fn device_by_serial(&self, claims: &Claims, serial: &str) -> Result<Arc<DeviceInfo>, ApiError> {
-        self.state.catalog.by_serial_in_company(&path_segment(serial), &claims.company_id).ok_or_else(|| ApiError::not_found("device"))
+    /// The `Authorization` header as sent, for the access check (`super::caller`).
+    pub(super) fn authorization(&self) -> Option<&str> {
+        self.authorization.as_deref()
     }
 
     /// The client's IP address, for throttling.

@@ -6,7 +6,7 @@ use serde::Serialize;
 
 use super::audit::Audit;
 pub use super::bodies::{CompanyJson, VariantsJson};
-use super::call::Call;
+use super::caller::{Admin, Caller};
 use super::error::ApiError;
 use super::json::{created, ok};
 use mat_api::company::{validate_company, CompanyInput};
@@ -18,78 +18,68 @@ pub struct CompanyNames {
 }
 
 /// Creates a company (administrators).
-pub async fn register(mut call: Call) -> Result<warp::reply::Response, ApiError> {
-    let claims = call.admin()?;
+pub async fn register(mut call: Admin) -> Result<warp::reply::Response, ApiError> {
     let input: CompanyInput = call.json().await?;
     let branding = validate_company(&input)?;
-    let id = call.state.store.companies().create_branded(&branding).await.map_err(|e| ApiError::store(e, "company", "duplicateCompany"))?;
+    let id = call.state.store.hub_wide().companies().create_branded(&branding).await.map_err(|e| ApiError::store(e, "company", "duplicateCompany"))?;
     let summary = format!("created company {}", branding.company_name);
-    Audit { company_id: &id, action: "company.create", entity_type: "company", entity_id: &id, summary }.record(&call.state, &claims).await;
-    let company = call.state.store.companies().get(&id).await.map_err(ApiError::internal)?.ok_or_else(|| ApiError::not_found("company"))?;
+    Audit { company_id: &id, action: "company.create", entity_type: "company", entity_id: &id, summary }.record(&call).await;
+    let company = call.state.store.hub_wide().companies().get(&id).await.map_err(ApiError::internal)?.ok_or_else(|| ApiError::not_found("company"))?;
     Ok(created(&CompanyJson::from(company)))
 }
 
 /// Every company (administrators, for the create-user and create-device popups).
-pub async fn list(call: Call) -> Result<warp::reply::Response, ApiError> {
-    call.admin()?;
-    let companies = call.state.store.companies().list().await.map_err(ApiError::internal)?;
+pub async fn list(call: Admin) -> Result<warp::reply::Response, ApiError> {
+    let companies = call.state.store.hub_wide().companies().list().await.map_err(ApiError::internal)?;
     Ok(ok(&companies.into_iter().map(CompanyJson::from).collect::<Vec<_>>()))
 }
 
 /// `{ companies: [name, …] }` (administrators).
-pub async fn names(call: Call) -> Result<warp::reply::Response, ApiError> {
-    call.admin()?;
-    let companies = call.state.store.companies().list().await.map_err(ApiError::internal)?;
+pub async fn names(call: Admin) -> Result<warp::reply::Response, ApiError> {
+    let companies = call.state.store.hub_wide().companies().list().await.map_err(ApiError::internal)?;
     let names: Vec<String> = companies.into_iter().map(|c| c.company_name).collect();
     Ok(ok(&CompanyNames { companies: names }))
 }
 
 /// The caller's company, as a one-element list (the branding page uses the first record).
-pub async fn own(call: Call) -> Result<warp::reply::Response, ApiError> {
-    let claims = call.claims()?;
-    let company = call.state.store.companies().get(&claims.company_id).await.map_err(ApiError::internal)?.ok_or_else(|| ApiError::not_found("company"))?;
+pub async fn own(call: Caller) -> Result<warp::reply::Response, ApiError> {
+    let company = call.store().profile().get().await.map_err(ApiError::internal)?.ok_or_else(|| ApiError::not_found("company"))?;
     Ok(ok(&vec![CompanyJson::from(company)]))
 }
 
 /// Changes the caller's company's name, address and logo (administrators). An absent or
 /// empty logo removes it.
-pub async fn update_own(mut call: Call) -> Result<warp::reply::Response, ApiError> {
-    let claims = call.admin()?;
+pub async fn update_own(mut call: Admin) -> Result<warp::reply::Response, ApiError> {
     let input: CompanyInput = call.json().await?;
     let branding = validate_company(&input)?;
-    call.state
-        .store
-        .companies()
-        .update_branding(&claims.company_id, &branding.company_name, &branding.address, branding.logo.as_deref())
+    call.store()
+        .profile()
+        .update_branding(&branding.company_name, &branding.address, branding.logo.as_deref())
         .await
         .map_err(|e| ApiError::store(e, "company", "duplicateCompany"))?;
     let logo = if branding.logo.is_some() { "a logo" } else { "no logo" };
     let summary = format!("branding: name {}, address {:?}, {logo}", branding.company_name, branding.address);
-    Audit { company_id: &claims.company_id, action: "company.branding", entity_type: "company", entity_id: &claims.company_id, summary }
-        .record(&call.state, &claims)
-        .await;
-    let company = call.state.store.companies().get(&claims.company_id).await.map_err(ApiError::internal)?.ok_or_else(|| ApiError::not_found("company"))?;
+    let company_id = &call.claims().company_id;
+    Audit { company_id, action: "company.branding", entity_type: "company", entity_id: company_id, summary }.record(&call).await;
+    let company = call.store().profile().get().await.map_err(ApiError::internal)?.ok_or_else(|| ApiError::not_found("company"))?;
     Ok(ok(&CompanyJson::from(company)))
 }
 
 /// The caller's company's variants (every role: they change what the client shows).
-pub async fn variants(call: Call) -> Result<warp::reply::Response, ApiError> {
-    let claims = call.claims()?;
-    let company = call.state.store.companies().get(&claims.company_id).await.map_err(ApiError::internal)?.ok_or_else(|| ApiError::not_found("company"))?;
+pub async fn variants(call: Caller) -> Result<warp::reply::Response, ApiError> {
+    let company = call.store().profile().get().await.map_err(ApiError::internal)?.ok_or_else(|| ApiError::not_found("company"))?;
     Ok(ok(&VariantsJson::from(company.variants)))
 }
 
 /// Switches the caller's company's variants (administrators of that company); answers them.
-pub async fn set_variants(mut call: Call) -> Result<warp::reply::Response, ApiError> {
-    let claims = call.admin()?;
+pub async fn set_variants(mut call: Admin) -> Result<warp::reply::Response, ApiError> {
     let input: VariantsJson = call.json().await?;
-    call.state.store.companies().set_variants(&claims.company_id, &input.into()).await.map_err(|e| ApiError::store(e, "company", "duplicateCompany"))?;
+    call.store().profile().set_variants(&input.into()).await.map_err(|e| ApiError::store(e, "company", "duplicateCompany"))?;
     let summary = format!(
         "variants: hideCentreOfPressure {}, fitness {}, seatingLabels {}",
         input.hide_centre_of_pressure, input.fitness, input.seating_labels
     );
-    Audit { company_id: &claims.company_id, action: "company.variants", entity_type: "company", entity_id: &claims.company_id, summary }
-        .record(&call.state, &claims)
-        .await;
+    let company_id = &call.claims().company_id;
+    Audit { company_id, action: "company.variants", entity_type: "company", entity_id: company_id, summary }.record(&call).await;
     Ok(ok(&input))
 }

@@ -11,29 +11,28 @@ use storage::device_secret;
 use warp::http::StatusCode;
 
 use super::audit::Audit;
-use super::call::Call;
+use super::caller::Admin;
 use super::error::ApiError;
 use super::json::ok;
 use super::registration::RegisteredDevice;
 
 /// Rotates a device's secret; answers the device with its new secret.
-pub async fn rotate(id: String, call: Call) -> Result<warp::reply::Response, ApiError> {
-    let claims = call.admin()?;
-    let device = call.device(&claims, &id)?;
+pub async fn rotate(id: String, call: Admin) -> Result<warp::reply::Response, ApiError> {
+    let device = call.device(&id)?;
     if device.secret_hash.is_empty() {
         return Err(ApiError::new(StatusCode::CONFLICT, "deviceHasNoSecret", "this device never connects itself; rotate its sub-devices' secrets"));
     }
     let secret = device_secret::generate();
     let hash = device_secret::hash(&secret);
     let audit = Audit {
-        company_id: &claims.company_id,
+        company_id: &call.claims().company_id,
         action: "device.rotateSecret",
         entity_type: "device",
         entity_id: &device.id,
         summary: format!("rotated the secret of {} ({})", device.serial, device.name),
     };
-    let entry = audit.entry(&call.state, &claims).await;
-    call.state.store.devices().rotate_secret(&claims.company_id, &device.id, &hash, &entry).await.map_err(|e| ApiError::store(e, "device", "duplicate"))?;
+    let entry = audit.entry(&call).await;
+    call.store().devices().rotate_secret(&device.id, &hash, &entry).await.map_err(|e| ApiError::store(e, "device", "duplicate"))?;
     call.state.catalog.upsert(DeviceInfo { secret_hash: hash, ..(*device).clone() });
     call.state.ingest.secrets_rotated();
     let body = RegisteredDevice {

@@ -4,10 +4,12 @@
 //! `GET /api/standard/pressureMapLogs/{serial}`.
 
 use std::collections::HashMap;
+use std::sync::Arc;
 
 use actors::actor::mat::MatMsg;
-use actors::browser::{DeviceConfEvent, PressureMapEvent, SideStatus};
+use actors::browser::{DeviceConfEvent, SideStatus};
 use actors::catalog::DeviceInfo;
+use actors::live_board::LiveMap;
 use mat_protocol::device_type::DeviceType;
 use mat_core::machine::pressure_ulcer::{RepositioningTier, DEFAULT_REPOSITIONING_INTERVAL};
 use mat_core::machine::status::{CardStatus, PatientStatus};
@@ -16,7 +18,8 @@ use storage::model::{Device, DeviceConf};
 use warp::http::StatusCode;
 
 use super::audit::Audit;
-use super::call::{path_segment, Call};
+use super::call::path_segment;
+use super::caller::Caller;
 use super::error::ApiError;
 use super::json::{ok, Oid};
 use super::state::{AppState, ACTOR_TIMEOUT};
@@ -142,25 +145,13 @@ pub fn page_or_all_schema(_: &mut schemars::generate::SchemaGenerator) -> schema
     schemars::json_schema!({ "type": "integer", "minimum": 0, "maximum": usize::MAX })
 }
 
-#[derive(Deserialize)]
-struct Envelope<T> {
-    data: T,
+async fn company_name(call: &Caller) -> Result<String, ApiError> {
+    Ok(call.store().profile().get().await.map_err(ApiError::internal)?.map(|c| c.company_name).unwrap_or_default())
 }
 
-async fn company_name(state: &AppState, company_id: &str) -> Result<String, ApiError> {
-    Ok(state.store.companies().get(company_id).await.map_err(ApiError::internal)?.map(|c| c.company_name).unwrap_or_default())
-}
-
-/// The live statuses of a company's devices, by device id.
+/// The live statuses of a company's devices, by device id (the live board's).
 fn live_statuses(state: &AppState, company_id: &str) -> HashMap<String, DeviceConfEvent> {
-    state
-        .bus
-        .company(company_id)
-        .statuses()
-        .iter()
-        .filter_map(|bytes| rmp_serde::from_slice::<Envelope<DeviceConfEvent>>(bytes).ok())
-        .map(|e| (e.data.device_id.clone(), e.data))
-        .collect()
+    state.board.statuses(company_id).into_iter().map(|status| (status.device_id.clone(), status)).collect()
 }
 
 fn conf_json(conf: DeviceConf, status: DeviceConfEvent, company: &str) -> DeviceConfJson {
@@ -182,70 +173,64 @@ fn conf_json(conf: DeviceConf, status: DeviceConfEvent, company: &str) -> Device
 }
 
 /// The caller's company's devices.
-pub async fn user_devices(call: Call) -> Result<warp::reply::Response, ApiError> {
-    let claims = call.claims()?;
-    let company = company_name(&call.state, &claims.company_id).await?;
-    let devices = call.state.store.devices().list_company(&claims.company_id).await.map_err(ApiError::internal)?;
+pub async fn user_devices(call: Caller) -> Result<warp::reply::Response, ApiError> {
+    let company = company_name(&call).await?;
+    let devices = call.store().devices().list().await.map_err(ApiError::internal)?;
     Ok(ok(&devices.into_iter().map(|d| DeviceJson::new(d, &company)).collect::<Vec<_>>()))
 }
 
 /// The caller's company's device configurations, with the live status the cards show.
-pub async fn device_conf_company(call: Call) -> Result<warp::reply::Response, ApiError> {
-    let claims = call.claims()?;
-    let confs = call.state.store.device_confs().list_company(&claims.company_id).await.map_err(ApiError::internal)?;
-    let mut live = live_statuses(&call.state, &claims.company_id);
-    let company = company_name(&call.state, &claims.company_id).await?;
+pub async fn device_conf_company(call: Caller) -> Result<warp::reply::Response, ApiError> {
+    let confs = call.store().device_confs().list().await.map_err(ApiError::internal)?;
+    let mut live = live_statuses(&call.state, &call.claims().company_id);
+    let company = company_name(&call).await?;
     let body: Vec<DeviceConfJson> =
         confs.into_iter().filter_map(|conf| live.remove(&conf.device_id).map(|status| conf_json(conf, status, &company))).collect();
     Ok(ok(&body))
 }
 
 /// One device's configuration and live status.
-pub async fn device_configuration(id: String, call: Call) -> Result<warp::reply::Response, ApiError> {
-    let claims = call.claims()?;
-    call.device(&claims, &id)?;
+pub async fn device_configuration(id: String, call: Caller) -> Result<warp::reply::Response, ApiError> {
+    call.device(&id)?;
     let conf = call
-        .state
-        .store
+        .store()
         .device_confs()
-        .list_company(&claims.company_id)
+        .list()
         .await
         .map_err(ApiError::internal)?
         .into_iter()
         .find(|c| c.device_id == id)
         .ok_or_else(|| ApiError::not_found("device"))?;
-    let status = live_statuses(&call.state, &claims.company_id).remove(&id).ok_or_else(|| ApiError::not_found("device"))?;
-    let company = company_name(&call.state, &claims.company_id).await?;
+    let status = call.state.board.status(&call.claims().company_id, &id).ok_or_else(|| ApiError::not_found("device"))?;
+    let company = company_name(&call).await?;
     Ok(ok(&conf_json(conf, status, &company)))
 }
 
 /// Renames and relocates a device (name, room and bed required: `deviceParameters`).
-pub async fn update(id: String, mut call: Call) -> Result<warp::reply::Response, ApiError> {
-    let claims = call.claims()?;
+pub async fn update(id: String, mut call: Caller) -> Result<warp::reply::Response, ApiError> {
     let input: DeviceSettingsInput = call.json().await?;
     let settings = validate_settings(&input)?;
-    let device = call.state.store.devices().update_settings(&claims.company_id, &id, &settings).await.map_err(|e| ApiError::store(e, "device", "duplicate"))?;
-    if let Some(info) = call.state.catalog.get_in_company(&id, &claims.company_id) {
+    let device = call.store().devices().update_settings(&id, &settings).await.map_err(|e| ApiError::store(e, "device", "duplicate"))?;
+    if let Ok(info) = call.device(&id) {
         call.state.catalog.upsert(DeviceInfo { name: device.name.clone(), ..(*info).clone() });
     }
     let summary = format!("{}: name {:?}, room {:?}, bed {:?}", device.hardware_serial, device.name, device.room, device.bed);
-    Audit { company_id: &claims.company_id, action: "device.update", entity_type: "device", entity_id: &id, summary }.record(&call.state, &claims).await;
-    let company = company_name(&call.state, &claims.company_id).await?;
+    Audit { company_id: &call.claims().company_id, action: "device.update", entity_type: "device", entity_id: &id, summary }.record(&call).await;
+    let company = company_name(&call).await?;
     Ok(ok(&DeviceJson::new(device, &company)))
 }
 
 /// The caller's company's devices of one type. `{company}` must be the caller's company (its id
 /// or name); `{x}` is a 1-based page of 10, or 0 for all.
-pub async fn obtain_list(company: String, device_type: String, x: String, call: Call) -> Result<warp::reply::Response, ApiError> {
-    let claims = call.claims()?;
+pub async fn obtain_list(company: String, device_type: String, x: String, call: Caller) -> Result<warp::reply::Response, ApiError> {
     let (company, device_type) = (path_segment(&company), path_segment(&device_type));
-    let company_name = company_name(&call.state, &claims.company_id).await?;
-    if company != claims.company_id && company != company_name {
+    let company_name = company_name(&call).await?;
+    if company != call.claims().company_id && company != company_name {
         return Err(ApiError::not_found("company"));
     }
     let device_type = DeviceType::from_name(&device_type).ok_or_else(|| ApiError::new(StatusCode::BAD_REQUEST, "invalidDeviceType", format!("'{device_type}' is not a device type")))?;
     let page: usize = x.parse().map_err(|_| ApiError::new(StatusCode::BAD_REQUEST, "invalidPage", "{x} is a page number, 0 for all"))?;
-    let devices = call.state.store.devices().list_company_type(&claims.company_id, device_type.name()).await.map_err(ApiError::internal)?;
+    let devices = call.store().devices().list_of_type(device_type.name()).await.map_err(ApiError::internal)?;
     let selected: Vec<DeviceJson> = match page {
         0 => devices.into_iter().map(|d| DeviceJson::new(d, &company_name)).collect(),
         n => devices.into_iter().skip((n - 1).saturating_mul(10)).take(10).map(|d| DeviceJson::new(d, &company_name)).collect(),
@@ -253,29 +238,19 @@ pub async fn obtain_list(company: String, device_type: String, x: String, call: 
     Ok(ok(&selected))
 }
 
-/// The latest live map of a device, decoded: (hub time in ms, rows, cols, cells).
-fn latest_map(state: &AppState, device: &DeviceInfo) -> Option<(u64, u16, u16, Vec<u16>)> {
-    let bytes = state.bus.device(&device.id, &device.company_id).latest()?;
-    let event = rmp_serde::from_slice::<Envelope<PressureMapEvent<'_>>>(&bytes).ok()?.data;
-    if event.blank {
-        return None;
-    }
-    let cells = match event.bytes_per_cell {
-        2 => event.cells.chunks_exact(2).map(|c| u16::from_le_bytes([c[0], c[1]])).collect(),
-        _ => event.cells.iter().map(|&c| u16::from(c)).collect(),
-    };
-    Some((event.hub_time_ms, event.rows, event.cols, cells))
+/// The latest live map of a device (the live board's; `None` before any and after a blank).
+fn latest_map(state: &AppState, device: &DeviceInfo) -> Option<Arc<LiveMap>> {
+    state.board.latest_map(&device.company_id, &device.id)
 }
 
 /// `GET /api/ForceDeviceApi/{id}`: the four channels of a Force Mat (0–4095) and their sum.
-pub async fn force_values(id: String, call: Call) -> Result<warp::reply::Response, ApiError> {
-    let claims = call.claims()?;
-    let device = call.device(&claims, &id)?;
+pub async fn force_values(id: String, call: Caller) -> Result<warp::reply::Response, ApiError> {
+    let device = call.device(&id)?;
     if device.device_type.frame_shape().map(|(rows, cols, _)| rows * cols) != Some(4) {
         return Err(ApiError::new(StatusCode::BAD_REQUEST, "notAForceDevice", "this device has no force channels"));
     }
     let (at, values) = match latest_map(&call.state, &device) {
-        Some((at, _, _, cells)) => (Some(at), cells),
+        Some(map) => (Some(map.hub_time_ms), map.values()),
         None => (None, vec![0; 4]),
     };
     let total: u32 = values.iter().map(|&v| u32::from(v)).sum();
@@ -285,14 +260,14 @@ pub async fn force_values(id: String, call: Call) -> Result<warp::reply::Respons
 /// `GET /api/standard/pressureMapLogs/{serial}`: the device's latest pressure map (spec §3
 /// "pressure data update": creationDate.$date, pressureMap), or `pressureMap: null` when it
 /// sends nothing.
-pub async fn pressure_map_log(serial: String, call: Call) -> Result<warp::reply::Response, ApiError> {
-    let claims = call.claims()?;
-    let device = call.device_by_serial(&claims, &serial)?;
+pub async fn pressure_map_log(serial: String, call: Caller) -> Result<warp::reply::Response, ApiError> {
+    let device = call.device_by_serial(&serial)?;
     let body = match latest_map(&call.state, &device) {
-        Some((at, rows, cols, cells)) => {
-            let map: Vec<Vec<u16>> = cells.chunks(usize::from(cols.max(1))).take(usize::from(rows)).map(<[u16]>::to_vec).collect();
+        Some(live) => {
+            let cells = live.values();
+            let map: Vec<Vec<u16>> = cells.chunks(usize::from(live.cols().max(1))).take(usize::from(live.rows())).map(<[u16]>::to_vec).collect();
             let total: u64 = cells.iter().map(|&v| u64::from(v)).sum();
-            PressureMapLog { creation_date: Some(DateJson { date: at }), pressure_map: Some(map), pressures: total }
+            PressureMapLog { creation_date: Some(DateJson { date: live.hub_time_ms }), pressure_map: Some(map), pressures: total }
         }
         None => PressureMapLog { creation_date: None, pressure_map: None, pressures: 0 },
     };
@@ -302,9 +277,8 @@ pub async fn pressure_map_log(serial: String, call: Call) -> Result<warp::reply:
 /// `GET /api/device/{id}/repositioning`: `{ minutes, tier, dueInSeconds, minMinutes, maxMinutes }` — the interval set for
 /// the patient on this device, the escalation tier, and whole seconds until the next turn is due
 /// (0 once due; `null` while nobody lies on the mat). `notFound` for types without the clock.
-pub async fn get_repositioning(id: String, call: Call) -> Result<warp::reply::Response, ApiError> {
-    let claims = call.claims()?;
-    let device = call.device(&claims, &id)?;
+pub async fn get_repositioning(id: String, call: Caller) -> Result<warp::reply::Response, ApiError> {
+    let device = call.device(&id)?;
     let handle = call.state.device_actor(&device.id).await.ok_or_else(|| ApiError::not_found("repositioning clock"))?;
     let view = match handle.actor.call(MatMsg::GetRepositioning, Some(ACTOR_TIMEOUT)).await {
         Ok(ractor::rpc::CallResult::Success(Some(view))) => view,
@@ -335,19 +309,18 @@ pub struct RepositioningRequest {
 /// Sets the repositioning interval of the patient on a device: stored, and applied to the
 /// device's clock at once (a turn resets the clock; the interval is how long one position may
 /// last). `invalidRepositioningInterval` outside 15–1440 minutes.
-pub async fn set_repositioning(id: String, mut call: Call) -> Result<warp::reply::Response, ApiError> {
-    let claims = call.claims()?;
+pub async fn set_repositioning(id: String, mut call: Caller) -> Result<warp::reply::Response, ApiError> {
     let request: RepositioningRequest = call.json().await?;
     if request.minutes.is_some_and(|m| !REPOSITIONING_MINUTES.contains(&m)) {
         return Err(ApiError::new(StatusCode::BAD_REQUEST, "invalidRepositioningInterval", "the interval is 15 to 1440 minutes"));
     }
-    let device = call.device(&claims, &id)?;
-    call.state.store.device_confs().set_repositioning_minutes(&claims.company_id, &id, request.minutes).await.map_err(|e| ApiError::store(e, "device", "duplicate"))?;
+    let device = call.device(&id)?;
+    call.store().device_confs().set_repositioning_minutes(&id, request.minutes).await.map_err(|e| ApiError::store(e, "device", "duplicate"))?;
     let summary = match request.minutes {
         Some(minutes) => format!("{}: repositioning every {minutes} min", device.serial),
         None => format!("{}: repositioning interval back to the default", device.serial),
     };
-    Audit { company_id: &claims.company_id, action: "device.repositioning", entity_type: "device", entity_id: &id, summary }.record(&call.state, &claims).await;
+    Audit { company_id: &call.claims().company_id, action: "device.repositioning", entity_type: "device", entity_id: &id, summary }.record(&call).await;
     let interval = request.minutes.map(|m| std::time::Duration::from_secs(m as u64 * 60)).unwrap_or(DEFAULT_REPOSITIONING_INTERVAL);
     // Parents (horse, room set) have no actor of their own: `device_actor` answers `None`.
     if let Some(handle) = call.state.device_actor(&device.id).await {

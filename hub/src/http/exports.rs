@@ -8,7 +8,7 @@ use mat_core::analysis::export::ExportKind;
 use warp::http::StatusCode;
 use warp::Reply;
 
-use super::call::Call;
+use super::caller::Caller;
 use super::error::ApiError;
 use crate::domain::analyses;
 
@@ -22,12 +22,11 @@ pub fn export_kind_schema(_: &mut schemars::generate::SchemaGenerator) -> schema
 }
 
 /// The export file of a stored analysis.
-pub async fn export(id: String, kind: String, call: Call) -> Result<warp::reply::Response, ApiError> {
-    let claims = call.claims()?;
+pub async fn export(id: String, kind: String, call: Caller) -> Result<warp::reply::Response, ApiError> {
     let Some(kind) = EXPORT_KINDS.into_iter().find(|k| k.data_type() == kind) else {
         return Err(ApiError::new(StatusCode::BAD_REQUEST, "invalidExportKind", "the export kind is processed or unprocessed"));
     };
-    let file = analyses::export(&call.state.store, &call.state.catalog, &claims.company_id, &id, kind, storage::unix_now() * 1000).await?;
+    let file = analyses::export(call.store(), &call.state.catalog, &id, kind, storage::unix_now() * 1000).await?;
     let mut response = warp::reply::with_header(file.json, "content-type", "application/json").into_response();
     if let Ok(value) = warp::http::HeaderValue::from_str(&format!("attachment; filename=\"{}\"", file.file_name)) {
         response.headers_mut().insert("content-disposition", value);

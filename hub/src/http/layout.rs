@@ -5,24 +5,24 @@
 use warp::http::StatusCode;
 use warp::Reply;
 
-use super::call::Call;
+use super::caller::Caller;
 use super::error::ApiError;
 use super::json::ok;
 use mat_api::layout::{layout_json, validate_layout, LayoutJson};
 
 /// The caller's settings, or the defaults.
-pub async fn get(user_id: String, call: Call) -> Result<warp::reply::Response, ApiError> {
-    let claims = call.as_user(&user_id)?;
-    let stored = call.state.store.layouts().get(&claims.company_id, &claims.user_id).await.map_err(ApiError::internal)?;
+pub async fn get(user_id: String, call: Caller) -> Result<warp::reply::Response, ApiError> {
+    call.acts_as(&user_id)?;
+    let stored = call.store().layouts().get(call.user_id()).await.map_err(ApiError::internal)?;
     Ok(ok(&stored.as_ref().map(layout_json).unwrap_or_default()))
 }
 
 /// Saves the caller's settings: 201 when created, 200 when updated.
-pub async fn save(user_id: String, mut call: Call) -> Result<warp::reply::Response, ApiError> {
-    let claims = call.as_user(&user_id)?;
+pub async fn save(user_id: String, mut call: Caller) -> Result<warp::reply::Response, ApiError> {
+    call.acts_as(&user_id)?;
     let input: LayoutJson = call.json().await?;
     let settings = validate_layout(&input)?;
-    let created = call.state.store.layouts().save(&claims.company_id, &claims.user_id, &settings).await.map_err(|e| ApiError::store(e, "user", "duplicate"))?;
+    let created = call.store().layouts().save(call.user_id(), &settings).await.map_err(|e| ApiError::store(e, "user", "duplicate"))?;
     let status = if created { StatusCode::CREATED } else { StatusCode::OK };
     Ok(warp::reply::with_status(warp::reply::json(&layout_json(&settings)), status).into_response())
 }

@@ -9,6 +9,7 @@ pub mod auth;
 pub mod bodies;
 pub mod browser_ws;
 pub mod call;
+pub mod caller;
 pub mod captures;
 pub mod companies;
 pub mod device_secrets;

@@ -7,7 +7,7 @@
 use serde::{Deserialize, Serialize};
 use storage::model::{Patient, PatientFields};
 
-use super::call::Call;
+use super::caller::Caller;
 use super::error::ApiError;
 use super::json::{created, ok, Oid};
 use mat_api::patient::{validate_patient, PatientInput, PatientMode};
@@ -39,37 +39,36 @@ impl From<Patient> for PatientJson {
 }
 
 /// The company's patients, by name.
-pub async fn list(user_id: String, call: Call) -> Result<warp::reply::Response, ApiError> {
-    let claims = call.as_user(&user_id)?;
-    let patients = call.state.store.patients().list(&claims.company_id).await.map_err(ApiError::internal)?;
+pub async fn list(user_id: String, call: Caller) -> Result<warp::reply::Response, ApiError> {
+    call.acts_as(&user_id)?;
+    let patients = call.store().patients().list().await.map_err(ApiError::internal)?;
     Ok(ok(&patients.into_iter().map(PatientJson::from).collect::<Vec<_>>()))
 }
 
 /// Registers a patient (the data-treatment agreement is required).
-pub async fn create(user_id: String, mut call: Call) -> Result<warp::reply::Response, ApiError> {
-    let claims = call.as_user(&user_id)?;
+pub async fn create(user_id: String, mut call: Caller) -> Result<warp::reply::Response, ApiError> {
+    call.acts_as(&user_id)?;
     let input: PatientInput = call.json().await?;
     let fields = validate_patient(&input, PatientMode::Create, storage::unix_now())?;
-    let id = call.state.store.patients().create(&claims.company_id, &claims.user_id, &fields).await.map_err(|e| ApiError::store(e, "patient", "duplicate"))?;
-    let patient = call.state.store.patients().get(&claims.company_id, &id).await.map_err(ApiError::internal)?.ok_or_else(|| ApiError::not_found("patient"))?;
+    let id = call.store().patients().create(call.user_id(), &fields).await.map_err(|e| ApiError::store(e, "patient", "duplicate"))?;
+    let patient = call.store().patients().get(&id).await.map_err(ApiError::internal)?.ok_or_else(|| ApiError::not_found("patient"))?;
     Ok(created(&PatientJson::from(patient)))
 }
 
 /// Edits a patient of the company.
-pub async fn update(patient_id: String, mut call: Call) -> Result<warp::reply::Response, ApiError> {
-    let claims = call.claims()?;
+pub async fn update(patient_id: String, mut call: Caller) -> Result<warp::reply::Response, ApiError> {
     let input: PatientInput = call.json().await?;
     let fields = validate_patient(&input, PatientMode::Update, storage::unix_now())?;
-    call.state.store.patients().update(&claims.company_id, &patient_id, &fields).await.map_err(|e| ApiError::store(e, "patient", "duplicate"))?;
-    let patient = call.state.store.patients().get(&claims.company_id, &patient_id).await.map_err(ApiError::internal)?.ok_or_else(|| ApiError::not_found("patient"))?;
+    call.store().patients().update(&patient_id, &fields).await.map_err(|e| ApiError::store(e, "patient", "duplicate"))?;
+    let patient = call.store().patients().get(&patient_id).await.map_err(ApiError::internal)?.ok_or_else(|| ApiError::not_found("patient"))?;
     Ok(ok(&PatientJson::from(patient)))
 }
 
 /// The caller's selected patient: `{ patient, message }`, `patient` null and the spec's message
 /// when none is selected.
-pub async fn selected(user_id: String, call: Call) -> Result<warp::reply::Response, ApiError> {
-    let claims = call.as_user(&user_id)?;
-    let patient = call.state.store.patients().selected(&claims.company_id, &claims.user_id).await.map_err(ApiError::internal)?;
+pub async fn selected(user_id: String, call: Caller) -> Result<warp::reply::Response, ApiError> {
+    call.acts_as(&user_id)?;
+    let patient = call.store().patients().selected(call.user_id()).await.map_err(ApiError::internal)?;
     let body = match patient {
         Some(patient) => SelectedPatient { patient: Some(patient.into()), message: None },
         None => SelectedPatient { patient: None, message: Some(NO_PATIENT_SELECTED.to_owned()) },
@@ -85,13 +84,13 @@ pub struct SelectRequest {
 }
 
 /// Selects a patient of the company for the caller.
-pub async fn select(user_id: String, mut call: Call) -> Result<warp::reply::Response, ApiError> {
-    let claims = call.as_user(&user_id)?;
+pub async fn select(user_id: String, mut call: Caller) -> Result<warp::reply::Response, ApiError> {
+    call.acts_as(&user_id)?;
     let request: SelectRequest = call.json().await?;
     if request.patient_id.is_empty() {
         return Err(ApiError::not_found("patient"));
     }
-    call.state.store.patients().select(&claims.company_id, &claims.user_id, &request.patient_id).await.map_err(|e| ApiError::store(e, "patient", "duplicate"))?;
-    let patient = call.state.store.patients().get(&claims.company_id, &request.patient_id).await.map_err(ApiError::internal)?.ok_or_else(|| ApiError::not_found("patient"))?;
+    call.store().patients().select(call.user_id(), &request.patient_id).await.map_err(|e| ApiError::store(e, "patient", "duplicate"))?;
+    let patient = call.store().patients().get(&request.patient_id).await.map_err(ApiError::internal)?.ok_or_else(|| ApiError::not_found("patient"))?;
     Ok(ok(&SelectedPatient { patient: Some(patient.into()), message: None }))
 }

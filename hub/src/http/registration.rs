@@ -13,53 +13,52 @@ use serde::{Deserialize, Serialize};
 
 use super::audit::Audit;
 use super::bodies::{CompanyJson, CreatedUser};
-use super::call::Call;
+use super::caller::{Admin, Caller};
 use super::error::ApiError;
 use super::json::created;
 use super::state::AppState;
 use crate::auth::roles::ROLE_STAFF;
-use crate::auth::token::Claims;
 use crate::domain::companies;
 use crate::domain::registration::{self, HubParts};
 pub use crate::domain::registration::RegisteredDevice;
 
-/// The parts of the running hub a registration writes and tells.
+/// The parts of the running hub a registration writes (hub-wide: a hardware serial is unique
+/// across the hub, and an administrator registers in any company) and tells.
 fn hub_parts(state: &AppState) -> HubParts<'_> {
-    HubParts { store: &state.store, catalog: &state.catalog, registry: &state.actors.registry }
+    HubParts { store: state.store.hub_wide(), catalog: &state.catalog, registry: &state.actors.registry }
 }
 
 /// Records the creation of a device (and its members, in the summary) in the audit log; `how`
 /// names the call.
-async fn audit_device(state: &AppState, claims: &Claims, company_id: &str, device: &RegisteredDevice, how: &str) {
+async fn audit_device(caller: &Caller, company_id: &str, device: &RegisteredDevice, how: &str) {
     let members = if device.members.is_empty() { String::new() } else { format!(" with {} sub-devices", device.members.len()) };
     let summary = format!("{how}: {} {} ({}){members}", device.device_type, device.hardware_serial, device.name);
-    Audit { company_id, action: "device.create", entity_type: "device", entity_id: &device.id, summary }.record(state, claims).await;
+    Audit { company_id, action: "device.create", entity_type: "device", entity_id: &device.id, summary }.record(caller).await;
 }
 
 /// Records the creation of a company in the audit log.
-async fn audit_company(state: &AppState, claims: &Claims, company_id: &str, name: &str, how: &str) {
+async fn audit_company(caller: &Caller, company_id: &str, name: &str, how: &str) {
     let summary = format!("{how}: created company {name}");
-    Audit { company_id, action: "company.create", entity_type: "company", entity_id: company_id, summary }.record(state, claims).await;
+    Audit { company_id, action: "company.create", entity_type: "company", entity_id: company_id, summary }.record(caller).await;
 }
 
 /// Records the creation of a user in the audit log.
-async fn audit_user(state: &AppState, claims: &Claims, company_id: &str, user_id: &str, email: &str, how: &str) {
+async fn audit_user(caller: &Caller, company_id: &str, user_id: &str, email: &str, how: &str) {
     let summary = format!("{how}: created user {email} (role {ROLE_STAFF})");
-    Audit { company_id, action: "user.create", entity_type: "user", entity_id: user_id, summary }.record(state, claims).await;
+    Audit { company_id, action: "user.create", entity_type: "user", entity_id: user_id, summary }.record(caller).await;
 }
 
 /// `POST /api/deviceandconfRegistration`: registers a device in the company named by `added_by`
 /// (its id or name; the caller's company when absent).
-pub async fn register(mut call: Call) -> Result<warp::reply::Response, ApiError> {
-    let claims = call.admin()?;
+pub async fn register(mut call: Admin) -> Result<warp::reply::Response, ApiError> {
     let input: RegistrationInput = call.json().await?;
     let registration = validate_registration(&input)?;
     let company_id = match input.added_by.as_deref().filter(|c| !c.trim().is_empty()) {
-        Some(company) => companies::resolve(&call.state.store, company).await?,
-        None => claims.company_id.clone(),
+        Some(company) => companies::resolve(call.state.store.hub_wide(), company).await?,
+        None => call.claims().company_id.clone(),
     };
     let registered = registration::register(hub_parts(&call.state), &company_id, &registration).await?;
-    audit_device(&call.state, &claims, &company_id, &registered, "registration").await;
+    audit_device(&call, &company_id, &registered, "registration").await;
     Ok(created(&registered))
 }
 
@@ -85,17 +84,16 @@ pub struct RegisteredAll {
 
 /// Creates a company, a staff user and a device. Everything is validated and checked for
 /// duplicates before anything is written.
-pub async fn register_all(mut call: Call) -> Result<warp::reply::Response, ApiError> {
-    let claims = call.admin()?;
+pub async fn register_all(mut call: Admin) -> Result<warp::reply::Response, ApiError> {
     let request: RegisterAllRequest = call.json().await?;
     let branding = validate_company(&request.company)?;
     let account = validate_account(&request.user)?;
     let registration = validate_registration(&request.device)?;
     let created_all = registration::register_all(hub_parts(&call.state), &branding, &account.email, &account.password, &registration).await?;
     let company_id = created_all.company.id.clone();
-    audit_company(&call.state, &claims, &company_id, &branding.company_name, "registerAll").await;
-    audit_user(&call.state, &claims, &company_id, &created_all.user.id, &created_all.user.email, "registerAll").await;
-    audit_device(&call.state, &claims, &company_id, &created_all.device, "registerAll").await;
+    audit_company(&call, &company_id, &branding.company_name, "registerAll").await;
+    audit_user(&call, &company_id, &created_all.user.id, &created_all.user.email, "registerAll").await;
+    audit_device(&call, &company_id, &created_all.device, "registerAll").await;
     let body = RegisteredAll {
         id: company_id.clone(),
         company: created_all.company.into(),
@@ -130,8 +128,7 @@ pub struct QuickRegistration {
 
 /// Registers a device with a generated login for it: `admin.{serial}@…` and a 12-character
 /// random password, returned once.
-pub async fn quick_register(mut call: Call) -> Result<warp::reply::Response, ApiError> {
-    let claims = call.admin()?;
+pub async fn quick_register(mut call: Admin) -> Result<warp::reply::Response, ApiError> {
     let request: QuickRegistrationRequest = call.json().await?;
     let input = RegistrationInput {
         hardware_serial: request.hardware_serial.clone(),
@@ -144,9 +141,9 @@ pub async fn quick_register(mut call: Call) -> Result<warp::reply::Response, Api
     let company = request.company.as_deref().filter(|c| !c.trim().is_empty());
     let quick = registration::quick_register(hub_parts(&call.state), company, &registration).await?;
     if let Some(name) = &quick.created_company {
-        audit_company(&call.state, &claims, &quick.company_id, name, "quickRegistration").await;
+        audit_company(&call, &quick.company_id, name, "quickRegistration").await;
     }
-    audit_user(&call.state, &claims, &quick.company_id, &quick.user.id, &quick.user.email, "quickRegistration").await;
-    audit_device(&call.state, &claims, &quick.company_id, &quick.device, "quickRegistration").await;
+    audit_user(&call, &quick.company_id, &quick.user.id, &quick.user.email, "quickRegistration").await;
+    audit_device(&call, &quick.company_id, &quick.device, "quickRegistration").await;
     Ok(created(&QuickRegistration { email: quick.user.email, password: quick.password, company_id: quick.company_id, device: quick.device }))
 }

@@ -8,13 +8,13 @@ use serde::Deserialize;
 use warp::http::StatusCode;
 use warp::Reply;
 
-use super::call::Call;
+use super::caller::Caller;
 use super::error::ApiError;
 use crate::domain::analyses::{report_source, ReportSource};
 
 /// The caller's company's analysis `id`, read back for a report.
-async fn load(call: &Call, company_id: &str, id: &str) -> Result<ReportSource, ApiError> {
-    Ok(report_source(&call.state.store, &call.state.catalog, company_id, id).await?)
+async fn load(call: &Caller, id: &str) -> Result<ReportSource, ApiError> {
+    Ok(report_source(call.store(), &call.state.catalog, id).await?)
 }
 
 fn pdf_response(bytes: Vec<u8>, file_name: &str) -> warp::reply::Response {
@@ -48,10 +48,9 @@ pub struct AnalysisPdfRequest {
 }
 
 /// The analysis report.
-pub async fn analysis_pdf(id: String, _x: String, mut call: Call) -> Result<warp::reply::Response, ApiError> {
-    let claims = call.claims()?;
+pub async fn analysis_pdf(id: String, _x: String, mut call: Caller) -> Result<warp::reply::Response, ApiError> {
     let request: AnalysisPdfRequest = call.json().await?;
-    let loaded = load(&call, &claims.company_id, &id).await?;
+    let loaded = load(&call, &id).await?;
     let result = loaded.static_result();
     let file_name = reports::pdf_file_name(PdfKind::Analysis, loaded.kind, loaded.record.creation_date);
     let input = AnalysisReportInput {
@@ -82,10 +81,9 @@ pub struct RealScaleRequest {
 }
 
 /// The map at real scale.
-pub async fn real_scale_pdf(id: String, mut call: Call) -> Result<warp::reply::Response, ApiError> {
-    let claims = call.claims()?;
+pub async fn real_scale_pdf(id: String, mut call: Caller) -> Result<warp::reply::Response, ApiError> {
     let request: RealScaleRequest = call.json().await?;
-    let loaded = load(&call, &claims.company_id, &id).await?;
+    let loaded = load(&call, &id).await?;
     let file_name = reports::pdf_file_name(PdfKind::RealScale(request.layout), loaded.kind, loaded.record.creation_date);
     let input = RealScaleInput {
         device_type: loaded.device_type,

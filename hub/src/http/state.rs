@@ -6,6 +6,7 @@ use std::sync::{Arc, Mutex};
 use actors::actor::hub::HubRefs;
 use actors::catalog::Catalog;
 use actors::fanout::Bus;
+use actors::live_board::LiveBoard;
 use actors::metrics::HubMetrics;
 use storage::Store;
 
@@ -20,7 +21,10 @@ pub struct AppState {
     pub signer: TokenSigner,
     pub token_ttl_secs: u64,
     pub catalog: Arc<Catalog>,
+    /// Browser sessions' channels (the socket joins them).
     pub bus: Arc<Bus>,
+    /// The devices' live state: statuses and latest maps, typed.
+    pub board: Arc<LiveBoard>,
     pub metrics: Arc<HubMetrics>,
     pub actors: HubRefs,
     pub ingest: Arc<IngestContext>,

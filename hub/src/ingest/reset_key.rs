@@ -16,6 +16,15 @@ use crate::private_file::write_private;
 /// Bytes of the key (HMAC-SHA-256).
 pub const RESET_KEY_LEN: usize = 32;
 
+/// The least time between two stateless resets the endpoint sends: none. quinn's default (20 ms)
+/// throttles a restarted hub's answers to its fleet, and any interval at all drops most of them:
+/// mats killed at the same moment back their retransmissions off on the same schedule, so their
+/// packets arrive in bursts that quinn handles at one instant. A mat whose packet got no reset
+/// waits for its next retransmission, seconds later. Resets answer only packets whose connection
+/// id passes the keyed check below (garbage is dropped unanswered), and each is smaller than the
+/// packet it answers, so answering every one adds no amplification and no reset loop.
+pub const MIN_RESET_INTERVAL: std::time::Duration = std::time::Duration::ZERO;
+
 /// Loads the key from `DATA/tls/quic-reset.key`, or creates it with fresh random bytes.
 pub fn load_or_create(data: &Path) -> anyhow::Result<[u8; RESET_KEY_LEN]> {
     let dir = data.join("tls");
@@ -44,6 +53,7 @@ pub fn endpoint_config(key: &[u8; RESET_KEY_LEN]) -> quinn::EndpointConfig {
     let cid_key = connection_id_key(key);
     let mut config = quinn::EndpointConfig::new(hmac_key(key));
     config.cid_generator(move || Box::new(quinn_proto::HashedConnectionIdGenerator::from_key(cid_key)));
+    config.min_reset_interval(MIN_RESET_INTERVAL);
     config
 }
 

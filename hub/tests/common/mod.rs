@@ -59,14 +59,15 @@ pub fn config(data: &std::path::Path) -> ServeConfig {
 
 /// Seeds a company "Clinic {tag}" with a user and one device per type, on `store`.
 pub async fn seed_company(store: &Store, tag: &str, types: &[&str]) -> (String, String, Vec<SeededDevice>) {
-    let company = store.companies().create(&format!("Clinic {tag}"), "").await.unwrap();
+    let company = store.hub_wide().companies().create(&format!("Clinic {tag}"), "").await.unwrap();
     let email = format!("nurse-{}@example.com", tag.to_lowercase());
-    store.users().create(&email, PASSWORD, 2, &company).await.unwrap();
+    store.hub_wide().accounts().create(&email, PASSWORD, 2, &company).await.unwrap();
     let mut devices = Vec::new();
     for (i, device_type) in types.iter().enumerate() {
         let serial = format!("{tag}-{i:03}");
         let secret = device_secret::generate();
         let id = store
+            .hub_wide()
             .devices()
             .create(&NewDevice {
                 name: format!("{tag} {device_type} {i}"),

@@ -257,7 +257,7 @@ impl Ledger {
     }
 }
 
-/// A device whose stored patient status is Missing must have its Missing alarm: one pending, or
+/// A device whose patient status is Missing must have its Missing alarm: one pending, or
 /// one raised at or after the patient's last entrance (`entrances`: creation dates of its
 /// entrance presence entries). `None` when it has, a description when it has not.
 pub fn missing_without_alarm(device: &str, status: &str, alarms: &[SeenAlarm], entrances: &[i64]) -> Option<String> {

@@ -19,9 +19,10 @@ const FILTER: &str = "company = type::record('company', $company) \
     AND ($patient = NONE OR patient = type::record('patient', $patient)) \
     AND ($type = NONE OR analysis_type = $type)";
 
-/// Analysis queries.
+/// One company's analysis records.
 pub struct Analyses<'a> {
     pub(crate) db: &'a Surreal<Any>,
+    pub(crate) company: &'a str,
 }
 
 #[derive(SurrealValue)]
@@ -54,7 +55,7 @@ impl Analyses<'_> {
                  COMMIT TRANSACTION;",
             )
             .bind(("id", id.clone()))
-            .bind(("company", analysis.company_id.clone()))
+            .bind(("company", self.company.to_owned()))
             .bind(("patient", analysis.patient_id.clone()))
             .bind(("user", analysis.user_id.clone()))
             .bind(("device", analysis.device.clone()))
@@ -71,18 +72,18 @@ impl Analyses<'_> {
     }
 
     /// One analysis of the company.
-    pub async fn get(&self, company_id: &str, id: &str) -> Result<Option<Analysis>, StoreError> {
+    pub async fn get(&self, id: &str) -> Result<Option<Analysis>, StoreError> {
         let mut response = self
             .db
             .query(format!("SELECT {FIELDS} FROM type::record('analysis', $id) WHERE company = type::record('company', $company)"))
             .bind(("id", id.to_owned()))
-            .bind(("company", company_id.to_owned()))
+            .bind(("company", self.company.to_owned()))
             .await?;
         Ok(response.take::<Vec<Analysis>>(0)?.into_iter().next())
     }
 
     /// Replaces an analysis's notes.
-    pub async fn set_notes(&self, company_id: &str, id: &str, notes: &str) -> Result<(), StoreError> {
+    pub async fn set_notes(&self, id: &str, notes: &str) -> Result<(), StoreError> {
         let mut response = self
             .db
             .query(
@@ -90,7 +91,7 @@ impl Analyses<'_> {
                     WHERE company = type::record('company', $company) RETURN VALUE record::id(id)",
             )
             .bind(("id", id.to_owned()))
-            .bind(("company", company_id.to_owned()))
+            .bind(("company", self.company.to_owned()))
             .bind(("notes", notes.to_owned()))
             .await?;
         let updated: Vec<String> = response.take(0)?;
@@ -98,23 +99,23 @@ impl Analyses<'_> {
     }
 
     /// Deletes an analysis.
-    pub async fn delete(&self, company_id: &str, id: &str) -> Result<(), StoreError> {
+    pub async fn delete(&self, id: &str) -> Result<(), StoreError> {
         let mut response = self
             .db
             .query("DELETE type::record('analysis', $id) WHERE company = type::record('company', $company) RETURN BEFORE")
             .bind(("id", id.to_owned()))
-            .bind(("company", company_id.to_owned()))
+            .bind(("company", self.company.to_owned()))
             .await?;
         let deleted: Vec<surrealdb::types::Value> = response.take(0)?;
         if deleted.is_empty() { Err(StoreError::NotFound) } else { Ok(()) }
     }
 
     /// One page (0-based) of the company's analyses matching `filter`, newest first.
-    pub async fn page(&self, company_id: &str, filter: &AnalysisFilter, page: u64, page_size: u64) -> Result<Vec<Analysis>, StoreError> {
+    pub async fn page(&self, filter: &AnalysisFilter, page: u64, page_size: u64) -> Result<Vec<Analysis>, StoreError> {
         let mut response = self
             .db
             .query(format!("SELECT {FIELDS} FROM analysis WHERE {FILTER} ORDER BY creation_date DESC, id DESC LIMIT $limit START $start"))
-            .bind(("company", company_id.to_owned()))
+            .bind(("company", self.company.to_owned()))
             .bind(("patient", filter.patient_id.clone()))
             .bind(("type", filter.analysis_type.clone()))
             .bind(("limit", page_size as i64))
@@ -124,11 +125,11 @@ impl Analyses<'_> {
     }
 
     /// How many analyses match `filter` and their size.
-    pub async fn totals(&self, company_id: &str, filter: &AnalysisFilter) -> Result<AnalysisTotals, StoreError> {
+    pub async fn totals(&self, filter: &AnalysisFilter) -> Result<AnalysisTotals, StoreError> {
         let mut response = self
             .db
             .query(format!("SELECT count() AS count, math::sum(size_bytes) AS bytes FROM analysis WHERE {FILTER} GROUP ALL"))
-            .bind(("company", company_id.to_owned()))
+            .bind(("company", self.company.to_owned()))
             .bind(("patient", filter.patient_id.clone()))
             .bind(("type", filter.analysis_type.clone()))
             .await?;

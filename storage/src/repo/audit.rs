@@ -15,10 +15,11 @@ pub const AUDIT_SUMMARY_MAX: usize = 300;
 /// Most entries one page returns.
 pub const AUDIT_PAGE_MAX: usize = 100;
 
-/// The statement that appends the entry bound as `$audit` (with `$audit_at`, Unix ms): repositories
+/// The statement that appends the entry bound as `$audit` (with `$audit_at`, Unix ms, and
+/// `$actor_company`, the company of the handle that records it): repositories
 /// put it inside the transaction of the change it records, so both are written or neither.
 pub(crate) const CREATE_AUDIT: &str = "CREATE audit_log SET company = type::record('company', $audit.company_id), \
-    actor_company = type::record('company', $audit.actor_company_id), actor_user_id = $audit.actor_user_id, \
+    actor_company = type::record('company', $actor_company), actor_user_id = $audit.actor_user_id, \
     actor_email = $audit.actor_email, action = $audit.action, entity_type = $audit.entity_type, \
     entity_id = $audit.entity_id, summary = $audit.summary, created_at_ms = $audit_at;";
 
@@ -40,22 +41,30 @@ struct Count {
     count: i64,
 }
 
-/// Audit log queries.
+/// The audit log as one company's administrators write and read it.
 pub struct AuditLog<'a> {
     pub(crate) db: &'a Surreal<Any>,
+    pub(crate) company: &'a str,
 }
 
 impl AuditLog<'_> {
-    /// Appends an entry on its own (for actions whose change is written elsewhere first).
+    /// Appends an entry on its own (for actions whose change is written elsewhere first), acted
+    /// by a user of this handle's company; `entry.company_id` is the company whose data changed.
     pub async fn record(&self, entry: &NewAuditEntry) -> Result<(), StoreError> {
-        let response = self.db.query(CREATE_AUDIT).bind(("audit", bounded(entry))).bind(("audit_at", now_ms())).await?;
+        let response = self
+            .db
+            .query(CREATE_AUDIT)
+            .bind(("actor_company", self.company.to_owned()))
+            .bind(("audit", bounded(entry)))
+            .bind(("audit_at", now_ms()))
+            .await?;
         checked(response)?;
         Ok(())
     }
 
-    /// Page `page` (0-based, `per_page` entries, at most [`AUDIT_PAGE_MAX`]) of the entries a
+    /// Page `page` (0-based, `per_page` entries, at most [`AUDIT_PAGE_MAX`]) of the entries the
     /// company's administrators may read, newest first.
-    pub async fn page(&self, company_id: &str, page: usize, per_page: usize) -> Result<AuditPage, StoreError> {
+    pub async fn page(&self, page: usize, per_page: usize) -> Result<AuditPage, StoreError> {
         let per_page = per_page.clamp(1, AUDIT_PAGE_MAX);
         let mut response = self
             .db
@@ -65,7 +74,7 @@ impl AuditLog<'_> {
                     ORDER BY created_at_ms DESC, id DESC LIMIT $limit START $start;
                  SELECT count() AS count FROM audit_log WHERE company = $c OR actor_company = $c GROUP ALL;"
             ))
-            .bind(("company", company_id.to_owned()))
+            .bind(("company", self.company.to_owned()))
             .bind(("limit", per_page as i64))
             .bind(("start", (page * per_page) as i64))
             .await?;

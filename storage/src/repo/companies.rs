@@ -1,4 +1,5 @@
-//! The `company` table.
+//! The `company` table: [`HubCompanies`] creates, finds and lists companies; [`Profile`] is one
+//! company's own record.
 
 use surrealdb::engine::any::Any;
 use surrealdb::Surreal;
@@ -10,12 +11,18 @@ const FIELDS: &str = "record::id(id) AS id, company_name, address, logo, page_co
     { hide_centre_of_pressure: hide_centre_of_pressure ?? false, fitness: fitness ?? false, \
       seating_labels: seating_labels ?? false } AS variants";
 
-/// Company queries.
-pub struct Companies<'a> {
+/// Company queries across the hub.
+pub struct HubCompanies<'a> {
     pub(crate) db: &'a Surreal<Any>,
 }
 
-impl Companies<'_> {
+/// One company's own record.
+pub struct Profile<'a> {
+    pub(crate) db: &'a Surreal<Any>,
+    pub(crate) company: &'a str,
+}
+
+impl HubCompanies<'_> {
     /// Creates a company; returns its id.
     pub async fn create(&self, company_name: &str, address: &str) -> Result<String, StoreError> {
         let id = new_id();
@@ -71,15 +78,25 @@ impl Companies<'_> {
         Ok(response.take(0)?)
     }
 
-    /// Changes a company's name, address and logo (the branding page).
-    pub async fn update_branding(&self, id: &str, company_name: &str, address: &str, logo: Option<&str>) -> Result<(), StoreError> {
+}
+
+impl Profile<'_> {
+    /// The company's record.
+    pub async fn get(&self) -> Result<Option<Company>, StoreError> {
+        let mut response =
+            self.db.query(format!("SELECT {FIELDS} FROM type::record('company', $company)")).bind(("company", self.company.to_owned())).await?;
+        Ok(response.take::<Vec<Company>>(0)?.into_iter().next())
+    }
+
+    /// Changes the company's name, address and logo (the branding page).
+    pub async fn update_branding(&self, company_name: &str, address: &str, logo: Option<&str>) -> Result<(), StoreError> {
         let mut response = self
             .db
             .query(
                 "UPDATE type::record('company', $id) SET company_name = $name, address = $address, logo = $logo \
                  WHERE id != NONE RETURN VALUE record::id(id)",
             )
-            .bind(("id", id.to_owned()))
+            .bind(("id", self.company.to_owned()))
             .bind(("name", company_name.to_owned()))
             .bind(("address", address.to_owned()))
             .bind(("logo", logo.map(str::to_owned)))
@@ -88,15 +105,15 @@ impl Companies<'_> {
         if updated.is_empty() { Err(StoreError::NotFound) } else { Ok(()) }
     }
 
-    /// Switches a company's variants (its administrators); `NotFound` for an unknown company.
-    pub async fn set_variants(&self, id: &str, variants: &CompanyVariants) -> Result<(), StoreError> {
+    /// Switches the company's variants (its administrators); `NotFound` for an unknown company.
+    pub async fn set_variants(&self, variants: &CompanyVariants) -> Result<(), StoreError> {
         let mut response = self
             .db
             .query(
                 "UPDATE type::record('company', $id) SET hide_centre_of_pressure = $v.hide_centre_of_pressure, \
                  fitness = $v.fitness, seating_labels = $v.seating_labels WHERE id != NONE RETURN VALUE record::id(id)",
             )
-            .bind(("id", id.to_owned()))
+            .bind(("id", self.company.to_owned()))
             .bind(("v", *variants))
             .await?;
         let updated: Vec<String> = response.take(0)?;

@@ -1,4 +1,5 @@
-//! The `device_conf` table.
+//! The `device_conf` table: [`HubDeviceConfs`] loads every company's at start-up and writes the
+//! storage writer's status batches; [`DeviceConfs`] is one company's.
 
 use surrealdb::engine::any::Any;
 use surrealdb::types::SurrealValue;
@@ -9,9 +10,15 @@ use crate::StoreError;
 
 const FIELDS: &str = "record::id(device) AS device_id, record::id(company) AS company_id, device_functional, patient_status, image_saved, streaming_end_ms, repositioning_minutes";
 
-/// Device configuration queries.
+/// Device configuration queries across the hub.
+pub struct HubDeviceConfs<'a> {
+    pub(crate) db: &'a Surreal<Any>,
+}
+
+/// One company's device configurations.
 pub struct DeviceConfs<'a> {
     pub(crate) db: &'a Surreal<Any>,
+    pub(crate) company: &'a str,
 }
 
 #[derive(SurrealValue)]
@@ -21,17 +28,7 @@ struct StatusRow {
     status: String,
 }
 
-impl DeviceConfs<'_> {
-    /// The configurations of one company's devices.
-    pub async fn list_company(&self, company_id: &str) -> Result<Vec<DeviceConf>, StoreError> {
-        let mut response = self
-            .db
-            .query(format!("SELECT {FIELDS} FROM device_conf WHERE company = type::record('company', $company)"))
-            .bind(("company", company_id.to_owned()))
-            .await?;
-        Ok(response.take(0)?)
-    }
-
+impl HubDeviceConfs<'_> {
     /// Every configuration (the hub's start-up state).
     pub async fn list_all(&self) -> Result<Vec<DeviceConf>, StoreError> {
         let mut response = self.db.query(format!("SELECT {FIELDS} FROM device_conf")).await?;
@@ -58,31 +55,47 @@ impl DeviceConfs<'_> {
             .check()?;
         Ok(())
     }
+}
 
-    /// Sets (or clears) when a device's live stream ends, Unix ms.
+impl DeviceConfs<'_> {
+    /// The configurations of the company's devices.
+    pub async fn list(&self) -> Result<Vec<DeviceConf>, StoreError> {
+        let mut response = self
+            .db
+            .query(format!("SELECT {FIELDS} FROM device_conf WHERE company = type::record('company', $company)"))
+            .bind(("company", self.company.to_owned()))
+            .await?;
+        Ok(response.take(0)?)
+    }
+
+    /// Sets (or clears) when a device of the company's live stream ends, Unix ms.
     pub async fn set_streaming_end(&self, device_id: &str, ends_at_ms: Option<i64>) -> Result<(), StoreError> {
         self.db
-            .query("UPDATE device_conf SET streaming_end_ms = $end WHERE device = type::record('device', $device)")
+            .query("UPDATE device_conf SET streaming_end_ms = $end WHERE device = type::record('device', $device) \
+                 AND company = type::record('company', $company)")
             .bind(("device", device_id.to_owned()))
+            .bind(("company", self.company.to_owned()))
             .bind(("end", ends_at_ms))
             .await?
             .check()?;
         Ok(())
     }
 
-    /// When a device's live stream ends, Unix ms, if it streams.
+    /// When a device of the company's live stream ends, Unix ms, if it streams.
     pub async fn streaming_end(&self, device_id: &str) -> Result<Option<i64>, StoreError> {
         let mut response = self
             .db
-            .query("SELECT VALUE streaming_end_ms FROM device_conf WHERE device = type::record('device', $device) AND streaming_end_ms != NONE")
+            .query("SELECT VALUE streaming_end_ms FROM device_conf WHERE device = type::record('device', $device) \
+                 AND company = type::record('company', $company) AND streaming_end_ms != NONE")
             .bind(("device", device_id.to_owned()))
+            .bind(("company", self.company.to_owned()))
             .await?;
         let ends: Vec<i64> = response.take(0)?;
         Ok(ends.into_iter().next())
     }
 
     /// Sets (or clears, back to the default) a company device's repositioning interval.
-    pub async fn set_repositioning_minutes(&self, company_id: &str, device_id: &str, minutes: Option<i64>) -> Result<(), StoreError> {
+    pub async fn set_repositioning_minutes(&self, device_id: &str, minutes: Option<i64>) -> Result<(), StoreError> {
         let mut response = self
             .db
             .query(
@@ -90,7 +103,7 @@ impl DeviceConfs<'_> {
                     AND company = type::record('company', $company) RETURN VALUE record::id(device)",
             )
             .bind(("device", device_id.to_owned()))
-            .bind(("company", company_id.to_owned()))
+            .bind(("company", self.company.to_owned()))
             .bind(("minutes", minutes))
             .await?;
         let updated: Vec<String> = response.take(0)?;

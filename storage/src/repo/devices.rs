@@ -1,4 +1,6 @@
-//! The `device` table. Creating a device also creates its configuration row.
+//! The `device` table: [`HubDevices`] registers devices and reads them across companies (lookup
+//! by serial, the start-up catalogue); [`Devices`] is one company's. Creating a device also
+//! creates its configuration row.
 
 use surrealdb::engine::any::Any;
 use surrealdb::Surreal;
@@ -13,15 +15,16 @@ const FIELDS: &str = "record::id(id) AS id, name, bed, room, building, floor, he
     (IF parent THEN record::id(parent) ELSE NONE END) AS parent_id, member_index, \
     members.map(|$m| record::id($m)) AS member_ids, secret_hash";
 
-/// The ids of a family [`Devices::create_family`] created.
+/// The ids of a family [`HubDevices::create_family`] created.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct CreatedFamily {
+    /// The parent's id.
     pub parent_id: String,
     /// In the order the members were given.
     pub member_ids: Vec<String>,
 }
 
-/// The statements of [`Devices::create_family`] for a parent and `members` members: `$ids[i]` is
+/// The statements of [`HubDevices::create_family`] for a parent and `members` members: `$ids[i]` is
 /// device `i`'s id and `$d{i}` its [`NewDevice`] (the parent is device 0).
 fn family_transaction(members: usize) -> String {
     let mut statements = String::from("BEGIN TRANSACTION;\nLET $company_ref = type::record('company', $company);\n");
@@ -42,12 +45,18 @@ fn family_transaction(members: usize) -> String {
     statements
 }
 
-/// Device queries.
-pub struct Devices<'a> {
+/// Device queries across the hub.
+pub struct HubDevices<'a> {
     pub(crate) db: &'a Surreal<Any>,
 }
 
-impl Devices<'_> {
+/// One company's devices.
+pub struct Devices<'a> {
+    pub(crate) db: &'a Surreal<Any>,
+    pub(crate) company: &'a str,
+}
+
+impl HubDevices<'_> {
     /// Creates a device and its configuration (not functional, patient status Correct) in one
     /// transaction; returns the device id. A duplicate hardware serial is `StoreError::Duplicate`.
     pub async fn create(&self, device: &NewDevice) -> Result<String, StoreError> {
@@ -97,56 +106,6 @@ impl Devices<'_> {
         Ok(())
     }
 
-    /// Replaces a device's secret hash (a newly issued secret), within its company.
-    pub async fn set_secret_hash(&self, id: &str, company_id: &str, secret_hash: &str) -> Result<(), StoreError> {
-        let mut response = self
-            .db
-            .query(
-                "UPDATE type::record('device', $id) SET secret_hash = $hash \
-                 WHERE company = type::record('company', $company) RETURN VALUE record::id(id)",
-            )
-            .bind(("id", id.to_owned()))
-            .bind(("company", company_id.to_owned()))
-            .bind(("hash", secret_hash.to_owned()))
-            .await?;
-        let updated: Vec<String> = response.take(0)?;
-        if updated.is_empty() { Err(StoreError::NotFound) } else { Ok(()) }
-    }
-
-    /// Rotates a device's secret: replaces its hash and records `audit`, in one transaction
-    /// (both or neither). `NotFound` for another company's device or one without a secret (a
-    /// parent that never connects).
-    pub async fn rotate_secret(&self, company_id: &str, id: &str, secret_hash: &str, audit: &NewAuditEntry) -> Result<(), StoreError> {
-        let response = self
-            .db
-            .query(format!(
-                "BEGIN TRANSACTION;
-                 LET $updated = (UPDATE type::record('device', $id) SET secret_hash = $hash
-                    WHERE company = type::record('company', $company) AND secret_hash != '' RETURN VALUE record::id(id));
-                 IF array::len($updated) = 0 {{ THROW 'notFound' }};
-                 {CREATE_AUDIT}
-                 COMMIT TRANSACTION;"
-            ))
-            .bind(("id", id.to_owned()))
-            .bind(("company", company_id.to_owned()))
-            .bind(("hash", secret_hash.to_owned()))
-            .bind(("audit", bounded(audit)))
-            .bind(("audit_at", now_ms()))
-            .await?;
-        checked(response)?;
-        Ok(())
-    }
-
-    /// The devices of one company, ordered by name.
-    pub async fn list_company(&self, company_id: &str) -> Result<Vec<Device>, StoreError> {
-        let mut response = self
-            .db
-            .query(format!("SELECT {FIELDS} FROM device WHERE company = type::record('company', $company) ORDER BY name, hardware_serial"))
-            .bind(("company", company_id.to_owned()))
-            .await?;
-        Ok(response.take(0)?)
-    }
-
     /// Every device of every company: the hub's catalogue at start-up.
     pub async fn list_all(&self) -> Result<Vec<Device>, StoreError> {
         let mut response = self.db.query(format!("SELECT {FIELDS} FROM device ORDER BY hardware_serial")).await?;
@@ -159,25 +118,84 @@ impl Devices<'_> {
             self.db.query(format!("SELECT {FIELDS} FROM device WHERE hardware_serial = $serial LIMIT 1")).bind(("serial", serial.to_owned())).await?;
         Ok(response.take::<Vec<Device>>(0)?.into_iter().next())
     }
+}
+
+impl Devices<'_> {
+    /// Replaces a device's secret hash (a newly issued secret).
+    pub async fn set_secret_hash(&self, id: &str, secret_hash: &str) -> Result<(), StoreError> {
+        let mut response = self
+            .db
+            .query(
+                "UPDATE type::record('device', $id) SET secret_hash = $hash \
+                 WHERE company = type::record('company', $company) RETURN VALUE record::id(id)",
+            )
+            .bind(("id", id.to_owned()))
+            .bind(("company", self.company.to_owned()))
+            .bind(("hash", secret_hash.to_owned()))
+            .await?;
+        let updated: Vec<String> = response.take(0)?;
+        if updated.is_empty() { Err(StoreError::NotFound) } else { Ok(()) }
+    }
+
+    /// Rotates a device's secret: replaces its hash and records `audit`, in one transaction
+    /// (both or neither); the acting company is this handle's. `NotFound` for another company's device or one without a secret (a
+    /// parent that never connects).
+    pub async fn rotate_secret(&self, id: &str, secret_hash: &str, audit: &NewAuditEntry) -> Result<(), StoreError> {
+        let response = self
+            .db
+            .query(format!(
+                "BEGIN TRANSACTION;
+                 LET $updated = (UPDATE type::record('device', $id) SET secret_hash = $hash
+                    WHERE company = type::record('company', $company) AND secret_hash != '' RETURN VALUE record::id(id));
+                 IF array::len($updated) = 0 {{ THROW 'notFound' }};
+                 {CREATE_AUDIT}
+                 COMMIT TRANSACTION;"
+            ))
+            .bind(("id", id.to_owned()))
+            .bind(("company", self.company.to_owned()))
+            .bind(("hash", secret_hash.to_owned()))
+            .bind(("actor_company", self.company.to_owned()))
+            .bind(("audit", bounded(audit)))
+            .bind(("audit_at", now_ms()))
+            .await?;
+        checked(response)?;
+        Ok(())
+    }
+
+    /// The company's devices, ordered by name.
+    pub async fn list(&self) -> Result<Vec<Device>, StoreError> {
+        let mut response = self
+            .db
+            .query(format!("SELECT {FIELDS} FROM device WHERE company = type::record('company', $company) ORDER BY name, hardware_serial"))
+            .bind(("company", self.company.to_owned()))
+            .await?;
+        Ok(response.take(0)?)
+    }
 
     /// A device of the company.
-    pub async fn get(&self, company_id: &str, id: &str) -> Result<Option<Device>, StoreError> {
+    pub async fn get(&self, id: &str) -> Result<Option<Device>, StoreError> {
         let mut response = self
             .db
             .query(format!("SELECT {FIELDS} FROM type::record('device', $id) WHERE company = type::record('company', $company)"))
             .bind(("id", id.to_owned()))
-            .bind(("company", company_id.to_owned()))
+            .bind(("company", self.company.to_owned()))
             .await?;
         Ok(response.take::<Vec<Device>>(0)?.into_iter().next())
     }
 
     /// A device of the company by hardware serial.
-    pub async fn by_serial_in_company(&self, company_id: &str, serial: &str) -> Result<Option<Device>, StoreError> {
-        Ok(self.by_serial(serial).await?.filter(|d| d.company_id == company_id))
+    pub async fn by_serial(&self, serial: &str) -> Result<Option<Device>, StoreError> {
+        let mut response = self
+            .db
+            .query(format!("SELECT {FIELDS} FROM device WHERE hardware_serial = $serial AND company = type::record('company', $company) LIMIT 1"))
+            .bind(("serial", serial.to_owned()))
+            .bind(("company", self.company.to_owned()))
+            .await?;
+        Ok(response.take::<Vec<Device>>(0)?.into_iter().next())
     }
 
     /// Renames and relocates a device of the company; returns the updated device.
-    pub async fn update_settings(&self, company_id: &str, id: &str, settings: &DeviceSettings) -> Result<Device, StoreError> {
+    pub async fn update_settings(&self, id: &str, settings: &DeviceSettings) -> Result<Device, StoreError> {
         let mut response = self
             .db
             .query(format!(
@@ -185,7 +203,7 @@ impl Devices<'_> {
                  WHERE company = type::record('company', $company) RETURN {FIELDS}"
             ))
             .bind(("id", id.to_owned()))
-            .bind(("company", company_id.to_owned()))
+            .bind(("company", self.company.to_owned()))
             .bind(("name", settings.name.clone()))
             .bind(("bed", settings.bed.clone()))
             .bind(("room", settings.room.clone()))
@@ -194,14 +212,14 @@ impl Devices<'_> {
     }
 
     /// The company's devices of one type, ordered by name.
-    pub async fn list_company_type(&self, company_id: &str, device_type: &str) -> Result<Vec<Device>, StoreError> {
+    pub async fn list_of_type(&self, device_type: &str) -> Result<Vec<Device>, StoreError> {
         let mut response = self
             .db
             .query(format!(
                 "SELECT {FIELDS} FROM device WHERE company = type::record('company', $company) AND device_type = $type \
                  ORDER BY name, hardware_serial"
             ))
-            .bind(("company", company_id.to_owned()))
+            .bind(("company", self.company.to_owned()))
             .bind(("type", device_type.to_owned()))
             .await?;
         Ok(response.take(0)?)

@@ -10,14 +10,15 @@ use crate::StoreError;
 const FIELDS: &str = "map_color_index, smoothen_index, threshold_value, contours_enabled, is3_dmode, camera_position, \
     manual_scale, manual_scale_value";
 
-/// Layout settings queries.
+/// The layout settings of one company's users.
 pub struct Layouts<'a> {
     pub(crate) db: &'a Surreal<Any>,
+    pub(crate) company: &'a str,
 }
 
 impl Layouts<'_> {
     /// The user's saved settings, if any.
-    pub async fn get(&self, company_id: &str, user_id: &str) -> Result<Option<LayoutSettings>, StoreError> {
+    pub async fn get(&self, user_id: &str) -> Result<Option<LayoutSettings>, StoreError> {
         let mut response = self
             .db
             .query(format!(
@@ -25,14 +26,14 @@ impl Layouts<'_> {
                  AND company = type::record('company', $company) LIMIT 1"
             ))
             .bind(("user", user_id.to_owned()))
-            .bind(("company", company_id.to_owned()))
+            .bind(("company", self.company.to_owned()))
             .await?;
         Ok(response.take::<Vec<LayoutSettings>>(0)?.into_iter().next())
     }
 
     /// Saves the user's settings: the first save creates the row, later saves update it.
     /// Returns whether the row was created.
-    pub async fn save(&self, company_id: &str, user_id: &str, settings: &LayoutSettings) -> Result<bool, StoreError> {
+    pub async fn save(&self, user_id: &str, settings: &LayoutSettings) -> Result<bool, StoreError> {
         let response = self
             .db
             .query(
@@ -56,7 +57,7 @@ impl Layouts<'_> {
                  COMMIT TRANSACTION;",
             )
             .bind(("user", user_id.to_owned()))
-            .bind(("company", company_id.to_owned()))
+            .bind(("company", self.company.to_owned()))
             .bind(("s", settings.clone()))
             .await?;
         let mut response = checked(response)?;

@@ -1,4 +1,6 @@
-//! Device, presence and alarm logs (spec §3), scoped to the device's company.
+//! Device, presence and alarm logs (spec §3): [`Logs`] is one company's (what its devices wrote,
+//! scoped to the device's company); [`HubLogs`] reads every company's unattended alarms at
+//! start-up.
 
 use surrealdb::engine::any::Any;
 use surrealdb::types::SurrealValue;
@@ -23,39 +25,50 @@ struct NewAlarm {
     at: i64,
 }
 
-/// Log queries.
+/// One company's logs.
 pub struct Logs<'a> {
+    pub(crate) db: &'a Surreal<Any>,
+    pub(crate) company: &'a str,
+}
+
+/// Log queries across the hub.
+pub struct HubLogs<'a> {
     pub(crate) db: &'a Surreal<Any>,
 }
 
 impl Logs<'_> {
-    /// Opens an alarm episode for a device; returns its id.
-    pub async fn raise_alarm(&self, company_id: &str, device_id: &str, kind: &str, at: i64) -> Result<String, StoreError> {
-        self.raise_alarm_keyed(company_id, device_id, &new_id(), kind, at).await
+    /// Opens an alarm episode for a device of the company; returns its id.
+    pub async fn raise_alarm(&self, device_id: &str, kind: &str, at: i64) -> Result<String, StoreError> {
+        self.raise_alarm_keyed(device_id, &new_id(), kind, at).await
     }
 
     /// Opens the alarm episode `key` (the device actor's alarm, `device-number`). Raising the same
     /// key again is a no-op, so a retried batch never doubles an alarm.
-    pub async fn raise_alarm_keyed(&self, company_id: &str, device_id: &str, key: &str, kind: &str, at: i64) -> Result<String, StoreError> {
+    pub async fn raise_alarm_keyed(&self, device_id: &str, key: &str, kind: &str, at: i64) -> Result<String, StoreError> {
         let id = key.to_owned();
         if self.alarm_exists(&id).await? {
             return Ok(id);
         }
         let create = "CREATE type::record('alarm_log', $e.id) SET device = $device_ref, company = $company_ref, kind = $e.kind,
             creation_date = $e.at;";
-        self.create_for_device(company_id, device_id, create, NewAlarm { id: id.clone(), kind: kind.to_owned(), at }).await?;
+        self.create_for_device(device_id, create, NewAlarm { id: id.clone(), kind: kind.to_owned(), at }).await?;
         Ok(id)
     }
 
     async fn alarm_exists(&self, key: &str) -> Result<bool, StoreError> {
-        let mut response = self.db.query("SELECT VALUE id FROM type::record('alarm_log', $key)").bind(("key", key.to_owned())).await?;
+        let mut response = self
+            .db
+            .query("SELECT VALUE id FROM type::record('alarm_log', $key) WHERE company = type::record('company', $company)")
+            .bind(("key", key.to_owned()))
+            .bind(("company", self.company.to_owned()))
+            .await?;
         let found: Vec<surrealdb::types::RecordId> = response.take(0)?;
         Ok(!found.is_empty())
     }
 
     /// Attends the alarm `key` at `at` (Unix seconds), by user `by` when a user did, if it is
     /// pending; whether it was.
-    pub async fn attend_keyed(&self, company_id: &str, key: &str, at: i64, by: Option<&str>) -> Result<bool, StoreError> {
+    pub async fn attend_keyed(&self, key: &str, at: i64, by: Option<&str>) -> Result<bool, StoreError> {
         let by_user = if by.is_some() { ", attended_by = type::record('user', $user)" } else { "" };
         let mut response = self
             .db
@@ -63,7 +76,7 @@ impl Logs<'_> {
                 "UPDATE type::record('alarm_log', $key) SET has_been_attended = true, attended_time = $at{by_user}
                     WHERE company = type::record('company', $company) AND has_been_attended = false RETURN VALUE record::id(id)"
             ))
-            .bind(("company", company_id.to_owned()))
+            .bind(("company", self.company.to_owned()))
             .bind(("key", key.to_owned()))
             .bind(("at", at))
             .bind(("user", by.unwrap_or_default().to_owned()))
@@ -72,24 +85,15 @@ impl Logs<'_> {
         Ok(!attended.is_empty())
     }
 
-    /// Every unattended alarm of every company, oldest first (the hub's start-up state).
-    pub async fn unattended_all(&self) -> Result<Vec<AlarmLog>, StoreError> {
-        let mut response = self
-            .db
-            .query(format!("SELECT {ALARM_FIELDS} FROM alarm_log WHERE has_been_attended = false ORDER BY creation_date"))
-            .await?;
-        Ok(response.take(0)?)
-    }
-
     /// A device's alarms, newest first.
-    pub async fn alarms(&self, company_id: &str, device_id: &str) -> Result<Vec<AlarmLog>, StoreError> {
+    pub async fn alarms(&self, device_id: &str) -> Result<Vec<AlarmLog>, StoreError> {
         let mut response = self
             .db
             .query(format!(
                 "SELECT {ALARM_FIELDS} FROM alarm_log WHERE device = type::record('device', $device) \
                  AND company = type::record('company', $company) ORDER BY creation_date DESC LIMIT $limit"
             ))
-            .bind(("company", company_id.to_owned()))
+            .bind(("company", self.company.to_owned()))
             .bind(("device", device_id.to_owned()))
             .bind(("limit", LOG_LIST_LIMIT))
             .await?;
@@ -97,14 +101,14 @@ impl Logs<'_> {
     }
 
     /// Whether any of these devices has an unattended alarm.
-    pub async fn has_unattended(&self, company_id: &str, device_ids: &[String]) -> Result<bool, StoreError> {
+    pub async fn has_unattended(&self, device_ids: &[String]) -> Result<bool, StoreError> {
         let mut response = self
             .db
             .query(
                 "SELECT VALUE id FROM alarm_log WHERE device IN $devices.map(|$d| type::record('device', $d))
                     AND company = type::record('company', $company) AND has_been_attended = false LIMIT 1",
             )
-            .bind(("company", company_id.to_owned()))
+            .bind(("company", self.company.to_owned()))
             .bind(("devices", device_ids.to_vec()))
             .await?;
         let found: Vec<surrealdb::types::RecordId> = response.take(0)?;
@@ -112,7 +116,7 @@ impl Logs<'_> {
     }
 
     /// Attends every unattended alarm of these devices at `at` by `user_id`; returns how many.
-    pub async fn attend(&self, company_id: &str, device_ids: &[String], user_id: &str, at: i64) -> Result<usize, StoreError> {
+    pub async fn attend(&self, device_ids: &[String], user_id: &str, at: i64) -> Result<usize, StoreError> {
         let mut response = self
             .db
             .query(
@@ -121,7 +125,7 @@ impl Logs<'_> {
                     AND company = type::record('company', $company) AND has_been_attended = false
                     RETURN VALUE record::id(id)",
             )
-            .bind(("company", company_id.to_owned()))
+            .bind(("company", self.company.to_owned()))
             .bind(("devices", device_ids.to_vec()))
             .bind(("user", user_id.to_owned()))
             .bind(("at", at))
@@ -131,16 +135,16 @@ impl Logs<'_> {
     }
 
     /// Appends a device log entry.
-    pub async fn add_device_log(&self, company_id: &str, entry: &DeviceLog) -> Result<(), StoreError> {
+    pub async fn add_device_log(&self, entry: &DeviceLog) -> Result<(), StoreError> {
         let create = "CREATE device_log SET device = $device_ref, company = $company_ref, creation_date = $e.creation_date,
             max_pressure = $e.max_pressure, position = $e.position, posture = $e.posture, confidence = $e.confidence,
             pressure_map = $e.pressure_map;";
-        self.create_for_device(company_id, &entry.device_id, create, entry.clone()).await
+        self.create_for_device(&entry.device_id, create, entry.clone()).await
     }
 
     /// Runs `create` (which may use `$device_ref`, `$company_ref` and the entry as `$e`) in a
     /// transaction, after checking that the device belongs to the company (`NotFound` if not).
-    async fn create_for_device<E: SurrealValue + 'static>(&self, company_id: &str, device_id: &str, create: &str, entry: E) -> Result<(), StoreError> {
+    async fn create_for_device<E: SurrealValue + 'static>(&self, device_id: &str, create: &str, entry: E) -> Result<(), StoreError> {
         let response = self
             .db
             .query(format!(
@@ -151,7 +155,7 @@ impl Logs<'_> {
                  {create}
                  COMMIT TRANSACTION;"
             ))
-            .bind(("company", company_id.to_owned()))
+            .bind(("company", self.company.to_owned()))
             .bind(("device", device_id.to_owned()))
             .bind(("e", entry))
             .await?;
@@ -160,7 +164,7 @@ impl Logs<'_> {
     }
 
     /// A device's log entries, newest first.
-    pub async fn device_logs(&self, company_id: &str, device_id: &str) -> Result<Vec<DeviceLog>, StoreError> {
+    pub async fn device_logs(&self, device_id: &str) -> Result<Vec<DeviceLog>, StoreError> {
         let mut response = self
             .db
             .query(
@@ -168,7 +172,7 @@ impl Logs<'_> {
                     FROM device_log WHERE device = type::record('device', $device) AND company = type::record('company', $company)
                     ORDER BY creation_date DESC LIMIT $limit",
             )
-            .bind(("company", company_id.to_owned()))
+            .bind(("company", self.company.to_owned()))
             .bind(("device", device_id.to_owned()))
             .bind(("limit", LOG_LIST_LIMIT))
             .await?;
@@ -176,14 +180,14 @@ impl Logs<'_> {
     }
 
     /// Appends a presence log entry ('1' entrance, '0' exit).
-    pub async fn add_presence(&self, company_id: &str, entry: &PresenceLog) -> Result<(), StoreError> {
+    pub async fn add_presence(&self, entry: &PresenceLog) -> Result<(), StoreError> {
         let create = "CREATE presence_log SET device = $device_ref, company = $company_ref, creation_date = $e.creation_date,
             log_id = $e.log_id;";
-        self.create_for_device(company_id, &entry.device_id, create, entry.clone()).await
+        self.create_for_device(&entry.device_id, create, entry.clone()).await
     }
 
     /// A device's presence entries, newest first.
-    pub async fn presence(&self, company_id: &str, device_id: &str) -> Result<Vec<PresenceLog>, StoreError> {
+    pub async fn presence(&self, device_id: &str) -> Result<Vec<PresenceLog>, StoreError> {
         let mut response = self
             .db
             .query(
@@ -191,9 +195,20 @@ impl Logs<'_> {
                     WHERE device = type::record('device', $device) AND company = type::record('company', $company)
                     ORDER BY creation_date DESC LIMIT $limit",
             )
-            .bind(("company", company_id.to_owned()))
+            .bind(("company", self.company.to_owned()))
             .bind(("device", device_id.to_owned()))
             .bind(("limit", LOG_LIST_LIMIT))
+            .await?;
+        Ok(response.take(0)?)
+    }
+}
+
+impl HubLogs<'_> {
+    /// Every unattended alarm of every company, oldest first (the hub's start-up state).
+    pub async fn unattended_all(&self) -> Result<Vec<AlarmLog>, StoreError> {
+        let mut response = self
+            .db
+            .query(format!("SELECT {ALARM_FIELDS} FROM alarm_log WHERE has_been_attended = false ORDER BY creation_date"))
             .await?;
         Ok(response.take(0)?)
     }

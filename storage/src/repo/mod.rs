@@ -1,4 +1,6 @@
-//! Typed repositories, one per table. Each borrows the store's connection.
+//! Typed repositories, one file per table. Each borrows the store's connection; the ones a
+//! `CompanyStore` hands out also hold its company id and filter on it in every query, the
+//! `Hub…` ones (and `Accounts`, `RevokedTokens`, `Settings`) come from `HubWide`.
 
 mod analyses;
 mod audit;
@@ -14,12 +16,12 @@ mod users;
 
 pub use analyses::{Analyses, COMPANY_QUOTA_BYTES};
 pub use audit::{AuditLog, AUDIT_PAGE_MAX, AUDIT_SUMMARY_MAX};
-pub use companies::Companies;
-pub use device_confs::DeviceConfs;
-pub use devices::{CreatedFamily, Devices};
+pub use companies::{HubCompanies, Profile};
+pub use device_confs::{DeviceConfs, HubDeviceConfs};
+pub use devices::{CreatedFamily, Devices, HubDevices};
 pub use layouts::Layouts;
-pub use logs::{Logs, LOG_LIST_LIMIT};
+pub use logs::{HubLogs, Logs, LOG_LIST_LIMIT};
 pub use patients::Patients;
 pub use revoked_tokens::{RevokedToken, RevokedTokens};
 pub use settings::Settings;
-pub use users::Users;
+pub use users::{Accounts, Users};

@@ -17,15 +17,16 @@ const SET_FIELDS: &str = "name = $f.name, weight = $f.weight, height = $f.height
     health_ins = $f.health_ins, medical_cond = $f.medical_cond, profession = $f.profession, address = $f.address, \
     postal_code = $f.postal_code, country = $f.country";
 
-/// Patient queries.
+/// One company's patients.
 pub struct Patients<'a> {
     pub(crate) db: &'a Surreal<Any>,
+    pub(crate) company: &'a str,
 }
 
 impl Patients<'_> {
-    /// Creates a patient of `company_id`, registered by `user_id` (who must belong to it) with
+    /// Creates a patient of the company, registered by `user_id` (who must belong to it) with
     /// the data-treatment agreement given; returns the id.
-    pub async fn create(&self, company_id: &str, user_id: &str, fields: &PatientFields) -> Result<String, StoreError> {
+    pub async fn create(&self, user_id: &str, fields: &PatientFields) -> Result<String, StoreError> {
         let id = new_id();
         let response = self
             .db
@@ -38,7 +39,7 @@ impl Patients<'_> {
                  COMMIT TRANSACTION;"
             ))
             .bind(("id", id.clone()))
-            .bind(("company", company_id.to_owned()))
+            .bind(("company", self.company.to_owned()))
             .bind(("user_id", user_id.to_owned()))
             .bind(("now", unix_now()))
             .bind(("f", fields.clone()))
@@ -48,7 +49,7 @@ impl Patients<'_> {
     }
 
     /// Replaces a patient's fields; `NotFound` for another company's patient.
-    pub async fn update(&self, company_id: &str, id: &str, fields: &PatientFields) -> Result<(), StoreError> {
+    pub async fn update(&self, id: &str, fields: &PatientFields) -> Result<(), StoreError> {
         let mut response = self
             .db
             .query(format!(
@@ -56,7 +57,7 @@ impl Patients<'_> {
                  RETURN VALUE record::id(id)"
             ))
             .bind(("id", id.to_owned()))
-            .bind(("company", company_id.to_owned()))
+            .bind(("company", self.company.to_owned()))
             .bind(("f", fields.clone()))
             .await?;
         let updated: Vec<String> = response.take(0)?;
@@ -64,28 +65,28 @@ impl Patients<'_> {
     }
 
     /// A patient of the company.
-    pub async fn get(&self, company_id: &str, id: &str) -> Result<Option<Patient>, StoreError> {
+    pub async fn get(&self, id: &str) -> Result<Option<Patient>, StoreError> {
         let mut response = self
             .db
             .query(format!("SELECT {FIELDS} FROM type::record('patient', $id) WHERE company = type::record('company', $company)"))
             .bind(("id", id.to_owned()))
-            .bind(("company", company_id.to_owned()))
+            .bind(("company", self.company.to_owned()))
             .await?;
         Ok(response.take::<Vec<Patient>>(0)?.into_iter().next())
     }
 
     /// The company's patients, by name.
-    pub async fn list(&self, company_id: &str) -> Result<Vec<Patient>, StoreError> {
+    pub async fn list(&self) -> Result<Vec<Patient>, StoreError> {
         let mut response = self
             .db
             .query(format!("SELECT {FIELDS} FROM patient WHERE company = type::record('company', $company) ORDER BY name"))
-            .bind(("company", company_id.to_owned()))
+            .bind(("company", self.company.to_owned()))
             .await?;
         Ok(response.take(0)?)
     }
 
     /// Makes `patient_id` the user's selected patient. Both must belong to the company.
-    pub async fn select(&self, company_id: &str, user_id: &str, patient_id: &str) -> Result<(), StoreError> {
+    pub async fn select(&self, user_id: &str, patient_id: &str) -> Result<(), StoreError> {
         let response = self
             .db
             .query(
@@ -98,7 +99,7 @@ impl Patients<'_> {
                  IF array::len($updated) = 0 { THROW 'notFound' };
                  COMMIT TRANSACTION;",
             )
-            .bind(("company", company_id.to_owned()))
+            .bind(("company", self.company.to_owned()))
             .bind(("user_id", user_id.to_owned()))
             .bind(("patient_id", patient_id.to_owned()))
             .await?;
@@ -107,19 +108,19 @@ impl Patients<'_> {
     }
 
     /// The user's selected patient, if any (and if it still belongs to the company).
-    pub async fn selected(&self, company_id: &str, user_id: &str) -> Result<Option<Patient>, StoreError> {
+    pub async fn selected(&self, user_id: &str) -> Result<Option<Patient>, StoreError> {
         let mut response = self
             .db
             .query(
                 "SELECT VALUE record::id(selected_patient) FROM type::record('user', $user_id)
                     WHERE company = type::record('company', $company) AND selected_patient != NONE",
             )
-            .bind(("company", company_id.to_owned()))
+            .bind(("company", self.company.to_owned()))
             .bind(("user_id", user_id.to_owned()))
             .await?;
         let selected: Vec<String> = response.take(0)?;
         match selected.into_iter().next() {
-            Some(patient_id) => self.get(company_id, &patient_id).await,
+            Some(patient_id) => self.get(&patient_id).await,
             None => Ok(None),
         }
     }

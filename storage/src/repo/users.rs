@@ -1,4 +1,5 @@
-//! The `user` table. Passwords are hashed here, so no caller can store one in clear.
+//! The `user` table: [`Accounts`] creates users and finds them by e-mail at sign-in; [`Users`]
+//! reads one company's. Passwords are hashed here, so no caller can store one in clear.
 
 use surrealdb::engine::any::Any;
 use surrealdb::Surreal;
@@ -6,12 +7,18 @@ use surrealdb::Surreal;
 use crate::model::{User, UserCredentials};
 use crate::{new_id, password, StoreError};
 
-/// User queries.
-pub struct Users<'a> {
+/// Account queries across the hub.
+pub struct Accounts<'a> {
     pub(crate) db: &'a Surreal<Any>,
 }
 
-impl Users<'_> {
+/// One company's users.
+pub struct Users<'a> {
+    pub(crate) db: &'a Surreal<Any>,
+    pub(crate) company: &'a str,
+}
+
+impl Accounts<'_> {
     /// Creates a user in a company with an argon2-hashed password; returns the id.
     pub async fn create(&self, email: &str, plain_password: &str, role: i64, company_id: &str) -> Result<String, StoreError> {
         let id = new_id();
@@ -44,8 +51,11 @@ impl Users<'_> {
         Ok(response.take::<Vec<UserCredentials>>(0)?.into_iter().next())
     }
 
-    /// A user of a company, by id.
-    pub async fn get(&self, id: &str, company_id: &str) -> Result<Option<User>, StoreError> {
+}
+
+impl Users<'_> {
+    /// A user of the company, by id.
+    pub async fn get(&self, id: &str) -> Result<Option<User>, StoreError> {
         let mut response = self
             .db
             .query(
@@ -53,20 +63,20 @@ impl Users<'_> {
                  FROM type::record('user', $id) WHERE company = type::record('company', $company)",
             )
             .bind(("id", id.to_owned()))
-            .bind(("company", company_id.to_owned()))
+            .bind(("company", self.company.to_owned()))
             .await?;
         Ok(response.take::<Vec<User>>(0)?.into_iter().next())
     }
 
     /// The company's users, by e-mail.
-    pub async fn list_company(&self, company_id: &str) -> Result<Vec<User>, StoreError> {
+    pub async fn list(&self) -> Result<Vec<User>, StoreError> {
         let mut response = self
             .db
             .query(
                 "SELECT record::id(id) AS id, email, role, record::id(company) AS company_id \
                  FROM user WHERE company = type::record('company', $company) ORDER BY email",
             )
-            .bind(("company", company_id.to_owned()))
+            .bind(("company", self.company.to_owned()))
             .await?;
         Ok(response.take(0)?)
     }

@@ -47,12 +47,13 @@ fn info() -> Arc<DeviceInfo> {
 }
 
 
-/// A bed mat's actor arguments with a 30 s absence delay.
+/// A bed mat's actor arguments with a 30 s absence delay and a board of its own.
 fn mat_args(link: DeviceLink, bus: Arc<Bus>, writer: Option<ActorRef<WriterMsg>>) -> MatArgs {
     MatArgs {
         info: info(),
         link: Some(link),
         bus,
+        board: LiveBoard::new(),
         writer,
         parent: None,
         metrics: Arc::new(HubMetrics::default()),
@@ -144,13 +145,13 @@ async fn a_restarted_mat_actor_resumes_its_stream_and_keeps_its_pending_alarm() 
     // The actor dies 32 s into its 65 s stream; a new one starts from the same arguments.
     actor.kill();
     handle.await.expect("stopped");
-    let (actor, _handle) = Actor::spawn(None, MatActor, args).await.expect("restarted");
+    let (actor, _handle) = Actor::spawn(None, MatActor, args.clone()).await.expect("restarted");
     settle().await;
     assert_eq!(stream_commands(&mut rx), vec![33], "the device resumes with the remaining seconds");
     let remaining = actor.call(MatMsg::StreamingRemaining, None).await.expect("answered");
     assert!(matches!(remaining, ractor::rpc::CallResult::Success(33)));
-    let pending = actor.call(MatMsg::CheckAlarms, None).await.expect("answered");
-    assert!(matches!(pending, ractor::rpc::CallResult::Success(true)), "iotCheckAlarms stays True");
+    assert!(board_status(&actor, &args).await.unattended_alarm, "the card keeps its Attend button");
+    assert_eq!(args.snapshot.load().map(|s| s.alarms.pending.len()), Some(1), "iotCheckAlarms stays True");
 
     // Still absent after the restart: the pending alarm is not raised a second time.
     for _ in 0..40 {
@@ -194,14 +195,13 @@ async fn the_repositioning_clock_survives_a_restart() {
     actor.kill();
     handle.await.expect("stopped");
     // The restarted actor continues the clock: the alarm comes at 2 h, not 2 h after the restart.
-    let (actor, _handle) = Actor::spawn(None, MatActor, args).await.expect("restarted");
+    let (actor, _handle) = Actor::spawn(None, MatActor, args.clone()).await.expect("restarted");
     for _ in 0..150 {
         actor.cast(frame(body())).expect("frame");
         settle().await;
         advance(Duration::from_secs(10)).await;
     }
-    let status = actor.call(MatMsg::GetStatus, None).await.expect("answered");
-    let ractor::rpc::CallResult::Success(status) = status else { panic!("no status") };
+    let status = board_status(&actor, &args).await;
     assert_eq!(status.patient_status, PatientStatus::UlcerRisk, "{status:?}");
     assert_eq!(company_events(&viewer).iter().filter(|e| *e == "alarmOn").count(), 1);
 }
@@ -260,6 +260,13 @@ async fn ask<T: Send + 'static>(actor: &ActorRef<MatMsg>, message: impl FnOnce(R
     }
 }
 
+/// The device's status as the live board shows it, once the actor has handled everything sent to
+/// it before (a call is answered in mailbox order, after the earlier steps' outputs went out).
+async fn board_status(actor: &ActorRef<MatMsg>, args: &MatArgs) -> DeviceConfEvent {
+    ask(actor, MatMsg::StreamingRemaining).await;
+    args.board.status(&args.info.company_id, &args.info.id).expect("the actor published a status")
+}
+
 #[tokio::test(start_paused = true)]
 async fn every_field_of_the_snapshot_survives_an_actor_restart() {
     use mat_core::machine::capture::{CaptureKind, CaptureOrigin};
@@ -299,8 +306,8 @@ async fn every_field_of_the_snapshot_survives_an_actor_restart() {
     settle().await;
     assert_eq!(args.snapshot.load(), Some(before), "the restarted actor holds every field it left with");
     assert_eq!(stream_commands(&mut rx), vec![185 - 32], "the device resumes the stream");
-    let status = ask(&actor, MatMsg::GetStatus).await;
-    assert_eq!((status.functional, status.patient_status, status.unattended_alarm), (true, PatientStatus::Missing, true));
+    let status = board_status(&actor, &args).await;
+    assert_eq!((status.device_functional, status.patient_status, status.unattended_alarm), (true, PatientStatus::Missing, true));
     let view = ask(&actor, MatMsg::GetRepositioning).await.expect("a bed mat has the clock");
     assert_eq!(view.interval, Duration::from_secs(600));
 
@@ -311,7 +318,7 @@ async fn every_field_of_the_snapshot_survives_an_actor_restart() {
         actor.cast(frame(body())).expect("frame");
         settle().await;
     }
-    let status = ask(&actor, MatMsg::GetStatus).await;
+    let status = board_status(&actor, &args).await;
     assert_eq!((status.patient_status, status.repositioning), (PatientStatus::UlcerRisk, RepositioningTier::Due), "{status:?}");
     assert!(!company_events(&viewer).iter().any(|e| e == "alarmOn"));
     assert_eq!(ask(&actor, |reply| MatMsg::AttendAlarm { alarm: None, by: None, reply }).await, Ok(2));

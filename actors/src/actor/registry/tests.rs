@@ -64,11 +64,12 @@ async fn members_report_to_a_restarted_room_set_without_waiting_for_a_change() {
         device("floor", DeviceType::ForceMat, Some(("room", 2)), &[]),
     ]);
     let bus = Bus::new();
+    let board = LiveBoard::new();
     let metrics = Arc::new(HubMetrics::default());
     let viewer = Viewer { session: 1, outbox: Outbox::new(metrics.clone()) };
     bus.company("c1").join(viewer.clone());
     let mut seen = Vec::new();
-    let args = RegistryArgs { catalog, bus: bus.clone(), writer: None, metrics, absence_delay: Duration::from_secs(30), repositioning_time_scale: 1 };
+    let args = RegistryArgs { catalog, bus: bus.clone(), board: board.clone(), writer: None, metrics, absence_delay: Duration::from_secs(30), repositioning_time_scale: 1 };
     let (registry, _) = Actor::spawn(None, DeviceRegistry, args).await.expect("registry");
 
     let (link, _rx) = DeviceLink::new(1);
@@ -106,8 +107,9 @@ fn stream_commands(rx: &mut tokio::sync::mpsc::Receiver<mat_protocol::HubMessage
 async fn a_mat_actor_killed_mid_stream_resumes_its_stream_and_no_other_device_notices() {
     let catalog = Catalog::new([device("a", DeviceType::MattressMatIoT, None, &[]), device("b", DeviceType::MattressMatIoT, None, &[])]);
     let bus = Bus::new();
+    let board = LiveBoard::new();
     let metrics = Arc::new(HubMetrics::default());
-    let args = RegistryArgs { catalog, bus: bus.clone(), writer: None, metrics: metrics.clone(), absence_delay: Duration::from_secs(30), repositioning_time_scale: 1 };
+    let args = RegistryArgs { catalog, bus: bus.clone(), board: board.clone(), writer: None, metrics: metrics.clone(), absence_delay: Duration::from_secs(30), repositioning_time_scale: 1 };
     let (registry, _) = Actor::spawn(None, DeviceRegistry, args).await.expect("registry");
     let mut handles = Vec::new();
     let mut receivers = Vec::new();
@@ -137,8 +139,10 @@ async fn a_mat_actor_killed_mid_stream_resumes_its_stream_and_no_other_device_no
     assert!(resumed[0] > 60 && resumed[0] <= 65, "the device resumes with the remaining seconds: {resumed:?}");
     // The other device neither received a command nor changed status, and still answers.
     assert_eq!(stream_commands(&mut b_rx[0]), Vec::<u32>::new());
-    let b_status = handles[1].actor.call(MatMsg::GetStatus, None).await.expect("answered");
-    assert!(matches!(b_status, ractor::rpc::CallResult::Success(DeviceStatus { functional: true, .. })));
+    let b_answers = handles[1].actor.call(MatMsg::StreamingRemaining, None).await.expect("answered");
+    assert!(matches!(b_answers, ractor::rpc::CallResult::Success(0)), "b still answers, streaming nothing");
+    let b_status = board.status("c1", "b").expect("b's status");
+    assert!(b_status.device_functional, "{b_status:?}");
     #[derive(serde::Deserialize)]
     struct Envelope {
         data: DeviceConfEvent,
@@ -155,8 +159,9 @@ async fn a_mat_actor_killed_mid_stream_resumes_its_stream_and_no_other_device_no
 async fn a_mat_actor_killed_mid_capture_resumes_the_capture() {
     let catalog = Catalog::new([device("a", DeviceType::MattressMatIoT, None, &[])]);
     let bus = Bus::new();
+    let board = LiveBoard::new();
     let metrics = Arc::new(HubMetrics::default());
-    let args = RegistryArgs { catalog, bus: bus.clone(), writer: None, metrics: metrics.clone(), absence_delay: Duration::from_secs(30), repositioning_time_scale: 1 };
+    let args = RegistryArgs { catalog, bus: bus.clone(), board: board.clone(), writer: None, metrics: metrics.clone(), absence_delay: Duration::from_secs(30), repositioning_time_scale: 1 };
     let (registry, _) = Actor::spawn(None, DeviceRegistry, args).await.expect("registry");
     let (link, _rx) = DeviceLink::new(1);
     let connected = registry.call(|reply| RegistryMsg::Connect { device_id: "a".into(), link, reply }, None).await.expect("answered");
@@ -193,7 +198,8 @@ async fn a_mat_actor_killed_mid_capture_resumes_the_capture() {
 async fn a_resumed_repositioning_interval_applies_to_the_new_actor() {
     use mat_core::machine::pressure_ulcer::RepositioningTier;
     let catalog = Catalog::new([device("a", DeviceType::MattressMatIoT, None, &[])]);
-    let args = RegistryArgs { catalog, bus: Bus::new(), writer: None, metrics: Arc::new(HubMetrics::default()), absence_delay: Duration::from_secs(30), repositioning_time_scale: 1 };
+    let board = LiveBoard::new();
+    let args = RegistryArgs { catalog, bus: Bus::new(), board: board.clone(), writer: None, metrics: Arc::new(HubMetrics::default()), absence_delay: Duration::from_secs(30), repositioning_time_scale: 1 };
     let (registry, _) = Actor::spawn(None, DeviceRegistry, args).await.expect("registry");
     let stored = StoredMatState { repositioning_interval: Some(Duration::from_secs(15 * 60)), ..StoredMatState::default() };
     let snapshots = vec![("a".into(), MatSnapshot::from_stored(DeviceType::MattressMatIoT, PatientStatus::Correct, stored))];
@@ -206,8 +212,10 @@ async fn a_resumed_repositioning_interval_applies_to_the_new_actor() {
         handle.actor.cast(MatMsg::Frame(frame)).expect("frame");
         tokio::time::advance(Duration::from_secs(15)).await;
     }
-    let status = handle.actor.call(MatMsg::GetStatus, None).await.expect("answered");
-    let ractor::rpc::CallResult::Success(status) = status else { panic!("no status") };
+    // A call is answered after the frames sent before it were handled.
+    let answered = handle.actor.call(MatMsg::StreamingRemaining, None).await.expect("answered");
+    assert!(matches!(answered, ractor::rpc::CallResult::Success(_)));
+    let status = board.status("c1", "a").expect("the device's status");
     assert!(matches!(status.repositioning, RepositioningTier::Due | RepositioningTier::Overdue), "{status:?}");
     registry.stop(None);
 }

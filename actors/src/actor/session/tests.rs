@@ -61,7 +61,7 @@ async fn capture_requests_are_refused_with_the_spec_keys_and_announced_when_acce
     }]);
     let bus = Bus::new();
     let metrics = Arc::new(HubMetrics::default());
-    let registry_args = RegistryArgs { catalog: catalog.clone(), bus: bus.clone(), writer: None, metrics: metrics.clone(), absence_delay: Duration::from_secs(30), repositioning_time_scale: 1 };
+    let registry_args = RegistryArgs { catalog: catalog.clone(), bus: bus.clone(), board: crate::live_board::LiveBoard::new(), writer: None, metrics: metrics.clone(), absence_delay: Duration::from_secs(30), repositioning_time_scale: 1 };
     let (registry, _) = Actor::spawn(None, DeviceRegistry, registry_args).await.expect("registry");
     let outbox = Outbox::new(metrics);
     let args = SessionArgs { id: 1, user_id: "u1".into(), company_id: "c1".into(), outbox: outbox.clone(), bus, catalog, registry: registry.clone() };

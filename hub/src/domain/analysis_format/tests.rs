@@ -36,7 +36,7 @@ fn stored(new: NewAnalysis) -> Analysis {
     let size_bytes = (new.map_preview.len() + new.additional_parameters.len()) as i64;
     Analysis {
         id: "a1".into(),
-        company_id: new.company_id,
+        company_id: "c1".into(),
         patient_id: new.patient_id,
         user_id: new.user_id,
         device: new.device,
@@ -51,8 +51,8 @@ fn stored(new: NewAnalysis) -> Analysis {
 
 #[test]
 fn a_stored_capture_keeps_the_engines_figures_after_the_ordered_parameters() {
-    let stored = capture_analysis(Some(DeviceType::PodologyIoT), "c1", &capture(CaptureKind::Balance, 10), &AnalysisParams::default());
-    let parameters: Vec<NamedParameter> = serde_json::from_str(&stored.additional_parameters).unwrap();
+    let stored = capture_analysis(Some(DeviceType::PodologyIoT), &capture(CaptureKind::Balance, 10), &AnalysisParams::default());
+    let parameters: Vec<NamedParameter> = serde_json::from_str(&stored.additional_parameters).expect("the parameters are JSON");
     let names: Vec<&str> = parameters.iter().map(|p| p.name.as_str()).collect();
     assert_eq!(names[names.len() - 2..], [ANALYSIS_RESULT_PARAMETER, FRAME_TIMES_PARAMETER], "{names:?}");
     let ParameterValue::Other(figures) = &parameters[names.len() - 2].value else { panic!("figures as JSON") };
@@ -62,16 +62,16 @@ fn a_stored_capture_keeps_the_engines_figures_after_the_ordered_parameters() {
 
 #[test]
 fn a_capture_of_an_unknown_device_is_kept_raw_with_the_reason() {
-    let stored = capture_analysis(None, "c1", &capture(CaptureKind::Static, 1), &AnalysisParams::default());
-    let parameters: Vec<NamedParameter> = serde_json::from_str(&stored.additional_parameters).unwrap();
+    let stored = capture_analysis(None, &capture(CaptureKind::Static, 1), &AnalysisParams::default());
+    let parameters: Vec<NamedParameter> = serde_json::from_str(&stored.additional_parameters).expect("the parameters are JSON");
     let names: Vec<&str> = parameters.iter().map(|p| p.name.as_str()).collect();
     assert_eq!(names, [ANALYSIS_ERROR_PARAMETER, FRAME_TIMES_PARAMETER]);
-    assert_eq!(preview_frames(&serde_json::from_str(&stored.map_preview).unwrap()).unwrap(), vec![(48, 48, feet())]);
+    assert_eq!(preview_frames(&serde_json::from_str(&stored.map_preview).expect("the preview is JSON")).expect("frames"), vec![(48, 48, feet())]);
 }
 
 #[test]
 fn a_written_static_capture_reads_back_through_every_reader() {
-    let new = capture_analysis(Some(DeviceType::PodologyIoT), "c1", &capture(CaptureKind::Static, 1), &AnalysisParams::default());
+    let new = capture_analysis(Some(DeviceType::PodologyIoT), &capture(CaptureKind::Static, 1), &AnalysisParams::default());
     assert_eq!((new.analysis_type.as_str(), new.creation_date, new.device.as_deref()), ("Static", 1_700_000_000, Some("plate")));
     let record = stored(new);
     assert_eq!(kind(&record), Some(AnalysisKind::Static));
@@ -81,11 +81,11 @@ fn a_written_static_capture_reads_back_through_every_reader() {
     assert_eq!(preview[10][12], json!(120));
     assert!(parameters_json(&record).as_array().is_some_and(|list| list.iter().all(|p| p["name"].is_string())));
     // The report's map is that map.
-    let map = report_map(&preview).unwrap();
+    let map = report_map(&preview).expect("a map");
     assert_eq!((map.rows, map.cols, map.cells), (48, 48, feet()));
     // The raw export rebuilds the capture: one frame at time 0.
     let parameters = named_parameters(&record);
-    let rebuilt = export_capture(&record, &parameters, DeviceType::PodologyIoT).unwrap();
+    let rebuilt = export_capture(&record, &parameters, DeviceType::PodologyIoT).expect("the capture is rebuilt");
     assert_eq!(rebuilt.frames().len(), 1);
     assert_eq!((rebuilt.frames()[0].timestamp_ms, rebuilt.frames()[0].frame.cells()), (0, feet().as_slice()));
     let stored_count = parameters.len();
@@ -96,21 +96,21 @@ fn a_written_static_capture_reads_back_through_every_reader() {
 
 #[test]
 fn a_written_capture_of_frames_reads_back_through_every_reader() {
-    let new = capture_analysis(Some(DeviceType::PodologyIoT), "c1", &capture(CaptureKind::Balance, 10), &AnalysisParams::default());
+    let new = capture_analysis(Some(DeviceType::PodologyIoT), &capture(CaptureKind::Balance, 10), &AnalysisParams::default());
     let record = stored(new);
     assert_eq!(kind(&record), Some(AnalysisKind::Balance));
     let preview = preview_json(&record);
-    let frames = preview_frames(&preview).unwrap();
+    let frames = preview_frames(&preview).expect("frames");
     assert_eq!(frames.len(), 10);
     assert!(frames.iter().all(|frame| *frame == (48, 48, feet())));
-    let map = report_map(&preview).unwrap();
+    let map = report_map(&preview).expect("a map");
     assert_eq!(map.cells, feet(), "the report draws the frames' mean");
     let parameters = named_parameters(&record);
-    let rebuilt = export_capture(&record, &parameters, DeviceType::PodologyIoT).unwrap();
+    let rebuilt = export_capture(&record, &parameters, DeviceType::PodologyIoT).expect("the capture is rebuilt");
     let times: Vec<u64> = rebuilt.frames().iter().map(|f| f.timestamp_ms).collect();
     assert_eq!(times, (0..10).map(|i| i * 100).collect::<Vec<u64>>(), "the frames keep their times");
     let metadata = ExportMetadata { analysis_type: AnalysisKind::Balance, patient_id: &record.patient_id, creation_date_s: record.creation_date, export_date_ms: 1_700_000_100_000 };
-    let file = export_raw(ExportKind::Processed, &metadata, &rebuilt, &export_series(parameters)).unwrap();
+    let file = export_raw(ExportKind::Processed, &metadata, &rebuilt, &export_series(parameters)).expect("an export file");
     assert!(!file.json.is_empty());
 }
 
@@ -127,8 +127,8 @@ fn a_posted_analysis_reads_back_as_sent() {
 
 #[test]
 fn maps_and_frames_read_back() {
-    assert_eq!(preview_frames(&json!([[1, 2], [3, 4]])).unwrap(), vec![(2, 2, vec![1, 2, 3, 4])]);
-    assert_eq!(preview_frames(&json!([[[1]], [[2]]])).unwrap().len(), 2);
+    assert_eq!(preview_frames(&json!([[1, 2], [3, 4]])).expect("frames"), vec![(2, 2, vec![1, 2, 3, 4])]);
+    assert_eq!(preview_frames(&json!([[[1]], [[2]]])).expect("frames").len(), 2);
     for bad in [json!(null), json!([]), json!([[]]), json!([[1, 2], [3]]), json!([["a"]]), json!([[-1]]), json!([[70000]]), json!({"rows": 1})] {
         assert!(preview_frames(&bad).is_none(), "{bad}");
     }
@@ -136,9 +136,9 @@ fn maps_and_frames_read_back() {
 
 #[test]
 fn a_2d_preview_is_the_map_and_frames_are_averaged() {
-    let map = report_map(&json!([[0, 5, 10], [20, 30, 40]])).unwrap();
+    let map = report_map(&json!([[0, 5, 10], [20, 30, 40]])).expect("a map");
     assert_eq!((map.rows, map.cols, map.cells.clone()), (2, 3, vec![0, 5, 10, 20, 30, 40]));
-    let frames = report_map(&json!([[[0, 10]], [[4, 20]]])).unwrap();
+    let frames = report_map(&json!([[[0, 10]], [[4, 20]]])).expect("a map");
     assert_eq!((frames.rows, frames.cols, frames.cells), (1, 2, vec![2, 15]));
 }
 

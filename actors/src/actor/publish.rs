@@ -1,0 +1,43 @@
+//! How a device's live facts leave its actors: into the [`LiveBoard`](crate::live_board::LiveBoard)
+//! first, which REST reads, then encoded once into the [`Bus`](crate::fanout::Bus) for every
+//! browser session watching. Writing the board first means that a session told of a change finds
+//! the same state over REST.
+
+use std::sync::Arc;
+
+use crate::browser::{encode_event, events, DeviceConfEvent, PressureMapEvent};
+use crate::fanout::{CompanyChannel, DeviceChannel};
+use crate::live_board::{DeviceLive, LiveMap};
+
+/// A device's new status: on the board, then to the company's sessions (and remembered for those
+/// joining later).
+pub fn publish_status(live: &DeviceLive, company: &CompanyChannel, device_id: &Arc<str>, status: DeviceConfEvent) {
+    let message = encode_event(events::DEVICE_CONF, &status);
+    live.set_status(status);
+    company.publish(device_id, message);
+}
+
+/// A device's status without telling the sessions already watching (the registry shows every
+/// device offline at start-up and a newly registered one at once): on the board, and remembered
+/// for the sessions joining later.
+pub fn seed_status(live: &DeviceLive, company: &CompanyChannel, device_id: &Arc<str>, status: DeviceConfEvent) {
+    let message = encode_event(events::DEVICE_CONF, &status);
+    live.set_status(status);
+    company.seed(device_id, message);
+}
+
+/// A device's new live map: on the board (kept whole, shared by `Arc`), then encoded once for all
+/// of the device's viewers.
+pub fn publish_map(live: &DeviceLive, channel: &DeviceChannel, map: LiveMap) {
+    let map = Arc::new(map);
+    let message = encode_event(events::PRESSURE_MAP, PressureMapEvent::of(channel.device_id(), &map));
+    live.set_map(map);
+    channel.publish(message);
+}
+
+/// The live map goes blank (the device stopped sending): the board has no map, the viewers clear
+/// theirs.
+pub fn publish_blank(live: &DeviceLive, channel: &DeviceChannel, hub_time_ms: u64) {
+    live.clear_map();
+    channel.publish(encode_event(events::PRESSURE_MAP, PressureMapEvent::blank(channel.device_id(), hub_time_ms)));
+}

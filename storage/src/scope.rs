@@ -1,0 +1,110 @@
+//! The two ways into the store: [`CompanyStore`], one company's data, and [`HubWide`], the
+//! queries that are not one company's or that span them all.
+
+use surrealdb::engine::any::Any;
+use surrealdb::Surreal;
+
+use crate::repo;
+
+/// One company's data. Every repository it hands out takes no company id: it filters on this
+/// handle's company in SurrealQL (a row of another company is `NotFound`, never returned).
+#[derive(Clone, Copy, Debug)]
+pub struct CompanyStore<'a> {
+    pub(crate) db: &'a Surreal<Any>,
+    pub(crate) company: &'a str,
+}
+
+impl<'a> CompanyStore<'a> {
+    /// The company this handle reads and writes.
+    pub fn company_id(&self) -> &'a str {
+        self.company
+    }
+
+    /// The company's own record: name, address, logo, variants.
+    pub fn profile(&self) -> repo::Profile<'a> {
+        repo::Profile { db: self.db, company: self.company }
+    }
+
+    /// The company's users.
+    pub fn users(&self) -> repo::Users<'a> {
+        repo::Users { db: self.db, company: self.company }
+    }
+
+    /// The company's devices.
+    pub fn devices(&self) -> repo::Devices<'a> {
+        repo::Devices { db: self.db, company: self.company }
+    }
+
+    /// The company's device configurations.
+    pub fn device_confs(&self) -> repo::DeviceConfs<'a> {
+        repo::DeviceConfs { db: self.db, company: self.company }
+    }
+
+    /// The company's patients and each of its users' selected patient.
+    pub fn patients(&self) -> repo::Patients<'a> {
+        repo::Patients { db: self.db, company: self.company }
+    }
+
+    /// The company's analysis records.
+    pub fn analyses(&self) -> repo::Analyses<'a> {
+        repo::Analyses { db: self.db, company: self.company }
+    }
+
+    /// The layout settings of the company's users.
+    pub fn layouts(&self) -> repo::Layouts<'a> {
+        repo::Layouts { db: self.db, company: self.company }
+    }
+
+    /// The device, presence and alarm logs of the company's devices.
+    pub fn logs(&self) -> repo::Logs<'a> {
+        repo::Logs { db: self.db, company: self.company }
+    }
+
+    /// The audit log as this company's administrators act and read it.
+    pub fn audit(&self) -> repo::AuditLog<'a> {
+        repo::AuditLog { db: self.db, company: self.company }
+    }
+}
+
+/// The queries that are not about one company's data, or that span every company.
+#[derive(Clone, Copy, Debug)]
+pub struct HubWide<'a> {
+    pub(crate) db: &'a Surreal<Any>,
+}
+
+impl<'a> HubWide<'a> {
+    /// Companies: creating, finding by name or id, listing them all.
+    pub fn companies(&self) -> repo::HubCompanies<'a> {
+        repo::HubCompanies { db: self.db }
+    }
+
+    /// Accounts: creating a user in a company, and sign-in by e-mail.
+    pub fn accounts(&self) -> repo::Accounts<'a> {
+        repo::Accounts { db: self.db }
+    }
+
+    /// Devices of every company: registration, lookup by serial, the start-up catalogue.
+    pub fn devices(&self) -> repo::HubDevices<'a> {
+        repo::HubDevices { db: self.db }
+    }
+
+    /// Device configurations of every company: start-up state and the writer's status batches.
+    pub fn device_confs(&self) -> repo::HubDeviceConfs<'a> {
+        repo::HubDeviceConfs { db: self.db }
+    }
+
+    /// Logs of every company: the unattended alarms at start-up.
+    pub fn logs(&self) -> repo::HubLogs<'a> {
+        repo::HubLogs { db: self.db }
+    }
+
+    /// Bearer tokens revoked at logout.
+    pub fn revoked_tokens(&self) -> repo::RevokedTokens<'a> {
+        repo::RevokedTokens { db: self.db }
+    }
+
+    /// Hub-wide settings (the token signing key, …).
+    pub fn settings(&self) -> repo::Settings<'a> {
+        repo::Settings { db: self.db }
+    }
+}
