@@ -96,22 +96,6 @@ async fn devices_are_scoped_to_their_company_and_serials_are_unique() {
 }
 
 #[tokio::test]
-async fn members_record_their_parent_and_index() {
-    let (store, a) = store_with_company().await;
-    let horse = store.hub_wide().devices().create(&NewDevice { device_type: "Sensing Horse".into(), secret_hash: String::new(), ..device(&a, "H") }).await.unwrap();
-    let left = store.hub_wide().devices().create(&device(&a, "H-L")).await.unwrap();
-    let right = store.hub_wide().devices().create(&device(&a, "H-R")).await.unwrap();
-    store.hub_wide().devices().set_members(&horse, &[left.clone(), right.clone()], &a).await.unwrap();
-    let all = store.hub_wide().devices().list_all().await.unwrap();
-    let find = |id: &str| all.iter().find(|d| d.id == id).unwrap().clone();
-    assert_eq!(find(&horse).member_ids, vec![left.clone(), right.clone()]);
-    assert_eq!(find(&right).parent_id.as_deref(), Some(horse.as_str()));
-    assert_eq!(find(&right).member_index, Some(1));
-    assert_eq!(find(&left).member_index, Some(0));
-    assert_eq!(find(&horse).parent_id, None);
-}
-
-#[tokio::test]
 async fn a_family_is_created_in_one_transaction() {
     let (store, a) = store_with_company().await;
     let parent = NewDevice { device_type: "Room Set".into(), secret_hash: String::new(), ..device(&a, "ROOM") };
@@ -121,6 +105,7 @@ async fn a_family_is_created_in_one_transaction() {
     let all = store.hub_wide().devices().list_all().await.expect("the store answers");
     let find = |id: &str| all.iter().find(|d| d.id == id).expect("the device is listed").clone();
     assert_eq!(find(&family.parent_id).member_ids, family.member_ids);
+    assert_eq!(find(&family.parent_id).parent_id, None, "the parent is nobody's member");
     for (index, id) in family.member_ids.iter().enumerate() {
         let member = find(id);
         assert_eq!((member.parent_id.as_deref(), member.member_index), (Some(family.parent_id.as_str()), Some(index as i64)));

@@ -84,28 +84,6 @@ impl HubDevices<'_> {
         Ok(CreatedFamily { parent_id, member_ids: ids.collect() })
     }
 
-    /// Makes `members` (in order) the sub-devices of `parent`, all within `company_id`.
-    pub async fn set_members(&self, parent: &str, members: &[String], company_id: &str) -> Result<(), StoreError> {
-        self.db
-            .query(
-                "BEGIN TRANSACTION;
-                 LET $company_ref = type::record('company', $company);
-                 LET $refs = $members.map(|$m| type::record('device', $m));
-                 UPDATE type::record('device', $parent) SET members = $refs WHERE company = $company_ref;
-                 FOR $i IN array::range(0, array::len($members)) {
-                     UPDATE type::record('device', $members[$i]) SET parent = type::record('device', $parent),
-                        member_index = $i WHERE company = $company_ref;
-                 };
-                 COMMIT TRANSACTION;",
-            )
-            .bind(("parent", parent.to_owned()))
-            .bind(("members", members.to_vec()))
-            .bind(("company", company_id.to_owned()))
-            .await?
-            .check()?;
-        Ok(())
-    }
-
     /// Every device of every company: the hub's catalogue at start-up.
     pub async fn list_all(&self) -> Result<Vec<Device>, StoreError> {
         let mut response = self.db.query(format!("SELECT {FIELDS} FROM device ORDER BY hardware_serial")).await?;
