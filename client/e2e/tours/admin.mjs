@@ -218,15 +218,19 @@ export async function run({ base, page, context, newBrowser, test, shot }) {
     await shot('12-edit-modal.png');
     await edit.getByRole('button', { name: 'All settings' }).click();
     await page.waitForURL((u) => /^\/(deviceSettings|roomSettings)$/.test(u.pathname));
-    await page.getByLabel(/^Name/).fill('');
-    await page.getByRole('button', { name: 'Update' }).click();
+    // The URL changes before the router renders the page: until the form is there, the edit
+    // modal's own Name field would take the fill.
+    const form = page.getByTestId('device-settings-form');
+    await form.waitFor();
+    await form.getByLabel(/^Name/).fill('');
+    await form.getByRole('button', { name: 'Update' }).click();
     await toast(page, msg('deviceParameters'));
     ok('an empty name gives deviceParameters');
-    await page.getByLabel(/^Name/).fill('Tour Bed 7');
-    await page.getByLabel(/^Room/).fill('Ward 3');
-    await page.getByLabel(/^Device/).fill('Bed 7');
+    await form.getByLabel(/^Name/).fill('Tour Bed 7');
+    await form.getByLabel(/^Room/).fill('Ward 3');
+    await form.getByLabel(/^Device/).fill('Bed 7');
     await shot('13-device-settings.png');
-    await page.getByRole('button', { name: 'Update' }).click();
+    await form.getByRole('button', { name: 'Update' }).click();
     await toast(page, msg('deviceInfoUpdated'));
     await page.waitForURL((u) => u.pathname === '/devices');
     const updated = page.locator(`[data-testid="device-card"][data-device-id="${id}"]`);
