@@ -5,6 +5,7 @@
 
 pub mod connection;
 pub mod quic;
+mod quic_thread;
 pub mod reset_key;
 pub mod websocket;
 
