@@ -68,12 +68,14 @@ impl LiveMap {
         &self.cells
     }
 
+    /// The map as the pure core reads it (the cells' encoding is its to know).
+    pub fn pressure_map(&self) -> PressureMap<'_> {
+        PressureMap::new(self.rows, self.cols, self.format, &self.cells).expect("the shape was checked by LiveMap::new")
+    }
+
     /// Every cell's value, row-major (0–255 for one-byte cells, 0–4095 for force channels).
     pub fn values(&self) -> Vec<u16> {
-        match self.format {
-            CellFormat::U8 => self.cells.iter().map(|&c| u16::from(c)).collect(),
-            CellFormat::U16Le => self.cells.chunks_exact(2).map(|c| u16::from_le_bytes([c[0], c[1]])).collect(),
-        }
+        self.pressure_map().values().collect()
     }
 }
 

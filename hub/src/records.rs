@@ -69,7 +69,7 @@ pub async fn save_record(store: &Store, catalog: &Catalog, record: &Record) -> R
             .await
             .map(|_| ()),
         Record::StreamingEnd { device_id, ends_at_ms } => company.device_confs().set_streaming_end(device_id, ends_at_ms.map(|ms| ms as i64)).await,
-        Record::CaptureStored(capture) => record_capture(company, Some(device.device_type), capture).await,
+        Record::CaptureStored(capture) => record_capture(company, Some(device.device_type), capture.clone()).await,
     };
     match result {
         Ok(()) => Ok(true),

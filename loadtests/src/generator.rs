@@ -15,7 +15,7 @@ use anyhow::{Result, anyhow, bail};
 use bytes::Bytes;
 use futures_util::{SinkExt, StreamExt};
 use simulator::policy::{Backoff, Rate, RateControl};
-use simulator::{QuicClient, SimStats, is_terminal, seed_from};
+use simulator::{DeviceSpec, QuicClient, SimStats, is_terminal, seed_from};
 use tokio::sync::watch;
 use tokio::time::Instant;
 use tokio_tungstenite::tungstenite::Message;
@@ -51,6 +51,20 @@ pub struct MatPlan {
     pub rows: u16,
     pub cols: u16,
     pub cell_format: CellFormat,
+}
+
+impl MatPlan {
+    /// The plan of the device `spec` describes.
+    pub fn of(spec: &DeviceSpec) -> Self {
+        MatPlan {
+            serial: spec.serial.clone(),
+            secret: spec.secret.clone(),
+            device_type: spec.device_type.clone(),
+            rows: spec.rows,
+            cols: spec.cols,
+            cell_format: spec.cell_format,
+        }
+    }
 }
 
 /// What every mat of a run shares.

@@ -61,7 +61,7 @@ pub async fn drive(args: &RunArgs, target: &Target, pinning: PinningReport, comm
         if let Some(cols) = args.cols {
             spec.cols = cols;
         }
-        plans.push(MatPlan { serial: spec.serial.clone(), secret: spec.secret.clone(), device_type: spec.device_type.clone(), rows: spec.rows, cols: spec.cols, cell_format: spec.cell_format });
+        plans.push(MatPlan::of(&spec));
         first_spec.get_or_insert(spec);
     }
     let first = first_spec.context("no mats")?;

@@ -231,22 +231,16 @@ pub async fn run(args: StormArgs) -> Result<()> {
 async fn storm(args: &StormArgs, spawned: &mut hub::SpawnedHub, command_line: Vec<String>) -> Result<StormReport> {
     let base = BaseUrl::parse(&spawned.listening.http)?;
     let provisioned = load_devices(&spawned.devices_file)?;
-    let first: DeviceSpec = provisioned.first().context("no provisioned mats")?.to_spec()?;
-    let plans: Vec<MatPlan> = provisioned
-        .iter()
-        .take(args.mats)
-        .map(|d| {
-            let spec = d.to_spec()?;
-            Ok(MatPlan { serial: spec.serial, secret: spec.secret, device_type: spec.device_type, rows: spec.rows, cols: spec.cols, cell_format: spec.cell_format })
-        })
-        .collect::<Result<_>>()?;
+    let specs: Vec<DeviceSpec> = provisioned.iter().take(args.mats).map(|d| d.to_spec()).collect::<Result<_, _>>()?;
+    let first = specs.first().context("no provisioned mats")?;
+    let plans: Vec<MatPlan> = specs.iter().map(MatPlan::of).collect();
     let trust = Trust::PemFile(spawned.listening.cert.clone());
     let client = QuicClient::for_server(&trust, spawned.listening.quic).context("setting up the QUIC endpoint")?;
     let connector = Connector::Quic { client, addr: spawned.listening.quic };
     let interval = Duration::from_secs_f64(1.0 / args.rate);
     let stats = Arc::new(SimStats::default());
     let fleet = Arc::new(Fleet {
-        pool: Arc::new(hub_run::pool_for(&first, args.rate, Framing::LengthPrefixed)),
+        pool: Arc::new(hub_run::pool_for(first, args.rate, Framing::LengthPrefixed)),
         interval,
         stats: stats.clone(),
         schedule: Arc::new(GeneratorStats::new(Duration::from_millis(10))),

@@ -34,7 +34,6 @@ use mat_core::machine::capture::{CaptureOutput, CaptureRefusal, CaptureRequest};
 use mat_core::machine::device_log::LogOutput;
 use mat_core::machine::mat::{BehaviourConfig, DeviceStatus, MatConfig, MatMachine, MatOutput, RepositioningView};
 use mat_core::machine::presence::Presence;
-use mat_core::machine::pressure_map::PressureMap;
 use mat_core::machine::streaming::StreamRefusal;
 use crate::metrics::HubMetrics;
 use mat_protocol::{CellFormat, Command, ErrorCode, HubMessage, ProtocolErrorMessage};
@@ -269,21 +268,19 @@ impl Actor for MatActor {
 
 impl MatState {
     fn handle_frame(&mut self, now: Instant, frame: FrameIn) {
-        let Ok(map) = PressureMap::new(frame.rows, frame.cols, frame.format, &frame.cells) else {
+        // The frame's cells become the board's latest map as they are, not copied.
+        let Ok(mut live_map) = LiveMap::new(frame.rows, frame.cols, frame.format, frame.cells) else {
             // Ingest checks shapes; a mismatch here is a bug upstream, not a reason to crash.
             tracing::warn!(device = %self.args.info.serial, "frame with a mismatched shape reached the actor");
             return;
         };
-        let presence = self.machine.handle_frame(now, &map);
+        let presence = self.machine.handle_frame(now, &live_map.pressure_map());
         HubMetrics::inc(&self.args.metrics.frames_processed);
-        // The frame's cells become the board's latest map as they are (the shape was checked).
-        if let Ok(mut live_map) = LiveMap::new(frame.rows, frame.cols, frame.format, frame.cells) {
-            live_map.seq = frame.seq;
-            live_map.device_time_ms = frame.device_time_ms;
-            live_map.hub_time_ms = unix_ms();
-            live_map.presence = presence;
-            publish_map(&self.live, &self.device, live_map);
-        }
+        live_map.seq = frame.seq;
+        live_map.device_time_ms = frame.device_time_ms;
+        live_map.hub_time_ms = unix_ms();
+        live_map.presence = presence;
+        publish_map(&self.live, &self.device, live_map);
         if self.last_presence != Some(presence) {
             self.last_presence = Some(presence);
             self.notify_parent();
@@ -386,7 +383,7 @@ impl MatState {
         let event = match output {
             CaptureOutput::Complete(capture) => {
                 let requested_at_ms = self.unix_ms_of(capture.requested_at);
-                self.save(Record::CaptureStored(Box::new(CaptureRecord {
+                self.save(Record::CaptureStored(Arc::new(CaptureRecord {
                     device_id: self.args.info.id.clone(),
                     patient_id: capture.patient_id,
                     user_id: capture.origin.user_id().to_owned(),

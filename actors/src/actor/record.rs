@@ -42,8 +42,9 @@ pub enum Record {
     /// time). Upsert per device: a restarted actor resumes the stream from the latest value, and
     /// a reconnecting browser reads it to resume its countdown (spec §4 "Streaming").
     StreamingEnd { device_id: Arc<str>, ends_at_ms: Option<u64> },
-    /// A finished raw capture.
-    CaptureStored(Box<CaptureRecord>),
+    /// A finished raw capture (shared: a retried write hands it to the analysis again without
+    /// copying its frames).
+    CaptureStored(Arc<CaptureRecord>),
 }
 
 /// A device log entry.

@@ -3,6 +3,8 @@
 //! history pages, and a stored analysis is read back for its PDF report and its raw export. The
 //! format itself is [`super::analysis_format`]'s.
 
+use std::sync::Arc;
+
 use actors::actor::record::CaptureRecord;
 use actors::catalog::Catalog;
 use mat_api::char_len;
@@ -36,10 +38,9 @@ const NO_DATA: &str = "toastErrorRaw.noAnalysisData";
 /// capture), so it never holds up the runtime's other tasks. An engine that panicked on the capture
 /// would panic again on every retry: that is `StoreError::Invalid`, a record that can never be
 /// written (the storage writer's records log and skip it).
-pub async fn record_capture(store: CompanyStore<'_>, device_type: Option<DeviceType>, capture: &CaptureRecord) -> Result<(), StoreError> {
+pub async fn record_capture(store: CompanyStore<'_>, device_type: Option<DeviceType>, capture: Arc<CaptureRecord>) -> Result<(), StoreError> {
     let patient = store.patients().get(&capture.patient_id).await?;
     let params = AnalysisParams { weight_kg: patient.as_ref().map(|p| p.fields.weight), height_cm: patient.as_ref().map(|p| p.fields.height) };
-    let capture = capture.clone();
     let analysis = tokio::task::spawn_blocking(move || capture_analysis(device_type, &capture, &params)).await.map_err(|error| {
         if error.is_panic() {
             StoreError::Invalid("the analysis engine panicked on the capture".to_owned())

@@ -94,15 +94,16 @@ struct QuicTransport {
 
 impl DeviceTransport for QuicTransport {
     async fn recv(&mut self) -> Result<Option<Vec<u8>>, ProtocolError> {
-        let mut chunk = [0u8; 16 * 1024];
         loop {
             if let Some((body, total)) = decode_framed(&self.buffer)? {
                 let message = self.buffer[body].to_vec();
                 self.buffer.advance(total);
                 return Ok(Some(message));
             }
-            match self.recv.read(&mut chunk).await {
-                Ok(Some(n)) => self.buffer.extend_from_slice(&chunk[..n]),
+            // quinn's own chunk, not a copy into a scratch array: an array here would live in
+            // every connection's task for as long as it waits (16 KiB per mat).
+            match self.recv.read_chunk(usize::MAX, true).await {
+                Ok(Some(chunk)) => self.buffer.extend_from_slice(&chunk.bytes),
                 Ok(None) | Err(_) => return Ok(None),
             }
         }

@@ -106,4 +106,28 @@ mod tests {
         assert!(generator(&key).validate(&cid).is_ok(), "same key: a packet of the old process is reset, not dropped");
         assert!(generator(&[8u8; RESET_KEY_LEN]).validate(&cid).is_err());
     }
+
+    /// A killed fleet's packets reach the restarted hub in bursts handled at one instant: each
+    /// one must get its reset (with quinn's default 20 ms interval only the first did).
+    #[test]
+    fn every_packet_of_a_burst_to_a_restarted_hub_is_answered_with_a_reset() {
+        use quinn_proto::{ConnectionIdGenerator, DatagramEvent};
+        let key = [7u8; RESET_KEY_LEN];
+        let mut old_process = quinn_proto::HashedConnectionIdGenerator::from_key(connection_id_key(&key));
+        let mut restarted = quinn_proto::Endpoint::new(std::sync::Arc::new(endpoint_config(&key)), None, false, Some([1; 32]));
+        let now = std::time::Instant::now();
+        let mats = 20u16;
+        let answered = (0..mats)
+            .filter(|&mat| {
+                // A 1-RTT (short header) packet of a connection the old process had with this mat.
+                let mut packet = bytes::BytesMut::from(&[0x40u8][..]);
+                packet.extend_from_slice(&old_process.generate_cid());
+                packet.resize(1200, 0x5a);
+                let remote = std::net::SocketAddr::from(([127, 0, 0, 1], 40_000 + mat));
+                let mut reply = Vec::new();
+                matches!(restarted.handle(now, remote, None, None, packet, &mut reply), Some(DatagramEvent::Response(_)))
+            })
+            .count();
+        assert_eq!(answered, usize::from(mats), "every mat of the burst gets its stateless reset");
+    }
 }
