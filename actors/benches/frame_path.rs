@@ -52,7 +52,7 @@ fn benches(c: &mut Criterion) {
     assert_eq!(bed.check(&map), Presence::Present);
     c.bench_function("presence 48x48 bed scale", |b| b.iter(|| bed.check(black_box(&map))));
 
-    let mut classifier = PostureClassifier::new(PostureScheme::Lying, Orientation::default());
+    let classifier = PostureClassifier::new(PostureScheme::Lying, Orientation::default());
     assert!(classifier.classify(&map).is_some());
     c.bench_function("posture 48x48", |b| b.iter(|| classifier.classify(black_box(&map))));
     c.bench_function("presence + posture 48x48", |b| {

@@ -25,7 +25,7 @@ fn main() -> std::io::Result<()> {
         std::array::from_fn(|i| if MODEL.scale[i].is_finite() { (v[i] - MODEL.mean[i]) / MODEL.scale[i] } else { 0.0 })
     };
     for (g, geometry) in GEOMETRIES.iter().enumerate() {
-        let mut classifier = PostureClassifier::new(PostureScheme::Lying, Orientation::default());
+        let classifier = PostureClassifier::new(PostureScheme::Lying, Orientation::default());
         for (posture, at) in [(Posture::Supine, 50u64), (Posture::LeftLateral, 110), (Posture::RightLateral, 160), (Posture::Prone, 200)] {
             // The real mean of this posture on this grid (prone has none: compare with supine).
             let real_label = if posture == Posture::Prone { Posture::Supine } else { posture };

@@ -125,7 +125,7 @@ fn sitting_on_the_bed(rows: u16, cols: u16, seed: u64) -> Vec<Vec<u8>> {
 fn measure(rows: u16, cols: u16, noise: Noise, scheme: PostureScheme, rotated: bool) -> [(u32, u32); 5] {
     let mut counts = [(0u32, 0u32); 5];
     let orientation = if rotated { Orientation { head_at_far_end: true, left_at_far_side: true } } else { Orientation::default() };
-    let mut classifier = PostureClassifier::new(scheme, orientation);
+    let classifier = PostureClassifier::new(scheme, orientation);
     for seed in 1..=3u64 {
         let mut rng = SmallRng::seed_from_u64(seed * 7919);
         let scenario = Scenario::BedOccupant(BedScript::default());

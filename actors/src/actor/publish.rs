@@ -5,8 +5,8 @@
 
 use std::sync::Arc;
 
-use crate::browser::{encode_event, events, DeviceConfEvent, PressureMapEvent};
-use crate::fanout::{CompanyChannel, DeviceChannel};
+use crate::browser::{encode_event, events, DeviceConfEvent};
+use crate::fanout::{CompanyChannel, DeviceChannel, LivePicture};
 use crate::live_board::{DeviceLive, LiveMap};
 
 /// A device's new status: on the board, then to the company's sessions (and remembered for those
@@ -26,18 +26,17 @@ pub fn seed_status(live: &DeviceLive, company: &CompanyChannel, device_id: &Arc<
     company.seed(device_id, message);
 }
 
-/// A device's new live map: on the board (kept whole, shared by `Arc`), then encoded once for all
-/// of the device's viewers.
+/// A device's new live map: on the board (kept whole, shared by `Arc`), then to the device's
+/// channel, which encodes it once if anyone watches.
 pub fn publish_map(live: &DeviceLive, channel: &DeviceChannel, map: LiveMap) {
     let map = Arc::new(map);
-    let message = encode_event(events::PRESSURE_MAP, PressureMapEvent::of(channel.device_id(), &map));
-    live.set_map(map);
-    channel.publish(message);
+    live.set_map(map.clone());
+    channel.publish(LivePicture::Map(map));
 }
 
 /// The live map goes blank (the device stopped sending): the board has no map, the viewers clear
 /// theirs.
 pub fn publish_blank(live: &DeviceLive, channel: &DeviceChannel, hub_time_ms: u64) {
     live.clear_map();
-    channel.publish(encode_event(events::PRESSURE_MAP, PressureMapEvent::blank(channel.device_id(), hub_time_ms)));
+    channel.publish(LivePicture::Blank { hub_time_ms });
 }

@@ -1,10 +1,12 @@
 //! Who watches what: one channel per device (live maps) and one per company (status changes).
 //!
 //! Channels outlive the actors that publish into them, so a restarted `MatActor` keeps its
-//! viewers. Each channel keeps the latest message, so a new viewer gets a picture at once.
+//! viewers. Each channel keeps the latest picture, so a new viewer gets one at once.
 //!
 //! Messages here are encoded once per event for every viewer and only ever go to sessions: what a
-//! device's state is, typed, is the [`LiveBoard`](crate::live_board::LiveBoard)'s to say.
+//! device's state is, typed, is the [`LiveBoard`](crate::live_board::LiveBoard)'s to say. A
+//! device's latest map is the board's own (the same `Arc`), and it is encoded only when someone
+//! watches: a mat nobody watches costs no encoding and no second copy of its map.
 
 use std::collections::{BTreeMap, HashMap};
 use std::sync::{Arc, Mutex, RwLock};
@@ -12,6 +14,8 @@ use std::sync::{Arc, Mutex, RwLock};
 use bytes::Bytes;
 
 use super::outbox::Outbox;
+use crate::browser::{encode_event, events, PressureMapEvent};
+use crate::live_board::LiveMap;
 
 /// Identifies one browser session.
 pub type SessionId = u64;
@@ -25,13 +29,32 @@ pub struct Viewer {
     pub outbox: Arc<Outbox>,
 }
 
+/// What a device's viewers see: its latest map, or none (the map went blank at `hub_time_ms`).
+#[derive(Debug, Clone, PartialEq)]
+pub enum LivePicture {
+    /// The latest map, shared with the board.
+    Map(Arc<LiveMap>),
+    /// The device stopped sending; viewers clear their map.
+    Blank { hub_time_ms: u64 },
+}
+
+impl LivePicture {
+    /// The `pressureMap_SAToFront` event of this picture.
+    pub fn encode(&self, device_id: &str) -> Bytes {
+        match self {
+            LivePicture::Map(map) => encode_event(events::PRESSURE_MAP, PressureMapEvent::of(device_id, map)),
+            LivePicture::Blank { hub_time_ms } => encode_event(events::PRESSURE_MAP, PressureMapEvent::blank(device_id, *hub_time_ms)),
+        }
+    }
+}
+
 /// The live-map channel of one device.
 #[derive(Debug)]
 pub struct DeviceChannel {
     device_id: Arc<str>,
     company_id: Arc<str>,
     viewers: RwLock<Vec<Viewer>>,
-    latest: Mutex<Option<Bytes>>,
+    latest: Mutex<Option<LivePicture>>,
 }
 
 impl DeviceChannel {
@@ -51,17 +74,23 @@ impl DeviceChannel {
     }
 
     /// Publishes a live map to every viewer; never waits on a viewer.
-    pub fn publish(&self, message: Bytes) {
-        for viewer in read(&self.viewers).iter() {
-            viewer.outbox.push_live(&self.device_id, message.clone());
+    pub fn publish(&self, picture: LivePicture) {
+        let viewers = read(&self.viewers);
+        if !viewers.is_empty() {
+            let message = picture.encode(&self.device_id);
+            for viewer in viewers.iter() {
+                viewer.outbox.push_live(&self.device_id, message.clone());
+            }
         }
-        *lock(&self.latest) = Some(message);
+        drop(viewers);
+        *lock(&self.latest) = Some(picture);
     }
 
-    /// Adds a viewer and hands it the latest map.
+    /// Adds a viewer and hands it the latest picture.
     pub fn join(&self, viewer: Viewer) {
-        if let Some(latest) = lock(&self.latest).clone() {
-            viewer.outbox.push_live(&self.device_id, latest);
+        let latest = lock(&self.latest).clone();
+        if let Some(picture) = latest {
+            viewer.outbox.push_live(&self.device_id, picture.encode(&self.device_id));
         }
         let mut viewers = write(&self.viewers);
         viewers.retain(|v| v.session != viewer.session);
@@ -212,19 +241,38 @@ mod tests {
         Viewer { session, outbox: Outbox::new(Arc::new(HubMetrics::default())) }
     }
 
+    fn map(seq: u64) -> LivePicture {
+        let mut map = LiveMap::new(1, 2, mat_protocol::CellFormat::U8, vec![seq as u8, 7]).expect("1×2");
+        map.seq = seq;
+        LivePicture::Map(Arc::new(map))
+    }
+
     #[test]
     fn a_new_viewer_gets_the_latest_map_then_new_ones() {
         let bus = Bus::new();
         let channel = bus.device("d1", "c1");
-        channel.publish(Bytes::from_static(b"m1"));
+        channel.publish(map(1));
         let v = viewer(1);
         channel.join(v.clone());
-        assert_eq!(v.outbox.try_recv(), Ok(Some(Bytes::from_static(b"m1"))));
-        channel.publish(Bytes::from_static(b"m2"));
-        assert_eq!(v.outbox.try_recv(), Ok(Some(Bytes::from_static(b"m2"))));
+        assert_eq!(v.outbox.try_recv(), Ok(Some(map(1).encode("d1"))));
+        channel.publish(map(2));
+        assert_eq!(v.outbox.try_recv(), Ok(Some(map(2).encode("d1"))));
+        channel.publish(LivePicture::Blank { hub_time_ms: 5 });
+        assert_eq!(v.outbox.try_recv(), Ok(Some(LivePicture::Blank { hub_time_ms: 5 }.encode("d1"))));
         channel.leave(1);
-        channel.publish(Bytes::from_static(b"m3"));
+        channel.publish(map(3));
         assert_eq!(v.outbox.try_recv(), Ok(None));
+        let late = viewer(2);
+        channel.join(late.clone());
+        assert_eq!(late.outbox.try_recv(), Ok(Some(map(3).encode("d1"))), "the map published while nobody watched");
+    }
+
+    #[test]
+    fn the_latest_map_is_the_boards_own_not_a_copy() {
+        let channel = Bus::new().device("d1", "c1");
+        let LivePicture::Map(shared) = map(1) else { unreachable!() };
+        channel.publish(LivePicture::Map(shared.clone()));
+        assert_eq!(Arc::strong_count(&shared), 2, "the caller's and the channel's: one map");
     }
 
     #[test]

@@ -7,5 +7,5 @@
 mod bus;
 mod outbox;
 
-pub use bus::{Bus, CompanyChannel, DeviceChannel, SessionId, Viewer};
+pub use bus::{Bus, CompanyChannel, DeviceChannel, LivePicture, SessionId, Viewer};
 pub use outbox::{CloseReason, Outbox, CONTROL_CAPACITY, MAX_LIVE_DEVICES};

@@ -79,7 +79,7 @@ pub async fn serve(endpoint: quinn::Endpoint, ctx: Arc<IngestContext>) {
                 connection.close(1u32.into(), b"no stream opened");
                 return;
             };
-            let transport = QuicTransport { connection, send, recv, buffer: BytesMut::with_capacity(8 * 1024) };
+            let transport = QuicTransport { connection, send, recv, buffer: BytesMut::new() };
             serve_device(ctx, transport, peer).await;
         });
     }

@@ -340,7 +340,7 @@ fn posture_is_read_at_most_once_a_second_and_forgotten_when_nobody_is_there() {
     let body = body();
     // The same body, head to foot: another reading.
     let turned: Vec<u8> = body.iter().rev().copied().collect();
-    let mut direct = PostureClassifier::new(PostureScheme::Lying, Orientation::default());
+    let direct = PostureClassifier::new(PostureScheme::Lying, Orientation::default());
     let (first, second) = (direct.classify(&map(&body)), direct.classify(&map(&turned)));
     assert!(first.is_some() && first != second, "the test needs two different readings: {first:?} {second:?}");
     m.handle_frame(t0, &map(&body));

@@ -120,7 +120,7 @@ pub struct BodyFeatures {
     pub values: [f32; FEATURE_COUNT],
 }
 
-/// Per-line profiles along the body, kept between frames so the frame path does not allocate.
+/// Per-line profiles along the body: fixed arrays, so a reading needs no allocation.
 #[derive(Debug, Clone)]
 pub struct Profiles {
     load: [f32; MAX_LINES],

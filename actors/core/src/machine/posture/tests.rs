@@ -103,7 +103,7 @@ fn a_compact_load_is_seated() {
 
 #[test]
 fn nobody_and_scattered_spikes_give_no_posture() {
-    let mut classifier = PostureClassifier::new(PostureScheme::Lying, Orientation::default());
+    let classifier = PostureClassifier::new(PostureScheme::Lying, Orientation::default());
     assert_eq!(classifier.classify(&map(&vec![0u8; ROWS * COLS])), None);
     let mut spikes = vec![0u8; ROWS * COLS];
     for i in (0..ROWS * COLS).step_by(37) {
