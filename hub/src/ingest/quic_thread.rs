@@ -4,7 +4,7 @@
 //! then yields. On the hub's runtime that task waits its turn behind every mat actor, viewer and
 //! connection task, so under load datagrams queued in the socket while the core was not even busy:
 //! at 2,000 mats × 10 Hz device → hub p99 was 59 ms with thousands of datagrams dropped, and
-//! 5 ms with the endpoint on its own thread (docs/performance.md, "QUIC on its own thread"). The
+//! 5–11 ms with the endpoint on its own thread (docs/performance.md, "The goal load held"). The
 //! operating system's scheduler now shares the core between this thread and the hub's runtime;
 //! the device tasks reading the streams stay on the hub's runtime.
 
@@ -26,6 +26,7 @@ pub struct QuicThread {
 }
 
 impl QuicThread {
+    /// Starts the `quic-io` thread and its runtime.
     pub fn start() -> anyhow::Result<Self> {
         let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().context("building the QUIC runtime")?;
         let handle = runtime.handle().clone();
