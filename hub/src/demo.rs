@@ -197,7 +197,7 @@ async fn seed_devices(store: &Store, company: &str, plan: &[Planned]) -> Result<
 
 /// A newly registered streaming device as a demo device.
 fn demo_device(device: &RegisteredDevice) -> DemoDevice {
-    DemoDevice { serial: device.hardware_serial.clone(), device_type: device.device_type.clone(), secret: device.device_secret.clone().unwrap_or_default() }
+    DemoDevice { serial: device.hardware_serial.clone(), device_type: device.device_type.name().to_owned(), secret: device.device_secret.clone().unwrap_or_default() }
 }
 
 async fn issue_secret(store: &Store, company: &str, id: &str, serial: &str, device_type: &str) -> Result<DemoDevice, StoreError> {

@@ -1398,7 +1398,7 @@ export interface components {
         RegisteredDevice: {
             /** @description Shown once; the hub keeps only its hash. `None` for parents that never connect. */
             deviceSecret: string | null;
-            deviceType: string;
+            deviceType: components["schemas"]["DeviceType"];
             hardwareSerial: string;
             id: string;
             /** @description Sub-devices of a horse or room set, in order. */

@@ -39,7 +39,7 @@ const REGISTRY_TIMEOUT: Duration = Duration::from_secs(5);
 pub struct RegisteredDevice {
     pub id: String,
     pub hardware_serial: String,
-    pub device_type: String,
+    pub device_type: DeviceType,
     pub name: String,
     /// Shown once; the hub keeps only its hash. `None` for parents that never connect.
     pub device_secret: Option<String>,
@@ -114,16 +114,16 @@ pub async fn create(store: HubWide<'_>, company_id: &str, registration: &Registr
     let parent_row = new_device(registration, company_id, &parent, parent_secret.as_deref());
     let member_rows: Vec<NewDevice> = members.iter().zip(&member_secrets).map(|(m, secret)| new_device(registration, company_id, m, Some(secret))).collect();
     let family = store.devices().create_family(&parent_row, &member_rows).await.map_err(device_store_error)?;
-    let registered = |id: String, row: NewDevice, secret: Option<String>, members: Vec<RegisteredDevice>| RegisteredDevice {
+    let registered = |id: String, planned: PlannedDevice, secret: Option<String>, members: Vec<RegisteredDevice>| RegisteredDevice {
         id,
-        hardware_serial: row.hardware_serial,
-        device_type: row.device_type,
-        name: row.name,
+        hardware_serial: planned.serial,
+        device_type: planned.device_type,
+        name: planned.name,
         device_secret: secret,
         members,
     };
-    let members = family.member_ids.into_iter().zip(member_rows).zip(member_secrets).map(|((id, row), secret)| registered(id, row, Some(secret), Vec::new())).collect();
-    Ok(registered(family.parent_id, parent_row, parent_secret, members))
+    let members = family.member_ids.into_iter().zip(members).zip(member_secrets).map(|((id, planned), secret)| registered(id, planned, Some(secret), Vec::new())).collect();
+    Ok(registered(family.parent_id, parent, parent_secret, members))
 }
 
 /// Adds a registered family to the running hub's catalogue and has the registry show it
@@ -135,7 +135,7 @@ pub async fn announce(catalog: &Catalog, registry: &ActorRef<RegistryMsg>, compa
         id: id.clone(),
         serial: device.hardware_serial.clone(),
         company_id: company.clone(),
-        device_type: DeviceType::from_name(&device.device_type).unwrap_or(DeviceType::ForceMat),
+        device_type: device.device_type,
         name: device.name.clone(),
         parent,
         members,

@@ -38,7 +38,7 @@ pub async fn rotate(id: String, call: Admin) -> Result<warp::reply::Response, Ap
     let body = RegisteredDevice {
         id: device.id.to_string(),
         hardware_serial: device.serial.clone(),
-        device_type: device.device_type.name().to_owned(),
+        device_type: device.device_type,
         name: device.name.clone(),
         device_secret: Some(secret),
         members: Vec::new(),

@@ -32,7 +32,7 @@ fn hub_parts(state: &AppState) -> HubParts<'_> {
 /// names the call.
 async fn audit_device(caller: &Caller, company_id: &str, device: &RegisteredDevice, how: &str) {
     let members = if device.members.is_empty() { String::new() } else { format!(" with {} sub-devices", device.members.len()) };
-    let summary = format!("{how}: {} {} ({}){members}", device.device_type, device.hardware_serial, device.name);
+    let summary = format!("{how}: {} {} ({}){members}", device.device_type.name(), device.hardware_serial, device.name);
     Audit { company_id, action: "device.create", entity_type: "device", entity_id: &device.id, summary }.record(caller).await;
 }
 

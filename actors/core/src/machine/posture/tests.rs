@@ -202,3 +202,11 @@ fn the_extent_and_the_footprint_widths_follow_the_body_outline() {
         assert!((4.5..5.5).contains(&ratio), "band {band}: {ratio}");
     }
 }
+
+#[test]
+fn every_classifier_shares_the_one_fitted_model() {
+    let a = PostureClassifier::new(PostureScheme::Lying, Orientation::default());
+    let b = PostureClassifier::new(PostureScheme::SleepMat, Orientation::default());
+    assert!(std::sync::Arc::ptr_eq(&a.model, &b.model), "a mat's classifier must not carry its own 18 KiB copy");
+    assert_eq!(*a.model, model::MODEL);
+}
