@@ -33,6 +33,8 @@ use super::pressure_map::PressureMap;
 use super::pressure_ulcer::{RepositioningTier, UlcerConfig, UlcerRiskMachine};
 use super::status::{card_status, state_code, CardInputs, CardStatus, PatientStatus, StateCode};
 use super::streaming::{StreamGate, StreamOutput, StreamRefusal, Streaming};
+use super::tare::{Tare, TareMachine, TareRefusal};
+use mat_protocol::CellFormat;
 
 /// A device's status as cards and the REST API show it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
@@ -84,6 +86,8 @@ pub enum MatOutput {
     Alarm(AlarmOutput),
     /// A device or presence log entry to persist.
     Log(LogOutput),
+    /// A new tare (learnt or zeroed) to persist.
+    Tare(Tare),
 }
 
 /// Configuration a mat machine starts from.
@@ -147,6 +151,8 @@ pub struct MatMachine {
     device_type: DeviceType,
     live: LiveMap,
     presence: PresenceDetector,
+    /// The idle level subtracted from every frame (map devices).
+    tare: Option<TareMachine>,
     patient: PatientStatusMachine,
     streaming: Streaming,
     posture: Option<PostureClassifier>,
@@ -184,6 +190,7 @@ impl MatMachine {
             device_type,
             live: LiveMap::new(config.functional),
             presence: PresenceDetector::with_scale(PresenceScale::for_device(device_type)),
+            tare: map_device.then(|| TareMachine::new(PresenceScale::for_device(device_type).units_per_cell(), None)),
             patient: PatientStatusMachine::new(config.patient_status, config.absence_delay),
             streaming: Streaming::new(),
             posture: device_type.posture_scheme().map(|scheme| PostureClassifier::new(scheme, behaviour.orientation)),
@@ -259,7 +266,35 @@ impl MatMachine {
         self.capture.is_capturing()
     }
 
-    /// A frame arrived; returns its presence verdict.
+    /// A frame's raw cells arrive (before [`MatMachine::handle_frame`]): the tare machine may sample
+    /// them, then the tare is subtracted from them in place, so everything that reads the frame
+    /// afterwards (presence, posture, the repositioning clock, captures, the live map) reads it
+    /// tared. `now_unix_ms` is `now` on the wall clock. Devices read by their channels' sum are left
+    /// as they are.
+    pub fn tare_frame(&mut self, now: Instant, now_unix_ms: u64, rows: u16, cols: u16, format: CellFormat, cells: &mut [u8]) {
+        if let Some(tare) = &mut self.tare {
+            tare.handle_frame(now, now_unix_ms, rows, cols, format, cells);
+        }
+    }
+
+    /// The tare subtracted from this mat's frames (`None`: none, or a device without maps).
+    pub fn tare(&self) -> Option<&Tare> {
+        self.tare.as_ref().and_then(|t| t.tare())
+    }
+
+    /// An administrator zeroes the empty mat: refused while someone lies on it, or before an
+    /// empty frame has arrived.
+    pub fn zero_tare(&mut self, now: Instant, now_unix_ms: u64) -> Result<Tare, TareRefusal> {
+        let Some(tare) = &mut self.tare else { return Err(TareRefusal::NoEmptyFrame) };
+        if !self.live.functional() {
+            return Err(TareRefusal::NoEmptyFrame);
+        }
+        let result = tare.zero(now_unix_ms).cloned();
+        self.collect(now);
+        result
+    }
+
+    /// A frame arrived (already tared, see [`MatMachine::tare_frame`]); returns its presence verdict.
     pub fn handle_frame(&mut self, now: Instant, map: &PressureMap<'_>) -> Presence {
         self.live.handle_frame(now);
         let presence = if self.device_type.uses_reading_presence() {
@@ -270,6 +305,9 @@ impl MatMachine {
         } else {
             self.presence.check(map)
         };
+        if let Some(tare) = &mut self.tare {
+            tare.handle_presence(now, presence);
+        }
         self.patient.handle_presence(now, presence);
         if !self.device_type.uses_reading_presence() {
             self.last_posture = match (&mut self.posture, presence) {
@@ -302,6 +340,9 @@ impl MatMachine {
     /// The device's connection closed.
     pub fn handle_disconnect(&mut self, now: Instant) {
         self.live.handle_disconnect(now);
+        if let Some(tare) = &mut self.tare {
+            tare.handle_disconnect();
+        }
         self.streaming.stop();
         self.capture.set_functional(false);
         self.collect(now);
@@ -419,6 +460,11 @@ impl MatMachine {
     }
 
     fn collect(&mut self, now: Instant) {
+        if let Some(tare) = &mut self.tare {
+            while let Some(out) = tare.poll_output() {
+                self.outputs.push_back(MatOutput::Tare(out));
+            }
+        }
         while let Some(out) = self.live.poll_output() {
             if out == LiveOutput::Blank {
                 self.outputs.push_back(MatOutput::Blank);

@@ -20,4 +20,5 @@ pub mod presence;
 pub mod pressure_ulcer;
 pub mod status;
 pub mod streaming;
+pub mod tare;
 pub mod wall_clock;

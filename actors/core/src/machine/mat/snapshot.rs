@@ -12,7 +12,9 @@ use crate::machine::device_log::{DeviceLogMachine, LogCadenceSnapshot};
 use crate::machine::patient_status::{PatientSnapshot, PatientStatusMachine};
 use crate::machine::pressure_ulcer::{UlcerClockSnapshot, UlcerRiskMachine};
 use crate::machine::status::PatientStatus;
+use crate::machine::presence::PresenceScale;
 use crate::machine::streaming::Streaming;
+use crate::machine::tare::{Tare, TareMachine};
 use crate::machine::wall_clock::WallClock;
 use mat_protocol::device_type::DeviceType;
 
@@ -38,6 +40,8 @@ use mat_protocol::device_type::DeviceType;
 ///   its frames so far, the results due and the 24 h series.
 /// - `capture_stream_until_ms`: until when the running capture needs the device streaming.
 /// - `force_values`: the latest reading of a Force Mat or room-set sensor (its card follows it).
+/// - `tare`: the idle level subtracted from every frame (stored per device, so a hub restart keeps
+///   it too); the learning window and settle time start afresh.
 ///
 /// Dropped on purpose:
 /// - the live map's frame timing (5 s blank, 30 s silence): it restarts with the next frame;
@@ -70,6 +74,9 @@ pub struct MatSnapshot {
     pub capture_stream_until_ms: Option<u64>,
     /// The latest four-channel reading.
     pub force_values: [u16; 4],
+    /// The mat's tare.
+    #[serde(default)]
+    pub tare: Option<Tare>,
 }
 
 /// What storage keeps of a device across a hub restart (see [`MatSnapshot::from_stored`]).
@@ -81,6 +88,8 @@ pub struct StoredMatState {
     pub alarms: AlarmsSnapshot,
     /// The stored repositioning interval.
     pub repositioning_interval: Option<Duration>,
+    /// The stored tare.
+    pub tare: Option<Tare>,
 }
 
 impl MatSnapshot {
@@ -99,6 +108,7 @@ impl MatSnapshot {
             capture: CaptureSnapshot::default(),
             capture_stream_until_ms: None,
             force_values: [0; 4],
+            tare: stored.tare,
         }
     }
 }
@@ -119,6 +129,7 @@ impl MatMachine {
             capture: self.capture.snapshot(clock),
             capture_stream_until_ms: clock.unix_ms_opt(self.capture_stream_until),
             force_values: self.force_values,
+            tare: self.tare.as_ref().and_then(|t| t.snapshot()),
         }
     }
 
@@ -135,6 +146,9 @@ impl MatMachine {
         machine.capture = CaptureMachine::from_snapshot(&snapshot.capture, functional, clock);
         machine.capture_stream_until = clock.instant_opt(snapshot.capture_stream_until_ms);
         machine.force_values = snapshot.force_values;
+        if let Some(tare) = &mut machine.tare {
+            *tare = TareMachine::new(PresenceScale::for_device(config.device_type).units_per_cell(), snapshot.tare.clone());
+        }
         machine.repositioning_interval = snapshot.repositioning_interval;
         if let Some(ulcer) = &mut machine.ulcer {
             let mut tuning = *ulcer.config();

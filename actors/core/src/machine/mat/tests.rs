@@ -467,6 +467,7 @@ fn a_snapshot_from_storage_is_an_offline_device_with_its_alarms_stream_and_inter
         stream_ends_at_ms: Some(T0_UNIX_MS + 40_000),
         alarms: AlarmsSnapshot { next_id: 8, pending: vec![PendingAlarm { id: 7, kind: AlarmKind::Missing, raised_at_ms: T0_UNIX_MS - 60_000 }] },
         repositioning_interval: Some(Duration::from_secs(45 * 60)),
+        tare: None,
     };
     let snapshot = MatSnapshot::from_stored(DeviceType::MattressMatIoT, PatientStatus::Missing, stored);
     let mut r = MatMachine::restore(functional_config(), BehaviourConfig::default(), &snapshot, t0, T0_UNIX_MS);
@@ -481,4 +482,77 @@ fn a_snapshot_from_storage_is_an_offline_device_with_its_alarms_stream_and_inter
         assert!(!step(&mut r, t0 + Duration::from_secs(s), &empty).iter().any(|o| matches!(o, MatOutput::Alarm(AlarmOutput::Raised(_)))));
     }
     assert_eq!(r.attend_alarm(t0 + Duration::from_secs(41), AlarmId(7)), Ok(Duration::from_secs(101)));
+}
+
+/// An empty mat's idle level: 2 to 12 steps, different on every cell (it reads PRESENCE untared).
+fn idle_level() -> Vec<u8> {
+    (0..48 * 48).map(|i| 2 + (i * 5 % 11) as u8).collect()
+}
+
+/// One raw frame through the machine as the actor feeds it: tared, then handled.
+fn raw_frame(m: &mut MatMachine, t0: Instant, at: Instant, raw: &[u8]) -> (Presence, Vec<u8>) {
+    let mut cells = raw.to_vec();
+    m.tare_frame(at, wall_ms(t0, at), 48, 48, CellFormat::U8, &mut cells);
+    (m.handle_frame(at, &map(&cells)), cells)
+}
+
+#[test]
+fn the_tare_is_learnt_stored_and_survives_a_snapshot_and_a_restart_from_storage() {
+    use crate::machine::tare::TareSource;
+    let mut m = MatMachine::new(config());
+    let t0 = Instant::now();
+    let idle = idle_level();
+    assert_eq!(raw_frame(&mut m, t0, t0, &idle).0, Presence::Present, "untared, the idle level reads as someone");
+    let mut stored = None;
+    for s in 1..=300 {
+        raw_frame(&mut m, t0, t0 + Duration::from_secs(s), &idle);
+        for out in drain(&mut m) {
+            if let MatOutput::Tare(tare) = out {
+                stored = Some(tare);
+            }
+        }
+    }
+    let stored = stored.expect("the learnt tare is an output to persist");
+    assert_eq!(stored.source, TareSource::Learnt);
+    assert_eq!(m.tare(), Some(&stored));
+    let at = t0 + Duration::from_secs(301);
+    let (presence, cells) = raw_frame(&mut m, t0, at, &idle);
+    assert_eq!(presence, Presence::Absent);
+    assert!(cells.iter().all(|&c| c == 0), "the live map and everything after it read the tared cells");
+    // The actor's restart resumes from the snapshot…
+    let snapshot = m.snapshot(at, wall_ms(t0, at));
+    assert_eq!(snapshot.tare.as_ref(), Some(&stored));
+    let mut r = MatMachine::restore(functional_config(), BehaviourConfig::default(), &snapshot, at, wall_ms(t0, at));
+    assert_eq!(raw_frame(&mut r, t0, at + Duration::from_secs(1), &idle).0, Presence::Absent);
+    // …and a hub restart from what storage kept.
+    let from_storage = MatSnapshot::from_stored(
+        DeviceType::MattressMatIoT,
+        PatientStatus::Correct,
+        StoredMatState { tare: Some(stored.clone()), ..StoredMatState::default() },
+    );
+    let mut h = MatMachine::restore(config(), BehaviourConfig::default(), &from_storage, at, wall_ms(t0, at));
+    assert_eq!(h.tare(), Some(&stored));
+    assert_eq!(raw_frame(&mut h, t0, at + Duration::from_secs(1), &idle).0, Presence::Absent);
+}
+
+#[test]
+fn zeroing_the_mat_is_refused_while_someone_lies_on_it() {
+    use crate::machine::tare::TareRefusal;
+    let mut m = MatMachine::new(config());
+    let t0 = Instant::now();
+    assert_eq!(m.zero_tare(t0, T0_UNIX_MS), Err(TareRefusal::NoEmptyFrame), "no frame yet");
+    let idle = idle_level();
+    let lying: Vec<u8> = body().iter().zip(&idle).map(|(b, i)| b.saturating_add(*i)).collect();
+    raw_frame(&mut m, t0, t0, &lying);
+    assert_eq!(m.zero_tare(t0, T0_UNIX_MS), Err(TareRefusal::Occupied));
+    assert!(m.tare().is_none());
+    let up = t0 + Duration::from_secs(1);
+    raw_frame(&mut m, t0, up, &idle);
+    let tare = m.zero_tare(up, wall_ms(t0, up)).expect("the empty mat is zeroed");
+    assert!(drain(&mut m).contains(&MatOutput::Tare(tare.clone())));
+    assert_eq!(raw_frame(&mut m, t0, up + Duration::from_secs(1), &idle).0, Presence::Absent);
+    // Back in bed: the body reads as it would without an idle level.
+    let (presence, cells) = raw_frame(&mut m, t0, up + Duration::from_secs(2), &lying);
+    assert_eq!(presence, Presence::Present);
+    assert_eq!(cells, body());
 }
