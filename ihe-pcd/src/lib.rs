@@ -7,18 +7,20 @@
 //! - [`priority`]: the kinds the hub raises, their private `MDCX_` codes and their priorities
 //!   after IEC 60601-1-8 (docs/interfaces.md, docs/decisions.md).
 //! - [`ack`]: reading an HL7 acknowledgement (`MSA-1` AA/AE/AR, `MSA-2`).
+//! - [`pcd05`]: reading a manager's alert status report (`ORA^R41`) and answering it.
 //! - [`mllp`]: MLLP framing (`0x0B` … `0x1C 0x0D`) and an incremental reader of frames.
 //! - [`retry`]: when to try a message again.
 //!
 //! Everything that reads bytes from the network ([`ack::parse_ack`], [`mllp::FrameReader`]) is
-//! total: any input gives a value or an error, never a panic (fuzz targets `hl7_ack` and
-//! `mllp_frames`).
+//! total: any input gives a value or an error, never a panic (fuzz target `hl7_ack`); the
+//! builder keeps any text inside its field (fuzz target `pcd04_message`).
 
 #![forbid(unsafe_code)]
 
 pub mod ack;
 pub mod escape;
 pub mod mllp;
+pub mod pcd05;
 pub mod pcd04;
 pub mod priority;
 pub mod retry;

@@ -1,7 +1,7 @@
 //! MLLP (Minimal Lower Layer Protocol, HL7 v2 over TCP): a message is sent as
 //! `0x0B` + bytes + `0x1C 0x0D`. [`FrameReader`] takes bytes as they arrive and hands out whole
 //! frames; bytes outside a frame are dropped, a frame longer than its limit is an error (the
-//! connection is then closed by the caller). Total on any input (fuzz target `mllp_frames`).
+//! connection is then closed by the caller). Total on any input (fuzz target `hl7_ack`).
 
 /// Start block.
 pub const START: u8 = 0x0B;

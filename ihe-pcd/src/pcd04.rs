@@ -4,7 +4,8 @@
 //! Layout (docs/interfaces.md has an annotated example):
 //! - `MSH`: sender and receiver, time, `ORU^R40^ORU_R40`, the stable control id, `P`, `2.6`,
 //!   accept-ack `AL`, application-ack `NE`, `UNICODE UTF-8`, the profile in MSH-21.
-//! - `PID`: the patient assigned to the device (id, name, birth date, sex), or empty when none.
+//! - `PID`: the patient assigned to the device (id, name, birth date, sex), or only its set id
+//!   (`PID|1`) when none.
 //! - `PV1`: class `I` (inpatient), location `point of care^room^bed^facility^^^building^floor`.
 //! - `OBR`: one per alarm, the alarm's identifier as placer and filler order number (the same in
 //!   every phase of one alarm), `196616^MDC_EVT_ALARM^MDC`, start (and end) times.
@@ -130,7 +131,7 @@ pub fn build(report: &AlarmReport, parties: &Parties) -> String {
     out.push_str(&msh["MSH|".len()..]);
     out.push('\r');
 
-    let mut pid = Segment::new("PID");
+    let mut pid = Segment::new("PID").set(1, Field::text("1"));
     if let Some(patient) = &report.patient {
         pid = pid
             .set(3, Field::components([patient.id.as_str(), "", "", parties.sending_application.as_str(), "PI"]))
@@ -257,7 +258,7 @@ mod tests {
         assert_eq!((field(msh, 10), field(msh, 11), field(msh, 14), field(msh, 15)), ("P", "2.6", "AL", "NE"));
         assert_eq!(field(msh, 17), "UNICODE UTF-8");
         assert_eq!(field(msh, 20), "IHE_PCD_ACM_001^IHE PCD^1.3.6.1.4.1.19376.1.6.4.4^ISO");
-        assert_eq!(parsed.segment("PID").unwrap().len(), 1, "no patient: an empty PID");
+        assert_eq!(parsed.segment("PID").unwrap(), ["PID", "1"], "no patient: a PID with its set id only");
         assert_eq!(field(parsed.segment("PV1").unwrap(), 3), r"Bed 12A^12^A^St Mary^^^North\S\Wing^3");
         let obr = parsed.segment("OBR").unwrap();
         assert_eq!((field(obr, 2), field(obr, 3), field(obr, 4)), ("abc-7^PMAT_HUB", "abc-7^PMAT_HUB", "196616^MDC_EVT_ALARM^MDC"));
@@ -301,7 +302,7 @@ mod tests {
             sex: Some("F".into()),
         };
         let text = build(&report(Phase::Continue, Some(patient)), &parties());
-        assert!(text.contains("\rPID|||p-17^^^PMAT_HUB^PI||O'Brien^Ana\\T\\Lu||19400102|F\r"), "{text}");
+        assert!(text.contains("\rPID|1||p-17^^^PMAT_HUB^PI||O'Brien^Ana\\T\\Lu||19400102|F\r"), "{text}");
         assert!(text.contains("|continue|"));
     }
 
