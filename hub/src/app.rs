@@ -27,7 +27,8 @@ use crate::auth::revocation::RevokedTokens;
 use crate::config::{HttpScheme, ServeConfig};
 use crate::http::state::AppState;
 use crate::ingest::IngestContext;
-use crate::{demo, http, ingest, tls};
+use crate::alarm_manager::AlarmReporter;
+use crate::{alarm_manager, demo, http, ingest, tls};
 
 /// A started hub.
 pub struct RunningHub {
@@ -77,6 +78,8 @@ pub async fn start_with_store(config: ServeConfig, store: Store) -> anyhow::Resu
     // Records are written before statuses: bring statuses a kill left behind up to them first.
     crate::status_recovery::recover(&store).await?;
     let catalog = load_catalog(&store).await.context("loading devices")?;
+    let alarm_reporter = AlarmReporter::new(store.clone(), config.alarm_manager.clone());
+    alarm_reporter.replay_unattended(&catalog).await.context("queuing the reports of unattended alarms")?;
     let metrics = Arc::new(HubMetrics::default());
     let bus = Bus::new();
     let board = LiveBoard::new();
@@ -85,7 +88,7 @@ pub async fn start_with_store(config: ServeConfig, store: Store) -> anyhow::Resu
         catalog: catalog.clone(),
         bus: bus.clone(),
         board: board.clone(),
-        store: Arc::new(StoreStatuses { store: store.clone(), catalog: catalog.clone() }),
+        store: Arc::new(StoreStatuses { store: store.clone(), catalog: catalog.clone(), alarm_reporter: alarm_reporter.clone() }),
         metrics: metrics.clone(),
         absence_delay: config.absence_delay(),
         repositioning_time_scale: config.demo_repositioning_time_scale,
@@ -121,10 +124,12 @@ pub async fn start_with_store(config: ServeConfig, store: Store) -> anyhow::Resu
         client_dir: config.client_dir.clone(),
         login_limiter: Default::default(),
         revoked_tokens: std::sync::Mutex::new(revoked_tokens),
+        alarm_reporter: alarm_reporter.clone(),
     });
     let mut tasks = Vec::new();
     tasks.push(tokio::spawn(http::server::serve(listener, http::routes(state), https, stopped.clone())));
     tasks.push(tokio::spawn(ingest::quic::serve(endpoint.clone(), ingest)));
+    tasks.push(tokio::spawn(alarm_manager::sender::run(store.clone(), alarm_reporter.clone(), stopped.clone())));
     if let Some(devices) = demo_devices.filter(|_| !config.no_simulators) {
         tasks.extend(demo::start_simulators(devices, quic_addr, &identity.cert_path, stopped.clone())?);
     }

@@ -46,6 +46,8 @@ pub struct StoreStatuses {
     pub store: Store,
     /// Which company each device belongs to.
     pub catalog: Arc<Catalog>,
+    /// Queues the alarm reports of stored alarms (IHE PCD-04).
+    pub alarm_reporter: Arc<crate::alarm_manager::AlarmReporter>,
 }
 
 impl StatusStore for StoreStatuses {
@@ -66,7 +68,7 @@ impl StatusStore for StoreStatuses {
     fn save_records(&self, batch: Vec<Record>) -> StoreFuture<'_> {
         Box::pin(async move {
             for record in &batch {
-                crate::records::save_record(&self.store, &self.catalog, record).await.map_err(|e| e.to_string())?;
+                crate::records::save_record(&self.store, &self.catalog, &self.alarm_reporter, record).await.map_err(|e| e.to_string())?;
             }
             Ok(())
         })

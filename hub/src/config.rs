@@ -63,6 +63,10 @@ pub struct ServeConfig {
     /// alarm. The API still takes intervals of 15–1440 minutes. 1 (the default) is real time.
     #[arg(long, env = "HUB_DEMO_REPOSITIONING_TIME_SCALE", default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=3600), global = true)]
     pub demo_repositioning_time_scale: u32,
+    /// The hub-wide default alarm manager (IHE PCD-04 over MLLP), `mllp://HOST:PORT`: every
+    /// company without an alarm manager of its own sends its alarms there.
+    #[arg(long, env = "HUB_ALARM_MANAGER", global = true)]
+    pub alarm_manager: Option<crate::alarm_manager::Destination>,
     /// Hours a login token stays valid.
     #[arg(long, env = "HUB_TOKEN_HOURS", default_value_t = 12, global = true)]
     pub token_hours: u64,
@@ -194,5 +198,13 @@ mod tests {
         assert!(cli.serve.http_scheme().is_err());
         let cli = Cli::try_parse_from(["hub", "--http", "0.0.0.0:8080", "--allow-plain-http"]).unwrap();
         assert_eq!(cli.serve.http_scheme(), Ok(HttpScheme::Http));
+    }
+
+    #[test]
+    fn the_default_alarm_manager_is_an_mllp_url() {
+        let cli = Cli::try_parse_from(["hub", "--alarm-manager", "mllp://127.0.0.1:2575"]).unwrap();
+        assert_eq!(cli.serve.alarm_manager.map(|d| d.to_string()), Some("mllp://127.0.0.1:2575".into()));
+        assert!(Cli::try_parse_from(["hub", "--alarm-manager", "tcp://127.0.0.1:2575"]).is_err());
+        assert!(Cli::try_parse_from(["hub"]).unwrap().serve.alarm_manager.is_none());
     }
 }

@@ -5,6 +5,7 @@
 //! storage.
 
 pub mod admin;
+pub mod alarm_manager;
 pub mod app;
 pub mod auth;
 pub mod catalog_load;

@@ -12,6 +12,7 @@ use actors::catalog::Catalog;
 use storage::model::{DeviceLog, PresenceLog};
 use storage::{Store, StoreError};
 
+use crate::alarm_manager::AlarmReporter;
 use crate::domain::analyses::record_capture;
 
 /// The stored key of a device actor's alarm: `device-number`.
@@ -45,7 +46,7 @@ pub fn device_log_row(record: &DeviceLogRecord) -> DeviceLog {
 }
 
 /// Writes one record. `Ok(false)` when it can never be written (logged and skipped).
-pub async fn save_record(store: &Store, catalog: &Catalog, record: &Record) -> Result<bool, StoreError> {
+pub async fn save_record(store: &Store, catalog: &Catalog, reporter: &AlarmReporter, record: &Record) -> Result<bool, StoreError> {
     let Some(device) = catalog.get(record.device_id()) else {
         tracing::warn!(device = %record.device_id(), "a record of an unknown device was dropped");
         return Ok(false);
@@ -58,16 +59,21 @@ pub async fn save_record(store: &Store, catalog: &Catalog, record: &Record) -> R
             let entry = PresenceLog { device_id: device_id.to_string(), creation_date: seconds(*at_ms), log_id: if *present { "1" } else { "0" }.into() };
             company.logs().add_presence(&entry).await
         }
-        Record::AlarmRaised { device_id, alarm_id, kind, raised_at_ms } => company
-            .logs()
-            .raise_alarm_keyed(device_id, &alarm_key(device_id, *alarm_id), kind.name(), seconds(*raised_at_ms))
-            .await
-            .map(|_| ()),
-        Record::AlarmAttended { device_id, alarm_id, attended_at_ms, by, .. } => company
-            .logs()
-            .attend_keyed(&alarm_key(device_id, *alarm_id), seconds(*attended_at_ms), by.as_deref())
-            .await
-            .map(|_| ()),
+        Record::AlarmRaised { device_id, alarm_id, kind, raised_at_ms } => {
+            let key = alarm_key(device_id, *alarm_id);
+            match company.logs().raise_alarm_keyed(device_id, &key, kind.name(), seconds(*raised_at_ms)).await {
+                // Stored first, then reported: a kill in between is replayed at start-up.
+                Ok(_) => reporter.raised(&company_id, device_id, &key, kind.name(), *raised_at_ms).await,
+                Err(error) => Err(error),
+            }
+        }
+        Record::AlarmAttended { device_id, alarm_id, attended_at_ms, by, .. } => {
+            let key = alarm_key(device_id, *alarm_id);
+            match company.logs().attend_keyed(&key, seconds(*attended_at_ms), by.as_deref()).await {
+                Ok(_) => reporter.attended(&company_id, device_id, &key, *attended_at_ms).await,
+                Err(error) => Err(error),
+            }
+        }
         Record::StreamingEnd { device_id, ends_at_ms } => company.device_confs().set_streaming_end(device_id, ends_at_ms.map(|ms| ms as i64)).await,
         Record::CaptureStored(capture) => record_capture(company, Some(device.device_type), capture.clone()).await,
     };

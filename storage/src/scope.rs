@@ -64,6 +64,11 @@ impl<'a> CompanyStore<'a> {
     pub fn audit(&self) -> repo::AuditLog<'a> {
         repo::AuditLog { db: self.db, company: self.company }
     }
+
+    /// The company's alarm manager and its queue of alarm reports (IHE PCD-04).
+    pub fn alarm_outbox(&self) -> repo::AlarmOutbox<'a> {
+        repo::AlarmOutbox { db: self.db, company: self.company }
+    }
 }
 
 /// The queries that are not about one company's data, or that span every company.
@@ -101,6 +106,11 @@ impl<'a> HubWide<'a> {
     /// Bearer tokens revoked at logout.
     pub fn revoked_tokens(&self) -> repo::RevokedTokens<'a> {
         repo::RevokedTokens { db: self.db }
+    }
+
+    /// Every company's alarm reports, as the hub's one sender reads and marks them.
+    pub fn alarm_outbox(&self) -> repo::HubAlarmOutbox<'a> {
+        repo::HubAlarmOutbox { db: self.db }
     }
 
     /// Hub-wide settings (the token signing key, …).

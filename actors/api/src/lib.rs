@@ -7,6 +7,7 @@
 //! `CompanyBranding`, `PatientFields`, `LayoutSettings`) are what storage keeps.
 
 pub mod account;
+pub mod alarm_manager;
 pub mod body;
 pub mod company;
 pub mod device;

@@ -1,6 +1,7 @@
 //! The HTTP server: REST API (spec §7), browser WebSocket `/ws`, device WebSocket `/ingest`,
 //! Prometheus `/metrics`, and the client files.
 
+pub mod alarm_manager;
 pub mod alarms;
 pub mod analyses;
 pub mod api;
@@ -64,6 +65,10 @@ pub fn api(state: &Arc<AppState>) -> Api {
     api_route!(api, s, GET, d, User, "company", "/api/companyVariants", "The caller's company's variants (hideCentreOfPressure, fitness, seatingLabels)", companies::variants, "api" / "companyVariants"; doc.json::<companies::VariantsJson>(200).errors(&[404]));
     api_route!(api, s, PUT, d, Admin, "company", "/api/companyVariants", "Switch the caller's company's variants (all three booleans)", companies::set_variants, "api" / "companyVariants"; doc.body::<companies::VariantsJson>().json::<companies::VariantsJson>(200).errors(&[404]));
     api_route!(api, s, GET, d, Admin, "company", "/api/auditLog/{page}", "The audit log of administrative actions about or by the caller's company, newest first, 20 a page; {page} from 1", audit::list, "api" / "auditLog" / String; doc.param_with("page", audit::page_number_schema).json::<audit::AuditPageJson>(200).errors(&[400]));
+    api_route!(api, s, GET, d, Admin, "company", "/api/alarmManager", "The company's alarm manager (IHE PCD-04 over MLLP): its settings, the hub-wide default, where reports go, the link's state and the queue", alarm_manager::get, "api" / "alarmManager"; doc.json::<alarm_manager::AlarmManagerJson>(200));
+    api_route!(api, s, PUT, d, Admin, "company", "/api/alarmManager", "Set the company's alarm manager (audited)", alarm_manager::put, "api" / "alarmManager"; doc.body::<mat_api::alarm_manager::AlarmManagerInput>().json::<alarm_manager::AlarmManagerJson>(200).errors(&[400]));
+    api_route!(api, s, GET, d, Admin, "company", "/api/alarmManager/deadLetters", "The alarm reports the manager refused (AR), newest first", alarm_manager::dead_letters, "api" / "alarmManager" / "deadLetters"; doc.json::<Vec<alarm_manager::DeadLetterJson>>(200));
+    api_route!(api, s, POST, d, Admin, "company", "/api/alarmManager/deadLetters/{id}/resend", "Queue a refused alarm report again (audited)", alarm_manager::resend, "api" / "alarmManager" / "deadLetters" / String / "resend"; doc.param::<String>("id").empty(204).errors(&[404]));
     // Devices.
     api_route!(api, s, GET, d, User, "devices", "/api/deviceTypes", "The device-type table: routes, page families, frame shapes, capabilities", device_types::list, "api" / "deviceTypes"; doc.json::<Vec<DeviceTypeInfo>>(200));
     api_route!(api, s, GET, d, User, "devices", "/api/userDevices", "The company's devices", devices::user_devices, "api" / "userDevices"; doc.json::<Vec<devices::DeviceJson>>(200));

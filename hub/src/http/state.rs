@@ -33,6 +33,8 @@ pub struct AppState {
     pub login_limiter: Mutex<LoginLimiter>,
     /// Token ids revoked at logout (also in storage).
     pub revoked_tokens: Mutex<RevokedTokens>,
+    /// IHE PCD-04: the alarm reports' queue, the hub-wide default manager and the links' state.
+    pub alarm_reporter: Arc<crate::alarm_manager::AlarmReporter>,
 }
 
 /// How long a handler waits for the registry or a device actor.

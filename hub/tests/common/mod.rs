@@ -53,6 +53,7 @@ pub fn config(data: &std::path::Path) -> ServeConfig {
         tls_key: None,
         absence_delay_secs: 30,
         demo_repositioning_time_scale: 1,
+        alarm_manager: None,
         token_hours: 12,
     }
 }

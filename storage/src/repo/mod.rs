@@ -2,6 +2,7 @@
 //! `CompanyStore` hands out also hold its company id and filter on it in every query, the
 //! `Hub…` ones (and `Accounts`, `RevokedTokens`, `Settings`) come from `HubWide`.
 
+mod alarm_outbox;
 mod analyses;
 mod audit;
 mod companies;
@@ -14,6 +15,7 @@ mod revoked_tokens;
 mod settings;
 mod users;
 
+pub use alarm_outbox::{AlarmManagerSettings, AlarmOutbox, HubAlarmOutbox, NewOutboxEntry, OutboxCounts, OutboxEntry, DEAD_LETTER_LIMIT};
 pub use analyses::{Analyses, COMPANY_QUOTA_BYTES};
 pub use audit::{AuditLog, AUDIT_PAGE_MAX, AUDIT_SUMMARY_MAX};
 pub use companies::{HubCompanies, Profile};

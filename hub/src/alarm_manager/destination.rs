@@ -1,0 +1,121 @@
+//! Where a company's alarm reports go: its own alarm manager when one is set and enabled, else
+//! the hub-wide default (`--alarm-manager mllp://HOST:PORT`, `HUB_ALARM_MANAGER`), else nowhere.
+
+use std::fmt;
+
+use storage::repo::AlarmManagerSettings;
+
+/// The MSH-3 the hub signs with when nobody named it.
+pub const DEFAULT_SENDING_APPLICATION: &str = "PMAT_HUB";
+
+/// The alarm kinds that can go out, in their stored spelling.
+pub const KINDS: [&str; 2] = ["Missing", "Ulcer Risk"];
+
+/// An alarm manager's MLLP address.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct Destination {
+    pub host: String,
+    pub port: u16,
+}
+
+impl fmt::Display for Destination {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.host.contains(':') { write!(f, "mllp://[{}]:{}", self.host, self.port) } else { write!(f, "mllp://{}:{}", self.host, self.port) }
+    }
+}
+
+impl std::str::FromStr for Destination {
+    type Err = String;
+
+    /// `mllp://HOST:PORT` (an IPv6 host in brackets).
+    fn from_str(text: &str) -> Result<Destination, String> {
+        let rest = text.trim().strip_prefix("mllp://").ok_or_else(|| format!("{text:?} is not mllp://HOST:PORT"))?;
+        let rest = rest.strip_suffix('/').unwrap_or(rest);
+        let (host, port) = rest.rsplit_once(':').ok_or_else(|| format!("{text:?} has no port"))?;
+        let host = host.strip_prefix('[').and_then(|h| h.strip_suffix(']')).unwrap_or(host);
+        let port: u16 = port.parse().map_err(|_| format!("{text:?}: the port is not a number from 1 to 65535"))?;
+        if host.is_empty() || port == 0 || host.contains(['/', '@', ' ']) {
+            return Err(format!("{text:?} is not mllp://HOST:PORT"));
+        }
+        Ok(Destination { host: host.to_owned(), port })
+    }
+}
+
+/// Where one company's reports go and how they are signed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Route {
+    pub destination: Destination,
+    pub parties: ihe_pcd::pcd04::Parties,
+    /// The kinds that go out.
+    pub kinds: Vec<String>,
+}
+
+/// The route of a company with these settings, under this hub-wide default.
+pub fn route(settings: Option<&AlarmManagerSettings>, default: Option<&Destination>) -> Option<Route> {
+    match settings {
+        Some(s) if s.enabled => Some(Route {
+            destination: Destination { host: s.host.clone(), port: u16::try_from(s.port).ok().filter(|p| *p > 0)? },
+            parties: ihe_pcd::pcd04::Parties {
+                sending_application: if s.sending_application.is_empty() { DEFAULT_SENDING_APPLICATION.into() } else { s.sending_application.clone() },
+                sending_facility: s.sending_facility.clone(),
+                receiving_application: s.receiving_application.clone(),
+                receiving_facility: s.receiving_facility.clone(),
+            },
+            kinds: s.kinds.clone(),
+        }),
+        // A company that switched its own manager off sends nothing, even with a default.
+        Some(_) => None,
+        None => default.map(|destination| Route {
+            destination: destination.clone(),
+            parties: ihe_pcd::pcd04::Parties {
+                sending_application: DEFAULT_SENDING_APPLICATION.into(),
+                sending_facility: String::new(),
+                receiving_application: String::new(),
+                receiving_facility: String::new(),
+            },
+            kinds: KINDS.iter().map(|k| k.to_string()).collect(),
+        }),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_mllp_urls() {
+        assert_eq!("mllp://127.0.0.1:2575".parse(), Ok(Destination { host: "127.0.0.1".into(), port: 2575 }));
+        assert_eq!("mllp://am.ward3.local:6661/".parse(), Ok(Destination { host: "am.ward3.local".into(), port: 6661 }));
+        let v6: Destination = "mllp://[::1]:2575".parse().unwrap();
+        assert_eq!((v6.host.as_str(), v6.to_string().as_str()), ("::1", "mllp://[::1]:2575"));
+        for bad in ["127.0.0.1:2575", "mllp://host", "mllp://:2575", "mllp://host:0", "mllp://host:70000", "http://h:1", "mllp://u@h:1"] {
+            assert!(bad.parse::<Destination>().is_err(), "{bad}");
+        }
+    }
+
+    fn settings(enabled: bool) -> AlarmManagerSettings {
+        AlarmManagerSettings {
+            enabled,
+            host: "am".into(),
+            port: 2575,
+            sending_application: "".into(),
+            sending_facility: "Ward 3".into(),
+            receiving_application: "AM".into(),
+            receiving_facility: "".into(),
+            kinds: vec!["Missing".into()],
+        }
+    }
+
+    #[test]
+    fn a_companys_own_manager_wins_and_switching_it_off_sends_nothing() {
+        let default: Destination = "mllp://central:2575".parse().unwrap();
+        let own = route(Some(&settings(true)), Some(&default)).unwrap();
+        assert_eq!(own.destination.host, "am");
+        assert_eq!(own.parties.sending_application, DEFAULT_SENDING_APPLICATION);
+        assert_eq!(own.kinds, ["Missing"]);
+        assert_eq!(route(Some(&settings(false)), Some(&default)), None);
+        let fallback = route(None, Some(&default)).unwrap();
+        assert_eq!((fallback.destination, fallback.kinds.len()), (default, 2));
+        assert_eq!(route(None, None), None);
+    }
+}

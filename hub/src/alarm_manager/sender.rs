@@ -1,0 +1,192 @@
+//! The one task that delivers the queued alarm reports (I/O around `ihe_pcd`).
+//!
+//! Each round reads the pending reports that are due, oldest first, and sends each over MLLP to
+//! its company's manager on a connection kept open per destination, then waits up to
+//! [`ACK_TIMEOUT`] for the ACK. `ihe_pcd::retry::disposition` decides: `AA` delivered, `AE` /
+//! silence / a closed socket retried after `ihe_pcd::retry::backoff`, `AR` a dead letter. A report
+//! that failed keeps the reports behind it to the same destination for the next round, so a
+//! manager sees one alarm's phases in order. A report stays `pending` until its answer is stored:
+//! a hub killed in between sends it again after its restart with the same control id (at least
+//! once; the manager drops the duplicate by MSH-10).
+//!
+//! Keep-alive: every [`PROBE_INTERVAL`] without traffic, the sender opens (or checks) the
+//! connection to each destination in use, so the link state administrators see is at most that
+//! old; no HL7 message is sent for it (docs/decisions.md, "PCD-04 link keep-alive").
+
+use std::collections::{HashMap, HashSet};
+use std::sync::Arc;
+use std::time::Duration;
+
+use ihe_pcd::ack::parse_ack;
+use ihe_pcd::mllp::{frame, FrameReader};
+use ihe_pcd::retry::{backoff, disposition, Disposition};
+use storage::repo::OutboxEntry;
+use storage::Store;
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::net::TcpStream;
+use tokio::sync::watch;
+
+use super::{unix_ms, AlarmReporter, Destination};
+
+/// How long a report waits for its ACK.
+pub const ACK_TIMEOUT: Duration = Duration::from_secs(10);
+/// How long a connection attempt may take.
+pub const CONNECT_TIMEOUT: Duration = Duration::from_secs(5);
+/// How often an idle path is checked.
+pub const PROBE_INTERVAL: Duration = Duration::from_secs(30);
+/// Reports read per round.
+const BATCH: usize = 64;
+/// An ACK longer than this is not one.
+const MAX_ACK_BYTES: usize = 64 * 1024;
+/// How long a round waits when a company has no manager any more (the report stays queued).
+const NO_ROUTE_RETRY: Duration = Duration::from_secs(60);
+
+/// A connection to one manager.
+struct Link {
+    stream: TcpStream,
+    reader: FrameReader,
+}
+
+/// Runs until `stop` turns true.
+pub async fn run(store: Store, reporter: Arc<AlarmReporter>, mut stop: watch::Receiver<bool>) {
+    let mut links: HashMap<Destination, Link> = HashMap::new();
+    let mut used: HashSet<Destination> = HashSet::new();
+    let mut last_probe = tokio::time::Instant::now();
+    loop {
+        if *stop.borrow() {
+            return;
+        }
+        let wait = match round(&store, &reporter, &mut links, &mut used).await {
+            Ok(next) => next,
+            Err(error) => {
+                tracing::warn!(%error, "alarm reports: the queue could not be read");
+                Duration::from_secs(1)
+            }
+        };
+        if last_probe.elapsed() >= PROBE_INTERVAL {
+            last_probe = tokio::time::Instant::now();
+            for destination in used.iter() {
+                probe(destination, &reporter, &mut links).await;
+            }
+        }
+        let wait = wait.min(PROBE_INTERVAL.saturating_sub(last_probe.elapsed())).max(Duration::from_millis(10));
+        tokio::select! {
+            _ = tokio::time::sleep(wait) => {}
+            _ = reporter.wake.notified() => {}
+            _ = stop.changed() => {}
+        }
+    }
+}
+
+/// Sends what is due; returns how long to wait before the next round.
+async fn round(
+    store: &Store,
+    reporter: &AlarmReporter,
+    links: &mut HashMap<Destination, Link>,
+    used: &mut HashSet<Destination>,
+) -> Result<Duration, storage::StoreError> {
+    let outbox = store.hub_wide().alarm_outbox();
+    let due = outbox.due(unix_ms(), BATCH).await?;
+    let mut blocked: HashSet<Destination> = HashSet::new();
+    let mut routes = HashMap::new();
+    for entry in &due {
+        if !routes.contains_key(&entry.company_id) {
+            routes.insert(entry.company_id.clone(), reporter.route_of(&entry.company_id).await?);
+        }
+        let Some(route) = routes[&entry.company_id].as_ref() else {
+            let next = unix_ms() + NO_ROUTE_RETRY.as_millis() as i64;
+            outbox.mark_retry(&entry.control_id, next, "no alarm manager is configured for the company").await?;
+            continue;
+        };
+        let destination = &route.destination;
+        used.insert(destination.clone());
+        if blocked.contains(destination) {
+            continue;
+        }
+        let answer = exchange(destination, entry, links).await;
+        let now = unix_ms();
+        match &answer {
+            Ok(_) => reporter.links.up(destination, now),
+            Err(why) => reporter.links.down(destination, now, why),
+        }
+        match disposition(&entry.control_id, answer) {
+            Disposition::Delivered => outbox.mark_delivered(&entry.control_id, now).await?,
+            Disposition::Retry(why) => {
+                tracing::info!(control_id = %entry.control_id, %destination, %why, "alarm report: will retry");
+                let attempts = u32::try_from(entry.attempts + 1).unwrap_or(u32::MAX);
+                outbox.mark_retry(&entry.control_id, now + backoff(attempts).as_millis() as i64, &why).await?;
+                blocked.insert(destination.clone());
+            }
+            Disposition::DeadLetter(why) => {
+                tracing::warn!(control_id = %entry.control_id, %destination, %why, "alarm report refused: dead letter");
+                outbox.mark_dead(&entry.control_id, &why).await?;
+            }
+        }
+    }
+    if due.len() == BATCH && blocked.is_empty() {
+        return Ok(Duration::ZERO);
+    }
+    let next = outbox.next_due_ms().await?;
+    Ok(next.map_or(PROBE_INTERVAL, |at| Duration::from_millis((at - unix_ms()).max(0) as u64)))
+}
+
+/// Sends one report and reads its ACK; the connection is dropped on any failure.
+async fn exchange(destination: &Destination, entry: &OutboxEntry, links: &mut HashMap<Destination, Link>) -> Result<ihe_pcd::ack::Ack, String> {
+    let result = async {
+        let link = connected(destination, links).await?;
+        link.stream.write_all(&frame(&entry.message)).await.map_err(|e| format!("sending: {e}"))?;
+        let bytes = tokio::time::timeout(ACK_TIMEOUT, read_frame(link)).await.map_err(|_| format!("no ACK within {} s", ACK_TIMEOUT.as_secs()))??;
+        parse_ack(&bytes).map_err(|e| e.to_string())
+    }
+    .await;
+    if result.is_err() {
+        links.remove(destination);
+    }
+    result
+}
+
+async fn read_frame(link: &mut Link) -> Result<Vec<u8>, String> {
+    let mut buffer = [0u8; 4096];
+    loop {
+        let n = link.stream.read(&mut buffer).await.map_err(|e| format!("reading the ACK: {e}"))?;
+        if n == 0 {
+            return Err("the manager closed the connection without an ACK".into());
+        }
+        let frames = link.reader.push(&buffer[..n]).map_err(|_| "the answer is longer than an ACK can be".to_string())?;
+        if let Some(first) = frames.into_iter().next() {
+            return Ok(first);
+        }
+    }
+}
+
+/// The open connection to `destination`, opened if needed (and reopened if the manager closed it).
+async fn connected<'a>(destination: &Destination, links: &'a mut HashMap<Destination, Link>) -> Result<&'a mut Link, String> {
+    let closed = links.get(destination).is_some_and(|link| peer_closed(&link.stream));
+    if closed {
+        links.remove(destination);
+    }
+    if !links.contains_key(destination) {
+        let address = (destination.host.as_str(), destination.port);
+        let stream = tokio::time::timeout(CONNECT_TIMEOUT, TcpStream::connect(address))
+            .await
+            .map_err(|_| format!("connecting to {destination}: timed out"))?
+            .map_err(|e| format!("connecting to {destination}: {e}"))?;
+        let _ = stream.set_nodelay(true);
+        links.insert(destination.clone(), Link { stream, reader: FrameReader::new(MAX_ACK_BYTES) });
+    }
+    Ok(links.get_mut(destination).expect("inserted above"))
+}
+
+/// Whether the peer has closed an idle connection (a read would return end of stream now).
+fn peer_closed(stream: &TcpStream) -> bool {
+    let mut byte = [0u8; 1];
+    matches!(stream.try_read(&mut byte), Ok(0))
+}
+
+/// Checks the path to `destination` (connects if no connection is open).
+async fn probe(destination: &Destination, reporter: &AlarmReporter, links: &mut HashMap<Destination, Link>) {
+    match connected(destination, links).await {
+        Ok(_) => reporter.links.up(destination, unix_ms()),
+        Err(why) => reporter.links.down(destination, unix_ms(), &why),
+    }
+}

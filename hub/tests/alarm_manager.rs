@@ -1,0 +1,458 @@
+//! IHE PCD-04 end to end: the real hub binary reports its alarms to an independent alarm manager
+//! (`hub/tests/alarm_manager/manager.py`, a Python MLLP listener parsing every report with the
+//! PyPI `hl7` package, written apart from the hub's code), which checks each message's segments
+//! and facets and answers AA, AE, AR, nothing, or closes the socket as the test tells it.
+//!
+//! - delivery, retries (AE, a closed socket, silence), the dead letter (AR) and its resend through
+//!   the administrators' API, the end report when a nurse attends;
+//! - no loss and no unexplained duplicate across `kill -9` of the hub with alarms in flight.
+//!
+//! The manager runs in a virtual environment made on first use under Cargo's test directory
+//! (`python3 -m venv`, `pip install hl7==0.4.5`), as `scripts/api-fuzz.sh` does for schemathesis.
+
+mod common;
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::io::{BufRead, BufReader};
+use std::net::SocketAddr;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::sync::{Arc, Mutex, OnceLock};
+use std::time::{Duration, Instant};
+
+use common::process::{metric, provision, HubProcess, HUB_BIN};
+use common::{try_request, Response};
+use serde_json::{json, Value};
+use simulator::synth::BedScript;
+use simulator::{load_devices, QuicClient, Rate, Scenario, SimStats, Transport, Trust};
+
+const SECOND: Duration = Duration::from_secs(1);
+const HL7_VERSION: &str = "0.4.5";
+
+/// The venv's python, made once per test run.
+fn python() -> PathBuf {
+    static PYTHON: OnceLock<PathBuf> = OnceLock::new();
+    PYTHON
+        .get_or_init(|| {
+            let venv = Path::new(env!("CARGO_TARGET_TMPDIR")).join("alarm-manager-venv");
+            let python = venv.join("bin/python");
+            let ready = Command::new(&python).args(["-c", &format!("import hl7, importlib.metadata as m; assert m.version('hl7') == '{HL7_VERSION}'")]).status();
+            if !ready.is_ok_and(|s| s.success()) {
+                let made = Command::new("python3").args(["-m", "venv"]).arg(&venv).status().expect("python3 runs");
+                assert!(made.success(), "python3 -m venv failed");
+                let pip = Command::new(venv.join("bin/pip"))
+                    .args(["install", "--quiet", "--disable-pip-version-check", &format!("hl7=={HL7_VERSION}")])
+                    .status()
+                    .expect("pip runs");
+                assert!(pip.success(), "pip install hl7 failed");
+            }
+            python
+        })
+        .clone()
+}
+
+/// The independent alarm manager.
+struct Manager {
+    child: Child,
+    port: u16,
+    reports: Arc<Mutex<Vec<Value>>>,
+}
+
+impl Manager {
+    /// Starts it (port 0: any) answering `answers` in turn, then `default`.
+    fn start(port: u16, answers: &str, default: &str) -> Manager {
+        let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/alarm_manager/manager.py");
+        let mut child = Command::new(python())
+            .arg(script)
+            .args(["--port", &port.to_string(), "--answers", answers, "--default", default])
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .spawn()
+            .expect("the manager starts");
+        let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
+        let first = lines.next().expect("a first line").expect("readable");
+        let port: u16 = first.strip_prefix("listening ").and_then(|p| p.parse().ok()).unwrap_or_else(|| panic!("{first}"));
+        let reports = Arc::new(Mutex::new(Vec::new()));
+        let sink = reports.clone();
+        std::thread::spawn(move || {
+            for line in lines.map_while(Result::ok) {
+                let value: Value = serde_json::from_str(&line).unwrap_or_else(|_| json!({ "unreadable": line }));
+                sink.lock().unwrap().push(value);
+            }
+        });
+        Manager { child, port, reports }
+    }
+
+    fn url(&self) -> String {
+        format!("mllp://127.0.0.1:{}", self.port)
+    }
+
+    fn reports(&self) -> Vec<Value> {
+        self.reports.lock().unwrap().clone()
+    }
+
+    /// Waits until `check` holds on the reports received so far.
+    async fn wait_for(&self, limit: Duration, what: &str, check: impl Fn(&[Value]) -> bool) -> Vec<Value> {
+        let deadline = Instant::now() + limit;
+        loop {
+            let reports = self.reports();
+            if check(&reports) {
+                return reports;
+            }
+            assert!(Instant::now() < deadline, "{what}: not within {limit:?}; the manager received {reports:#?}");
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+    }
+
+    fn stop(mut self) -> Vec<Value> {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+        self.reports()
+    }
+}
+
+impl Drop for Manager {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// Every report the manager found valid.
+fn assert_all_valid(reports: &[Value]) {
+    for report in reports {
+        assert_eq!(report["problems"], json!([]), "the manager found problems in {report}");
+    }
+}
+
+async fn call(http: SocketAddr, token: &str, method: &str, path: &str, body: Option<Value>) -> Response {
+    let body = body.map(|b| b.to_string());
+    try_request(http, method, path, Some(token), body.as_deref()).await.expect("the hub answers")
+}
+
+async fn login_when_serving(http: SocketAddr, email: &str, password: &str) -> String {
+    let body = json!({ "email": email, "password": password }).to_string();
+    let deadline = Instant::now() + Duration::from_secs(60);
+    loop {
+        if let Ok(response) = try_request(http, "POST", "/api/auth/login", None, Some(&body)).await {
+            if response.status == 200 {
+                return response.json::<Value>()["token"].as_str().unwrap().to_owned();
+            }
+        }
+        assert!(Instant::now() < deadline, "the hub does not serve REST calls");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
+async fn mats_connected(http: SocketAddr, mats: usize) {
+    let deadline = Instant::now() + Duration::from_secs(90);
+    loop {
+        if let Ok(response) = try_request(http, "GET", "/metrics", None, None).await {
+            if metric(&response.body, "hub_devices_connected").is_some_and(|n| n as usize >= mats) {
+                return;
+            }
+        }
+        assert!(Instant::now() < deadline, "the mats did not connect");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+}
+
+/// Simulated mats whose patient leaves the bed longer than the absence delay in every cycle.
+struct Mats {
+    ids: Vec<String>,
+    stop: tokio::sync::watch::Sender<bool>,
+}
+
+fn run_mats(devices_file: &Path, hub: &HubProcess, empty: Duration) -> Mats {
+    let script = BedScript { empty, lie_down: SECOND, supine: 2 * SECOND, turn: SECOND, left_lateral: SECOND, right_lateral: SECOND, prone: SECOND, leave: SECOND };
+    let client = QuicClient::new(Trust::PemFile(hub.listening.cert.clone())).expect("a QUIC client");
+    let (stop, shutdown) = tokio::sync::watch::channel(false);
+    let stats = Arc::new(SimStats::default());
+    let mut ids = Vec::new();
+    for (i, device) in load_devices(devices_file).expect("the provisioned devices").into_iter().enumerate() {
+        let mut spec = device.to_spec().expect("a device spec");
+        spec.scenario = Scenario::BedOccupant(script.clone());
+        spec.rate = Rate::Fixed { hz: 5.0 };
+        spec.time_offset = Duration::from_millis(700 * i as u64);
+        let transport = Transport::QuicShared { client: client.clone(), addr: hub.listening.quic, server_name: "localhost".into() };
+        tokio::spawn(simulator::run_device(spec, transport, stats.clone(), shutdown.clone()));
+        ids.push(device.device_id.clone().expect("a device id"));
+    }
+    Mats { ids, stop }
+}
+
+/// A device's alarms as the hub lists them: (key, attended).
+async fn alarms(http: SocketAddr, token: &str, device_id: &str) -> Vec<(String, bool)> {
+    let listed = call(http, token, "GET", &format!("/api/iotAlarms/{device_id}"), None).await;
+    assert_eq!(listed.status, 200, "{}", listed.body);
+    listed.json::<Vec<Value>>().iter().map(|a| (a["_id"]["$oid"].as_str().unwrap().to_owned(), a["hasBeenAttended"].as_bool().unwrap())).collect()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn reports_are_retried_dead_lettered_resent_and_ended() {
+    // The first attempt is answered AE, the second by closing the socket, the third by silence,
+    // the fourth AR; everything after AA.
+    let manager = Manager::start(0, "AE,CLOSE,NONE,AR", "AA");
+    let data = tempfile::tempdir().unwrap();
+    let bin = PathBuf::from(HUB_BIN);
+    let devices_file = provision(&bin, data.path(), 1);
+    let url = manager.url();
+    let hub = HubProcess::start(&bin, data.path(), &["--absence-delay-secs", "1", "--alarm-manager", &url]);
+    let http = hub.listening.http;
+    let admin = login_when_serving(http, hub::demo::ADMIN_EMAIL, hub::demo::ADMIN_PASSWORD).await;
+    let nurse = login_when_serving(http, hub::demo::DEMO_EMAIL, hub::demo::DEMO_PASSWORD).await;
+
+    let view = call(http, &admin, "GET", "/api/alarmManager", None).await;
+    assert_eq!(view.status, 200, "{}", view.body);
+    let view: Value = view.json();
+    assert_eq!((view["hubDefault"].as_str(), view["destination"].as_str(), &view["settings"]), (Some(url.as_str()), Some(url.as_str()), &Value::Null));
+
+    let mats = run_mats(&devices_file, &hub, 3 * SECOND);
+    mats_connected(http, 1).await;
+    // One Missing alarm (none other while it is pending): four attempts of its start report.
+    let reports = manager.wait_for(Duration::from_secs(60), "four attempts", |r| r.len() >= 4).await;
+    assert_all_valid(&reports);
+    let control_id = reports[0]["controlId"].as_str().unwrap().to_owned();
+    assert!(reports[..4].iter().all(|r| r["controlId"] == control_id.as_str()), "the same report, the same control id: {reports:#?}");
+    assert_eq!(reports[0]["phase"], "start");
+    assert_eq!((reports[0]["event"].as_str(), reports[0]["priority"].as_str()), (Some("MDCX_EVT_PMAT_PATIENT_MISSING"), Some("PH")));
+    let alarm = reports[0]["alarm"].as_str().unwrap().to_owned();
+    assert_eq!(control_id, format!("{alarm}-start"));
+    assert_eq!(alarms(http, &nurse, &mats.ids[0]).await, [(alarm.clone(), false)], "the report is the hub's pending alarm");
+
+    // AR: a dead letter, shown to administrators (not to staff).
+    let deadline = Instant::now() + Duration::from_secs(10);
+    let letters = loop {
+        let letters: Vec<Value> = call(http, &admin, "GET", "/api/alarmManager/deadLetters", None).await.json();
+        if !letters.is_empty() || Instant::now() > deadline {
+            break letters;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    };
+    assert_eq!(letters.len(), 1, "{letters:#?}");
+    assert_eq!((letters[0]["controlId"].as_str(), letters[0]["attempts"].as_i64()), (Some(control_id.as_str()), Some(4)));
+    assert!(letters[0]["lastError"].as_str().unwrap().starts_with("AR"), "{}", letters[0]);
+    assert_eq!(call(http, &nurse, "GET", "/api/alarmManager/deadLetters", None).await.status, 403);
+    let view: Value = call(http, &admin, "GET", "/api/alarmManager", None).await.json();
+    assert_eq!((view["pending"].as_u64(), view["deadLetters"].as_u64()), (Some(0), Some(1)));
+    assert_eq!(view["link"]["state"], "up", "the manager answered: {view}");
+    assert_eq!(manager.reports().len(), 4, "a dead letter is not retried");
+
+    // Resent by an administrator: delivered (AA), audited.
+    assert_eq!(call(http, &nurse, "POST", &format!("/api/alarmManager/deadLetters/{control_id}/resend"), None).await.status, 403);
+    assert_eq!(call(http, &admin, "POST", "/api/alarmManager/deadLetters/nope/resend", None).await.status, 404);
+    let resent = call(http, &admin, "POST", &format!("/api/alarmManager/deadLetters/{control_id}/resend"), None).await;
+    assert_eq!(resent.status, 204, "{}", resent.body);
+    let reports = manager.wait_for(Duration::from_secs(10), "the resend", |r| r.len() >= 5).await;
+    assert_eq!((reports[4]["controlId"].as_str(), reports[4]["answer"].as_str()), (Some(control_id.as_str()), Some("AA")));
+    let audit: Value = call(http, &admin, "GET", "/api/auditLog/1", None).await.json();
+    assert!(audit["entries"].as_array().unwrap().iter().any(|e| e["action"] == "alarmManager.resend"), "{audit}");
+
+    // A nurse attends: the end report of the same alarm.
+    let attended = call(http, &nurse, "PUT", &format!("/api/iotAlarms/{}", mats.ids[0]), None).await;
+    assert_eq!(attended.status, 200, "{}", attended.body);
+    let reports = manager.wait_for(Duration::from_secs(10), "the end report", |r| r.iter().any(|r| r["phase"] == "end")).await;
+    let end = reports.iter().find(|r| r["phase"] == "end").unwrap();
+    assert_eq!((end["alarm"].as_str(), end["controlId"].as_str()), (Some(alarm.as_str()), Some(format!("{alarm}-end").as_str())));
+    assert_eq!((end["state"].as_str(), end["inactivation"].as_str()), (Some("inactive"), Some("alert-acknowledged")));
+    let _ = mats.stop.send(true);
+    assert_all_valid(&manager.stop());
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn a_companys_own_manager_is_set_by_administrators_and_audited() {
+    let own = Manager::start(0, "", "AA");
+    let data = tempfile::tempdir().unwrap();
+    let bin = PathBuf::from(HUB_BIN);
+    let devices_file = provision(&bin, data.path(), 1);
+    let hub = HubProcess::start(&bin, data.path(), &["--absence-delay-secs", "1"]);
+    let http = hub.listening.http;
+    let admin = login_when_serving(http, hub::demo::ADMIN_EMAIL, hub::demo::ADMIN_PASSWORD).await;
+    let nurse = login_when_serving(http, hub::demo::DEMO_EMAIL, hub::demo::DEMO_PASSWORD).await;
+    let view: Value = call(http, &admin, "GET", "/api/alarmManager", None).await.json();
+    assert_eq!((&view["destination"], &view["hubDefault"]), (&Value::Null, &Value::Null), "no manager: nothing goes out");
+
+    let settings = json!({
+        "enabled": true, "host": "127.0.0.1", "port": own.port, "sendingApplication": "PMAT_WARD3",
+        "sendingFacility": "ST_MARY", "receivingApplication": "AM", "receivingFacility": "", "kinds": ["Missing"]
+    });
+    assert_eq!(call(http, &nurse, "PUT", "/api/alarmManager", Some(settings.clone())).await.status, 403);
+    let mut bad = settings.clone();
+    bad["port"] = json!(0);
+    let refused = call(http, &admin, "PUT", "/api/alarmManager", Some(bad)).await;
+    assert_eq!((refused.status, refused.json::<Value>()["error"].as_str()), (400, Some("invalidAlarmManager")));
+    let set = call(http, &admin, "PUT", "/api/alarmManager", Some(settings.clone())).await;
+    assert_eq!(set.status, 200, "{}", set.body);
+    let view: Value = set.json();
+    assert_eq!(view["settings"], settings);
+    assert_eq!(view["destination"], format!("mllp://127.0.0.1:{}", own.port));
+    let audit: Value = call(http, &admin, "GET", "/api/auditLog/1", None).await.json();
+    assert!(audit["entries"].as_array().unwrap().iter().any(|e| e["action"] == "alarmManager.update"), "{audit}");
+
+    let mats = run_mats(&devices_file, &hub, 3 * SECOND);
+    let reports = own.wait_for(Duration::from_secs(60), "the start report", |r| !r.is_empty()).await;
+    assert_all_valid(&reports);
+    assert_eq!(reports[0]["phase"], "start");
+    let view: Value = call(http, &admin, "GET", "/api/alarmManager", None).await.json();
+    assert_eq!(view["link"]["state"], "up", "{view}");
+    let _ = mats.stop.send(true);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn no_report_is_lost_or_duplicated_unexplained_across_kill_9() {
+    let manager = Manager::start(0, "", "AA");
+    let data = tempfile::tempdir().unwrap();
+    let bin = PathBuf::from(HUB_BIN);
+    let devices_file = provision(&bin, data.path(), 4);
+    let url = manager.url();
+    let mut hub = HubProcess::start(&bin, data.path(), &["--absence-delay-secs", "1", "--alarm-manager", &url]);
+    let http = hub.listening.http;
+    let mut nurse = login_when_serving(http, hub::demo::DEMO_EMAIL, hub::demo::DEMO_PASSWORD).await;
+    let mats = run_mats(&devices_file, &hub, 2 * SECOND);
+    mats_connected(http, 4).await;
+
+    // A nurse attends every pending alarm twice a second, so alarms keep being raised and ended;
+    // the hub is killed twice while reports are in flight.
+    let mut kills = Vec::new();
+    for round in 0..3 {
+        let until = Instant::now() + Duration::from_millis(6_000 + 1_300 * round);
+        while Instant::now() < until {
+            for id in &mats.ids {
+                let _ = try_request(http, "PUT", &format!("/api/iotAlarms/{id}"), Some(&nurse), None).await;
+            }
+            tokio::time::sleep(Duration::from_millis(500)).await;
+        }
+        if round < 2 {
+            let at = now_ms();
+            hub.kill_9();
+            hub.restart();
+            kills.push((at, now_ms()));
+            nurse = login_when_serving(http, hub::demo::DEMO_EMAIL, hub::demo::DEMO_PASSWORD).await;
+        }
+    }
+    let _ = mats.stop.send(true);
+    tokio::time::sleep(2 * SECOND).await;
+    for id in &mats.ids {
+        let _ = call(http, &nurse, "PUT", &format!("/api/iotAlarms/{id}"), None).await;
+    }
+    // Everything the hub stored is reported: a start for every alarm, an end for every attended one.
+    let mut expected = BTreeSet::new();
+    for id in &mats.ids {
+        for (key, attended) in alarms(http, &nurse, id).await {
+            expected.insert(format!("{key}-start"));
+            if attended {
+                expected.insert(format!("{key}-end"));
+            }
+        }
+    }
+    assert!(expected.len() >= 8, "the run raised too few alarms to prove anything: {expected:?}");
+    let reports = manager
+        .wait_for(Duration::from_secs(60), "every stored alarm reported", |r| {
+            let seen: BTreeSet<&str> = r.iter().filter_map(|r| r["controlId"].as_str()).collect();
+            expected.iter().all(|id| seen.contains(id.as_str()))
+        })
+        .await;
+    assert_all_valid(&reports);
+    let mut receipts: BTreeMap<&str, Vec<i64>> = BTreeMap::new();
+    for report in &reports {
+        receipts.entry(report["controlId"].as_str().unwrap()).or_default().push(report["receivedMs"].as_i64().unwrap());
+    }
+    for (control_id, times) in &receipts {
+        assert!(expected.contains(*control_id), "{control_id} was reported but the hub has no such alarm (phase)");
+        // At least once: a report is sent again only if a kill came between its first receipt and
+        // the hub storing the ACK.
+        for pair in times.windows(2) {
+            let explained = kills.iter().any(|(killed, restarted)| pair[0] <= *killed + 50 && pair[1] >= *restarted - 50);
+            assert!(explained, "{control_id} received at {times:?}, not across a kill {kills:?}");
+        }
+    }
+    let duplicates = receipts.values().filter(|t| t.len() > 1).count();
+    eprintln!("kill -9 ×2: {} reports of {} alarm phases, {duplicates} sent again across a kill", reports.len(), expected.len());
+    manager.stop();
+}
+
+fn now_ms() -> i64 {
+    std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_millis() as i64
+}
+
+/// The queue and the settings on a real in-memory SurrealDB (storage's `alarm_outbox` repository).
+mod store {
+    use storage::repo::{AlarmManagerSettings, NewOutboxEntry, OutboxCounts};
+    use storage::{Store, StoreError};
+
+    async fn two_companies() -> (Store, String, String) {
+        let store = Store::memory().await.unwrap();
+        let a = store.hub_wide().companies().create("Clinic A", "1 Main St").await.unwrap();
+        let b = store.hub_wide().companies().create("Clinic B", "2 Main St").await.unwrap();
+        (store, a, b)
+    }
+
+    fn entry(id: &str, created_ms: i64) -> NewOutboxEntry {
+        NewOutboxEntry { control_id: id.into(), alarm: "dev-1".into(), phase: "start".into(), message: format!("MSH|{id}"), created_ms }
+    }
+
+    #[tokio::test]
+    async fn a_report_is_queued_once_and_leaves_pending_only_by_an_answer() {
+        let (store, a, _) = two_companies().await;
+        let outbox = store.company(&a).alarm_outbox();
+        assert!(outbox.enqueue(&entry("m1", 1_000)).await.unwrap());
+        assert!(!outbox.enqueue(&entry("m1", 2_000)).await.unwrap(), "the same control id again is a no-op");
+        assert!(outbox.enqueue(&entry("m2", 1_500)).await.unwrap());
+        let hub = store.hub_wide().alarm_outbox();
+        let due: Vec<String> = hub.due(1_500, 10).await.unwrap().into_iter().map(|e| e.control_id).collect();
+        assert_eq!(due, ["m1", "m2"], "oldest first");
+        assert_eq!(hub.due(1_200, 10).await.unwrap().len(), 1);
+
+        hub.mark_retry("m1", 5_000, "AE: busy").await.unwrap();
+        assert_eq!(hub.due(4_999, 10).await.unwrap().iter().map(|e| e.control_id.as_str()).collect::<Vec<_>>(), ["m2"]);
+        assert_eq!(hub.next_due_ms().await.unwrap(), Some(1_500));
+        hub.mark_delivered("m2", 2_000).await.unwrap();
+        hub.mark_dead("m1", "AR: unknown").await.unwrap();
+        assert!(hub.due(i64::MAX, 10).await.unwrap().is_empty());
+        assert_eq!(outbox.counts().await.unwrap(), OutboxCounts { pending: 0, dead: 1 });
+        let dead = outbox.dead_letters().await.unwrap();
+        assert_eq!((dead[0].control_id.as_str(), dead[0].attempts, dead[0].last_error.as_deref()), ("m1", 2, Some("AR: unknown")));
+
+        outbox.resend("m1", 9_000).await.unwrap();
+        let again = hub.due(9_000, 10).await.unwrap();
+        assert_eq!((again[0].control_id.as_str(), again[0].attempts, again[0].state.as_str()), ("m1", 0, "pending"));
+        assert!(matches!(outbox.resend("m2", 9_000).await, Err(StoreError::NotFound)), "only a dead letter is resent");
+        assert_eq!(hub.started_not_ended().await.unwrap(), [(a.clone(), "dev-1".to_owned())]);
+        let end = NewOutboxEntry { control_id: "m3".into(), phase: "end".into(), ..entry("m3", 9_500) };
+        outbox.enqueue(&end).await.unwrap();
+        assert!(hub.started_not_ended().await.unwrap().is_empty());
+        let of_alarm = outbox.of_alarm("dev-1").await.unwrap();
+        assert_eq!(of_alarm.iter().map(|e| (e.control_id.as_str(), e.state.as_str())).collect::<Vec<_>>(), [("m1", "pending"), ("m2", "delivered"), ("m3", "pending")]);
+    }
+
+    #[tokio::test]
+    async fn a_company_sees_and_resends_only_its_own_reports_and_settings() {
+        let (store, a, b) = two_companies().await;
+        store.company(&a).alarm_outbox().enqueue(&entry("a1", 1)).await.unwrap();
+        store.hub_wide().alarm_outbox().mark_dead("a1", "AR").await.unwrap();
+        let other = store.company(&b).alarm_outbox();
+        assert!(other.dead_letters().await.unwrap().is_empty());
+        assert!(matches!(other.resend("a1", 2).await, Err(StoreError::NotFound)));
+        assert_eq!(other.counts().await.unwrap(), OutboxCounts::default());
+        assert!(other.of_alarm("dev-1").await.unwrap().is_empty());
+
+        let settings = AlarmManagerSettings {
+            enabled: true,
+            host: "am.example".into(),
+            port: 2575,
+            sending_application: "PMAT_HUB".into(),
+            sending_facility: "Ward 3".into(),
+            receiving_application: "AM".into(),
+            receiving_facility: "".into(),
+            kinds: vec!["Missing".into()],
+        };
+        let mine = store.company(&a).alarm_outbox();
+        assert_eq!(mine.settings().await.unwrap(), None);
+        mine.set_settings(&settings).await.unwrap();
+        mine.set_settings(&AlarmManagerSettings { port: 2576, ..settings.clone() }).await.unwrap();
+        assert_eq!(mine.settings().await.unwrap().map(|s| s.port), Some(2576));
+        assert_eq!(store.hub_wide().alarm_outbox().settings(&a).await.unwrap().map(|s| s.host), Some("am.example".into()));
+        assert_eq!(other.settings().await.unwrap(), None);
+        assert_eq!(store.hub_wide().alarm_outbox().settings(&b).await.unwrap(), None);
+    }
+}
