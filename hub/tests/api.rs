@@ -101,6 +101,8 @@ const SPEC_ROUTES: &[(&str, &str)] = &[
     ("GET", "/api/podometryAnalysisCount/{userId}/{analysisType}"),
     ("GET", "/api/podometryAnalysisPatient/{userId}/{patientId}/{analysisType}/{page}"),
     ("GET", "/api/podometryAnalysisCountPatient/{userId}/{patientId}/{analysisType}"),
+    ("GET", "/api/deviceAnalysisPage/{userId}/{deviceId}/{analysisType}/{page}"),
+    ("GET", "/api/deviceAnalysisCount/{userId}/{deviceId}/{analysisType}"),
     ("GET", "/api/podometry/patients/{userId}"),
     ("POST", "/api/podometry/patients/{userId}"),
     ("GET", "/api/podometry/patient/select/{userId}"),
@@ -594,6 +596,29 @@ async fn analyses_are_stored_paged_counted_annotated_and_deleted() {
 }
 
 #[tokio::test]
+async fn a_device_history_lists_the_analyses_made_on_that_device_only() {
+    let w = world().await;
+    let patient: Value = w.call("POST", &format!("/api/podometry/patients/{}", w.a.user), &w.a.token, patient()).await.json();
+    let p1 = patient["_id"]["$oid"].as_str().unwrap().to_owned();
+    let (mat, other) = (&w.a.devices[0], &w.a.devices[1]);
+    for (device, at) in [(&mat.id, 1_700_000_001), (&other.id, 1_700_000_002), (&mat.id, 1_700_000_003)] {
+        let body = json!({ "analysisType": "Static", "creationDate": at, "mapPreview": [[0, 5], [7, 0]], "additionalParameters": [], "deviceId": device });
+        expect(&w.call("POST", &format!("/api/podometryAnalysis/{p1}"), &w.a.token, body).await, 201, "");
+    }
+    let user = &w.a.user;
+    let page: Value = w.call("GET", &format!("/api/deviceAnalysisPage/{user}/{}/all/1", mat.id), &w.a.token, Value::Null).await.json();
+    let listed: Vec<&str> = page["analyses"].as_array().unwrap().iter().map(|a| a["deviceId"].as_str().unwrap()).collect();
+    assert_eq!(listed, [&*mat.id, &*mat.id]);
+    assert_eq!(page["totalAnalysis"], 2);
+    let count: Value = w.call("GET", &format!("/api/deviceAnalysisCount/{user}/{}/Static", other.id), &w.a.token, Value::Null).await.json();
+    assert_eq!(count["totalAnalysis"], 1);
+    // The patient's history still holds all three (the page's "other analyses" filter).
+    let of_p1: Value = w.call("GET", &format!("/api/podometryAnalysisCountPatient/{user}/{p1}/all"), &w.a.token, Value::Null).await.json();
+    assert_eq!(of_p1["totalAnalysis"], 3);
+    expect(&w.call("GET", &format!("/api/deviceAnalysisPage/{user}/no-such-device/all/1"), &w.a.token, Value::Null).await, 404, "notFound");
+}
+
+#[tokio::test]
 async fn layout_settings_default_then_create_then_update_and_stay_2d() {
     let w = world().await;
     let path = format!("/api/LayoutSettings/{}", w.a.user);
@@ -703,6 +728,8 @@ async fn company_isolation_matrix() {
         ("GET", format!("/api/podometryAnalysisCount/{a_user}/all"), Value::Null),
         ("GET", format!("/api/podometryAnalysisPatient/{b_user}/{patient_id}/all/1"), Value::Null),
         ("GET", format!("/api/podometryAnalysisCountPatient/{b_user}/{patient_id}/all"), Value::Null),
+        ("GET", format!("/api/deviceAnalysisPage/{}/{}/all/1", w.b.user, mat.id), Value::Null),
+        ("GET", format!("/api/deviceAnalysisCount/{}/{}/all", w.b.user, mat.id), Value::Null),
         ("GET", format!("/api/podometry/patients/{a_user}"), Value::Null),
         ("POST", format!("/api/podometry/patients/{a_user}"), patient.clone()),
         ("GET", format!("/api/podometry/patient/select/{a_user}"), Value::Null),

@@ -169,6 +169,8 @@ fn histogram_page(doc: &mut Document, canvas: &mut PageCanvas, input: &AnalysisR
     let y = heading(doc, canvas, doc.height() - 70.0, text(lang, Text::Histogram));
     let h: Histogram = match &input.result {
         Some(AnalysisResult::Static(r)) => r.histogram.clone(),
+        Some(AnalysisResult::SeatingStatic(r)) => r.histogram.clone(),
+        Some(AnalysisResult::BedStatic(r)) => r.histogram.clone(),
         _ => histogram(&input.map.cells),
     };
     let (chart_w, chart_h) = (doc.width() - 2.0 * MARGIN, 300.0);
@@ -243,6 +245,21 @@ pub fn result_lines(result: &AnalysisResult, lang: Language) -> Vec<(String, Str
             }
             if r.footprint_edge_warning {
                 lines.push((t(Text::EdgeWarning), String::new()));
+            }
+        }
+        // Issue 21 (h21a): a seat's and a bed's static figures, with the texts this crate has;
+        // h21b's report pages print them in full.
+        AnalysisResult::SeatingStatic(r) => {
+            lines.push((t(Text::PeakPressureIndex), format!("{} mmHg", n(r.peak_pressure_index_mmhg, 1))));
+            lines.push((t(Text::DispersionIndex), format!("{} %", n(r.dispersion_index, 1))));
+            lines.push((t(Text::MaxPressure), format!("{} mmHg", n(r.max_pressure_mmhg, 1))));
+            lines.push((t(Text::MeanPressure), format!("{} mmHg", n(r.mean_pressure_mmhg, 1))));
+        }
+        AnalysisResult::BedStatic(r) => {
+            lines.push((t(Text::MaxPressure), format!("{} mmHg", n(r.max_pressure_mmhg, 1))));
+            lines.push((t(Text::MeanPressure), format!("{} mmHg", n(r.mean_pressure_mmhg, 1))));
+            if let Some(bmi) = r.mattress.bmi {
+                lines.push((t(Text::Bmi), n(bmi, 1)));
             }
         }
         AnalysisResult::Dynamic(r) => {

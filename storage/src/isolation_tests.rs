@@ -99,7 +99,7 @@ async fn sees_only_its_own(store: &Store, mine: &Seeded, other: &Seeded) {
     let all = AnalysisFilter::default();
     assert_eq!(analyses.page(&all, 0, 10).await.unwrap().into_iter().map(|a| a.id).collect::<Vec<_>>(), [mine.analysis.clone()]);
     assert_eq!(analyses.totals(&all).await.unwrap().count, 1);
-    let of_other_patient = AnalysisFilter { patient_id: Some(other.patient.clone()), analysis_type: None };
+    let of_other_patient = AnalysisFilter { patient_id: Some(other.patient.clone()), analysis_type: None, device_id: None };
     assert_eq!(analyses.totals(&of_other_patient).await.unwrap().count, 0);
     assert!(analyses.get(&other.analysis).await.unwrap().is_none());
     assert!(matches!(analyses.set_notes(&other.analysis, "x").await, Err(StoreError::NotFound)));

@@ -156,6 +156,8 @@ pub struct AnalysisFilter {
     pub patient_id: Option<String>,
     /// Only this type (`Static`, `Dynamic`, …).
     pub analysis_type: Option<String>,
+    /// Only those made on this device (a device page's history).
+    pub device_id: Option<String>,
 }
 
 /// How many analyses match a filter and how much they weigh.

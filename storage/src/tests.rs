@@ -246,7 +246,7 @@ mod records {
         let totals = store.company(&a).analyses().totals(&all).await.unwrap();
         assert_eq!(totals.count, 23);
         assert_eq!(totals.bytes, 23 * 15);
-        let statics = AnalysisFilter { analysis_type: Some("Static".into()), patient_id: Some(p1.clone()) };
+        let statics = AnalysisFilter { analysis_type: Some("Static".into()), patient_id: Some(p1.clone()), device_id: None };
         assert_eq!(store.company(&a).analyses().totals(&statics).await.unwrap().count, 10);
         assert_eq!(store.company(&b).analyses().totals(&all).await.unwrap().count, 0);
         let id = first[0].id.clone();

@@ -183,6 +183,30 @@ pub enum CaptureOffer {
     Remote,
 }
 
+/// What a device's analyses are about, and so how its captures are computed and shown
+/// (issue 21): the table's one answer to "which analysis does a capture on this type make".
+/// - `podology`: feet on a plate: static feet, dynamic gait, balance.
+/// - `seating`: a seated person: static seating (ischial region, left/right and front/back
+///   loads, peak pressure index, dispersion index, contact area); dynamic = `seatingDynamic`;
+///   fitting = body centre.
+/// - `bed`: a lying person: static body regions (head, shoulders, sacrum, heels…), the profile
+///   along the bed, contact area and BMI; dynamic = the pressure-over-time panels
+///   (`seatingDynamic`'s series, which say nothing about feet or sitting).
+/// - `rehab`: a rehab plate: static feet, dynamic = `Rehab` body centre (Good/Bad/Uncomplete,
+///   rings 11/18/25), balance.
+/// - `horse`: a saddle's two sides: static as seating (left/right loads, contact surface),
+///   dynamic = the plot panels, fitting = body centre.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "camelCase")]
+pub enum AnalysisFamily {
+    Podology,
+    Seating,
+    Bed,
+    Rehab,
+    Horse,
+}
+
 /// Which postures a mat reports (and its log shows): `lying` or `sleepMat`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
 #[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
@@ -235,6 +259,9 @@ pub struct DeviceTypeInfo {
     /// Distance between sensor points in cm (spec §9), where the spec gives one: the contact
     /// surface is the active cells times its square.
     pub cell_size_cm: Option<f32>,
+    /// What its analyses are about (which result a capture makes, which tutorial and labels
+    /// its page shows); `None` for types without captures.
+    pub analysis_family: Option<AnalysisFamily>,
 }
 
 /// A frame's shape.
@@ -303,6 +330,18 @@ impl DeviceType {
             DeviceType::SensingHorse => vec![Static, Dynamic, Fitting],
             DeviceType::RehabMat => vec![Static, Dynamic, Balance],
             _ => Vec::new(),
+        }
+    }
+
+    /// What this type's analyses are about; `None` for types that offer no capture.
+    pub fn analysis_family(self) -> Option<AnalysisFamily> {
+        match self {
+            DeviceType::Podology | DeviceType::PodologyIoT | DeviceType::PressureMatIoT => Some(AnalysisFamily::Podology),
+            DeviceType::SeatingMat | DeviceType::SeatingMatIoT | DeviceType::SeatingMatIoTXL => Some(AnalysisFamily::Seating),
+            DeviceType::MattressMat | DeviceType::MattressMatIoT | DeviceType::SleepMat => Some(AnalysisFamily::Bed),
+            DeviceType::RehabMat => Some(AnalysisFamily::Rehab),
+            DeviceType::SensingHorse | DeviceType::SensingHorseSubdevice => Some(AnalysisFamily::Horse),
+            _ => None,
         }
     }
 
@@ -387,6 +426,7 @@ impl DeviceType {
             card_shows_bed: self != DeviceType::Shapes,
             reading_presence: self.uses_reading_presence(),
             cell_size_cm: self.cell_size_cm(),
+            analysis_family: self.analysis_family(),
         }
     }
 
@@ -458,6 +498,23 @@ mod tests {
         assert!(DeviceType::PodologyIoT.captures().contains(&CaptureOffer::Remote));
         assert!(!DeviceType::ForceMat.info().has_patients);
         assert!(DeviceType::MattressMat.info().has_patients, "a repositioning clock has a patient");
+    }
+
+    #[test]
+    fn every_type_with_captures_has_an_analysis_family_and_seats_beds_are_not_feet() {
+        for t in DeviceType::ALL {
+            if !t.captures().is_empty() {
+                assert!(t.analysis_family().is_some(), "{t:?} offers captures but no analysis family");
+            }
+        }
+        assert_eq!(DeviceType::SeatingMatIoT.info().analysis_family, Some(AnalysisFamily::Seating));
+        assert_eq!(DeviceType::SeatingMatIoTXL.analysis_family(), Some(AnalysisFamily::Seating));
+        assert_eq!(DeviceType::MattressMatIoT.analysis_family(), Some(AnalysisFamily::Bed));
+        assert_eq!(DeviceType::SleepMat.analysis_family(), Some(AnalysisFamily::Bed));
+        assert_eq!(DeviceType::RehabMat.analysis_family(), Some(AnalysisFamily::Rehab));
+        assert_eq!(DeviceType::SensingHorse.analysis_family(), Some(AnalysisFamily::Horse));
+        assert_eq!(DeviceType::PodologyIoT.analysis_family(), Some(AnalysisFamily::Podology));
+        assert_eq!(DeviceType::ForceMat.analysis_family(), None);
     }
 
     #[test]

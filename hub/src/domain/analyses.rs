@@ -150,7 +150,7 @@ pub fn filter(patient_id: Option<String>, analysis_type: &str) -> Result<Analysi
         t if PODOMETRY_TYPES.contains(&t) || t == SEATING_TYPE => Some(t.to_owned()),
         other => return Err(DomainError::refused("invalidAnalysisType", format!("'{other}' is not an analysis type (or 'all')"))),
     };
-    Ok(AnalysisFilter { patient_id, analysis_type })
+    Ok(AnalysisFilter { patient_id, analysis_type, device_id: None })
 }
 
 /// A history page number (from 1, at most [`MAX_PAGE`]).

@@ -40,13 +40,18 @@ fn seconds(ms: u64) -> i64 {
     (ms / 1000) as i64
 }
 
-/// The analysis kind of a capture kind.
-pub fn analysis_kind(kind: CaptureKind) -> AnalysisKind {
-    match kind {
-        CaptureKind::Static => AnalysisKind::Static,
-        CaptureKind::Dynamic => AnalysisKind::Dynamic,
-        CaptureKind::Fitting => AnalysisKind::Fitting,
-        CaptureKind::Balance => AnalysisKind::Balance,
+/// The analysis kind of a capture kind on a device of `device_type` (the device-type table's
+/// analysis family decides: [`AnalysisKind::of_capture`]); an unknown device keeps the capture's
+/// own name.
+pub fn analysis_kind(device_type: Option<DeviceType>, kind: CaptureKind) -> AnalysisKind {
+    match device_type {
+        Some(device) => AnalysisKind::of_capture(device, kind),
+        None => match kind {
+            CaptureKind::Static => AnalysisKind::Static,
+            CaptureKind::Dynamic => AnalysisKind::Dynamic,
+            CaptureKind::Fitting => AnalysisKind::Fitting,
+            CaptureKind::Balance => AnalysisKind::Balance,
+        },
     }
 }
 
@@ -56,7 +61,7 @@ pub fn analysis_kind(kind: CaptureKind) -> AnalysisKind {
 /// knows it: the raw capture is kept with an `analysisError` parameter, as when the engine cannot
 /// analyse the frames). This runs the analysis engine: CPU-heavy for a long capture.
 pub fn capture_analysis(device_type: Option<DeviceType>, capture: &CaptureRecord, params: &AnalysisParams) -> NewAnalysis {
-    let kind = analysis_kind(capture.kind);
+    let kind = analysis_kind(device_type, capture.kind);
     let grids: Vec<Vec<&[u16]>> =
         capture.frames.iter().map(|f| f.cells.chunks(usize::from(f.cols.max(1))).take(usize::from(f.rows)).collect()).collect();
     let map_preview = match (capture.kind, grids.last()) {

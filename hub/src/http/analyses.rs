@@ -7,7 +7,7 @@
 use schemars::generate::SchemaGenerator;
 use schemars::{json_schema, Schema};
 use serde::{Deserialize, Serialize};
-use storage::model::{Analysis, AnalysisTotals};
+use storage::model::{Analysis, AnalysisFilter, AnalysisTotals};
 
 use super::call::path_segment;
 use super::caller::Caller;
@@ -133,39 +133,69 @@ impl From<AnalysisTotals> for HistoryTotals {
     }
 }
 
-async fn history_page(call: Caller, user_id: String, patient_id: Option<String>, analysis_type: String, page: String) -> Result<warp::reply::Response, ApiError> {
+/// Which history a call asks for: the company's, one patient's or one device's.
+enum HistoryOf {
+    Company,
+    Patient(String),
+    Device(String),
+}
+
+/// The filter of a history call; a device must be one of the caller's company's.
+fn history_filter(call: &Caller, of: HistoryOf, analysis_type: &str) -> Result<AnalysisFilter, ApiError> {
+    Ok(match of {
+        HistoryOf::Company => analyses::filter(None, analysis_type)?,
+        HistoryOf::Patient(patient) => analyses::filter(Some(patient), analysis_type)?,
+        HistoryOf::Device(device) => {
+            let device = call.device(&path_segment(&device))?;
+            AnalysisFilter { device_id: Some(device.id.to_string()), ..analyses::filter(None, analysis_type)? }
+        }
+    })
+}
+
+async fn history_page(call: Caller, user_id: String, of: HistoryOf, analysis_type: String, page: String) -> Result<warp::reply::Response, ApiError> {
     call.acts_as(&user_id)?;
-    let filter = analyses::filter(patient_id, &path_segment(&analysis_type))?;
+    let filter = history_filter(&call, of, &path_segment(&analysis_type))?;
     let page = analyses::page_number(&page)?;
     let (found, sums) = analyses::history_page(call.store(), &filter, page).await?;
     Ok(ok(&HistoryPage { analyses: found.into_iter().map(AnalysisJson::from).collect(), current_page_count: page, totals: sums.into() }))
 }
 
-async fn history_count(call: Caller, user_id: String, patient_id: Option<String>, analysis_type: String) -> Result<warp::reply::Response, ApiError> {
+async fn history_count(call: Caller, user_id: String, of: HistoryOf, analysis_type: String) -> Result<warp::reply::Response, ApiError> {
     call.acts_as(&user_id)?;
-    let filter = analyses::filter(patient_id, &path_segment(&analysis_type))?;
+    let filter = history_filter(&call, of, &path_segment(&analysis_type))?;
     let sums = analyses::history_totals(call.store(), &filter).await?;
     Ok(ok(&HistoryTotals::from(sums)))
 }
 
 /// `GET /api/podometryAnalysisPage/{userId}/{analysisType}/{page}`.
 pub async fn page(user_id: String, analysis_type: String, page: String, call: Caller) -> Result<warp::reply::Response, ApiError> {
-    history_page(call, user_id, None, analysis_type, page).await
+    history_page(call, user_id, HistoryOf::Company, analysis_type, page).await
 }
 
 /// `GET /api/podometryAnalysisCount/{userId}/{analysisType}`.
 pub async fn count(user_id: String, analysis_type: String, call: Caller) -> Result<warp::reply::Response, ApiError> {
-    history_count(call, user_id, None, analysis_type).await
+    history_count(call, user_id, HistoryOf::Company, analysis_type).await
 }
 
 /// `GET /api/podometryAnalysisPatient/{userId}/{patientId}/{analysisType}/{page}`.
 pub async fn patient_page(user_id: String, patient_id: String, analysis_type: String, page: String, call: Caller) -> Result<warp::reply::Response, ApiError> {
-    history_page(call, user_id, Some(patient_id), analysis_type, page).await
+    history_page(call, user_id, HistoryOf::Patient(patient_id), analysis_type, page).await
 }
 
 /// `GET /api/podometryAnalysisCountPatient/{userId}/{patientId}/{analysisType}`.
 pub async fn patient_count(user_id: String, patient_id: String, analysis_type: String, call: Caller) -> Result<warp::reply::Response, ApiError> {
-    history_count(call, user_id, Some(patient_id), analysis_type).await
+    history_count(call, user_id, HistoryOf::Patient(patient_id), analysis_type).await
+}
+
+/// `GET /api/deviceAnalysisPage/{userId}/{deviceId}/{analysisType}/{page}`: the analyses made on
+/// one device (a device page's history, issue 21).
+pub async fn device_page(user_id: String, device_id: String, analysis_type: String, page: String, call: Caller) -> Result<warp::reply::Response, ApiError> {
+    history_page(call, user_id, HistoryOf::Device(device_id), analysis_type, page).await
+}
+
+/// `GET /api/deviceAnalysisCount/{userId}/{deviceId}/{analysisType}`.
+pub async fn device_count(user_id: String, device_id: String, analysis_type: String, call: Caller) -> Result<warp::reply::Response, ApiError> {
+    history_count(call, user_id, HistoryOf::Device(device_id), analysis_type).await
 }
 
 #[cfg(test)]

@@ -14,10 +14,11 @@ pub const COMPANY_QUOTA_BYTES: u64 = 100 * 1024 * 1024;
 const FIELDS: &str = "record::id(id) AS id, record::id(company) AS company_id, record::id(patient) AS patient_id, \
     record::id(user) AS user_id, device, analysis_type, creation_date, notes, map_preview, additional_parameters, size_bytes";
 
-/// `WHERE` clause of a filtered history query; binds `$company`, `$patient`, `$type`.
+/// `WHERE` clause of a filtered history query; binds `$company`, `$patient`, `$type`, `$device`.
 const FILTER: &str = "company = type::record('company', $company) \
     AND ($patient = NONE OR patient = type::record('patient', $patient)) \
-    AND ($type = NONE OR analysis_type = $type)";
+    AND ($type = NONE OR analysis_type = $type) \
+    AND ($device = NONE OR device = $device)";
 
 /// One company's analysis records.
 pub struct Analyses<'a> {
@@ -118,6 +119,7 @@ impl Analyses<'_> {
             .bind(("company", self.company.to_owned()))
             .bind(("patient", filter.patient_id.clone()))
             .bind(("type", filter.analysis_type.clone()))
+            .bind(("device", filter.device_id.clone()))
             .bind(("limit", page_size as i64))
             .bind(("start", (page * page_size) as i64))
             .await?;
@@ -132,6 +134,7 @@ impl Analyses<'_> {
             .bind(("company", self.company.to_owned()))
             .bind(("patient", filter.patient_id.clone()))
             .bind(("type", filter.analysis_type.clone()))
+            .bind(("device", filter.device_id.clone()))
             .await?;
         let row = response.take::<Vec<TotalsRow>>(0)?.into_iter().next();
         Ok(row.map(|r| AnalysisTotals { count: r.count.max(0) as u64, bytes: r.bytes.max(0) as u64 }).unwrap_or_default())

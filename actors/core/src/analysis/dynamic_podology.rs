@@ -19,6 +19,9 @@ pub const ROCKER_DURATION_DECIMALS: i32 = 3;
 pub const ROCKER_SHARE_DECIMALS: i32 = 1;
 /// Spec §8: the message key when a foot has too little contact to find its rockers.
 pub const ERROR_NO_STANCE: &str = "dynamic.error";
+/// The longest contact that is still a step (s): a slow walker's stance lasts about 1.5 s; a foot
+/// down longer than this is standing, not walking.
+pub const MAX_STANCE_S: f64 = 3.0;
 /// Spec §8: the message key when the gait events are out of order (no heel strike, or the heel
 /// lifts before the forefoot lands).
 pub const ERROR_EVENTS_OUT_OF_ORDER: &str = "dynamic.error2";
@@ -174,6 +177,7 @@ fn foot_series(capture: &Capture, peak: &PressureFrame, foot: &Region) -> FootSe
     let Some(ForefootHeel { front, back }) = split_forefoot_heel(peak, foot) else { return series };
     let mut stances = Vec::new();
     let mut tracker = EventTracker::default();
+    let last_s = capture.frames().last().map_or(0.0, |f| capture.seconds_since_start(f));
     for timed in capture.frames() {
         let front_stats = timed.frame.region_stats(&front);
         let back_stats = timed.frame.region_stats(&back);
@@ -195,6 +199,17 @@ fn foot_series(capture: &Capture, peak: &PressureFrame, foot: &Region) -> FootSe
         series.points.push(timed.frame.active_points(foot));
     }
     stances.extend(tracker.finish());
+    // A step is a contact seen whole: the foot lands after the capture starts and lifts before
+    // it ends, within a walker's stance time. A foot already down at the start, still down at
+    // the end, or down for longer is standing: no rockers (never a 100 % ankle rocker).
+    for stance in &mut stances {
+        let e = &stance.events;
+        let seen_whole = e.initial_contact_s > 0.0 && e.toe_off_s < last_s;
+        if stance.rockers.is_some() && (!seen_whole || e.toe_off_s - e.initial_contact_s > MAX_STANCE_S) {
+            stance.rockers = None;
+            stance.error = Some(ERROR_NO_STANCE.to_owned());
+        }
+    }
     series.gait = summarise(series.times.len(), stances);
     series
 }
@@ -308,9 +323,9 @@ mod tests {
         PressureFrame::new(24, 24, cells).unwrap()
     }
 
-    /// A walk at 10 Hz (100 ms per frame). Left foot: heel at 0.0 s, flat 0.2–0.5 s, forefoot only
-    /// 0.6–0.7 s, off at 0.8 s. Right foot: heel at 0.4 s, flat 0.5–0.9 s, forefoot 1.0 s,
-    /// off from 1.1 s; frame 1.1 s is empty.
+    /// A walk at 10 Hz (100 ms per frame) onto an empty plate (frame 0.0 s). Left foot: heel at
+    /// 0.1 s, flat 0.3–0.6 s, forefoot only 0.7–0.8 s, off at 0.9 s. Right foot: heel at 0.5 s,
+    /// flat 0.6–1.0 s, forefoot 1.1 s, off from 1.2 s; frame 1.2 s is empty.
     fn walk() -> Capture {
         let plan: [((bool, bool), (bool, bool)); 12] = [
             ((false, true), (false, false)),  // 0.0 left heel strike
@@ -327,8 +342,9 @@ mod tests {
             ((false, false), (false, false)), // 1.1 empty
         ];
         let mut c = Capture::new(DeviceType::PodologyIoT, 24, 24);
+        c.push(0, frame((false, false), (false, false))).unwrap();
         for (i, (l, r)) in plan.into_iter().enumerate() {
-            c.push(i as u64 * 100, frame(l, r)).unwrap();
+            c.push(100 + i as u64 * 100, frame(l, r)).unwrap();
         }
         c
     }
@@ -344,8 +360,8 @@ mod tests {
             ParameterValue::Series(s) => s.clone(),
             other => panic!("{other:?}"),
         };
-        assert_eq!(series(5), vec![0.0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7]);
-        assert_eq!(series(11), vec![0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0]);
+        assert_eq!(series(5), vec![0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8]);
+        assert_eq!(series(11), vec![0.5, 0.6, 0.7, 0.8, 0.9, 1.0, 1.1]);
         // Left at 0.0 s: heel only, 4 columns × 3 rows = 12 cells of 80, CoP x = 4.5, y = 12.
         assert_eq!(series(0)[0], 12.0);
         assert_eq!(series(1)[0], 80.0);
@@ -398,7 +414,7 @@ mod tests {
         let right = r.right.rockers.unwrap();
         assert_eq!((right.stance_s, right.heel_rocker_s, right.ankle_rocker_s), (0.6, 0.1, 0.4));
         assert_eq!((right.heel_rocker_share, right.ankle_rocker_share), (16.7, 66.7));
-        assert_eq!(r.duration_s, 1.1);
+        assert_eq!(r.duration_s, 1.2);
     }
 
     #[test]
@@ -406,9 +422,11 @@ mod tests {
         // Frames at 0, 333 and 1000 ms: left heel, flat, forefoot. Rockers 0.333, 0.0, 0.667 s of
         // a 1.0 s stance (heel off is the last heel frame, 0.333 s).
         let mut c = Capture::new(DeviceType::PodologyIoT, 24, 24);
-        c.push(0, frame((false, true), (true, true))).unwrap();
-        c.push(333, frame((true, true), (true, true))).unwrap();
-        c.push(1000, frame((true, false), (true, true))).unwrap();
+        c.push(0, frame((false, false), (true, true))).unwrap();
+        c.push(1000, frame((false, true), (true, true))).unwrap();
+        c.push(1333, frame((true, true), (true, true))).unwrap();
+        c.push(2000, frame((true, false), (true, true))).unwrap();
+        c.push(2100, frame((false, false), (true, true))).unwrap();
         let left = dynamic_podology(&c).unwrap().left.rockers.unwrap();
         assert_eq!((left.heel_rocker_s, left.ankle_rocker_s, left.forefoot_rocker_s), (0.333, 0.0, 0.667));
         assert_eq!((left.heel_rocker_share, left.forefoot_rocker_share), (33.3, 66.7));
@@ -422,13 +440,13 @@ mod tests {
         // The right foot stays flat throughout.
         let (heel, flat, fore, off) = ((false, true), (true, true), (true, false), (false, false));
         let mut c = Capture::new(DeviceType::PodologyIoT, 24, 24);
-        for (i, left) in [heel, flat, fore, off, heel, heel, flat, flat, fore].into_iter().enumerate() {
+        for (i, left) in [off, heel, flat, fore, off, heel, heel, flat, flat, fore, off].into_iter().enumerate() {
             c.push(i as u64 * 100, frame(left, flat)).unwrap();
         }
         let left = dynamic_podology(&c).unwrap().left;
         assert_eq!(left.stances.len(), 2);
         assert_eq!(left.contact_frames, 8);
-        assert_eq!(left.stances[1].events.initial_contact_s, 0.4);
+        assert_eq!(left.stances[1].events.initial_contact_s, 0.5);
         assert_eq!(left.stances[1].rockers.unwrap().heel_rocker_s, 0.2);
         let mean = left.rockers.unwrap();
         assert_eq!(
@@ -451,6 +469,38 @@ mod tests {
         assert_eq!(r.left.rockers, None);
         assert_eq!(r.right.error.as_deref(), Some("dynamic.error"));
         assert_eq!(r.right.contact_frames, 1);
+    }
+
+    #[test]
+    fn a_patient_standing_still_has_no_steps_and_no_rockers() {
+        // Both feet flat for 15 s at 10 Hz: no foot lands or lifts inside the capture.
+        let mut c = Capture::new(DeviceType::PodologyIoT, 24, 24);
+        for i in 0..150 {
+            c.push(i * 100, frame((true, true), (true, true))).unwrap();
+        }
+        let r = dynamic_podology(&c).unwrap();
+        for foot in [&r.left, &r.right] {
+            assert_eq!(foot.rockers, None, "never a 100 % ankle rocker");
+            assert_eq!(foot.error.as_deref(), Some(ERROR_NO_STANCE));
+        }
+    }
+
+    #[test]
+    fn a_foot_down_longer_than_a_stance_is_not_a_step() {
+        // Onto the plate at 0.1 s, heel 1 s, flat 3 s, forefoot 1 s, off: 5 s down.
+        let (heel, flat, fore, off) = ((false, true), (true, true), (true, false), (false, false));
+        let mut c = Capture::new(DeviceType::PodologyIoT, 24, 24);
+        let plan = std::iter::once(off)
+            .chain(std::iter::repeat_n(heel, 10))
+            .chain(std::iter::repeat_n(flat, 30))
+            .chain(std::iter::repeat_n(fore, 10))
+            .chain(std::iter::once(off));
+        for (i, left) in plan.enumerate() {
+            c.push(i as u64 * 100, frame(left, off)).unwrap();
+        }
+        let left = dynamic_podology(&c).unwrap().left;
+        assert_eq!(left.stances.len(), 1);
+        assert_eq!((left.rockers, left.error.as_deref()), (None, Some(ERROR_NO_STANCE)));
     }
 
     #[test]

@@ -11,6 +11,7 @@
 #![cfg_attr(test, allow(clippy::unwrap_used))]
 
 pub mod balance;
+pub mod bed_static;
 pub mod body_centre;
 pub mod dynamic_podology;
 pub mod export;
@@ -21,17 +22,23 @@ pub mod mattress;
 pub mod parameters;
 pub mod playback;
 pub mod seating;
+pub mod seating_static;
 pub mod static_podology;
 pub mod units;
 
 use serde::{Deserialize, Serialize};
 
+use crate::machine::capture::CaptureKind;
+use mat_protocol::device_type::{AnalysisFamily, DeviceType};
+
 pub use balance::BalanceResult;
+pub use bed_static::BedStaticResult;
 pub use body_centre::BodyCentreResult;
 pub use dynamic_podology::DynamicResult;
 pub use frame::{ActivePoint, Capture, PressureFrame, TimedFrame};
 pub use parameters::{NamedParameter, ParameterValue};
 pub use seating::SeatingResult;
+pub use seating_static::SeatingStaticResult;
 pub use static_podology::StaticResult;
 
 /// The analysis types of spec §3, spelt as stored in `analysisType`.
@@ -65,6 +72,23 @@ impl AnalysisKind {
         }
     }
 
+    /// The analysis a capture of `capture` kind on a device of `device` makes: the device-type
+    /// table's analysis family decides (issue 21). A dynamic capture is gait on a podology
+    /// plate, the seating panels (`seatingDynamic`) on a seat, a saddle or a bed, the body
+    /// centre (`Rehab`) on a rehab mat; a static capture is `Static` everywhere (its figures
+    /// follow the family: see [`analyse`]).
+    pub fn of_capture(device: DeviceType, capture: CaptureKind) -> AnalysisKind {
+        let family = device.analysis_family().unwrap_or(AnalysisFamily::Podology);
+        match (capture, family) {
+            (CaptureKind::Static, _) => AnalysisKind::Static,
+            (CaptureKind::Dynamic, AnalysisFamily::Podology) => AnalysisKind::Dynamic,
+            (CaptureKind::Dynamic, AnalysisFamily::Seating | AnalysisFamily::Horse | AnalysisFamily::Bed) => AnalysisKind::SeatingDynamic,
+            (CaptureKind::Dynamic, AnalysisFamily::Rehab) => AnalysisKind::Rehab,
+            (CaptureKind::Fitting, _) => AnalysisKind::Fitting,
+            (CaptureKind::Balance, _) => AnalysisKind::Balance,
+        }
+    }
+
     /// Frames an analysis of this kind needs at least.
     pub fn min_frames(self) -> usize {
         match self {
@@ -88,7 +112,14 @@ pub struct AnalysisParams {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "analysisType", content = "result")]
 pub enum AnalysisResult {
+    /// A static capture on feet (podology and rehab plates).
     Static(Box<StaticResult>),
+    /// A static capture on a seat or a saddle (its record's `analysisType` is `Static`).
+    #[serde(rename = "seatingStatic")]
+    SeatingStatic(Box<SeatingStaticResult>),
+    /// A static capture on a bed (its record's `analysisType` is `Static`).
+    #[serde(rename = "bedStatic")]
+    BedStatic(Box<BedStaticResult>),
     Dynamic(DynamicResult),
     Balance(BalanceResult),
     #[serde(rename = "seatingDynamic")]
@@ -101,7 +132,7 @@ impl AnalysisResult {
     /// The kind this result is of.
     pub fn kind(&self) -> AnalysisKind {
         match self {
-            AnalysisResult::Static(_) => AnalysisKind::Static,
+            AnalysisResult::Static(_) | AnalysisResult::SeatingStatic(_) | AnalysisResult::BedStatic(_) => AnalysisKind::Static,
             AnalysisResult::Dynamic(_) => AnalysisKind::Dynamic,
             AnalysisResult::Balance(_) => AnalysisKind::Balance,
             AnalysisResult::SeatingDynamic(_) => AnalysisKind::SeatingDynamic,
@@ -140,8 +171,9 @@ pub enum AnalysisError {
 
 /// Runs the analysis `kind` on `capture`.
 ///
-/// Static analyses read the capture's mean map (so a single frame works) and add the mattress
-/// extras on mattress devices; Dynamic, Balance, seatingDynamic, Fitting and Rehab read every
+/// Static analyses read the capture's mean map (so a single frame works) as the device's
+/// analysis family reads it: feet on a plate, a seat on a seat or a saddle, body regions with
+/// the mattress extras on a bed; Dynamic, Balance, seatingDynamic, Fitting and Rehab read every
 /// frame. Fails when there are too few frames or no active cell at all.
 pub fn analyse(
     kind: AnalysisKind,
@@ -160,11 +192,15 @@ pub fn analyse(
     Ok(match kind {
         AnalysisKind::Static => {
             let map = capture.mean_map();
-            let mut result = static_podology::static_podology(&map, units::cell_area_cm2(device));
-            if units::is_mattress(device) {
-                result.mattress = Some(mattress::mattress(&map, device, params.weight_kg, params.height_cm));
+            match device.analysis_family() {
+                Some(AnalysisFamily::Seating | AnalysisFamily::Horse) => {
+                    AnalysisResult::SeatingStatic(Box::new(seating_static::seating_static(&map, device)))
+                }
+                Some(AnalysisFamily::Bed) => {
+                    AnalysisResult::BedStatic(Box::new(bed_static::bed_static(&map, device, params.weight_kg, params.height_cm)))
+                }
+                _ => AnalysisResult::Static(Box::new(static_podology::static_podology(&map, units::cell_area_cm2(device)))),
             }
-            AnalysisResult::Static(Box::new(result))
         }
         AnalysisKind::Dynamic => AnalysisResult::Dynamic(dynamic_podology::dynamic_podology(capture)?),
         AnalysisKind::Balance => AnalysisResult::Balance(balance::balance(capture, pitch)?),
@@ -173,3 +209,6 @@ pub fn analyse(
         AnalysisKind::Rehab => AnalysisResult::Rehab(body_centre::body_centre(capture, pitch)?),
     })
 }
+
+#[cfg(test)]
+mod family_tests;

@@ -440,7 +440,10 @@ impl CaptureMachine {
             return Err(CaptureRefusal::ConnectDevice);
         }
         let Some(patient_id) = self.patient_id.clone() else { return Err(CaptureRefusal::PatientSelected) };
-        if self.presence != Some(Presence::Present) {
+        // A dynamic capture starts on an empty mat: the patient walks onto the plate (or sits
+        // down) after the start, so that the first steps are whole (issue 21, docs/decisions.md
+        // "Dynamic captures start off the mat"). Every other capture needs somebody on it.
+        if request.kind != CaptureKind::Dynamic && self.presence != Some(Presence::Present) {
             return Err(CaptureRefusal::PositionPatient);
         }
         let loads_at = match request.kind {

@@ -70,6 +70,8 @@ fn refusals_name_what_is_missing() {
     assert_eq!(m.request(t0, req(CaptureKind::Static, 0)), Err(CaptureRefusal::PositionPatient), "no frame yet");
     m.handle_frame(t0, &map(&[0; 4]), Presence::Absent);
     assert_eq!(m.request(t0, req(CaptureKind::Static, 0)), Err(CaptureRefusal::PositionPatient));
+    assert_eq!(m.request(t0, req(CaptureKind::Balance, 0)), Err(CaptureRefusal::PositionPatient));
+    assert_eq!(m.request(t0, req(CaptureKind::Fitting, 120)), Err(CaptureRefusal::PositionPatient));
     m.handle_frame(t0, &map(&BODY), Presence::Present);
     assert_eq!(m.request(t0, req(CaptureKind::Dynamic, 20)), Err(CaptureRefusal::InvalidDuration));
     assert_eq!(m.request(t0, req(CaptureKind::Dynamic, 120)), Err(CaptureRefusal::InvalidDuration), "120 s is fitting only");
@@ -80,6 +82,16 @@ fn refusals_name_what_is_missing() {
         .map(|r| r.code())
         .collect();
     assert_eq!(codes, ["patientSelected", "positionPatient", "connectDevice"]);
+}
+
+#[test]
+fn a_dynamic_capture_starts_on_an_empty_mat_so_the_patient_walks_on_after_the_start() {
+    let t0 = Instant::now();
+    let mut m = CaptureMachine::new();
+    m.set_functional(true);
+    m.set_patient(Some("p1".into()));
+    m.handle_frame(t0, &map(&[0; 4]), Presence::Absent);
+    assert_eq!(m.request(t0, req(CaptureKind::Dynamic, 30)), Ok(()));
 }
 
 #[test]
