@@ -64,7 +64,10 @@ pub struct Device {
     pub device_type: String,
     pub hardware_serial: String,
     pub company_id: String,
+    /// The id of the patient at the bedside (beds, seats, room sets), if one is assigned.
     pub current_patient: Option<String>,
+    /// That patient's name.
+    pub current_patient_name: Option<String>,
     pub number_of_subdevices: i64,
     pub parent_id: Option<String>,
     pub member_index: Option<i64>,

@@ -325,6 +325,111 @@ mod records {
         assert!(store.company(&a).logs().add_presence(&PresenceLog { device_id: device.clone(), creation_date: 6, log_id: "2".into() }).await.is_err());
         assert_eq!(store.company(&a).logs().presence(&device).await.unwrap().len(), 1);
     }
+
+    fn log_at(device: &str, at: i64) -> DeviceLog {
+        DeviceLog { device_id: device.into(), creation_date: at, max_pressure: 1, position: "Supine".into(), posture: "0".into(), confidence: 0.5, pressure_map: "[[0]]".into() }
+    }
+
+    #[tokio::test]
+    async fn a_bed_keeps_its_own_patient_and_its_rows_name_whoever_lay_in_it() {
+        let (store, [(a, ua), (b, ub)]) = two_companies().await;
+        let bed = store.hub_wide().devices().create(&device(&a, "BED-1")).await.unwrap();
+        let ana = store.company(&a).patients().create(&ua, &patient("Ana")).await.unwrap();
+        let bea = store.company(&a).patients().create(&ua, &patient("Bea")).await.unwrap();
+        let eve = store.company(&b).patients().create(&ub, &patient("Eve")).await.unwrap();
+        // The user's selection is not the bed's patient.
+        store.company(&a).patients().select(&ua, &bea).await.unwrap();
+        assert_eq!(store.company(&a).devices().get(&bed).await.unwrap().unwrap().current_patient, None);
+        store.company(&a).logs().add_device_log(&log_at(&bed, 1)).await.unwrap();
+
+        store.company(&a).devices().set_current_patient(&bed, Some(&ana)).await.unwrap();
+        let assigned = store.company(&a).devices().get(&bed).await.unwrap().unwrap();
+        assert_eq!((assigned.current_patient.as_deref(), assigned.current_patient_name.as_deref()), (Some(ana.as_str()), Some("Ana")));
+        assert_eq!(store.company(&a).patients().selected(&ua).await.unwrap().unwrap().id, bea, "assigning leaves the selection alone");
+        store.company(&a).logs().add_device_log(&log_at(&bed, 2)).await.unwrap();
+        store.company(&a).logs().raise_alarm(&bed, "Missing", 3).await.unwrap();
+        store.company(&a).logs().add_presence(&PresenceLog { device_id: bed.clone(), creation_date: 4, log_id: "1".into() }).await.unwrap();
+
+        // Released, then Bea lies in it.
+        store.company(&a).devices().set_current_patient(&bed, None).await.unwrap();
+        store.company(&a).logs().add_device_log(&log_at(&bed, 5)).await.unwrap();
+        store.company(&a).devices().set_current_patient(&bed, Some(&bea)).await.unwrap();
+        store.company(&a).logs().add_device_log(&log_at(&bed, 6)).await.unwrap();
+
+        let of_ana = store.company(&a).logs().of_patient(&ana).await.unwrap();
+        assert_eq!(of_ana.device_logs.iter().map(|l| l.creation_date).collect::<Vec<_>>(), vec![2]);
+        assert_eq!((of_ana.alarms.len(), of_ana.presence.len()), (1, 1));
+        let of_bea = store.company(&a).logs().of_patient(&bea).await.unwrap();
+        assert_eq!(of_bea.device_logs.iter().map(|l| l.creation_date).collect::<Vec<_>>(), vec![6]);
+        assert!(store.company(&b).logs().of_patient(&ana).await.unwrap().alarms.is_empty(), "another company reads none");
+
+        // Only a patient and a device of the same company.
+        assert!(matches!(store.company(&a).devices().set_current_patient(&bed, Some(&eve)).await, Err(StoreError::NotFound)));
+        assert!(matches!(store.company(&b).devices().set_current_patient(&bed, Some(&eve)).await, Err(StoreError::NotFound)));
+        assert!(matches!(store.company(&a).devices().set_current_patient(&bed, Some("nobody")).await, Err(StoreError::NotFound)));
+        assert_eq!(store.company(&a).devices().get(&bed).await.unwrap().unwrap().current_patient.as_deref(), Some(bea.as_str()), "a refusal changes nothing");
+    }
+
+    #[tokio::test]
+    async fn a_room_sets_sensors_write_for_the_sets_patient() {
+        let (store, [(a, ua), _]) = two_companies().await;
+        let parent = NewDevice { device_type: "Room Set".into(), secret_hash: String::new(), ..device(&a, "ROOM") };
+        let family = store.hub_wide().devices().create_family(&parent, &[device(&a, "ROOM-BED"), device(&a, "ROOM-SEAT")]).await.unwrap();
+        let ana = store.company(&a).patients().create(&ua, &patient("Ana")).await.unwrap();
+        store.company(&a).devices().set_current_patient(&family.parent_id, Some(&ana)).await.unwrap();
+        store.company(&a).logs().raise_alarm(&family.member_ids[1], "Missing", 7).await.unwrap();
+        let of_ana = store.company(&a).logs().of_patient(&ana).await.unwrap();
+        assert_eq!(of_ana.alarms.iter().map(|l| l.device_id.as_str()).collect::<Vec<_>>(), vec![family.member_ids[1].as_str()]);
+    }
+
+    #[tokio::test]
+    async fn deleting_a_patient_erases_their_analyses_releases_their_bed_and_is_audited_in_one_transaction() {
+        use crate::model::NewAuditEntry;
+        let (store, [(a, ua), (b, ub)]) = two_companies().await;
+        let bed = store.hub_wide().devices().create(&device(&a, "BED-D")).await.unwrap();
+        let ana = store.company(&a).patients().create(&ua, &patient("Ana")).await.unwrap();
+        let bea = store.company(&a).patients().create(&ua, &patient("Bea")).await.unwrap();
+        for at in 0..3 {
+            store.company(&a).analyses().create(&analysis(&ana, &ua, "Static", at)).await.unwrap();
+        }
+        store.company(&a).analyses().create(&analysis(&bea, &ua, "Static", 9)).await.unwrap();
+        store.company(&a).devices().set_current_patient(&bed, Some(&ana)).await.unwrap();
+        store.company(&a).patients().select(&ua, &ana).await.unwrap();
+        store.company(&a).logs().raise_alarm(&bed, "Missing", 3).await.unwrap();
+        let audit = NewAuditEntry {
+            company_id: a.clone(),
+            actor_user_id: ua.clone(),
+            actor_email: "a@example.com".into(),
+            action: "patient.delete".into(),
+            entity_type: "patient".into(),
+            entity_id: ana.clone(),
+            summary: "Deleted patient".into(),
+        };
+        // Another company's handle deletes nothing and records nothing.
+        assert!(matches!(store.company(&b).patients().delete(&ana, &NewAuditEntry { company_id: b.clone(), actor_user_id: ub.clone(), ..audit.clone() }).await, Err(StoreError::NotFound)));
+        assert!(store.company(&b).audit().page(0, 10).await.unwrap().entries.is_empty());
+        assert!(store.company(&a).patients().get(&ana).await.unwrap().is_some());
+
+        // A failing audit entry (action too long for the schema) rolls the whole deletion back.
+        let refused = store.company(&a).patients().delete(&ana, &NewAuditEntry { action: "x".repeat(65), ..audit.clone() }).await;
+        assert!(refused.is_err());
+        assert!(store.company(&a).patients().get(&ana).await.unwrap().is_some(), "the patient is still there");
+        let of_ana = AnalysisFilter { patient_id: Some(ana.clone()), analysis_type: None };
+        assert_eq!(store.company(&a).analyses().totals(&of_ana).await.unwrap().count, 3, "their analyses too");
+        assert_eq!(store.company(&a).devices().get(&bed).await.unwrap().unwrap().current_patient.as_deref(), Some(ana.as_str()));
+
+        store.company(&a).patients().delete(&ana, &audit).await.unwrap();
+        assert!(store.company(&a).patients().get(&ana).await.unwrap().is_none());
+        assert_eq!(store.company(&a).analyses().totals(&of_ana).await.unwrap().count, 0);
+        assert_eq!(store.company(&a).analyses().totals(&AnalysisFilter::default()).await.unwrap().count, 1, "Bea's analysis stays");
+        assert_eq!(store.company(&a).devices().get(&bed).await.unwrap().unwrap().current_patient, None, "the bed is released");
+        assert!(store.company(&a).patients().selected(&ua).await.unwrap().is_none(), "nobody has them selected");
+        assert!(store.company(&a).logs().of_patient(&ana).await.unwrap().alarms.is_empty(), "no row names them");
+        assert_eq!(store.company(&a).logs().alarms(&bed).await.unwrap().len(), 1, "the bed's alarm history stays");
+        let entries = store.company(&a).audit().page(0, 10).await.unwrap().entries;
+        assert_eq!(entries.iter().map(|e| (e.action.as_str(), e.entity_id.as_str())).collect::<Vec<_>>(), vec![("patient.delete", ana.as_str())]);
+        assert!(matches!(store.company(&a).patients().delete(&ana, &audit).await, Err(StoreError::NotFound)), "deleted once");
+    }
 }
 
 #[tokio::test]

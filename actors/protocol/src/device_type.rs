@@ -239,6 +239,9 @@ pub struct DeviceTypeInfo {
     pub frame: Option<FrameShape>,
     /// Whether its page has the patient panel (selection, captures, history).
     pub has_patients: bool,
+    /// Whether the device has its own patient at the bedside, assigned and released by staff
+    /// (beds, seats, room sets); its captures, alarms and logs are that patient's.
+    pub bedside_patient: bool,
     /// Captures its page offers.
     pub captures: Vec<CaptureOffer>,
     /// The PDF report icon (spec §6: eight types).
@@ -405,6 +408,24 @@ impl DeviceType {
         self.watches_repositioning() || matches!(self, DeviceType::SeatingMat)
     }
 
+    /// Whether a device of this type has its own patient at the bedside (issue 22): beds, seats
+    /// and room sets, where a patient lies or sits for hours and the device's alarms, logs and
+    /// repositioning history are theirs. Staff assign and release them on the device's page.
+    /// Analysis plates (podology, rehab, force, horse) are shared by many patients in a day: their
+    /// captures follow each clinician's own selection (spec §7).
+    pub fn has_bedside_patient(self) -> bool {
+        matches!(
+            self,
+            DeviceType::MattressMat
+                | DeviceType::MattressMatIoT
+                | DeviceType::SleepMat
+                | DeviceType::SeatingMat
+                | DeviceType::SeatingMatIoT
+                | DeviceType::SeatingMatIoTXL
+                | DeviceType::RoomSet
+        )
+    }
+
     /// Everything the client reads about this type.
     pub fn info(self) -> DeviceTypeInfo {
         let captures = self.captures();
@@ -417,6 +438,7 @@ impl DeviceType {
             settings_route: if self == DeviceType::RoomSet { "/roomSettings" } else { "/deviceSettings" },
             frame: self.frame_shape().map(|(rows, cols, format)| FrameShape { rows, cols, bytes_per_cell: format.bytes_per_cell() as u8 }),
             has_patients: !captures.is_empty() || repositioning_clock,
+            bedside_patient: self.has_bedside_patient(),
             pdf_reports: self.pdf_reports(),
             static_histogram: self.static_histogram(),
             captures,
@@ -480,6 +502,15 @@ mod tests {
         assert_eq!(unique.len(), own.len(), "no two types share a route");
         assert_eq!(DeviceType::PodologyIoT.info().analysis_route, Some("/Podology"));
         assert_eq!(DeviceType::RoomSet.info().settings_route, "/roomSettings");
+    }
+
+    #[test]
+    fn beds_seats_and_room_sets_have_a_bedside_patient_and_plates_do_not() {
+        let with: Vec<&str> = DeviceType::ALL.into_iter().filter(|t| t.info().bedside_patient).map(DeviceType::name).collect();
+        assert_eq!(with, ["Mattress Mat", "Mattress Mat IoT", "Seating Mat", "Seating Mat IoT", "Seating Mat IoT XL", "Sleep Mat", "Room Set"]);
+        for plate in [DeviceType::Podology, DeviceType::PodologyIoT, DeviceType::PressureMatIoT, DeviceType::RehabMat, DeviceType::ForceMat] {
+            assert!(!plate.has_bedside_patient(), "{plate:?} follows the clinician's selection");
+        }
     }
 
     #[test]

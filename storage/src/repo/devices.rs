@@ -11,7 +11,8 @@ use crate::repo::audit::{bounded, now_ms, CREATE_AUDIT};
 use crate::{new_id, StoreError};
 
 const FIELDS: &str = "record::id(id) AS id, name, bed, room, building, floor, health_system, device_type, \
-    hardware_serial, record::id(company) AS company_id, current_patient, number_of_subdevices, \
+    hardware_serial, record::id(company) AS company_id, current_patient, \
+    (IF current_patient THEN type::record('patient', current_patient).name ELSE NONE END) AS current_patient_name, number_of_subdevices, \
     (IF parent THEN record::id(parent) ELSE NONE END) AS parent_id, member_index, \
     members.map(|$m| record::id($m)) AS member_ids, secret_hash";
 
@@ -135,6 +136,30 @@ impl Devices<'_> {
             .bind(("actor_company", self.company.to_owned()))
             .bind(("audit", bounded(audit)))
             .bind(("audit_at", now_ms()))
+            .await?;
+        checked(response)?;
+        Ok(())
+    }
+
+    /// Assigns `patient_id` to the device as its patient at the bedside, or releases it (`None`).
+    /// Both must belong to the company (`NotFound` otherwise). Which devices may have one is the
+    /// device-type table's rule, checked by the caller.
+    pub async fn set_current_patient(&self, id: &str, patient_id: Option<&str>) -> Result<(), StoreError> {
+        let response = self
+            .db
+            .query(
+                "BEGIN TRANSACTION;
+                 LET $company_ref = type::record('company', $company);
+                 IF $patient != NONE AND (SELECT VALUE id FROM type::record('patient', $patient) WHERE company = $company_ref)[0] = NONE
+                    { THROW 'notFound' };
+                 LET $updated = (UPDATE type::record('device', $id) SET current_patient = $patient
+                    WHERE company = $company_ref RETURN VALUE record::id(id));
+                 IF array::len($updated) = 0 { THROW 'notFound' };
+                 COMMIT TRANSACTION;",
+            )
+            .bind(("id", id.to_owned()))
+            .bind(("company", self.company.to_owned()))
+            .bind(("patient", patient_id.map(str::to_owned)))
             .await?;
         checked(response)?;
         Ok(())

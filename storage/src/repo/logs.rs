@@ -50,7 +50,7 @@ impl Logs<'_> {
             return Ok(id);
         }
         let create = "CREATE type::record('alarm_log', $e.id) SET device = $device_ref, company = $company_ref, kind = $e.kind,
-            creation_date = $e.at;";
+            creation_date = $e.at, patient = $patient;";
         self.create_for_device(device_id, create, NewAlarm { id: id.clone(), kind: kind.to_owned(), at }).await?;
         Ok(id)
     }
@@ -138,12 +138,14 @@ impl Logs<'_> {
     pub async fn add_device_log(&self, entry: &DeviceLog) -> Result<(), StoreError> {
         let create = "CREATE device_log SET device = $device_ref, company = $company_ref, creation_date = $e.creation_date,
             max_pressure = $e.max_pressure, position = $e.position, posture = $e.posture, confidence = $e.confidence,
-            pressure_map = $e.pressure_map;";
+            pressure_map = $e.pressure_map, patient = $patient;";
         self.create_for_device(&entry.device_id, create, entry.clone()).await
     }
 
-    /// Runs `create` (which may use `$device_ref`, `$company_ref` and the entry as `$e`) in a
-    /// transaction, after checking that the device belongs to the company (`NotFound` if not).
+    /// Runs `create` (which may use `$device_ref`, `$company_ref`, `$patient` and the entry as
+    /// `$e`) in a transaction, after checking that the device belongs to the company (`NotFound`
+    /// if not). `$patient` is the patient at the bedside when the row is written: the device's
+    /// own, else its parent's (a room set's sensor writes for the set's patient), else NONE.
     async fn create_for_device<E: SurrealValue + 'static>(&self, device_id: &str, create: &str, entry: E) -> Result<(), StoreError> {
         let response = self
             .db
@@ -152,6 +154,7 @@ impl Logs<'_> {
                  LET $company_ref = type::record('company', $company);
                  LET $device_ref = (SELECT VALUE id FROM type::record('device', $device) WHERE company = $company_ref)[0];
                  IF $device_ref = NONE {{ THROW 'notFound' }};
+                 LET $patient = $device_ref.current_patient ?? (IF $device_ref.parent THEN $device_ref.parent.current_patient ELSE NONE END);
                  {create}
                  COMMIT TRANSACTION;"
             ))
@@ -182,7 +185,7 @@ impl Logs<'_> {
     /// Appends a presence log entry ('1' entrance, '0' exit).
     pub async fn add_presence(&self, entry: &PresenceLog) -> Result<(), StoreError> {
         let create = "CREATE presence_log SET device = $device_ref, company = $company_ref, creation_date = $e.creation_date,
-            log_id = $e.log_id;";
+            log_id = $e.log_id, patient = $patient;";
         self.create_for_device(&entry.device_id, create, entry.clone()).await
     }
 
@@ -200,6 +203,35 @@ impl Logs<'_> {
             .bind(("limit", LOG_LIST_LIMIT))
             .await?;
         Ok(response.take(0)?)
+    }
+}
+
+/// What a patient's bedside rows are, for [`Logs::of_patient`].
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct PatientLogs {
+    pub alarms: Vec<AlarmLog>,
+    pub device_logs: Vec<DeviceLog>,
+    pub presence: Vec<PresenceLog>,
+}
+
+impl Logs<'_> {
+    /// Every alarm, device log and presence row written while `patient_id` was at the bedside,
+    /// oldest first (a patient's data file). Not limited: a patient's whole stay.
+    pub async fn of_patient(&self, patient_id: &str) -> Result<PatientLogs, StoreError> {
+        let mut response = self
+            .db
+            .query(format!(
+                "SELECT {ALARM_FIELDS} FROM alarm_log WHERE patient = $patient AND company = type::record('company', $company)
+                    ORDER BY creation_date;
+                 SELECT record::id(device) AS device_id, creation_date, max_pressure, position, posture, confidence, pressure_map
+                    FROM device_log WHERE patient = $patient AND company = type::record('company', $company) ORDER BY creation_date;
+                 SELECT record::id(device) AS device_id, creation_date, log_id FROM presence_log
+                    WHERE patient = $patient AND company = type::record('company', $company) ORDER BY creation_date;"
+            ))
+            .bind(("company", self.company.to_owned()))
+            .bind(("patient", patient_id.to_owned()))
+            .await?;
+        Ok(PatientLogs { alarms: response.take(0)?, device_logs: response.take(1)?, presence: response.take(2)? })
     }
 }
 

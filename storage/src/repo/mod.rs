@@ -22,7 +22,7 @@ pub use companies::{HubCompanies, Profile};
 pub use device_confs::{DeviceConfs, HubDeviceConfs};
 pub use devices::{CreatedFamily, Devices, HubDevices};
 pub use layouts::Layouts;
-pub use logs::{HubLogs, Logs, LOG_LIST_LIMIT};
+pub use logs::{HubLogs, Logs, PatientLogs, LOG_LIST_LIMIT};
 pub use patients::Patients;
 pub use revoked_tokens::{RevokedToken, RevokedTokens};
 pub use settings::Settings;

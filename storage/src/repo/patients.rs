@@ -3,8 +3,9 @@
 use surrealdb::engine::any::Any;
 use surrealdb::Surreal;
 
-use crate::model::{Patient, PatientFields};
+use crate::model::{NewAuditEntry, Patient, PatientFields};
 use crate::error::checked;
+use crate::repo::audit::{bounded, now_ms, CREATE_AUDIT};
 use crate::{new_id, unix_now, StoreError};
 
 const FIELDS: &str = "record::id(id) AS id, record::id(company) AS company_id, created_at, { name: name, weight: weight, \
@@ -62,6 +63,39 @@ impl Patients<'_> {
             .await?;
         let updated: Vec<String> = response.take(0)?;
         if updated.is_empty() { Err(StoreError::NotFound) } else { Ok(()) }
+    }
+
+    /// Deletes a patient and everything that names them, with `audit`, in one transaction (all or
+    /// nothing): their analyses are erased; the devices they were assigned to are released; users
+    /// who had them selected have none; the bedside log rows written for them (alarms, device
+    /// and presence logs, which stay the device's history) no longer name them. `NotFound` for
+    /// another company's patient.
+    pub async fn delete(&self, id: &str, audit: &NewAuditEntry) -> Result<(), StoreError> {
+        let response = self
+            .db
+            .query(format!(
+                "BEGIN TRANSACTION;
+                 LET $company_ref = type::record('company', $company);
+                 LET $patient = (SELECT VALUE id FROM type::record('patient', $id) WHERE company = $company_ref)[0];
+                 IF $patient = NONE {{ THROW 'notFound' }};
+                 DELETE analysis WHERE company = $company_ref AND patient = $patient;
+                 UPDATE device SET current_patient = NONE WHERE company = $company_ref AND current_patient = $id;
+                 UPDATE user SET selected_patient = NONE WHERE company = $company_ref AND selected_patient = $patient;
+                 UPDATE alarm_log SET patient = NONE WHERE company = $company_ref AND patient = $id;
+                 UPDATE device_log SET patient = NONE WHERE company = $company_ref AND patient = $id;
+                 UPDATE presence_log SET patient = NONE WHERE company = $company_ref AND patient = $id;
+                 DELETE $patient;
+                 {CREATE_AUDIT}
+                 COMMIT TRANSACTION;"
+            ))
+            .bind(("id", id.to_owned()))
+            .bind(("company", self.company.to_owned()))
+            .bind(("actor_company", self.company.to_owned()))
+            .bind(("audit", bounded(audit)))
+            .bind(("audit_at", now_ms()))
+            .await?;
+        checked(response)?;
+        Ok(())
     }
 
     /// A patient of the company.
