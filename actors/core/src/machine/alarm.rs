@@ -162,6 +162,11 @@ impl AlarmMachine {
         !self.pending.is_empty()
     }
 
+    /// Whether an alarm of this kind waits to be attended.
+    pub fn has_unattended_kind(&self, kind: AlarmKind) -> bool {
+        self.pending.iter().any(|a| a.kind == kind)
+    }
+
     /// The patient status changed (Missing raises a Missing alarm).
     pub fn handle_patient_status(&mut self, now: Instant, status: PatientStatus) {
         self.condition_is(now, AlarmKind::Missing, status == PatientStatus::Missing);

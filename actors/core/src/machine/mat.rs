@@ -21,7 +21,7 @@
 use std::collections::VecDeque;
 use std::time::{Duration, Instant};
 
-use super::alarm::{AlarmId, AlarmMachine, AlarmOutput, AttendError};
+use super::alarm::{AlarmId, AlarmKind, AlarmMachine, AlarmOutput, AttendError};
 use super::capture::{CaptureMachine, CaptureOutput, CaptureRefusal, CaptureRequest};
 use super::device_log::{DeviceLogMachine, LogConfig, LogOutput};
 use mat_protocol::device_type::DeviceType;
@@ -528,7 +528,10 @@ impl MatMachine {
         let repositioning = self.ulcer.as_ref().map_or(RepositioningTier::Ok, |u| u.tier());
         let patient_status = match self.patient.status() {
             PatientStatus::Missing => PatientStatus::Missing,
-            _ if repositioning.at_risk() => PatientStatus::UlcerRisk,
+            // Ulcer Risk (orange, spec §4) while its alarm waits for someone: once attended, the
+            // card is no longer an alarm, and the tier (due / overdue) says a turn is still owed
+            // (docs/decisions.md, "An attended alarm is not an alarm").
+            _ if repositioning.at_risk() && self.alarms.has_unattended_kind(AlarmKind::UlcerRisk) => PatientStatus::UlcerRisk,
             // A stored Ulcer Risk the clock no longer confirms (after a restart) is cleared by the
             // first present frame, as before.
             other => other,

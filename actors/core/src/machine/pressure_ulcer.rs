@@ -14,7 +14,8 @@
 //! a load shift (the loaded regions of the back and pelvis, [`RegionLoads::torso`], differ from
 //! the episode's by a Jaccard distance of [`UlcerConfig::shift_distance`] or more: a raised knee
 //! or a moved arm changes other regions), held for [`UlcerConfig::turn_confirmation`] so one
-//! noisy frame or a restless minute is not a turn. During the confirmation, a reading below the
+//! noisy frame or a restless minute is not a turn. What must hold is being away from the
+//! episode's posture, not one new posture: Left then Right for 50 s each is a turn. During the confirmation, a reading below the
 //! confidence threshold is no evidence either way; only a confident reading of the episode's
 //! posture, with the torso's load back in place, cancels it. A nurse may also record a turn by
 //! hand ([`UlcerRiskMachine::record_turn`]).
@@ -324,10 +325,12 @@ impl UlcerRiskMachine {
             self.candidate_posture = None;
             return;
         }
-        if posture_changed && self.candidate_posture != posture {
-            // A different new posture restarts the confirmation.
+        if posture_changed {
+            // Away from the episode's posture, whichever new one: the confirmation runs from when
+            // the patient left it. A posture changed every 50 s (Left → Right → Prone → Supine)
+            // once restarted it at each change, so no turn was ever confirmed and a patient moved
+            // all night raised an Ulcer Risk alarm (issue 23).
             self.candidate_posture = posture;
-            self.turn_candidate_since = Some(now);
         }
         let since = *self.turn_candidate_since.get_or_insert(now);
         if now >= since + self.config.turn_confirmation {

@@ -253,6 +253,37 @@ fn a_patient_left_still_past_the_interval_raises_one_ulcer_alarm_and_a_turn_clea
 }
 
 #[test]
+fn an_attended_ulcer_alarm_leaves_the_card_correct_with_the_turn_still_owed() {
+    let mut m = MatMachine::new(functional_config());
+    let t0 = Instant::now();
+    let back = body();
+    // Lying still for 2 h 40 min: Ulcer Risk, orange, an alarm waiting.
+    let mut now = t0;
+    for step in 0..=960u64 {
+        now = t0 + Duration::from_secs(step * 10);
+        run_until(&mut m, now);
+        m.handle_frame(now, &map(&back));
+        drain(&mut m);
+    }
+    assert_eq!((m.status().patient_status, m.status().card), (PatientStatus::UlcerRisk, CardStatus::Alarm));
+    // A nurse attends it; the patient has not been turned yet.
+    assert_eq!(m.attend_all_alarms(now + Duration::from_secs(5)), 1);
+    let status = m.status();
+    assert_eq!((status.patient_status, status.card, status.unattended_alarm), (PatientStatus::Correct, CardStatus::Correct, false));
+    assert_eq!(status.repositioning, RepositioningTier::Overdue, "the turn is still owed");
+    // Still lying still: the same episode raises no second alarm and the card stays Correct.
+    let mut out = Vec::new();
+    for step in 1..=60u64 {
+        let later = now + Duration::from_secs(5 + step * 10);
+        out.extend(run_until(&mut m, later));
+        m.handle_frame(later, &map(&back));
+        out.extend(drain(&mut m));
+    }
+    assert!(!out.iter().any(|o| matches!(o, MatOutput::Alarm(AlarmOutput::Raised(_)))), "{out:?}");
+    assert_eq!(m.status().card, CardStatus::Correct);
+}
+
+#[test]
 fn logs_are_written_on_entrance_and_every_five_minutes_not_per_frame() {
     let mut m = MatMachine::new(functional_config());
     let t0 = Instant::now();

@@ -127,6 +127,36 @@ fn a_turn_must_hold_for_the_confirmation_time() {
     assert_eq!(sim.tiers().last(), Some(&(120, RepositioningTier::Due)));
 }
 
+/// Issue 23: the device log showed a posture change every 50 s (Left Lateral → Right Lateral →
+/// Prone → Supine) and yet an Ulcer Risk alarm was raised. Each new posture restarted the 60 s
+/// confirmation, so none held long enough to count.
+#[test]
+fn a_posture_changed_every_fifty_seconds_is_counted_as_turns_and_never_falls_due() {
+    const OTHER_SIDE: RegionLoads = RegionLoads::from_bits(0b100_100_100_100_000_000);
+    let reading = |posture| Some(PostureReading { posture, confidence: 0.9 });
+    let cycle = [
+        (SIDE, reading(Posture::LeftLateral)),
+        (OTHER_SIDE, reading(Posture::RightLateral)),
+        (BACK, reading(Posture::Prone)),
+        (BACK, reading(Posture::Supine)),
+    ];
+    let mut sim = Sim::new();
+    sim.run(10, BACK, supine());
+    // Three hours, a sample every 10 s, a new posture every 50 s.
+    let start = sim.now;
+    for step in 0..(3 * 3_600 / 10) {
+        let now = start + Duration::from_secs(step * 10);
+        sim.timeouts_until(now);
+        let (loads, posture) = cycle[(step as usize / 5) % cycle.len()];
+        sim.m.handle_regions(now, loads, posture);
+        sim.drain_at(now);
+    }
+    let turns = sim.out.iter().filter(|(_, o)| matches!(o, UlcerOutput::Turned(TurnReason::Posture(..)))).count();
+    assert!(turns >= 100, "{turns} turns counted in 3 h of changes every 50 s");
+    assert!(!sim.tiers().iter().any(|(_, t)| t.at_risk()), "{:?}", sim.tiers());
+    assert!(sim.m.longest_load(start + Duration::from_secs(3 * 3_600)) < 5 * MIN);
+}
+
 #[test]
 fn a_load_shift_without_a_posture_is_a_turn() {
     let mut sim = Sim::new();
