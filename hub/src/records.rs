@@ -75,6 +75,10 @@ pub async fn save_record(store: &Store, catalog: &Catalog, reporter: &AlarmRepor
             }
         }
         Record::StreamingEnd { device_id, ends_at_ms } => company.device_confs().set_streaming_end(device_id, ends_at_ms.map(|ms| ms as i64)).await,
+        Record::Tare { device_id, tare } => match serde_json::to_string(tare.as_ref()) {
+            Ok(json) => company.device_confs().set_tare(device_id, &json).await,
+            Err(error) => Err(StoreError::Invalid(error.to_string())),
+        },
         Record::CaptureStored(capture) => record_capture(company, Some(device.device_type), capture.clone()).await,
     };
     match result {

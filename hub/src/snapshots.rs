@@ -3,8 +3,8 @@
 //! The snapshots themselves are not stored: what a hub restart keeps of a mat is written where
 //! the durability rules already put it (docs/decisions.md, "A mat's snapshot across a hub
 //! restart"): its patient status (`device_conf`, by the storage writer after the step's records),
-//! its unattended alarms (`alarm_log`, written before that status), its stream end and its
-//! repositioning interval (`device_conf`). [`load`] reads them back and builds one
+//! its unattended alarms (`alarm_log`, written before that status), its stream end, its
+//! repositioning interval and its tare (`device_conf`). [`load`] reads them back and builds one
 //! [`MatSnapshot`] per device that has any of them; the registry hands each to the device's first
 //! actor.
 
@@ -16,6 +16,7 @@ use actors::catalog::Catalog;
 use anyhow::Context;
 use mat_core::machine::alarm::{AlarmKind, PendingAlarm};
 use mat_core::machine::mat::{MatSnapshot, StoredMatState};
+use mat_core::machine::tare::Tare;
 use storage::Store;
 use storage::model::{AlarmLog, DeviceConf};
 
@@ -41,10 +42,18 @@ fn stored_states(confs: &[DeviceConf], alarms: &[AlarmLog]) -> HashMap<String, S
     for conf in confs {
         let stream_ends_at_ms = conf.streaming_end_ms.and_then(|ms| u64::try_from(ms).ok());
         let repositioning_interval = conf.repositioning_minutes.and_then(|m| u64::try_from(m).ok()).map(|m| Duration::from_secs(m * 60));
-        if stream_ends_at_ms.is_some() || repositioning_interval.is_some() {
+        let tare = conf.tare_json.as_deref().and_then(|json| match serde_json::from_str::<Tare>(json) {
+            Ok(tare) => Some(tare),
+            Err(error) => {
+                tracing::warn!(device = %conf.device_id, %error, "a stored tare could not be read; the mat learns it again");
+                None
+            }
+        });
+        if stream_ends_at_ms.is_some() || repositioning_interval.is_some() || tare.is_some() {
             let state = states.entry(conf.device_id.clone()).or_default();
             state.stream_ends_at_ms = stream_ends_at_ms;
             state.repositioning_interval = repositioning_interval;
+            state.tare = tare;
         }
     }
     for alarm in alarms {
@@ -71,6 +80,7 @@ mod tests {
             image_saved: false,
             streaming_end_ms,
             repositioning_minutes,
+            tare_json: None,
         }
     }
 

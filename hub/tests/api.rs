@@ -219,7 +219,7 @@ async fn bodies_over_the_limit_are_413_and_bad_json_400_never_500() {
 
 /// The calls only administrators may make (spec §9 and the hub's own: audit log, secret
 /// rotation), by method and documented path.
-const ADMINISTRATOR_ROUTES: [(&str, &str); 11] = [
+const ADMINISTRATOR_ROUTES: [(&str, &str); 12] = [
     ("POST", "/api/auth/signup"),
     ("GET", "/api/auth/companies"),
     ("GET", "/api/auth/companiesname"),
@@ -231,6 +231,7 @@ const ADMINISTRATOR_ROUTES: [(&str, &str); 11] = [
     ("PUT", "/api/companyVariants"),
     ("GET", "/api/auditLog/{page}"),
     ("POST", "/api/device/{id}/secret"),
+    ("POST", "/api/device/{id}/tare"),
 ];
 
 #[tokio::test]

@@ -113,6 +113,7 @@ pub async fn run_device_with(
     if let Some(device_type) = DeviceType::from_name(&spec.device_type) {
         synth = synth.for_device_type(device_type);
     }
+    synth = synth.with_idle_level(spec.idle_level_steps, spec.seed);
     let mut device = Device {
         synth,
         rate: RateControl::new(spec.rate),

@@ -75,6 +75,10 @@ struct Args {
     /// Start every scenario at the beginning of its cycle instead of spreading them.
     #[arg(long)]
     sync_start: bool,
+    /// Mean idle level added to every cell, in the device's steps (other makes of mat idle a few
+    /// steps above zero; each cell gets 0.6–1.4 times it). 0: none.
+    #[arg(long, default_value_t = 0.0)]
+    idle_level: f32,
     /// No status line (for logs and CI).
     #[arg(long)]
     quiet: bool,
@@ -121,6 +125,7 @@ fn specs(args: &Args) -> Result<Vec<DeviceSpec>> {
         if args.sync_start {
             spec.time_offset = Duration::ZERO;
         }
+        spec.idle_level_steps = args.idle_level;
     }
     Ok(specs)
 }

@@ -36,6 +36,9 @@ pub struct DeviceSpec {
     pub time_offset: Duration,
     /// Free-form firmware string sent in the hello.
     pub firmware: String,
+    /// Mean idle level added to every cell of its pressure maps, in the device's steps
+    /// ([`crate::MapSynth::with_idle_level`]); 0: none, as the development sensor.
+    pub idle_level_steps: f32,
 }
 
 impl DeviceSpec {
@@ -64,6 +67,7 @@ impl DeviceSpec {
             seed,
             time_offset,
             firmware: format!("simulator/{}", env!("CARGO_PKG_VERSION")),
+            idle_level_steps: 0.0,
         }
     }
 }

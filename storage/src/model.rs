@@ -104,6 +104,8 @@ pub struct DeviceConf {
     pub streaming_end_ms: Option<i64>,
     /// The repositioning interval set for the device, minutes (none: the default).
     pub repositioning_minutes: Option<i64>,
+    /// The mat's tare as JSON (`mat_core::machine::tare::Tare`; none until one is set).
+    pub tare_json: Option<String>,
 }
 
 /// A status change to persist.

@@ -35,6 +35,7 @@ use mat_core::machine::device_log::LogOutput;
 use mat_core::machine::mat::{BehaviourConfig, DeviceStatus, MatConfig, MatMachine, MatOutput, RepositioningView};
 use mat_core::machine::presence::Presence;
 use mat_core::machine::streaming::StreamRefusal;
+use mat_core::machine::tare::{Tare, TareRefusal};
 use crate::metrics::HubMetrics;
 use mat_protocol::{CellFormat, Command, ErrorCode, HubMessage, ProtocolErrorMessage};
 
@@ -79,6 +80,10 @@ pub enum MatMsg {
     SetRepositioningInterval(Duration),
     /// The repositioning clock as the device page shows it (`None`: the type has none).
     GetRepositioning(RpcReplyPort<Option<RepositioningView>>),
+    /// The tare subtracted from the mat's frames (`None`: none yet, or no maps).
+    GetTare(RpcReplyPort<Option<Tare>>),
+    /// An administrator zeroes the empty mat.
+    ZeroTare(RpcReplyPort<Result<Tare, TareRefusal>>),
     /// The parent set's actor was restarted: report to this one from now on.
     SetParent(ActorRef<RoomSetMsg>),
     /// A machine deadline may be due.
@@ -190,6 +195,7 @@ impl Actor for MatActor {
                 | MatMsg::Tick
                 | MatMsg::StreamingRemaining(_)
                 | MatMsg::GetRepositioning(_)
+                | MatMsg::GetTare(_)
                 | MatMsg::SetParent(_)
         );
         match message {
@@ -242,6 +248,12 @@ impl Actor for MatActor {
             MatMsg::GetRepositioning(reply) => {
                 let _ = reply.send(state.machine.repositioning(now));
             }
+            MatMsg::GetTare(reply) => {
+                let _ = reply.send(state.machine.tare().cloned());
+            }
+            MatMsg::ZeroTare(reply) => {
+                let _ = reply.send(state.machine.zero_tare(now, unix_ms()));
+            }
             MatMsg::SetParent(parent) => {
                 state.args.parent = Some(parent);
                 // The new parent starts with every member offline: tell it where this one stands.
@@ -267,7 +279,10 @@ impl Actor for MatActor {
 }
 
 impl MatState {
-    fn handle_frame(&mut self, now: Instant, frame: FrameIn) {
+    fn handle_frame(&mut self, now: Instant, mut frame: FrameIn) {
+        let hub_time_ms = unix_ms();
+        // The tare is subtracted in place before anything reads the frame (the live map too).
+        self.machine.tare_frame(now, hub_time_ms, frame.rows, frame.cols, frame.format, &mut frame.cells);
         // The frame's cells become the board's latest map as they are, not copied.
         let Ok(mut live_map) = LiveMap::new(frame.rows, frame.cols, frame.format, frame.cells) else {
             // Ingest checks shapes; a mismatch here is a bug upstream, not a reason to crash.
@@ -278,7 +293,7 @@ impl MatState {
         HubMetrics::inc(&self.args.metrics.frames_processed);
         live_map.seq = frame.seq;
         live_map.device_time_ms = frame.device_time_ms;
-        live_map.hub_time_ms = unix_ms();
+        live_map.hub_time_ms = hub_time_ms;
         live_map.presence = presence;
         publish_map(&self.live, &self.device, live_map);
         if self.last_presence != Some(presence) {
@@ -310,6 +325,7 @@ impl MatState {
                 MatOutput::Alarm(alarm) => self.apply_alarm(alarm),
                 MatOutput::Log(log) => self.apply_log(log),
                 MatOutput::Capture(capture) => self.apply_capture(capture),
+                MatOutput::Tare(tare) => self.save(Record::Tare { device_id: self.args.info.id.clone(), tare: Arc::new(tare) }),
                 MatOutput::Stream(seconds) => {
                     let id = self.next_command_id;
                     self.next_command_id = self.next_command_id.wrapping_add(1);

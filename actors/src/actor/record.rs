@@ -17,6 +17,7 @@
 //!   `attended_at_ms`, who attended (`by`, a user id, when a user did), and the time to attend (ms). `iotCheckAlarms` answers 'True' while an entry
 //!   of the device is unattended.
 //! - [`Record::StreamingEnd`] → upsert the device's stream end time (`None` clears it).
+//! - [`Record::Tare`] → set the device's tare (its configuration's `tare_json`), whole.
 //! - [`Record::CaptureStored`] → insert a raw capture (an analysis record for `patient_id`, with
 //!   `analysisType` = `kind.name()` and the frames), so nothing is lost before the analysis engine
 //!   lands; the analysis result later attaches to it.
@@ -26,6 +27,7 @@ use std::sync::Arc;
 use mat_core::machine::alarm::AlarmKind;
 use mat_core::machine::capture::{CaptureKind, CapturedFrame};
 use mat_core::machine::device_log::{LogReason, PreviewMap};
+use mat_core::machine::tare::Tare;
 
 /// One event to persist. The hub's `StatusStore::save_records` maps each variant to a table.
 #[derive(Debug, Clone, PartialEq)]
@@ -42,6 +44,8 @@ pub enum Record {
     /// time). Upsert per device: a restarted actor resumes the stream from the latest value, and
     /// a reconnecting browser reads it to resume its countdown (spec §4 "Streaming").
     StreamingEnd { device_id: Arc<str>, ends_at_ms: Option<u64> },
+    /// The mat's tare changed (learnt or zeroed); a restart resumes with the latest.
+    Tare { device_id: Arc<str>, tare: Arc<Tare> },
     /// A finished raw capture (shared: a retried write hands it to the analysis again without
     /// copying its frames).
     CaptureStored(Arc<CaptureRecord>),
@@ -97,7 +101,8 @@ impl Record {
             Record::PresenceLog { device_id, .. }
             | Record::AlarmRaised { device_id, .. }
             | Record::AlarmAttended { device_id, .. }
-            | Record::StreamingEnd { device_id, .. } => device_id,
+            | Record::StreamingEnd { device_id, .. }
+            | Record::Tare { device_id, .. } => device_id,
             Record::CaptureStored(capture) => &capture.device_id,
         }
     }
@@ -108,6 +113,7 @@ impl Record {
         match self {
             Record::DeviceLog(entry) => base + std::mem::size_of::<DeviceLogRecord>() + 2 * entry.preview.cells.len(),
             Record::PresenceLog { .. } | Record::AlarmRaised { .. } | Record::AlarmAttended { .. } | Record::StreamingEnd { .. } => base,
+            Record::Tare { tare, .. } => base + 2 * tare.cells.len(),
             Record::CaptureStored(capture) => {
                 base + capture.frames.iter().map(|f| std::mem::size_of::<CapturedFrame>() + 2 * f.cells.len()).sum::<usize>()
             }

@@ -21,6 +21,7 @@ export type CardStatus = Schemas['CardStatus'];
 export type SideStatus = Schemas['SideStatus'];
 export type RepositioningTier = Schemas['RepositioningTier'];
 export type RepositioningClock = Schemas['RepositioningClock'];
+export type TareJson = Schemas['TareJson'];
 export type RepositioningInterval = Schemas['RepositioningInterval'];
 export type AlarmJson = Schemas['AlarmJson'];
 export type Attended = Schemas['Attended'];

@@ -105,3 +105,6 @@ export const getRepositioning = (deviceId: string): Promise<Api.RepositioningClo
   apiFetch(`/api/device/${seg(deviceId)}/repositioning`);
 export const setRepositioning = (deviceId: string, minutes: number | null): Promise<Api.RepositioningInterval> =>
   apiFetch(`/api/device/${seg(deviceId)}/repositioning`, { method: 'PUT', body: JSON.stringify({ minutes }) });
+export const getTare = (deviceId: string): Promise<Api.TareJson> => apiFetch(`/api/device/${seg(deviceId)}/tare`);
+export const zeroTare = (deviceId: string): Promise<Api.TareJson> =>
+  apiFetch(`/api/device/${seg(deviceId)}/tare`, { method: 'POST' });

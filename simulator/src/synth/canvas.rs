@@ -137,6 +137,13 @@ impl Canvas {
         }
     }
 
+    /// Adds each cell's idle level (`idle` has one value per cell).
+    pub fn add_idle_level(&mut self, idle: &[f32]) {
+        for (cell, &level) in self.values.iter_mut().zip(idle) {
+            *cell += level;
+        }
+    }
+
     /// Encodes the canvas as the `cells` byte string of a frame, clamping to `0..=max`.
     pub fn encode(&self, format: CellFormat, max: f32) -> Vec<u8> {
         let quantise = |v: f32| v.round().clamp(0.0, max);

@@ -208,6 +208,9 @@ pub struct MapSynth {
     jitter: Vec<f32>,
     /// mmHg in one step of the device's cells, for the bed bodies (drawn in mmHg).
     step_mmhg: f32,
+    /// Each cell's idle level in steps, added to every pressure map (other makes of mat idle a
+    /// few steps above zero); empty: none.
+    idle: Vec<f32>,
 }
 
 impl MapSynth {
@@ -216,7 +219,27 @@ impl MapSynth {
     /// [`MapSynth::for_device_type`].
     pub fn new(rows: u16, cols: u16, format: CellFormat, scenario: Scenario, seed: u64) -> Self {
         let canvas = Canvas::new(usize::from(rows), usize::from(cols));
-        Self { format, scenario, rng: SmallRng::seed_from_u64(seed), canvas, jitter: Vec::new(), step_mmhg: BED_CELL_MMHG as f32 }
+        Self { format, scenario, rng: SmallRng::seed_from_u64(seed), canvas, jitter: Vec::new(), step_mmhg: BED_CELL_MMHG as f32, idle: Vec::new() }
+    }
+
+    /// Adds an idle level to every cell of every pressure map, as mats of other makes send: a mean
+    /// of `mean_steps` of the device's steps, each cell fixed between 0.6 and 1.4 times it (drawn
+    /// once from `seed`; a resistive sensor's idle level is a property of each cell). The body is
+    /// drawn the same way; the idle level lies under it. Force channels and replays are sent as
+    /// they are. 0 removes it.
+    pub fn with_idle_level(mut self, mean_steps: f32, seed: u64) -> Self {
+        self.idle.clear();
+        if mean_steps > 0.0 {
+            let mut rng = SmallRng::seed_from_u64(seed ^ 0x1d1e_1e7e_1000_0000);
+            let cells = self.canvas.rows() * self.canvas.cols();
+            self.idle.extend((0..cells).map(|_| mean_steps * rng.random_range(0.6..=1.4)));
+        }
+        self
+    }
+
+    /// Each cell's idle level in steps (empty: none).
+    pub fn idle_level(&self) -> &[f32] {
+        &self.idle
     }
 
     /// Sends bed bodies in the documented step of `device`'s cells (a Floor or Wellness Mat counts
@@ -296,6 +319,9 @@ impl MapSynth {
                     self.canvas.set(i / cols, i % cols, f32::from(v));
                 }
             }
+        }
+        if !self.idle.is_empty() && !matches!(self.scenario, Scenario::ForceChannels(_) | Scenario::Replay(_)) {
+            self.canvas.add_idle_level(&self.idle);
         }
     }
 }
@@ -442,5 +468,34 @@ mod tests {
             }
         }
     }
-}
 
+    #[test]
+    fn an_idle_level_lies_under_the_same_body_on_every_grid() {
+        // The same bed scenario and seed, with and without an idle level of 4 steps, on the
+        // development sensor's 64 × 32, the Mattress Mat IoT's 48 × 48 and a coarse 30 × 11: the
+        // body is drawn the same way and the difference is each cell's idle level.
+        for (rows, cols) in [(64u16, 32u16), (48, 48), (30, 11)] {
+            let scenario = Scenario::BedOccupant(BedScript::default());
+            let mut plain = MapSynth::new(rows, cols, CellFormat::U8, scenario.clone(), 5);
+            let mut idle = MapSynth::new(rows, cols, CellFormat::U8, scenario, 5).with_idle_level(4.0, 5);
+            let levels = idle.idle_level().to_vec();
+            assert_eq!(levels.len(), usize::from(rows) * usize::from(cols));
+            let mean = levels.iter().sum::<f32>() / levels.len() as f32;
+            assert!((mean - 4.0).abs() < 0.2, "{rows}×{cols}: mean idle level {mean}");
+            assert!(levels.iter().all(|&l| (2.4..=5.6).contains(&l)));
+            let mut loaded = 0;
+            for s in [0u64, 30, 60, 300, 900] {
+                let t = Duration::from_secs(s);
+                let a = decode_cells(&plain.render(t), CellFormat::U8);
+                let b = decode_cells(&idle.render(t), CellFormat::U8);
+                for ((&x, &y), &l) in a.iter().zip(&b).zip(&levels) {
+                    if y < 255 {
+                        assert!((f32::from(y) - f32::from(x) - l).abs() <= 1.0, "{rows}×{cols} at {s} s: {x} + {l} ≠ {y}");
+                    }
+                }
+                loaded += a.iter().filter(|&&v| v >= 20).count();
+            }
+            assert!(loaded > 0, "{rows}×{cols}: a body is drawn");
+        }
+    }
+}

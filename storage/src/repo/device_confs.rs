@@ -8,7 +8,7 @@ use surrealdb::Surreal;
 use crate::model::{DeviceConf, StatusUpdate};
 use crate::StoreError;
 
-const FIELDS: &str = "record::id(device) AS device_id, record::id(company) AS company_id, device_functional, patient_status, image_saved, streaming_end_ms, repositioning_minutes";
+const FIELDS: &str = "record::id(device) AS device_id, record::id(company) AS company_id, device_functional, patient_status, image_saved, streaming_end_ms, repositioning_minutes, tare_json";
 
 /// Device configuration queries across the hub.
 pub struct HubDeviceConfs<'a> {
@@ -76,6 +76,19 @@ impl DeviceConfs<'_> {
             .bind(("device", device_id.to_owned()))
             .bind(("company", self.company.to_owned()))
             .bind(("end", ends_at_ms))
+            .await?
+            .check()?;
+        Ok(())
+    }
+
+    /// Sets a company device's tare (JSON of `mat_core::machine::tare::Tare`).
+    pub async fn set_tare(&self, device_id: &str, tare_json: &str) -> Result<(), StoreError> {
+        self.db
+            .query("UPDATE device_conf SET tare_json = $tare WHERE device = type::record('device', $device) \
+                 AND company = type::record('company', $company)")
+            .bind(("device", device_id.to_owned()))
+            .bind(("company", self.company.to_owned()))
+            .bind(("tare", tare_json.to_owned()))
             .await?
             .check()?;
         Ok(())

@@ -17,6 +17,7 @@ import { useSession } from '../../lib/session';
 import { ClinicalWorkspace } from '../clinical';
 import type { RendererFactory } from './HeatMap';
 import { RepositioningPanel } from './RepositioningPanel';
+import { TarePanel } from './TarePanel';
 import { useFrameShape } from './useLiveFrame';
 
 export interface DevicePageProps {
@@ -103,6 +104,7 @@ export function DevicePageFrame({
         <aside className="device-aside">
           <DetailsPanel device={device} />
           {info.repositioningClock ? <RepositioningPanel deviceId={id} /> : null}
+          {info.frame && !info.readingPresence ? <TarePanel deviceId={id} /> : null}
           {aside}
         </aside>
         {info.hasPatients ? (

@@ -1,0 +1,69 @@
+// Tour: a mat's idle level (tare) on the device page. A nurse sees it (its unit, how it was set)
+// and no zero button; an administrator gets "Zero the empty mat", which the hub refuses while the
+// simulated patient lies on the mattress and performs once the bed is empty; the audit log shows
+// the zeroing.
+
+import { DEMO_ADMIN } from '../harness.mjs';
+
+export const name = 'tare';
+
+const MATTRESS = '[data-testid="device-card"][data-device-type="Mattress Mat IoT"]';
+
+async function openMattress(page) {
+  await page.locator(MATTRESS).first().click();
+  await page.waitForURL((u) => u.pathname === '/mattressMatIoT');
+  await page.getByTestId('tare').waitFor();
+  await page.waitForFunction(() => !/Loading/.test(document.querySelector('[data-testid="tare-level"]')?.textContent ?? 'Loading'));
+}
+
+export async function run({ page, newBrowser, test, shot, login }) {
+  await test('a nurse sees the idle level and no zero button', async (ok) => {
+    await login(page);
+    await openMattress(page);
+    ok(`tare: "${await page.getByTestId('tare-level').textContent()}"`);
+    if (await page.getByTestId('tare-zero').count()) throw new Error('staff were offered the zero button');
+    ok('no zero button for staff');
+    await shot('nurse-device-page.png');
+  });
+
+  const admin = (await newBrowser()).page;
+  await test('an administrator zeroes the mat: refused while occupied, done when empty', async (ok) => {
+    await login(admin, DEMO_ADMIN);
+    await openMattress(admin);
+    const button = admin.getByTestId('tare-zero');
+    await button.waitFor();
+    let refused = false;
+    let zeroed = false;
+    const deadline = Date.now() + 150_000;
+    while (!zeroed && Date.now() < deadline) {
+      await admin.waitForFunction(() => !document.querySelector('[data-testid="tare-zero"]')?.disabled);
+      await button.click();
+      const toast = admin.getByRole('alert').filter({ hasText: /Not zeroed|was zeroed/ }).last();
+      await toast.waitFor({ timeout: 10_000 });
+      const text = (await toast.textContent()) ?? '';
+      if (/someone is lying/.test(text)) {
+        if (!refused) {
+          ok(`refused while the patient lies on the mat: "${text.replace('×', '').trim()}"`);
+          await shot('zero-refused-occupied.png', admin);
+        }
+        refused = true;
+      } else if (/was zeroed/.test(text)) {
+        zeroed = true;
+        ok(`zeroed: "${text.replace('×', '').trim()}"`);
+      }
+      if (!zeroed) await admin.waitForTimeout(3_000);
+    }
+    if (!zeroed) throw new Error('the empty mat was never zeroed');
+    await admin.waitForFunction(() => /Zeroed by an administrator/.test(document.querySelector('[data-testid="tare-source"]')?.textContent ?? ''), null, { timeout: 20_000 });
+    ok(`device page: "${await admin.getByTestId('tare-level').textContent()}" / "${await admin.getByTestId('tare-source').textContent()}"`);
+    await shot('zeroed.png', admin);
+  });
+
+  await test('the audit log shows the zeroing', async (ok) => {
+    await admin.goto(admin.url().replace(/\/mattressMatIoT.*$/, '/adminPanel/auditLog'));
+    const row = admin.locator('[data-testid="audit-row"][data-action="device.tare"]').first();
+    await row.waitFor({ timeout: 20_000 });
+    ok(`audit: "${(await row.textContent())?.trim()}"`);
+    await shot('audit.png', admin);
+  });
+}
