@@ -37,6 +37,58 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/alarmManager": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The company's alarm manager (IHE PCD-04 over MLLP): its settings, the hub-wide default, where reports go, the link's state and the queue */
+        get: operations["GET /api/alarmManager"];
+        /** Set the company's alarm manager (audited) */
+        put: operations["PUT /api/alarmManager"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/alarmManager/deadLetters": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The alarm reports the manager refused (AR), newest first */
+        get: operations["GET /api/alarmManager/deadLetters"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/alarmManager/deadLetters/{id}/resend": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Queue a refused alarm report again (audited) */
+        post: operations["POST /api/alarmManager/deadLetters/{id}/resend"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/analysisExport/{id}/{kind}": {
         parameters: {
             query?: never;
@@ -757,6 +809,95 @@ export interface components {
              */
             timeToAttend: number | null;
         };
+        /** @description The body of `PUT /api/alarmManager`. */
+        AlarmManagerInput: {
+            /** @description Reports go out only while enabled. */
+            enabled: boolean;
+            /** @description The manager's host name or address. */
+            host: string;
+            /** @description The alarm kinds that go out: `Missing`, `Ulcer Risk`. */
+            kinds: string[];
+            /**
+             * Format: uint32
+             * @description Its MLLP port.
+             */
+            port: number;
+            /**
+             * @description MSH-5.
+             * @default
+             */
+            receivingApplication: string;
+            /**
+             * @description MSH-6.
+             * @default
+             */
+            receivingFacility: string;
+            /**
+             * @description MSH-3 (empty: `PMAT_HUB`).
+             * @default
+             */
+            sendingApplication: string;
+            /**
+             * @description MSH-4.
+             * @default
+             */
+            sendingFacility: string;
+        };
+        /** @description The body of `PUT /api/alarmManager`. */
+        AlarmManagerInputInput: {
+            /** @description Reports go out only while enabled. */
+            enabled: boolean;
+            /** @description The manager's host name or address. */
+            host: string;
+            /** @description The alarm kinds that go out: `Missing`, `Ulcer Risk`. */
+            kinds: string[];
+            /**
+             * Format: uint32
+             * @description Its MLLP port.
+             */
+            port: number;
+            /**
+             * @description MSH-5.
+             * @default
+             */
+            receivingApplication: string;
+            /**
+             * @description MSH-6.
+             * @default
+             */
+            receivingFacility: string;
+            /**
+             * @description MSH-3 (empty: `PMAT_HUB`).
+             * @default
+             */
+            sendingApplication: string;
+            /**
+             * @description MSH-4.
+             * @default
+             */
+            sendingFacility: string;
+        };
+        /** @description The company's alarm manager as administrators see it. */
+        AlarmManagerJson: {
+            /**
+             * Format: uint64
+             * @description Reports the manager refused (`AR`).
+             */
+            deadLetters: number;
+            /** @description Where the company's reports go now (`mllp://HOST:PORT`), if anywhere. */
+            destination: string | null;
+            /** @description The hub-wide default (`--alarm-manager`), used while the company has no manager of its own. */
+            hubDefault: string | null;
+            /** @description The path to that manager. */
+            link: components["schemas"]["LinkState"] | null;
+            /**
+             * Format: uint64
+             * @description Reports waiting for their ACK.
+             */
+            pending: number;
+            /** @description The company's own manager, if set. */
+            settings: components["schemas"]["AlarmManagerInput"] | null;
+        };
         /** @description An analysis as the client sends it. */
         AnalysisInput: {
             /**
@@ -910,6 +1051,26 @@ export interface components {
         DateJson: {
             /** Format: uint64 */
             $date: number;
+        };
+        /** @description A report the manager refused. */
+        DeadLetterJson: {
+            /** @description The alarm's id. */
+            alarm: string;
+            /** Format: int64 */
+            attempts: number;
+            /** @description The message control id (MSH-10). */
+            controlId: string;
+            /**
+             * Format: int64
+             * @description When it was queued, Unix ms.
+             */
+            createdMs: number;
+            /** @description The manager's answer. */
+            lastError: string | null;
+            /** @description The HL7 message, segments separated by carriage returns. */
+            message: string;
+            /** @description `start`, `continue` or `end`. */
+            phase: string;
         };
         /** @description `DELETE /api/podometryAnalysis/specific/{id}`: the deleted analysis's id. */
         Deleted: {
@@ -1212,6 +1373,23 @@ export interface components {
              * @default []
              */
             widgets: components["schemas"]["Widget"][];
+        };
+        /** @description One destination's link. */
+        LinkState: {
+            /** @description The last failure, while down. */
+            lastError: string | null;
+            /**
+             * Format: int64
+             * @description When the manager last answered (an ACK or an accepted connection), Unix ms.
+             */
+            lastOkMs: number | null;
+            /**
+             * Format: int64
+             * @description When it last changed, Unix ms.
+             */
+            sinceMs: number;
+            /** @description `up`, `down` or `unknown` (not tried yet). */
+            state: string;
         };
         /** @description The login request. */
         LoginRequest: {
@@ -1655,6 +1833,101 @@ export interface operations {
             401: components["responses"]["Error"];
             404: components["responses"]["Error"];
             413: components["responses"]["Error"];
+        };
+    };
+    "GET /api/alarmManager": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AlarmManagerJson"];
+                };
+            };
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+        };
+    };
+    "PUT /api/alarmManager": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AlarmManagerInputInput"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AlarmManagerJson"];
+                };
+            };
+            400: components["responses"]["Error"];
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+            413: components["responses"]["Error"];
+        };
+    };
+    "GET /api/alarmManager/deadLetters": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeadLetterJson"][];
+                };
+            };
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+        };
+    };
+    "POST /api/alarmManager/deadLetters/{id}/resend": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No Content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+            404: components["responses"]["Error"];
         };
     };
     "GET /api/analysisExport/{id}/{kind}": {

@@ -16,6 +16,7 @@ import { analysisRoutes, deviceTypesAtom, pageRoutes, settingsRoutes } from '../
 import { DeviceActionsContext, type DeviceActions } from '../lib/deviceActions';
 import { tokenAtom } from '../lib/session';
 import { AdminPanelCard, AdminPanelPage, AuditLogPage } from '../features/admin';
+import { AlarmManagerPage } from '../features/alarm-manager';
 import { DeviceAdminActions } from '../features/device-admin';
 import { BrandingPage } from '../features/branding';
 import { DeviceSettingsPage } from '../features/device-settings';
@@ -69,6 +70,7 @@ export function AppRoutes({ createRenderer }: { createRenderer?: RendererFactory
         />
         <Route path="/adminPanel" caseSensitive element={<AdminPanelPage />} />
         <Route path="/adminPanel/auditLog" caseSensitive element={<AuditLogPage />} />
+        <Route path="/adminPanel/alarmManager" caseSensitive element={<AlarmManagerPage />} />
         <Route path="/brandingOptions" caseSensitive element={<BrandingPage variantsSection={<CompanyVariantsSection />} />} />
         {table
           ? settingsRoutes(table).map((path) => <Route key={path} path={path} caseSensitive element={<DeviceSettingsPage />} />)

@@ -64,6 +64,9 @@ const SAME_AS_ENGLISH: Readonly<Record<string, readonly string[]>> = {
   Date: ['fr'],
   Position: ['fr'],
   Pages: ['fr'],
+  Port: ['fr'],
+  Message: ['fr'],
+  Phase: ['fr'],
 };
 
 /** Every source file of the client (not tests, not test helpers). */

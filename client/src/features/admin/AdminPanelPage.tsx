@@ -73,6 +73,9 @@ export function AdminPanelPage() {
             </button>{' '}
             <Link className="btn btn-ghost" to="/adminPanel/auditLog" data-testid="audit-log-link">
               {t('admin.auditLog')}
+            </Link>{' '}
+            <Link className="btn btn-ghost" to="/adminPanel/alarmManager" data-testid="alarm-manager-link">
+              {t('alarmManager.title')}
             </Link>
           </p>
         </>
