@@ -295,6 +295,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/deviceAnalysisCount/{userId}/{deviceId}/{analysisType}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A device's history totals */
+        get: operations["GET /api/deviceAnalysisCount/{userId}/{deviceId}/{analysisType}"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/deviceAnalysisPage/{userId}/{deviceId}/{analysisType}/{page}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A device's history page of 10 */
+        get: operations["GET /api/deviceAnalysisPage/{userId}/{deviceId}/{analysisType}/{page}"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/deviceConfCompany": {
         parameters: {
             query?: never;
@@ -757,6 +791,23 @@ export interface components {
              */
             timeToAttend: number | null;
         };
+        /**
+         * @description What a device's analyses are about, and so how its captures are computed and shown
+         *     (issue 21): the table's one answer to "which analysis does a capture on this type make".
+         *     - `podology`: feet on a plate: static feet, dynamic gait, balance.
+         *     - `seating`: a seated person: static seating (ischial region, left/right and front/back
+         *       loads, peak pressure index, dispersion index, contact area); dynamic = `seatingDynamic`;
+         *       fitting = body centre.
+         *     - `bed`: a lying person: static body regions (head, shoulders, sacrum, heels…), the profile
+         *       along the bed, contact area and BMI; dynamic = the pressure-over-time panels
+         *       (`seatingDynamic`'s series, which say nothing about feet or sitting).
+         *     - `rehab`: a rehab plate: static feet, dynamic = `Rehab` body centre (Good/Bad/Uncomplete,
+         *       rings 11/18/25), balance.
+         *     - `horse`: a saddle's two sides: static as seating (left/right loads, contact surface),
+         *       dynamic = the plot panels, fitting = body centre.
+         * @enum {string}
+         */
+        AnalysisFamily: "podology" | "seating" | "bed" | "rehab" | "horse";
         /** @description An analysis as the client sends it. */
         AnalysisInput: {
             /**
@@ -986,6 +1037,11 @@ export interface components {
          *     client keeps no copy of its own.
          */
         DeviceTypeInfo: {
+            /**
+             * @description What its analyses are about (which result a capture makes, which tutorial and labels
+             *     its page shows); `None` for types without captures.
+             */
+            analysisFamily: components["schemas"]["AnalysisFamily"] | null;
             /** @description The analysis page reached from this type's analysis button (`/Podology` for Podology IoT). */
             analysisRoute: string | null;
             /** @description Captures its page offers. */
@@ -2122,6 +2178,61 @@ export interface operations {
             403: components["responses"]["Error"];
             404: components["responses"]["Error"];
             409: components["responses"]["Error"];
+        };
+    };
+    "GET /api/deviceAnalysisCount/{userId}/{deviceId}/{analysisType}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                userId: string;
+                deviceId: string;
+                analysisType: "Static" | "Balance" | "Dynamic" | "Fitting" | "Rehab" | "seatingDynamic" | "all";
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HistoryTotals"];
+                };
+            };
+            400: components["responses"]["Error"];
+            401: components["responses"]["Error"];
+            404: components["responses"]["Error"];
+        };
+    };
+    "GET /api/deviceAnalysisPage/{userId}/{deviceId}/{analysisType}/{page}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                userId: string;
+                deviceId: string;
+                analysisType: "Static" | "Balance" | "Dynamic" | "Fitting" | "Rehab" | "seatingDynamic" | "all";
+                page: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HistoryPage"];
+                };
+            };
+            400: components["responses"]["Error"];
+            401: components["responses"]["Error"];
+            404: components["responses"]["Error"];
         };
     };
     "GET /api/deviceConfCompany": {
