@@ -776,6 +776,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/deviceAnalysisCount/{userId}/{deviceId}/{analysisType}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A device's history totals */
+        get: operations["GET /api/deviceAnalysisCount/{userId}/{deviceId}/{analysisType}"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/deviceAnalysisPage/{userId}/{deviceId}/{analysisType}/{page}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A device's history page of 10 */
+        get: operations["GET /api/deviceAnalysisPage/{userId}/{deviceId}/{analysisType}/{page}"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1186,6 +1220,11 @@ export interface components {
              *     horse and mattress devices).
              */
             staticHistogram: boolean;
+            /**
+             * @description What its analyses are about (which result a capture makes, which tutorial and labels
+             *     its page shows); `None` for types without captures.
+             */
+            analysisFamily: components["schemas"]["AnalysisFamily"] | null;
         };
         /** @description The body of every error answer. */
         ErrorBody: {
@@ -1689,6 +1728,23 @@ export interface components {
         };
         /** @description A section of the analysis report. Each is one page, in this order. */
         Widget: "mainPage" | "pressureMap" | "results" | "histogram" | "notes";
+        /**
+         * @description What a device's analyses are about, and so how its captures are computed and shown
+         *     (issue 21): the table's one answer to "which analysis does a capture on this type make".
+         *     - `podology`: feet on a plate: static feet, dynamic gait, balance.
+         *     - `seating`: a seated person: static seating (ischial region, left/right and front/back
+         *       loads, peak pressure index, dispersion index, contact area); dynamic = `seatingDynamic`;
+         *       fitting = body centre.
+         *     - `bed`: a lying person: static body regions (head, shoulders, sacrum, heels…), the profile
+         *       along the bed, contact area and BMI; dynamic = the pressure-over-time panels
+         *       (`seatingDynamic`'s series, which say nothing about feet or sitting).
+         *     - `rehab`: a rehab plate: static feet, dynamic = `Rehab` body centre (Good/Bad/Uncomplete,
+         *       rings 11/18/25), balance.
+         *     - `horse`: a saddle's two sides: static as seating (left/right loads, contact surface),
+         *       dynamic = the plot panels, fitting = body centre.
+         * @enum {string}
+         */
+        AnalysisFamily: "podology" | "seating" | "bed" | "rehab" | "horse";
     };
     responses: {
         /** @description An error: `error` is an i18n key, `message` explains it */
@@ -3164,6 +3220,61 @@ export interface operations {
                 };
             };
             401: components["responses"]["Error"];
+        };
+    };
+    "GET /api/deviceAnalysisCount/{userId}/{deviceId}/{analysisType}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                userId: string;
+                deviceId: string;
+                analysisType: "Static" | "Balance" | "Dynamic" | "Fitting" | "Rehab" | "seatingDynamic" | "all";
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HistoryTotals"];
+                };
+            };
+            400: components["responses"]["Error"];
+            401: components["responses"]["Error"];
+            404: components["responses"]["Error"];
+        };
+    };
+    "GET /api/deviceAnalysisPage/{userId}/{deviceId}/{analysisType}/{page}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                userId: string;
+                deviceId: string;
+                analysisType: "Static" | "Balance" | "Dynamic" | "Fitting" | "Rehab" | "seatingDynamic" | "all";
+                page: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HistoryPage"];
+                };
+            };
+            400: components["responses"]["Error"];
+            401: components["responses"]["Error"];
+            404: components["responses"]["Error"];
         };
     };
 }

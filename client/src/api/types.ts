@@ -16,6 +16,7 @@ export type DeviceSettingsInput = Schemas['DeviceSettingsInput'];
 export type DeviceTypeInfo = Schemas['DeviceTypeInfo'];
 export type PageFamily = Schemas['PageFamily'];
 export type CaptureOffer = Schemas['CaptureOffer'];
+export type AnalysisFamily = Schemas['AnalysisFamily'];
 export type PatientStatus = Schemas['PatientStatus'];
 export type CardStatus = Schemas['CardStatus'];
 export type SideStatus = Schemas['SideStatus'];

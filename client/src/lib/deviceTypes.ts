@@ -7,7 +7,7 @@ import { atom, useAtomValue } from 'jotai';
 import { apiFetch } from './api';
 import type { AppStore } from './devicesStore';
 
-export type { CaptureOffer, DeviceTypeInfo, PageFamily } from '../api/types';
+export type { AnalysisFamily, CaptureOffer, DeviceTypeInfo, PageFamily } from '../api/types';
 import type { DeviceTypeInfo } from '../api/types';
 
 export type DeviceTypeTable = Readonly<Record<string, DeviceTypeInfo>>;

@@ -1,8 +1,8 @@
 //! A seated person (seating mats, saddles): two ischial peaks and the thighs, with the weight
 //! drifting slowly left/right and forward/back, and now and then standing up.
 //!
-//! Map orientation: row 0 is the back of the seat, the last row the front edge; column 0 is the
-//! sitter's left.
+//! Map orientation: row 0 is the front edge of the seat (the knees), the last row the back, as the
+//! seating analysis reads a seat (docs/analysis.md); column 0 is the sitter's left.
 
 use std::f32::consts::TAU;
 use std::time::Duration;
@@ -97,19 +97,20 @@ pub(crate) fn draw(canvas: &mut Canvas, script: &SeatScript, step: &Step<SeatPha
     let rows = canvas.rows() as f32;
     let cols = canvas.cols() as f32;
     let shift_x = 0.03 * side * cols;
-    let ischial_y = (0.36 + 0.04 * forward) * rows;
+    // Leaning forward brings the ischia towards the front edge (row 0).
+    let ischial_y = (0.64 - 0.04 * forward) * rows;
     let left = 1.0 - 0.3 * side;
     let right = 1.0 + 0.3 * side;
     let thighs = 1.0 + 0.25 * forward;
     let blobs = [
         // Buttocks: the broad pad around the ischial tuberosities.
-        Blob { y: 0.34 * rows, x: 0.5 * cols + shift_x, ry: 0.2 * rows, rx: 0.36 * cols, peak: 105.0 },
+        Blob { y: 0.66 * rows, x: 0.5 * cols + shift_x, ry: 0.2 * rows, rx: 0.36 * cols, peak: 105.0 },
         // Ischial tuberosities.
         Blob { y: ischial_y, x: 0.36 * cols + shift_x, ry: 0.11 * rows, rx: 0.1 * cols, peak: 235.0 * left },
         Blob { y: ischial_y, x: 0.64 * cols + shift_x, ry: 0.11 * rows, rx: 0.1 * cols, peak: 235.0 * right },
         // Thighs, towards the front edge.
-        Blob { y: 0.68 * rows, x: 0.31 * cols + shift_x, ry: 0.26 * rows, rx: 0.12 * cols, peak: 120.0 * left * thighs },
-        Blob { y: 0.68 * rows, x: 0.69 * cols + shift_x, ry: 0.26 * rows, rx: 0.12 * cols, peak: 120.0 * right * thighs },
+        Blob { y: 0.32 * rows, x: 0.31 * cols + shift_x, ry: 0.26 * rows, rx: 0.12 * cols, peak: 120.0 * left * thighs },
+        Blob { y: 0.32 * rows, x: 0.69 * cols + shift_x, ry: 0.26 * rows, rx: 0.12 * cols, peak: 120.0 * right * thighs },
     ];
     for blob in &blobs {
         canvas.splat(&Blob { peak: blob.peak * load, ..*blob });
@@ -119,6 +120,18 @@ pub(crate) fn draw(canvas: &mut Canvas, script: &SeatScript, step: &Step<SeatPha
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_ischia_are_in_the_back_half_and_the_thighs_towards_row_0() {
+        let script = SeatScript::default();
+        let step = Step { phase: SeatPhase::Seated, index: 2, elapsed: Duration::from_secs(1), length: Duration::from_secs(2), fraction: 0.5 };
+        let mut canvas = Canvas::new(16, 16);
+        draw(&mut canvas, &script, &step, Duration::ZERO);
+        let row_load = |r: usize| canvas.values()[r * 16..(r + 1) * 16].iter().sum::<f32>();
+        let peak_row = (0..16).max_by(|&a, &b| row_load(a).total_cmp(&row_load(b))).unwrap();
+        assert!(peak_row >= 8, "the ischial peak is in the back half (row {peak_row})");
+        assert!(row_load(3) > 0.0, "the thighs load the front rows");
+    }
 
     #[test]
     fn cycle_phases_at_expected_times() {

@@ -45,6 +45,25 @@ pub struct BalanceResult {
     pub confidence_ellipse_area_cm2: f64,
     /// Seconds from first to last frame.
     pub duration_s: f64,
+    /// The 95 % confidence ellipse of the body centres, cm, centred on their mean (issue 21: the
+    /// view draws it); `None` for fewer than 3 points. Older records lack it.
+    #[serde(default)]
+    pub confidence_ellipse: Option<Ellipse>,
+    /// Distance between cell centres, cm: the scatter's cells to cm (older records lack it).
+    #[serde(default)]
+    pub cell_cm: Option<f64>,
+}
+
+/// An ellipse centred on the mean body centre, in cm.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Ellipse {
+    /// Half the longer axis, cm.
+    pub semi_major_cm: f64,
+    /// Half the shorter axis, cm.
+    pub semi_minor_cm: f64,
+    /// Angle of the longer axis from the x axis (columns) towards y (rows), degrees.
+    pub angle_deg: f64,
 }
 
 /// Analyses a balance capture with cells `pitch_cm` apart. The feet are split once, on the
@@ -84,9 +103,42 @@ pub fn balance(capture: &Capture, pitch_cm: f64) -> Result<BalanceResult, Analys
         confidence_ellipse_area_cm2: confidence_ellipse_area(&body_scatter, mean) * pitch_cm * pitch_cm,
         sway_path_length_cm,
         duration_s,
+        confidence_ellipse: confidence_ellipse(&body_scatter, mean).map(|e| Ellipse {
+            semi_major_cm: e.semi_major_cm * pitch_cm,
+            semi_minor_cm: e.semi_minor_cm * pitch_cm,
+            angle_deg: e.angle_deg,
+        }),
+        cell_cm: Some(pitch_cm),
         left_scatter,
         body_scatter,
         right_scatter,
+    })
+}
+
+/// The 95 % confidence ellipse of `points` around `mean` (in the points' units): semi-axes
+/// √(χ² · λ) of the sample covariance's eigenvalues, the major axis along the larger one's
+/// eigenvector. Its area is [`confidence_ellipse_area`]. `None` for fewer than 3 points.
+pub fn confidence_ellipse(points: &[[f64; 2]], mean: [f64; 2]) -> Option<Ellipse> {
+    if points.len() < 3 {
+        return None;
+    }
+    let n = points.len() as f64 - 1.0;
+    let (mut sxx, mut syy, mut sxy) = (0.0, 0.0, 0.0);
+    for p in points {
+        let (dx, dy) = (p[0] - mean[0], p[1] - mean[1]);
+        sxx += dx * dx;
+        syy += dy * dy;
+        sxy += dx * dy;
+    }
+    let (a, d, b) = (sxx / n, syy / n, sxy / n);
+    let half_trace = (a + d) / 2.0;
+    let spread = (((a - d) / 2.0).powi(2) + b * b).sqrt();
+    let (major, minor) = (half_trace + spread, (half_trace - spread).max(0.0));
+    let angle = 0.5 * (2.0 * b).atan2(a - d);
+    Some(Ellipse {
+        semi_major_cm: (CHI_SQUARED_95_2DOF * major).sqrt(),
+        semi_minor_cm: (CHI_SQUARED_95_2DOF * minor).sqrt(),
+        angle_deg: angle.to_degrees(),
     })
 }
 
@@ -166,5 +218,33 @@ mod tests {
         let area = confidence_ellipse_area(&points, [0.0, 0.0]);
         assert!((area - std::f64::consts::PI * 5.991 * 4.0 / 3.0).abs() < 1e-9, "{area}");
         assert!((area - 25.0942).abs() < 1e-3);
+    }
+
+    #[test]
+    fn the_drawn_ellipse_has_the_area_printed_and_follows_the_sway() {
+        let square = [[-1.0, -1.0], [1.0, -1.0], [1.0, 1.0], [-1.0, 1.0]];
+        let e = confidence_ellipse(&square, [0.0, 0.0]).unwrap();
+        let area = std::f64::consts::PI * e.semi_major_cm * e.semi_minor_cm;
+        assert!((area - confidence_ellipse_area(&square, [0.0, 0.0])).abs() < 1e-9);
+        assert!((e.semi_major_cm - e.semi_minor_cm).abs() < 1e-9, "a square's ellipse is a circle");
+        // Sway along the diagonal x = y: the major axis at 45°.
+        let diagonal = [[-2.0, -2.1], [-1.0, -0.9], [0.0, 0.1], [1.0, 0.9], [2.0, 2.0]];
+        let e = confidence_ellipse(&diagonal, [0.0, 0.0]).unwrap();
+        assert!((e.angle_deg - 45.0).abs() < 2.0, "{e:?}");
+        assert!(e.semi_major_cm > 5.0 * e.semi_minor_cm);
+        assert_eq!(confidence_ellipse(&square[..2], [0.0, 0.0]), None);
+    }
+
+    #[test]
+    fn the_result_carries_its_ellipse_in_cm_and_the_cell_size() {
+        let mut c = Capture::new(DeviceType::PodologyIoT, 12, 24);
+        for (i, (l, r)) in [(100, 100), (150, 50), (100, 100), (50, 150)].into_iter().enumerate() {
+            c.push(i as u64 * 1000, feet(6 - i % 2, l, r)).unwrap();
+        }
+        let b = balance(&c, 2.0).unwrap();
+        let e = b.confidence_ellipse.unwrap();
+        let area = std::f64::consts::PI * e.semi_major_cm * e.semi_minor_cm;
+        assert!((area - b.confidence_ellipse_area_cm2).abs() < 1e-6, "{area} vs {}", b.confidence_ellipse_area_cm2);
+        assert_eq!(b.cell_cm, Some(2.0));
     }
 }

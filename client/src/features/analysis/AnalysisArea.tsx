@@ -1,7 +1,8 @@
 //! The analysis area of a device page (spec §2 "Analysis history", §4 "Previews"): the open result
 //! preview (one at a time: opening one closes the other; × closes it; leaving the page resets it)
-//! and the history cards with pagination, the filter by the selected patient, the storage used,
-//! and the notes, PDF, raw-data and delete dialogs.
+//! and the history cards with pagination — this device's analyses, or with the filter every
+//! analysis of the selected patient (issue 21) — the storage used, and the notes, PDF, raw-data
+//! and delete dialogs.
 
 import { useAtom, useAtomValue } from 'jotai';
 import { useEffect, useState } from 'react';
@@ -39,7 +40,8 @@ export function AnalysisArea({ device, pdfReports, createRenderer }: AnalysisAre
   const [open, setOpen] = useState<AnalysisRecord | null>(null);
   const [dialog, setDialog] = useState<Dialog>(null);
   const patientId = patient?.id ?? null;
-  const history = useHistory(page, patientId, filterByPatient, version);
+  const deviceId = oidOf(device._id) ?? null;
+  const history = useHistory(page, deviceId, patientId, filterByPatient, version);
 
   // Page 1 again on a filter or patient change (spec §4); a new patient starts unfiltered, since
   // the checkbox is only offered once that patient is known to have analyses.
@@ -74,7 +76,7 @@ export function AnalysisArea({ device, pdfReports, createRenderer }: AnalysisAre
           {patient && history.patientHasAnalyses ? (
             <label className="history-filter">
               <input type="checkbox" checked={filterByPatient} onChange={(e) => setFilterByPatient(e.target.checked)} data-testid="history-filter" />
-              {t('analysis.history.filterByPatient', { name: patient.name })}
+              {t('analysisFamily.history.patientEverywhere', { name: patient.name })}
             </label>
           ) : null}
         </header>

@@ -1,9 +1,11 @@
 //! The balance result (spec §2): centre-of-force scatter plots of the left foot, the body and the
-//! right foot, the lateral and front–back series over 0–10 s, the sway path, mean velocity and the
-//! 95 % confidence-ellipse area the hub computed.
+//! right foot in cm at equal scales with the body's 95 % ellipse drawn, the lateral and front–back
+//! series over the capture's real duration (at most the spec's 10 s), the sway path, mean velocity
+//! and the ellipse area the hub computed (issue 21).
 
 import { useTranslation } from 'react-i18next';
-import { Chart, scatterData } from './Chart';
+import { Chart } from './Chart';
+import { SwayPlot } from './SwayPlot';
 import type { BalanceResult } from './engineResult';
 import { formatNumber } from '../../lib/format';
 
@@ -12,6 +14,8 @@ export const BALANCE_SERIES_SECONDS = 10;
 export function BalanceView({ result }: { result: BalanceResult }) {
   const { t, i18n } = useTranslation();
   const n = (v: number) => formatNumber(v, i18n.language);
+  // The time plots span the capture (a 5 s balance test is not drawn over 10 s), at most 10 s.
+  const plotSeconds = Math.min(BALANCE_SERIES_SECONDS, result.durationS > 0 ? result.durationS : BALANCE_SERIES_SECONDS);
   const series = (name: 'lateral' | 'frontBack') => {
     const points = result[name].filter((p) => p.t <= BALANCE_SERIES_SECONDS);
     return [points.map((p) => p.t), points.map((p) => p.value)];
@@ -20,18 +24,18 @@ export function BalanceView({ result }: { result: BalanceResult }) {
     <div className="result-balance" data-testid="result-balance">
       <div className="result-charts">
         {(['left', 'body', 'right'] as const).map((part) => (
-          <Chart
+          <SwayPlot
             key={part}
             testId={`balance-${part}`}
             title={t(`analysis.balance.${part}`)}
-            xLabel="x"
-            yLabel="y"
-            series={[{ label: t(`analysis.balance.${part}`), colour: part === 'body' ? '#6d28d9' : '#0f766e', points: true }]}
-            data={scatterData(result[`${part}Scatter`])}
+            cells={result[`${part}Scatter`]}
+            cellCm={result.cellCm ?? 2}
+            ellipse={part === 'body' ? (result.confidenceEllipse ?? null) : null}
+            colour={part === 'body' ? '#6d28d9' : '#0f766e'}
           />
         ))}
-        <Chart testId="balance-lateral" title={t('analysis.balance.lateral')} xLabel="s" yLabel="cm" series={[{ label: 'cm', colour: '#2563eb' }]} data={series('lateral')} xRange={[0, BALANCE_SERIES_SECONDS]} />
-        <Chart testId="balance-frontBack" title={t('analysis.balance.frontBack')} xLabel="s" yLabel="cm" series={[{ label: 'cm', colour: '#db2777' }]} data={series('frontBack')} xRange={[0, BALANCE_SERIES_SECONDS]} />
+        <Chart testId="balance-lateral" title={t('analysis.balance.lateral')} xLabel="s" yLabel="cm" series={[{ label: 'cm', colour: '#2563eb' }]} data={series('lateral')} xRange={[0, plotSeconds]} />
+        <Chart testId="balance-frontBack" title={t('analysis.balance.frontBack')} xLabel="s" yLabel="cm" series={[{ label: 'cm', colour: '#db2777' }]} data={series('frontBack')} xRange={[0, plotSeconds]} />
       </div>
       <div className="result-tiles">
         <div className="result-tile">

@@ -1,22 +1,28 @@
 //! One open result preview: a closable panel showing the stored record with the view of its kind.
 
+import { useAtomValue } from 'jotai';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { oidOf } from '../../lib/api';
 import { BalanceView } from './BalanceView';
 import { BodyCentreView } from './BodyCentreView';
 import { isoDate, displayDateTime } from './dates';
+import { BedStaticView } from './BedStaticView';
 import { DynamicPlayer } from './DynamicPlayer';
-import { resultOf } from './engineResult';
+import { engineResult, resultOf } from './engineResult';
 import { useDeviceType } from '../../lib/deviceTypes';
+import { deviceInfoFamily } from '../../lib/devicesStore';
 import type { MapRendererFactory } from './ResultMap';
 import { ResultMap } from './ResultMap';
 import { creationSeconds, meanGrid, previewFrames, type AnalysisRecord, type Grid } from './record';
+import { SeatingStaticView } from './SeatingStaticView';
 import { SeatingView } from './SeatingView';
 import { StaticView } from './StaticView';
 
 export interface ResultPreviewProps {
   record: AnalysisRecord;
+  /** The page's device type: the record is drawn by its own device's type when the company
+   * still has that device, by this one otherwise. */
   deviceType: string;
   onClose: () => void;
   createRenderer?: MapRendererFactory;
@@ -24,12 +30,20 @@ export interface ResultPreviewProps {
 
 function ResultBody({ record, frames, deviceType, createRenderer }: Omit<ResultPreviewProps, 'onClose'> & { frames: Grid[] }) {
   const { t } = useTranslation();
-  const showHistogram = useDeviceType(deviceType)?.staticHistogram ?? false;
+  const info = useDeviceType(deviceType);
+  const showHistogram = info?.staticHistogram ?? false;
   const grid = useMemo(() => meanGrid(frames), [frames]);
   const fileDate = isoDate(creationSeconds(record));
   switch (record.analysisType) {
-    case 'Static':
-      return grid ? <StaticView grid={grid} result={resultOf(record, 'Static')} showHistogram={showHistogram} fileDate={fileDate} /> : null;
+    case 'Static': {
+      if (!grid) return null;
+      const figures = engineResult(record);
+      if (figures?.analysisType === 'seatingStatic') {
+        return <SeatingStaticView grid={grid} result={figures.result} cellCm={info?.cellSizeCm ?? 2} showHistogram={showHistogram} fileDate={fileDate} />;
+      }
+      if (figures?.analysisType === 'bedStatic') return <BedStaticView grid={grid} result={figures.result} showHistogram={showHistogram} fileDate={fileDate} />;
+      return <StaticView grid={grid} result={resultOf(record, 'Static')} showHistogram={showHistogram} fileDate={fileDate} />;
+    }
     case 'Dynamic':
       return <DynamicPlayer frames={frames} result={resultOf(record, 'Dynamic')} createRenderer={createRenderer} />;
     case 'seatingDynamic':
@@ -60,8 +74,10 @@ export function ResultPreview({ record, deviceType, onClose, createRenderer }: R
   const { t, i18n } = useTranslation();
   const id = oidOf(record._id) ?? '';
   const frames = useMemo(() => previewFrames(record.mapPreview), [record.mapPreview]);
+  const ownDevice = useAtomValue(deviceInfoFamily(record.deviceId ?? ''));
+  const shownAs = ownDevice?.deviceType ?? deviceType;
   return (
-    <section className="card result-preview" data-testid="result-preview" data-analysis-id={id} data-analysis-type={record.analysisType}>
+    <section className="card result-preview" data-testid="result-preview" data-analysis-id={id} data-analysis-type={record.analysisType} data-device-type={shownAs}>
       <header className="result-preview-head">
         <h3>
           {t(`analysis.types.${record.analysisType}`, { defaultValue: record.analysisType })}
@@ -72,7 +88,7 @@ export function ResultPreview({ record, deviceType, onClose, createRenderer }: R
         </button>
       </header>
       {frames.length > 0 ? (
-        <ResultBody record={record} frames={frames} deviceType={deviceType} createRenderer={createRenderer} />
+        <ResultBody record={record} frames={frames} deviceType={shownAs} createRenderer={createRenderer} />
       ) : (
         <p className="muted">{t('analysis.noMap')}</p>
       )}

@@ -37,6 +37,16 @@ export function fetchHistoryPage(page: number, patientId: string | null, analysi
   return apiFetch<HistoryPage>(path);
 }
 
+/** One page of the analyses made on one device (a device page's default history, issue 21). */
+export function fetchDeviceHistoryPage(page: number, deviceId: string, analysisType = 'all'): Promise<HistoryPage> {
+  return apiFetch<HistoryPage>(`/api/deviceAnalysisPage/${userId()}/${seg(deviceId)}/${seg(analysisType)}/${page}`);
+}
+
+/** Counts for one device's analyses. */
+export function fetchDeviceHistoryCount(deviceId: string, analysisType = 'all'): Promise<HistoryCount> {
+  return apiFetch<HistoryCount>(`/api/deviceAnalysisCount/${userId()}/${seg(deviceId)}/${seg(analysisType)}`);
+}
+
 /** Counts (and storage used) for the company or one patient. */
 export function fetchHistoryCount(patientId: string | null, analysisType = 'all'): Promise<HistoryCount> {
   const path = patientId

@@ -10,6 +10,7 @@ import { fakeMapRenderer, record, renderAnalysis, settle } from './testing';
 const device = { _id: { $oid: 'd1' }, name: 'Plate', deviceType: 'Podology IoT' };
 
 interface Hub {
+  /** The analyses made on the page's device (its default history). */
   analyses: AnalysisRecord[];
   patientAnalyses: AnalysisRecord[];
   calls: string[];
@@ -35,7 +36,7 @@ function stubHub(hub: Hub) {
     const url = String(input);
     const method = init?.method ?? 'GET';
     hub.calls.push(`${method} ${url}`);
-    let m = /^\/api\/podometryAnalysisPage\/u1\/all\/(\d+)$/.exec(url);
+    let m = /^\/api\/deviceAnalysisPage\/u1\/d1\/all\/(\d+)$/.exec(url);
     if (m) return json(pageOf(hub.analyses, Number(m[1])));
     m = /^\/api\/podometryAnalysisPatient\/u1\/(\w+)\/all\/(\d+)$/.exec(url);
     if (m) return json(pageOf(m[1] === 'p1' ? hub.patientAnalyses : [], Number(m[2])));
@@ -114,6 +115,9 @@ describe('history', () => {
     fireEvent.click(filter);
     await screen.findByText('analyses 1 to 2 of 2');
     expect(hub.calls).toContain('GET /api/podometryAnalysisPatient/u1/p1/all/1');
+    // Unfiltered, the page lists its own device's analyses, never the whole company's.
+    expect(hub.calls).toContain('GET /api/deviceAnalysisPage/u1/d1/all/1');
+    expect(hub.calls.some((c) => c.includes('/api/podometryAnalysisPage/'))).toBe(false);
     fireEvent.click(filter);
     await screen.findByText('page 1 of 3');
     fireEvent.click(screen.getByTestId('page-next'));

@@ -56,6 +56,35 @@ export interface StaticResult {
   mattress?: MattressResult;
 }
 
+/** A seat's or a saddle's static figures (issue 21): pressures in mmHg, positions in cm. */
+export interface SeatingStaticResult {
+  leftLoadPercent: number;
+  rightLoadPercent: number;
+  frontLoadPercent: number;
+  backLoadPercent: number;
+  leftIschial: { positionCm: Point2; peakMmhg: number } | null;
+  rightIschial: { positionCm: Point2; peakMmhg: number } | null;
+  peakPressureIndexMmhg: number;
+  dispersionIndex: number;
+  contactAreaCm2: number;
+  maxPressureMmhg: number;
+  meanPressureMmhg: number;
+  centerOfPressureCm: Point2 | null;
+  histogram: Histogram;
+}
+
+export type BodyRegion = 'head' | 'shoulders' | 'back' | 'sacrum' | 'legs' | 'heels';
+
+/** A bed's static figures (issue 21): body regions head to heels, pressures in mmHg. */
+export interface BedStaticResult {
+  regions: Array<{ region: BodyRegion; peakMmhg: number; meanMmhg: number; contactAreaCm2: number }>;
+  peakRegion: BodyRegion | null;
+  maxPressureMmhg: number;
+  meanPressureMmhg: number;
+  mattress: MattressResult;
+  histogram: Histogram;
+}
+
 export interface Rockers {
   stanceS: number;
   heelRockerS: number;
@@ -95,6 +124,10 @@ export interface BalanceResult {
   meanVelocityCmS: number;
   confidenceEllipseAreaCm2: number;
   durationS: number;
+  /** The 95 % ellipse of the body centres, cm (absent on older records). */
+  confidenceEllipse?: { semiMajorCm: number; semiMinorCm: number; angleDeg: number } | null;
+  /** Cell spacing, cm (absent on older records). */
+  cellCm?: number | null;
 }
 
 export interface BodyCentreResult {
@@ -108,21 +141,32 @@ export interface BodyCentreResult {
 
 export type EngineResult =
   | { analysisType: 'Static'; result: StaticResult }
+  | { analysisType: 'seatingStatic'; result: SeatingStaticResult }
+  | { analysisType: 'bedStatic'; result: BedStaticResult }
   | { analysisType: 'Dynamic'; result: DynamicResult }
   | { analysisType: 'Balance'; result: BalanceResult }
   | { analysisType: 'Fitting' | 'Rehab'; result: BodyCentreResult }
   | { analysisType: 'seatingDynamic'; result: unknown };
 
+/** The figures' kinds a record of each `analysisType` may hold: a static record's figures are
+ * feet, a seat or a bed, as its device's analysis family read the capture. */
+const FIGURES_OF: Readonly<Record<string, readonly string[]>> = {
+  Static: ['Static', 'seatingStatic', 'bedStatic'],
+};
+
 /** The engine's figures stored with the record, when they are there and of the record's kind. */
 export function engineResult(record: AnalysisRecord): EngineResult | null {
   const value = parameter(record, ENGINE_RESULT_PARAMETER) as { analysisType?: unknown; result?: unknown } | undefined;
   if (!value || typeof value !== 'object' || typeof value.result !== 'object' || value.result === null) return null;
-  if (value.analysisType !== record.analysisType) return null;
+  const allowed = FIGURES_OF[record.analysisType] ?? [record.analysisType];
+  if (typeof value.analysisType !== 'string' || !allowed.includes(value.analysisType)) return null;
   return value as EngineResult;
 }
 
 interface ResultsByKind {
   Static: StaticResult;
+  seatingStatic: SeatingStaticResult;
+  bedStatic: BedStaticResult;
   Dynamic: DynamicResult;
   Balance: BalanceResult;
   Fitting: BodyCentreResult;

@@ -91,9 +91,10 @@ describe('body centre', () => {
 });
 
 describe('player timing and frames', () => {
-  it('speeds 1/5/10 shown as 1/2/3, interval 20 ms × speed', () => {
+  it('speeds 10/5/1 shown as 1/2/3, interval 20 ms × value: each label faster than the one before', () => {
     expect(SPEEDS.map(speedLabel)).toEqual([1, 2, 3]);
-    expect(SPEEDS.map(intervalMs)).toEqual([20, 100, 200]);
+    expect(SPEEDS.map(intervalMs)).toEqual([200, 100, 20]);
+    expect([...SPEEDS].sort((a, b) => a - b)).toEqual([1, 5, 10]);
   });
   it('two interpolated frames between captured ones; cells ≤ 5 zeroed; track index / 3', () => {
     const a = { rows: 1, cols: 3, cells: [0, 6, 30] };

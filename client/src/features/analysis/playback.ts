@@ -1,12 +1,17 @@
 //! The dynamic video player's frames and timing (spec §4, §9): the captured frames with
 //! interpolated frames between them, cells at or below 5 zeroed; one playback frame per 20 ms ×
-//! the speed value (1, 5, 10, shown as 1, 2, 3); the CoP track advances one sample per 3 frames.
-//! Pure.
+//! the speed value; the CoP track advances one sample per 3 frames. Pure.
+//!
+//! Spec §9's "options 1, 5, 10 shown as 1, 2, 3" with "interval 20 ms × speed value": the value
+//! is the slowdown (a frame's interval in 20 ms steps), so the choices are listed in increasing
+//! order of speed — 10, 5, 1 shown as 1, 2, 3 — and "3" (20 ms a frame) is the fastest
+//! (docs/decisions.md "Playback speed").
 
 import type { Grid } from './record';
 
 export const FRAME_INTERVAL_MS = 20;
-export const SPEEDS = [1, 5, 10] as const;
+/** The speed values in the order shown, slowest first: shown as 1, 2, 3. */
+export const SPEEDS = [10, 5, 1] as const;
 export type Speed = (typeof SPEEDS)[number];
 /** Playback frames per captured interval (the captured frame and two interpolated ones). */
 export const FRAMES_PER_INTERVAL = 3;
@@ -19,7 +24,7 @@ export function intervalMs(speed: Speed): number {
   return FRAME_INTERVAL_MS * speed;
 }
 
-/** The speed's label: its position, 1-based. */
+/** The speed's label: its position in increasing order of speed, 1-based. */
 export function speedLabel(speed: Speed): number {
   return SPEEDS.indexOf(speed) + 1;
 }

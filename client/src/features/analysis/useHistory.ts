@@ -1,9 +1,10 @@
-//! The history's data: one page (company or selected patient), the company's storage used, the
-//! patients' names, and whether the selected patient has analyses (the filter checkbox's condition). Refetches when the
-//! page, the filter, the patient or `analysesVersionAtom` changes.
+//! The history's data: one page (the device's analyses, or with the filter all the selected
+//! patient's, issue 21), the company's storage used, the patients' names, and whether the selected
+//! patient has analyses (the filter checkbox's condition). Refetches when the page, the filter,
+//! the patient or `analysesVersionAtom` changes.
 
 import { useEffect, useState } from 'react';
-import { fetchHistoryCount, fetchHistoryPage, fetchPatientNames, type HistoryPage } from './api';
+import { fetchDeviceHistoryPage, fetchHistoryCount, fetchHistoryPage, fetchPatientNames, type HistoryPage } from './api';
 
 export interface HistoryState {
   page: HistoryPage | null;
@@ -15,14 +16,14 @@ export interface HistoryState {
   failed: boolean;
 }
 
-export function useHistory(page: number, patientId: string | null, filterByPatient: boolean, version: number): HistoryState {
+export function useHistory(page: number, deviceId: string | null, patientId: string | null, filterByPatient: boolean, version: number): HistoryState {
   const [state, setState] = useState<HistoryState>({ page: null, storageMb: null, patientHasAnalyses: false, patientNames: new Map(), loading: true, failed: false });
   useEffect(() => {
     let live = true;
     setState((s) => ({ ...s, loading: true }));
     const filter = filterByPatient && patientId ? patientId : null;
     Promise.all([
-      fetchHistoryPage(page, filter),
+      filter || !deviceId ? fetchHistoryPage(page, filter) : fetchDeviceHistoryPage(page, deviceId),
       fetchHistoryCount(null),
       patientId ? fetchHistoryCount(patientId) : Promise.resolve(null),
       fetchPatientNames().catch(() => new Map<string, string>()),
@@ -38,6 +39,6 @@ export function useHistory(page: number, patientId: string | null, filterByPatie
     return () => {
       live = false;
     };
-  }, [page, patientId, filterByPatient, version]);
+  }, [page, deviceId, patientId, filterByPatient, version]);
   return state;
 }

@@ -3,7 +3,7 @@
 //! the map goes from pressure to empty while playing it stops and, 1.5 s later, shows getOff.
 
 import { useEffect, useRef, useState } from 'react';
-import { GET_OFF_TOAST_MS, intervalMs, type Speed } from './playback';
+import { GET_OFF_TOAST_MS, intervalMs, SPEEDS, type Speed } from './playback';
 
 export interface Player {
   index: number;
@@ -20,7 +20,7 @@ export interface Player {
 export function usePlayer(length: number, isEmpty: (index: number) => boolean, onGetOff: () => void): Player {
   const [index, setIndex] = useState(0);
   const [playing, setPlaying] = useState(false);
-  const [speed, setSpeed] = useState<Speed>(1);
+  const [speed, setSpeed] = useState<Speed>(SPEEDS[0]);
   const indexRef = useRef(0);
   indexRef.current = index;
   const emptyRef = useRef(isEmpty);

@@ -19,27 +19,32 @@ describe('dynamic player', () => {
   const player = () => screen.getByTestId('player');
   const index = () => Number(player().getAttribute('data-index'));
 
-  it('advances one frame per 20 ms × speed and stops at the last frame', async () => {
+  it('advances one frame per 20 ms × speed value, "1" slowest and "3" fastest, and stops at the last frame', async () => {
     vi.useFakeTimers();
     await renderAnalysis(<DynamicPlayer frames={frames} result={null} createRenderer={fakeMapRenderer} />);
     expect(player().getAttribute('data-length')).toBe('10');
+    const options = screen.getAllByRole('option') as HTMLOptionElement[];
+    expect(options.map((o) => o.textContent)).toEqual(['1', '2', '3']);
+    expect((screen.getByTestId('player-speed') as HTMLSelectElement).value).toBe(options[0].value);
     fireEvent.click(screen.getByTestId('player-play'));
-    act(() => void vi.advanceTimersByTime(19));
+    // "1": 200 ms a frame.
+    act(() => void vi.advanceTimersByTime(199));
     expect(index()).toBe(0);
     act(() => void vi.advanceTimersByTime(1));
     expect(index()).toBe(1);
-    fireEvent.change(screen.getByTestId('player-speed'), { target: { value: '5' } });
+    // "2": 100 ms a frame.
+    fireEvent.change(screen.getByTestId('player-speed'), { target: { value: options[1].value } });
     act(() => void vi.advanceTimersByTime(99));
     expect(index()).toBe(1);
     act(() => void vi.advanceTimersByTime(1));
     expect(index()).toBe(2);
-    fireEvent.change(screen.getByTestId('player-speed'), { target: { value: '10' } });
-    act(() => void vi.advanceTimersByTime(200));
+    // "3": 20 ms a frame, the fastest.
+    fireEvent.change(screen.getByTestId('player-speed'), { target: { value: options[2].value } });
+    act(() => void vi.advanceTimersByTime(20));
     expect(index()).toBe(3);
-    act(() => void vi.advanceTimersByTime(200 * 20));
+    act(() => void vi.advanceTimersByTime(20 * 20));
     expect(index()).toBe(9);
     expect(player().getAttribute('data-playing')).toBe('false');
-    expect(screen.getAllByRole('option').map((o) => o.textContent)).toEqual(['1', '2', '3']);
   });
 
   it('any step, first or last pauses', async () => {
@@ -65,7 +70,7 @@ describe('dynamic player', () => {
       <DynamicPlayer frames={[full(50), full(0), full(0)]} result={null} createRenderer={fakeMapRenderer} />,
     );
     fireEvent.click(screen.getByTestId('player-play'));
-    act(() => void vi.advanceTimersByTime(60)); // frames 1, 2 interpolate 33 and 17; frame 3 is empty
+    act(() => void vi.advanceTimersByTime(600)); // at speed "1" (200 ms a frame): frames 1, 2 interpolate 33 and 17; frame 3 is empty
     expect(index()).toBe(3);
     expect(player().getAttribute('data-playing')).toBe('false');
     act(() => void vi.advanceTimersByTime(1499));

@@ -7,6 +7,7 @@ import { useAtomValue } from 'jotai';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { companyVariantsAtom } from '../../lib/companyVariants';
+import type { AnalysisFamily } from '../../lib/deviceTypes';
 import {
   DYNAMIC_SECONDS,
   FITTING_SECONDS,
@@ -23,7 +24,7 @@ interface Pending {
   choice: CaptureChoice;
 }
 
-export function CaptureControls({ deviceId, captures }: { deviceId: string; captures: readonly CaptureKind[] }) {
+export function CaptureControls({ deviceId, captures, family }: { deviceId: string; captures: readonly CaptureKind[]; family?: AnalysisFamily | null }) {
   const { t } = useTranslation();
   const { fitness } = useAtomValue(companyVariantsAtom);
   const { state, seriesRunning, start, startSeries } = useCapture(deviceId);
@@ -88,7 +89,7 @@ export function CaptureControls({ deviceId, captures }: { deviceId: string; capt
               type="button"
               className="btn btn-primary"
               data-testid="capture-fitting"
-              onClick={() => setTutorial({ variant: 'dynamic', choice: { kind: 'Fitting', seconds: fittingSeconds } })}
+              onClick={() => setTutorial({ variant: 'fitting', choice: { kind: 'Fitting', seconds: fittingSeconds } })}
             >
               {t('capture.kinds.Fitting')}
             </button>
@@ -107,7 +108,7 @@ export function CaptureControls({ deviceId, captures }: { deviceId: string; capt
         ) : null}
       </div>
       <CaptureStatus state={state} />
-      {tutorial ? <TutorialOverlay variant={tutorial.variant} onStart={closeTutorial} onCancel={() => setTutorial(null)} /> : null}
+      {tutorial ? <TutorialOverlay variant={tutorial.variant} family={family} onStart={closeTutorial} onCancel={() => setTutorial(null)} /> : null}
     </section>
   );
 }

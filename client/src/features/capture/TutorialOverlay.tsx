@@ -1,13 +1,17 @@
 //! The tutorial overlay shown before a capture (spec §4): how to position the patient for a static,
-//! dynamic or balance analysis; the balance tutorial also offers the foot-balance test positions.
+//! dynamic, fitting or balance analysis on this device's family (a seat, a bed, a rehab mat, a
+//! saddle or a plate: `tutorialKeys`); the balance tutorial also offers the foot-balance test
+//! positions.
 //! Its close ("Start capture") hands the chosen test back; the caller starts it 50 ms later.
 
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Modal } from '../../components/Modal';
+import type { AnalysisFamily } from '../../lib/deviceTypes';
 import { FOOT_BALANCE_POSITIONS, type FootBalancePosition } from './captureRules';
+import { tutorialPrefix, type TutorialVariant } from './tutorialKeys';
 
-export type TutorialVariant = 'static' | 'dynamic' | 'balance';
+export type { TutorialVariant } from './tutorialKeys';
 /** The balance tutorial's choice: the bipedal balance test or a foot-balance position. */
 export type BalanceTest = 'bipedal' | FootBalancePosition;
 
@@ -15,18 +19,22 @@ const STEPS = ['step1', 'step2', 'step3'] as const;
 
 export function TutorialOverlay({
   variant,
+  family,
   onStart,
   onCancel,
 }: {
   variant: TutorialVariant;
+  /** The device type's analysis family (`GET /api/deviceTypes`). */
+  family?: AnalysisFamily | null;
   onStart: (test: BalanceTest) => void;
   onCancel: () => void;
 }) {
   const { t } = useTranslation();
   const [test, setTest] = useState<BalanceTest>('bipedal');
+  const prefix = tutorialPrefix(family, variant);
   return (
     <Modal
-      title={t(`capture.tutorial.${variant}.title`)}
+      title={t(`${prefix}.title`)}
       onClose={onCancel}
       testId="capture-tutorial"
       className="tutorial"
@@ -41,9 +49,9 @@ export function TutorialOverlay({
         </>
       }
     >
-      <ol className="tutorial-steps" data-variant={variant}>
+      <ol className="tutorial-steps" data-variant={variant} data-family={family ?? 'podology'}>
         {STEPS.map((step) => (
-          <li key={step}>{t(`capture.tutorial.${variant}.${step}`)}</li>
+          <li key={step}>{t(`${prefix}.${step}`)}</li>
         ))}
       </ol>
       {variant === 'balance' ? (

@@ -5,6 +5,7 @@
 import type { ReactNode } from 'react';
 import type { UserDevice } from '../../lib/api';
 import { oidOf } from '../../lib/api';
+import type { AnalysisFamily } from '../../lib/deviceTypes';
 import { AnalysisArea } from '../analysis';
 import { CaptureControls, type CaptureKind } from '../capture';
 import { PatientPanel } from '../patients';
@@ -15,6 +16,8 @@ export interface ClinicalCapabilities {
   captures: CaptureKind[];
   /** The PDF report icon (spec §6: eight device types). */
   pdfReports: boolean;
+  /** What the type's analyses are about (tutorials, result views): the device-type table's. */
+  analysisFamily?: AnalysisFamily | null;
 }
 
 export interface ClinicalWorkspaceProps {
@@ -30,7 +33,7 @@ export function ClinicalWorkspace({ device, capabilities, deviceActions }: Clini
     <div className="clinical-workspace" data-testid="clinical-workspace">
       <div className="clinical-top">
         <PatientPanel device={device} deviceActions={deviceActions} />
-        <CaptureControls deviceId={deviceId} captures={capabilities.captures} />
+        <CaptureControls deviceId={deviceId} captures={capabilities.captures} family={capabilities.analysisFamily} />
       </div>
       <AnalysisArea device={device} pdfReports={capabilities.pdfReports} />
     </div>

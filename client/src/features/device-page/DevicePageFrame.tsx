@@ -109,7 +109,7 @@ export function DevicePageFrame({
         </aside>
         {info.hasPatients ? (
           <div className="device-clinical">
-            <ClinicalWorkspace device={device} capabilities={{ captures: info.captures, pdfReports: info.pdfReports }} deviceActions={deviceActions} />
+            <ClinicalWorkspace device={device} capabilities={{ captures: info.captures, pdfReports: info.pdfReports, analysisFamily: info.analysisFamily }} deviceActions={deviceActions} />
           </div>
         ) : null}
       </main>

@@ -157,3 +157,36 @@ fn times_come_from_the_parameter() {
     assert_eq!(frame_times(&[], 1), Some(vec![0]));
     assert_eq!(frame_times(&[], 2), None);
 }
+
+/// A capture of `frames` copies of a sitter on a 16 × 16 seat.
+fn seated(kind: CaptureKind, frames: u32) -> CaptureRecord {
+    let mut cells = vec![0u16; 256];
+    for r in 9..13 {
+        for c in (3..6).chain(10..13) {
+            cells[r * 16 + c] = 70;
+        }
+    }
+    CaptureRecord {
+        frames: (0..frames).map(|i| CapturedFrame { offset_ms: i * 100, rows: 16, cols: 16, cells: cells.clone() }).collect(),
+        ..capture(kind, 0)
+    }
+}
+
+fn figures_type(new: &NewAnalysis) -> String {
+    let parameters: Vec<NamedParameter> = serde_json::from_str(&new.additional_parameters).unwrap();
+    let figures = parameters.iter().find(|p| p.name == ANALYSIS_RESULT_PARAMETER).expect("the engine's figures");
+    let ParameterValue::Other(value) = &figures.value else { panic!("figures as JSON") };
+    value["analysisType"].as_str().unwrap().to_owned()
+}
+
+#[test]
+fn a_seat_capture_is_stored_as_a_seat_never_as_feet_or_gait() {
+    let statics = capture_analysis(Some(DeviceType::SeatingMatIoT), &seated(CaptureKind::Static, 1), &AnalysisParams::default());
+    assert_eq!((statics.analysis_type.as_str(), figures_type(&statics).as_str()), ("Static", "seatingStatic"));
+    let dynamic = capture_analysis(Some(DeviceType::SeatingMatIoT), &seated(CaptureKind::Dynamic, 20), &AnalysisParams::default());
+    assert_eq!((dynamic.analysis_type.as_str(), figures_type(&dynamic).as_str()), ("seatingDynamic", "seatingDynamic"));
+    let plate = capture_analysis(Some(DeviceType::PodologyIoT), &capture(CaptureKind::Dynamic, 20), &AnalysisParams::default());
+    assert_eq!(plate.analysis_type, "Dynamic");
+    let rehab = capture_analysis(Some(DeviceType::RehabMat), &capture(CaptureKind::Dynamic, 20), &AnalysisParams::default());
+    assert_eq!((rehab.analysis_type.as_str(), figures_type(&rehab).as_str()), ("Rehab", "Rehab"));
+}
