@@ -85,7 +85,7 @@ mod tests {
     }
 
     fn alarm(device_id: &str, key: &str, kind: &str, creation_date: i64) -> AlarmLog {
-        AlarmLog { device_id: device_id.into(), id: key.into(), kind: kind.into(), creation_date, has_been_attended: false, attended_time: None }
+        AlarmLog { device_id: device_id.into(), id: key.into(), kind: kind.into(), creation_date, has_been_attended: false, attended_time: None, attended_by: None }
     }
 
     #[test]

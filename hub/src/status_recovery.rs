@@ -63,7 +63,7 @@ mod tests {
     use super::*;
 
     fn alarm(kind: &str, at: i64, attended: bool) -> AlarmLog {
-        AlarmLog { device_id: "d".into(), id: format!("d-{at}"), kind: kind.into(), creation_date: at, has_been_attended: attended, attended_time: None }
+        AlarmLog { device_id: "d".into(), id: format!("d-{at}"), kind: kind.into(), creation_date: at, has_been_attended: attended, attended_time: None, attended_by: None }
     }
 
     fn entrance(at: i64) -> PresenceLog {

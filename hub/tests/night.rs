@@ -91,5 +91,7 @@ async fn a_short_night_yields_presence_logs_alarms_and_statuses() {
     assert_eq!(get(&hub, &token, &check_path).await, "False");
     let alarms = get(&hub, &token, &alarms_path).await;
     assert!(alarms.as_array().unwrap().iter().all(|a| a["hasBeenAttended"] == true && a["timeToAttend"].as_i64().is_some()), "{alarms}");
+    // Who attended: the account's e-mail, for the card (issue 23).
+    assert!(alarms.as_array().unwrap().iter().all(|a| a["attendedBy"] == hub.email.as_str()), "{alarms}");
     let _ = stop.send(true);
 }

@@ -181,6 +181,9 @@ pub struct AlarmLog {
     pub creation_date: i64,
     pub has_been_attended: bool,
     pub attended_time: Option<i64>,
+    /// The e-mail of the account that attended it (accounts have no other name); `None` while
+    /// unattended, for alarms attended before it was recorded, or once the account is gone.
+    pub attended_by: Option<String>,
 }
 
 /// A device log entry (spec §3). `pressure_map` is JSON text of a 2-D grid.

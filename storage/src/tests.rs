@@ -314,6 +314,13 @@ mod records {
         assert_eq!(store.company(&a).logs().attend(&ids, &ua, 30).await.unwrap(), 0);
         let alarms = store.company(&a).logs().alarms(&device).await.unwrap();
         assert_eq!((alarms[0].has_been_attended, alarms[0].attended_time), (true, Some(20)));
+        assert_eq!(alarms[0].attended_by.as_deref(), Some("a@example.com"), "who attended, by the account's e-mail");
+        // Through the alarm machine's journal (a keyed alarm attended by a user id) too.
+        let key = format!("{device}-9");
+        store.company(&a).logs().raise_alarm_keyed(&device, &key, "Ulcer Risk", 40).await.unwrap();
+        assert_eq!(store.company(&a).logs().alarms(&device).await.unwrap()[0].attended_by, None, "unattended: nobody");
+        assert!(store.company(&a).logs().attend_keyed(&key, 50, Some(&ua)).await.unwrap());
+        assert_eq!(store.company(&a).logs().alarms(&device).await.unwrap()[0].attended_by.as_deref(), Some("a@example.com"));
         assert!(store.company(&b).logs().alarms(&device).await.unwrap().is_empty());
 
         let entry = DeviceLog { device_id: device.clone(), creation_date: 5, max_pressure: 900, position: "bed".into(), posture: "Supine".into(), confidence: 0.9, pressure_map: "[[0]]".into() };

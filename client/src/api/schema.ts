@@ -830,6 +830,8 @@ export interface components {
         /** @description An alarm log entry (spec §3). */
         AlarmJson: {
             _id: components["schemas"]["Oid"];
+            /** @description Who attended it: the account's e-mail (accounts have no other name). */
+            attendedBy: string | null;
             /** Format: int64 */
             attendedTime: number | null;
             /** Format: int64 */

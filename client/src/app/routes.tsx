@@ -9,6 +9,7 @@ import { useTranslation } from 'react-i18next';
 import { Navigate, Outlet, Route, Routes } from 'react-router-dom';
 import { InactivityWatcher, LoginPage, LogoutButton, RequireAuth, SessionExpiryWatcher } from '../features/auth';
 import { CompanyVariantsSection, CompanyVariantsSync } from '../features/company-variants';
+import { AlarmBanner } from '../features/alarm-banner';
 import { DevicePage, PodologyAnalysisPage } from '../features/device-page';
 import type { RendererFactory } from '../features/device-page/HeatMap';
 import { DevicesPage } from '../features/devices';
@@ -30,7 +31,12 @@ function Guarded() {
       <SessionExpiryWatcher />
       <CompanyVariantsSync />
       <DeviceActionsContext.Provider value={deviceActions}>
-        <Outlet />
+        <div className="app-frame">
+          <div className="app-frame-page">
+            <Outlet />
+          </div>
+          <AlarmBanner />
+        </div>
       </DeviceActionsContext.Provider>
     </RequireAuth>
   );

@@ -26,6 +26,8 @@ pub struct AlarmJson {
     pub attended_time: Option<i64>,
     /// Seconds from the alarm to its attendance.
     pub time_to_attend: Option<i64>,
+    /// Who attended it: the account's e-mail (accounts have no other name).
+    pub attended_by: Option<String>,
 }
 
 /// A device and its sub-devices, as ids, within the caller's company.
@@ -93,6 +95,7 @@ pub async fn list(id: String, call: Caller) -> Result<warp::reply::Response, Api
             creation_date: alarm.creation_date,
             has_been_attended: alarm.has_been_attended,
             attended_time: alarm.attended_time,
+            attended_by: alarm.attended_by,
         })
         .collect();
     Ok(ok(&body))

@@ -15,7 +15,7 @@ use crate::{new_id, StoreError};
 pub const LOG_LIST_LIMIT: i64 = 350;
 
 const ALARM_FIELDS: &str =
-    "record::id(id) AS id, record::id(device) AS device_id, kind, creation_date, has_been_attended, attended_time";
+    "record::id(id) AS id, record::id(device) AS device_id, kind, creation_date, has_been_attended, attended_time, attended_by.email AS attended_by";
 
 /// An alarm row to create.
 #[derive(SurrealValue)]

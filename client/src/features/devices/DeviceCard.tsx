@@ -1,7 +1,7 @@
 //! One device card: company, bed or device label, ID (the device name) and status with its colour
 //! (spec §2); the left and right status of a horse; the repositioning tier where the type runs the
 //! clock; and, while an alarm waits (`unattendedAlarm`), an orange card with an Attend button
-//! (spec §4). Everything about the type comes from the hub's device-type table.
+//! (spec §4); once attended, who attended it and when (issue 23). Everything about the type comes from the hub's device-type table.
 
 import { useAtomValue, useStore } from 'jotai';
 import { useState, type KeyboardEvent, type MouseEvent, type ReactNode } from 'react';
@@ -13,6 +13,8 @@ import { companyVariantsAtom, showsCompanyOnCards } from '../../lib/companyVaria
 import { attendDevice } from '../../lib/alarms';
 import { useDeviceType } from '../../lib/deviceTypes';
 import { deviceViewFamily } from '../../lib/devicesStore';
+import { useFormat } from '../../lib/format';
+import { attendanceFamily } from '../../lib/pendingAlarms';
 import { STATUS_COLORS, statusColor } from '../../lib/status';
 
 /** `actions`: what the app adds to the card for its device (the edit and info buttons). */
@@ -23,6 +25,8 @@ export function DeviceCard({ deviceId, company, actions }: { deviceId: string; c
   const view = useAtomValue(deviceViewFamily(deviceId));
   const info = useDeviceType(view.deviceType);
   const [attending, setAttending] = useState(false);
+  const attendance = useAtomValue(attendanceFamily(deviceId));
+  const fmt = useFormat();
   const typeLabel = t(`deviceTypes.${view.deviceType}`, { defaultValue: view.deviceType });
   const showBed = info?.cardShowsBed ?? true;
   const alarm = view.unattendedAlarm;
@@ -96,6 +100,13 @@ export function DeviceCard({ deviceId, company, actions }: { deviceId: string; c
       {info?.repositioningClock ? (
         <div className={`tier-chip tier-${view.repositioning}`} data-testid="card-repositioning">
           {t(`pages.repositioning.tier.${view.repositioning}`)}
+        </div>
+      ) : null}
+      {!alarm && attendance ? (
+        <div className="device-card-attended" data-testid="card-attended">
+          {attendance.by
+            ? t('alarmBanner.attendedBy', { time: fmt.dateTime(attendance.atMs), who: attendance.by })
+            : t('alarmBanner.attendedAt', { time: fmt.dateTime(attendance.atMs) })}
         </div>
       ) : null}
       {alarm ? (

@@ -1,0 +1,2 @@
+//! Public surface of the alarm banner feature.
+export { AlarmBanner } from './AlarmBanner';

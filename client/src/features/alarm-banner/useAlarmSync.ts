@@ -1,0 +1,116 @@
+//! Keeps the banner's alarms current on every signed-in screen: `alarmOn` adds one,
+//! `alarmAttended` removes it (and the card learns who attended from the alarm log), a `deviceConf`
+//! without `unattendedAlarm` removes the device's. A device whose status says an alarm waits that
+//! this session never saw raised (it joined later: joining the company replays every status) has
+//! its alarm log read once over REST.
+
+import { useStore } from 'jotai';
+import { useEffect } from 'react';
+import { getAlarms, getUserDevices, oidOf } from '../../lib/api';
+import { applyUserDevices, deviceInfoFamily } from '../../lib/devicesStore';
+import {
+  addPendingAlarm,
+  attendanceFamily,
+  attendanceFromLog,
+  attendPendingAlarm,
+  clearDeviceAlarms,
+  pendingAlarmsAtom,
+  pendingFromAlarmOn,
+  pendingFromLog,
+  type PendingAlarm,
+} from '../../lib/pendingAlarms';
+import { useServices } from '../../lib/services';
+
+export function useAlarmSync(): void {
+  const store = useStore();
+  const { socket } = useServices();
+
+  useEffect(() => {
+    if (!socket) return;
+    let cancelled = false;
+    // Devices whose log was read for the alarm they report, until their status clears.
+    const fetched = new Set<string>();
+
+    const readLog = async (deviceId: string) => {
+      try {
+        const log = await getAlarms(deviceId);
+        if (cancelled) return;
+        for (const alarm of pendingFromLog(log)) add(alarm);
+      } catch (err) {
+        console.error('alarm log could not be read', deviceId, err);
+        fetched.delete(deviceId);
+      }
+    };
+
+    const onStatus = (deviceId: string | null, unattended: boolean | undefined) => {
+      if (!deviceId) return;
+      if (unattended === false) {
+        fetched.delete(deviceId);
+        clearDeviceAlarms(store, deviceId);
+        return;
+      }
+      if (unattended !== true || fetched.has(deviceId)) return;
+      if (store.get(pendingAlarmsAtom).some((a) => a.deviceId === deviceId)) return;
+      fetched.add(deviceId);
+      void readLog(deviceId);
+    };
+
+    const learnWhoAttended = async (deviceId: string) => {
+      try {
+        const log = await getAlarms(deviceId);
+        const attendance = attendanceFromLog(log, deviceId);
+        if (!cancelled && attendance) store.set(attendanceFamily(deviceId), attendance);
+      } catch (err) {
+        console.error('alarm log could not be read', deviceId, err);
+      }
+    };
+
+    // The banner names bed and room on any screen: the device list is read once if an alarm's
+    // device is not known yet (the devices screen reads it anyway).
+    let listing = false;
+    const knowDevice = async (deviceId: string) => {
+      if (listing || store.get(deviceInfoFamily(deviceId))) return;
+      listing = true;
+      try {
+        const devices = await getUserDevices();
+        if (!cancelled) applyUserDevices(store, devices);
+      } catch (err) {
+        console.error('userDevices failed', err);
+      } finally {
+        listing = false;
+      }
+    };
+    const add = (alarm: PendingAlarm) => {
+      if (addPendingAlarm(store, alarm)) void knowDevice(alarm.deviceId);
+    };
+
+    const off = socket.onEvent((env) => {
+      const data = (env.data ?? {}) as Record<string, unknown>;
+      switch (env.event) {
+        case 'alarmOn': {
+          const alarm = pendingFromAlarmOn(data);
+          if (alarm) add(alarm);
+          break;
+        }
+        case 'alarmAttended': {
+          const deviceId = oidOf(data.deviceId);
+          if (!deviceId || (typeof data.alarmId !== 'number' && typeof data.alarmId !== 'string')) break;
+          attendPendingAlarm(store, deviceId, data.alarmId, typeof data.attendedAtMs === 'number' ? data.attendedAtMs : Date.now());
+          void learnWhoAttended(deviceId);
+          break;
+        }
+        case 'deviceConf':
+          onStatus(oidOf(data.deviceId), data.unattendedAlarm as boolean | undefined);
+          break;
+        default:
+          break;
+      }
+    });
+
+    return () => {
+      cancelled = true;
+      off();
+      store.set(pendingAlarmsAtom, []);
+    };
+  }, [store, socket]);
+}

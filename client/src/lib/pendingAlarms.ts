@@ -1,0 +1,88 @@
+//! The company's unattended alarms as the banner lists them (issue 23: an alarm stays on every
+//! screen until someone attends it). Filled from the socket (`alarmOn` adds, `alarmAttended` and a
+//! `deviceConf` without `unattendedAlarm` remove) and, for a session that joins while an alarm
+//! already waits, from the device's alarm log over REST. Also keeps, per device, who attended its
+//! latest alarm and when, for the card. Plain functions over the jotai store: no React here.
+
+import { atom } from 'jotai';
+import type { AlarmEntry } from './api';
+import type { AppStore } from './devicesStore';
+import { family } from './family';
+
+export type AlarmKindName = 'Missing' | 'Ulcer Risk';
+
+export interface PendingAlarm {
+  /** `{deviceId}-{alarmNumber}`, the alarm log's id. */
+  key: string;
+  deviceId: string;
+  kind: AlarmKindName;
+  raisedAtMs: number;
+}
+
+export interface Attendance {
+  atMs: number;
+  /** The e-mail of the account that attended; null until the alarm log has been read. */
+  by: string | null;
+}
+
+/** The unattended alarms, in the order they arrived. */
+export const pendingAlarmsAtom = atom<PendingAlarm[]>([]);
+
+/** Who attended a device's latest alarm, and when. */
+export const attendanceFamily = family((_id: string) => atom<Attendance | null>(null));
+
+export const alarmKey = (deviceId: string, alarmId: number | string): string => `${deviceId}-${String(alarmId)}`;
+
+const isKind = (k: unknown): k is AlarmKindName => k === 'Missing' || k === 'Ulcer Risk';
+
+/** Adds an alarm unless it is listed already; false for an invalid one. */
+export function addPendingAlarm(store: AppStore, alarm: PendingAlarm): boolean {
+  if (!alarm.deviceId || !isKind(alarm.kind) || !Number.isFinite(alarm.raisedAtMs)) return false;
+  const list = store.get(pendingAlarmsAtom);
+  if (list.some((a) => a.key === alarm.key)) return false;
+  store.set(pendingAlarmsAtom, [...list, alarm]);
+  store.set(attendanceFamily(alarm.deviceId), null);
+  return true;
+}
+
+/** The `alarmOn` event's data as a pending alarm, or null when it is not one. */
+export function pendingFromAlarmOn(data: { deviceId?: unknown; alarmId?: unknown; kind?: unknown; raisedAtMs?: unknown }): PendingAlarm | null {
+  if (typeof data.deviceId !== 'string' || !isKind(data.kind) || typeof data.raisedAtMs !== 'number') return null;
+  if (typeof data.alarmId !== 'number' && typeof data.alarmId !== 'string') return null;
+  return { key: alarmKey(data.deviceId, data.alarmId), deviceId: data.deviceId, kind: data.kind, raisedAtMs: data.raisedAtMs };
+}
+
+/** The unattended entries of a device's alarm log (`creationDate` in Unix seconds). */
+export function pendingFromLog(entries: AlarmEntry[]): PendingAlarm[] {
+  return entries
+    .filter((e) => !e.hasBeenAttended && isKind(e.kind))
+    .map((e) => ({ key: e._id.$oid, deviceId: e.deviceId, kind: e.kind as AlarmKindName, raisedAtMs: e.creationDate * 1000 }));
+}
+
+/** An alarm was attended (`alarmAttended`): off the banner, and the card learns when. */
+export function attendPendingAlarm(store: AppStore, deviceId: string, alarmId: number | string, atMs: number): void {
+  const key = alarmKey(deviceId, alarmId);
+  store.set(pendingAlarmsAtom, (list) => list.filter((a) => a.key !== key));
+  store.set(attendanceFamily(deviceId), { atMs, by: null });
+}
+
+/** The device has no unattended alarm any more (its status says so): every one of it goes. */
+export function clearDeviceAlarms(store: AppStore, deviceId: string): void {
+  const list = store.get(pendingAlarmsAtom);
+  if (list.some((a) => a.deviceId === deviceId)) store.set(pendingAlarmsAtom, list.filter((a) => a.deviceId !== deviceId));
+}
+
+/** The attendance of the device's newest attended alarm in its log, if it is the one we know of. */
+export function attendanceFromLog(entries: AlarmEntry[], deviceId: string): Attendance | null {
+  const attended = entries
+    .filter((e) => e.deviceId === deviceId && e.hasBeenAttended && e.attendedTime != null)
+    .sort((a, b) => (b.attendedTime ?? 0) - (a.attendedTime ?? 0))[0];
+  return attended ? { atMs: (attended.attendedTime ?? 0) * 1000, by: attended.attendedBy ?? null } : null;
+}
+
+/** Banner order: Missing before Ulcer Risk (a patient out of bed may have fallen), then oldest
+ * first (longest waiting). */
+export function bannerOrder(list: readonly PendingAlarm[]): PendingAlarm[] {
+  const rank = (a: PendingAlarm) => (a.kind === 'Missing' ? 0 : 1);
+  return [...list].sort((a, b) => rank(a) - rank(b) || a.raisedAtMs - b.raisedAtMs);
+}
