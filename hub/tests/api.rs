@@ -641,6 +641,21 @@ async fn layout_settings_default_then_create_then_update_and_stay_2d() {
     expect(&w.call("PUT", &path, &w.a.token, bad).await, 400, "invalidLayoutSettings");
 }
 
+#[tokio::test]
+async fn the_pressure_unit_is_saved_with_the_view_options() {
+    let w = world().await;
+    let path = format!("/api/LayoutSettings/{}", w.a.user);
+    let defaults: Value = w.call("GET", &path, &w.a.token, Value::Null).await.json();
+    assert_eq!(defaults["pressureUnit"], "mmHg", "mmHg until the user chooses");
+    expect(&w.call("PUT", &path, &w.a.token, json!({ "pressureUnit": "kPa" })).await, 201, "");
+    let read: Value = w.call("GET", &path, &w.a.token, Value::Null).await.json();
+    assert_eq!(read["pressureUnit"], "kPa");
+    let refused = w.call("PUT", &path, &w.a.token, json!({ "pressureUnit": "psi" })).await;
+    assert_eq!(refused.status, 400, "{}", refused.body);
+    let read: Value = w.call("GET", &path, &w.a.token, Value::Null).await.json();
+    assert_eq!(read["pressureUnit"], "kPa", "a refused unit changes nothing");
+}
+
 /// Company B's user calls every call that takes an id with company A's ids: each is 404 and
 /// changes nothing; B's lists never show A's rows.
 fn variants(hide_centre_of_pressure: bool, fitness: bool, seating_labels: bool) -> Value {

@@ -42,14 +42,37 @@ async fn the_device_type_table_is_served_to_signed_in_users() {
     assert_eq!(by_name("Seating Mat IoT")["cellSizeCm"], 2.0);
     assert_eq!(by_name("Mattress Mat IoT")["repositioningClock"], true);
     assert_eq!(types.iter().filter(|t| t["pdfReports"] == true).count(), 8, "spec §6");
-    check_client_fixture(&table);
+    assert_eq!(by_name("Fitness Mat")["captures"], serde_json::json!(["Static", "Series24h"]), "spec §6: its 24 h button");
+    assert_eq!(by_name("Fitness Mat")["pressureUnitsPerCell"], 1.0);
+    let bed_step = by_name("Mattress Mat IoT")["pressureUnitsPerCell"].as_f64().unwrap();
+    assert!((bed_step - 0.4 * 133.322_387_415 * 255.0 / 1000.0).abs() < 1e-9, "a bed mat's step is 0.4 mmHg: {bed_step}");
+    assert_eq!(force["pressureUnitsPerCell"], Value::Null, "force channels are not pressures");
+    check_client_fixture(&table, "deviceTypes.json");
+    hub.hub.shutdown().await;
+}
+
+#[tokio::test]
+async fn the_pressure_scale_is_served_to_signed_in_users() {
+    let hub = common::start(&["Mattress Mat IoT"]).await;
+    let anonymous = request(hub.http(), "GET", "/api/pressureScale", None, None).await;
+    assert_eq!(anonymous.status, 401);
+    let token = hub.login().await;
+    let response = request(hub.http(), "GET", "/api/pressureScale", Some(&token), None).await;
+    assert_eq!(response.status, 200, "{}", response.body);
+    let scale: Value = response.json();
+    assert!((scale["pascalPerUnit"].as_f64().unwrap() - 1000.0 / 255.0).abs() < 1e-12);
+    assert_eq!(scale["defaultUnit"], "mmHg", "spec §9: mmHg unless the user chooses kPa");
+    assert_eq!(scale["fitnessKpaPerStep"], 0.06, "spec §1");
+    let units: Vec<(&str, f64)> = scale["pascalPer"].as_array().unwrap().iter().map(|u| (u["unit"].as_str().unwrap(), u["pascals"].as_f64().unwrap())).collect();
+    assert_eq!(units, [("mmHg", 133.322_387_415), ("kPa", 1000.0)]);
+    check_client_fixture(&scale, "pressureScale.json");
     hub.hub.shutdown().await;
 }
 
 /// The client's tests read the table from `client/src/test/fixtures/deviceTypes.json`; it must be
 /// exactly what the hub serves. `UPDATE_CLIENT_FIXTURES=1` rewrites it.
-fn check_client_fixture(table: &Value) {
-    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../client/src/test/fixtures/deviceTypes.json");
+fn check_client_fixture(table: &Value, file: &str) {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../client/src/test/fixtures").join(file);
     let served = serde_json::to_string_pretty(table).unwrap() + "\n";
     if std::env::var_os("UPDATE_CLIENT_FIXTURES").is_some() {
         std::fs::create_dir_all(path.parent().unwrap()).unwrap();
@@ -57,7 +80,7 @@ fn check_client_fixture(table: &Value) {
     }
     let stored = std::fs::read_to_string(&path).unwrap_or_default();
     let stored: Value = serde_json::from_str(&stored).unwrap_or(Value::Null);
-    assert_eq!(&stored, table, "client/src/test/fixtures/deviceTypes.json is out of date: run this test with UPDATE_CLIENT_FIXTURES=1");
+    assert_eq!(&stored, table, "client/src/test/fixtures/{file} is out of date: run this test with UPDATE_CLIENT_FIXTURES=1");
 }
 
 #[tokio::test]

@@ -20,7 +20,7 @@ fn patient_fields(name: &str) -> PatientFields {
 }
 
 fn layout() -> LayoutSettings {
-    LayoutSettings { map_color_index: 1, smoothen_index: 1, threshold_value: 10, contours_enabled: false, is3_dmode: false, camera_position: "{}".into(), manual_scale: false, manual_scale_value: 250 }
+    LayoutSettings { map_color_index: 1, smoothen_index: 1, threshold_value: 10, contours_enabled: false, is3_dmode: false, camera_position: "{}".into(), manual_scale: false, manual_scale_value: 250, pressure_unit: "mmHg".into() }
 }
 
 /// A company with a user, a device, a patient (selected by the user), an analysis, layout

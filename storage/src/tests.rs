@@ -284,6 +284,7 @@ mod records {
             camera_position: "{}".into(),
             manual_scale: true,
             manual_scale_value: scale,
+            pressure_unit: "kPa".into(),
         }
     }
 
@@ -294,6 +295,7 @@ mod records {
         assert!(store.company(&a).layouts().save(&ua, &layout(250)).await.unwrap());
         assert!(!store.company(&a).layouts().save(&ua, &layout(300)).await.unwrap());
         assert_eq!(store.company(&a).layouts().get(&ua).await.unwrap().unwrap().manual_scale_value, 300);
+        assert_eq!(store.company(&a).layouts().get(&ua).await.unwrap().unwrap().pressure_unit, "kPa", "the unit is kept");
         assert!(store.company(&b).layouts().get(&ua).await.unwrap().is_none());
         assert!(matches!(store.company(&b).layouts().save(&ua, &layout(300)).await, Err(StoreError::NotFound)));
         assert!(store.company(&a).layouts().save(&ua, &layout(1050)).await.is_err(), "scale above 1000");

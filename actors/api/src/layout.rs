@@ -4,6 +4,7 @@
 
 #[cfg(feature = "surreal")]
 use surrealdb::types::SurrealValue;
+use mat_protocol::scale::PressureUnit;
 use serde::{Deserialize, Serialize};
 
 use super::Invalid;
@@ -69,6 +70,10 @@ pub struct LayoutJson {
     #[serde(default)]
     #[serde(deserialize_with = "super::lenient::optional_integer")]
     pub manual_scale_value: Option<i64>,
+    /// The unit the user reads pressures in (mmHg unless chosen otherwise; issue 22).
+    #[serde(default)]
+    #[schemars(schema_with = "super::schema::pressure_unit")]
+    pub pressure_unit: PressureUnit,
 }
 
 impl Default for LayoutJson {
@@ -82,6 +87,7 @@ impl Default for LayoutJson {
             camera_position: CameraPosition::default(),
             manual_scale: false,
             manual_scale_value: Some(MANUAL_SCALE_DEFAULT),
+            pressure_unit: PressureUnit::default(),
         }
     }
 }
@@ -98,6 +104,8 @@ pub struct LayoutSettings {
     pub camera_position: String,
     pub manual_scale: bool,
     pub manual_scale_value: i64,
+    /// A `PressureUnit`'s symbol.
+    pub pressure_unit: String,
 }
 
 /// The manual scale as spec §5 has it: empty resets to 200, else clamped to 50–1000 and
@@ -136,6 +144,7 @@ pub fn validate_layout(input: &LayoutJson) -> Result<LayoutSettings, Invalid> {
         camera_position: serde_json::to_string(&camera).unwrap_or_else(|_| "{}".into()),
         manual_scale: input.manual_scale,
         manual_scale_value: normalise_manual_scale(input.manual_scale_value),
+        pressure_unit: input.pressure_unit.symbol().to_owned(),
     })
 }
 
@@ -150,6 +159,7 @@ pub fn layout_json(stored: &LayoutSettings) -> LayoutJson {
         camera_position: serde_json::from_str(&stored.camera_position).unwrap_or_default(),
         manual_scale: stored.manual_scale,
         manual_scale_value: Some(stored.manual_scale_value),
+        pressure_unit: PressureUnit::from_symbol(&stored.pressure_unit).unwrap_or_default(),
     }
 }
 
@@ -198,10 +208,22 @@ mod tests {
     }
 
     #[test]
+    fn the_pressure_unit_is_mmhg_until_kpa_is_chosen_and_nothing_else_is_taken() {
+        let parse = |body: &[u8]| crate::body::parse_object::<LayoutJson>(body);
+        let default = validate_layout(&parse(b"{}").unwrap()).unwrap();
+        assert_eq!(default.pressure_unit, "mmHg");
+        let kpa = validate_layout(&parse(br#"{"pressureUnit": "kPa"}"#).unwrap()).unwrap();
+        assert_eq!(kpa.pressure_unit, "kPa");
+        assert_eq!(layout_json(&kpa).pressure_unit, PressureUnit::KPa);
+        assert!(parse(br#"{"pressureUnit": "psi"}"#).is_err());
+    }
+
+    #[test]
     fn defaults_are_those_of_the_spec() {
         let json = serde_json::to_value(LayoutJson::default()).unwrap();
         assert_eq!(json["manualScaleValue"], 200);
         assert_eq!(json["is3Dmode"], false);
         assert_eq!(json["cameraPosition"]["eye"]["z"], 1.25);
+        assert_eq!(json["pressureUnit"], "mmHg");
     }
 }

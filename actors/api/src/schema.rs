@@ -4,6 +4,7 @@
 //! the hub also accepts the lenient forms the old client sends (numbers as text, aliases).
 
 use mat_protocol::device_type::DeviceType;
+use mat_protocol::scale::PressureUnit;
 use schemars::generate::SchemaGenerator;
 use schemars::{json_schema, Schema};
 
@@ -33,4 +34,10 @@ pub const LOGO: &str = r"^$|^(?:data:image/(?:png|jpeg);base64,)?(?:iVBORw0KGg[o
 pub fn registrable_device_type(_: &mut SchemaGenerator) -> Schema {
     let names: Vec<&str> = DeviceType::ALL.into_iter().filter(|t| *t != DeviceType::SensingHorseSubdevice).map(DeviceType::name).collect();
     json_schema!({ "type": "string", "enum": names })
+}
+
+/// The pressure units a user may choose (`mat_protocol::scale::PressureUnit`).
+pub fn pressure_unit(_: &mut SchemaGenerator) -> Schema {
+    let symbols: Vec<&str> = PressureUnit::ALL.into_iter().map(PressureUnit::symbol).collect();
+    json_schema!({ "type": "string", "enum": symbols, "default": PressureUnit::default().symbol() })
 }

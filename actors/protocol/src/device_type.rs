@@ -265,6 +265,12 @@ pub struct DeviceTypeInfo {
     /// What its analyses are about (which result a capture makes, which tutorial and labels
     /// its page shows); `None` for types without captures.
     pub analysis_family: Option<AnalysisFamily>,
+    /// Hub pressure units in one step of its cells (`scale`), where its cells are pressures; the
+    /// client converts with it and `GET /api/pressureScale`.
+    pub pressure_units_per_cell: Option<f64>,
+    /// Physical distance between cell centres in cm, where its cells are pressures (centres of
+    /// pressure are stated in cm with it).
+    pub cell_pitch_cm: Option<f32>,
 }
 
 /// A frame's shape.
@@ -332,6 +338,8 @@ impl DeviceType {
             DeviceType::SeatingMatIoT | DeviceType::SeatingMatIoTXL => vec![Static, Dynamic, Fitting, Series24h],
             DeviceType::SensingHorse => vec![Static, Dynamic, Fitting],
             DeviceType::RehabMat => vec![Static, Dynamic, Balance],
+            // Spec §6: fitness-provider hardware gets the 24 h static analysis button.
+            DeviceType::FitnessMat => vec![Static, Series24h],
             _ => Vec::new(),
         }
     }
@@ -370,6 +378,22 @@ impl DeviceType {
             DeviceType::SeatingMat | DeviceType::SeatingMatIoT | DeviceType::SeatingMatIoTXL => Some(2.0),
             DeviceType::SensingHorse | DeviceType::SensingHorseSubdevice => Some(2.5),
             _ => None,
+        }
+    }
+
+    /// Physical distance between neighbouring cell centres in cm, for the types that send pressure
+    /// maps: mattresses 4 cm and podology plates 2 cm (spec §9), every other map its spec §9
+    /// distance between points (floor 1, seating 2, horse 2.5; 1 where the spec gives none).
+    /// `mat_core::analysis::units::cell_pitch_cm` is this; the client states centres of pressure
+    /// in cm with it.
+    pub fn cell_pitch_cm(self) -> Option<f32> {
+        match self {
+            DeviceType::MattressMat | DeviceType::MattressMatIoT | DeviceType::SleepMat => Some(4.0),
+            DeviceType::Podology | DeviceType::PodologyIoT | DeviceType::RehabMat | DeviceType::PressureMatIoT | DeviceType::FloorMatRecognition => {
+                Some(2.0)
+            }
+            _ if crate::scale::pressure_units_per_cell(self).is_none() => None,
+            other => Some(other.cell_size_cm().unwrap_or(1.0)),
         }
     }
 
@@ -449,6 +473,8 @@ impl DeviceType {
             reading_presence: self.uses_reading_presence(),
             cell_size_cm: self.cell_size_cm(),
             analysis_family: self.analysis_family(),
+            pressure_units_per_cell: crate::scale::pressure_units_per_cell(self),
+            cell_pitch_cm: self.cell_pitch_cm(),
         }
     }
 
@@ -523,9 +549,12 @@ mod tests {
     fn pdf_reports_are_the_eight_types_of_spec_section_6_and_each_has_captures() {
         let pdf: Vec<_> = DeviceType::ALL.into_iter().filter(|t| t.pdf_reports()).collect();
         assert_eq!(pdf.len(), 8);
-        for t in DeviceType::ALL {
+        for t in DeviceType::ALL.into_iter().filter(|&t| t != DeviceType::FitnessMat) {
             assert_eq!(t.pdf_reports(), !t.captures().is_empty(), "{t:?}: captures exactly where reports are");
         }
+        // Spec §6: the fitness hardware gets the 24 h static analysis button (and no PDF).
+        assert_eq!(DeviceType::FitnessMat.captures(), [CaptureOffer::Static, CaptureOffer::Series24h]);
+        assert!(!DeviceType::FitnessMat.pdf_reports());
         assert!(DeviceType::PodologyIoT.captures().contains(&CaptureOffer::Remote));
         assert!(!DeviceType::ForceMat.info().has_patients);
         assert!(DeviceType::MattressMat.info().has_patients, "a repositioning clock has a patient");

@@ -14,6 +14,14 @@
 //! sensors. Every other map type sends the old count itself (1 unit per step). Force channels and
 //! room-set sensors are not pressure maps: their 0–4095 readings keep their own scale (the
 //! room-set presence rule, reading > 200, is written in it).
+//!
+//! This module is the one owner of pressure units: the hub serves [`PressureScale`] at
+//! `GET /api/pressureScale` and each type's [`pressure_units_per_cell`] in `GET /api/deviceTypes`,
+//! and the client converts with those figures (`client/src/lib/pressureUnits.ts`), never its own.
+//! Pressures are shown in mmHg by default, in kPa as a user's choice (saved with the view
+//! options), and in the fitness variant's kPa (spec §1, §6: sensor steps × 0.06).
+
+use serde::{Deserialize, Serialize};
 
 use crate::device_type::DeviceType;
 
@@ -23,6 +31,98 @@ pub const PASCAL_PER_UNIT: f64 = 1000.0 / 255.0;
 pub const PASCAL_PER_MMHG: f64 = 133.322_387_415;
 /// Millimetres of mercury per step of a bed mat's cell.
 pub const BED_CELL_MMHG: f64 = 0.4;
+
+/// Spec §1, §6, §9: the fitness group's pressure scale, in kPa per step of a device's cells.
+pub const FITNESS_KPA_PER_STEP: f64 = 0.06;
+
+/// A unit a user may choose to read pressures in (spec §9: millimetres of mercury, or kPa).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
+pub enum PressureUnit {
+    /// Millimetres of mercury, the clinical default.
+    #[default]
+    #[serde(rename = "mmHg")]
+    MmHg,
+    /// Kilopascals.
+    #[serde(rename = "kPa")]
+    KPa,
+}
+
+impl PressureUnit {
+    /// Every unit a user may choose, the default first.
+    pub const ALL: [PressureUnit; 2] = [PressureUnit::MmHg, PressureUnit::KPa];
+
+    /// The unit's symbol, as serialised.
+    pub fn symbol(self) -> &'static str {
+        match self {
+            PressureUnit::MmHg => "mmHg",
+            PressureUnit::KPa => "kPa",
+        }
+    }
+
+    /// The unit named by `symbol`, if any.
+    pub fn from_symbol(symbol: &str) -> Option<PressureUnit> {
+        PressureUnit::ALL.into_iter().find(|u| u.symbol() == symbol)
+    }
+
+    /// Pascals in one of this unit.
+    pub fn pascals(self) -> f64 {
+        match self {
+            PressureUnit::MmHg => PASCAL_PER_MMHG,
+            PressureUnit::KPa => 1000.0,
+        }
+    }
+}
+
+/// The figures a client converts pressures with, served whole by `GET /api/pressureScale`.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "camelCase")]
+pub struct PressureScale {
+    /// Pascals in one hub pressure unit (1000 / 255).
+    pub pascal_per_unit: f64,
+    /// Pascals in one unit a user may choose, by symbol.
+    pub pascal_per: Vec<UnitPascals>,
+    /// The unit shown until a user chooses another.
+    pub default_unit: PressureUnit,
+    /// The fitness variant's kPa per step of a device's cells (spec §1: 0.06).
+    pub fitness_kpa_per_step: f64,
+}
+
+/// One unit and the pascals in one of it.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
+pub struct UnitPascals {
+    pub unit: PressureUnit,
+    pub pascals: f64,
+}
+
+impl PressureScale {
+    /// The hub's scale.
+    pub fn hub() -> PressureScale {
+        PressureScale {
+            pascal_per_unit: PASCAL_PER_UNIT,
+            pascal_per: PressureUnit::ALL.into_iter().map(|unit| UnitPascals { unit, pascals: unit.pascals() }).collect(),
+            default_unit: PressureUnit::default(),
+            fitness_kpa_per_step: FITNESS_KPA_PER_STEP,
+        }
+    }
+}
+
+/// Hub pressure units in one step of `device`'s cells, where its cells are pressures: `None` for
+/// the force channels and room-set sensors (readings on their own 0–4095 scale) and for parents
+/// that send nothing.
+pub fn pressure_units_per_cell(device: DeviceType) -> Option<f64> {
+    match device.frame_shape() {
+        Some(_) if !device.uses_reading_presence() => Some(units_per_cell(device)),
+        _ => None,
+    }
+}
+
+/// Hub units → `unit`.
+pub fn units_to(unit: PressureUnit, units: f64) -> f64 {
+    units * PASCAL_PER_UNIT / unit.pascals()
+}
 
 /// Hub pressure units in one step of `device`'s cells.
 pub fn units_per_cell(device: DeviceType) -> f64 {
@@ -67,6 +167,30 @@ mod tests {
             assert!((units_to_mmhg(255.0 * units_per_cell(t)) - 102.0).abs() < 1e-9);
         }
         assert!((units_per_cell(DeviceType::MattressMatIoT) - 13.599).abs() < 1e-3);
+    }
+
+    #[test]
+    fn the_served_scale_converts_as_the_functions_do() {
+        let scale = PressureScale::hub();
+        assert_eq!(scale.default_unit, PressureUnit::MmHg);
+        assert_eq!(scale.fitness_kpa_per_step, 0.06);
+        for UnitPascals { unit, pascals } in &scale.pascal_per {
+            assert!((scale.pascal_per_unit * 255.0 / pascals - units_to(*unit, 255.0)).abs() < 1e-12);
+        }
+        assert!((units_to(PressureUnit::MmHg, 34.0) - units_to_mmhg(34.0)).abs() < 1e-12);
+        assert!((units_to(PressureUnit::KPa, 34.0) - units_to_kpa(34.0)).abs() < 1e-12);
+        assert_eq!(PressureUnit::from_symbol("kPa"), Some(PressureUnit::KPa));
+        assert_eq!(PressureUnit::from_symbol("psi"), None);
+    }
+
+    #[test]
+    fn only_pressure_maps_have_units_per_cell() {
+        assert_eq!(pressure_units_per_cell(DeviceType::ForceMat), None);
+        assert_eq!(pressure_units_per_cell(DeviceType::NorthSky), None);
+        assert_eq!(pressure_units_per_cell(DeviceType::RoomSet), None);
+        assert_eq!(pressure_units_per_cell(DeviceType::SensingHorse), None);
+        assert_eq!(pressure_units_per_cell(DeviceType::FitnessMat), Some(1.0));
+        assert_eq!(pressure_units_per_cell(DeviceType::MattressMatIoT), Some(units_per_cell(DeviceType::MattressMatIoT)));
     }
 
     #[test]

@@ -691,6 +691,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/pressureScale": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The hub's pressure unit and the units pressures are shown in (mmHg, kPa, the fitness variant's kPa per step) */
+        get: operations["GET /api/pressureScale"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/quickRegistration": {
         parameters: {
             query?: never;
@@ -1193,6 +1210,12 @@ export interface components {
             cardShowsBed: boolean;
             /**
              * Format: float
+             * @description Physical distance between cell centres in cm, where its cells are pressures (centres of
+             *     pressure are stated in cm with it).
+             */
+            cellPitchCm: number | null;
+            /**
+             * Format: float
              * @description Distance between sensor points in cm (spec §9), where the spec gives one: the contact
              *     surface is the active cells times its square.
              */
@@ -1209,6 +1232,12 @@ export interface components {
             pdfReports: boolean;
             /** @description Postures its log reports, if any. */
             posture: components["schemas"]["PostureScheme"] | null;
+            /**
+             * Format: double
+             * @description Hub pressure units in one step of its cells (`scale`), where its cells are pressures; the
+             *     client converts with it and `GET /api/pressureScale`.
+             */
+            pressureUnitsPerCell: number | null;
             /** @description Presence is the room-set rule (latest reading above 200), not the map check. */
             readingPresence: boolean;
             /** @description Whether the repositioning clock runs (tier on the card, interval on the page). */
@@ -1331,6 +1360,12 @@ export interface components {
              */
             mapColorIndex: number;
             /**
+             * @description The unit the user reads pressures in (mmHg unless chosen otherwise; issue 22).
+             * @default mmHg
+             * @enum {string}
+             */
+            pressureUnit: "mmHg" | "kPa";
+            /**
              * Format: int64
              * @default 0
              */
@@ -1379,6 +1414,12 @@ export interface components {
              * @default 0
              */
             mapColorIndex: number;
+            /**
+             * @description The unit the user reads pressures in (mmHg unless chosen otherwise; issue 22).
+             * @default mmHg
+             * @enum {string}
+             */
+            pressureUnit: "mmHg" | "kPa";
             /**
              * Format: int64
              * @default 0
@@ -1569,6 +1610,25 @@ export interface components {
             /** Format: uint64 */
             pressures: number;
         };
+        /** @description The figures a client converts pressures with, served whole by `GET /api/pressureScale`. */
+        PressureScale: {
+            /** @description The unit shown until a user chooses another. */
+            defaultUnit: components["schemas"]["PressureUnit"];
+            /**
+             * Format: double
+             * @description The fitness variant's kPa per step of a device's cells (spec §1: 0.06).
+             */
+            fitnessKpaPerStep: number;
+            /** @description Pascals in one unit a user may choose, by symbol. */
+            pascalPer: components["schemas"]["UnitPascals"][];
+            /**
+             * Format: double
+             * @description Pascals in one hub pressure unit (1000 / 255).
+             */
+            pascalPerUnit: number;
+        };
+        /** @description A unit a user may choose to read pressures in (spec §9: millimetres of mercury, or kPa). */
+        PressureUnit: "mmHg" | "kPa";
         /** @description What a quick registration created, with the generated credentials (shown once). */
         QuickRegistration: {
             companyId: string;
@@ -1718,6 +1778,12 @@ export interface components {
         /** @description Sub-devices of a parent. */
         SystemJson: {
             devices: string[];
+        };
+        /** @description One unit and the pascals in one of it. */
+        UnitPascals: {
+            /** Format: double */
+            pascals: number;
+            unit: components["schemas"]["PressureUnit"];
         };
         /**
          * @description A company's variants (spec §1, §6) as the client reads and an administrator sends them. Every
@@ -3087,6 +3153,27 @@ export interface operations {
             };
             401: components["responses"]["Error"];
             404: components["responses"]["Error"];
+        };
+    };
+    "GET /api/pressureScale": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PressureScale"];
+                };
+            };
+            401: components["responses"]["Error"];
         };
     };
     "POST /api/quickRegistration": {

@@ -9,6 +9,7 @@ import { Notifications } from '../components/Notifications';
 import { deviceTypesAtom, deviceTypesErrorAtom, loadDeviceTypes } from '../lib/deviceTypes';
 import { resetDeviceState, type AppStore } from '../lib/devicesStore';
 import type { LiveMapStore } from '../lib/liveMaps';
+import { loadPressureScale, pressureScaleAtom } from '../lib/pressureUnits';
 import { ServicesContext, type Services, type SocketApi } from '../lib/services';
 import { dropToken, readToken, tokenAtom } from '../lib/session';
 import { SocketClient } from '../lib/socket';
@@ -49,9 +50,11 @@ function ServicesProvider({
     setSocket(s);
     let cancelled = false;
     void loadDeviceTypes(store, () => cancelled);
+    void loadPressureScale(store, () => cancelled);
     return () => {
       cancelled = true;
       store.set(deviceTypesAtom, null);
+      store.set(pressureScaleAtom, null);
       store.set(deviceTypesErrorAtom, false);
       s.close();
       setSocket(null);

@@ -4,7 +4,9 @@
 //! `data-*` attributes and a visually hidden summary for tests and screen readers.
 
 import { useEffect, useRef } from 'react';
+import { useTranslation } from 'react-i18next';
 import uPlot from 'uplot';
+import { formatDateTime, formatNumber, formatTime } from '../lib/format';
 import 'uplot/dist/uPlot.min.css';
 
 let canvasSupport: boolean | null = null;
@@ -36,9 +38,13 @@ export interface LineChartProps {
   yRange?: [number, number];
   label: string;
   testId?: string;
+  /** The unit of the values, written after them on the y axis and in the legend. */
+  unit?: string;
 }
 
-export function LineChart({ times, values, series, height = 220, yRange, label, testId = 'line-chart' }: LineChartProps) {
+export function LineChart({ times, values, series, height = 220, yRange, label, testId = 'line-chart', unit }: LineChartProps) {
+  const { i18n } = useTranslation();
+  const lng = i18n.resolvedLanguage ?? i18n.language;
   const hostRef = useRef<HTMLDivElement>(null);
   const chartRef = useRef<uPlot | null>(null);
   const seriesKey = series.map((s) => `${s.label}:${s.color}`).join('|');
@@ -52,8 +58,21 @@ export function LineChart({ times, values, series, height = 220, yRange, label, 
       scales: { x: { time: true }, ...(yRange ? { y: { range: yRange } } : {}) },
       legend: { show: true },
       cursor: { drag: { x: false, y: false } },
-      series: [{}, ...series.map((s) => ({ label: s.label, stroke: s.color, width: 2, points: { show: false } }))],
-      axes: [{}, { size: 56 }],
+      // Times and values in the user's language and time zone (lib/format), not uPlot's US style.
+      series: [
+        { value: (_u: uPlot, v: number | null) => (v == null ? '—' : formatDateTime(v * 1000, lng)) },
+        ...series.map((s) => ({
+          label: s.label,
+          stroke: s.color,
+          width: 2,
+          points: { show: false },
+          value: (_u: uPlot, v: number | null) => (v == null ? '—' : withUnit(formatNumber(v, lng), unit)),
+        })),
+      ],
+      axes: [
+        { values: (_u: uPlot, splits: number[]) => splits.map((s) => formatTime(s * 1000, lng)), size: 40 },
+        { size: 64, label: unit, values: (_u: uPlot, splits: number[]) => splits.map((s) => formatNumber(s, lng)) },
+      ],
     };
     let chart: uPlot;
     try {
@@ -71,7 +90,7 @@ export function LineChart({ times, values, series, height = 220, yRange, label, 
       chartRef.current = null;
     };
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [seriesKey, height, yRange?.[0], yRange?.[1]]);
+  }, [seriesKey, height, yRange?.[0], yRange?.[1], lng, unit]);
 
   useEffect(() => {
     chartRef.current?.setData([times.map((t) => t / 1000), ...values] as uPlot.AlignedData);
@@ -82,8 +101,12 @@ export function LineChart({ times, values, series, height = 220, yRange, label, 
     <figure className="line-chart" data-testid={testId} data-points={times.length} aria-label={label}>
       <div ref={hostRef} className="line-chart-host" />
       <figcaption className="visually-hidden">
-        {label}: {series.map((s, i) => `${s.label} ${last[i] ?? '—'}`).join(', ')}
+        {label}: {series.map((s, i) => `${s.label} ${lastText(last[i], lng, unit)}`).join(', ')}
       </figcaption>
     </figure>
   );
 }
+
+const withUnit = (value: string, unit: string | undefined): string => (unit ? `${value}\u00a0${unit}` : value);
+const lastText = (v: number | null | undefined, lng: string, unit: string | undefined): string =>
+  v == null ? '—' : withUnit(formatNumber(v, lng), unit);

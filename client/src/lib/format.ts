@@ -61,6 +61,27 @@ export function formatDate(value: Date | number, lng: string, timeZone?: string)
   return new Intl.DateTimeFormat(localeOf(lng), { dateStyle: 'medium', timeZone }).format(date);
 }
 
+/** A time of day (chart axes, live readings) in the browser's time zone: "14:05:09", "午後…" never. */
+export function formatTime(value: Date | number, lng: string, timeZone?: string): string {
+  const date = toDate(value);
+  if (Number.isNaN(date.getTime())) return '—';
+  return new Intl.DateTimeFormat(localeOf(lng), { timeStyle: 'medium', timeZone }).format(date);
+}
+
+/** The order a language writes day, month and year in (the date field follows it). */
+export function dateFieldOrder(lng: string): Array<'day' | 'month' | 'year'> {
+  const parts = new Intl.DateTimeFormat(localeOf(lng), { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' }).formatToParts(
+    Date.UTC(2000, 10, 23),
+  );
+  return parts.flatMap((p) => (p.type === 'day' || p.type === 'month' || p.type === 'year' ? [p.type] : []));
+}
+
+/** The twelve month names of a language, January first. */
+export function monthNames(lng: string): string[] {
+  const format = new Intl.DateTimeFormat(localeOf(lng), { month: 'long', timeZone: 'UTC' });
+  return Array.from({ length: 12 }, (_, m) => format.format(Date.UTC(2000, m, 1)));
+}
+
 /** A birth date (Unix seconds at midnight UTC of that day) as that same day, in any time zone. */
 export function formatBirthDate(unixSeconds: number, lng: string): string {
   return formatDate(unixSeconds * 1000, lng, 'UTC');
@@ -93,6 +114,7 @@ export function useFormat() {
     pressure: (raw: number, variants: CompanyVariants) => formatPressure(raw, lng, variants),
     percent: (share: number) => formatPercent(share, lng),
     dateTime: (value: Date | number) => formatDateTime(value, lng),
+    time: (value: Date | number) => formatTime(value, lng),
     date: (value: Date | number) => formatDate(value, lng),
     birthDate: (unixSeconds: number) => formatBirthDate(unixSeconds, lng),
     duration: (seconds: number) => formatDuration(seconds, lng),

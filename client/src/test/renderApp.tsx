@@ -12,8 +12,9 @@ import { LiveMapStore } from '../lib/liveMaps';
 import { bindSessionStore } from '../lib/session';
 import { allResources } from './translations';
 import DEVICE_TYPE_TABLE from './fixtures/deviceTypes.json';
+import PRESSURE_SCALE from './fixtures/pressureScale.json';
 
-export { DEVICE_TYPE_TABLE };
+export { DEVICE_TYPE_TABLE, PRESSURE_SCALE };
 
 export function fakeSocket(): ManagedSocket & { [k: string]: ReturnType<typeof vi.fn> } {
   return {
@@ -75,7 +76,11 @@ export async function renderApp(
 /** A fetch stub answering by path. `/api/deviceTypes` answers the hub's table (the fixture a hub
  * test keeps equal to what the hub serves) unless the test gives its own. */
 export function stubFetch(routes: Record<string, (init?: RequestInit) => { status?: number; body: unknown }>) {
-  const all: typeof routes = { '/api/deviceTypes': () => ({ body: DEVICE_TYPE_TABLE }), ...routes };
+  const all: typeof routes = {
+    '/api/deviceTypes': () => ({ body: DEVICE_TYPE_TABLE }),
+    '/api/pressureScale': () => ({ body: PRESSURE_SCALE }),
+    ...routes,
+  };
   const fn = vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
     const url = typeof input === 'string' ? input : input instanceof URL ? input.pathname : input.url;
     const handler = all[url];

@@ -45,6 +45,7 @@ use mat_api::device::{DeviceSettingsInput, RegistrationInput};
 use mat_api::layout::LayoutJson;
 use mat_api::patient::PatientInput;
 use mat_protocol::device_type::{DeviceType, DeviceTypeInfo};
+use mat_protocol::scale::PressureScale;
 
 /// Largest browser WebSocket message accepted (browsers send small events).
 const BROWSER_MESSAGE_LIMIT: usize = 64 * 1024;
@@ -72,6 +73,7 @@ pub fn api(state: &Arc<AppState>) -> Api {
     api_route!(api, s, POST, d, Admin, "company", "/api/alarmManager/deadLetters/{id}/resend", "Queue a refused alarm report again (audited)", alarm_manager::resend, "api" / "alarmManager" / "deadLetters" / String / "resend"; doc.param::<String>("id").empty(204).errors(&[404]));
     // Devices.
     api_route!(api, s, GET, d, User, "devices", "/api/deviceTypes", "The device-type table: routes, page families, frame shapes, capabilities", device_types::list, "api" / "deviceTypes"; doc.json::<Vec<DeviceTypeInfo>>(200));
+    api_route!(api, s, GET, d, User, "devices", "/api/pressureScale", "The hub's pressure unit and the units pressures are shown in (mmHg, kPa, the fitness variant's kPa per step)", device_types::pressure_scale, "api" / "pressureScale"; doc.json::<PressureScale>(200));
     api_route!(api, s, GET, d, User, "devices", "/api/userDevices", "The company's devices", devices::user_devices, "api" / "userDevices"; doc.json::<Vec<devices::DeviceJson>>(200));
     api_route!(api, s, GET, d, User, "devices", "/api/deviceConfCompany", "The company's device configurations and live statuses", devices::device_conf_company, "api" / "deviceConfCompany"; doc.json::<Vec<devices::DeviceConfJson>>(200));
     api_route!(api, s, GET, d, User, "devices", "/api/deviceConfiguration/{id}", "One device's configuration", devices::device_configuration, "api" / "deviceConfiguration" / String; doc.json::<devices::DeviceConfJson>(200));

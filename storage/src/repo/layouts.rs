@@ -8,7 +8,7 @@ use crate::error::checked;
 use crate::StoreError;
 
 const FIELDS: &str = "map_color_index, smoothen_index, threshold_value, contours_enabled, is3_dmode, camera_position, \
-    manual_scale, manual_scale_value";
+    manual_scale, manual_scale_value, pressure_unit ?? 'mmHg' AS pressure_unit";
 
 /// The layout settings of one company's users.
 pub struct Layouts<'a> {
@@ -46,12 +46,13 @@ impl Layouts<'_> {
                      CREATE layout_settings CONTENT { user: $user_ref, company: $company_ref, map_color_index: $s.map_color_index,
                         smoothen_index: $s.smoothen_index, threshold_value: $s.threshold_value,
                         contours_enabled: $s.contours_enabled, is3_dmode: $s.is3_dmode, camera_position: $s.camera_position,
-                        manual_scale: $s.manual_scale, manual_scale_value: $s.manual_scale_value };
+                        manual_scale: $s.manual_scale, manual_scale_value: $s.manual_scale_value,
+                        pressure_unit: $s.pressure_unit };
                  } ELSE {
                      UPDATE $existing SET map_color_index = $s.map_color_index, smoothen_index = $s.smoothen_index,
                         threshold_value = $s.threshold_value, contours_enabled = $s.contours_enabled, is3_dmode = $s.is3_dmode,
                         camera_position = $s.camera_position, manual_scale = $s.manual_scale,
-                        manual_scale_value = $s.manual_scale_value;
+                        manual_scale_value = $s.manual_scale_value, pressure_unit = $s.pressure_unit;
                  };
                  RETURN $existing = NONE;
                  COMMIT TRANSACTION;",

@@ -10,6 +10,7 @@ use super::dynamic_podology::DYNAMIC_SERIES_COUNT;
 use super::frame::Capture;
 use super::parameters::{NamedParameter, ParameterValue};
 use super::units::round_to;
+use mat_protocol::scale::{pressure_units_per_cell, units_to, PressureUnit, FITNESS_KPA_PER_STEP};
 
 /// Spec §8: the toast key when there is nothing to export.
 pub const NO_ANALYSIS_DATA: &str = "toastErrorRaw.noAnalysisData";
@@ -103,6 +104,7 @@ pub fn export_raw(
         analysis_type: metadata.analysis_type.name(),
         patient_id: metadata.patient_id,
         creation_date: iso_8601_utc(metadata.creation_date_s.saturating_mul(1000)),
+        pressure_unit: PressureUnitMetadata::of(capture),
     };
     let json = match kind {
         ExportKind::Processed => serde_json::to_vec(&processed(meta, capture, additional_parameters, dynamic)),
@@ -128,6 +130,37 @@ struct Metadata<'a> {
     analysis_type: &'static str,
     patient_id: &'a str,
     creation_date: String,
+    /// What a pressure in the file means (issue 22: a unit field in the metadata).
+    pressure_unit: PressureUnitMetadata,
+}
+
+/// The unit of every pressure in the file: the device's cell step, with what one step is worth
+/// (`mat_protocol::scale`). Averages are in the same unit; `null` figures when the device's cells
+/// are not pressures.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct PressureUnitMetadata {
+    /// Always `"sensorStep"`: values are the cells as the device sent them.
+    unit: &'static str,
+    #[serde(rename = "mmHgPerStep")]
+    mmhg_per_step: Option<f64>,
+    #[serde(rename = "kPaPerStep")]
+    kpa_per_step: Option<f64>,
+    /// The fitness variant's scale (spec §1: kPa = steps × 0.06).
+    #[serde(rename = "fitnessKPaPerStep")]
+    fitness_kpa_per_step: f64,
+}
+
+impl PressureUnitMetadata {
+    fn of(capture: &Capture) -> Self {
+        let per_step = pressure_units_per_cell(capture.device_type());
+        PressureUnitMetadata {
+            unit: "sensorStep",
+            mmhg_per_step: per_step.map(|u| units_to(PressureUnit::MmHg, u)),
+            kpa_per_step: per_step.map(|u| units_to(PressureUnit::KPa, u)),
+            fitness_kpa_per_step: FITNESS_KPA_PER_STEP,
+        }
+    }
 }
 
 #[derive(Serialize)]
@@ -348,6 +381,12 @@ mod tests {
         let json: serde_json::Value = serde_json::from_slice(&file.json).unwrap();
         assert_eq!(json["metadata"]["version"], "1.0");
         assert_eq!(json["metadata"]["dataType"], "unprocessed");
+        // Issue 22: the file says what its pressures are: a podology plate's step is 1/255 kPa.
+        let unit = &json["metadata"]["pressureUnit"];
+        assert_eq!(unit["unit"], "sensorStep");
+        assert!((unit["kPaPerStep"].as_f64().unwrap() - 1.0 / 255.0).abs() < 1e-12);
+        assert!((unit["mmHgPerStep"].as_f64().unwrap() - 7.500_616_8 / 255.0).abs() < 1e-9);
+        assert_eq!(unit["fitnessKPaPerStep"], 0.06);
         let records = json["records"].as_array().unwrap();
         assert_eq!(records.len(), 2);
         assert_eq!(records[1]["dateTime"], "2024-02-29T12:34:57.039Z");

@@ -41,8 +41,9 @@ pub const WEIGHT_FACTOR: f64 = 0.7;
 pub const MMHG_PER_KPA: f64 = 7.50062;
 /// Spec §9: the factor applied after the (floored) mmHg value.
 pub const MMHG_SCALE: f64 = 0.3;
-/// Spec §1/§9: the fitness group's pressure scale, in kPa per sensor unit.
-pub const FITNESS_KPA_PER_UNIT: f64 = 0.06;
+/// Spec §1/§9: the fitness group's pressure scale, in kPa per sensor unit (owned by
+/// `mat_protocol::scale`, which the client reads it from).
+pub const FITNESS_KPA_PER_UNIT: f64 = mat_protocol::scale::FITNESS_KPA_PER_STEP;
 
 /// Calibration from sensor units to pressure (spec §9): the patient's weight × 0.7 × 98.0665,
 /// divided by the sum of the sensor values of the map. Multiply a cell by it to get its pressure
@@ -97,16 +98,10 @@ pub const PODOLOGY_CELL_CM: f64 = 2.0;
 /// distances (sway, body centre) and surfaces are computed with. Mattresses 4 cm and podology
 /// plates (podology, rehab, pressure mat, floor recognition) 2 cm, as spec §9 states for them;
 /// every other type its spec §9 distance between points (floor 1, seating 2, horse 2.5).
+/// The table is the device type's (`DeviceType::cell_pitch_cm`, served to the client); types
+/// whose cells are not pressures plot at their distance between points.
 pub fn cell_pitch_cm(device: DeviceType) -> f64 {
-    match device {
-        DeviceType::MattressMat | DeviceType::MattressMatIoT | DeviceType::SleepMat => MATTRESS_COLUMN_SPACING_CM,
-        DeviceType::Podology
-        | DeviceType::PodologyIoT
-        | DeviceType::RehabMat
-        | DeviceType::PressureMatIoT
-        | DeviceType::FloorMatRecognition => PODOLOGY_CELL_CM,
-        other => distance_between_points(other),
-    }
+    device.cell_pitch_cm().map_or_else(|| distance_between_points(device), f64::from)
 }
 
 /// Area of one cell in cm²: the square of the pitch (mattress 16, seating 4, horse 6.25, floor 1,
@@ -228,6 +223,17 @@ mod tests {
         assert_eq!(surface_ratio(DeviceType::MattressMatIoT), 1.0);
         assert_eq!(surface_ratio(DeviceType::SeatingMatIoTXL), 4.0);
         assert_eq!(surface_ratio(DeviceType::SensingHorse), 6.25);
+    }
+
+    #[test]
+    fn the_served_pitch_is_the_spec_spacing() {
+        assert_eq!(cell_pitch_cm(DeviceType::MattressMatIoT), MATTRESS_COLUMN_SPACING_CM);
+        assert_eq!(cell_pitch_cm(DeviceType::RehabMat), PODOLOGY_CELL_CM);
+        for t in DeviceType::ALL {
+            if let Some(pitch) = t.cell_pitch_cm() {
+                assert_eq!(cell_pitch_cm(t), f64::from(pitch), "{t:?}");
+            }
+        }
     }
 
     #[test]

@@ -1,13 +1,16 @@
 //! The live centre-of-pressure plot of the rehab page: the trail of the last samples and the
-//! current point, in map cells from the centre, over rings of radius 11, 18 and 25 (spec §9).
+//! current point, in map cells from the centre, over rings of radius 11, 18 and 25 (spec §9). The
+//! caption states the current point in cm from the mat's centre (the type's cell pitch).
 
 import { useTranslation } from 'react-i18next';
+import { formatNumber } from '../../lib/format';
 
 export const COP_RINGS = [11, 18, 25] as const;
 const EXTENT = 28;
 
-export function CopPlot({ trail }: { trail: Array<{ x: number; y: number }> }) {
-  const { t } = useTranslation();
+export function CopPlot({ trail, cellPitchCm }: { trail: Array<{ x: number; y: number }>; cellPitchCm: number }) {
+  const { t, i18n } = useTranslation();
+  const cm = (cells: number) => `${formatNumber(cells * cellPitchCm, i18n.resolvedLanguage ?? i18n.language, 1)}\u00a0cm`;
   const current = trail.length ? trail[trail.length - 1] : null;
   const points = trail.map((p) => `${p.x.toFixed(2)},${p.y.toFixed(2)}`).join(' ');
   return (
@@ -23,7 +26,7 @@ export function CopPlot({ trail }: { trail: Array<{ x: number; y: number }> }) {
       </svg>
       <figcaption>
         {current
-          ? t('pages.rehab.copValue', { x: current.x.toFixed(1), y: (-current.y).toFixed(1) })
+          ? t('pages.rehab.copValue', { x: cm(current.x), y: cm(-current.y) })
           : t('pages.rehab.noCop')}
       </figcaption>
     </figure>

@@ -6,6 +6,7 @@ import { useTranslation } from 'react-i18next';
 import { getDeviceLogs, type DeviceLogEntry } from '../../lib/api';
 import type { DeviceTypeInfo } from '../../lib/deviceTypes';
 import { formatDateTime, formatNumber } from '../../lib/format';
+import { formatPressure, stepsToDisplay, usePressureDisplay } from '../../lib/pressureUnits';
 import { entrySeconds, positionKey, sortByDate } from './logTable';
 import { MapPreview } from './MapPreview';
 import { PagedTable } from './PagedTable';
@@ -21,9 +22,18 @@ export function DeviceLogTable({ deviceId, deviceName, info }: { deviceId: strin
   const [direction, setDirection] = useState<'asc' | 'desc'>('desc');
   const entries = sortByDate(logs.data ?? [], direction);
   const lng = i18n.resolvedLanguage ?? 'en';
+  const display = usePressureDisplay(info.name);
 
   const exportLog = () =>
-    downloadJson(`device_log_${deviceName}`, entries.map((e: DeviceLogEntry) => ({ ...e, positionLabel: t(positionKey(e, info.posture)) })));
+    downloadJson(
+      `device_log_${deviceName}`,
+      entries.map((e: DeviceLogEntry) => ({
+        ...e,
+        positionLabel: t(positionKey(e, info.posture)),
+        // maxPressure is in the device's cell steps; this is what the table showed.
+        maxPressureShown: display ? { value: stepsToDisplay(e.maxPressure, display), unit: display.unit } : null,
+      })),
+    );
 
   return (
     <section className="card log-panel" data-testid="device-log">
@@ -53,7 +63,7 @@ export function DeviceLogTable({ deviceId, deviceName, info }: { deviceId: strin
         row={(e, i) => (
           <tr key={`${entrySeconds(e)}-${i}`} data-testid="log-row">
             <td>{formatDateTime(entrySeconds(e) * 1000, lng)}</td>
-            <td>{formatNumber(e.maxPressure, lng)}</td>
+            <td data-testid="log-max-pressure">{display ? formatPressure(e.maxPressure, display, lng) : formatNumber(e.maxPressure, lng)}</td>
             <td data-testid="log-position">{t(positionKey(e, info.posture))}</td>
             <td>{info.posture && e.position ? `${formatNumber((e.posture?.confidence ?? 0) * 100, lng, 0)} %` : '—'}</td>
             <td>

@@ -1,4 +1,6 @@
 //! Four force-channel tiles (0–4095, spec §9) and their sum, from a force device's live frames.
+//! The channels have no calibration in newtons or kilograms, so they are stated as what they are:
+//! counts of the 0–4095 scale (docs/decisions.md, "Units").
 
 import { useTranslation } from 'react-i18next';
 import type { ForceReading } from './frameMath';
@@ -17,6 +19,7 @@ export function ForceChannels({ reading }: { reading: ForceReading | null }) {
         <div key={i} className="figure-tile force-tile" data-testid="force-channel" data-value={v}>
           <span className="figure-label">{t('pages.force.channel', { n: i + 1 })}</span>
           <span className="figure-value">{reading ? formatNumber(v, lng, 0) : '—'}</span>
+          <span className="figure-unit">{t('units.readingScale')}</span>
           <span className="force-bar" aria-hidden="true">
             <span style={{ width: `${Math.min(100, (v / FORCE_CHANNEL_MAX) * 100)}%` }} />
           </span>
@@ -25,6 +28,7 @@ export function ForceChannels({ reading }: { reading: ForceReading | null }) {
       <div className="figure-tile force-total" data-testid="force-total" data-value={reading?.total ?? 0}>
         <span className="figure-label">{t('pages.force.total')}</span>
         <span className="figure-value">{reading ? formatNumber(reading.total, lng, 0) : '—'}</span>
+        <span className="figure-unit">{t('units.reading')}</span>
       </div>
     </div>
   );

@@ -11,6 +11,12 @@ import { initI18nWithResources } from '../../lib/i18n';
 import { LiveMapStore } from '../../lib/liveMaps';
 import { ServicesContext } from '../../lib/services';
 import { allResources } from '../../test/translations';
+import { deviceInfoFamily } from '../../lib/devicesStore';
+import { deviceTypesAtom, tableFromList, type DeviceTypeInfo } from '../../lib/deviceTypes';
+import { companyVariantsAtom, NO_VARIANTS } from '../../lib/companyVariants';
+import { pressureScaleAtom } from '../../lib/pressureUnits';
+import type { UserDevice } from '../../lib/api';
+import { DEVICE_TYPE_TABLE, PRESSURE_SCALE } from '../../test/renderApp';
 import { HeatMap } from './HeatMap';
 
 interface Made {
@@ -188,5 +194,28 @@ describe('heat map', () => {
       </JotaiProvider>,
     );
     expect(await screen.findByText('The 3D view needs WebGL, which this browser does not offer.')).toBeInTheDocument();
+  });
+
+  it('states the colour bar in mmHg, in kPa when chosen, and in the fitness kPa (issue 22)', async () => {
+    const { store, write, setOptions } = await renderMap();
+    act(() => {
+      store.set(deviceTypesAtom, tableFromList(DEVICE_TYPE_TABLE as unknown as DeviceTypeInfo[]));
+      store.set(pressureScaleAtom, PRESSURE_SCALE as never);
+      store.set(deviceInfoFamily('d1'), { deviceType: 'Mattress Mat IoT', name: 'Bed' } as unknown as UserDevice);
+    });
+    // A bed mat's step is 0.4 mmHg: a frame topping at 195 steps is 78 mmHg.
+    write(frame(1, 2, [0, 195]));
+    expect(screen.getByTestId('map-legend')).toHaveAttribute('data-unit', 'mmHg');
+    expect(screen.getByTestId('map-legend-max')).toHaveTextContent(/^78\smmHg$/);
+    expect(screen.getByTestId('map-legend')).toHaveTextContent(/^0\smmHg/);
+    setOptions({ pressureUnit: 'kPa' });
+    write(frame(1, 2, [0, 195], 2));
+    expect(screen.getByTestId('map-legend-max')).toHaveTextContent(/^10\.4\skPa$/);
+    act(() => {
+      store.set(companyVariantsAtom, { ...NO_VARIANTS, fitness: true });
+      store.set(deviceInfoFamily('d1'), { deviceType: 'Fitness Mat', name: 'Mat' } as unknown as UserDevice);
+    });
+    write(frame(1, 2, [0, 100], 3));
+    expect(screen.getByTestId('map-legend-max')).toHaveTextContent(/^6\skPa$/);
   });
 });

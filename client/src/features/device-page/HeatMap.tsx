@@ -12,7 +12,9 @@ import { lutFor, paletteGradient } from '../../lib/heatmap/palettes';
 import { interpolates, prepareMap } from '../../lib/heatmap/prepare';
 import { createMapRenderer, type HeatMapRenderer, type RendererFactory } from '../../lib/heatmap/renderer';
 import { heatMapShown, viewMode, viewOptionsAtom, type ViewOptions } from '../../lib/heatmap/viewOptions';
+import { deviceViewFamily } from '../../lib/devicesStore';
 import type { LiveFrame } from '../../lib/liveMaps';
+import { formatPressure, usePressureDisplay, type PressureDisplay } from '../../lib/pressureUnits';
 import { useServices } from '../../lib/services';
 import { useMapBlank } from './useLiveFrame';
 
@@ -39,8 +41,13 @@ function useShownAtScroll(hideBelowScroll: boolean): boolean {
 }
 
 export function HeatMap({ deviceId, createRenderer = createMapRenderer, hideBelowScroll = false }: HeatMapProps) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const { liveMaps } = useServices();
+  const display = usePressureDisplay(useAtomValue(deviceViewFamily(deviceId)).deviceType);
+  const lng = i18n.resolvedLanguage ?? i18n.language;
+  // The colour bar's top, in the user's unit: read by the frame callback without a render.
+  const legendRef = useRef<(steps: number) => string>(() => '');
+  legendRef.current = (steps: number) => legendText(steps, display, lng);
   const options = useAtomValue(viewOptionsAtom);
   const setOptions = useSetAtom(viewOptionsAtom);
   const boxRef = useRef<HTMLDivElement>(null);
@@ -86,7 +93,7 @@ export function HeatMap({ deviceId, createRenderer = createMapRenderer, hideBelo
         box.dataset.minActive = String(map.minActive);
         box.dataset.scale = String(map.scale);
         if (rendererMode === 'flat') box.style.aspectRatio = `${live.cols} / ${live.rows}`;
-        if (scaleLabelRef.current) scaleLabelRef.current.textContent = String(Math.round(map.scale));
+        if (scaleLabelRef.current) scaleLabelRef.current.textContent = legendRef.current(map.scale);
       }
       renderer?.draw(map, { lut: lutFor(o.mapColorIndex), interpolate: interpolates(o.smoothenIndex), contour: o.contoursEnabled });
     };
@@ -145,14 +152,19 @@ export function HeatMap({ deviceId, createRenderer = createMapRenderer, hideBelo
           <div className="heatmap-empty">{t('device.noLiveData')}</div>
         ) : null}
       </div>
-      <div className="map-legend" data-testid="map-legend">
-        <span>0</span>
+      <div className="map-legend" data-testid="map-legend" data-unit={display?.unit ?? ''}>
+        <span>{legendText(0, display, lng)}</span>
         <span className="map-legend-bar" style={{ background: paletteGradient(options.mapColorIndex) }} />
         <span ref={scaleLabelRef} data-testid="map-legend-max">
-          {options.manualScale ? options.manualScaleValue : '—'}
+          {options.manualScale ? legendText(options.manualScaleValue, display, lng) : '—'}
         </span>
         <span className="muted">{options.manualScale ? t('view.scaleManual') : t('view.scaleAuto')}</span>
       </div>
     </div>
   );
+}
+
+/** A colour-bar end (cell steps) with its unit; the bare rounded value until the hub's scale is known. */
+function legendText(steps: number, display: PressureDisplay | null, lng: string): string {
+  return display ? formatPressure(steps, display, lng) : String(Math.round(steps));
 }

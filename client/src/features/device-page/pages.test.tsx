@@ -210,6 +210,8 @@ describe('generic mat page and its device log table', () => {
     expect(within(table).getAllByTestId('log-position')[1]).toHaveTextContent('MISSING');
     expect(within(table).getAllByTestId('log-position')[2]).toHaveTextContent('Supine');
     expect(within(table).getAllByTestId('log-row')[2]).toHaveTextContent('80 %');
+    // Max Pressure in mmHg (issue 22): 120 steps of a bed mat's 0.4 mmHg.
+    await waitFor(() => expect(within(table).getAllByTestId('log-max-pressure')[2]).toHaveTextContent(/^48\smmHg$/));
     expect(within(table).getAllByTestId('map-preview')[0]).toHaveAttribute('data-size', '2x2');
     expect(within(table).getByTestId('pager-status')).toHaveTextContent('Page 1 of 2');
     fireEvent.click(within(table).getByRole('button', { name: 'Next' }));
@@ -224,7 +226,7 @@ describe('generic mat page and its device log table', () => {
     fireEvent.click(within(table).getByTestId('log-export'));
     expect(click).toHaveBeenCalled();
     expect(created).toHaveBeenCalled();
-  });
+  }, 15_000);
 
   it('the Sleep Mat shows Supine / No Supine', async () => {
     signIn({

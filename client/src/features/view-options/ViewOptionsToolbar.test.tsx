@@ -6,7 +6,9 @@ import { Notifications } from '../../components/Notifications';
 import { createAppStore } from '../../lib/devicesStore';
 import { DEFAULT_VIEW_OPTIONS, viewOptionsAtom } from '../../lib/heatmap/viewOptions';
 import { initI18nWithResources } from '../../lib/i18n';
-import { stubFetch } from '../../test/renderApp';
+import { companyVariantsAtom, NO_VARIANTS } from '../../lib/companyVariants';
+import { pressureScaleAtom } from '../../lib/pressureUnits';
+import { PRESSURE_SCALE, stubFetch } from '../../test/renderApp';
 import { allResources } from '../../test/translations';
 import type { LayoutSettingsDto } from './layoutSettings';
 import { SAVE_DELAY_MS } from './useLayoutSettings';
@@ -236,5 +238,30 @@ describe('view options toolbar', () => {
     fireEvent.click(screen.getByTestId('palette-button'));
     expect(await screen.findByText('Your view options could not be saved.', {}, { timeout: 2000 })).toBeInTheDocument();
     expect(screen.getByTestId('view-options')).toHaveAttribute('data-state', 'error');
+  });
+
+  it('the pressure unit is mmHg until kPa is chosen, and the choice is saved with the view options', async () => {
+    const hub = layoutHub();
+    const store = createAppStore();
+    store.set(pressureScaleAtom, PRESSURE_SCALE as never);
+    await renderToolbar(store);
+    const unit = screen.getByTestId('pressure-unit');
+    expect(unit).toHaveValue('mmHg');
+    expect([...unit.querySelectorAll('option')].map((o) => o.value)).toEqual(['mmHg', 'kPa']);
+    fireEvent.change(unit, { target: { value: 'kPa' } });
+    expect(opts(store).pressureUnit).toBe('kPa');
+    await waitFor(() => expect(hub.saves).toHaveLength(1), { timeout: SAVE_DELAY_MS + 1000 });
+    expect(hub.saves[0]?.body.pressureUnit).toBe('kPa');
+  });
+
+  it('reads back a saved kPa choice, and a fitness company reads its fixed kPa scale instead', async () => {
+    layoutHub({ ...DEFAULT_VIEW_OPTIONS, pressureUnit: 'kPa' });
+    const store = createAppStore();
+    store.set(pressureScaleAtom, PRESSURE_SCALE as never);
+    await renderToolbar(store);
+    expect(screen.getByTestId('pressure-unit')).toHaveValue('kPa');
+    act(() => store.set(companyVariantsAtom, { ...NO_VARIANTS, fitness: true }));
+    expect(screen.queryByTestId('pressure-unit')).toBeNull();
+    expect(screen.getByTestId('pressure-unit-fitness')).toHaveTextContent('kPa (fitness scale)');
   });
 });

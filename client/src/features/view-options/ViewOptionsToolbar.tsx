@@ -1,9 +1,13 @@
 //! The pressure-view options toolbar (spec §2): contour and 3-D (mutually exclusive), the colour
 //! button cycling 13 palettes, smoothing, the threshold slider (0–75, step 5) and the manual scale
-//! (50–1000, step 50, empty → 200). Loads the user's settings on open and saves every change.
+//! (50–1000, step 50, empty → 200), the pressure unit (mmHg or kPa; the fitness variant's kPa is
+//! fixed). Loads the user's settings on open and saves every change.
 
+import { useAtomValue } from 'jotai';
 import { useId, useState, type KeyboardEvent } from 'react';
 import { useTranslation } from 'react-i18next';
+import { companyVariantsAtom } from '../../lib/companyVariants';
+import { choosableUnits, effectiveUnit, pressureScaleAtom, type PressureUnit } from '../../lib/pressureUnits';
 import { PALETTES, paletteGradient } from '../../lib/heatmap/palettes';
 import {
   MANUAL_SCALE_MAX,
@@ -47,6 +51,8 @@ export function ViewOptionsToolbar() {
   // What the user is typing in the manual-scale field, until it is committed (blur or Enter).
   const [scaleDraft, setScaleDraft] = useState<string | null>(null);
   const palette = PALETTES[options.mapColorIndex] ?? PALETTES[0];
+  const scale = useAtomValue(pressureScaleAtom);
+  const { fitness } = useAtomValue(companyVariantsAtom);
 
   const commitScale = () => {
     if (scaleDraft === null) return;
@@ -148,6 +154,31 @@ export function ViewOptionsToolbar() {
           onKeyDown={onScaleKey}
         />
       </div>
+      {scale ? (
+        <label className="view-field" htmlFor={`${id}-unit`}>
+          <span>{t('units.pressureUnit')}</span>
+          {fitness ? (
+            // Spec §1, §6: the fitness variant reads kPa on its own scale; there is nothing to choose.
+            <output id={`${id}-unit`} data-testid="pressure-unit-fitness" title={t('units.fitnessScaleHelp')}>
+              {t('units.fitnessScale')}
+            </output>
+          ) : (
+            <select
+              id={`${id}-unit`}
+              data-testid="pressure-unit"
+              value={effectiveUnit(scale, options.pressureUnit)}
+              disabled={disabled}
+              onChange={(e) => setOptions({ ...options, pressureUnit: e.target.value as PressureUnit })}
+            >
+              {choosableUnits(scale).map((unit) => (
+                <option key={unit} value={unit}>
+                  {unit}
+                </option>
+              ))}
+            </select>
+          )}
+        </label>
+      ) : null}
       <span className="view-save muted" data-testid="view-save" aria-live="polite">
         {state === 'loading' ? t('view.loading') : state === 'saving' || state === 'pending' ? t('view.saving') : state === 'saved' ? t('view.saved') : ''}
       </span>

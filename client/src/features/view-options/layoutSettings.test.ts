@@ -27,6 +27,7 @@ describe('layout settings ↔ view options', () => {
       cameraPosition: { up: { x: 0, y: 0, z: 1 }, center: { x: 0.1, y: 0, z: 0 }, eye: { x: 2, y: -1, z: 0.5 } },
       manualScale: true,
       manualScaleValue: 650,
+      pressureUnit: 'kPa',
     };
     expect(fromLayoutDto(JSON.parse(JSON.stringify(o)))).toEqual(o);
   });

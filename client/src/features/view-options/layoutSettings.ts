@@ -3,13 +3,18 @@
 //! and updates it later (200). The hub forces `is3Dmode` false on every save, so 3-D is never
 //! restored on load; it also re-applies the manual-scale rule.
 
+import type { PressureUnit } from '../../api/types';
 import { apiFetch } from '../../lib/api';
 import { DEFAULT_VIEW_OPTIONS, sanitiseViewOptions, type CameraPosition, type Point3, type ViewOptions } from '../../lib/heatmap/viewOptions';
 import { STORAGE } from '../../lib/storageKeys';
 
 /** The layout settings as the hub sends and takes them (spec §3 names): the view options, with
  * an empty manual scale allowed (the hub resets it to 200). */
-export type LayoutSettingsDto = Omit<ViewOptions, 'manualScaleValue'> & { manualScaleValue: number | null };
+export type LayoutSettingsDto = Omit<ViewOptions, 'manualScaleValue' | 'pressureUnit'> & {
+  manualScaleValue: number | null;
+  /** Left out when the user never chose (the hub takes its default; it refuses null). */
+  pressureUnit?: PressureUnit | null;
+};
 
 const num = (v: unknown, dflt: number): number => (typeof v === 'number' && Number.isFinite(v) ? v : dflt);
 const point = (v: unknown, dflt: Point3): Point3 => {
@@ -35,6 +40,8 @@ export function fromLayoutDto(dto: Partial<LayoutSettingsDto> | null | undefined
     },
     manualScale: v.manualScale === true,
     manualScaleValue: num(v.manualScaleValue, d.manualScaleValue),
+    // The hub checks the unit; the display falls back to the hub's default for one it no longer offers.
+    pressureUnit: typeof v.pressureUnit === 'string' ? v.pressureUnit : d.pressureUnit,
   });
 }
 
@@ -49,5 +56,6 @@ export async function loadLayoutSettings(userId: string): Promise<ViewOptions> {
 
 export async function saveLayoutSettings(userId: string, o: ViewOptions): Promise<void> {
   // keepalive: a save sent as the page unloads (reload, closing the tab) still reaches the hub.
-  await apiFetch<LayoutSettingsDto>(path(userId), { method: 'PUT', body: JSON.stringify(o satisfies LayoutSettingsDto), keepalive: true });
+  const dto: LayoutSettingsDto = { ...o, pressureUnit: o.pressureUnit ?? undefined };
+  await apiFetch<LayoutSettingsDto>(path(userId), { method: 'PUT', body: JSON.stringify(dto), keepalive: true });
 }

@@ -4,6 +4,7 @@
 //! options toolbar writes and every heat map on the page reads.
 
 import { atom } from 'jotai';
+import type { PressureUnit } from '../../api/types';
 import { PALETTES } from './palettes';
 
 export type Point3 = { x: number; y: number; z: number };
@@ -29,6 +30,8 @@ export interface ViewOptions {
   /** Scale the colours to {@link manualScaleValue} instead of each frame's maximum. */
   manualScale: boolean;
   manualScaleValue: number;
+  /** The unit pressures are read in (`lib/pressureUnits`); null until chosen: the hub's default. */
+  pressureUnit: PressureUnit | null;
 }
 
 export const THRESHOLD_MIN = 0;
@@ -60,6 +63,7 @@ export const DEFAULT_VIEW_OPTIONS: ViewOptions = {
   cameraPosition: DEFAULT_CAMERA,
   manualScale: false,
   manualScaleValue: MANUAL_SCALE_DEFAULT,
+  pressureUnit: null,
 };
 
 /** Scroll position (px) from which the heat map of a non-seating page is no longer drawn. */

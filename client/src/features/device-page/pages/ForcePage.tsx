@@ -41,7 +41,14 @@ export function ForcePage({ device, info }: DevicePageProps) {
           <StreamingControl deviceId={id} functional={conf ? Boolean(conf.deviceFunctional) : null} />
         </div>
         <ForceChannels reading={reading} />
-        <LineChart label={t('pages.force.chart')} times={history.map((h) => h.t)} values={values} series={series} testId="force-chart" />
+        <LineChart
+          label={t('pages.force.chart')}
+          times={history.map((h) => h.t)}
+          values={values}
+          series={series}
+          unit={t('units.reading')}
+          testId="force-chart"
+        />
       </section>
       <PresenceLogTable deviceId={id} title={t('pages.force.log')} />
     </DevicePageFrame>

@@ -19,7 +19,7 @@ export function RehabPage({ device, info, createRenderer }: DevicePageProps) {
         <LiveMapPanel deviceId={id} createRenderer={createRenderer} />
         <section className="card cop-panel">
           <h2>{t('pages.rehab.copPlot')}</h2>
-          <CopPlot trail={trail.map((s) => s.v)} />
+          {info.cellPitchCm ? <CopPlot trail={trail.map((s) => s.v)} cellPitchCm={info.cellPitchCm} /> : null}
         </section>
       </div>
       <DeviceLogTable deviceId={id} deviceName={device.name} info={info} />

@@ -55,7 +55,8 @@ function MemberCard({ role, id }: { role: RoomRole; id: string }) {
         {presence === null ? t('device.presence.unknown') : t(`device.presence.${presence}`)}
       </div>
       <p className="room-reading" data-testid="room-reading">
-        {t('pages.room.reading')}: <strong>{reading ? formatNumber(reading.total, i18n.resolvedLanguage ?? 'en', 0) : '—'}</strong>
+        {t('pages.room.reading')}: <strong>{reading ? formatNumber(reading.total, i18n.resolvedLanguage ?? 'en', 0) : '—'}</strong>{' '}
+        <span className="muted">{t('units.readingScale')}</span>
       </p>
       {view.unattendedAlarm ? (
         <button type="button" className="btn btn-attend" onClick={attend} disabled={busy}>

@@ -12,6 +12,7 @@ import { formatNumber } from '../../../lib/format';
 import { contactSurfaceCm2, meanActivePressure } from '../frameMath';
 import { LiveMapPanel } from '../LiveMapPanel';
 import { useLiveHistory, useLiveSample } from '../useLiveSample';
+import { stepsToDisplay, usePressureDisplay } from '../../../lib/pressureUnits';
 
 export function SeatingPage({ device, info, createRenderer }: DevicePageProps) {
   const { t, i18n } = useTranslation();
@@ -20,6 +21,7 @@ export function SeatingPage({ device, info, createRenderer }: DevicePageProps) {
   const surface = useLiveSample(id, (f) => contactSurfaceCm2(f, cell));
   const history = useLiveHistory(id, (f) => [contactSurfaceCm2(f, cell), meanActivePressure(f)]);
   const kind = t(`deviceTypes.${device.deviceType}`, { defaultValue: device.deviceType });
+  const display = usePressureDisplay(device.deviceType);
   return (
     <DevicePageFrame device={device} info={info} live={[id]}>
       <LiveMapPanel deviceId={id} createRenderer={createRenderer}>
@@ -38,15 +40,17 @@ export function SeatingPage({ device, info, createRenderer }: DevicePageProps) {
           label={t('pages.seating.contactSurface')}
           times={history.map((h) => h.t)}
           values={[history.map((h) => h.v[0])]}
-          series={[{ label: `${t('pages.seating.contactSurface')} (cm²)`, color: '#2166cc' }]}
+          series={[{ label: t('pages.seating.contactSurface'), color: '#2166cc' }]}
+          unit="cm²"
           height={180}
           testId="surface-chart"
         />
         <LineChart
           label={t('pages.seating.meanPressure')}
           times={history.map((h) => h.t)}
-          values={[history.map((h) => h.v[1])]}
+          values={[history.map((h) => (display ? stepsToDisplay(h.v[1], display) : h.v[1]))]}
           series={[{ label: t('pages.seating.meanPressure'), color: '#ea7a12' }]}
+          unit={display?.unit}
           height={180}
           testId="pressure-chart"
         />

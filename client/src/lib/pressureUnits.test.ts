@@ -1,0 +1,67 @@
+import { describe, expect, it } from 'vitest';
+import PRESSURE_SCALE from '../test/fixtures/pressureScale.json';
+import DEVICE_TYPES from '../test/fixtures/deviceTypes.json';
+import type { PressureScale } from '../api/types';
+import {
+  displayToSteps,
+  effectiveUnit,
+  formatPressure,
+  hubUnitsTo,
+  pressureDisplay,
+  stepsToDisplay,
+  unitsFromHub,
+} from './pressureUnits';
+
+// The hub's own figures (hub/tests/device_types.rs keeps these fixtures equal to what it serves).
+const scale = PRESSURE_SCALE as PressureScale;
+const perCell = (name: string) => DEVICE_TYPES.find((t) => t.name === name)?.pressureUnitsPerCell;
+
+describe('pressure units (issue 22, spec §9)', () => {
+  it('converts hub units to mmHg and kPa and back', () => {
+    // 255 hub units are 1 kPa (a byte over 0–1 kPa), 7.50062 mmHg.
+    expect(hubUnitsTo(255, 'kPa', scale)).toBeCloseTo(1, 12);
+    expect(hubUnitsTo(255, 'mmHg', scale)).toBeCloseTo(7.50062, 5);
+    expect(unitsFromHub(hubUnitsTo(123, 'mmHg', scale), 'mmHg', scale)).toBeCloseTo(123, 9);
+    expect(unitsFromHub(1, 'kPa', scale)).toBeCloseTo(255, 9);
+  });
+
+  it('shows a bed mat step as 0.4 mmHg by default and converts both ways per device', () => {
+    const bed = pressureDisplay(scale, perCell('Mattress Mat IoT'), null, false)!;
+    expect(bed.unit).toBe('mmHg');
+    expect(stepsToDisplay(250, bed)).toBeCloseTo(100, 9);
+    expect(displayToSteps(100, bed)).toBeCloseTo(250, 9);
+    const kpa = pressureDisplay(scale, perCell('Mattress Mat IoT'), 'kPa', false)!;
+    expect(stepsToDisplay(250, kpa)).toBeCloseTo(13.332, 3);
+    expect(displayToSteps(stepsToDisplay(77, kpa), kpa)).toBeCloseTo(77, 9);
+    // A podology plate sends the hub unit itself: 255 steps are 1 kPa.
+    expect(stepsToDisplay(255, pressureDisplay(scale, perCell('Podology IoT'), 'kPa', false)!)).toBeCloseTo(1, 12);
+  });
+
+  it('the fitness variant shows kPa at 0.06 per step, whatever the user chose', () => {
+    const fit = pressureDisplay(scale, perCell('Fitness Mat'), 'mmHg', true)!;
+    expect(fit).toMatchObject({ unit: 'kPa', fitness: true });
+    expect(stepsToDisplay(100, fit)).toBeCloseTo(6, 12);
+    expect(formatPressure(100, fit, 'en')).toBe('6\u00a0kPa');
+  });
+
+  it('has no display for readings that are not pressures, nor before the hub has answered', () => {
+    expect(perCell('Force Mat')).toBeNull();
+    expect(pressureDisplay(scale, perCell('Force Mat'), 'mmHg', false)).toBeNull();
+    expect(pressureDisplay(null, 1, 'mmHg', false)).toBeNull();
+  });
+
+  it('falls back to the hub default for a unit it does not offer', () => {
+    expect(effectiveUnit(scale, null)).toBe(scale.defaultUnit);
+    expect(effectiveUnit(scale, 'psi' as never)).toBe('mmHg');
+    expect(effectiveUnit(scale, 'kPa')).toBe('kPa');
+  });
+
+  it('writes the value in the user language with its unit', () => {
+    const bed = pressureDisplay(scale, perCell('Mattress Mat IoT'), 'mmHg', false)!;
+    expect(formatPressure(31, bed, 'es')).toBe('12,4\u00a0mmHg');
+    expect(formatPressure(31, bed, 'ja')).toBe('12.4\u00a0mmHg');
+    const kpa = pressureDisplay(scale, perCell('Mattress Mat IoT'), 'kPa', false)!;
+    expect(formatPressure(31, kpa, 'fr')).toBe('1,65\u00a0kPa');
+    expect(formatPressure(Number.NaN, kpa, 'en')).toBe('—');
+  });
+});
