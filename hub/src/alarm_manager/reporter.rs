@@ -193,6 +193,7 @@ mod tests {
             hardware_serial: "MAT-1".into(),
             company_id: "c1".into(),
             current_patient: None,
+            current_patient_name: None,
             number_of_subdevices: 2,
             parent_id: None,
             member_index: None,
