@@ -260,6 +260,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/device/{id}/patient": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Assign (or release, null) the patient at a bed, seat or room set */
+        put: operations["PUT /api/device/{id}/patient"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/device/{id}/repositioning": {
         parameters: {
             query?: never;
@@ -494,6 +511,24 @@ export interface paths {
         get?: never;
         /** Edit a patient */
         put: operations["PUT /api/podometry/patient/{patientId}"];
+        post?: never;
+        /** Delete a patient: their analyses erased, their devices released, audited in the same transaction */
+        delete: operations["DELETE /api/podometry/patient/{patientId}"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/podometry/patient/{patientId}/data": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A patient's data (fields, analyses, bedside logs) as one JSON file */
+        get: operations["GET /api/podometry/patient/{patientId}/data"];
+        put?: never;
         post?: never;
         delete?: never;
         options?: never;
@@ -841,6 +876,23 @@ export interface components {
             /** Format: uint64 */
             total: number;
         };
+        /** @description A device a patient is assigned to. */
+        BedsideDevice: {
+            deviceId: string;
+            hardwareSerial: string;
+            name: string;
+        };
+        /** @description A device's patient at the bedside after a change. */
+        BedsidePatient: {
+            /** @description `null` when the device is free. */
+            currentPatient: string | null;
+            currentPatientName: string | null;
+            deviceId: string;
+        };
+        /** @description `PUT /api/device/{id}/patient` body: the patient to put at the bedside, `null` to release it. */
+        BedsideRequest: {
+            patientId?: string | null;
+        };
         /** @description The 3-D camera: Plotly's default view unless the user moved it. */
         CameraPosition: {
             center: components["schemas"]["Point3"];
@@ -940,7 +992,9 @@ export interface components {
             bed: string;
             building: string;
             company: string;
+            /** @description The patient at the bedside (beds, seats, room sets): id and name, `null` when free. */
             currentPatient: string | null;
+            currentPatientName: string | null;
             deviceType: string;
             floor: string;
             hardwareSerial: string;
@@ -988,6 +1042,11 @@ export interface components {
         DeviceTypeInfo: {
             /** @description The analysis page reached from this type's analysis button (`/Podology` for Podology IoT). */
             analysisRoute: string | null;
+            /**
+             * @description Whether the device has its own patient at the bedside, assigned and released by staff
+             *     (beds, seats, room sets); its captures, alarms and logs are that patient's.
+             */
+            bedsidePatient: boolean;
             /** @description Captures its page offers. */
             captures: components["schemas"]["CaptureOffer"][];
             /** @description Whether it gets a card (horse sub-devices do not). */
@@ -1004,6 +1063,8 @@ export interface components {
             frame: components["schemas"]["FrameShape"] | null;
             /** @description Whether its page has the patient panel (selection, captures, history). */
             hasPatients: boolean;
+            /** @description What its location field (`bed`) names. */
+            location: components["schemas"]["LocationKind"];
             /** @description The name as spec §3 spells it. */
             name: string;
             /** @description The page layout. */
@@ -1213,6 +1274,12 @@ export interface components {
              */
             widgets: components["schemas"]["Widget"][];
         };
+        /**
+         * @description What a device's location field (`bed`, spec §3) names, by device family (issue 22): the
+         *     client labels the field with it on cards, dialogs and settings ("Bed", "Seat", "Floor"…).
+         * @enum {string}
+         */
+        LocationKind: "bed" | "seat" | "floor" | "saddle" | "plate" | "mat" | "room";
         /** @description The login request. */
         LoginRequest: {
             email: string;
@@ -1251,6 +1318,98 @@ export interface components {
          * @enum {string}
          */
         PaperSize: "A3" | "A4";
+        PatientAlarm: {
+            /** Format: int64 */
+            attendedTime: number | null;
+            /** Format: int64 */
+            creationDate: number;
+            deviceId: string;
+            hasBeenAttended: boolean;
+            kind: string;
+        };
+        /** @description One analysis in a patient's data file; `mapPreview` and `additionalParameters` as stored. */
+        PatientAnalysis: {
+            additionalParameters: unknown;
+            analysisType: string;
+            /**
+             * Format: int64
+             * @description Unix seconds.
+             */
+            creationDate: number;
+            device: string | null;
+            id: string;
+            mapPreview: unknown;
+            notes: string;
+        };
+        /** @description A patient's data, as one JSON file (the privacy promise of the login page). */
+        PatientDataFile: {
+            /** @description Alarms raised while the patient was at a bedside (Unix seconds). */
+            alarms: components["schemas"]["PatientAlarm"][];
+            analyses: components["schemas"]["PatientAnalysis"][];
+            /** @description The devices this patient is at now (name and serial). */
+            bedsideDevices: components["schemas"]["BedsideDevice"][];
+            /**
+             * Format: int64
+             * @description Unix seconds of registration.
+             */
+            createdAt: number;
+            /** @description Device log entries written while the patient was at a bedside. */
+            deviceLogs: components["schemas"]["PatientDeviceLog"][];
+            /**
+             * Format: int64
+             * @description Unix ms when the file was made.
+             */
+            exportedAtMs: number;
+            patient: components["schemas"]["PatientFields"];
+            patientId: string;
+            /** @description Entrances ('1') and exits ('0'). */
+            presence: components["schemas"]["PatientPresence"][];
+        };
+        /** @description `DELETE /api/podometry/patient/{patientId}`: what was deleted. */
+        PatientDeleted: {
+            /**
+             * Format: uint64
+             * @description How many of their analyses were erased with them.
+             */
+            analyses: number;
+            deleted: string;
+        };
+        PatientDeviceLog: {
+            /** Format: double */
+            confidence: number;
+            /** Format: int64 */
+            creationDate: number;
+            deviceId: string;
+            /** Format: int64 */
+            maxPressure: number;
+            position: string;
+        };
+        /**
+         * @description A patient's fields, as creating or updating one takes them (validated by the caller, asserted
+         *     by the schema) and as they are read back. Serialises to the spec's field names.
+         */
+        PatientFields: {
+            address: string;
+            /** Format: int64 */
+            birthDate: number | null;
+            country: string;
+            email: string;
+            gender: string | null;
+            healthIns: string;
+            /** Format: double */
+            height: number;
+            medicalCond: string;
+            name: string;
+            notes: string;
+            phone: string;
+            phone2: string;
+            postalCode: string;
+            profession: string;
+            /** Format: double */
+            size: number;
+            /** Format: double */
+            weight: number;
+        };
         /** @description A patient as the client sends it (spec §3 field names). */
         PatientInput: {
             /** @default null */
@@ -1313,6 +1472,12 @@ export interface components {
             size: number;
             /** Format: double */
             weight: number;
+        };
+        PatientPresence: {
+            /** Format: int64 */
+            creationDate: number;
+            deviceId: string;
+            logId: string;
         };
         /**
          * @description The patient status stored in the device configuration (spec §3).
@@ -2043,6 +2208,36 @@ export interface operations {
             413: components["responses"]["Error"];
         };
     };
+    "PUT /api/device/{id}/patient": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BedsideRequest"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BedsidePatient"];
+                };
+            };
+            400: components["responses"]["Error"];
+            401: components["responses"]["Error"];
+            404: components["responses"]["Error"];
+            413: components["responses"]["Error"];
+        };
+    };
     "GET /api/device/{id}/repositioning": {
         parameters: {
             query?: never;
@@ -2485,6 +2680,55 @@ export interface operations {
             401: components["responses"]["Error"];
             404: components["responses"]["Error"];
             413: components["responses"]["Error"];
+        };
+    };
+    "DELETE /api/podometry/patient/{patientId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                patientId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PatientDeleted"];
+                };
+            };
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+            404: components["responses"]["Error"];
+        };
+    };
+    "GET /api/podometry/patient/{patientId}/data": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                patientId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PatientDataFile"];
+                };
+            };
+            401: components["responses"]["Error"];
+            404: components["responses"]["Error"];
         };
     };
     "GET /api/podometry/patients/{userId}": {

@@ -14,6 +14,7 @@ import type { RendererFactory } from '../features/device-page/HeatMap';
 import { DevicesPage } from '../features/devices';
 import { analysisRoutes, deviceTypesAtom, pageRoutes, settingsRoutes } from '../lib/deviceTypes';
 import { DeviceActionsContext, type DeviceActions } from '../lib/deviceActions';
+import { SessionActionsContext } from '../lib/sessionActions';
 import { tokenAtom } from '../lib/session';
 import { AdminPanelCard, AdminPanelPage, AuditLogPage } from '../features/admin';
 import { DeviceAdminActions } from '../features/device-admin';
@@ -28,9 +29,11 @@ function Guarded() {
       <InactivityWatcher />
       <SessionExpiryWatcher />
       <CompanyVariantsSync />
-      <DeviceActionsContext.Provider value={deviceActions}>
-        <Outlet />
-      </DeviceActionsContext.Provider>
+      <SessionActionsContext.Provider value={<LogoutButton />}>
+        <DeviceActionsContext.Provider value={deviceActions}>
+          <Outlet />
+        </DeviceActionsContext.Provider>
+      </SessionActionsContext.Provider>
     </RequireAuth>
   );
 }
@@ -61,7 +64,6 @@ export function AppRoutes({ createRenderer }: { createRenderer?: RendererFactory
           caseSensitive
           element={
             <DevicesPage
-              headerActions={<LogoutButton />}
               leadingCard={<AdminPanelCard />}
               cardActions={deviceActions}
             />
