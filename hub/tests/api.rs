@@ -232,6 +232,7 @@ const ADMINISTRATOR_ROUTES: [(&str, &str); 12] = [
     ("GET", "/api/auditLog/{page}"),
     ("POST", "/api/device/{id}/secret"),
     ("POST", "/api/device/{id}/tare"),
+    ("DELETE", "/api/podometry/patient/{patientId}"),
 ];
 
 #[tokio::test]
@@ -515,13 +516,17 @@ async fn patients_are_validated_created_selected_and_edited() {
     let tomorrow_plus = storage::unix_now() + 3 * 86_400;
     for (body, error) in [
         (with("agreeDataTreatment", json!(false)), "agreeDataTreatment"),
-        (with("name", json!("A")), "invalidPatientData"),
-        (with("weight", json!(7)), "invalidPatientData"),
-        (with("height", json!("1")), "invalidPatientData"),
+        (with("name", json!("A")), "patientName"),
+        (with("weight", json!(1.5)), "patientWeight"),
+        (with("weight", json!(451)), "patientWeight"),
+        (with("height", json!("1,65")), "patientHeight"),
+        (with("height", json!(251)), "patientHeight"),
         (with("email", json!("ana@")), "incorrectEmail"),
         (with("birthDate", json!(tomorrow_plus)), "invalidBirthDate"),
-        (with("notes", json!("n".repeat(155))), "invalidPatientData"),
-        (with("gender", json!("Other")), "invalidPatientData"),
+        (with("notes", json!("n".repeat(155))), "patientNotes"),
+        (with("gender", json!("Other")), "patientGender"),
+        (with("postalCode", json!("ABC")), "patientPostalCode"),
+        (with("phone2", json!("call me")), "patientPhone2"),
     ] {
         expect(&w.call("POST", &path, &w.a.token, body).await, 400, error);
     }
@@ -542,7 +547,10 @@ async fn patients_are_validated_created_selected_and_edited() {
     let edit = w.call("PUT", &format!("/api/podometry/patient/{id}"), &w.a.token, json!({ "name": "Ana L.", "weight": "65", "height": 168 })).await;
     expect(&edit, 200, "");
     assert_eq!(edit.json::<Value>()["name"], "Ana L.");
-    expect(&w.call("PUT", &format!("/api/podometry/patient/{id}"), &w.a.token, json!({ "name": "Ana", "weight": "", "height": 168 })).await, 400, "invalidPatientData");
+    expect(&w.call("PUT", &format!("/api/podometry/patient/{id}"), &w.a.token, json!({ "name": "Ana", "weight": "", "height": 168 })).await, 400, "patientWeight");
+    let comma = w.call("PUT", &format!("/api/podometry/patient/{id}"), &w.a.token, json!({ "name": "Ana L.", "weight": "6,5", "height": "60,5" })).await;
+    expect(&comma, 200, "");
+    assert_eq!((comma.json::<Value>()["weight"].as_f64(), comma.json::<Value>()["height"].as_f64()), (Some(6.5), Some(60.5)), "an infant's weight, decimal commas");
     let list: Value = w.call("GET", &path, &w.a.token, Value::Null).await.json();
     assert_eq!(list.as_array().unwrap().len(), 1);
     // A user cannot act as another user of the company.

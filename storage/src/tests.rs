@@ -392,6 +392,45 @@ mod records {
     }
 
     #[tokio::test]
+    async fn patient_and_analysis_changes_write_their_audit_entry_in_the_same_transaction() {
+        use crate::model::NewAuditEntry;
+        let (store, [(a, ua), _]) = two_companies().await;
+        let entry = |action: &str| NewAuditEntry {
+            company_id: a.clone(),
+            actor_user_id: ua.clone(),
+            actor_email: "a@example.com".into(),
+            action: action.into(),
+            entity_type: "patient".into(),
+            entity_id: String::new(),
+            summary: String::new(),
+        };
+        let broken = |action: &str| NewAuditEntry { action: "x".repeat(65), ..entry(action) };
+        let patients = store.company(&a).patients();
+        assert!(patients.create_audited(&ua, &patient("Nobody"), &broken("patient.create")).await.is_err());
+        assert!(patients.list().await.unwrap().is_empty(), "no patient without its entry");
+        let ana = patients.create_audited(&ua, &patient("Ana"), &entry("patient.create")).await.unwrap();
+        assert!(patients.update_audited(&ana, &patient("Ana B"), &broken("patient.update")).await.is_err());
+        assert_eq!(patients.get(&ana).await.unwrap().unwrap().fields.name, "Ana", "no edit without its entry");
+        patients.update_audited(&ana, &patient("Ana B"), &entry("patient.update")).await.unwrap();
+        let analyses = store.company(&a).analyses();
+        let id = analyses.create(&analysis(&ana, &ua, "Static", 1)).await.unwrap();
+        assert!(analyses.set_notes_audited(&id, "new", &broken("analysis.notes")).await.is_err());
+        assert_eq!(analyses.get(&id).await.unwrap().unwrap().notes, "");
+        analyses.set_notes_audited(&id, "new", &entry("analysis.notes")).await.unwrap();
+        assert!(analyses.delete_audited(&id, &broken("analysis.delete")).await.is_err());
+        assert!(analyses.get(&id).await.unwrap().is_some(), "no deletion without its entry");
+        analyses.delete_audited(&id, &entry("analysis.delete")).await.unwrap();
+        assert!(matches!(analyses.delete_audited(&id, &entry("analysis.delete")).await, Err(StoreError::NotFound)));
+        let entries = store.company(&a).audit().page(0, 10).await.unwrap().entries;
+        let mut actions: Vec<(String, String)> = entries.into_iter().map(|e| (e.action, e.entity_id)).collect();
+        actions.sort();
+        assert_eq!(
+            actions,
+            [("analysis.delete".into(), String::new()), ("analysis.notes".into(), String::new()), ("patient.create".into(), ana.clone()), ("patient.update".into(), String::new())]
+        );
+    }
+
+    #[tokio::test]
     async fn deleting_a_patient_erases_their_analyses_releases_their_bed_and_is_audited_in_one_transaction() {
         use crate::model::NewAuditEntry;
         let (store, [(a, ua), (b, ub)]) = two_companies().await;

@@ -1,7 +1,14 @@
-//! Patient create and edit (spec §5): name, weight and height required with at least 2
-//! characters, weight and height stored as numbers, a non-empty e-mail must be an address,
-//! the birth date not in the future, notes at most 154, gender Male or Female, and the
-//! data-treatment agreement on creation. Unset phone, phone2, size and postal code become -1.
+//! Patient create and edit (spec §5): name required with at least 2 characters, weight in kg and
+//! height in cm within plausible human ranges (issue 22; docs/decisions.md "Plausible patient
+//! values"), a decimal comma or point, a non-empty e-mail must be an address, the birth date not
+//! in the future, notes at most 154, gender Male or Female, the postal code digits (spec §3: a
+//! number) and the data-treatment agreement on creation. Unset phone, phone2, size and postal
+//! code become -1.
+//!
+//! Every limit is written once here: the OpenAPI document carries them (the `schemars`
+//! attributes below) and the client's form reads them from it. Each field's refusal has its own
+//! key ([`PatientField::key`]), the same the client's form uses, and every problem is found at
+//! once ([`check_patient`]).
 
 #[cfg(feature = "surreal")]
 use surrealdb::types::SurrealValue;
@@ -17,10 +24,23 @@ pub const NOTES_MAX: usize = 154;
 pub const REQUIRED_MIN_CHARS: usize = 2;
 /// Longest name, phone, … accepted (not in the spec; keeps rows bounded).
 pub const TEXT_MAX: usize = 200;
-/// Heaviest plausible weight in kg.
-pub const WEIGHT_MAX_KG: f64 = 700.0;
-/// Tallest plausible height in cm.
-pub const HEIGHT_MAX_CM: f64 = 300.0;
+/// Lightest plausible weight in kg: a newborn at term (the mats are not used in incubators).
+pub const WEIGHT_MIN_KG: f64 = 2.0;
+/// Heaviest plausible weight in kg: the rating of bariatric beds (1,000 lb).
+pub const WEIGHT_MAX_KG: f64 = 450.0;
+/// Shortest plausible height in cm: a newborn at term. A height typed in metres ("1,65") is
+/// below it and refused with a message that asks for centimetres.
+pub const HEIGHT_MIN_CM: f64 = 45.0;
+/// Tallest plausible height in cm (the tallest people measured are about 250 cm).
+pub const HEIGHT_MAX_CM: f64 = 250.0;
+/// Shoe sizes (EU 15 to 55 and every other system's numbers fall inside).
+pub const SIZE_MIN: f64 = 1.0;
+pub const SIZE_MAX: f64 = 99.0;
+/// Digits of a postal code (spec §3: a number; kept as text so leading zeros stay).
+pub const POSTAL_CODE_MIN_DIGITS: usize = 3;
+pub const POSTAL_CODE_MAX_DIGITS: usize = 10;
+/// Longest phone number, in characters.
+pub const PHONE_MAX: usize = 30;
 /// Slack for "not in the future": birth dates are midnight of a day in the client's zone, and
 /// today's date must pass wherever the clinic is.
 pub const BIRTH_DATE_SLACK_SECS: i64 = 86_400;
@@ -44,11 +64,11 @@ impl Gender {
 #[serde(rename_all = "camelCase", default)]
 #[schemars(extend("required" = ["name", "weight", "height", "agreeDataTreatment"]))]
 pub struct PatientInput {
-    #[schemars(with = "String", length(max = TEXT_MAX), pattern(super::schema::TWO_CHARACTERS))]
+    #[schemars(with = "String", length(min = REQUIRED_MIN_CHARS, max = TEXT_MAX), pattern(super::schema::TWO_CHARACTERS))]
     pub name: NumberOrText,
-    #[schemars(with = "f64", range(min = 10.0, max = WEIGHT_MAX_KG))]
+    #[schemars(with = "f64", range(min = WEIGHT_MIN_KG, max = WEIGHT_MAX_KG))]
     pub weight: NumberOrText,
-    #[schemars(with = "f64", range(min = 10.0), extend("exclusiveMaximum" = HEIGHT_MAX_CM))]
+    #[schemars(with = "f64", range(min = HEIGHT_MIN_CM, max = HEIGHT_MAX_CM))]
     pub height: NumberOrText,
     #[schemars(with = "Option<i64>")]
     pub birth_date: NumberOrText,
@@ -62,7 +82,7 @@ pub struct PatientInput {
     pub phone2: NumberOrText,
     #[schemars(with = "Option<Gender>")]
     pub gender: Option<String>,
-    #[schemars(with = "Option<f64>", range(min = 1.0, max = 99.0))]
+    #[schemars(with = "Option<f64>", range(min = SIZE_MIN, max = SIZE_MAX))]
     pub size: NumberOrText,
     #[schemars(length(max = TEXT_MAX))]
     pub health_ins: Option<String>,
@@ -72,7 +92,7 @@ pub struct PatientInput {
     pub profession: Option<String>,
     #[schemars(length(max = TEXT_MAX))]
     pub address: Option<String>,
-    #[schemars(with = "Option<String>", pattern(super::schema::POSTAL_CODE))]
+    #[schemars(with = "Option<String>", length(min = POSTAL_CODE_MIN_DIGITS, max = POSTAL_CODE_MAX_DIGITS), pattern(super::schema::POSTAL_CODE))]
     pub postal_code: NumberOrText,
     #[schemars(length(max = TEXT_MAX))]
     pub country: Option<String>,
@@ -113,35 +133,70 @@ pub enum PatientMode {
     Update,
 }
 
-fn invalid(message: impl Into<String>) -> Invalid {
-    Invalid::new("invalidPatientData", message)
-}
-
-/// How a required number's upper limit counts.
+/// A field of the patient form, as a refusal names it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Limit {
-    Inclusive,
-    /// The value stays below the limit (heights: storage's schema asserts `< 300`).
-    Exclusive,
+pub enum PatientField {
+    Name,
+    Weight,
+    Height,
+    BirthDate,
+    Email,
+    Phone,
+    Phone2,
+    Gender,
+    Size,
+    HealthIns,
+    MedicalCond,
+    Profession,
+    Address,
+    PostalCode,
+    Country,
+    Notes,
+    Agreement,
 }
 
-fn required_number(value: &NumberOrText, field: &str, max: f64, limit: Limit) -> Result<f64, Invalid> {
-    if char_len(&value.text()) < REQUIRED_MIN_CHARS {
-        return Err(invalid(format!("{field} is required, with at least {REQUIRED_MIN_CHARS} characters")));
+impl PatientField {
+    /// The i18n key of this field's refusal; the client's form uses the same
+    /// (`PATIENT_FIELD_KEYS` in client/src/features/patients/patientForm.ts).
+    pub fn key(self) -> &'static str {
+        match self {
+            PatientField::Name => "patientName",
+            PatientField::Weight => "patientWeight",
+            PatientField::Height => "patientHeight",
+            PatientField::BirthDate => "invalidBirthDate",
+            PatientField::Email => "incorrectEmail",
+            PatientField::Phone => "patientPhone",
+            PatientField::Phone2 => "patientPhone2",
+            PatientField::Gender => "patientGender",
+            PatientField::Size => "patientSize",
+            PatientField::HealthIns => "patientHealthIns",
+            PatientField::MedicalCond => "patientMedicalCond",
+            PatientField::Profession => "patientProfession",
+            PatientField::Address => "patientAddress",
+            PatientField::PostalCode => "patientPostalCode",
+            PatientField::Country => "patientCountry",
+            PatientField::Notes => "patientNotes",
+            PatientField::Agreement => "agreeDataTreatment",
+        }
     }
-    let number = value.number().ok_or_else(|| invalid(format!("{field} must be a number")))?;
-    if number <= 0.0 || number > max || (limit == Limit::Exclusive && number == max) {
-        return Err(invalid(format!("{field} must be between 0 and {max}")));
-    }
-    Ok(number)
 }
 
-fn optional_text(value: &Option<String>, field: &str) -> Result<String, Invalid> {
+/// One refused field and why.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PatientProblem {
+    pub field: PatientField,
+    pub message: String,
+}
+
+/// A number within `min..=max` typed in a required field: as JSON or as text with a decimal comma
+/// or point.
+fn number_in(value: &NumberOrText, min: f64, max: f64) -> Option<f64> {
+    value.number().filter(|n| (min..=max).contains(n))
+}
+
+fn text_within(value: &Option<String>) -> Option<String> {
     let text = value.as_deref().unwrap_or("").trim().to_owned();
-    if char_len(&text) > TEXT_MAX {
-        return Err(invalid(format!("{field} is longer than {TEXT_MAX} characters")));
-    }
-    Ok(text)
+    (char_len(&text) <= TEXT_MAX).then_some(text)
 }
 
 /// Phone characters: digits, spaces, + - ( ) .
@@ -149,81 +204,133 @@ fn phone_char(c: char) -> bool {
     c.is_ascii_digit() || " +-().".contains(c)
 }
 
-/// Postal code characters: letters and digits (UK, NL and CA codes have letters), spaces, -.
-fn postal_char(c: char) -> bool {
-    c.is_ascii_alphanumeric() || " -".contains(c)
-}
-
-/// A phone or postal code: '-1' when unset, else the text typed.
-fn code_or_unset(value: &NumberOrText, field: &str, allowed: fn(char) -> bool) -> Result<String, Invalid> {
+/// A phone: '-1' when unset, else the text typed (at most [`PHONE_MAX`] phone characters).
+fn phone(value: &NumberOrText) -> Option<String> {
     if value.is_unset() {
-        return Ok("-1".to_owned());
+        return Some("-1".to_owned());
     }
     let text = value.text();
-    if matches!(value, NumberOrText::Bool(_)) || char_len(&text) > 30 || !text.chars().all(allowed) {
-        return Err(invalid(format!("{field} is not a valid number")));
-    }
-    Ok(text)
+    (!matches!(value, NumberOrText::Bool(_)) && char_len(&text) <= PHONE_MAX && text.chars().all(phone_char)).then_some(text)
 }
 
-/// Checks a patient; `now` is Unix seconds.
-pub fn validate_patient(input: &PatientInput, mode: PatientMode, now: i64) -> Result<PatientFields, Invalid> {
-    if mode == PatientMode::Create && input.agree_data_treatment != Some(true) {
-        return Err(Invalid::new("agreeDataTreatment", "the patient's agreement to data treatment is required"));
+/// A postal code: '-1' when unset, else its digits (spec §3: a number).
+fn postal_code(value: &NumberOrText) -> Option<String> {
+    if value.is_unset() {
+        return Some("-1".to_owned());
     }
+    let text = value.text();
+    let digits = (POSTAL_CODE_MIN_DIGITS..=POSTAL_CODE_MAX_DIGITS).contains(&char_len(&text)) && text.chars().all(|c| c.is_ascii_digit());
+    (!matches!(value, NumberOrText::Bool(_)) && digits).then_some(text)
+}
+
+/// Checks a patient; `now` is Unix seconds. Every refused field is reported, in the form's order.
+pub fn check_patient(input: &PatientInput, mode: PatientMode, now: i64) -> Result<PatientFields, Vec<PatientProblem>> {
+    let mut problems = Vec::new();
+    let mut refuse = |field: PatientField, message: String| problems.push(PatientProblem { field, message });
     let name = input.name.text();
-    if char_len(&name) < REQUIRED_MIN_CHARS {
-        return Err(invalid(format!("name is required, with at least {REQUIRED_MIN_CHARS} characters")));
+    if !(REQUIRED_MIN_CHARS..=TEXT_MAX).contains(&char_len(&name)) {
+        refuse(PatientField::Name, format!("name is required, {REQUIRED_MIN_CHARS} to {TEXT_MAX} characters"));
     }
-    if char_len(&name) > TEXT_MAX {
-        return Err(invalid(format!("name is longer than {TEXT_MAX} characters")));
+    let weight = number_in(&input.weight, WEIGHT_MIN_KG, WEIGHT_MAX_KG);
+    if weight.is_none() {
+        refuse(PatientField::Weight, format!("weight is required, in kg from {WEIGHT_MIN_KG} to {WEIGHT_MAX_KG}"));
     }
-    let weight = required_number(&input.weight, "weight", WEIGHT_MAX_KG, Limit::Inclusive)?;
-    let height = required_number(&input.height, "height", HEIGHT_MAX_CM, Limit::Exclusive)?;
-    let email = input.email.as_deref().unwrap_or("").trim().to_owned();
-    if !email.is_empty() && !is_email(&email) {
-        return Err(Invalid::new("incorrectEmail", "Please, select a valid email address"));
+    let height = number_in(&input.height, HEIGHT_MIN_CM, HEIGHT_MAX_CM);
+    if height.is_none() {
+        refuse(PatientField::Height, format!("height is required, in cm from {HEIGHT_MIN_CM} to {HEIGHT_MAX_CM}"));
     }
     let birth_date = if input.birth_date.is_unset() {
         None
     } else {
-        let seconds = input.birth_date.number().filter(|s| s.fract() == 0.0).ok_or_else(|| Invalid::new("invalidBirthDate", "the birth date must be Unix seconds"))? as i64;
-        if seconds > now + BIRTH_DATE_SLACK_SECS {
-            return Err(Invalid::new("invalidBirthDate", "the birth date cannot be in the future"));
+        match input.birth_date.number().filter(|s| s.fract() == 0.0).map(|s| s as i64) {
+            Some(seconds) if seconds <= now + BIRTH_DATE_SLACK_SECS => Some(seconds),
+            Some(_) => {
+                refuse(PatientField::BirthDate, "the birth date cannot be in the future".into());
+                None
+            }
+            None => {
+                refuse(PatientField::BirthDate, "the birth date must be Unix seconds".into());
+                None
+            }
         }
-        Some(seconds)
     };
-    let notes = input.notes.as_deref().unwrap_or("").to_owned();
-    if char_len(&notes) > NOTES_MAX {
-        return Err(invalid(format!("notes are at most {NOTES_MAX} characters")));
+    let email = input.email.as_deref().unwrap_or("").trim().to_owned();
+    if !email.is_empty() && !is_email(&email) {
+        refuse(PatientField::Email, "Please, select a valid email address".into());
+    }
+    let phone1 = phone(&input.phone);
+    if phone1.is_none() {
+        refuse(PatientField::Phone, format!("phone: digits, spaces and + - ( ) . only, at most {PHONE_MAX}"));
+    }
+    let phone2 = phone(&input.phone2);
+    if phone2.is_none() {
+        refuse(PatientField::Phone2, format!("phone2: digits, spaces and + - ( ) . only, at most {PHONE_MAX}"));
     }
     let gender = match input.gender.as_deref().map(str::trim) {
         None | Some("") => None,
         Some(g) if Gender::parse(g).is_some() => Some(g.to_owned()),
-        Some(_) => return Err(invalid("gender is Male or Female")),
+        Some(_) => {
+            refuse(PatientField::Gender, "gender is Male or Female".into());
+            None
+        }
     };
-    let size = if input.size.is_unset() {
-        -1.0
-    } else {
-        input.size.number().filter(|s| *s > 0.0 && *s < 100.0).ok_or_else(|| invalid("size must be a number"))?
+    let size = if input.size.is_unset() { Some(-1.0) } else { number_in(&input.size, SIZE_MIN, SIZE_MAX) };
+    if size.is_none() {
+        refuse(PatientField::Size, format!("size is a number from {SIZE_MIN} to {SIZE_MAX}"));
+    }
+    let mut text = |value: &Option<String>, field: PatientField, name: &str| {
+        let kept = text_within(value);
+        if kept.is_none() {
+            refuse(field, format!("{name} is longer than {TEXT_MAX} characters"));
+        }
+        kept.unwrap_or_default()
     };
-    Ok(PatientFields {
-        name,
-        weight,
-        height,
-        birth_date,
-        notes,
-        email,
-        phone: code_or_unset(&input.phone, "phone", phone_char)?,
-        phone2: code_or_unset(&input.phone2, "phone2", phone_char)?,
-        gender,
-        size,
-        health_ins: optional_text(&input.health_ins, "healthIns")?,
-        medical_cond: optional_text(&input.medical_cond, "medicalCond")?,
-        profession: optional_text(&input.profession, "profession")?,
-        address: optional_text(&input.address, "address")?,
-        postal_code: code_or_unset(&input.postal_code, "postalCode", postal_char)?,
-        country: optional_text(&input.country, "country")?,
+    let health_ins = text(&input.health_ins, PatientField::HealthIns, "healthIns");
+    let medical_cond = text(&input.medical_cond, PatientField::MedicalCond, "medicalCond");
+    let profession = text(&input.profession, PatientField::Profession, "profession");
+    let address = text(&input.address, PatientField::Address, "address");
+    let postal = postal_code(&input.postal_code);
+    let country = text(&input.country, PatientField::Country, "country");
+    if postal.is_none() {
+        refuse(PatientField::PostalCode, format!("postalCode is {POSTAL_CODE_MIN_DIGITS} to {POSTAL_CODE_MAX_DIGITS} digits"));
+    }
+    let notes = input.notes.as_deref().unwrap_or("").to_owned();
+    if char_len(&notes) > NOTES_MAX {
+        refuse(PatientField::Notes, format!("notes are at most {NOTES_MAX} characters"));
+    }
+    if mode == PatientMode::Create && input.agree_data_treatment != Some(true) {
+        refuse(PatientField::Agreement, "the patient's agreement to data treatment is required".into());
+    }
+    match (weight, height, phone1, phone2, size, postal) {
+        (Some(weight), Some(height), Some(phone), Some(phone2), Some(size), Some(postal_code)) if problems.is_empty() => Ok(PatientFields {
+            name,
+            weight,
+            height,
+            birth_date,
+            notes,
+            email,
+            phone,
+            phone2,
+            gender,
+            size,
+            health_ins,
+            medical_cond,
+            profession,
+            address,
+            postal_code,
+            country,
+        }),
+        _ => Err(problems),
+    }
+}
+
+/// Checks a patient as the hub's handlers do: the first refused field's key, and every problem
+/// in the message.
+pub fn validate_patient(input: &PatientInput, mode: PatientMode, now: i64) -> Result<PatientFields, Invalid> {
+    check_patient(input, mode, now).map_err(|problems| {
+        let key = problems.first().map(|p| p.field.key()).unwrap_or("invalidPatientData");
+        let message = problems.iter().map(|p| p.message.as_str()).collect::<Vec<_>>().join("; ");
+        Invalid::new(key, message)
     })
 }
 
@@ -268,24 +375,62 @@ mod tests {
     }
 
     #[test]
-    fn name_weight_and_height_need_two_characters() {
-        assert_eq!(key(validate_patient(&with("name", "A".into()), PatientMode::Create, NOW)), "invalidPatientData");
-        assert_eq!(key(validate_patient(&with("name", " A ".into()), PatientMode::Create, NOW)), "invalidPatientData");
+    fn the_name_needs_two_characters() {
+        assert_eq!(key(validate_patient(&with("name", "A".into()), PatientMode::Create, NOW)), "patientName");
+        assert_eq!(key(validate_patient(&with("name", " A ".into()), PatientMode::Create, NOW)), "patientName");
         assert_eq!(key(validate_patient(&with("name", "Al".into()), PatientMode::Create, NOW)), "ok");
-        assert_eq!(key(validate_patient(&with("weight", 9.into()), PatientMode::Create, NOW)), "invalidPatientData");
-        assert_eq!(key(validate_patient(&with("weight", 10.into()), PatientMode::Create, NOW)), "ok");
-        assert_eq!(key(validate_patient(&with("height", "9".into()), PatientMode::Create, NOW)), "invalidPatientData");
-        assert_eq!(key(validate_patient(&with("height", "tall".into()), PatientMode::Create, NOW)), "invalidPatientData");
-        assert_eq!(key(validate_patient(&with("weight", serde_json::Value::Null), PatientMode::Create, NOW)), "invalidPatientData");
-        assert_eq!(key(validate_patient(&with("weight", (-50).into()), PatientMode::Create, NOW)), "invalidPatientData");
+        assert_eq!(key(validate_patient(&with("name", "x".repeat(201).into()), PatientMode::Create, NOW)), "patientName");
     }
 
     #[test]
-    fn weight_reaches_its_limit_and_height_stays_below_it_as_storage_asserts() {
-        assert_eq!(key(validate_patient(&with("weight", 700.into()), PatientMode::Create, NOW)), "ok");
-        assert_eq!(key(validate_patient(&with("weight", 700.5.into()), PatientMode::Create, NOW)), "invalidPatientData");
-        assert_eq!(key(validate_patient(&with("height", 299.5.into()), PatientMode::Create, NOW)), "ok");
-        assert_eq!(key(validate_patient(&with("height", 300.into()), PatientMode::Create, NOW)), "invalidPatientData");
+    fn weight_is_a_plausible_number_of_kg_with_a_decimal_comma_or_point() {
+        let weight = |v: serde_json::Value| key(validate_patient(&with("weight", v), PatientMode::Create, NOW));
+        assert_eq!(weight(6.into()), "ok", "an infant's 6 kg is plausible");
+        assert_eq!(weight(2.into()), "ok");
+        assert_eq!(weight(1.9.into()), "patientWeight");
+        assert_eq!(weight(450.into()), "ok");
+        assert_eq!(weight(450.5.into()), "patientWeight");
+        assert_eq!(weight("68,5".into()), "ok");
+        assert_eq!(weight("68.5".into()), "ok");
+        assert_eq!(weight("heavy".into()), "patientWeight");
+        assert_eq!(weight(serde_json::Value::Null), "patientWeight");
+        assert_eq!(weight((-50).into()), "patientWeight");
+        assert_eq!(validate_patient(&with("weight", "68,5".into()), PatientMode::Create, NOW).unwrap().weight, 68.5);
+    }
+
+    #[test]
+    fn height_is_a_plausible_number_of_cm_so_metres_are_refused() {
+        let height = |v: serde_json::Value| key(validate_patient(&with("height", v), PatientMode::Create, NOW));
+        assert_eq!(height("1,65".into()), "patientHeight", "1,65 is metres, not a height in cm");
+        assert_eq!(height(1.65.into()), "patientHeight");
+        assert_eq!(height(45.into()), "ok");
+        assert_eq!(height(44.9.into()), "patientHeight");
+        assert_eq!(height("165,5".into()), "ok");
+        assert_eq!(height(250.into()), "ok");
+        assert_eq!(height(250.1.into()), "patientHeight");
+        assert_eq!(height("tall".into()), "patientHeight");
+    }
+
+    #[test]
+    fn every_problem_is_found_at_once_in_the_forms_order_each_with_its_key() {
+        let json = serde_json::json!({"name": "A", "weight": 6000, "height": "1,65", "postalCode": "ABC", "notes": "n".repeat(155), "size": 0});
+        let problems = check_patient(&input(json), PatientMode::Create, NOW).unwrap_err();
+        let keys: Vec<&str> = problems.iter().map(|p| p.field.key()).collect();
+        assert_eq!(keys, ["patientName", "patientWeight", "patientHeight", "patientSize", "patientPostalCode", "patientNotes", "agreeDataTreatment"]);
+        let invalid = validate_patient(&input(serde_json::json!({"name": "Ana", "weight": 70, "height": 1.65, "postalCode": "ABC"})), PatientMode::Update, NOW).unwrap_err();
+        assert_eq!(invalid.key, "patientHeight", "the hub answers the first field's key");
+        assert!(invalid.message.contains("height is required, in cm from 45 to 250") && invalid.message.contains("postalCode is 3 to 10 digits"), "{}", invalid.message);
+    }
+
+    #[test]
+    fn the_schema_carries_the_same_limits() {
+        let schema = serde_json::to_value(schemars::schema_for!(PatientInput)).unwrap();
+        let property = |name: &str| schema["properties"][name].clone();
+        assert_eq!((property("weight")["minimum"].as_f64(), property("weight")["maximum"].as_f64()), (Some(WEIGHT_MIN_KG), Some(WEIGHT_MAX_KG)));
+        assert_eq!((property("height")["minimum"].as_f64(), property("height")["maximum"].as_f64()), (Some(HEIGHT_MIN_CM), Some(HEIGHT_MAX_CM)));
+        assert_eq!(property("name")["minLength"].as_u64(), Some(REQUIRED_MIN_CHARS as u64));
+        assert_eq!((property("postalCode")["minLength"].as_u64(), property("postalCode")["maxLength"].as_u64()), (Some(3), Some(10)));
+        assert_eq!(property("notes")["maxLength"].as_u64(), Some(NOTES_MAX as u64));
     }
 
     #[test]
@@ -306,17 +451,23 @@ mod tests {
     #[test]
     fn notes_are_at_most_154_characters_and_gender_male_or_female() {
         assert_eq!(key(validate_patient(&with("notes", "ñ".repeat(154).into()), PatientMode::Create, NOW)), "ok");
-        assert_eq!(key(validate_patient(&with("notes", "n".repeat(155).into()), PatientMode::Create, NOW)), "invalidPatientData");
+        assert_eq!(key(validate_patient(&with("notes", "n".repeat(155).into()), PatientMode::Create, NOW)), "patientNotes");
         assert_eq!(key(validate_patient(&with("gender", "Female".into()), PatientMode::Create, NOW)), "ok");
-        assert_eq!(key(validate_patient(&with("gender", "female".into()), PatientMode::Create, NOW)), "invalidPatientData");
+        assert_eq!(key(validate_patient(&with("gender", "female".into()), PatientMode::Create, NOW)), "patientGender");
     }
 
     #[test]
-    fn phones_and_postal_codes_keep_their_form() {
+    fn phones_keep_their_form_and_postal_codes_are_digits() {
         let fields = validate_patient(&with("phone", "+34 600 123 456".into()), PatientMode::Create, NOW).unwrap();
         assert_eq!(fields.phone, "+34 600 123 456");
         let fields = validate_patient(&with("postalCode", "08001".into()), PatientMode::Create, NOW).unwrap();
-        assert_eq!(fields.postal_code, "08001");
-        assert_eq!(key(validate_patient(&with("phone", "call me".into()), PatientMode::Create, NOW)), "invalidPatientData");
+        assert_eq!(fields.postal_code, "08001", "leading zeros stay");
+        assert_eq!(validate_patient(&with("postalCode", 28013.into()), PatientMode::Create, NOW).unwrap().postal_code, "28013");
+        assert_eq!(validate_patient(&with("postalCode", "".into()), PatientMode::Create, NOW).unwrap().postal_code, "-1");
+        assert_eq!(key(validate_patient(&with("phone", "call me".into()), PatientMode::Create, NOW)), "patientPhone");
+        assert_eq!(key(validate_patient(&with("phone2", "1".repeat(31).into()), PatientMode::Create, NOW)), "patientPhone2");
+        for bad in ["ABC", "12", "12345678901", "SW1A 1AA"] {
+            assert_eq!(key(validate_patient(&with("postalCode", bad.into()), PatientMode::Create, NOW)), "patientPostalCode", "{bad}");
+        }
     }
 }

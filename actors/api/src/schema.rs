@@ -23,8 +23,9 @@ pub const SERIAL: &str = r"^[A-Za-z0-9._-]{1,64}$";
 pub const PAGE_COLOR: &str = r"^#[0-9A-Fa-f]{6}$";
 /// A phone number: digits and `+-(). `, up to 30.
 pub const PHONE: &str = r"^[0-9 +().-]{0,30}$";
-/// A postal code: letters, digits, `-` and spaces, up to 30.
-pub const POSTAL_CODE: &str = r"^[A-Za-z0-9 -]{0,30}$";
+/// A postal code (spec §3: a number): 3 to 10 digits (`patient::POSTAL_CODE_*_DIGITS`). Unset is
+/// `null` or absent (the hub also takes the old app's `""` and `-1`).
+pub const POSTAL_CODE: &str = r"^[0-9]{3,10}$";
 /// A logo: nothing (removes it), or canonical base64 of a PNG (`iVBORw0KGg…`) or JPEG (`/9j/…`)
 /// file, bare or as a `data:` URL.
 pub const LOGO: &str = r"^$|^(?:data:image/(?:png|jpeg);base64,)?(?:iVBORw0KGg[o-r][A-Za-z0-9+/]|/9j/)(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/][AQgw]==|[A-Za-z0-9+/]{2}[AEIMQUYcgkosw048]=)?$";

@@ -219,6 +219,21 @@ pub enum PostureScheme {
     SleepMat,
 }
 
+/// What a device's location field (`bed`, spec §3) names, by device family (issue 22): the
+/// client labels the field with it on cards, dialogs and settings ("Bed", "Seat", "Floor"…).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "camelCase")]
+pub enum LocationKind {
+    Bed,
+    Seat,
+    Floor,
+    Saddle,
+    Plate,
+    Mat,
+    Room,
+}
+
 /// What the client needs to know about a device type, served by `GET /api/deviceTypes` so the
 /// client keeps no copy of its own.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -242,6 +257,8 @@ pub struct DeviceTypeInfo {
     /// Whether the device has its own patient at the bedside, assigned and released by staff
     /// (beds, seats, room sets); its captures, alarms and logs are that patient's.
     pub bedside_patient: bool,
+    /// What its location field (`bed`) names.
+    pub location: LocationKind,
     /// Captures its page offers.
     pub captures: Vec<CaptureOffer>,
     /// The PDF report icon (spec §6: eight types).
@@ -450,6 +467,21 @@ impl DeviceType {
         )
     }
 
+    /// What the location field of a device of this type names.
+    pub fn location(self) -> LocationKind {
+        match self {
+            DeviceType::MattressMat | DeviceType::MattressMatIoT | DeviceType::SleepMat => LocationKind::Bed,
+            DeviceType::SeatingMat | DeviceType::SeatingMatIoT | DeviceType::SeatingMatIoTXL => LocationKind::Seat,
+            DeviceType::FloorMat | DeviceType::FloorMatRecognition => LocationKind::Floor,
+            DeviceType::SensingHorse | DeviceType::SensingHorseSubdevice => LocationKind::Saddle,
+            DeviceType::Podology | DeviceType::PodologyIoT | DeviceType::PressureMatIoT | DeviceType::ForceMat | DeviceType::Shapes | DeviceType::NorthSky => {
+                LocationKind::Plate
+            }
+            DeviceType::WellnessMat | DeviceType::HealthMat | DeviceType::FitnessMat | DeviceType::RehabMat => LocationKind::Mat,
+            DeviceType::RoomSet => LocationKind::Room,
+        }
+    }
+
     /// Everything the client reads about this type.
     pub fn info(self) -> DeviceTypeInfo {
         let captures = self.captures();
@@ -463,6 +495,7 @@ impl DeviceType {
             frame: self.frame_shape().map(|(rows, cols, format)| FrameShape { rows, cols, bytes_per_cell: format.bytes_per_cell() as u8 }),
             has_patients: !captures.is_empty() || repositioning_clock,
             bedside_patient: self.has_bedside_patient(),
+            location: self.location(),
             pdf_reports: self.pdf_reports(),
             static_histogram: self.static_histogram(),
             captures,
@@ -537,6 +570,16 @@ mod tests {
         for plate in [DeviceType::Podology, DeviceType::PodologyIoT, DeviceType::PressureMatIoT, DeviceType::RehabMat, DeviceType::ForceMat] {
             assert!(!plate.has_bedside_patient(), "{plate:?} follows the clinician's selection");
         }
+    }
+
+    #[test]
+    fn the_location_field_is_named_by_the_device_family() {
+        assert_eq!(DeviceType::MattressMatIoT.info().location, LocationKind::Bed);
+        assert_eq!(DeviceType::SeatingMatIoTXL.info().location, LocationKind::Seat);
+        assert_eq!(DeviceType::FloorMat.info().location, LocationKind::Floor);
+        assert_eq!(DeviceType::SensingHorse.info().location, LocationKind::Saddle);
+        assert_eq!(DeviceType::PodologyIoT.info().location, LocationKind::Plate);
+        assert_eq!(DeviceType::RoomSet.info().location, LocationKind::Room);
     }
 
     #[test]

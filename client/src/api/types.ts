@@ -35,5 +35,7 @@ export type DeviceLogJson = Schemas['DeviceLogJson'];
 export type PresenceJson = Schemas['PresenceJson'];
 export type PatientJson = Schemas['PatientJson'];
 export type SelectedPatientAnswer = Schemas['SelectedPatient'];
+export type BedsidePatient = Schemas['BedsidePatient'];
+export type PatientDeleted = Schemas['PatientDeleted'];
 export type RegisteredDevice = Schemas['RegisteredDevice'];
 export type QuickRegistration = Schemas['QuickRegistration'];

@@ -15,6 +15,7 @@ import type { RendererFactory } from '../features/device-page/HeatMap';
 import { DevicesPage } from '../features/devices';
 import { analysisRoutes, deviceTypesAtom, pageRoutes, settingsRoutes } from '../lib/deviceTypes';
 import { DeviceActionsContext, type DeviceActions } from '../lib/deviceActions';
+import { SessionActionsContext } from '../lib/sessionActions';
 import { tokenAtom } from '../lib/session';
 import { AdminPanelCard, AdminPanelPage, AuditLogPage } from '../features/admin';
 import { AlarmManagerPage } from '../features/alarm-manager';
@@ -30,14 +31,16 @@ function Guarded() {
       <InactivityWatcher />
       <SessionExpiryWatcher />
       <CompanyVariantsSync />
-      <DeviceActionsContext.Provider value={deviceActions}>
-        <div className="app-frame">
-          <div className="app-frame-page">
-            <Outlet />
+      <SessionActionsContext.Provider value={<LogoutButton />}>
+        <DeviceActionsContext.Provider value={deviceActions}>
+          <div className="app-frame">
+            <div className="app-frame-page">
+              <Outlet />
+            </div>
+            <AlarmBanner />
           </div>
-          <AlarmBanner />
-        </div>
-      </DeviceActionsContext.Provider>
+        </DeviceActionsContext.Provider>
+      </SessionActionsContext.Provider>
     </RequireAuth>
   );
 }
@@ -68,7 +71,6 @@ export function AppRoutes({ createRenderer }: { createRenderer?: RendererFactory
           caseSensitive
           element={
             <DevicesPage
-              headerActions={<LogoutButton />}
               leadingCard={<AdminPanelCard />}
               cardActions={deviceActions}
             />

@@ -1,13 +1,15 @@
-//! The top bar: language selector and the company's logo and name on the left, title, and whatever
-//! actions the screen passes.
+//! The top bar: language selector and the company's logo and name on the left, title, whatever
+//! actions the screen passes and the session's (Log out, on every signed-in screen).
 
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { CompanyBrand } from './company/CompanyBrand';
 import { LanguageSelector } from './LanguageSelector';
+import { useSessionActions } from '../lib/sessionActions';
 
 export function TopBar({ children }: { children?: ReactNode }) {
   const { t } = useTranslation();
+  const session = useSessionActions();
   return (
     <header className="topbar">
       <div className="topbar-left">
@@ -18,7 +20,10 @@ export function TopBar({ children }: { children?: ReactNode }) {
         <span className="brand-mark" aria-hidden="true" />
         {t('app.title')}
       </div>
-      <div className="topbar-right">{children}</div>
+      <div className="topbar-right">
+        {children}
+        {session}
+      </div>
     </header>
   );
 }

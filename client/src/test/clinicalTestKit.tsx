@@ -68,8 +68,11 @@ export function signIn() {
   localStorage.setItem('company', 'Demo Clinic');
 }
 
-export async function renderWorkspace(opts: { capabilities?: ClinicalCapabilities; device?: UserDevice; deviceActions?: ReactNode } = {}) {
+export async function renderWorkspace(
+  opts: { capabilities?: ClinicalCapabilities; device?: UserDevice; deviceActions?: ReactNode; beside?: ReactNode; role?: number } = {},
+) {
   signIn();
+  if (opts.role !== undefined) localStorage.setItem('role', String(opts.role));
   const store = createAppStore();
   bindSessionStore(store);
   const i18n = await initI18nWithResources(allResources(), 'en');
@@ -78,6 +81,7 @@ export async function renderWorkspace(opts: { capabilities?: ClinicalCapabilitie
     <AppProviders store={store} i18n={i18n} liveMaps={new LiveMapStore()} createSocket={() => socket}>
       <MemoryRouter>
         <StreamingControl deviceId="pod1" functional={true} />
+        {opts.beside}
         <ClinicalWorkspace device={opts.device ?? DEVICE} capabilities={opts.capabilities ?? ALL_CAPTURES} deviceActions={opts.deviceActions} />
       </MemoryRouter>
     </AppProviders>,

@@ -13,7 +13,7 @@ use mat_core::analysis::{analyse, AnalysisKind, AnalysisParams, AnalysisResult, 
 use mat_protocol::device_type::DeviceType;
 use reports::{PatientSummary, ReportMap};
 use serde::Deserialize;
-use storage::model::{Analysis, AnalysisFilter, AnalysisTotals, NewAnalysis};
+use storage::model::{Analysis, AnalysisFilter, AnalysisTotals, NewAnalysis, NewAuditEntry};
 use storage::{CompanyStore, StoreError};
 
 use super::analysis_format::{self, capture_analysis, encode_posted, export_capture, export_series, named_parameters, preview_json, report_map};
@@ -131,16 +131,16 @@ pub async fn get(store: CompanyStore<'_>, id: &str) -> Result<Analysis, DomainEr
     store.analyses().get(id).await.map_err(DomainError::internal)?.ok_or(DomainError::NotFound("analysis"))
 }
 
-/// Replaces an analysis's notes; answers it.
-pub async fn update_notes(store: CompanyStore<'_>, id: &str, notes: &str) -> Result<Analysis, DomainError> {
+/// Replaces an analysis's notes, with its audit entry in the same transaction; answers it.
+pub async fn update_notes(store: CompanyStore<'_>, id: &str, notes: &str, audit: &NewAuditEntry) -> Result<Analysis, DomainError> {
     check_notes(notes)?;
-    store.analyses().set_notes(id, notes).await.map_err(DomainError::store("analysis", "duplicate"))?;
+    store.analyses().set_notes_audited(id, notes, audit).await.map_err(DomainError::store("analysis", "duplicate"))?;
     get(store, id).await
 }
 
-/// Deletes an analysis of the company.
-pub async fn delete(store: CompanyStore<'_>, id: &str) -> Result<(), DomainError> {
-    store.analyses().delete(id).await.map_err(DomainError::store("analysis", "duplicate"))
+/// Deletes an analysis of the company, with its audit entry in the same transaction.
+pub async fn delete(store: CompanyStore<'_>, id: &str, audit: &NewAuditEntry) -> Result<(), DomainError> {
+    store.analyses().delete_audited(id, audit).await.map_err(DomainError::store("analysis", "duplicate"))
 }
 
 /// The history's filter: a patient's (or every) analysis of a type (`all` for every type).

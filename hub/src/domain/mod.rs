@@ -11,6 +11,7 @@
 //!   analysis and read back by the history, the reports and the raw export; [`analyses`]: the
 //!   operations on stored analyses.
 //! - [`companies`]: naming a company by id or name.
+//! - [`patients`]: the patient at a bedside, deleting a patient, a patient's data file.
 
 pub mod alarms;
 pub mod analyses;
@@ -18,6 +19,7 @@ pub mod analysis_format;
 pub mod companies;
 pub mod device_family;
 pub mod error;
+pub mod patients;
 pub mod registration;
 
 pub use error::DomainError;

@@ -10,6 +10,7 @@ use serde::{Deserialize, Serialize};
 use storage::model::{Analysis, AnalysisFilter, AnalysisTotals};
 
 use super::call::path_segment;
+use super::audit::Audit;
 use super::caller::Caller;
 use super::error::ApiError;
 use super::json::{created, ok, Oid};
@@ -76,13 +77,30 @@ pub struct NotesRequest {
 /// Replaces an analysis's notes.
 pub async fn update_notes(id: String, mut call: Caller) -> Result<warp::reply::Response, ApiError> {
     let request: NotesRequest = call.json().await?;
-    let stored = analyses::update_notes(call.store(), &id, &request.notes).await?;
+    let audit = Audit {
+        company_id: &call.claims().company_id,
+        action: "analysis.notes",
+        entity_type: "analysis",
+        entity_id: &id,
+        summary: format!("notes edited ({} characters)", request.notes.chars().count()),
+    };
+    let entry = audit.entry(&call).await;
+    let stored = analyses::update_notes(call.store(), &id, &request.notes, &entry).await?;
     Ok(ok(&AnalysisJson::from(stored)))
 }
 
 /// Deletes an analysis.
 pub async fn delete(id: String, call: Caller) -> Result<warp::reply::Response, ApiError> {
-    analyses::delete(call.store(), &id).await?;
+    let record = analyses::get(call.store(), &id).await?;
+    let audit = Audit {
+        company_id: &call.claims().company_id,
+        action: "analysis.delete",
+        entity_type: "analysis",
+        entity_id: &id,
+        summary: format!("{} analysis of patient {} deleted", record.analysis_type, record.patient_id),
+    };
+    let entry = audit.entry(&call).await;
+    analyses::delete(call.store(), &id, &entry).await?;
     Ok(ok(&Deleted { deleted: id }))
 }
 

@@ -2,8 +2,10 @@
 //! `GET /api/auditLog/{page}` (administrators, their company's entries).
 //!
 //! Entries are written by the handler right after its change commits, except where the change
-//! and its entry share one storage transaction (secret rotation). A failure to write an entry
-//! after the fact is logged as an error; the call still succeeds, as its change was made.
+//! and its entry share one storage transaction (secret rotation; patient create, edit and delete;
+//! analysis delete and notes edits: the handler builds the entry with [`Audit::entry`] and the
+//! repository writes both or neither). A failure to write an entry after the fact is logged as an
+//! error; the call still succeeds, as its change was made.
 
 use serde::Serialize;
 use storage::model::{AuditEntry, NewAuditEntry};
@@ -22,7 +24,7 @@ pub struct Audit<'a> {
     pub company_id: &'a str,
     /// `entity.verb`, for example `device.create`.
     pub action: &'static str,
-    /// `company`, `user` or `device`.
+    /// `company`, `user`, `device`, `patient` or `analysis`.
     pub entity_type: &'static str,
     pub entity_id: &'a str,
     /// A short description of the change; never a secret or a password.

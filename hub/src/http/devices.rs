@@ -40,7 +40,9 @@ pub struct DeviceJson {
     pub device_type: String,
     pub hardware_serial: String,
     pub company: String,
+    /// The patient at the bedside (beds, seats, room sets): id and name, `null` when free.
     pub current_patient: Option<String>,
+    pub current_patient_name: Option<String>,
     pub number_of_subdevices: i64,
     pub parent: Option<Oid>,
     pub system: SystemJson,
@@ -66,6 +68,7 @@ impl DeviceJson {
             hardware_serial: device.hardware_serial,
             company: company_name.to_owned(),
             current_patient: device.current_patient,
+            current_patient_name: device.current_patient_name,
             number_of_subdevices: device.number_of_subdevices,
             parent: device.parent_id.as_deref().map(Oid::new),
             system: SystemJson { devices: device.member_ids },

@@ -3,11 +3,17 @@
 //! /api/podometry/patient/select/{userId}`, `PUT /api/podometry/patient/{patientId}`.
 //!
 //! `{userId}` must be the caller: one user cannot act as another (404 otherwise).
+//!
+//! And `PUT /api/device/{id}/patient` (a bed, seat or room set's own patient), `DELETE
+//! /api/podometry/patient/{patientId}` (administrators; audited in the deletion's transaction)
+//! and `GET /api/podometry/patient/{patientId}/data` (the patient's data as one JSON file), all
+//! through `crate::domain::patients`.
 
 use serde::{Deserialize, Serialize};
 use storage::model::{Patient, PatientFields};
 
-use super::caller::Caller;
+use super::audit::Audit;
+use super::caller::{Admin, Caller};
 use super::error::ApiError;
 use super::json::{created, ok, Oid};
 use mat_api::patient::{validate_patient, PatientInput, PatientMode};
@@ -50,7 +56,9 @@ pub async fn create(user_id: String, mut call: Caller) -> Result<warp::reply::Re
     call.acts_as(&user_id)?;
     let input: PatientInput = call.json().await?;
     let fields = validate_patient(&input, PatientMode::Create, storage::unix_now())?;
-    let id = call.store().patients().create(call.user_id(), &fields).await.map_err(|e| ApiError::store(e, "patient", "duplicate"))?;
+    let audit = Audit { company_id: &call.claims().company_id, action: "patient.create", entity_type: "patient", entity_id: "", summary: format!("patient {:?} registered", fields.name) };
+    let entry = audit.entry(&call).await;
+    let id = call.store().patients().create_audited(call.user_id(), &fields, &entry).await.map_err(|e| ApiError::store(e, "patient", "duplicate"))?;
     let patient = call.store().patients().get(&id).await.map_err(ApiError::internal)?.ok_or_else(|| ApiError::not_found("patient"))?;
     Ok(created(&PatientJson::from(patient)))
 }
@@ -59,7 +67,9 @@ pub async fn create(user_id: String, mut call: Caller) -> Result<warp::reply::Re
 pub async fn update(patient_id: String, mut call: Caller) -> Result<warp::reply::Response, ApiError> {
     let input: PatientInput = call.json().await?;
     let fields = validate_patient(&input, PatientMode::Update, storage::unix_now())?;
-    call.store().patients().update(&patient_id, &fields).await.map_err(|e| ApiError::store(e, "patient", "duplicate"))?;
+    let audit = Audit { company_id: &call.claims().company_id, action: "patient.update", entity_type: "patient", entity_id: &patient_id, summary: format!("patient {:?} edited", fields.name) };
+    let entry = audit.entry(&call).await;
+    call.store().patients().update_audited(&patient_id, &fields, &entry).await.map_err(|e| ApiError::store(e, "patient", "duplicate"))?;
     let patient = call.store().patients().get(&patient_id).await.map_err(ApiError::internal)?.ok_or_else(|| ApiError::not_found("patient"))?;
     Ok(ok(&PatientJson::from(patient)))
 }
@@ -93,4 +103,70 @@ pub async fn select(user_id: String, mut call: Caller) -> Result<warp::reply::Re
     call.store().patients().select(call.user_id(), &request.patient_id).await.map_err(|e| ApiError::store(e, "patient", "duplicate"))?;
     let patient = call.store().patients().get(&request.patient_id).await.map_err(ApiError::internal)?.ok_or_else(|| ApiError::not_found("patient"))?;
     Ok(ok(&SelectedPatient { patient: Some(patient.into()), message: None }))
+}
+
+/// `PUT /api/device/{id}/patient` body: the patient to put at the bedside, `null` to release it.
+#[derive(Debug, Deserialize, schemars::JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct BedsideRequest {
+    pub patient_id: Option<String>,
+}
+
+/// A device's patient at the bedside after a change.
+#[derive(Debug, Serialize, schemars::JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct BedsidePatient {
+    pub device_id: String,
+    /// `null` when the device is free.
+    pub current_patient: Option<String>,
+    pub current_patient_name: Option<String>,
+}
+
+/// Assigns or releases the patient at a bed, seat or room set of the caller's company
+/// (`noBedsidePatient` for the plates, whose captures follow each user's selection).
+pub async fn set_bedside(id: String, mut call: Caller) -> Result<warp::reply::Response, ApiError> {
+    let request: BedsideRequest = call.json().await?;
+    let device = call.device(&id)?;
+    let patient_id = request.patient_id.filter(|p| !p.is_empty());
+    crate::domain::patients::set_bedside(call.store(), &device, patient_id.as_deref()).await?;
+    let stored = call.store().devices().get(&device.id).await.map_err(ApiError::internal)?.ok_or_else(|| ApiError::not_found("device"))?;
+    Ok(ok(&BedsidePatient { device_id: stored.id, current_patient: stored.current_patient, current_patient_name: stored.current_patient_name }))
+}
+
+/// `DELETE /api/podometry/patient/{patientId}`: what was deleted.
+#[derive(Debug, Serialize, schemars::JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct PatientDeleted {
+    pub deleted: String,
+    /// How many of their analyses were erased with them.
+    pub analyses: u64,
+}
+
+/// Deletes a patient of the company (administrators): their analyses are erased, their devices
+/// released, and the audit entry written, in one transaction.
+pub async fn delete(patient_id: String, call: Admin) -> Result<warp::reply::Response, ApiError> {
+    let patient = call.store().patients().get(&patient_id).await.map_err(ApiError::internal)?.ok_or_else(|| ApiError::not_found("patient"))?;
+    let filter = storage::model::AnalysisFilter { patient_id: Some(patient_id.clone()), analysis_type: None };
+    let analyses = call.store().analyses().totals(&filter).await.map_err(ApiError::internal)?.count;
+    let audit = Audit {
+        company_id: &call.claims().company_id,
+        action: "patient.delete",
+        entity_type: "patient",
+        entity_id: &patient_id,
+        summary: crate::domain::patients::deletion_summary(&patient.fields.name, analyses),
+    };
+    let entry = audit.entry(&call).await;
+    crate::domain::patients::delete(call.store(), &patient_id, &entry).await?;
+    Ok(ok(&PatientDeleted { deleted: patient_id, analyses }))
+}
+
+/// `GET /api/podometry/patient/{patientId}/data`: the patient's data as one JSON file.
+pub async fn data_file(patient_id: String, call: Caller) -> Result<warp::reply::Response, ApiError> {
+    let file = crate::domain::patients::data_file(call.store(), &patient_id, storage::unix_now() * 1000).await?;
+    let name = crate::domain::patients::data_file_name(&file.patient.name, &file.patient_id);
+    let mut response = ok(&file);
+    if let Ok(value) = warp::http::HeaderValue::from_str(&format!("attachment; filename=\"{name}\"")) {
+        response.headers_mut().insert("content-disposition", value);
+    }
+    Ok(response)
 }

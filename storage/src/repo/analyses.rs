@@ -4,8 +4,9 @@ use surrealdb::engine::any::Any;
 use surrealdb::types::SurrealValue;
 use surrealdb::Surreal;
 
-use crate::model::{Analysis, AnalysisFilter, AnalysisTotals, NewAnalysis};
+use crate::model::{Analysis, AnalysisFilter, AnalysisTotals, NewAnalysis, NewAuditEntry};
 use crate::error::checked;
+use crate::repo::audit::{bounded, now_ms, CREATE_AUDIT};
 use crate::{new_id, StoreError};
 
 /// Storage each company may use for analyses (spec §9: 100 MB), in bytes.
@@ -97,6 +98,51 @@ impl Analyses<'_> {
             .await?;
         let updated: Vec<String> = response.take(0)?;
         if updated.is_empty() { Err(StoreError::NotFound) } else { Ok(()) }
+    }
+
+    /// Replaces an analysis's notes and records `audit` (`analysis.notes`) in one transaction.
+    pub async fn set_notes_audited(&self, id: &str, notes: &str, audit: &NewAuditEntry) -> Result<(), StoreError> {
+        let response = self
+            .db
+            .query(format!(
+                "BEGIN TRANSACTION;
+                 LET $updated = (UPDATE type::record('analysis', $id) SET notes = $notes,
+                    size_bytes = size_bytes - string::len(notes) + string::len($notes)
+                    WHERE company = type::record('company', $company) RETURN VALUE record::id(id));
+                 IF array::len($updated) = 0 {{ THROW 'notFound' }};
+                 {CREATE_AUDIT}
+                 COMMIT TRANSACTION;"
+            ))
+            .bind(("id", id.to_owned()))
+            .bind(("company", self.company.to_owned()))
+            .bind(("notes", notes.to_owned()))
+            .bind(("actor_company", self.company.to_owned()))
+            .bind(("audit", bounded(audit)))
+            .bind(("audit_at", now_ms()))
+            .await?;
+        checked(response)?;
+        Ok(())
+    }
+
+    /// Deletes an analysis and records `audit` (`analysis.delete`) in one transaction.
+    pub async fn delete_audited(&self, id: &str, audit: &NewAuditEntry) -> Result<(), StoreError> {
+        let response = self
+            .db
+            .query(format!(
+                "BEGIN TRANSACTION;
+                 LET $deleted = (DELETE type::record('analysis', $id) WHERE company = type::record('company', $company) RETURN BEFORE);
+                 IF array::len($deleted) = 0 {{ THROW 'notFound' }};
+                 {CREATE_AUDIT}
+                 COMMIT TRANSACTION;"
+            ))
+            .bind(("id", id.to_owned()))
+            .bind(("company", self.company.to_owned()))
+            .bind(("actor_company", self.company.to_owned()))
+            .bind(("audit", bounded(audit)))
+            .bind(("audit_at", now_ms()))
+            .await?;
+        checked(response)?;
+        Ok(())
     }
 
     /// Deletes an analysis.

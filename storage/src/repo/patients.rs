@@ -28,7 +28,19 @@ impl Patients<'_> {
     /// Creates a patient of the company, registered by `user_id` (who must belong to it) with
     /// the data-treatment agreement given; returns the id.
     pub async fn create(&self, user_id: &str, fields: &PatientFields) -> Result<String, StoreError> {
+        self.create_with(user_id, fields, None).await
+    }
+
+    /// [`Patients::create`] with its audit entry (`patient.create`; the entity id is the new
+    /// patient's) in the same transaction.
+    pub async fn create_audited(&self, user_id: &str, fields: &PatientFields, audit: &NewAuditEntry) -> Result<String, StoreError> {
+        self.create_with(user_id, fields, Some(audit)).await
+    }
+
+    async fn create_with(&self, user_id: &str, fields: &PatientFields, audit: Option<&NewAuditEntry>) -> Result<String, StoreError> {
         let id = new_id();
+        let audit_statement = if audit.is_some() { CREATE_AUDIT } else { "" };
+        let entry = audit.map(|a| bounded(&NewAuditEntry { entity_id: id.clone(), ..a.clone() })).unwrap_or_default();
         let response = self
             .db
             .query(format!(
@@ -37,6 +49,7 @@ impl Patients<'_> {
                  IF $user = NONE {{ THROW 'notFound' }};
                  CREATE type::record('patient', $id) SET company = type::record('company', $company), created_by = $user,
                     created_at = $now, agree_data_treatment = true, {SET_FIELDS};
+                 {audit_statement}
                  COMMIT TRANSACTION;"
             ))
             .bind(("id", id.clone()))
@@ -44,9 +57,36 @@ impl Patients<'_> {
             .bind(("user_id", user_id.to_owned()))
             .bind(("now", unix_now()))
             .bind(("f", fields.clone()))
+            .bind(("actor_company", self.company.to_owned()))
+            .bind(("audit", entry))
+            .bind(("audit_at", now_ms()))
             .await?;
         checked(response)?;
         Ok(id)
+    }
+
+    /// Replaces a patient's fields and records `audit` in one transaction; `NotFound` for another
+    /// company's patient.
+    pub async fn update_audited(&self, id: &str, fields: &PatientFields, audit: &NewAuditEntry) -> Result<(), StoreError> {
+        let response = self
+            .db
+            .query(format!(
+                "BEGIN TRANSACTION;
+                 LET $updated = (UPDATE type::record('patient', $id) SET {SET_FIELDS} WHERE company = type::record('company', $company)
+                    RETURN VALUE record::id(id));
+                 IF array::len($updated) = 0 {{ THROW 'notFound' }};
+                 {CREATE_AUDIT}
+                 COMMIT TRANSACTION;"
+            ))
+            .bind(("id", id.to_owned()))
+            .bind(("company", self.company.to_owned()))
+            .bind(("f", fields.clone()))
+            .bind(("actor_company", self.company.to_owned()))
+            .bind(("audit", bounded(audit)))
+            .bind(("audit_at", now_ms()))
+            .await?;
+        checked(response)?;
+        Ok(())
     }
 
     /// Replaces a patient's fields; `NotFound` for another company's patient.

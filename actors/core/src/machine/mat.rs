@@ -537,7 +537,9 @@ impl MatMachine {
             other => other,
         };
         let code = state_code(functional, patient_status);
-        let inputs = CardInputs { force_values: &self.force_values, alarm_poll: false };
+        // Shapes' card follows the spec's alarm poll (`iotCheckAlarms`), which answers whether the
+        // device has an unattended alarm: the same fact, read here where it is owned.
+        let inputs = CardInputs { force_values: &self.force_values, alarm_poll: self.alarms.has_unattended() };
         DeviceStatus {
             functional,
             patient_status,

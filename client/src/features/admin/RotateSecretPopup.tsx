@@ -1,5 +1,6 @@
-//! Rotate a device's secret (issue 14 §5): pick one of the company's devices, confirm, and see the
-//! new secret once with a copy button (the same component as at registration). The hub then refuses
+//! Rotate a device's secret (issue 14 §5): pick one of the company's devices, confirm in a second
+//! step that names the device (issue 22: a click alone never rotates), and see the new secret once
+//! with a copy button (the same component as at registration). The hub then refuses
 //! the old secret and disconnects a device still connected with it.
 
 import { useEffect, useState, type FormEvent } from 'react';
@@ -18,6 +19,7 @@ export function RotateSecretPopup({ onClose }: { onClose: () => void }) {
   const [busy, setBusy] = useState(false);
   const [reason, setReason] = useState<string | null>(null);
   const [result, setResult] = useState<RegisteredDevice | null>(null);
+  const [confirming, setConfirming] = useState(false);
 
   useEffect(() => {
     getUserDevices()
@@ -33,9 +35,16 @@ export function RotateSecretPopup({ onClose }: { onClose: () => void }) {
       });
   }, []);
 
+  const chosen = (devices ?? []).find((d) => oidOf(d._id) === deviceId);
+
+  /** The first submit asks; only the confirmation rotates. */
   const submit = async (e: FormEvent) => {
     e.preventDefault();
     if (!deviceId || busy) return;
+    if (!confirming) {
+      setConfirming(true);
+      return;
+    }
     setBusy(true);
     setReason(null);
     try {
@@ -45,6 +54,7 @@ export function RotateSecretPopup({ onClose }: { onClose: () => void }) {
       setReason(key === FALLBACK_ERROR_KEY ? 'admin.rotateFailed' : key);
     } finally {
       setBusy(false);
+      setConfirming(false);
     }
   };
 
@@ -56,7 +66,12 @@ export function RotateSecretPopup({ onClose }: { onClose: () => void }) {
         <form className="form-stack" onSubmit={submit} noValidate>
           <label className="field">
             <span>{t('admin.device')}</span>
-            <select value={deviceId} onChange={(e) => setDeviceId(e.target.value)} disabled={!devices || devices.length === 0} data-testid="rotate-device">
+            <select
+              value={deviceId}
+              onChange={(e) => {
+                setDeviceId(e.target.value);
+                setConfirming(false);
+              }} disabled={!devices || devices.length === 0} data-testid="rotate-device">
               {(devices ?? []).map((d) => {
                 const id = oidOf(d._id) ?? '';
                 return (
@@ -68,7 +83,15 @@ export function RotateSecretPopup({ onClose }: { onClose: () => void }) {
             </select>
           </label>
           <p className="secret-warning">{t('admin.rotateWarning')}</p>
-          <PopupSubmit reason={reason} label="admin.rotate" disabled={busy || !deviceId} />
+          {confirming && chosen ? (
+            <div className="form-error" role="alert" data-testid="rotate-confirm">
+              <p>{t('admin.rotateConfirm', { name: chosen.name, serial: chosen.hardwareSerial ?? deviceId })}</p>
+              <button type="button" className="btn btn-ghost" onClick={() => setConfirming(false)} data-testid="rotate-cancel">
+                {t('admin.rotateCancel')}
+              </button>
+            </div>
+          ) : null}
+          <PopupSubmit reason={reason} label={confirming ? 'admin.rotateConfirmButton' : 'admin.rotate'} disabled={busy || !deviceId} />
         </form>
       )}
     </Modal>

@@ -10,6 +10,22 @@ const DEVICES = [
   { _id: { $oid: 'h1' }, name: 'Horse', deviceType: 'Sensing Horse', hardwareSerial: 'HORSE-1', system: { devices: ['h1a', 'h1b'] } },
 ];
 
+describe('Log out on every screen (issue 22)', () => {
+  for (const path of ['/adminPanel', '/adminPanel/auditLog', '/brandingOptions']) {
+    it(`${path} offers Log out`, async () => {
+      signInAs(1);
+      stubFetch({
+        '/api/auth/companies': () => ({ body: COMPANIES }),
+        '/api/companyUser': () => ({ body: COMPANIES }),
+        '/api/userDevices': () => ({ body: DEVICES }),
+        '/api/auditLog/1': () => ({ body: { entries: [], page: 1, perPage: 20, total: 0 } }),
+      });
+      await renderApp(path);
+      expect(await screen.findByRole('button', { name: english('nav.logout') })).toBeInTheDocument();
+    });
+  }
+});
+
 describe('rotate a device secret (issue 14 §5)', () => {
   it('offers the devices that connect, posts the rotation and shows the new secret once with a copy button', async () => {
     signInAs(1);
@@ -29,6 +45,13 @@ describe('rotate a device secret (issue 14 §5)', () => {
     expect(within(select).getByRole('option')).toHaveTextContent('Bed 1 (MAT-1)');
     expect(within(dialog).getByText(english('admin.rotateWarning'))).toBeInTheDocument();
     fireEvent.click(within(dialog).getByRole('button', { name: english('admin.rotate') }));
+    // The first press only asks, naming the device.
+    expect(await within(dialog).findByTestId('rotate-confirm')).toHaveTextContent('Rotate the secret of Bed 1 (MAT-1)?');
+    expect(fetch.mock.calls.filter((c) => c[0] === '/api/device/d1/secret')).toHaveLength(0);
+    fireEvent.click(within(dialog).getByTestId('rotate-cancel'));
+    expect(within(dialog).queryByTestId('rotate-confirm')).toBeNull();
+    fireEvent.click(within(dialog).getByRole('button', { name: english('admin.rotate') }));
+    fireEvent.click(await within(dialog).findByRole('button', { name: english('admin.rotateConfirmButton') }));
     expect(await within(dialog).findByTestId('secret-MAT-1')).toHaveTextContent('NEW-SECRET-123');
     expect(within(dialog).getByRole('button', { name: english('admin.copy') })).toBeInTheDocument();
     expect(within(dialog).getByRole('alert')).toHaveTextContent(english('admin.secretWarning'));
@@ -50,6 +73,7 @@ describe('rotate a device secret (issue 14 §5)', () => {
     const dialog = screen.getByRole('dialog');
     await waitFor(() => expect(within(dialog).getAllByRole('option')).toHaveLength(1));
     fireEvent.click(within(dialog).getByRole('button', { name: english('admin.rotate') }));
+    fireEvent.click(await within(dialog).findByRole('button', { name: english('admin.rotateConfirmButton') }));
     expect(await within(dialog).findByTestId('hub-reason')).toHaveTextContent(english('forbidden'));
     expect(within(dialog).queryByTestId('device-secrets')).toBeNull();
   });

@@ -7,7 +7,7 @@
 import { useStore } from 'jotai';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { captureRunningFamily } from '../../lib/captureRunning';
-import { analysesVersionAtom, selectedPatientAtom } from '../../lib/clinicalContext';
+import { analysesVersionAtom, capturePatient } from '../../lib/clinicalContext';
 import { notify } from '../../lib/notifications';
 import { useServices } from '../../lib/services';
 import { STORAGE } from '../../lib/storageKeys';
@@ -90,7 +90,7 @@ export function useCapture(deviceId: string) {
       notify(store, { kind: 'error', key: runningRefusal(running.choice) });
       return;
     }
-    const patient = store.get(selectedPatientAtom);
+    const patient = capturePatient(store, deviceId);
     if (!patient) {
       notify(store, { kind: 'error', key: 'patientSelected' });
       return;
@@ -113,7 +113,7 @@ export function useCapture(deviceId: string) {
 
   /** The 24 h static series of the fitness variant: one static capture an hour, 24 times. */
   const startSeries = () => {
-    const patient = store.get(selectedPatientAtom);
+    const patient = capturePatient(store, deviceId);
     if (!patient) {
       notify(store, { kind: 'error', key: 'patientSelected' });
       return;

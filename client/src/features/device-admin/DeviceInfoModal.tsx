@@ -2,19 +2,22 @@
 
 import { useTranslation } from 'react-i18next';
 import type { UserDevice } from '../../lib/api';
+import { locationLabelKey } from '../../components/DeviceSettingsFields';
 import { Modal } from '../../components/Modal';
 import { useCompanyBranding } from '../../lib/company';
+import { useDeviceType } from '../../lib/deviceTypes';
 
 export function DeviceInfoModal({ device, onClose }: { device: UserDevice; onClose: () => void }) {
   const { t } = useTranslation();
   const company = useCompanyBranding();
+  const location = useDeviceType(device.deviceType)?.location;
   const rows: Array<[string, string]> = [
     ['devices.company', company?.companyName ?? ''],
     ['branding.address', company?.address ?? ''],
     ['deviceSettings.name', device.name],
     ['deviceSettings.deviceType', t(`deviceTypes.${device.deviceType}`, { defaultValue: device.deviceType })],
     ['deviceSettings.room', device.room ?? ''],
-    ['deviceSettings.bed', device.bed ?? ''],
+    [locationLabelKey(location), device.bed ?? ''],
   ];
   return (
     <Modal title={t('deviceSettings.infoTitle')} onClose={onClose} testId="device-info-modal">

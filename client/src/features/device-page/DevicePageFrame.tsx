@@ -6,6 +6,7 @@ import { useAtomValue, useStore } from 'jotai';
 import { useEffect, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { BackButton } from '../../components/BackButton';
+import { locationLabelKey } from '../../components/DeviceSettingsFields';
 import { SocketStatusBanner } from '../../components/SocketStatusBanner';
 import { StatusBadge } from '../../components/StatusBadge';
 import { oidOf, type UserDevice } from '../../lib/api';
@@ -13,8 +14,9 @@ import type { DeviceTypeInfo } from '../../lib/deviceTypes';
 import { deviceViewFamily, seedDevice } from '../../lib/devicesStore';
 import { useDeviceActions } from '../../lib/deviceActions';
 import { useServices } from '../../lib/services';
+import { useSessionActions } from '../../lib/sessionActions';
 import { useSession } from '../../lib/session';
-import { ClinicalWorkspace } from '../clinical';
+import { BedsidePatientPanel, ClinicalWorkspace } from '../clinical';
 import type { RendererFactory } from './HeatMap';
 import { RepositioningPanel } from './RepositioningPanel';
 import { TarePanel } from './TarePanel';
@@ -69,6 +71,7 @@ export function DevicePageFrame({
   const view = useAtomValue(deviceViewFamily(id));
   const notFound = useLiveSubscriptions(live);
   const deviceActions = useDeviceActions(device);
+  const session = useSessionActions();
 
   useEffect(() => {
     seedDevice(store, device);
@@ -92,6 +95,7 @@ export function DevicePageFrame({
             <StatusBadge status={view.cardStatus} />
           )}
         </span>
+        {session}
       </header>
       <main className="content device-layout">
         <SocketStatusBanner />
@@ -102,7 +106,8 @@ export function DevicePageFrame({
         ) : null}
         <div className="device-main">{children}</div>
         <aside className="device-aside">
-          <DetailsPanel device={device} />
+          <DetailsPanel device={device} info={info} />
+          {info.bedsidePatient ? <BedsidePatientPanel device={device} /> : null}
           {info.repositioningClock ? <RepositioningPanel deviceId={id} /> : null}
           {info.frame && !info.readingPresence ? <TarePanel deviceId={id} /> : null}
           {aside}
@@ -117,7 +122,7 @@ export function DevicePageFrame({
   );
 }
 
-function DetailsPanel({ device }: { device: UserDevice }) {
+function DetailsPanel({ device, info }: { device: UserDevice; info: DeviceTypeInfo }) {
   const { t } = useTranslation();
   const id = oidOf(device._id) as string;
   const view = useAtomValue(deviceViewFamily(id));
@@ -135,7 +140,7 @@ function DetailsPanel({ device }: { device: UserDevice }) {
         ) : null}
         <dt>{t('devices.id')}</dt>
         <dd>{view.name || device.name}</dd>
-        <dt>{t('devices.bed')}</dt>
+        <dt data-testid="location-label">{t(locationLabelKey(info.location))}</dt>
         <dd>{view.bed || device.bed || '—'}</dd>
         {device.room ? (
           <>

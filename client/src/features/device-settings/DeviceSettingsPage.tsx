@@ -1,5 +1,5 @@
-//! /deviceSettings and /roomSettings (spec §2): a device's name, room and bed (labelled Device), all
-//! required. Update → deviceInfoUpdated and /devices. The device comes in navigation state; without
+//! /deviceSettings and /roomSettings (spec §2): a device's name, room and location (named by the
+//! device family: Bed, Seat, Floor…; issue 22), all required. Update → deviceInfoUpdated and /devices. The device comes in navigation state; without
 //! one the page returns to /devices. Which route a type uses is the hub's device-type table's
 //! `settingsRoute`.
 
@@ -22,7 +22,8 @@ export function DeviceSettingsPage() {
   const [form, setForm] = useState<DeviceSettings>(() => settingsOf(device ?? {}));
   const { saving, save } = useSaveDeviceSettings();
 
-  const room = useDeviceType(device?.deviceType)?.pageFamily === 'roomSet';
+  const info = useDeviceType(device?.deviceType);
+  const room = info?.pageFamily === 'roomSet';
   useLeaveWhen(!device);
 
   if (!device) return null;
@@ -41,7 +42,7 @@ export function DeviceSettingsPage() {
       narrow
     >
       <form className="card form-card" onSubmit={submit} noValidate data-testid="device-settings-form">
-        <DeviceSettingsFields value={form} onChange={setForm} disabled={saving} />
+        <DeviceSettingsFields value={form} onChange={setForm} disabled={saving} location={info?.location} />
         <button type="submit" className="btn btn-primary" disabled={saving}>
           {t('deviceSettings.update')}
         </button>

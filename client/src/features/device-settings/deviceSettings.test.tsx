@@ -18,17 +18,25 @@ function routes(put: () => { status?: number; body: unknown }) {
 const input = (label: string) => screen.getByLabelText(new RegExp(`^${english(label)}`)) as HTMLInputElement;
 
 describe('device settings page (spec §2, §5)', () => {
-  it('labels the bed "Device" and fills the fields from the device', async () => {
+  it('names the location field by the device family and fills the fields from the device', async () => {
     signInAs(2);
     routes(() => ({ body: DEVICE }));
     await renderApp('/deviceSettings', { state: { device: DEVICE } });
-    expect(english('deviceSettings.bed')).toBe('Device');
+    expect(english('locations.bed')).toBe('Bed');
     expect(input('deviceSettings.name')).toHaveValue('Bed A');
     expect(input('deviceSettings.room')).toHaveValue('101');
-    expect(input('deviceSettings.bed')).toHaveValue('B1');
+    expect(input('locations.bed')).toHaveValue('B1');
   });
 
-  for (const field of ['deviceSettings.name', 'deviceSettings.room', 'deviceSettings.bed']) {
+  it('a chair’s location is its seat, a floor mat’s its floor', async () => {
+    signInAs(2);
+    routes(() => ({ body: DEVICE }));
+    await renderApp('/deviceSettings', { state: { device: { ...DEVICE, deviceType: 'Seating Mat IoT' } } });
+    expect(input('locations.seat')).toHaveValue('B1');
+    expect(screen.queryByLabelText(/^Bed/)).toBeNull();
+  });
+
+  for (const field of ['deviceSettings.name', 'deviceSettings.room', 'locations.bed']) {
     it(`an empty ${field.split('.')[1]} toasts deviceParameters and sends nothing`, async () => {
       signInAs(2);
       const put = vi.fn(() => ({ body: DEVICE }));
@@ -99,15 +107,16 @@ describe("the card's edit and info modals (spec §2)", () => {
     expect(screen.getByTestId('location')).toHaveTextContent('/devices');
   });
 
-  it('edit saves the device name and location and the card shows the new name', async () => {
+  it('edit saves the device name, room and bed and the card shows the new name', async () => {
     const { card, put } = await grid(2);
     fireEvent.click(within(card).getByTestId('device-edit-button'));
     const dialog = await screen.findByTestId('device-edit-modal');
     fireEvent.change(within(dialog).getByLabelText(/^Name/), { target: { value: 'Bed Q' } });
-    fireEvent.change(within(dialog).getByLabelText(/^Location/), { target: { value: '202' } });
+    fireEvent.change(within(dialog).getByLabelText(/^Room/), { target: { value: '202' } });
+    fireEvent.change(within(dialog).getByLabelText(/^Bed/), { target: { value: 'B2' } });
     fireEvent.click(within(dialog).getByRole('button', { name: english('deviceSettings.update') }));
     expect(await screen.findByText(english('deviceInfoUpdated'))).toBeInTheDocument();
-    expect(JSON.parse(put.mock.calls[0][0]!.body as string)).toEqual({ name: 'Bed Q', room: '202', bed: 'B1' });
+    expect(JSON.parse(put.mock.calls[0][0]!.body as string)).toEqual({ name: 'Bed Q', room: '202', bed: 'B2' });
     await waitFor(() => expect(screen.queryByTestId('device-edit-modal')).toBeNull());
     expect(within(screen.getByTestId('device-card')).getByText('Bed Q')).toBeInTheDocument();
   });
@@ -123,34 +132,37 @@ describe("the card's edit and info modals (spec §2)", () => {
     expect(screen.getByTestId('device-edit-modal')).toBeInTheDocument();
   });
 
-  it('company fields are for administrators: read-only for staff, editable for role 1', async () => {
-    const staff = await grid(2);
-    fireEvent.click(within(staff.card).getByTestId('device-edit-button'));
+  it('the edit dialog edits the device only: no company logo, name or address, even for an administrator', async () => {
+    const { card, fetch } = await grid(1);
+    fireEvent.click(within(card).getByTestId('device-edit-button'));
     const dialog = await screen.findByTestId('device-edit-modal');
-    expect(await within(dialog).findByLabelText(english('branding.companyName'))).toBeDisabled();
+    const labels = [...dialog.querySelectorAll('label')].map((l) => l.textContent?.replace('*', '').trim());
+    expect(labels).toEqual(['Name', 'Room', 'Bed']);
+    expect(within(dialog).queryByLabelText(english('branding.companyName'))).toBeNull();
+    fireEvent.click(within(dialog).getByRole('button', { name: english('deviceSettings.update') }));
+    await waitFor(() => expect(screen.queryByTestId('device-edit-modal')).toBeNull());
+    expect(fetch.mock.calls.some((c) => c[0] === '/api/companyUser' && c[1]?.method === 'PUT')).toBe(false);
   });
 
-  it('an administrator changing the company name saves it too (companyUpdated)', async () => {
+  it('a device registered without a bed can be saved once its bed is filled in', async () => {
     signInAs(1);
-    const put = vi.fn((init?: RequestInit) => ({ body: { ...DEVICE, ...JSON.parse(init!.body as string) } }));
-    const fetch = stubFetch({
+    const bare = { ...DEVICE, room: '', bed: '' };
+    const put = vi.fn((init?: RequestInit) => ({ body: { ...bare, ...JSON.parse(init!.body as string) } }));
+    stubFetch({
       '/api/device/a1': put,
-      '/api/userDevices': () => ({ body: [DEVICE] }),
+      '/api/userDevices': () => ({ body: [bare] }),
       '/api/deviceConfCompany': () => ({ body: [] }),
-      '/api/companyUser': (init) => (init?.method === 'PUT' ? { body: { ...COMPANY, companyName: 'Acme Two' } } : { body: [COMPANY] }),
+      '/api/companyUser': () => ({ body: [COMPANY] }),
     });
     await renderApp('/devices');
     const card = await screen.findByTestId('device-card');
+    expect(within(card).getByTestId('card-location-label')).toHaveTextContent('Bed');
     fireEvent.click(within(card).getByTestId('device-edit-button'));
     const dialog = await screen.findByTestId('device-edit-modal');
-    const name = await within(dialog).findByLabelText(english('branding.companyName'));
-    expect(name).toBeEnabled();
-    fireEvent.change(name, { target: { value: 'Acme Two' } });
+    fireEvent.change(within(dialog).getByLabelText(/^Room/), { target: { value: '201' } });
+    fireEvent.change(within(dialog).getByLabelText(/^Bed/), { target: { value: 'A' } });
     fireEvent.click(within(dialog).getByRole('button', { name: english('deviceSettings.update') }));
-    expect(await screen.findByText(english('companyUpdated'))).toBeInTheDocument();
     expect(await screen.findByText(english('deviceInfoUpdated'))).toBeInTheDocument();
-    const companyPut = fetch.mock.calls.find((c) => c[0] === '/api/companyUser' && c[1]?.method === 'PUT');
-    expect(JSON.parse(companyPut![1]!.body as string)).toMatchObject({ companyName: 'Acme Two', address: 'Main St 1' });
-    await waitFor(() => expect(screen.getByTestId('company-brand')).toHaveTextContent('Acme Two'));
+    expect(JSON.parse(put.mock.calls[0][0]!.body as string)).toEqual({ name: 'Bed A', room: '201', bed: 'A' });
   });
 });

@@ -1,13 +1,16 @@
 //! One device card: company, bed or device label, ID (the device name) and status with its colour
 //! (spec §2); the left and right status of a horse; the repositioning tier where the type runs the
 //! clock; and, while an alarm waits (`unattendedAlarm`), an orange card with an Attend button
-//! (spec §4); once attended, who attended it and when (issue 23). Everything about the type comes from the hub's device-type table.
+//! (spec §4); once attended, who attended it and when (issue 23); beds, seats and room sets name
+//! the patient assigned to them (issue 22). Everything about the type comes from the hub's
+//! device-type table.
 
 import { useAtomValue, useStore } from 'jotai';
 import { useState, type KeyboardEvent, type MouseEvent, type ReactNode } from 'react';
 import type { UserDevice } from '../../lib/api';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router-dom';
+import { locationLabelKey } from '../../components/DeviceSettingsFields';
 import { StatusBadge } from '../../components/StatusBadge';
 import { companyVariantsAtom, showsCompanyOnCards } from '../../lib/companyVariants';
 import { attendDevice } from '../../lib/alarms';
@@ -77,7 +80,9 @@ export function DeviceCard({ deviceId, company, actions }: { deviceId: string; c
       <span className="device-card-type">{typeLabel}</span>
       {showBed ? (
         <div className="device-card-bed">
-          {variants.seatingLabels ? <span className="device-card-bed-label">{t('variants.sit')}</span> : null}
+          <span className="device-card-bed-label" data-testid="card-location-label">
+            {variants.seatingLabels ? t('variants.sit') : t(locationLabelKey(info?.location))}
+          </span>
           {view.bed || '—'}
         </div>
       ) : null}
@@ -90,6 +95,14 @@ export function DeviceCard({ deviceId, company, actions }: { deviceId: string; c
         ) : null}
         <dt>{t('devices.id')}</dt>
         <dd title={view.name}>{view.name}</dd>
+        {info?.bedsidePatient ? (
+          <>
+            <dt>{t('bedside.cardLabel')}</dt>
+            <dd data-testid="card-patient" title={view.device?.currentPatientName ?? ''}>
+              {view.device?.currentPatientName || t('bedside.free')}
+            </dd>
+          </>
+        ) : null}
       </dl>
       <div className="device-card-status">
         <StatusBadge status={view.cardStatus} />

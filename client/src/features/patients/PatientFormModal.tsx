@@ -7,6 +7,7 @@ import { useState, type FormEvent, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Modal } from '../../components/Modal';
 import { ApiError } from '../../lib/api';
+import { showToast } from '../../lib/messages';
 import { notify } from '../../lib/notifications';
 import { createPatient, patientId, updatePatient, type Patient } from './patientApi';
 import {
@@ -51,38 +52,40 @@ export function PatientFormModal({
   const { t } = useTranslation();
   const store = useStore();
   const [values, setValues] = useState<PatientFormValues>(() => (mode === 'edit' && patient ? formFromPatient(patient) : EMPTY_PATIENT_FORM));
-  const [error, setError] = useState<PatientFormError | null>(null);
+  const [errors, setErrors] = useState<PatientFormError[]>([]);
   const [saving, setSaving] = useState(false);
   const today = localToday();
 
   const set = <K extends PatientField>(field: K, value: PatientFormValues[K]) => {
     setValues((v) => ({ ...v, [field]: value }));
-    if (error?.field === field) setError(null);
+    setErrors((list) => list.filter((e) => e.field !== field));
   };
 
-  const show = (e: PatientFormError) => {
-    setError(e);
-    if (e.toast) notify(store, { kind: 'error', key: e.toast });
+  /** Shows every problem at once, at its field, and each distinct toast once. */
+  const show = (list: PatientFormError[]) => {
+    setErrors(list);
+    for (const toast of new Set(list.map((e) => e.toast))) if (toast) notify(store, { kind: 'error', key: toast });
   };
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     if (saving) return;
-    const problem = validatePatientForm(values, mode, today);
-    if (problem) return show(problem);
+    const problems = validatePatientForm(values, mode, today);
+    if (problems.length > 0) return show(problems);
     setSaving(true);
     try {
       const body = patientBody(values, mode);
       const saved = mode === 'create' ? await createPatient(body) : await updatePatient(patient ? patientId(patient) : '', body);
-      notify(store, { kind: 'success', key: mode === 'create' ? 'patientCreated' : 'patientUpdated' });
+      showToast(store, mode === 'create' ? 'patientCreated' : 'patientUpdated');
       onSaved(saved);
     } catch (err) {
-      show(errorFromHub(err instanceof ApiError ? err.code : 'network', mode));
+      show([errorFromHub(err instanceof ApiError ? err.code : 'network', mode)]);
       setSaving(false);
     }
   };
 
-  const fieldError = (field: PatientField) => (error?.field === field ? error : null);
+  const fieldError = (field: PatientField) => errors.find((e) => e.field === field) ?? null;
+  const formError = errors.find((e) => !e.field) ?? null;
   const errorText = (e: PatientFormError) => t(e.message, e.params);
 
   const field = (name: PatientField, label: ReactNode, input: ReactNode, extraClass = '') => {
@@ -140,9 +143,9 @@ export function PatientFormModal({
       }
     >
       <form id="patient-form" className="patient-form" noValidate onSubmit={submit}>
-        {error && !error.field ? (
+        {formError ? (
           <div className="form-error" role="alert" data-testid="patient-form-error">
-            {errorText(error)}
+            {errorText(formError)}
           </div>
         ) : null}
         <div className="patient-form-grid">

@@ -127,7 +127,9 @@ export function PatientPanel({ device, deviceActions }: { device: UserDevice; de
       ) : null}
       {open === 'create' ? <PatientFormModal mode="create" onClose={close} onSaved={saved} /> : null}
       {open === 'edit' && patient ? <PatientFormModal mode="edit" patient={patient} onClose={close} onSaved={saved} /> : null}
-      {open === 'info' && patient ? <PatientInfoModal patient={patient} onClose={close} /> : null}
+      {open === 'info' && patient ? (
+        <PatientInfoModal patient={patient} onClose={close} onDeleted={() => applySelection(store, null)} />
+      ) : null}
     </section>
   );
 }

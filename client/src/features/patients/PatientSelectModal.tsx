@@ -14,8 +14,17 @@ export function PatientSelectModal({
   onClose,
   onSelected,
   onCreate,
+  choose = selectPatient,
+  title,
+  doneKey = 'patients.selectedToast',
 }: {
   currentId: string | null;
+  /** What choosing does on the hub: select the patient for the user (default), or assign them. */
+  choose?: (id: string) => Promise<Patient | null>;
+  /** The modal's title, when not the selection's. */
+  title?: string;
+  /** The success toast's key (its `name` parameter is the patient's). */
+  doneKey?: string;
   onClose: () => void;
   onSelected: (patient: Patient) => void;
   onCreate: () => void;
@@ -44,9 +53,9 @@ export function PatientSelectModal({
     if (!chosen || saving) return;
     setSaving(true);
     try {
-      const selected = (await selectPatient(chosen)) ?? patients?.find((p) => patientId(p) === chosen);
+      const selected = (await choose(chosen)) ?? patients?.find((p) => patientId(p) === chosen);
       if (!selected) throw new Error('no patient');
-      notify(store, { kind: 'success', key: 'patients.selectedToast', params: { name: selected.name } });
+      notify(store, { kind: 'success', key: doneKey, params: { name: selected.name } });
       onSelected(selected);
     } catch {
       notify(store, { kind: 'error', key: 'errorSelectingPatient' });
@@ -56,7 +65,7 @@ export function PatientSelectModal({
 
   return (
     <Modal
-      title={t('patients.selectTitle')}
+      title={title ?? t('patients.selectTitle')}
       onClose={onClose}
       testId="patient-select"
       footer={

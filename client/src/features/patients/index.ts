@@ -1,1 +1,2 @@
 export { PatientPanel } from './PatientPanel';
+export { BedsidePatientPanel } from './BedsidePatientPanel';

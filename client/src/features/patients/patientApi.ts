@@ -1,7 +1,7 @@
 //! The patient calls of docs/api.md: the company's patients, create, edit, and the caller's
 //! selected patient. `{userId}` is the signed-in user (local storage `userId`).
 
-import type { PatientJson, SelectedPatientAnswer } from '../../api/types';
+import type { BedsidePatient, PatientDeleted, PatientJson, SelectedPatientAnswer } from '../../api/types';
 import { apiFetch, oidOf } from '../../lib/api';
 import { STORAGE } from '../../lib/storageKeys';
 
@@ -35,3 +35,17 @@ export const selectPatient = async (id: string): Promise<Patient | null> =>
       body: JSON.stringify({ patientId: id }),
     })
   ).patient;
+
+/** Puts a patient at a bed, seat or room set (`null` releases it). */
+export const setBedsidePatient = (deviceId: string, id: string | null): Promise<BedsidePatient> =>
+  apiFetch<BedsidePatient>(`/api/device/${encodeURIComponent(deviceId)}/patient`, {
+    method: 'PUT',
+    body: JSON.stringify({ patientId: id }),
+  });
+
+/** Deletes a patient with their analyses (administrators). */
+export const deletePatient = (id: string): Promise<PatientDeleted> =>
+  apiFetch<PatientDeleted>(`/api/podometry/patient/${encodeURIComponent(id)}`, { method: 'DELETE' });
+
+/** The path of a patient's data file. */
+export const patientDataPath = (id: string): string => `/api/podometry/patient/${encodeURIComponent(id)}/data`;

@@ -6,6 +6,7 @@ import {
   formFromPatient,
   isEmail,
   localToday,
+  PATIENT_LIMITS,
   patientBody,
   shownValue,
   validatePatientForm,
@@ -15,75 +16,87 @@ import {
 const TODAY = '2026-11-23';
 const valid: PatientFormValues = { ...EMPTY_PATIENT_FORM, name: 'Ana', weight: '70', height: '172', agreeDataTreatment: true };
 const check = (change: Partial<PatientFormValues>, mode: 'create' | 'edit' = 'create') => validatePatientForm({ ...valid, ...change }, mode, TODAY);
-const field = (change: Partial<PatientFormValues>, mode: 'create' | 'edit' = 'create') => check(change, mode)?.field ?? 'ok';
+/** The fields the values break, or 'ok'. */
+const field = (change: Partial<PatientFormValues>, mode: 'create' | 'edit' = 'create') => check(change, mode).map((e) => e.field).join(',') || 'ok';
 
-describe('patient form rules (spec §5)', () => {
+describe('patient form rules (spec §5, issue 22)', () => {
   it('a minimal patient passes', () => {
-    expect(check({})).toBeNull();
+    expect(check({})).toEqual([]);
+  });
+
+  it('the limits are the hub’s, read from its OpenAPI document', () => {
+    expect(PATIENT_LIMITS).toMatchObject({ requiredMinChars: 2, textMax: 200, notesMax: 154, weightMinKg: 2, weightMaxKg: 450, heightMinCm: 45, heightMaxCm: 250 });
+    expect([PATIENT_LIMITS.postalCodeMinDigits, PATIENT_LIMITS.postalCodeMaxDigits]).toEqual([3, 10]);
   });
 
   it('registration needs the data-treatment agreement (toast agreeDataTreatment); edit does not ask it', () => {
-    expect(check({ agreeDataTreatment: false })).toMatchObject({ field: 'agreeDataTreatment', toast: 'agreeDataTreatment' });
-    expect(check({ agreeDataTreatment: false }, 'edit')).toBeNull();
+    expect(check({ agreeDataTreatment: false })).toEqual([expect.objectContaining({ field: 'agreeDataTreatment', key: 'agreeDataTreatment', toast: 'agreeDataTreatment' })]);
+    expect(check({ agreeDataTreatment: false }, 'edit')).toEqual([]);
   });
 
-  it('name at least 2 characters as typed (trimmed), at most 200', () => {
-    expect(check({ name: 'A' })).toMatchObject({ field: 'name', toast: 'invalidPatientData' });
+  it('every field’s problem is reported at once, each with the hub’s key, the agreement too', () => {
+    const all = check({ name: 'A', weight: '6000', height: '1,65', postalCode: 'ABC', notes: 'n'.repeat(155), size: '0', agreeDataTreatment: false });
+    expect(all.map((e) => e.key)).toEqual(['patientName', 'patientWeight', 'patientHeight', 'patientSize', 'patientPostalCode', 'patientNotes', 'agreeDataTreatment']);
+    expect(all.find((e) => e.field === 'height')).toMatchObject({ toast: 'invalidPatientData', message: 'patients.errors.height', params: { min: 45, max: 250 } });
+    expect(all.find((e) => e.field === 'notes')).toMatchObject({ message: 'patients.errors.tooLong', params: { max: 154 } });
+  });
+
+  it('name: 2 to 200 characters as typed (trimmed)', () => {
+    expect(check({ name: 'A' })).toEqual([expect.objectContaining({ field: 'name', key: 'patientName', toast: 'invalidPatientData' })]);
     expect(field({ name: ' A ' })).toBe('name');
     expect(field({ name: 'Al' })).toBe('ok');
     expect(field({ name: 'x'.repeat(200) })).toBe('ok');
     expect(field({ name: 'x'.repeat(201) })).toBe('name');
   });
 
-  it('weight: at least 2 characters, a number above 0 and up to 700 kg; a decimal comma is accepted', () => {
+  it('weight: 2 to 450 kg, a decimal comma or point', () => {
     expect(field({ weight: '' })).toBe('weight');
-    expect(field({ weight: '9' })).toBe('weight');
-    expect(field({ weight: '10' })).toBe('ok');
-    expect(field({ weight: '00' })).toBe('weight');
+    expect(field({ weight: '6' })).toBe('ok');
+    expect(field({ weight: '1,9' })).toBe('weight');
     expect(field({ weight: 'ab' })).toBe('weight');
-    expect(field({ weight: '700' })).toBe('ok');
-    expect(field({ weight: '700,1' })).toBe('weight');
+    expect(field({ weight: '450' })).toBe('ok');
+    expect(field({ weight: '450,1' })).toBe('weight');
     expect(field({ weight: '68,5' })).toBe('ok');
-    expect(check({ weight: '9' })?.toast).toBe('invalidPatientData');
+    expect(field({ weight: '68.5' })).toBe('ok');
   });
 
-  it('height: at least 2 characters, up to 300 cm', () => {
-    expect(field({ height: '9' })).toBe('height');
-    expect(field({ height: '10' })).toBe('ok');
-    expect(field({ height: '300' })).toBe('ok');
-    expect(field({ height: '301' })).toBe('height');
+  it('height: 45 to 250 cm, so a height in metres is refused', () => {
+    expect(field({ height: '1,65' })).toBe('height');
+    expect(field({ height: '1.65' })).toBe('height');
+    expect(field({ height: '45' })).toBe('ok');
+    expect(field({ height: '165,5' })).toBe('ok');
+    expect(field({ height: '250' })).toBe('ok');
+    expect(field({ height: '251' })).toBe('height');
   });
 
   it('a non-empty e-mail must be an address: the alert, no toast', () => {
     expect(field({ email: '' })).toBe('ok');
     expect(field({ email: 'ana@clinic.es' })).toBe('ok');
-    expect(check({ email: 'ana@clinic' })).toEqual({ field: 'email', toast: null, message: 'patients.invalidEmail' });
+    expect(check({ email: 'ana@clinic' })).toEqual([{ field: 'email', key: 'incorrectEmail', toast: null, message: 'patients.invalidEmail' }]);
     for (const bad of ['a', 'a@', '@b.co', 'a b@c.co', 'a@@b.co', 'a@b..co']) expect(isEmail(bad), bad).toBe(false);
     expect(isEmail('jose@correo.españa.es')).toBe(true);
   });
 
   it('birth date at most today: tomorrow gives the alert', () => {
     expect(field({ birthDate: TODAY })).toBe('ok');
-    expect(check({ birthDate: '2026-11-24' })).toEqual({ field: 'birthDate', toast: null, message: 'patients.invalidBirthDate' });
+    expect(check({ birthDate: '2026-11-24' })).toEqual([{ field: 'birthDate', key: 'invalidBirthDate', toast: null, message: 'patients.invalidBirthDate' }]);
     expect(field({ birthDate: '1961-04-12' })).toBe('ok');
   });
 
   it('notes at most 154 characters (counted as characters, not bytes)', () => {
     expect(field({ notes: 'ñ'.repeat(154) })).toBe('ok');
     expect(field({ notes: 'n'.repeat(155) })).toBe('notes');
-    expect(check({ notes: 'n'.repeat(155) })).toMatchObject({ toast: 'invalidPatientData', params: { max: 154 } });
   });
 
-  it('phones: digits, spaces and + - ( ) . up to 30; postal codes letters, digits, space, -', () => {
+  it('phones: digits, spaces and + - ( ) . up to 30; postal codes 3 to 10 digits (spec §3: a number)', () => {
     expect(field({ phone: '+34 (600) 123-456' })).toBe('ok');
     expect(field({ phone: 'call me' })).toBe('phone');
     expect(field({ phone2: '1'.repeat(31) })).toBe('phone2');
     expect(field({ postalCode: '08001' })).toBe('ok');
-    expect(field({ postalCode: 'SW1A 1AA' })).toBe('ok');
-    expect(field({ postalCode: '08001!' })).toBe('postalCode');
+    for (const bad of ['ABC', 'SW1A 1AA', '12', '12345678901']) expect(field({ postalCode: bad }), bad).toBe('postalCode');
   });
 
-  it('shoe size: empty, or above 0 and below 100', () => {
+  it('shoe size: empty, or 1 to 99', () => {
     expect(field({ size: '' })).toBe('ok');
     expect(field({ size: '42' })).toBe('ok');
     expect(field({ size: '0' })).toBe('size');
@@ -117,8 +130,10 @@ describe('patient body and display', () => {
     expect(shownValue('08001')).toBe('08001');
   });
 
-  it('maps the hub error keys to the toast or alert the form shows', () => {
+  it('maps the hub error keys to the field, toast or alert the form shows', () => {
     expect(errorFromHub('invalidPatientData', 'create')).toMatchObject({ toast: 'invalidPatientData' });
+    expect(errorFromHub('patientHeight', 'create')).toMatchObject({ field: 'height', toast: 'invalidPatientData', message: 'patients.errors.height' });
+    expect(errorFromHub('patientPostalCode', 'edit')).toMatchObject({ field: 'postalCode', params: { min: 3, max: 10 } });
     expect(errorFromHub('agreeDataTreatment', 'create')).toMatchObject({ toast: 'agreeDataTreatment', field: 'agreeDataTreatment' });
     expect(errorFromHub('incorrectEmail', 'edit')).toMatchObject({ toast: null, field: 'email', message: 'patients.invalidEmail' });
     expect(errorFromHub('invalidBirthDate', 'edit')).toMatchObject({ toast: null, field: 'birthDate', message: 'patients.invalidBirthDate' });

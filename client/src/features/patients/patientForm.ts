@@ -2,6 +2,7 @@
 //! rules the hub applies, docs/api.md "Validation keys"), the body sent to the hub and the mapping
 //! of the hub's error keys back to what the form shows. No React here.
 
+import openapi from '../../api/openapi.json';
 import type { Patient, PatientBody } from './patientApi';
 
 export type PatientFormMode = 'create' | 'edit';
@@ -29,16 +30,29 @@ export interface PatientFormValues {
 
 export type PatientField = keyof PatientFormValues;
 
-/** Spec §5 and the hub's bounds (docs/api.md `invalidPatientData`). */
+/** The hub's patient body as its OpenAPI document describes it: the one owner of every limit is
+ * `mat_api::patient` (actors/api/src/patient.rs), which writes them into the document. */
+const INPUT = openapi.components.schemas.PatientInput.properties;
+
+/** Spec §5 and the hub's plausible ranges, read from the hub's OpenAPI document (docs/decisions.md
+ * "Plausible patient values"). */
 export const PATIENT_LIMITS = {
-  requiredMinChars: 2,
-  notesMax: 154,
-  textMax: 200,
+  requiredMinChars: INPUT.name.minLength,
+  notesMax: INPUT.notes.maxLength,
+  textMax: INPUT.name.maxLength,
   codeMax: 30,
-  weightMaxKg: 700,
-  heightMaxCm: 300,
-  sizeMax: 100,
+  weightMinKg: INPUT.weight.minimum,
+  weightMaxKg: INPUT.weight.maximum,
+  heightMinCm: INPUT.height.minimum,
+  heightMaxCm: INPUT.height.maximum,
+  sizeMin: INPUT.size.minimum,
+  sizeMax: INPUT.size.maximum,
+  postalCodeMinDigits: INPUT.postalCode.minLength,
+  postalCodeMaxDigits: INPUT.postalCode.maxLength,
 } as const;
+
+const PHONE = new RegExp(INPUT.phone.pattern);
+const POSTAL = new RegExp(INPUT.postalCode.pattern);
 
 export const EMPTY_PATIENT_FORM: PatientFormValues = {
   name: '',
@@ -61,14 +75,100 @@ export const EMPTY_PATIENT_FORM: PatientFormValues = {
 };
 
 /**
- * A problem with the form. `toast` is the spec §8 toast key (invalidPatientData, agreeDataTreatment)
- * or null for the two alerts (e-mail, birth date); `message` is what is shown at the field.
+ * A problem with the form. `key` is the hub's error key for the same refusal (each names its
+ * field); `toast` is the spec §8 toast key (invalidPatientData, agreeDataTreatment) or null for the
+ * two alerts (e-mail, birth date); `message` is what is shown at the field.
  */
 export interface PatientFormError {
   field: PatientField | null;
+  key: string;
   toast: string | null;
   message: string;
   params?: Record<string, number>;
+}
+
+/** The hub's key for each field's refusal (actors/api/src/patient.rs `PatientField::key`). */
+export const PATIENT_FIELD_KEYS: Partial<Record<PatientField, string>> = {
+  agreeDataTreatment: 'agreeDataTreatment',
+  name: 'patientName',
+  weight: 'patientWeight',
+  height: 'patientHeight',
+  email: 'incorrectEmail',
+  birthDate: 'invalidBirthDate',
+  notes: 'patientNotes',
+  gender: 'patientGender',
+  size: 'patientSize',
+  phone: 'patientPhone',
+  phone2: 'patientPhone2',
+  postalCode: 'patientPostalCode',
+  healthIns: 'patientHealthIns',
+  medicalCond: 'patientMedicalCond',
+  profession: 'patientProfession',
+  address: 'patientAddress',
+  country: 'patientCountry',
+};
+
+/** What each key says at its field (i18n keys). */
+const MESSAGES: Record<string, string> = {
+  patientName: 'patients.errors.name',
+  patientWeight: 'patients.errors.weight',
+  patientHeight: 'patients.errors.height',
+  patientNotes: 'patients.errors.tooLong',
+  patientGender: 'patients.errors.gender',
+  patientSize: 'patients.errors.size',
+  patientPhone: 'patients.errors.phone',
+  patientPhone2: 'patients.errors.phone',
+  patientPostalCode: 'patients.errors.postalCode',
+  patientHealthIns: 'patients.errors.tooLong',
+  patientMedicalCond: 'patients.errors.tooLong',
+  patientProfession: 'patients.errors.tooLong',
+  patientAddress: 'patients.errors.tooLong',
+  patientCountry: 'patients.errors.tooLong',
+};
+
+/** The parameters each field's message shows (its limits). */
+function paramsOf(field: PatientField): Record<string, number> | undefined {
+  const L = PATIENT_LIMITS;
+  switch (field) {
+    case 'name':
+      return { min: L.requiredMinChars, max: L.textMax };
+    case 'weight':
+      return { min: L.weightMinKg, max: L.weightMaxKg };
+    case 'height':
+      return { min: L.heightMinCm, max: L.heightMaxCm };
+    case 'notes':
+      return { max: L.notesMax };
+    case 'size':
+      return { min: L.sizeMin, max: L.sizeMax };
+    case 'phone':
+    case 'phone2':
+      return { max: L.codeMax };
+    case 'postalCode':
+      return { min: L.postalCodeMinDigits, max: L.postalCodeMaxDigits };
+    case 'healthIns':
+    case 'medicalCond':
+    case 'profession':
+    case 'address':
+    case 'country':
+      return { max: L.textMax };
+    default:
+      return undefined;
+  }
+}
+
+/** The problem the hub's key (or the form's own check) names at `field`. */
+export function problemAt(field: PatientField): PatientFormError {
+  const key = PATIENT_FIELD_KEYS[field] ?? 'invalidPatientData';
+  switch (key) {
+    case 'agreeDataTreatment':
+      return { field, key, toast: 'agreeDataTreatment', message: 'agreeDataTreatment' };
+    case 'incorrectEmail':
+      return { field, key, toast: null, message: 'patients.invalidEmail' };
+    case 'invalidBirthDate':
+      return { field, key, toast: null, message: 'patients.invalidBirthDate' };
+    default:
+      return { field, key, toast: 'invalidPatientData', message: MESSAGES[key] ?? 'invalidPatientData', params: paramsOf(field) };
+  }
 }
 
 /** Unset values (-1, '-1', null) are shown blank (spec §3). */
@@ -119,7 +219,8 @@ export function formFromPatient(p: Patient): PatientFormValues {
   };
 }
 
-/** A number as typed, with a decimal comma accepted (Spanish format). */
+/** A number as typed, with a decimal comma or point (either, in every language: weights and heights
+ * have no thousands, so "68,5" and "68.5" are both 68.5). */
 export function parseNumber(text: string): number | null {
   const t = text.trim().replace(',', '.');
   if (!/^[+-]?(\d+\.?\d*|\.\d+)$/.test(t)) return null;
@@ -135,57 +236,36 @@ export function isEmail(email: string): boolean {
   return labels.length >= 2 && labels.every((l) => /^[\p{L}\p{N}](?:[\p{L}\p{N}-]*[\p{L}\p{N}])?$/u.test(l));
 }
 
-const invalid = (field: PatientField, message: string, params?: Record<string, number>): PatientFormError => ({
-  field,
-  toast: 'invalidPatientData',
-  message,
-  params,
-});
+const inRange = (n: number | null, min: number, max: number): boolean => n !== null && n >= min && n <= max;
 
-function requiredNumber(field: 'weight' | 'height', text: string, max: number): PatientFormError | null {
-  if (chars(text.trim()) < PATIENT_LIMITS.requiredMinChars) {
-    return invalid(field, 'patients.errors.required', { min: PATIENT_LIMITS.requiredMinChars });
-  }
-  const n = parseNumber(text);
-  if (n === null || n <= 0 || n > max) return invalid(field, 'patients.errors.range', { max });
-  return null;
-}
-
-const PHONE = /^[0-9+\-(). ]+$/;
-const POSTAL = /^[A-Za-z0-9 -]+$/;
-
-/** The first rule the values break, in the hub's order, or null when they may be saved. */
-export function validatePatientForm(v: PatientFormValues, mode: PatientFormMode, today: string): PatientFormError | null {
-  if (mode === 'create' && !v.agreeDataTreatment) {
-    return { field: 'agreeDataTreatment', toast: 'agreeDataTreatment', message: 'agreeDataTreatment' };
-  }
-  const name = v.name.trim();
-  if (chars(name) < PATIENT_LIMITS.requiredMinChars) return invalid('name', 'patients.errors.required', { min: PATIENT_LIMITS.requiredMinChars });
-  if (chars(name) > PATIENT_LIMITS.textMax) return invalid('name', 'patients.errors.tooLong', { max: PATIENT_LIMITS.textMax });
-  const weight = requiredNumber('weight', v.weight, PATIENT_LIMITS.weightMaxKg);
-  if (weight) return weight;
-  const height = requiredNumber('height', v.height, PATIENT_LIMITS.heightMaxCm);
-  if (height) return height;
-  const email = v.email.trim();
-  if (email && !isEmail(email)) return { field: 'email', toast: null, message: 'patients.invalidEmail' };
+/** Every rule the values break, in the form's order (all shown at once), or an empty list when
+ * they may be saved. The hub applies the same rules with the same keys. */
+export function validatePatientForm(v: PatientFormValues, mode: PatientFormMode, today: string): PatientFormError[] {
+  const L = PATIENT_LIMITS;
+  const broken: PatientField[] = [];
+  const name = chars(v.name.trim());
+  if (name < L.requiredMinChars || name > L.textMax) broken.push('name');
+  if (!inRange(parseNumber(v.weight), L.weightMinKg, L.weightMaxKg)) broken.push('weight');
+  if (!inRange(parseNumber(v.height), L.heightMinCm, L.heightMaxCm)) broken.push('height');
   if (v.birthDate && (!/^\d{4}-\d{2}-\d{2}$/.test(v.birthDate) || Number.isNaN(dateToSeconds(v.birthDate)) || v.birthDate > today)) {
-    return { field: 'birthDate', toast: null, message: 'patients.invalidBirthDate' };
+    broken.push('birthDate');
   }
-  if (chars(v.notes) > PATIENT_LIMITS.notesMax) return invalid('notes', 'patients.errors.tooLong', { max: PATIENT_LIMITS.notesMax });
-  if (v.size.trim()) {
-    const size = parseNumber(v.size);
-    if (size === null || size <= 0 || size >= PATIENT_LIMITS.sizeMax) return invalid('size', 'patients.errors.range', { max: PATIENT_LIMITS.sizeMax });
-  }
+  const email = v.email.trim();
+  if (email && !isEmail(email)) broken.push('email');
   for (const field of ['phone', 'phone2'] as const) {
     const t = v[field].trim();
-    if (t && (chars(t) > PATIENT_LIMITS.codeMax || !PHONE.test(t))) return invalid(field, 'patients.errors.phone');
+    if (t && (chars(t) > L.codeMax || !PHONE.test(t))) broken.push(field);
+  }
+  if (v.size.trim() && !inRange(parseNumber(v.size), L.sizeMin, L.sizeMax)) broken.push('size');
+  for (const field of ['healthIns', 'medicalCond', 'profession', 'address'] as const) {
+    if (chars(v[field].trim()) > L.textMax) broken.push(field);
   }
   const postal = v.postalCode.trim();
-  if (postal && (chars(postal) > PATIENT_LIMITS.codeMax || !POSTAL.test(postal))) return invalid('postalCode', 'patients.errors.postalCode');
-  for (const field of ['healthIns', 'medicalCond', 'profession', 'address', 'country'] as const) {
-    if (chars(v[field].trim()) > PATIENT_LIMITS.textMax) return invalid(field, 'patients.errors.tooLong', { max: PATIENT_LIMITS.textMax });
-  }
-  return null;
+  if (postal && postal !== '-1' && !POSTAL.test(postal)) broken.push('postalCode');
+  if (chars(v.country.trim()) > L.textMax) broken.push('country');
+  if (chars(v.notes) > L.notesMax) broken.push('notes');
+  if (mode === 'create' && !v.agreeDataTreatment) broken.push('agreeDataTreatment');
+  return broken.map(problemAt);
 }
 
 /** The body of POST (create) or PUT (edit). Unset optional fields are left out (the hub stores -1). */
@@ -207,20 +287,11 @@ export function patientBody(v: PatientFormValues, mode: PatientFormMode): Patien
   return body;
 }
 
-/** What the form shows for an error answer of the hub (its `error` key, docs/api.md). */
+/** What the form shows for an error answer of the hub (its `error` key names the field). */
 export function errorFromHub(code: string, mode: PatientFormMode): PatientFormError {
-  switch (code) {
-    case 'invalidPatientData':
-      return { field: null, toast: 'invalidPatientData', message: 'invalidPatientData' };
-    case 'agreeDataTreatment':
-      return { field: 'agreeDataTreatment', toast: 'agreeDataTreatment', message: 'agreeDataTreatment' };
-    case 'incorrectEmail':
-      return { field: 'email', toast: null, message: 'patients.invalidEmail' };
-    case 'invalidBirthDate':
-      return { field: 'birthDate', toast: null, message: 'patients.invalidBirthDate' };
-    default: {
-      const key = mode === 'create' ? 'errorCreatingPatient' : 'errorUpdatingPatient';
-      return { field: null, toast: key, message: key };
-    }
-  }
+  const field = (Object.keys(PATIENT_FIELD_KEYS) as PatientField[]).find((f) => PATIENT_FIELD_KEYS[f] === code);
+  if (field) return problemAt(field);
+  if (code === 'invalidPatientData') return { field: null, key: code, toast: code, message: code };
+  const key = mode === 'create' ? 'errorCreatingPatient' : 'errorUpdatingPatient';
+  return { field: null, key, toast: key, message: key };
 }

@@ -84,20 +84,34 @@ describe('patient and device panel (spec §2)', () => {
 });
 
 describe('patient registration (spec §3, §5)', () => {
-  it('refuses in the browser without the agreement, then with each invalid field, sending nothing', async () => {
+  it('shows every field’s problem at once, the agreement’s too, each in its own words, sending nothing', async () => {
     const calls = stubHub({ [`GET ${SELECT_PATH}`]: noneSelected });
     await renderWorkspace();
     await openNewForm();
-    save();
-    expect(await toast('The patient must agree to the processing of their data.')).toBeInTheDocument();
-    fireEvent.click(screen.getByTestId('patient-agree'));
     fill('Name *', 'A');
+    fill('Weight (kg) *', '6000');
+    fill('Height (cm) *', '1,65');
+    fill('Postal code', 'ABC');
+    fill('Notes', 'n'.repeat(155));
+    expect(screen.getByTestId('patient-notes-count')).toHaveTextContent('155/154');
     save();
-    expect(await screen.findByTestId('patient-error-name')).toHaveTextContent('at least 2 characters');
-    expect(await toast("Check the patient's data: name, weight and height need at least 2 characters, and weight and height must be numbers.")).toBeInTheDocument();
+    expect(await screen.findByTestId('patient-error-name')).toHaveTextContent('Required: 2 to 200 characters.');
+    expect(screen.getByTestId('patient-error-weight')).toHaveTextContent('Weight in kg, from 2 to 450');
+    expect(screen.getByTestId('patient-error-height')).toHaveTextContent('Height in cm, from 45 to 250 (for 1.65 m enter 165).');
+    expect(screen.getByTestId('patient-error-postalCode')).toHaveTextContent('Digits only, 3 to 10 of them.');
+    expect(screen.getByTestId('patient-error-notes')).toHaveTextContent('At most 154 characters.');
+    expect(screen.getByTestId('patient-error-agreeDataTreatment')).toBeInTheDocument();
+    expect(await toast("Check the patient's data: the fields marked in red.")).toBeInTheDocument();
+    expect(await toast('The patient must agree to the processing of their data.')).toBeInTheDocument();
+    // Correcting one field clears its message only.
+    fill('Height (cm) *', '165');
+    expect(screen.queryByTestId('patient-error-height')).toBeNull();
+    expect(screen.getByTestId('patient-error-weight')).toBeInTheDocument();
     fill('Name *', 'Ana');
     fill('Weight (kg) *', '70');
-    fill('Height (cm) *', '172');
+    fill('Postal code', '');
+    fill('Notes', '');
+    fireEvent.click(screen.getByTestId('patient-agree'));
     fill('E-mail', 'ana@clinic');
     save();
     expect(await screen.findByTestId('patient-error-email')).toHaveTextContent('Please, select a valid email address');
@@ -105,12 +119,19 @@ describe('patient registration (spec §3, §5)', () => {
     fill('Date of birth', '2999-01-01');
     save();
     expect(await screen.findByTestId('patient-error-birthDate')).toHaveTextContent('the date of birth cannot be in the future');
-    fill('Date of birth', '');
-    fill('Notes', 'n'.repeat(155));
-    expect(screen.getByTestId('patient-notes-count')).toHaveTextContent('155/154');
-    save();
-    expect(await screen.findByTestId('patient-error-notes')).toHaveTextContent('At most 154 characters.');
     expect(calls.filter((c) => c.method === 'POST')).toEqual([]);
+  });
+
+  it('puts the hub’s refusal at the field its key names', async () => {
+    stubHub({ [`GET ${SELECT_PATH}`]: noneSelected, [`POST ${PATIENTS_PATH}`]: () => ({ status: 400, body: { error: 'patientHeight', message: 'x' } }) });
+    await renderWorkspace();
+    await openNewForm();
+    fill('Name *', 'Ana');
+    fill('Weight (kg) *', '70');
+    fill('Height (cm) *', '172');
+    fireEvent.click(screen.getByTestId('patient-agree'));
+    save();
+    expect(await screen.findByTestId('patient-error-height')).toHaveTextContent('Height in cm, from 45 to 250');
   });
 
   it('creates the patient with numbers and the agreement, then closes', async () => {
@@ -133,8 +154,25 @@ describe('patient registration (spec §3, §5)', () => {
     expect(post?.body).not.toHaveProperty('phone');
   });
 
+  it('the patientCreated confirmation lasts 1.5 s (spec catalogue), not the errors’ 2.5 s', async () => {
+    stubHub({
+      [`GET ${SELECT_PATH}`]: noneSelected,
+      [`POST ${PATIENTS_PATH}`]: (body) => ({ status: 201, body: { ...(body as object), _id: { $oid: 'p9' } } }),
+    });
+    await renderWorkspace();
+    await openNewForm();
+    fill('Name *', 'Ana');
+    fill('Weight (kg) *', '68,5');
+    fill('Height (cm) *', '172');
+    fireEvent.click(screen.getByTestId('patient-agree'));
+    save();
+    expect(await toast('Patient created.')).toBeInTheDocument();
+    await waitFor(() => expect(screen.queryByText('Patient created.', { selector: '.toast span' })).toBeNull(), { timeout: 1900 });
+  });
+
   it.each([
-    ['invalidPatientData', 400, "Check the patient's data: name, weight and height need at least 2 characters, and weight and height must be numbers."],
+    ['invalidPatientData', 400, "Check the patient's data: the fields marked in red."],
+    ['patientWeight', 400, "Check the patient's data: the fields marked in red."],
     ['agreeDataTreatment', 400, 'The patient must agree to the processing of their data.'],
     ['storageQuotaExceeded', 409, 'The patient could not be created.'],
   ])('maps the hub’s %s to its toast', async (error, status, text) => {

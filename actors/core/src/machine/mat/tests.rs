@@ -587,3 +587,34 @@ fn zeroing_the_mat_is_refused_while_someone_lies_on_it() {
     assert_eq!(presence, Presence::Present);
     assert_eq!(cells, body());
 }
+
+#[test]
+fn a_shapes_card_is_alarm_while_the_alarm_poll_would_answer_true() {
+    use crate::machine::alarm::{AlarmsSnapshot, PendingAlarm};
+    let t0 = Instant::now();
+    let config = MatConfig { device_type: DeviceType::Shapes, functional: true, ..config() };
+    let channels: Vec<u8> = [10u16, 20, 30, 40].iter().flat_map(|v| v.to_le_bytes()).collect();
+    let frame = || PressureMap::new(1, 4, CellFormat::U16Le, &channels).unwrap();
+    // Without an alarm: Correct once functional.
+    let mut quiet = MatMachine::new(config);
+    quiet.handle_frame(t0, &frame());
+    drain(&mut quiet);
+    assert!(quiet.status().functional);
+    assert_eq!(quiet.status().card, CardStatus::Correct);
+    // With an unattended alarm (what `iotCheckAlarms` answers True for): Alarm, until attended.
+    let stored = StoredMatState {
+        stream_ends_at_ms: None,
+        alarms: AlarmsSnapshot { next_id: 2, pending: vec![PendingAlarm { id: 1, kind: AlarmKind::Missing, raised_at_ms: T0_UNIX_MS - 1_000 }] },
+        repositioning_interval: None,
+    };
+    let snapshot = MatSnapshot::from_stored(DeviceType::Shapes, PatientStatus::Correct, stored);
+    let mut m = MatMachine::restore(config, BehaviourConfig::default(), &snapshot, t0, T0_UNIX_MS);
+    m.handle_frame(t0, &frame());
+    drain(&mut m);
+    assert!(m.has_unattended_alarm());
+    assert_eq!(m.status().card, CardStatus::Alarm);
+    assert_eq!(m.attend_all_alarms(t0 + Duration::from_secs(1)), 1);
+    m.handle_frame(t0 + Duration::from_secs(1), &frame());
+    drain(&mut m);
+    assert_eq!(m.status().card, CardStatus::Correct, "attended: the poll answers False");
+}
