@@ -85,6 +85,7 @@ export async function run({ page, test, shot, login }) {
       const destination = await page.getByTestId('alarm-manager-destination').textContent();
       if (destination !== `mllp://127.0.0.1:${manager.port}`) throw new Error(`destination after: ${destination}`);
       ok(`alarms now go to ${destination}`);
+      await page.evaluate(() => window.scrollTo(0, 0));
       await shot('saved.png');
     });
 
@@ -97,6 +98,7 @@ export async function run({ page, test, shot, login }) {
       ok(`${report.controlId}: ${report.event}, priority ${report.priority}, "${report.text}", from ${report.source}`);
       await page.waitForFunction(() => document.querySelector('[data-testid="alarm-manager-link"]')?.getAttribute('data-state') === 'up', null, { timeout: 20_000 });
       ok(`link ${await page.getByTestId('alarm-manager-link').textContent()}, waiting: ${await page.getByTestId('alarm-manager-pending').textContent()}`);
+      await page.evaluate(() => window.scrollTo(0, 0));
       await shot('delivered.png');
     });
 

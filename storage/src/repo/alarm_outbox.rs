@@ -75,6 +75,11 @@ const FIELDS: &str = "record::id(id) AS control_id, record::id(company) AS compa
 pub const DEAD_LETTER_LIMIT: i64 = 200;
 
 #[derive(SurrealValue)]
+struct NextAttempt {
+    next_attempt_ms: i64,
+}
+
+#[derive(SurrealValue)]
 struct StartedAlarm {
     company_id: String,
     alarm: String,
@@ -247,9 +252,9 @@ impl HubAlarmOutbox<'_> {
     pub async fn next_due_ms(&self) -> Result<Option<i64>, StoreError> {
         let mut response = self
             .db
-            .query("RETURN math::min((SELECT VALUE next_attempt_ms FROM alarm_outbox WHERE state = 'pending'))")
+            .query("SELECT next_attempt_ms FROM alarm_outbox WHERE state = 'pending' ORDER BY next_attempt_ms LIMIT 1")
             .await?;
-        Ok(response.take::<Option<i64>>(0)?)
+        Ok(response.take::<Vec<NextAttempt>>(0)?.into_iter().next().map(|r| r.next_attempt_ms))
     }
 
     /// The manager acknowledged the report (`AA`).

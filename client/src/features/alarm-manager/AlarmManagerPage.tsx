@@ -126,7 +126,7 @@ export function AlarmManagerPage() {
   const link = view.link;
   return (
     <FormPage title={t('alarmManager.title')} subtitle={t('alarmManager.subtitle')}>
-      <section className="card alarm-manager-status" data-testid="alarm-manager-status">
+      <section className="card alarm-manager-card alarm-manager-status" data-testid="alarm-manager-status">
         <h2>{t('alarmManager.statusTitle')}</h2>
         <dl>
           <dt>{t('alarmManager.destination')}</dt>
@@ -156,7 +156,7 @@ export function AlarmManagerPage() {
         </dl>
       </section>
 
-      <form className="card form-stack alarm-manager-form" onSubmit={save} data-testid="alarm-manager-form">
+      <form className="card alarm-manager-card form-stack alarm-manager-form" onSubmit={save} data-testid="alarm-manager-form">
         <h2>{t('alarmManager.settingsTitle')}</h2>
         <label className="checkbox">
           <input type="checkbox" name="enabled" checked={draft.enabled} onChange={(e) => setDraft({ ...draft, enabled: e.target.checked })} />
@@ -196,7 +196,7 @@ export function AlarmManagerPage() {
         </div>
       </form>
 
-      <section className="card" data-testid="dead-letters">
+      <section className="card alarm-manager-card" data-testid="dead-letters">
         <h2>{t('alarmManager.deadLettersTitle')}</h2>
         {letters.length === 0 ? (
           <p className="muted">{t('alarmManager.noDeadLetters')}</p>
