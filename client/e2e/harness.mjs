@@ -141,6 +141,8 @@ export async function runTour(mod) {
   const dir = join(ARTIFACTS, mod.name);
   mkdirSync(dir, { recursive: true });
   const consoleErrors = [];
+  // The hub's Content-Security-Policy must never block the app: a violation fails the tour.
+  const cspViolations = [];
   let hubState = null;
   log(`\n## tour ${mod.name}`);
   try {
@@ -153,11 +155,12 @@ export async function runTour(mod) {
     log(`# hub listening at ${base}`);
     const profile = mkdtempSync(join(tmpdir(), 'hub-e2e-chromium-'));
     cleanups.push(() => rmSync(profile, { recursive: true, force: true }));
-    const context = await launchBrowser(profile, mod.locale ?? 'en-US');
+    const context = await reportCspViolations(await launchBrowser(profile, mod.locale ?? 'en-US'));
     cleanups.unshift(() => context.close().catch(() => {}));
     const watch = (p) => {
       p.on('console', (m) => {
         if (m.type() === 'error') consoleErrors.push(m.text());
+        if (/Content Security Policy/i.test(m.text())) cspViolations.push(m.text());
       });
       p.on('pageerror', (e) => consoleErrors.push(String(e)));
       p.setDefaultTimeout(30_000);
@@ -168,7 +171,7 @@ export async function runTour(mod) {
     const newBrowser = async (locale) => {
       const p2 = mkdtempSync(join(tmpdir(), 'hub-e2e-chromium-'));
       cleanups.push(() => rmSync(p2, { recursive: true, force: true }));
-      const ctx2 = await launchBrowser(p2, locale ?? mod.locale ?? 'en-US');
+      const ctx2 = await reportCspViolations(await launchBrowser(p2, locale ?? mod.locale ?? 'en-US'));
       cleanups.unshift(() => ctx2.close().catch(() => {}));
       return { context: ctx2, page: watch(ctx2.pages()[0] ?? (await ctx2.newPage())) };
     };
@@ -202,6 +205,10 @@ export async function runTour(mod) {
     counts.failed += 1;
     console.error(`\nerror in tour ${mod.name}: ${err instanceof Error ? err.message : err}`);
   }
+  if (cspViolations.length) {
+    counts.failed += 1;
+    log(`\nFAIL ${mod.name}: ${cspViolations.length} Content Security Policy violation(s):\n${[...new Set(cspViolations)].map((e) => `#   ${e}`).join('\n')}`);
+  }
   const relevant = consoleErrors.filter((e) => !/favicon/.test(e));
   if (relevant.length) log(`\n# ${mod.name}: browser console errors:\n${relevant.map((e) => `#   ${e}`).join('\n')}`);
   if (counts.failed > 0 && hubState?.stderr.trim()) {
@@ -215,6 +222,19 @@ export async function runTour(mod) {
     }
   }
   return counts;
+}
+
+/**
+ * Makes every page of `context` report a `securitypolicyviolation` on the console (Chromium also
+ * logs its own "Refused to …" line), where the tour's watcher counts it. Returns the context.
+ */
+async function reportCspViolations(context) {
+  await context.addInitScript(() => {
+    document.addEventListener('securitypolicyviolation', (e) => {
+      console.error(`Content Security Policy violation: ${e.effectiveDirective} blocked ${e.blockedURI || 'inline'} (${e.sourceFile}:${e.lineNumber})`);
+    });
+  });
+  return context;
 }
 
 export function checkPrerequisites() {

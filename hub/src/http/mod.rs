@@ -23,6 +23,7 @@ pub mod layout;
 pub mod patients;
 pub mod registration;
 pub mod reports;
+pub mod security_headers;
 pub mod server;
 pub mod state;
 pub mod static_files;

@@ -66,6 +66,9 @@ function paint(pixels: Uint8Array, map: PreparedMap | null, s: DrawSettings): vo
 
 async function createPixiRenderer(container: HTMLElement): Promise<HeatMapRenderer> {
   const PIXI = await import('pixi.js');
+  // The hub's Content-Security-Policy allows no eval: pixi.js then needs its eval-free shader
+  // and uniform code (and skips its own `new Function` probe, which the policy would report).
+  await import('./pixiWithoutEval');
   const app = new PIXI.Application();
   await app.init({
     width: Math.max(1, container.clientWidth),
