@@ -295,6 +295,24 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/device/{id}/tare": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The mat's tare: the idle level subtracted from its frames */
+        get: operations["GET /api/device/{id}/tare"];
+        put?: never;
+        /** Zero the empty mat: its latest empty frames become its idle level (refused while someone lies on it) */
+        post: operations["POST /api/device/{id}/tare"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/deviceConfCompany": {
         parameters: {
             query?: never;
@@ -1500,6 +1518,35 @@ export interface components {
         SystemJson: {
             devices: string[];
         };
+        /** @description `GET`/`POST /api/device/{id}/tare`: the idle level subtracted from the mat's frames. */
+        TareJson: {
+            /**
+             * Format: double
+             * @description Cells learnt automatically never exceed this, mmHg.
+             */
+            ceilingMmHg: number;
+            /**
+             * Format: double
+             * @description Largest idle level of a cell, mmHg.
+             */
+            maxMmHg: number;
+            /**
+             * Format: double
+             * @description Mean idle level over the cells, mmHg.
+             */
+            meanMmHg: number;
+            /** @description Whether a tare is set (learnt or zeroed); without one nothing is subtracted. */
+            set: boolean;
+            /**
+             * Format: uint64
+             * @description When it was set, Unix ms.
+             */
+            setAtMs: number | null;
+            /** @description How it was set (`learnt` while the mat was empty, `zeroed` by an administrator). */
+            source: components["schemas"]["TareSource"] | null;
+        };
+        /** @description Who set the tare. */
+        TareSource: "learnt" | "zeroed";
         /**
          * @description A company's variants (spec §1, §6) as the client reads and an administrator sends them. Every
          *     field is required when sending, so a save states the whole setting.
@@ -2122,6 +2169,58 @@ export interface operations {
             403: components["responses"]["Error"];
             404: components["responses"]["Error"];
             409: components["responses"]["Error"];
+        };
+    };
+    "GET /api/device/{id}/tare": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TareJson"];
+                };
+            };
+            401: components["responses"]["Error"];
+            404: components["responses"]["Error"];
+            503: components["responses"]["Error"];
+        };
+    };
+    "POST /api/device/{id}/tare": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TareJson"];
+                };
+            };
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+            404: components["responses"]["Error"];
+            409: components["responses"]["Error"];
+            503: components["responses"]["Error"];
         };
     };
     "GET /api/deviceConfCompany": {
