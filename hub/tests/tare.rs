@@ -95,15 +95,15 @@ async fn a_real_recording_with_an_idle_offset_reads_right_after_the_empty_mat_is
     let mean = tare["meanMmHg"].as_f64().unwrap();
     assert!((mean - 1.6).abs() < 0.05, "the idle level is 4 steps of 0.4 mmHg: {tare}");
 
-    // The subject lies down: PRESENCE, and zeroing is refused.
-    let lying = eventually(20 * SECOND, || async { patient_status(addr, &nurse, &device.id).await == "Correct" }).await;
-    assert!(lying, "Correct while lying");
+    // The subject lies down (12 s after the mat started): an entrance, Correct, and zeroing is
+    // refused.
     let presence_path = format!("/api/presenceLogs/{}", device.id);
-    let entered = eventually(10 * SECOND, || async {
+    let entered = eventually(30 * SECOND, || async {
         get(addr, &nurse, &presence_path).await.as_array().is_some_and(|a| a.iter().any(|e| e["logId"] == "1"))
     })
     .await;
-    assert!(entered);
+    assert!(entered, "an entrance: {}", get(addr, &nurse, &presence_path).await);
+    assert_eq!(patient_status(addr, &nurse, &device.id).await, "Correct");
     let refused = request(addr, "POST", &tare_path, Some(&admin), None).await;
     assert_eq!((refused.status, refused.error_code()), (409, "tareOccupied".to_owned()), "{}", refused.body);
 
@@ -120,7 +120,8 @@ async fn a_real_recording_with_an_idle_offset_reads_right_after_the_empty_mat_is
 
     let presence = get(addr, &nurse, &presence_path).await;
     let ids: Vec<&str> = presence.as_array().unwrap().iter().filter_map(|e| e["logId"].as_str()).collect();
-    assert_eq!(ids, ["0", "1"], "one entrance and one exit: {presence}");
+    assert_eq!(ids[..2], ["0", "1"], "newest first: the exit, then the entrance: {presence}");
+    assert_eq!(ids.iter().filter(|&&id| id == "1").count(), 1, "one entrance: no body frame read ABSENCE for 5 s: {presence}");
     let logs = get(addr, &nurse, &format!("/api/iotLogs/{}", device.id)).await;
     let postures: Vec<&str> = logs.as_array().unwrap().iter().map(|e| e["posture"]["id"].as_str().unwrap_or_default()).collect();
     assert_eq!(postures, ["3", "0"], "newest first: Right Lateral after Supine, as without the offset: {logs}");
