@@ -2,6 +2,7 @@
 
 import { useTranslation } from 'react-i18next';
 import { Modal } from '../../components/Modal';
+import { formatBirthDate } from '../../lib/format';
 import type { Patient } from './patientApi';
 import { shownValue } from './patientForm';
 
@@ -28,9 +29,7 @@ export function PatientInfoModal({ patient, onClose }: { patient: Patient; onClo
   const value = (field: (typeof FIELDS)[number]): string => {
     switch (field) {
       case 'birthDate':
-        return typeof patient.birthDate === 'number'
-          ? new Date(patient.birthDate * 1000).toLocaleDateString(i18n.language, { timeZone: 'UTC' })
-          : '';
+        return typeof patient.birthDate === 'number' ? formatBirthDate(patient.birthDate, i18n.resolvedLanguage ?? i18n.language) : '';
       case 'gender':
         return patient.gender === 'Male' || patient.gender === 'Female' ? t(`patients.gender.${patient.gender}`) : '';
       default:

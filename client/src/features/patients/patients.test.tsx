@@ -102,10 +102,13 @@ describe('patient registration (spec §3, §5)', () => {
     save();
     expect(await screen.findByTestId('patient-error-email')).toHaveTextContent('Please, select a valid email address');
     fill('E-mail', '');
-    fill('Date of birth', '2999-01-01');
+    // The date field: day, month (names of the language) and year, in the language's order.
+    fill('Day', '1');
+    fill('Month', '1');
+    fill('Year', '2999');
     save();
     expect(await screen.findByTestId('patient-error-birthDate')).toHaveTextContent('the date of birth cannot be in the future');
-    fill('Date of birth', '');
+    fill('Year', '');
     fill('Notes', 'n'.repeat(155));
     expect(screen.getByTestId('patient-notes-count')).toHaveTextContent('155/154');
     save();
