@@ -21,6 +21,13 @@ export async function run({ base, page, test, shot, login }) {
   const form = page.getByTestId('patient-form');
   const save = () => page.getByTestId('patient-save').click();
   const fieldError = (f) => page.getByTestId(`patient-error-${f}`);
+  // The birth date is a day, a month list and a year in the language's order (issue 22).
+  const fillDate = async (iso) => {
+    const [y, m, d] = iso.split('-');
+    await page.getByLabel('Day', { exact: true }).fill(String(Number(d)));
+    await page.getByLabel('Month', { exact: true }).selectOption(String(Number(m)));
+    await page.getByLabel('Year', { exact: true }).fill(y);
+  };
 
   await test('podology page: panel without a patient', async (ok) => {
     await login();
@@ -79,11 +86,11 @@ export async function run({ base, page, test, shot, login }) {
     ok(`e-mail alert: "${await fieldError('email').textContent()}"`);
     await page.getByLabel('E-mail').fill('ana@clinic.example');
     const tomorrow = new Date(Date.now() + 2 * 86_400_000).toISOString().slice(0, 10);
-    await page.getByLabel('Date of birth').fill(tomorrow);
+    await fillDate(tomorrow);
     await save();
     await fieldError('birthDate').waitFor();
     ok(`birth date ${tomorrow}: "${await fieldError('birthDate').textContent()}"`);
-    await page.getByLabel('Date of birth').fill('1961-04-12');
+    await fillDate('1961-04-12');
     await page.getByLabel('Notes').fill('n'.repeat(155));
     await save();
     await fieldError('notes').waitFor();

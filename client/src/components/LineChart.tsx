@@ -70,7 +70,8 @@ export function LineChart({ times, values, series, height = 220, yRange, label, 
         })),
       ],
       axes: [
-        { values: (_u: uPlot, splits: number[]) => splits.map((s) => formatTime(s * 1000, lng)), size: 40 },
+        // A time label is about 60 px wide: ticks at least 90 px apart, so they never overlap.
+        { values: (_u: uPlot, splits: number[]) => splits.map((s) => formatTime(s * 1000, lng)), size: 40, space: 90 },
         { size: 64, label: unit, values: (_u: uPlot, splits: number[]) => splits.map((s) => formatNumber(s, lng)) },
       ],
     };

@@ -36,6 +36,8 @@ const SAME_AS_ENGLISH: Readonly<Record<string, readonly string[]>> = {
   Bed: ['nl'],
   'Bed {{bed}}': ['nl'],
   Status: ['nl'],
+  // The date field's day placeholder: día and dag start with D too.
+  DD: ['es', 'nl'],
   // Palette names are the colour maps' proper names; "3D" is the same everywhere.
   '3D': ALL_OTHERS,
   Jet: ALL_OTHERS,

@@ -214,13 +214,17 @@ pub fn export_series(parameters: Vec<NamedParameter>) -> Vec<NamedParameter> {
 pub struct NoCaptureData(pub &'static str);
 
 /// A stored analysis rebuilt as the capture it was made from, for the raw export: its frames at
-/// their stored times, on a device of `device_type`.
+/// real times (Unix ms), on a device of `device_type`. The stored times are offsets from the
+/// capture's start; the record's creation date (when the capture was asked for) is that start,
+/// so a frame is dated creation + offset (issue 22: exports were dated 1970-01-01T00:00:00.002Z).
 pub fn export_capture(record: &Analysis, parameters: &[NamedParameter], device_type: DeviceType) -> Result<Capture, NoCaptureData> {
     let frames = preview_frames(&preview_json(record)).ok_or(NoCaptureData("the analysis has no frames"))?;
     let times = frame_times(parameters, frames.len()).ok_or(NoCaptureData("the analysis's frames have no times"))?;
+    let start_ms = u64::try_from(record.creation_date.saturating_mul(1000)).unwrap_or(0);
     let (rows, cols, _) = frames[0];
     let mut capture = Capture::new(device_type, rows, cols);
-    for ((rows, cols, cells), time) in frames.into_iter().zip(times) {
+    for ((rows, cols, cells), offset) in frames.into_iter().zip(times) {
+        let time = start_ms.saturating_add(offset);
         let frame = PressureFrame::new(rows, cols, cells).map_err(|_| NoCaptureData("the frames differ in shape"))?;
         capture.push(time, frame).map_err(|_| NoCaptureData("the frames are out of order"))?;
     }

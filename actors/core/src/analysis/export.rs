@@ -354,7 +354,13 @@ mod tests {
                 "dataType": "processed",
                 "analysisType": "Dynamic",
                 "patientId": "p1",
-                "creationDate": "2023-11-14T22:13:20.000Z"
+                "creationDate": "2023-11-14T22:13:20.000Z",
+                "pressureUnit": {
+                    "unit": "sensorStep",
+                    "mmHgPerStep": mat_protocol::scale::units_to(mat_protocol::scale::PressureUnit::MmHg, 1.0),
+                    "kPaPerStep": 1.0 / 255.0,
+                    "fitnessKPaPerStep": 0.06
+                }
             })
         );
         let f1 = &json["frames"][1];
@@ -385,7 +391,7 @@ mod tests {
         let unit = &json["metadata"]["pressureUnit"];
         assert_eq!(unit["unit"], "sensorStep");
         assert!((unit["kPaPerStep"].as_f64().unwrap() - 1.0 / 255.0).abs() < 1e-12);
-        assert!((unit["mmHgPerStep"].as_f64().unwrap() - 7.500_616_8 / 255.0).abs() < 1e-9);
+        assert!((unit["mmHgPerStep"].as_f64().unwrap() - 1000.0 / 133.322_387_415 / 255.0).abs() < 1e-12);
         assert_eq!(unit["fitnessKPaPerStep"], 0.06);
         let records = json["records"].as_array().unwrap();
         assert_eq!(records.len(), 2);

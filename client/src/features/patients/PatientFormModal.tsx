@@ -2,6 +2,7 @@
 //! browser first; the hub's answer is mapped back the same way. Save creates or updates; close
 //! discards what was typed.
 
+import { DateField } from '../../components/DateField';
 import { useStore } from 'jotai';
 import { useState, type FormEvent, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -155,14 +156,13 @@ export function PatientFormModal({
           {field(
             'birthDate',
             t('patients.fields.birthDate'),
-            <input
+            <DateField
               id="patient-birthDate"
               name="birthDate"
-              type="date"
               max={today}
-              aria-invalid={fieldError('birthDate') ? true : undefined}
+              invalid={Boolean(fieldError('birthDate'))}
               value={values.birthDate}
-              onChange={(e) => set('birthDate', e.target.value)}
+              onChange={(value) => set('birthDate', value)}
             />,
           )}
           {field(

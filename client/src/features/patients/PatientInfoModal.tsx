@@ -12,6 +12,7 @@ import { notify } from '../../lib/notifications';
 import { saveBlob } from '../../lib/saveFile';
 import { isAdminAtom } from '../../lib/session';
 import { deletePatient, patientDataPath, patientId, type Patient } from './patientApi';
+import { formatBirthDate } from '../../lib/format';
 import { shownValue } from './patientForm';
 
 const FIELDS = [
@@ -90,9 +91,7 @@ export function PatientInfoModal({ patient, onClose, onDeleted }: { patient: Pat
   const value = (field: (typeof FIELDS)[number]): string => {
     switch (field) {
       case 'birthDate':
-        return typeof patient.birthDate === 'number'
-          ? new Date(patient.birthDate * 1000).toLocaleDateString(i18n.language, { timeZone: 'UTC' })
-          : '';
+        return typeof patient.birthDate === 'number' ? formatBirthDate(patient.birthDate, i18n.resolvedLanguage ?? i18n.language) : '';
       case 'gender':
         return patient.gender === 'Male' || patient.gender === 'Female' ? t(`patients.gender.${patient.gender}`) : '';
       default:

@@ -116,7 +116,10 @@ describe('patient registration (spec §3, §5)', () => {
     save();
     expect(await screen.findByTestId('patient-error-email')).toHaveTextContent('Please, select a valid email address');
     fill('E-mail', '');
-    fill('Date of birth', '2999-01-01');
+    // The date field: day, month (names of the language) and year, in the language's order.
+    fill('Day', '1');
+    fill('Month', '1');
+    fill('Year', '2999');
     save();
     expect(await screen.findByTestId('patient-error-birthDate')).toHaveTextContent('the date of birth cannot be in the future');
     expect(calls.filter((c) => c.method === 'POST')).toEqual([]);

@@ -83,11 +83,11 @@ fn a_written_static_capture_reads_back_through_every_reader() {
     // The report's map is that map.
     let map = report_map(&preview).expect("a map");
     assert_eq!((map.rows, map.cols, map.cells), (48, 48, feet()));
-    // The raw export rebuilds the capture: one frame at time 0.
+    // The raw export rebuilds the capture: one frame, dated when the capture was made.
     let parameters = named_parameters(&record);
     let rebuilt = export_capture(&record, &parameters, DeviceType::PodologyIoT).expect("the capture is rebuilt");
     assert_eq!(rebuilt.frames().len(), 1);
-    assert_eq!((rebuilt.frames()[0].timestamp_ms, rebuilt.frames()[0].frame.cells()), (0, feet().as_slice()));
+    assert_eq!((rebuilt.frames()[0].timestamp_ms, rebuilt.frames()[0].frame.cells()), (1_700_000_000_000, feet().as_slice()));
     let stored_count = parameters.len();
     let series = export_series(parameters);
     assert_eq!(series.len(), stored_count - 2, "the hub's two parameters are left out");
@@ -108,10 +108,19 @@ fn a_written_capture_of_frames_reads_back_through_every_reader() {
     let parameters = named_parameters(&record);
     let rebuilt = export_capture(&record, &parameters, DeviceType::PodologyIoT).expect("the capture is rebuilt");
     let times: Vec<u64> = rebuilt.frames().iter().map(|f| f.timestamp_ms).collect();
-    assert_eq!(times, (0..10).map(|i| i * 100).collect::<Vec<u64>>(), "the frames keep their times");
+    let start = u64::try_from(record.creation_date).unwrap() * 1000;
+    assert_eq!(times, (0..10).map(|i| start + i * 100).collect::<Vec<u64>>(), "the frames keep their times, from the capture's date");
     let metadata = ExportMetadata { analysis_type: AnalysisKind::Balance, patient_id: &record.patient_id, creation_date_s: record.creation_date, export_date_ms: 1_700_000_100_000 };
-    let file = export_raw(ExportKind::Processed, &metadata, &rebuilt, &export_series(parameters)).expect("an export file");
+    let file = export_raw(ExportKind::Processed, &metadata, &rebuilt, &export_series(parameters.clone())).expect("an export file");
     assert!(!file.json.is_empty());
+    // Issue 22: the unprocessed export's records carry real dates, not offsets from 1970.
+    let file = export_raw(ExportKind::Unprocessed, &metadata, &rebuilt, &export_series(parameters)).expect("an export file");
+    let json: Value = serde_json::from_slice(&file.json).unwrap();
+    let first = json["records"][0]["dateTime"].as_str().unwrap();
+    let created = mat_core::analysis::export::iso_8601_utc(record.creation_date * 1000);
+    assert_eq!(first, created, "the first frame is dated when the capture was made");
+    assert_eq!(json["records"][1]["dateTime"].as_str().unwrap()[..19], created[..19]);
+    assert!(json["records"][9]["dateTime"].as_str().unwrap().ends_with(".900Z"));
 }
 
 #[test]
