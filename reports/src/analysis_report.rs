@@ -302,6 +302,16 @@ fn draw_overlays(canvas: &mut PageCanvas, ctx: &Context<'_>, placement: &MapPlac
             }
         }
         Some(AnalysisResult::Fitting(r) | AnalysisResult::Rehab(r)) => {
+            // The rings the grades count (radius in cells) around the target.
+            for ring in &r.rings {
+                let circle: Vec<[f32; 2]> = (0..=72)
+                    .map(|i| {
+                        let t = f64::from(i) / 72.0 * std::f64::consts::TAU;
+                        placement.point(r.target[0] + ring.radius * t.cos(), r.target[1] + ring.radius * t.sin())
+                    })
+                    .collect();
+                canvas.marked(b"Ring", |canvas| canvas.polyline(&circle, GREY, 0.6));
+            }
             let trace: Vec<[f32; 2]> = r.trace.iter().map(|&[x, y]| placement.point(x, y)).collect();
             canvas.polyline(&trace, BLACK, 0.8);
             draw_marker(canvas, placement.point(r.target[0], r.target[1]), marker, GREY);
