@@ -805,6 +805,9 @@ export interface components {
              *       "language": "en",
              *       "manualScale": null,
              *       "palette": "pressure",
+             *       "pressureUnit": null,
+             *       "timeZone": null,
+             *       "utcOffsetMinutes": null,
              *       "widgets": []
              *     }
              */
@@ -1208,6 +1211,22 @@ export interface components {
              */
             palette: components["schemas"]["Palette"];
             /**
+             * @description The unit of the printed pressures; mmHg, or kPa for the fitness variant, when absent.
+             * @default null
+             */
+            pressureUnit: components["schemas"]["PressureUnit"] | null;
+            /**
+             * @description The IANA zone name (`Europe/Madrid`), printed beside the time.
+             * @default null
+             */
+            timeZone: string | null;
+            /**
+             * Format: int16
+             * @description Minutes east of UTC at the record's creation (UTC+01:00 is 60); UTC when absent.
+             * @default null
+             */
+            utcOffsetMinutes: number | null;
+            /**
              * @description Widgets the user ticked (order and duplicates do not matter).
              * @default []
              */
@@ -1350,6 +1369,11 @@ export interface components {
             /** Format: uint64 */
             pressures: number;
         };
+        /**
+         * @description A pressure unit of the printed figures, the map's colour bar and the histogram's bins.
+         * @enum {string}
+         */
+        PressureUnit: "mmHg" | "kPa";
         /** @description What a quick registration created, with the generated credentials (shown once). */
         QuickRegistration: {
             companyId: string;
@@ -1380,6 +1404,17 @@ export interface components {
             layout: components["schemas"]["PaperSize"];
             /** @default pressure */
             palette: components["schemas"]["Palette"];
+            /**
+             * @description The IANA zone name (`Europe/Madrid`), printed beside the time.
+             * @default null
+             */
+            timeZone: string | null;
+            /**
+             * Format: int16
+             * @description Minutes east of UTC at the record's creation (UTC+01:00 is 60); UTC when absent.
+             * @default null
+             */
+            utcOffsetMinutes: number | null;
         };
         /** @description `POST /api/registerAll` body: a company, its first user and its first device. */
         RegisterAllRequest: {
