@@ -1,52 +1,41 @@
-//! The analysis report of `POST /api/downloadAnalysisPDF/{id}/{x}`: one A4 page per widget
-//! (Main Page, Pressure Map, Results, Histogram, Notes), text in the requested language.
+//! The analysis report of `POST /api/downloadAnalysisPDF/{id}/{x}`: one summary page (branding,
+//! patient, date and time on the user's clock, device, the key figures with units, the map on a
+//! clean background with a colour bar, the notes), then further pages only for what does not fit
+//! there and the user asked for: the rest of the figures (with the balance sway plot), the
+//! histogram, the rest of the notes. Text in the requested language.
 
-use mat_core::analysis::body_centre::BodyCentreQuality;
-use mat_core::analysis::dynamic_podology::ERROR_EVENTS_OUT_OF_ORDER;
-use mat_core::analysis::export::iso_8601_utc;
 use mat_core::analysis::histogram::{Histogram, histogram};
-use mat_core::analysis::{AnalysisKind, AnalysisResult};
+use mat_core::analysis::units::{active_floor, cell_pitch_cm};
+use mat_core::analysis::{AnalysisKind, AnalysisResult, NamedParameter, ParameterValue};
 
 use crate::ReportError;
-use crate::document::{Document, PageCanvas};
+use crate::document::{Document, PageCanvas, Rgb};
+use crate::figures::{Figure, Figures, StaticBody, figures, format_number};
 use crate::i18n::{Language, Text, text};
 use crate::input::AnalysisReportInput;
 use crate::layout::{LayoutOptions, PaperSize, Widget};
-use crate::map_drawing::{BLACK, GREY, MapPlacement, draw_colour_scale, draw_map, draw_marker};
+use crate::logo::decode_logo;
+use crate::map_drawing::{BLACK, GREY, MapPlacement, draw_colour_bar, draw_map, draw_marker};
+use crate::pressure_unit::PressureScale;
 
-const MARGIN: f32 = 50.0;
-const TITLE_SIZE: f32 = 20.0;
-const HEADING_SIZE: f32 = 14.0;
-const BODY_SIZE: f32 = 10.5;
-const LINE: f32 = 16.0;
+const MARGIN: f32 = 40.0;
+const TITLE_SIZE: f32 = 17.0;
+const HEADING_SIZE: f32 = 12.5;
+const BODY_SIZE: f32 = 10.0;
+const LABEL_SIZE: f32 = 8.0;
+const LINE: f32 = 14.0;
+/// Each key figure: a small grey label over its value.
+const FIGURE_STEP: f32 = 23.0;
+/// The summary's two columns: figures on the left, the map on the right.
+const FIGURES_WIDTH: f32 = 255.0;
+const MAP_MAX_HEIGHT: f32 = 370.0;
+/// Where the summary's body starts, below the header and the patient block.
+const BODY_TOP_FROM_TOP: f32 = 190.0;
+/// Lowest baseline of page text above the footer.
+const BOTTOM: f32 = 55.0;
+const ACCENT: Rgb = [0.12, 0.32, 0.55];
 
-/// Renders the analysis report: the widgets of `options.effective_widgets`, each on its own A4
-/// page with a page number, in `options.language`.
-pub fn analysis_pdf(input: &AnalysisReportInput, options: &LayoutOptions) -> Result<Vec<u8>, ReportError> {
-    input.map.check()?;
-    let (width, height) = PaperSize::A4.points();
-    let mut doc = Document::new(width, height)?;
-    let lang = options.language;
-    let widgets = options.effective_widgets(!input.notes.trim().is_empty());
-    let total = widgets.len();
-    for (index, widget) in widgets.into_iter().enumerate() {
-        doc.page(|doc, canvas| {
-            match widget {
-                Widget::MainPage => main_page(doc, canvas, input, options),
-                Widget::PressureMap => map_page(doc, canvas, input, options),
-                Widget::Results => results_page(doc, canvas, input, lang),
-                Widget::Histogram => histogram_page(doc, canvas, input, lang),
-                Widget::Notes => notes_page(doc, canvas, input, lang),
-            }
-            let footer = format!("{} {} / {}", text(lang, Text::Page), index + 1, total);
-            let w = doc.text_width(&footer, 9.0);
-            doc.text(canvas, (doc.width() - w) / 2.0, 25.0, 9.0, GREY, &footer);
-        });
-    }
-    Ok(doc.finish())
-}
-
-/// The name of an analysis kind in `lang`.
+/// The name of an analysis kind.
 pub fn kind_text(kind: AnalysisKind) -> Text {
     match kind {
         AnalysisKind::Static => Text::Static,
@@ -58,282 +47,399 @@ pub fn kind_text(kind: AnalysisKind) -> Text {
     }
 }
 
-/// `YYYY-MM-DD HH:MM UTC`.
-pub fn format_date(unix_s: i64) -> String {
-    let iso = iso_8601_utc(unix_s.saturating_mul(1000));
-    format!("{} {} UTC", &iso[..10], &iso[11..16])
+/// Where the summary page draws its map, in page points (x, y of the lower-left corner, width,
+/// height), for a map of `rows × cols`: the right column, as tall as fits.
+pub fn summary_map_box(rows: u16, cols: u16) -> [f32; 4] {
+    let (width, height) = PaperSize::A4.points();
+    let left = MARGIN + FIGURES_WIDTH + 20.0;
+    let box_w = width - MARGIN - left;
+    let cell = (box_w / f32::from(cols.max(1))).min(MAP_MAX_HEIGHT / f32::from(rows.max(1)));
+    let (w, h) = (cell * f32::from(cols), cell * f32::from(rows));
+    let top = height - BODY_TOP_FROM_TOP;
+    [left + (box_w - w) / 2.0, top - h, w, h]
 }
 
-/// A number with `decimals` places and the language's decimal separator (a comma everywhere
-/// but en and ja).
-pub fn format_number(lang: Language, value: f64, decimals: usize) -> String {
-    let s = format!("{value:.decimals$}");
-    match lang {
-        Language::En | Language::Ja => s,
-        _ => s.replace('.', ","),
-    }
+/// A further page of the report.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Further {
+    Figures,
+    Histogram,
+    /// Notes lines from this index on, as many as fit one page.
+    Notes(usize),
 }
 
-fn heading(doc: &mut Document, canvas: &mut PageCanvas, y: f32, words: &str) -> f32 {
-    doc.text(canvas, MARGIN, y, HEADING_SIZE, BLACK, words);
-    canvas.line([MARGIN, y - 5.0], [doc.width() - MARGIN, y - 5.0], GREY, 0.5);
-    y - HEADING_SIZE - 12.0
-}
+/// Notes lines on a further page.
+const NOTES_LINES_PER_PAGE: usize = 50;
 
-fn label_lines(doc: &mut Document, canvas: &mut PageCanvas, mut y: f32, lines: &[(String, String)]) -> f32 {
-    for (label, value) in lines {
-        doc.text(canvas, MARGIN, y, BODY_SIZE, BLACK, label);
-        doc.text(canvas, MARGIN + 230.0, y, BODY_SIZE, BLACK, value);
-        y -= LINE;
-    }
-    y
-}
-
-fn main_page(doc: &mut Document, canvas: &mut PageCanvas, input: &AnalysisReportInput, options: &LayoutOptions) {
+/// Renders the analysis report.
+pub fn analysis_pdf(input: &AnalysisReportInput, options: &LayoutOptions) -> Result<Vec<u8>, ReportError> {
+    input.map.check()?;
+    let (width, height) = PaperSize::A4.points();
+    let mut doc = Document::new(width, height)?;
     let lang = options.language;
-    let top = doc.height() - 70.0;
-    doc.text(canvas, MARGIN, top, TITLE_SIZE, BLACK, text(lang, Text::ReportTitle));
-    let mut y = top - 36.0;
-    let mut lines = vec![
-        (text(lang, Text::Analysis).to_owned(), text(lang, kind_text(input.analysis_type)).to_owned()),
-        (text(lang, Text::Date).to_owned(), format_date(input.creation_date_s)),
-        (text(lang, Text::Device).to_owned(), format!("{} ({})", input.device_name, input.device_type.name())),
-    ];
-    match &input.patient {
+    let scale = PressureScale::new(input.device_type, options.pressure_unit, input.branding.fitness);
+    let widgets = options.effective_widgets(!input.notes.trim().is_empty());
+    let figures = input.result.as_ref().map(|r| figures(r, input.device_type, &input.map, &scale, lang)).unwrap_or_default();
+    let summary = SummaryLayout::new(&doc, input, &figures, widgets.contains(&Widget::Notes));
+    let mut further = Vec::new();
+    let sway = matches!(input.result, Some(AnalysisResult::Balance(_)));
+    if widgets.contains(&Widget::Results) && (!figures.detail.is_empty() || sway) {
+        further.push(Further::Figures);
+    }
+    if widgets.contains(&Widget::Histogram) {
+        further.push(Further::Histogram);
+    }
+    // Notes with many line breaks can need more than one further page.
+    further.extend((0..summary.notes_overflow.len()).step_by(NOTES_LINES_PER_PAGE).map(Further::Notes));
+    let total = 1 + further.len();
+    let logo = input.branding.logo.as_deref().and_then(decode_logo).map(|logo| doc.add_image(logo));
+    let ctx = Context { input, options, scale, lang, total };
+    doc.page(|doc, canvas| {
+        summary_page(doc, canvas, &ctx, &figures, &summary, logo, widgets.contains(&Widget::PressureMap));
+        footer(doc, canvas, &ctx, 1);
+    });
+    for (i, page) in further.into_iter().enumerate() {
+        doc.page(|doc, canvas| {
+            match page {
+                Further::Figures => figures_page(doc, canvas, &ctx, &figures.detail),
+                Further::Histogram => histogram_page(doc, canvas, &ctx),
+                Further::Notes(from) => {
+                    let to = (from + NOTES_LINES_PER_PAGE).min(summary.notes_overflow.len());
+                    notes_page(doc, canvas, &ctx, &summary.notes_overflow[from..to]);
+                }
+            }
+            footer(doc, canvas, &ctx, i + 2);
+        });
+    }
+    Ok(doc.finish())
+}
+
+struct Context<'a> {
+    input: &'a AnalysisReportInput,
+    options: &'a LayoutOptions,
+    scale: PressureScale,
+    lang: Language,
+    total: usize,
+}
+
+impl Context<'_> {
+    fn t(&self, x: Text) -> &'static str {
+        text(self.lang, x)
+    }
+
+    fn scale_max(&self) -> u16 {
+        self.options.manual_scale.filter(|&s| s > 0).unwrap_or_else(|| self.input.map.max().max(1))
+    }
+
+    fn floor(&self) -> u16 {
+        active_floor(self.input.device_type)
+    }
+}
+
+/// What goes where on the summary page, decided before drawing so the page count is known.
+struct SummaryLayout {
+    /// Key figures, each wrapped to the figures column.
+    figure_lines: Vec<(String, Vec<String>)>,
+    /// Notes lines on the summary, and those for a further page.
+    notes_here: Vec<String>,
+    notes_overflow: Vec<String>,
+    notes_top: f32,
+}
+
+impl SummaryLayout {
+    fn new(doc: &Document, input: &AnalysisReportInput, figures: &Figures, print_notes: bool) -> SummaryLayout {
+        let top = doc.height() - BODY_TOP_FROM_TOP;
+        let figure_lines: Vec<(String, Vec<String>)> = figures
+            .key
+            .iter()
+            .map(|(label, value)| (label.clone(), doc.fonts().wrap(value, BODY_SIZE, FIGURES_WIDTH)))
+            .collect();
+        let figures_h: f32 = 18.0 + figure_lines.iter().map(|(_, v)| FIGURE_STEP + LINE * (v.len().max(1) - 1) as f32).sum::<f32>();
+        let map = summary_map_box(input.map.rows, input.map.cols);
+        let map_bottom = map[1] - 34.0; // the colour bar and its labels
+        let notes_top = (top - figures_h).min(map_bottom) - 18.0;
+        let mut notes_here = Vec::new();
+        let mut notes_overflow = Vec::new();
+        if print_notes {
+            let lines = doc.fonts().wrap(input.notes.trim(), BODY_SIZE, doc.width() - 2.0 * MARGIN);
+            let room = ((notes_top - HEADING_SIZE - 12.0 - BOTTOM) / LINE).max(0.0) as usize;
+            let split = lines.len().min(room);
+            notes_here = lines[..split].to_vec();
+            notes_overflow = lines[split..].to_vec();
+        }
+        SummaryLayout { figure_lines, notes_here, notes_overflow, notes_top }
+    }
+}
+
+fn heading(doc: &mut Document, canvas: &mut PageCanvas, x: f32, y: f32, width: f32, words: &str) -> f32 {
+    doc.text(canvas, x, y, HEADING_SIZE, ACCENT, words);
+    canvas.line([x, y - 5.0], [x + width, y - 5.0], GREY, 0.5);
+    y - HEADING_SIZE - 10.0
+}
+
+/// Company logo and name on the left, the report's title and kind on the right, a rule under.
+fn header(doc: &mut Document, canvas: &mut PageCanvas, ctx: &Context<'_>, logo: Option<usize>, title: &str) {
+    let top = doc.height() - MARGIN;
+    let mut x = MARGIN;
+    if let (Some(index), Some(image)) = (logo, ctx.input.branding.logo.as_deref().and_then(decode_logo)) {
+        let (max_w, max_h) = (120.0f32, 46.0f32);
+        let s = (max_w / image.width as f32).min(max_h / image.height as f32);
+        let (w, h) = (image.width as f32 * s, image.height as f32 * s);
+        canvas.marked(b"Logo", |canvas| canvas.image(index, x, top - h, w, h));
+        x += w + 12.0;
+    }
+    doc.text(canvas, x, top - 28.0, 14.0, BLACK, &ctx.input.branding.company_name);
+    let w = doc.text_width(title, TITLE_SIZE);
+    doc.text(canvas, doc.width() - MARGIN - w, top - 18.0, TITLE_SIZE, ACCENT, title);
+    let kind = ctx.t(kind_text(ctx.input.analysis_type));
+    let w = doc.text_width(kind, 11.0);
+    doc.text(canvas, doc.width() - MARGIN - w, top - 36.0, 11.0, BLACK, kind);
+    canvas.line([MARGIN, top - 54.0], [doc.width() - MARGIN, top - 54.0], ACCENT, 1.2);
+}
+
+fn labelled(doc: &mut Document, canvas: &mut PageCanvas, x: f32, y: f32, label: &str, value: &str) {
+    doc.text(canvas, x, y, LABEL_SIZE, GREY, label);
+    doc.text(canvas, x, y - 13.0, 11.0, BLACK, value);
+}
+
+fn summary_page(
+    doc: &mut Document,
+    canvas: &mut PageCanvas,
+    ctx: &Context<'_>,
+    figures: &Figures,
+    layout: &SummaryLayout,
+    logo: Option<usize>,
+    markers: bool,
+) {
+    let input = ctx.input;
+    let lang = ctx.lang;
+    header(doc, canvas, ctx, logo, ctx.t(Text::ReportTitle));
+    // Patient block: who, the body on the analysis day, when, on what.
+    let y = doc.height() - MARGIN - 76.0;
+    let half = (doc.width() - 2.0 * MARGIN) / 2.0;
+    let (who, body) = match &input.patient {
         Some(p) => {
-            lines.push((text(lang, Text::Patient).to_owned(), p.name.clone()));
+            let mut body = Vec::new();
             if let Some(h) = p.height_cm {
-                lines.push((text(lang, Text::Height).to_owned(), format!("{} cm", format_number(lang, h, 0))));
+                body.push(format!("{} {} cm", ctx.t(Text::Height), format_number(lang, h, 0)));
             }
             if let Some(w) = p.weight_kg {
-                lines.push((text(lang, Text::Weight).to_owned(), format!("{} kg", format_number(lang, w, 1))));
+                body.push(format!("{} {} kg", ctx.t(Text::Weight), format_number(lang, w, 1)));
+            }
+            (p.name.clone(), body.join(" · "))
+        }
+        None => (ctx.t(Text::NoPatient).to_owned(), String::new()),
+    };
+    labelled(doc, canvas, MARGIN, y, ctx.t(Text::Patient), &who);
+    if !body.is_empty() {
+        doc.text(canvas, MARGIN, y - 27.0, 9.5, BLACK, &body);
+    }
+    labelled(doc, canvas, MARGIN + half, y, ctx.t(Text::Date), &ctx.options.clock.format(input.creation_date_s));
+    let device = if input.device_name.is_empty() {
+        input.device_type.name().to_owned()
+    } else {
+        format!("{} ({})", input.device_name, input.device_type.name())
+    };
+    labelled(doc, canvas, MARGIN + half, y - 36.0, ctx.t(Text::Device), &device);
+
+    // Key figures.
+    let top = doc.height() - BODY_TOP_FROM_TOP;
+    let mut fy = heading(doc, canvas, MARGIN, top + 6.0, FIGURES_WIDTH, ctx.t(Text::Results)) + 6.0;
+    for (label, value) in &layout.figure_lines {
+        doc.text(canvas, MARGIN, fy, LABEL_SIZE, GREY, label);
+        for (i, line) in value.iter().enumerate() {
+            doc.text(canvas, MARGIN, fy - 11.5 - LINE * i as f32, BODY_SIZE, BLACK, line);
+        }
+        fy -= FIGURE_STEP + LINE * (value.len().max(1) - 1) as f32;
+    }
+    if figures.key.is_empty() {
+        doc.text(canvas, MARGIN, fy, BODY_SIZE, GREY, "—");
+    }
+
+    // The map on a clean background, its colour bar in the report's unit.
+    let [x, bottom, w, h] = summary_map_box(input.map.rows, input.map.cols);
+    let placement = MapPlacement::fit(&input.map, x, bottom + h, w, h);
+    draw_map(canvas, &input.map, &placement, ctx.options.palette, ctx.floor(), ctx.scale_max());
+    if markers {
+        draw_overlays(canvas, ctx, &placement);
+    }
+    draw_colour_bar(doc, canvas, (x, bottom - 18.0, w, 8.0), ctx.options.palette, ctx.floor(), ctx.scale_max(), &ctx.scale, lang);
+
+    // Notes, as far as they fit.
+    if !layout.notes_here.is_empty() {
+        let mut ny = heading(doc, canvas, MARGIN, layout.notes_top, doc.width() - 2.0 * MARGIN, ctx.t(Text::Notes));
+        for line in &layout.notes_here {
+            doc.text(canvas, MARGIN, ny, BODY_SIZE, BLACK, line);
+            ny -= LINE;
+        }
+    }
+}
+
+/// Centres of pressure over the map: each foot's and the body's for a static map (the body's
+/// hidden for the variant that hides it), each foot's path for a walk, the body-centre trace and
+/// target for fitting and rehab.
+fn draw_overlays(canvas: &mut PageCanvas, ctx: &Context<'_>, placement: &MapPlacement) {
+    let marker = (placement.cell * 1.2).clamp(3.0, 7.0);
+    match &ctx.input.result {
+        Some(AnalysisResult::Static(r)) => {
+            // Each foot's centre only where there are feet; a seat's or a bed's is the body's.
+            let mut points = match StaticBody::of(ctx.input.device_type) {
+                StaticBody::Feet => vec![r.left_center_of_pressure, r.right_center_of_pressure],
+                StaticBody::Seat | StaticBody::Bed => Vec::new(),
+            };
+            if !ctx.input.branding.hide_centre_of_pressure {
+                points.push(r.global_center_of_pressure);
+            }
+            for [x, y] in points.into_iter().flatten() {
+                draw_marker(canvas, placement.point(x, y), marker, BLACK);
             }
         }
-        None => lines.push((text(lang, Text::Patient).to_owned(), text(lang, Text::NoPatient).to_owned())),
-    }
-    y = label_lines(doc, canvas, y, &lines) - 10.0;
-    if let Some(result) = &input.result {
-        y = heading(doc, canvas, y, text(lang, Text::Results));
-        let summary: Vec<(String, String)> = result_lines(result, lang).into_iter().take(8).collect();
-        y = label_lines(doc, canvas, y, &summary) - 10.0;
-    }
-    let size = (y - 60.0).min(doc.width() - 2.0 * MARGIN).max(60.0);
-    let placement = MapPlacement::fit(&input.map, MARGIN, y, size, size);
-    draw_map(canvas, &input.map, &placement, options.palette, scale_max(input, options));
-}
-
-fn scale_max(input: &AnalysisReportInput, options: &LayoutOptions) -> u16 {
-    options.manual_scale.filter(|&s| s > 0).unwrap_or_else(|| input.map.max().max(1))
-}
-
-fn map_page(doc: &mut Document, canvas: &mut PageCanvas, input: &AnalysisReportInput, options: &LayoutOptions) {
-    let lang = options.language;
-    let y = heading(doc, canvas, doc.height() - 70.0, text(lang, Text::PressureMap));
-    let size = doc.width() - 2.0 * MARGIN;
-    let placement = MapPlacement::fit(&input.map, MARGIN, y, size, size);
-    let max = scale_max(input, options);
-    draw_map(canvas, &input.map, &placement, options.palette, max);
-    if let Some(AnalysisResult::Static(r)) = &input.result {
-        for (cop, colour) in [
-            (r.left_center_of_pressure, [0.0, 0.0, 0.0]),
-            (r.right_center_of_pressure, [0.0, 0.0, 0.0]),
-            (r.global_center_of_pressure, [0.8, 0.0, 0.8]),
-        ] {
-            if let Some([x, yy]) = cop {
-                draw_marker(canvas, placement.point(x, yy), 6.0, colour);
+        Some(AnalysisResult::Dynamic(r)) => {
+            for (xs, ys) in [("leftCenterOfPressureX", "leftCenterOfPressureY"), ("rightCenterOfPressureX", "rightCenterOfPressureY")] {
+                let (Some(xs), Some(ys)) = (series(&r.additional_parameters, xs), series(&r.additional_parameters, ys)) else { continue };
+                let line: Vec<[f32; 2]> = xs.iter().zip(ys).filter(|(x, y)| x.is_finite() && y.is_finite() && (**x > 0.0 || **y > 0.0)).map(|(&x, &y)| placement.point(x, y)).collect();
+                canvas.marked(b"CopLine", |canvas| canvas.polyline(&line, BLACK, 1.0));
             }
         }
-    }
-    let scale_y = y - placement.rows as f32 * placement.cell - 40.0;
-    draw_colour_scale(canvas, MARGIN, scale_y, 200.0, 10.0, options.palette, max);
-    doc.text(canvas, MARGIN, scale_y - 14.0, 9.0, BLACK, "0");
-    let top = max.to_string();
-    let w = doc.text_width(&top, 9.0);
-    doc.text(canvas, MARGIN + 200.0 - w, scale_y - 14.0, 9.0, BLACK, &top);
-}
-
-fn results_page(doc: &mut Document, canvas: &mut PageCanvas, input: &AnalysisReportInput, lang: Language) {
-    let mut y = heading(doc, canvas, doc.height() - 70.0, text(lang, Text::Results));
-    y = label_lines(
-        doc,
-        canvas,
-        y,
-        &[(text(lang, Text::Analysis).to_owned(), text(lang, kind_text(input.analysis_type)).to_owned())],
-    );
-    if let Some(result) = &input.result {
-        label_lines(doc, canvas, y, &result_lines(result, lang));
+        Some(AnalysisResult::Fitting(r) | AnalysisResult::Rehab(r)) => {
+            let trace: Vec<[f32; 2]> = r.trace.iter().map(|&[x, y]| placement.point(x, y)).collect();
+            canvas.polyline(&trace, BLACK, 0.8);
+            draw_marker(canvas, placement.point(r.target[0], r.target[1]), marker, GREY);
+            draw_marker(canvas, placement.point(r.mean_center_of_pressure[0], r.mean_center_of_pressure[1]), marker, BLACK);
+        }
+        _ => {}
     }
 }
 
-fn histogram_page(doc: &mut Document, canvas: &mut PageCanvas, input: &AnalysisReportInput, lang: Language) {
-    let y = heading(doc, canvas, doc.height() - 70.0, text(lang, Text::Histogram));
-    let h: Histogram = match &input.result {
+fn series<'a>(parameters: &'a [NamedParameter], name: &str) -> Option<&'a [f64]> {
+    parameters.iter().find(|p| p.name == name).and_then(|p| match &p.value {
+        ParameterValue::Series(v) => Some(v.as_slice()),
+        _ => None,
+    })
+}
+
+fn footer(doc: &mut Document, canvas: &mut PageCanvas, ctx: &Context<'_>, page: usize) {
+    let words = format!("{} {} / {}", ctx.t(Text::Page), page, ctx.total);
+    let w = doc.text_width(&words, 8.5);
+    doc.text(canvas, doc.width() - MARGIN - w, 25.0, 8.5, GREY, &words);
+    let who = ctx.input.patient.as_ref().map_or_else(|| ctx.t(Text::NoPatient).to_owned(), |p| p.name.clone());
+    let left = format!("{} · {} · {}", ctx.input.branding.company_name, who, ctx.options.clock.format(ctx.input.creation_date_s));
+    doc.text(canvas, MARGIN, 25.0, 8.5, GREY, &left);
+}
+
+fn page_title(doc: &mut Document, canvas: &mut PageCanvas, ctx: &Context<'_>, words: &str) -> f32 {
+    let top = doc.height() - MARGIN - 18.0;
+    doc.text(canvas, MARGIN, top, 14.0, ACCENT, words);
+    let kind = ctx.t(kind_text(ctx.input.analysis_type));
+    let w = doc.text_width(kind, 10.0);
+    doc.text(canvas, doc.width() - MARGIN - w, top, 10.0, BLACK, kind);
+    canvas.line([MARGIN, top - 8.0], [doc.width() - MARGIN, top - 8.0], ACCENT, 1.0);
+    top - 30.0
+}
+
+fn figures_page(doc: &mut Document, canvas: &mut PageCanvas, ctx: &Context<'_>, detail: &[Figure]) {
+    let mut y = page_title(doc, canvas, ctx, ctx.t(Text::Results));
+    for (label, value) in detail {
+        if y < BOTTOM + 260.0 && matches!(ctx.input.result, Some(AnalysisResult::Balance(_))) {
+            break;
+        }
+        if y < BOTTOM {
+            break;
+        }
+        doc.text(canvas, MARGIN, y, BODY_SIZE, BLACK, label);
+        doc.text(canvas, MARGIN + 200.0, y, BODY_SIZE, BLACK, value);
+        y -= LINE;
+    }
+    if let Some(AnalysisResult::Balance(r)) = &ctx.input.result {
+        sway_plot(doc, canvas, ctx, &r.body_scatter, y - 10.0);
+    }
+}
+
+/// The body's centre of pressure over the capture, in cm about its mean, equal scales on both
+/// axes, with its 95 % confidence ellipse (the one whose area the figures give).
+fn sway_plot(doc: &mut Document, canvas: &mut PageCanvas, ctx: &Context<'_>, scatter: &[[f64; 2]], top: f32) {
+    let y = heading(doc, canvas, MARGIN, top, doc.width() - 2.0 * MARGIN, ctx.t(Text::CenterOfPressure));
+    if scatter.len() < 2 {
+        return;
+    }
+    let pitch = cell_pitch_cm(ctx.input.device_type);
+    let n = scatter.len() as f64;
+    let (mx, my) = (scatter.iter().map(|p| p[0]).sum::<f64>() / n, scatter.iter().map(|p| p[1]).sum::<f64>() / n);
+    let cm: Vec<[f64; 2]> = scatter.iter().map(|p| [(p[0] - mx) * pitch, (p[1] - my) * pitch]).collect();
+    let (sxx, syy, sxy) = cm.iter().fold((0.0, 0.0, 0.0), |(a, b, c), p| (a + p[0] * p[0], b + p[1] * p[1], c + p[0] * p[1]));
+    let (sxx, syy, sxy) = (sxx / (n - 1.0), syy / (n - 1.0), sxy / (n - 1.0));
+    // Eigen-decomposition of the 2 × 2 covariance; the 95 % ellipse has semi-axes √(5.991 λ).
+    let tr = sxx + syy;
+    let det = sxx * syy - sxy * sxy;
+    let disc = (tr * tr / 4.0 - det).max(0.0).sqrt();
+    let (l1, l2) = (tr / 2.0 + disc, (tr / 2.0 - disc).max(0.0));
+    let angle = 0.5 * (2.0 * sxy).atan2(sxx - syy);
+    let (a, b) = ((5.991 * l1).sqrt(), (5.991 * l2).sqrt());
+    let extent = cm.iter().flat_map(|p| [p[0].abs(), p[1].abs()]).fold(a.max(b), f64::max).max(0.5) * 1.15;
+    let side = (y - BOTTOM - 30.0).min(doc.width() - 2.0 * MARGIN - 40.0).max(120.0);
+    let (cx, cy) = (doc.width() / 2.0, y - side / 2.0);
+    let k = side as f64 / (2.0 * extent);
+    let at = |x: f64, yy: f64| [cx + (x * k) as f32, cy - (yy * k) as f32];
+    canvas.stroke_rect(cx - side / 2.0, cy - side / 2.0, side, side, GREY, 0.5);
+    canvas.line([cx - side / 2.0, cy], [cx + side / 2.0, cy], GREY, 0.3);
+    canvas.line([cx, cy - side / 2.0], [cx, cy + side / 2.0], GREY, 0.3);
+    let path: Vec<[f32; 2]> = cm.iter().map(|p| at(p[0], p[1])).collect();
+    canvas.marked(b"SwayPath", |canvas| canvas.polyline(&path, [0.2, 0.4, 0.8], 0.6));
+    let ellipse: Vec<[f32; 2]> = (0..=72)
+        .map(|i| {
+            let t = f64::from(i) / 72.0 * std::f64::consts::TAU;
+            let (ex, ey) = (a * t.cos(), b * t.sin());
+            at(ex * angle.cos() - ey * angle.sin(), ex * angle.sin() + ey * angle.cos())
+        })
+        .collect();
+    canvas.marked(b"Ellipse", |canvas| canvas.polyline(&ellipse, [0.85, 0.1, 0.1], 1.2));
+    let lang = ctx.lang;
+    let lim = format!("± {} cm", format_number(lang, extent, 1));
+    doc.text(canvas, cx + side / 2.0 - doc.text_width(&lim, 8.0), cy - side / 2.0 - 11.0, 8.0, GREY, &lim);
+    doc.text(canvas, cx - side / 2.0, cy - side / 2.0 - 11.0, 8.0, GREY, ctx.t(Text::AxisLeftRight));
+    doc.text(canvas, cx - side / 2.0 + 3.0, cy + side / 2.0 - 10.0, 8.0, GREY, ctx.t(Text::AxisFrontBack));
+}
+
+fn histogram_page(doc: &mut Document, canvas: &mut PageCanvas, ctx: &Context<'_>) {
+    let lang = ctx.lang;
+    let y = page_title(doc, canvas, ctx, ctx.t(Text::Histogram));
+    let h: Histogram = match &ctx.input.result {
         Some(AnalysisResult::Static(r)) => r.histogram.clone(),
         Some(AnalysisResult::SeatingStatic(r)) => r.histogram.clone(),
         Some(AnalysisResult::BedStatic(r)) => r.histogram.clone(),
-        _ => histogram(&input.map.cells),
+        _ => histogram(&ctx.input.map.cells),
     };
     let (chart_w, chart_h) = (doc.width() - 2.0 * MARGIN, 300.0);
-    let base = y - chart_h;
+    let base = y - 30.0 - chart_h;
     let bar_w = chart_w / h.counts.len().max(1) as f32;
-    let top = h.counts.iter().copied().max().unwrap_or(0).max(1) as f32;
+    let top = h.percentages.iter().copied().fold(0.0, f64::max).max(1.0) as f32;
     canvas.marked(b"Histogram", |canvas| {
-        for (i, &count) in h.counts.iter().enumerate() {
-            let bar_h = chart_h * count as f32 / top;
+        for (i, &share) in h.percentages.iter().enumerate() {
+            let bar_h = chart_h * share as f32 / top;
             canvas.fill_rect(MARGIN + i as f32 * bar_w + 4.0, base, bar_w - 8.0, bar_h, [0.2, 0.4, 0.8]);
         }
     });
     canvas.line([MARGIN, base], [MARGIN + chart_w, base], BLACK, 0.8);
-    for (i, (&count, &upper)) in h.counts.iter().zip(&h.bin_upper_bounds).enumerate() {
-        let x = MARGIN + i as f32 * bar_w + 6.0;
-        doc.text(canvas, x, base - 14.0, 8.5, BLACK, &format_number(lang, upper, 0));
-        doc.text(canvas, x, base - 27.0, 8.5, GREY, &count.to_string());
+    let d = if ctx.scale.pressure(h.bin_upper_bounds.last().copied().unwrap_or(0.0)) >= 20.0 { 0 } else { ctx.scale.decimals() };
+    let mut lower = 0.0;
+    for (i, ((&count, &share), &upper)) in h.counts.iter().zip(&h.percentages).zip(&h.bin_upper_bounds).enumerate() {
+        let x = MARGIN + i as f32 * bar_w + 4.0;
+        let bar_h = chart_h * share as f32 / top;
+        doc.text(canvas, x, base + bar_h + 5.0, 8.5, BLACK, &format!("{} %", format_number(lang, share, 1)));
+        let edges = format!("{}–{}", format_number(lang, ctx.scale.pressure(lower), d), format_number(lang, ctx.scale.pressure(upper), d));
+        doc.text(canvas, x, base - 13.0, 8.5, BLACK, &edges);
+        doc.text(canvas, x, base - 25.0, 8.0, GREY, &format!("n = {count}"));
+        lower = upper;
     }
+    let unit = ctx.scale.symbol();
+    let w = doc.text_width(unit, 9.0);
+    doc.text(canvas, MARGIN + chart_w - w, base - 40.0, 9.0, BLACK, unit);
 }
 
-fn notes_page(doc: &mut Document, canvas: &mut PageCanvas, input: &AnalysisReportInput, lang: Language) {
-    let mut y = heading(doc, canvas, doc.height() - 70.0, text(lang, Text::Notes));
-    let max_width = doc.width() - 2.0 * MARGIN;
-    let lines = doc.fonts().wrap(&input.notes, BODY_SIZE, max_width);
+fn notes_page(doc: &mut Document, canvas: &mut PageCanvas, ctx: &Context<'_>, lines: &[String]) {
+    let mut y = page_title(doc, canvas, ctx, ctx.t(Text::Notes));
     for line in lines {
-        if y < 60.0 {
-            break; // 1,100 characters fit on one page at this size; nothing is expected here.
-        }
-        doc.text(canvas, MARGIN, y, BODY_SIZE, BLACK, &line);
+        doc.text(canvas, MARGIN, y, BODY_SIZE, BLACK, line);
         y -= LINE;
-    }
-}
-
-/// The printed numbers of a result, as (label, value) lines in `lang`.
-pub fn result_lines(result: &AnalysisResult, lang: Language) -> Vec<(String, String)> {
-    let t = |x: Text| text(lang, x).to_owned();
-    let n = |v: f64, d: usize| format_number(lang, v, d);
-    let point = |p: Option<[f64; 2]>| p.map_or_else(|| "—".to_owned(), |[x, y]| format!("{} ; {}", n(x, 1), n(y, 1)));
-    let mut lines = Vec::new();
-    match result {
-        AnalysisResult::Static(r) => {
-            for (foot, front, back, global, surface, cop) in [
-                (
-                    Text::LeftFoot,
-                    r.left_front_pressure_distribution,
-                    r.left_back_pressure_distribution,
-                    r.left_global_pressure_distribution,
-                    r.left_global_surface,
-                    r.left_center_of_pressure,
-                ),
-                (
-                    Text::RightFoot,
-                    r.right_front_pressure_distribution,
-                    r.right_back_pressure_distribution,
-                    r.right_global_pressure_distribution,
-                    r.right_global_surface,
-                    r.right_center_of_pressure,
-                ),
-            ] {
-                lines.push((
-                    format!("{} — {}", t(foot), t(Text::LoadDistribution)),
-                    format!("{} % ({} / {} %)", n(global, 1), n(front, 1), n(back, 1)),
-                ));
-                lines.push((format!("{} — {}", t(foot), t(Text::Surface)), format!("{} cm²", n(surface, 0))));
-                lines.push((format!("{} — {}", t(foot), t(Text::CenterOfPressure)), point(cop)));
-            }
-            lines.push((t(Text::ActivePoints), r.active_points_total.to_string()));
-            lines.push((t(Text::MaxPressure), r.max_pressure.to_string()));
-            lines.push((t(Text::MeanPressure), n(r.avg_pressure, 1)));
-            if let Some(bmi) = r.mattress.as_ref().and_then(|m| m.bmi) {
-                lines.push((t(Text::Bmi), n(bmi, 1)));
-            }
-            if r.footprint_edge_warning {
-                lines.push((t(Text::EdgeWarning), String::new()));
-            }
-        }
-        // Issue 21 (h21a): a seat's and a bed's static figures, with the texts this crate has;
-        // h21b's report pages print them in full.
-        AnalysisResult::SeatingStatic(r) => {
-            lines.push((t(Text::PeakPressureIndex), format!("{} mmHg", n(r.peak_pressure_index_mmhg, 1))));
-            lines.push((t(Text::DispersionIndex), format!("{} %", n(r.dispersion_index, 1))));
-            lines.push((t(Text::MaxPressure), format!("{} mmHg", n(r.max_pressure_mmhg, 1))));
-            lines.push((t(Text::MeanPressure), format!("{} mmHg", n(r.mean_pressure_mmhg, 1))));
-        }
-        AnalysisResult::BedStatic(r) => {
-            lines.push((t(Text::MaxPressure), format!("{} mmHg", n(r.max_pressure_mmhg, 1))));
-            lines.push((t(Text::MeanPressure), format!("{} mmHg", n(r.mean_pressure_mmhg, 1))));
-            if let Some(bmi) = r.mattress.bmi {
-                lines.push((t(Text::Bmi), n(bmi, 1)));
-            }
-        }
-        AnalysisResult::Dynamic(r) => {
-            for (foot, gait) in [(Text::LeftFoot, &r.left), (Text::RightFoot, &r.right)] {
-                let value = match &gait.rockers {
-                    Some(k) => format!(
-                        "{} / {} / {} s ({} / {} / {} %)",
-                        n(k.heel_rocker_s, 3),
-                        n(k.ankle_rocker_s, 3),
-                        n(k.forefoot_rocker_s, 3),
-                        n(k.heel_rocker_share, 1),
-                        n(k.ankle_rocker_share, 1),
-                        n(k.forefoot_rocker_share, 1)
-                    ),
-                    // The spec's message keys, translated.
-                    None if gait.error.as_deref() == Some(ERROR_EVENTS_OUT_OF_ORDER) => t(Text::RockersOutOfOrder),
-                    None => t(Text::RockersNoStance),
-                };
-                lines.push((format!("{} — {}", t(foot), t(Text::Rockers)), value));
-            }
-            lines.push((t(Text::Duration), format!("{} s", n(r.duration_s, 1))));
-        }
-        AnalysisResult::Balance(r) => {
-            lines.push((t(Text::SwayPath), format!("{} cm", n(r.sway_path_length_cm, 1))));
-            lines.push((t(Text::MeanVelocity), format!("{} cm/s", n(r.mean_velocity_cm_s, 2))));
-            lines.push((t(Text::EllipseArea), format!("{} cm²", n(r.confidence_ellipse_area_cm2, 2))));
-            lines.push((t(Text::Duration), format!("{} s", n(r.duration_s, 1))));
-        }
-        AnalysisResult::SeatingDynamic(r) => {
-            lines.push((t(Text::PeakPressureIndex), n(r.peak_pressure_index, 0)));
-            lines.push((t(Text::DispersionIndex), format!("{} %", n(r.dispersion_index, 1))));
-            lines.push((t(Text::PushUps), r.push_ups.as_ref().map_or(0, Vec::len).to_string()));
-            lines.push((t(Text::Duration), format!("{} s", n(r.duration_s, 1))));
-        }
-        AnalysisResult::Fitting(r) | AnalysisResult::Rehab(r) => {
-            let quality = match r.quality {
-                BodyCentreQuality::Good => Text::Good,
-                BodyCentreQuality::Bad => Text::Bad,
-                BodyCentreQuality::Uncomplete => Text::Uncomplete,
-            };
-            lines.push((t(Text::DistanceToCentre), format!("{} cm — {}", n(r.distance_cm, 1), t(quality))));
-            lines.push((t(Text::CenterOfPressure), point(Some(r.mean_center_of_pressure))));
-        }
-    }
-    lines
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn numbers_use_the_language_separator() {
-        assert_eq!(format_number(Language::En, 22.857, 1), "22.9");
-        assert_eq!(format_number(Language::Es, 22.857, 1), "22,9");
-        assert_eq!(format_number(Language::Ja, 0.5, 3), "0.500");
-        assert_eq!(format_date(1_700_000_000), "2023-11-14 22:13 UTC");
-    }
-
-    #[test]
-    fn rocker_errors_are_translated() {
-        use mat_core::analysis::dynamic_podology::{DynamicResult, FootGait};
-        let out_of_order = FootGait { error: Some(ERROR_EVENTS_OUT_OF_ORDER.to_owned()), ..FootGait::default() };
-        let result = AnalysisResult::Dynamic(DynamicResult {
-            additional_parameters: Vec::new(),
-            left: out_of_order,
-            right: FootGait::default(),
-            feet_separated: true,
-            duration_s: 1.0,
-            playback_frames: 4,
-        });
-        let lines = result_lines(&result, Language::Ja);
-        assert_eq!(lines[0].1, "ロッカーを計算できません：歩行イベントの順序が不正です");
-        assert_eq!(lines[1].1, "ロッカーを計算できません：接地が不足しています");
-        assert_eq!(lines[2], ("時間".to_owned(), "1.0 s".to_owned()));
     }
 }

@@ -10,6 +10,7 @@ use pdf_writer::{Content, Filter, Finish, Name, Pdf, Rect, Ref, Str};
 
 use crate::ReportError;
 use crate::font::FontSet;
+use crate::logo::{LogoData, LogoImage};
 
 /// PDF points per centimetre (72 per inch, 2.54 cm per inch).
 pub const POINTS_PER_CM: f32 = 72.0 / 2.54;
@@ -67,6 +68,26 @@ impl PageCanvas {
         self.content.stroke();
     }
 
+    /// Paints image `index` of the document into the `width × height` box at (`x`, `y`).
+    pub fn image(&mut self, index: usize, x: f32, y: f32, width: f32, height: f32) {
+        self.content.save_state();
+        self.content.transform([width, 0.0, 0.0, height, x, y]);
+        self.content.x_object(Name(image_resource_name(index).as_bytes()));
+        self.content.restore_state();
+    }
+
+    /// Strokes an open polyline through `points`.
+    pub fn polyline(&mut self, points: &[[f32; 2]], colour: Rgb, line_width: f32) {
+        let Some((first, rest)) = points.split_first() else { return };
+        self.content.set_stroke_rgb(colour[0], colour[1], colour[2]);
+        self.content.set_line_width(line_width);
+        self.content.move_to(first[0], first[1]);
+        for p in rest {
+            self.content.line_to(p[0], p[1]);
+        }
+        self.content.stroke();
+    }
+
     /// Wraps what `draw` paints in a marked-content sequence tagged `tag`, so a reader (or a
     /// test) can find it.
     pub fn marked(&mut self, tag: &[u8], draw: impl FnOnce(&mut PageCanvas)) {
@@ -84,6 +105,7 @@ pub struct Document {
     height: f32,
     pages: Vec<Content>,
     used: Vec<BTreeMap<u16, char>>,
+    images: Vec<LogoImage>,
 }
 
 impl Document {
@@ -91,7 +113,7 @@ impl Document {
     pub fn new(width: f32, height: f32) -> Result<Document, ReportError> {
         let fonts = FontSet::load()?;
         let used = vec![BTreeMap::new(); fonts.fonts.len()];
-        Ok(Document { fonts, width, height, pages: Vec::new(), used })
+        Ok(Document { fonts, width, height, pages: Vec::new(), used, images: Vec::new() })
     }
 
     /// The fonts, for measuring text.
@@ -137,6 +159,12 @@ impl Document {
         content.end_text();
     }
 
+    /// Adds an image to the document; [`PageCanvas::image`] paints it by the returned index.
+    pub fn add_image(&mut self, image: LogoImage) -> usize {
+        self.images.push(image);
+        self.images.len() - 1
+    }
+
     /// Width of `text` at `size` points.
     pub fn text_width(&self, text: &str, size: f32) -> f32 {
         self.fonts.width(text, size)
@@ -155,6 +183,7 @@ impl Document {
         // Only fonts that set some text are written (an empty ToUnicode map is not valid).
         let font_ids: Vec<Option<Ref>> = self.used.iter().map(|glyphs| (!glyphs.is_empty()).then(&mut alloc)).collect();
         let page_ids: Vec<(Ref, Ref)> = (0..self.pages.len()).map(|_| (alloc(), alloc())).collect();
+        let image_ids: Vec<Ref> = self.images.iter().map(|_| alloc()).collect();
 
         pdf.catalog(catalog_id).pages(tree_id);
         pdf.pages(tree_id).kids(page_ids.iter().map(|&(page, _)| page)).count(page_ids.len() as i32);
@@ -169,9 +198,35 @@ impl Document {
                 }
             }
             fonts.finish();
+            if !image_ids.is_empty() {
+                let mut x_objects = resources.x_objects();
+                for (i, &id) in image_ids.iter().enumerate() {
+                    x_objects.pair(Name(image_resource_name(i).as_bytes()), id);
+                }
+                x_objects.finish();
+            }
             resources.finish();
             page.finish();
             pdf.stream(content_id, &content.finish());
+        }
+        for (image, &id) in self.images.iter().zip(&image_ids) {
+            let deflated;
+            let (data, filter) = match &image.data {
+                LogoData::Jpeg(bytes) => (bytes.as_slice(), Filter::DctDecode),
+                LogoData::Raw(samples) => {
+                    deflated = miniz_oxide::deflate::compress_to_vec_zlib(samples, 6);
+                    (deflated.as_slice(), Filter::FlateDecode)
+                }
+            };
+            let mut xobject = pdf.image_xobject(id, data);
+            xobject.filter(filter);
+            xobject.width(image.width as i32).height(image.height as i32).bits_per_component(8);
+            if image.components == 1 {
+                xobject.color_space().device_gray();
+            } else {
+                xobject.color_space().device_rgb();
+            }
+            xobject.finish();
         }
         for (i, font) in self.fonts.fonts.iter().enumerate() {
             let Some(font_id) = font_ids[i] else { continue };
@@ -248,6 +303,11 @@ fn to_unicode_cmap(used: &BTreeMap<u16, char>) -> Vec<u8> {
 /// The page-resource name of font `index`.
 fn font_resource_name(index: usize) -> String {
     format!("F{index}")
+}
+
+/// The page-resource name of image `index`.
+fn image_resource_name(index: usize) -> String {
+    format!("Im{index}")
 }
 
 /// The six-letter tag PDF expects before the name of a subset font.

@@ -101,10 +101,31 @@ pub enum Text {
     Page,
     RockersNoStance,
     RockersOutOfOrder,
+    ContactArea,
+    FrontBack,
+    Steps,
+    StanceTime,
+    InsideRing,
+    BodyRegions,
+    RegionHead,
+    RegionShoulders,
+    RegionBack,
+    RegionSacrum,
+    RegionLegs,
+    RegionHeels,
+    Peak,
+    Mean,
+    AxisLeftRight,
+    AxisFrontBack,
+    Region,
+    LoadLeftRight,
+    LoadFrontBack,
+    IschialLeft,
+    IschialRight,
 }
 
 /// Rows in [`Text`] order, columns in [`Language::ALL`] order.
-const TEXTS: [[&str; 8]; 46] = [
+const TEXTS: [[&str; 8]; 67] = [
     [
         "Informe de análisis",
         "Αναφορά ανάλυσης",
@@ -373,14 +394,14 @@ const TEXTS: [[&str; 8]; 46] = [
         "実際のサイズ（100 %）で印刷してください：バーは10 cmになります",
     ],
     [
-        "El mapa es mayor que el papel: se imprime la zona alrededor del centro de presión",
-        "Ο χάρτης είναι μεγαλύτερος από το χαρτί: τυπώνεται η περιοχή γύρω από το κέντρο πίεσης",
-        "The map is larger than the paper: the area around the centre of pressure is printed",
-        "La carte dépasse le papier : la zone autour du centre de pression est imprimée",
-        "La mappa è più grande del foglio: si stampa la zona attorno al centro di pressione",
-        "De kaart is groter dan het papier: het gebied rond het drukpunt wordt afgedrukt",
-        "Карта больше листа: печатается область вокруг центра давления",
-        "マップが用紙より大きいため、圧力中心の周囲を印刷します",
+        "La huella es mayor que el papel: se imprime en partes, cada una a tamaño real",
+        "Το αποτύπωμα είναι μεγαλύτερο από το χαρτί: τυπώνεται σε τμήματα, το καθένα σε πραγματικό μέγεθος",
+        "The footprint is larger than the paper: it is printed in parts, each at real scale",
+        "L'empreinte dépasse le papier : elle est imprimée en plusieurs parties, chacune à l'échelle réelle",
+        "L'impronta è più grande del foglio: si stampa in parti, ciascuna in scala reale",
+        "De afdruk is groter dan het papier: hij wordt in delen afgedrukt, elk op ware grootte",
+        "Отпечаток больше листа: он печатается частями, каждая в натуральную величину",
+        "圧痕が用紙より大きいため、実寸大で分割して印刷します",
     ],
     ["Página", "Σελίδα", "Page", "Page", "Pagina", "Pagina", "Страница", "ページ"],
     [
@@ -403,6 +424,27 @@ const TEXTS: [[&str; 8]; 46] = [
         "Перекаты не вычисляются: нарушен порядок событий шага",
         "ロッカーを計算できません：歩行イベントの順序が不正です",
     ],
+    ["Área de contacto", "Επιφάνεια επαφής", "Contact area", "Surface de contact", "Area di contatto", "Contactoppervlak", "Площадь контакта", "接触面積"],
+    ["delante / detrás", "μπρος / πίσω", "front / back", "avant / arrière", "avanti / dietro", "voor / achter", "перед / зад", "前 / 後"],
+    ["Pasos", "Βήματα", "Steps", "Pas", "Passi", "Stappen", "Шаги", "歩数"],
+    ["Tiempo de apoyo medio", "Μέσος χρόνος στήριξης", "Mean stance time", "Temps d'appui moyen", "Tempo medio di appoggio", "Gemiddelde standfase", "Среднее время опоры", "平均立脚時間"],
+    ["Dentro del anillo", "Εντός δακτυλίου", "Inside ring", "Dans l'anneau", "Dentro l'anello", "Binnen ring", "Внутри кольца", "リング内"],
+    ["Regiones del cuerpo", "Περιοχές σώματος", "Body regions", "Régions du corps", "Regioni del corpo", "Lichaamsregio's", "Области тела", "身体部位"],
+    ["Cabeza", "Κεφάλι", "Head", "Tête", "Testa", "Hoofd", "Голова", "頭部"],
+    ["Hombros", "Ώμοι", "Shoulders", "Épaules", "Spalle", "Schouders", "Плечи", "肩"],
+    ["Espalda", "Πλάτη", "Back", "Dos", "Schiena", "Rug", "Спина", "背中"],
+    ["Sacro y pelvis", "Ιερό οστό και λεκάνη", "Sacrum and pelvis", "Sacrum et bassin", "Sacro e bacino", "Heiligbeen en bekken", "Крестец и таз", "仙骨・骨盤"],
+    ["Piernas", "Πόδια (κνήμες)", "Legs", "Jambes", "Gambe", "Benen", "Ноги", "脚"],
+    ["Talones", "Φτέρνες", "Heels", "Talons", "Talloni", "Hielen", "Пятки", "踵"],
+    ["Máx.", "Μέγ.", "Peak", "Max.", "Max", "Max.", "Макс.", "最大"],
+    ["Media", "Μέση", "Mean", "Moyenne", "Media", "Gem.", "Среднее", "平均"],
+    ["Izquierda–derecha (cm)", "Αριστερά–δεξιά (cm)", "Left–right (cm)", "Gauche–droite (cm)", "Sinistra–destra (cm)", "Links–rechts (cm)", "Влево–вправо (см)", "左右 (cm)"],
+    ["Delante–detrás (cm)", "Μπρος–πίσω (cm)", "Front–back (cm)", "Avant–arrière (cm)", "Avanti–dietro (cm)", "Voor–achter (cm)", "Вперёд–назад (см)", "前後 (cm)"],
+    ["Región", "Περιοχή", "Region", "Région", "Regione", "Regio", "Область", "部位"],
+    ["Carga izquierda / derecha", "Φορτίο αριστερά / δεξιά", "Load left / right", "Charge gauche / droite", "Carico sinistra / destra", "Belasting links / rechts", "Нагрузка слева / справа", "左右の荷重"],
+    ["Carga delante / detrás", "Φορτίο μπρος / πίσω", "Load front / back", "Charge avant / arrière", "Carico avanti / dietro", "Belasting voor / achter", "Нагрузка спереди / сзади", "前後の荷重"],
+    ["Pico isquiático izquierdo", "Αριστερή ισχιακή κορυφή", "Left ischial peak", "Pic ischiatique gauche", "Picco ischiatico sinistro", "Linker zitbeenpiek", "Левый седалищный пик", "左坐骨ピーク"],
+    ["Pico isquiático derecho", "Δεξιά ισχιακή κορυφή", "Right ischial peak", "Pic ischiatique droit", "Picco ischiatico destro", "Rechter zitbeenpiek", "Правый седалищный пик", "右坐骨ピーク"],
 ];
 
 /// The phrase `text` in `language`.
@@ -421,7 +463,7 @@ mod tests {
 
     #[test]
     fn every_language_has_every_phrase_and_they_differ_where_expected() {
-        assert_eq!(TEXTS.len(), Text::RockersOutOfOrder as usize + 1);
+        assert_eq!(TEXTS.len(), Text::IschialRight as usize + 1);
         for row in TEXTS {
             assert!(row.iter().all(|t| !t.is_empty()));
         }

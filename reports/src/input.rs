@@ -6,6 +6,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::ReportError;
 use crate::i18n::Language;
+use crate::local_time::ReportClock;
 use crate::palette::Palette;
 
 /// A pressure map (the record's mapPreview), row-major, row 0 at the top.
@@ -39,11 +40,25 @@ impl ReportMap {
     }
 }
 
+/// The company heading the report (spec §5 branding).
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ReportBranding {
+    pub company_name: String,
+    /// The logo's PNG or JPEG bytes, when the company has one.
+    pub logo: Option<Vec<u8>>,
+    /// The fitness variant (spec §1): pressures in kPa, sensor units × 0.06.
+    pub fitness: bool,
+    /// The variant that hides the global centre-of-pressure marker.
+    pub hide_centre_of_pressure: bool,
+}
+
 /// The selected patient as printed.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct PatientSummary {
     pub name: String,
+    /// Height and weight on the analysis day (stored with the record at capture).
     pub height_cm: Option<f64>,
     pub weight_kg: Option<f64>,
 }
@@ -57,6 +72,7 @@ pub struct AnalysisReportInput {
     pub device_name: String,
     /// Record creation date, unix seconds.
     pub creation_date_s: i64,
+    pub branding: ReportBranding,
     pub patient: Option<PatientSummary>,
     /// The record's notes (up to 1,100 characters); empty when none.
     pub notes: String,
@@ -75,7 +91,10 @@ pub struct RealScaleInput {
     /// Record creation date, unix seconds.
     pub creation_date_s: i64,
     pub patient_name: Option<String>,
+    pub company_name: String,
     pub map: ReportMap,
     pub language: Language,
     pub palette: Palette,
+    /// The user's clock, for the printed date.
+    pub clock: ReportClock,
 }

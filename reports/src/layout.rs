@@ -5,22 +5,27 @@ use serde::{Deserialize, Serialize};
 
 use crate::document::POINTS_PER_CM;
 use crate::i18n::Language;
+use crate::local_time::ReportClock;
 use crate::palette::Palette;
+use crate::pressure_unit::PressureUnit;
 
 /// A section of the analysis report. Each is one page, in this order.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub enum Widget {
-    /// Patient, device, date and the headline results. Always printed (spec §5).
+    /// The summary page: branding, patient, date, device, key figures, the map with its colour
+    /// bar, and the notes. Always printed (spec §5).
     MainPage,
-    /// The pressure map, large, with the centres of pressure and a colour scale.
+    /// The centres of pressure (and a walk's centre-of-pressure line) over the summary's map.
     PressureMap,
-    /// Every number of the analysis.
+    /// A further page with the figures the summary has no room for (per-foot detail, each
+    /// step, the balance sway plot), printed only when there are such figures.
     Results,
-    /// The 8-bin pressure histogram.
+    /// A further page with the 8-bin pressure histogram, bin edges in the report's unit.
     Histogram,
-    /// The analysis notes; printed only when there are notes (spec §5).
+    /// The notes on the summary page; a further page only for what does not fit (spec §5:
+    /// printed only when there are notes).
     Notes,
 }
 
@@ -38,6 +43,11 @@ pub struct LayoutOptions {
     /// Top of the colour scale in sensor units (the user's manual scale); the map's maximum
     /// when absent.
     pub manual_scale: Option<u16>,
+    /// The unit of the printed pressures; mmHg, or kPa for the fitness variant, when absent.
+    pub pressure_unit: Option<PressureUnit>,
+    /// The user's clock for the printed date and time.
+    #[serde(flatten)]
+    pub clock: ReportClock,
 }
 
 impl LayoutOptions {

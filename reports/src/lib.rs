@@ -1,8 +1,9 @@
 //! PDF reports of pressure-mat analyses, pure: inputs in, PDF bytes out, no I/O.
 //!
-//! - [`analysis_pdf`] renders `POST /api/downloadAnalysisPDF/{id}/{x}`: the widgets of the
-//!   user's [`LayoutOptions`] (Main Page always, Notes only when there are notes), in one of the
-//!   eight languages, pressure maps drawn as coloured cells in the chosen [`Palette`].
+//! - [`analysis_pdf`] renders `POST /api/downloadAnalysisPDF/{id}/{x}`: a summary page (the
+//!   company's branding, patient, date on the user's clock, device, the kind's key figures with
+//!   units, the map over the noise floor with a colour bar, the notes), then further pages only
+//!   for what the user's [`LayoutOptions`] ask and the summary cannot hold; eight languages.
 //! - [`real_scale_pdf`] renders `POST /api/downloadRealScalePDF/{id}`: the map at real scale
 //!   (each cell as large as the device's cell pitch) on A3 or A4, with a 10 cm scale bar.
 //! - [`pdf_file_name`] and [`content_disposition`] name the download.
@@ -15,19 +16,25 @@
 
 pub mod analysis_report;
 pub mod document;
+pub mod figures;
 pub mod file_name;
 pub mod font;
 pub mod i18n;
 pub mod input;
 pub mod layout;
+pub mod local_time;
+pub mod logo;
 pub mod map_drawing;
 pub mod palette;
+pub mod pressure_unit;
 pub mod real_scale;
 
 pub use analysis_report::analysis_pdf;
 pub use file_name::{PdfKind, content_disposition, pdf_file_name};
 pub use i18n::Language;
-pub use input::{AnalysisReportInput, PatientSummary, RealScaleInput, ReportMap};
+pub use input::{AnalysisReportInput, PatientSummary, RealScaleInput, ReportBranding, ReportMap};
+pub use local_time::{ClockError, ReportClock};
+pub use pressure_unit::PressureUnit;
 pub use layout::{LayoutOptions, PaperSize, Widget};
 pub use palette::Palette;
 pub use real_scale::real_scale_pdf;

@@ -1,7 +1,10 @@
 //! Draws a pressure map as coloured cells, with optional centre-of-pressure markers and a colour
 //! scale.
 
-use crate::document::{PageCanvas, Rgb};
+use crate::document::{Document, PageCanvas, Rgb};
+use crate::figures::format_number;
+use crate::i18n::Language;
+use crate::pressure_unit::PressureScale;
 use crate::input::ReportMap;
 use crate::palette::Palette;
 
@@ -39,17 +42,18 @@ impl MapPlacement {
     }
 }
 
-/// Paints the cells of `placement` (non-zero cells only; zero stays paper white) inside a
+/// Paints the cells of `placement` at or above `floor` (the device's noise floor: the cells below
+/// it are background and stay paper white, so sensor noise never speckles the map) inside a
 /// marked-content section `PressureMap`, then outlines the drawn area. The section works in cell
 /// units (one `cm` maps a cell to `placement.cell` points) and paints each value's cells as one
 /// path, so a 48 × 48 map costs one colour per distinct value instead of one per cell.
-pub fn draw_map(canvas: &mut PageCanvas, map: &ReportMap, placement: &MapPlacement, palette: Palette, scale_max: u16) {
+pub fn draw_map(canvas: &mut PageCanvas, map: &ReportMap, placement: &MapPlacement, palette: Palette, floor: u16, scale_max: u16) {
     let p = *placement;
     let mut cells: Vec<(u16, i32, i32)> = Vec::new();
     for r in p.row0..(p.row0 + p.rows).min(map.rows as usize) {
         for c in p.col0..(p.col0 + p.cols).min(map.cols as usize) {
             let v = map.value(r, c);
-            if v != 0 {
+            if v != 0 && v >= floor {
                 // Lower-left corner in cell units from the placement's top-left corner.
                 cells.push((v, (c - p.col0) as i32, -((r - p.row0 + 1) as i32)));
             }
@@ -80,21 +84,34 @@ pub fn draw_marker(canvas: &mut PageCanvas, at: [f32; 2], size: f32, colour: Rgb
     canvas.line([at[0], at[1] - size], [at[0], at[1] + size], colour, 1.2);
 }
 
-/// A horizontal colour scale from 0 to `scale_max`, `width × height` points at (`x`, `y`).
-pub fn draw_colour_scale(
+/// A horizontal colour bar from `floor` to `scale_max` (sensor units), `width × height` points at
+/// (`x`, `y`), labelled underneath at both ends and the middle in the report's pressure unit.
+#[allow(clippy::too_many_arguments)]
+pub fn draw_colour_bar(
+    doc: &mut Document,
     canvas: &mut PageCanvas,
-    x: f32,
-    y: f32,
-    width: f32,
-    height: f32,
+    (x, y, width, height): (f32, f32, f32, f32),
     palette: Palette,
+    floor: u16,
     scale_max: u16,
+    scale: &PressureScale,
+    lang: Language,
 ) {
-    const STEPS: u16 = 32;
-    for i in 0..STEPS {
-        let value = ((u32::from(i) + 1) * u32::from(scale_max.max(1)) / u32::from(STEPS)) as u16;
-        let step = width / f32::from(STEPS);
-        canvas.fill_rect(x + f32::from(i) * step, y, step, height, palette.colour(value.max(1), scale_max.max(1)));
-    }
+    const STEPS: u32 = 48;
+    let (low, high) = (u32::from(floor.max(1)), u32::from(scale_max.max(floor.max(1))));
+    let step = width / STEPS as f32;
+    canvas.marked(b"ColourBar", |canvas| {
+        for i in 0..STEPS {
+            let value = (low + (high - low) * (i + 1) / STEPS) as u16;
+            canvas.fill_rect(x + i as f32 * step, y, step + 0.2, height, palette.colour(value.max(1), scale_max.max(1)));
+        }
+    });
     canvas.stroke_rect(x, y, width, height, GREY, 0.5);
+    let label = |v: f64| format_number(lang, scale.pressure(v), if scale.pressure(f64::from(high)) >= 20.0 { 0 } else { scale.decimals() });
+    let (lo, mid, hi) = (label(f64::from(low)), label(f64::from(low + high) / 2.0), format!("{} {}", label(f64::from(high)), scale.symbol()));
+    doc.text(canvas, x, y - 11.0, 8.5, BLACK, &lo);
+    let w = doc.text_width(&mid, 8.5);
+    doc.text(canvas, x + (width - w) / 2.0, y - 11.0, 8.5, BLACK, &mid);
+    let w = doc.text_width(&hi, 8.5);
+    doc.text(canvas, x + width - w, y - 11.0, 8.5, BLACK, &hi);
 }

@@ -7,8 +7,8 @@ use mat_protocol::device_type::DeviceType;
 use lopdf::content::Content;
 use reports::i18n::{Text, text};
 use reports::{
-    AnalysisReportInput, Language, LayoutOptions, Palette, PaperSize, PatientSummary, RealScaleInput, ReportError,
-    ReportMap, Widget, analysis_pdf, real_scale_pdf,
+    AnalysisReportInput, Language, LayoutOptions, Palette, PaperSize, PatientSummary, RealScaleInput, ReportBranding,
+    ReportClock, ReportError, ReportMap, Widget, analysis_pdf, real_scale_pdf,
 };
 
 /// Two rectangular feet on a 48×48 plate: columns 14..=19 and 28..=33, rows 10..=33.
@@ -32,6 +32,7 @@ fn report_input(notes: &str) -> AnalysisReportInput {
         device_type: DeviceType::PodologyIoT,
         device_name: "Plate 1".to_owned(),
         creation_date_s: 1_700_000_000,
+        branding: ReportBranding { company_name: "Clínica Norte".to_owned(), ..Default::default() },
         patient: Some(PatientSummary { name: "Ana Pérez".to_owned(), height_cm: Some(170.0), weight_kg: Some(65.0) }),
         notes: notes.to_owned(),
         map,
@@ -111,24 +112,39 @@ fn first_rectangle_after(doc: &lopdf::Document, page: u32, tag: &[u8]) -> [f32; 
 }
 
 #[test]
-fn one_a4_page_per_widget_with_main_page_forced_and_notes_only_with_notes() {
+fn a_summary_page_first_and_further_pages_only_when_asked_and_needed() {
     let options = LayoutOptions {
         widgets: vec![Widget::PressureMap, Widget::Results, Widget::Histogram, Widget::Notes],
         ..Default::default()
     };
+    // Summary, the feet's further figures, the histogram: the notes fit on the summary.
     let with_notes =
         lopdf::Document::load_mem(&analysis_pdf(&report_input("Pain in the left heel."), &options).unwrap()).unwrap();
     let sizes = page_sizes(&with_notes);
-    assert_eq!(sizes.len(), 5, "main page + 4 widgets");
+    assert_eq!(sizes.len(), 3, "summary + figures + histogram");
     for (w, h) in sizes {
         assert!((w - 595.28).abs() < 0.01 && (h - 841.89).abs() < 0.01, "{w}×{h}");
     }
-    assert!(all_text(&with_notes).contains("Pain in the left heel."));
-    let without_notes = lopdf::Document::load_mem(&analysis_pdf(&report_input("  "), &options).unwrap()).unwrap();
-    assert_eq!(page_sizes(&without_notes).len(), 4, "no notes page without notes");
+    assert!(doc_text(&with_notes, 1).contains("Pain in the left heel."), "the notes are on the summary");
+    // The longest notes (1,100 characters) still fit on the summary.
+    let long = "Tender heel. ".repeat(84);
+    let doc = lopdf::Document::load_mem(&analysis_pdf(&report_input(&long), &options).unwrap()).unwrap();
+    assert_eq!(page_sizes(&doc).len(), 3);
+    // Notes of many short lines go on as many further pages as they need, none lost.
+    let lines: String = (1..=120).map(|i| format!("line {i}\n")).collect();
+    let doc = lopdf::Document::load_mem(&analysis_pdf(&report_input(&lines), &options).unwrap()).unwrap();
+    let pages = page_sizes(&doc).len();
+    assert!(pages >= 5, "{pages} pages");
+    let all = all_text(&doc);
+    assert!(all.contains("line 1\n") || all.contains("line 1 ") || all.contains("line 1"), "first line");
+    assert!(all.contains("line 120"), "the last line is printed");
     let empty =
         lopdf::Document::load_mem(&analysis_pdf(&report_input(""), &LayoutOptions::default()).unwrap()).unwrap();
-    assert_eq!(page_sizes(&empty).len(), 1, "the main page is always there");
+    assert_eq!(page_sizes(&empty).len(), 1, "the summary page is always there, alone when nothing more is asked");
+}
+
+fn doc_text(doc: &lopdf::Document, page: u32) -> String {
+    doc.extract_text(&[page]).unwrap()
 }
 
 #[test]
@@ -160,7 +176,7 @@ fn pressure_maps_are_coloured_cells_in_the_palette() {
     let options = LayoutOptions { widgets: vec![Widget::PressureMap], palette: Palette::by_id("greys").unwrap(), ..Default::default() };
     let doc = lopdf::Document::load_mem(&analysis_pdf(&report_input(""), &options).unwrap()).unwrap();
     // 2 feet × 6 columns × 24 rows = 288 non-zero cells, each one square.
-    let cells = marked_rectangles(&doc, 2, b"PressureMap");
+    let cells = marked_rectangles(&doc, 1, b"PressureMap");
     assert_eq!(cells.len(), 288);
     assert!(cells.iter().all(|r| (r[2] - r[3]).abs() < 1e-3 && r[2] > 5.0));
     // Each square sits where its cell is: read back from the left-most column (14) and the top
@@ -178,12 +194,12 @@ fn pressure_maps_are_coloured_cells_in_the_palette() {
     assert_eq!(drawn, loaded);
     // And the map's outline (the first rectangle after the section) frames all 48 × 48 cells:
     // the top-left square of the feet is 14 cells right of and 10 below its top-left corner.
-    let outline = first_rectangle_after(&doc, 2, b"PressureMap");
+    let outline = first_rectangle_after(&doc, 1, b"PressureMap");
     assert!((outline[2] - 48.0 * size).abs() < 0.01 && (outline[3] - 48.0 * size).abs() < 0.01, "{outline:?}");
     assert!((left - (outline[0] + 14.0 * size)).abs() < 0.01, "left {left} in {outline:?}");
     assert!((top - (outline[1] + outline[3] - 10.0 * size)).abs() < 0.01, "top {top} in {outline:?}");
     // The greys palette paints the top of the scale (180) black: find a "0 0 0 rg" inside the map.
-    let id = doc.get_pages()[&2];
+    let id = doc.get_pages()[&1];
     let ops = Content::decode(&doc.get_page_content(id).unwrap()).unwrap().operations;
     assert!(ops.iter().any(|op| op.operator == "rg" && op.operands.iter().all(|o| o.as_float().unwrap() == 0.0)));
 }
@@ -194,42 +210,71 @@ fn real_scale_input(device_type: DeviceType, map: ReportMap, language: Language)
         device_name: "Plate 1".to_owned(),
         creation_date_s: 1_700_000_000,
         patient_name: Some("Ana Pérez".to_owned()),
+        company_name: "Clínica Norte".to_owned(),
         map,
         language,
         palette: Palette::by_id("jet").unwrap(),
+        clock: ReportClock::utc(),
     }
 }
 
+/// Two adult feet on a 48 × 48 plate at 2 cm: 12 rows (24 cm) by 5 columns (10 cm), columns
+/// 14..=18 and 26..=30, rows 18..=29; sensor noise of 1–3 elsewhere.
+fn adult_feet() -> ReportMap {
+    let mut cells: Vec<u16> = (0..48 * 48).map(|i| (i % 3 + 1) as u16).collect();
+    for r in 18..=29 {
+        for c in (14..=18).chain(26..=30) {
+            cells[r * 48 + c] = if r > 25 { 160 } else { 70 };
+        }
+    }
+    ReportMap { rows: 48, cols: 48, cells }
+}
+
 #[test]
-fn real_scale_pages_are_a3_or_a4_with_a_10_cm_scale_bar() {
-    for (paper, (w, h)) in [(PaperSize::A4, (595.28, 841.89)), (PaperSize::A3, (841.89, 1190.55))] {
-        let pdf = real_scale_pdf(&real_scale_input(DeviceType::PodologyIoT, feet_map(), Language::Fr), paper).unwrap();
+fn real_scale_pages_are_a3_or_a4_with_a_10_cm_scale_bar_and_every_foot_cell() {
+    // A3 holds one foot (14 rows with margins, 28 cm) but not both side by side (19 columns,
+    // 38 cm): a page per foot. A4 (11 rows) holds half a foot: two pages per foot.
+    for (paper, (w, h), pages) in [(PaperSize::A3, (841.89, 1190.55), 2), (PaperSize::A4, (595.28, 841.89), 4)] {
+        let pdf = real_scale_pdf(&real_scale_input(DeviceType::PodologyIoT, adult_feet(), Language::Fr), paper).unwrap();
         let doc = lopdf::Document::load_mem(&pdf).unwrap();
         let sizes = page_sizes(&doc);
-        assert_eq!(sizes.len(), 1);
-        assert!((sizes[0].0 - w).abs() < 0.01 && (sizes[0].1 - h).abs() < 0.01, "{paper:?}: {:?}", sizes[0]);
-        // 10 cm = 100 mm / 25.4 mm per inch × 72 pt per inch = 283.46 pt.
-        let bar = marked_rectangles(&doc, 1, b"ScaleBar");
-        assert_eq!(bar.len(), 1);
-        assert!((bar[0][2] - 283.46).abs() < 0.01, "scale bar {} pt", bar[0][2]);
-        assert!(all_text(&doc).contains(text(Language::Fr, Text::RealScaleTitle)));
+        assert_eq!(sizes.len(), pages, "{paper:?}");
+        let mut printed = 0;
+        for (page, size) in (1..).zip(&sizes) {
+            assert!((size.0 - w).abs() < 0.01 && (size.1 - h).abs() < 0.01, "{paper:?}: {size:?}");
+            // 10 cm = 100 mm / 25.4 mm per inch × 72 pt per inch = 283.46 pt.
+            let bar = marked_rectangles(&doc, page, b"ScaleBar");
+            assert_eq!(bar.len(), 1);
+            assert!((bar[0][2] - 283.46).abs() < 0.01, "scale bar {} pt", bar[0][2]);
+            let cells = marked_rectangles(&doc, page, b"PressureMap");
+            assert!(!cells.is_empty(), "{paper:?} page {page} shows no footprint");
+            printed += cells.len();
+        }
+        // Every loaded cell is printed once, and no noise cell.
+        assert_eq!(printed, 2 * 12 * 5, "{paper:?}");
+        let text = all_text(&doc);
+        assert!(text.contains(text_of(Language::Fr, Text::RealScaleTitle)));
+        assert!(text.contains(text_of(Language::Fr, Text::LeftFoot)) && text.contains(text_of(Language::Fr, Text::RightFoot)));
     }
+}
+
+fn text_of(lang: Language, t: Text) -> &'static str {
+    text(lang, t)
 }
 
 #[test]
 fn real_scale_cells_measure_the_device_pitch() {
-    // Podology cells are 2 cm = 56.69 pt; the feet (rows 10..=33, 24 rows + 2 margin rows at 2 cm =
-    // 52 cm) do not fit on A4 (29.7 cm tall): the print is cut around the CoP and says so.
+    // Podology cells are 2 cm = 56.69 pt.
     let doc = lopdf::Document::load_mem(
-        &real_scale_pdf(&real_scale_input(DeviceType::PodologyIoT, feet_map(), Language::En), PaperSize::A4).unwrap(),
+        &real_scale_pdf(&real_scale_input(DeviceType::PodologyIoT, adult_feet(), Language::En), PaperSize::A4).unwrap(),
     )
     .unwrap();
     let cells = marked_rectangles(&doc, 1, b"PressureMap");
     assert!(!cells.is_empty());
     assert!(cells.iter().all(|r| (r[2] - 56.693).abs() < 0.01 && (r[3] - 56.693).abs() < 0.01));
-    assert!(all_text(&doc).contains(text(Language::En, Text::Clipped)));
+    assert!(all_text(&doc).contains(text(Language::En, Text::Clipped)), "the parts say they are parts");
     // A seat loaded on rows and columns 4..=11 of a 16×16 map: 8 + 2 margin cells at 2 cm = 20 cm
-    // fit on A3; 64 loaded cells of 56.69 pt, no clipping note.
+    // fit on A3; 64 loaded cells of 56.69 pt on one page, no note about parts.
     let mut seat_cells = vec![0u16; 256];
     for r in 4..=11 {
         for c in 4..=11 {
@@ -241,6 +286,7 @@ fn real_scale_cells_measure_the_device_pitch() {
         &real_scale_pdf(&real_scale_input(DeviceType::SeatingMatIoT, seat, Language::Ja), PaperSize::A3).unwrap(),
     )
     .unwrap();
+    assert_eq!(page_sizes(&doc).len(), 1);
     let cells = marked_rectangles(&doc, 1, b"PressureMap");
     assert_eq!(cells.len(), 64);
     assert!(cells.iter().all(|r| (r[2] - 56.693).abs() < 0.01));

@@ -279,10 +279,10 @@ export async function run({ base, page, test, shot, login, log, artifacts }) {
     await page.getByTestId('pdf-paper-A4').check();
     await page.getByTestId('pdf-a4-warning').waitFor();
     await shot('pdf-modal.png');
-    const report = await expectDownload(page, () => page.getByTestId('pdf-download').click(), /^static_analysis_report_\d{4}-\d{2}-\d{2}\.pdf$/);
+    const report = await expectDownload(page, () => page.getByTestId('pdf-download').click(), /^ana-tour_static_\d{4}-\d{2}-\d{2}_\d{4}\.pdf$/);
     if (report.bytes.subarray(0, 4).toString() !== '%PDF') throw new Error('the report is not a PDF');
     ok(`report ${report.fileName} (${report.bytes.length} bytes, %PDF)`);
-    const real = await expectDownload(page, () => page.getByTestId('pdf-real-scale').click(), /^static_real_scale_a4_\d{4}-\d{2}-\d{2}\.pdf$/);
+    const real = await expectDownload(page, () => page.getByTestId('pdf-real-scale').click(), /^ana-tour_static_real-scale-a4_\d{4}-\d{2}-\d{2}_\d{4}\.pdf$/);
     if (real.bytes.subarray(0, 4).toString() !== '%PDF') throw new Error('the real-scale file is not a PDF');
     ok(`real-scale ${real.fileName} (%PDF)`);
     await page.keyboard.press('Escape');

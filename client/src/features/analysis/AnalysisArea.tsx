@@ -15,7 +15,7 @@ import { NotesModal } from './NotesModal';
 import { pageSummary, STORAGE_QUOTA_MB } from './pagination';
 import { PdfLayoutModal } from './PdfLayoutModal';
 import { RawDataDialog } from './RawDataDialog';
-import type { AnalysisRecord } from './record';
+import { creationSeconds, type AnalysisRecord } from './record';
 import type { MapRendererFactory } from './ResultMap';
 import { ResultPreview } from './ResultPreview';
 import { formatNumber } from '../../lib/format';
@@ -141,7 +141,7 @@ export function AnalysisArea({ device, pdfReports, createRenderer }: AnalysisAre
           }}
         />
       ) : null}
-      {dialog?.kind === 'pdf' && pdfReports ? <PdfLayoutModal id={oidOf(dialog.record._id) ?? ''} notes={dialog.record.notes ?? ''} onClose={() => setDialog(null)} /> : null}
+      {dialog?.kind === 'pdf' && pdfReports ? <PdfLayoutModal id={oidOf(dialog.record._id) ?? ''} notes={dialog.record.notes ?? ''} creationSeconds={creationSeconds(dialog.record)} onClose={() => setDialog(null)} /> : null}
       {dialog?.kind === 'raw' ? <RawDataDialog id={oidOf(dialog.record._id) ?? ''} onClose={() => setDialog(null)} /> : null}
     </div>
   );

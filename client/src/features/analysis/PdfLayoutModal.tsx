@@ -11,7 +11,7 @@ import { showApiError, showToast } from '../../lib/messages';
 import { downloadAnalysisPdf, downloadRealScalePdf, saveFile, type PaperSize } from './api';
 import { Modal } from '../../components/Modal';
 import { viewOptionsAtom } from '../../lib/heatmap/viewOptions';
-import { initialWidgets, pdfColours, selectedWidgets, toggleWidget } from './pdfLayout';
+import { initialWidgets, pdfColours, reportClock, selectedWidgets, toggleWidget } from './pdfLayout';
 
 /** The report language for an interface language such as `en-US`: one of the eight, else en. */
 export function reportLanguage(lng: string): Language {
@@ -19,7 +19,7 @@ export function reportLanguage(lng: string): Language {
   return LANGUAGES.includes(base) ? base : FALLBACK_LANGUAGE;
 }
 
-export function PdfLayoutModal({ id, notes, onClose }: { id: string; notes: string; onClose: () => void }) {
+export function PdfLayoutModal({ id, notes, creationSeconds, onClose }: { id: string; notes: string; creationSeconds: number; onClose: () => void }) {
   const { t, i18n } = useTranslation();
   const store = useStore();
   const [widgets, setWidgets] = useState(() => initialWidgets(notes));
@@ -27,6 +27,7 @@ export function PdfLayoutModal({ id, notes, onClose }: { id: string; notes: stri
   const [paper, setPaper] = useState<PaperSize>('A3');
   const [busy, setBusy] = useState(false);
   const colours = pdfColours(useAtomValue(viewOptionsAtom));
+  const clock = reportClock(creationSeconds);
 
   const run = async (make: () => ReturnType<typeof downloadAnalysisPdf>) => {
     setBusy(true);
@@ -72,7 +73,7 @@ export function PdfLayoutModal({ id, notes, onClose }: { id: string; notes: stri
           type="button"
           className="btn btn-primary"
           disabled={busy}
-          onClick={() => run(() => downloadAnalysisPdf(id, { widgets: selectedWidgets(widgets), language, ...colours }))}
+          onClick={() => run(() => downloadAnalysisPdf(id, { widgets: selectedWidgets(widgets), language, ...colours, ...clock }))}
           data-testid="pdf-download"
         >
           {t('analysis.pdf.download')}
@@ -94,7 +95,7 @@ export function PdfLayoutModal({ id, notes, onClose }: { id: string; notes: stri
         <p className="muted" data-testid="pdf-actual-size">
           {t('analysis.pdf.actualSize')}
         </p>
-        <button type="button" className="btn btn-ghost" disabled={busy} onClick={() => run(() => downloadRealScalePdf(id, paper, language, colours.palette))} data-testid="pdf-real-scale">
+        <button type="button" className="btn btn-ghost" disabled={busy} onClick={() => run(() => downloadRealScalePdf(id, paper, language, colours.palette, clock))} data-testid="pdf-real-scale">
           {t('analysis.pdf.downloadRealScale')}
         </button>
       </fieldset>

@@ -116,6 +116,9 @@ export interface PdfLayoutOptions {
   palette: string;
   /** Top of the colour scale when the user's manual scale is on. */
   manualScale?: number;
+  /** The user's clock on the record's day (minutes east of UTC) and zone name. */
+  utcOffsetMinutes?: number;
+  timeZone?: string;
 }
 
 /** `POST /api/downloadAnalysisPDF/{id}/{x}`; `x` (the old client's view index) is 0. */
@@ -124,8 +127,14 @@ export const downloadAnalysisPdf = (id: string, layoutOptions: PdfLayoutOptions)
 
 export type PaperSize = 'A3' | 'A4';
 
-export const downloadRealScalePdf = (id: string, layout: PaperSize, language: string, palette: string): Promise<DownloadedFile> =>
-  download(`/api/downloadRealScalePDF/${seg(id)}`, { method: 'POST', body: JSON.stringify({ layout, language, palette }) }, 'real_scale.pdf');
+export const downloadRealScalePdf = (
+  id: string,
+  layout: PaperSize,
+  language: string,
+  palette: string,
+  clock: { utcOffsetMinutes?: number; timeZone?: string } = {},
+): Promise<DownloadedFile> =>
+  download(`/api/downloadRealScalePDF/${seg(id)}`, { method: 'POST', body: JSON.stringify({ layout, language, palette, ...clock }) }, 'real_scale.pdf');
 
 export type ExportKind = 'processed' | 'unprocessed';
 

@@ -29,10 +29,13 @@ function stubDownload(respond: (url: string, init?: RequestInit) => Response) {
 const pdf = (name: string) =>
   new Response(new Blob(['%PDF-1.7']), { status: 200, headers: { 'Content-Type': 'application/pdf', 'Content-Disposition': `attachment; filename="${name}"` } });
 
+/** The user's clock the modal sends: the browser's zone and its offset on the record's day. */
+const clock = { utcOffsetMinutes: expect.any(Number), timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone };
+
 describe('PDF layout modal', () => {
   it('without notes: main page on and locked, notes off and locked; the request lists the chosen widgets', async () => {
-    const hub = stubDownload(() => pdf('static_analysis_report_2026-11-22.pdf'));
-    await renderAnalysis(<PdfLayoutModal id="a1" notes="" onClose={() => {}} />);
+    const hub = stubDownload(() => pdf('ana-lopez_static_2026-11-22_1531.pdf'));
+    await renderAnalysis(<PdfLayoutModal id="a1" notes="" creationSeconds={1_795_305_600} onClose={() => {}} />);
     expect(screen.getByTestId('pdf-widget-mainPage')).toBeChecked();
     expect(screen.getByTestId('pdf-widget-mainPage')).toBeDisabled();
     expect(screen.getByTestId('pdf-widget-notes')).not.toBeChecked();
@@ -41,18 +44,18 @@ describe('PDF layout modal', () => {
     fireEvent.click(screen.getByTestId('pdf-widget-histogram'));
     fireEvent.change(screen.getByTestId('pdf-language'), { target: { value: 'ja' } });
     fireEvent.click(screen.getByTestId('pdf-download'));
-    await waitFor(() => expect(hub.names()).toEqual(['static_analysis_report_2026-11-22.pdf']));
+    await waitFor(() => expect(hub.names()).toEqual(['ana-lopez_static_2026-11-22_1531.pdf']));
     expect(hub.calls[0]).toEqual({
       url: '/api/downloadAnalysisPDF/a1/0',
-      body: { layoutOptions: { widgets: ['mainPage', 'pressureMap', 'results'], language: 'ja', palette: 'pressure' } },
+      body: { layoutOptions: { widgets: ['mainPage', 'pressureMap', 'results'], language: 'ja', palette: 'pressure', ...clock } },
     });
   });
 
   it('with notes they can be printed; A4 warns about shoe sizes; real scale named by the hub; the user\'s colours', async () => {
-    const hub = stubDownload(() => pdf('static_real_scale_a4_2026-11-22.pdf'));
+    const hub = stubDownload(() => pdf('ana-lopez_static_real-scale-a4_2026-11-22_1531.pdf'));
     const store = createStore();
     store.set(viewOptionsAtom, { ...DEFAULT_VIEW_OPTIONS, mapColorIndex: 2, manualScale: true, manualScaleValue: 300 });
-    await renderAnalysis(<PdfLayoutModal id="a1" notes="heel pain" onClose={() => {}} />, store);
+    await renderAnalysis(<PdfLayoutModal id="a1" notes="heel pain" creationSeconds={1_795_305_600} onClose={() => {}} />, store);
     expect(screen.getByTestId('pdf-widget-notes')).toBeChecked();
     expect(screen.getByTestId('pdf-widget-notes')).toBeEnabled();
     expect(screen.getByTestId('pdf-actual-size')).toBeInTheDocument();
@@ -60,11 +63,11 @@ describe('PDF layout modal', () => {
     fireEvent.click(screen.getByTestId('pdf-paper-A4'));
     expect(screen.getByTestId('pdf-a4-warning')).toBeInTheDocument();
     fireEvent.click(screen.getByTestId('pdf-real-scale'));
-    await waitFor(() => expect(hub.names()).toEqual(['static_real_scale_a4_2026-11-22.pdf']));
-    expect(hub.calls[0]).toEqual({ url: '/api/downloadRealScalePDF/a1', body: { layout: 'A4', language: 'en', palette: 'hot' } });
+    await waitFor(() => expect(hub.names()).toEqual(['ana-lopez_static_real-scale-a4_2026-11-22_1531.pdf']));
+    expect(hub.calls[0]).toEqual({ url: '/api/downloadRealScalePDF/a1', body: { layout: 'A4', language: 'en', palette: 'hot', ...clock } });
     fireEvent.click(screen.getByTestId('pdf-download'));
     await waitFor(() => expect(hub.calls).toHaveLength(2));
-    expect(hub.calls[1].body).toEqual({ layoutOptions: { widgets: ['mainPage', 'pressureMap', 'results', 'histogram', 'notes'], language: 'en', palette: 'hot', manualScale: 300 } });
+    expect(hub.calls[1].body).toEqual({ layoutOptions: { widgets: ['mainPage', 'pressureMap', 'results', 'histogram', 'notes'], language: 'en', palette: 'hot', manualScale: 300, ...clock } });
   });
 });
 

@@ -5,7 +5,7 @@ import { chartWidth } from './chartWidth';
 import { engineResult } from './engineResult';
 import { NOTES_MAX, NOTES_ROWS, notesWithinLimit } from './notes';
 import { HISTORY_PAGE_SIZE, pageSummary, STORAGE_QUOTA_MB } from './pagination';
-import { initialWidgets, selectedWidgets, toggleWidget } from './pdfLayout';
+import { initialWidgets, reportClock, selectedWidgets, toggleWidget } from './pdfLayout';
 import { reportLanguage } from './PdfLayoutModal';
 import { intervalMs, playbackFrame, playbackLength, SPEEDS, speedLabel, traceIndex } from './playback';
 import { creationSeconds, meanGrid, parameter, previewFrames } from './record';
@@ -53,6 +53,21 @@ describe('PDF widgets', () => {
     const some = initialWidgets('see heel');
     expect(some.find((w) => w.widget === 'notes')).toEqual({ widget: 'notes', checked: true, locked: false });
     expect(selectedWidgets(toggleWidget(toggleWidget(some, 'notes'), 'histogram'))).toEqual(['mainPage', 'pressureMap', 'results']);
+  });
+  it("the report's clock is the browser's zone and its offset on the record's day", () => {
+    const zone = Intl.DateTimeFormat().resolvedOptions().timeZone;
+    // Summer and winter days: the offset is the zone's on each day, read here another way (the
+    // local wall-clock time the zone shows, minus UTC).
+    for (const seconds of [1_782_907_200, 1_795_305_600]) {
+      const parts = Object.fromEntries(
+        new Intl.DateTimeFormat('en-GB', { timeZone: zone, hourCycle: 'h23', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit' })
+          .formatToParts(new Date(seconds * 1000))
+          .map((p) => [p.type, p.value]),
+      );
+      const wall = Date.UTC(+parts.year, +parts.month - 1, +parts.day, +parts.hour, +parts.minute) / 1000;
+      expect(reportClock(seconds)).toEqual({ utcOffsetMinutes: Math.round((wall - seconds) / 60), timeZone: zone });
+    }
+    expect(reportClock(1_795_305_600, '')).toEqual({ utcOffsetMinutes: 0 - new Date(1_795_305_600_000).getTimezoneOffset() });
   });
   it('report language from the interface language', () => {
     expect(reportLanguage('en-US')).toBe('en');

@@ -44,3 +44,11 @@ export function pdfColours(view: Pick<ViewOptions, 'mapColorIndex' | 'manualScal
   const palette = PALETTES[paletteIndex(view.mapColorIndex)].id;
   return view.manualScale ? { palette, manualScale: view.manualScaleValue } : { palette };
 }
+
+/** The user's clock for a report of a record made at `creationSeconds` (Unix s): the browser's
+ * IANA zone (printed beside the time) and its offset from UTC on that day, summer time included.
+ * The hub has no zone database, so it prints the time the browser says the record was made. */
+export function reportClock(creationSeconds: number, timeZone = Intl.DateTimeFormat().resolvedOptions().timeZone): { utcOffsetMinutes: number; timeZone?: string } {
+  const utcOffsetMinutes = 0 - new Date(creationSeconds * 1000).getTimezoneOffset();
+  return timeZone ? { utcOffsetMinutes, timeZone } : { utcOffsetMinutes };
+}

@@ -1,0 +1,275 @@
+// Tour: the PDF reports a clinician hands to a patient. The company gets a logo; a patient
+// (María García Pérez, 64.5 kg, 168 cm) is registered and selected; the hub captures analyses on
+// the simulated devices of every family it has (podology plate: static, balance, dynamic; seat:
+// static and fitting; bed: static; rehab platform: static and balance); then the patient's
+// weight and height change, as months later. Every report is downloaded — the podology static
+// one through the PDF modal, as a user does — with the browser's clock, and each real-scale
+// print on A3 and A4. Each PDF is kept under artifacts/e2e/reports/ with its pages as PNG images
+// (pdftoppm), and its text (pdftotext) is checked: the patient, the figures of the capture day,
+// the company, the local time, units.
+//
+// Run with TZ=Europe/Madrid (or any zone) to see the report follow the browser's zone.
+
+import { execFileSync } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { deflateSync } from 'node:zlib';
+import { decode, encode } from '@msgpack/msgpack';
+import WebSocket from 'ws';
+
+export const name = 'reports';
+
+/** CRC-32 of PNG chunks. */
+function crc32(bytes) {
+  let c = ~0;
+  for (const b of bytes) {
+    c ^= b;
+    for (let k = 0; k < 8; k++) c = c & 1 ? (c >>> 1) ^ 0xedb88320 : c >>> 1;
+  }
+  return ~c >>> 0;
+}
+
+/** A 160 × 60 RGBA logo: a teal rounded badge with a white cross, transparent around it. */
+function logoPng() {
+  const [w, h] = [160, 60];
+  const raw = Buffer.alloc(h * (w * 4 + 1));
+  for (let y = 0; y < h; y++) {
+    raw[y * (w * 4 + 1)] = 0;
+    for (let x = 0; x < w; x++) {
+      const i = y * (w * 4 + 1) + 1 + x * 4;
+      const inBadge = x < 60 && (x - 30) ** 2 + (y - 30) ** 2 < 28 ** 2;
+      const cross = inBadge && ((Math.abs(x - 30) < 6 && Math.abs(y - 30) < 18) || (Math.abs(y - 30) < 6 && Math.abs(x - 30) < 18));
+      const bar = x >= 70 && x < 155 && ((y >= 14 && y < 24) || (y >= 34 && y < 44 && x < 130));
+      const [r, g, b, a] = cross ? [255, 255, 255, 255] : inBadge ? [0, 128, 128, 255] : bar ? [40, 70, 120, 255] : [0, 0, 0, 0];
+      raw.set([r, g, b, a], i);
+    }
+  }
+  const chunk = (type, data) => {
+    const len = Buffer.alloc(4);
+    len.writeUInt32BE(data.length);
+    const body = Buffer.concat([Buffer.from(type, 'ascii'), data]);
+    const crc = Buffer.alloc(4);
+    crc.writeUInt32BE(crc32(body));
+    return Buffer.concat([len, body, crc]);
+  };
+  const ihdr = Buffer.alloc(13);
+  ihdr.writeUInt32BE(w, 0);
+  ihdr.writeUInt32BE(h, 4);
+  ihdr.set([8, 6, 0, 0, 0], 8);
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk('IHDR', ihdr),
+    chunk('IDAT', deflateSync(raw)),
+    chunk('IEND', Buffer.alloc(0)),
+  ]);
+}
+
+async function hubSocket(base, token) {
+  const ws = new WebSocket(`${base.replace(/^http/, 'ws')}/ws`);
+  ws.binaryType = 'nodebuffer';
+  const listeners = new Set();
+  ws.on('message', (raw) => {
+    const env = decode(raw);
+    for (const fn of listeners) fn(env);
+  });
+  await new Promise((res, rej) => {
+    ws.once('open', res);
+    ws.once('error', rej);
+  });
+  const send = (event, data) => ws.send(encode({ event, data }));
+  const next = (pred, timeoutMs, what) =>
+    new Promise((res, rej) => {
+      const timer = setTimeout(() => {
+        listeners.delete(fn);
+        rej(new Error(`timed out waiting for ${what}`));
+      }, timeoutMs);
+      const fn = (env) => {
+        if (!pred(env)) return;
+        clearTimeout(timer);
+        listeners.delete(fn);
+        res(env);
+      };
+      listeners.add(fn);
+    });
+  send('authenticate', { token });
+  const auth = await next((e) => e.event === 'authenticated' || e.event === 'error', 10_000, 'authenticated');
+  if (auth.event !== 'authenticated') throw new Error(`socket refused: ${JSON.stringify(auth.data)}`);
+  send('joinCompany', {});
+  return { send, next, close: () => ws.close() };
+}
+
+async function capture(socket, deviceId, patientId, analysisType, seconds = 0) {
+  let outcome = '';
+  for (let attempt = 0; attempt < 20; attempt++) {
+    socket.send('startCapture', { deviceId, analysisType, patientId, seconds });
+    const env = await socket.next(
+      (e) =>
+        (e.event === 'capture' && e.data?.deviceId === deviceId && ['resultsDue', 'failed'].includes(e.data.phase)) ||
+        (e.event === 'error' && typeof e.data?.error === 'string'),
+      60_000,
+      `the ${analysisType} capture outcome`,
+    );
+    outcome = env.event === 'capture' ? env.data.phase : `refused: ${env.data.error}`;
+    if (outcome === 'resultsDue') return;
+    await new Promise((r) => setTimeout(r, 1000));
+  }
+  throw new Error(`${analysisType} capture on ${deviceId}: ${outcome}`);
+}
+
+async function api(page, path, init = {}) {
+  return page.evaluate(
+    async ({ path, init }) => {
+      const res = await fetch(path, { ...init, headers: { Authorization: `Bearer ${localStorage.getItem('user')}`, 'Content-Type': 'application/json' } });
+      const text = await res.text();
+      let body = null;
+      try {
+        body = JSON.parse(text);
+      } catch {
+        body = text;
+      }
+      return { status: res.status, body };
+    },
+    { path, init },
+  );
+}
+
+/** Downloads a PDF from the page with the browser's clock for the record's day, as the modal does. */
+async function downloadPdf(page, path, body, creationDate) {
+  return page.evaluate(
+    async ({ path, body, creationDate }) => {
+      const clock = { utcOffsetMinutes: 0 - new Date(creationDate * 1000).getTimezoneOffset(), timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone };
+      const payload = body.layoutOptions ? { layoutOptions: { ...body.layoutOptions, ...clock } } : { ...body, ...clock };
+      const res = await fetch(path, {
+        method: 'POST',
+        headers: { Authorization: `Bearer ${localStorage.getItem('user')}`, 'Content-Type': 'application/json' },
+        body: JSON.stringify(payload),
+      });
+      const bytes = Array.from(new Uint8Array(await res.arrayBuffer()));
+      return { status: res.status, disposition: res.headers.get('Content-Disposition'), bytes };
+    },
+    { path, body, creationDate },
+  );
+}
+
+/** Keeps a PDF and its pages as images; returns its text. */
+function keep(artifacts, file, bytes) {
+  const path = `${artifacts}/${file}`;
+  writeFileSync(path, Buffer.from(bytes));
+  execFileSync('pdftoppm', ['-png', '-r', '70', path, path.replace(/\.pdf$/, '')]);
+  return execFileSync('pdftotext', ['-layout', path, '-']).toString();
+}
+
+export async function run({ base, page, test, login, artifacts }) {
+  const patientName = 'María García Pérez';
+  const records = [];
+  let userId = '';
+
+  await test('a logo, a patient and captures on every family', async (ok) => {
+    await login();
+    userId = await page.evaluate(() => localStorage.getItem('userId'));
+    const token = await page.evaluate(() => localStorage.getItem('user'));
+    const company = await api(page, '/api/companyUser');
+    const companyName = company.body[0].companyName;
+    const logo = `data:image/png;base64,${logoPng().toString('base64')}`;
+    const saved = await api(page, '/api/companyUser', { method: 'PUT', body: JSON.stringify({ companyName, address: company.body[0].address ?? '', logo }) });
+    if (saved.status !== 200) throw new Error(`logo not saved: ${saved.status} ${JSON.stringify(saved.body)}`);
+    ok(`${companyName} has a logo`);
+    const created = await api(page, `/api/podometry/patients/${userId}`, {
+      method: 'POST',
+      body: JSON.stringify({ name: patientName, weight: 64.5, height: 168, gender: 'Female', agreeDataTreatment: true }),
+    });
+    if (created.status !== 201) throw new Error(`patient not created: ${created.status} ${JSON.stringify(created.body)}`);
+    const patientId = created.body._id.$oid;
+    const selected = await api(page, `/api/podometry/patient/select/${userId}`, { method: 'PUT', body: JSON.stringify({ patientId }) });
+    if (selected.status !== 200) throw new Error(`patient not selected: ${selected.status}`);
+
+    const devices = (await api(page, '/api/userDevices')).body;
+    const byType = (type) => {
+      const d = devices.find((x) => x.deviceType === type);
+      if (!d) throw new Error(`no ${type} in the demo`);
+      return d._id.$oid;
+    };
+    const plan = [
+      ['Podology IoT', 'Static'],
+      ['Podology IoT', 'Balance'],
+      ['Podology IoT', 'Dynamic', 8],
+      ['Seating Mat IoT', 'Static'],
+      ['Seating Mat IoT', 'Fitting'],
+      ['Mattress Mat IoT', 'Static'],
+      ['Rehab Mat', 'Static'],
+      ['Rehab Mat', 'Balance'],
+    ];
+    const socket = await hubSocket(base, token);
+    try {
+      for (const [type, kind, seconds] of plan) {
+        await capture(socket, byType(type), patientId, kind, seconds ?? 0);
+        ok(`${type}: ${kind} capture reported resultsDue`);
+      }
+    } finally {
+      socket.close();
+    }
+    for (let i = 0; i < 40 && records.length < plan.length; i++) {
+      await page.waitForTimeout(500);
+      const listed = [];
+      for (let p = 1; p <= 2; p++) {
+        const res = await api(page, `/api/podometryAnalysisPatient/${userId}/${patientId}/all/${p}`);
+        if (Array.isArray(res.body)) listed.push(...res.body);
+      }
+      records.splice(0, records.length, ...listed);
+    }
+    if (records.length < plan.length) throw new Error(`${records.length} analyses stored of ${plan.length}`);
+    for (const r of records) r.deviceType = devices.find((d) => d._id.$oid === r.deviceId)?.deviceType ?? '?';
+    ok(`${records.length} analyses stored`);
+    // Months later: the patient weighs more and has grown. The reports keep the capture day's.
+    const edited = await api(page, `/api/podometry/patient/${patientId}`, {
+      method: 'PUT',
+      body: JSON.stringify({ name: patientName, weight: 80, height: 171, gender: 'Female', agreeDataTreatment: true }),
+    });
+    if (edited.status !== 200) throw new Error(`patient not edited: ${edited.status} ${JSON.stringify(edited.body)}`);
+    ok('patient edited to 80 kg, 171 cm');
+  });
+
+  await test('the podology static report through the PDF modal', async (ok) => {
+    await page.goto(`${base}/devices`);
+    await page.locator('[data-testid="device-card"][data-device-type="Podology IoT"]').first().click();
+    await page.getByTestId('history-card').first().waitFor();
+    const card = page.locator('[data-testid="history-card"][data-analysis-type="Static"]').first();
+    await card.getByTestId('history-pdf').click();
+    await page.getByTestId('pdf-modal').waitFor();
+    const [download] = await Promise.all([page.waitForEvent('download', { timeout: 30_000 }), page.getByTestId('pdf-download').click()]);
+    const fileName = download.suggestedFilename();
+    if (!/^maria-garcia-perez_static_\d{4}-\d{2}-\d{2}_\d{4}\.pdf$/.test(fileName)) throw new Error(`download named ${fileName}`);
+    const text = keep(artifacts, `modal-${fileName}`, readFileSync(await download.path()));
+    const zone = await page.evaluate(() => Intl.DateTimeFormat().resolvedOptions().timeZone);
+    for (const phrase of [patientName, '64.5 kg', '168 cm', `(${zone})`, 'mmHg', 'Left foot']) {
+      if (!text.includes(phrase)) throw new Error(`"${phrase}" missing from the report:\n${text}`);
+    }
+    if (text.includes('80.0 kg')) throw new Error('the report shows today\'s weight');
+    ok(`${fileName}: patient, capture-day body, ${zone} time, mmHg`);
+    await page.keyboard.press('Escape');
+  });
+
+  await test('every report and real-scale print, kept as images', async (ok) => {
+    const widgets = ['mainPage', 'pressureMap', 'results', 'histogram', 'notes'];
+    for (const r of records) {
+      const id = r._id.$oid;
+      const creation = typeof r.creationDate === 'number' ? r.creationDate : Math.floor(Date.parse(r.creationDate.$date) / 1000);
+      const tag = `${r.deviceType.toLowerCase().replace(/[^a-z]+/g, '-')}-${r.analysisType.toLowerCase()}`;
+      const report = await downloadPdf(page, `/api/downloadAnalysisPDF/${id}/0`, { layoutOptions: { widgets, language: 'en', palette: 'pressure' } }, creation);
+      if (report.status !== 200) throw new Error(`${tag}: ${report.status}`);
+      const file = /filename="([^"]+)"/.exec(report.disposition ?? '')?.[1] ?? '';
+      if (!file.startsWith('maria-garcia-perez_')) throw new Error(`${tag}: named ${file}`);
+      const text = keep(artifacts, `${tag}-report.pdf`, report.bytes);
+      for (const phrase of [patientName, '64.5 kg', 'Page 1 /']) {
+        if (!text.includes(phrase)) throw new Error(`${tag}: "${phrase}" missing:\n${text}`);
+      }
+      if (r.deviceType === 'Mattress Mat IoT' && /foot|Height 2 cm/.test(text.replace(/Height 168 cm/, ''))) throw new Error(`${tag}: a bed report talks about feet:\n${text}`);
+      ok(`${tag}: ${file}`);
+      for (const layout of ['A3', 'A4']) {
+        const real = await downloadPdf(page, `/api/downloadRealScalePDF/${id}`, { layout, language: 'en', palette: 'pressure' }, creation);
+        if (real.status !== 200) throw new Error(`${tag} ${layout}: ${real.status}`);
+        keep(artifacts, `${tag}-real-scale-${layout}.pdf`, real.bytes);
+      }
+    }
+    ok('reports and prints kept under artifacts/e2e/reports/');
+  });
+}

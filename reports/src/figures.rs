@@ -1,0 +1,384 @@
+//! The figures a report prints for each kind of analysis, with their units: the key figures of
+//! the summary page and the rest for a further page. Each kind has its own: feet on a podology
+//! plate, the seat's loads, the bed's body regions (never feet), gait, balance, seating over
+//! time, and the rehab grades.
+
+use mat_core::analysis::body_centre::BodyCentreQuality;
+use mat_core::analysis::dynamic_podology::{ERROR_EVENTS_OUT_OF_ORDER, FootGait};
+use mat_core::analysis::bed_static::{BodyRegion, bed_static};
+use mat_core::analysis::seating::window_cells;
+use mat_core::analysis::seating_static::seating_static;
+use mat_core::analysis::units::{MMHG_PER_KPA, cell_pitch_cm, is_mattress};
+use mat_core::analysis::{AnalysisResult, BedStaticResult, NamedParameter, ParameterValue, PressureFrame, SeatingStaticResult, StaticResult};
+use mat_protocol::device_type::{DeviceType, PageFamily};
+
+use crate::i18n::{Language, Text, text};
+use crate::input::ReportMap;
+use crate::pressure_unit::{PressureScale, PressureUnit};
+
+/// A printed figure: label and value with its unit.
+pub type Figure = (String, String);
+
+/// The figures of one report: those on the summary page, and the rest.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Figures {
+    pub key: Vec<Figure>,
+    pub detail: Vec<Figure>,
+}
+
+/// What a static map is of, which decides its figures.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum StaticBody {
+    /// Two feet on a plate or floor mat.
+    Feet,
+    /// A seated person.
+    Seat,
+    /// A person lying on a bed.
+    Bed,
+}
+
+impl StaticBody {
+    /// The body a static map of `device` shows.
+    pub fn of(device: DeviceType) -> StaticBody {
+        if is_mattress(device) || device == DeviceType::SleepMat {
+            StaticBody::Bed
+        } else if matches!(device.page_family(), PageFamily::Seating | PageFamily::SeatedPosition) {
+            StaticBody::Seat
+        } else {
+            StaticBody::Feet
+        }
+    }
+}
+
+/// A number with `decimals` places and the language's decimal separator (a comma everywhere
+/// but en and ja).
+pub fn format_number(lang: Language, value: f64, decimals: usize) -> String {
+    let s = format!("{value:.decimals$}");
+    match lang {
+        Language::En | Language::Ja => s,
+        _ => s.replace('.', ","),
+    }
+}
+
+struct Writer<'a> {
+    lang: Language,
+    scale: &'a PressureScale,
+}
+
+impl Writer<'_> {
+    fn t(&self, x: Text) -> String {
+        text(self.lang, x).to_owned()
+    }
+    fn n(&self, v: f64, d: usize) -> String {
+        format_number(self.lang, v, d)
+    }
+    /// A cell value as a pressure with its unit.
+    fn pressure(&self, cell: f64) -> String {
+        format!("{} {}", self.n(self.scale.pressure(cell), self.scale.decimals()), self.scale.symbol())
+    }
+    /// A pressure mat-core gives in mmHg, in the report's unit.
+    fn mmhg(&self, mmhg: f64) -> String {
+        let value = match self.scale.unit {
+            PressureUnit::MmHg => mmhg,
+            PressureUnit::KPa => mmhg / MMHG_PER_KPA,
+        };
+        format!("{} {}", self.n(value, self.scale.decimals()), self.scale.symbol())
+    }
+    fn cm2(&self, v: f64) -> String {
+        format!("{} cm²", self.n(v, 0))
+    }
+    fn percent(&self, v: f64) -> String {
+        format!("{} %", self.n(v, 1))
+    }
+    fn seconds(&self, v: f64, d: usize) -> String {
+        format!("{} s", self.n(v, d))
+    }
+    fn of_foot(&self, foot: Text, what: Text) -> String {
+        format!("{} — {}", self.t(foot), self.t(what))
+    }
+}
+
+/// The figures of `result` for a map of `device` drawn from `map`, pressures on `scale`.
+pub fn figures(result: &AnalysisResult, device: DeviceType, map: &ReportMap, scale: &PressureScale, lang: Language) -> Figures {
+    let w = Writer { lang, scale };
+    let mut f = Figures::default();
+    match result {
+        AnalysisResult::Static(r) => static_figures(&w, r, device, map, &mut f),
+        AnalysisResult::SeatingStatic(r) => seat_figures(&w, r, &mut f),
+        AnalysisResult::BedStatic(r) => bed_figures(&w, r, &mut f),
+        AnalysisResult::Dynamic(r) => {
+            for (foot, gait, max_series) in [(Text::LeftFoot, &r.left, "leftMaxPressure"), (Text::RightFoot, &r.right, "rightMaxPressure")] {
+                f.key.push((w.of_foot(foot, Text::Steps), gait.stances.len().to_string()));
+                let stance_times: Vec<f64> = gait.stances.iter().map(|s| s.events.toe_off_s - s.events.initial_contact_s).collect();
+                if !stance_times.is_empty() {
+                    let mean = stance_times.iter().sum::<f64>() / stance_times.len() as f64;
+                    f.key.push((w.of_foot(foot, Text::StanceTime), w.seconds(mean, 2)));
+                }
+                f.key.push((w.of_foot(foot, Text::Rockers), rockers(&w, gait)));
+                if let Some(peak) = series_max(&r.additional_parameters, max_series) {
+                    f.key.push((w.of_foot(foot, Text::MaxPressure), w.pressure(peak)));
+                }
+                for (i, stance) in gait.stances.iter().enumerate() {
+                    let e = &stance.events;
+                    let value = match &stance.rockers {
+                        Some(k) => format!(
+                            "{} → {} ({}) · {} / {} / {} %",
+                            w.seconds(e.initial_contact_s, 2),
+                            w.seconds(e.toe_off_s, 2),
+                            w.seconds(e.toe_off_s - e.initial_contact_s, 2),
+                            w.n(k.heel_rocker_share, 0),
+                            w.n(k.ankle_rocker_share, 0),
+                            w.n(k.forefoot_rocker_share, 0)
+                        ),
+                        None => format!(
+                            "{} → {} ({})",
+                            w.seconds(e.initial_contact_s, 2),
+                            w.seconds(e.toe_off_s, 2),
+                            w.seconds(e.toe_off_s - e.initial_contact_s, 2)
+                        ),
+                    };
+                    f.detail.push((format!("{} {}", w.of_foot(foot, Text::Steps), i + 1), value));
+                }
+            }
+            f.key.push((w.t(Text::Duration), w.seconds(r.duration_s, 1)));
+        }
+        AnalysisResult::Balance(r) => {
+            f.key.push((w.t(Text::SwayPath), format!("{} cm", w.n(r.sway_path_length_cm, 1))));
+            f.key.push((w.t(Text::MeanVelocity), format!("{} cm/s", w.n(r.mean_velocity_cm_s, 2))));
+            f.key.push((w.t(Text::EllipseArea), format!("{} cm²", w.n(r.confidence_ellipse_area_cm2, 2))));
+            f.key.push((w.t(Text::Duration), w.seconds(r.duration_s, 1)));
+        }
+        AnalysisResult::SeatingDynamic(r) => {
+            // The PPI is the load of the 10 cm × 10 cm window around the peak: printed as the
+            // window's mean pressure, so it reads in the report's unit.
+            let side = window_cells(cell_pitch_cm(device));
+            f.key.push((w.t(Text::PeakPressureIndex), w.pressure(r.peak_pressure_index / (side * side) as f64)));
+            f.key.push((w.t(Text::DispersionIndex), w.percent(r.dispersion_index)));
+            f.key.push((w.t(Text::PushUps), r.push_ups.as_ref().map_or(0, Vec::len).to_string()));
+            f.key.push((w.t(Text::Duration), w.seconds(r.duration_s, 1)));
+            for (i, p) in r.push_ups.iter().flatten().enumerate() {
+                f.detail.push((format!("{} {}", w.t(Text::PushUps), i + 1), format!("{} ({})", w.seconds(p.start_s, 1), w.seconds(p.duration_s, 1))));
+            }
+        }
+        AnalysisResult::Fitting(r) | AnalysisResult::Rehab(r) => {
+            let quality = match r.quality {
+                BodyCentreQuality::Good => Text::Good,
+                BodyCentreQuality::Bad => Text::Bad,
+                BodyCentreQuality::Uncomplete => Text::Uncomplete,
+            };
+            f.key.push((w.t(Text::DistanceToCentre), format!("{} cm — {}", w.n(r.distance_cm, 1), w.t(quality))));
+            let pitch = cell_pitch_cm(device);
+            for ring in &r.rings {
+                // The spec's rings are named by their radius in cells: 11, 18 and 25.
+                let name = format!("{} {} ({} cm)", w.t(Text::InsideRing), w.n(ring.radius, 0), w.n(ring.radius * pitch, 0));
+                f.key.push((name, w.percent(ring.share)));
+            }
+        }
+    }
+    f
+}
+
+fn static_figures(w: &Writer<'_>, r: &StaticResult, device: DeviceType, map: &ReportMap, f: &mut Figures) {
+    match StaticBody::of(device) {
+        StaticBody::Feet => {
+            for (foot, front, back, global, surface, peak) in [
+                (Text::LeftFoot, r.left_front_pressure_distribution, r.left_back_pressure_distribution, r.left_global_pressure_distribution, r.left_global_surface, r.left_pressure_maximum),
+                (Text::RightFoot, r.right_front_pressure_distribution, r.right_back_pressure_distribution, r.right_global_pressure_distribution, r.right_global_surface, r.right_pressure_maximum),
+            ] {
+                f.key.push((
+                    w.of_foot(foot, Text::LoadDistribution),
+                    format!("{} ({} {} / {} %)", w.percent(global), w.t(Text::FrontBack), w.n(front, 1), w.n(back, 1)),
+                ));
+                f.key.push((w.of_foot(foot, Text::Surface), w.cm2(surface)));
+                if let Some([_, _, value]) = peak {
+                    f.key.push((w.of_foot(foot, Text::MaxPressure), w.pressure(value)));
+                }
+            }
+            // Each foot's surface is its contact area (the spec's whole-map contact area counts
+            // podology cells at 1 cm², which would contradict it).
+            f.key.push((w.t(Text::MeanPressure), w.pressure(r.avg_pressure)));
+            let pitch = cell_pitch_cm(device);
+            let point = |p: Option<[f64; 2]>| p.map_or_else(|| "—".to_owned(), |[x, y]| format!("{} ; {} cm", w.n(x * pitch, 1), w.n(y * pitch, 1)));
+            f.detail.push((w.of_foot(Text::LeftFoot, Text::CenterOfPressure), point(r.left_center_of_pressure)));
+            f.detail.push((w.of_foot(Text::RightFoot, Text::CenterOfPressure), point(r.right_center_of_pressure)));
+            f.detail.push((w.t(Text::ActivePoints), r.active_points_total.to_string()));
+            if r.footprint_edge_warning {
+                f.key.push((w.t(Text::EdgeWarning), String::new()));
+            }
+        }
+        // Records stored before issue 21 hold a feet result for seats and beds: their map is
+        // read again by the seat's or the bed's own engine (mat-core), never printed as feet.
+        StaticBody::Seat | StaticBody::Bed => {
+            let Ok(frame) = PressureFrame::new(map.rows, map.cols, map.cells.clone()) else { return };
+            if StaticBody::of(device) == StaticBody::Seat {
+                seat_figures(w, &seating_static(&frame, device), f);
+            } else {
+                let bmi_inputs = r.mattress.as_ref().map_or((None, None), |m| (m.weight_kg, m.height_cm));
+                bed_figures(w, &bed_static(&frame, device, bmi_inputs.0, bmi_inputs.1), f);
+            }
+        }
+    }
+}
+
+/// A seat's static figures (mat-core's seating engine): loads, ischial peaks, indices, contact.
+fn seat_figures(w: &Writer<'_>, r: &SeatingStaticResult, f: &mut Figures) {
+    f.key.push((w.t(Text::MaxPressure), w.mmhg(r.max_pressure_mmhg)));
+    f.key.push((w.t(Text::MeanPressure), w.mmhg(r.mean_pressure_mmhg)));
+    f.key.push((w.t(Text::ContactArea), w.cm2(r.contact_area_cm2)));
+    f.key.push((w.t(Text::PeakPressureIndex), w.mmhg(r.peak_pressure_index_mmhg)));
+    f.key.push((w.t(Text::DispersionIndex), w.percent(r.dispersion_index)));
+    f.key.push((w.t(Text::LoadLeftRight), format!("{} / {}", w.percent(r.left_load_percent), w.percent(r.right_load_percent))));
+    f.key.push((w.t(Text::LoadFrontBack), format!("{} / {}", w.percent(r.front_load_percent), w.percent(r.back_load_percent))));
+    for (side, peak) in [(Text::IschialLeft, &r.left_ischial), (Text::IschialRight, &r.right_ischial)] {
+        if let Some(p) = peak {
+            f.key.push((w.t(side), format!("{} ({} ; {} cm)", w.mmhg(p.peak_mmhg), w.n(p.position_cm[0], 1), w.n(p.position_cm[1], 1))));
+        }
+    }
+    if let Some([x, y]) = r.center_of_pressure_cm {
+        f.detail.push((w.t(Text::CenterOfPressure), format!("{} ; {} cm", w.n(x, 1), w.n(y, 1))));
+    }
+}
+
+/// A bed's static figures (mat-core's bed engine): body regions head to heels, never feet.
+fn bed_figures(w: &Writer<'_>, r: &BedStaticResult, f: &mut Figures) {
+    f.key.push((w.t(Text::MaxPressure), w.mmhg(r.max_pressure_mmhg)));
+    f.key.push((w.t(Text::MeanPressure), w.mmhg(r.mean_pressure_mmhg)));
+    f.key.push((w.t(Text::ContactArea), w.cm2(r.mattress.contact_area_cm2)));
+    if let Some(bmi) = r.mattress.bmi {
+        f.key.push((w.t(Text::Bmi), format!("{} kg/m²", w.n(bmi, 1))));
+    }
+    for region in &r.regions {
+        f.key.push((
+            w.t(region_text(region.region)),
+            format!(
+                "{} {} · {} {} · {}",
+                w.t(Text::Peak),
+                w.mmhg(region.peak_mmhg),
+                w.t(Text::Mean),
+                w.mmhg(region.mean_mmhg),
+                w.cm2(region.contact_area_cm2)
+            ),
+        ));
+    }
+}
+
+fn region_text(region: BodyRegion) -> Text {
+    match region {
+        BodyRegion::Head => Text::RegionHead,
+        BodyRegion::Shoulders => Text::RegionShoulders,
+        BodyRegion::Back => Text::RegionBack,
+        BodyRegion::Sacrum => Text::RegionSacrum,
+        BodyRegion::Legs => Text::RegionLegs,
+        BodyRegion::Heels => Text::RegionHeels,
+    }
+}
+
+fn rockers(w: &Writer<'_>, gait: &FootGait) -> String {
+    match &gait.rockers {
+        Some(k) => format!(
+            "{} / {} / {} s ({} / {} / {} %)",
+            w.n(k.heel_rocker_s, 2),
+            w.n(k.ankle_rocker_s, 2),
+            w.n(k.forefoot_rocker_s, 2),
+            w.n(k.heel_rocker_share, 0),
+            w.n(k.ankle_rocker_share, 0),
+            w.n(k.forefoot_rocker_share, 0)
+        ),
+        None if gait.error.as_deref() == Some(ERROR_EVENTS_OUT_OF_ORDER) => w.t(Text::RockersOutOfOrder),
+        None => w.t(Text::RockersNoStance),
+    }
+}
+
+/// The highest value of a named series.
+fn series_max(parameters: &[NamedParameter], name: &str) -> Option<f64> {
+    parameters.iter().find(|p| p.name == name).and_then(|p| match &p.value {
+        ParameterValue::Series(values) => values.iter().copied().filter(|v| v.is_finite()).reduce(f64::max),
+        _ => None,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use mat_core::analysis::dynamic_podology::DynamicResult;
+    use mat_core::analysis::{AnalysisKind, AnalysisParams, Capture, PressureFrame, analyse};
+
+    fn analysed(device: DeviceType, map: &ReportMap) -> AnalysisResult {
+        let mut capture = Capture::new(device, map.rows, map.cols);
+        capture.push(0, PressureFrame::new(map.rows, map.cols, map.cells.clone()).unwrap()).unwrap();
+        analyse(AnalysisKind::Static, &capture, &AnalysisParams { weight_kg: Some(70.0), height_cm: Some(175.0) }).unwrap()
+    }
+
+    fn labels(figures: &[Figure]) -> String {
+        figures.iter().map(|(l, v)| format!("{l}: {v}\n")).collect()
+    }
+
+    #[test]
+    fn numbers_use_the_language_separator() {
+        assert_eq!(format_number(Language::En, 22.857, 1), "22.9");
+        assert_eq!(format_number(Language::Es, 22.857, 1), "22,9");
+        assert_eq!(format_number(Language::Ja, 0.5, 3), "0.500");
+    }
+
+    #[test]
+    fn a_bed_prints_body_regions_in_mmhg_and_no_feet() {
+        // A body along the bed (its columns, head at column 0) from column 4 to column 43 of a
+        // 48 × 48 bed map, 50 steps (20 mmHg), hips at 100.
+        let mut cells = vec![1u16; 48 * 48];
+        for r in 18..30 {
+            for c in 4..44 {
+                cells[r * 48 + c] = if (22..26).contains(&c) { 100 } else { 50 };
+            }
+        }
+        let map = ReportMap { rows: 48, cols: 48, cells };
+        let scale = PressureScale::new(DeviceType::MattressMatIoT, None, false);
+        let f = figures(&analysed(DeviceType::MattressMatIoT, &map), DeviceType::MattressMatIoT, &map, &scale, Language::En);
+        let all = labels(&f.key) + &labels(&f.detail);
+        assert!(!all.contains("foot") && !all.contains("Height"), "{all}");
+        assert!(all.contains("Maximum pressure: 40.0 mmHg"), "{all}");
+        assert!(all.contains("BMI: 22.9 kg/m²"), "{all}");
+        // mat-core's regions: the sacrum and pelvis span columns 4 + 40 × 0.40 = 20 to 4 + 40 × 0.58 = 27,
+        // the four 100-step hip columns and three of 50: (4 × 100 + 3 × 50) / 7 × 0.4 = 31.4 mmHg.
+        assert!(all.contains("Sacrum and pelvis: Peak 40.0 mmHg · Mean 31.4 mmHg · 1344 cm²"), "{all}");
+        assert!(all.contains("Head: Peak 20.0 mmHg · Mean 20.0 mmHg · 960 cm²"), "{all}");
+    }
+
+    #[test]
+    fn a_seat_prints_loads_and_indices_without_feet() {
+        let mut cells = vec![0u16; 16 * 16];
+        for r in 4..12 {
+            for c in 3..13 {
+                cells[r * 16 + c] = 120;
+            }
+        }
+        let map = ReportMap { rows: 16, cols: 16, cells };
+        let scale = PressureScale::new(DeviceType::SeatingMatIoT, None, false);
+        let f = figures(&analysed(DeviceType::SeatingMatIoT, &map), DeviceType::SeatingMatIoT, &map, &scale, Language::Fr);
+        let all = labels(&f.key);
+        assert!(!all.contains("pied"), "{all}");
+        // 80 cells of 4 cm²; 120 units × 1000/255 Pa = 3,5 mmHg.
+        assert!(all.contains("Surface de contact: 320 cm²"), "{all}");
+        assert!(all.contains("Pression maximale: 3,5 mmHg"), "{all}");
+    }
+
+    #[test]
+    fn a_walk_without_steps_says_so_and_figures_carry_units() {
+        let result = AnalysisResult::Dynamic(DynamicResult {
+            additional_parameters: vec![NamedParameter::new("leftMaxPressure", ParameterValue::Series(vec![10.0, 255.0]))],
+            left: FootGait::default(),
+            right: FootGait { error: Some(ERROR_EVENTS_OUT_OF_ORDER.to_owned()), ..FootGait::default() },
+            feet_separated: true,
+            duration_s: 4.0,
+            playback_frames: 4,
+        });
+        let map = ReportMap { rows: 2, cols: 2, cells: vec![0; 4] };
+        let scale = PressureScale::new(DeviceType::PodologyIoT, None, false);
+        let f = figures(&result, DeviceType::PodologyIoT, &map, &scale, Language::Ja);
+        let all = labels(&f.key);
+        assert!(all.contains("左足 — 歩数: 0"), "{all}");
+        assert!(all.contains("ロッカーを計算できません：接地が不足しています"), "{all}");
+        assert!(all.contains("ロッカーを計算できません：歩行イベントの順序が不正です"), "{all}");
+        assert!(all.contains("7.5 mmHg"), "{all}");
+        assert!(all.contains("時間: 4.0 s"), "{all}");
+    }
+}
