@@ -27,4 +27,4 @@ pub mod retry;
 mod segment;
 mod timestamp;
 
-pub use timestamp::hl7_timestamp;
+pub use timestamp::{hl7_date, hl7_timestamp};

@@ -10,6 +10,12 @@ pub fn hl7_timestamp(unix_ms: u64) -> String {
     format!("{year:04}{month:02}{day:02}{:02}{:02}{:02}.{millis:03}+0000", rem / 3600, rem % 3600 / 60, rem % 60)
 }
 
+/// `YYYYMMDD` (HL7 DT) for Unix seconds, before 1970 too (a birth date is one).
+pub fn hl7_date(unix_secs: i64) -> String {
+    let (year, month, day) = civil_from_days(unix_secs.div_euclid(86_400));
+    format!("{year:04}{month:02}{day:02}")
+}
+
 /// Howard Hinnant's days-to-civil algorithm (proleptic Gregorian).
 fn civil_from_days(z: i64) -> (i64, u32, u32) {
     let z = z + 719_468;
@@ -27,6 +33,15 @@ fn civil_from_days(z: i64) -> (i64, u32, u32) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn dates_before_and_after_1970() {
+        assert_eq!(hl7_date(0), "19700101");
+        assert_eq!(hl7_date(-1), "19691231");
+        assert_eq!(hl7_date(365 * 86_400), "19710101");
+        // 4 December 1961, 00:00 UTC.
+        assert_eq!(hl7_date(-254_448_000), "19611204");
+    }
 
     #[test]
     fn timestamps_are_utc_with_milliseconds() {

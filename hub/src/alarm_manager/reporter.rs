@@ -147,8 +147,8 @@ impl AlarmReporter {
         let Some(route) = self.route_of(company_id).await? else { return Ok(()) };
         let company = self.store.company(company_id);
         let Some(device) = company.devices().get(device_id).await? else { return Ok(()) };
-        // The device's own patient is issue 22's (branch h22b); until it lands no PID is sent.
-        let input = ReportInput { alarm_key, kind, phase, raised_at_ms, ended_at_ms, device: &device, patient: None };
+        let patient = assigned_patient(&company, &device).await?;
+        let input = ReportInput { alarm_key, kind, phase, raised_at_ms, ended_at_ms, device: &device, patient };
         let Some(entry) = outbox_entry(&route, input, unix_ms()) else { return Ok(()) };
         if company.alarm_outbox().enqueue(&entry).await? {
             self.wake.notify_one();
@@ -173,6 +173,35 @@ impl AlarmReporter {
             }
         }
         Ok(())
+    }
+}
+
+/// The patient PID names: the one assigned to the device, or to the room set it belongs to
+/// (issue 22's bedside patient), read when the report is queued.
+async fn assigned_patient(company: &storage::CompanyStore<'_>, device: &Device) -> Result<Option<pcd04::Patient>, StoreError> {
+    let mut patient_id = device.current_patient.clone();
+    if patient_id.is_none()
+        && let Some(parent) = &device.parent_id
+    {
+        patient_id = company.devices().get(parent).await?.and_then(|set| set.current_patient);
+    }
+    let Some(id) = patient_id else { return Ok(None) };
+    Ok(company.patients().get(&id).await?.map(|p| pid_patient(&p)))
+}
+
+/// A stored patient as PID carries it: the hub keeps one name field, sent whole as the family
+/// name (XPN-1) rather than guessed apart.
+fn pid_patient(patient: &storage::model::Patient) -> pcd04::Patient {
+    pcd04::Patient {
+        id: patient.id.clone(),
+        family_name: patient.fields.name.clone(),
+        given_name: String::new(),
+        birth_date: patient.fields.birth_date.map(ihe_pcd::hl7_date),
+        sex: patient.fields.gender.as_deref().map(|g| match g {
+            "Male" => "M",
+            "Female" => "F",
+            _ => "U",
+        }.to_owned()),
     }
 }
 
@@ -217,6 +246,26 @@ mod tests {
         assert!(entry.message.contains("PV1||I|Bed 12A^12^A^St Mary^^^North^3\r"));
         assert_eq!(outbox_entry(&route(&["Missing"]), input("Ulcer Risk", Phase::Start), 5_000), None, "kind not chosen");
         assert_eq!(outbox_entry(&route(&["Missing"]), input("Missing", Phase::End), 5_000).unwrap().control_id, "dev1-4-end");
+    }
+
+    #[test]
+    fn a_stored_patient_becomes_pid_with_birth_date_and_sex() {
+        let patient = storage::model::Patient {
+            id: "p7".into(),
+            company_id: "c1".into(),
+            created_at: 0,
+            fields: storage::model::PatientFields {
+                name: "Ana García Pérez".into(),
+                birth_date: Some(-254_448_000),
+                gender: Some("Female".into()),
+                ..storage::model::PatientFields::default()
+            },
+        };
+        let pid = pid_patient(&patient);
+        assert_eq!(pid.id, "p7");
+        assert_eq!(pid.family_name, "Ana García Pérez");
+        assert_eq!(pid.birth_date.as_deref(), Some("19611204"));
+        assert_eq!(pid.sex.as_deref(), Some("F"));
     }
 
     #[test]
