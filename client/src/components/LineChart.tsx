@@ -43,8 +43,9 @@ export interface LineChartProps {
 }
 
 export function LineChart({ times, values, series, height = 220, yRange, label, testId = 'line-chart', unit }: LineChartProps) {
-  const { i18n } = useTranslation();
+  const { t, i18n } = useTranslation();
   const lng = i18n.resolvedLanguage ?? i18n.language;
+  const timeLabel = t('pages.log.date');
   const hostRef = useRef<HTMLDivElement>(null);
   const chartRef = useRef<uPlot | null>(null);
   const seriesKey = series.map((s) => `${s.label}:${s.color}`).join('|');
@@ -60,7 +61,7 @@ export function LineChart({ times, values, series, height = 220, yRange, label, 
       cursor: { drag: { x: false, y: false } },
       // Times and values in the user's language and time zone (lib/format), not uPlot's US style.
       series: [
-        { value: (_u: uPlot, v: number | null) => (v == null ? '—' : formatDateTime(v * 1000, lng)) },
+        { label: timeLabel, value: (_u: uPlot, v: number | null) => (v == null ? '—' : formatDateTime(v * 1000, lng)) },
         ...series.map((s) => ({
           label: s.label,
           stroke: s.color,
@@ -91,7 +92,7 @@ export function LineChart({ times, values, series, height = 220, yRange, label, 
       chartRef.current = null;
     };
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [seriesKey, height, yRange?.[0], yRange?.[1], lng, unit]);
+  }, [seriesKey, height, yRange?.[0], yRange?.[1], lng, unit, timeLabel]);
 
   useEffect(() => {
     chartRef.current?.setData([times.map((t) => t / 1000), ...values] as uPlot.AlignedData);
