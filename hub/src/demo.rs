@@ -206,14 +206,36 @@ async fn issue_secret(store: &Store, company: &str, id: &str, serial: &str, devi
     Ok(DemoDevice { serial: serial.into(), device_type: device_type.into(), secret })
 }
 
+/// How the demo's simulated patients use their beds, so every alarm can be seen (issue 23): away
+/// for a minute, well past the 30 s absence delay (a Missing alarm, then back in bed), and each
+/// posture held past the repositioning clock's one-minute turn confirmation, so the turns the
+/// device log shows are the turns the clock counts. The simulator's own default (20 s away,
+/// postures of 30–60 s) raised no Missing alarm in 70 minutes of demo.
+pub fn demo_bed_script() -> simulator::synth::BedScript {
+    use std::time::Duration;
+    simulator::synth::BedScript {
+        empty: Duration::from_secs(60),
+        lie_down: Duration::from_secs(4),
+        supine: Duration::from_secs(150),
+        turn: Duration::from_secs(4),
+        left_lateral: Duration::from_secs(90),
+        right_lateral: Duration::from_secs(90),
+        prone: Duration::from_secs(75),
+        leave: Duration::from_secs(4),
+    }
+}
+
 /// Starts one simulated device per demo device, over one shared QUIC endpoint.
 pub fn start_simulators(devices: Vec<DemoDevice>, quic: SocketAddr, cert: &Path, stop: watch::Receiver<bool>) -> anyhow::Result<Vec<JoinHandle<()>>> {
     let client = simulator::QuicClient::new(simulator::Trust::PemFile(cert.to_path_buf())).context("creating the simulators' QUIC endpoint")?;
     let stats = Arc::new(simulator::SimStats::default());
     let mut tasks = Vec::new();
     for device in devices {
-        let spec = simulator::DeviceSpec::new(device.serial.clone(), device.secret, &device.device_type)
+        let mut spec = simulator::DeviceSpec::new(device.serial.clone(), device.secret, &device.device_type)
             .with_context(|| format!("no simulator preset for {}", device.device_type))?;
+        if let simulator::Scenario::BedOccupant(script) = &mut spec.scenario {
+            *script = demo_bed_script();
+        }
         let transport = simulator::Transport::QuicShared { client: client.clone(), addr: quic, server_name: "localhost".into() };
         let (stats, stop) = (stats.clone(), stop.clone());
         tasks.push(tokio::spawn(async move {
@@ -228,6 +250,19 @@ pub fn start_simulators(devices: Vec<DemoDevice>, quic: SocketAddr, cert: &Path,
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn demo_patients_stay_away_long_enough_for_missing_and_hold_postures_long_enough_to_count() {
+        use mat_core::machine::patient_status::DEFAULT_ABSENCE_DELAY;
+        use mat_core::machine::pressure_ulcer::UlcerConfig;
+        let script = demo_bed_script();
+        // Missing needs the absence delay plus the empty bed's detection; a quarter more is margin.
+        assert!(script.empty >= DEFAULT_ABSENCE_DELAY * 2, "{:?} away", script.empty);
+        let confirmation = UlcerConfig::default().turn_confirmation;
+        for held in [script.supine, script.left_lateral, script.right_lateral, script.prone] {
+            assert!(held > confirmation + std::time::Duration::from_secs(10), "a posture of {held:?} is no turn");
+        }
+    }
 
     #[tokio::test]
     async fn seeding_twice_keeps_one_of_everything_and_rotates_secrets() {

@@ -123,11 +123,17 @@ describe('the alarm banner', () => {
   it('after Attend the card says who attended and when, and is no longer orange', async () => {
     localStorage.setItem('user', 'T0K');
     const attendedTime = Math.floor(Date.now() / 1000);
+    let reads = 0;
     stubFetch({
       '/api/userDevices': () => ({ body: DEVICES }),
       '/api/deviceConfCompany': () => ({ body: [] }),
+      // The first read comes before the hub's writer has stored the attendance.
       '/api/iotAlarms/m1': () => ({
-        body: [{ _id: oid('m1-4'), deviceId: 'm1', kind: 'Ulcer Risk', creationDate: attendedTime - 60, hasBeenAttended: true, attendedTime, timeToAttend: 60, attendedBy: 'nurse@example.com' }],
+        body: [
+          reads++ === 0
+            ? { _id: oid('m1-4'), deviceId: 'm1', kind: 'Ulcer Risk', creationDate: attendedTime - 60, hasBeenAttended: false, attendedTime: null, timeToAttend: null, attendedBy: null }
+            : { _id: oid('m1-4'), deviceId: 'm1', kind: 'Ulcer Risk', creationDate: attendedTime - 60, hasBeenAttended: true, attendedTime, timeToAttend: 60, attendedBy: 'nurse@example.com' },
+        ],
       }),
     });
     const { socket, emit } = emittingSocket();
@@ -146,7 +152,8 @@ describe('the alarm banner', () => {
     emit('alarmAttended', { deviceId: 'm1', alarmId: 4, attendedAtMs: attendedTime * 1000, timeToAttendMs: 60_000 });
     expect(card).toHaveAttribute('data-alarm', 'false');
     expect(card).toHaveAttribute('data-status', 'Correct');
-    await waitFor(() => expect(within(card).getByTestId('card-attended')).toHaveTextContent(/^Attended .+ by nurse@example\.com$/));
+    await waitFor(() => expect(within(card).getByTestId('card-attended')).toHaveTextContent(/^Attended .+ by nurse@example\.com$/), { timeout: 3_000 });
+    expect(reads).toBe(2);
     expect(within(card).getByTestId('card-repositioning')).toHaveTextContent('Turn due');
     expect(screen.queryByTestId('alarm-banner')).toBeNull();
   });

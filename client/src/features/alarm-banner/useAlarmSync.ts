@@ -10,6 +10,7 @@ import { getAlarms, getUserDevices, oidOf } from '../../lib/api';
 import { applyUserDevices, deviceInfoFamily } from '../../lib/devicesStore';
 import {
   addPendingAlarm,
+  alarmKey,
   attendanceFamily,
   attendanceFromLog,
   attendPendingAlarm,
@@ -55,13 +56,22 @@ export function useAlarmSync(): void {
       void readLog(deviceId);
     };
 
-    const learnWhoAttended = async (deviceId: string) => {
-      try {
-        const log = await getAlarms(deviceId);
-        const attendance = attendanceFromLog(log, deviceId);
-        if (!cancelled && attendance) store.set(attendanceFamily(deviceId), attendance);
-      } catch (err) {
-        console.error('alarm log could not be read', deviceId, err);
+    // The event can arrive before the alarm log has stored who attended (the hub's writer
+    // batches): read it again a few times until that alarm shows as attended.
+    const learnWhoAttended = async (deviceId: string, alarmId: number | string) => {
+      const key = alarmKey(deviceId, alarmId);
+      for (let attempt = 0; attempt < 5 && !cancelled; attempt++) {
+        try {
+          const log = await getAlarms(deviceId);
+          const attendance = attendanceFromLog(log.filter((e) => e._id.$oid === key), deviceId);
+          if (attendance) {
+            if (!cancelled) store.set(attendanceFamily(deviceId), attendance);
+            return;
+          }
+        } catch (err) {
+          console.error('alarm log could not be read', deviceId, err);
+        }
+        await new Promise((done) => setTimeout(done, 600));
       }
     };
 
@@ -96,7 +106,7 @@ export function useAlarmSync(): void {
           const deviceId = oidOf(data.deviceId);
           if (!deviceId || (typeof data.alarmId !== 'number' && typeof data.alarmId !== 'string')) break;
           attendPendingAlarm(store, deviceId, data.alarmId, typeof data.attendedAtMs === 'number' ? data.attendedAtMs : Date.now());
-          void learnWhoAttended(deviceId);
+          void learnWhoAttended(deviceId, data.alarmId);
           break;
         }
         case 'deviceConf':
