@@ -219,7 +219,7 @@ async fn bodies_over_the_limit_are_413_and_bad_json_400_never_500() {
 
 /// The calls only administrators may make (spec §9 and the hub's own: audit log, secret
 /// rotation), by method and documented path.
-const ADMINISTRATOR_ROUTES: [(&str, &str); 12] = [
+const ADMINISTRATOR_ROUTES: [(&str, &str); 13] = [
     ("POST", "/api/auth/signup"),
     ("GET", "/api/auth/companies"),
     ("GET", "/api/auth/companiesname"),
@@ -810,17 +810,22 @@ async fn stored_analyses_download_as_named_pdfs_in_the_requested_language() {
     expect(&stored, 201, "");
     let id = stored.json::<Value>()["_id"]["$oid"].as_str().unwrap().to_owned();
 
-    let options = json!({ "layoutOptions": { "widgets": ["mainPage", "notes"], "language": "es", "palette": "jet" } });
+    let options = json!({ "layoutOptions": { "widgets": ["mainPage", "notes"], "language": "es", "palette": "jet", "utcOffsetMinutes": 60, "timeZone": "Europe/Madrid" } });
     let pdf = request_raw(w.hub.http_addr, "POST", &format!("/api/downloadAnalysisPDF/{id}/0"), Some(&w.a.token), &options.to_string()).await;
     assert_eq!(pdf.status, 200, "{}", String::from_utf8_lossy(&pdf.body));
     assert_eq!(pdf.header("content-type").as_deref(), Some("application/pdf"));
-    assert_eq!(pdf.header("content-disposition").as_deref(), Some("attachment; filename=\"static_analysis_report_2023-11-14.pdf\""));
+    // Named after the patient and the analysis, at the user's local time (22:13 UTC is 23:13 in Madrid).
+    assert_eq!(pdf.header("content-disposition").as_deref(), Some("attachment; filename=\"ana-lopez_static_2023-11-14_2313.pdf\""));
     let document = lopdf::Document::load_mem(&pdf.body).expect("a PDF");
-    assert!(!document.get_pages().is_empty());
+    let summary = document.extract_text(&[1]).unwrap();
+    assert!(summary.contains("Ana López") && summary.contains("Clinic A") && summary.contains("2023-11-14 23:13 (Europe/Madrid)") && summary.contains("Pie plano"), "{summary}");
+    // A clock no zone has is refused.
+    let far = json!({ "layoutOptions": { "utcOffsetMinutes": 900 } });
+    expect(&w.call("POST", &format!("/api/downloadAnalysisPDF/{id}/0"), &w.a.token, far).await, 400, "toastErrorRaw.downloadError");
 
     let real = request_raw(w.hub.http_addr, "POST", &format!("/api/downloadRealScalePDF/{id}"), Some(&w.a.token), r#"{"layout": "A3"}"#).await;
     assert_eq!(real.status, 200, "{}", String::from_utf8_lossy(&real.body));
-    assert!(real.header("content-disposition").unwrap().contains("static_real_scale_a3_2023-11-14.pdf"));
+    assert!(real.header("content-disposition").unwrap().contains("ana-lopez_static_real-scale-a3_2023-11-14_2213.pdf"));
     let document = lopdf::Document::load_mem(&real.body).expect("a PDF");
     let page = *document.get_pages().values().next().unwrap();
     let media_box = document.get_object(page).unwrap().as_dict().unwrap().get(b"MediaBox").unwrap().as_array().unwrap().clone();

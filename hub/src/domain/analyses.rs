@@ -9,9 +9,9 @@ use actors::actor::record::CaptureRecord;
 use actors::catalog::Catalog;
 use mat_api::char_len;
 use mat_core::analysis::export::{export_raw, ExportError, ExportFile, ExportKind, ExportMetadata};
-use mat_core::analysis::{analyse, AnalysisKind, AnalysisParams, AnalysisResult, Capture, PressureFrame};
+use mat_core::analysis::{analyse, AnalysisKind, AnalysisParams, AnalysisResult};
 use mat_protocol::device_type::DeviceType;
-use reports::{PatientSummary, ReportMap};
+use reports::{PatientSummary, ReportBranding, ReportMap};
 use serde::Deserialize;
 use storage::model::{Analysis, AnalysisFilter, AnalysisTotals, NewAnalysis, NewAuditEntry};
 use storage::{CompanyStore, StoreError};
@@ -189,22 +189,13 @@ pub struct ReportSource {
     pub device_type: DeviceType,
     /// Empty when the device is unknown.
     pub device_name: String,
-    /// The patient's name, height and weight, when the patient still exists.
+    /// The patient's name, and height and weight on the analysis day, when the patient still
+    /// exists.
     pub patient: Option<PatientSummary>,
-}
-
-impl ReportSource {
-    /// The static result of a single map, so the report prints its figures; `None` for other
-    /// kinds.
-    pub fn static_result(&self) -> Option<AnalysisResult> {
-        if self.kind != AnalysisKind::Static {
-            return None;
-        }
-        let mut capture = Capture::new(self.device_type, self.map.rows, self.map.cols);
-        capture.push(0, PressureFrame::new(self.map.rows, self.map.cols, self.map.cells.clone()).ok()?).ok()?;
-        let params = AnalysisParams { weight_kg: self.patient.as_ref().and_then(|p| p.weight_kg), height_cm: self.patient.as_ref().and_then(|p| p.height_cm) };
-        analyse(AnalysisKind::Static, &capture, &params).ok()
-    }
+    /// The engine's result: the one stored with a capture, else computed again from the frames.
+    pub result: Option<AnalysisResult>,
+    /// The company's name, logo and variants.
+    pub branding: ReportBranding,
 }
 
 /// The record's kind; a type the engine does not know is a storage inconsistency.
@@ -218,15 +209,48 @@ fn analysis_device(catalog: &Catalog, company_id: &str, record: &Analysis) -> Op
     Some((device.device_type, device.name.clone()))
 }
 
-/// A stored analysis of the company, read back for a PDF report.
+/// The bytes of a logo kept as a `data:` URL (mat-api checked it).
+fn logo_bytes(logo: &str) -> Option<Vec<u8>> {
+    use base64::Engine;
+    let data = logo.split_once(";base64,").map_or(logo, |(_, data)| data);
+    base64::engine::general_purpose::STANDARD.decode(data).ok()
+}
+
+/// A stored analysis of the company, read back for a PDF report. The patient's height and
+/// weight are those stored with the capture (today's only for a record that has none: a
+/// client's analysis, or one stored before they were kept).
 pub async fn report_source(store: CompanyStore<'_>, catalog: &Catalog, id: &str) -> Result<ReportSource, DomainError> {
     let record = get(store, id).await?;
     let kind = record_kind(&record)?;
     let map = report_map(&preview_json(&record)).ok_or_else(|| DomainError::refused(NO_DATA, "the analysis has no pressure map to print"))?;
     let (device_type, device_name) = analysis_device(catalog, store.company_id(), &record).unwrap_or_else(|| (analysis_format::default_device_type(kind), String::new()));
+    let parameters = named_parameters(&record);
+    let at_capture = analysis_format::patient_at_capture(&parameters);
     let patient = store.patients().get(&record.patient_id).await.map_err(DomainError::internal)?;
-    let patient = patient.map(|p| PatientSummary { name: p.fields.name, height_cm: Some(p.fields.height), weight_kg: Some(p.fields.weight) });
-    Ok(ReportSource { record, kind, map, device_type, device_name, patient })
+    let patient = patient.map(|p| {
+        let (height_cm, weight_kg) = at_capture.unwrap_or((Some(p.fields.height), Some(p.fields.weight)));
+        PatientSummary { name: p.fields.name, height_cm, weight_kg }
+    });
+    let params = AnalysisParams { weight_kg: patient.as_ref().and_then(|p| p.weight_kg), height_cm: patient.as_ref().and_then(|p| p.height_cm) };
+    let result = match analysis_format::stored_result(&parameters).filter(|r| r.kind() == kind) {
+        Some(result) => Some(result),
+        // A client's analysis: analysed again from its frames, off the runtime (CPU-heavy for a
+        // long capture).
+        None => match export_capture(&record, &parameters, device_type) {
+            Ok(capture) => tokio::task::spawn_blocking(move || analyse(kind, &capture, &params).ok()).await.map_err(DomainError::internal)?,
+            Err(_) => None,
+        },
+    };
+    let company = store.profile().get().await.map_err(DomainError::internal)?;
+    let branding = company
+        .map(|c| ReportBranding {
+            company_name: c.company_name,
+            logo: c.logo.as_deref().and_then(logo_bytes),
+            fitness: c.variants.fitness,
+            hide_centre_of_pressure: c.variants.hide_centre_of_pressure,
+        })
+        .unwrap_or_default();
+    Ok(ReportSource { record, kind, map, device_type, device_name, patient, result, branding })
 }
 
 /// The raw-data export of a stored analysis of the company at `now_ms` (Unix ms): refused with

@@ -29,6 +29,10 @@ pub const FRAME_TIMES_PARAMETER: &str = "frameTimesMs";
 /// ordered parameters it repeats); the client's result views read it.
 pub const ANALYSIS_RESULT_PARAMETER: &str = "analysisResult";
 
+/// The name of the parameter holding the patient's height and weight on the capture day
+/// (`{ heightCm, weightKg }`), so a report printed later shows those, not today's.
+pub const PATIENT_AT_CAPTURE_PARAMETER: &str = "patientAtCapture";
+
 /// The parameter kept instead of the results when the engine could not analyse a capture.
 pub const ANALYSIS_ERROR_PARAMETER: &str = "analysisError";
 
@@ -89,6 +93,10 @@ pub fn capture_analysis(device_type: Option<DeviceType>, capture: &CaptureRecord
     };
     let times = capture.frames.iter().map(|f| f64::from(f.offset_ms)).collect();
     parameters.push(NamedParameter::new(FRAME_TIMES_PARAMETER, ParameterValue::Series(times)));
+    if params.height_cm.is_some() || params.weight_kg.is_some() {
+        let body = serde_json::json!({ "heightCm": params.height_cm, "weightKg": params.weight_kg });
+        parameters.push(NamedParameter::new(PATIENT_AT_CAPTURE_PARAMETER, ParameterValue::Other(body)));
+    }
     let additional_parameters = serde_json::to_string(&parameters).unwrap_or_else(|_| "[]".into());
     NewAnalysis {
         patient_id: capture.patient_id.clone(),
@@ -204,9 +212,35 @@ pub fn frame_times(parameters: &[NamedParameter], frames: usize) -> Option<Vec<u
 }
 
 /// The ordered parameters of spec §3 a raw export carries: the stored ones less the hub's own
-/// ([`FRAME_TIMES_PARAMETER`], [`ANALYSIS_RESULT_PARAMETER`]).
+/// ([`FRAME_TIMES_PARAMETER`], [`ANALYSIS_RESULT_PARAMETER`], [`PATIENT_AT_CAPTURE_PARAMETER`]).
 pub fn export_series(parameters: Vec<NamedParameter>) -> Vec<NamedParameter> {
-    parameters.into_iter().filter(|p| p.name != FRAME_TIMES_PARAMETER && p.name != ANALYSIS_RESULT_PARAMETER).collect()
+    parameters
+        .into_iter()
+        .filter(|p| p.name != FRAME_TIMES_PARAMETER && p.name != ANALYSIS_RESULT_PARAMETER && p.name != PATIENT_AT_CAPTURE_PARAMETER)
+        .collect()
+}
+
+/// The patient's height (cm) and weight (kg) stored with a capture, each when known; `None`
+/// for a record without them (a client's analysis, or one stored before they were kept).
+pub fn patient_at_capture(parameters: &[NamedParameter]) -> Option<(Option<f64>, Option<f64>)> {
+    let body = parameters.iter().find(|p| p.name == PATIENT_AT_CAPTURE_PARAMETER).and_then(|p| match &p.value {
+        ParameterValue::Other(v) => Some(v),
+        _ => None,
+    })?;
+    Some((body.get("heightCm").and_then(Value::as_f64), body.get("weightKg").and_then(Value::as_f64)))
+}
+
+/// The engine's result stored with a capture ([`ANALYSIS_RESULT_PARAMETER`]), its ordered
+/// parameters put back from beside it; `None` when the record has none or it no longer reads.
+pub fn stored_result(parameters: &[NamedParameter]) -> Option<AnalysisResult> {
+    let mut figures = parameters.iter().find(|p| p.name == ANALYSIS_RESULT_PARAMETER).and_then(|p| match &p.value {
+        ParameterValue::Other(v) => Some(v.clone()),
+        _ => None,
+    })?;
+    let inner = figures.get_mut("result")?.as_object_mut()?;
+    let ordered = export_series(parameters.to_vec());
+    inner.entry("additionalParameters").or_insert(serde_json::to_value(ordered).ok()?);
+    serde_json::from_value(figures).ok()
 }
 
 /// Why a stored analysis could not be rebuilt as a capture (the message says which part).

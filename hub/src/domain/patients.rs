@@ -141,7 +141,7 @@ fn stored_json(text: &str) -> serde_json::Value {
 /// The data file of a patient of the company, made at `now_ms`.
 pub async fn data_file(store: CompanyStore<'_>, patient_id: &str, now_ms: i64) -> Result<PatientDataFile, DomainError> {
     let patient = store.patients().get(patient_id).await.map_err(DomainError::internal)?.ok_or(DomainError::NotFound("patient"))?;
-    let filter = AnalysisFilter { patient_id: Some(patient_id.to_owned()), analysis_type: None };
+    let filter = AnalysisFilter { patient_id: Some(patient_id.to_owned()), analysis_type: None, device_id: None };
     let totals = store.analyses().totals(&filter).await.map_err(DomainError::internal)?;
     let analyses = store.analyses().page(&filter, 0, totals.count.max(1)).await.map_err(DomainError::internal)?;
     let logs = store.logs().of_patient(patient_id).await.map_err(DomainError::internal)?;

@@ -146,7 +146,7 @@ pub struct PatientDeleted {
 /// released, and the audit entry written, in one transaction.
 pub async fn delete(patient_id: String, call: Admin) -> Result<warp::reply::Response, ApiError> {
     let patient = call.store().patients().get(&patient_id).await.map_err(ApiError::internal)?.ok_or_else(|| ApiError::not_found("patient"))?;
-    let filter = storage::model::AnalysisFilter { patient_id: Some(patient_id.clone()), analysis_type: None };
+    let filter = storage::model::AnalysisFilter { patient_id: Some(patient_id.clone()), analysis_type: None, device_id: None };
     let analyses = call.store().analyses().totals(&filter).await.map_err(ApiError::internal)?.count;
     let audit = Audit {
         company_id: &call.claims().company_id,

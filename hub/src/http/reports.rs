@@ -3,7 +3,7 @@
 //! real scale on A3 or A4), named through `Content-Disposition`. Rendering is in the `reports`
 //! crate; the stored record is read back by `crate::domain::analyses::report_source`.
 
-use reports::{AnalysisReportInput, Language, LayoutOptions, Palette, PaperSize, PdfKind, RealScaleInput, ReportError};
+use reports::{AnalysisReportInput, Language, LayoutOptions, Palette, PaperSize, PdfKind, RealScaleInput, ReportClock, ReportError};
 use serde::Deserialize;
 use warp::http::StatusCode;
 use warp::Reply;
@@ -47,21 +47,32 @@ pub struct AnalysisPdfRequest {
     pub layout_options: LayoutOptions,
 }
 
+/// The user's clock, refused with 400 when out of range.
+fn checked_clock(clock: &ReportClock) -> Result<(), ApiError> {
+    clock.check().map_err(|e| ApiError::new(StatusCode::BAD_REQUEST, "toastErrorRaw.downloadError", e.to_string()))
+}
+
+/// The download's name: patient, analysis, and date and time on the user's clock.
+fn file_name(kind: PdfKind, loaded: &ReportSource, clock: &ReportClock) -> String {
+    reports::pdf_file_name(kind, loaded.patient.as_ref().map(|p| p.name.as_str()), loaded.kind, loaded.record.creation_date, clock)
+}
+
 /// The analysis report.
 pub async fn analysis_pdf(id: String, _x: String, mut call: Caller) -> Result<warp::reply::Response, ApiError> {
     let request: AnalysisPdfRequest = call.json().await?;
+    checked_clock(&request.layout_options.clock)?;
     let loaded = load(&call, &id).await?;
-    let result = loaded.static_result();
-    let file_name = reports::pdf_file_name(PdfKind::Analysis, loaded.kind, loaded.record.creation_date);
+    let file_name = file_name(PdfKind::Analysis, &loaded, &request.layout_options.clock);
     let input = AnalysisReportInput {
         analysis_type: loaded.kind,
         device_type: loaded.device_type,
         device_name: loaded.device_name,
         creation_date_s: loaded.record.creation_date,
+        branding: loaded.branding,
         patient: loaded.patient,
         notes: loaded.record.notes,
         map: loaded.map,
-        result,
+        result: loaded.result,
     };
     let options = request.layout_options;
     let bytes = render(move || reports::analysis_pdf(&input, &options)).await?;
@@ -78,21 +89,27 @@ pub struct RealScaleRequest {
     pub language: Language,
     #[serde(default)]
     pub palette: Palette,
+    /// The user's clock for the printed date and the file name.
+    #[serde(flatten)]
+    pub clock: ReportClock,
 }
 
 /// The map at real scale.
 pub async fn real_scale_pdf(id: String, mut call: Caller) -> Result<warp::reply::Response, ApiError> {
     let request: RealScaleRequest = call.json().await?;
+    checked_clock(&request.clock)?;
     let loaded = load(&call, &id).await?;
-    let file_name = reports::pdf_file_name(PdfKind::RealScale(request.layout), loaded.kind, loaded.record.creation_date);
+    let file_name = file_name(PdfKind::RealScale(request.layout), &loaded, &request.clock);
     let input = RealScaleInput {
         device_type: loaded.device_type,
         device_name: loaded.device_name,
         creation_date_s: loaded.record.creation_date,
         patient_name: loaded.patient.map(|p| p.name),
+        company_name: loaded.branding.company_name,
         map: loaded.map,
         language: request.language,
         palette: request.palette,
+        clock: request.clock,
     };
     let paper = request.layout;
     let bytes = render(move || reports::real_scale_pdf(&input, paper)).await?;

@@ -199,3 +199,20 @@ fn a_seat_capture_is_stored_as_a_seat_never_as_feet_or_gait() {
     let rehab = capture_analysis(Some(DeviceType::RehabMat), &capture(CaptureKind::Dynamic, 20), &AnalysisParams::default());
     assert_eq!((rehab.analysis_type.as_str(), figures_type(&rehab).as_str()), ("Rehab", "Rehab"));
 }
+
+#[test]
+fn the_patients_body_on_the_capture_day_and_the_engines_result_are_read_back() {
+    let params = AnalysisParams { weight_kg: Some(64.5), height_cm: Some(171.0) };
+    let new = capture_analysis(Some(DeviceType::PodologyIoT), &capture(CaptureKind::Dynamic, 10), &params);
+    let record = stored(new);
+    let parameters = named_parameters(&record);
+    assert_eq!(patient_at_capture(&parameters), Some((Some(171.0), Some(64.5))));
+    // Neither the body nor the result is an export series.
+    assert!(export_series(parameters.clone()).iter().all(|p| p.name != PATIENT_AT_CAPTURE_PARAMETER && p.name != ANALYSIS_RESULT_PARAMETER));
+    let Some(AnalysisResult::Dynamic(result)) = stored_result(&parameters) else { panic!("the stored dynamic result") };
+    assert_eq!(result.additional_parameters.len(), 14, "the ordered series are put back");
+    // Without a patient nothing is stored, and nothing is read.
+    let bare = stored(capture_analysis(Some(DeviceType::PodologyIoT), &capture(CaptureKind::Static, 1), &AnalysisParams::default()));
+    assert_eq!(patient_at_capture(&named_parameters(&bare)), None);
+    assert!(matches!(stored_result(&named_parameters(&bare)), Some(AnalysisResult::Static(_))));
+}

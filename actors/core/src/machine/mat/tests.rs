@@ -606,6 +606,7 @@ fn a_shapes_card_is_alarm_while_the_alarm_poll_would_answer_true() {
         stream_ends_at_ms: None,
         alarms: AlarmsSnapshot { next_id: 2, pending: vec![PendingAlarm { id: 1, kind: AlarmKind::Missing, raised_at_ms: T0_UNIX_MS - 1_000 }] },
         repositioning_interval: None,
+        tare: None,
     };
     let snapshot = MatSnapshot::from_stored(DeviceType::Shapes, PatientStatus::Correct, stored);
     let mut m = MatMachine::restore(config, BehaviourConfig::default(), &snapshot, t0, T0_UNIX_MS);
