@@ -34,6 +34,7 @@ const SAME_AS_ENGLISH: Readonly<Record<string, readonly string[]>> = {
   Alarm: ['nl'],
   Offline: ['nl'],
   Bed: ['nl'],
+  Mat: ['nl'],
   Status: ['nl'],
   // Palette names are the colour maps' proper names; "3D" is the same everywhere.
   '3D': ALL_OTHERS,
