@@ -35,6 +35,7 @@ const SAME_AS_ENGLISH: Readonly<Record<string, readonly string[]>> = {
   Offline: ['nl'],
   Bed: ['nl'],
   'Bed {{bed}}': ['nl'],
+  Mat: ['nl'],
   Status: ['nl'],
   // The date field's day placeholder: día and dag start with D too.
   DD: ['es', 'nl'],
