@@ -131,7 +131,7 @@ async fn an_administrator_deletes_a_patient_with_their_analyses_and_the_audit_lo
 
     let patients: Vec<Value> = w.call("GET", &format!("/api/podometry/patients/{}", w.nurse_id), &w.nurse, Value::Null).await.json();
     assert_eq!(patients.iter().map(|p| p["name"].as_str().unwrap()).collect::<Vec<_>>(), ["Bea Kept"]);
-    let of_ana = AnalysisFilter { patient_id: Some(ana.clone()), analysis_type: None };
+    let of_ana = AnalysisFilter { patient_id: Some(ana.clone()), analysis_type: None, device_id: None };
     assert_eq!(w.store.company(&w.company).analyses().totals(&of_ana).await.unwrap().count, 0, "her analyses are erased");
     assert_eq!(w.store.company(&w.company).analyses().totals(&AnalysisFilter::default()).await.unwrap().count, 1, "Bea's stay");
     assert_eq!(w.device_json(bed).await["currentPatient"], Value::Null, "the bed is released");

@@ -462,7 +462,7 @@ mod records {
         let refused = store.company(&a).patients().delete(&ana, &NewAuditEntry { action: "x".repeat(65), ..audit.clone() }).await;
         assert!(refused.is_err());
         assert!(store.company(&a).patients().get(&ana).await.unwrap().is_some(), "the patient is still there");
-        let of_ana = AnalysisFilter { patient_id: Some(ana.clone()), analysis_type: None };
+        let of_ana = AnalysisFilter { patient_id: Some(ana.clone()), analysis_type: None, device_id: None };
         assert_eq!(store.company(&a).analyses().totals(&of_ana).await.unwrap().count, 3, "their analyses too");
         assert_eq!(store.company(&a).devices().get(&bed).await.unwrap().unwrap().current_patient.as_deref(), Some(ana.as_str()));
 

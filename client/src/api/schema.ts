@@ -312,6 +312,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/device/{id}/patient": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Assign (or release, null) the patient at a bed, seat or room set */
+        put: operations["PUT /api/device/{id}/patient"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/device/{id}/repositioning": {
         parameters: {
             query?: never;
@@ -341,6 +358,58 @@ export interface paths {
         put?: never;
         /** Rotate a device's secret; answers the new one once (the old one stops working, a connected device is disconnected) */
         post: operations["POST /api/device/{id}/secret"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/device/{id}/tare": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The mat's tare: the idle level subtracted from its frames */
+        get: operations["GET /api/device/{id}/tare"];
+        put?: never;
+        /** Zero the empty mat: its latest empty frames become its idle level (refused while someone lies on it) */
+        post: operations["POST /api/device/{id}/tare"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/deviceAnalysisCount/{userId}/{deviceId}/{analysisType}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A device's history totals */
+        get: operations["GET /api/deviceAnalysisCount/{userId}/{deviceId}/{analysisType}"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/deviceAnalysisPage/{userId}/{deviceId}/{analysisType}/{page}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A device's history page of 10 */
+        get: operations["GET /api/deviceAnalysisPage/{userId}/{deviceId}/{analysisType}/{page}"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -546,6 +615,24 @@ export interface paths {
         get?: never;
         /** Edit a patient */
         put: operations["PUT /api/podometry/patient/{patientId}"];
+        post?: never;
+        /** Delete a patient: their analyses erased, their devices released, audited in the same transaction */
+        delete: operations["DELETE /api/podometry/patient/{patientId}"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/podometry/patient/{patientId}/data": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A patient's data (fields, analyses, bedside logs) as one JSON file */
+        get: operations["GET /api/podometry/patient/{patientId}/data"];
+        put?: never;
         post?: never;
         delete?: never;
         options?: never;
@@ -793,40 +880,6 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/deviceAnalysisCount/{userId}/{deviceId}/{analysisType}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** A device's history totals */
-        get: operations["GET /api/deviceAnalysisCount/{userId}/{deviceId}/{analysisType}"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/deviceAnalysisPage/{userId}/{deviceId}/{analysisType}/{page}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** A device's history page of 10 */
-        get: operations["GET /api/deviceAnalysisPage/{userId}/{deviceId}/{analysisType}/{page}"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -951,6 +1004,23 @@ export interface components {
             /** @description The company's own manager, if set. */
             settings: components["schemas"]["AlarmManagerInput"] | null;
         };
+        /**
+         * @description What a device's analyses are about, and so how its captures are computed and shown
+         *     (issue 21): the table's one answer to "which analysis does a capture on this type make".
+         *     - `podology`: feet on a plate: static feet, dynamic gait, balance.
+         *     - `seating`: a seated person: static seating (ischial region, left/right and front/back
+         *       loads, peak pressure index, dispersion index, contact area); dynamic = `seatingDynamic`;
+         *       fitting = body centre.
+         *     - `bed`: a lying person: static body regions (head, shoulders, sacrum, heels…), the profile
+         *       along the bed, contact area and BMI; dynamic = the pressure-over-time panels
+         *       (`seatingDynamic`'s series, which say nothing about feet or sitting).
+         *     - `rehab`: a rehab plate: static feet, dynamic = `Rehab` body centre (Good/Bad/Uncomplete,
+         *       rings 11/18/25), balance.
+         *     - `horse`: a saddle's two sides: static as seating (left/right loads, contact surface),
+         *       dynamic = the plot panels, fitting = body centre.
+         * @enum {string}
+         */
+        AnalysisFamily: "podology" | "seating" | "bed" | "rehab" | "horse";
         /** @description An analysis as the client sends it. */
         AnalysisInput: {
             /**
@@ -999,6 +1069,9 @@ export interface components {
              *       "language": "en",
              *       "manualScale": null,
              *       "palette": "pressure",
+             *       "pressureUnit": null,
+             *       "timeZone": null,
+             *       "utcOffsetMinutes": null,
              *       "widgets": []
              *     }
              */
@@ -1034,6 +1107,23 @@ export interface components {
             perPage: number;
             /** Format: uint64 */
             total: number;
+        };
+        /** @description A device a patient is assigned to. */
+        BedsideDevice: {
+            deviceId: string;
+            hardwareSerial: string;
+            name: string;
+        };
+        /** @description A device's patient at the bedside after a change. */
+        BedsidePatient: {
+            /** @description `null` when the device is free. */
+            currentPatient: string | null;
+            currentPatientName: string | null;
+            deviceId: string;
+        };
+        /** @description `PUT /api/device/{id}/patient` body: the patient to put at the bedside, `null` to release it. */
+        BedsideRequest: {
+            patientId?: string | null;
         };
         /** @description The 3-D camera: Plotly's default view unless the user moved it. */
         CameraPosition: {
@@ -1154,7 +1244,9 @@ export interface components {
             bed: string;
             building: string;
             company: string;
+            /** @description The patient at the bedside (beds, seats, room sets): id and name, `null` when free. */
             currentPatient: string | null;
+            currentPatientName: string | null;
             deviceType: string;
             floor: string;
             hardwareSerial: string;
@@ -1200,8 +1292,18 @@ export interface components {
          *     client keeps no copy of its own.
          */
         DeviceTypeInfo: {
+            /**
+             * @description What its analyses are about (which result a capture makes, which tutorial and labels
+             *     its page shows); `None` for types without captures.
+             */
+            analysisFamily: components["schemas"]["AnalysisFamily"] | null;
             /** @description The analysis page reached from this type's analysis button (`/Podology` for Podology IoT). */
             analysisRoute: string | null;
+            /**
+             * @description Whether the device has its own patient at the bedside, assigned and released by staff
+             *     (beds, seats, room sets); its captures, alarms and logs are that patient's.
+             */
+            bedsidePatient: boolean;
             /** @description Captures its page offers. */
             captures: components["schemas"]["CaptureOffer"][];
             /** @description Whether it gets a card (horse sub-devices do not). */
@@ -1224,6 +1326,8 @@ export interface components {
             frame: components["schemas"]["FrameShape"] | null;
             /** @description Whether its page has the patient panel (selection, captures, history). */
             hasPatients: boolean;
+            /** @description What its location field (`bed`) names. */
+            location: components["schemas"]["LocationKind"];
             /** @description The name as spec §3 spells it. */
             name: string;
             /** @description The page layout. */
@@ -1251,11 +1355,6 @@ export interface components {
              *     horse and mattress devices).
              */
             staticHistogram: boolean;
-            /**
-             * @description What its analyses are about (which result a capture makes, which tutorial and labels
-             *     its page shows); `None` for types without captures.
-             */
-            analysisFamily: components["schemas"]["AnalysisFamily"] | null;
         };
         /** @description The body of every error answer. */
         ErrorBody: {
@@ -1451,6 +1550,22 @@ export interface components {
              */
             palette: components["schemas"]["Palette"];
             /**
+             * @description The unit of the printed pressures; mmHg, or kPa for the fitness variant, when absent.
+             * @default null
+             */
+            pressureUnit: components["schemas"]["PressureUnitInput"] | null;
+            /**
+             * @description The IANA zone name (`Europe/Madrid`), printed beside the time.
+             * @default null
+             */
+            timeZone: string | null;
+            /**
+             * Format: int16
+             * @description Minutes east of UTC at the record's creation (UTC+01:00 is 60); UTC when absent.
+             * @default null
+             */
+            utcOffsetMinutes: number | null;
+            /**
              * @description Widgets the user ticked (order and duplicates do not matter).
              * @default []
              */
@@ -1473,6 +1588,12 @@ export interface components {
             /** @description `up`, `down` or `unknown` (not tried yet). */
             state: string;
         };
+        /**
+         * @description What a device's location field (`bed`, spec §3) names, by device family (issue 22): the
+         *     client labels the field with it on cards, dialogs and settings ("Bed", "Seat", "Floor"…).
+         * @enum {string}
+         */
+        LocationKind: "bed" | "seat" | "floor" | "saddle" | "plate" | "mat" | "room";
         /** @description The login request. */
         LoginRequest: {
             email: string;
@@ -1511,6 +1632,98 @@ export interface components {
          * @enum {string}
          */
         PaperSize: "A3" | "A4";
+        PatientAlarm: {
+            /** Format: int64 */
+            attendedTime: number | null;
+            /** Format: int64 */
+            creationDate: number;
+            deviceId: string;
+            hasBeenAttended: boolean;
+            kind: string;
+        };
+        /** @description One analysis in a patient's data file; `mapPreview` and `additionalParameters` as stored. */
+        PatientAnalysis: {
+            additionalParameters: unknown;
+            analysisType: string;
+            /**
+             * Format: int64
+             * @description Unix seconds.
+             */
+            creationDate: number;
+            device: string | null;
+            id: string;
+            mapPreview: unknown;
+            notes: string;
+        };
+        /** @description A patient's data, as one JSON file (the privacy promise of the login page). */
+        PatientDataFile: {
+            /** @description Alarms raised while the patient was at a bedside (Unix seconds). */
+            alarms: components["schemas"]["PatientAlarm"][];
+            analyses: components["schemas"]["PatientAnalysis"][];
+            /** @description The devices this patient is at now (name and serial). */
+            bedsideDevices: components["schemas"]["BedsideDevice"][];
+            /**
+             * Format: int64
+             * @description Unix seconds of registration.
+             */
+            createdAt: number;
+            /** @description Device log entries written while the patient was at a bedside. */
+            deviceLogs: components["schemas"]["PatientDeviceLog"][];
+            /**
+             * Format: int64
+             * @description Unix ms when the file was made.
+             */
+            exportedAtMs: number;
+            patient: components["schemas"]["PatientFields"];
+            patientId: string;
+            /** @description Entrances ('1') and exits ('0'). */
+            presence: components["schemas"]["PatientPresence"][];
+        };
+        /** @description `DELETE /api/podometry/patient/{patientId}`: what was deleted. */
+        PatientDeleted: {
+            /**
+             * Format: uint64
+             * @description How many of their analyses were erased with them.
+             */
+            analyses: number;
+            deleted: string;
+        };
+        PatientDeviceLog: {
+            /** Format: double */
+            confidence: number;
+            /** Format: int64 */
+            creationDate: number;
+            deviceId: string;
+            /** Format: int64 */
+            maxPressure: number;
+            position: string;
+        };
+        /**
+         * @description A patient's fields, as creating or updating one takes them (validated by the caller, asserted
+         *     by the schema) and as they are read back. Serialises to the spec's field names.
+         */
+        PatientFields: {
+            address: string;
+            /** Format: int64 */
+            birthDate: number | null;
+            country: string;
+            email: string;
+            gender: string | null;
+            healthIns: string;
+            /** Format: double */
+            height: number;
+            medicalCond: string;
+            name: string;
+            notes: string;
+            phone: string;
+            phone2: string;
+            postalCode: string;
+            profession: string;
+            /** Format: double */
+            size: number;
+            /** Format: double */
+            weight: number;
+        };
         /** @description A patient as the client sends it (spec §3 field names). */
         PatientInput: {
             /** @default null */
@@ -1574,6 +1787,12 @@ export interface components {
             /** Format: double */
             weight: number;
         };
+        PatientPresence: {
+            /** Format: int64 */
+            creationDate: number;
+            deviceId: string;
+            logId: string;
+        };
         /**
          * @description The patient status stored in the device configuration (spec §3).
          * @enum {string}
@@ -1629,6 +1848,11 @@ export interface components {
         };
         /** @description A unit a user may choose to read pressures in (spec §9: millimetres of mercury, or kPa). */
         PressureUnit: "mmHg" | "kPa";
+        /**
+         * @description A pressure unit of the printed figures, the map's colour bar and the histogram's bins.
+         * @enum {string}
+         */
+        PressureUnitInput: "mmHg" | "kPa";
         /** @description What a quick registration created, with the generated credentials (shown once). */
         QuickRegistration: {
             companyId: string;
@@ -1659,6 +1883,17 @@ export interface components {
             layout: components["schemas"]["PaperSize"];
             /** @default pressure */
             palette: components["schemas"]["Palette"];
+            /**
+             * @description The IANA zone name (`Europe/Madrid`), printed beside the time.
+             * @default null
+             */
+            timeZone: string | null;
+            /**
+             * Format: int16
+             * @description Minutes east of UTC at the record's creation (UTC+01:00 is 60); UTC when absent.
+             * @default null
+             */
+            utcOffsetMinutes: number | null;
         };
         /** @description `POST /api/registerAll` body: a company, its first user and its first device. */
         RegisterAllRequest: {
@@ -1779,6 +2014,35 @@ export interface components {
         SystemJson: {
             devices: string[];
         };
+        /** @description `GET`/`POST /api/device/{id}/tare`: the idle level subtracted from the mat's frames. */
+        TareJson: {
+            /**
+             * Format: double
+             * @description Cells learnt automatically never exceed this, mmHg.
+             */
+            ceilingMmHg: number;
+            /**
+             * Format: double
+             * @description Largest idle level of a cell, mmHg.
+             */
+            maxMmHg: number;
+            /**
+             * Format: double
+             * @description Mean idle level over the cells, mmHg.
+             */
+            meanMmHg: number;
+            /** @description Whether a tare is set (learnt or zeroed); without one nothing is subtracted. */
+            set: boolean;
+            /**
+             * Format: uint64
+             * @description When it was set, Unix ms.
+             */
+            setAtMs: number | null;
+            /** @description How it was set (`learnt` while the mat was empty, `zeroed` by an administrator). */
+            source: components["schemas"]["TareSource"] | null;
+        };
+        /** @description Who set the tare. */
+        TareSource: "learnt" | "zeroed";
         /** @description One unit and the pascals in one of it. */
         UnitPascals: {
             /** Format: double */
@@ -1796,23 +2060,6 @@ export interface components {
         };
         /** @description A section of the analysis report. Each is one page, in this order. */
         Widget: "mainPage" | "pressureMap" | "results" | "histogram" | "notes";
-        /**
-         * @description What a device's analyses are about, and so how its captures are computed and shown
-         *     (issue 21): the table's one answer to "which analysis does a capture on this type make".
-         *     - `podology`: feet on a plate: static feet, dynamic gait, balance.
-         *     - `seating`: a seated person: static seating (ischial region, left/right and front/back
-         *       loads, peak pressure index, dispersion index, contact area); dynamic = `seatingDynamic`;
-         *       fitting = body centre.
-         *     - `bed`: a lying person: static body regions (head, shoulders, sacrum, heels…), the profile
-         *       along the bed, contact area and BMI; dynamic = the pressure-over-time panels
-         *       (`seatingDynamic`'s series, which say nothing about feet or sitting).
-         *     - `rehab`: a rehab plate: static feet, dynamic = `Rehab` body centre (Good/Bad/Uncomplete,
-         *       rings 11/18/25), balance.
-         *     - `horse`: a saddle's two sides: static as seating (left/right loads, contact surface),
-         *       dynamic = the plot panels, fitting = body centre.
-         * @enum {string}
-         */
-        AnalysisFamily: "podology" | "seating" | "bed" | "rehab" | "horse";
     };
     responses: {
         /** @description An error: `error` is an i18n key, `message` explains it */
@@ -2440,6 +2687,36 @@ export interface operations {
             413: components["responses"]["Error"];
         };
     };
+    "PUT /api/device/{id}/patient": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BedsideRequest"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BedsidePatient"];
+                };
+            };
+            400: components["responses"]["Error"];
+            401: components["responses"]["Error"];
+            404: components["responses"]["Error"];
+            413: components["responses"]["Error"];
+        };
+    };
     "GET /api/device/{id}/repositioning": {
         parameters: {
             query?: never;
@@ -2519,6 +2796,113 @@ export interface operations {
             403: components["responses"]["Error"];
             404: components["responses"]["Error"];
             409: components["responses"]["Error"];
+        };
+    };
+    "GET /api/device/{id}/tare": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TareJson"];
+                };
+            };
+            401: components["responses"]["Error"];
+            404: components["responses"]["Error"];
+            503: components["responses"]["Error"];
+        };
+    };
+    "POST /api/device/{id}/tare": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TareJson"];
+                };
+            };
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+            404: components["responses"]["Error"];
+            409: components["responses"]["Error"];
+            503: components["responses"]["Error"];
+        };
+    };
+    "GET /api/deviceAnalysisCount/{userId}/{deviceId}/{analysisType}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                userId: string;
+                deviceId: string;
+                analysisType: "Static" | "Balance" | "Dynamic" | "Fitting" | "Rehab" | "seatingDynamic" | "all";
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HistoryTotals"];
+                };
+            };
+            400: components["responses"]["Error"];
+            401: components["responses"]["Error"];
+            404: components["responses"]["Error"];
+        };
+    };
+    "GET /api/deviceAnalysisPage/{userId}/{deviceId}/{analysisType}/{page}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                userId: string;
+                deviceId: string;
+                analysisType: "Static" | "Balance" | "Dynamic" | "Fitting" | "Rehab" | "seatingDynamic" | "all";
+                page: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HistoryPage"];
+                };
+            };
+            400: components["responses"]["Error"];
+            401: components["responses"]["Error"];
+            404: components["responses"]["Error"];
         };
     };
     "GET /api/deviceConfCompany": {
@@ -2882,6 +3266,55 @@ export interface operations {
             401: components["responses"]["Error"];
             404: components["responses"]["Error"];
             413: components["responses"]["Error"];
+        };
+    };
+    "DELETE /api/podometry/patient/{patientId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                patientId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PatientDeleted"];
+                };
+            };
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+            404: components["responses"]["Error"];
+        };
+    };
+    "GET /api/podometry/patient/{patientId}/data": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                patientId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PatientDataFile"];
+                };
+            };
+            401: components["responses"]["Error"];
+            404: components["responses"]["Error"];
         };
     };
     "GET /api/podometry/patients/{userId}": {
@@ -3309,61 +3742,6 @@ export interface operations {
                 };
             };
             401: components["responses"]["Error"];
-        };
-    };
-    "GET /api/deviceAnalysisCount/{userId}/{deviceId}/{analysisType}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                userId: string;
-                deviceId: string;
-                analysisType: "Static" | "Balance" | "Dynamic" | "Fitting" | "Rehab" | "seatingDynamic" | "all";
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description OK */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["HistoryTotals"];
-                };
-            };
-            400: components["responses"]["Error"];
-            401: components["responses"]["Error"];
-            404: components["responses"]["Error"];
-        };
-    };
-    "GET /api/deviceAnalysisPage/{userId}/{deviceId}/{analysisType}/{page}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                userId: string;
-                deviceId: string;
-                analysisType: "Static" | "Balance" | "Dynamic" | "Fitting" | "Rehab" | "seatingDynamic" | "all";
-                page: number;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description OK */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["HistoryPage"];
-                };
-            };
-            400: components["responses"]["Error"];
-            401: components["responses"]["Error"];
-            404: components["responses"]["Error"];
         };
     };
 }
