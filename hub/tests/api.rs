@@ -219,7 +219,7 @@ async fn bodies_over_the_limit_are_413_and_bad_json_400_never_500() {
 
 /// The calls only administrators may make (spec §9 and the hub's own: audit log, secret
 /// rotation), by method and documented path.
-const ADMINISTRATOR_ROUTES: [(&str, &str); 13] = [
+const ADMINISTRATOR_ROUTES: [(&str, &str); 17] = [
     ("POST", "/api/auth/signup"),
     ("GET", "/api/auth/companies"),
     ("GET", "/api/auth/companiesname"),
@@ -233,6 +233,10 @@ const ADMINISTRATOR_ROUTES: [(&str, &str); 13] = [
     ("POST", "/api/device/{id}/secret"),
     ("POST", "/api/device/{id}/tare"),
     ("DELETE", "/api/podometry/patient/{patientId}"),
+    ("GET", "/api/alarmManager"),
+    ("PUT", "/api/alarmManager"),
+    ("GET", "/api/alarmManager/deadLetters"),
+    ("POST", "/api/alarmManager/deadLetters/{id}/resend"),
 ];
 
 #[tokio::test]

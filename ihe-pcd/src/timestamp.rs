@@ -40,7 +40,7 @@ mod tests {
         assert_eq!(hl7_date(-1), "19691231");
         assert_eq!(hl7_date(365 * 86_400), "19710101");
         // 4 December 1961, 00:00 UTC.
-        assert_eq!(hl7_date(-254_448_000), "19611204");
+        assert_eq!(hl7_date(-254_880_000), "19611204");
     }
 
     #[test]

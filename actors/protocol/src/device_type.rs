@@ -364,7 +364,8 @@ impl DeviceType {
     /// What this type's analyses are about; `None` for types that offer no capture.
     pub fn analysis_family(self) -> Option<AnalysisFamily> {
         match self {
-            DeviceType::Podology | DeviceType::PodologyIoT | DeviceType::PressureMatIoT => Some(AnalysisFamily::Podology),
+            // The Fitness Mat (24 × 24 cells at 1 cm) is a standing plate: its static analysis is of feet.
+            DeviceType::Podology | DeviceType::PodologyIoT | DeviceType::PressureMatIoT | DeviceType::FitnessMat => Some(AnalysisFamily::Podology),
             DeviceType::SeatingMat | DeviceType::SeatingMatIoT | DeviceType::SeatingMatIoTXL => Some(AnalysisFamily::Seating),
             DeviceType::MattressMat | DeviceType::MattressMatIoT | DeviceType::SleepMat => Some(AnalysisFamily::Bed),
             DeviceType::RehabMat => Some(AnalysisFamily::Rehab),

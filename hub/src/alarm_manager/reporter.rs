@@ -256,7 +256,7 @@ mod tests {
             created_at: 0,
             fields: storage::model::PatientFields {
                 name: "Ana García Pérez".into(),
-                birth_date: Some(-254_448_000),
+                birth_date: Some(-254_880_000),
                 gender: Some("Female".into()),
                 ..storage::model::PatientFields::default()
             },

@@ -188,7 +188,7 @@ mod tests {
 
     #[test]
     fn the_file_name_keeps_no_path_or_quote() {
-        assert_eq!(data_file_name("Ana \"x\"/../y", "ab12"), "patient_Ana__x______y_ab12.json");
+        assert_eq!(data_file_name("Ana \"x\"/../y", "ab12"), "patient_Ana__x_____y_ab12.json");
         assert_eq!(data_file_name("José", "k9"), "patient_Jos__k9.json");
     }
 
