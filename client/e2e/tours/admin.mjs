@@ -227,8 +227,10 @@ export async function run({ base, page, context, newBrowser, test, shot }) {
     await toast(page, msg('deviceParameters'));
     ok('an empty name gives deviceParameters');
     await form.getByLabel(/^Name/).fill('Tour Bed 7');
-    await form.getByLabel(/^Room/).fill('Ward 3');
-    await form.getByLabel(/^Device/).fill('Bed 7');
+    await form.getByLabel(/^Room(?! set)/).fill('Ward 3');
+    // The location field is named by the device's family (Bed, Seat, Floor, Saddle…).
+    const locations = Object.values(EN.locations).join('|');
+    await form.getByLabel(new RegExp(`^(${locations})(?![a-z])`)).fill('Bed 7');
     await shot('13-device-settings.png');
     await form.getByRole('button', { name: 'Update' }).click();
     await toast(page, msg('deviceInfoUpdated'));
@@ -282,6 +284,10 @@ export async function run({ base, page, context, newBrowser, test, shot }) {
     await dialog.getByText(msg('admin.rotateWarning')).waitFor();
     await shot('16-rotate-secret.png');
     await dialog.getByRole('button', { name: msg('admin.rotate') }).click();
+    // Rotation disconnects the device: it asks for a confirmation first.
+    await dialog.getByTestId('rotate-confirm').waitFor();
+    await shot('16b-rotate-confirm.png');
+    await dialog.getByRole('button', { name: msg('admin.rotateConfirmButton') }).click();
     const secret = await dialog.getByTestId(`secret-${serial}`).textContent();
     if (!secret || secret.length < 40) throw new Error(`rotated secret ${secret}`);
     await dialog.getByRole('alert').getByText(msg('admin.secretWarning')).waitFor();

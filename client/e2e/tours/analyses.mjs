@@ -6,8 +6,7 @@
 // notes, history pages, the PDF report and real-scale PDF, both raw exports, and a deletion.
 
 import { readFileSync } from 'node:fs';
-import { decode, encode } from '@msgpack/msgpack';
-import WebSocket from 'ws';
+import { hubSocket, captureOutcome, api } from '../hub-session.mjs';
 
 import { DEMO_ADMIN } from '../harness.mjs';
 
@@ -15,73 +14,8 @@ export const name = 'analyses';
 
 const STATIC_CAPTURES = 11;
 
-/** A socket client of the hub's browser protocol, for asking for captures as the capture buttons do. */
-async function hubSocket(base, token) {
-  const ws = new WebSocket(`${base.replace(/^http/, 'ws')}/ws`);
-  ws.binaryType = 'nodebuffer';
-  const listeners = new Set();
-  ws.on('message', (raw) => {
-    const env = decode(raw);
-    for (const fn of listeners) fn(env);
-  });
-  await new Promise((res, rej) => {
-    ws.once('open', res);
-    ws.once('error', rej);
-  });
-  const send = (event, data) => ws.send(encode({ event, data }));
-  const next = (pred, timeoutMs, what) =>
-    new Promise((res, rej) => {
-      const timer = setTimeout(() => {
-        listeners.delete(fn);
-        rej(new Error(`timed out waiting for ${what}`));
-      }, timeoutMs);
-      const fn = (env) => {
-        if (!pred(env)) return;
-        clearTimeout(timer);
-        listeners.delete(fn);
-        res(env);
-      };
-      listeners.add(fn);
-    });
-  send('authenticate', { token });
-  const auth = await next((e) => e.event === 'authenticated' || e.event === 'error', 10_000, 'authenticated');
-  if (auth.event !== 'authenticated') throw new Error(`socket refused: ${JSON.stringify(auth.data)}`);
-  // Capture progress goes to the sessions that joined the company, as the device pages do.
-  send('joinCompany', {});
-  return { send, next, userId: auth.data.userId, close: () => ws.close() };
-}
 
-/** Waits until the capture of `deviceId` reports its results (or fails). */
-async function captureOutcome(socket, deviceId, timeoutMs) {
-  const env = await socket.next(
-    (e) =>
-      (e.event === 'capture' && e.data?.deviceId === deviceId && ['resultsDue', 'failed'].includes(e.data.phase)) ||
-      (e.event === 'error' && typeof e.data?.error === 'string'),
-    timeoutMs,
-    'the capture outcome',
-  );
-  return env.event === 'capture' ? env.data.phase : `refused: ${env.data.error}`;
-}
 
-async function api(page, path, init = {}) {
-  return page.evaluate(
-    async ({ path, init }) => {
-      const res = await fetch(path, {
-        ...init,
-        headers: { Authorization: `Bearer ${localStorage.getItem('user')}`, 'Content-Type': 'application/json' },
-      });
-      const text = await res.text();
-      let body = null;
-      try {
-        body = JSON.parse(text);
-      } catch {
-        body = text;
-      }
-      return { status: res.status, body };
-    },
-    { path, init },
-  );
-}
 
 async function expectDownload(page, click, pattern) {
   const [download] = await Promise.all([page.waitForEvent('download', { timeout: 30_000 }), click()]);

@@ -14,17 +14,17 @@ async function openCard(page, type, path) {
   await page.getByTestId('device-page').waitFor();
 }
 
-/** Waits until the attribute of the first element matching `selector` satisfies `test`. */
+/** Waits until the attribute of the first element matching `selector` satisfies `test`, polled
+ * from the tour (the page's strict CSP forbids evaluating a test function sent as text). */
 async function waitAttr(page, selector, attr, test, arg, timeout = 45_000) {
-  await page.waitForFunction(
-    ({ selector, attr, test, arg }) => {
-      const v = document.querySelector(selector)?.getAttribute(attr);
-      return new Function('v', 'arg', `return (${test})(v, arg)`)(v, arg);
-    },
-    { selector, attr, test: test.toString(), arg },
-    { timeout },
-  );
-  return page.locator(selector).first().getAttribute(attr);
+  const deadline = Date.now() + timeout;
+  for (;;) {
+    const left = Math.max(1, deadline - Date.now());
+    const v = await page.locator(selector).first().getAttribute(attr, { timeout: left }).catch(() => null);
+    if (test(v, arg)) return v;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${attr} of ${selector} (last: ${v})`);
+    await page.waitForTimeout(100);
+  }
 }
 
 export async function run({ page, test, shot, login }) {

@@ -13,8 +13,8 @@
 import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { deflateSync } from 'node:zlib';
-import { decode, encode } from '@msgpack/msgpack';
-import WebSocket from 'ws';
+import { DEMO_ADMIN } from '../harness.mjs';
+import { hubSocket, capture, api } from '../hub-session.mjs';
 
 export const name = 'reports';
 
@@ -63,74 +63,8 @@ function logoPng() {
   ]);
 }
 
-async function hubSocket(base, token) {
-  const ws = new WebSocket(`${base.replace(/^http/, 'ws')}/ws`);
-  ws.binaryType = 'nodebuffer';
-  const listeners = new Set();
-  ws.on('message', (raw) => {
-    const env = decode(raw);
-    for (const fn of listeners) fn(env);
-  });
-  await new Promise((res, rej) => {
-    ws.once('open', res);
-    ws.once('error', rej);
-  });
-  const send = (event, data) => ws.send(encode({ event, data }));
-  const next = (pred, timeoutMs, what) =>
-    new Promise((res, rej) => {
-      const timer = setTimeout(() => {
-        listeners.delete(fn);
-        rej(new Error(`timed out waiting for ${what}`));
-      }, timeoutMs);
-      const fn = (env) => {
-        if (!pred(env)) return;
-        clearTimeout(timer);
-        listeners.delete(fn);
-        res(env);
-      };
-      listeners.add(fn);
-    });
-  send('authenticate', { token });
-  const auth = await next((e) => e.event === 'authenticated' || e.event === 'error', 10_000, 'authenticated');
-  if (auth.event !== 'authenticated') throw new Error(`socket refused: ${JSON.stringify(auth.data)}`);
-  send('joinCompany', {});
-  return { send, next, close: () => ws.close() };
-}
 
-async function capture(socket, deviceId, patientId, analysisType, seconds = 0) {
-  let outcome = '';
-  for (let attempt = 0; attempt < 20; attempt++) {
-    socket.send('startCapture', { deviceId, analysisType, patientId, seconds });
-    const env = await socket.next(
-      (e) =>
-        (e.event === 'capture' && e.data?.deviceId === deviceId && ['resultsDue', 'failed'].includes(e.data.phase)) ||
-        (e.event === 'error' && typeof e.data?.error === 'string'),
-      60_000,
-      `the ${analysisType} capture outcome`,
-    );
-    outcome = env.event === 'capture' ? env.data.phase : `refused: ${env.data.error}`;
-    if (outcome === 'resultsDue') return;
-    await new Promise((r) => setTimeout(r, 1000));
-  }
-  throw new Error(`${analysisType} capture on ${deviceId}: ${outcome}`);
-}
 
-async function api(page, path, init = {}) {
-  return page.evaluate(
-    async ({ path, init }) => {
-      const res = await fetch(path, { ...init, headers: { Authorization: `Bearer ${localStorage.getItem('user')}`, 'Content-Type': 'application/json' } });
-      const text = await res.text();
-      let body = null;
-      try {
-        body = JSON.parse(text);
-      } catch {
-        body = text;
-      }
-      return { status: res.status, body };
-    },
-    { path, init },
-  );
-}
 
 /** Downloads a PDF from the page with the browser's clock for the record's day, as the modal does. */
 async function downloadPdf(page, path, body, creationDate) {
@@ -164,7 +98,8 @@ export async function run({ base, page, test, login, artifacts }) {
   let userId = '';
 
   await test('a logo, a patient and captures on every family', async (ok) => {
-    await login();
+    // The logo is branding: an administrator's (issue 22: whoever edits a device cannot rebrand).
+    await login(page, DEMO_ADMIN);
     userId = await page.evaluate(() => localStorage.getItem('userId'));
     const token = await page.evaluate(() => localStorage.getItem('user'));
     const company = await api(page, '/api/companyUser');
