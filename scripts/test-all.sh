@@ -36,6 +36,13 @@ if ! python3 -c 'import ensurepip, venv' >/dev/null 2>&1; then
   fi
 fi
 
+echo "==> Rust: formatting (rustfmt.toml)"
+if cargo fmt --version >/dev/null 2>&1; then
+  cargo fmt --all -- --check
+else
+  echo "fmt: skipped, this toolchain has no rustfmt component"
+fi
+
 echo "==> Rust: unit, scenario and loopback tests (debug)"
 cargo test --workspace --all-targets
 

@@ -9,18 +9,18 @@ use std::time::{Duration, Instant};
 use std::sync::Arc;
 
 use actors::actor::publish::publish_map;
-use actors::browser::{encode_event, events, PressureMapEvent};
+use actors::browser::{PressureMapEvent, encode_event, events};
 use actors::fanout::{Bus, Outbox, Viewer};
 use actors::live_board::{LiveBoard, LiveMap};
 use actors::metrics::HubMetrics;
-use mat_protocol::device_type::DeviceType;
+use criterion::{BatchSize, Criterion, criterion_group, criterion_main};
 use mat_core::machine::mat::{MatConfig, MatMachine};
 use mat_core::machine::posture::{Orientation, PostureClassifier, PostureScheme};
 use mat_core::machine::presence::{Presence, PresenceDetector, PresenceScale};
 use mat_core::machine::pressure_map::PressureMap;
 use mat_core::machine::status::PatientStatus;
+use mat_protocol::device_type::DeviceType;
 use mat_protocol::{self as protocol, CellFormat, DeviceMessage, Frame};
-use criterion::{criterion_group, criterion_main, BatchSize, Criterion};
 
 /// A lying body: an ellipse of pressure with a smooth falloff and some texture.
 fn body_map() -> Vec<u8> {
@@ -55,9 +55,7 @@ fn benches(c: &mut Criterion) {
     let classifier = PostureClassifier::new(PostureScheme::Lying, Orientation::default());
     assert!(classifier.classify(&map).is_some());
     c.bench_function("posture 48x48", |b| b.iter(|| classifier.classify(black_box(&map))));
-    c.bench_function("presence + posture 48x48", |b| {
-        b.iter(|| (detector.check(black_box(&map)), classifier.classify(black_box(&map))))
-    });
+    c.bench_function("presence + posture 48x48", |b| b.iter(|| (detector.check(black_box(&map)), classifier.classify(black_box(&map)))));
 
     let mut machine = MatMachine::new(MatConfig {
         device_type: DeviceType::MattressMatIoT,

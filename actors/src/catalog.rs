@@ -7,8 +7,8 @@ use std::collections::HashMap;
 use std::sync::{Arc, RwLock};
 
 use crate::browser::DeviceIdentity;
-use mat_protocol::device_type::DeviceType;
 use mat_core::machine::status::PatientStatus;
+use mat_protocol::device_type::DeviceType;
 
 /// One registered device.
 #[derive(Debug, Clone, PartialEq)]

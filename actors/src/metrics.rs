@@ -40,11 +40,19 @@ impl HubMetrics {
     pub fn render(&self) -> String {
         let counters: [(&str, &str, u64); 9] = [
             ("hub_frames_received_total", "Frames accepted at ingest.", load(&self.frames_received)),
-            ("hub_frames_dropped_ingest_total", "Frames dropped at ingest because the device actor was behind.", load(&self.frames_dropped_ingest)),
+            (
+                "hub_frames_dropped_ingest_total",
+                "Frames dropped at ingest because the device actor was behind.",
+                load(&self.frames_dropped_ingest),
+            ),
             ("hub_frames_processed_total", "Frames handled by mat actors.", load(&self.frames_processed)),
             ("hub_frames_delivered_total", "Live maps written to browser sockets.", load(&self.frames_delivered)),
             ("hub_frames_conflated_total", "Live maps replaced by a newer one before sending.", load(&self.frames_conflated)),
-            ("hub_device_messages_malformed_total", "Malformed, oversized or misshapen device messages.", load(&self.device_messages_malformed)),
+            (
+                "hub_device_messages_malformed_total",
+                "Malformed, oversized or misshapen device messages.",
+                load(&self.device_messages_malformed),
+            ),
             ("hub_device_connections_refused_total", "Refused device connections.", load(&self.device_connections_refused)),
             ("hub_sessions_slow_closed_total", "Browser sessions closed for not keeping up.", load(&self.sessions_slow_closed)),
             ("hub_actor_restarts_total", "Actor restarts by supervisors.", load(&self.actor_restarts)),

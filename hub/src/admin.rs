@@ -7,8 +7,8 @@ use storage::Store;
 
 use crate::auth::roles::ROLE_ADMIN;
 use crate::config::{CreateAdminArgs, ServeConfig};
-use mat_api::account::{validate_account, AccountInput};
-use mat_api::company::{validate_company, CompanyInput};
+use mat_api::account::{AccountInput, validate_account};
+use mat_api::company::{CompanyInput, validate_company};
 
 /// Creates the administrator; returns (company id, user id).
 pub async fn create_admin(store: &Store, args: &CreateAdminArgs) -> anyhow::Result<(String, String)> {
@@ -22,7 +22,12 @@ pub async fn create_admin(store: &Store, args: &CreateAdminArgs) -> anyhow::Resu
             store.hub_wide().companies().create_branded(&branding).await.context("creating the company")?
         }
     };
-    let user_id = store.hub_wide().accounts().create(&account.email, &account.password, ROLE_ADMIN, &company_id).await.context("creating the administrator")?;
+    let user_id = store
+        .hub_wide()
+        .accounts()
+        .create(&account.email, &account.password, ROLE_ADMIN, &company_id)
+        .await
+        .context("creating the administrator")?;
     Ok((company_id, user_id))
 }
 
@@ -34,7 +39,11 @@ pub async fn run(config: &ServeConfig, args: &CreateAdminArgs) -> anyhow::Result
     }
     let store = Store::open(&url).await.with_context(|| format!("opening the database {url}"))?;
     let (company_id, user_id) = create_admin(&store, args).await?;
-    println!("administrator {} (user {user_id}) created in company {} ({company_id})", args.email.trim().to_lowercase(), args.company.trim());
+    println!(
+        "administrator {} (user {user_id}) created in company {} ({company_id})",
+        args.email.trim().to_lowercase(),
+        args.company.trim()
+    );
     Ok(())
 }
 

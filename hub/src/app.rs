@@ -21,13 +21,13 @@ use storage::Store;
 use tokio::sync::watch;
 use tokio::task::JoinHandle;
 
-use crate::auth::token::TokenSigner;
-use crate::catalog_load::{load_catalog, StoreStatuses};
+use crate::alarm_manager::AlarmReporter;
 use crate::auth::revocation::RevokedTokens;
+use crate::auth::token::TokenSigner;
+use crate::catalog_load::{StoreStatuses, load_catalog};
 use crate::config::{HttpScheme, ServeConfig};
 use crate::http::state::AppState;
 use crate::ingest::IngestContext;
-use crate::alarm_manager::AlarmReporter;
 use crate::{alarm_manager, demo, http, ingest, tls};
 
 /// A started hub.
@@ -72,7 +72,8 @@ pub async fn start_with_store(config: ServeConfig, store: Store) -> anyhow::Resu
     std::fs::create_dir_all(&config.data).with_context(|| format!("creating the data directory {}", config.data.display()))?;
     let key = store.hub_wide().settings().get_or_init("token_key", TokenSigner::generate_key).await.context("reading the token key")?;
     let signer = TokenSigner::from_stored(&key).map_err(|e| anyhow::anyhow!("the stored token key is unusable: {e}"))?;
-    let revoked = store.hub_wide().revoked_tokens().unexpired(crate::auth::token::unix_now() as i64).await.context("reading revoked tokens")?;
+    let revoked =
+        store.hub_wide().revoked_tokens().unexpired(crate::auth::token::unix_now() as i64).await.context("reading revoked tokens")?;
     let revoked_tokens = RevokedTokens::from_stored(revoked.into_iter().map(|t| (t.id, u64::try_from(t.expires_at).unwrap_or(0))));
     let demo_devices = if config.demo { Some(demo::seed(&store).await.context("seeding demo data")?) } else { None };
     // Records are written before statuses: bring statuses a kill left behind up to them first.
@@ -145,7 +146,21 @@ pub async fn start_with_store(config: ServeConfig, store: Store) -> anyhow::Resu
     }
     out.flush()?;
     drop(out);
-    Ok(RunningHub { http_addr, http_scheme, quic_addr, cert_path: identity.cert_path, store, catalog, metrics, actors, board, stop, failed, endpoint, tasks })
+    Ok(RunningHub {
+        http_addr,
+        http_scheme,
+        quic_addr,
+        cert_path: identity.cert_path,
+        store,
+        catalog,
+        metrics,
+        actors,
+        board,
+        stop,
+        failed,
+        endpoint,
+        tasks,
+    })
 }
 
 /// Hands the registry each mat's snapshot built from storage (`snapshots::load`: stream ends,

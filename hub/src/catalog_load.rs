@@ -7,10 +7,10 @@ use std::sync::Arc;
 use actors::actor::record::Record;
 use actors::actor::storage_writer::{StatusRecord, StatusStore, StoreFuture};
 use actors::catalog::{Catalog, DeviceInfo};
-use mat_protocol::device_type::DeviceType;
 use mat_core::machine::status::PatientStatus;
-use storage::model::StatusUpdate;
+use mat_protocol::device_type::DeviceType;
 use storage::Store;
+use storage::model::StatusUpdate;
 
 /// Loads every device and its configuration into a catalogue. Rows with a device type the hub
 /// does not know are skipped with a warning rather than stopping the hub.

@@ -16,12 +16,12 @@ use std::sync::Arc;
 use anyhow::Context;
 
 pub use crate::auth::roles::{ROLE_ADMIN, ROLE_STAFF};
-use crate::domain::registration::{self, RegisteredDevice};
 use crate::domain::DomainError;
+use crate::domain::registration::{self, RegisteredDevice};
 use mat_api::device::Registration;
 use mat_protocol::device_type::DeviceType;
 use storage::model::CompanyVariants;
-use storage::{device_secret, Store, StoreError};
+use storage::{Store, StoreError, device_secret};
 use tokio::sync::watch;
 use tokio::task::JoinHandle;
 
@@ -86,13 +86,25 @@ pub const VARIANT_COMPANIES: &[VariantCompany] = &[
         name: "Demo Wheelchair",
         email: "wheelchair@example.com",
         variants: CompanyVariants { hide_centre_of_pressure: true, ..NONE_ON },
-        devices: &[Planned { serial: "DEMO-WC-SEAT-01", name: "Wheelchair 201", device_type: DeviceType::SeatingMatIoT, room: "201", bed: "Wheelchair" }],
+        devices: &[Planned {
+            serial: "DEMO-WC-SEAT-01",
+            name: "Wheelchair 201",
+            device_type: DeviceType::SeatingMatIoT,
+            room: "201",
+            bed: "Wheelchair",
+        }],
     },
     VariantCompany {
         name: "Demo Fitness",
         email: "fitness@example.com",
         variants: CompanyVariants { fitness: true, ..NONE_ON },
-        devices: &[Planned { serial: "DEMO-FIT-01", name: "Fitness mat 1", device_type: DeviceType::FitnessMat, room: "Gym", bed: "Mat 1" }],
+        devices: &[Planned {
+            serial: "DEMO-FIT-01",
+            name: "Fitness mat 1",
+            device_type: DeviceType::FitnessMat,
+            room: "Gym",
+            bed: "Mat 1",
+        }],
     },
     VariantCompany {
         name: "Demo Seating",
@@ -197,7 +209,11 @@ async fn seed_devices(store: &Store, company: &str, plan: &[Planned]) -> Result<
 
 /// A newly registered streaming device as a demo device.
 fn demo_device(device: &RegisteredDevice) -> DemoDevice {
-    DemoDevice { serial: device.hardware_serial.clone(), device_type: device.device_type.name().to_owned(), secret: device.device_secret.clone().unwrap_or_default() }
+    DemoDevice {
+        serial: device.hardware_serial.clone(),
+        device_type: device.device_type.name().to_owned(),
+        secret: device.device_secret.clone().unwrap_or_default(),
+    }
 }
 
 async fn issue_secret(store: &Store, company: &str, id: &str, serial: &str, device_type: &str) -> Result<DemoDevice, StoreError> {
@@ -226,8 +242,14 @@ pub fn demo_bed_script() -> simulator::synth::BedScript {
 }
 
 /// Starts one simulated device per demo device, over one shared QUIC endpoint.
-pub fn start_simulators(devices: Vec<DemoDevice>, quic: SocketAddr, cert: &Path, stop: watch::Receiver<bool>) -> anyhow::Result<Vec<JoinHandle<()>>> {
-    let client = simulator::QuicClient::new(simulator::Trust::PemFile(cert.to_path_buf())).context("creating the simulators' QUIC endpoint")?;
+pub fn start_simulators(
+    devices: Vec<DemoDevice>,
+    quic: SocketAddr,
+    cert: &Path,
+    stop: watch::Receiver<bool>,
+) -> anyhow::Result<Vec<JoinHandle<()>>> {
+    let client =
+        simulator::QuicClient::new(simulator::Trust::PemFile(cert.to_path_buf())).context("creating the simulators' QUIC endpoint")?;
     let stats = Arc::new(simulator::SimStats::default());
     let mut tasks = Vec::new();
     for device in devices {

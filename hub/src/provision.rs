@@ -6,7 +6,7 @@ use anyhow::Context;
 use mat_api::device::Registration;
 use mat_protocol::device_type::DeviceType;
 use serde::Serialize;
-use storage::{device_secret, Store};
+use storage::{Store, device_secret};
 
 use crate::config::{ProvisionArgs, ServeConfig};
 use crate::demo;

@@ -56,7 +56,11 @@ pub async fn save_record(store: &Store, catalog: &Catalog, reporter: &AlarmRepor
     let result = match record {
         Record::DeviceLog(entry) => company.logs().add_device_log(&device_log_row(entry)).await,
         Record::PresenceLog { device_id, at_ms, present } => {
-            let entry = PresenceLog { device_id: device_id.to_string(), creation_date: seconds(*at_ms), log_id: if *present { "1" } else { "0" }.into() };
+            let entry = PresenceLog {
+                device_id: device_id.to_string(),
+                creation_date: seconds(*at_ms),
+                log_id: if *present { "1" } else { "0" }.into(),
+            };
             company.logs().add_presence(&entry).await
         }
         Record::AlarmRaised { device_id, alarm_id, kind, raised_at_ms } => {
@@ -74,7 +78,9 @@ pub async fn save_record(store: &Store, catalog: &Catalog, reporter: &AlarmRepor
                 Err(error) => Err(error),
             }
         }
-        Record::StreamingEnd { device_id, ends_at_ms } => company.device_confs().set_streaming_end(device_id, ends_at_ms.map(|ms| ms as i64)).await,
+        Record::StreamingEnd { device_id, ends_at_ms } => {
+            company.device_confs().set_streaming_end(device_id, ends_at_ms.map(|ms| ms as i64)).await
+        }
         Record::Tare { device_id, tare } => match serde_json::to_string(tare.as_ref()) {
             Ok(json) => company.device_confs().set_tare(device_id, &json).await,
             Err(error) => Err(StoreError::Invalid(error.to_string())),

@@ -85,14 +85,26 @@ mod tests {
     }
 
     fn alarm(device_id: &str, key: &str, kind: &str, creation_date: i64) -> AlarmLog {
-        AlarmLog { device_id: device_id.into(), id: key.into(), kind: kind.into(), creation_date, has_been_attended: false, attended_time: None, attended_by: None }
+        AlarmLog {
+            device_id: device_id.into(),
+            id: key.into(),
+            kind: kind.into(),
+            creation_date,
+            has_been_attended: false,
+            attended_time: None,
+            attended_by: None,
+        }
     }
 
     #[test]
     fn stored_rows_become_each_devices_stream_end_interval_and_pending_alarms() {
         let confs = [conf("a", Some(5_000), None), conf("b", None, Some(45)), conf("idle", None, None)];
-        let alarms =
-            [alarm("a", "a-41", "Missing", 3), alarm("a", "a-42", "Ulcer Risk", 4), alarm("b", "k3j2h4", "Missing", 5), alarm("b", "b-7", "Something else", 5)];
+        let alarms = [
+            alarm("a", "a-41", "Missing", 3),
+            alarm("a", "a-42", "Ulcer Risk", 4),
+            alarm("b", "k3j2h4", "Missing", 5),
+            alarm("b", "b-7", "Something else", 5),
+        ];
         let states = stored_states(&confs, &alarms);
         let a = &states["a"];
         assert_eq!(a.stream_ends_at_ms, Some(5_000));

@@ -12,8 +12,8 @@
 use anyhow::Context;
 use mat_core::machine::alarm::AlarmKind;
 use mat_core::machine::status::PatientStatus;
-use storage::model::{AlarmLog, PresenceLog, StatusUpdate};
 use storage::Store;
+use storage::model::{AlarmLog, PresenceLog, StatusUpdate};
 
 /// Whether a device stored as Missing had its patient back since: no Missing alarm is pending
 /// and its newest entrance is later than its newest Missing alarm (or it has entrances and no
@@ -53,7 +53,10 @@ pub async fn recover(store: &Store) -> anyhow::Result<usize> {
     }
     if !corrected.is_empty() {
         store.hub_wide().device_confs().save_statuses(&corrected).await.context("correcting recovered statuses")?;
-        tracing::warn!(devices = corrected.len(), "patients stored as Missing had come back before the hub stopped; their status is Correct again");
+        tracing::warn!(
+            devices = corrected.len(),
+            "patients stored as Missing had come back before the hub stopped; their status is Correct again"
+        );
     }
     Ok(corrected.len())
 }
@@ -63,7 +66,15 @@ mod tests {
     use super::*;
 
     fn alarm(kind: &str, at: i64, attended: bool) -> AlarmLog {
-        AlarmLog { device_id: "d".into(), id: format!("d-{at}"), kind: kind.into(), creation_date: at, has_been_attended: attended, attended_time: None, attended_by: None }
+        AlarmLog {
+            device_id: "d".into(),
+            id: format!("d-{at}"),
+            kind: kind.into(),
+            creation_date: at,
+            has_been_attended: attended,
+            attended_time: None,
+            attended_by: None,
+        }
     }
 
     fn entrance(at: i64) -> PresenceLog {

@@ -20,11 +20,11 @@ use std::process::{Child, Command, Stdio};
 use std::sync::{Arc, Mutex, OnceLock};
 use std::time::{Duration, Instant};
 
-use common::process::{metric, provision, HubProcess, HUB_BIN};
-use common::{try_request, Response};
-use serde_json::{json, Value};
+use common::process::{HUB_BIN, HubProcess, metric, provision};
+use common::{Response, try_request};
+use serde_json::{Value, json};
 use simulator::synth::BedScript;
-use simulator::{load_devices, QuicClient, Rate, Scenario, SimStats, Transport, Trust};
+use simulator::{QuicClient, Rate, Scenario, SimStats, Transport, Trust, load_devices};
 
 const SECOND: Duration = Duration::from_secs(1);
 const HL7_VERSION: &str = "0.4.5";
@@ -36,7 +36,9 @@ fn python() -> PathBuf {
         .get_or_init(|| {
             let venv = Path::new(env!("CARGO_TARGET_TMPDIR")).join("alarm-manager-venv");
             let python = venv.join("bin/python");
-            let ready = Command::new(&python).args(["-c", &format!("import hl7, importlib.metadata as m; assert m.version('hl7') == '{HL7_VERSION}'")]).status();
+            let ready = Command::new(&python)
+                .args(["-c", &format!("import hl7, importlib.metadata as m; assert m.version('hl7') == '{HL7_VERSION}'")])
+                .status();
             if !ready.is_ok_and(|s| s.success()) {
                 let made = Command::new("python3").args(["-m", "venv"]).arg(&venv).status().expect("python3 runs");
                 assert!(made.success(), "python3 -m venv failed");
@@ -164,7 +166,16 @@ struct Mats {
 }
 
 fn run_mats(devices_file: &Path, hub: &HubProcess, empty: Duration) -> Mats {
-    let script = BedScript { empty, lie_down: SECOND, supine: 2 * SECOND, turn: SECOND, left_lateral: SECOND, right_lateral: SECOND, prone: SECOND, leave: SECOND };
+    let script = BedScript {
+        empty,
+        lie_down: SECOND,
+        supine: 2 * SECOND,
+        turn: SECOND,
+        left_lateral: SECOND,
+        right_lateral: SECOND,
+        prone: SECOND,
+        leave: SECOND,
+    };
     let client = QuicClient::new(Trust::PemFile(hub.listening.cert.clone())).expect("a QUIC client");
     let (stop, shutdown) = tokio::sync::watch::channel(false);
     let stats = Arc::new(SimStats::default());
@@ -185,7 +196,11 @@ fn run_mats(devices_file: &Path, hub: &HubProcess, empty: Duration) -> Mats {
 async fn alarms(http: SocketAddr, token: &str, device_id: &str) -> Vec<(String, bool)> {
     let listed = call(http, token, "GET", &format!("/api/iotAlarms/{device_id}"), None).await;
     assert_eq!(listed.status, 200, "{}", listed.body);
-    listed.json::<Vec<Value>>().iter().map(|a| (a["_id"]["$oid"].as_str().unwrap().to_owned(), a["hasBeenAttended"].as_bool().unwrap())).collect()
+    listed
+        .json::<Vec<Value>>()
+        .iter()
+        .map(|a| (a["_id"]["$oid"].as_str().unwrap().to_owned(), a["hasBeenAttended"].as_bool().unwrap()))
+        .collect()
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
@@ -205,7 +220,10 @@ async fn reports_are_retried_dead_lettered_resent_and_ended() {
     let view = call(http, &admin, "GET", "/api/alarmManager", None).await;
     assert_eq!(view.status, 200, "{}", view.body);
     let view: Value = view.json();
-    assert_eq!((view["hubDefault"].as_str(), view["destination"].as_str(), &view["settings"]), (Some(url.as_str()), Some(url.as_str()), &Value::Null));
+    assert_eq!(
+        (view["hubDefault"].as_str(), view["destination"].as_str(), &view["settings"]),
+        (Some(url.as_str()), Some(url.as_str()), &Value::Null)
+    );
 
     let mats = run_mats(&devices_file, &hub, 3 * SECOND);
     mats_connected(http, 1).await;
@@ -424,7 +442,10 @@ mod store {
         outbox.enqueue(&end).await.unwrap();
         assert_eq!(hub.started_not_ended().await.unwrap(), [(a.clone(), "dev-2".to_owned())], "dev-1 has its end");
         let of_alarm = outbox.of_alarm("dev-1").await.unwrap();
-        assert_eq!(of_alarm.iter().map(|e| (e.control_id.as_str(), e.state.as_str())).collect::<Vec<_>>(), [("m1", "pending"), ("m3", "pending")]);
+        assert_eq!(
+            of_alarm.iter().map(|e| (e.control_id.as_str(), e.state.as_str())).collect::<Vec<_>>(),
+            [("m1", "pending"), ("m3", "pending")]
+        );
     }
 
     #[tokio::test]

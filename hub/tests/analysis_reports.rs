@@ -11,8 +11,8 @@ use mat_core::analysis::AnalysisResult;
 use mat_core::machine::capture::{CaptureKind, CapturedFrame};
 use mat_protocol::device_type::DeviceType;
 use reports::{AnalysisReportInput, LayoutOptions, PdfKind, ReportClock};
-use storage::model::{AnalysisFilter, CompanyBranding, PatientFields};
 use storage::Store;
+use storage::model::{AnalysisFilter, CompanyBranding, PatientFields};
 
 /// Two feet standing still on a 48 × 48 plate.
 fn feet() -> Vec<u16> {
@@ -28,7 +28,13 @@ fn feet() -> Vec<u16> {
 #[tokio::test]
 async fn a_report_printed_later_shows_the_patient_as_on_the_capture_day() {
     let store = Store::open("mem://").await.unwrap();
-    let branding = CompanyBranding { company_name: "Clínica Norte".into(), address: String::new(), logo: None, page_color: "#ffffff".into(), layout_number: 1 };
+    let branding = CompanyBranding {
+        company_name: "Clínica Norte".into(),
+        address: String::new(),
+        logo: None,
+        page_color: "#ffffff".into(),
+        layout_number: 1,
+    };
     let company_id = store.hub_wide().companies().create_branded(&branding).await.unwrap();
     let user_id = store.hub_wide().accounts().create("nurse@example.com", "a long password 1", 2, &company_id).await.unwrap();
     let company = store.company(&company_id);

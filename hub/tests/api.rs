@@ -6,9 +6,9 @@ mod common;
 
 use std::collections::BTreeSet;
 
-use common::{login, request, request_raw, seed_company, Response, PASSWORD};
+use common::{PASSWORD, Response, login, request, request_raw, seed_company};
 use hub::auth::token::{Claims, TokenSigner};
-use serde_json::{json, Value};
+use serde_json::{Value, json};
 use storage::Store;
 
 const ADMIN_EMAIL: &str = "root@clinic-a.example.com";
@@ -147,7 +147,13 @@ async fn every_spec_call_is_in_the_openapi_document_and_every_documented_call_ne
     // a forged and an expired caller.
     let key = w.hub.store.hub_wide().settings().get("token_key").await.unwrap().unwrap();
     let signer = TokenSigner::from_stored(&key).unwrap();
-    let claims = |expires_at| Claims { token_id: "test-token".into(), user_id: w.a.user.clone(), company_id: w.a.company.clone(), role: 1, expires_at };
+    let claims = |expires_at| Claims {
+        token_id: "test-token".into(),
+        user_id: w.a.user.clone(),
+        company_id: w.a.company.clone(),
+        role: 1,
+        expires_at,
+    };
     let expired = signer.issue(&claims(1));
     let forged = TokenSigner::new(b"not-the-hub-key-not-the-hub-key!".to_vec()).issue(&claims(u64::MAX));
     for (method, path) in &routes {
@@ -212,7 +218,8 @@ async fn bodies_over_the_limit_are_413_and_bad_json_400_never_500() {
             assert!((400..500).contains(&response.status), "{method} {path} {garbage}: {} {}", response.status, response.body);
         }
         // Wrong types inside an object: refused or ignored (unknown fields), never a crash.
-        let response = request(w.hub.http_addr, &method, &path, Some(&w.admin), Some(r#"{"email": 5, "name": {}, "weight": [], "notes": 1}"#)).await;
+        let response =
+            request(w.hub.http_addr, &method, &path, Some(&w.admin), Some(r#"{"email": 5, "name": {}, "weight": [], "notes": 1}"#)).await;
         assert!(response.status < 500, "{method} {path}: {} {}", response.status, response.body);
     }
 }
@@ -273,11 +280,17 @@ async fn the_route_table_decides_access_before_the_body_is_read() {
                 expect(&staff, 403, "forbidden");
             } else if path != "/api/auth/logout" {
                 let staff = request(w.hub.http_addr, &method, &concrete(path).replace("x1", &w.a.user), Some(&w.a.token), body).await;
-                assert!(![401, 403].contains(&staff.status), "{method} {path}: staff passes the access check ({} {})", staff.status, staff.body);
+                assert!(
+                    ![401, 403].contains(&staff.status),
+                    "{method} {path}: staff passes the access check ({} {})",
+                    staff.status,
+                    staff.body
+                );
             }
         }
     }
-    let by_name: BTreeSet<(String, String)> = ADMINISTRATOR_ROUTES.iter().map(|&(method, path)| (method.to_owned(), path.to_owned())).collect();
+    let by_name: BTreeSet<(String, String)> =
+        ADMINISTRATOR_ROUTES.iter().map(|&(method, path)| (method.to_owned(), path.to_owned())).collect();
     assert_eq!(administrator_routes, by_name);
 }
 
@@ -337,7 +350,11 @@ async fn companies_are_created_with_defaults_and_branded_with_real_images() {
         format!("data:image/png;base64,{}", base64::engine::general_purpose::STANDARD.encode(b"GIF89a-not-a-png"))
     };
     expect(&w.call("PUT", "/api/companyUser", &w.admin, save(gif)).await, 400, "logoNotImage");
-    expect(&w.call("PUT", "/api/companyUser", &w.admin, json!({ "companyName": "A", "address": "x".repeat(201) })).await, 400, "addressTooLong");
+    expect(
+        &w.call("PUT", "/api/companyUser", &w.admin, json!({ "companyName": "A", "address": "x".repeat(201) })).await,
+        400,
+        "addressTooLong",
+    );
     // B's branding is untouched and B never sees A.
     let b: Value = w.call("GET", "/api/companyUser", &w.b.token, Value::Null).await.json();
     assert_eq!(b.as_array().unwrap().len(), 1);
@@ -348,10 +365,15 @@ async fn companies_are_created_with_defaults_and_branded_with_real_images() {
 async fn devices_are_renamed_listed_by_type_and_read_one_by_one() {
     let w = world().await;
     let mat = &w.a.devices[0];
-    for body in [json!({ "name": "", "room": "1", "bed": "A" }), json!({ "name": "N", "room": " ", "bed": "A" }), json!({ "name": "N", "room": "1", "bed": "" })] {
+    for body in [
+        json!({ "name": "", "room": "1", "bed": "A" }),
+        json!({ "name": "N", "room": " ", "bed": "A" }),
+        json!({ "name": "N", "room": "1", "bed": "" }),
+    ] {
         expect(&w.call("PUT", &format!("/api/device/{}", mat.id), &w.a.token, body).await, 400, "deviceParameters");
     }
-    let renamed = w.call("PUT", &format!("/api/device/{}", mat.id), &w.a.token, json!({ "name": "Bed 7", "room": "207", "bed": "B" })).await;
+    let renamed =
+        w.call("PUT", &format!("/api/device/{}", mat.id), &w.a.token, json!({ "name": "Bed 7", "room": "207", "bed": "B" })).await;
     expect(&renamed, 200, "");
     let devices: Value = w.call("GET", "/api/userDevices", &w.a.token, Value::Null).await.json();
     let row = devices.as_array().unwrap().iter().find(|d| d["_id"]["$oid"] == mat.id.as_str()).unwrap().clone();
@@ -360,7 +382,11 @@ async fn devices_are_renamed_listed_by_type_and_read_one_by_one() {
     let list: Value = w.call("GET", &format!("/api/device/obtainList/{}/Force%20Mat/0", w.a.company), &w.a.token, Value::Null).await.json();
     assert_eq!(list.as_array().unwrap().len(), 1);
     assert_eq!(list[0]["deviceType"], "Force Mat");
-    expect(&w.call("GET", &format!("/api/device/obtainList/{}/Toaster/0", w.a.company), &w.a.token, Value::Null).await, 400, "invalidDeviceType");
+    expect(
+        &w.call("GET", &format!("/api/device/obtainList/{}/Toaster/0", w.a.company), &w.a.token, Value::Null).await,
+        400,
+        "invalidDeviceType",
+    );
 
     let conf = w.call("GET", &format!("/api/deviceConfiguration/{}", mat.id), &w.a.token, Value::Null).await;
     expect(&conf, 200, "");
@@ -425,14 +451,30 @@ async fn a_registered_device_gets_a_one_time_secret_that_lets_it_stream_at_once(
 #[tokio::test]
 async fn parents_register_with_members_and_register_all_and_quick_registration_create_logins() {
     let w = world().await;
-    let horse = w.call("POST", "/api/deviceandconfRegistration", &w.admin, json!({ "hardwareSerial": "HORSE-9", "name": "Saddle", "deviceType": "Sensing Horse", "numberOfSubdevices": "4" })).await;
+    let horse = w
+        .call(
+            "POST",
+            "/api/deviceandconfRegistration",
+            &w.admin,
+            json!({ "hardwareSerial": "HORSE-9", "name": "Saddle", "deviceType": "Sensing Horse", "numberOfSubdevices": "4" }),
+        )
+        .await;
     expect(&horse, 201, "");
     let horse: Value = horse.json();
     assert!(horse["deviceSecret"].is_null(), "a parent never connects");
     let members = horse["members"].as_array().unwrap();
     assert_eq!(members.len(), 4);
-    assert!(members.iter().all(|m| m["deviceSecret"].as_str().is_some_and(|s| s.len() == 43) && m["deviceType"] == "Sensing Horse Subdevice"));
-    let room = w.call("POST", "/api/deviceandconfRegistration", &w.admin, json!({ "hardwareSerial": "ROOM-9", "name": "Room 9", "deviceType": "Room Set" })).await;
+    assert!(
+        members.iter().all(|m| m["deviceSecret"].as_str().is_some_and(|s| s.len() == 43) && m["deviceType"] == "Sensing Horse Subdevice")
+    );
+    let room = w
+        .call(
+            "POST",
+            "/api/deviceandconfRegistration",
+            &w.admin,
+            json!({ "hardwareSerial": "ROOM-9", "name": "Room 9", "deviceType": "Room Set" }),
+        )
+        .await;
     let room: Value = room.json();
     let serials: Vec<&str> = room["members"].as_array().unwrap().iter().map(|m| m["hardwareSerial"].as_str().unwrap()).collect();
     assert_eq!(serials, ["ROOM-9-BED", "ROOM-9-SEAT", "ROOM-9-FLOOR"]);
@@ -458,7 +500,8 @@ async fn parents_register_with_members_and_register_all_and_quick_registration_c
     let names: Value = w.call("GET", "/api/auth/companiesname", &w.admin, Value::Null).await.json();
     assert!(!names["companies"].as_array().unwrap().iter().any(|n| n == "Clínica Oeste"));
 
-    let quick = w.call("POST", "/api/quickRegistration", &w.admin, json!({ "hardwareSerial": "PLATE-77", "deviceType": "Podology IoT" })).await;
+    let quick =
+        w.call("POST", "/api/quickRegistration", &w.admin, json!({ "hardwareSerial": "PLATE-77", "deviceType": "Podology IoT" })).await;
     expect(&quick, 201, "");
     let quick: Value = quick.json();
     let (email, password) = (quick["email"].as_str().unwrap(), quick["password"].as_str().unwrap());
@@ -467,7 +510,11 @@ async fn parents_register_with_members_and_register_all_and_quick_registration_c
     let token = login(w.hub.http_addr, email, password).await;
     let devices: Value = w.call("GET", "/api/userDevices", &token, Value::Null).await.json();
     assert_eq!(devices[0]["hardwareSerial"], "PLATE-77");
-    expect(&w.call("POST", "/api/quickRegistration", &w.admin, json!({ "hardwareSerial": "PLATE-77", "deviceType": "Podology IoT" })).await, 409, "duplicateSerial");
+    expect(
+        &w.call("POST", "/api/quickRegistration", &w.admin, json!({ "hardwareSerial": "PLATE-77", "deviceType": "Podology IoT" })).await,
+        409,
+        "duplicateSerial",
+    );
 }
 
 #[tokio::test]
@@ -493,13 +540,27 @@ async fn alarms_are_checked_attended_by_serial_and_logged() {
     let attended: Value = w.call("PUT", &format!("/api/iotAlarms/{}", mat.id), &w.a.token, Value::Null).await.json();
     assert_eq!(attended["attended"], 1);
 
-    let entry = storage::model::DeviceLog { device_id: mat.id.clone(), creation_date: now, max_pressure: 812, position: "bed".into(), posture: "Supine".into(), confidence: 0.92, pressure_map: "[[0,1],[2,3]]".into() };
+    let entry = storage::model::DeviceLog {
+        device_id: mat.id.clone(),
+        creation_date: now,
+        max_pressure: 812,
+        position: "bed".into(),
+        posture: "Supine".into(),
+        confidence: 0.92,
+        pressure_map: "[[0,1],[2,3]]".into(),
+    };
     w.hub.store.company(&w.a.company).logs().add_device_log(&entry).await.unwrap();
     let logs: Value = w.call("GET", &format!("/api/iotLogs/{}", mat.id), &w.a.token, Value::Null).await.json();
     assert_eq!(logs[0]["creationDate"][1], now);
     assert_eq!(logs[0]["posture"]["id"], "Supine");
     assert_eq!(logs[0]["pressureMap"], json!([[0, 1], [2, 3]]));
-    w.hub.store.company(&w.a.company).logs().add_presence(&storage::model::PresenceLog { device_id: mat.id.clone(), creation_date: now, log_id: "1".into() }).await.unwrap();
+    w.hub
+        .store
+        .company(&w.a.company)
+        .logs()
+        .add_presence(&storage::model::PresenceLog { device_id: mat.id.clone(), creation_date: now, log_id: "1".into() })
+        .await
+        .unwrap();
     let presence: Value = w.call("GET", &format!("/api/presenceLogs/{}", mat.id), &w.a.token, Value::Null).await.json();
     assert_eq!(presence[0]["logId"], "1");
 }
@@ -538,7 +599,10 @@ async fn patients_are_validated_created_selected_and_edited() {
     expect(&created, 201, "");
     let created: Value = created.json();
     assert_eq!((created["phone"].as_str(), created["phone2"].as_str(), created["size"].as_f64()), (Some("-1"), Some("-1"), Some(-1.0)));
-    assert_eq!((created["weight"].as_f64(), created["height"].as_f64(), created["postalCode"].as_str()), (Some(64.5), Some(168.0), Some("08001")));
+    assert_eq!(
+        (created["weight"].as_f64(), created["height"].as_f64(), created["postalCode"].as_str()),
+        (Some(64.5), Some(168.0), Some("08001"))
+    );
     let id = created["_id"]["$oid"].as_str().unwrap().to_owned();
 
     let select_path = format!("/api/podometry/patient/select/{}", w.a.user);
@@ -548,13 +612,25 @@ async fn patients_are_validated_created_selected_and_edited() {
     let selected: Value = w.call("GET", &select_path, &w.a.token, Value::Null).await.json();
     assert_eq!(selected["patient"]["_id"]["$oid"], id.as_str());
 
-    let edit = w.call("PUT", &format!("/api/podometry/patient/{id}"), &w.a.token, json!({ "name": "Ana L.", "weight": "65", "height": 168 })).await;
+    let edit = w
+        .call("PUT", &format!("/api/podometry/patient/{id}"), &w.a.token, json!({ "name": "Ana L.", "weight": "65", "height": 168 }))
+        .await;
     expect(&edit, 200, "");
     assert_eq!(edit.json::<Value>()["name"], "Ana L.");
-    expect(&w.call("PUT", &format!("/api/podometry/patient/{id}"), &w.a.token, json!({ "name": "Ana", "weight": "", "height": 168 })).await, 400, "patientWeight");
-    let comma = w.call("PUT", &format!("/api/podometry/patient/{id}"), &w.a.token, json!({ "name": "Ana L.", "weight": "6,5", "height": "60,5" })).await;
+    expect(
+        &w.call("PUT", &format!("/api/podometry/patient/{id}"), &w.a.token, json!({ "name": "Ana", "weight": "", "height": 168 })).await,
+        400,
+        "patientWeight",
+    );
+    let comma = w
+        .call("PUT", &format!("/api/podometry/patient/{id}"), &w.a.token, json!({ "name": "Ana L.", "weight": "6,5", "height": "60,5" }))
+        .await;
     expect(&comma, 200, "");
-    assert_eq!((comma.json::<Value>()["weight"].as_f64(), comma.json::<Value>()["height"].as_f64()), (Some(6.5), Some(60.5)), "an infant's weight, decimal commas");
+    assert_eq!(
+        (comma.json::<Value>()["weight"].as_f64(), comma.json::<Value>()["height"].as_f64()),
+        (Some(6.5), Some(60.5)),
+        "an infant's weight, decimal commas"
+    );
     let list: Value = w.call("GET", &path, &w.a.token, Value::Null).await.json();
     assert_eq!(list.as_array().unwrap().len(), 1);
     // A user cannot act as another user of the company.
@@ -565,11 +641,26 @@ async fn patients_are_validated_created_selected_and_edited() {
 async fn analyses_are_stored_paged_counted_annotated_and_deleted() {
     let w = world().await;
     let patient: Value = w.call("POST", &format!("/api/podometry/patients/{}", w.a.user), &w.a.token, patient()).await.json();
-    let other: Value = w.call("POST", &format!("/api/podometry/patients/{}", w.a.user), &w.a.token, json!({ "name": "Bea", "weight": 50, "height": 150, "agreeDataTreatment": true })).await.json();
+    let other: Value = w
+        .call(
+            "POST",
+            &format!("/api/podometry/patients/{}", w.a.user),
+            &w.a.token,
+            json!({ "name": "Bea", "weight": 50, "height": 150, "agreeDataTreatment": true }),
+        )
+        .await
+        .json();
     let (p1, p2) = (patient["_id"]["$oid"].as_str().unwrap().to_owned(), other["_id"]["$oid"].as_str().unwrap().to_owned());
     let body = |kind: &str, at: i64| json!({ "analysisType": kind, "notes": "", "creationDate": at, "mapPreview": [[0, 5], [7, 0]], "additionalParameters": [{ "name": "activePoints", "value": 2 }] });
     for i in 0..12 {
-        let response = w.call("POST", &format!("/api/podometryAnalysis/{p1}"), &w.a.token, body(if i % 3 == 0 { "Static" } else { "Dynamic" }, 1_700_000_000 + i)).await;
+        let response = w
+            .call(
+                "POST",
+                &format!("/api/podometryAnalysis/{p1}"),
+                &w.a.token,
+                body(if i % 3 == 0 { "Static" } else { "Dynamic" }, 1_700_000_000 + i),
+            )
+            .await;
         expect(&response, 201, "");
     }
     let seating = w.call("POST", &format!("/api/seatingAnalysis/{p2}"), &w.a.token, body("Static", 1_700_000_100)).await;
@@ -585,7 +676,10 @@ async fn analyses_are_stored_paged_counted_annotated_and_deleted() {
     let user = &w.a.user;
     let first: Value = w.call("GET", &format!("/api/podometryAnalysisPage/{user}/all/1"), &w.a.token, Value::Null).await.json();
     assert_eq!(first["analyses"].as_array().unwrap().len(), 10);
-    assert_eq!((first["totalAnalysis"].as_u64(), first["totalPages"].as_u64(), first["currentPageCount"].as_u64()), (Some(13), Some(2), Some(1)));
+    assert_eq!(
+        (first["totalAnalysis"].as_u64(), first["totalPages"].as_u64(), first["currentPageCount"].as_u64()),
+        (Some(13), Some(2), Some(1))
+    );
     assert_eq!(first["analyses"][0]["analysisType"], "seatingDynamic", "newest first");
     assert_eq!(first["analyses"][1]["additionalParameters"][0]["name"], "activePoints");
     let second: Value = w.call("GET", &format!("/api/podometryAnalysisPage/{user}/all/2"), &w.a.token, Value::Null).await.json();
@@ -601,7 +695,11 @@ async fn analyses_are_stored_paged_counted_annotated_and_deleted() {
     let id = seating["_id"]["$oid"].as_str().unwrap();
     let notes = w.call("PUT", &format!("/api/podometryAnalysis/specific/{id}"), &w.a.token, json!({ "notes": "n".repeat(1100) })).await;
     expect(&notes, 200, "");
-    expect(&w.call("PUT", &format!("/api/podometryAnalysis/specific/{id}"), &w.a.token, json!({ "notes": "n".repeat(1101) })).await, 400, "analysisNotes");
+    expect(
+        &w.call("PUT", &format!("/api/podometryAnalysis/specific/{id}"), &w.a.token, json!({ "notes": "n".repeat(1101) })).await,
+        400,
+        "analysisNotes",
+    );
     expect(&w.call("DELETE", &format!("/api/podometryAnalysis/specific/{id}"), &w.a.token, Value::Null).await, 200, "");
     expect(&w.call("DELETE", &format!("/api/podometryAnalysis/specific/{id}"), &w.a.token, Value::Null).await, 404, "notFound");
     let all: Value = w.call("GET", &format!("/api/podometryAnalysisCount/{user}/all"), &w.a.token, Value::Null).await.json();
@@ -694,9 +792,11 @@ async fn company_variants_are_off_by_default_and_switched_only_by_an_administrat
     expect(&w.call("PUT", "/api/companyVariants", &w.a.token, variants(true, true, true)).await, 403, "forbidden");
     assert_eq!(w.call("GET", "/api/companyVariants", &w.a.token, Value::Null).await.json::<Value>(), off);
     // The whole setting is required, with booleans only.
-    for bad in [json!({ "fitness": true }), json!({ "hideCentreOfPressure": "yes", "fitness": true, "seatingLabels": false }),
-        json!({ "hideCentreOfPressure": true, "fitness": true, "seatingLabels": false, "companyId": w.b.company })]
-    {
+    for bad in [
+        json!({ "fitness": true }),
+        json!({ "hideCentreOfPressure": "yes", "fitness": true, "seatingLabels": false }),
+        json!({ "hideCentreOfPressure": true, "fitness": true, "seatingLabels": false, "companyId": w.b.company }),
+    ] {
         expect(&w.call("PUT", "/api/companyVariants", &w.admin, bad).await, 400, "invalidBody");
     }
     // An administrator of company A switches A's variants: A's users see them everywhere...
@@ -809,25 +909,38 @@ async fn stored_analyses_download_as_named_pdfs_in_the_requested_language() {
         }
     }
     let stored = w
-        .call("POST", &format!("/api/podometryAnalysis/{patient_id}"), &w.a.token, json!({ "analysisType": "Static", "creationDate": 1_700_000_000, "notes": "Pie plano", "mapPreview": map }))
+        .call(
+            "POST",
+            &format!("/api/podometryAnalysis/{patient_id}"),
+            &w.a.token,
+            json!({ "analysisType": "Static", "creationDate": 1_700_000_000, "notes": "Pie plano", "mapPreview": map }),
+        )
         .await;
     expect(&stored, 201, "");
     let id = stored.json::<Value>()["_id"]["$oid"].as_str().unwrap().to_owned();
 
     let options = json!({ "layoutOptions": { "widgets": ["mainPage", "notes"], "language": "es", "palette": "jet", "utcOffsetMinutes": 60, "timeZone": "Europe/Madrid" } });
-    let pdf = request_raw(w.hub.http_addr, "POST", &format!("/api/downloadAnalysisPDF/{id}/0"), Some(&w.a.token), &options.to_string()).await;
+    let pdf =
+        request_raw(w.hub.http_addr, "POST", &format!("/api/downloadAnalysisPDF/{id}/0"), Some(&w.a.token), &options.to_string()).await;
     assert_eq!(pdf.status, 200, "{}", String::from_utf8_lossy(&pdf.body));
     assert_eq!(pdf.header("content-type").as_deref(), Some("application/pdf"));
     // Named after the patient and the analysis, at the user's local time (22:13 UTC is 23:13 in Madrid).
     assert_eq!(pdf.header("content-disposition").as_deref(), Some("attachment; filename=\"ana-lopez_static_2023-11-14_2313.pdf\""));
     let document = lopdf::Document::load_mem(&pdf.body).expect("a PDF");
     let summary = document.extract_text(&[1]).unwrap();
-    assert!(summary.contains("Ana López") && summary.contains("Clinic A") && summary.contains("2023-11-14 23:13 (Europe/Madrid)") && summary.contains("Pie plano"), "{summary}");
+    assert!(
+        summary.contains("Ana López")
+            && summary.contains("Clinic A")
+            && summary.contains("2023-11-14 23:13 (Europe/Madrid)")
+            && summary.contains("Pie plano"),
+        "{summary}"
+    );
     // A clock no zone has is refused.
     let far = json!({ "layoutOptions": { "utcOffsetMinutes": 900 } });
     expect(&w.call("POST", &format!("/api/downloadAnalysisPDF/{id}/0"), &w.a.token, far).await, 400, "toastErrorRaw.downloadError");
 
-    let real = request_raw(w.hub.http_addr, "POST", &format!("/api/downloadRealScalePDF/{id}"), Some(&w.a.token), r#"{"layout": "A3"}"#).await;
+    let real =
+        request_raw(w.hub.http_addr, "POST", &format!("/api/downloadRealScalePDF/{id}"), Some(&w.a.token), r#"{"layout": "A3"}"#).await;
     assert_eq!(real.status, 200, "{}", String::from_utf8_lossy(&real.body));
     assert!(real.header("content-disposition").unwrap().contains("ana-lopez_static_real-scale-a3_2023-11-14_2213.pdf"));
     let document = lopdf::Document::load_mem(&real.body).expect("a PDF");
@@ -837,7 +950,14 @@ async fn stored_analyses_download_as_named_pdfs_in_the_requested_language() {
     assert!((height - 1190.55).abs() < 0.5, "A3 portrait is 1190.55 pt high, got {height}");
     expect(&w.call("POST", &format!("/api/downloadRealScalePDF/{id}"), &w.a.token, json!({ "layout": "A5" })).await, 400, "invalidBody");
     // Every palette of the colour button prints (the client sends the user's own); others are refused.
-    let hot = request_raw(w.hub.http_addr, "POST", &format!("/api/downloadRealScalePDF/{id}"), Some(&w.a.token), r#"{"layout": "A4", "palette": "hot"}"#).await;
+    let hot = request_raw(
+        w.hub.http_addr,
+        "POST",
+        &format!("/api/downloadRealScalePDF/{id}"),
+        Some(&w.a.token),
+        r#"{"layout": "A4", "palette": "hot"}"#,
+    )
+    .await;
     assert_eq!(hot.status, 200, "{}", String::from_utf8_lossy(&hot.body));
     let sepia = json!({ "layoutOptions": { "widgets": ["mainPage"], "palette": "sepia" } });
     expect(&w.call("POST", &format!("/api/downloadAnalysisPDF/{id}/0"), &w.a.token, sepia).await, 400, "invalidBody");
@@ -856,10 +976,19 @@ async fn stored_analyses_download_as_named_pdfs_in_the_requested_language() {
 
     // Another company's user cannot print it; an analysis without a map has nothing to print.
     expect(&w.call("POST", &format!("/api/downloadAnalysisPDF/{id}/0"), &w.b.token, json!({})).await, 404, "notFound");
-    let empty: Value = w.call("POST", &format!("/api/podometryAnalysis/{patient_id}"), &w.a.token, json!({ "analysisType": "Dynamic" })).await.json();
+    let empty: Value =
+        w.call("POST", &format!("/api/podometryAnalysis/{patient_id}"), &w.a.token, json!({ "analysisType": "Dynamic" })).await.json();
     let empty_id = empty["_id"]["$oid"].as_str().unwrap();
-    expect(&w.call("POST", &format!("/api/downloadAnalysisPDF/{empty_id}/0"), &w.a.token, json!({})).await, 400, "toastErrorRaw.noAnalysisData");
-    expect(&w.call("GET", &format!("/api/analysisExport/{empty_id}/processed"), &w.a.token, Value::Null).await, 400, "toastErrorRaw.noAnalysisData");
+    expect(
+        &w.call("POST", &format!("/api/downloadAnalysisPDF/{empty_id}/0"), &w.a.token, json!({})).await,
+        400,
+        "toastErrorRaw.noAnalysisData",
+    );
+    expect(
+        &w.call("GET", &format!("/api/analysisExport/{empty_id}/processed"), &w.a.token, Value::Null).await,
+        400,
+        "toastErrorRaw.noAnalysisData",
+    );
 }
 
 #[tokio::test]
@@ -891,22 +1020,50 @@ async fn family_shape(store: &Store, parent_serial: &str) -> Vec<(String, String
 #[tokio::test]
 async fn a_family_whose_second_member_is_taken_leaves_nothing_behind() {
     let w = world().await;
-    let single = w.call("POST", "/api/deviceandconfRegistration", &w.admin, json!({ "hardwareSerial": "FAM-1", "name": "Bed", "deviceType": "Mattress Mat IoT" })).await;
+    let single = w
+        .call(
+            "POST",
+            "/api/deviceandconfRegistration",
+            &w.admin,
+            json!({ "hardwareSerial": "FAM-1", "name": "Bed", "deviceType": "Mattress Mat IoT" }),
+        )
+        .await;
     expect(&single, 201, "");
     let devices_before = w.hub.store.hub_wide().devices().list_all().await.expect("the store answers").len();
     let confs_before = w.hub.store.hub_wide().device_confs().list_all().await.expect("the store answers").len();
     // The horse's members are FAM-0 and FAM-1: the second is taken, after the parent and the
     // first member were written in the same transaction.
-    let horse = w.call("POST", "/api/deviceandconfRegistration", &w.admin, json!({ "hardwareSerial": "FAM", "name": "Saddle", "deviceType": "Sensing Horse", "numberOfSubdevices": 2 })).await;
+    let horse = w
+        .call(
+            "POST",
+            "/api/deviceandconfRegistration",
+            &w.admin,
+            json!({ "hardwareSerial": "FAM", "name": "Saddle", "deviceType": "Sensing Horse", "numberOfSubdevices": 2 }),
+        )
+        .await;
     expect(&horse, 409, "duplicateSerial");
     for serial in ["FAM", "FAM-0"] {
         assert!(w.hub.store.hub_wide().devices().by_serial(serial).await.expect("the store answers").is_none(), "{serial} was left behind");
     }
     assert_eq!(w.hub.store.hub_wide().devices().list_all().await.expect("the store answers").len(), devices_before);
-    assert_eq!(w.hub.store.hub_wide().device_confs().list_all().await.expect("the store answers").len(), confs_before, "no configuration was left behind");
-    assert!(w.hub.catalog.by_serial("FAM").is_none() && w.hub.catalog.by_serial("FAM-0").is_none(), "the running hub was not told of a device that does not exist");
+    assert_eq!(
+        w.hub.store.hub_wide().device_confs().list_all().await.expect("the store answers").len(),
+        confs_before,
+        "no configuration was left behind"
+    );
+    assert!(
+        w.hub.catalog.by_serial("FAM").is_none() && w.hub.catalog.by_serial("FAM-0").is_none(),
+        "the running hub was not told of a device that does not exist"
+    );
     // With the serial free, the same family registers whole.
-    let horse = w.call("POST", "/api/deviceandconfRegistration", &w.admin, json!({ "hardwareSerial": "FAM2", "name": "Saddle", "deviceType": "Sensing Horse", "numberOfSubdevices": 2 })).await;
+    let horse = w
+        .call(
+            "POST",
+            "/api/deviceandconfRegistration",
+            &w.admin,
+            json!({ "hardwareSerial": "FAM2", "name": "Saddle", "deviceType": "Sensing Horse", "numberOfSubdevices": 2 }),
+        )
+        .await;
     expect(&horse, 201, "");
     assert_eq!(family_shape(&w.hub.store, "FAM2").await.len(), 2);
 }
@@ -917,7 +1074,10 @@ async fn families_are_named_alike_by_the_api_the_demo_and_provision() {
     let demo = Store::memory().await.expect("an in-memory store");
     hub::demo::seed(&demo).await.expect("the demo seeds");
     for (demo_serial, body) in [
-        ("DEMO-HORSE-01", json!({ "hardwareSerial": "API-HORSE", "name": "Saddle sensor", "deviceType": "Sensing Horse", "numberOfSubdevices": 2 })),
+        (
+            "DEMO-HORSE-01",
+            json!({ "hardwareSerial": "API-HORSE", "name": "Saddle sensor", "deviceType": "Sensing Horse", "numberOfSubdevices": 2 }),
+        ),
         ("DEMO-ROOM-01", json!({ "hardwareSerial": "API-ROOM", "name": "Room 105", "deviceType": "Room Set" })),
     ] {
         let registered = w.call("POST", "/api/deviceandconfRegistration", &w.admin, body.clone()).await;
@@ -931,7 +1091,9 @@ async fn families_are_named_alike_by_the_api_the_demo_and_provision() {
     }
     // provision registers through the same call: the device and its configuration, named as
     // asked, a member of no family.
-    let provisioned = hub::provision::provision(&w.hub.store, mat_protocol::device_type::DeviceType::MattressMatIoT, "PROV", 2).await.expect("provisioning succeeds");
+    let provisioned = hub::provision::provision(&w.hub.store, mat_protocol::device_type::DeviceType::MattressMatIoT, "PROV", 2)
+        .await
+        .expect("provisioning succeeds");
     assert_eq!(provisioned.iter().map(|p| p.serial.as_str()).collect::<Vec<_>>(), ["PROV-00001", "PROV-00002"]);
     let confs = w.hub.store.hub_wide().device_confs().list_all().await.expect("the store answers");
     for device in &provisioned {
@@ -942,7 +1104,9 @@ async fn families_are_named_alike_by_the_api_the_demo_and_provision() {
         assert!(confs.iter().any(|c| c.device_id == stored.id), "{} has its configuration", device.serial);
     }
     // Provisioning again keeps the devices and issues new secrets.
-    let again = hub::provision::provision(&w.hub.store, mat_protocol::device_type::DeviceType::MattressMatIoT, "PROV", 2).await.expect("provisioning succeeds");
+    let again = hub::provision::provision(&w.hub.store, mat_protocol::device_type::DeviceType::MattressMatIoT, "PROV", 2)
+        .await
+        .expect("provisioning succeeds");
     assert_eq!(again[0].device_id, provisioned[0].device_id);
     assert_ne!(again[0].secret, provisioned[0].secret);
 }

@@ -27,7 +27,18 @@ async fn every_demo_device_connects_and_the_demo_user_sees_them() {
     let devices: serde_json::Value = request(hub.http_addr, "GET", "/api/userDevices", Some(&token), None).await.json();
     assert_eq!(devices.as_array().unwrap().len(), 15, "15 devices including parents and sub-devices");
     let types: Vec<&str> = devices.as_array().unwrap().iter().map(|d| d["deviceType"].as_str().unwrap()).collect();
-    for expected in ["Mattress Mat IoT", "Seating Mat IoT", "Seating Mat IoT XL", "Podology IoT", "Floor Mat", "Force Mat", "Sensing Horse", "Room Set", "Rehab Mat", "Seating Mat"] {
+    for expected in [
+        "Mattress Mat IoT",
+        "Seating Mat IoT",
+        "Seating Mat IoT XL",
+        "Podology IoT",
+        "Floor Mat",
+        "Force Mat",
+        "Sensing Horse",
+        "Room Set",
+        "Rehab Mat",
+        "Seating Mat",
+    ] {
         assert!(types.contains(&expected), "{expected} missing from {types:?}");
     }
     // Every streaming device's card leaves Offline once it sends frames.

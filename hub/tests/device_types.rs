@@ -33,10 +33,16 @@ async fn the_device_type_table_is_served_to_signed_in_users() {
     assert!(iot["captures"].as_array().unwrap().contains(&Value::from("Remote")));
     assert_eq!(iot["pdfReports"], true);
     let room = by_name("Room Set");
-    assert_eq!((room["route"].as_str(), room["pageFamily"].as_str(), room["settingsRoute"].as_str()), (Some("/ForceMat"), Some("roomSet"), Some("/roomSettings")));
+    assert_eq!(
+        (room["route"].as_str(), room["pageFamily"].as_str(), room["settingsRoute"].as_str()),
+        (Some("/ForceMat"), Some("roomSet"), Some("/roomSettings"))
+    );
     assert_eq!(room["frame"], Value::Null);
     let force = by_name("Force Mat");
-    assert_eq!((force["pageFamily"].as_str(), force["hasPatients"].as_bool(), force["readingPresence"].as_bool()), (Some("force"), Some(false), Some(true)));
+    assert_eq!(
+        (force["pageFamily"].as_str(), force["hasPatients"].as_bool(), force["readingPresence"].as_bool()),
+        (Some("force"), Some(false), Some(true))
+    );
     assert_eq!(by_name("Sensing Horse Subdevice")["card"], false);
     assert_eq!(by_name("Sleep Mat")["posture"], "sleepMat");
     assert_eq!(by_name("Seating Mat IoT")["cellSizeCm"], 2.0);
@@ -63,7 +69,8 @@ async fn the_pressure_scale_is_served_to_signed_in_users() {
     assert!((scale["pascalPerUnit"].as_f64().unwrap() - 1000.0 / 255.0).abs() < 1e-12);
     assert_eq!(scale["defaultUnit"], "mmHg", "spec §9: mmHg unless the user chooses kPa");
     assert_eq!(scale["fitnessKpaPerStep"], 0.06, "spec §1");
-    let units: Vec<(&str, f64)> = scale["pascalPer"].as_array().unwrap().iter().map(|u| (u["unit"].as_str().unwrap(), u["pascals"].as_f64().unwrap())).collect();
+    let units: Vec<(&str, f64)> =
+        scale["pascalPer"].as_array().unwrap().iter().map(|u| (u["unit"].as_str().unwrap(), u["pascals"].as_f64().unwrap())).collect();
     assert_eq!(units, [("mmHg", 133.322_387_415), ("kPa", 1000.0)]);
     check_client_fixture(&scale, "pressureScale.json");
     hub.hub.shutdown().await;

@@ -9,7 +9,7 @@ use std::process::{Child, Command, Stdio};
 use std::time::Duration;
 
 use common::{login, request};
-use serde_json::{json, Value};
+use serde_json::{Value, json};
 
 const HUB: &str = env!("CARGO_BIN_EXE_hub");
 
@@ -79,7 +79,14 @@ async fn acknowledged_writes_survive_kill_9() {
     let (mut hub, addr) = start(data.path());
     let token = login(addr, "root@durable.example.com", "durable-pass").await;
     let user = {
-        let response = request(addr, "POST", "/api/auth/login", None, Some(&json!({"email": "root@durable.example.com", "password": "durable-pass"}).to_string())).await;
+        let response = request(
+            addr,
+            "POST",
+            "/api/auth/login",
+            None,
+            Some(&json!({"email": "root@durable.example.com", "password": "durable-pass"}).to_string()),
+        )
+        .await;
         response.json::<Value>()["userId"].as_str().unwrap().to_owned()
     };
     let patient = json!({ "name": "Durable Patient", "weight": 70, "height": 170, "agreeDataTreatment": true });

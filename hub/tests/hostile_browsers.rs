@@ -13,7 +13,7 @@ use std::process::{Child, Command, Stdio};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use common::{field, login, seed_company, Browser, SeededDevice, PASSWORD};
+use common::{Browser, PASSWORD, SeededDevice, field, login, seed_company};
 use futures_util::{SinkExt, StreamExt};
 use storage::Store;
 use tokio::time::Instant;
@@ -320,7 +320,8 @@ async fn ten_thousand_idle_sockets_cost_little_and_disturb_no_one() {
     let mut spec = simulator::DeviceSpec::new(device.serial.clone(), device.secret.clone(), MAT).unwrap();
     spec.rate = simulator::Rate::Fixed { hz: 10.0 };
     let (_stop, shutdown) = tokio::sync::watch::channel(false);
-    let transport = simulator::Transport::Quic { addr: hub.quic, server_name: "localhost".into(), trust: simulator::Trust::PemFile(hub.cert.clone()) };
+    let transport =
+        simulator::Transport::Quic { addr: hub.quic, server_name: "localhost".into(), trust: simulator::Trust::PemFile(hub.cert.clone()) };
     tokio::spawn(async move {
         let _ = simulator::run_device(spec, transport, Arc::new(simulator::SimStats::default()), shutdown).await;
     });
@@ -337,9 +338,12 @@ async fn ten_thousand_idle_sockets_cost_little_and_disturb_no_one() {
             let token = token.clone();
             let addr = hub.addr;
             async move {
-                let (mut socket, _) = tokio_tungstenite::connect_async(format!("ws://{addr}/ws")).await.expect("the hub accepts the socket");
+                let (mut socket, _) =
+                    tokio_tungstenite::connect_async(format!("ws://{addr}/ws")).await.expect("the hub accepts the socket");
                 if (batch * 250 + i) % 2 == 0 {
-                    let hello = rmp_serde::to_vec_named(&common::Outgoing { event: "authenticate", data: serde_json::json!({ "token": token }) }).unwrap();
+                    let hello =
+                        rmp_serde::to_vec_named(&common::Outgoing { event: "authenticate", data: serde_json::json!({ "token": token }) })
+                            .unwrap();
                     socket.send(Message::binary(hello)).await.unwrap();
                 }
                 socket

@@ -4,15 +4,15 @@
 
 mod common;
 
-use std::sync::atomic::Ordering;
 use std::sync::Arc;
+use std::sync::atomic::Ordering;
 use std::time::Duration;
 
-use mat_protocol::{self as protocol, DeviceMessage, ErrorCode, Frame, HubMessage, ALPN, MAX_MESSAGE_BYTES, PROTOCOL_VERSION};
 use common::*;
 use futures_util::{SinkExt, StreamExt};
-use rustls::pki_types::pem::PemObject;
+use mat_protocol::{self as protocol, ALPN, DeviceMessage, ErrorCode, Frame, HubMessage, MAX_MESSAGE_BYTES, PROTOCOL_VERSION};
 use rustls::pki_types::CertificateDer;
+use rustls::pki_types::pem::PemObject;
 use tokio_tungstenite::tungstenite::Message;
 
 /// A raw QUIC device connection: one bidirectional stream, length-prefixed messages.
@@ -179,7 +179,9 @@ async fn ws_device(hub: &TestHub) -> tokio_tungstenite::WebSocketStream<tokio_tu
     tokio_tungstenite::connect_async(format!("ws://{}/ingest", hub.http())).await.unwrap().0
 }
 
-async fn ws_recv(socket: &mut tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>) -> Option<HubMessage> {
+async fn ws_recv(
+    socket: &mut tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>,
+) -> Option<HubMessage> {
     loop {
         match tokio::time::timeout(Duration::from_secs(5), socket.next()).await.ok()??.ok()? {
             Message::Binary(bytes) => return Some(protocol::decode(&bytes).unwrap()),

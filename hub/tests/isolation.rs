@@ -16,7 +16,11 @@ const HUB_WIDE_ALLOWED: &[(&str, &str, &str)] = &[
     ("companies.rs", "register", "administrators create companies"),
     ("companies.rs", "list", "administrators list every company (the create-user and create-device popups)"),
     ("companies.rs", "names", "administrators list every company's name"),
-    ("registration.rs", "register", "an administrator registers a device in the company the request names (by id or name), which may be another"),
+    (
+        "registration.rs",
+        "register",
+        "an administrator registers a device in the company the request names (by id or name), which may be another",
+    ),
     (
         "registration.rs",
         "hub_parts",
@@ -87,8 +91,17 @@ fn handlers_use_the_hub_wide_store_only_where_allowed() {
             }
         }
     }
-    assert!(refused.is_empty(), "company data goes through the caller's store (`call.store()`); hub-wide queries only where HUB_WIDE_ALLOWED says why:\n{}", refused.join("\n"));
-    let stale: Vec<String> = HUB_WIDE_ALLOWED.iter().zip(&used).filter(|(_, used)| !**used).map(|((file, function, _), _)| format!("{file} fn {function}")).collect();
+    assert!(
+        refused.is_empty(),
+        "company data goes through the caller's store (`call.store()`); hub-wide queries only where HUB_WIDE_ALLOWED says why:\n{}",
+        refused.join("\n")
+    );
+    let stale: Vec<String> = HUB_WIDE_ALLOWED
+        .iter()
+        .zip(&used)
+        .filter(|(_, used)| !**used)
+        .map(|((file, function, _), _)| format!("{file} fn {function}"))
+        .collect();
     assert!(stale.is_empty(), "allowed but no longer used (remove them from HUB_WIDE_ALLOWED): {stale:?}");
 }
 
@@ -128,7 +141,8 @@ fn handlers_never_hand_the_whole_store_on() {
         if file == CALLER_FILE {
             continue;
         }
-        let code: String = text.lines().filter(|line| !line.trim_start().starts_with("//")).flat_map(str::chars).filter(|c| !c.is_whitespace()).collect();
+        let code: String =
+            text.lines().filter(|line| !line.trim_start().starts_with("//")).flat_map(str::chars).filter(|c| !c.is_whitespace()).collect();
         for (index, _) in code.match_indices("state.store") {
             let rest = &code[index + "state.store".len()..];
             if !rest.starts_with(".hub_wide()") {

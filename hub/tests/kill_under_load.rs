@@ -36,14 +36,14 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use common::process::{metric, parse_listening, provision, HubProcess, HUB_BIN};
-use common::{field, try_request, Browser, Response};
-use ledger::{missing_without_alarm, Ledger, SeenAlarm};
+use common::process::{HUB_BIN, HubProcess, metric, parse_listening, provision};
+use common::{Browser, Response, field, try_request};
+use ledger::{Ledger, SeenAlarm, missing_without_alarm};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
-use serde_json::{json, Value};
+use serde_json::{Value, json};
 use simulator::synth::BedScript;
-use simulator::{load_devices, QuicClient, Rate, Scenario, SimStats, Transport, Trust};
+use simulator::{QuicClient, Rate, Scenario, SimStats, Transport, Trust, load_devices};
 use tokio::sync::RwLock;
 
 const SECOND: Duration = Duration::from_secs(1);
@@ -278,7 +278,8 @@ async fn verify(shared: &Shared) -> Vec<String> {
     let mut entrances = BTreeMap::new();
     for mat in &shared.mats {
         let presence = get(shared, &format!("/api/presenceLogs/{}", mat.id)).await;
-        let times: Vec<i64> = presence.as_array().unwrap().iter().filter(|e| e["logId"] == "1").filter_map(|e| e["creationDate"].as_i64()).collect();
+        let times: Vec<i64> =
+            presence.as_array().unwrap().iter().filter(|e| e["logId"] == "1").filter_map(|e| e["creationDate"].as_i64()).collect();
         entrances.insert(mat.id.clone(), times);
     }
     let cards = get(shared, "/api/deviceConfCompany").await;
@@ -407,7 +408,10 @@ struct Figures {
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn acknowledged_writes_and_alarms_survive_kill_9_under_load() {
     let params = Params::from_env();
-    eprintln!("kill_under_load: seed {} (DURABILITY_SEED={} reproduces the kill moments and choices), {params:?}", params.seed, params.seed);
+    eprintln!(
+        "kill_under_load: seed {} (DURABILITY_SEED={} reproduces the kill moments and choices), {params:?}",
+        params.seed, params.seed
+    );
     let mut rng = StdRng::seed_from_u64(params.seed);
     let data = tempfile::tempdir().unwrap();
     let devices_file = provision(&params.hub_bin, data.path(), params.mats);
@@ -508,7 +512,8 @@ async fn acknowledged_writes_and_alarms_survive_kill_9_under_load() {
     let _ = stop_devices.send(true);
 
     let counts = shared.ledger.lock().unwrap().counts;
-    let ((rest_ms_p50, rest_ms_max), (mats_ms_p50, mats_ms_max), (maps_ms_p50, maps_ms_max)) = (p50_max(&rest), p50_max(&connected), p50_max(&maps));
+    let ((rest_ms_p50, rest_ms_max), (mats_ms_p50, mats_ms_max), (maps_ms_p50, maps_ms_max)) =
+        (p50_max(&rest), p50_max(&connected), p50_max(&maps));
     let snapshot = stats.snapshot();
     let figures = Figures {
         params: params.clone(),
@@ -571,5 +576,8 @@ async fn a_restarted_hub_resets_the_killed_ones_connections_so_mats_come_back_at
     let back = all_mats_connected(http, 3).await - began;
     eprintln!("mats back {back:?} after the restart began");
     let _ = stop_devices.send(true);
-    assert!(back < MAT_IDLE_TIMEOUT / 2, "the mats came back after {back:?}: reset by the new hub, not by their {MAT_IDLE_TIMEOUT:?} idle timeout");
+    assert!(
+        back < MAT_IDLE_TIMEOUT / 2,
+        "the mats came back after {back:?}: reset by the new hub, not by their {MAT_IDLE_TIMEOUT:?} idle timeout"
+    );
 }

@@ -12,9 +12,9 @@ use actors::live_board::LiveMap;
 use common::*;
 use mat_core::machine::mat::DeviceStatus;
 use mat_core::machine::status::PatientStatus;
-use mat_protocol::device_type::DeviceType;
 use mat_protocol::CellFormat;
-use serde_json::{json, Value};
+use mat_protocol::device_type::DeviceType;
+use serde_json::{Value, json};
 
 #[tokio::test]
 async fn rest_reads_statuses_and_maps_from_the_live_board() {
@@ -59,7 +59,10 @@ async fn rest_reads_statuses_and_maps_from_the_live_board() {
     assert_eq!(log["creationDate"], json!({ "$date": 1_763_779_200_123u64 }));
     assert_eq!(log["pressures"], json!(207));
     let rows = log["pressureMap"].as_array().expect("rows");
-    assert_eq!((rows.len(), rows[0].as_array().map(Vec::len), rows[0][0].clone(), rows[47][47].clone()), (48, Some(48), json!(7), json!(200)));
+    assert_eq!(
+        (rows.len(), rows[0].as_array().map(Vec::len), rows[0][0].clone(), rows[47][47].clone()),
+        (48, Some(48), json!(7), json!(200))
+    );
 
     // A Force Mat's four channels, as its frames carry them (two bytes each).
     let (rows, cols, _) = DeviceType::ForceMat.frame_shape().expect("a force mat streams");

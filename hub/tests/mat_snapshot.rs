@@ -108,7 +108,10 @@ async fn what_a_mat_holds_survives_a_hub_restart() {
     assert_eq!((after.device_functional, after.patient_status, after.unattended_alarm), (false, PatientStatus::Missing, true), "{after:?}");
     let remaining = ask(&handle.actor, MatMsg::StreamingRemaining).await;
     let elapsed = u32::try_from(stopped.elapsed().as_secs()).unwrap();
-    assert!((remaining_before.saturating_sub(elapsed + 2)..=remaining_before).contains(&remaining), "{remaining} s left of {remaining_before}");
+    assert!(
+        (remaining_before.saturating_sub(elapsed + 2)..=remaining_before).contains(&remaining),
+        "{remaining} s left of {remaining_before}"
+    );
     let clock = ask(&handle.actor, MatMsg::GetRepositioning).await.expect("a bed mat has the clock");
     assert_eq!(clock.interval, Duration::from_secs(45 * 60));
 
@@ -158,7 +161,11 @@ async fn a_patient_back_before_a_kill_is_not_restored_missing_and_leaving_again_
     assert_eq!(board_status(&hub, &back_actor, &company, &back.id).await.patient_status, PatientStatus::Correct);
     empty_bed(&back_actor, Duration::from_millis(1_500)).await;
     let left_again = board_status(&hub, &back_actor, &company, &back.id).await;
-    assert_eq!((left_again.patient_status, left_again.unattended_alarm), (PatientStatus::Missing, true), "the new absence raises its alarm");
+    assert_eq!(
+        (left_again.patient_status, left_again.unattended_alarm),
+        (PatientStatus::Missing, true),
+        "the new absence raises its alarm"
+    );
     empty_bed(&gone_actor, Duration::from_millis(1_500)).await;
     let still_gone = board_status(&hub, &gone_actor, &company, &gone.id).await;
     assert_eq!((still_gone.patient_status, still_gone.unattended_alarm), (PatientStatus::Missing, false), "the attended absence goes on");

@@ -30,7 +30,8 @@ async fn a_short_night_yields_presence_logs_alarms_and_statuses() {
     let too_short = request(hub.http(), "PUT", &path, Some(&token), Some(r#"{"minutes": 5}"#)).await;
     assert_eq!(too_short.error_code(), "invalidRepositioningInterval");
     let device_id: Arc<str> = Arc::from(device.id.as_str());
-    let handle = hub.hub.actors.registry.call(|reply| RegistryMsg::Resolve { device_id, reply }, Some(5 * SECOND)).await.unwrap().unwrap().unwrap();
+    let handle =
+        hub.hub.actors.registry.call(|reply| RegistryMsg::Resolve { device_id, reply }, Some(5 * SECOND)).await.unwrap().unwrap().unwrap();
     handle.actor.cast(MatMsg::SetRepositioningInterval(8 * SECOND)).unwrap();
 
     let (mut spec, transport) = hub.quic_device(&device);

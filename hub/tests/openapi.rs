@@ -77,10 +77,16 @@ async fn every_operation_documents_typed_answers_errors_and_bodies() {
     assert_eq!(schemas["DeviceType"]["enum"].as_array().map(Vec::len), Some(21), "the device-type table's names");
     assert_eq!(schemas["PatientStatus"]["enum"], serde_json::json!(["Missing", "Absent", "Ulcer Risk", "Correct", "Offline"]));
     let registration = &schemas["RegistrationInput"]["properties"]["deviceType"]["enum"];
-    assert!(!registration.as_array().expect("registrable types").contains(&Value::from("Sensing Horse Subdevice")), "sub-devices come with their parent");
+    assert!(
+        !registration.as_array().expect("registrable types").contains(&Value::from("Sensing Horse Subdevice")),
+        "sub-devices come with their parent"
+    );
     for (name, schema) in schemas.as_object().expect("schemas") {
         for required in schema["required"].as_array().into_iter().flatten() {
-            assert!(schema["properties"].get(required.as_str().unwrap_or_default()).is_some(), "{name} requires {required}, which it does not have");
+            assert!(
+                schema["properties"].get(required.as_str().unwrap_or_default()).is_some(),
+                "{name} requires {required}, which it does not have"
+            );
         }
     }
     let mut refs = Vec::new();
@@ -102,5 +108,8 @@ async fn the_clients_copy_of_the_document_is_current() {
         std::fs::write(&path, serde_json::to_string_pretty(&document).expect("json") + "\n").expect("write");
     }
     let stored: Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap_or_default()).unwrap_or(Value::Null);
-    assert_eq!(stored, document, "client/src/api/openapi.json is out of date: run `UPDATE_CLIENT_FIXTURES=1 cargo test -p hub --test openapi`, then `npm run api:types` in client/");
+    assert_eq!(
+        stored, document,
+        "client/src/api/openapi.json is out of date: run `UPDATE_CLIENT_FIXTURES=1 cargo test -p hub --test openapi`, then `npm run api:types` in client/"
+    );
 }

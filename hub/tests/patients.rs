@@ -3,10 +3,10 @@
 
 mod common;
 
-use common::{login, request, request_raw, seed_company, PASSWORD};
-use serde_json::{json, Value};
-use storage::model::{AnalysisFilter, NewAnalysis};
+use common::{PASSWORD, login, request, request_raw, seed_company};
+use serde_json::{Value, json};
 use storage::Store;
+use storage::model::{AnalysisFilter, NewAnalysis};
 
 const ADMIN_EMAIL: &str = "admin@clinic-a.example.com";
 /// A bed, a plate, a seat.
@@ -115,12 +115,20 @@ async fn an_administrator_deletes_a_patient_with_their_analyses_and_the_audit_lo
     // Her data as one file first.
     let file = request_raw(w.hub.http_addr, "GET", &format!("/api/podometry/patient/{ana}/data"), Some(&w.nurse), "").await;
     assert_eq!(file.status, 200, "{}", String::from_utf8_lossy(&file.body));
-    assert!(file.header("content-disposition").is_some_and(|h| h.contains("attachment") && h.contains("patient_Ana_Erased_")), "{:?}", file.header("content-disposition"));
+    assert!(
+        file.header("content-disposition").is_some_and(|h| h.contains("attachment") && h.contains("patient_Ana_Erased_")),
+        "{:?}",
+        file.header("content-disposition")
+    );
     let data: Value = serde_json::from_slice(&file.body).unwrap();
     assert_eq!(data["patient"]["name"], "Ana Erased");
     assert_eq!(data["analyses"].as_array().map(Vec::len), Some(2));
     assert_eq!(data["bedsideDevices"][0]["deviceId"], bed.as_str());
-    assert_eq!(w.call("GET", &format!("/api/podometry/patient/{ana}/data"), &w.other, Value::Null).await.status, 404, "not another company's");
+    assert_eq!(
+        w.call("GET", &format!("/api/podometry/patient/{ana}/data"), &w.other, Value::Null).await.status,
+        404,
+        "not another company's"
+    );
 
     // Staff may not delete; another company's administrator cannot reach her.
     let staff = w.call("DELETE", &format!("/api/podometry/patient/{ana}"), &w.nurse, Value::Null).await;
@@ -147,7 +155,9 @@ async fn an_administrator_deletes_a_patient_with_their_analyses_and_the_audit_lo
 async fn patient_and_analysis_changes_are_in_the_audit_log() {
     let w = world().await;
     let ana = w.new_patient("Ana Audited").await;
-    let edited = w.call("PUT", &format!("/api/podometry/patient/{ana}"), &w.nurse, json!({ "name": "Ana Audited B", "weight": 70, "height": 170 })).await;
+    let edited = w
+        .call("PUT", &format!("/api/podometry/patient/{ana}"), &w.nurse, json!({ "name": "Ana Audited B", "weight": 70, "height": 170 }))
+        .await;
     assert_eq!(edited.status, 200, "{}", edited.body);
     let analysis = NewAnalysis {
         patient_id: ana.clone(),

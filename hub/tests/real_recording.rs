@@ -9,9 +9,9 @@ mod common;
 
 use std::time::Duration;
 
-use mat_protocol::device_type::DeviceType;
-use mat_core::machine::posture::Posture;
 use common::{eventually_async as eventually, get_json as get};
+use mat_core::machine::posture::Posture;
+use mat_protocol::device_type::DeviceType;
 use serde_json::Value;
 use simulator::real;
 use simulator::{Rate, Scenario};

@@ -6,12 +6,12 @@ mod common;
 use std::sync::Arc;
 use std::time::Duration;
 
-use mat_protocol::{self as protocol, ErrorCode, HubMessage};
 use common::*;
 use futures_util::{SinkExt, StreamExt};
+use mat_protocol::{self as protocol, ErrorCode, HubMessage};
 use rustls::pki_types::pem::PemObject;
 use rustls::pki_types::{CertificateDer, ServerName};
-use serde_json::{json, Value};
+use serde_json::{Value, json};
 use storage::Store;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio_tungstenite::tungstenite::Message;
@@ -26,7 +26,11 @@ fn tls_connector(hub: &TestHub) -> tokio_rustls::TlsConnector {
         roots.add(cert.unwrap()).unwrap();
     }
     let provider = Arc::new(rustls::crypto::ring::default_provider());
-    let config = rustls::ClientConfig::builder_with_provider(provider).with_safe_default_protocol_versions().unwrap().with_root_certificates(roots).with_no_client_auth();
+    let config = rustls::ClientConfig::builder_with_provider(provider)
+        .with_safe_default_protocol_versions()
+        .unwrap()
+        .with_root_certificates(roots)
+        .with_no_client_auth();
     tokio_rustls::TlsConnector::from(Arc::new(config))
 }
 
@@ -71,7 +75,8 @@ async fn rest_and_the_browser_socket_work_over_https_with_the_hub_certificate() 
     assert_eq!(serde_json::from_str::<Value>(&body).unwrap()[0]["hardwareSerial"], hub.devices[0].serial);
 
     // The browser socket over wss://, authenticated by its first message.
-    let (mut socket, _) = tokio_tungstenite::client_async(format!("wss://localhost:{}/ws", hub.http().port()), tls_stream(&hub).await).await.unwrap();
+    let (mut socket, _) =
+        tokio_tungstenite::client_async(format!("wss://localhost:{}/ws", hub.http().port()), tls_stream(&hub).await).await.unwrap();
     let hello = rmp_serde::to_vec_named(&Outgoing { event: "authenticate", data: json!({ "token": token }) }).unwrap();
     socket.send(Message::binary(hello)).await.unwrap();
     let first = loop {
@@ -91,7 +96,8 @@ async fn rest_and_the_browser_socket_work_over_https_with_the_hub_certificate() 
 async fn device_websocket_ingest_works_over_https() {
     let hub = start_https().await;
     let device = &hub.devices[0];
-    let (mut socket, _) = tokio_tungstenite::client_async(format!("wss://localhost:{}/ingest", hub.http().port()), tls_stream(&hub).await).await.unwrap();
+    let (mut socket, _) =
+        tokio_tungstenite::client_async(format!("wss://localhost:{}/ingest", hub.http().port()), tls_stream(&hub).await).await.unwrap();
     socket.send(Message::binary(protocol::encode(&hello(device, &device.secret)))).await.unwrap();
     assert!(matches!(ws_recv(&mut socket).await, Some(HubMessage::Welcome(_))));
 }
@@ -247,7 +253,10 @@ async fn an_administrator_rotates_a_secret_the_old_one_stops_working_and_its_con
     expect(&log, 200, "");
     assert!(!log.body.contains(&new_secret) && !log.body.contains(&device.secret), "no secret in the audit log");
     let entry = &log.json::<Value>()["entries"][0];
-    assert_eq!((entry["action"].as_str(), entry["entityId"].as_str(), entry["userEmail"].as_str()), (Some("device.rotateSecret"), Some(device.id.as_str()), Some(ADMIN_EMAIL)));
+    assert_eq!(
+        (entry["action"].as_str(), entry["entityId"].as_str(), entry["userEmail"].as_str()),
+        (Some("device.rotateSecret"), Some(device.id.as_str()), Some(ADMIN_EMAIL))
+    );
 }
 
 #[tokio::test]
@@ -257,14 +266,39 @@ async fn every_administrative_action_is_in_its_company_audit_log_and_only_there(
     let a = &hub.company_id;
     let device = &hub.devices[0];
     let steps = [
-        ("POST", "/api/auth/company/register".to_owned(), json!({ "companyName": "Audited Clinic", "address": "1 Road" }), "company.create"),
-        ("POST", "/api/auth/signup".to_owned(), json!({ "email": "new.nurse@example.com", "password": "pass-word-1", "passwordRepeat": "pass-word-1", "company": a }), "user.create"),
-        ("POST", "/api/deviceandconfRegistration".to_owned(), json!({ "hardwareSerial": "AUD-1", "name": "Audit mat", "deviceType": "Mattress Mat IoT", "room": "1", "bed": "1" }), "device.create"),
+        (
+            "POST",
+            "/api/auth/company/register".to_owned(),
+            json!({ "companyName": "Audited Clinic", "address": "1 Road" }),
+            "company.create",
+        ),
+        (
+            "POST",
+            "/api/auth/signup".to_owned(),
+            json!({ "email": "new.nurse@example.com", "password": "pass-word-1", "passwordRepeat": "pass-word-1", "company": a }),
+            "user.create",
+        ),
+        (
+            "POST",
+            "/api/deviceandconfRegistration".to_owned(),
+            json!({ "hardwareSerial": "AUD-1", "name": "Audit mat", "deviceType": "Mattress Mat IoT", "room": "1", "bed": "1" }),
+            "device.create",
+        ),
         ("PUT", format!("/api/device/{}", device.id), json!({ "name": "Renamed", "room": "12", "bed": "3" }), "device.update"),
         ("PUT", format!("/api/device/{}/repositioning", device.id), json!({ "minutes": 90 }), "device.repositioning"),
         ("PUT", "/api/companyUser".to_owned(), json!({ "companyName": "Clinic A", "address": "2 Street" }), "company.branding"),
-        ("PUT", "/api/companyVariants".to_owned(), json!({ "hideCentreOfPressure": true, "fitness": false, "seatingLabels": false }), "company.variants"),
-        ("POST", "/api/quickRegistration".to_owned(), json!({ "hardwareSerial": "QUICK-1", "deviceType": "Mattress Mat IoT", "company": a }), "device.create"),
+        (
+            "PUT",
+            "/api/companyVariants".to_owned(),
+            json!({ "hideCentreOfPressure": true, "fitness": false, "seatingLabels": false }),
+            "company.variants",
+        ),
+        (
+            "POST",
+            "/api/quickRegistration".to_owned(),
+            json!({ "hardwareSerial": "QUICK-1", "deviceType": "Mattress Mat IoT", "company": a }),
+            "device.create",
+        ),
     ];
     for (method, path, body, _) in &steps {
         let response = call(hub, method, path, &w.admin, body.clone()).await;
@@ -300,7 +334,8 @@ async fn every_administrative_action_is_in_its_company_audit_log_and_only_there(
     expect(&call(hub, "GET", "/api/auditLog/1", &w.staff, Value::Null).await, 403, "forbidden");
     expect(&call(hub, "GET", "/api/auditLog/0", &w.admin, Value::Null).await, 400, "invalidPage");
     // An action of A's administrator on company B is in both logs.
-    let signup_b = json!({ "email": "b.nurse@example.com", "password": "pass-word-2", "passwordRepeat": "pass-word-2", "company": w.company_b });
+    let signup_b =
+        json!({ "email": "b.nurse@example.com", "password": "pass-word-2", "passwordRepeat": "pass-word-2", "company": w.company_b });
     expect(&call(hub, "POST", "/api/auth/signup", &w.admin, signup_b).await, 201, "");
     let of_b: Value = call(hub, "GET", "/api/auditLog/1", &w.admin_b, Value::Null).await.json();
     assert_eq!((of_b["total"].as_u64(), of_b["entries"][0]["action"].as_str()), (Some(1), Some("user.create")));

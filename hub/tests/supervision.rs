@@ -28,12 +28,8 @@ async fn a_panicking_mat_actor_is_restarted_and_keeps_streaming() {
 
     let registry = hub.hub.actors.registry.clone();
     let device_id: std::sync::Arc<str> = victim.id.as_str().into();
-    let handle = registry
-        .call(|reply| RegistryMsg::Resolve { device_id, reply }, Some(Duration::from_secs(2)))
-        .await
-        .unwrap()
-        .unwrap()
-        .unwrap();
+    let handle =
+        registry.call(|reply| RegistryMsg::Resolve { device_id, reply }, Some(Duration::from_secs(2))).await.unwrap().unwrap().unwrap();
     handle.actor.cast(MatMsg::InjectPanic).unwrap();
 
     let metrics = hub.hub.metrics.clone();
@@ -69,7 +65,12 @@ async fn a_stored_stream_end_resumes_after_a_restart() {
                 .unwrap()
                 .unwrap()
                 .unwrap();
-            handle.actor.call(actors::actor::mat::MatMsg::StreamingRemaining, Some(std::time::Duration::from_secs(5))).await.unwrap().unwrap()
+            handle
+                .actor
+                .call(actors::actor::mat::MatMsg::StreamingRemaining, Some(std::time::Duration::from_secs(5)))
+                .await
+                .unwrap()
+                .unwrap()
         }
     };
     let left = remaining(&devices[0].id).await;
@@ -86,10 +87,22 @@ async fn a_stored_unattended_alarm_is_pending_after_a_restart() {
     let (company, _, devices) = common::seed_company(&store, "P", &["Mattress Mat IoT"]).await;
     let device = &devices[0];
     let raised = storage::unix_now() - 120;
-    store.company(&company).logs().raise_alarm_keyed(&device.id, &hub::records::alarm_key(&device.id, 41), "Missing", raised).await.unwrap();
+    store
+        .company(&company)
+        .logs()
+        .raise_alarm_keyed(&device.id, &hub::records::alarm_key(&device.id, 41), "Missing", raised)
+        .await
+        .unwrap();
     let hub = hub::app::start_with_store(common::config(data.path()), store).await.unwrap();
     let device_id: std::sync::Arc<str> = std::sync::Arc::from(device.id.as_str());
-    let handle = hub.actors.registry.call(|reply| RegistryMsg::Resolve { device_id, reply }, Some(Duration::from_secs(5))).await.unwrap().unwrap().unwrap();
+    let handle = hub
+        .actors
+        .registry
+        .call(|reply| RegistryMsg::Resolve { device_id, reply }, Some(Duration::from_secs(5)))
+        .await
+        .unwrap()
+        .unwrap()
+        .unwrap();
     // What the card shows (the live board), once the actor has handled everything before a call.
     let pending = async || {
         handle.actor.call(MatMsg::StreamingRemaining, Some(Duration::from_secs(5))).await.unwrap().unwrap();
@@ -97,7 +110,8 @@ async fn a_stored_unattended_alarm_is_pending_after_a_restart() {
     };
     assert!(pending().await, "pending after the restart");
     let alarm = Some(mat_core::machine::alarm::AlarmId(41));
-    let attended = handle.actor.call(|reply| MatMsg::AttendAlarm { alarm, by: None, reply }, Some(Duration::from_secs(5))).await.unwrap().unwrap();
+    let attended =
+        handle.actor.call(|reply| MatMsg::AttendAlarm { alarm, by: None, reply }, Some(Duration::from_secs(5))).await.unwrap().unwrap();
     assert_eq!(attended.unwrap(), 1);
     assert!(!pending().await);
     // The attendance reaches storage through the writer.

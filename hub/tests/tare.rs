@@ -9,7 +9,7 @@ mod common;
 
 use std::time::Duration;
 
-use common::{eventually_async as eventually, login, request, seed_company, PASSWORD};
+use common::{PASSWORD, eventually_async as eventually, login, request, seed_company};
 use mat_protocol::device_type::DeviceType;
 use serde_json::Value;
 use simulator::real;
@@ -128,7 +128,10 @@ async fn a_real_recording_with_an_idle_offset_reads_right_after_the_empty_mat_is
 
     // The zeroing is in the audit log.
     let audit = get(addr, &admin, "/api/auditLog/1").await;
-    assert!(audit["entries"].as_array().unwrap().iter().any(|e| e["action"] == "device.tare" && e["entityId"] == device.id.as_str()), "{audit}");
+    assert!(
+        audit["entries"].as_array().unwrap().iter().any(|e| e["action"] == "device.tare" && e["entityId"] == device.id.as_str()),
+        "{audit}"
+    );
 
     // A restart keeps the stored tare.
     hub.shutdown().await;

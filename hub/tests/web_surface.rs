@@ -84,7 +84,11 @@ fn tls_connector(hub: &TestHub) -> tokio_rustls::TlsConnector {
         roots.add(cert.unwrap()).unwrap();
     }
     let provider = Arc::new(rustls::crypto::ring::default_provider());
-    let config = rustls::ClientConfig::builder_with_provider(provider).with_safe_default_protocol_versions().unwrap().with_root_certificates(roots).with_no_client_auth();
+    let config = rustls::ClientConfig::builder_with_provider(provider)
+        .with_safe_default_protocol_versions()
+        .unwrap()
+        .with_root_certificates(roots)
+        .with_no_client_auth();
     tokio_rustls::TlsConnector::from(Arc::new(config))
 }
 
@@ -107,7 +111,9 @@ fn get(method: &str, path: &str, extra: &str) -> String {
 fn assert_hardened(answer: &Answer, what: &str, https: bool) {
     let csp = answer.require("content-security-policy", what);
     let directives: Vec<&str> = csp.split(';').map(str::trim).collect();
-    for wanted in ["default-src 'self'", "script-src 'self'", "connect-src 'self'", "object-src 'none'", "base-uri 'none'", "frame-ancestors 'none'"] {
+    for wanted in
+        ["default-src 'self'", "script-src 'self'", "connect-src 'self'", "object-src 'none'", "base-uri 'none'", "frame-ancestors 'none'"]
+    {
         assert!(directives.contains(&wanted), "{what}: CSP lacks {wanted:?}: {csp}");
     }
     assert!(!csp.contains("unsafe-inline") && !csp.contains("unsafe-eval"), "{what}: CSP allows inline script or eval: {csp}");
@@ -132,7 +138,8 @@ fn assert_hardened(answer: &Answer, what: &str, https: bool) {
 async fn every_answer_carries_the_headers(https: bool) {
     let (hub, _client) = start_serving_a_client(https).await;
     let login = format!(r#"{{"email":"{}","password":"{PASSWORD}"}}"#, hub.email);
-    let signed_in = send(&hub, https, &format!("{}{login}", request_head("localhost", "POST", "/api/auth/login", None, &login)), false).await;
+    let signed_in =
+        send(&hub, https, &format!("{}{login}", request_head("localhost", "POST", "/api/auth/login", None, &login)), false).await;
     assert_eq!(signed_in.status, 200, "{}", String::from_utf8_lossy(&signed_in.body));
     assert_hardened(&signed_in, "the sign-in answer", https);
     assert_eq!(signed_in.require("cache-control", "the sign-in answer"), "no-store");

@@ -39,7 +39,6 @@ pub enum AckError {
     UnknownCode(String),
 }
 
-
 impl std::fmt::Display for AckError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
@@ -125,7 +124,10 @@ mod tests {
     #[test]
     fn reads_the_three_original_mode_codes() {
         let ack = |code: &str| format!("MSH|^~\\&|AM|WARD|PMAT|HUB|20261126120000||ACK^R40^ACK|a1|P|2.6\rMSA|{code}|MSG-42|\r");
-        assert_eq!(parse_ack(ack("AA").as_bytes()).unwrap(), Ack { code: AckCode::Accept, control_id: "MSG-42".into(), text: String::new() });
+        assert_eq!(
+            parse_ack(ack("AA").as_bytes()).unwrap(),
+            Ack { code: AckCode::Accept, control_id: "MSG-42".into(), text: String::new() }
+        );
         assert_eq!(parse_ack(ack("AE").as_bytes()).unwrap().code, AckCode::Error);
         assert_eq!(parse_ack(ack("AR").as_bytes()).unwrap().code, AckCode::Reject);
         assert_eq!(parse_ack(ack("CA").as_bytes()).unwrap().code, AckCode::Accept);

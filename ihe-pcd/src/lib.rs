@@ -20,8 +20,8 @@
 pub mod ack;
 pub mod escape;
 pub mod mllp;
-pub mod pcd05;
 pub mod pcd04;
+pub mod pcd05;
 pub mod priority;
 pub mod retry;
 mod segment;

@@ -210,7 +210,7 @@ fn segment(out: &mut String, segment: Segment) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::ack::{field, Parsed};
+    use crate::ack::{Parsed, field};
 
     fn parties() -> Parties {
         Parties {

@@ -8,7 +8,7 @@
 //! word (OBX-5), with OBX-16 (responsible observer, XCN `id^family^given`) naming who, and OBX-14
 //! when.
 
-use crate::ack::{field, Parsed};
+use crate::ack::{Parsed, field};
 use crate::segment::{Field, Segment};
 use crate::timestamp::hl7_timestamp;
 
@@ -86,7 +86,13 @@ pub fn parse_status(bytes: &[u8]) -> Result<AlertStatus, StatusError> {
             let observer = field(obx, 16);
             let (id, family, given) = (parsed.component(observer, 1), parsed.component(observer, 2), parsed.component(observer, 3));
             let name = [given, family].into_iter().filter(|p| !p.is_empty()).collect::<Vec<_>>().join(" ");
-            let by = if !name.is_empty() { Some(name) } else if !id.is_empty() { Some(id) } else { None };
+            let by = if !name.is_empty() {
+                Some(name)
+            } else if !id.is_empty() {
+                Some(id)
+            } else {
+                None
+            };
             let at = Some(parsed.component(field(obx, 14), 1)).filter(|t| !t.is_empty());
             return Ok(AlertStatus { control_id, alarm_id, status: (*status).to_owned(), by, at });
         }
@@ -120,7 +126,7 @@ pub fn ack(control_id: &str, accepted: Result<(), &str>, sending_application: &s
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::ack::{parse_ack, AckCode};
+    use crate::ack::{AckCode, parse_ack};
 
     const ACCEPTED: &str = "MSH|^~\\&|AM|WARD|PMAT_HUB||20261126120000||ORA^R41^ORA_R41|st-9|P|2.6\r\
         PID|1\rOBR|1|dev7-3^PMAT_HUB|dev7-3^PMAT_HUB|196616^MDC_EVT_ALARM^MDC\r\
@@ -158,7 +164,10 @@ mod tests {
     #[test]
     fn the_ack_answers_the_reports_control_id() {
         let ok = ack("st-9", Ok(()), "PMAT_HUB", 0);
-        assert_eq!(parse_ack(ok.as_bytes()).unwrap(), crate::ack::Ack { code: AckCode::Accept, control_id: "st-9".into(), text: String::new() });
+        assert_eq!(
+            parse_ack(ok.as_bytes()).unwrap(),
+            crate::ack::Ack { code: AckCode::Accept, control_id: "st-9".into(), text: String::new() }
+        );
         let refused = ack("st|9", Err("unknown alarm"), "PMAT_HUB", 0);
         let read = parse_ack(refused.as_bytes()).unwrap();
         assert_eq!((read.code, read.control_id.as_str(), read.text.as_str()), (AckCode::Error, "st|9", "unknown alarm"));

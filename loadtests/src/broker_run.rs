@@ -12,6 +12,7 @@ use simulator::{DeviceSpec, SimStats};
 use tokio::sync::watch;
 use tokio::task::JoinSet;
 
+use crate::RunArgs;
 use crate::frames::Framing;
 use crate::generator::{Fleet, Phase};
 use crate::hub_run::{DRAIN, devices_report, hub_report, pool_for};
@@ -23,7 +24,6 @@ use crate::report::{Parameters, Report};
 use crate::schedule::GeneratorStats;
 use crate::viewer::{self, ViewerCounters, ViewerHistograms, ViewerShared};
 use crate::window;
-use crate::RunArgs;
 
 /// How long subscribers may take to be subscribed.
 const SUBSCRIBE_TIMEOUT: Duration = Duration::from_secs(20);
@@ -48,7 +48,12 @@ async fn relay(args: &RunArgs, tls: bool, broker: &mosquitto::Broker, pinning: P
     let address = BrokerAddress { addr: broker.addr, ca_pem: broker.ca_pem.clone() };
     let logs: Vec<Arc<SendLog>> = (0..args.mats).map(|_| Arc::new(SendLog::default())).collect();
     let totals = Arc::new(Totals::new(args.mats));
-    let shared = Arc::new(ViewerShared { counters: ViewerCounters::default(), measuring: AtomicBool::new(false), logs: logs.clone(), index: Arc::default() });
+    let shared = Arc::new(ViewerShared {
+        counters: ViewerCounters::default(),
+        measuring: AtomicBool::new(false),
+        logs: logs.clone(),
+        index: Arc::default(),
+    });
     let per_viewer = args.per_viewer();
 
     // Subscribers first, so that every frame published has its subscribers.
@@ -107,7 +112,9 @@ async fn relay(args: &RunArgs, tls: bool, broker: &mosquitto::Broker, pinning: P
         warnings.push(format!("only {} of {} publishers connected after the warm-up", warm.connected, args.mats));
     }
 
-    let observed = window::measure(args.duration, args.quiet, Some(broker.pid), &stats, &shared, &histograms, &schedule, pinning.generator_cpus.len()).await;
+    let observed =
+        window::measure(args.duration, args.quiet, Some(broker.pid), &stats, &shared, &histograms, &schedule, pinning.generator_cpus.len())
+            .await;
     let _ = phase_tx.send(Phase::Drain);
     tokio::time::sleep(DRAIN).await;
     let expected: u64 = totals.published.iter().zip(&subscribers_of).map(|(p, &s)| p.load(Ordering::Relaxed) * s).sum();

@@ -9,9 +9,9 @@
 
 use std::time::Duration;
 
+use bytes::{Bytes, BytesMut};
 use mat_protocol::device_type::DeviceType;
 use mat_protocol::{CellFormat, LENGTH_PREFIX_BYTES};
-use bytes::{Bytes, BytesMut};
 use simulator::{MapSynth, Scenario};
 
 /// Frames in a pool: 3.2 s of a 10 Hz stream, enough that consecutive frames of a mat differ.
@@ -87,7 +87,15 @@ pub struct FramePool {
 impl FramePool {
     /// Renders `POOL_FRAMES` consecutive maps (`interval` apart, from the first occupied second
     /// of the scenario) for `device_type`, `rows × cols` in `format`, and encodes them.
-    pub fn render(device_type: &str, rows: u16, cols: u16, format: CellFormat, scenario: Scenario, interval: Duration, framing: Framing) -> Self {
+    pub fn render(
+        device_type: &str,
+        rows: u16,
+        cols: u16,
+        format: CellFormat,
+        scenario: Scenario,
+        interval: Duration,
+        framing: Framing,
+    ) -> Self {
         let start = (0..600u64).map(Duration::from_secs).find(|&t| scenario.phase(t).occupied()).unwrap_or_default();
         let mut synth = MapSynth::new(rows, cols, format, scenario, 0x10AD);
         if let Some(device) = DeviceType::from_name(device_type) {
@@ -184,7 +192,15 @@ mod tests {
 
     #[test]
     fn a_rendered_pool_has_distinct_occupied_maps_of_the_geometry() {
-        let pool = FramePool::render("Mattress Mat IoT", 48, 48, CellFormat::U8, Scenario::from_name("bed").expect("bed scenario"), Duration::from_millis(100), Framing::Bare);
+        let pool = FramePool::render(
+            "Mattress Mat IoT",
+            48,
+            48,
+            CellFormat::U8,
+            Scenario::from_name("bed").expect("bed scenario"),
+            Duration::from_millis(100),
+            Framing::Bare,
+        );
         let decode_cells = |seq: u64| match rmp_serde::from_slice::<DeviceMessage>(&pool.frame(0, seq, 0)).expect("decodes") {
             DeviceMessage::Frame(f) => f.cells,
             other => panic!("{other:?}"),

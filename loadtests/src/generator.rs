@@ -10,10 +10,10 @@ use std::sync::Arc;
 use std::sync::atomic::Ordering;
 use std::time::Duration;
 
-use mat_protocol::{Ack, CellFormat, DeviceMessage, Hello, HubMessage, PROTOCOL_VERSION, decode, decode_framed, encode, encode_framed};
 use anyhow::{Result, anyhow, bail};
 use bytes::Bytes;
 use futures_util::{SinkExt, StreamExt};
+use mat_protocol::{Ack, CellFormat, DeviceMessage, Hello, HubMessage, PROTOCOL_VERSION, decode, decode_framed, encode, encode_framed};
 use simulator::policy::{Backoff, Rate, RateControl};
 use simulator::{DeviceSpec, QuicClient, SimStats, is_terminal, seed_from};
 use tokio::sync::watch;
@@ -113,7 +113,14 @@ enum Ended {
 }
 
 /// Runs mat `index` until [`Phase::Stop`]; `Err` when the hub refused it for good.
-pub async fn run_mat(index: usize, plan: MatPlan, connector: Connector, fleet: Arc<Fleet>, log: Arc<SendLog>, mut phase: watch::Receiver<Phase>) -> Result<()> {
+pub async fn run_mat(
+    index: usize,
+    plan: MatPlan,
+    connector: Connector,
+    fleet: Arc<Fleet>,
+    log: Arc<SendLog>,
+    mut phase: watch::Receiver<Phase>,
+) -> Result<()> {
     let mut backoff = Backoff::new(seed_from(&plan.serial));
     let mut seq = 0u64;
     let offset = first_slot_offset(index, fleet.interval);
@@ -155,7 +162,15 @@ pub async fn run_mat(index: usize, plan: MatPlan, connector: Connector, fleet: A
 }
 
 /// Welcomed: frames on the schedule, acks for commands, until the phase says stop.
-async fn stream(link: &mut Link, index: usize, offset: Duration, seq: &mut u64, fleet: &Fleet, log: &SendLog, phase: &mut watch::Receiver<Phase>) -> Ended {
+async fn stream(
+    link: &mut Link,
+    index: usize,
+    offset: Duration,
+    seq: &mut u64,
+    fleet: &Fleet,
+    log: &SendLog,
+    phase: &mut watch::Receiver<Phase>,
+) -> Ended {
     let _connected = Connected::new(fleet.stats.clone());
     let mut rate = RateControl::new(Rate::Fixed { hz: 1.0 / fleet.interval.as_secs_f64() });
     let start = Instant::now() + offset;
@@ -251,7 +266,9 @@ impl Link {
         link.send_message(&hello).await.map_err(|e| failed(&e))?;
         match link.recv().await {
             Ok(Some(HubMessage::Welcome(_))) => Ok(link),
-            Ok(Some(HubMessage::Error(error))) if is_terminal(error.code) => Err(Opened::Refused(format!("{:?}: {}", error.code, error.message))),
+            Ok(Some(HubMessage::Error(error))) if is_terminal(error.code) => {
+                Err(Opened::Refused(format!("{:?}: {}", error.code, error.message)))
+            }
             Ok(Some(other)) => Err(Opened::Failed(format!("expected a welcome, got {other:?}"))),
             Ok(None) => Err(Opened::Failed("closed before the welcome".to_owned())),
             Err(e) => Err(failed(&e)),

@@ -71,7 +71,8 @@ pub fn parse_response(raw: &[u8]) -> Result<Response> {
     let body = &raw[split + 4..];
     let mut lines = head.split("\r\n");
     let status_line = lines.next().unwrap_or_default();
-    let status: u16 = status_line.split_whitespace().nth(1).and_then(|s| s.parse().ok()).with_context(|| format!("bad status line {status_line:?}"))?;
+    let status: u16 =
+        status_line.split_whitespace().nth(1).and_then(|s| s.parse().ok()).with_context(|| format!("bad status line {status_line:?}"))?;
     let mut chunked = false;
     let mut length = None;
     for line in lines {

@@ -97,7 +97,11 @@ pub async fn spawn(hub_bin: &Path, cpu: Option<usize>, count: usize, device_type
 /// `quic` (`127.0.0.1:0` for ephemeral ports); returns once it printed where it listens.
 async fn start(hub_bin: &Path, cpu: Option<usize>, data_dir: &Path, http: &str, quic: &str) -> Result<(Child, u32, Listening)> {
     let log_path = data_dir.join("hub.log");
-    let log = std::fs::OpenOptions::new().create(true).append(true).open(&log_path).with_context(|| format!("creating {}", log_path.display()))?;
+    let log = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(&log_path)
+        .with_context(|| format!("creating {}", log_path.display()))?;
     let mut child = crate::pinning::command(cpu, hub_bin)
         .arg("--demo")
         .arg("--no-simulators")

@@ -41,7 +41,8 @@ pub async fn scrape(base: &BaseUrl) -> Option<prom::Metrics> {
 
 /// The mats' frame pool: one geometry per run (the first mat's).
 pub fn pool_for(spec: &DeviceSpec, rate_hz: f64, framing: Framing) -> FramePool {
-    let scenario = simulator::preset(&spec.device_type).map(|p| p.scenario).unwrap_or_else(|| Scenario::from_name("bed").unwrap_or(Scenario::Empty));
+    let scenario =
+        simulator::preset(&spec.device_type).map(|p| p.scenario).unwrap_or_else(|| Scenario::from_name("bed").unwrap_or(Scenario::Empty));
     FramePool::render(&spec.device_type, spec.rows, spec.cols, spec.cell_format, scenario, Duration::from_secs_f64(1.0 / rate_hz), framing)
 }
 
@@ -65,7 +66,10 @@ pub async fn drive(args: &RunArgs, target: &Target, pinning: PinningReport, comm
         first_spec.get_or_insert(spec);
     }
     let first = first_spec.context("no mats")?;
-    if plans.iter().any(|p| (p.rows, p.cols, p.cell_format, &p.device_type) != (first.rows, first.cols, first.cell_format, &first.device_type)) {
+    if plans
+        .iter()
+        .any(|p| (p.rows, p.cols, p.cell_format, &p.device_type) != (first.rows, first.cols, first.cell_format, &first.device_type))
+    {
         bail!("the mats of one run must share a device type and geometry (one frame pool)");
     }
     let mut index = HashMap::new();
@@ -74,7 +78,9 @@ pub async fn drive(args: &RunArgs, target: &Target, pinning: PinningReport, comm
             Some(id) => {
                 index.insert(id.clone(), i);
             }
-            None if args.viewers > 0 => bail!("{}: device {} has no deviceId to subscribe to", target.devices_file.display(), device.serial),
+            None if args.viewers > 0 => {
+                bail!("{}: device {} has no deviceId to subscribe to", target.devices_file.display(), device.serial)
+            }
             None => {}
         }
     }
@@ -116,7 +122,8 @@ pub async fn drive(args: &RunArgs, target: &Target, pinning: PinningReport, comm
         });
     }
 
-    let shared = Arc::new(ViewerShared { counters: ViewerCounters::default(), measuring: AtomicBool::new(false), logs, index: Arc::new(index) });
+    let shared =
+        Arc::new(ViewerShared { counters: ViewerCounters::default(), measuring: AtomicBool::new(false), logs, index: Arc::new(index) });
     let mut viewers = JoinSet::new();
     let mut histograms = Vec::new();
     if args.viewers > 0 {
@@ -147,7 +154,8 @@ pub async fn drive(args: &RunArgs, target: &Target, pinning: PinningReport, comm
     }
 
     let metrics_before = scrape(&target.base).await;
-    let observed = window::measure(args.duration, args.quiet, target.pid, &stats, &shared, &histograms, &schedule, pinning.generator_cpus.len()).await;
+    let observed =
+        window::measure(args.duration, args.quiet, target.pid, &stats, &shared, &histograms, &schedule, pinning.generator_cpus.len()).await;
     let metrics_after = scrape(&target.base).await;
     let _ = phase_tx.send(Phase::Drain);
     tokio::time::sleep(DRAIN).await;

@@ -22,10 +22,7 @@ pub struct SendLog {
 
 impl Default for SendLog {
     fn default() -> Self {
-        Self {
-            seqs: (0..RING).map(|_| AtomicU64::new(u64::MAX)).collect(),
-            times: (0..RING).map(|_| AtomicU64::new(0)).collect(),
-        }
+        Self { seqs: (0..RING).map(|_| AtomicU64::new(u64::MAX)).collect(), times: (0..RING).map(|_| AtomicU64::new(0)).collect() }
     }
 }
 

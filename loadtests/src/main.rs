@@ -324,12 +324,18 @@ pub async fn run_once(args: &RunArgs, command_line: Vec<String>) -> Result<Repor
             }
             let mut report = outcome?;
             if !report.pinning.separated {
-                let advice = if target.mode == "attach" { pinning::attach_advice(target.pid, args.hub_cpu, args.generator_cpu) } else { "run without --no-pin on a machine with two cores".to_owned() };
+                let advice = if target.mode == "attach" {
+                    pinning::attach_advice(target.pid, args.hub_cpu, args.generator_cpu)
+                } else {
+                    "run without --no-pin on a machine with two cores".to_owned()
+                };
                 report.warnings.push(format!("the hub and the generator share CPUs: {advice}"));
             }
             report
         }
-        TargetKind::Mosquitto | TargetKind::MosquittoTls => broker_run::drive(args, args.target == TargetKind::MosquittoTls, generator_cpus(), command_line).await?,
+        TargetKind::Mosquitto | TargetKind::MosquittoTls => {
+            broker_run::drive(args, args.target == TargetKind::MosquittoTls, generator_cpus(), command_line).await?
+        }
     };
     if report.pinning.separated || args.target == TargetKind::Hub {
         return Ok(report);

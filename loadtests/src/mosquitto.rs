@@ -58,7 +58,8 @@ pub async fn start(bin: &Path, cpu: Option<usize>, tls: bool) -> Result<Broker> 
     }
     let dir = tempfile::Builder::new().prefix("loadtests-mosquitto-").tempdir().context("creating a temporary directory")?;
     let (tls_files, ca_pem) = if tls {
-        let certified = rcgen::generate_simple_self_signed(vec!["localhost".to_owned(), "127.0.0.1".to_owned()]).context("generating a certificate")?;
+        let certified =
+            rcgen::generate_simple_self_signed(vec!["localhost".to_owned(), "127.0.0.1".to_owned()]).context("generating a certificate")?;
         let (cert, key) = (dir.path().join("cert.pem"), dir.path().join("key.pem"));
         std::fs::write(&cert, certified.cert.pem())?;
         std::fs::write(&key, certified.signing_key.serialize_pem())?;

@@ -82,7 +82,14 @@ impl Totals {
 }
 
 /// Runs publisher `index` until [`Phase::Stop`].
-pub async fn run_publisher(index: usize, broker: BrokerAddress, fleet: Arc<Fleet>, totals: Arc<Totals>, log: Arc<SendLog>, mut phase: watch::Receiver<Phase>) -> Result<()> {
+pub async fn run_publisher(
+    index: usize,
+    broker: BrokerAddress,
+    fleet: Arc<Fleet>,
+    totals: Arc<Totals>,
+    log: Arc<SendLog>,
+    mut phase: watch::Receiver<Phase>,
+) -> Result<()> {
     let (client, mut eventloop) = AsyncClient::new(broker.options(format!("pub-{index}"))?, 64);
     let stats = fleet.stats.clone();
     let driver = tokio::spawn(async move {
@@ -181,7 +188,14 @@ pub async fn run_subscriber(
 }
 
 /// Times one relayed frame against its slot.
-fn on_message(topic: &str, payload: &[u8], pool: &FramePool, shared: &ViewerShared, histograms: &Mutex<ViewerHistograms>, last_seq: &mut HashMap<usize, u64>) {
+fn on_message(
+    topic: &str,
+    payload: &[u8],
+    pool: &FramePool,
+    shared: &ViewerShared,
+    histograms: &Mutex<ViewerHistograms>,
+    last_seq: &mut HashMap<usize, u64>,
+) {
     let received_us = unix_us();
     let c = &shared.counters;
     let (Some(mat), Some((seq, device_time_ms))) = (mat_of(topic), pool.read_stamp(payload)) else {
@@ -235,7 +249,12 @@ mod tests {
         let log = Arc::new(SendLog::default());
         let slot = unix_us() - 4_000;
         log.record(8, slot);
-        let shared = ViewerShared { counters: ViewerCounters::default(), measuring: AtomicBool::new(true), logs: vec![Arc::new(SendLog::default()), log], index: Arc::default() };
+        let shared = ViewerShared {
+            counters: ViewerCounters::default(),
+            measuring: AtomicBool::new(true),
+            logs: vec![Arc::new(SendLog::default()), log],
+            index: Arc::default(),
+        };
         let histograms = Mutex::new(ViewerHistograms::default());
         let mut last = HashMap::from([(1usize, 5u64)]);
         on_message("mats/1", &pool.frame(0, 8, slot / 1_000), &pool, &shared, &histograms, &mut last);

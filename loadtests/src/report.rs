@@ -145,14 +145,28 @@ impl Report {
         let h = &self.hub;
         let v = &self.viewers;
         let mut out = String::new();
-        let _ = writeln!(out, "load test of {}: {} mats × {} Hz ({}×{} {}, {}), {} viewers × {} devices, {:.1} s window", p.target, p.mats, p.rate_hz, p.rows, p.cols, p.device_type, p.transport, p.viewers, p.devices_per_viewer, self.window_secs);
+        let _ = writeln!(
+            out,
+            "load test of {}: {} mats × {} Hz ({}×{} {}, {}), {} viewers × {} devices, {:.1} s window",
+            p.target, p.mats, p.rate_hz, p.rows, p.cols, p.device_type, p.transport, p.viewers, p.devices_per_viewer, self.window_secs
+        );
         let g = &self.generator;
         if g.saturated {
             let _ = writeln!(out, "  GENERATOR SATURATED: {}", g.reasons.join("; "));
             let _ = writeln!(out, "  (the latencies measure the load generator, not the {}: they are not printed)", p.target);
         }
         let pin = |cpus: &Option<Vec<usize>>| cpus.as_ref().map(|c| format!("{c:?}")).unwrap_or_else(|| "unknown".to_owned());
-        let _ = writeln!(out, "  {:<34} {:>14}", "CPUs target / generator", format!("{} / {:?}{}", pin(&self.pinning.target_cpus), self.pinning.generator_cpus, if self.pinning.separated { "" } else { " SHARED" }));
+        let _ = writeln!(
+            out,
+            "  {:<34} {:>14}",
+            "CPUs target / generator",
+            format!(
+                "{} / {:?}{}",
+                pin(&self.pinning.target_cpus),
+                self.pinning.generator_cpus,
+                if self.pinning.separated { "" } else { " SHARED" }
+            )
+        );
         let _ = writeln!(out, "  {:<34} {:>14}", "frames sent (devices)", d.stats.frames_sent);
         let _ = writeln!(out, "  {:<34} {:>14.1}", "  per second", d.frames_per_sec);
         if p.target == "hub" {
@@ -170,7 +184,15 @@ impl Report {
         let _ = writeln!(out, "  {:<34} {:>14}", "viewers ready / dropped", format!("{} / {}", v.ready, v.dropped));
         if self.latencies_are_target_figures {
             let l = &self.latency_us;
-            let _ = writeln!(out, "  device → browser latency (ms)      p50 {}  p99 {}  p99.9 {}  max {}  (n = {})", ms(l.p50), ms(l.p99), ms(l.p999), ms(l.max), l.count);
+            let _ = writeln!(
+                out,
+                "  device → browser latency (ms)      p50 {}  p99 {}  p99.9 {}  max {}  (n = {})",
+                ms(l.p50),
+                ms(l.p99),
+                ms(l.p999),
+                ms(l.max),
+                l.count
+            );
             if p.target == "hub" {
                 let l = &self.device_to_hub_us;
                 let _ = writeln!(out, "  device → hub (ms, ±1)              p50 {}  p99 {}  p99.9 {}", ms(l.p50), ms(l.p99), ms(l.p999));
@@ -179,7 +201,15 @@ impl Report {
             }
         }
         let s = &g.schedule;
-        let _ = writeln!(out, "  generator: slots {} · late wake-ups {} · held by the target {} · skipped {} · CPU {}", s.slots(), s.late_wakeups, s.backpressured, s.skipped, g.cpu_percent.map(|c| format!("{c:.0} %")).unwrap_or_else(|| "n/a".to_owned()));
+        let _ = writeln!(
+            out,
+            "  generator: slots {} · late wake-ups {} · held by the target {} · skipped {} · CPU {}",
+            s.slots(),
+            s.late_wakeups,
+            s.backpressured,
+            s.skipped,
+            g.cpu_percent.map(|c| format!("{c:.0} %")).unwrap_or_else(|| "n/a".to_owned())
+        );
         let cpu = match (h.cpu_percent_avg, h.cpu_percent_max) {
             (Some(a), Some(m)) => format!("{a:.1} % avg, {m:.1} % max"),
             _ => "n/a".to_owned(),
@@ -189,7 +219,12 @@ impl Report {
             _ => "n/a".to_owned(),
         };
         let _ = writeln!(out, "  {:<34} {cpu}", format!("{} CPU", p.target));
-        let _ = writeln!(out, "  {:<34} {}", format!("{} CPU per frame", p.target), h.cpu_us_per_frame.map(|u| format!("{u:.1} µs")).unwrap_or_else(|| "n/a".to_owned()));
+        let _ = writeln!(
+            out,
+            "  {:<34} {}",
+            format!("{} CPU per frame", p.target),
+            h.cpu_us_per_frame.map(|u| format!("{u:.1} µs")).unwrap_or_else(|| "n/a".to_owned())
+        );
         let _ = writeln!(out, "  {:<34} {rss}", format!("{} RSS", p.target));
         for w in &self.warnings {
             let _ = writeln!(out, "  warning: {w}");
@@ -229,7 +264,12 @@ pub mod tests {
             },
             window_start_unix_ms: 0,
             window_secs: 1.0,
-            devices: DevicesReport { stats: StatsSnapshot { connected: 10, ..StatsSnapshot::default() }, frames_per_sec: 100.0, failed: 0, failures: vec![] },
+            devices: DevicesReport {
+                stats: StatsSnapshot { connected: 10, ..StatsSnapshot::default() },
+                frames_per_sec: 100.0,
+                failed: 0,
+                failures: vec![],
+            },
             hub: HubReport {
                 pid: Some(1),
                 counters: BTreeMap::new(),

@@ -67,7 +67,14 @@ mod tests {
     use crate::latency::Summary;
 
     fn counts(on_schedule: u64, late_wakeups: u64, backpressured: u64) -> ScheduleCounts {
-        ScheduleCounts { on_schedule, late_wakeups, backpressured, skipped: 0, wake_lateness_us: Summary::default(), late_threshold_us: 10_000 }
+        ScheduleCounts {
+            on_schedule,
+            late_wakeups,
+            backpressured,
+            skipped: 0,
+            wake_lateness_us: Summary::default(),
+            late_threshold_us: 10_000,
+        }
     }
 
     #[test]

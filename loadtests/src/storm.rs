@@ -17,8 +17,8 @@ use tokio::time::Instant;
 
 use crate::frames::Framing;
 use crate::generator::{Connector, Fleet, MatPlan, Phase, run_mat};
-use crate::hub::{self, Ending};
 use crate::http::BaseUrl;
+use crate::hub::{self, Ending};
 use crate::latency::SendLog;
 use crate::pinning::{self, PinningReport};
 use crate::schedule::GeneratorStats;
@@ -158,7 +158,10 @@ pub struct MilestoneClock {
 impl MilestoneClock {
     /// The milestones of a fleet of `mats`.
     pub fn new(mats: usize) -> Self {
-        let milestones = MILESTONES.iter().map(|&share| Milestone { share, mats: ((mats as f64 * share).ceil() as usize).clamp(1, mats.max(1)), secs: None }).collect();
+        let milestones = MILESTONES
+            .iter()
+            .map(|&share| Milestone { share, mats: ((mats as f64 * share).ceil() as usize).clamp(1, mats.max(1)), secs: None })
+            .collect();
         Self { milestones }
     }
 
@@ -277,7 +280,9 @@ async fn storm(args: &StormArgs, spawned: &mut hub::SpawnedHub, command_line: Ve
     let settle_start = procstat::sample(spawned.pid)?;
     tokio::time::sleep(args.settle).await;
     let settled = procstat::sample(spawned.pid)?;
-    let cpu_percent = settled.ticks.saturating_sub(settle_start.ticks) as f64 / procstat::clock_ticks_per_second() as f64 / args.settle.as_secs_f64() * 100.0;
+    let cpu_percent =
+        settled.ticks.saturating_sub(settle_start.ticks) as f64 / procstat::clock_ticks_per_second() as f64 / args.settle.as_secs_f64()
+            * 100.0;
 
     let ended = Instant::now();
     spawned.restart(args.ending).await?;

@@ -33,7 +33,11 @@ struct Axis {
 
 impl Axis {
     fn px(&self, v: f64) -> f64 {
-        let t = if self.log { (v.max(self.lo).log10() - self.lo.log10()) / (self.hi.log10() - self.lo.log10()) } else { (v - self.lo) / (self.hi - self.lo) };
+        let t = if self.log {
+            (v.max(self.lo).log10() - self.lo.log10()) / (self.hi.log10() - self.lo.log10())
+        } else {
+            (v - self.lo) / (self.hi - self.lo)
+        };
         self.from_px + t.clamp(0.0, 1.0) * (self.to_px - self.from_px)
     }
 }
@@ -64,16 +68,30 @@ pub fn plot(points: &[Point], p99_limit_ms: f64, rate_hz: f64) -> String {
     let cpu = Axis { lo: 0.0, hi: cpu_hi, log: false, from_px: cpu_top + PANEL, to_px: cpu_top };
 
     let mut s = String::new();
-    let _ = writeln!(s, r#"<svg xmlns="http://www.w3.org/2000/svg" width="{WIDTH}" height="{height}" viewBox="0 0 {WIDTH} {height}" font-family="sans-serif" font-size="12">"#);
+    let _ = writeln!(
+        s,
+        r#"<svg xmlns="http://www.w3.org/2000/svg" width="{WIDTH}" height="{height}" viewBox="0 0 {WIDTH} {height}" font-family="sans-serif" font-size="12">"#
+    );
     let _ = writeln!(s, r#"<rect width="100%" height="100%" fill="white"/>"#);
-    let _ = writeln!(s, r#"<text x="{LEFT}" y="20" font-size="14" font-weight="bold">Capacity sweep at {rate_hz} Hz per mat: device → viewer latency and CPU per frame</text>"#);
+    let _ = writeln!(
+        s,
+        r#"<text x="{LEFT}" y="20" font-size="14" font-weight="bold">Capacity sweep at {rate_hz} Hz per mat: device → viewer latency and CPU per frame</text>"#
+    );
 
     // Frames: axes, grid and labels.
     for (axis, title) in [(&lat, "latency (ms, log)"), (&cpu, "CPU per frame (µs)")] {
         let (top, bottom) = (axis.to_px, axis.from_px);
-        let _ = writeln!(s, r##"<rect x="{LEFT}" y="{top}" width="{}" height="{PANEL}" fill="none" stroke="#444"/>"##, WIDTH - RIGHT - LEFT);
-        let _ = writeln!(s, r#"<text x="14" y="{}" transform="rotate(-90 14 {})" text-anchor="middle">{}</text>"#, (top + bottom) / 2.0, (top + bottom) / 2.0, escape(title));
-        let ticks: Vec<f64> = if axis.log { vec![1.0, 10.0, 100.0, 1_000.0, 10_000.0] } else { (0..=4).map(|i| axis.hi * f64::from(i) / 4.0).collect() };
+        let _ =
+            writeln!(s, r##"<rect x="{LEFT}" y="{top}" width="{}" height="{PANEL}" fill="none" stroke="#444"/>"##, WIDTH - RIGHT - LEFT);
+        let _ = writeln!(
+            s,
+            r#"<text x="14" y="{}" transform="rotate(-90 14 {})" text-anchor="middle">{}</text>"#,
+            (top + bottom) / 2.0,
+            (top + bottom) / 2.0,
+            escape(title)
+        );
+        let ticks: Vec<f64> =
+            if axis.log { vec![1.0, 10.0, 100.0, 1_000.0, 10_000.0] } else { (0..=4).map(|i| axis.hi * f64::from(i) / 4.0).collect() };
         for t in ticks {
             let y = axis.px(t);
             let _ = writeln!(s, r##"<line x1="{LEFT}" y1="{y:.1}" x2="{}" y2="{y:.1}" stroke="#ddd"/>"##, WIDTH - RIGHT);
@@ -84,20 +102,40 @@ pub fn plot(points: &[Point], p99_limit_ms: f64, rate_hz: f64) -> String {
             let px = x.px(v);
             let _ = writeln!(s, r#"<text x="{px:.1}" y="{}" text-anchor="middle">{v:.0}</text>"#, bottom + 16.0);
         }
-        let _ = writeln!(s, r#"<text x="{}" y="{}" text-anchor="middle">frames per second offered</text>"#, (LEFT + WIDTH - RIGHT) / 2.0, bottom + 34.0);
+        let _ = writeln!(
+            s,
+            r#"<text x="{}" y="{}" text-anchor="middle">frames per second offered</text>"#,
+            (LEFT + WIDTH - RIGHT) / 2.0,
+            bottom + 34.0
+        );
     }
     let limit_y = lat.px(p99_limit_ms);
-    let _ = writeln!(s, r##"<line x1="{LEFT}" y1="{limit_y:.1}" x2="{}" y2="{limit_y:.1}" stroke="#d00" stroke-dasharray="6 4"/>"##, WIDTH - RIGHT);
-    let _ = writeln!(s, r##"<text x="{}" y="{:.1}" fill="#d00" text-anchor="end">p99 limit {p99_limit_ms} ms</text>"##, WIDTH - RIGHT - 4.0, limit_y - 4.0);
+    let _ = writeln!(
+        s,
+        r##"<line x1="{LEFT}" y1="{limit_y:.1}" x2="{}" y2="{limit_y:.1}" stroke="#d00" stroke-dasharray="6 4"/>"##,
+        WIDTH - RIGHT
+    );
+    let _ = writeln!(
+        s,
+        r##"<text x="{}" y="{:.1}" fill="#d00" text-anchor="end">p99 limit {p99_limit_ms} ms</text>"##,
+        WIDTH - RIGHT - 4.0,
+        limit_y - 4.0
+    );
 
     // Series.
     for (i, target) in targets.iter().enumerate() {
         let colour = COLOURS[i % COLOURS.len()];
         let mine: Vec<&Point> = points.iter().filter(|p| p.target == *target).collect();
         let line = |value: &dyn Fn(&Point) -> Option<f64>, axis: &Axis, dash: &str, width: f64, s: &mut String| {
-            let coords: Vec<String> = mine.iter().filter_map(|p| value(p).map(|v| format!("{:.1},{:.1}", x.px(p.offered_fps), axis.px(v)))).collect();
+            let coords: Vec<String> =
+                mine.iter().filter_map(|p| value(p).map(|v| format!("{:.1},{:.1}", x.px(p.offered_fps), axis.px(v)))).collect();
             if !coords.is_empty() {
-                let _ = writeln!(s, r#"<polyline data-target="{}" fill="none" stroke="{colour}" stroke-width="{width}" stroke-dasharray="{dash}" points="{}"/>"#, escape(target), coords.join(" "));
+                let _ = writeln!(
+                    s,
+                    r#"<polyline data-target="{}" fill="none" stroke="{colour}" stroke-width="{width}" stroke-dasharray="{dash}" points="{}"/>"#,
+                    escape(target),
+                    coords.join(" ")
+                );
             }
         };
         line(&|p| Some(p.p99_ms), &lat, "none", 2.0, &mut s);
@@ -111,13 +149,27 @@ pub fn plot(points: &[Point], p99_limit_ms: f64, rate_hz: f64) -> String {
                 let py = axis.px(v);
                 match p.verdict {
                     Verdict::GeneratorSaturated(_) => {
-                        let _ = writeln!(s, r#"<path d="M{:.1},{:.1} l8,8 m0,-8 l-8,8" stroke="{colour}" stroke-width="2"><title>{} mats: generator saturated</title></path>"#, px - 4.0, py - 4.0, p.mats);
+                        let _ = writeln!(
+                            s,
+                            r#"<path d="M{:.1},{:.1} l8,8 m0,-8 l-8,8" stroke="{colour}" stroke-width="2"><title>{} mats: generator saturated</title></path>"#,
+                            px - 4.0,
+                            py - 4.0,
+                            p.mats
+                        );
                     }
                     Verdict::Knee(_) => {
-                        let _ = writeln!(s, r#"<circle cx="{px:.1}" cy="{py:.1}" r="5" fill="white" stroke="{colour}" stroke-width="2"><title>{} mats: knee</title></circle>"#, p.mats);
+                        let _ = writeln!(
+                            s,
+                            r#"<circle cx="{px:.1}" cy="{py:.1}" r="5" fill="white" stroke="{colour}" stroke-width="2"><title>{} mats: knee</title></circle>"#,
+                            p.mats
+                        );
                     }
                     Verdict::Held => {
-                        let _ = writeln!(s, r#"<circle cx="{px:.1}" cy="{py:.1}" r="4" fill="{colour}"><title>{} mats</title></circle>"#, p.mats);
+                        let _ = writeln!(
+                            s,
+                            r#"<circle cx="{px:.1}" cy="{py:.1}" r="4" fill="{colour}"><title>{} mats</title></circle>"#,
+                            p.mats
+                        );
                     }
                 }
             }
@@ -129,7 +181,10 @@ pub fn plot(points: &[Point], p99_limit_ms: f64, rate_hz: f64) -> String {
     }
     let ly = TOP + 10.0 + 18.0 * targets.len() as f64 + 10.0;
     let lx = WIDTH - RIGHT + 14.0;
-    for (k, text) in ["solid: p99", "dotted: p50", "dashed: p99.9", "filled dot: held", "open dot: knee", "cross: generator saturated"].iter().enumerate() {
+    for (k, text) in ["solid: p99", "dotted: p50", "dashed: p99.9", "filled dot: held", "open dot: knee", "cross: generator saturated"]
+        .iter()
+        .enumerate()
+    {
         let _ = writeln!(s, r##"<text x="{lx}" y="{}" font-size="10" fill="#444">{}</text>"##, ly + 14.0 * k as f64, escape(text));
     }
     s.push_str("</svg>\n");

@@ -278,7 +278,8 @@ pub fn replot(json: &Path) -> Result<PathBuf> {
     let text = std::fs::read_to_string(json).with_context(|| format!("reading {}", json.display()))?;
     let sweep: Plotted = serde_json::from_str(&text).with_context(|| format!("{} is not a sweep report", json.display()))?;
     let svg = svg_path(json);
-    std::fs::write(&svg, crate::svg::plot(&sweep.points, sweep.p99_limit_ms, sweep.rate_hz)).with_context(|| format!("writing {}", svg.display()))?;
+    std::fs::write(&svg, crate::svg::plot(&sweep.points, sweep.p99_limit_ms, sweep.rate_hz))
+        .with_context(|| format!("writing {}", svg.display()))?;
     Ok(svg)
 }
 
@@ -321,7 +322,8 @@ pub async fn run(args: SweepArgs) -> Result<()> {
     let capacities: Vec<Capacity> = args.targets.iter().map(|t| capacity(t.name(), &points)).collect();
     let ratios = ratios(&capacities);
     let svg = svg_path(&json);
-    std::fs::write(&svg, crate::svg::plot(&points, args.p99_limit_ms, args.run.rate)).with_context(|| format!("writing {}", svg.display()))?;
+    std::fs::write(&svg, crate::svg::plot(&points, args.p99_limit_ms, args.run.rate))
+        .with_context(|| format!("writing {}", svg.display()))?;
     let doc = SweepReport {
         command_line,
         rate_hz: args.run.rate,

@@ -51,7 +51,9 @@ pub async fn measure(
 
     let secs = duration.as_secs_f64().ceil().max(1.0) as u64;
     let bar = if quiet { ProgressBar::hidden() } else { ProgressBar::new(secs) };
-    bar.set_style(ProgressStyle::with_template("{bar:30.cyan/blue} {pos:>3}/{len}s {msg}").unwrap_or_else(|_| ProgressStyle::default_bar()));
+    bar.set_style(
+        ProgressStyle::with_template("{bar:30.cyan/blue} {pos:>3}/{len}s {msg}").unwrap_or_else(|_| ProgressStyle::default_bar()),
+    );
     let mut cpu_max: Option<f64> = None;
     let mut rss = Vec::new();
     let mut last = target_before;

@@ -35,7 +35,22 @@ fn five_mats_two_viewers_deliver_maps_with_latencies() {
     let output = Command::new(env!("CARGO_BIN_EXE_loadtests"))
         .args(["run", "--hub-bin"])
         .arg(&hub)
-        .args(["--mats", "5", "--rate", "5", "--viewers", "2", "--warmup", "3s", "--duration", "3s", "--ramp", "200ms", "--quiet", "--json"])
+        .args([
+            "--mats",
+            "5",
+            "--rate",
+            "5",
+            "--viewers",
+            "2",
+            "--warmup",
+            "3s",
+            "--duration",
+            "3s",
+            "--ramp",
+            "200ms",
+            "--quiet",
+            "--json",
+        ])
         .arg(&json)
         .output()
         .expect("run loadtests");
@@ -60,7 +75,11 @@ fn five_mats_two_viewers_deliver_maps_with_latencies() {
     assert_eq!(stdout.contains("device → browser latency"), !saturated, "latencies printed exactly when the generator kept up: {stdout}");
     assert!(n("/generator/schedule/on_schedule") + n("/generator/schedule/late_wakeups") > 0, "{report:#}");
     if std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1) >= 2 {
-        assert_eq!(report.pointer("/pinning/separated"), Some(&serde_json::Value::Bool(true)), "hub and generator pinned apart: {report:#}");
+        assert_eq!(
+            report.pointer("/pinning/separated"),
+            Some(&serde_json::Value::Bool(true)),
+            "hub and generator pinned apart: {report:#}"
+        );
         assert_eq!(report.pointer("/pinning/target_cpus"), Some(&serde_json::json!([0])));
         assert_eq!(report.pointer("/pinning/generator_cpus"), Some(&serde_json::json!([1])));
     }
@@ -86,7 +105,24 @@ fn a_generator_behind_its_schedule_is_reported_saturated_and_its_latencies_withh
     let output = Command::new(env!("CARGO_BIN_EXE_loadtests"))
         .args(["run", "--transport", "ws", "--hub-bin"])
         .arg(&hub)
-        .args(["--mats", "3", "--rate", "5", "--viewers", "1", "--warmup", "2s", "--duration", "2s", "--ramp", "100ms", "--late-threshold", "0ms", "--quiet", "--json"])
+        .args([
+            "--mats",
+            "3",
+            "--rate",
+            "5",
+            "--viewers",
+            "1",
+            "--warmup",
+            "2s",
+            "--duration",
+            "2s",
+            "--ramp",
+            "100ms",
+            "--late-threshold",
+            "0ms",
+            "--quiet",
+            "--json",
+        ])
         .arg(&json)
         .output()
         .expect("run loadtests");
@@ -94,7 +130,10 @@ fn a_generator_behind_its_schedule_is_reported_saturated_and_its_latencies_withh
     assert!(output.status.success(), "loadtests failed:\n{stdout}\n{}", String::from_utf8_lossy(&output.stderr));
     let report: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&json).expect("report written")).expect("JSON");
     assert_eq!(report.pointer("/parameters/transport").and_then(serde_json::Value::as_str), Some("ws"));
-    assert!(report.pointer("/hub/frames_received").and_then(serde_json::Value::as_u64).unwrap_or(0) > 0, "frames arrived over /ingest: {report:#}");
+    assert!(
+        report.pointer("/hub/frames_received").and_then(serde_json::Value::as_u64).unwrap_or(0) > 0,
+        "frames arrived over /ingest: {report:#}"
+    );
     assert_eq!(report.pointer("/frames_lost").and_then(serde_json::Value::as_u64), Some(0), "{report:#}");
     assert_eq!(report.pointer("/generator/saturated"), Some(&serde_json::Value::Bool(true)), "{report:#}");
     assert_eq!(report.pointer("/latencies_are_target_figures"), Some(&serde_json::Value::Bool(false)));
@@ -132,14 +171,16 @@ fn a_small_sweep_writes_points_a_plot_and_the_broker_comparison() {
     if targets.contains("mosquitto") {
         let broker = of("mosquitto-tls");
         assert!(!broker.is_empty(), "{doc:#}");
-        assert!(broker.iter().all(|p| p["frames_lost"] == 0 && p["delivered_fps"].as_f64().unwrap_or(0.0) > 0.0), "the broker relayed every frame: {doc:#}");
+        assert!(
+            broker.iter().all(|p| p["frames_lost"] == 0 && p["delivered_fps"].as_f64().unwrap_or(0.0) > 0.0),
+            "the broker relayed every frame: {doc:#}"
+        );
         assert!(svg.contains(r#"data-target="mosquitto-tls""#));
         assert_eq!(doc["ratios"].as_array().map(Vec::len), Some(1), "{doc:#}");
         assert!(stdout.contains("| hub-quic ÷ mosquitto-tls |"), "{stdout}");
         assert!(stdout.contains("The broker only relays"), "{stdout}");
     }
 }
-
 
 #[test]
 fn a_storm_reads_memory_per_mat_and_times_the_fleet_back_after_a_kill() {
@@ -170,6 +211,9 @@ fn a_storm_reads_memory_per_mat_and_times_the_fleet_back_after_a_kill() {
     }
     assert!(report["hub_rss_with_mats_mib"].as_f64().unwrap_or(0.0) > 0.0, "{report:#}");
     assert!(report["restart_serving_secs"].as_f64().is_some_and(|s| s > 0.0), "{report:#}");
-    assert!(report["warnings"].as_array().is_some_and(|w| w.iter().all(|w| !w.as_str().unwrap_or("").contains("not every mat"))), "{report:#}");
+    assert!(
+        report["warnings"].as_array().is_some_and(|w| w.iter().all(|w| !w.as_str().unwrap_or("").contains("not every mat"))),
+        "{report:#}"
+    );
     assert!(stdout.contains("mats back:"), "{stdout}");
 }

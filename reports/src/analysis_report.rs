@@ -149,11 +149,8 @@ struct SummaryLayout {
 impl SummaryLayout {
     fn new(doc: &Document, input: &AnalysisReportInput, figures: &Figures, print_notes: bool) -> SummaryLayout {
         let top = doc.height() - BODY_TOP_FROM_TOP;
-        let figure_lines: Vec<(String, Vec<String>)> = figures
-            .key
-            .iter()
-            .map(|(label, value)| (label.clone(), doc.fonts().wrap(value, BODY_SIZE, FIGURES_WIDTH)))
-            .collect();
+        let figure_lines: Vec<(String, Vec<String>)> =
+            figures.key.iter().map(|(label, value)| (label.clone(), doc.fonts().wrap(value, BODY_SIZE, FIGURES_WIDTH))).collect();
         let figures_h: f32 = 18.0 + figure_lines.iter().map(|(_, v)| FIGURE_STEP + LINE * (v.len().max(1) - 1) as f32).sum::<f32>();
         let map = summary_map_box(input.map.rows, input.map.cols);
         let map_bottom = map[1] - 34.0; // the colour bar and its labels
@@ -297,7 +294,12 @@ fn draw_overlays(canvas: &mut PageCanvas, ctx: &Context<'_>, placement: &MapPlac
         Some(AnalysisResult::Dynamic(r)) => {
             for (xs, ys) in [("leftCenterOfPressureX", "leftCenterOfPressureY"), ("rightCenterOfPressureX", "rightCenterOfPressureY")] {
                 let (Some(xs), Some(ys)) = (series(&r.additional_parameters, xs), series(&r.additional_parameters, ys)) else { continue };
-                let line: Vec<[f32; 2]> = xs.iter().zip(ys).filter(|(x, y)| x.is_finite() && y.is_finite() && (**x > 0.0 || **y > 0.0)).map(|(&x, &y)| placement.point(x, y)).collect();
+                let line: Vec<[f32; 2]> = xs
+                    .iter()
+                    .zip(ys)
+                    .filter(|(x, y)| x.is_finite() && y.is_finite() && (**x > 0.0 || **y > 0.0))
+                    .map(|(&x, &y)| placement.point(x, y))
+                    .collect();
                 canvas.marked(b"CopLine", |canvas| canvas.polyline(&line, BLACK, 1.0));
             }
         }

@@ -3,13 +3,15 @@
 //! plate, the seat's loads, the bed's body regions (never feet), gait, balance, seating over
 //! time, and the rehab grades.
 
+use mat_core::analysis::bed_static::{BodyRegion, bed_static};
 use mat_core::analysis::body_centre::BodyCentreQuality;
 use mat_core::analysis::dynamic_podology::{ERROR_EVENTS_OUT_OF_ORDER, FootGait};
-use mat_core::analysis::bed_static::{BodyRegion, bed_static};
 use mat_core::analysis::seating::window_cells;
 use mat_core::analysis::seating_static::seating_static;
 use mat_core::analysis::units::{MMHG_PER_KPA, cell_pitch_cm, is_mattress};
-use mat_core::analysis::{AnalysisResult, BedStaticResult, NamedParameter, ParameterValue, PressureFrame, SeatingStaticResult, StaticResult};
+use mat_core::analysis::{
+    AnalysisResult, BedStaticResult, NamedParameter, ParameterValue, PressureFrame, SeatingStaticResult, StaticResult,
+};
 use mat_protocol::device_type::{DeviceType, PageFamily};
 
 use crate::i18n::{Language, Text, text};
@@ -107,7 +109,8 @@ pub fn figures(result: &AnalysisResult, device: DeviceType, map: &ReportMap, sca
         AnalysisResult::SeatingStatic(r) => seat_figures(&w, r, &mut f),
         AnalysisResult::BedStatic(r) => bed_figures(&w, r, &mut f),
         AnalysisResult::Dynamic(r) => {
-            for (foot, gait, max_series) in [(Text::LeftFoot, &r.left, "leftMaxPressure"), (Text::RightFoot, &r.right, "rightMaxPressure")] {
+            for (foot, gait, max_series) in [(Text::LeftFoot, &r.left, "leftMaxPressure"), (Text::RightFoot, &r.right, "rightMaxPressure")]
+            {
                 f.key.push((w.of_foot(foot, Text::Steps), gait.stances.len().to_string()));
                 let stance_times: Vec<f64> = gait.stances.iter().map(|s| s.events.toe_off_s - s.events.initial_contact_s).collect();
                 if !stance_times.is_empty() {
@@ -157,7 +160,10 @@ pub fn figures(result: &AnalysisResult, device: DeviceType, map: &ReportMap, sca
             f.key.push((w.t(Text::PushUps), r.push_ups.as_ref().map_or(0, Vec::len).to_string()));
             f.key.push((w.t(Text::Duration), w.seconds(r.duration_s, 1)));
             for (i, p) in r.push_ups.iter().flatten().enumerate() {
-                f.detail.push((format!("{} {}", w.t(Text::PushUps), i + 1), format!("{} ({})", w.seconds(p.start_s, 1), w.seconds(p.duration_s, 1))));
+                f.detail.push((
+                    format!("{} {}", w.t(Text::PushUps), i + 1),
+                    format!("{} ({})", w.seconds(p.start_s, 1), w.seconds(p.duration_s, 1)),
+                ));
             }
         }
         AnalysisResult::Fitting(r) | AnalysisResult::Rehab(r) => {
@@ -182,8 +188,22 @@ fn static_figures(w: &Writer<'_>, r: &StaticResult, device: DeviceType, map: &Re
     match StaticBody::of(device) {
         StaticBody::Feet => {
             for (foot, front, back, global, surface, peak) in [
-                (Text::LeftFoot, r.left_front_pressure_distribution, r.left_back_pressure_distribution, r.left_global_pressure_distribution, r.left_global_surface, r.left_pressure_maximum),
-                (Text::RightFoot, r.right_front_pressure_distribution, r.right_back_pressure_distribution, r.right_global_pressure_distribution, r.right_global_surface, r.right_pressure_maximum),
+                (
+                    Text::LeftFoot,
+                    r.left_front_pressure_distribution,
+                    r.left_back_pressure_distribution,
+                    r.left_global_pressure_distribution,
+                    r.left_global_surface,
+                    r.left_pressure_maximum,
+                ),
+                (
+                    Text::RightFoot,
+                    r.right_front_pressure_distribution,
+                    r.right_back_pressure_distribution,
+                    r.right_global_pressure_distribution,
+                    r.right_global_surface,
+                    r.right_pressure_maximum,
+                ),
             ] {
                 f.key.push((
                     w.of_foot(foot, Text::LoadDistribution),
@@ -198,7 +218,9 @@ fn static_figures(w: &Writer<'_>, r: &StaticResult, device: DeviceType, map: &Re
             // podology cells at 1 cm², which would contradict it).
             f.key.push((w.t(Text::MeanPressure), w.pressure(r.avg_pressure)));
             let pitch = cell_pitch_cm(device);
-            let point = |p: Option<[f64; 2]>| p.map_or_else(|| "—".to_owned(), |[x, y]| format!("{} ; {} cm", w.n(x * pitch, 1), w.n(y * pitch, 1)));
+            let point = |p: Option<[f64; 2]>| {
+                p.map_or_else(|| "—".to_owned(), |[x, y]| format!("{} ; {} cm", w.n(x * pitch, 1), w.n(y * pitch, 1)))
+            };
             f.detail.push((w.of_foot(Text::LeftFoot, Text::CenterOfPressure), point(r.left_center_of_pressure)));
             f.detail.push((w.of_foot(Text::RightFoot, Text::CenterOfPressure), point(r.right_center_of_pressure)));
             f.detail.push((w.t(Text::ActivePoints), r.active_points_total.to_string()));

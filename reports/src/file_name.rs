@@ -104,8 +104,8 @@ pub fn ascii_slug(name: &str) -> String {
 /// One character as lower-case ASCII letters or digits; empty for a separator.
 fn transliterate(c: char) -> &'static str {
     const ASCII: [&str; 36] = [
-        "0", "1", "2", "3", "4", "5", "6", "7", "8", "9", "a", "b", "c", "d", "e", "f", "g", "h", "i", "j", "k", "l",
-        "m", "n", "o", "p", "q", "r", "s", "t", "u", "v", "w", "x", "y", "z",
+        "0", "1", "2", "3", "4", "5", "6", "7", "8", "9", "a", "b", "c", "d", "e", "f", "g", "h", "i", "j", "k", "l", "m", "n", "o", "p",
+        "q", "r", "s", "t", "u", "v", "w", "x", "y", "z",
     ];
     let lower = c.to_lowercase().next().unwrap_or(c);
     if lower.is_ascii_digit() {

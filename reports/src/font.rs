@@ -112,8 +112,7 @@ impl FontSet {
     pub fn runs(&self, text: &str) -> Vec<Run> {
         let mut runs: Vec<Run> = Vec::new();
         for c in text.chars().filter(|c| !c.is_control()) {
-            let (font, gid) =
-                self.fonts.iter().enumerate().find_map(|(i, f)| f.glyph(c).map(|g| (i, g))).unwrap_or((0, 0));
+            let (font, gid) = self.fonts.iter().enumerate().find_map(|(i, f)| f.glyph(c).map(|g| (i, g))).unwrap_or((0, 0));
             match runs.last_mut() {
                 Some(run) if run.font == font => run.glyphs.push((gid, c)),
                 _ => runs.push(Run { font, glyphs: vec![(gid, c)] }),
@@ -124,11 +123,7 @@ impl FontSet {
 
     /// Width of `text` at `size` points.
     pub fn width(&self, text: &str, size: f32) -> f32 {
-        self.runs(text)
-            .iter()
-            .map(|run| run.glyphs.iter().map(|&(g, _)| self.fonts[run.font].advance(g)).sum::<f32>())
-            .sum::<f32>()
-            * size
+        self.runs(text).iter().map(|run| run.glyphs.iter().map(|&(g, _)| self.fonts[run.font].advance(g)).sum::<f32>()).sum::<f32>() * size
             / 1000.0
     }
 

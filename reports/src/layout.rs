@@ -54,8 +54,7 @@ impl LayoutOptions {
     /// The widgets that will be printed: Main Page always, Notes only when `has_notes`, the rest
     /// as asked, in [`Widget`] order.
     pub fn effective_widgets(&self, has_notes: bool) -> Vec<Widget> {
-        let mut widgets: Vec<Widget> =
-            self.widgets.iter().copied().filter(|w| *w != Widget::Notes || has_notes).collect();
+        let mut widgets: Vec<Widget> = self.widgets.iter().copied().filter(|w| *w != Widget::Notes || has_notes).collect();
         widgets.push(Widget::MainPage);
         widgets.sort_unstable();
         widgets.dedup();
@@ -89,8 +88,7 @@ mod tests {
 
     #[test]
     fn main_page_is_always_on_and_notes_need_notes() {
-        let options =
-            LayoutOptions { widgets: vec![Widget::Notes, Widget::Histogram, Widget::Histogram], ..Default::default() };
+        let options = LayoutOptions { widgets: vec![Widget::Notes, Widget::Histogram, Widget::Histogram], ..Default::default() };
         assert_eq!(options.effective_widgets(false), vec![Widget::MainPage, Widget::Histogram]);
         assert_eq!(options.effective_widgets(true), vec![Widget::MainPage, Widget::Histogram, Widget::Notes]);
         assert_eq!(LayoutOptions::default().effective_widgets(true), vec![Widget::MainPage]);
@@ -107,8 +105,7 @@ mod tests {
     #[test]
     fn options_parse_from_the_client_json() {
         let options: LayoutOptions =
-            serde_json::from_str(r#"{"widgets":["mainPage","pressureMap","notes"],"language":"ja","palette":"hot"}"#)
-                .unwrap();
+            serde_json::from_str(r#"{"widgets":["mainPage","pressureMap","notes"],"language":"ja","palette":"hot"}"#).unwrap();
         assert_eq!(options.language, Language::Ja);
         assert_eq!(options.palette.id(), "hot");
         assert_eq!(options.widgets, vec![Widget::MainPage, Widget::PressureMap, Widget::Notes]);

@@ -33,10 +33,10 @@ pub use analysis_report::analysis_pdf;
 pub use file_name::{PdfKind, content_disposition, pdf_file_name};
 pub use i18n::Language;
 pub use input::{AnalysisReportInput, PatientSummary, RealScaleInput, ReportBranding, ReportMap};
-pub use local_time::{ClockError, ReportClock};
-pub use pressure_unit::PressureUnit;
 pub use layout::{LayoutOptions, PaperSize, Widget};
+pub use local_time::{ClockError, ReportClock};
 pub use palette::Palette;
+pub use pressure_unit::PressureUnit;
 pub use real_scale::real_scale_pdf;
 
 /// Why a report could not be made.

@@ -4,9 +4,9 @@
 use crate::document::{Document, PageCanvas, Rgb};
 use crate::figures::format_number;
 use crate::i18n::Language;
-use crate::pressure_unit::PressureScale;
 use crate::input::ReportMap;
 use crate::palette::Palette;
+use crate::pressure_unit::PressureScale;
 
 /// Outline grey.
 pub const GREY: Rgb = [0.6, 0.6, 0.6];
@@ -68,14 +68,7 @@ pub fn draw_map(canvas: &mut PageCanvas, map: &ReportMap, placement: &MapPlaceme
             }
         });
     });
-    canvas.stroke_rect(
-        p.left,
-        p.top - p.rows as f32 * p.cell,
-        p.cols as f32 * p.cell,
-        p.rows as f32 * p.cell,
-        GREY,
-        0.5,
-    );
+    canvas.stroke_rect(p.left, p.top - p.rows as f32 * p.cell, p.cols as f32 * p.cell, p.rows as f32 * p.cell, GREY, 0.5);
 }
 
 /// A cross marking a centre of pressure.
@@ -108,7 +101,8 @@ pub fn draw_colour_bar(
     });
     canvas.stroke_rect(x, y, width, height, GREY, 0.5);
     let label = |v: f64| format_number(lang, scale.pressure(v), if scale.pressure(f64::from(high)) >= 20.0 { 0 } else { scale.decimals() });
-    let (lo, mid, hi) = (label(f64::from(low)), label(f64::from(low + high) / 2.0), format!("{} {}", label(f64::from(high)), scale.symbol()));
+    let (lo, mid, hi) =
+        (label(f64::from(low)), label(f64::from(low + high) / 2.0), format!("{} {}", label(f64::from(high)), scale.symbol()));
     doc.text(canvas, x, y - 11.0, 8.5, BLACK, &lo);
     let w = doc.text_width(&mid, 8.5);
     doc.text(canvas, x + (width - w) / 2.0, y - 11.0, 8.5, BLACK, &mid);

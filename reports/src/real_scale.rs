@@ -13,7 +13,7 @@ use mat_core::analysis::feet::split_feet;
 use mat_core::analysis::units::{active_floor, cell_pitch_cm};
 
 use crate::ReportError;
-use crate::document::{Document, PageCanvas, POINTS_PER_CM};
+use crate::document::{Document, POINTS_PER_CM, PageCanvas};
 use crate::figures::StaticBody;
 use crate::i18n::{Text, text};
 use crate::input::{RealScaleInput, ReportMap};
@@ -84,7 +84,11 @@ pub fn printed_parts(map: &ReportMap, body: StaticBody, floor: u16, max_rows: us
     let fits = |b: &CellBox| b.height() <= max_rows && b.width() <= max_cols;
     let Some(all) = loaded_box(map, whole, floor) else {
         // Nothing loaded: the map's top-left corner, so the page still shows the empty plate.
-        return vec![PrintedPart { cells: CellBox { rows: (0, rows.min(max_rows)), cols: (0, cols.min(max_cols)) }, foot: None, part: None }];
+        return vec![PrintedPart {
+            cells: CellBox { rows: (0, rows.min(max_rows)), cols: (0, cols.min(max_cols)) },
+            foot: None,
+            part: None,
+        }];
     };
     if fits(&all) {
         return vec![PrintedPart { cells: all, foot: None, part: None }];
@@ -197,7 +201,8 @@ pub fn real_scale_pdf(input: &RealScaleInput, paper: PaperSize) -> Result<Vec<u8
 /// it (or the map's edge), inside the placement.
 fn draw_outline(canvas: &mut PageCanvas, map: &ReportMap, p: &MapPlacement, floor: u16) {
     let (rows, cols) = (map.rows as usize, map.cols as usize);
-    let loaded = |r: isize, c: isize| r >= 0 && c >= 0 && (r as usize) < rows && (c as usize) < cols && map.value(r as usize, c as usize) >= floor;
+    let loaded =
+        |r: isize, c: isize| r >= 0 && c >= 0 && (r as usize) < rows && (c as usize) < cols && map.value(r as usize, c as usize) >= floor;
     let corner = |r: usize, c: usize| [p.left + (c - p.col0) as f32 * p.cell, p.top - (r - p.row0) as f32 * p.cell];
     canvas.marked(b"Outline", |canvas| {
         for r in p.row0..p.row0 + p.rows {

@@ -2,13 +2,13 @@
 //! every language, the scale bar's length and the real-scale cell size.
 #![allow(clippy::unwrap_used)]
 
+use lopdf::content::Content;
 use mat_core::analysis::{AnalysisKind, AnalysisParams, Capture, PressureFrame, analyse};
 use mat_protocol::device_type::DeviceType;
-use lopdf::content::Content;
 use reports::i18n::{Text, text};
 use reports::{
-    AnalysisReportInput, Language, LayoutOptions, Palette, PaperSize, PatientSummary, RealScaleInput, ReportBranding,
-    ReportClock, ReportError, ReportMap, Widget, analysis_pdf, real_scale_pdf,
+    AnalysisReportInput, Language, LayoutOptions, Palette, PaperSize, PatientSummary, RealScaleInput, ReportBranding, ReportClock,
+    ReportError, ReportMap, Widget, analysis_pdf, real_scale_pdf,
 };
 
 /// Two rectangular feet on a 48×48 plate: columns 14..=19 and 28..=33, rows 10..=33.
@@ -113,13 +113,10 @@ fn first_rectangle_after(doc: &lopdf::Document, page: u32, tag: &[u8]) -> [f32; 
 
 #[test]
 fn a_summary_page_first_and_further_pages_only_when_asked_and_needed() {
-    let options = LayoutOptions {
-        widgets: vec![Widget::PressureMap, Widget::Results, Widget::Histogram, Widget::Notes],
-        ..Default::default()
-    };
+    let options =
+        LayoutOptions { widgets: vec![Widget::PressureMap, Widget::Results, Widget::Histogram, Widget::Notes], ..Default::default() };
     // Summary, the feet's further figures, the histogram: the notes fit on the summary.
-    let with_notes =
-        lopdf::Document::load_mem(&analysis_pdf(&report_input("Pain in the left heel."), &options).unwrap()).unwrap();
+    let with_notes = lopdf::Document::load_mem(&analysis_pdf(&report_input("Pain in the left heel."), &options).unwrap()).unwrap();
     let sizes = page_sizes(&with_notes);
     assert_eq!(sizes.len(), 3, "summary + figures + histogram");
     for (w, h) in sizes {
@@ -138,8 +135,7 @@ fn a_summary_page_first_and_further_pages_only_when_asked_and_needed() {
     let all = all_text(&doc);
     assert!(all.contains("line 1\n") || all.contains("line 1 ") || all.contains("line 1"), "first line");
     assert!(all.contains("line 120"), "the last line is printed");
-    let empty =
-        lopdf::Document::load_mem(&analysis_pdf(&report_input(""), &LayoutOptions::default()).unwrap()).unwrap();
+    let empty = lopdf::Document::load_mem(&analysis_pdf(&report_input(""), &LayoutOptions::default()).unwrap()).unwrap();
     assert_eq!(page_sizes(&empty).len(), 1, "the summary page is always there, alone when nothing more is asked");
 }
 
@@ -150,17 +146,12 @@ fn doc_text(doc: &lopdf::Document, page: u32) -> String {
 #[test]
 fn text_is_in_the_requested_language_for_all_eight() {
     for lang in Language::ALL {
-        let options =
-            LayoutOptions { widgets: vec![Widget::Results, Widget::Notes], language: lang, ..Default::default() };
+        let options = LayoutOptions { widgets: vec![Widget::Results, Widget::Notes], language: lang, ..Default::default() };
         let pdf = analysis_pdf(&report_input("メモ: 踵の痛み. Заметка. Σημείωση."), &options).unwrap();
         let doc = lopdf::Document::load_mem(&pdf).unwrap();
         let extracted = all_text(&doc);
         for phrase in [Text::ReportTitle, Text::Static, Text::Results, Text::LeftFoot, Text::Notes] {
-            assert!(
-                extracted.contains(text(lang, phrase)),
-                "{lang:?}: {:?} missing from {extracted:?}",
-                text(lang, phrase)
-            );
+            assert!(extracted.contains(text(lang, phrase)), "{lang:?}: {:?} missing from {extracted:?}", text(lang, phrase));
         }
         if lang != Language::En {
             assert!(!extracted.contains("Analysis report"), "{lang:?} report still in English");

@@ -17,8 +17,8 @@ use mat_protocol::CellFormat;
 use mat_protocol::device_type::DeviceType;
 use reports::analysis_report::summary_map_box;
 use reports::{
-    AnalysisReportInput, Language, LayoutOptions, Palette, PaperSize, PatientSummary, RealScaleInput, ReportBranding,
-    ReportClock, ReportMap, Widget, analysis_pdf, real_scale_pdf,
+    AnalysisReportInput, Language, LayoutOptions, Palette, PaperSize, PatientSummary, RealScaleInput, ReportBranding, ReportClock,
+    ReportMap, Widget, analysis_pdf, real_scale_pdf,
 };
 use simulator::{MapSynth, Scenario};
 
@@ -268,7 +268,9 @@ fn text_of(name: &str, input: &AnalysisReportInput, lang: Language) -> String {
 fn each_kind_prints_its_own_figures_with_units() {
     let feet = simulated(DeviceType::PodologyIoT, "feet", 20.0, 5.0, 10.0);
     let t = text_of("static-feet", &report(AnalysisKind::Static, &feet, "Pain in the left heel."), Language::En);
-    for phrase in ["Left foot — Load distribution", "Right foot — Surface", "cm²", "mmHg", "Mean pressure", "Pain in the left heel.", "histogram"] {
+    for phrase in
+        ["Left foot — Load distribution", "Right foot — Surface", "cm²", "mmHg", "Mean pressure", "Pain in the left heel.", "histogram"]
+    {
         assert!(t.contains(phrase), "static feet: {phrase:?} missing from\n{t}");
     }
 
@@ -289,7 +291,11 @@ fn each_kind_prints_its_own_figures_with_units() {
     for phrase in ["Índice de presión máxima", "mmHg", "Índice de dispersión", " %", "Duración"] {
         assert!(t.contains(phrase), "seating: {phrase:?} missing from\n{t}");
     }
-    let t = text_of("static-seat", &report(AnalysisKind::Static, &single(DeviceType::SeatingMatIoT, seat.frames()[0].frame.clone()), ""), Language::En);
+    let t = text_of(
+        "static-seat",
+        &report(AnalysisKind::Static, &single(DeviceType::SeatingMatIoT, seat.frames()[0].frame.clone()), ""),
+        Language::En,
+    );
     assert!(!t.contains("foot"), "a seat has no feet:\n{t}");
     for phrase in ["Maximum pressure", "Contact area", "mmHg", "cm²"] {
         assert!(t.contains(phrase), "seat: {phrase:?} missing from\n{t}");

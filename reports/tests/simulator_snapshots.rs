@@ -8,9 +8,9 @@
 use std::time::Duration;
 
 use mat_core::analysis::{AnalysisKind, AnalysisParams, AnalysisResult, Capture, analyse};
-use mat_protocol::device_type::DeviceType;
 use mat_core::machine::pressure_map::PressureMap;
 use mat_protocol::CellFormat;
+use mat_protocol::device_type::DeviceType;
 use serde_json::{Value, json};
 use simulator::{MapSynth, Scenario};
 
@@ -46,13 +46,9 @@ fn summaries() -> Value {
     let AnalysisResult::Balance(b) = analyse(AnalysisKind::Balance, &standing, &params).unwrap() else { panic!() };
     // Seated from 30 s; then across the stand-up at 107 s and the empty seat after it.
     let seated = simulated(DeviceType::SeatingMatIoT, "seated", 30.0, 30.0, 5.0);
-    let AnalysisResult::SeatingDynamic(s) = analyse(AnalysisKind::SeatingDynamic, &seated, &params).unwrap() else {
-        panic!()
-    };
+    let AnalysisResult::SeatingDynamic(s) = analyse(AnalysisKind::SeatingDynamic, &seated, &params).unwrap() else { panic!() };
     let leaving = simulated(DeviceType::SeatingMatIoT, "seated", 95.0, 20.0, 5.0);
-    let AnalysisResult::SeatingDynamic(l) = analyse(AnalysisKind::SeatingDynamic, &leaving, &params).unwrap() else {
-        panic!()
-    };
+    let AnalysisResult::SeatingDynamic(l) = analyse(AnalysisKind::SeatingDynamic, &leaving, &params).unwrap() else { panic!() };
     let AnalysisResult::Rehab(rehab) = analyse(AnalysisKind::Rehab, &standing, &params).unwrap() else { panic!() };
     json!({
         "static_feet": {
@@ -97,10 +93,5 @@ fn simulator_captures_match_their_snapshot() {
         std::fs::write(SNAPSHOT, serde_json::to_string_pretty(&actual).unwrap() + "\n").unwrap();
     }
     let expected: Value = serde_json::from_str(&std::fs::read_to_string(SNAPSHOT).unwrap()).unwrap();
-    assert_eq!(
-        actual,
-        expected,
-        "analysis of the simulator captures changed:\n{}",
-        serde_json::to_string_pretty(&actual).unwrap()
-    );
+    assert_eq!(actual, expected, "analysis of the simulator captures changed:\n{}", serde_json::to_string_pretty(&actual).unwrap());
 }

@@ -9,8 +9,8 @@
 
 use std::time::Duration;
 
-use mat_core::machine::posture::features::{feature_name, FEATURE_COUNT};
-use mat_core::machine::posture::{model::MODEL, Orientation, Posture, PostureClassifier, PostureScheme};
+use mat_core::machine::posture::features::{FEATURE_COUNT, feature_name};
+use mat_core::machine::posture::{Orientation, Posture, PostureClassifier, PostureScheme, model::MODEL};
 use mat_core::machine::pressure_map::PressureMap;
 use mat_protocol::CellFormat;
 use simulator::posture_fit::{self, GEOMETRIES};
@@ -80,10 +80,17 @@ fn main() -> std::io::Result<()> {
             let read = mat_core::machine::posture::MODEL_CLASSES.iter().position(|&c| c == reading.posture).unwrap_or(0);
             if own != read {
                 let (p_own, p_read) = (nearest(own), nearest(read));
-                let mut pulls: Vec<(usize, f32)> = (0..FEATURE_COUNT).map(|i| (i, (zf[i] - p_own[i]).powi(2) - (zf[i] - p_read[i]).powi(2))).collect();
+                let mut pulls: Vec<(usize, f32)> =
+                    (0..FEATURE_COUNT).map(|i| (i, (zf[i] - p_own[i]).powi(2) - (zf[i] - p_read[i]).powi(2))).collect();
                 pulls.sort_by(|a, b| b.1.total_cmp(&a.1));
                 for (i, pull) in pulls.iter().take(8) {
-                    println!("      pull {:<40} sim {:+.2} own {:+.2} read {:+.2} ({pull:+.2})", feature_name(*i), zf[*i], p_own[*i], p_read[*i]);
+                    println!(
+                        "      pull {:<40} sim {:+.2} own {:+.2} read {:+.2} ({pull:+.2})",
+                        feature_name(*i),
+                        zf[*i],
+                        p_own[*i],
+                        p_read[*i]
+                    );
                 }
             }
         }

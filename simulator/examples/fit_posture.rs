@@ -6,7 +6,7 @@
 
 use std::path::Path;
 
-use simulator::posture_fit::{self, HeldOut, GEOMETRIES};
+use simulator::posture_fit::{self, GEOMETRIES, HeldOut};
 use simulator::real;
 
 /// Readings with a confidence of 0.9 or more must be right this often, held out.
@@ -20,7 +20,10 @@ fn main() -> std::io::Result<()> {
     let held = HeldOut::new(&samples, &folds);
     let calibration = held.calibrate(&samples, CONFIDENT_TARGET);
     let (temperature, familiar) = (calibration.temperature, calibration.familiar_distance);
-    println!("temperature {temperature:.3} (held-out log loss {:.3}), familiar distance {familiar:.1}", held.log_loss(&samples, temperature));
+    println!(
+        "temperature {temperature:.3} (held-out log loss {:.3}), familiar distance {familiar:.1}",
+        held.log_loss(&samples, temperature)
+    );
     for (g, geometry) in GEOMETRIES.iter().enumerate() {
         let mut line = format!("{:<28}", geometry.name);
         for subject in real::DEV_SUBJECTS {

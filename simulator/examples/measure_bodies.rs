@@ -107,7 +107,9 @@ fn measure_recordings(dir: &std::path::Path, posture: u8, subjects: &[u8]) -> Su
 
 fn main() {
     let dir = real::dev_set_dir();
-    println!("| posture | frames | extent (of 48 rows) | contact cells | median | mean | p90 | peak (mmHg) | band p95: head, shoulders, back, pelvis, thighs, calves, heels (mmHg) | leg offset (of 24 cols) | left share |");
+    println!(
+        "| posture | frames | extent (of 48 rows) | contact cells | median | mean | p90 | peak (mmHg) | band p95: head, shoulders, back, pelvis, thighs, calves, heels (mmHg) | leg offset (of 24 cols) | left share |"
+    );
     println!("|---|---|---|---|---|---|---|---|---|---|---|");
     for posture in [1u8, 3, 2] {
         let sums = measure_recordings(&dir, posture, &DEV_SUBJECTS);

@@ -10,8 +10,8 @@
 //! scales must be finite), then `examples/fit_posture.rs` rewrites the model. Choosing weights on the same four subjects that measure them makes the
 //! held-out figures a little optimistic (docs/posture.md).
 
-use mat_core::machine::posture::features::{feature_name, FEATURE_COUNT};
-use simulator::posture_fit::{self, HeldOut, Sample, FEATURE_WEIGHTS, GEOMETRIES};
+use mat_core::machine::posture::features::{FEATURE_COUNT, feature_name};
+use simulator::posture_fit::{self, FEATURE_WEIGHTS, GEOMETRIES, HeldOut, Sample};
 use simulator::real;
 
 /// Feature groups: (name, first index, count), from `feature_name`.

@@ -10,6 +10,7 @@ use mat_protocol::{Ack, DeviceMessage, Frame, Hello, HubMessage, MAX_MESSAGE_BYT
 use tokio::sync::watch;
 use tokio::time::Instant;
 
+use crate::SimError;
 use crate::error::is_terminal;
 use crate::link::{Link, LinkError};
 use crate::policy::{Backoff, Pacer, RateControl};
@@ -17,7 +18,6 @@ use crate::quic::{QuicClient, Trust};
 use crate::spec::DeviceSpec;
 use crate::stats::{ConnectedGuard, SimStats};
 use crate::synth::MapSynth;
-use crate::SimError;
 
 /// Where and how a device reaches the hub.
 #[derive(Debug, Clone)]
@@ -114,15 +114,8 @@ pub async fn run_device_with(
         synth = synth.for_device_type(device_type);
     }
     synth = synth.with_idle_level(spec.idle_level_steps, spec.seed);
-    let mut device = Device {
-        synth,
-        rate: RateControl::new(spec.rate),
-        started: Instant::now(),
-        seq: 0,
-        spec,
-        stats,
-        observer: options.observer,
-    };
+    let mut device =
+        Device { synth, rate: RateControl::new(spec.rate), started: Instant::now(), seq: 0, spec, stats, observer: options.observer };
     let mut backoff = Backoff::new(device.spec.seed);
     loop {
         if stopping(&shutdown) {

@@ -1,8 +1,8 @@
 //! One open connection to the hub, over QUIC (length-prefixed messages on one bidirectional
 //! stream) or WebSocket (one protocol message per binary message), behind one interface.
 
-use mat_protocol::{DeviceMessage, HubMessage, ProtocolError, decode, decode_framed, encode, encode_framed};
 use futures_util::{SinkExt, StreamExt};
+use mat_protocol::{DeviceMessage, HubMessage, ProtocolError, decode, decode_framed, encode, encode_framed};
 use tokio::net::TcpStream;
 use tokio_tungstenite::tungstenite::Message;
 use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
@@ -23,12 +23,7 @@ pub(crate) enum LinkError {
 
 /// An open connection.
 pub(crate) enum Link {
-    Quic {
-        conn: quinn::Connection,
-        send: quinn::SendStream,
-        recv: quinn::RecvStream,
-        buf: Vec<u8>,
-    },
+    Quic { conn: quinn::Connection, send: quinn::SendStream, recv: quinn::RecvStream, buf: Vec<u8> },
     Ws(Box<WebSocketStream<MaybeTlsStream<TcpStream>>>),
 }
 

@@ -18,10 +18,10 @@ use std::io;
 use std::path::Path;
 use std::sync::OnceLock;
 
-use mat_core::machine::posture::features::{BodyFeatures, Profiles, ANTISYMMETRIC, FEATURE_COUNT};
+use mat_core::machine::posture::features::{ANTISYMMETRIC, BodyFeatures, FEATURE_COUNT, Profiles};
 use mat_core::machine::posture::{
-    familiarity, probabilities_from_distances, Orientation, Posture, PostureClassifier, PostureReading, PostureScheme, PrototypeModel, MODEL_CLASSES,
-    PROTOTYPES, PROTOTYPES_PER_CLASS,
+    MODEL_CLASSES, Orientation, PROTOTYPES, PROTOTYPES_PER_CLASS, Posture, PostureClassifier, PostureReading, PostureScheme,
+    PrototypeModel, familiarity, probabilities_from_distances,
 };
 use mat_core::machine::pressure_map::PressureMap;
 use mat_protocol::CellFormat;
@@ -180,10 +180,8 @@ pub const FEATURE_WEIGHTS: [f32; FEATURE_COUNT] = [
 
 /// [`fit`] with other feature weights.
 pub fn fit_weighted<'a>(training: impl Iterator<Item = &'a Sample>, weights: &[f32; FEATURE_COUNT]) -> PrototypeModel {
-    let xs: Vec<([f32; FEATURE_COUNT], usize)> = training
-        .step_by(TRAINING_STEP)
-        .filter_map(|s| s.features.map(|f| (f.values, class_index(s.label))))
-        .collect();
+    let xs: Vec<([f32; FEATURE_COUNT], usize)> =
+        training.step_by(TRAINING_STEP).filter_map(|s| s.features.map(|f| (f.values, class_index(s.label)))).collect();
     assert!(!xs.is_empty(), "no training samples");
     let n = xs.len() as f64;
     let mut mean = [0.0f64; FEATURE_COUNT];
@@ -367,11 +365,8 @@ impl HeldOut {
     /// of the time (if none is, the smallest tried).
     pub fn calibrate(&self, samples: &[Sample], target: f64) -> Calibration {
         let temperatures: Vec<f32> = (0..=80).map(|i| 0.05 * 1.1f32.powi(i)).collect();
-        let temperature = temperatures
-            .iter()
-            .copied()
-            .min_by(|a, b| self.log_loss(samples, *a).total_cmp(&self.log_loss(samples, *b)))
-            .expect("a grid");
+        let temperature =
+            temperatures.iter().copied().min_by(|a, b| self.log_loss(samples, *a).total_cmp(&self.log_loss(samples, *b))).expect("a grid");
         let distances: Vec<f32> = (0..=40).rev().map(|i| 2.0 * 1.1f32.powi(i)).collect();
         let smallest = Calibration { temperature, familiar_distance: distances[distances.len() - 1] };
         distances

@@ -35,14 +35,12 @@ fn provider() -> Arc<rustls::crypto::CryptoProvider> {
 /// Builds the quinn client configuration (TLS 1.3, ALPN `pmat/1`) for a trust setting.
 pub fn client_config(trust: &Trust) -> Result<quinn::ClientConfig, SimError> {
     let tls = |e: rustls::Error| SimError::Tls(e.to_string());
-    let builder = rustls::ClientConfig::builder_with_provider(provider())
-        .with_protocol_versions(&[&rustls::version::TLS13])
-        .map_err(tls)?;
+    let builder =
+        rustls::ClientConfig::builder_with_provider(provider()).with_protocol_versions(&[&rustls::version::TLS13]).map_err(tls)?;
     let mut crypto = match trust {
-        Trust::InsecureSkipVerify => builder
-            .dangerous()
-            .with_custom_certificate_verifier(Arc::new(SkipServerVerification(provider())))
-            .with_no_client_auth(),
+        Trust::InsecureSkipVerify => {
+            builder.dangerous().with_custom_certificate_verifier(Arc::new(SkipServerVerification(provider()))).with_no_client_auth()
+        }
         Trust::PemFile(path) => {
             let pem = std::fs::read(path).map_err(|source| SimError::Io { context: format!("reading {}", path.display()), source })?;
             let mut roots = rustls::RootCertStore::empty();
@@ -90,11 +88,8 @@ impl QuicClient {
 
     /// An endpoint bound to the unspecified address of the same family as `server`.
     pub fn for_server(trust: &Trust, server: SocketAddr) -> Result<Self, SimError> {
-        let local = if server.is_ipv6() {
-            SocketAddr::from((Ipv6Addr::UNSPECIFIED, 0))
-        } else {
-            SocketAddr::from((Ipv4Addr::UNSPECIFIED, 0))
-        };
+        let local =
+            if server.is_ipv6() { SocketAddr::from((Ipv6Addr::UNSPECIFIED, 0)) } else { SocketAddr::from((Ipv4Addr::UNSPECIFIED, 0)) };
         Self::bind(trust, local)
     }
 

@@ -9,8 +9,8 @@ use std::io;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use mat_protocol::device_type::DeviceType;
 use mat_core::machine::posture::Posture;
+use mat_protocol::device_type::DeviceType;
 use mat_protocol::scale::{units_per_cell, units_to_mmhg};
 
 use crate::synth::{Replay, ReplayFrame};

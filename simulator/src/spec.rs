@@ -3,8 +3,8 @@
 
 use std::time::Duration;
 
-use mat_protocol::device_type::DeviceType;
 use mat_protocol::CellFormat;
+use mat_protocol::device_type::DeviceType;
 
 use crate::SimError;
 use crate::policy::Rate;

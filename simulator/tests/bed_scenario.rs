@@ -11,12 +11,12 @@ use std::time::{Duration, Instant};
 
 use mat_core::machine::alarm::{AlarmKind, AlarmOutput};
 use mat_core::machine::device_log::{LogOutput, LogReason};
-use mat_protocol::device_type::DeviceType;
 use mat_core::machine::mat::{MatConfig, MatMachine, MatOutput};
 use mat_core::machine::posture::Posture;
 use mat_core::machine::pressure_map::PressureMap;
 use mat_core::machine::status::PatientStatus;
 use mat_protocol::CellFormat;
+use mat_protocol::device_type::DeviceType;
 use simulator::synth::BedScript;
 use simulator::{MapSynth, Scenario};
 
@@ -58,7 +58,8 @@ fn run(device_type: DeviceType, rows: u16, cols: u16) -> Vec<(Duration, MatOutpu
             out.extend(std::iter::from_fn(|| machine.poll_output()).map(|o| (deadline - t0, o)));
         }
         // After the script's cycle the bed stays empty (the script would start again).
-        let cells = if t < lying_until + Duration::from_secs(20) { synth.render(t) } else { vec![0; usize::from(rows) * usize::from(cols)] };
+        let cells =
+            if t < lying_until + Duration::from_secs(20) { synth.render(t) } else { vec![0; usize::from(rows) * usize::from(cols)] };
         let map = PressureMap::new(rows, cols, CellFormat::U8, &cells).expect("shape");
         machine.handle_frame(now, &map);
         out.extend(std::iter::from_fn(|| machine.poll_output()).map(|o| (t, o)));
@@ -89,7 +90,11 @@ fn a_night_in_bed_gives_one_ulcer_alarm_the_posture_log_and_one_missing_alarm() 
                 _ => None,
             })
             .collect();
-        assert_eq!(raised.iter().map(|(_, k)| *k).collect::<Vec<_>>(), vec![AlarmKind::UlcerRisk, AlarmKind::Missing], "{label}: {raised:?}");
+        assert_eq!(
+            raised.iter().map(|(_, k)| *k).collect::<Vec<_>>(),
+            vec![AlarmKind::UlcerRisk, AlarmKind::Missing],
+            "{label}: {raised:?}"
+        );
         assert!((120.0..=121.5).contains(&minutes(raised[0].0)), "{label}: ulcer alarm at {:.1} min", minutes(raised[0].0));
 
         // Turned at 130.4 min: the risk clears within the turn confirmation (and a sample or two).

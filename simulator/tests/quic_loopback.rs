@@ -6,8 +6,8 @@ mod common;
 use std::sync::Arc;
 use std::time::Duration;
 
-use mat_protocol::{CellFormat, Command, DeviceMessage, ErrorCode, PROTOCOL_VERSION};
 use common::{HubSide, assert_consecutive, collect, quic_server, test_cert, unix_ms};
+use mat_protocol::{CellFormat, Command, DeviceMessage, ErrorCode, PROTOCOL_VERSION};
 use simulator::{DeviceSpec, QuicClient, Rate, SimError, SimStats, Transport, Trust, run_device};
 
 fn spec(serial: &str, rate: Rate) -> DeviceSpec {
@@ -23,7 +23,8 @@ async fn hello_frames_stream_command_and_ack() {
     let stats = Arc::new(SimStats::default());
     let (stop, shutdown) = tokio::sync::watch::channel(false);
     let transport = Transport::Quic { addr, server_name: "localhost".into(), trust: Trust::Der(cert.der.to_vec()) };
-    let device = tokio::spawn(run_device(spec("SIM-Q1", Rate::Follow { monitor_hz: 5.0, live_hz: 50.0 }), transport, stats.clone(), shutdown));
+    let device =
+        tokio::spawn(run_device(spec("SIM-Q1", Rate::Follow { monitor_hz: 5.0, live_hz: 50.0 }), transport, stats.clone(), shutdown));
 
     let mut hub = HubSide::accept_quic(&server).await;
     let DeviceMessage::Hello(hello) = hub.read().await else { panic!("hello expected first") };

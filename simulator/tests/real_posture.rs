@@ -5,8 +5,8 @@
 
 use std::sync::OnceLock;
 
-use mat_core::machine::posture::{model::MODEL, Posture, PostureReading};
-use simulator::posture_fit::{self, Calibration, HeldOut, Noise, Sample, GAINS, GEOMETRIES};
+use mat_core::machine::posture::{Posture, PostureReading, model::MODEL};
+use simulator::posture_fit::{self, Calibration, GAINS, GEOMETRIES, HeldOut, Noise, Sample};
 use simulator::real;
 
 /// Floors asserted on the leave-one-subject-out accuracy (percent), per geometry (48×48, 24×48,
@@ -97,8 +97,10 @@ fn posture_holds_on_real_maps_leave_one_subject_out() {
             }
         }
         let overall = accuracy(d, select(d, |s| s.geometry == g));
-        let per_subject: Vec<(u8, f64)> =
-            real::DEV_SUBJECTS.iter().map(|&subject| (subject, accuracy(d, select(d, move |s| s.geometry == g && s.subject == subject)))).collect();
+        let per_subject: Vec<(u8, f64)> = real::DEV_SUBJECTS
+            .iter()
+            .map(|&subject| (subject, accuracy(d, select(d, move |s| s.geometry == g && s.subject == subject))))
+            .collect();
         let per_gain: Vec<String> = GAINS
             .iter()
             .enumerate()
@@ -174,7 +176,10 @@ fn the_shipped_model_is_what_the_fitting_program_writes() {
         }
     }
     for i in 0..fitted.mean.len() {
-        assert!(close(fitted.mean[i], MODEL.mean[i], 1e-5) && close(fitted.scale[i], MODEL.scale[i], 1e-5), "feature {i}: rerun fit_posture");
+        assert!(
+            close(fitted.mean[i], MODEL.mean[i], 1e-5) && close(fitted.scale[i], MODEL.scale[i], 1e-5),
+            "feature {i}: rerun fit_posture"
+        );
     }
 }
 

@@ -13,11 +13,11 @@
 //! docs/decisions.md.
 
 use mat_core::analysis::units::cell_pitch_cm;
-use mat_protocol::device_type::DeviceType;
-use mat_core::machine::presence::{Presence, PresenceDetector, PresenceScale, PresenceStats, MIN_LOAD_KGF};
+use mat_core::machine::presence::{MIN_LOAD_KGF, Presence, PresenceDetector, PresenceScale, PresenceStats};
 use mat_core::machine::pressure_map::PressureMap;
-use mat_protocol::scale::units_to_mmhg;
 use mat_protocol::CellFormat;
+use mat_protocol::device_type::DeviceType;
+use mat_protocol::scale::units_to_mmhg;
 use simulator::real::{self, DEV_SUBJECTS, POSTURES, REAL_COLS, REAL_ROWS};
 use simulator::synth::negatives::{self, CASES};
 
@@ -146,7 +146,11 @@ fn beds_nobody_lies_in_read_absence() {
 fn the_spec_numbers_alone_would_call_a_domed_5_kg_bag_a_person() {
     // Why whole-bed mats have the load rule: without it this bag passes all five numbers of §5.
     let (name, bag) = CASES[5];
-    let stats = stats_of(&mut detector(DeviceType::MattressMatIoT), DeviceType::MattressMatIoT, &negative_cells(bag, DeviceType::MattressMatIoT, 1));
+    let stats = stats_of(
+        &mut detector(DeviceType::MattressMatIoT),
+        DeviceType::MattressMatIoT,
+        &negative_cells(bag, DeviceType::MattressMatIoT, 1),
+    );
     assert_eq!(PresenceStats { load_kgf: None, ..stats }.verdict(), Presence::Present, "{name}: {stats:?}");
     assert!(stats.load_kgf.is_some_and(|l| l < 6.0), "{stats:?}");
     assert_eq!(stats.verdict(), Presence::Absent);

@@ -6,7 +6,7 @@
 
 use std::time::{Duration, Instant};
 
-use mat_core::machine::posture::{model::MODEL, Orientation, PostureClassifier};
+use mat_core::machine::posture::{Orientation, PostureClassifier, model::MODEL};
 use mat_core::machine::pressure_map::PressureMap;
 use mat_core::machine::pressure_ulcer::{TurnReason, UlcerConfig, UlcerOutput, UlcerRiskMachine};
 use mat_protocol::CellFormat;

@@ -6,8 +6,8 @@ mod common;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use mat_protocol::{CellFormat, Command, DeviceMessage, ErrorCode};
 use common::{HubSide, assert_consecutive, collect};
+use mat_protocol::{CellFormat, Command, DeviceMessage, ErrorCode};
 use simulator::{DeviceSpec, Rate, SimError, SimStats, Transport, run_device};
 use tokio::net::TcpListener;
 use tokio_tungstenite::tungstenite::handshake::server::{Request, Response};

@@ -1,8 +1,10 @@
 //! A company's handle never sees or changes another company's rows, in every repository it hands
 //! out: two companies with one of everything each, and each handle asked about the other's.
 
-use crate::model::{AnalysisFilter, DeviceLog, DeviceSettings, LayoutSettings, NewAnalysis, NewAuditEntry, NewDevice, PatientFields, PresenceLog};
-use crate::{device_secret, Store, StoreError};
+use crate::model::{
+    AnalysisFilter, DeviceLog, DeviceSettings, LayoutSettings, NewAnalysis, NewAuditEntry, NewDevice, PatientFields, PresenceLog,
+};
+use crate::{Store, StoreError, device_secret};
 
 /// One company's rows.
 struct Seeded {
@@ -16,11 +18,30 @@ struct Seeded {
 }
 
 fn patient_fields(name: &str) -> PatientFields {
-    PatientFields { name: name.into(), weight: 70.0, height: 170.0, phone: "-1".into(), phone2: "-1".into(), postal_code: "-1".into(), size: -1.0, ..PatientFields::default() }
+    PatientFields {
+        name: name.into(),
+        weight: 70.0,
+        height: 170.0,
+        phone: "-1".into(),
+        phone2: "-1".into(),
+        postal_code: "-1".into(),
+        size: -1.0,
+        ..PatientFields::default()
+    }
 }
 
 fn layout() -> LayoutSettings {
-    LayoutSettings { map_color_index: 1, smoothen_index: 1, threshold_value: 10, contours_enabled: false, is3_dmode: false, camera_position: "{}".into(), manual_scale: false, manual_scale_value: 250, pressure_unit: "mmHg".into() }
+    LayoutSettings {
+        map_color_index: 1,
+        smoothen_index: 1,
+        threshold_value: 10,
+        contours_enabled: false,
+        is3_dmode: false,
+        camera_position: "{}".into(),
+        manual_scale: false,
+        manual_scale_value: 250,
+        pressure_unit: "mmHg".into(),
+    }
 }
 
 /// A company with a user, a device, a patient (selected by the user), an analysis, layout
@@ -42,16 +63,40 @@ async fn seed(store: &Store, name: &str) -> Seeded {
     let scoped = store.company(&company);
     let patient = scoped.patients().create(&user, &patient_fields(&format!("{name} patient"))).await.unwrap();
     scoped.patients().select(&user, &patient).await.unwrap();
-    let new_analysis = NewAnalysis { patient_id: patient.clone(), user_id: user.clone(), analysis_type: "Static".into(), creation_date: 1, map_preview: "[[1]]".into(), additional_parameters: "[]".into(), ..NewAnalysis::default() };
+    let new_analysis = NewAnalysis {
+        patient_id: patient.clone(),
+        user_id: user.clone(),
+        analysis_type: "Static".into(),
+        creation_date: 1,
+        map_preview: "[[1]]".into(),
+        additional_parameters: "[]".into(),
+        ..NewAnalysis::default()
+    };
     let analysis = scoped.analyses().create(&new_analysis).await.unwrap();
     scoped.layouts().save(&user, &layout()).await.unwrap();
     let alarm_key = format!("{device}-1");
     scoped.logs().raise_alarm_keyed(&device, &alarm_key, "Missing", 10).await.unwrap();
-    let log = DeviceLog { device_id: device.clone(), creation_date: 5, max_pressure: 1, position: "bed".into(), posture: "Supine".into(), confidence: 0.5, pressure_map: "[[0]]".into() };
+    let log = DeviceLog {
+        device_id: device.clone(),
+        creation_date: 5,
+        max_pressure: 1,
+        position: "bed".into(),
+        posture: "Supine".into(),
+        confidence: 0.5,
+        pressure_map: "[[0]]".into(),
+    };
     scoped.logs().add_device_log(&log).await.unwrap();
     scoped.logs().add_presence(&PresenceLog { device_id: device.clone(), creation_date: 6, log_id: "1".into() }).await.unwrap();
     scoped.device_confs().set_streaming_end(&device, Some(1_000)).await.unwrap();
-    let entry = NewAuditEntry { company_id: company.clone(), actor_user_id: user.clone(), action: "device.update".into(), entity_type: "device".into(), entity_id: device.clone(), summary: "seeded".into(), ..NewAuditEntry::default() };
+    let entry = NewAuditEntry {
+        company_id: company.clone(),
+        actor_user_id: user.clone(),
+        action: "device.update".into(),
+        entity_type: "device".into(),
+        entity_id: device.clone(),
+        summary: "seeded".into(),
+        ..NewAuditEntry::default()
+    };
     scoped.audit().record(&entry).await.unwrap();
     Seeded { company, user, device, serial, patient, analysis, alarm_key }
 }
@@ -75,7 +120,13 @@ async fn sees_only_its_own(store: &Store, mine: &Seeded, other: &Seeded) {
     let settings = DeviceSettings { name: "Renamed".into(), room: "1".into(), bed: "1".into() };
     assert!(matches!(devices.update_settings(&other.device, &settings).await, Err(StoreError::NotFound)));
     assert!(matches!(devices.set_secret_hash(&other.device, "x").await, Err(StoreError::NotFound)));
-    let rotation = NewAuditEntry { company_id: mine.company.clone(), action: "device.rotateSecret".into(), entity_type: "device".into(), entity_id: other.device.clone(), ..NewAuditEntry::default() };
+    let rotation = NewAuditEntry {
+        company_id: mine.company.clone(),
+        action: "device.rotateSecret".into(),
+        entity_type: "device".into(),
+        entity_id: other.device.clone(),
+        ..NewAuditEntry::default()
+    };
     assert!(matches!(devices.rotate_secret(&other.device, "x", &rotation).await, Err(StoreError::NotFound)));
     // Device configurations.
     let confs = scoped.device_confs();
@@ -104,7 +155,14 @@ async fn sees_only_its_own(store: &Store, mine: &Seeded, other: &Seeded) {
     assert!(analyses.get(&other.analysis).await.unwrap().is_none());
     assert!(matches!(analyses.set_notes(&other.analysis, "x").await, Err(StoreError::NotFound)));
     assert!(matches!(analyses.delete(&other.analysis).await, Err(StoreError::NotFound)));
-    let foreign = NewAnalysis { patient_id: other.patient.clone(), user_id: mine.user.clone(), analysis_type: "Static".into(), map_preview: "[[1]]".into(), additional_parameters: "[]".into(), ..NewAnalysis::default() };
+    let foreign = NewAnalysis {
+        patient_id: other.patient.clone(),
+        user_id: mine.user.clone(),
+        analysis_type: "Static".into(),
+        map_preview: "[[1]]".into(),
+        additional_parameters: "[]".into(),
+        ..NewAnalysis::default()
+    };
     assert!(matches!(analyses.create(&foreign).await, Err(StoreError::NotFound)));
     // Layouts.
     assert!(scoped.layouts().get(&other.user).await.unwrap().is_none());
@@ -120,9 +178,20 @@ async fn sees_only_its_own(store: &Store, mine: &Seeded, other: &Seeded) {
     assert!(logs.device_logs(&other.device).await.unwrap().is_empty());
     assert!(logs.presence(&other.device).await.unwrap().is_empty());
     assert!(matches!(logs.raise_alarm(&other.device, "Missing", 30).await, Err(StoreError::NotFound)));
-    let log = DeviceLog { device_id: other.device.clone(), creation_date: 7, max_pressure: 1, position: "bed".into(), posture: "Supine".into(), confidence: 0.5, pressure_map: "[[0]]".into() };
+    let log = DeviceLog {
+        device_id: other.device.clone(),
+        creation_date: 7,
+        max_pressure: 1,
+        position: "bed".into(),
+        posture: "Supine".into(),
+        confidence: 0.5,
+        pressure_map: "[[0]]".into(),
+    };
     assert!(matches!(logs.add_device_log(&log).await, Err(StoreError::NotFound)));
-    assert!(matches!(logs.add_presence(&PresenceLog { device_id: other.device.clone(), creation_date: 8, log_id: "0".into() }).await, Err(StoreError::NotFound)));
+    assert!(matches!(
+        logs.add_presence(&PresenceLog { device_id: other.device.clone(), creation_date: 8, log_id: "0".into() }).await,
+        Err(StoreError::NotFound)
+    ));
     assert_eq!(logs.alarms(&mine.device).await.unwrap().len(), 1);
     assert!(logs.has_unattended(std::slice::from_ref(&mine.device)).await.unwrap());
     // Audit log: only entries about or by the company.

@@ -18,8 +18,8 @@ pub use error::StoreError;
 pub use ids::new_id;
 pub use scope::{CompanyStore, HubWide};
 
-use surrealdb::engine::any::Any;
 use surrealdb::Surreal;
+use surrealdb::engine::any::Any;
 
 const SCHEMA: &str = include_str!("schema.surql");
 const NAMESPACE: &str = "pressure";

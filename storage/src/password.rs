@@ -1,8 +1,8 @@
 //! User passwords: argon2id with a random salt, PHC strings in storage.
 
+use argon2::Argon2;
 use argon2::password_hash::rand_core::OsRng;
 use argon2::password_hash::{PasswordHash, PasswordHasher, PasswordVerifier, SaltString};
-use argon2::Argon2;
 
 use crate::StoreError;
 

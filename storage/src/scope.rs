@@ -1,8 +1,8 @@
 //! The two ways into the store: [`CompanyStore`], one company's data, and [`HubWide`], the
 //! queries that are not one company's or that span them all.
 
-use surrealdb::engine::any::Any;
 use surrealdb::Surreal;
+use surrealdb::engine::any::Any;
 
 use crate::repo;
 

@@ -1,7 +1,7 @@
 //! Repository tests on a real in-memory SurrealDB.
 
 use crate::model::{NewDevice, StatusUpdate};
-use crate::{device_secret, password, Store, StoreError};
+use crate::{Store, StoreError, device_secret, password};
 
 async fn store_with_company() -> (Store, String) {
     let store = Store::memory().await.unwrap();
@@ -28,7 +28,10 @@ async fn companies_have_spec_defaults_and_a_name_limit() {
     assert_eq!(company.page_color, "#f5f5f5");
     assert_eq!(company.layout_number, 2);
     assert!(store.hub_wide().companies().create(&"x".repeat(25), "").await.is_ok());
-    assert!(matches!(store.hub_wide().companies().create(&"y".repeat(26), "").await, Err(StoreError::Invalid(_) | StoreError::Database(_))));
+    assert!(matches!(
+        store.hub_wide().companies().create(&"y".repeat(26), "").await,
+        Err(StoreError::Invalid(_) | StoreError::Database(_))
+    ));
     assert!(store.hub_wide().companies().create("z", &"a".repeat(201)).await.is_err(), "address at most 200");
 }
 
@@ -177,7 +180,16 @@ mod records {
     use crate::model::{AnalysisFilter, DeviceLog, LayoutSettings, NewAnalysis, PatientFields, PresenceLog};
 
     fn patient(name: &str) -> PatientFields {
-        PatientFields { name: name.into(), weight: 70.5, height: 172.0, phone: "-1".into(), phone2: "-1".into(), postal_code: "-1".into(), size: -1.0, ..PatientFields::default() }
+        PatientFields {
+            name: name.into(),
+            weight: 70.5,
+            height: 172.0,
+            phone: "-1".into(),
+            phone2: "-1".into(),
+            postal_code: "-1".into(),
+            size: -1.0,
+            ..PatientFields::default()
+        }
     }
 
     async fn two_companies() -> (Store, [(String, String); 2]) {
@@ -325,18 +337,46 @@ mod records {
         assert_eq!(store.company(&a).logs().alarms(&device).await.unwrap()[0].attended_by.as_deref(), Some("a@example.com"));
         assert!(store.company(&b).logs().alarms(&device).await.unwrap().is_empty());
 
-        let entry = DeviceLog { device_id: device.clone(), creation_date: 5, max_pressure: 900, position: "bed".into(), posture: "Supine".into(), confidence: 0.9, pressure_map: "[[0]]".into() };
+        let entry = DeviceLog {
+            device_id: device.clone(),
+            creation_date: 5,
+            max_pressure: 900,
+            position: "bed".into(),
+            posture: "Supine".into(),
+            confidence: 0.9,
+            pressure_map: "[[0]]".into(),
+        };
         store.company(&a).logs().add_device_log(&entry).await.unwrap();
         assert!(store.company(&b).logs().add_device_log(&entry).await.is_err());
         assert_eq!(store.company(&a).logs().device_logs(&device).await.unwrap(), vec![entry]);
         assert!(store.company(&b).logs().device_logs(&device).await.unwrap().is_empty());
-        store.company(&a).logs().add_presence(&PresenceLog { device_id: device.clone(), creation_date: 6, log_id: "1".into() }).await.unwrap();
-        assert!(store.company(&a).logs().add_presence(&PresenceLog { device_id: device.clone(), creation_date: 6, log_id: "2".into() }).await.is_err());
+        store
+            .company(&a)
+            .logs()
+            .add_presence(&PresenceLog { device_id: device.clone(), creation_date: 6, log_id: "1".into() })
+            .await
+            .unwrap();
+        assert!(
+            store
+                .company(&a)
+                .logs()
+                .add_presence(&PresenceLog { device_id: device.clone(), creation_date: 6, log_id: "2".into() })
+                .await
+                .is_err()
+        );
         assert_eq!(store.company(&a).logs().presence(&device).await.unwrap().len(), 1);
     }
 
     fn log_at(device: &str, at: i64) -> DeviceLog {
-        DeviceLog { device_id: device.into(), creation_date: at, max_pressure: 1, position: "Supine".into(), posture: "0".into(), confidence: 0.5, pressure_map: "[[0]]".into() }
+        DeviceLog {
+            device_id: device.into(),
+            creation_date: at,
+            max_pressure: 1,
+            position: "Supine".into(),
+            posture: "0".into(),
+            confidence: 0.5,
+            pressure_map: "[[0]]".into(),
+        }
     }
 
     #[tokio::test]
@@ -376,7 +416,11 @@ mod records {
         assert!(matches!(store.company(&a).devices().set_current_patient(&bed, Some(&eve)).await, Err(StoreError::NotFound)));
         assert!(matches!(store.company(&b).devices().set_current_patient(&bed, Some(&eve)).await, Err(StoreError::NotFound)));
         assert!(matches!(store.company(&a).devices().set_current_patient(&bed, Some("nobody")).await, Err(StoreError::NotFound)));
-        assert_eq!(store.company(&a).devices().get(&bed).await.unwrap().unwrap().current_patient.as_deref(), Some(bea.as_str()), "a refusal changes nothing");
+        assert_eq!(
+            store.company(&a).devices().get(&bed).await.unwrap().unwrap().current_patient.as_deref(),
+            Some(bea.as_str()),
+            "a refusal changes nothing"
+        );
     }
 
     #[tokio::test]
@@ -426,7 +470,12 @@ mod records {
         actions.sort();
         assert_eq!(
             actions,
-            [("analysis.delete".into(), String::new()), ("analysis.notes".into(), String::new()), ("patient.create".into(), ana.clone()), ("patient.update".into(), String::new())]
+            [
+                ("analysis.delete".into(), String::new()),
+                ("analysis.notes".into(), String::new()),
+                ("patient.create".into(), ana.clone()),
+                ("patient.update".into(), String::new())
+            ]
         );
     }
 
@@ -454,7 +503,14 @@ mod records {
             summary: "Deleted patient".into(),
         };
         // Another company's handle deletes nothing and records nothing.
-        assert!(matches!(store.company(&b).patients().delete(&ana, &NewAuditEntry { company_id: b.clone(), actor_user_id: ub.clone(), ..audit.clone() }).await, Err(StoreError::NotFound)));
+        assert!(matches!(
+            store
+                .company(&b)
+                .patients()
+                .delete(&ana, &NewAuditEntry { company_id: b.clone(), actor_user_id: ub.clone(), ..audit.clone() })
+                .await,
+            Err(StoreError::NotFound)
+        ));
         assert!(store.company(&b).audit().page(0, 10).await.unwrap().entries.is_empty());
         assert!(store.company(&a).patients().get(&ana).await.unwrap().is_some());
 
@@ -475,7 +531,10 @@ mod records {
         assert!(store.company(&a).logs().of_patient(&ana).await.unwrap().alarms.is_empty(), "no row names them");
         assert_eq!(store.company(&a).logs().alarms(&bed).await.unwrap().len(), 1, "the bed's alarm history stays");
         let entries = store.company(&a).audit().page(0, 10).await.unwrap().entries;
-        assert_eq!(entries.iter().map(|e| (e.action.as_str(), e.entity_id.as_str())).collect::<Vec<_>>(), vec![("patient.delete", ana.as_str())]);
+        assert_eq!(
+            entries.iter().map(|e| (e.action.as_str(), e.entity_id.as_str())).collect::<Vec<_>>(),
+            vec![("patient.delete", ana.as_str())]
+        );
         assert!(matches!(store.company(&a).patients().delete(&ana, &audit).await, Err(StoreError::NotFound)), "deleted once");
     }
 }
@@ -554,7 +613,8 @@ async fn rotating_a_secret_replaces_the_hash_and_audits_it_in_one_transaction() 
     assert_eq!(store.company(&a).devices().get(&id).await.unwrap().unwrap().secret_hash, new_hash);
     assert_eq!(store.company(&a).audit().page(0, 10).await.unwrap().entries[0].action, "device.rotateSecret");
     // Another company's administrator: not found, nothing changed, nothing audited.
-    let refused = store.company(&b).devices().rotate_secret(&id, &device_secret::hash("x"), &audit_entry(&b, "device.rotateSecret", &id)).await;
+    let refused =
+        store.company(&b).devices().rotate_secret(&id, &device_secret::hash("x"), &audit_entry(&b, "device.rotateSecret", &id)).await;
     assert!(matches!(refused, Err(StoreError::NotFound)), "{refused:?}");
     assert_eq!(store.company(&a).devices().get(&id).await.unwrap().unwrap().secret_hash, new_hash);
     assert_eq!(store.company(&b).audit().page(0, 10).await.unwrap().total, 0);

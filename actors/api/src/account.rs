@@ -5,7 +5,7 @@
 use serde::Deserialize;
 
 use super::email::is_email;
-use super::{char_len, Invalid};
+use super::{Invalid, char_len};
 
 /// Shortest password accepted.
 pub const PASSWORD_MIN_CHARS: usize = 6;

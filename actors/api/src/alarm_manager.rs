@@ -4,7 +4,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::{char_len, Invalid};
+use super::{Invalid, char_len};
 
 /// Longest host name (DNS).
 pub const HOST_MAX: usize = 253;

@@ -5,7 +5,7 @@
 use base64::Engine;
 use serde::Deserialize;
 
-use super::{char_len, Invalid};
+use super::{Invalid, char_len};
 
 /// Company name limit.
 pub const NAME_MAX: usize = 25;

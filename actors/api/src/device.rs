@@ -6,7 +6,7 @@ use mat_protocol::device_type::DeviceType;
 use serde::Deserialize;
 
 use super::lenient::NumberOrText;
-use super::{char_len, Invalid};
+use super::{Invalid, char_len};
 
 /// Longest name, room, bed, building, … accepted.
 pub const FIELD_MAX: usize = 100;
@@ -44,7 +44,8 @@ pub struct DeviceSettings {
 
 /// Checks a device's name, bed and room.
 pub fn validate_settings(input: &DeviceSettingsInput) -> Result<DeviceSettings, Invalid> {
-    let settings = DeviceSettings { name: input.name.trim().to_owned(), bed: input.bed.trim().to_owned(), room: input.room.trim().to_owned() };
+    let settings =
+        DeviceSettings { name: input.name.trim().to_owned(), bed: input.bed.trim().to_owned(), room: input.room.trim().to_owned() };
     for (field, value) in [("name", &settings.name), ("room", &settings.room), ("bed", &settings.bed)] {
         if value.is_empty() {
             return Err(parameters(format!("{field} is required")));
@@ -119,7 +120,11 @@ pub fn validate_registration(input: &RegistrationInput) -> Result<Registration, 
     let number_of_subdevices = if input.number_of_subdevices.is_unset() {
         DEFAULT_SUBDEVICES
     } else {
-        let n = input.number_of_subdevices.number().filter(|n| n.fract() == 0.0).ok_or_else(|| parameters("numberOfSubdevices must be a number"))?;
+        let n = input
+            .number_of_subdevices
+            .number()
+            .filter(|n| n.fract() == 0.0)
+            .ok_or_else(|| parameters("numberOfSubdevices must be a number"))?;
         n as i64
     };
     if device_type == DeviceType::SensingHorse && !(1..=SUBDEVICES_MAX).contains(&number_of_subdevices) {
@@ -174,12 +179,22 @@ mod tests {
 
     #[test]
     fn registration_needs_serial_name_and_a_known_type() {
-        let ok = registration(serde_json::json!({"hardwareSerial": "MAT-1", "name": "Bed", "deviceType": "Mattress Mat IoT", "room": 101})).unwrap();
+        let ok = registration(serde_json::json!({"hardwareSerial": "MAT-1", "name": "Bed", "deviceType": "Mattress Mat IoT", "room": 101}))
+            .unwrap();
         assert_eq!((ok.room.as_str(), ok.number_of_subdevices), ("101", 2));
         assert_eq!(registration(serde_json::json!({"name": "Bed", "deviceType": "Force Mat"})).unwrap_err().key, "deviceParameters");
-        assert_eq!(registration(serde_json::json!({"hardwareSerial": "X", "deviceType": "Force Mat"})).unwrap_err().key, "deviceParameters");
-        assert_eq!(registration(serde_json::json!({"hardwareSerial": "X 1", "name": "B", "deviceType": "Force Mat"})).unwrap_err().key, "deviceParameters");
-        assert_eq!(registration(serde_json::json!({"hardwareSerial": "X", "name": "B", "deviceType": "Toaster"})).unwrap_err().key, "invalidDeviceType");
+        assert_eq!(
+            registration(serde_json::json!({"hardwareSerial": "X", "deviceType": "Force Mat"})).unwrap_err().key,
+            "deviceParameters"
+        );
+        assert_eq!(
+            registration(serde_json::json!({"hardwareSerial": "X 1", "name": "B", "deviceType": "Force Mat"})).unwrap_err().key,
+            "deviceParameters"
+        );
+        assert_eq!(
+            registration(serde_json::json!({"hardwareSerial": "X", "name": "B", "deviceType": "Toaster"})).unwrap_err().key,
+            "invalidDeviceType"
+        );
         assert_eq!(
             registration(serde_json::json!({"hardwareSerial": "X", "name": "B", "deviceType": "Sensing Horse Subdevice"})).unwrap_err().key,
             "invalidDeviceType",
@@ -189,7 +204,11 @@ mod tests {
 
     #[test]
     fn sub_devices_are_numeric_and_default_to_two() {
-        let horse = |n: serde_json::Value| registration(serde_json::json!({"hardwareSerial": "H", "name": "Horse", "deviceType": "Sensing Horse", "numberOfSubdevices": n}));
+        let horse = |n: serde_json::Value| {
+            registration(
+                serde_json::json!({"hardwareSerial": "H", "name": "Horse", "deviceType": "Sensing Horse", "numberOfSubdevices": n}),
+            )
+        };
         assert_eq!(horse(serde_json::Value::Null).unwrap().number_of_subdevices, 2);
         assert_eq!(horse("4".into()).unwrap().number_of_subdevices, 4);
         assert_eq!(horse("two".into()).unwrap_err().key, "deviceParameters");

@@ -2,10 +2,10 @@
 //! clamped to 50–1000, empty resets to 200; PUT and POST force `is3Dmode` false; a camera
 //! position of `up`, `center` and `eye`, each `{x, y, z}`.
 
-#[cfg(feature = "surreal")]
-use surrealdb::types::SurrealValue;
 use mat_protocol::scale::PressureUnit;
 use serde::{Deserialize, Serialize};
+#[cfg(feature = "surreal")]
+use surrealdb::types::SurrealValue;
 
 use super::Invalid;
 
@@ -39,7 +39,11 @@ pub struct CameraPosition {
 
 impl Default for CameraPosition {
     fn default() -> Self {
-        CameraPosition { up: Point3 { x: 0.0, y: 0.0, z: 1.0 }, center: Point3 { x: 0.0, y: 0.0, z: 0.0 }, eye: Point3 { x: 1.25, y: 1.25, z: 1.25 } }
+        CameraPosition {
+            up: Point3 { x: 0.0, y: 0.0, z: 1.0 },
+            center: Point3 { x: 0.0, y: 0.0, z: 0.0 },
+            eye: Point3 { x: 1.25, y: 1.25, z: 1.25 },
+        }
     }
 }
 

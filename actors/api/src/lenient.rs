@@ -57,7 +57,9 @@ pub fn integer<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Result<i64,
 pub fn optional_integer<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Result<Option<i64>, D::Error> {
     match Option::<serde_json::Number>::deserialize(deserializer)? {
         None => Ok(None),
-        Some(number) => integral(&number).map(Some).ok_or_else(|| serde::de::Error::custom(format!("invalid type: {number}, expected an integer"))),
+        Some(number) => {
+            integral(&number).map(Some).ok_or_else(|| serde::de::Error::custom(format!("invalid type: {number}, expected an integer")))
+        }
     }
 }
 

@@ -10,13 +10,13 @@
 //! key ([`PatientField::key`]), the same the client's form uses, and every problem is found at
 //! once ([`check_patient`]).
 
+use serde::Deserialize;
 #[cfg(feature = "surreal")]
 use surrealdb::types::SurrealValue;
-use serde::Deserialize;
 
 use super::email::is_email;
 use super::lenient::NumberOrText;
-use super::{char_len, Invalid};
+use super::{Invalid, char_len};
 
 /// Patient notes limit.
 pub const NOTES_MAX: usize = 154;
@@ -302,24 +302,26 @@ pub fn check_patient(input: &PatientInput, mode: PatientMode, now: i64) -> Resul
         refuse(PatientField::Agreement, "the patient's agreement to data treatment is required".into());
     }
     match (weight, height, phone1, phone2, size, postal) {
-        (Some(weight), Some(height), Some(phone), Some(phone2), Some(size), Some(postal_code)) if problems.is_empty() => Ok(PatientFields {
-            name,
-            weight,
-            height,
-            birth_date,
-            notes,
-            email,
-            phone,
-            phone2,
-            gender,
-            size,
-            health_ins,
-            medical_cond,
-            profession,
-            address,
-            postal_code,
-            country,
-        }),
+        (Some(weight), Some(height), Some(phone), Some(phone2), Some(size), Some(postal_code)) if problems.is_empty() => {
+            Ok(PatientFields {
+                name,
+                weight,
+                height,
+                birth_date,
+                notes,
+                email,
+                phone,
+                phone2,
+                gender,
+                size,
+                health_ins,
+                medical_cond,
+                profession,
+                address,
+                postal_code,
+                country,
+            })
+        }
         _ => Err(problems),
     }
 }
@@ -413,21 +415,41 @@ mod tests {
 
     #[test]
     fn every_problem_is_found_at_once_in_the_forms_order_each_with_its_key() {
-        let json = serde_json::json!({"name": "A", "weight": 6000, "height": "1,65", "postalCode": "ABC", "notes": "n".repeat(155), "size": 0});
+        let json =
+            serde_json::json!({"name": "A", "weight": 6000, "height": "1,65", "postalCode": "ABC", "notes": "n".repeat(155), "size": 0});
         let problems = check_patient(&input(json), PatientMode::Create, NOW).unwrap_err();
         let keys: Vec<&str> = problems.iter().map(|p| p.field.key()).collect();
-        assert_eq!(keys, ["patientName", "patientWeight", "patientHeight", "patientSize", "patientPostalCode", "patientNotes", "agreeDataTreatment"]);
-        let invalid = validate_patient(&input(serde_json::json!({"name": "Ana", "weight": 70, "height": 1.65, "postalCode": "ABC"})), PatientMode::Update, NOW).unwrap_err();
+        assert_eq!(
+            keys,
+            ["patientName", "patientWeight", "patientHeight", "patientSize", "patientPostalCode", "patientNotes", "agreeDataTreatment"]
+        );
+        let invalid = validate_patient(
+            &input(serde_json::json!({"name": "Ana", "weight": 70, "height": 1.65, "postalCode": "ABC"})),
+            PatientMode::Update,
+            NOW,
+        )
+        .unwrap_err();
         assert_eq!(invalid.key, "patientHeight", "the hub answers the first field's key");
-        assert!(invalid.message.contains("height is required, in cm from 45 to 250") && invalid.message.contains("postalCode is 3 to 10 digits"), "{}", invalid.message);
+        assert!(
+            invalid.message.contains("height is required, in cm from 45 to 250")
+                && invalid.message.contains("postalCode is 3 to 10 digits"),
+            "{}",
+            invalid.message
+        );
     }
 
     #[test]
     fn the_schema_carries_the_same_limits() {
         let schema = serde_json::to_value(schemars::schema_for!(PatientInput)).unwrap();
         let property = |name: &str| schema["properties"][name].clone();
-        assert_eq!((property("weight")["minimum"].as_f64(), property("weight")["maximum"].as_f64()), (Some(WEIGHT_MIN_KG), Some(WEIGHT_MAX_KG)));
-        assert_eq!((property("height")["minimum"].as_f64(), property("height")["maximum"].as_f64()), (Some(HEIGHT_MIN_CM), Some(HEIGHT_MAX_CM)));
+        assert_eq!(
+            (property("weight")["minimum"].as_f64(), property("weight")["maximum"].as_f64()),
+            (Some(WEIGHT_MIN_KG), Some(WEIGHT_MAX_KG))
+        );
+        assert_eq!(
+            (property("height")["minimum"].as_f64(), property("height")["maximum"].as_f64()),
+            (Some(HEIGHT_MIN_CM), Some(HEIGHT_MAX_CM))
+        );
         assert_eq!(property("name")["minLength"].as_u64(), Some(REQUIRED_MIN_CHARS as u64));
         assert_eq!((property("postalCode")["minLength"].as_u64(), property("postalCode")["maxLength"].as_u64()), (Some(3), Some(10)));
         assert_eq!(property("notes")["maxLength"].as_u64(), Some(NOTES_MAX as u64));
@@ -444,7 +466,10 @@ mod tests {
     fn the_birth_date_is_not_in_the_future() {
         assert_eq!(key(validate_patient(&with("birthDate", NOW.into()), PatientMode::Create, NOW)), "ok");
         assert_eq!(key(validate_patient(&with("birthDate", (NOW + BIRTH_DATE_SLACK_SECS).into()), PatientMode::Create, NOW)), "ok");
-        assert_eq!(key(validate_patient(&with("birthDate", (NOW + BIRTH_DATE_SLACK_SECS + 1).into()), PatientMode::Create, NOW)), "invalidBirthDate");
+        assert_eq!(
+            key(validate_patient(&with("birthDate", (NOW + BIRTH_DATE_SLACK_SECS + 1).into()), PatientMode::Create, NOW)),
+            "invalidBirthDate"
+        );
         assert_eq!(key(validate_patient(&with("birthDate", "yesterday".into()), PatientMode::Create, NOW)), "invalidBirthDate");
     }
 

@@ -6,7 +6,7 @@
 use mat_protocol::device_type::DeviceType;
 use mat_protocol::scale::PressureUnit;
 use schemars::generate::SchemaGenerator;
-use schemars::{json_schema, Schema};
+use schemars::{Schema, json_schema};
 
 /// Text that is not empty once trimmed.
 pub const NOT_BLANK: &str = r"\S";

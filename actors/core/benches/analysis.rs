@@ -7,10 +7,10 @@
 use std::hint::black_box;
 use std::time::Duration;
 
+use criterion::{Criterion, criterion_group, criterion_main};
 use mat_core::analysis::export::{ExportKind, ExportMetadata, export_raw};
 use mat_core::analysis::{AnalysisKind, AnalysisParams, AnalysisResult, Capture, PressureFrame, analyse};
 use mat_protocol::device_type::DeviceType;
-use criterion::{Criterion, criterion_group, criterion_main};
 
 const SIZE: usize = 48;
 const FRAMES: u64 = 1_800;
@@ -35,8 +35,7 @@ fn walking_capture() -> Capture {
                     let (dy, dx) = ((r as f64 - centre_row) / 9.0, (c as f64 - centre_col) / 3.5);
                     let d = dy * dy + dx * dx;
                     if d < 1.0 {
-                        cells[r * SIZE + c] =
-                            (20.0 + 180.0 * (1.0 - d) * (0.8 + 0.2 * ((r * 5 + c * 3) % 7) as f64 / 6.0)) as u16;
+                        cells[r * SIZE + c] = (20.0 + 180.0 * (1.0 - d) * (0.8 + 0.2 * ((r * 5 + c * 3) % 7) as f64 / 6.0)) as u16;
                     }
                 }
             }
@@ -55,12 +54,8 @@ fn benches(c: &mut Criterion) {
 
     let mut group = c.benchmark_group("analysis 60 s at 30 Hz, 48x48");
     group.sample_size(20).measurement_time(Duration::from_secs(10));
-    group.bench_function("dynamic", |b| {
-        b.iter(|| analyse(AnalysisKind::Dynamic, black_box(&capture), &params).unwrap())
-    });
-    group.bench_function("balance", |b| {
-        b.iter(|| analyse(AnalysisKind::Balance, black_box(&capture), &params).unwrap())
-    });
+    group.bench_function("dynamic", |b| b.iter(|| analyse(AnalysisKind::Dynamic, black_box(&capture), &params).unwrap()));
+    group.bench_function("balance", |b| b.iter(|| analyse(AnalysisKind::Balance, black_box(&capture), &params).unwrap()));
     let metadata = ExportMetadata {
         analysis_type: AnalysisKind::Dynamic,
         patient_id: "bench",

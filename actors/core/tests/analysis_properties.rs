@@ -17,8 +17,8 @@ const COLS: usize = 24;
 /// at least 8 empty columns separate the feet; each foot has at least one active cell.
 fn two_feet() -> impl Strategy<Value = PressureFrame> {
     let cell = prop_oneof![Just(0u16), 5u16..=250];
-    (prop::collection::vec(cell.clone(), ROWS * 7), prop::collection::vec(cell, ROWS * 7), 1u16..=250, 1u16..=250)
-        .prop_map(|(left, right, l_anchor, r_anchor)| {
+    (prop::collection::vec(cell.clone(), ROWS * 7), prop::collection::vec(cell, ROWS * 7), 1u16..=250, 1u16..=250).prop_map(
+        |(left, right, l_anchor, r_anchor)| {
             let mut cells = vec![0u16; ROWS * COLS];
             for r in 0..ROWS {
                 for i in 0..7 {
@@ -30,7 +30,8 @@ fn two_feet() -> impl Strategy<Value = PressureFrame> {
             cells[10 * COLS + 4] = cells[10 * COLS + 4].max(l_anchor.max(5));
             cells[10 * COLS + 19] = cells[10 * COLS + 19].max(r_anchor.max(5));
             PressureFrame::new(ROWS as u16, COLS as u16, cells).unwrap()
-        })
+        },
+    )
 }
 
 fn mirror_x(p: Option<[f64; 2]>) -> Option<[f64; 2]> {

@@ -9,12 +9,8 @@ const FORBIDDEN: [&str; 5] = ["tokio", "ractor", "quinn", "warp", "surrealdb"];
 
 /// The forbidden crates named in a `cargo tree --prefix none` listing (one `name vX` per line).
 fn forbidden_in(tree: &str) -> Vec<String> {
-    let mut found: Vec<String> = tree
-        .lines()
-        .filter_map(|line| line.split_whitespace().next())
-        .filter(|name| FORBIDDEN.contains(name))
-        .map(str::to_owned)
-        .collect();
+    let mut found: Vec<String> =
+        tree.lines().filter_map(|line| line.split_whitespace().next()).filter(|name| FORBIDDEN.contains(name)).map(str::to_owned).collect();
     found.sort();
     found.dedup();
     found

@@ -5,8 +5,8 @@
 
 use crate::device_type::DeviceType;
 use crate::{
-    decode, encode, Ack, CellFormat, DeviceMessage, ErrorCode, Frame, Hello, HubMessage, ProtocolError, ProtocolErrorMessage,
-    PROTOCOL_VERSION,
+    Ack, CellFormat, DeviceMessage, ErrorCode, Frame, Hello, HubMessage, PROTOCOL_VERSION, ProtocolError, ProtocolErrorMessage, decode,
+    encode,
 };
 
 /// Why a connection is refused, or a message answered with an error.
@@ -118,7 +118,10 @@ impl OpenConnection {
                 if frame.cells.len() == expected {
                     Incoming::Frame(frame)
                 } else {
-                    Incoming::Malformed(Refusal::new(ErrorCode::ShapeMismatch, format!("{} bytes of cells, expected {expected}", frame.cells.len())))
+                    Incoming::Malformed(Refusal::new(
+                        ErrorCode::ShapeMismatch,
+                        format!("{} bytes of cells, expected {expected}", frame.cells.len()),
+                    ))
                 }
             }
             Ok(DeviceMessage::Ack(ack)) => Incoming::Ack(ack),
@@ -148,7 +151,11 @@ mod tests {
 
     /// One registered mattress whose secret is `s3cret`.
     fn find(h: &Hello) -> Option<Registered<&'static str>> {
-        (h.serial == "MAT-1").then(|| Registered { device: "d1", device_type: DeviceType::MattressMatIoT, secret_matches: h.secret == "s3cret" })
+        (h.serial == "MAT-1").then(|| Registered {
+            device: "d1",
+            device_type: DeviceType::MattressMatIoT,
+            secret_matches: h.secret == "s3cret",
+        })
     }
 
     fn code(h: Hello) -> ErrorCode {
@@ -188,7 +195,8 @@ mod tests {
 
     #[test]
     fn a_parent_type_never_streams() {
-        let horse = |h: &Hello| Some(Registered { device: (), device_type: DeviceType::SensingHorse, secret_matches: h.secret == "s3cret" });
+        let horse =
+            |h: &Hello| Some(Registered { device: (), device_type: DeviceType::SensingHorse, secret_matches: h.secret == "s3cret" });
         let refusal = check_hello(&Hello { device_type: "Sensing Horse".into(), ..hello() }, horse).unwrap_err();
         assert_eq!(refusal.code, ErrorCode::WrongDeviceType);
     }

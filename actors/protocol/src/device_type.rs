@@ -119,7 +119,7 @@ impl DeviceType {
     /// card follows an alarm poll, like a presence sensor). `None` for parents that stream
     /// nothing themselves (horse, room set). The simulator's presets read this table.
     pub fn frame_shape(self) -> Option<(u16, u16, CellFormat)> {
-        use CellFormat::{U16Le, U8};
+        use CellFormat::{U8, U16Le};
         match self {
             DeviceType::MattressMatIoT
             | DeviceType::PodologyIoT
@@ -365,7 +365,9 @@ impl DeviceType {
     pub fn analysis_family(self) -> Option<AnalysisFamily> {
         match self {
             // The Fitness Mat (24 × 24 cells at 1 cm) is a standing plate: its static analysis is of feet.
-            DeviceType::Podology | DeviceType::PodologyIoT | DeviceType::PressureMatIoT | DeviceType::FitnessMat => Some(AnalysisFamily::Podology),
+            DeviceType::Podology | DeviceType::PodologyIoT | DeviceType::PressureMatIoT | DeviceType::FitnessMat => {
+                Some(AnalysisFamily::Podology)
+            }
             DeviceType::SeatingMat | DeviceType::SeatingMatIoT | DeviceType::SeatingMatIoTXL => Some(AnalysisFamily::Seating),
             DeviceType::MattressMat | DeviceType::MattressMatIoT | DeviceType::SleepMat => Some(AnalysisFamily::Bed),
             DeviceType::RehabMat => Some(AnalysisFamily::Rehab),
@@ -392,7 +394,11 @@ impl DeviceType {
     /// Distance between sensor points in cm (spec §9): 1 floor and mattress, 2 seating, 2.5 horse.
     pub fn cell_size_cm(self) -> Option<f32> {
         match self {
-            DeviceType::FloorMat | DeviceType::FloorMatRecognition | DeviceType::MattressMat | DeviceType::MattressMatIoT | DeviceType::SleepMat => Some(1.0),
+            DeviceType::FloorMat
+            | DeviceType::FloorMatRecognition
+            | DeviceType::MattressMat
+            | DeviceType::MattressMatIoT
+            | DeviceType::SleepMat => Some(1.0),
             DeviceType::SeatingMat | DeviceType::SeatingMatIoT | DeviceType::SeatingMatIoTXL => Some(2.0),
             DeviceType::SensingHorse | DeviceType::SensingHorseSubdevice => Some(2.5),
             _ => None,
@@ -407,9 +413,11 @@ impl DeviceType {
     pub fn cell_pitch_cm(self) -> Option<f32> {
         match self {
             DeviceType::MattressMat | DeviceType::MattressMatIoT | DeviceType::SleepMat => Some(4.0),
-            DeviceType::Podology | DeviceType::PodologyIoT | DeviceType::RehabMat | DeviceType::PressureMatIoT | DeviceType::FloorMatRecognition => {
-                Some(2.0)
-            }
+            DeviceType::Podology
+            | DeviceType::PodologyIoT
+            | DeviceType::RehabMat
+            | DeviceType::PressureMatIoT
+            | DeviceType::FloorMatRecognition => Some(2.0),
             _ if crate::scale::pressure_units_per_cell(self).is_none() => None,
             other => Some(other.cell_size_cm().unwrap_or(1.0)),
         }
@@ -475,9 +483,12 @@ impl DeviceType {
             DeviceType::SeatingMat | DeviceType::SeatingMatIoT | DeviceType::SeatingMatIoTXL => LocationKind::Seat,
             DeviceType::FloorMat | DeviceType::FloorMatRecognition => LocationKind::Floor,
             DeviceType::SensingHorse | DeviceType::SensingHorseSubdevice => LocationKind::Saddle,
-            DeviceType::Podology | DeviceType::PodologyIoT | DeviceType::PressureMatIoT | DeviceType::ForceMat | DeviceType::Shapes | DeviceType::NorthSky => {
-                LocationKind::Plate
-            }
+            DeviceType::Podology
+            | DeviceType::PodologyIoT
+            | DeviceType::PressureMatIoT
+            | DeviceType::ForceMat
+            | DeviceType::Shapes
+            | DeviceType::NorthSky => LocationKind::Plate,
             DeviceType::WellnessMat | DeviceType::HealthMat | DeviceType::FitnessMat | DeviceType::RehabMat => LocationKind::Mat,
             DeviceType::RoomSet => LocationKind::Room,
         }
@@ -567,8 +578,12 @@ mod tests {
     #[test]
     fn beds_seats_and_room_sets_have_a_bedside_patient_and_plates_do_not() {
         let with: Vec<&str> = DeviceType::ALL.into_iter().filter(|t| t.info().bedside_patient).map(DeviceType::name).collect();
-        assert_eq!(with, ["Mattress Mat", "Mattress Mat IoT", "Seating Mat", "Seating Mat IoT", "Seating Mat IoT XL", "Sleep Mat", "Room Set"]);
-        for plate in [DeviceType::Podology, DeviceType::PodologyIoT, DeviceType::PressureMatIoT, DeviceType::RehabMat, DeviceType::ForceMat] {
+        assert_eq!(
+            with,
+            ["Mattress Mat", "Mattress Mat IoT", "Seating Mat", "Seating Mat IoT", "Seating Mat IoT XL", "Sleep Mat", "Room Set"]
+        );
+        for plate in [DeviceType::Podology, DeviceType::PodologyIoT, DeviceType::PressureMatIoT, DeviceType::RehabMat, DeviceType::ForceMat]
+        {
             assert!(!plate.has_bedside_patient(), "{plate:?} follows the clinician's selection");
         }
     }

@@ -3,7 +3,7 @@
 //! Parsing follows the mini-redis pattern: look at the buffered bytes; an incomplete message is a
 //! normal state (`Ok(None)`), a too-long one is an error before any body byte is waited for.
 
-use super::{ProtocolError, MAX_MESSAGE_BYTES};
+use super::{MAX_MESSAGE_BYTES, ProtocolError};
 
 /// Size of the length prefix.
 pub const LENGTH_PREFIX_BYTES: usize = 4;

@@ -13,7 +13,7 @@ mod framing;
 mod messages;
 pub mod scale;
 
-pub use framing::{decode_framed, encode_framed, LENGTH_PREFIX_BYTES};
+pub use framing::{LENGTH_PREFIX_BYTES, decode_framed, encode_framed};
 pub use messages::*;
 
 /// The protocol version this build speaks. A hello with another version is refused.

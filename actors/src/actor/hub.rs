@@ -61,7 +61,12 @@ impl Actor for HubSupervisor {
         Ok(HubState { failed: args.failed })
     }
 
-    async fn handle_supervisor_evt(&self, myself: ActorRef<()>, event: SupervisionEvent, state: &mut HubState) -> Result<(), ActorProcessingErr> {
+    async fn handle_supervisor_evt(
+        &self,
+        myself: ActorRef<()>,
+        event: SupervisionEvent,
+        state: &mut HubState,
+    ) -> Result<(), ActorProcessingErr> {
         let why = match event {
             SupervisionEvent::ActorFailed(cell, error) => format!("{:?} failed: {error}", cell.get_id()),
             SupervisionEvent::ActorTerminated(cell, _, reason) => format!("{:?} stopped: {reason:?}", cell.get_id()),
@@ -82,7 +87,15 @@ pub async fn start(args: HubArgs) -> Result<HubRefs, ActorProcessingErr> {
     let (supervisor, _) = Actor::spawn(None, HubSupervisor, args).await?;
     let cell = supervisor.get_cell();
     let (writer, _) = Actor::spawn_linked(None, StorageWriter, store, cell.clone()).await?;
-    let registry_args = RegistryArgs { catalog, bus, board, writer: Some(writer.clone()), metrics, absence_delay: delay, repositioning_time_scale: time_scale };
+    let registry_args = RegistryArgs {
+        catalog,
+        bus,
+        board,
+        writer: Some(writer.clone()),
+        metrics,
+        absence_delay: delay,
+        repositioning_time_scale: time_scale,
+    };
     let (registry, _) = Actor::spawn_linked(None, DeviceRegistry, registry_args, cell.clone()).await?;
     let (sessions, _) = Actor::spawn_linked(None, SessionSupervisor, (), cell).await?;
     Ok(HubRefs { supervisor, registry, sessions, writer })

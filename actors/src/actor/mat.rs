@@ -13,22 +13,23 @@
 //! alarm is raised twice. After a hub restart the registry fills the slots from storage (see
 //! `hub::snapshots`).
 
-use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 use ractor::{Actor, ActorProcessingErr, ActorRef, RpcReplyPort};
 
 use super::link::DeviceLink;
 use super::publish::{publish_blank, publish_map, publish_status};
-use super::room_set::RoomSetMsg;
 use super::record::{CaptureRecord, DeviceLogRecord, Record};
+use super::room_set::RoomSetMsg;
 use super::storage_writer::{StatusRecord, WriterMsg};
-use super::{instant_to_unix_ms, machine_now, snapshot_unix_ms, unix_ms, TimerSlot};
-use crate::browser::{encode_event, events, AlarmAttendedEvent, AlarmOnEvent, CaptureEvent, DeviceConfEvent};
+use super::{TimerSlot, instant_to_unix_ms, machine_now, snapshot_unix_ms, unix_ms};
+use crate::browser::{AlarmAttendedEvent, AlarmOnEvent, CaptureEvent, DeviceConfEvent, encode_event, events};
 use crate::catalog::DeviceInfo;
 use crate::fanout::{Bus, CompanyChannel, DeviceChannel};
 use crate::live_board::{DeviceLive, LiveBoard, LiveMap};
+use crate::metrics::HubMetrics;
 use mat_core::machine::alarm::{AlarmId, AlarmOutput, AttendError};
 use mat_core::machine::capture::{CaptureOutput, CaptureRefusal, CaptureRequest};
 use mat_core::machine::device_log::LogOutput;
@@ -36,7 +37,6 @@ use mat_core::machine::mat::{BehaviourConfig, DeviceStatus, MatConfig, MatMachin
 use mat_core::machine::presence::Presence;
 use mat_core::machine::streaming::StreamRefusal;
 use mat_core::machine::tare::{Tare, TareRefusal};
-use crate::metrics::HubMetrics;
 use mat_protocol::{CellFormat, Command, ErrorCode, HubMessage, ProtocolErrorMessage};
 
 /// Frames that may wait in one mat actor's mailbox; ingest drops newer ones beyond this.
@@ -360,8 +360,15 @@ impl MatState {
                 let attended_at_ms = self.unix_ms_of(attended_at);
                 let time_to_attend_ms = u64::try_from(time_to_attend.as_millis()).unwrap_or(u64::MAX);
                 let by = self.attending.clone();
-                self.save(Record::AlarmAttended { device_id: device_id.clone(), alarm_id: alarm.id.0, attended_at_ms, time_to_attend_ms, by });
-                let event = AlarmAttendedEvent { device_id: device_id.to_string(), alarm_id: alarm.id.0, attended_at_ms, time_to_attend_ms };
+                self.save(Record::AlarmAttended {
+                    device_id: device_id.clone(),
+                    alarm_id: alarm.id.0,
+                    attended_at_ms,
+                    time_to_attend_ms,
+                    by,
+                });
+                let event =
+                    AlarmAttendedEvent { device_id: device_id.to_string(), alarm_id: alarm.id.0, attended_at_ms, time_to_attend_ms };
                 self.company.broadcast(encode_event(events::ALARM_ATTENDED, event));
             }
         }
@@ -416,7 +423,9 @@ impl MatState {
                 toast: Some(kind.announcement_key().to_owned()),
                 ..event(origin.user_id(), "announced")
             },
-            CaptureOutput::Failed { kind, origin } => CaptureEvent { kind: Some(kind.name().to_owned()), ..event(origin.user_id(), "failed") },
+            CaptureOutput::Failed { kind, origin } => {
+                CaptureEvent { kind: Some(kind.name().to_owned()), ..event(origin.user_id(), "failed") }
+            }
             CaptureOutput::ResultsDue { kind, origin } => {
                 CaptureEvent { kind: Some(kind.name().to_owned()), ..event(origin.user_id(), "resultsDue") }
             }

@@ -5,7 +5,7 @@
 
 use std::sync::Arc;
 
-use crate::browser::{encode_event, events, DeviceConfEvent};
+use crate::browser::{DeviceConfEvent, encode_event, events};
 use crate::fanout::{CompanyChannel, DeviceChannel, LivePicture};
 use crate::live_board::{DeviceLive, LiveMap};
 

@@ -7,8 +7,8 @@
 //! fresh actor instead of crash-looping inside the hub.
 
 use std::collections::HashMap;
-use std::sync::atomic::AtomicUsize;
 use std::sync::Arc;
+use std::sync::atomic::AtomicUsize;
 use std::time::{Duration, Instant};
 
 use ractor::{Actor, ActorCell, ActorId, ActorProcessingErr, ActorRef, RpcReplyPort, SupervisionEvent};
@@ -22,9 +22,9 @@ use crate::browser::DeviceConfEvent;
 use crate::catalog::{Catalog, DeviceInfo};
 use crate::fanout::Bus;
 use crate::live_board::LiveBoard;
+use crate::metrics::HubMetrics;
 use mat_core::machine::mat::{BehaviourConfig, DeviceStatus, MatSnapshot};
 use mat_core::machine::restart_budget::RestartBudget;
-use crate::metrics::HubMetrics;
 
 /// How ingest reaches a device's actor.
 #[derive(Clone)]
@@ -108,7 +108,8 @@ impl Actor for DeviceRegistry {
     type Arguments = RegistryArgs;
 
     async fn pre_start(&self, myself: ActorRef<RegistryMsg>, args: RegistryArgs) -> Result<RegistryState, ActorProcessingErr> {
-        let mut state = RegistryState { args, mats: HashMap::new(), sets: HashMap::new(), by_actor: HashMap::new(), snapshots: HashMap::new() };
+        let mut state =
+            RegistryState { args, mats: HashMap::new(), sets: HashMap::new(), by_actor: HashMap::new(), snapshots: HashMap::new() };
         // Every device starts offline until it connects; cards show that at once.
         for device in state.args.catalog.all() {
             state.seed_offline(&device);
@@ -121,7 +122,12 @@ impl Actor for DeviceRegistry {
         Ok(state)
     }
 
-    async fn handle(&self, myself: ActorRef<RegistryMsg>, message: RegistryMsg, state: &mut RegistryState) -> Result<(), ActorProcessingErr> {
+    async fn handle(
+        &self,
+        myself: ActorRef<RegistryMsg>,
+        message: RegistryMsg,
+        state: &mut RegistryState,
+    ) -> Result<(), ActorProcessingErr> {
         match message {
             RegistryMsg::Connect { device_id, link, reply } => {
                 let result = match state.mats.get_mut(&device_id) {
@@ -191,7 +197,12 @@ impl RegistryState {
         seed_status(&self.args.board.device(&device.company_id, &device.id), &self.args.bus.company(&device.company_id), &device.id, event);
     }
 
-    async fn spawn_mat(&mut self, myself: &ActorRef<RegistryMsg>, device_id: &Arc<str>, link: Option<DeviceLink>) -> Result<MatHandle, RegistryError> {
+    async fn spawn_mat(
+        &mut self,
+        myself: &ActorRef<RegistryMsg>,
+        device_id: &Arc<str>,
+        link: Option<DeviceLink>,
+    ) -> Result<MatHandle, RegistryError> {
         let info = self.args.catalog.get(device_id).ok_or(RegistryError::UnknownDevice)?;
         if info.device_type.frame_shape().is_none() {
             return Err(RegistryError::NotAStreamingDevice(info.serial.clone()));
@@ -238,7 +249,12 @@ impl RegistryState {
         Ok(())
     }
 
-    async fn handle_child_exit(&mut self, myself: &ActorRef<RegistryMsg>, cell: ActorCell, failure: Option<String>) -> Result<(), ActorProcessingErr> {
+    async fn handle_child_exit(
+        &mut self,
+        myself: &ActorRef<RegistryMsg>,
+        cell: ActorCell,
+        failure: Option<String>,
+    ) -> Result<(), ActorProcessingErr> {
         let Some(device_id) = self.by_actor.remove(&cell.get_id()) else { return Ok(()) };
         let now = Instant::now();
         if let Some(mut slot) = self.mats.remove(&device_id) {
@@ -266,7 +282,12 @@ impl RegistryState {
                 slot.args.snapshot.update(|snapshot| snapshot.status = status);
                 let info = &slot.args.info;
                 let event = DeviceConfEvent::new(&info.identity(), &status, Vec::new());
-                publish_status(&self.args.board.device(&info.company_id, &device_id), &self.args.bus.company(&info.company_id), &device_id, event);
+                publish_status(
+                    &self.args.board.device(&info.company_id, &device_id),
+                    &self.args.bus.company(&info.company_id),
+                    &device_id,
+                    event,
+                );
             }
             return Ok(());
         }

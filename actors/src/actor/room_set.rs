@@ -8,17 +8,17 @@ use std::time::Duration;
 
 use ractor::{Actor, ActorProcessingErr, ActorRef};
 
+use super::TimerSlot;
 use super::publish::publish_status;
 use super::storage_writer::{StatusRecord, WriterMsg};
-use super::TimerSlot;
 use crate::browser::{DeviceConfEvent, SideStatus};
 use crate::catalog::DeviceInfo;
 use crate::fanout::{Bus, CompanyChannel};
 use crate::live_board::{DeviceLive, LiveBoard};
 use mat_core::machine::device_set::{DeviceSet, SetKind};
-use mat_protocol::device_type::DeviceType;
 use mat_core::machine::mat::DeviceStatus;
 use mat_core::machine::presence::Presence;
+use mat_protocol::device_type::DeviceType;
 
 /// Messages of the set actor.
 #[derive(Debug)]

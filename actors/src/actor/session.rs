@@ -9,7 +9,7 @@ use ractor::{Actor, ActorProcessingErr, ActorRef, RpcReplyPort, SupervisionEvent
 
 use super::mat::MatMsg;
 use super::registry::{MatHandle, RegistryMsg};
-use crate::browser::{encode_event, error_event, events, ClientEvent, StreamingRemainingEvent};
+use crate::browser::{ClientEvent, StreamingRemainingEvent, encode_event, error_event, events};
 use crate::catalog::Catalog;
 use crate::fanout::{Bus, CloseReason, Outbox, SessionId, Viewer};
 use mat_core::machine::alarm::AlarmId;
@@ -139,7 +139,9 @@ impl SessionArgs {
             ClientEvent::AttendAlarm { device_id, alarm_id } => {
                 let Some(handle) = self.device_actor(&device_id).await else { return };
                 let alarm = alarm_id.map(AlarmId);
-                if let Some(Err(_)) = self.call(&handle, |reply| MatMsg::AttendAlarm { alarm, by: Some(Arc::from(self.user_id.as_str())), reply }).await {
+                if let Some(Err(_)) =
+                    self.call(&handle, |reply| MatMsg::AttendAlarm { alarm, by: Some(Arc::from(self.user_id.as_str())), reply }).await
+                {
                     self.send_error("failedToBeAttended", "no unattended alarm with this number");
                 }
             }
@@ -216,7 +218,12 @@ impl Actor for SessionSupervisor {
         Ok(())
     }
 
-    async fn handle_supervisor_evt(&self, _myself: ActorRef<()>, event: SupervisionEvent, _state: &mut ()) -> Result<(), ActorProcessingErr> {
+    async fn handle_supervisor_evt(
+        &self,
+        _myself: ActorRef<()>,
+        event: SupervisionEvent,
+        _state: &mut (),
+    ) -> Result<(), ActorProcessingErr> {
         if let SupervisionEvent::ActorFailed(cell, error) = event {
             tracing::warn!(session = ?cell.get_id(), %error, "browser session failed; its socket will close");
         }

@@ -238,7 +238,9 @@ mod tests {
         for record in sent.clone() {
             writer.cast(WriterMsg::Record(record)).expect("cast");
         }
-        writer.cast(WriterMsg::Save(StatusRecord { device_id: "a".into(), functional: true, patient_status: PatientStatus::Correct })).expect("cast");
+        writer
+            .cast(WriterMsg::Save(StatusRecord { device_id: "a".into(), functional: true, patient_status: PatientStatus::Correct }))
+            .expect("cast");
         assert_eq!(flush(&writer).await, Err("database unavailable".to_owned()));
         assert!(store.statuses.lock().unwrap_or_else(|p| p.into_inner()).is_empty(), "statuses wait for the records before them");
         assert_eq!(flush(&writer).await, Ok(()));
@@ -267,8 +269,11 @@ mod tests {
     async fn an_alarm_reaches_the_store_before_the_missing_status_it_was_raised_with() {
         let store = Arc::new(OrderStore(Mutex::default()));
         let (writer, _) = Actor::spawn(None, StorageWriter, store.clone() as Arc<dyn StatusStore>).await.expect("writer");
-        writer.cast(WriterMsg::Save(StatusRecord { device_id: "a".into(), functional: true, patient_status: PatientStatus::Missing })).expect("cast");
-        let raised = Record::AlarmRaised { device_id: "a".into(), alarm_id: 1, kind: mat_core::machine::alarm::AlarmKind::Missing, raised_at_ms: 1 };
+        writer
+            .cast(WriterMsg::Save(StatusRecord { device_id: "a".into(), functional: true, patient_status: PatientStatus::Missing }))
+            .expect("cast");
+        let raised =
+            Record::AlarmRaised { device_id: "a".into(), alarm_id: 1, kind: mat_core::machine::alarm::AlarmKind::Missing, raised_at_ms: 1 };
         writer.cast(WriterMsg::Record(raised)).expect("cast");
         assert_eq!(flush(&writer).await, Ok(()));
         assert_eq!(*store.0.lock().unwrap_or_else(|p| p.into_inner()), ["records", "statuses"]);

@@ -2,11 +2,11 @@
 
 use serde::{Deserialize, Serialize};
 
-use mat_protocol::device_type::DeviceType;
 use mat_core::machine::mat::DeviceStatus;
 use mat_core::machine::presence::Presence;
 use mat_core::machine::pressure_ulcer::RepositioningTier;
-use mat_core::machine::status::{card_from_code, CardStatus, PatientStatus, StateCode};
+use mat_core::machine::status::{CardStatus, PatientStatus, StateCode, card_from_code};
+use mat_protocol::device_type::DeviceType;
 
 use crate::live_board::LiveMap;
 
@@ -314,7 +314,8 @@ mod tests {
             analysis_type: &'static str,
             seconds: u32,
         }
-        let bytes = mat_protocol::encode(&Raw { event: "startCapture", data: Capture { device_id: "d1", analysis_type: "Dynamic", seconds: 30 } });
+        let bytes =
+            mat_protocol::encode(&Raw { event: "startCapture", data: Capture { device_id: "d1", analysis_type: "Dynamic", seconds: 30 } });
         assert_eq!(
             rmp_serde::from_slice::<ClientEvent>(&bytes).unwrap(),
             ClientEvent::StartCapture { device_id: "d1".into(), analysis_type: "Dynamic".into(), seconds: 30, patient_id: None }
@@ -326,12 +327,20 @@ mod tests {
             alarm_id: u64,
         }
         let bytes = mat_protocol::encode(&Raw { event: "attendAlarm", data: Attend { device_id: "d1", alarm_id: 7 } });
-        assert_eq!(rmp_serde::from_slice::<ClientEvent>(&bytes).unwrap(), ClientEvent::AttendAlarm { device_id: "d1".into(), alarm_id: Some(7) });
+        assert_eq!(
+            rmp_serde::from_slice::<ClientEvent>(&bytes).unwrap(),
+            ClientEvent::AttendAlarm { device_id: "d1".into(), alarm_id: Some(7) }
+        );
     }
 
     #[test]
     fn status_events_use_spec_spellings() {
-        let identity = DeviceIdentity { device_id: "d".into(), hardware_serial: "S".into(), device_type: DeviceType::MattressMatIoT, name: "Bed 1".into() };
+        let identity = DeviceIdentity {
+            device_id: "d".into(),
+            hardware_serial: "S".into(),
+            device_type: DeviceType::MattressMatIoT,
+            name: "Bed 1".into(),
+        };
         let status = DeviceStatus {
             repositioning: RepositioningTier::Overdue,
             unattended_alarm: true,

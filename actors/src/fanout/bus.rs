@@ -14,7 +14,7 @@ use std::sync::{Arc, Mutex, RwLock};
 use bytes::Bytes;
 
 use super::outbox::Outbox;
-use crate::browser::{encode_event, events, PressureMapEvent};
+use crate::browser::{PressureMapEvent, encode_event, events};
 use crate::live_board::LiveMap;
 
 /// Identifies one browser session.

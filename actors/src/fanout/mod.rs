@@ -8,4 +8,4 @@ mod bus;
 mod outbox;
 
 pub use bus::{Bus, CompanyChannel, DeviceChannel, LivePicture, SessionId, Viewer};
-pub use outbox::{CloseReason, Outbox, CONTROL_CAPACITY, MAX_LIVE_DEVICES};
+pub use outbox::{CONTROL_CAPACITY, CloseReason, MAX_LIVE_DEVICES, Outbox};

@@ -20,7 +20,11 @@ pub struct Destination {
 
 impl fmt::Display for Destination {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if self.host.contains(':') { write!(f, "mllp://[{}]:{}", self.host, self.port) } else { write!(f, "mllp://{}:{}", self.host, self.port) }
+        if self.host.contains(':') {
+            write!(f, "mllp://[{}]:{}", self.host, self.port)
+        } else {
+            write!(f, "mllp://{}:{}", self.host, self.port)
+        }
     }
 }
 
@@ -56,7 +60,11 @@ pub fn route(settings: Option<&AlarmManagerSettings>, default: Option<&Destinati
         Some(s) if s.enabled => Some(Route {
             destination: Destination { host: s.host.clone(), port: u16::try_from(s.port).ok().filter(|p| *p > 0)? },
             parties: ihe_pcd::pcd04::Parties {
-                sending_application: if s.sending_application.is_empty() { DEFAULT_SENDING_APPLICATION.into() } else { s.sending_application.clone() },
+                sending_application: if s.sending_application.is_empty() {
+                    DEFAULT_SENDING_APPLICATION.into()
+                } else {
+                    s.sending_application.clone()
+                },
                 sending_facility: s.sending_facility.clone(),
                 receiving_application: s.receiving_application.clone(),
                 receiving_facility: s.receiving_facility.clone(),

@@ -76,6 +76,9 @@ mod tests {
         assert_eq!(links.get(&d), LinkState { state: "up".into(), since_ms: 10, last_ok_ms: Some(20), last_error: None });
         links.down(&d, 30, "connection refused");
         links.down(&d, 40, "timeout");
-        assert_eq!(links.get(&d), LinkState { state: "down".into(), since_ms: 30, last_ok_ms: Some(20), last_error: Some("timeout".into()) });
+        assert_eq!(
+            links.get(&d),
+            LinkState { state: "down".into(), since_ms: 30, last_ok_ms: Some(20), last_error: Some("timeout".into()) }
+        );
     }
 }

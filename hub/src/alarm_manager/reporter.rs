@@ -17,8 +17,8 @@ use storage::repo::NewOutboxEntry;
 use storage::{Store, StoreError};
 use tokio::sync::Notify;
 
-use super::destination::{route, Route};
-use super::{unix_ms, Destination, LinkStates};
+use super::destination::{Route, route};
+use super::{Destination, LinkStates, unix_ms};
 
 /// The hub's alarm reporter: the queue's writer, the hub-wide default and the link states.
 pub struct AlarmReporter {
@@ -117,7 +117,14 @@ impl AlarmReporter {
     }
 
     /// An alarm was stored: queue its start report.
-    pub async fn raised(&self, company_id: &str, device_id: &str, alarm_key: &str, kind: &str, raised_at_ms: u64) -> Result<(), StoreError> {
+    pub async fn raised(
+        &self,
+        company_id: &str,
+        device_id: &str,
+        alarm_key: &str,
+        kind: &str,
+        raised_at_ms: u64,
+    ) -> Result<(), StoreError> {
         self.queue(company_id, device_id, alarm_key, kind, Phase::Start, raised_at_ms, None).await
     }
 
@@ -197,11 +204,14 @@ fn pid_patient(patient: &storage::model::Patient) -> pcd04::Patient {
         family_name: patient.fields.name.clone(),
         given_name: String::new(),
         birth_date: patient.fields.birth_date.map(ihe_pcd::hl7_date),
-        sex: patient.fields.gender.as_deref().map(|g| match g {
-            "Male" => "M",
-            "Female" => "F",
-            _ => "U",
-        }.to_owned()),
+        sex: patient.fields.gender.as_deref().map(|g| {
+            match g {
+                "Male" => "M",
+                "Female" => "F",
+                _ => "U",
+            }
+            .to_owned()
+        }),
     }
 }
 
@@ -232,13 +242,23 @@ mod tests {
     }
 
     fn route(kinds: &[&str]) -> Route {
-        super::route(None, Some(&"mllp://am:2575".parse().unwrap())).map(|r| Route { kinds: kinds.iter().map(|k| k.to_string()).collect(), ..r }).unwrap()
+        super::route(None, Some(&"mllp://am:2575".parse().unwrap()))
+            .map(|r| Route { kinds: kinds.iter().map(|k| k.to_string()).collect(), ..r })
+            .unwrap()
     }
 
     #[test]
     fn a_report_is_keyed_by_alarm_and_phase_and_only_for_chosen_kinds() {
         let device = device();
-        let input = |kind, phase| ReportInput { alarm_key: "dev1-4", kind, phase, raised_at_ms: 1_000, ended_at_ms: None, device: &device, patient: None };
+        let input = |kind, phase| ReportInput {
+            alarm_key: "dev1-4",
+            kind,
+            phase,
+            raised_at_ms: 1_000,
+            ended_at_ms: None,
+            device: &device,
+            patient: None,
+        };
         let entry = outbox_entry(&route(&["Missing", "Ulcer Risk"]), input("Ulcer Risk", Phase::Start), 5_000).unwrap();
         assert_eq!((entry.control_id.as_str(), entry.phase.as_str(), entry.alarm.as_str()), ("dev1-4-start", "start", "dev1-4"));
         assert!(entry.message.contains("|dev1-4-start|P|2.6|"));
@@ -271,8 +291,22 @@ mod tests {
     #[test]
     fn a_patient_assigned_to_the_device_goes_into_pid() {
         let device = device();
-        let patient = pcd04::Patient { id: "p9".into(), family_name: "Durand".into(), given_name: "Marie".into(), birth_date: None, sex: Some("F".into()) };
-        let input = ReportInput { alarm_key: "dev1-5", kind: "Missing", phase: Phase::Start, raised_at_ms: 1, ended_at_ms: None, device: &device, patient: Some(patient) };
+        let patient = pcd04::Patient {
+            id: "p9".into(),
+            family_name: "Durand".into(),
+            given_name: "Marie".into(),
+            birth_date: None,
+            sex: Some("F".into()),
+        };
+        let input = ReportInput {
+            alarm_key: "dev1-5",
+            kind: "Missing",
+            phase: Phase::Start,
+            raised_at_ms: 1,
+            ended_at_ms: None,
+            device: &device,
+            patient: Some(patient),
+        };
         let entry = outbox_entry(&route(&["Missing"]), input, 2).unwrap();
         assert!(entry.message.contains("\rPID|1||p9^^^PMAT_HUB^PI||Durand^Marie|||F\r"), "{}", entry.message);
     }

@@ -18,15 +18,15 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use ihe_pcd::ack::parse_ack;
-use ihe_pcd::mllp::{frame, FrameReader};
-use ihe_pcd::retry::{backoff, disposition, Disposition};
-use storage::repo::OutboxEntry;
+use ihe_pcd::mllp::{FrameReader, frame};
+use ihe_pcd::retry::{Disposition, backoff, disposition};
 use storage::Store;
+use storage::repo::OutboxEntry;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
 use tokio::sync::watch;
 
-use super::{unix_ms, AlarmReporter, Destination};
+use super::{AlarmReporter, Destination, unix_ms};
 
 /// How long a report waits for its ACK.
 pub const ACK_TIMEOUT: Duration = Duration::from_secs(10);
@@ -131,11 +131,17 @@ async fn round(
 }
 
 /// Sends one report and reads its ACK; the connection is dropped on any failure.
-async fn exchange(destination: &Destination, entry: &OutboxEntry, links: &mut HashMap<Destination, Link>) -> Result<ihe_pcd::ack::Ack, String> {
+async fn exchange(
+    destination: &Destination,
+    entry: &OutboxEntry,
+    links: &mut HashMap<Destination, Link>,
+) -> Result<ihe_pcd::ack::Ack, String> {
     let result = async {
         let link = connected(destination, links).await?;
         link.stream.write_all(&frame(&entry.message)).await.map_err(|e| format!("sending: {e}"))?;
-        let bytes = tokio::time::timeout(ACK_TIMEOUT, read_frame(link)).await.map_err(|_| format!("no ACK within {} s", ACK_TIMEOUT.as_secs()))??;
+        let bytes = tokio::time::timeout(ACK_TIMEOUT, read_frame(link))
+            .await
+            .map_err(|_| format!("no ACK within {} s", ACK_TIMEOUT.as_secs()))??;
         parse_ack(&bytes).map_err(|e| e.to_string())
     }
     .await;

@@ -6,8 +6,8 @@
 //! tokens survive a restart and cannot be forged without it. `v1` tokens (no id, so not
 //! revocable) are refused: after the upgrade everyone signs in once more.
 
-use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use base64::Engine;
+use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use hmac::{Hmac, Mac};
 use sha2::Sha256;
 
@@ -146,7 +146,11 @@ mod tests {
         assert_eq!(signer.verify(&forged, 0), Err(TokenError::BadSignature));
         // A v1 token (no id, so it could never be revoked) is refused even when correctly signed.
         let payload = format!("v1|u1|c1|2|{}", u64::MAX);
-        let v1 = format!("{}.{}", URL_SAFE_NO_PAD.encode(&payload), URL_SAFE_NO_PAD.encode(signer.mac(payload.as_bytes()).finalize().into_bytes()));
+        let v1 = format!(
+            "{}.{}",
+            URL_SAFE_NO_PAD.encode(&payload),
+            URL_SAFE_NO_PAD.encode(signer.mac(payload.as_bytes()).finalize().into_bytes())
+        );
         assert_eq!(signer.verify(&v1, 0), Err(TokenError::Malformed));
         assert_eq!(signer.verify("garbage", 0), Err(TokenError::Malformed));
         assert_eq!(signer.verify("a.b", 0), Err(TokenError::Malformed));

@@ -8,11 +8,11 @@ use actors::actor::mat::MatMsg;
 use actors::actor::storage_writer::WriterMsg;
 use actors::catalog::{Catalog, DeviceInfo};
 use ractor::rpc::CallResult;
-use storage::model::{AlarmLog, PresenceLog};
 use storage::CompanyStore;
+use storage::model::{AlarmLog, PresenceLog};
 
 use super::error::DomainError;
-use crate::http::state::{AppState, ACTOR_TIMEOUT};
+use crate::http::state::{ACTOR_TIMEOUT, AppState};
 
 /// A device and those of its sub-devices in `company_id`, as ids.
 pub fn device_and_members(catalog: &Catalog, company_id: &str, device: &DeviceInfo) -> Vec<String> {
@@ -63,7 +63,8 @@ pub async fn attend(hub: &AppState, store: CompanyStore<'_>, user_id: &str, devi
     // Parents (horse, room set) have no actor of their own: `mat_actor` answers `None`.
     for id in &ids {
         let Some(handle) = hub.mat_actor(&Arc::from(id.as_str())).await.map_err(DomainError::internal)? else { continue };
-        match handle.actor.call(|reply| MatMsg::AttendAlarm { alarm: None, by: Some(Arc::from(user_id)), reply }, Some(ACTOR_TIMEOUT)).await {
+        match handle.actor.call(|reply| MatMsg::AttendAlarm { alarm: None, by: Some(Arc::from(user_id)), reply }, Some(ACTOR_TIMEOUT)).await
+        {
             Ok(CallResult::Success(result)) => attended += result.unwrap_or(0),
             _ => return Err(DomainError::internal("the device's alarm machine did not answer")),
         }

@@ -8,15 +8,17 @@ use std::sync::Arc;
 use actors::actor::record::CaptureRecord;
 use actors::catalog::Catalog;
 use mat_api::char_len;
-use mat_core::analysis::export::{export_raw, ExportError, ExportFile, ExportKind, ExportMetadata};
-use mat_core::analysis::{analyse, AnalysisKind, AnalysisParams, AnalysisResult};
+use mat_core::analysis::export::{ExportError, ExportFile, ExportKind, ExportMetadata, export_raw};
+use mat_core::analysis::{AnalysisKind, AnalysisParams, AnalysisResult, analyse};
 use mat_protocol::device_type::DeviceType;
 use reports::{PatientSummary, ReportBranding, ReportMap};
 use serde::Deserialize;
 use storage::model::{Analysis, AnalysisFilter, AnalysisTotals, NewAnalysis, NewAuditEntry};
 use storage::{CompanyStore, StoreError};
 
-use super::analysis_format::{self, capture_analysis, encode_posted, export_capture, export_series, named_parameters, preview_json, report_map};
+use super::analysis_format::{
+    self, capture_analysis, encode_posted, export_capture, export_series, named_parameters, preview_json, report_map,
+};
 use super::error::DomainError;
 
 /// History page size (spec §9).
@@ -38,9 +40,14 @@ const NO_DATA: &str = "toastErrorRaw.noAnalysisData";
 /// capture), so it never holds up the runtime's other tasks. An engine that panicked on the capture
 /// would panic again on every retry: that is `StoreError::Invalid`, a record that can never be
 /// written (the storage writer's records log and skip it).
-pub async fn record_capture(store: CompanyStore<'_>, device_type: Option<DeviceType>, capture: Arc<CaptureRecord>) -> Result<(), StoreError> {
+pub async fn record_capture(
+    store: CompanyStore<'_>,
+    device_type: Option<DeviceType>,
+    capture: Arc<CaptureRecord>,
+) -> Result<(), StoreError> {
     let patient = store.patients().get(&capture.patient_id).await?;
-    let params = AnalysisParams { weight_kg: patient.as_ref().map(|p| p.fields.weight), height_cm: patient.as_ref().map(|p| p.fields.height) };
+    let params =
+        AnalysisParams { weight_kg: patient.as_ref().map(|p| p.fields.weight), height_cm: patient.as_ref().map(|p| p.fields.height) };
     let analysis = tokio::task::spawn_blocking(move || capture_analysis(device_type, &capture, &params)).await.map_err(|error| {
         if error.is_panic() {
             StoreError::Invalid("the analysis engine panicked on the capture".to_owned())
@@ -92,7 +99,15 @@ pub fn check_notes(notes: &str) -> Result<(), DomainError> {
 
 /// Checks and stores a client's analysis of `user_id` for a patient of `store`'s company at `now`
 /// (Unix seconds); answers it as stored. Its device, when named, must be one of the company's.
-pub async fn store_posted(store: CompanyStore<'_>, catalog: &Catalog, user_id: &str, patient_id: &str, kind: PostedKind, input: AnalysisInput, now: i64) -> Result<Analysis, DomainError> {
+pub async fn store_posted(
+    store: CompanyStore<'_>,
+    catalog: &Catalog,
+    user_id: &str,
+    patient_id: &str,
+    kind: PostedKind,
+    input: AnalysisInput,
+    now: i64,
+) -> Result<Analysis, DomainError> {
     let analysis_type = match kind {
         PostedKind::Seating => SEATING_TYPE.to_owned(),
         PostedKind::Podometry => {
@@ -155,7 +170,10 @@ pub fn filter(patient_id: Option<String>, analysis_type: &str) -> Result<Analysi
 
 /// A history page number (from 1, at most [`MAX_PAGE`]).
 pub fn page_number(page: &str) -> Result<u64, DomainError> {
-    page.parse::<u64>().ok().filter(|p| (1..=MAX_PAGE).contains(p)).ok_or_else(|| DomainError::refused("invalidPage", "pages are numbered from 1"))
+    page.parse::<u64>()
+        .ok()
+        .filter(|p| (1..=MAX_PAGE).contains(p))
+        .ok_or_else(|| DomainError::refused("invalidPage", "pages are numbered from 1"))
 }
 
 /// The totals of the company's history under `filter`; a patient filter names one of its
@@ -168,7 +186,11 @@ pub async fn history_totals(store: CompanyStore<'_>, filter: &AnalysisFilter) ->
 }
 
 /// Page `page` (from 1) of the company's history under `filter`, and the totals of all of it.
-pub async fn history_page(store: CompanyStore<'_>, filter: &AnalysisFilter, page: u64) -> Result<(Vec<Analysis>, AnalysisTotals), DomainError> {
+pub async fn history_page(
+    store: CompanyStore<'_>,
+    filter: &AnalysisFilter,
+    page: u64,
+) -> Result<(Vec<Analysis>, AnalysisTotals), DomainError> {
     if let Some(patient) = &filter.patient_id {
         store.patients().get(patient).await.map_err(DomainError::internal)?.ok_or(DomainError::NotFound("patient"))?;
     }
@@ -222,8 +244,10 @@ fn logo_bytes(logo: &str) -> Option<Vec<u8>> {
 pub async fn report_source(store: CompanyStore<'_>, catalog: &Catalog, id: &str) -> Result<ReportSource, DomainError> {
     let record = get(store, id).await?;
     let kind = record_kind(&record)?;
-    let map = report_map(&preview_json(&record)).ok_or_else(|| DomainError::refused(NO_DATA, "the analysis has no pressure map to print"))?;
-    let (device_type, device_name) = analysis_device(catalog, store.company_id(), &record).unwrap_or_else(|| (analysis_format::default_device_type(kind), String::new()));
+    let map =
+        report_map(&preview_json(&record)).ok_or_else(|| DomainError::refused(NO_DATA, "the analysis has no pressure map to print"))?;
+    let (device_type, device_name) = analysis_device(catalog, store.company_id(), &record)
+        .unwrap_or_else(|| (analysis_format::default_device_type(kind), String::new()));
     let parameters = named_parameters(&record);
     let at_capture = analysis_format::patient_at_capture(&parameters);
     let patient = store.patients().get(&record.patient_id).await.map_err(DomainError::internal)?;
@@ -231,13 +255,16 @@ pub async fn report_source(store: CompanyStore<'_>, catalog: &Catalog, id: &str)
         let (height_cm, weight_kg) = at_capture.unwrap_or((Some(p.fields.height), Some(p.fields.weight)));
         PatientSummary { name: p.fields.name, height_cm, weight_kg }
     });
-    let params = AnalysisParams { weight_kg: patient.as_ref().and_then(|p| p.weight_kg), height_cm: patient.as_ref().and_then(|p| p.height_cm) };
+    let params =
+        AnalysisParams { weight_kg: patient.as_ref().and_then(|p| p.weight_kg), height_cm: patient.as_ref().and_then(|p| p.height_cm) };
     let result = match analysis_format::stored_result(&parameters).filter(|r| r.kind() == kind) {
         Some(result) => Some(result),
         // A client's analysis: analysed again from its frames, off the runtime (CPU-heavy for a
         // long capture).
         None => match export_capture(&record, &parameters, device_type) {
-            Ok(capture) => tokio::task::spawn_blocking(move || analyse(kind, &capture, &params).ok()).await.map_err(DomainError::internal)?,
+            Ok(capture) => {
+                tokio::task::spawn_blocking(move || analyse(kind, &capture, &params).ok()).await.map_err(DomainError::internal)?
+            }
             Err(_) => None,
         },
     };
@@ -256,13 +283,22 @@ pub async fn report_source(store: CompanyStore<'_>, catalog: &Catalog, id: &str)
 /// The raw-data export of a stored analysis of the company at `now_ms` (Unix ms): refused with
 /// `toastErrorRaw.noAnalysisData` when there is nothing to export (no frames, no times, too few
 /// series).
-pub async fn export(store: CompanyStore<'_>, catalog: &Catalog, id: &str, kind: ExportKind, now_ms: i64) -> Result<ExportFile, DomainError> {
+pub async fn export(
+    store: CompanyStore<'_>,
+    catalog: &Catalog,
+    id: &str,
+    kind: ExportKind,
+    now_ms: i64,
+) -> Result<ExportFile, DomainError> {
     let record = get(store, id).await?;
     let analysis_type = record_kind(&record)?;
-    let device_type = analysis_device(catalog, store.company_id(), &record).map(|(device_type, _)| device_type).unwrap_or_else(|| analysis_format::default_device_type(analysis_type));
+    let device_type = analysis_device(catalog, store.company_id(), &record)
+        .map(|(device_type, _)| device_type)
+        .unwrap_or_else(|| analysis_format::default_device_type(analysis_type));
     let parameters = named_parameters(&record);
     let capture = export_capture(&record, &parameters, device_type).map_err(|no_data| DomainError::refused(NO_DATA, no_data.0))?;
-    let metadata = ExportMetadata { analysis_type, patient_id: &record.patient_id, creation_date_s: record.creation_date, export_date_ms: now_ms };
+    let metadata =
+        ExportMetadata { analysis_type, patient_id: &record.patient_id, creation_date_s: record.creation_date, export_date_ms: now_ms };
     export_raw(kind, &metadata, &capture, &export_series(parameters)).map_err(|e| match e {
         ExportError::NoAnalysisData => DomainError::refused(NO_DATA, "there is nothing to export"),
         other => DomainError::Failed { key: "toastErrorRaw.downloadError", message: other.to_string() },

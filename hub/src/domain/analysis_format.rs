@@ -14,7 +14,7 @@
 //! Pure: no storage, no clock.
 
 use actors::actor::record::CaptureRecord;
-use mat_core::analysis::{analyse, AnalysisKind, AnalysisParams, AnalysisResult, Capture, NamedParameter, ParameterValue, PressureFrame};
+use mat_core::analysis::{AnalysisKind, AnalysisParams, AnalysisResult, Capture, NamedParameter, ParameterValue, PressureFrame, analyse};
 use mat_core::machine::capture::CaptureKind;
 use mat_protocol::device_type::DeviceType;
 use reports::ReportMap;

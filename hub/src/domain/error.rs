@@ -57,7 +57,9 @@ impl std::fmt::Display for DomainError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             DomainError::NotFound(what) => write!(f, "no such {what}"),
-            DomainError::Conflict { message, .. } | DomainError::Refused { message, .. } | DomainError::Failed { message, .. } => f.write_str(message),
+            DomainError::Conflict { message, .. } | DomainError::Refused { message, .. } | DomainError::Failed { message, .. } => {
+                f.write_str(message)
+            }
             DomainError::Invalid(invalid) => f.write_str(&invalid.message),
             DomainError::Store { error, what, .. } => write!(f, "storing the {what}: {error}"),
             DomainError::Internal(detail) => f.write_str(detail),

@@ -11,8 +11,8 @@
 
 use actors::catalog::DeviceInfo;
 use serde::Serialize;
-use storage::model::{AlarmLog, AnalysisFilter, DeviceLog, NewAuditEntry, PatientFields, PresenceLog};
 use storage::CompanyStore;
+use storage::model::{AlarmLog, AnalysisFilter, DeviceLog, NewAuditEntry, PatientFields, PresenceLog};
 
 use super::error::DomainError;
 
@@ -20,7 +20,10 @@ use super::error::DomainError;
 /// Refused with `noBedsidePatient` for a type whose captures follow the user's selection.
 pub async fn set_bedside(store: CompanyStore<'_>, device: &DeviceInfo, patient_id: Option<&str>) -> Result<(), DomainError> {
     if !device.device_type.has_bedside_patient() {
-        return Err(DomainError::refused("noBedsidePatient", format!("a {} has no patient of its own: select a patient for the capture", device.device_type.name())));
+        return Err(DomainError::refused(
+            "noBedsidePatient",
+            format!("a {} has no patient of its own: select a patient for the capture", device.device_type.name()),
+        ));
     }
     store.devices().set_current_patient(&device.id, patient_id).await.map_err(|error| match error {
         storage::StoreError::NotFound => DomainError::NotFound("patient"),
@@ -117,13 +120,25 @@ pub struct PatientPresence {
 
 impl From<AlarmLog> for PatientAlarm {
     fn from(a: AlarmLog) -> Self {
-        PatientAlarm { device_id: a.device_id, kind: a.kind, creation_date: a.creation_date, has_been_attended: a.has_been_attended, attended_time: a.attended_time }
+        PatientAlarm {
+            device_id: a.device_id,
+            kind: a.kind,
+            creation_date: a.creation_date,
+            has_been_attended: a.has_been_attended,
+            attended_time: a.attended_time,
+        }
     }
 }
 
 impl From<DeviceLog> for PatientDeviceLog {
     fn from(l: DeviceLog) -> Self {
-        PatientDeviceLog { device_id: l.device_id, creation_date: l.creation_date, max_pressure: l.max_pressure, position: l.position, confidence: l.confidence }
+        PatientDeviceLog {
+            device_id: l.device_id,
+            creation_date: l.creation_date,
+            max_pressure: l.max_pressure,
+            position: l.position,
+            confidence: l.confidence,
+        }
     }
 }
 

@@ -12,17 +12,17 @@ use std::time::Duration;
 
 use actors::actor::registry::RegistryMsg;
 use actors::catalog::{Catalog, DeviceInfo};
-use mat_api::company::{validate_company, CompanyBranding, CompanyInput, NAME_MAX};
+use mat_api::company::{CompanyBranding, CompanyInput, NAME_MAX, validate_company};
 use mat_api::device::Registration;
 use mat_core::machine::status::PatientStatus;
 use mat_protocol::device_type::DeviceType;
-use rand::Rng;
 use ractor::ActorRef;
+use rand::Rng;
 use serde::{Deserialize, Serialize};
 use storage::model::{Company, NewDevice};
-use storage::{device_secret, HubWide, StoreError};
+use storage::{HubWide, StoreError, device_secret};
 
-use super::device_family::{members, PlannedDevice};
+use super::device_family::{PlannedDevice, members};
 use super::error::DomainError;
 use crate::auth::roles::ROLE_STAFF;
 
@@ -68,7 +68,11 @@ fn device_store_error(error: StoreError) -> DomainError {
 
 /// The family a registration creates: the parent and its members, named by the one rule.
 fn planned_family(registration: &Registration) -> (PlannedDevice, Vec<PlannedDevice>) {
-    let parent = PlannedDevice { serial: registration.hardware_serial.clone(), name: registration.name.clone(), device_type: registration.device_type };
+    let parent = PlannedDevice {
+        serial: registration.hardware_serial.clone(),
+        name: registration.name.clone(),
+        device_type: registration.device_type,
+    };
     let members = members(&registration.hardware_serial, &registration.name, registration.device_type, registration.number_of_subdevices);
     (parent, members)
 }
@@ -112,7 +116,8 @@ pub async fn create(store: HubWide<'_>, company_id: &str, registration: &Registr
     let parent_secret = members.is_empty().then(device_secret::generate);
     let member_secrets: Vec<String> = members.iter().map(|_| device_secret::generate()).collect();
     let parent_row = new_device(registration, company_id, &parent, parent_secret.as_deref());
-    let member_rows: Vec<NewDevice> = members.iter().zip(&member_secrets).map(|(m, secret)| new_device(registration, company_id, m, Some(secret))).collect();
+    let member_rows: Vec<NewDevice> =
+        members.iter().zip(&member_secrets).map(|(m, secret)| new_device(registration, company_id, m, Some(secret))).collect();
     let family = store.devices().create_family(&parent_row, &member_rows).await.map_err(device_store_error)?;
     let registered = |id: String, planned: PlannedDevice, secret: Option<String>, members: Vec<RegisteredDevice>| RegisteredDevice {
         id,
@@ -122,7 +127,13 @@ pub async fn create(store: HubWide<'_>, company_id: &str, registration: &Registr
         device_secret: secret,
         members,
     };
-    let members = family.member_ids.into_iter().zip(members).zip(member_secrets).map(|((id, planned), secret)| registered(id, planned, Some(secret), Vec::new())).collect();
+    let members = family
+        .member_ids
+        .into_iter()
+        .zip(members)
+        .zip(member_secrets)
+        .map(|((id, planned), secret)| registered(id, planned, Some(secret), Vec::new()))
+        .collect();
     Ok(registered(family.parent_id, parent, parent_secret, members))
 }
 
@@ -207,7 +218,13 @@ async fn check_email_free(store: HubWide<'_>, email: &str, message: &str) -> Res
 
 /// `registerAll`: a company, its first staff user (checked `email` and `password`) and its first
 /// device. Everything is checked for duplicates before anything is written.
-pub async fn register_all(hub: HubParts<'_>, branding: &CompanyBranding, email: &str, password: &str, registration: &Registration) -> Result<RegisteredCompany, DomainError> {
+pub async fn register_all(
+    hub: HubParts<'_>,
+    branding: &CompanyBranding,
+    email: &str,
+    password: &str,
+    registration: &Registration,
+) -> Result<RegisteredCompany, DomainError> {
     let store = hub.store;
     if store.companies().find_by_name(&branding.company_name).await.map_err(DomainError::internal)?.is_some() {
         return Err(DomainError::conflict("duplicateCompany", "a company with this name already exists"));
@@ -215,7 +232,8 @@ pub async fn register_all(hub: HubParts<'_>, branding: &CompanyBranding, email: 
     check_email_free(store, email, "a user with this e-mail already exists").await?;
     check_serials_free(store, registration).await?;
     let company_id = store.companies().create_branded(branding).await.map_err(DomainError::store("company", "duplicateCompany"))?;
-    let user_id = store.accounts().create(email, password, ROLE_STAFF, &company_id).await.map_err(DomainError::store("user", "duplicateEmail"))?;
+    let user_id =
+        store.accounts().create(email, password, ROLE_STAFF, &company_id).await.map_err(DomainError::store("user", "duplicateEmail"))?;
     let device = register(hub, &company_id, registration).await?;
     let company = store.companies().get(&company_id).await.map_err(DomainError::internal)?.ok_or(DomainError::NotFound("company"))?;
     Ok(RegisteredCompany { company, user: NewStaffUser { id: user_id, email: email.to_owned() }, device })
@@ -267,7 +285,8 @@ pub async fn quick_register(hub: HubParts<'_>, company: Option<&str>, registrati
         }
     };
     let password = quick_password();
-    let user_id = store.accounts().create(&email, &password, ROLE_STAFF, &company_id).await.map_err(DomainError::store("user", "duplicateEmail"))?;
+    let user_id =
+        store.accounts().create(&email, &password, ROLE_STAFF, &company_id).await.map_err(DomainError::store("user", "duplicateEmail"))?;
     let device = register(hub, &company_id, registration).await?;
     Ok(QuickRegistered { user: NewStaffUser { id: user_id, email }, password, company_id, created_company, device })
 }

@@ -3,17 +3,17 @@
 //! `GET /api/alarmManager/deadLetters` and `POST /api/alarmManager/deadLetters/{id}/resend`.
 //! Every change is audited.
 
-use mat_api::alarm_manager::{validate_alarm_manager, AlarmManagerInput};
+use mat_api::alarm_manager::{AlarmManagerInput, validate_alarm_manager};
 use serde::Serialize;
 use storage::repo::{AlarmManagerSettings, OutboxEntry};
-use warp::http::StatusCode;
 use warp::Reply;
+use warp::http::StatusCode;
 
 use super::audit::Audit;
 use super::caller::Admin;
 use super::error::ApiError;
 use super::json::ok;
-use crate::alarm_manager::{unix_ms, LinkState};
+use crate::alarm_manager::{LinkState, unix_ms};
 
 /// The company's alarm manager as administrators see it.
 #[derive(Debug, Serialize, schemars::JsonSchema)]
@@ -54,7 +54,15 @@ pub struct DeadLetterJson {
 
 impl From<OutboxEntry> for DeadLetterJson {
     fn from(e: OutboxEntry) -> Self {
-        DeadLetterJson { control_id: e.control_id, alarm: e.alarm, phase: e.phase, created_ms: e.created_ms, attempts: e.attempts, last_error: e.last_error, message: e.message }
+        DeadLetterJson {
+            control_id: e.control_id,
+            alarm: e.alarm,
+            phase: e.phase,
+            created_ms: e.created_ms,
+            attempts: e.attempts,
+            last_error: e.last_error,
+            message: e.message,
+        }
     }
 }
 
@@ -116,7 +124,9 @@ pub async fn put(mut call: Admin) -> Result<warp::reply::Response, ApiError> {
         if input.enabled { "enabled" } else { "disabled" },
         if input.kinds.is_empty() { "no alarms".to_owned() } else { input.kinds.join(", ") }
     );
-    Audit { company_id: &company_id, action: "alarmManager.update", entity_type: "company", entity_id: &company_id, summary }.record(&call).await;
+    Audit { company_id: &company_id, action: "alarmManager.update", entity_type: "company", entity_id: &company_id, summary }
+        .record(&call)
+        .await;
     call.state.alarm_reporter.wake();
     Ok(ok(&view(&call).await?))
 }
@@ -132,7 +142,9 @@ pub async fn resend(id: String, call: Admin) -> Result<warp::reply::Response, Ap
     call.store().alarm_outbox().resend(&id, unix_ms()).await.map_err(|e| ApiError::store(e, "dead letter", "duplicate"))?;
     let company_id = call.claims().company_id.clone();
     let summary = format!("resent the refused alarm report {id}");
-    Audit { company_id: &company_id, action: "alarmManager.resend", entity_type: "company", entity_id: &company_id, summary }.record(&call).await;
+    Audit { company_id: &company_id, action: "alarmManager.resend", entity_type: "company", entity_id: &company_id, summary }
+        .record(&call)
+        .await;
     call.state.alarm_reporter.wake();
     Ok(warp::reply::with_status(warp::reply(), StatusCode::NO_CONTENT).into_response())
 }

@@ -10,7 +10,7 @@ use serde::Serialize;
 
 use super::caller::Caller;
 use super::error::ApiError;
-use super::json::{ok, Oid};
+use super::json::{Oid, ok};
 use crate::domain::alarms;
 
 /// An alarm log entry (spec §3).
@@ -138,6 +138,7 @@ pub async fn device_logs(id: String, call: Caller) -> Result<warp::reply::Respon
 pub async fn presence_logs(id: String, call: Caller) -> Result<warp::reply::Response, ApiError> {
     let device = call.device(&id)?;
     let entries = alarms::presence(call.store(), &call.state.catalog, &device).await?;
-    let body: Vec<PresenceJson> = entries.into_iter().map(|e| PresenceJson { device_id: e.device_id, creation_date: e.creation_date, log_id: e.log_id }).collect();
+    let body: Vec<PresenceJson> =
+        entries.into_iter().map(|e| PresenceJson { device_id: e.device_id, creation_date: e.creation_date, log_id: e.log_id }).collect();
     Ok(ok(&body))
 }

@@ -5,18 +5,18 @@
 //! `crate::domain::analyses`'s and `crate::domain::analysis_format`'s.
 
 use schemars::generate::SchemaGenerator;
-use schemars::{json_schema, Schema};
+use schemars::{Schema, json_schema};
 use serde::{Deserialize, Serialize};
 use storage::model::{Analysis, AnalysisFilter, AnalysisTotals};
 
-use super::call::path_segment;
 use super::audit::Audit;
+use super::call::path_segment;
 use super::caller::Caller;
 use super::error::ApiError;
-use super::json::{created, ok, Oid};
-use crate::domain::analyses::{self, PostedKind, MAX_PAGE, PAGE_SIZE, PODOMETRY_TYPES, SEATING_TYPE};
-use crate::domain::analysis_format::{parameters_json, preview_json};
+use super::json::{Oid, created, ok};
+use crate::domain::analyses::{self, MAX_PAGE, PAGE_SIZE, PODOMETRY_TYPES, PostedKind, SEATING_TYPE};
 pub use crate::domain::analyses::{AnalysisInput, NOTES_MAX};
+use crate::domain::analysis_format::{parameters_json, preview_json};
 
 /// An analysis as the client reads it (spec §3).
 #[derive(Debug, Serialize, Deserialize, schemars::JsonSchema)]
@@ -53,7 +53,8 @@ impl From<Analysis> for AnalysisJson {
 
 async fn store_analysis(patient_id: String, mut call: Caller, kind: PostedKind) -> Result<warp::reply::Response, ApiError> {
     let input: AnalysisInput = call.json().await?;
-    let stored = analyses::store_posted(call.store(), &call.state.catalog, call.user_id(), &patient_id, kind, input, storage::unix_now()).await?;
+    let stored =
+        analyses::store_posted(call.store(), &call.state.catalog, call.user_id(), &patient_id, kind, input, storage::unix_now()).await?;
     Ok(created(&AnalysisJson::from(stored)))
 }
 
@@ -142,7 +143,11 @@ pub fn page_number_schema(_: &mut SchemaGenerator) -> Schema {
 }
 
 fn totals(count: u64, bytes: u64) -> HistoryTotals {
-    HistoryTotals { total_analysis: count, total_pages: count.div_ceil(PAGE_SIZE), total_size: (bytes as f64 / 1_048_576.0 * 100.0).round() / 100.0 }
+    HistoryTotals {
+        total_analysis: count,
+        total_pages: count.div_ceil(PAGE_SIZE),
+        total_size: (bytes as f64 / 1_048_576.0 * 100.0).round() / 100.0,
+    }
 }
 
 impl From<AnalysisTotals> for HistoryTotals {
@@ -170,7 +175,13 @@ fn history_filter(call: &Caller, of: HistoryOf, analysis_type: &str) -> Result<A
     })
 }
 
-async fn history_page(call: Caller, user_id: String, of: HistoryOf, analysis_type: String, page: String) -> Result<warp::reply::Response, ApiError> {
+async fn history_page(
+    call: Caller,
+    user_id: String,
+    of: HistoryOf,
+    analysis_type: String,
+    page: String,
+) -> Result<warp::reply::Response, ApiError> {
     call.acts_as(&user_id)?;
     let filter = history_filter(&call, of, &path_segment(&analysis_type))?;
     let page = analyses::page_number(&page)?;
@@ -196,23 +207,45 @@ pub async fn count(user_id: String, analysis_type: String, call: Caller) -> Resu
 }
 
 /// `GET /api/podometryAnalysisPatient/{userId}/{patientId}/{analysisType}/{page}`.
-pub async fn patient_page(user_id: String, patient_id: String, analysis_type: String, page: String, call: Caller) -> Result<warp::reply::Response, ApiError> {
+pub async fn patient_page(
+    user_id: String,
+    patient_id: String,
+    analysis_type: String,
+    page: String,
+    call: Caller,
+) -> Result<warp::reply::Response, ApiError> {
     history_page(call, user_id, HistoryOf::Patient(patient_id), analysis_type, page).await
 }
 
 /// `GET /api/podometryAnalysisCountPatient/{userId}/{patientId}/{analysisType}`.
-pub async fn patient_count(user_id: String, patient_id: String, analysis_type: String, call: Caller) -> Result<warp::reply::Response, ApiError> {
+pub async fn patient_count(
+    user_id: String,
+    patient_id: String,
+    analysis_type: String,
+    call: Caller,
+) -> Result<warp::reply::Response, ApiError> {
     history_count(call, user_id, HistoryOf::Patient(patient_id), analysis_type).await
 }
 
 /// `GET /api/deviceAnalysisPage/{userId}/{deviceId}/{analysisType}/{page}`: the analyses made on
 /// one device (a device page's history, issue 21).
-pub async fn device_page(user_id: String, device_id: String, analysis_type: String, page: String, call: Caller) -> Result<warp::reply::Response, ApiError> {
+pub async fn device_page(
+    user_id: String,
+    device_id: String,
+    analysis_type: String,
+    page: String,
+    call: Caller,
+) -> Result<warp::reply::Response, ApiError> {
     history_page(call, user_id, HistoryOf::Device(device_id), analysis_type, page).await
 }
 
 /// `GET /api/deviceAnalysisCount/{userId}/{deviceId}/{analysisType}`.
-pub async fn device_count(user_id: String, device_id: String, analysis_type: String, call: Caller) -> Result<warp::reply::Response, ApiError> {
+pub async fn device_count(
+    user_id: String,
+    device_id: String,
+    analysis_type: String,
+    call: Caller,
+) -> Result<warp::reply::Response, ApiError> {
     history_count(call, user_id, HistoryOf::Device(device_id), analysis_type).await
 }
 

@@ -6,12 +6,12 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use schemars::generate::{Contract, SchemaGenerator, SchemaSettings};
 use schemars::{JsonSchema, Schema};
-use serde_json::{json, Map, Value};
+use serde_json::{Map, Value, json};
 use warp::filters::BoxedFilter;
 use warp::http::StatusCode;
 use warp::{Filter, Reply};
 
-use super::error::{reply, ApiError, ErrorBody};
+use super::error::{ApiError, ErrorBody, reply};
 
 /// Who may call a route; it decides the type the route's handler receives
 /// ([`super::caller::by_access`]).
@@ -222,7 +222,8 @@ impl Api {
     /// and 404 for the rest of `/api`.
     pub fn into_filter(self) -> BoxedFilter<(warp::reply::Response,)> {
         let document = openapi(&self.docs);
-        let openapi_route = warp::path!("api" / "openapi.json").and(warp::get()).map(move || warp::reply::json(&document).into_response()).boxed();
+        let openapi_route =
+            warp::path!("api" / "openapi.json").and(warp::get()).map(move || warp::reply::json(&document).into_response()).boxed();
         let docs = self.docs.clone();
         let fallback = warp::path("api")
             .and(warp::path::full())
@@ -230,7 +231,9 @@ impl Api {
             .map(move |path: warp::path::FullPath, method: warp::http::Method| unmatched(&docs, path.as_str(), method.as_str()))
             .boxed();
         let mut filters = self.filters.into_iter();
-        let first = filters.next().unwrap_or_else(|| warp::any().and_then(|| async { Err::<warp::reply::Response, _>(warp::reject::not_found()) }).boxed());
+        let first = filters
+            .next()
+            .unwrap_or_else(|| warp::any().and_then(|| async { Err::<warp::reply::Response, _>(warp::reject::not_found()) }).boxed());
         filters.chain([openapi_route, fallback]).fold(first, |all, next| all.or(next).unify().boxed())
     }
 }
@@ -253,7 +256,8 @@ fn unmatched(docs: &[RouteDoc], path: &str, method: &str) -> warp::reply::Respon
     if allowed.is_empty() || allowed.contains(&method) {
         return reply(&ApiError::new(StatusCode::NOT_FOUND, "notFound", "no such API call"));
     }
-    let mut response = reply(&ApiError::new(StatusCode::METHOD_NOT_ALLOWED, "methodNotAllowed", format!("{path} accepts {}", allowed.join(", "))));
+    let mut response =
+        reply(&ApiError::new(StatusCode::METHOD_NOT_ALLOWED, "methodNotAllowed", format!("{path} accepts {}", allowed.join(", "))));
     if let Ok(value) = warp::http::HeaderValue::from_str(&allowed.join(", ")) {
         response.headers_mut().insert("allow", value);
     }
@@ -333,8 +337,11 @@ pub fn openapi(docs: &[RouteDoc]) -> Value {
     // A type read and answered alike shares one component; one whose read form differs (fields
     // with defaults are optional when read) gets a second, `<Name>Input`.
     let mut read_schemas = reads.take_definitions(true);
-    let renames: BTreeMap<String, String> =
-        read_schemas.iter().filter(|(name, schema)| schemas.get(*name).is_some_and(|answered| answered != *schema)).map(|(name, _)| (name.clone(), format!("{name}Input"))).collect();
+    let renames: BTreeMap<String, String> = read_schemas
+        .iter()
+        .filter(|(name, schema)| schemas.get(*name).is_some_and(|answered| answered != *schema))
+        .map(|(name, _)| (name.clone(), format!("{name}Input")))
+        .collect();
     for (name, mut schema) in std::mem::take(&mut read_schemas) {
         rename_refs(&mut schema, &renames);
         schemas.insert(renames.get(&name).cloned().unwrap_or(name), schema);
@@ -433,7 +440,10 @@ mod tests {
     #[test]
     fn the_document_lists_parameters_security_roles_and_error_statuses() {
         let docs = [
-            RouteDoc::new("PUT", "/api/device/{id}/{kind}", Access::User, "devices", "Rename").body::<Rename>().json::<Renamed>(200).param::<Kind>("kind"),
+            RouteDoc::new("PUT", "/api/device/{id}/{kind}", Access::User, "devices", "Rename")
+                .body::<Rename>()
+                .json::<Renamed>(200)
+                .param::<Kind>("kind"),
             RouteDoc::new("POST", "/api/auth/company/register", Access::Admin, "auth", "Create").json::<Renamed>(201).errors(&[409]),
             RouteDoc::new("POST", "/api/auth/login", Access::Public, "auth", "Sign in").pdf(200),
         ];
@@ -457,7 +467,10 @@ mod tests {
         assert_eq!(schemas["Rename"]["required"], json!(["newName"]), "a defaulted field is optional in a body");
         assert_eq!(schemas["Renamed"]["required"], json!(["name", "room"]), "every answered field is there");
         assert_eq!(put["requestBody"]["content"]["application/json"]["schema"]["$ref"], "#/components/schemas/Rename");
-        assert_eq!(document["components"]["responses"]["Error"]["content"]["application/json"]["schema"]["$ref"], "#/components/schemas/ErrorBody");
+        assert_eq!(
+            document["components"]["responses"]["Error"]["content"]["application/json"]["schema"]["$ref"],
+            "#/components/schemas/ErrorBody"
+        );
         assert_eq!(schemas["ErrorBody"]["required"], json!(["error", "message"]));
     }
 

@@ -115,7 +115,16 @@ pub fn page_number_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema
 
 /// `GET /api/auditLog/{page}`: page (from 1) of the entries about or by the caller's company.
 pub async fn list(page: String, call: Admin) -> Result<warp::reply::Response, ApiError> {
-    let page: usize = page.parse().ok().filter(|p| *p >= 1 && *p as u64 <= MAX_AUDIT_PAGE).ok_or_else(|| ApiError::new(StatusCode::BAD_REQUEST, "invalidPage", "{page} is a page number from 1"))?;
+    let page: usize = page
+        .parse()
+        .ok()
+        .filter(|p| *p >= 1 && *p as u64 <= MAX_AUDIT_PAGE)
+        .ok_or_else(|| ApiError::new(StatusCode::BAD_REQUEST, "invalidPage", "{page} is a page number from 1"))?;
     let found = call.store().audit().page(page - 1, AUDIT_PAGE_SIZE).await.map_err(ApiError::internal)?;
-    Ok(ok(&AuditPageJson { entries: found.entries.into_iter().map(AuditEntryJson::from).collect(), page, per_page: AUDIT_PAGE_SIZE, total: found.total }))
+    Ok(ok(&AuditPageJson {
+        entries: found.entries.into_iter().map(AuditEntryJson::from).collect(),
+        page,
+        per_page: AUDIT_PAGE_SIZE,
+        total: found.total,
+    }))
 }

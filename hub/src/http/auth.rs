@@ -13,15 +13,15 @@ use warp::{Filter, Reply};
 use super::audit::Audit;
 pub use super::bodies::CreatedUser;
 use super::bodies::VariantsJson;
-pub use super::call::verify;
 use super::call::Call;
+pub use super::call::verify;
 use super::caller::{Admin, Caller};
 use super::error::ApiError;
 use super::state::AppState;
 use crate::auth::roles::ROLE_STAFF;
-use crate::auth::token::{unix_now, Claims, TokenSigner};
+use crate::auth::token::{Claims, TokenSigner, unix_now};
 use crate::domain::companies;
-use mat_api::account::{validate_account, AccountInput};
+use mat_api::account::{AccountInput, validate_account};
 
 /// The login request.
 #[derive(Debug, Deserialize, schemars::JsonSchema)]

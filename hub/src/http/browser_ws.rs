@@ -5,12 +5,12 @@
 //! conflates live maps and, once too many status changes wait, closes. The writer races each
 //! send against that close, so a stalled socket is torn down instead of lingering.
 
-use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
-use actors::actor::session::{SessionActor, SessionArgs, SessionMsg, CALL_TIMEOUT};
-use actors::browser::{encode_event, error_event, events, ClientEvent};
+use actors::actor::session::{CALL_TIMEOUT, SessionActor, SessionArgs, SessionMsg};
+use actors::browser::{ClientEvent, encode_event, error_event, events};
 use actors::fanout::{CloseReason, Outbox};
 use futures_util::stream::{SplitSink, SplitStream};
 use futures_util::{SinkExt, StreamExt};

@@ -15,7 +15,7 @@ use warp::{Filter, Rejection};
 
 use super::error::ApiError;
 use super::state::AppState;
-use crate::auth::token::{unix_now, Claims};
+use crate::auth::token::{Claims, unix_now};
 use crate::auth::verify::Refusal;
 use crate::domain::DomainError;
 use mat_api::Invalid;
@@ -53,7 +53,9 @@ impl Call {
 
     /// The body, refused with 413 past the route's limit.
     pub async fn bytes(&mut self) -> Result<Bytes, ApiError> {
-        let too_large = || ApiError::new(StatusCode::PAYLOAD_TOO_LARGE, "payloadTooLarge", format!("the request body is larger than {} bytes", self.limit));
+        let too_large = || {
+            ApiError::new(StatusCode::PAYLOAD_TOO_LARGE, "payloadTooLarge", format!("the request body is larger than {} bytes", self.limit))
+        };
         if self.content_length.as_deref().and_then(|l| l.trim().parse::<u64>().ok()).is_some_and(|l| l > self.limit) {
             return Err(too_large());
         }
@@ -61,7 +63,8 @@ impl Call {
         let Some(mut body) = taken else { return Ok(Bytes::new()) };
         let mut collected = BytesMut::new();
         while let Some(chunk) = body.next().await {
-            let chunk = chunk.map_err(|e| ApiError::new(StatusCode::BAD_REQUEST, "invalidBody", format!("reading the body failed: {e}")))?;
+            let chunk =
+                chunk.map_err(|e| ApiError::new(StatusCode::BAD_REQUEST, "invalidBody", format!("reading the body failed: {e}")))?;
             if (collected.len() + chunk.len()) as u64 > self.limit {
                 return Err(too_large());
             }

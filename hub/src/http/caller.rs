@@ -18,8 +18,8 @@ use warp::{Filter, Rejection};
 
 use super::api::Access;
 use super::auth::verify;
-use super::call::{call, path_segment, Call};
-use super::error::{reply, ApiError};
+use super::call::{Call, call, path_segment};
+use super::error::{ApiError, reply};
 use super::state::AppState;
 use crate::auth::roles::ROLE_ADMIN;
 use crate::auth::token::Claims;
@@ -104,7 +104,11 @@ impl Caller {
 
     /// A device of the caller's company by hardware serial (a percent-encoded path segment).
     pub fn device_by_serial(&self, serial: &str) -> Result<Arc<DeviceInfo>, ApiError> {
-        self.call.state.catalog.by_serial_in_company(&path_segment(serial), &self.claims.company_id).ok_or_else(|| ApiError::not_found("device"))
+        self.call
+            .state
+            .catalog
+            .by_serial_in_company(&path_segment(serial), &self.claims.company_id)
+            .ok_or_else(|| ApiError::not_found("device"))
     }
 
     /// Whether `device_id` is a device of the caller's company (a parent's members are checked

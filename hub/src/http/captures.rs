@@ -39,7 +39,9 @@ pub async fn start(serial: String, call: Caller) -> Result<warp::reply::Response
     let user_id = call.user_id().to_owned();
     match handle.actor.call(|reply| MatMsg::RemoteActivation { user_id, reply }, Some(ACTOR_TIMEOUT)).await {
         Ok(CallResult::Success(Ok(()))) => Ok(ok(&CaptureStarted { started: true, patient_id: patient.id })),
-        Ok(CallResult::Success(Err(refusal))) => Err(ApiError::new(StatusCode::CONFLICT, refusal.code(), format!("the capture cannot start: {}", refusal.code()))),
+        Ok(CallResult::Success(Err(refusal))) => {
+            Err(ApiError::new(StatusCode::CONFLICT, refusal.code(), format!("the capture cannot start: {}", refusal.code())))
+        }
         _ => Err(unavailable()),
     }
 }

@@ -9,7 +9,7 @@ pub use super::bodies::{CompanyJson, VariantsJson};
 use super::caller::{Admin, Caller};
 use super::error::ApiError;
 use super::json::{created, ok};
-use mat_api::company::{validate_company, CompanyInput};
+use mat_api::company::{CompanyInput, validate_company};
 
 /// `GET /api/auth/companiesname`.
 #[derive(Debug, Serialize, schemars::JsonSchema)]
@@ -21,10 +21,25 @@ pub struct CompanyNames {
 pub async fn register(mut call: Admin) -> Result<warp::reply::Response, ApiError> {
     let input: CompanyInput = call.json().await?;
     let branding = validate_company(&input)?;
-    let id = call.state.store.hub_wide().companies().create_branded(&branding).await.map_err(|e| ApiError::store(e, "company", "duplicateCompany"))?;
+    let id = call
+        .state
+        .store
+        .hub_wide()
+        .companies()
+        .create_branded(&branding)
+        .await
+        .map_err(|e| ApiError::store(e, "company", "duplicateCompany"))?;
     let summary = format!("created company {}", branding.company_name);
     Audit { company_id: &id, action: "company.create", entity_type: "company", entity_id: &id, summary }.record(&call).await;
-    let company = call.state.store.hub_wide().companies().get(&id).await.map_err(ApiError::internal)?.ok_or_else(|| ApiError::not_found("company"))?;
+    let company = call
+        .state
+        .store
+        .hub_wide()
+        .companies()
+        .get(&id)
+        .await
+        .map_err(ApiError::internal)?
+        .ok_or_else(|| ApiError::not_found("company"))?;
     Ok(created(&CompanyJson::from(company)))
 }
 

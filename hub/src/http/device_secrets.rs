@@ -20,7 +20,11 @@ use super::registration::RegisteredDevice;
 pub async fn rotate(id: String, call: Admin) -> Result<warp::reply::Response, ApiError> {
     let device = call.device(&id)?;
     if device.secret_hash.is_empty() {
-        return Err(ApiError::new(StatusCode::CONFLICT, "deviceHasNoSecret", "this device never connects itself; rotate its sub-devices' secrets"));
+        return Err(ApiError::new(
+            StatusCode::CONFLICT,
+            "deviceHasNoSecret",
+            "this device never connects itself; rotate its sub-devices' secrets",
+        ));
     }
     let secret = device_secret::generate();
     let hash = device_secret::hash(&secret);

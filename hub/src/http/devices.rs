@@ -10,9 +10,9 @@ use actors::actor::mat::MatMsg;
 use actors::browser::{DeviceConfEvent, SideStatus};
 use actors::catalog::DeviceInfo;
 use actors::live_board::LiveMap;
-use mat_protocol::device_type::DeviceType;
-use mat_core::machine::pressure_ulcer::{RepositioningTier, DEFAULT_REPOSITIONING_INTERVAL};
+use mat_core::machine::pressure_ulcer::{DEFAULT_REPOSITIONING_INTERVAL, RepositioningTier};
 use mat_core::machine::status::{CardStatus, PatientStatus};
+use mat_protocol::device_type::DeviceType;
 use serde::{Deserialize, Serialize};
 use storage::model::{Device, DeviceConf};
 use warp::http::StatusCode;
@@ -21,9 +21,9 @@ use super::audit::Audit;
 use super::call::path_segment;
 use super::caller::Caller;
 use super::error::ApiError;
-use super::json::{ok, Oid};
-use super::state::{AppState, ACTOR_TIMEOUT};
-use mat_api::device::{validate_settings, DeviceSettingsInput};
+use super::json::{Oid, ok};
+use super::state::{ACTOR_TIMEOUT, AppState};
+use mat_api::device::{DeviceSettingsInput, validate_settings};
 
 /// A device as the client reads it (spec §3 field names).
 #[derive(Debug, Serialize, Deserialize, schemars::JsonSchema)]
@@ -218,7 +218,9 @@ pub async fn update(id: String, mut call: Caller) -> Result<warp::reply::Respons
         call.state.catalog.upsert(DeviceInfo { name: device.name.clone(), ..(*info).clone() });
     }
     let summary = format!("{}: name {:?}, room {:?}, bed {:?}", device.hardware_serial, device.name, device.room, device.bed);
-    Audit { company_id: &call.claims().company_id, action: "device.update", entity_type: "device", entity_id: &id, summary }.record(&call).await;
+    Audit { company_id: &call.claims().company_id, action: "device.update", entity_type: "device", entity_id: &id, summary }
+        .record(&call)
+        .await;
     let company = company_name(&call).await?;
     Ok(ok(&DeviceJson::new(device, &company)))
 }
@@ -231,7 +233,8 @@ pub async fn obtain_list(company: String, device_type: String, x: String, call: 
     if company != call.claims().company_id && company != company_name {
         return Err(ApiError::not_found("company"));
     }
-    let device_type = DeviceType::from_name(&device_type).ok_or_else(|| ApiError::new(StatusCode::BAD_REQUEST, "invalidDeviceType", format!("'{device_type}' is not a device type")))?;
+    let device_type = DeviceType::from_name(&device_type)
+        .ok_or_else(|| ApiError::new(StatusCode::BAD_REQUEST, "invalidDeviceType", format!("'{device_type}' is not a device type")))?;
     let page: usize = x.parse().map_err(|_| ApiError::new(StatusCode::BAD_REQUEST, "invalidPage", "{x} is a page number, 0 for all"))?;
     let devices = call.store().devices().list_of_type(device_type.name()).await.map_err(ApiError::internal)?;
     let selected: Vec<DeviceJson> = match page {
@@ -268,7 +271,8 @@ pub async fn pressure_map_log(serial: String, call: Caller) -> Result<warp::repl
     let body = match latest_map(&call.state, &device) {
         Some(live) => {
             let cells = live.values();
-            let map: Vec<Vec<u16>> = cells.chunks(usize::from(live.cols().max(1))).take(usize::from(live.rows())).map(<[u16]>::to_vec).collect();
+            let map: Vec<Vec<u16>> =
+                cells.chunks(usize::from(live.cols().max(1))).take(usize::from(live.rows())).map(<[u16]>::to_vec).collect();
             let total: u64 = cells.iter().map(|&v| u64::from(v)).sum();
             PressureMapLog { creation_date: Some(DateJson { date: live.hub_time_ms }), pressure_map: Some(map), pressures: total }
         }
@@ -318,12 +322,18 @@ pub async fn set_repositioning(id: String, mut call: Caller) -> Result<warp::rep
         return Err(ApiError::new(StatusCode::BAD_REQUEST, "invalidRepositioningInterval", "the interval is 15 to 1440 minutes"));
     }
     let device = call.device(&id)?;
-    call.store().device_confs().set_repositioning_minutes(&id, request.minutes).await.map_err(|e| ApiError::store(e, "device", "duplicate"))?;
+    call.store()
+        .device_confs()
+        .set_repositioning_minutes(&id, request.minutes)
+        .await
+        .map_err(|e| ApiError::store(e, "device", "duplicate"))?;
     let summary = match request.minutes {
         Some(minutes) => format!("{}: repositioning every {minutes} min", device.serial),
         None => format!("{}: repositioning interval back to the default", device.serial),
     };
-    Audit { company_id: &call.claims().company_id, action: "device.repositioning", entity_type: "device", entity_id: &id, summary }.record(&call).await;
+    Audit { company_id: &call.claims().company_id, action: "device.repositioning", entity_type: "device", entity_id: &id, summary }
+        .record(&call)
+        .await;
     let interval = request.minutes.map(|m| std::time::Duration::from_secs(m as u64 * 60)).unwrap_or(DEFAULT_REPOSITIONING_INTERVAL);
     // Parents (horse, room set) have no actor of their own: `device_actor` answers `None`.
     if let Some(handle) = call.state.device_actor(&device.id).await {

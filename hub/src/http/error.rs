@@ -4,9 +4,9 @@
 use std::convert::Infallible;
 
 use serde::Serialize;
+use warp::Reply;
 use warp::http::StatusCode;
 use warp::reject::Reject;
-use warp::Reply;
 
 /// An error a handler returns.
 #[derive(Debug, Clone)]

@@ -5,8 +5,8 @@
 //! to export. The stored record is read back by `crate::domain::analyses::export`.
 
 use mat_core::analysis::export::ExportKind;
-use warp::http::StatusCode;
 use warp::Reply;
+use warp::http::StatusCode;
 
 use super::caller::Caller;
 use super::error::ApiError;

@@ -1,8 +1,8 @@
 //! Small response helpers shared by the handlers.
 
 use serde::{Deserialize, Serialize};
-use warp::http::StatusCode;
 use warp::Reply;
+use warp::http::StatusCode;
 
 /// `{ "$oid": id }`, the id shape of spec §3.
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq, schemars::JsonSchema)]

@@ -2,13 +2,13 @@
 //! GET answers the defaults until the first save; PUT and POST both save (the first save
 //! creates, later ones update) and force `is3Dmode` false.
 
-use warp::http::StatusCode;
 use warp::Reply;
+use warp::http::StatusCode;
 
 use super::caller::Caller;
 use super::error::ApiError;
 use super::json::ok;
-use mat_api::layout::{layout_json, validate_layout, LayoutJson};
+use mat_api::layout::{LayoutJson, layout_json, validate_layout};
 
 /// The caller's settings, or the defaults.
 pub async fn get(user_id: String, call: Caller) -> Result<warp::reply::Response, ApiError> {

@@ -133,9 +133,9 @@ pub fn api(state: &Arc<AppState>) -> Api {
 pub fn routes(state: Arc<AppState>) -> BoxedFilter<(warp::reply::Response,)> {
     let metrics = {
         let metrics = state.metrics.clone();
-        warp::path!("metrics").and(warp::get()).map(move || {
-            warp::reply::with_header(metrics.render(), "content-type", "text/plain; version=0.0.4").into_response()
-        })
+        warp::path!("metrics")
+            .and(warp::get())
+            .map(move || warp::reply::with_header(metrics.render(), "content-type", "text/plain; version=0.0.4").into_response())
     };
     let browser_socket = warp::path!("ws")
         .and(warp::ws())
@@ -145,17 +145,15 @@ pub fn routes(state: Arc<AppState>) -> BoxedFilter<(warp::reply::Response,)> {
             let claims = header.as_deref().and_then(|h| h.strip_prefix("Bearer ")).and_then(|t| auth::verify(&state, t).ok());
             ws.max_message_size(BROWSER_MESSAGE_LIMIT).on_upgrade(move |socket| browser_ws::serve(socket, state, claims)).into_response()
         });
-    let device_socket = warp::path!("ingest")
-        .and(warp::ws())
-        .and(server::remote())
-        .and(with_state(state.clone()))
-        .map(|ws: warp::ws::Ws, peer: Option<SocketAddr>, state: Arc<AppState>| {
+    let device_socket = warp::path!("ingest").and(warp::ws()).and(server::remote()).and(with_state(state.clone())).map(
+        |ws: warp::ws::Ws, peer: Option<SocketAddr>, state: Arc<AppState>| {
             let ingest = state.ingest.clone();
             ws.max_message_size(TRANSPORT_MESSAGE_LIMIT)
                 .max_frame_size(TRANSPORT_MESSAGE_LIMIT)
                 .on_upgrade(move |socket| crate::ingest::websocket::serve(socket, peer, ingest))
                 .into_response()
-        });
+        },
+    );
     api(&state)
         .into_filter()
         .or(metrics)

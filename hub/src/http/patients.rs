@@ -15,8 +15,8 @@ use storage::model::{Patient, PatientFields};
 use super::audit::Audit;
 use super::caller::{Admin, Caller};
 use super::error::ApiError;
-use super::json::{created, ok, Oid};
-use mat_api::patient::{validate_patient, PatientInput, PatientMode};
+use super::json::{Oid, created, ok};
+use mat_api::patient::{PatientInput, PatientMode, validate_patient};
 
 /// The message when no patient is selected (spec §7).
 /// The caller's selected patient: `patient: null` with [`NO_PATIENT_SELECTED`] when none.
@@ -56,9 +56,20 @@ pub async fn create(user_id: String, mut call: Caller) -> Result<warp::reply::Re
     call.acts_as(&user_id)?;
     let input: PatientInput = call.json().await?;
     let fields = validate_patient(&input, PatientMode::Create, storage::unix_now())?;
-    let audit = Audit { company_id: &call.claims().company_id, action: "patient.create", entity_type: "patient", entity_id: "", summary: format!("patient {:?} registered", fields.name) };
+    let audit = Audit {
+        company_id: &call.claims().company_id,
+        action: "patient.create",
+        entity_type: "patient",
+        entity_id: "",
+        summary: format!("patient {:?} registered", fields.name),
+    };
     let entry = audit.entry(&call).await;
-    let id = call.store().patients().create_audited(call.user_id(), &fields, &entry).await.map_err(|e| ApiError::store(e, "patient", "duplicate"))?;
+    let id = call
+        .store()
+        .patients()
+        .create_audited(call.user_id(), &fields, &entry)
+        .await
+        .map_err(|e| ApiError::store(e, "patient", "duplicate"))?;
     let patient = call.store().patients().get(&id).await.map_err(ApiError::internal)?.ok_or_else(|| ApiError::not_found("patient"))?;
     Ok(created(&PatientJson::from(patient)))
 }
@@ -67,10 +78,17 @@ pub async fn create(user_id: String, mut call: Caller) -> Result<warp::reply::Re
 pub async fn update(patient_id: String, mut call: Caller) -> Result<warp::reply::Response, ApiError> {
     let input: PatientInput = call.json().await?;
     let fields = validate_patient(&input, PatientMode::Update, storage::unix_now())?;
-    let audit = Audit { company_id: &call.claims().company_id, action: "patient.update", entity_type: "patient", entity_id: &patient_id, summary: format!("patient {:?} edited", fields.name) };
+    let audit = Audit {
+        company_id: &call.claims().company_id,
+        action: "patient.update",
+        entity_type: "patient",
+        entity_id: &patient_id,
+        summary: format!("patient {:?} edited", fields.name),
+    };
     let entry = audit.entry(&call).await;
     call.store().patients().update_audited(&patient_id, &fields, &entry).await.map_err(|e| ApiError::store(e, "patient", "duplicate"))?;
-    let patient = call.store().patients().get(&patient_id).await.map_err(ApiError::internal)?.ok_or_else(|| ApiError::not_found("patient"))?;
+    let patient =
+        call.store().patients().get(&patient_id).await.map_err(ApiError::internal)?.ok_or_else(|| ApiError::not_found("patient"))?;
     Ok(ok(&PatientJson::from(patient)))
 }
 
@@ -101,7 +119,13 @@ pub async fn select(user_id: String, mut call: Caller) -> Result<warp::reply::Re
         return Err(ApiError::not_found("patient"));
     }
     call.store().patients().select(call.user_id(), &request.patient_id).await.map_err(|e| ApiError::store(e, "patient", "duplicate"))?;
-    let patient = call.store().patients().get(&request.patient_id).await.map_err(ApiError::internal)?.ok_or_else(|| ApiError::not_found("patient"))?;
+    let patient = call
+        .store()
+        .patients()
+        .get(&request.patient_id)
+        .await
+        .map_err(ApiError::internal)?
+        .ok_or_else(|| ApiError::not_found("patient"))?;
     Ok(ok(&SelectedPatient { patient: Some(patient.into()), message: None }))
 }
 
@@ -130,7 +154,11 @@ pub async fn set_bedside(id: String, mut call: Caller) -> Result<warp::reply::Re
     let patient_id = request.patient_id.filter(|p| !p.is_empty());
     crate::domain::patients::set_bedside(call.store(), &device, patient_id.as_deref()).await?;
     let stored = call.store().devices().get(&device.id).await.map_err(ApiError::internal)?.ok_or_else(|| ApiError::not_found("device"))?;
-    Ok(ok(&BedsidePatient { device_id: stored.id, current_patient: stored.current_patient, current_patient_name: stored.current_patient_name }))
+    Ok(ok(&BedsidePatient {
+        device_id: stored.id,
+        current_patient: stored.current_patient,
+        current_patient_name: stored.current_patient_name,
+    }))
 }
 
 /// `DELETE /api/podometry/patient/{patientId}`: what was deleted.
@@ -145,7 +173,8 @@ pub struct PatientDeleted {
 /// Deletes a patient of the company (administrators): their analyses are erased, their devices
 /// released, and the audit entry written, in one transaction.
 pub async fn delete(patient_id: String, call: Admin) -> Result<warp::reply::Response, ApiError> {
-    let patient = call.store().patients().get(&patient_id).await.map_err(ApiError::internal)?.ok_or_else(|| ApiError::not_found("patient"))?;
+    let patient =
+        call.store().patients().get(&patient_id).await.map_err(ApiError::internal)?.ok_or_else(|| ApiError::not_found("patient"))?;
     let filter = storage::model::AnalysisFilter { patient_id: Some(patient_id.clone()), analysis_type: None, device_id: None };
     let analyses = call.store().analyses().totals(&filter).await.map_err(ApiError::internal)?.count;
     let audit = Audit {

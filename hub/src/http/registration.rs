@@ -5,9 +5,9 @@
 //! transaction, secrets issued once, the running hub told); this file reads the bodies, records
 //! what was created in the audit log and renders the answers.
 
-use mat_api::account::{validate_account, AccountInput};
-use mat_api::company::{validate_company, CompanyInput};
-use mat_api::device::{validate_registration, RegistrationInput};
+use mat_api::account::{AccountInput, validate_account};
+use mat_api::company::{CompanyInput, validate_company};
+use mat_api::device::{RegistrationInput, validate_registration};
 use mat_api::lenient::NumberOrText;
 use serde::{Deserialize, Serialize};
 
@@ -19,8 +19,8 @@ use super::json::created;
 use super::state::AppState;
 use crate::auth::roles::ROLE_STAFF;
 use crate::domain::companies;
-use crate::domain::registration::{self, HubParts};
 pub use crate::domain::registration::RegisteredDevice;
+use crate::domain::registration::{self, HubParts};
 
 /// The parts of the running hub a registration writes (hub-wide: a hardware serial is unique
 /// across the hub, and an administrator registers in any company) and tells.
@@ -89,7 +89,8 @@ pub async fn register_all(mut call: Admin) -> Result<warp::reply::Response, ApiE
     let branding = validate_company(&request.company)?;
     let account = validate_account(&request.user)?;
     let registration = validate_registration(&request.device)?;
-    let created_all = registration::register_all(hub_parts(&call.state), &branding, &account.email, &account.password, &registration).await?;
+    let created_all =
+        registration::register_all(hub_parts(&call.state), &branding, &account.email, &account.password, &registration).await?;
     let company_id = created_all.company.id.clone();
     audit_company(&call, &company_id, &branding.company_name, "registerAll").await;
     audit_user(&call, &company_id, &created_all.user.id, &created_all.user.email, "registerAll").await;
@@ -145,5 +146,10 @@ pub async fn quick_register(mut call: Admin) -> Result<warp::reply::Response, Ap
     }
     audit_user(&call, &quick.company_id, &quick.user.id, &quick.user.email, "quickRegistration").await;
     audit_device(&call, &quick.company_id, &quick.device, "quickRegistration").await;
-    Ok(created(&QuickRegistration { email: quick.user.email, password: quick.password, company_id: quick.company_id, device: quick.device }))
+    Ok(created(&QuickRegistration {
+        email: quick.user.email,
+        password: quick.password,
+        company_id: quick.company_id,
+        device: quick.device,
+    }))
 }

@@ -5,12 +5,12 @@
 
 use reports::{AnalysisReportInput, Language, LayoutOptions, Palette, PaperSize, PdfKind, RealScaleInput, ReportClock, ReportError};
 use serde::Deserialize;
-use warp::http::StatusCode;
 use warp::Reply;
+use warp::http::StatusCode;
 
 use super::caller::Caller;
 use super::error::ApiError;
-use crate::domain::analyses::{report_source, ReportSource};
+use crate::domain::analyses::{ReportSource, report_source};
 
 /// The caller's company's analysis `id`, read back for a report.
 async fn load(call: &Caller, id: &str) -> Result<ReportSource, ApiError> {
@@ -27,7 +27,9 @@ fn pdf_response(bytes: Vec<u8>, file_name: &str) -> warp::reply::Response {
 
 fn report_error(error: ReportError) -> ApiError {
     match error {
-        ReportError::ShapeMismatch { .. } | ReportError::EmptyMap => ApiError::new(StatusCode::BAD_REQUEST, "toastErrorRaw.noAnalysisData", error.to_string()),
+        ReportError::ShapeMismatch { .. } | ReportError::EmptyMap => {
+            ApiError::new(StatusCode::BAD_REQUEST, "toastErrorRaw.noAnalysisData", error.to_string())
+        }
         ReportError::Font(_) => ApiError::internal(error),
     }
 }

@@ -8,9 +8,9 @@
 //! covers `ws:`/`wss:` on the same host and port), and never be framed (clickjacking of Attend or
 //! Delete). docs/decisions.md, "A hardened web surface", says why each directive is what it is.
 
-use warp::filters::BoxedFilter;
-use warp::http::header::{HeaderMap, HeaderName, HeaderValue, CACHE_CONTROL};
 use warp::Filter;
+use warp::filters::BoxedFilter;
+use warp::http::header::{CACHE_CONTROL, HeaderMap, HeaderName, HeaderValue};
 
 /// The page's Content-Security-Policy. `data:`/`blob:` images: the logo preview (a data URL)
 /// and the map textures; `blob:` workers: pixi.js decodes images in a worker made from a blob;

@@ -19,8 +19,8 @@ use hyper_util::service::TowerToHyperService;
 use tokio::net::TcpListener;
 use tokio::sync::watch;
 use tokio_rustls::TlsAcceptor;
-use warp::filters::BoxedFilter;
 use warp::Filter;
+use warp::filters::BoxedFilter;
 
 use crate::tls::ServerIdentity;
 
@@ -51,7 +51,12 @@ pub fn tls_config(identity: &ServerIdentity) -> anyhow::Result<Arc<rustls::Serve
 }
 
 /// Serves `routes` on `listener` until `stop` turns true, over TLS when `tls` is set.
-pub async fn serve(listener: TcpListener, routes: BoxedFilter<(warp::reply::Response,)>, tls: Option<Arc<rustls::ServerConfig>>, mut stop: watch::Receiver<bool>) {
+pub async fn serve(
+    listener: TcpListener,
+    routes: BoxedFilter<(warp::reply::Response,)>,
+    tls: Option<Arc<rustls::ServerConfig>>,
+    mut stop: watch::Receiver<bool>,
+) {
     // Every answer, whichever route gave it, carries the security headers (HSTS under TLS).
     let routes = super::security_headers::wrap(routes, tls.is_some());
     let acceptor = tls.map(TlsAcceptor::from);

@@ -10,8 +10,8 @@
 use std::path::PathBuf;
 
 use warp::filters::BoxedFilter;
-use warp::http::header::{HeaderValue, CACHE_CONTROL};
 use warp::http::StatusCode;
+use warp::http::header::{CACHE_CONTROL, HeaderValue};
 use warp::{Filter, Reply};
 
 const NOT_BUILT: &str = "<!doctype html><title>Pressure hub</title><body style=\"font-family:sans-serif\">\

@@ -3,9 +3,9 @@
 //! administrator's "zero the empty mat" (refused while someone lies on it; audited).
 
 use actors::actor::mat::MatMsg;
-use mat_core::machine::tare::{Tare, TareRefusal, TareSource, IDLE_CEILING_MMHG};
+use mat_core::machine::tare::{IDLE_CEILING_MMHG, Tare, TareRefusal, TareSource};
 use mat_protocol::device_type::DeviceType;
-use mat_protocol::scale::{units_per_cell, PASCAL_PER_MMHG, PASCAL_PER_UNIT};
+use mat_protocol::scale::{PASCAL_PER_MMHG, PASCAL_PER_UNIT, units_per_cell};
 use serde::Serialize;
 use warp::http::StatusCode;
 
@@ -87,7 +87,10 @@ pub async fn zero(id: String, call: Admin) -> Result<warp::reply::Response, ApiE
         _ => return Err(unavailable()),
     };
     let body = TareJson::new(device.device_type, Some(&tare));
-    let summary = format!("{}: zeroed the empty mat (idle level {:.2} mmHg mean, {:.2} max)", device.serial, body.mean_mm_hg, body.max_mm_hg);
-    Audit { company_id: &call.claims().company_id, action: "device.tare", entity_type: "device", entity_id: &device.id, summary }.record(&call).await;
+    let summary =
+        format!("{}: zeroed the empty mat (idle level {:.2} mmHg mean, {:.2} max)", device.serial, body.mean_mm_hg, body.max_mm_hg);
+    Audit { company_id: &call.claims().company_id, action: "device.tare", entity_type: "device", entity_id: &device.id, summary }
+        .record(&call)
+        .await;
     Ok(ok(&body))
 }

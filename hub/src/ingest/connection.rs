@@ -3,17 +3,19 @@
 //! anyone but (at worst) this connection.
 
 use std::net::SocketAddr;
-use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 use actors::actor::link::DeviceLink;
-use actors::actor::mat::{FrameIn, MatMsg, MAX_INFLIGHT_FRAMES};
+use actors::actor::mat::{FrameIn, MAX_INFLIGHT_FRAMES, MatMsg};
 use actors::actor::registry::{MatHandle, RegistryMsg};
 use actors::catalog::{Catalog, DeviceInfo};
 use actors::metrics::HubMetrics;
-use mat_protocol::connection::{self as sans_io, error_reply, Incoming, OpenConnection, Refusal, Registered};
-use mat_protocol::{self as protocol, ErrorCode, Frame, Hello, HubMessage, ProtocolError, Welcome, HELLO_TIMEOUT_MS, MAX_MESSAGE_BYTES, PROTOCOL_VERSION};
+use mat_protocol::connection::{self as sans_io, Incoming, OpenConnection, Refusal, Registered, error_reply};
+use mat_protocol::{
+    self as protocol, ErrorCode, Frame, HELLO_TIMEOUT_MS, Hello, HubMessage, MAX_MESSAGE_BYTES, PROTOCOL_VERSION, ProtocolError, Welcome,
+};
 use ractor::ActorRef;
 
 /// How long ingest waits for the registry.
@@ -106,14 +108,25 @@ pub async fn serve_device<T: DeviceTransport>(ctx: Arc<IngestContext>, mut trans
             return;
         }
     };
-    let welcome = HubMessage::Welcome(Welcome { version: PROTOCOL_VERSION, device_id: device.id.to_string(), max_message_bytes: MAX_MESSAGE_BYTES as u32 });
+    let welcome = HubMessage::Welcome(Welcome {
+        version: PROTOCOL_VERSION,
+        device_id: device.id.to_string(),
+        max_message_bytes: MAX_MESSAGE_BYTES as u32,
+    });
     if transport.send(protocol::encode(&welcome)).await.is_err() {
         disconnect(&ctx, &device, connection_id);
         return;
     }
     tracing::info!(serial = %device.serial, %peer, connection_id, "device connected");
     ctx.metrics.devices_connected.fetch_add(1, Ordering::Relaxed);
-    let mut session = Session { ctx: ctx.clone(), device: device.clone(), handle, malformed: 0, last_malformed_log: None, open: OpenConnection::new(&hello) };
+    let mut session = Session {
+        ctx: ctx.clone(),
+        device: device.clone(),
+        handle,
+        malformed: 0,
+        last_malformed_log: None,
+        open: OpenConnection::new(&hello),
+    };
     let mut rotations = ctx.secret_rotations.subscribe();
     // A rotation between the hello check and this subscription must not be missed.
     rotations.mark_changed();
@@ -243,9 +256,9 @@ impl Session {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use mat_protocol::device_type::DeviceType;
-    use mat_protocol::CellFormat;
     use mat_core::machine::status::PatientStatus;
+    use mat_protocol::CellFormat;
+    use mat_protocol::device_type::DeviceType;
 
     fn catalog() -> (Arc<Catalog>, String) {
         let secret = storage::device_secret::generate();
@@ -265,7 +278,16 @@ mod tests {
     }
 
     fn hello(secret: &str) -> Hello {
-        Hello { version: PROTOCOL_VERSION, serial: "MAT-1".into(), secret: secret.into(), device_type: "Mattress Mat IoT".into(), rows: 48, cols: 48, cell_format: CellFormat::U8, firmware: String::new() }
+        Hello {
+            version: PROTOCOL_VERSION,
+            serial: "MAT-1".into(),
+            secret: secret.into(),
+            device_type: "Mattress Mat IoT".into(),
+            rows: 48,
+            cols: 48,
+            cell_format: CellFormat::U8,
+            firmware: String::new(),
+        }
     }
 
     #[test]

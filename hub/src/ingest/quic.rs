@@ -5,14 +5,14 @@ use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::Duration;
 
-use mat_protocol::{decode_framed, encode_framed, ProtocolError, ALPN};
 use anyhow::Context;
 use bytes::{Buf, BytesMut};
+use mat_protocol::{ALPN, ProtocolError, decode_framed, encode_framed};
 use quinn::crypto::rustls::QuicServerConfig;
 
-use super::connection::{serve_device, DeviceTransport, IngestContext};
+use super::connection::{DeviceTransport, IngestContext, serve_device};
 use super::quic_thread::QuicThread;
-use super::reset_key::{endpoint_config, RESET_KEY_LEN};
+use super::reset_key::{RESET_KEY_LEN, endpoint_config};
 use crate::tls::ServerIdentity;
 
 /// Idle connections are closed after this long (devices send frames at least every few seconds).

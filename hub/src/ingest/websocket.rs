@@ -3,11 +3,11 @@
 use std::net::SocketAddr;
 use std::sync::Arc;
 
-use mat_protocol::{ProtocolError, MAX_MESSAGE_BYTES};
 use futures_util::{SinkExt, StreamExt};
+use mat_protocol::{MAX_MESSAGE_BYTES, ProtocolError};
 use warp::filters::ws::{Message, WebSocket};
 
-use super::connection::{serve_device, DeviceTransport, IngestContext};
+use super::connection::{DeviceTransport, IngestContext, serve_device};
 
 /// Largest WebSocket message the transport reads; bigger ones close the socket. Messages
 /// between [`MAX_MESSAGE_BYTES`] and this are read, refused with `too_large`, and the device

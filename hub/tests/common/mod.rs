@@ -13,7 +13,7 @@ use hub::config::ServeConfig;
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 use storage::model::NewDevice;
-use storage::{device_secret, Store};
+use storage::{Store, device_secret};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio_tungstenite::tungstenite::Message;
 
@@ -128,7 +128,11 @@ impl TestHub {
     }
 
     /// Runs a simulated device until the returned sender is dropped or set.
-    pub fn run_device(&self, spec: simulator::DeviceSpec, transport: simulator::Transport) -> (tokio::sync::watch::Sender<bool>, Arc<simulator::SimStats>) {
+    pub fn run_device(
+        &self,
+        spec: simulator::DeviceSpec,
+        transport: simulator::Transport,
+    ) -> (tokio::sync::watch::Sender<bool>, Arc<simulator::SimStats>) {
         let (stop, shutdown) = tokio::sync::watch::channel(false);
         let stats = Arc::new(simulator::SimStats::default());
         let s = stats.clone();
@@ -249,7 +253,8 @@ impl Browser {
         let socket = tokio::net::TcpSocket::new_v4().unwrap();
         socket.set_recv_buffer_size(4096).unwrap();
         let stream = socket.connect(addr).await.unwrap();
-        let (socket, _) = tokio_tungstenite::client_async(format!("ws://{addr}/ws"), tokio_tungstenite::MaybeTlsStream::Plain(stream)).await.unwrap();
+        let (socket, _) =
+            tokio_tungstenite::client_async(format!("ws://{addr}/ws"), tokio_tungstenite::MaybeTlsStream::Plain(stream)).await.unwrap();
         Browser { socket }
     }
 
@@ -356,7 +361,10 @@ impl RawResponse {
 
 /// The head of a JSON request with `Connection: close` (and the bearer token, if any).
 pub fn request_head(host: &str, method: &str, path: &str, token: Option<&str>, body: &str) -> String {
-    let mut head = format!("{method} {path} HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Length: {}\r\n", body.len());
+    let mut head = format!(
+        "{method} {path} HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Length: {}\r\n",
+        body.len()
+    );
     if let Some(token) = token {
         head.push_str(&format!("Authorization: Bearer {token}\r\n"));
     }

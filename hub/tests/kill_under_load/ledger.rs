@@ -172,7 +172,9 @@ impl Ledger {
                 (device.to_owned(), if alarm.attended { AlarmFate::Attended } else { AlarmFate::Pending })
             });
             match (entry.1, alarm.attended) {
-                (AlarmFate::Attended, false) => wrong.push(format!("alarm {} of device {device} was attended and is pending again", alarm.id)),
+                (AlarmFate::Attended, false) => {
+                    wrong.push(format!("alarm {} of device {device} was attended and is pending again", alarm.id))
+                }
                 (_, true) => entry.1 = AlarmFate::Attended,
                 (_, false) => {}
             }
@@ -236,7 +238,9 @@ impl Ledger {
     pub fn verify_repositioning(&mut self, device: &str, minutes: i64) -> Vec<String> {
         self.counts.verified += 1;
         match self.repositioning.get(device) {
-            Some(expect) if !expect.allows(&minutes) => vec![format!("device {device} repositions every {minutes} min, expected {expect:?}")],
+            Some(expect) if !expect.allows(&minutes) => {
+                vec![format!("device {device} repositions every {minutes} min, expected {expect:?}")]
+            }
             _ => Vec::new(),
         }
     }
@@ -248,8 +252,12 @@ impl Ledger {
             self.counts.verified += 1;
             match (fate, listed.iter().find(|a| &a.id == id)) {
                 (_, None) => wrong.push(format!("alarm {id} of device {owner} was shown and is gone")),
-                (AlarmFate::Pending, Some(alarm)) if alarm.attended => wrong.push(format!("alarm {id} of device {owner} was pending, nobody attended it, and it is attended")),
-                (AlarmFate::Attended, Some(alarm)) if !alarm.attended => wrong.push(format!("alarm {id} of device {owner} was attended and is pending")),
+                (AlarmFate::Pending, Some(alarm)) if alarm.attended => {
+                    wrong.push(format!("alarm {id} of device {owner} was pending, nobody attended it, and it is attended"))
+                }
+                (AlarmFate::Attended, Some(alarm)) if !alarm.attended => {
+                    wrong.push(format!("alarm {id} of device {owner} was attended and is pending"))
+                }
                 _ => {}
             }
         }
@@ -273,9 +281,9 @@ pub fn missing_without_alarm(device: &str, status: &str, alarms: &[SeenAlarm], e
     match (newest, last_entrance) {
         (Some(raised), Some(entered)) if raised >= entered => None,
         (Some(_), None) => None,
-        _ => Some(format!(
-            "device {device} is Missing without its alarm (newest Missing alarm {newest:?}, last entrance {last_entrance:?})"
-        )),
+        _ => {
+            Some(format!("device {device} is Missing without its alarm (newest Missing alarm {newest:?}, last entrance {last_entrance:?})"))
+        }
     }
 }
 

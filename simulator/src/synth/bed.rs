@@ -8,8 +8,8 @@
 use std::time::Duration;
 
 use super::canvas::{Blob, Canvas};
-use crate::real;
 use super::script::{Script, Step, lerp, smoothstep};
+use crate::real;
 
 /// The phases of the bed script, in cycle order.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -146,21 +146,21 @@ const SUPINE_RIGHT: f32 = 0.85;
 /// Lying on the back: separate head, two shoulder blades, the back, a sacral peak between the
 /// buttocks, thighs, calves and two heel peaks, over the light torso and leg patches.
 const SUPINE: [Part; PARTS] = [
-    p(0.065, 0.0, 0.055, 0.30, 20.0),                                 // head (occiput)
-    p(0.20, -0.55, 0.065, 0.24, 21.0 * SUPINE_LEFT),                  // left shoulder blade
-    p(0.20, 0.55, 0.065, 0.24, 21.0 * SUPINE_RIGHT),                  // right shoulder blade
-    p(0.31, 0.0, 0.12, 0.42, 12.0),                                   // back
-    p(0.47, 0.0, 0.07, 0.30, 30.0),                                   // sacrum
-    p(0.46, -0.40, 0.08, 0.26, 24.0 * SUPINE_LEFT),                   // left buttock
-    p(0.46, 0.40, 0.08, 0.26, 24.0 * SUPINE_RIGHT),                   // right buttock
-    p(0.62, -0.32 + SUPINE_LEG_OFFSET, 0.115, 0.15, 8.0 * SUPINE_LEFT), // left thigh
-    p(0.62, 0.32 + SUPINE_LEG_OFFSET, 0.115, 0.15, 8.0 * SUPINE_RIGHT), // right thigh
-    p(0.82, -0.30 + SUPINE_LEG_OFFSET, 0.095, 0.12, 16.0 * SUPINE_LEFT), // left calf
-    p(0.82, 0.30 + SUPINE_LEG_OFFSET, 0.095, 0.12, 16.0 * SUPINE_RIGHT), // right calf
+    p(0.065, 0.0, 0.055, 0.30, 20.0),                                     // head (occiput)
+    p(0.20, -0.55, 0.065, 0.24, 21.0 * SUPINE_LEFT),                      // left shoulder blade
+    p(0.20, 0.55, 0.065, 0.24, 21.0 * SUPINE_RIGHT),                      // right shoulder blade
+    p(0.31, 0.0, 0.12, 0.42, 12.0),                                       // back
+    p(0.47, 0.0, 0.07, 0.30, 30.0),                                       // sacrum
+    p(0.46, -0.40, 0.08, 0.26, 24.0 * SUPINE_LEFT),                       // left buttock
+    p(0.46, 0.40, 0.08, 0.26, 24.0 * SUPINE_RIGHT),                       // right buttock
+    p(0.62, -0.32 + SUPINE_LEG_OFFSET, 0.115, 0.15, 8.0 * SUPINE_LEFT),   // left thigh
+    p(0.62, 0.32 + SUPINE_LEG_OFFSET, 0.115, 0.15, 8.0 * SUPINE_RIGHT),   // right thigh
+    p(0.82, -0.30 + SUPINE_LEG_OFFSET, 0.095, 0.12, 16.0 * SUPINE_LEFT),  // left calf
+    p(0.82, 0.30 + SUPINE_LEG_OFFSET, 0.095, 0.12, 16.0 * SUPINE_RIGHT),  // right calf
     p(0.955, -0.30 + SUPINE_LEG_OFFSET, 0.035, 0.11, 13.0 * SUPINE_LEFT), // left heel
     p(0.955, 0.30 + SUPINE_LEG_OFFSET, 0.035, 0.11, 13.0 * SUPINE_RIGHT), // right heel
-    p(0.33, 0.0, 0.27, 0.75, 5.5),                                    // torso, light and broad
-    p(0.76, SUPINE_LEG_OFFSET, 0.22, 0.60, 3.5),                      // legs, light and broad
+    p(0.33, 0.0, 0.27, 0.75, 5.5),                                        // torso, light and broad
+    p(0.76, SUPINE_LEG_OFFSET, 0.22, 0.60, 3.5),                          // legs, light and broad
 ];
 
 /// Lying on the left side: one shoulder and one hip (greater trochanter) carry the load and the
@@ -188,21 +188,21 @@ const LEFT_LATERAL: [Part; PARTS] = [
 /// Lying on the belly: face turned, chest, iliac crests, knees and the tops of the feet (no real
 /// recording: the supine scale).
 const PRONE: [Part; PARTS] = [
-    p(0.07, 0.10, 0.05, 0.26, 16.0),    // face (turned)
-    p(0.22, -0.42, 0.07, 0.26, 22.0),   // left chest
-    p(0.22, 0.42, 0.07, 0.26, 22.0),    // right chest
-    p(0.32, 0.0, 0.11, 0.40, 12.0),     // belly
-    p(0.47, 0.0, 0.06, 0.22, 15.0),     // pubis
-    p(0.45, -0.42, 0.075, 0.22, 28.0),  // left iliac crest
-    p(0.45, 0.42, 0.075, 0.22, 28.0),   // right iliac crest
-    p(0.62, -0.30, 0.11, 0.15, 13.0),   // left thigh
-    p(0.62, 0.30, 0.11, 0.15, 13.0),    // right thigh
-    p(0.75, -0.30, 0.05, 0.14, 28.0),   // left knee
-    p(0.75, 0.30, 0.05, 0.14, 28.0),    // right knee
-    p(0.92, -0.30, 0.07, 0.10, 14.0),   // left foot (dorsum)
-    p(0.92, 0.30, 0.07, 0.10, 14.0),    // right foot (dorsum)
-    p(0.33, 0.0, 0.27, 0.95, 5.5),      // torso, light and broad
-    p(0.76, 0.0, 0.22, 0.75, 3.5),      // legs, light and broad
+    p(0.07, 0.10, 0.05, 0.26, 16.0),   // face (turned)
+    p(0.22, -0.42, 0.07, 0.26, 22.0),  // left chest
+    p(0.22, 0.42, 0.07, 0.26, 22.0),   // right chest
+    p(0.32, 0.0, 0.11, 0.40, 12.0),    // belly
+    p(0.47, 0.0, 0.06, 0.22, 15.0),    // pubis
+    p(0.45, -0.42, 0.075, 0.22, 28.0), // left iliac crest
+    p(0.45, 0.42, 0.075, 0.22, 28.0),  // right iliac crest
+    p(0.62, -0.30, 0.11, 0.15, 13.0),  // left thigh
+    p(0.62, 0.30, 0.11, 0.15, 13.0),   // right thigh
+    p(0.75, -0.30, 0.05, 0.14, 28.0),  // left knee
+    p(0.75, 0.30, 0.05, 0.14, 28.0),   // right knee
+    p(0.92, -0.30, 0.07, 0.10, 14.0),  // left foot (dorsum)
+    p(0.92, 0.30, 0.07, 0.10, 14.0),   // right foot (dorsum)
+    p(0.33, 0.0, 0.27, 0.95, 5.5),     // torso, light and broad
+    p(0.76, 0.0, 0.22, 0.75, 3.5),     // legs, light and broad
 ];
 
 /// The posture with every part pressing `k` times as hard.
@@ -262,23 +262,15 @@ fn pose(step: &Step<BedPhase>) -> Option<Pose> {
         BedPhase::Empty => return None,
         BedPhase::LyingDown => Pose { parts: SUPINE, load: smoothstep(f), shift: SUPINE_SHIFT },
         BedPhase::Supine => Pose { parts: SUPINE, load: 1.0, shift: SUPINE_SHIFT },
-        BedPhase::TurningLeft => Pose {
-            parts: blend(&SUPINE, &left, turn),
-            load: turning_load,
-            shift: lerp(SUPINE_SHIFT, -LATERAL_SHIFT, turn),
-        },
+        BedPhase::TurningLeft => {
+            Pose { parts: blend(&SUPINE, &left, turn), load: turning_load, shift: lerp(SUPINE_SHIFT, -LATERAL_SHIFT, turn) }
+        }
         BedPhase::LeftLateral => Pose { parts: left, load: 1.0, shift: -LATERAL_SHIFT },
-        BedPhase::TurningRight => Pose {
-            parts: blend(&left, &right, turn),
-            load: turning_load,
-            shift: lerp(-LATERAL_SHIFT, LATERAL_SHIFT, turn),
-        },
+        BedPhase::TurningRight => {
+            Pose { parts: blend(&left, &right, turn), load: turning_load, shift: lerp(-LATERAL_SHIFT, LATERAL_SHIFT, turn) }
+        }
         BedPhase::RightLateral => Pose { parts: right, load: 1.0, shift: LATERAL_SHIFT },
-        BedPhase::TurningProne => Pose {
-            parts: blend(&right, &PRONE, turn),
-            load: turning_load,
-            shift: lerp(LATERAL_SHIFT, 0.0, turn),
-        },
+        BedPhase::TurningProne => Pose { parts: blend(&right, &PRONE, turn), load: turning_load, shift: lerp(LATERAL_SHIFT, 0.0, turn) },
         BedPhase::Prone => Pose { parts: PRONE, load: 1.0, shift: 0.0 },
         BedPhase::Leaving => Pose { parts: PRONE, load: 1.0 - smoothstep(f), shift: 0.0 },
     };
@@ -315,7 +307,13 @@ pub(crate) fn draw(canvas: &mut Canvas, step: &Step<BedPhase>, breathing: f32, s
         if peak < 1.0 {
             continue;
         }
-        sensor.splat(&Blob { y: start + part.a * length, x: middle + part.b * width / 2.0, ry: part.ra * length, rx: part.rb * width, peak });
+        sensor.splat(&Blob {
+            y: start + part.a * length,
+            x: middle + part.b * width / 2.0,
+            ry: part.ra * length,
+            rx: part.rb * width,
+            peak,
+        });
     }
     let placed = real::place(sensor.values(), canvas.rows(), canvas.cols());
     for (i, &v) in placed.iter().enumerate() {

@@ -17,9 +17,9 @@ use std::f32::consts::TAU;
 use std::sync::Arc;
 use std::time::Duration;
 
-use mat_protocol::device_type::DeviceType;
-use mat_protocol::scale::{units_per_cell, units_to_mmhg, BED_CELL_MMHG};
 use mat_protocol::CellFormat;
+use mat_protocol::device_type::DeviceType;
+use mat_protocol::scale::{BED_CELL_MMHG, units_per_cell, units_to_mmhg};
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 
@@ -219,7 +219,15 @@ impl MapSynth {
     /// [`MapSynth::for_device_type`].
     pub fn new(rows: u16, cols: u16, format: CellFormat, scenario: Scenario, seed: u64) -> Self {
         let canvas = Canvas::new(usize::from(rows), usize::from(cols));
-        Self { format, scenario, rng: SmallRng::seed_from_u64(seed), canvas, jitter: Vec::new(), step_mmhg: BED_CELL_MMHG as f32, idle: Vec::new() }
+        Self {
+            format,
+            scenario,
+            rng: SmallRng::seed_from_u64(seed),
+            canvas,
+            jitter: Vec::new(),
+            step_mmhg: BED_CELL_MMHG as f32,
+            idle: Vec::new(),
+        }
     }
 
     /// Adds an idle level to every cell of every pressure map, as mats of other makes send: a mean
@@ -361,7 +369,8 @@ mod tests {
     fn bed_occupant_passes_presence_when_lying_and_fails_when_empty() {
         for (rows, cols) in [(48, 48), (24, 48), (24, 24), (16, 16), (48, 24), (20, 20)] {
             for seed in [1, 2] {
-                let (occupied, vacant) = check_cycle(Scenario::BedOccupant(BedScript::default()), rows, cols, seed, Duration::from_millis(1_300));
+                let (occupied, vacant) =
+                    check_cycle(Scenario::BedOccupant(BedScript::default()), rows, cols, seed, Duration::from_millis(1_300));
                 assert!(occupied > 100 && vacant > 10, "{occupied} {vacant}");
             }
         }
@@ -371,7 +380,8 @@ mod tests {
     fn seated_person_passes_presence_when_seated_and_fails_when_empty() {
         for (rows, cols) in [(16, 16), (24, 24), (48, 48), (20, 20)] {
             for seed in [3, 4] {
-                let (occupied, vacant) = check_cycle(Scenario::SeatedPerson(SeatScript::default()), rows, cols, seed, Duration::from_millis(700));
+                let (occupied, vacant) =
+                    check_cycle(Scenario::SeatedPerson(SeatScript::default()), rows, cols, seed, Duration::from_millis(700));
                 assert!(occupied > 100 && vacant > 10, "{occupied} {vacant}");
             }
         }
@@ -381,7 +391,8 @@ mod tests {
     fn standing_feet_pass_presence_when_standing_and_fail_when_empty() {
         for (rows, cols) in [(48, 48), (24, 24)] {
             for seed in [5, 6] {
-                let (occupied, vacant) = check_cycle(Scenario::StandingFeet(FeetScript::default()), rows, cols, seed, Duration::from_millis(300));
+                let (occupied, vacant) =
+                    check_cycle(Scenario::StandingFeet(FeetScript::default()), rows, cols, seed, Duration::from_millis(300));
                 assert!(occupied > 100 && vacant > 10, "{occupied} {vacant}");
             }
         }

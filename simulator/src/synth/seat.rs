@@ -124,7 +124,8 @@ mod tests {
     #[test]
     fn the_ischia_are_in_the_back_half_and_the_thighs_towards_row_0() {
         let script = SeatScript::default();
-        let step = Step { phase: SeatPhase::Seated, index: 2, elapsed: Duration::from_secs(1), length: Duration::from_secs(2), fraction: 0.5 };
+        let step =
+            Step { phase: SeatPhase::Seated, index: 2, elapsed: Duration::from_secs(1), length: Duration::from_secs(2), fraction: 0.5 };
         let mut canvas = Canvas::new(16, 16);
         draw(&mut canvas, &script, &step, Duration::ZERO);
         let row_load = |r: usize| canvas.values()[r * 16..(r + 1) * 16].iter().sum::<f32>();

@@ -6,11 +6,11 @@ use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::Duration;
 
+use futures_util::{SinkExt, StreamExt};
 use mat_protocol::{
     ALPN, CommandEnvelope, DeviceMessage, ErrorCode, HubMessage, MAX_MESSAGE_BYTES, PROTOCOL_VERSION, ProtocolErrorMessage, Welcome,
     decode, decode_framed, encode, encode_framed,
 };
-use futures_util::{SinkExt, StreamExt};
 use rustls::pki_types::{CertificateDer, PrivateKeyDer, PrivatePkcs8KeyDer};
 use tokio::net::TcpStream;
 use tokio::time::Instant;
@@ -55,12 +55,10 @@ pub enum HubSide {
 impl HubSide {
     /// Accepts the next QUIC connection and its one bidirectional stream.
     pub async fn accept_quic(endpoint: &quinn::Endpoint) -> HubSide {
-        let incoming = tokio::time::timeout(Duration::from_secs(5), endpoint.accept()).await.expect("a connection in time").expect("endpoint open");
+        let incoming =
+            tokio::time::timeout(Duration::from_secs(5), endpoint.accept()).await.expect("a connection in time").expect("endpoint open");
         let conn = incoming.await.expect("handshake");
-        let alpn = conn
-            .handshake_data()
-            .and_then(|d| d.downcast::<quinn::crypto::rustls::HandshakeData>().ok())
-            .and_then(|d| d.protocol);
+        let alpn = conn.handshake_data().and_then(|d| d.downcast::<quinn::crypto::rustls::HandshakeData>().ok()).and_then(|d| d.protocol);
         assert_eq!(alpn.as_deref(), Some(ALPN), "ALPN");
         let (send, recv) = conn.accept_bi().await.expect("bidirectional stream");
         HubSide::Quic { conn, send, recv, buf: Vec::new() }

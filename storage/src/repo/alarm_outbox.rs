@@ -5,12 +5,12 @@
 //! keyed by its message control id, so enqueuing the same report again (a retried batch, a
 //! replay after a restart) is a no-op, and a row leaves `pending` only when the manager answers.
 
+use surrealdb::Surreal;
 use surrealdb::engine::any::Any;
 use surrealdb::types::SurrealValue;
-use surrealdb::Surreal;
 
-use crate::error::checked;
 use crate::StoreError;
+use crate::error::checked;
 
 /// A report to queue.
 #[derive(Debug, Clone, PartialEq, Eq, SurrealValue)]
@@ -129,11 +129,8 @@ impl AlarmOutbox<'_> {
     }
 
     async fn exists(&self, control_id: &str) -> Result<bool, StoreError> {
-        let mut response = self
-            .db
-            .query("SELECT VALUE id FROM type::record('alarm_outbox', $id)")
-            .bind(("id", control_id.to_owned()))
-            .await?;
+        let mut response =
+            self.db.query("SELECT VALUE id FROM type::record('alarm_outbox', $id)").bind(("id", control_id.to_owned())).await?;
         let found: Vec<surrealdb::types::RecordId> = response.take(0)?;
         Ok(!found.is_empty())
     }
@@ -250,10 +247,8 @@ impl HubAlarmOutbox<'_> {
 
     /// The earliest next attempt of a pending report, if any.
     pub async fn next_due_ms(&self) -> Result<Option<i64>, StoreError> {
-        let mut response = self
-            .db
-            .query("SELECT next_attempt_ms FROM alarm_outbox WHERE state = 'pending' ORDER BY next_attempt_ms LIMIT 1")
-            .await?;
+        let mut response =
+            self.db.query("SELECT next_attempt_ms FROM alarm_outbox WHERE state = 'pending' ORDER BY next_attempt_ms LIMIT 1").await?;
         Ok(response.take::<Vec<NextAttempt>>(0)?.into_iter().next().map(|r| r.next_attempt_ms))
     }
 

@@ -1,13 +1,13 @@
 //! The `analysis` table: records of captured analyses, history pages and the storage quota.
 
+use surrealdb::Surreal;
 use surrealdb::engine::any::Any;
 use surrealdb::types::SurrealValue;
-use surrealdb::Surreal;
 
-use crate::model::{Analysis, AnalysisFilter, AnalysisTotals, NewAnalysis, NewAuditEntry};
 use crate::error::checked;
-use crate::repo::audit::{bounded, now_ms, CREATE_AUDIT};
-use crate::{new_id, StoreError};
+use crate::model::{Analysis, AnalysisFilter, AnalysisTotals, NewAnalysis, NewAuditEntry};
+use crate::repo::audit::{CREATE_AUDIT, bounded, now_ms};
+use crate::{StoreError, new_id};
 
 /// Storage each company may use for analyses (spec §9: 100 MB), in bytes.
 pub const COMPANY_QUOTA_BYTES: u64 = 100 * 1024 * 1024;

@@ -2,13 +2,13 @@
 //! added; a company's administrators read those about their company and those their company's
 //! users made elsewhere.
 
+use surrealdb::Surreal;
 use surrealdb::engine::any::Any;
 use surrealdb::types::SurrealValue;
-use surrealdb::Surreal;
 
+use crate::StoreError;
 use crate::error::checked;
 use crate::model::{AuditEntry, AuditPage, NewAuditEntry};
-use crate::StoreError;
 
 /// Longest summary kept, in characters; longer ones are cut (the schema asserts 300).
 pub const AUDIT_SUMMARY_MAX: usize = 300;

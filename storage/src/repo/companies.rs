@@ -1,11 +1,11 @@
 //! The `company` table: [`HubCompanies`] creates, finds and lists companies; [`Profile`] is one
 //! company's own record.
 
-use surrealdb::engine::any::Any;
 use surrealdb::Surreal;
+use surrealdb::engine::any::Any;
 
 use crate::model::{Company, CompanyBranding, CompanyVariants};
-use crate::{new_id, StoreError};
+use crate::{StoreError, new_id};
 
 const FIELDS: &str = "record::id(id) AS id, company_name, address, logo, page_color, layout_number, \
     { hide_centre_of_pressure: hide_centre_of_pressure ?? false, fitness: fitness ?? false, \
@@ -48,8 +48,7 @@ impl HubCompanies<'_> {
 
     /// The company with this id.
     pub async fn get(&self, id: &str) -> Result<Option<Company>, StoreError> {
-        let mut response =
-            self.db.query(format!("SELECT {FIELDS} FROM type::record('company', $id)")).bind(("id", id.to_owned())).await?;
+        let mut response = self.db.query(format!("SELECT {FIELDS} FROM type::record('company', $id)")).bind(("id", id.to_owned())).await?;
         Ok(response.take::<Vec<Company>>(0)?.into_iter().next())
     }
 
@@ -77,14 +76,16 @@ impl HubCompanies<'_> {
         let mut response = self.db.query(format!("SELECT {FIELDS} FROM company ORDER BY company_name")).await?;
         Ok(response.take(0)?)
     }
-
 }
 
 impl Profile<'_> {
     /// The company's record.
     pub async fn get(&self) -> Result<Option<Company>, StoreError> {
-        let mut response =
-            self.db.query(format!("SELECT {FIELDS} FROM type::record('company', $company)")).bind(("company", self.company.to_owned())).await?;
+        let mut response = self
+            .db
+            .query(format!("SELECT {FIELDS} FROM type::record('company', $company)"))
+            .bind(("company", self.company.to_owned()))
+            .await?;
         Ok(response.take::<Vec<Company>>(0)?.into_iter().next())
     }
 

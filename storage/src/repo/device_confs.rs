@@ -1,12 +1,12 @@
 //! The `device_conf` table: [`HubDeviceConfs`] loads every company's at start-up and writes the
 //! storage writer's status batches; [`DeviceConfs`] is one company's.
 
+use surrealdb::Surreal;
 use surrealdb::engine::any::Any;
 use surrealdb::types::SurrealValue;
-use surrealdb::Surreal;
 
-use crate::model::{DeviceConf, StatusUpdate};
 use crate::StoreError;
+use crate::model::{DeviceConf, StatusUpdate};
 
 const FIELDS: &str = "record::id(device) AS device_id, record::id(company) AS company_id, device_functional, patient_status, image_saved, streaming_end_ms, repositioning_minutes, tare_json";
 
@@ -71,8 +71,10 @@ impl DeviceConfs<'_> {
     /// Sets (or clears) when a device of the company's live stream ends, Unix ms.
     pub async fn set_streaming_end(&self, device_id: &str, ends_at_ms: Option<i64>) -> Result<(), StoreError> {
         self.db
-            .query("UPDATE device_conf SET streaming_end_ms = $end WHERE device = type::record('device', $device) \
-                 AND company = type::record('company', $company)")
+            .query(
+                "UPDATE device_conf SET streaming_end_ms = $end WHERE device = type::record('device', $device) \
+                 AND company = type::record('company', $company)",
+            )
             .bind(("device", device_id.to_owned()))
             .bind(("company", self.company.to_owned()))
             .bind(("end", ends_at_ms))
@@ -84,8 +86,10 @@ impl DeviceConfs<'_> {
     /// Sets a company device's tare (JSON of `mat_core::machine::tare::Tare`).
     pub async fn set_tare(&self, device_id: &str, tare_json: &str) -> Result<(), StoreError> {
         self.db
-            .query("UPDATE device_conf SET tare_json = $tare WHERE device = type::record('device', $device) \
-                 AND company = type::record('company', $company)")
+            .query(
+                "UPDATE device_conf SET tare_json = $tare WHERE device = type::record('device', $device) \
+                 AND company = type::record('company', $company)",
+            )
             .bind(("device", device_id.to_owned()))
             .bind(("company", self.company.to_owned()))
             .bind(("tare", tare_json.to_owned()))
@@ -98,8 +102,10 @@ impl DeviceConfs<'_> {
     pub async fn streaming_end(&self, device_id: &str) -> Result<Option<i64>, StoreError> {
         let mut response = self
             .db
-            .query("SELECT VALUE streaming_end_ms FROM device_conf WHERE device = type::record('device', $device) \
-                 AND company = type::record('company', $company) AND streaming_end_ms != NONE")
+            .query(
+                "SELECT VALUE streaming_end_ms FROM device_conf WHERE device = type::record('device', $device) \
+                 AND company = type::record('company', $company) AND streaming_end_ms != NONE",
+            )
             .bind(("device", device_id.to_owned()))
             .bind(("company", self.company.to_owned()))
             .await?;

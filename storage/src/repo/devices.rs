@@ -2,13 +2,13 @@
 //! by serial, the start-up catalogue); [`Devices`] is one company's. Creating a device also
 //! creates its configuration row.
 
-use surrealdb::engine::any::Any;
 use surrealdb::Surreal;
+use surrealdb::engine::any::Any;
 
 use crate::error::checked;
 use crate::model::{Device, DeviceSettings, NewAuditEntry, NewDevice};
-use crate::repo::audit::{bounded, now_ms, CREATE_AUDIT};
-use crate::{new_id, StoreError};
+use crate::repo::audit::{CREATE_AUDIT, bounded, now_ms};
+use crate::{StoreError, new_id};
 
 const FIELDS: &str = "record::id(id) AS id, name, bed, room, building, floor, health_system, device_type, \
     hardware_serial, record::id(company) AS company_id, current_patient, \
@@ -30,7 +30,8 @@ pub struct CreatedFamily {
 fn family_transaction(members: usize) -> String {
     let mut statements = String::from("BEGIN TRANSACTION;\nLET $company_ref = type::record('company', $company);\n");
     for index in 0..=members {
-        let membership = if index == 0 { String::new() } else { format!(", parent = type::record('device', $ids[0]), member_index = {}", index - 1) };
+        let membership =
+            if index == 0 { String::new() } else { format!(", parent = type::record('device', $ids[0]), member_index = {}", index - 1) };
         statements.push_str(&format!(
             "CREATE type::record('device', $ids[{index}]) SET name = $d{index}.name, bed = $d{index}.bed, room = $d{index}.room, \
                 building = $d{index}.building, floor = $d{index}.floor, health_system = $d{index}.health_system, \
@@ -40,7 +41,8 @@ fn family_transaction(members: usize) -> String {
         ));
     }
     if members > 0 {
-        statements.push_str("UPDATE type::record('device', $ids[0]) SET members = array::slice($ids, 1).map(|$m| type::record('device', $m));\n");
+        statements
+            .push_str("UPDATE type::record('device', $ids[0]) SET members = array::slice($ids, 1).map(|$m| type::record('device', $m));\n");
     }
     statements.push_str("COMMIT TRANSACTION;");
     statements
@@ -71,11 +73,8 @@ impl HubDevices<'_> {
     /// within the family) is `StoreError::Duplicate` and leaves no device and no configuration.
     pub async fn create_family(&self, parent: &NewDevice, members: &[NewDevice]) -> Result<CreatedFamily, StoreError> {
         let ids: Vec<String> = std::iter::repeat_with(new_id).take(members.len() + 1).collect();
-        let mut query = self
-            .db
-            .query(family_transaction(members.len()))
-            .bind(("company", parent.company_id.clone()))
-            .bind(("ids", ids.clone()));
+        let mut query =
+            self.db.query(family_transaction(members.len())).bind(("company", parent.company_id.clone())).bind(("ids", ids.clone()));
         for (index, device) in std::iter::once(parent).chain(members).enumerate() {
             query = query.bind((format!("d{index}"), NewDevice { company_id: parent.company_id.clone(), ..device.clone() }));
         }
@@ -93,8 +92,11 @@ impl HubDevices<'_> {
 
     /// The device with this serial, in any company (device authentication).
     pub async fn by_serial(&self, serial: &str) -> Result<Option<Device>, StoreError> {
-        let mut response =
-            self.db.query(format!("SELECT {FIELDS} FROM device WHERE hardware_serial = $serial LIMIT 1")).bind(("serial", serial.to_owned())).await?;
+        let mut response = self
+            .db
+            .query(format!("SELECT {FIELDS} FROM device WHERE hardware_serial = $serial LIMIT 1"))
+            .bind(("serial", serial.to_owned()))
+            .await?;
         Ok(response.take::<Vec<Device>>(0)?.into_iter().next())
     }
 }
@@ -190,7 +192,9 @@ impl Devices<'_> {
     pub async fn by_serial(&self, serial: &str) -> Result<Option<Device>, StoreError> {
         let mut response = self
             .db
-            .query(format!("SELECT {FIELDS} FROM device WHERE hardware_serial = $serial AND company = type::record('company', $company) LIMIT 1"))
+            .query(format!(
+                "SELECT {FIELDS} FROM device WHERE hardware_serial = $serial AND company = type::record('company', $company) LIMIT 1"
+            ))
             .bind(("serial", serial.to_owned()))
             .bind(("company", self.company.to_owned()))
             .await?;

@@ -1,11 +1,11 @@
 //! The `layout_settings` table: one row per user, created by the first save.
 
-use surrealdb::engine::any::Any;
 use surrealdb::Surreal;
+use surrealdb::engine::any::Any;
 
-use crate::model::LayoutSettings;
-use crate::error::checked;
 use crate::StoreError;
+use crate::error::checked;
+use crate::model::LayoutSettings;
 
 const FIELDS: &str = "map_color_index, smoothen_index, threshold_value, contours_enabled, is3_dmode, camera_position, \
     manual_scale, manual_scale_value, pressure_unit ?? 'mmHg' AS pressure_unit";

@@ -2,20 +2,19 @@
 //! scoped to the device's company); [`HubLogs`] reads every company's unattended alarms at
 //! start-up.
 
+use surrealdb::Surreal;
 use surrealdb::engine::any::Any;
 use surrealdb::types::SurrealValue;
-use surrealdb::Surreal;
 
-use crate::model::{AlarmLog, DeviceLog, PresenceLog};
 use crate::error::checked;
-use crate::{new_id, StoreError};
+use crate::model::{AlarmLog, DeviceLog, PresenceLog};
+use crate::{StoreError, new_id};
 
 /// How many log rows a list returns at most, newest first (the client's history buffers keep
 /// 350 samples).
 pub const LOG_LIST_LIMIT: i64 = 350;
 
-const ALARM_FIELDS: &str =
-    "record::id(id) AS id, record::id(device) AS device_id, kind, creation_date, has_been_attended, attended_time, attended_by.email AS attended_by";
+const ALARM_FIELDS: &str = "record::id(id) AS id, record::id(device) AS device_id, kind, creation_date, has_been_attended, attended_time, attended_by.email AS attended_by";
 
 /// An alarm row to create.
 #[derive(SurrealValue)]
@@ -238,10 +237,8 @@ impl Logs<'_> {
 impl HubLogs<'_> {
     /// Every unattended alarm of every company, oldest first (the hub's start-up state).
     pub async fn unattended_all(&self) -> Result<Vec<AlarmLog>, StoreError> {
-        let mut response = self
-            .db
-            .query(format!("SELECT {ALARM_FIELDS} FROM alarm_log WHERE has_been_attended = false ORDER BY creation_date"))
-            .await?;
+        let mut response =
+            self.db.query(format!("SELECT {ALARM_FIELDS} FROM alarm_log WHERE has_been_attended = false ORDER BY creation_date")).await?;
         Ok(response.take(0)?)
     }
 }

@@ -15,14 +15,14 @@ mod revoked_tokens;
 mod settings;
 mod users;
 
-pub use alarm_outbox::{AlarmManagerSettings, AlarmOutbox, HubAlarmOutbox, NewOutboxEntry, OutboxCounts, OutboxEntry, DEAD_LETTER_LIMIT};
+pub use alarm_outbox::{AlarmManagerSettings, AlarmOutbox, DEAD_LETTER_LIMIT, HubAlarmOutbox, NewOutboxEntry, OutboxCounts, OutboxEntry};
 pub use analyses::{Analyses, COMPANY_QUOTA_BYTES};
-pub use audit::{AuditLog, AUDIT_PAGE_MAX, AUDIT_SUMMARY_MAX};
+pub use audit::{AUDIT_PAGE_MAX, AUDIT_SUMMARY_MAX, AuditLog};
 pub use companies::{HubCompanies, Profile};
 pub use device_confs::{DeviceConfs, HubDeviceConfs};
 pub use devices::{CreatedFamily, Devices, HubDevices};
 pub use layouts::Layouts;
-pub use logs::{HubLogs, Logs, PatientLogs, LOG_LIST_LIMIT};
+pub use logs::{HubLogs, LOG_LIST_LIMIT, Logs, PatientLogs};
 pub use patients::Patients;
 pub use revoked_tokens::{RevokedToken, RevokedTokens};
 pub use settings::Settings;

@@ -1,12 +1,12 @@
 //! The `patient` table, and each user's selected patient. Every query is scoped to a company.
 
-use surrealdb::engine::any::Any;
 use surrealdb::Surreal;
+use surrealdb::engine::any::Any;
 
-use crate::model::{NewAuditEntry, Patient, PatientFields};
 use crate::error::checked;
-use crate::repo::audit::{bounded, now_ms, CREATE_AUDIT};
-use crate::{new_id, unix_now, StoreError};
+use crate::model::{NewAuditEntry, Patient, PatientFields};
+use crate::repo::audit::{CREATE_AUDIT, bounded, now_ms};
+use crate::{StoreError, new_id, unix_now};
 
 const FIELDS: &str = "record::id(id) AS id, record::id(company) AS company_id, created_at, { name: name, weight: weight, \
     height: height, birth_date: birth_date, notes: notes, email: email, phone: phone, phone2: phone2, gender: gender, \

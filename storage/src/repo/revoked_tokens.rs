@@ -1,12 +1,12 @@
 //! The `revoked_token` table: ids of bearer tokens revoked at logout, each kept until the token
 //! would have expired anyway.
 
+use surrealdb::Surreal;
 use surrealdb::engine::any::Any;
 use surrealdb::types::SurrealValue;
-use surrealdb::Surreal;
 
-use crate::error::checked;
 use crate::StoreError;
+use crate::error::checked;
 
 /// A revoked token id and when the token expires (Unix seconds).
 #[derive(Debug, Clone, PartialEq, Eq, SurrealValue)]

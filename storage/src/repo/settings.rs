@@ -1,8 +1,8 @@
 //! The `hub_setting` table: small hub-wide values by key.
 
+use surrealdb::Surreal;
 use surrealdb::engine::any::Any;
 use surrealdb::types::SurrealValue;
-use surrealdb::Surreal;
 
 use crate::StoreError;
 

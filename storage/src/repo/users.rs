@@ -1,11 +1,11 @@
 //! The `user` table: [`Accounts`] creates users and finds them by e-mail at sign-in; [`Users`]
 //! reads one company's. Passwords are hashed here, so no caller can store one in clear.
 
-use surrealdb::engine::any::Any;
 use surrealdb::Surreal;
+use surrealdb::engine::any::Any;
 
 use crate::model::{User, UserCredentials};
-use crate::{new_id, password, StoreError};
+use crate::{StoreError, new_id, password};
 
 /// Account queries across the hub.
 pub struct Accounts<'a> {
@@ -50,7 +50,6 @@ impl Accounts<'_> {
             .await?;
         Ok(response.take::<Vec<UserCredentials>>(0)?.into_iter().next())
     }
-
 }
 
 impl Users<'_> {

@@ -93,8 +93,7 @@ pub fn balance(capture: &Capture, pitch_cm: f64) -> Result<BalanceResult, Analys
             .map(|(p, &t)| TimePoint { t, value: (p[axis] - mean[axis]) * pitch_cm })
             .collect()
     };
-    let sway_path_length_cm =
-        body_scatter.windows(2).map(|w| ((w[1][0] - w[0][0]).hypot(w[1][1] - w[0][1])) * pitch_cm).sum::<f64>();
+    let sway_path_length_cm = body_scatter.windows(2).map(|w| ((w[1][0] - w[0][0]).hypot(w[1][1] - w[0][1])) * pitch_cm).sum::<f64>();
     let duration_s = capture.duration_s();
     Ok(BalanceResult {
         lateral: series(0),

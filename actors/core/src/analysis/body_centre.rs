@@ -70,11 +70,8 @@ pub struct BodyCentreResult {
 
 /// Analyses a fitting or rehab capture with cells `pitch_cm` apart.
 pub fn body_centre(capture: &Capture, pitch_cm: f64) -> Result<BodyCentreResult, AnalysisError> {
-    let trace: Vec<[f64; 2]> = capture
-        .frames()
-        .iter()
-        .filter_map(|f| f.frame.region_stats(&f.frame.full_region()).center_of_pressure)
-        .collect();
+    let trace: Vec<[f64; 2]> =
+        capture.frames().iter().filter_map(|f| f.frame.region_stats(&f.frame.full_region()).center_of_pressure).collect();
     if trace.is_empty() {
         return Err(AnalysisError::NoPressure);
     }

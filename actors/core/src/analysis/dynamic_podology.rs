@@ -388,11 +388,7 @@ mod tests {
         // What the API stores is what it reads back (the series are untagged JSON values).
         let result = crate::analysis::AnalysisResult::Dynamic(dynamic_podology(&walk()).unwrap());
         let json = serde_json::to_string(&result).unwrap();
-        assert!(
-            json.starts_with(
-                r#"{"analysisType":"Dynamic","result":{"additionalParameters":[{"name":"leftSensorCount""#
-            )
-        );
+        assert!(json.starts_with(r#"{"analysisType":"Dynamic","result":{"additionalParameters":[{"name":"leftSensorCount""#));
         let back: crate::analysis::AnalysisResult = serde_json::from_str(&json).unwrap();
         assert_eq!(back, result);
     }
@@ -404,10 +400,7 @@ mod tests {
         // rockers 0.2, 0.3, 0.2 → 28.6 %, 42.9 %, 28.6 %.
         let left = r.left.rockers.unwrap();
         assert_eq!(r.left.error, None);
-        assert_eq!(
-            (left.stance_s, left.heel_rocker_s, left.ankle_rocker_s, left.forefoot_rocker_s),
-            (0.7, 0.2, 0.3, 0.2)
-        );
+        assert_eq!((left.stance_s, left.heel_rocker_s, left.ankle_rocker_s, left.forefoot_rocker_s), (0.7, 0.2, 0.3, 0.2));
         assert_eq!((left.heel_rocker_share, left.ankle_rocker_share, left.forefoot_rocker_share), (28.6, 42.9, 28.6));
         // Right: contact 0.4, forefoot 0.5, heel off 0.9, toe off 1.0 → stance 0.6;
         // rockers 0.1, 0.4, 0.1 → 16.7 %, 66.7 %, 16.7 %.
@@ -449,10 +442,7 @@ mod tests {
         assert_eq!(left.stances[1].events.initial_contact_s, 0.5);
         assert_eq!(left.stances[1].rockers.unwrap().heel_rocker_s, 0.2);
         let mean = left.rockers.unwrap();
-        assert_eq!(
-            (mean.stance_s, mean.heel_rocker_s, mean.ankle_rocker_s, mean.forefoot_rocker_s),
-            (0.3, 0.15, 0.05, 0.1)
-        );
+        assert_eq!((mean.stance_s, mean.heel_rocker_s, mean.ankle_rocker_s, mean.forefoot_rocker_s), (0.3, 0.15, 0.05, 0.1));
         assert_eq!((mean.heel_rocker_share, mean.ankle_rocker_share, mean.forefoot_rocker_share), (50.0, 16.7, 33.3));
     }
 

@@ -10,7 +10,7 @@ use super::dynamic_podology::DYNAMIC_SERIES_COUNT;
 use super::frame::Capture;
 use super::parameters::{NamedParameter, ParameterValue};
 use super::units::round_to;
-use mat_protocol::scale::{pressure_units_per_cell, units_to, PressureUnit, FITNESS_KPA_PER_STEP};
+use mat_protocol::scale::{FITNESS_KPA_PER_STEP, PressureUnit, pressure_units_per_cell, units_to};
 
 /// Spec §8: the toast key when there is nothing to export.
 pub const NO_ANALYSIS_DATA: &str = "toastErrorRaw.noAnalysisData";
@@ -298,12 +298,7 @@ mod tests {
     const LEAP_DAY_MS: i64 = 1_709_210_096_789;
 
     fn meta(kind: AnalysisKind) -> ExportMetadata<'static> {
-        ExportMetadata {
-            analysis_type: kind,
-            patient_id: "p1",
-            creation_date_s: 1_700_000_000,
-            export_date_ms: LEAP_DAY_MS,
-        }
+        ExportMetadata { analysis_type: kind, patient_id: "p1", creation_date_s: 1_700_000_000, export_date_ms: LEAP_DAY_MS }
     }
 
     /// Two frames of a 2×12 map: a left foot in column 1 and a right foot in column 10.

@@ -29,19 +29,19 @@ pub struct FootSplit {
 /// pressure. `None` when no cell is active.
 pub fn split_feet(map: &PressureFrame) -> Option<FootSplit> {
     let (rows, cols) = (map.rows() as usize, map.cols() as usize);
-    let active_columns: Vec<usize> =
-        (0..cols).filter(|&c| (0..rows).any(|r| map.value(r, c) >= ACTIVE_THRESHOLD)).collect();
+    let active_columns: Vec<usize> = (0..cols).filter(|&c| (0..rows).any(|r| map.value(r, c) >= ACTIVE_THRESHOLD)).collect();
     if active_columns.is_empty() {
         return None;
     }
     // Widest gap; the left-most wins a tie (only reachable with three or more prints).
-    let widest = active_columns.windows(2).map(|w| (w[1] - w[0] - 1, w[0], w[1])).fold(
-        None,
-        |best: Option<(usize, usize, usize)>, gap| match best {
-            Some(b) if b.0 >= gap.0 => Some(b),
-            _ => Some(gap),
-        },
-    );
+    let widest =
+        active_columns.windows(2).map(|w| (w[1] - w[0] - 1, w[0], w[1])).fold(
+            None,
+            |best: Option<(usize, usize, usize)>, gap| match best {
+                Some(b) if b.0 >= gap.0 => Some(b),
+                _ => Some(gap),
+            },
+        );
     let whole = |col_start, col_end| Region { row_start: 0, row_end: rows, col_start, col_end };
     if let Some((gap, last_left, first_right)) = widest
         && gap > FOOT_GAP_COLUMNS
@@ -82,17 +82,13 @@ pub struct ForefootHeel {
 /// last. Rows up to first + 0.7 × (last − first) are the forefoot, the rest the heel. `None` when
 /// the foot has no active cell.
 pub fn split_forefoot_heel(map: &PressureFrame, foot: &Region) -> Option<ForefootHeel> {
-    let active_row =
-        |r: usize| (foot.col_start..foot.col_end.min(map.cols() as usize)).any(|c| map.value(r, c) >= ACTIVE_THRESHOLD);
+    let active_row = |r: usize| (foot.col_start..foot.col_end.min(map.cols() as usize)).any(|c| map.value(r, c) >= ACTIVE_THRESHOLD);
     let first = (foot.row_start..foot.row_end).find(|&r| active_row(r))?;
     let last = (foot.row_start..foot.row_end).rev().find(|&r| active_row(r))?;
     let boundary = first as f64 + FOREFOOT_SHARE_OF_LENGTH * (last - first) as f64;
     // Rows at or before the boundary are the forefoot.
     let first_heel_row = boundary.floor() as usize + 1;
-    Some(ForefootHeel {
-        front: Region { row_end: first_heel_row, ..*foot },
-        back: Region { row_start: first_heel_row, ..*foot },
-    })
+    Some(ForefootHeel { front: Region { row_end: first_heel_row, ..*foot }, back: Region { row_start: first_heel_row, ..*foot } })
 }
 
 #[cfg(test)]

@@ -6,8 +6,8 @@ use serde::{Deserialize, Serialize};
 
 use super::AnalysisError;
 use super::units::ACTIVE_THRESHOLD;
-use mat_protocol::device_type::DeviceType;
 use crate::machine::pressure_map::PressureMap;
+use mat_protocol::device_type::DeviceType;
 
 /// One map of pressures, row-major. Row 0 is the top of the map as the client draws it (the
 /// toes on a podology plate, the front edge of a seat, the head end of a mattress); column 0 is
@@ -116,10 +116,7 @@ impl PressureFrame {
     /// Whether any cell of the outer ring of the map is active: spec §5's foot-print warning.
     pub fn edge_is_active(&self) -> bool {
         let (rows, cols) = (self.rows as usize, self.cols as usize);
-        (0..rows).any(|r| {
-            (0..cols)
-                .any(|c| (r == 0 || c == 0 || r + 1 == rows || c + 1 == cols) && self.value(r, c) >= ACTIVE_THRESHOLD)
-        })
+        (0..rows).any(|r| (0..cols).any(|c| (r == 0 || c == 0 || r + 1 == rows || c + 1 == cols) && self.value(r, c) >= ACTIVE_THRESHOLD))
     }
 }
 
@@ -295,11 +292,7 @@ impl Capture {
 
     /// The same capture seen in a mirror (every frame mirrored left–right).
     pub fn mirrored(&self) -> Capture {
-        let frames = self
-            .frames
-            .iter()
-            .map(|f| TimedFrame { timestamp_ms: f.timestamp_ms, frame: f.frame.mirrored() })
-            .collect();
+        let frames = self.frames.iter().map(|f| TimedFrame { timestamp_ms: f.timestamp_ms, frame: f.frame.mirrored() }).collect();
         Capture { device_type: self.device_type, rows: self.rows, cols: self.cols, frames }
     }
 }
@@ -315,10 +308,7 @@ mod tests {
 
     #[test]
     fn shape_is_checked() {
-        assert_eq!(
-            PressureFrame::new(2, 2, vec![0; 3]).unwrap_err(),
-            AnalysisError::ShapeMismatch { rows: 2, cols: 2, cells: 3 }
-        );
+        assert_eq!(PressureFrame::new(2, 2, vec![0; 3]).unwrap_err(), AnalysisError::ShapeMismatch { rows: 2, cols: 2, cells: 3 });
     }
 
     #[test]

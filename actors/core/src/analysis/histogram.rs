@@ -33,10 +33,8 @@ pub fn histogram(cells: &[u16]) -> Histogram {
         }
     }
     let total: u32 = counts.iter().sum();
-    let percentages = counts
-        .iter()
-        .map(|&c| if total == 0 { 0.0 } else { super::units::round_to(100.0 * f64::from(c) / f64::from(total), 1) })
-        .collect();
+    let percentages =
+        counts.iter().map(|&c| if total == 0 { 0.0 } else { super::units::round_to(100.0 * f64::from(c) / f64::from(total), 1) }).collect();
     let bin_upper_bounds = (1..=HISTOGRAM_BINS).map(|i| f64::from(max) * i as f64 / HISTOGRAM_BINS as f64).collect();
     Histogram { bin_upper_bounds, counts, percentages }
 }

@@ -5,8 +5,8 @@
 use serde::{Deserialize, Serialize};
 
 use super::frame::PressureFrame;
-use mat_protocol::device_type::DeviceType;
 use super::units::{MATTRESS_CELL_AREA_CM2, MATTRESS_COLUMN_SPACING_CM, bmi, contact_cells};
+use mat_protocol::device_type::DeviceType;
 
 /// One point of the profile.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

@@ -175,11 +175,7 @@ pub enum AnalysisError {
 /// analysis family reads it: feet on a plate, a seat on a seat or a saddle, body regions with
 /// the mattress extras on a bed; Dynamic, Balance, seatingDynamic, Fitting and Rehab read every
 /// frame. Fails when there are too few frames or no active cell at all.
-pub fn analyse(
-    kind: AnalysisKind,
-    capture: &Capture,
-    params: &AnalysisParams,
-) -> Result<AnalysisResult, AnalysisError> {
+pub fn analyse(kind: AnalysisKind, capture: &Capture, params: &AnalysisParams) -> Result<AnalysisResult, AnalysisError> {
     let got = capture.frames().len();
     if got < kind.min_frames() {
         return Err(AnalysisError::TooFewFrames { needed: kind.min_frames(), got });

@@ -57,9 +57,7 @@ pub fn playback_frame(capture: &Capture, index: usize) -> Option<Vec<u16>> {
 /// returned unchanged).
 fn resample_to_playback(rows: u16, cols: u16, cells: &[u16]) -> Vec<f64> {
     let (rows, cols) = (rows as usize, cols as usize);
-    let source = |size: usize, i: usize| -> f64 {
-        if size <= 1 { 0.0 } else { i as f64 * (size - 1) as f64 / (PLAYBACK_SIZE - 1) as f64 }
-    };
+    let source = |size: usize, i: usize| -> f64 { if size <= 1 { 0.0 } else { i as f64 * (size - 1) as f64 / (PLAYBACK_SIZE - 1) as f64 } };
     let mut out = Vec::with_capacity(PLAYBACK_SIZE * PLAYBACK_SIZE);
     for r in 0..PLAYBACK_SIZE {
         let y = source(rows, r);

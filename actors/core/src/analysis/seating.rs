@@ -95,11 +95,7 @@ pub fn seating(capture: &Capture) -> Result<SeatingResult, AnalysisError> {
         let (left, right) = halves(frame);
         let (l, r) = (frame.region_stats(&left).load as f64, frame.region_stats(&right).load as f64);
         active.push(f64::from(stats.active_cells));
-        laterality.push(if l + r > 0.0 {
-            Laterality { l: l / (l + r), r: r / (l + r) }
-        } else {
-            Laterality { l: 0.0, r: 0.0 }
-        });
+        laterality.push(if l + r > 0.0 { Laterality { l: l / (l + r), r: r / (l + r) } } else { Laterality { l: 0.0, r: 0.0 } });
         max_series.push(stats.maximum.map_or(0.0, |p| f64::from(p.z)));
         mean_series.push(stats.active_mean());
         centres.extend(stats.center_of_pressure.map(|[x, y]| [x * cm_per_cell, y * cm_per_cell]));
@@ -116,8 +112,7 @@ pub fn seating(capture: &Capture) -> Result<SeatingResult, AnalysisError> {
     let dispersion_index = dispersion_index(&preview, cell_pitch_cm(device));
     let push_ups = detect_push_ups(&totals);
     let duration_s = capture.duration_s();
-    let max_point =
-        preview_stats.maximum.map_or(serde_json::Value::Null, |p| serde_json::json!({ "x": p.x, "y": p.y, "z": p.z }));
+    let max_point = preview_stats.maximum.map_or(serde_json::Value::Null, |p| serde_json::json!({ "x": p.x, "y": p.y, "z": p.z }));
     let histogram_json = serde_json::to_value(histogram(preview.cells())).unwrap_or(serde_json::Value::Null);
     let values = [
         ParameterValue::Series(active),
@@ -182,8 +177,7 @@ pub fn peak_pressure_index(map: &PressureFrame, pitch_cm: f64) -> f64 {
     let mut best = 0u64;
     for r0 in starts(peak.y as usize, rows) {
         for c0 in starts(peak.x as usize, cols) {
-            let window =
-                Region { row_start: r0, row_end: (r0 + side).min(rows), col_start: c0, col_end: (c0 + side).min(cols) };
+            let window = Region { row_start: r0, row_end: (r0 + side).min(rows), col_start: c0, col_end: (c0 + side).min(cols) };
             best = best.max(map.region_stats(&window).load);
         }
     }
@@ -307,10 +301,7 @@ mod tests {
         assert_eq!(r.additional_parameters[0].value, ParameterValue::Series(vec![58.0; 3]));
         assert_eq!(r.additional_parameters[6].value, ParameterValue::Series(vec![232.0; 3]));
         // Symmetric seat: laterality 0.5 / 0.5.
-        assert_eq!(
-            r.additional_parameters[1].value,
-            ParameterValue::Laterality(vec![Laterality { l: 0.5, r: 0.5 }; 3])
-        );
+        assert_eq!(r.additional_parameters[1].value, ParameterValue::Laterality(vec![Laterality { l: 0.5, r: 0.5 }; 3]));
         // CoP x = 7.5 cells (symmetric) = 7.5 cm at 1 cm per cell in the seating dynamic view.
         // y = (400 · 3.5 + 520 · 11) / 920 = (1400 + 5720) / 920 = 7.739…
         match &r.additional_parameters[5].value {

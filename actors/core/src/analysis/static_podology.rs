@@ -106,8 +106,7 @@ pub fn static_podology(map: &PressureFrame, cell_area_cm2: f64) -> StaticResult 
 
     let mut active: Vec<u16> = map.cells().iter().copied().filter(|&v| v >= ACTIVE_THRESHOLD).collect();
     active.sort_unstable();
-    let avg_pressure =
-        if active.is_empty() { 0.0 } else { active.iter().map(|&v| f64::from(v)).sum::<f64>() / active.len() as f64 };
+    let avg_pressure = if active.is_empty() { 0.0 } else { active.iter().map(|&v| f64::from(v)).sum::<f64>() / active.len() as f64 };
 
     StaticResult {
         left_center_of_pressure: left.whole.center_of_pressure,

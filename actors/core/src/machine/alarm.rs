@@ -137,13 +137,15 @@ impl AlarmMachine {
 
     /// What a restart must keep, with wall-clock times.
     pub fn snapshot(&self, clock: WallClock) -> AlarmsSnapshot {
-        let pending = self.pending.iter().map(|a| PendingAlarm { id: a.id.0, kind: a.kind, raised_at_ms: clock.unix_ms(a.raised_at) }).collect();
+        let pending =
+            self.pending.iter().map(|a| PendingAlarm { id: a.id.0, kind: a.kind, raised_at_ms: clock.unix_ms(a.raised_at) }).collect();
         AlarmsSnapshot { next_id: self.next_id, pending }
     }
 
     /// Rebuilt from a snapshot; numbering continues from `first_id` if that is higher.
     pub fn from_snapshot(snapshot: &AlarmsSnapshot, first_id: u64, clock: WallClock) -> Self {
-        let pending = snapshot.pending.iter().map(|a| Alarm { id: AlarmId(a.id), kind: a.kind, raised_at: clock.instant(a.raised_at_ms) }).collect();
+        let pending =
+            snapshot.pending.iter().map(|a| Alarm { id: AlarmId(a.id), kind: a.kind, raised_at: clock.instant(a.raised_at_ms) }).collect();
         Self::restore(snapshot.next_id.max(first_id), pending)
     }
 

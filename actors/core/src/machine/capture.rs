@@ -469,7 +469,10 @@ impl CaptureMachine {
 
     /// Remote activation (`startDynamicCapture`): a dynamic capture of the default length.
     pub fn remote_activation(&mut self, now: Instant, user_id: String) -> Result<(), CaptureRefusal> {
-        self.request(now, CaptureRequest { kind: CaptureKind::Dynamic, seconds: REMOTE_DYNAMIC_SECS, origin: CaptureOrigin::Remote(user_id) })
+        self.request(
+            now,
+            CaptureRequest { kind: CaptureKind::Dynamic, seconds: REMOTE_DYNAMIC_SECS, origin: CaptureOrigin::Remote(user_id) },
+        )
     }
 
     /// Starts a static series: `repetitions` static captures every `period`, the first now.

@@ -263,7 +263,14 @@ mod tests {
     }
 
     /// Frames every second from `from` for `secs` seconds; returns the outputs.
-    fn frames(m: &mut DeviceLogMachine, t0: Instant, from: u64, secs: u64, presence: Presence, posture: Option<PostureReading>) -> Vec<(u64, LogOutput)> {
+    fn frames(
+        m: &mut DeviceLogMachine,
+        t0: Instant,
+        from: u64,
+        secs: u64,
+        presence: Presence,
+        posture: Option<PostureReading>,
+    ) -> Vec<(u64, LogOutput)> {
         let cells = vec![if presence == Presence::Present { 90u8 } else { 0 }; 48 * 48];
         let map = PressureMap::new(48, 48, CellFormat::U8, &cells).expect("shape");
         let mut out = Vec::new();
@@ -320,10 +327,10 @@ mod tests {
         out.extend(frames(&mut m, t0, 63, 60, Presence::Present, None));
         out.extend(frames(&mut m, t0, 123, 60, Presence::Absent, None));
         let presence: Vec<(u64, LogOutput)> = out.into_iter().filter(|(_, o)| matches!(o, LogOutput::Presence { .. })).collect();
-        assert_eq!(presence, vec![
-            (5, LogOutput::Presence { at: t0, present: true }),
-            (128, LogOutput::Presence { at: t0 + SEC * 123, present: false })
-        ]);
+        assert_eq!(
+            presence,
+            vec![(5, LogOutput::Presence { at: t0, present: true }), (128, LogOutput::Presence { at: t0 + SEC * 123, present: false })]
+        );
         assert!(!m.present());
     }
 

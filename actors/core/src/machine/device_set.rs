@@ -13,7 +13,7 @@ use super::mat::DeviceStatus;
 use super::patient_status::PatientStatusMachine;
 use super::presence::Presence;
 use super::pressure_ulcer::RepositioningTier;
-use super::status::{card_from_code, combine_sides, state_code, CardStatus, PatientStatus};
+use super::status::{CardStatus, PatientStatus, card_from_code, combine_sides, state_code};
 
 /// Which kind of set.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -24,17 +24,17 @@ use std::time::{Duration, Instant};
 use super::alarm::{AlarmId, AlarmKind, AlarmMachine, AlarmOutput, AttendError};
 use super::capture::{CaptureMachine, CaptureOutput, CaptureRefusal, CaptureRequest};
 use super::device_log::{DeviceLogMachine, LogConfig, LogOutput};
-use mat_protocol::device_type::DeviceType;
 use super::live_map::{LiveMap, LiveOutput};
 use super::patient_status::PatientStatusMachine;
-use super::posture::{Orientation, PostureClassifier, PostureReading, POSTURE_INTERVAL};
-use super::presence::{reading_presence, Presence, PresenceDetector, PresenceScale};
+use super::posture::{Orientation, POSTURE_INTERVAL, PostureClassifier, PostureReading};
+use super::presence::{Presence, PresenceDetector, PresenceScale, reading_presence};
 use super::pressure_map::PressureMap;
 use super::pressure_ulcer::{RepositioningTier, UlcerConfig, UlcerRiskMachine};
-use super::status::{card_status, state_code, CardInputs, CardStatus, PatientStatus, StateCode};
+use super::status::{CardInputs, CardStatus, PatientStatus, StateCode, card_status, state_code};
 use super::streaming::{StreamGate, StreamOutput, StreamRefusal, Streaming};
 use super::tare::{Tare, TareMachine, TareRefusal};
 use mat_protocol::CellFormat;
+use mat_protocol::device_type::DeviceType;
 
 /// A device's status as cards and the REST API show it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
@@ -129,7 +129,14 @@ impl BehaviourConfig {
     fn scaled_ulcer(&self) -> UlcerConfig {
         let k = self.time_scale();
         let u = self.ulcer;
-        UlcerConfig { interval: u.interval / k, offload: u.offload / k, due_soon: u.due_soon / k, overdue_after: u.overdue_after / k, turn_confirmation: u.turn_confirmation / k, ..u }
+        UlcerConfig {
+            interval: u.interval / k,
+            offload: u.offload / k,
+            due_soon: u.due_soon / k,
+            overdue_after: u.overdue_after / k,
+            turn_confirmation: u.turn_confirmation / k,
+            ..u
+        }
     }
 }
 

@@ -20,7 +20,7 @@
 use std::sync::{Arc, LazyLock};
 
 use super::pressure_map::PressureMap;
-use features::{BodyFeatures, Profiles, FEATURE_COUNT};
+use features::{BodyFeatures, FEATURE_COUNT, Profiles};
 
 pub mod features;
 pub mod model;

@@ -15,11 +15,11 @@
 
 use serde::{Deserialize, Serialize};
 
-use mat_protocol::device_type::DeviceType;
 use super::pressure_map::PressureMap;
 use crate::analysis::units::{active_floor_for, cell_area_cm2};
-use mat_protocol::scale::{is_bed_scale, units_per_cell, PASCAL_PER_UNIT};
 use mat_protocol::CellFormat;
+use mat_protocol::device_type::DeviceType;
+use mat_protocol::scale::{PASCAL_PER_UNIT, is_bed_scale, units_per_cell};
 
 /// Minimum number of active cells.
 pub const MIN_ACTIVE_POINTS: usize = 50;
@@ -70,9 +70,7 @@ impl PresenceScale {
         let long_side = device.frame_shape().map_or(0, |(rows, cols, _)| rows.max(cols));
         let area_cm2 = cell_area_cm2(device);
         let whole_bed = is_bed_scale(device) && f64::from(long_side) * area_cm2.sqrt() >= WHOLE_BED_CM;
-        let load = whole_bed.then(|| LoadRule {
-            kgf_per_step: units_per_cell * PASCAL_PER_UNIT * area_cm2 * 1e-4 / STANDARD_GRAVITY,
-        });
+        let load = whole_bed.then(|| LoadRule { kgf_per_step: units_per_cell * PASCAL_PER_UNIT * area_cm2 * 1e-4 / STANDARD_GRAVITY });
         Self::new(units_per_cell, load)
     }
 
@@ -237,8 +235,14 @@ impl PresenceDetector {
         let median = if sums.wide { self.median_by_sort(map) } else { median_from_histogram(&sums.histogram, sums.count) };
         let std_dev = variance.sqrt();
         let k = self.scale.units_per_cell;
-        let mut figures =
-            PresenceStats { active_points: sums.count, mean: mean * k, median: median * k, std_dev: std_dev * k, largest_blob: 0, load_kgf };
+        let mut figures = PresenceStats {
+            active_points: sums.count,
+            mean: mean * k,
+            median: median * k,
+            std_dev: std_dev * k,
+            largest_blob: 0,
+            load_kgf,
+        };
         let others_pass = PresenceStats { largest_blob: MIN_BLOB, ..figures }.verdict() == Presence::Present;
         if enough.is_none() || others_pass {
             figures.largest_blob = self.largest_blob(map.rows() as usize, map.cols() as usize, enough.unwrap_or(usize::MAX));
@@ -343,11 +347,7 @@ fn median_from_histogram(histogram: &[u32; 256], count: usize) -> f64 {
         }
         255
     };
-    if count % 2 == 1 {
-        f64::from(nth(count / 2))
-    } else {
-        (f64::from(nth(count / 2 - 1)) + f64::from(nth(count / 2))) / 2.0
-    }
+    if count % 2 == 1 { f64::from(nth(count / 2)) } else { (f64::from(nth(count / 2 - 1)) + f64::from(nth(count / 2))) / 2.0 }
 }
 
 #[cfg(test)]

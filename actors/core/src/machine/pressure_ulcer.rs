@@ -32,7 +32,7 @@
 use std::collections::VecDeque;
 use std::time::{Duration, Instant};
 
-use super::body_regions::{RegionLoads, REGION_COUNT};
+use super::body_regions::{REGION_COUNT, RegionLoads};
 use super::posture::{Posture, PostureReading};
 use super::pressure_map::PressureMap;
 use super::wall_clock::WallClock;

@@ -202,7 +202,10 @@ mod tests {
     #[test]
     fn a_non_functional_device_cannot_stream() {
         let mut m = Streaming::new();
-        assert_eq!(m.start(Instant::now(), 180, StreamGate { functional: false, capture_running: false }), Err(StreamRefusal::NotFunctional));
+        assert_eq!(
+            m.start(Instant::now(), 180, StreamGate { functional: false, capture_running: false }),
+            Err(StreamRefusal::NotFunctional)
+        );
         assert_eq!(drain(&mut m), Vec::<u32>::new());
     }
 

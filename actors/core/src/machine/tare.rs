@@ -34,8 +34,8 @@ use serde::{Deserialize, Serialize};
 
 use super::presence::Presence;
 use super::pressure_map::PressureMap;
-use mat_protocol::scale::{PASCAL_PER_MMHG, PASCAL_PER_UNIT};
 use mat_protocol::CellFormat;
+use mat_protocol::scale::{PASCAL_PER_MMHG, PASCAL_PER_UNIT};
 
 /// At most one sample per this interval.
 pub const SAMPLE_INTERVAL: Duration = Duration::from_secs(1);

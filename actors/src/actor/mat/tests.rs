@@ -4,15 +4,15 @@
 use std::sync::{Arc, Mutex};
 
 use tokio::sync::mpsc;
-use tokio::time::{advance, Duration};
+use tokio::time::{Duration, advance};
 
 use super::*;
-use mat_core::test_maps::body;
 use crate::actor::storage_writer::{StatusStore, StorageWriter, StoreFuture};
 use crate::fanout::{Outbox, Viewer};
-use mat_protocol::device_type::DeviceType;
 use mat_core::machine::status::PatientStatus;
+use mat_core::test_maps::body;
 use mat_protocol::CommandEnvelope;
+use mat_protocol::device_type::DeviceType;
 
 /// A store that keeps what it is given.
 #[derive(Default)]
@@ -45,7 +45,6 @@ fn info() -> Arc<DeviceInfo> {
         patient_status: PatientStatus::Correct,
     })
 }
-
 
 /// A bed mat's actor arguments with a 30 s absence delay and a board of its own.
 fn mat_args(link: DeviceLink, bus: Arc<Bus>, writer: Option<ActorRef<WriterMsg>>) -> MatArgs {
@@ -171,10 +170,16 @@ async fn a_restarted_mat_actor_resumes_its_stream_and_keeps_its_pending_alarm() 
     let flushed = writer.call(WriterMsg::Flush, None).await.expect("answered");
     assert!(matches!(flushed, ractor::rpc::CallResult::Success(Ok(()))));
     let records = store.records.lock().unwrap_or_else(|p| p.into_inner()).clone();
-    let raised: Vec<u64> = records.iter().filter_map(|r| if let Record::AlarmRaised { alarm_id, .. } = r { Some(*alarm_id) } else { None }).collect();
+    let raised: Vec<u64> =
+        records.iter().filter_map(|r| if let Record::AlarmRaised { alarm_id, .. } = r { Some(*alarm_id) } else { None }).collect();
     assert_eq!(raised, vec![100]);
-    assert!(records.iter().any(|r| matches!(r, Record::AlarmAttended { alarm_id: 100, time_to_attend_ms, .. } if *time_to_attend_ms >= 40_000)));
-    let ends: Vec<bool> = records.iter().filter_map(|r| if let Record::StreamingEnd { ends_at_ms, .. } = r { Some(ends_at_ms.is_some()) } else { None }).collect();
+    assert!(
+        records.iter().any(|r| matches!(r, Record::AlarmAttended { alarm_id: 100, time_to_attend_ms, .. } if *time_to_attend_ms >= 40_000))
+    );
+    let ends: Vec<bool> = records
+        .iter()
+        .filter_map(|r| if let Record::StreamingEnd { ends_at_ms, .. } = r { Some(ends_at_ms.is_some()) } else { None })
+        .collect();
     assert_eq!(ends, vec![true, false], "set when started, cleared when it ended");
 }
 
@@ -325,9 +330,12 @@ async fn every_field_of_the_snapshot_survives_an_actor_restart() {
     let flushed = writer.call(WriterMsg::Flush, None).await.expect("answered");
     assert!(matches!(flushed, ractor::rpc::CallResult::Success(Ok(()))));
     let records = store.records.lock().unwrap_or_else(|p| p.into_inner()).clone();
-    let raised: Vec<u64> = records.iter().filter_map(|r| if let Record::AlarmRaised { alarm_id, .. } = r { Some(*alarm_id) } else { None }).collect();
+    let raised: Vec<u64> =
+        records.iter().filter_map(|r| if let Record::AlarmRaised { alarm_id, .. } = r { Some(*alarm_id) } else { None }).collect();
     assert_eq!(raised, vec![100, 101]);
-    let captures: Vec<(usize, &str)> =
-        records.iter().filter_map(|r| if let Record::CaptureStored(c) = r { Some((c.frames.len(), c.patient_id.as_str())) } else { None }).collect();
+    let captures: Vec<(usize, &str)> = records
+        .iter()
+        .filter_map(|r| if let Record::CaptureStored(c) = r { Some((c.frames.len(), c.patient_id.as_str())) } else { None })
+        .collect();
     assert_eq!(captures, vec![(60, "p1")], "one capture, one frame a second for 60 s, of the selected patient");
 }

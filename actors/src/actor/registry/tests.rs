@@ -4,11 +4,11 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use super::*;
-use mat_core::test_maps::body;
 use crate::fanout::{Outbox, Viewer};
-use mat_protocol::device_type::DeviceType;
 use mat_core::machine::status::PatientStatus;
+use mat_core::test_maps::body;
 use mat_protocol::CellFormat;
+use mat_protocol::device_type::DeviceType;
 
 use crate::actor::mat::FrameIn;
 use mat_core::machine::capture::{CaptureKind, CaptureOrigin, CaptureRefusal, CaptureRequest};
@@ -69,14 +69,24 @@ async fn members_report_to_a_restarted_room_set_without_waiting_for_a_change() {
     let viewer = Viewer { session: 1, outbox: Outbox::new(metrics.clone()) };
     bus.company("c1").join(viewer.clone());
     let mut seen = Vec::new();
-    let args = RegistryArgs { catalog, bus: bus.clone(), board: board.clone(), writer: None, metrics, absence_delay: Duration::from_secs(30), repositioning_time_scale: 1 };
+    let args = RegistryArgs {
+        catalog,
+        bus: bus.clone(),
+        board: board.clone(),
+        writer: None,
+        metrics,
+        absence_delay: Duration::from_secs(30),
+        repositioning_time_scale: 1,
+    };
     let (registry, _) = Actor::spawn(None, DeviceRegistry, args).await.expect("registry");
 
     let (link, _rx) = DeviceLink::new(1);
     let connected = registry.call(|reply| RegistryMsg::Connect { device_id: "bed".into(), link, reply }, None).await.expect("answered");
     let ractor::rpc::CallResult::Success(Ok(bed)) = connected else { panic!("bed not connected") };
     let cells: Vec<u8> = [300u16, 0, 0, 0].iter().flat_map(|v| v.to_le_bytes()).collect();
-    bed.actor.cast(MatMsg::Frame(FrameIn { seq: 1, device_time_ms: 0, rows: 1, cols: 4, format: CellFormat::U16Le, cells })).expect("frame");
+    bed.actor
+        .cast(MatMsg::Frame(FrameIn { seq: 1, device_time_ms: 0, rows: 1, cols: 4, format: CellFormat::U16Le, cells }))
+        .expect("frame");
     assert!(eventually(|| room_history(&viewer, &mut seen).last() == Some(&true)).await, "the room set follows its bed sensor");
     let before = seen.len();
 
@@ -90,7 +100,6 @@ async fn members_report_to_a_restarted_room_set_without_waiting_for_a_change() {
     );
     registry.stop(None);
 }
-
 
 fn stream_commands(rx: &mut tokio::sync::mpsc::Receiver<mat_protocol::HubMessage>) -> Vec<u32> {
     use mat_protocol::{Command, CommandEnvelope, HubMessage};
@@ -109,7 +118,15 @@ async fn a_mat_actor_killed_mid_stream_resumes_its_stream_and_no_other_device_no
     let bus = Bus::new();
     let board = LiveBoard::new();
     let metrics = Arc::new(HubMetrics::default());
-    let args = RegistryArgs { catalog, bus: bus.clone(), board: board.clone(), writer: None, metrics: metrics.clone(), absence_delay: Duration::from_secs(30), repositioning_time_scale: 1 };
+    let args = RegistryArgs {
+        catalog,
+        bus: bus.clone(),
+        board: board.clone(),
+        writer: None,
+        metrics: metrics.clone(),
+        absence_delay: Duration::from_secs(30),
+        repositioning_time_scale: 1,
+    };
     let (registry, _) = Actor::spawn(None, DeviceRegistry, args).await.expect("registry");
     let mut handles = Vec::new();
     let mut receivers = Vec::new();
@@ -117,7 +134,10 @@ async fn a_mat_actor_killed_mid_stream_resumes_its_stream_and_no_other_device_no
         let (link, rx) = DeviceLink::new(n as u64 + 1);
         let connected = registry.call(|reply| RegistryMsg::Connect { device_id: id.into(), link, reply }, None).await.expect("answered");
         let ractor::rpc::CallResult::Success(Ok(handle)) = connected else { panic!("{id} not connected") };
-        handle.actor.cast(MatMsg::Frame(FrameIn { seq: 1, device_time_ms: 0, rows: 48, cols: 48, format: CellFormat::U8, cells: body() })).expect("frame");
+        handle
+            .actor
+            .cast(MatMsg::Frame(FrameIn { seq: 1, device_time_ms: 0, rows: 48, cols: 48, format: CellFormat::U8, cells: body() }))
+            .expect("frame");
         handles.push(handle);
         receivers.push(rx);
     }
@@ -131,11 +151,13 @@ async fn a_mat_actor_killed_mid_stream_resumes_its_stream_and_no_other_device_no
     handles[0].actor.kill();
     let (a_rx, b_rx) = receivers.split_at_mut(1);
     let mut resumed = Vec::new();
-    assert!(eventually(|| {
-        resumed.extend(stream_commands(&mut a_rx[0]));
-        !resumed.is_empty()
-    })
-    .await);
+    assert!(
+        eventually(|| {
+            resumed.extend(stream_commands(&mut a_rx[0]));
+            !resumed.is_empty()
+        })
+        .await
+    );
     assert!(resumed[0] > 60 && resumed[0] <= 65, "the device resumes with the remaining seconds: {resumed:?}");
     // The other device neither received a command nor changed status, and still answers.
     assert_eq!(stream_commands(&mut b_rx[0]), Vec::<u32>::new());
@@ -161,7 +183,15 @@ async fn a_mat_actor_killed_mid_capture_resumes_the_capture() {
     let bus = Bus::new();
     let board = LiveBoard::new();
     let metrics = Arc::new(HubMetrics::default());
-    let args = RegistryArgs { catalog, bus: bus.clone(), board: board.clone(), writer: None, metrics: metrics.clone(), absence_delay: Duration::from_secs(30), repositioning_time_scale: 1 };
+    let args = RegistryArgs {
+        catalog,
+        bus: bus.clone(),
+        board: board.clone(),
+        writer: None,
+        metrics: metrics.clone(),
+        absence_delay: Duration::from_secs(30),
+        repositioning_time_scale: 1,
+    };
     let (registry, _) = Actor::spawn(None, DeviceRegistry, args).await.expect("registry");
     let (link, _rx) = DeviceLink::new(1);
     let connected = registry.call(|reply| RegistryMsg::Connect { device_id: "a".into(), link, reply }, None).await.expect("answered");
@@ -179,11 +209,17 @@ async fn a_mat_actor_killed_mid_capture_resumes_the_capture() {
     for _ in 0..100 {
         tokio::time::sleep(Duration::from_millis(10)).await;
         let device_id: Arc<str> = "a".into();
-        let Ok(ractor::rpc::CallResult::Success(Ok(current))) = registry.call(|reply| RegistryMsg::Resolve { device_id, reply }, None).await else { continue };
+        let Ok(ractor::rpc::CallResult::Success(Ok(current))) =
+            registry.call(|reply| RegistryMsg::Resolve { device_id, reply }, None).await
+        else {
+            continue;
+        };
         if current.actor.get_id() == handle.actor.get_id() {
             continue;
         }
-        if let Ok(ractor::rpc::CallResult::Success(result)) = current.actor.call(|reply| MatMsg::RequestCapture { request: request(), reply }, None).await {
+        if let Ok(ractor::rpc::CallResult::Success(result)) =
+            current.actor.call(|reply| MatMsg::RequestCapture { request: request(), reply }, None).await
+        {
             refusal = Some(result);
             break;
         }
@@ -199,7 +235,15 @@ async fn a_resumed_repositioning_interval_applies_to_the_new_actor() {
     use mat_core::machine::pressure_ulcer::RepositioningTier;
     let catalog = Catalog::new([device("a", DeviceType::MattressMatIoT, None, &[])]);
     let board = LiveBoard::new();
-    let args = RegistryArgs { catalog, bus: Bus::new(), board: board.clone(), writer: None, metrics: Arc::new(HubMetrics::default()), absence_delay: Duration::from_secs(30), repositioning_time_scale: 1 };
+    let args = RegistryArgs {
+        catalog,
+        bus: Bus::new(),
+        board: board.clone(),
+        writer: None,
+        metrics: Arc::new(HubMetrics::default()),
+        absence_delay: Duration::from_secs(30),
+        repositioning_time_scale: 1,
+    };
     let (registry, _) = Actor::spawn(None, DeviceRegistry, args).await.expect("registry");
     let stored = StoredMatState { repositioning_interval: Some(Duration::from_secs(15 * 60)), ..StoredMatState::default() };
     let snapshots = vec![("a".into(), MatSnapshot::from_stored(DeviceType::MattressMatIoT, PatientStatus::Correct, stored))];

@@ -3,15 +3,15 @@
 use std::sync::Arc;
 
 use super::*;
-use mat_core::test_maps::body;
 use crate::actor::link::DeviceLink;
 use crate::actor::mat::FrameIn;
 use crate::actor::registry::{DeviceRegistry, RegistryArgs};
 use crate::catalog::DeviceInfo;
-use mat_protocol::device_type::DeviceType;
-use mat_core::machine::status::PatientStatus;
 use crate::metrics::HubMetrics;
+use mat_core::machine::status::PatientStatus;
+use mat_core::test_maps::body;
 use mat_protocol::CellFormat;
+use mat_protocol::device_type::DeviceType;
 
 #[derive(serde::Deserialize)]
 struct Named {
@@ -27,7 +27,6 @@ struct Data {
     #[serde(default)]
     phase: Option<String>,
 }
-
 
 /// Every message the session's outbox holds: (event, `error` field or capture `phase`).
 fn received(outbox: &Outbox) -> Vec<(String, String)> {
@@ -61,10 +60,26 @@ async fn capture_requests_are_refused_with_the_spec_keys_and_announced_when_acce
     }]);
     let bus = Bus::new();
     let metrics = Arc::new(HubMetrics::default());
-    let registry_args = RegistryArgs { catalog: catalog.clone(), bus: bus.clone(), board: crate::live_board::LiveBoard::new(), writer: None, metrics: metrics.clone(), absence_delay: Duration::from_secs(30), repositioning_time_scale: 1 };
+    let registry_args = RegistryArgs {
+        catalog: catalog.clone(),
+        bus: bus.clone(),
+        board: crate::live_board::LiveBoard::new(),
+        writer: None,
+        metrics: metrics.clone(),
+        absence_delay: Duration::from_secs(30),
+        repositioning_time_scale: 1,
+    };
     let (registry, _) = Actor::spawn(None, DeviceRegistry, registry_args).await.expect("registry");
     let outbox = Outbox::new(metrics);
-    let args = SessionArgs { id: 1, user_id: "u1".into(), company_id: "c1".into(), outbox: outbox.clone(), bus, catalog, registry: registry.clone() };
+    let args = SessionArgs {
+        id: 1,
+        user_id: "u1".into(),
+        company_id: "c1".into(),
+        outbox: outbox.clone(),
+        bus,
+        catalog,
+        registry: registry.clone(),
+    };
     let (session, _) = Actor::spawn(None, SessionActor, args).await.expect("session");
     send(&session, ClientEvent::JoinCompany {}).await;
     received(&outbox);
@@ -75,7 +90,9 @@ async fn capture_requests_are_refused_with_the_spec_keys_and_announced_when_acce
     let (link, _rx) = DeviceLink::new(1);
     let connected = registry.call(|reply| RegistryMsg::Connect { device_id: "bed".into(), link, reply }, None).await.expect("answered");
     let ractor::rpc::CallResult::Success(Ok(bed)) = connected else { panic!("bed not connected") };
-    bed.actor.cast(MatMsg::Frame(FrameIn { seq: 1, device_time_ms: 0, rows: 48, cols: 48, format: CellFormat::U8, cells: body() })).expect("frame");
+    bed.actor
+        .cast(MatMsg::Frame(FrameIn { seq: 1, device_time_ms: 0, rows: 48, cols: 48, format: CellFormat::U8, cells: body() }))
+        .expect("frame");
     send(&session, capture("Static", None)).await;
     send(&session, capture("Sideways", Some("p1"))).await;
     let errors: Vec<String> = received(&outbox).into_iter().filter(|(e, _)| e == "error").map(|(_, code)| code).collect();

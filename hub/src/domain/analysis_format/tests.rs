@@ -1,6 +1,6 @@
 use std::sync::Arc;
 
-use mat_core::analysis::export::{export_raw, ExportKind, ExportMetadata};
+use mat_core::analysis::export::{ExportKind, ExportMetadata, export_raw};
 use mat_core::machine::capture::CapturedFrame;
 use serde_json::json;
 
@@ -66,7 +66,10 @@ fn a_capture_of_an_unknown_device_is_kept_raw_with_the_reason() {
     let parameters: Vec<NamedParameter> = serde_json::from_str(&stored.additional_parameters).expect("the parameters are JSON");
     let names: Vec<&str> = parameters.iter().map(|p| p.name.as_str()).collect();
     assert_eq!(names, [ANALYSIS_ERROR_PARAMETER, FRAME_TIMES_PARAMETER]);
-    assert_eq!(preview_frames(&serde_json::from_str(&stored.map_preview).expect("the preview is JSON")).expect("frames"), vec![(48, 48, feet())]);
+    assert_eq!(
+        preview_frames(&serde_json::from_str(&stored.map_preview).expect("the preview is JSON")).expect("frames"),
+        vec![(48, 48, feet())]
+    );
 }
 
 #[test]
@@ -110,7 +113,12 @@ fn a_written_capture_of_frames_reads_back_through_every_reader() {
     let times: Vec<u64> = rebuilt.frames().iter().map(|f| f.timestamp_ms).collect();
     let start = u64::try_from(record.creation_date).unwrap() * 1000;
     assert_eq!(times, (0..10).map(|i| start + i * 100).collect::<Vec<u64>>(), "the frames keep their times, from the capture's date");
-    let metadata = ExportMetadata { analysis_type: AnalysisKind::Balance, patient_id: &record.patient_id, creation_date_s: record.creation_date, export_date_ms: 1_700_000_100_000 };
+    let metadata = ExportMetadata {
+        analysis_type: AnalysisKind::Balance,
+        patient_id: &record.patient_id,
+        creation_date_s: record.creation_date,
+        export_date_ms: 1_700_000_100_000,
+    };
     let file = export_raw(ExportKind::Processed, &metadata, &rebuilt, &export_series(parameters.clone())).expect("an export file");
     assert!(!file.json.is_empty());
     // Issue 22: the unprocessed export's records carry real dates, not offsets from 1970.
@@ -138,7 +146,9 @@ fn a_posted_analysis_reads_back_as_sent() {
 fn maps_and_frames_read_back() {
     assert_eq!(preview_frames(&json!([[1, 2], [3, 4]])).expect("frames"), vec![(2, 2, vec![1, 2, 3, 4])]);
     assert_eq!(preview_frames(&json!([[[1]], [[2]]])).expect("frames").len(), 2);
-    for bad in [json!(null), json!([]), json!([[]]), json!([[1, 2], [3]]), json!([["a"]]), json!([[-1]]), json!([[70000]]), json!({"rows": 1})] {
+    for bad in
+        [json!(null), json!([]), json!([[]]), json!([[1, 2], [3]]), json!([["a"]]), json!([[-1]]), json!([[70000]]), json!({"rows": 1})]
+    {
         assert!(preview_frames(&bad).is_none(), "{bad}");
     }
 }
@@ -208,7 +218,9 @@ fn the_patients_body_on_the_capture_day_and_the_engines_result_are_read_back() {
     let parameters = named_parameters(&record);
     assert_eq!(patient_at_capture(&parameters), Some((Some(171.0), Some(64.5))));
     // Neither the body nor the result is an export series.
-    assert!(export_series(parameters.clone()).iter().all(|p| p.name != PATIENT_AT_CAPTURE_PARAMETER && p.name != ANALYSIS_RESULT_PARAMETER));
+    assert!(
+        export_series(parameters.clone()).iter().all(|p| p.name != PATIENT_AT_CAPTURE_PARAMETER && p.name != ANALYSIS_RESULT_PARAMETER)
+    );
     let Some(AnalysisResult::Dynamic(result)) = stored_result(&parameters) else { panic!("the stored dynamic result") };
     assert_eq!(result.additional_parameters.len(), 14, "the ordered series are put back");
     // Without a patient nothing is stored, and nothing is read.

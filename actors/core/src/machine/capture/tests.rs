@@ -109,11 +109,14 @@ fn one_capture_at_a_time_with_the_toast_of_the_running_kind() {
         for second in [req(CaptureKind::Static, 0), req(CaptureKind::Dynamic, 15), req(CaptureKind::Fitting, 120)] {
             assert_eq!(m.request(t0 + Duration::from_millis(500), second), Err(refusal), "{kind:?}");
         }
-        assert_eq!(refusal.code(), match kind {
-            CaptureKind::Dynamic => "dynamicOngoing",
-            CaptureKind::Fitting => "fittingOngoing",
-            _ => "onGoing",
-        });
+        assert_eq!(
+            refusal.code(),
+            match kind {
+                CaptureKind::Dynamic => "dynamicOngoing",
+                CaptureKind::Fitting => "fittingOngoing",
+                _ => "onGoing",
+            }
+        );
     }
 }
 
@@ -160,10 +163,10 @@ fn dynamic_streams_for_the_duration_and_loads_after_duration_plus_200_ms() {
         let t0 = Instant::now();
         let mut m = ready(t0);
         m.request(t0, req(CaptureKind::Dynamic, seconds)).expect("starts");
-        assert_eq!(drain(&mut m), vec![
-            CaptureOutput::Stream(seconds),
-            CaptureOutput::Announcement { kind: CaptureKind::Dynamic, origin: user() }
-        ]);
+        assert_eq!(
+            drain(&mut m),
+            vec![CaptureOutput::Stream(seconds), CaptureOutput::Announcement { kind: CaptureKind::Dynamic, origin: user() }]
+        );
         let load = t0 + Duration::from_secs(u64::from(seconds)) + Duration::from_millis(200);
         assert_eq!(m.poll_timeout(), Some(load));
         let out = run(&mut m, t0, load, Duration::from_millis(100));
@@ -251,7 +254,11 @@ fn the_24_h_series_runs_24_hourly_static_captures_and_skips_refused_ones() {
         })
         .collect();
     assert_eq!(repetitions, (1..=24).filter(|r| *r != 6).collect::<Vec<_>>());
-    assert!(out.contains(&CaptureOutput::SeriesRepetitionRefused { user_id: "u1".into(), repetition: 6, refusal: CaptureRefusal::PositionPatient }));
+    assert!(out.contains(&CaptureOutput::SeriesRepetitionRefused {
+        user_id: "u1".into(),
+        repetition: 6,
+        refusal: CaptureRefusal::PositionPatient
+    }));
     assert_eq!(out.iter().filter(|o| matches!(o, CaptureOutput::SeriesFinished { .. })).count(), 1);
     assert!(!m.series_running());
     assert_eq!(m.poll_timeout(), None);

@@ -1,12 +1,11 @@
 //! Scenario tests of the composed mat machine with a simulated clock.
 
 use super::*;
-use crate::test_maps::body;
 use crate::machine::alarm::{Alarm, AlarmKind};
 use crate::machine::capture::CaptureKind;
 use crate::machine::capture::CaptureOrigin;
+use crate::test_maps::body;
 use mat_protocol::CellFormat;
-
 
 fn config() -> MatConfig {
     MatConfig {
@@ -67,19 +66,28 @@ fn leaving_the_bed_becomes_missing_after_the_delay_then_correct_on_return() {
     m.handle_frame(t0 + Duration::from_secs(31), &map(&empty));
     let out = drain(&mut m);
     assert!(
-        matches!(out.as_slice(), [
-            MatOutput::Alarm(AlarmOutput::Raised(Alarm { kind: AlarmKind::Missing, .. })),
-            MatOutput::Status(DeviceStatus { card: CardStatus::Missing, state_code: Some(1), unattended_alarm: true, .. })
-        ]),
+        matches!(
+            out.as_slice(),
+            [
+                MatOutput::Alarm(AlarmOutput::Raised(Alarm { kind: AlarmKind::Missing, .. })),
+                MatOutput::Status(DeviceStatus { card: CardStatus::Missing, state_code: Some(1), unattended_alarm: true, .. })
+            ]
+        ),
         "{out:?}"
     );
     m.handle_frame(t0 + Duration::from_secs(32), &map(&body));
     // Back in bed: Correct, but the alarm waits for someone to attend it.
-    assert!(matches!(drain(&mut m).as_slice(), [MatOutput::Status(DeviceStatus { card: CardStatus::Correct, unattended_alarm: true, .. })]));
+    assert!(matches!(
+        drain(&mut m).as_slice(),
+        [MatOutput::Status(DeviceStatus { card: CardStatus::Correct, unattended_alarm: true, .. })]
+    ));
     assert!(m.has_unattended_alarm());
     assert_eq!(m.attend_all_alarms(t0 + Duration::from_secs(92)), 1);
     let out = drain(&mut m);
-    assert!(matches!(out[0], MatOutput::Alarm(AlarmOutput::Attended { time_to_attend, .. }) if time_to_attend == Duration::from_secs(61)), "{out:?}");
+    assert!(
+        matches!(out[0], MatOutput::Alarm(AlarmOutput::Attended { time_to_attend, .. }) if time_to_attend == Duration::from_secs(61)),
+        "{out:?}"
+    );
     assert!(matches!(out[1], MatOutput::Status(DeviceStatus { unattended_alarm: false, .. })));
 }
 
@@ -211,7 +219,10 @@ fn a_capture_and_a_live_stream_do_not_cut_each_other_short() {
     }
     assert!(out.contains(&MatOutput::Stream(15)), "{out:?}");
     assert!(!out.contains(&MatOutput::Stream(0)));
-    assert!(out.iter().any(|o| matches!(o, MatOutput::Capture(CaptureOutput::Complete(c)) if c.frames.len() == 30)), "one frame a second from 1 s to 30 s");
+    assert!(
+        out.iter().any(|o| matches!(o, MatOutput::Capture(CaptureOutput::Complete(c)) if c.frames.len() == 30)),
+        "one frame a second from 1 s to 30 s"
+    );
 
     // The other way round: a 60 s live stream is not shortened by a 15 s capture.
     let t1 = t0 + Duration::from_secs(100);
@@ -239,7 +250,10 @@ fn a_patient_left_still_past_the_interval_raises_one_ulcer_alarm_and_a_turn_clea
     assert_eq!(raised.len(), 1, "{raised:?}");
     assert!(matches!(raised[0], MatOutput::Alarm(AlarmOutput::Raised(Alarm { kind: AlarmKind::UlcerRisk, .. }))));
     let status = m.status();
-    assert_eq!((status.patient_status, status.card, status.repositioning), (PatientStatus::UlcerRisk, CardStatus::Alarm, RepositioningTier::Overdue));
+    assert_eq!(
+        (status.patient_status, status.card, status.repositioning),
+        (PatientStatus::UlcerRisk, CardStatus::Alarm, RepositioningTier::Overdue)
+    );
     assert!(status.unattended_alarm);
     // The patient is turned onto the side: after the confirmation the risk is gone, the alarm waits.
     for step in 961..=975u64 {
@@ -484,7 +498,13 @@ fn a_force_mats_reading_and_an_offline_restart_survive_a_snapshot() {
     m.handle_frame(t0, &PressureMap::new(1, 4, CellFormat::U16Le, &cells).unwrap());
     let snapshot = m.snapshot(t0, T0_UNIX_MS);
     // Its connection did not survive: offline, with the reading and the card it gives.
-    let r = MatMachine::restore(MatConfig { device_type: DeviceType::ForceMat, ..config() }, BehaviourConfig::default(), &snapshot, t0, T0_UNIX_MS);
+    let r = MatMachine::restore(
+        MatConfig { device_type: DeviceType::ForceMat, ..config() },
+        BehaviourConfig::default(),
+        &snapshot,
+        t0,
+        T0_UNIX_MS,
+    );
     assert_eq!(r.reading(), m.reading());
     assert!(!r.status().functional);
     assert_eq!(r.snapshot(t0, T0_UNIX_MS).force_values, [0, 0, 150, 60]);
@@ -496,7 +516,10 @@ fn a_snapshot_from_storage_is_an_offline_device_with_its_alarms_stream_and_inter
     let t0 = Instant::now();
     let stored = StoredMatState {
         stream_ends_at_ms: Some(T0_UNIX_MS + 40_000),
-        alarms: AlarmsSnapshot { next_id: 8, pending: vec![PendingAlarm { id: 7, kind: AlarmKind::Missing, raised_at_ms: T0_UNIX_MS - 60_000 }] },
+        alarms: AlarmsSnapshot {
+            next_id: 8,
+            pending: vec![PendingAlarm { id: 7, kind: AlarmKind::Missing, raised_at_ms: T0_UNIX_MS - 60_000 }],
+        },
         repositioning_interval: Some(Duration::from_secs(45 * 60)),
         tare: None,
     };
@@ -604,7 +627,10 @@ fn a_shapes_card_is_alarm_while_the_alarm_poll_would_answer_true() {
     // With an unattended alarm (what `iotCheckAlarms` answers True for): Alarm, until attended.
     let stored = StoredMatState {
         stream_ends_at_ms: None,
-        alarms: AlarmsSnapshot { next_id: 2, pending: vec![PendingAlarm { id: 1, kind: AlarmKind::Missing, raised_at_ms: T0_UNIX_MS - 1_000 }] },
+        alarms: AlarmsSnapshot {
+            next_id: 2,
+            pending: vec![PendingAlarm { id: 1, kind: AlarmKind::Missing, raised_at_ms: T0_UNIX_MS - 1_000 }],
+        },
         repositioning_interval: None,
         tare: None,
     };

@@ -10,8 +10,8 @@
 //! confidence of 0.9 or more is right at least 99.5 % of the time (99.68 % there, on 39093 of
 //! 45612 readings).
 
-use super::{PrototypeModel, PROTOTYPES};
 use super::features::FEATURE_COUNT;
+use super::{PROTOTYPES, PrototypeModel};
 
 /// The fitted posture model (prototypes: Supine, then Left Lateral, then Right Lateral).
 #[rustfmt::skip]

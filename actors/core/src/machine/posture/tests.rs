@@ -51,7 +51,13 @@ fn always(class: usize) -> PrototypeModel {
     for p in &mut prototypes[class * PROTOTYPES_PER_CLASS..(class + 1) * PROTOTYPES_PER_CLASS] {
         *p = [0.0; FEATURE_COUNT];
     }
-    PrototypeModel { mean: [0.0; FEATURE_COUNT], scale: [1.0; FEATURE_COUNT], prototypes, temperature: 1.0, familiar_distance: f32::INFINITY }
+    PrototypeModel {
+        mean: [0.0; FEATURE_COUNT],
+        scale: [1.0; FEATURE_COUNT],
+        prototypes,
+        temperature: 1.0,
+        familiar_distance: f32::INFINITY,
+    }
 }
 
 #[test]
@@ -133,7 +139,9 @@ fn a_flat_body_whose_knees_press_hardest_is_prone() {
 
 #[test]
 fn the_sleep_mat_only_tells_supine_from_the_rest() {
-    let sleep = |class: usize, f: BodyFeatures| PostureClassifier::with_model(PostureScheme::SleepMat, Orientation::default(), always(class)).decide(&f);
+    let sleep = |class: usize, f: BodyFeatures| {
+        PostureClassifier::with_model(PostureScheme::SleepMat, Orientation::default(), always(class)).decide(&f)
+    };
     let supine = sleep(0, flat(0.6, 0.5, 0.6));
     assert_eq!(supine.posture, Posture::Supine);
     assert_eq!(sleep(0, flat(1.6, 1.0, 0.6)).posture, Posture::NoSupine, "prone");

@@ -1,8 +1,8 @@
 //! Each threshold of spec §5, at and across its limit.
 
 use super::*;
-use mat_protocol::device_type::DeviceType;
 use mat_protocol::CellFormat;
+use mat_protocol::device_type::DeviceType;
 
 /// A 48×48 map whose active cells form one filled rectangle of `count` cells (row-major from the
 /// top-left), with values alternating `low` and `high`.

@@ -87,18 +87,21 @@ fn lying_still_escalates_due_soon_due_overdue_on_time() {
 fn the_tiers_fire_between_samples_from_timeouts_alone() {
     let mut sim = Sim::new();
     let minutes = |m: u64| Duration::from_secs(m * 60);
-    sim.m = UlcerRiskMachine::new(UlcerConfig { interval: minutes(10), due_soon: minutes(2), overdue_after: minutes(3), ..UlcerConfig::default() });
+    sim.m = UlcerRiskMachine::new(UlcerConfig {
+        interval: minutes(10),
+        due_soon: minutes(2),
+        overdue_after: minutes(3),
+        ..UlcerConfig::default()
+    });
     sim.run(1, BACK, supine());
     // The mat goes quiet: the clock escalates at the exact boundaries, and with no sample for the
     // offload time the regions count as offloaded. (The mat machine only runs these timeouts
     // while the device is functional, so a disconnected mat does not look offloaded.)
     sim.idle(60);
-    assert_eq!(sim.tiers(), vec![
-        (8, RepositioningTier::DueSoon),
-        (10, RepositioningTier::Due),
-        (13, RepositioningTier::Overdue),
-        (15, RepositioningTier::Ok)
-    ]);
+    assert_eq!(
+        sim.tiers(),
+        vec![(8, RepositioningTier::DueSoon), (10, RepositioningTier::Due), (13, RepositioningTier::Overdue), (15, RepositioningTier::Ok)]
+    );
 }
 
 #[test]
@@ -172,7 +175,11 @@ fn a_short_lift_is_not_offloading_but_fifteen_minutes_off_is() {
     sim.run(60, BACK, supine());
     sim.run(10, RegionLoads::EMPTY, None);
     sim.run(60, BACK, supine());
-    assert_eq!(sim.tiers().iter().find(|(_, t)| *t == RepositioningTier::Due), Some(&(120, RepositioningTier::Due)), "10 min off counts as loaded");
+    assert_eq!(
+        sim.tiers().iter().find(|(_, t)| *t == RepositioningTier::Due),
+        Some(&(120, RepositioningTier::Due)),
+        "10 min off counts as loaded"
+    );
 
     let mut sim = Sim::new();
     sim.run(60, BACK, supine());
@@ -222,7 +229,11 @@ fn an_unsure_reading_during_the_confirmation_does_not_cancel_the_turn() {
         sim.m.handle_regions(sim.now + Duration::from_secs(second), BACK, reading);
     }
     sim.drain();
-    assert!(sim.out.iter().any(|(_, o)| *o == UlcerOutput::Turned(TurnReason::Posture(Posture::Supine, Posture::LeftLateral))), "{:?}", sim.out);
+    assert!(
+        sim.out.iter().any(|(_, o)| *o == UlcerOutput::Turned(TurnReason::Posture(Posture::Supine, Posture::LeftLateral))),
+        "{:?}",
+        sim.out
+    );
     // A confident reading of the old posture does cancel it.
     let mut sim = Sim::new();
     sim.run(30, BACK, supine());
