@@ -23,7 +23,7 @@ pub struct ReportClock {
     #[cfg_attr(feature = "json-schema", schemars(range(min = -840, max = 840)))]
     pub utc_offset_minutes: Option<i16>,
     /// The IANA zone name (`Europe/Madrid`), printed beside the time.
-    #[cfg_attr(feature = "json-schema", schemars(length(max = 64)))]
+    #[cfg_attr(feature = "json-schema", schemars(pattern(r"^[A-Za-z0-9/_+\-]{1,64}$")))]
     pub time_zone: Option<String>,
 }
 

@@ -13,6 +13,13 @@ pub const NAME_MAX: usize = 20;
 /// The alarm kinds that can go out, in the hub's stored spelling.
 pub const ALARM_KINDS: [&str; 2] = ["Missing", "Ulcer Risk"];
 
+/// A port as any JSON integer (`464.0` included, as JSON Schema's `integer` allows), out of range
+/// of `u32` refused here and outside 1–65535 by [`validate_alarm_manager`].
+fn port_number<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Result<u32, D::Error> {
+    let value = super::lenient::integer(deserializer)?;
+    u32::try_from(value).map_err(|_| serde::de::Error::custom(format!("invalid value: {value}, expected a port from 1 to 65535")))
+}
+
 /// The body of `PUT /api/alarmManager`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "camelCase")]
@@ -22,7 +29,8 @@ pub struct AlarmManagerInput {
     /// The manager's host name or address.
     #[schemars(length(min = 1, max = HOST_MAX), pattern(r"^[A-Za-z0-9.:\-\[\]]+$"))]
     pub host: String,
-    /// Its MLLP port.
+    /// Its MLLP port (a JSON integer; `2575.0` is the same number).
+    #[serde(deserialize_with = "port_number")]
     #[schemars(range(min = 1, max = 65535))]
     pub port: u32,
     /// MSH-3 (empty: `PMAT_HUB`).
@@ -77,6 +85,15 @@ pub fn validate_alarm_manager(input: &AlarmManagerInput) -> Result<(), Invalid> 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_port_is_any_json_integer_and_nothing_else() {
+        let body = |port: &str| format!(r#"{{"enabled":true,"host":"nurse-call","port":{port},"kinds":["Missing"]}}"#);
+        let parsed: AlarmManagerInput = serde_json::from_str(&body("464.0")).expect("an integral float is an integer");
+        assert_eq!(parsed.port, 464);
+        assert!(serde_json::from_str::<AlarmManagerInput>(&body("464.5")).is_err());
+        assert!(serde_json::from_str::<AlarmManagerInput>(&body("-1")).is_err());
+    }
 
     fn input() -> AlarmManagerInput {
         AlarmManagerInput {

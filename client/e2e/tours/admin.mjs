@@ -237,7 +237,7 @@ export async function run({ base, page, context, newBrowser, test, shot }) {
     await page.waitForURL((u) => u.pathname === '/devices');
     const updated = page.locator(`[data-testid="device-card"][data-device-id="${id}"]`);
     await updated.getByText('Tour Bed 7').waitFor();
-    await updated.getByText('Bed 7', { exact: true }).waitFor();
+    await updated.getByTestId('card-bed').getByText('Bed 7', { exact: true }).waitFor();
     ok('deviceInfoUpdated, back to /devices, the card shows "Tour Bed 7" / "Bed 7"');
     await page.reload();
     await page.locator(`[data-testid="device-card"][data-device-id="${id}"]`).getByText('Tour Bed 7').waitFor();

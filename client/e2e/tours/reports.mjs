@@ -126,7 +126,7 @@ export async function run({ base, page, test, login, artifacts }) {
     const plan = [
       ['Podology IoT', 'Static'],
       ['Podology IoT', 'Balance'],
-      ['Podology IoT', 'Dynamic', 8],
+      ['Podology IoT', 'Dynamic', 15],
       ['Seating Mat IoT', 'Static'],
       ['Seating Mat IoT', 'Fitting'],
       ['Mattress Mat IoT', 'Static'],

@@ -925,7 +925,7 @@ export interface components {
             kinds: string[];
             /**
              * Format: uint32
-             * @description Its MLLP port.
+             * @description Its MLLP port (a JSON integer; `2575.0` is the same number).
              */
             port: number;
             /**
@@ -959,7 +959,7 @@ export interface components {
             kinds: string[];
             /**
              * Format: uint32
-             * @description Its MLLP port.
+             * @description Its MLLP port (a JSON integer; `2575.0` is the same number).
              */
             port: number;
             /**

@@ -83,7 +83,7 @@ export function DeviceCard({ deviceId, company, actions }: { deviceId: string; c
           <span className="device-card-bed-label" data-testid="card-location-label">
             {variants.seatingLabels ? t('variants.sit') : t(locationLabelKey(info?.location))}
           </span>
-          {view.bed || '—'}
+          <span data-testid="card-bed">{view.bed || '—'}</span>
         </div>
       ) : null}
       <dl>
