@@ -14,6 +14,16 @@ pub const MAX_UTC_OFFSET_MINUTES: i16 = 14 * 60;
 /// has 32 characters).
 pub const MAX_ZONE_NAME_CHARS: usize = 64;
 
+/// Minutes as any JSON integer (`60.0` included, as JSON Schema's `integer` allows); a fraction
+/// or a number beyond `i16` is refused here, beyond ±840 by [`ReportClock::check`].
+fn whole_minutes<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Result<Option<i16>, D::Error> {
+    match Option::<f64>::deserialize(deserializer)? {
+        None => Ok(None),
+        Some(v) if v.fract() == 0.0 && (f64::from(i16::MIN)..=f64::from(i16::MAX)).contains(&v) => Ok(Some(v as i16)),
+        Some(v) => Err(serde::de::Error::custom(format!("invalid value: {v}, expected whole minutes"))),
+    }
+}
+
 /// The user's clock for one record: its offset from UTC and the zone's name.
 #[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
@@ -21,6 +31,7 @@ pub const MAX_ZONE_NAME_CHARS: usize = 64;
 pub struct ReportClock {
     /// Minutes east of UTC at the record's creation (UTC+01:00 is 60); UTC when absent.
     #[cfg_attr(feature = "json-schema", schemars(range(min = -840, max = 840)))]
+    #[serde(deserialize_with = "whole_minutes")]
     pub utc_offset_minutes: Option<i16>,
     /// The IANA zone name (`Europe/Madrid`), printed beside the time.
     #[cfg_attr(feature = "json-schema", schemars(pattern(r"^[A-Za-z0-9/_+\-]{1,64}$")))]
@@ -91,6 +102,15 @@ impl ReportClock {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_offset_is_any_json_integer_and_whole_minutes_only() {
+        let clock: ReportClock = serde_json::from_str(r#"{"utcOffsetMinutes": -286.0}"#).expect("an integral float");
+        assert_eq!(clock.utc_offset_minutes, Some(-286));
+        assert!(serde_json::from_str::<ReportClock>(r#"{"utcOffsetMinutes": 60.5}"#).is_err());
+        assert_eq!(serde_json::from_str::<ReportClock>(r#"{"utcOffsetMinutes": null}"#).expect("null").utc_offset_minutes, None);
+        assert_eq!(serde_json::from_str::<ReportClock>("{}").expect("absent").utc_offset_minutes, None);
+    }
 
     // 1,764,171,060 s = 2025-11-26T15:31:00Z.
     const T: i64 = 1_764_171_060;
