@@ -128,7 +128,7 @@ export async function run({ base, page, test, login, artifacts }) {
       ['Podology IoT', 'Balance'],
       ['Podology IoT', 'Dynamic', 15],
       ['Seating Mat IoT', 'Static'],
-      ['Seating Mat IoT', 'Fitting'],
+      ['Seating Mat IoT', 'Fitting', 15],
       ['Mattress Mat IoT', 'Static'],
       ['Rehab Mat', 'Static'],
       ['Rehab Mat', 'Balance'],
@@ -147,7 +147,7 @@ export async function run({ base, page, test, login, artifacts }) {
       const listed = [];
       for (let p = 1; p <= 2; p++) {
         const res = await api(page, `/api/podometryAnalysisPatient/${userId}/${patientId}/all/${p}`);
-        if (Array.isArray(res.body)) listed.push(...res.body);
+        if (Array.isArray(res.body?.analyses)) listed.push(...res.body.analyses);
       }
       records.splice(0, records.length, ...listed);
     }
