@@ -77,7 +77,8 @@ pub fn analysis_pdf(input: &AnalysisReportInput, options: &LayoutOptions) -> Res
     let (width, height) = PaperSize::A4.points();
     let mut doc = Document::new(width, height)?;
     let lang = options.language;
-    let scale = PressureScale::new(input.device_type, options.pressure_unit, input.branding.fitness);
+    let scale = PressureScale::new(input.device_type, options.pressure_unit, input.branding.fitness)
+        .calibrated(input.result.as_ref().and_then(AnalysisResult::weight_calibration));
     let widgets = options.effective_widgets(!input.notes.trim().is_empty());
     let figures = input.result.as_ref().map(|r| figures(r, input.device_type, &input.map, &scale, lang)).unwrap_or_default();
     let summary = SummaryLayout::new(&doc, input, &figures, widgets.contains(&Widget::Notes));

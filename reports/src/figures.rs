@@ -10,7 +10,7 @@ use mat_core::analysis::seating::window_cells;
 use mat_core::analysis::seating_static::seating_static;
 use mat_core::analysis::units::{MMHG_PER_KPA, cell_pitch_cm, is_mattress};
 use mat_core::analysis::{
-    AnalysisResult, BedStaticResult, NamedParameter, ParameterValue, PressureFrame, SeatingStaticResult, StaticResult,
+    AnalysisKind, AnalysisResult, BedStaticResult, NamedParameter, ParameterValue, PressureFrame, SeatingStaticResult, StaticResult,
 };
 use mat_protocol::device_type::{DeviceType, PageFamily};
 
@@ -104,6 +104,7 @@ impl Writer<'_> {
 pub fn figures(result: &AnalysisResult, device: DeviceType, map: &ReportMap, scale: &PressureScale, lang: Language) -> Figures {
     let w = Writer { lang, scale };
     let mut f = Figures::default();
+    pressure_basis(&w, result, &mut f);
     match result {
         AnalysisResult::Static(r) => static_figures(&w, r, device, map, &mut f),
         AnalysisResult::SeatingStatic(r) => seat_figures(&w, r, &mut f),
@@ -184,6 +185,20 @@ pub fn figures(result: &AnalysisResult, device: DeviceType, map: &ReportMap, sca
     f
 }
 
+/// What a static result's pressures are read with, first on the page: the weighed patient's
+/// calibration (spec §9: "70 % × 72 kg") or the sensor's documented scale. The fitness variant's
+/// scale is its own (spec §1) and the other kinds' pressures are the sensor's.
+fn pressure_basis(w: &Writer<'_>, result: &AnalysisResult, f: &mut Figures) {
+    if w.scale.fitness || result.kind() != AnalysisKind::Static {
+        return;
+    }
+    let basis = match result.weight_calibration() {
+        Some(c) => format!("{}: {} % × {} kg", w.t(Text::WeightBasis), w.n(c.load_share * 100.0, 0), w.n(c.weight_kg, 1)),
+        None => w.t(Text::SensorBasis),
+    };
+    f.key.push((w.t(Text::PressureScaleLabel), basis));
+}
+
 fn static_figures(w: &Writer<'_>, r: &StaticResult, device: DeviceType, map: &ReportMap, f: &mut Figures) {
     match StaticBody::of(device) {
         StaticBody::Feet => {
@@ -233,7 +248,7 @@ fn static_figures(w: &Writer<'_>, r: &StaticResult, device: DeviceType, map: &Re
         StaticBody::Seat | StaticBody::Bed => {
             let Ok(frame) = PressureFrame::new(map.rows, map.cols, map.cells.clone()) else { return };
             if StaticBody::of(device) == StaticBody::Seat {
-                seat_figures(w, &seating_static(&frame, device), f);
+                seat_figures(w, &seating_static(&frame, device, None), f);
             } else {
                 let bmi_inputs = r.mattress.as_ref().map_or((None, None), |m| (m.weight_kg, m.height_cm));
                 bed_figures(w, &bed_static(&frame, device, bmi_inputs.0, bmi_inputs.1), f);
@@ -323,7 +338,7 @@ fn series_max(parameters: &[NamedParameter], name: &str) -> Option<f64> {
 mod tests {
     use super::*;
     use mat_core::analysis::dynamic_podology::DynamicResult;
-    use mat_core::analysis::{AnalysisKind, AnalysisParams, Capture, PressureFrame, analyse};
+    use mat_core::analysis::{AnalysisParams, Capture, PressureFrame, analyse};
 
     fn analysed(device: DeviceType, map: &ReportMap) -> AnalysisResult {
         let mut capture = Capture::new(device, map.rows, map.cols);
@@ -359,6 +374,8 @@ mod tests {
         assert!(!all.contains("foot") && !all.contains("Height"), "{all}");
         assert!(all.contains("Maximum pressure: 40.0 mmHg"), "{all}");
         assert!(all.contains("BMI: 22.9 kg/m²"), "{all}");
+        // A bed reads the sensor's own scale whatever the weight (docs/decisions.md).
+        assert!(all.contains("Pressure scale: Sensor's documented scale"), "{all}");
         // mat-core's regions: the sacrum and pelvis span columns 4 + 40 × 0.40 = 20 to 4 + 40 × 0.58 = 27,
         // the four 100-step hip columns and three of 50: (4 × 100 + 3 × 50) / 7 × 0.4 = 31.4 mmHg.
         assert!(all.contains("Sacrum and pelvis: Peak 40.0 mmHg · Mean 31.4 mmHg · 1344 cm²"), "{all}");
@@ -378,9 +395,11 @@ mod tests {
         let f = figures(&analysed(DeviceType::SeatingMatIoT, &map), DeviceType::SeatingMatIoT, &map, &scale, Language::Fr);
         let all = labels(&f.key);
         assert!(!all.contains("pied"), "{all}");
-        // 80 cells of 4 cm²; 120 units × 1000/255 Pa = 3,5 mmHg.
+        // 80 cells of 4 cm² carry 70 % of the patient's 70 kg (480.5 N): 1.50 N/cm² = 15.0 kPa =
+        // 112.6 mmHg in every cell (spec §9's weight calibration, stated on the page).
         assert!(all.contains("Surface de contact: 320 cm²"), "{all}");
-        assert!(all.contains("Pression maximale: 3,5 mmHg"), "{all}");
+        assert!(all.contains("Pression maximale: 112,6 mmHg"), "{all}");
+        assert!(all.contains("Échelle de pression: Poids du patient: 70 % × 70,0 kg"), "{all}");
     }
 
     #[test]

@@ -114,10 +114,13 @@ pub enum Text {
     LoadFrontBack,
     IschialLeft,
     IschialRight,
+    PressureScaleLabel,
+    WeightBasis,
+    SensorBasis,
 }
 
 /// Rows in [`Text`] order, columns in [`Language::ALL`] order.
-const TEXTS: [[&str; 8]; 67] = [
+const TEXTS: [[&str; 8]; 70] = [
     [
         "Informe de análisis",
         "Αναφορά ανάλυσης",
@@ -491,6 +494,36 @@ const TEXTS: [[&str; 8]; 67] = [
         "Правый седалищный пик",
         "右坐骨ピーク",
     ],
+    [
+        "Escala de presión",
+        "Κλίμακα πίεσης",
+        "Pressure scale",
+        "Échelle de pression",
+        "Scala di pressione",
+        "Drukschaal",
+        "Шкала давления",
+        "圧力スケール",
+    ],
+    [
+        "Peso del paciente",
+        "Βάρος ασθενούς",
+        "Patient's weight",
+        "Poids du patient",
+        "Peso del paziente",
+        "Gewicht van de patiënt",
+        "Вес пациента",
+        "患者の体重",
+    ],
+    [
+        "Escala documentada del sensor",
+        "Τεκμηριωμένη κλίμακα αισθητήρα",
+        "Sensor's documented scale",
+        "Échelle documentée du capteur",
+        "Scala documentata del sensore",
+        "Gedocumenteerde schaal van de sensor",
+        "Документированная шкала датчика",
+        "センサーの公称スケール",
+    ],
 ];
 
 /// The phrase `text` in `language`.
@@ -509,7 +542,7 @@ mod tests {
 
     #[test]
     fn every_language_has_every_phrase_and_they_differ_where_expected() {
-        assert_eq!(TEXTS.len(), Text::IschialRight as usize + 1);
+        assert_eq!(TEXTS.len(), Text::SensorBasis as usize + 1);
         for row in TEXTS {
             assert!(row.iter().all(|t| !t.is_empty()));
         }

@@ -1,7 +1,7 @@
 //! The pressure unit a report prints: mmHg (the hub's scale, `mat_protocol::scale`), or kPa for
 //! the fitness variant (spec §1: sensor units × 0.06) or when the layout options ask for it.
 
-use mat_core::analysis::units::{cell_kpa, cell_mmhg, fitness_kpa};
+use mat_core::analysis::units::{WeightCalibration, cell_kpa, cell_mmhg, fitness_kpa};
 use mat_protocol::device_type::DeviceType;
 use serde::{Deserialize, Serialize};
 
@@ -15,24 +15,39 @@ pub enum PressureUnit {
     KPa,
 }
 
-/// How a map's cells become pressures: the device's scale in the chosen unit.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// How a map's cells become pressures: the device's scale in the chosen unit, or the weighed
+/// patient's calibration the capture was analysed with.
+#[derive(Debug, Clone, Copy, PartialEq)]
 pub struct PressureScale {
     pub device: DeviceType,
     pub unit: PressureUnit,
     /// The company's fitness variant: kPa as sensor units × 0.06.
     pub fitness: bool,
+    /// The capture's weight calibration (spec §9), read instead of the device's scale.
+    pub calibration: Option<WeightCalibration>,
 }
 
 impl PressureScale {
     /// The unit asked for, else kPa for the fitness variant and mmHg for everyone else.
     pub fn new(device: DeviceType, asked: Option<PressureUnit>, fitness: bool) -> PressureScale {
         let unit = asked.unwrap_or(if fitness { PressureUnit::KPa } else { PressureUnit::MmHg });
-        PressureScale { device, unit, fitness }
+        PressureScale { device, unit, fitness, calibration: None }
+    }
+
+    /// The same scale reading a capture's cells through the patient's weight `calibration` (the
+    /// fitness variant keeps its own scale: spec §1).
+    pub fn calibrated(self, calibration: Option<WeightCalibration>) -> PressureScale {
+        PressureScale { calibration: if self.fitness { None } else { calibration }, ..self }
     }
 
     /// A cell value (sensor units of `device`, fractional for means) as a pressure.
     pub fn pressure(&self, cell: f64) -> f64 {
+        if let (Some(c), false) = (self.calibration, self.fitness) {
+            return match self.unit {
+                PressureUnit::KPa => cell * c.kpa_per_step,
+                PressureUnit::MmHg => cell * c.mmhg_per_step(),
+            };
+        }
         match (self.unit, self.fitness) {
             (PressureUnit::KPa, true) => fitness_kpa(cell),
             (PressureUnit::KPa, false) => cell * cell_kpa(self.device, 1),
@@ -75,6 +90,18 @@ mod tests {
         // The fitness variant: sensor units × 0.06 kPa.
         let fitness = PressureScale::new(DeviceType::FitnessMat, None, true);
         assert_eq!(fitness.symbol(), "kPa");
+        assert!((fitness.pressure(100.0) - 6.0).abs() < 1e-9);
+    }
+
+    #[test]
+    fn a_weighed_capture_reads_through_its_calibration_except_in_the_fitness_scale() {
+        let c = WeightCalibration { weight_kg: 70.0, load_share: 0.7, cell_area_cm2: 4.0, kpa_per_step: 0.1 };
+        let plate = PressureScale::new(DeviceType::PodologyIoT, None, false).calibrated(Some(c));
+        assert!((plate.pressure(150.0) - 15.0 * 7.50062).abs() < 1e-9);
+        let plate_kpa = PressureScale::new(DeviceType::PodologyIoT, Some(PressureUnit::KPa), false).calibrated(Some(c));
+        assert!((plate_kpa.pressure(150.0) - 15.0).abs() < 1e-9);
+        let fitness = PressureScale::new(DeviceType::FitnessMat, None, true).calibrated(Some(c));
+        assert_eq!(fitness.calibration, None);
         assert!((fitness.pressure(100.0) - 6.0).abs() < 1e-9);
     }
 }

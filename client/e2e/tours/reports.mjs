@@ -175,7 +175,8 @@ export async function run({ base, page, test, login, artifacts }) {
     if (!/^maria-garcia-perez_static_\d{4}-\d{2}-\d{2}_\d{4}\.pdf$/.test(fileName)) throw new Error(`download named ${fileName}`);
     const text = keep(artifacts, `modal-${fileName}`, readFileSync(await download.path()));
     const zone = await page.evaluate(() => Intl.DateTimeFormat().resolvedOptions().timeZone);
-    for (const phrase of [patientName, '64.5 kg', '168 cm', `(${zone})`, 'mmHg', 'Left foot']) {
+    // Spec §9's weight calibration: the capture-day weight, and the page says so.
+    for (const phrase of [patientName, '64.5 kg', '168 cm', `(${zone})`, 'mmHg', 'Left foot', 'Pressure scale', '70 % × 64.5 kg']) {
       if (!text.includes(phrase)) throw new Error(`"${phrase}" missing from the report:\n${text}`);
     }
     if (text.includes('80.0 kg')) throw new Error('the report shows today\'s weight');

@@ -24,21 +24,8 @@ export function variantsFrom(value: unknown): CompanyVariants {
   };
 }
 
-/** Spec §9: the fitness variant shows pressures × 0.06, in kPa. */
-export const FITNESS_PRESSURE_FACTOR = 0.06;
-
 /** Spec §4: the fitness variant's 24 h static analysis: one capture an hour, 24 times. */
 export const DAILY_STATIC_ANALYSIS = { periodMs: 3_600_000, repetitions: 24 } as const;
-
-/** A pressure as the company sees it: scaled for fitness, as measured otherwise. */
-export function displayedPressure(raw: number, variants: CompanyVariants): number {
-  return variants.fitness ? raw * FITNESS_PRESSURE_FACTOR : raw;
-}
-
-/** The unit shown after pressures: kPa for fitness; none (the device's own scale) otherwise. */
-export function pressureUnit(variants: CompanyVariants): 'kPa' | null {
-  return variants.fitness ? 'kPa' : null;
-}
 
 /** Whether the global centre-of-pressure marker and value are shown. */
 export const showsCentreOfPressure = (variants: CompanyVariants): boolean => !variants.hideCentreOfPressure;

@@ -1,16 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import {
   DAILY_STATIC_ANALYSIS,
-  displayedPressure,
-  FITNESS_PRESSURE_FACTOR,
   NO_VARIANTS,
   offersDailyStaticAnalysis,
-  pressureUnit,
   showsCentreOfPressure,
   showsCompanyOnCards,
   variantsFrom,
 } from './companyVariants';
-import { formatBirthDate, formatDateTime, formatDuration, formatNumber, formatPercent, formatPressure, localeOf } from './format';
+import { formatBirthDate, formatDateTime, formatDuration, formatNumber, formatPercent, localeOf } from './format';
 import { LANGUAGES } from './i18n';
 
 describe('numbers, dates and units follow the user’s language', () => {
@@ -62,16 +59,6 @@ describe('numbers, dates and units follow the user’s language', () => {
 
 describe('company variants change what is shown (spec §6, §9)', () => {
   const fitness = { ...NO_VARIANTS, fitness: true };
-
-  it('fitness scales pressures by 0.06 and shows kPa', () => {
-    expect(FITNESS_PRESSURE_FACTOR).toBe(0.06);
-    expect(displayedPressure(200, fitness)).toBeCloseTo(12);
-    expect(displayedPressure(200, NO_VARIANTS)).toBe(200);
-    expect(pressureUnit(fitness)).toBe('kPa');
-    expect(pressureUnit(NO_VARIANTS)).toBeNull();
-    expect(formatPressure(123, 'es', fitness)).toBe('7,38 kPa');
-    expect(formatPressure(123, 'en', NO_VARIANTS)).toBe('123');
-  });
 
   it('fitness offers the 24 h static analysis: every hour, 24 times', () => {
     expect(offersDailyStaticAnalysis(fitness)).toBe(true);

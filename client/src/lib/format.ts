@@ -5,7 +5,6 @@
 //! shown as stored (UTC), so it never moves a day (docs/decisions.md).
 
 import { useTranslation } from 'react-i18next';
-import { displayedPressure, pressureUnit, type CompanyVariants } from './companyVariants';
 import { FALLBACK_LANGUAGE, LANGUAGES, type Language } from './i18n';
 
 /** The locale each interface language formats with. */
@@ -33,11 +32,6 @@ export function formatNumber(value: number, lng: string, maxDecimals = 2): strin
 }
 
 /** A pressure with the company's variant applied: "12,3 kPa" for fitness, the device's value otherwise. */
-export function formatPressure(raw: number, lng: string, variants: CompanyVariants): string {
-  const value = formatNumber(displayedPressure(raw, variants), lng);
-  const unit = pressureUnit(variants);
-  return unit ? `${value} ${unit}` : value;
-}
 
 /** A percentage with one decimal (spec §9: shares in percent to 1 decimal); `share` is 0..1. */
 export function formatPercent(share: number, lng: string): string {
@@ -111,7 +105,6 @@ export function useFormat() {
   return {
     locale: localeOf(lng),
     number: (value: number, maxDecimals?: number) => formatNumber(value, lng, maxDecimals),
-    pressure: (raw: number, variants: CompanyVariants) => formatPressure(raw, lng, variants),
     percent: (share: number) => formatPercent(share, lng),
     dateTime: (value: Date | number) => formatDateTime(value, lng),
     time: (value: Date | number) => formatTime(value, lng),

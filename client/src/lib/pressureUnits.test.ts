@@ -3,8 +3,10 @@ import PRESSURE_SCALE from '../test/fixtures/pressureScale.json';
 import DEVICE_TYPES from '../test/fixtures/deviceTypes.json';
 import type { PressureScale } from '../api/types';
 import {
+  calibratedDisplay,
   displayToSteps,
   effectiveUnit,
+  formatMmhg,
   formatPressure,
   hubUnitsTo,
   pressureDisplay,
@@ -42,6 +44,29 @@ describe('pressure units (issue 22, spec §9)', () => {
     expect(fit).toMatchObject({ unit: 'kPa', fitness: true });
     expect(stepsToDisplay(100, fit)).toBeCloseTo(6, 12);
     expect(formatPressure(100, fit, 'en')).toBe('6\u00a0kPa');
+  });
+
+  it('reads a weighed capture through its calibration, in the unit the user chose (spec §9)', () => {
+    const calibration = { weightKg: 70, loadShare: 0.7, cellAreaCm2: 4, kpaPerStep: 0.1 };
+    const plate = calibratedDisplay(pressureDisplay(scale, perCell('Podology IoT'), null, false), calibration, scale)!;
+    // 150 steps × 0.1 kPa = 15 kPa = 112.5 mmHg.
+    expect(stepsToDisplay(150, plate)).toBeCloseTo(112.509, 3);
+    expect(formatPressure(150, plate, 'es')).toBe('112,5\u00a0mmHg');
+    const kpa = calibratedDisplay(pressureDisplay(scale, perCell('Podology IoT'), 'kPa', false), calibration, scale)!;
+    expect(stepsToDisplay(150, kpa)).toBeCloseTo(15, 9);
+    // Without a calibration the device's scale; the fitness variant keeps its 0.06.
+    const plain = pressureDisplay(scale, perCell('Podology IoT'), null, false);
+    expect(calibratedDisplay(plain, null, scale)).toBe(plain);
+    const fit = pressureDisplay(scale, perCell('Fitness Mat'), null, true);
+    expect(calibratedDisplay(fit, calibration, scale)).toBe(fit);
+  });
+
+  it('writes the mmHg figures of seats and beds in the chosen unit', () => {
+    const mmhg = pressureDisplay(scale, perCell('Seating Mat IoT'), null, false);
+    expect(formatMmhg(112.5, mmhg, scale, 'en')).toBe('112.5\u00a0mmHg');
+    const kpa = pressureDisplay(scale, perCell('Seating Mat IoT'), 'kPa', false);
+    expect(formatMmhg(112.5, kpa, scale, 'fr')).toBe('15\u00a0kPa');
+    expect(formatMmhg(112.5, null, scale, 'en')).toBe('—');
   });
 
   it('has no display for readings that are not pressures, nor before the hub has answered', () => {

@@ -85,6 +85,36 @@ export function pressureDisplay(
   return { unit, perStep: hubUnitsTo(unitsPerCell, unit, scale), decimals: decimalsOf(unit), fitness: false };
 }
 
+/** Pascals in one `unit`, as the hub says (NaN when it does not offer the unit). */
+const pascalsOf = (unit: PressureUnit, scale: PressureScale): number => scale.pascalPer.find((u) => u.unit === unit)?.pascals ?? Number.NaN;
+
+/**
+ * A capture's weight calibration (spec §9, computed and stored by the hub's analysis engine with
+ * the result: `pressureCalibration`): how many kPa one step of that capture's cells is.
+ */
+export interface WeightCalibration {
+  weightKg: number;
+  loadShare: number;
+  cellAreaCm2: number;
+  kpaPerStep: number;
+}
+
+/**
+ * The display of a capture analysed with a weighed patient's `calibration`: the same unit, one
+ * step worth the calibration's kPa. The fitness variant keeps its own scale (spec §1).
+ */
+export function calibratedDisplay(display: PressureDisplay | null, calibration: WeightCalibration | null | undefined, scale: PressureScale | null): PressureDisplay | null {
+  if (!display || !calibration || display.fitness || !scale) return display;
+  return { ...display, perStep: (calibration.kpaPerStep * 1000) / pascalsOf(display.unit, scale) };
+}
+
+/** A pressure the hub gives in mmHg (seat and bed figures) in the display unit; fitness reads kPa. */
+export function mmhgToDisplay(mmhg: number, d: PressureDisplay, scale: PressureScale | null): number {
+  const unit = d.fitness ? 'kPa' : d.unit;
+  if (!scale || unit === 'mmHg') return mmhg;
+  return (mmhg * pascalsOf('mmHg', scale)) / pascalsOf(unit, scale);
+}
+
 /** A cell value (the device's steps) in the display unit. */
 export const stepsToDisplay = (steps: number, d: PressureDisplay): number => steps * d.perStep;
 
@@ -100,6 +130,21 @@ export function formatPressureValue(steps: number, d: PressureDisplay, lng: stri
 export function formatPressure(steps: number, d: PressureDisplay, lng: string): string {
   const value = formatPressureValue(steps, d, lng);
   return value === '—' ? value : `${value}\u00a0${d.unit}`;
+}
+
+/**
+ * The display of a stored result's pressures: its device's, read through the weighed patient's
+ * calibration when the result carries one.
+ */
+export function useResultPressureDisplay(deviceType: string | undefined, calibration: WeightCalibration | null | undefined): PressureDisplay | null {
+  return calibratedDisplay(usePressureDisplay(deviceType), calibration, useAtomValue(pressureScaleAtom));
+}
+
+/** A value the hub gives in mmHg with the display's unit, in the user's language ("112,6 mmHg", "15,01 kPa"). */
+export function formatMmhg(mmhg: number, d: PressureDisplay | null, scale: PressureScale | null, lng: string): string {
+  if (!d || !Number.isFinite(mmhg)) return '—';
+  const unit = d.fitness ? 'kPa' : d.unit;
+  return `${formatNumber(mmhgToDisplay(mmhg, d, scale), lng, decimalsOf(unit))}\u00a0${unit}`;
 }
 
 /** The display of `deviceType`'s pressures for the signed-in user; null as for {@link pressureDisplay}. */

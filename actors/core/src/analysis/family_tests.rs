@@ -117,3 +117,45 @@ fn a_seat_dynamic_capture_gives_the_seating_panels_and_a_rehab_mat_the_body_cent
     let AnalysisResult::Rehab(r) = analyse(kind, &rehab, &AnalysisParams::default()).unwrap() else { panic!() };
     assert_eq!(r.rings.iter().map(|g| g.radius).collect::<Vec<_>>(), [11.0, 18.0, 25.0]);
 }
+
+/// Two standing feet on a 24×24 podology plate: heels and forefeet of a few cells each.
+fn standing(_: usize) -> Vec<u16> {
+    let mut cells = vec![0u16; 24 * 24];
+    for (r0, c0) in [(4, 5), (15, 5), (4, 15), (15, 15)] {
+        for r in r0..r0 + 5 {
+            for c in c0..c0 + 4 {
+                cells[r * 24 + c] = 150;
+            }
+        }
+    }
+    cells
+}
+
+#[test]
+fn a_weighed_patient_on_a_plate_or_a_seat_calibrates_the_static_pressures() {
+    let weighed = AnalysisParams { weight_kg: Some(70.0), height_cm: Some(170.0) };
+    // The plate: 80 cells of 150 steps, 4 cm² each, carry 70 % of 70 kg (480.5 N): each cell
+    // 480.5 N / 80 / 4 cm² = 1.50 N/cm² = 15.0 kPa = 112.6 mmHg.
+    let plate = capture(DeviceType::PodologyIoT, 24, 24, 1, standing);
+    let AnalysisResult::Static(feet) = analyse(AnalysisKind::Static, &plate, &weighed).unwrap() else { panic!("feet expected") };
+    let c = feet.pressure_calibration.expect("a weighed patient's calibration");
+    assert!((c.kpa_per_step * f64::from(feet.max_pressure) - 15.015).abs() < 0.01, "{c:?}");
+    assert!((c.mmhg_per_step() * f64::from(feet.max_pressure) - 112.6).abs() < 0.1);
+    // Without a weight, the documented scale: no calibration stored.
+    let AnalysisResult::Static(unweighed) = analyse(AnalysisKind::Static, &plate, &AnalysisParams::default()).unwrap() else { panic!() };
+    assert_eq!(unweighed.pressure_calibration, None);
+
+    // The seat: its mmHg figures are the calibrated ones.
+    let seat = capture(DeviceType::SeatingMatIoT, 16, 16, 1, seated);
+    let AnalysisResult::SeatingStatic(s) = analyse(AnalysisKind::Static, &seat, &weighed).unwrap() else { panic!("seat expected") };
+    let c = s.pressure_calibration.expect("a weighed patient's calibration");
+    assert_eq!(s.max_pressure_mmhg, units::round_to(70.0 * c.mmhg_per_step(), 1));
+    assert!(s.max_pressure_mmhg > 50.0, "a sitter's ischial peak is tens of mmHg, not {}", s.max_pressure_mmhg);
+    let AnalysisResult::SeatingStatic(plain) = analyse(AnalysisKind::Static, &seat, &AnalysisParams::default()).unwrap() else { panic!() };
+    assert_eq!(plain.max_pressure_mmhg, units::round_to(70.0 * units::cell_mmhg(DeviceType::SeatingMatIoT, 1), 1));
+
+    // A bed keeps the documented scale whatever the weight (a share of the body that varies).
+    let bed = capture(DeviceType::MattressMatIoT, 48, 48, 1, lying);
+    let AnalysisResult::BedStatic(b) = analyse(AnalysisKind::Static, &bed, &weighed).unwrap() else { panic!("bed expected") };
+    assert_eq!(b.max_pressure_mmhg, 4.8);
+}

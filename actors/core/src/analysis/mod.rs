@@ -102,7 +102,7 @@ impl AnalysisKind {
 #[derive(Debug, Clone, Copy, Default, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct AnalysisParams {
-    /// Patient weight, kg (mattress BMI tile).
+    /// Patient weight, kg (mattress BMI tile; the weight calibration of plates and seats).
     pub weight_kg: Option<f64>,
     /// Patient height, cm (mattress BMI tile).
     pub height_cm: Option<f64>,
@@ -138,6 +138,16 @@ impl AnalysisResult {
             AnalysisResult::SeatingDynamic(_) => AnalysisKind::SeatingDynamic,
             AnalysisResult::Fitting(_) => AnalysisKind::Fitting,
             AnalysisResult::Rehab(_) => AnalysisKind::Rehab,
+        }
+    }
+
+    /// The weighed patient's calibration the result's pressures were read with (plates and
+    /// seats, spec §9), if any.
+    pub fn weight_calibration(&self) -> Option<units::WeightCalibration> {
+        match self {
+            AnalysisResult::Static(r) => r.pressure_calibration,
+            AnalysisResult::SeatingStatic(r) => r.pressure_calibration,
+            _ => None,
         }
     }
 
@@ -189,13 +199,23 @@ pub fn analyse(kind: AnalysisKind, capture: &Capture, params: &AnalysisParams) -
         AnalysisKind::Static => {
             let map = capture.mean_map();
             match device.analysis_family() {
-                Some(AnalysisFamily::Seating | AnalysisFamily::Horse) => {
-                    AnalysisResult::SeatingStatic(Box::new(seating_static::seating_static(&map, device)))
+                // A weighed patient on a seat or a plate rests on it whole for the capture: spec
+                // §9's weight calibration states their pressures. A bed (a share of the body on
+                // the sensor that varies with posture) and a saddle (rider and saddle on the horse)
+                // keep the documented scale.
+                Some(AnalysisFamily::Seating) => {
+                    let calibration = units::weight_calibration(device, params.weight_kg, map.cells());
+                    AnalysisResult::SeatingStatic(Box::new(seating_static::seating_static(&map, device, calibration)))
                 }
+                Some(AnalysisFamily::Horse) => AnalysisResult::SeatingStatic(Box::new(seating_static::seating_static(&map, device, None))),
                 Some(AnalysisFamily::Bed) => {
                     AnalysisResult::BedStatic(Box::new(bed_static::bed_static(&map, device, params.weight_kg, params.height_cm)))
                 }
-                _ => AnalysisResult::Static(Box::new(static_podology::static_podology(&map, units::cell_area_cm2(device)))),
+                _ => {
+                    let mut result = static_podology::static_podology(&map, units::cell_area_cm2(device));
+                    result.pressure_calibration = units::weight_calibration(device, params.weight_kg, map.cells());
+                    AnalysisResult::Static(Box::new(result))
+                }
             }
         }
         AnalysisKind::Dynamic => AnalysisResult::Dynamic(dynamic_podology::dynamic_podology(capture)?),

@@ -12,7 +12,7 @@ use mat_protocol::device_type::DeviceType;
 use super::frame::{PressureFrame, Region};
 use super::histogram::{Histogram, histogram};
 use super::seating::{dispersion_index, halves, peak_pressure_index, window_cells};
-use super::units::{active_floor, cell_mmhg, cell_pitch_cm, contact_area_cm2, round_to};
+use super::units::{WeightCalibration, active_floor, cell_mmhg, cell_pitch_cm, contact_area_cm2, round_to};
 
 /// The peak of one ischial window.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
@@ -55,12 +55,18 @@ pub struct SeatingStaticResult {
     pub center_of_pressure_cm: Option<[f64; 2]>,
     /// 8 bins over the maximum pressure (spec §2: seating pages show it).
     pub histogram: Histogram,
+    /// The patient's weight calibration (spec §9) the mmHg figures above were converted with,
+    /// when the patient was weighed; otherwise they are in the sensor's documented scale.
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub pressure_calibration: Option<WeightCalibration>,
 }
 
-/// Analyses one sitting map from `device`.
-pub fn seating_static(map: &PressureFrame, device: DeviceType) -> SeatingStaticResult {
+/// Analyses one sitting map from `device`; its pressures in mmHg through the patient's weight
+/// `calibration` when there is one, else through the device's documented scale.
+pub fn seating_static(map: &PressureFrame, device: DeviceType, calibration: Option<WeightCalibration>) -> SeatingStaticResult {
     let pitch = cell_pitch_cm(device);
-    let mmhg = |v: f64| round_to(cell_mmhg(device, 1) * v, 1);
+    let mmhg_per_step = calibration.map_or_else(|| cell_mmhg(device, 1), |c| c.mmhg_per_step());
+    let mmhg = |v: f64| round_to(mmhg_per_step * v, 1);
     let share = |part: u64, whole: u64| if whole > 0 { round_to(100.0 * part as f64 / whole as f64, 1) } else { 0.0 };
     let full = map.full_region();
     let total = map.region_stats(&full).load;
@@ -94,6 +100,7 @@ pub fn seating_static(map: &PressureFrame, device: DeviceType) -> SeatingStaticR
         mean_pressure_mmhg: mmhg(mean),
         center_of_pressure_cm: stats.center_of_pressure.map(|[x, y]| [round_to((x + 0.5) * pitch, 1), round_to((y + 0.5) * pitch, 1)]),
         histogram: histogram(map.cells()),
+        pressure_calibration: calibration,
     }
 }
 
@@ -122,7 +129,7 @@ mod tests {
 
     #[test]
     fn a_seat_reads_as_a_seat_with_both_ischial_peaks_and_its_shares() {
-        let r = seating_static(&seat(), DeviceType::SeatingMatIoT);
+        let r = seating_static(&seat(), DeviceType::SeatingMatIoT, None);
         // Left: 9 × 60 + 6 × 20 = 660; right: 9 × 90 + 6 × 20 = 930.
         assert_eq!(r.left_load_percent, round_to(100.0 * 660.0 / 1590.0, 1));
         assert_eq!(r.left_load_percent + r.right_load_percent, 100.0);
@@ -141,7 +148,7 @@ mod tests {
 
     #[test]
     fn a_seat_result_has_no_feet() {
-        let json = serde_json::to_value(seating_static(&seat(), DeviceType::SeatingMatIoT)).unwrap();
+        let json = serde_json::to_value(seating_static(&seat(), DeviceType::SeatingMatIoT, None)).unwrap();
         let text = json.to_string();
         assert!(!text.contains("Foot") && !text.contains("foot") && !text.contains("Left") && !text.contains("Heel"), "{text}");
     }

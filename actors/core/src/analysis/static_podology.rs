@@ -7,7 +7,7 @@ use super::feet::{split_feet, split_forefoot_heel};
 use super::frame::{PressureFrame, Region, RegionStats};
 use super::histogram::{Histogram, histogram};
 use super::mattress::MattressResult;
-use super::units::{ACTIVE_THRESHOLD, round_to};
+use super::units::{ACTIVE_THRESHOLD, WeightCalibration, round_to};
 
 /// The static result, with the JSON names of spec §3.
 ///
@@ -81,6 +81,10 @@ pub struct StaticResult {
     /// Profile and tiles, on mattress devices only.
     #[serde(skip_serializing_if = "Option::is_none", default)]
     pub mattress: Option<MattressResult>,
+    /// The patient's weight calibration of the cells (spec §9), when the patient was weighed:
+    /// the pressures above are converted with it rather than the sensor's documented scale.
+    #[serde(rename = "pressureCalibration", skip_serializing_if = "Option::is_none", default)]
+    pub pressure_calibration: Option<WeightCalibration>,
 }
 
 /// Analyses one map (a static capture's mean map). `cell_area_cm2` converts active cells to
@@ -137,6 +141,7 @@ pub fn static_podology(map: &PressureFrame, cell_area_cm2: f64) -> StaticResult 
         feet_separated: split.is_some_and(|s| s.separated),
         histogram: histogram(map.cells()),
         mattress: None,
+        pressure_calibration: None,
     }
 }
 

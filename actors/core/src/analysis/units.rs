@@ -3,6 +3,7 @@
 
 use mat_protocol::device_type::DeviceType;
 use mat_protocol::scale::{units_per_cell, units_to_kpa, units_to_mmhg};
+use serde::{Deserialize, Serialize};
 
 /// A cell at or above this pressure, in hub units (`protocol::scale`), is "active": spec §9
 /// counts contact area over cells with a pressure of at least 5, and the presence check uses the
@@ -55,6 +56,43 @@ pub fn calibration_factor(weight_kg: f64, sensor_sum: u64) -> Option<f64> {
         return None;
     }
     Some(weight_kg * WEIGHT_FACTOR * PRESSURE_UNIT_FACTOR / sensor_sum as f64)
+}
+
+/// The pressure scale of a static capture of a weighed patient on a plate or a seat (spec §9's
+/// weight calibration): the patient's weight × 0.7 taken as resting on the surface, spread over
+/// the map in proportion to its cells. Spec §9's factor (weight × 0.7 × 98.0665 ÷ the sum of the
+/// cells) reads in kPa for cells of 1 cm²; a cell of `cell_area_cm2` carries its share of the load
+/// over that area, so one step is the factor ÷ the area (a seat's 2 cm cells: ÷ 4). Stored with
+/// the result so that every reader (the browser, the PDF) converts that capture's cells with it
+/// and says so (docs/decisions.md, "Pressures of a weighed patient").
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct WeightCalibration {
+    /// The patient's weight at the capture, kg.
+    pub weight_kg: f64,
+    /// The share of it taken as resting on the surface (spec §9: 0.7).
+    pub load_share: f64,
+    /// The area of one cell, cm².
+    pub cell_area_cm2: f64,
+    /// kPa per step of the map's cells.
+    pub kpa_per_step: f64,
+}
+
+impl WeightCalibration {
+    /// mmHg per step of the map's cells.
+    pub fn mmhg_per_step(&self) -> f64 {
+        self.kpa_per_step * MMHG_PER_KPA
+    }
+}
+
+/// The weight calibration of a map from `device` (its cells in the device's steps) for a patient
+/// of `weight_kg`; `None` without a weight or a load.
+pub fn weight_calibration(device: DeviceType, weight_kg: Option<f64>, cells: &[u16]) -> Option<WeightCalibration> {
+    let weight_kg = weight_kg?;
+    let sum: u64 = cells.iter().map(|&c| u64::from(c)).sum();
+    let per_square_cm_cell = calibration_factor(weight_kg, sum)?;
+    let cell_area_cm2 = cell_area_cm2(device);
+    Some(WeightCalibration { weight_kg, load_share: WEIGHT_FACTOR, cell_area_cm2, kpa_per_step: per_square_cm_cell / cell_area_cm2 })
 }
 
 /// The millimetre-of-mercury display of spec §9: × 7.50062, rounded down, × 0.3, rounded.
@@ -181,6 +219,24 @@ mod tests {
         assert!((f - cell_kpa(DeviceType::SeatingMatIoT, 1)).abs() < 1e-12, "{f}");
         // The kPa → mmHg factor is the same physics as the unit's mmHg.
         assert!((MMHG_PER_KPA - 1000.0 / mat_protocol::scale::PASCAL_PER_MMHG).abs() < 1e-5);
+    }
+
+    #[test]
+    fn a_weighed_patient_calibrates_the_cells_over_their_area() {
+        // 70 kg on a seat (2 cm cells, 4 cm²) whose cells add up to 4,900 steps: 70 % of the weight,
+        // 480.5 N, over the loaded cells. Σ pressure × area = force: 4,900 × p × 4 cm² = 480.5 N.
+        let cells = [4900u16, 0, 0];
+        let c = weight_calibration(DeviceType::SeatingMatIoT, Some(70.0), &cells).unwrap();
+        assert_eq!(c.cell_area_cm2, 4.0);
+        assert_eq!(c.load_share, 0.7);
+        let force_n = 4900.0 * c.kpa_per_step * 1000.0 * c.cell_area_cm2 * 1e-4;
+        assert!((force_n - 70.0 * 0.7 * 9.80665).abs() < 1e-9, "{force_n}");
+        assert!((c.mmhg_per_step() - c.kpa_per_step * 7.50062).abs() < 1e-12);
+        // A podology plate's cell is 2 cm too; a floor mat's 1 cm² cell takes the spec's factor as is.
+        let floor = weight_calibration(DeviceType::FloorMat, Some(70.0), &cells).unwrap();
+        assert!((floor.kpa_per_step - calibration_factor(70.0, 4900).unwrap()).abs() < 1e-12);
+        assert_eq!(weight_calibration(DeviceType::SeatingMatIoT, None, &cells), None);
+        assert_eq!(weight_calibration(DeviceType::SeatingMatIoT, Some(70.0), &[0, 0]), None);
     }
 
     #[test]

@@ -4,8 +4,9 @@
 
 import { useAtomValue } from 'jotai';
 import { useTranslation } from 'react-i18next';
-import { companyVariantsAtom } from '../../lib/companyVariants';
 import { formatNumber } from '../../lib/format';
+import { formatMmhg, pressureScaleAtom, usePressureDisplay } from '../../lib/pressureUnits';
+import { PressureBasis } from './PressureBasis';
 import type { BedStaticResult } from './engineResult';
 import { HistogramPanel } from './HistogramPanel';
 import { MattressPanel } from './MattressPanel';
@@ -16,14 +17,18 @@ import { usePreviewView, ViewToggles } from './ViewToggles';
 export interface BedStaticViewProps {
   grid: Grid;
   result: BedStaticResult;
+  /** The type of the device the record was captured on (its pressure scale). */
+  deviceType: string;
   showHistogram: boolean;
   fileDate: string;
 }
 
-export function BedStaticView({ grid, result, showHistogram, fileDate }: BedStaticViewProps) {
+export function BedStaticView({ grid, result, deviceType, showHistogram, fileDate }: BedStaticViewProps) {
   const { t, i18n } = useTranslation();
-  const variants = useAtomValue(companyVariantsAtom);
+  const scale = useAtomValue(pressureScaleAtom);
+  const display = usePressureDisplay(deviceType);
   const n = (v: number, d = 1) => formatNumber(v, i18n.language, d);
+  const mmhg = (v: number) => formatMmhg(v, display, scale, i18n.language);
   const [view, changeView] = usePreviewView();
   return (
     <div className="result-static" data-testid="result-bed-static">
@@ -49,8 +54,8 @@ export function BedStaticView({ grid, result, showHistogram, fileDate }: BedStat
                   {result.regions.map((r) => (
                     <tr key={r.region} data-testid={`bed-region-${r.region}`} className={r.region === result.peakRegion ? 'result-peak-row' : undefined}>
                       <th>{t(`analysisFamily.bed.region.${r.region}`)}</th>
-                      <td>{n(r.peakMmhg)} mmHg</td>
-                      <td>{n(r.meanMmhg)} mmHg</td>
+                      <td>{mmhg(r.peakMmhg)}</td>
+                      <td>{mmhg(r.meanMmhg)}</td>
                       <td>{n(r.contactAreaCm2, 0)} cm²</td>
                     </tr>
                   ))}
@@ -59,14 +64,17 @@ export function BedStaticView({ grid, result, showHistogram, fileDate }: BedStat
             )}
             {result.peakRegion ? (
               <p data-testid="bed-peak-region">
-                {t('analysisFamily.bed.peakIn', { region: t(`analysisFamily.bed.region.${result.peakRegion}`), value: `${n(result.maxPressureMmhg)} mmHg` })}
+                {t('analysisFamily.bed.peakIn', { region: t(`analysisFamily.bed.region.${result.peakRegion}`), value: mmhg(result.maxPressureMmhg) })}
               </p>
             ) : null}
+            <dl className="result-dl">
+              <PressureBasis calibration={null} fitness={display?.fitness ?? false} />
+            </dl>
           </section>
         </div>
       </div>
       <MattressPanel mattress={result.mattress} />
-      {showHistogram ? <HistogramPanel histogram={result.histogram} fileDate={fileDate} variants={variants} /> : null}
+      {showHistogram ? <HistogramPanel histogram={result.histogram} fileDate={fileDate} display={display} /> : null}
     </div>
   );
 }

@@ -76,7 +76,10 @@ export function DynamicPlayer({ frames, result, createRenderer }: { frames: Grid
     <div className="result-dynamic" data-testid="result-dynamic">
       <div className="result-row">
         <div className="player">
-          <ResultMap grid={grid} view={view} testId="video-map" label={t('analysis.dynamic.video')} track={track ? trackPoints : undefined} createRenderer={createRenderer} />
+          {/* Spec §4: in 3D a pointer press (turning the surface) pauses the video. */}
+          <div data-testid="video-map-area" onPointerDown={() => view.is3Dmode && player.playing && player.pause()}>
+            <ResultMap grid={grid} view={view} testId="video-map" label={t('analysis.dynamic.video')} track={track ? trackPoints : undefined} createRenderer={createRenderer} />
+          </div>
           <ViewToggles view={view} onChange={changeView} colourAndSmoothing />
           <div className="player-controls" data-testid="player" data-playing={String(player.playing)} data-index={player.index} data-length={length}>
             <button type="button" className="btn btn-ghost" onClick={player.first} aria-label={t('analysis.player.first')}>|◀</button>

@@ -1,13 +1,14 @@
-//! The 8-bin pressure histogram (spec §2, §9) with a download of its bins as JSON.
+//! The 8-bin pressure histogram (spec §2, §9) with a download of its bins as JSON; bin edges in
+//! the user's pressure unit (the result's own display: its device, and its weight calibration).
 
 import { useTranslation } from 'react-i18next';
 import { saveFile } from './api';
 import { Chart } from './Chart';
 import type { Histogram } from './engineResult';
-import { displayedPressure, type CompanyVariants } from '../../lib/companyVariants';
 import { formatNumber } from '../../lib/format';
+import { formatPressure, stepsToDisplay, type PressureDisplay } from '../../lib/pressureUnits';
 
-export function HistogramPanel({ histogram, fileDate, variants }: { histogram: Histogram; fileDate: string; variants: CompanyVariants }) {
+export function HistogramPanel({ histogram, fileDate, display }: { histogram: Histogram; fileDate: string; display: PressureDisplay | null }) {
   const { t, i18n } = useTranslation();
   if (histogram.counts.length === 0) {
     return <p className="muted">{t('messages.histogramNoData')}</p>;
@@ -15,7 +16,8 @@ export function HistogramPanel({ histogram, fileDate, variants }: { histogram: H
   const bins = histogram.counts.map((_, i) => i + 1);
   const download = () => {
     const rows = histogram.counts.map((count, i) => ({
-      upperBound: displayedPressure(histogram.binUpperBounds[i] ?? 0, variants),
+      upperBound: display ? stepsToDisplay(histogram.binUpperBounds[i] ?? 0, display) : (histogram.binUpperBounds[i] ?? 0),
+      unit: display?.unit ?? 'steps',
       count,
       percentage: histogram.percentages[i] ?? 0,
     }));
@@ -37,7 +39,7 @@ export function HistogramPanel({ histogram, fileDate, variants }: { histogram: H
       <ol className="histogram-bins">
         {histogram.counts.map((count, i) => (
           <li key={i}>
-            ≤ {formatNumber(displayedPressure(histogram.binUpperBounds[i] ?? 0, variants), i18n.language)}: {count} ({formatNumber(histogram.percentages[i] ?? 0, i18n.language, 1)} %)
+            ≤ {display ? formatPressure(histogram.binUpperBounds[i] ?? 0, display, i18n.language) : '—'}: {count} ({formatNumber(histogram.percentages[i] ?? 0, i18n.language, 1)} %)
           </li>
         ))}
       </ol>

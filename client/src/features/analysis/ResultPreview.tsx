@@ -39,15 +39,15 @@ function ResultBody({ record, frames, deviceType, createRenderer }: Omit<ResultP
       if (!grid) return null;
       const figures = engineResult(record);
       if (figures?.analysisType === 'seatingStatic') {
-        return <SeatingStaticView grid={grid} result={figures.result} cellCm={info?.cellSizeCm ?? 2} showHistogram={showHistogram} fileDate={fileDate} />;
+        return <SeatingStaticView grid={grid} result={figures.result} deviceType={deviceType} cellCm={info?.cellPitchCm ?? info?.cellSizeCm ?? 2} showHistogram={showHistogram} fileDate={fileDate} />;
       }
-      if (figures?.analysisType === 'bedStatic') return <BedStaticView grid={grid} result={figures.result} showHistogram={showHistogram} fileDate={fileDate} />;
-      return <StaticView grid={grid} result={resultOf(record, 'Static')} showHistogram={showHistogram} fileDate={fileDate} />;
+      if (figures?.analysisType === 'bedStatic') return <BedStaticView grid={grid} result={figures.result} deviceType={deviceType} showHistogram={showHistogram} fileDate={fileDate} />;
+      return <StaticView grid={grid} result={resultOf(record, 'Static')} deviceType={deviceType} cellCm={info?.cellPitchCm ?? null} showHistogram={showHistogram} fileDate={fileDate} />;
     }
     case 'Dynamic':
       return <DynamicPlayer frames={frames} result={resultOf(record, 'Dynamic')} createRenderer={createRenderer} />;
     case 'seatingDynamic':
-      return <SeatingView record={record} grid={grid} fileDate={fileDate} />;
+      return <SeatingView record={record} grid={grid} deviceType={deviceType} fileDate={fileDate} />;
     case 'Balance': {
       const result = resultOf(record, 'Balance');
       if (result) return <BalanceView result={result} />;

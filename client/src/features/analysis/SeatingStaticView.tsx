@@ -6,6 +6,8 @@ import { useAtomValue } from 'jotai';
 import { useTranslation } from 'react-i18next';
 import { companyVariantsAtom } from '../../lib/companyVariants';
 import { formatNumber } from '../../lib/format';
+import { formatMmhg, pressureScaleAtom, useResultPressureDisplay } from '../../lib/pressureUnits';
+import { PressureBasis } from './PressureBasis';
 import type { SeatingStaticResult } from './engineResult';
 import { HistogramPanel } from './HistogramPanel';
 import { ResultMap, type MapMarker } from './ResultMap';
@@ -15,15 +17,19 @@ import { usePreviewView, ViewToggles } from './ViewToggles';
 export interface SeatingStaticViewProps {
   grid: Grid;
   result: SeatingStaticResult;
+  /** The type of the device the record was captured on (its pressure scale). */
+  deviceType: string;
   /** The device's cell pitch, cm: the markers' cm positions back to cells. */
   cellCm: number;
   showHistogram: boolean;
   fileDate: string;
 }
 
-export function SeatingStaticView({ grid, result, cellCm, showHistogram, fileDate }: SeatingStaticViewProps) {
+export function SeatingStaticView({ grid, result, deviceType, cellCm, showHistogram, fileDate }: SeatingStaticViewProps) {
   const { t, i18n } = useTranslation();
   const variants = useAtomValue(companyVariantsAtom);
+  const scale = useAtomValue(pressureScaleAtom);
+  const display = useResultPressureDisplay(deviceType, result.pressureCalibration);
   const n = (v: number, d = 1) => formatNumber(v, i18n.language, d);
   const [view, changeView] = usePreviewView();
   const cell = (cm: number) => cm / cellCm - 0.5;
@@ -34,7 +40,7 @@ export function SeatingStaticView({ grid, result, cellCm, showHistogram, fileDat
   for (const [id, peak] of [['leftIschial', result.leftIschial], ['rightIschial', result.rightIschial]] as const) {
     if (peak) markers.push({ id, x: cell(peak.positionCm[0]), y: cell(peak.positionCm[1]), kind: 'max', label: t(`analysisFamily.seating.${id}`) });
   }
-  const mmhg = (v: number) => `${n(v)} mmHg`;
+  const mmhg = (v: number) => formatMmhg(v, display, scale, i18n.language);
   return (
     <div className="result-static" data-testid="result-seating-static">
       <ViewToggles view={view} onChange={changeView} />
@@ -71,11 +77,12 @@ export function SeatingStaticView({ grid, result, cellCm, showHistogram, fileDat
               <dd data-testid="seating-max">{mmhg(result.maxPressureMmhg)}</dd>
               <dt>{t('analysis.static.avgPressure')}</dt>
               <dd>{mmhg(result.meanPressureMmhg)}</dd>
+              <PressureBasis calibration={result.pressureCalibration} fitness={display?.fitness ?? false} />
             </dl>
           </section>
         </div>
       </div>
-      {showHistogram ? <HistogramPanel histogram={result.histogram} fileDate={fileDate} variants={variants} /> : null}
+      {showHistogram ? <HistogramPanel histogram={result.histogram} fileDate={fileDate} display={display} /> : null}
     </div>
   );
 }

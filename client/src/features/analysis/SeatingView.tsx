@@ -2,17 +2,17 @@
 //! index, and the plot panels read from the record's parameters (docs/analysis.md "Seating
 //! dynamic"): seven panels, six without push-ups, at most 4 expanded at once.
 
-import { useAtomValue, useStore } from 'jotai';
+import { useStore } from 'jotai';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { companyVariantsAtom } from '../../lib/companyVariants';
 import { Chart, scatterData } from './Chart';
 import type { Histogram } from './engineResult';
 import { HistogramPanel } from './HistogramPanel';
+import { INLINE } from '../../lib/messages';
 import { ResultMap } from './ResultMap';
 import { numberParameter, parameter, seriesParameter, type AnalysisRecord, type Grid } from './record';
 import { seatingPanels, toggleExpanded, type SeatingPanel } from './seatingPanels';
-import { displayedPressure } from '../../lib/companyVariants';
+import { stepsToDisplay, usePressureDisplay } from '../../lib/pressureUnits';
 import { formatNumber } from '../../lib/format';
 import { showToast } from '../../lib/messages';
 
@@ -27,10 +27,9 @@ function timeAxis(count: number, seconds: number | null): number[] {
   return Array.from({ length: count }, (_, i) => i * span);
 }
 
-export function SeatingView({ record, grid, fileDate }: { record: AnalysisRecord; grid: Grid | null; fileDate: string }) {
+export function SeatingView({ record, grid, deviceType, fileDate }: { record: AnalysisRecord; grid: Grid | null; deviceType: string; fileDate: string }) {
   const { t, i18n } = useTranslation();
   const store = useStore();
-  const variants = useAtomValue(companyVariantsAtom);
   const pushUps = parameter(record, 'pushUps') as PushUp[] | undefined;
   const panels = seatingPanels(Array.isArray(pushUps) && pushUps.length > 0);
   const [expanded, setExpanded] = useState<SeatingPanel[]>([]);
@@ -39,7 +38,9 @@ export function SeatingView({ record, grid, fileDate }: { record: AnalysisRecord
   const dispersion = numberParameter(record, 'dispersionIndex');
   const histogram = parameter(record, 'histogramHistoric') as Histogram | undefined;
   const n = (v: number) => formatNumber(v, i18n.language);
-  const pressure = (values: number[]) => values.map((v) => displayedPressure(v, variants));
+  const display = usePressureDisplay(deviceType);
+  // The series in the user's unit; the charts' axis says which.
+  const pressure = (values: number[]) => values.map((v) => (display ? stepsToDisplay(v, display) : v));
 
   const toggle = (panel: SeatingPanel) => {
     const outcome = toggleExpanded(expanded, panel);
@@ -49,7 +50,7 @@ export function SeatingView({ record, grid, fileDate }: { record: AnalysisRecord
 
   const noData = <p className="muted" data-testid="seating-no-data">{t('seatingPlots.noDataMessage')}</p>;
   const chartOf = (panel: SeatingPanel) => {
-    const line = (name: string, values: number[], colour: string) =>
+    const line = (name: string, values: number[], colour: string, yLabel?: string) =>
       values.length === 0 ? (
         noData
       ) : (
@@ -58,6 +59,7 @@ export function SeatingView({ record, grid, fileDate }: { record: AnalysisRecord
           title={t(`analysis.seating.${panel}`)}
           showTitle={false}
           xLabel="s"
+          yLabel={yLabel}
           series={[{ label: name, colour }]}
           data={[timeAxis(values.length, seconds), values]}
         />
@@ -68,9 +70,9 @@ export function SeatingView({ record, grid, fileDate }: { record: AnalysisRecord
       case 'contactArea':
         return line('cm²', seriesParameter(record, 'contactArea'), '#0f766e');
       case 'maxPressure':
-        return line(t('analysis.seating.maxPressure'), pressure(seriesParameter(record, 'maxPressureHistoric')), '#dc2626');
+        return line(t('analysis.seating.maxPressure'), pressure(seriesParameter(record, 'maxPressureHistoric')), '#dc2626', display?.unit);
       case 'meanPressure':
-        return line(t('analysis.seating.meanPressure'), pressure(seriesParameter(record, 'meanPressureHistoric')), '#ea580c');
+        return line(t('analysis.seating.meanPressure'), pressure(seriesParameter(record, 'meanPressureHistoric')), '#ea580c', display?.unit);
       case 'laterality': {
         const values = (parameter(record, 'lateralityHistoric') as Array<{ l: number; r: number }> | undefined) ?? [];
         if (values.length === 0) return noData;
@@ -105,14 +107,22 @@ export function SeatingView({ record, grid, fileDate }: { record: AnalysisRecord
     }
   };
 
+  // A record whose engine found nothing to compute (no indices, no series) says so (spec §8
+  // dynamic.seatingError) instead of empty tiles and charts.
+  const computed = ppi != null || dispersion != null || seriesParameter(record, 'activePoints').length > 0;
   return (
     <div className="result-seating" data-testid="result-seating">
+      {computed ? null : (
+        <p className="form-error" role="alert" data-testid="seating-error">
+          {t(INLINE.dynamicSeatingError)}
+        </p>
+      )}
       <div className="result-row">
         {grid ? <ResultMap grid={grid} testId="seating-map" label={t('analysis.static.map')} /> : null}
         <div className="result-tiles">
           <div className="result-tile">
             <span>{t('analysis.seating.ppi')}</span>
-            <strong data-testid="seating-ppi">{ppi != null ? n(displayedPressure(ppi, variants)) : '—'}</strong>
+            <strong data-testid="seating-ppi">{ppi != null ? n(ppi) : '—'}</strong>
           </div>
           <div className="result-tile">
             <span>{t('analysis.seating.dispersion')}</span>
@@ -133,7 +143,7 @@ export function SeatingView({ record, grid, fileDate }: { record: AnalysisRecord
           );
         })}
       </div>
-      {histogram && Array.isArray(histogram.counts) ? <HistogramPanel histogram={histogram} fileDate={fileDate} variants={variants} /> : null}
+      {histogram && Array.isArray(histogram.counts) ? <HistogramPanel histogram={histogram} fileDate={fileDate} display={display} /> : null}
     </div>
   );
 }

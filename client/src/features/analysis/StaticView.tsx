@@ -12,11 +12,17 @@ import { MattressPanel } from './MattressPanel';
 import { ResultMap, type MapMarker } from './ResultMap';
 import { usePreviewView, ViewToggles } from './ViewToggles';
 import type { Grid } from './record';
-import { formatNumber, formatPressure } from '../../lib/format';
+import { formatNumber } from '../../lib/format';
+import { formatPressure, useResultPressureDisplay } from '../../lib/pressureUnits';
+import { PressureBasis } from './PressureBasis';
 
 export interface StaticViewProps {
   grid: Grid;
   result: StaticResult | null;
+  /** The type of the device the record was captured on (its pressure scale and cell pitch). */
+  deviceType: string;
+  /** The device's cell pitch, cm: centres of pressure in cm. */
+  cellCm: number | null;
   /** Seating, horse and mattress devices show the histogram and its download. */
   showHistogram: boolean;
   fileDate: string;
@@ -33,11 +39,14 @@ function markersOf(result: StaticResult, hideGlobalCop: boolean, t: (k: string) 
   return out;
 }
 
-export function StaticView({ grid, result, showHistogram, fileDate }: StaticViewProps) {
+export function StaticView({ grid, result, deviceType, cellCm, showHistogram, fileDate }: StaticViewProps) {
   const { t, i18n } = useTranslation();
   const variants = useAtomValue(companyVariantsAtom);
+  const display = useResultPressureDisplay(deviceType, result?.pressureCalibration);
   const n = (v: number) => formatNumber(v, i18n.language);
-  const p = (v: number) => formatPressure(v, i18n.language, variants);
+  const p = (v: number) => (display ? formatPressure(v, display, i18n.language) : '—');
+  // Cells → cm from the map's origin (top left), the reports' convention.
+  const cm = (cells: number) => (cellCm ? `${formatNumber(cells * cellCm, i18n.language, 1)} cm` : '—');
   const [view, changeView] = usePreviewView();
   return (
     <div className="result-static" data-testid="result-static">
@@ -99,10 +108,11 @@ export function StaticView({ grid, result, showHistogram, fileDate }: StaticView
                   <>
                     <dt>{t('analysis.static.globalCop')}</dt>
                     <dd data-testid="global-cop-value">
-                      {n(result.GlobalCenterOfPressure[0])}, {n(result.GlobalCenterOfPressure[1])}
+                      {cm(result.GlobalCenterOfPressure[0])} ; {cm(result.GlobalCenterOfPressure[1])}
                     </dd>
                   </>
                 ) : null}
+                <PressureBasis calibration={result.pressureCalibration} fitness={display?.fitness ?? false} />
               </dl>
             </section>
           </div>
@@ -112,7 +122,7 @@ export function StaticView({ grid, result, showHistogram, fileDate }: StaticView
           </p>
         )}
       </div>
-      {result && showHistogram ? <HistogramPanel histogram={result.histogram} fileDate={fileDate} variants={variants} /> : null}
+      {result && showHistogram ? <HistogramPanel histogram={result.histogram} fileDate={fileDate} display={display} /> : null}
       {result?.mattress ? <MattressPanel mattress={result.mattress} /> : null}
     </div>
   );

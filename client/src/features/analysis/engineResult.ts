@@ -3,6 +3,7 @@
 //! figures were not stored (older records, or a hub that stores only the spec's parameters) have
 //! none: the views then show what the record itself holds (maps, frames, seating parameters).
 
+import type { WeightCalibration } from '../../lib/pressureUnits';
 import { parameter, type AnalysisRecord } from './record';
 
 export const ENGINE_RESULT_PARAMETER = 'analysisResult';
@@ -54,6 +55,8 @@ export interface StaticResult {
   feetSeparated: boolean;
   histogram: Histogram;
   mattress?: MattressResult;
+  /** The weighed patient's calibration the pressures are read with (spec §9), if any. */
+  pressureCalibration?: WeightCalibration | null;
 }
 
 /** A seat's or a saddle's static figures (issue 21): pressures in mmHg, positions in cm. */
@@ -71,6 +74,8 @@ export interface SeatingStaticResult {
   meanPressureMmhg: number;
   centerOfPressureCm: Point2 | null;
   histogram: Histogram;
+  /** The weighed patient's calibration the mmHg figures were computed with (spec §9), if any. */
+  pressureCalibration?: WeightCalibration | null;
 }
 
 export type BodyRegion = 'head' | 'shoulders' | 'back' | 'sacrum' | 'legs' | 'heels';

@@ -5,7 +5,11 @@ import { createStore, Provider } from 'jotai';
 import type { ReactElement } from 'react';
 import { I18nextProvider } from 'react-i18next';
 import { vi } from 'vitest';
+import { deviceTypesAtom, tableFromList, type DeviceTypeInfo } from '../../lib/deviceTypes';
 import type { HeatMapRenderer } from '../../lib/heatmap/renderer';
+import { pressureScaleAtom } from '../../lib/pressureUnits';
+import DEVICE_TYPES from '../../test/fixtures/deviceTypes.json';
+import PRESSURE_SCALE from '../../test/fixtures/pressureScale.json';
 import { initI18nWithResources } from '../../lib/i18n';
 import { toastsAtom } from '../../lib/notifications';
 import { allResources } from '../../test/translations';
@@ -13,7 +17,15 @@ import type { AnalysisRecord } from './record';
 
 export const fakeMapRenderer = () => Promise.resolve<HeatMapRenderer>({ kind: 'canvas2d', draw: vi.fn(), destroy: vi.fn() });
 
-export async function renderAnalysis(ui: ReactElement, store = createStore()) {
+/** A store holding what a signed-in session has loaded from the hub: its pressure scale and device types. */
+export function analysisStore() {
+  const store = createStore();
+  store.set(pressureScaleAtom, PRESSURE_SCALE as never);
+  store.set(deviceTypesAtom, tableFromList(DEVICE_TYPES as DeviceTypeInfo[]));
+  return store;
+}
+
+export async function renderAnalysis(ui: ReactElement, store = analysisStore()) {
   const i18n = await initI18nWithResources(allResources(), 'en');
   const utils = render(
     <Provider store={store}>

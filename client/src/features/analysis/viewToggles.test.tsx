@@ -54,7 +54,7 @@ describe('result view toggles', () => {
   });
 
   it('the static view offers heat map / contour and 2D / 3D only', async () => {
-    await renderAnalysis(<StaticView grid={full(50)} result={null} showHistogram={false} fileDate="2026-11-22" />);
+    await renderAnalysis(<StaticView grid={full(50)} result={null} deviceType="Podology IoT" cellCm={2} showHistogram={false} fileDate="2026-11-22" />);
     expect(screen.getByTestId('toggle-contour')).toBeInTheDocument();
     expect(screen.getByTestId('toggle-3d')).toBeInTheDocument();
     expect(screen.queryByTestId('toggle-colour')).toBeNull();

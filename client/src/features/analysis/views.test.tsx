@@ -1,5 +1,4 @@
 import { act, fireEvent, screen, within } from '@testing-library/react';
-import { createStore } from 'jotai';
 import { describe, expect, it, vi } from 'vitest';
 import { companyVariantsAtom, NO_VARIANTS } from '../../lib/companyVariants';
 import { BodyCentreView } from './BodyCentreView';
@@ -9,7 +8,7 @@ import { MattressPanel } from './MattressPanel';
 import type { Grid } from './record';
 import { SeatingView } from './SeatingView';
 import { StaticView } from './StaticView';
-import { fakeMapRenderer, record, renderAnalysis } from './testing';
+import { analysisStore, fakeMapRenderer, record, renderAnalysis } from './testing';
 
 const full = (v: number): Grid => ({ rows: 2, cols: 2, cells: [v, v, v, v] });
 
@@ -62,6 +61,18 @@ describe('dynamic player', () => {
       act(() => void vi.advanceTimersByTime(200));
       expect(index()).toBe(expected);
     }
+  });
+
+  it('a pointer press on the map pauses the video in 3D only (spec §4)', async () => {
+    vi.useFakeTimers();
+    await renderAnalysis(<DynamicPlayer frames={frames} result={null} createRenderer={fakeMapRenderer} />);
+    fireEvent.click(screen.getByTestId('player-play'));
+    fireEvent.pointerDown(screen.getByTestId('video-map-area'));
+    expect(player().getAttribute('data-playing')).toBe('true');
+    fireEvent.click(screen.getByTestId('toggle-3d'));
+    fireEvent.pointerDown(screen.getByTestId('video-map-area'));
+    expect(player().getAttribute('data-playing')).toBe('false');
+    vi.useRealTimers();
   });
 
   it('stops when the map empties while playing, and shows getOff 1.5 s later', async () => {
@@ -131,23 +142,39 @@ const staticResult = (over: Partial<StaticResult> = {}): StaticResult => ({
 
 describe('static result', () => {
   it('foot panels, global panel, CoP and maximum markers; no histogram on a podology plate', async () => {
-    const { container } = await renderAnalysis(<StaticView grid={full(50)} result={staticResult()} showHistogram={false} fileDate="2026-11-22" />);
+    const { container } = await renderAnalysis(<StaticView grid={full(50)} result={staticResult()} deviceType="Podology IoT" cellCm={2} showHistogram={false} fileDate="2026-11-22" />);
     expect(within(screen.getByTestId('foot-left')).getByText('30 %')).toBeInTheDocument();
     expect(within(screen.getByTestId('foot-right')).getByText('68 cm²')).toBeInTheDocument();
-    expect(screen.getByTestId('global-cop-value')).toHaveTextContent('20, 20');
+    // 20 cells of 2 cm from the map's corner.
+    expect(screen.getByTestId('global-cop-value')).toHaveTextContent('40 cm ; 40 cm');
+    // Without a weighed patient: the plate's documented scale (200 steps × 1000/255 Pa), said so.
+    expect(screen.getByText('5.9 mmHg')).toBeInTheDocument();
+    expect(screen.getByTestId('pressure-basis')).toHaveTextContent("Sensor's documented scale");
     expect([...container.querySelectorAll('[data-marker]')].map((m) => m.getAttribute('data-marker'))).toEqual(['leftCop', 'rightCop', 'globalCop', 'globalMax']);
     expect(screen.queryByTestId('histogram')).toBeNull();
     expect(screen.queryByTestId('edge-warning')).toBeNull();
   });
 
+  it('a weighed patient: pressures through the calibration stored with the result, and the page says so', async () => {
+    const calibration = { weightKg: 72, loadShare: 0.7, cellAreaCm2: 4, kpaPerStep: 0.1 };
+    await renderAnalysis(
+      <StaticView grid={full(50)} result={staticResult({ pressureCalibration: calibration })} deviceType="Podology IoT" cellCm={2} showHistogram fileDate="2026-11-22" />,
+    );
+    // 200 steps × 0.1 kPa = 20 kPa = 150.0 mmHg; bins in mmHg too.
+    expect(screen.getByText('150 mmHg')).toBeInTheDocument();
+    expect(screen.getByTestId('pressure-basis')).toHaveTextContent("Patient's weight: 70 % of 72 kg on the surface");
+    expect(within(screen.getByTestId('histogram')).getAllByRole('listitem')[0]).toHaveTextContent('≤ 18.8 mmHg: 1');
+  });
+
   it('hideCentreOfPressure hides the global marker and value; fitness shows kPa × 0.06', async () => {
-    const store = createStore();
+    const store = analysisStore();
     store.set(companyVariantsAtom, { ...NO_VARIANTS, hideCentreOfPressure: true, fitness: true });
-    const { container } = await renderAnalysis(<StaticView grid={full(50)} result={staticResult()} showHistogram fileDate="2026-11-22" />, store);
+    const { container } = await renderAnalysis(<StaticView grid={full(50)} result={staticResult()} deviceType="Fitness Mat" cellCm={1} showHistogram fileDate="2026-11-22" />, store);
     expect(container.querySelector('[data-marker="globalCop"]')).toBeNull();
     expect(container.querySelector('[data-marker="leftCop"]')).not.toBeNull();
     expect(screen.queryByTestId('global-cop-value')).toBeNull();
     expect(screen.getByText('12 kPa')).toBeInTheDocument(); // max 200 × 0.06
+    expect(screen.queryByTestId('pressure-basis')).toBeNull();
     expect(screen.getByTestId('histogram')).toBeInTheDocument();
   });
 
@@ -155,7 +182,7 @@ describe('static result', () => {
     const create = vi.fn(() => 'blob:x');
     vi.stubGlobal('URL', Object.assign(URL, { createObjectURL: create, revokeObjectURL: vi.fn() }));
     const click = vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(() => {});
-    await renderAnalysis(<StaticView grid={full(50)} result={staticResult({ footprintEdgeWarning: true })} showHistogram fileDate="2026-11-22" />);
+    await renderAnalysis(<StaticView grid={full(50)} result={staticResult({ footprintEdgeWarning: true })} deviceType="Seating Mat IoT" cellCm={2} showHistogram fileDate="2026-11-22" />);
     expect(screen.getByTestId('edge-warning')).toBeInTheDocument();
     expect(within(screen.getByTestId('histogram')).getAllByRole('listitem')).toHaveLength(8);
     fireEvent.click(screen.getByTestId('histogram-download'));
@@ -164,7 +191,7 @@ describe('static result', () => {
   });
 
   it('without stored figures only the map is shown', async () => {
-    await renderAnalysis(<StaticView grid={full(50)} result={null} showHistogram fileDate="2026-11-22" />);
+    await renderAnalysis(<StaticView grid={full(50)} result={null} deviceType="Podology IoT" cellCm={2} showHistogram fileDate="2026-11-22" />);
     expect(screen.getByTestId('figures-unavailable')).toBeInTheDocument();
     expect(screen.getByTestId('static-map')).toBeInTheDocument();
   });
@@ -215,17 +242,23 @@ describe('seating result', () => {
     });
 
   it('six panels without push-ups, seven with; PPI and dispersion index', async () => {
-    const { unmount } = await renderAnalysis(<SeatingView record={seating(false)} grid={full(20)} fileDate="2026-11-22" />);
+    const { unmount } = await renderAnalysis(<SeatingView record={seating(false)} grid={full(20)} deviceType="Seating Mat IoT" fileDate="2026-11-22" />);
     expect(within(screen.getByTestId('seating-panels')).getAllByRole('button')).toHaveLength(6);
     expect(screen.getByTestId('seating-ppi')).toHaveTextContent('812');
     expect(screen.getByTestId('seating-dispersion')).toHaveTextContent('37.5 %');
+    expect(screen.queryByTestId('seating-error')).toBeNull();
     unmount();
-    await renderAnalysis(<SeatingView record={seating(true)} grid={full(20)} fileDate="2026-11-22" />);
+    await renderAnalysis(<SeatingView record={seating(true)} grid={full(20)} deviceType="Seating Mat IoT" fileDate="2026-11-22" />);
     expect(within(screen.getByTestId('seating-panels')).getAllByRole('button')).toHaveLength(7);
   });
 
+  it('a record with nothing computed says dynamic.seatingError', async () => {
+    await renderAnalysis(<SeatingView record={record({ analysisType: 'seatingDynamic', additionalParameters: [] })} grid={full(20)} deviceType="Seating Mat IoT" fileDate="2026-11-22" />);
+    expect(screen.getByTestId('seating-error')).toHaveTextContent('The seating analysis could not be computed from this capture.');
+  });
+
   it('a fifth expanded panel is refused with seatingPlots.maxGraphics', async () => {
-    const { toasts } = await renderAnalysis(<SeatingView record={seating(true)} grid={full(20)} fileDate="2026-11-22" />);
+    const { toasts } = await renderAnalysis(<SeatingView record={seating(true)} grid={full(20)} deviceType="Seating Mat IoT" fileDate="2026-11-22" />);
     const heads = within(screen.getByTestId('seating-panels')).getAllByRole('button');
     heads.slice(0, 4).forEach((h) => fireEvent.click(h));
     expect(heads.filter((h) => h.getAttribute('aria-expanded') === 'true')).toHaveLength(4);

@@ -9,6 +9,7 @@ import { formatDateTime, formatNumber } from '../../lib/format';
 import { formatPressure, stepsToDisplay, usePressureDisplay } from '../../lib/pressureUnits';
 import { entrySeconds, positionKey, sortByDate } from './logTable';
 import { MapPreview } from './MapPreview';
+import { INLINE } from '../../lib/messages';
 import { PagedTable } from './PagedTable';
 import { usePolling } from './usePolling';
 import { downloadJson } from './download';
@@ -46,7 +47,7 @@ export function DeviceLogTable({ deviceId, deviceName, info }: { deviceId: strin
       <PagedTable
         polled={logs}
         items={entries}
-        emptyKey="pages.log.empty"
+        emptyKey={INLINE.deviceLogEmpty}
         head={
           <>
             <th aria-sort={direction === 'asc' ? 'ascending' : 'descending'}>

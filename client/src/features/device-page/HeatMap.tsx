@@ -15,6 +15,7 @@ import { heatMapShown, viewMode, viewOptionsAtom, type ViewOptions } from '../..
 import { deviceViewFamily } from '../../lib/devicesStore';
 import type { LiveFrame } from '../../lib/liveMaps';
 import { formatPressure, usePressureDisplay, type PressureDisplay } from '../../lib/pressureUnits';
+import { INLINE } from '../../lib/messages';
 import { useServices } from '../../lib/services';
 import { useMapBlank } from './useLiveFrame';
 
@@ -149,7 +150,7 @@ export function HeatMap({ deviceId, createRenderer = createMapRenderer, hideBelo
         ) : !shown ? (
           <div className="heatmap-empty">{t('view.hiddenWhileScrolled')}</div>
         ) : blank ? (
-          <div className="heatmap-empty">{t('device.noLiveData')}</div>
+          <div className="heatmap-empty">{t(INLINE.socketEmpty)}</div>
         ) : null}
       </div>
       <div className="map-legend" data-testid="map-legend" data-unit={display?.unit ?? ''}>

@@ -4,6 +4,7 @@
 import { useTranslation } from 'react-i18next';
 import { getPresenceLogs } from '../../lib/api';
 import { formatDateTime } from '../../lib/format';
+import { INLINE } from '../../lib/messages';
 import { PagedTable } from './PagedTable';
 import { usePolling } from './usePolling';
 
@@ -20,7 +21,7 @@ export function PresenceLogTable({ deviceId, title, testId }: { deviceId: string
       <PagedTable
         polled={logs}
         items={list}
-        emptyKey="pages.log.empty"
+        emptyKey={INLINE.deviceLogEmpty}
         head={
           <>
             <th>{t('pages.log.date')}</th>

@@ -79,7 +79,8 @@ describe('room set page', () => {
     expect(rows).toHaveLength(2);
     expect(within(rows[1]).getByTestId('time-to-attend')).toHaveTextContent('1 hr 2 mins 5 secs');
     expect(within(screen.getByTestId('recordings-bed')).getByText('Entrance')).toBeInTheDocument();
-    expect(screen.getByTestId('recordings-seat')).toBeInTheDocument();
+    // An empty log says so with the catalogue's device-log text (spec §8).
+    expect(within(screen.getByTestId('recordings-seat')).getByText('This device has no log entries yet.')).toBeInTheDocument();
     expect(screen.getByTestId('recordings-floor')).toBeInTheDocument();
     // A sensor with a pending alarm gets its Attend button; the page's Attend attends the set.
     act(() => {
