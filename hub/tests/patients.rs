@@ -92,6 +92,60 @@ async fn a_bed_has_its_own_patient_while_a_clinician_selects_another_for_the_pla
     assert_eq!(w.device_json(bed).await["currentPatient"], Value::Null);
 }
 
+/// A one-frame static capture on `device` asked for `patient_id` (the browser's selection).
+fn static_capture(
+    device_id: &str,
+    patient_id: &str,
+    user_id: &str,
+    rows: u16,
+    cols: u16,
+) -> std::sync::Arc<actors::actor::record::CaptureRecord> {
+    use actors::actor::record::CaptureRecord;
+    use mat_core::machine::capture::CapturedFrame;
+    let cells = vec![40u16; usize::from(rows) * usize::from(cols)];
+    std::sync::Arc::new(CaptureRecord {
+        device_id: device_id.into(),
+        patient_id: patient_id.to_owned(),
+        user_id: user_id.to_owned(),
+        kind: mat_core::machine::capture::CaptureKind::Static,
+        requested_at_ms: 1_764_000_000_000,
+        seconds: 0,
+        frames: vec![CapturedFrame { offset_ms: 0, rows, cols, cells }],
+        dropped_frames: 0,
+    })
+}
+
+#[tokio::test]
+async fn a_capture_on_a_bed_is_its_patients_whoever_the_browser_selected_and_never_another_companys() {
+    use hub::domain::analyses::record_capture;
+    use mat_protocol::device_type::DeviceType;
+    let w = world().await;
+    let (bed, plate) = (&w.devices[0].id, &w.devices[1].id);
+    let ana = w.new_patient("Ana Bed").await;
+    let bea = w.new_patient("Bea Plate").await;
+    let assigned = w.call("PUT", &format!("/api/device/{bed}/patient"), &w.nurse, json!({ "patientId": ana })).await;
+    assert_eq!(assigned.status, 200, "{}", assigned.body);
+    let company = w.store.company(&w.company);
+    let stored_for = |device: String| {
+        let company = w.store.company(&w.company);
+        async move {
+            let filter = AnalysisFilter { device_id: Some(device), ..AnalysisFilter::default() };
+            company.analyses().page(&filter, 0, 10).await.unwrap().into_iter().map(|a| a.patient_id).collect::<Vec<_>>()
+        }
+    };
+    // The clinician's browser names Bea (its selection); the bed's record is Ana's.
+    record_capture(company, Some(DeviceType::MattressMatIoT), static_capture(bed, &bea, &w.nurse_id, 48, 48)).await.unwrap();
+    assert_eq!(stored_for(bed.clone()).await, vec![ana.clone()]);
+    // A plate's capture follows the selection.
+    record_capture(company, Some(DeviceType::PodologyIoT), static_capture(plate, &bea, &w.nurse_id, 48, 48)).await.unwrap();
+    assert_eq!(stored_for(plate.clone()).await, vec![bea.clone()]);
+    // A patient id that is not the company's gets no record (storage refuses it; the writer
+    // logs and skips a record that can never be written).
+    let foreign = record_capture(company, Some(DeviceType::PodologyIoT), static_capture(plate, "not-ours", &w.nurse_id, 48, 48)).await;
+    assert!(matches!(foreign, Err(storage::StoreError::NotFound)), "{foreign:?}");
+    assert_eq!(stored_for(plate.clone()).await.len(), 1);
+}
+
 #[tokio::test]
 async fn an_administrator_deletes_a_patient_with_their_analyses_and_the_audit_log_says_so() {
     let w = world().await;

@@ -186,13 +186,7 @@ impl AlarmReporter {
 /// The patient PID names: the one assigned to the device, or to the room set it belongs to
 /// (issue 22's bedside patient), read when the report is queued.
 async fn assigned_patient(company: &storage::CompanyStore<'_>, device: &Device) -> Result<Option<pcd04::Patient>, StoreError> {
-    let mut patient_id = device.current_patient.clone();
-    if patient_id.is_none()
-        && let Some(parent) = &device.parent_id
-    {
-        patient_id = company.devices().get(parent).await?.and_then(|set| set.current_patient);
-    }
-    let Some(id) = patient_id else { return Ok(None) };
+    let Some(id) = crate::domain::patients::bedside_patient_id(company, device).await? else { return Ok(None) };
     Ok(company.patients().get(&id).await?.map(|p| pid_patient(&p)))
 }
 

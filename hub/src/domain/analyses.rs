@@ -45,6 +45,7 @@ pub async fn record_capture(
     device_type: Option<DeviceType>,
     capture: Arc<CaptureRecord>,
 ) -> Result<(), StoreError> {
+    let capture = with_capture_patient(&store, device_type, capture).await?;
     let patient = store.patients().get(&capture.patient_id).await?;
     let params =
         AnalysisParams { weight_kg: patient.as_ref().map(|p| p.fields.weight), height_cm: patient.as_ref().map(|p| p.fields.height) };
@@ -56,6 +57,28 @@ pub async fn record_capture(
         }
     })?;
     store.analyses().create(&analysis).await.map(|_| ())
+}
+
+/// The capture with the patient it belongs to: on a bed, seat or room set with a patient
+/// assigned, that patient — whoever was selected in the browser that asked (issue 22: the
+/// bedside's records are its patient's); otherwise the patient selected for it.
+async fn with_capture_patient(
+    store: &CompanyStore<'_>,
+    device_type: Option<DeviceType>,
+    capture: Arc<CaptureRecord>,
+) -> Result<Arc<CaptureRecord>, StoreError> {
+    if !device_type.is_some_and(DeviceType::has_bedside_patient) {
+        return Ok(capture);
+    }
+    let Some(device) = store.devices().get(&capture.device_id).await? else { return Ok(capture) };
+    match super::patients::bedside_patient_id(store, &device).await? {
+        Some(bedside) if bedside != capture.patient_id => {
+            let mut owned = Arc::unwrap_or_clone(capture);
+            owned.patient_id = bedside;
+            Ok(Arc::new(owned))
+        }
+        _ => Ok(capture),
+    }
 }
 
 /// An analysis as the client sends it.

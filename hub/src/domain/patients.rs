@@ -11,8 +11,8 @@
 
 use actors::catalog::DeviceInfo;
 use serde::Serialize;
-use storage::CompanyStore;
-use storage::model::{AlarmLog, AnalysisFilter, DeviceLog, NewAuditEntry, PatientFields, PresenceLog};
+use storage::model::{AlarmLog, AnalysisFilter, Device, DeviceLog, NewAuditEntry, PatientFields, PresenceLog};
+use storage::{CompanyStore, StoreError};
 
 use super::error::DomainError;
 
@@ -29,6 +29,18 @@ pub async fn set_bedside(store: CompanyStore<'_>, device: &DeviceInfo, patient_i
         storage::StoreError::NotFound => DomainError::NotFound("patient"),
         error => DomainError::internal(error),
     })
+}
+
+/// The patient at `device`'s bedside: its own, or the room set's it belongs to. One rule for
+/// every reader (alarm reports, captures).
+pub async fn bedside_patient_id(store: &CompanyStore<'_>, device: &Device) -> Result<Option<String>, StoreError> {
+    if device.current_patient.is_some() {
+        return Ok(device.current_patient.clone());
+    }
+    match &device.parent_id {
+        Some(parent) => Ok(store.devices().get(parent).await?.and_then(|set| set.current_patient)),
+        None => Ok(None),
+    }
 }
 
 /// Deletes a patient of the company with everything that names them, and `audit`, in one
