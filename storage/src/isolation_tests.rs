@@ -201,7 +201,10 @@ async fn sees_only_its_own(store: &Store, mine: &Seeded, other: &Seeded) {
     assert_eq!(devices_of(rows.presence.iter().map(|r| &r.device_id).collect()), [mine.device.clone()]);
     assert_eq!(devices_of(rows.alarms.iter().map(|r| &r.device_id).collect()), [mine.device.clone()]);
     assert_eq!(rows.alarms[0].id, mine.alarm_key);
-    assert_eq!(rows.analyses.iter().map(|a| (a.id.clone(), a.patient_id.clone())).collect::<Vec<_>>(), [(mine.analysis.clone(), mine.patient.clone())]);
+    assert_eq!(
+        rows.analyses.iter().map(|a| (a.id.clone(), a.patient_id.clone())).collect::<Vec<_>>(),
+        [(mine.analysis.clone(), mine.patient.clone())]
+    );
     // Audit log: only entries about or by the company.
     let page = scoped.audit().page(0, 50).await.unwrap();
     assert_eq!(page.total, 1);

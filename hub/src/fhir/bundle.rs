@@ -11,7 +11,8 @@ use super::search::{Query, ResourceType};
 pub fn searchset(base: &str, resource_type: ResourceType, query: &Query, matches: Vec<Entry>) -> Value {
     let total = matches.len();
     let name = resource_type.name();
-    let link = |relation: &str, offset: usize| json!({ "relation": relation, "url": format!("{base}/{name}?{}", query.query_string(offset)) });
+    let link =
+        |relation: &str, offset: usize| json!({ "relation": relation, "url": format!("{base}/{name}?{}", query.query_string(offset)) });
     let mut links = vec![link("self", query.offset), link("first", 0)];
     if query.offset > 0 {
         links.push(link("previous", query.offset.saturating_sub(query.count.max(1))));
@@ -53,7 +54,12 @@ mod tests {
     use crate::fhir::search::{Keys, parse};
 
     fn patients(n: usize) -> Vec<Entry> {
-        (0..n).map(|i| Entry { resource: json!({ "resourceType": "Patient", "id": format!("p{i}") }), keys: Keys { id: format!("p{i}"), ..Keys::default() } }).collect()
+        (0..n)
+            .map(|i| Entry {
+                resource: json!({ "resourceType": "Patient", "id": format!("p{i}") }),
+                keys: Keys { id: format!("p{i}"), ..Keys::default() },
+            })
+            .collect()
     }
 
     fn relation<'a>(bundle: &'a Value, name: &str) -> Option<&'a str> {

@@ -61,7 +61,8 @@ impl Request {
 
 /// Reads the path segments after `/fhir/r4` and the query's (percent-decoded) pairs.
 pub fn request(segments: &[String], pairs: &[(String, String)]) -> Result<Request, Answer> {
-    let unknown_type = |name: &str| Answer::refusal(404, "not-supported", &format!("resource type '{name}' is not served; see /fhir/r4/metadata"));
+    let unknown_type =
+        |name: &str| Answer::refusal(404, "not-supported", &format!("resource type '{name}' is not served; see /fhir/r4/metadata"));
     match segments {
         [metadata] if metadata == "metadata" => Ok(Request::Metadata),
         [name] => {

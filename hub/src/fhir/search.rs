@@ -39,23 +39,59 @@ impl ResourceType {
     pub fn search_params(self) -> &'static [SearchParam] {
         match self {
             ResourceType::Patient => &[ID],
-            ResourceType::Device => &[ID, SearchParam { name: "patient", kind: Kind::Reference, key: Key::Patient, doc: "The patient at the device's bedside (Patient/id or id)" }],
-            ResourceType::DeviceMetric => &[ID, SearchParam { name: "source", kind: Kind::Reference, key: Key::Device, doc: "The device whose channel it is (Device/id or id)" }],
+            ResourceType::Device => &[
+                ID,
+                SearchParam {
+                    name: "patient",
+                    kind: Kind::Reference,
+                    key: Key::Patient,
+                    doc: "The patient at the device's bedside (Patient/id or id)",
+                },
+            ],
+            ResourceType::DeviceMetric => &[
+                ID,
+                SearchParam {
+                    name: "source",
+                    kind: Kind::Reference,
+                    key: Key::Device,
+                    doc: "The device whose channel it is (Device/id or id)",
+                },
+            ],
             ResourceType::Observation => &[
                 ID,
                 PATIENT,
                 SearchParam { name: "subject", kind: Kind::Reference, key: Key::Patient, doc: "The patient (Patient/id)" },
                 SearchParam { name: "device", kind: Kind::Reference, key: Key::Device, doc: "The device that observed (Device/id or id)" },
-                SearchParam { name: "date", kind: Kind::Date, key: Key::Date, doc: "When it was observed: eq, gt, lt, ge, le and a FHIR date or dateTime" },
-                SearchParam { name: "code", kind: Kind::Token, key: Key::Code, doc: "What was observed: [system]|code, comma-separated for any of them" },
+                SearchParam {
+                    name: "date",
+                    kind: Kind::Date,
+                    key: Key::Date,
+                    doc: "When it was observed: eq, gt, lt, ge, le and a FHIR date or dateTime",
+                },
+                SearchParam {
+                    name: "code",
+                    kind: Kind::Token,
+                    key: Key::Code,
+                    doc: "What was observed: [system]|code, comma-separated for any of them",
+                },
                 CATEGORY,
             ],
             ResourceType::Communication => &[
                 ID,
                 PATIENT,
                 SearchParam { name: "subject", kind: Kind::Reference, key: Key::Patient, doc: "The patient (Patient/id)" },
-                SearchParam { name: "sender", kind: Kind::Reference, key: Key::Device, doc: "The device that raised the alarm (Device/id or id)" },
-                SearchParam { name: "sent", kind: Kind::Date, key: Key::Date, doc: "When the alarm was raised: eq, gt, lt, ge, le and a FHIR date or dateTime" },
+                SearchParam {
+                    name: "sender",
+                    kind: Kind::Reference,
+                    key: Key::Device,
+                    doc: "The device that raised the alarm (Device/id or id)",
+                },
+                SearchParam {
+                    name: "sent",
+                    kind: Kind::Date,
+                    key: Key::Date,
+                    doc: "When the alarm was raised: eq, gt, lt, ge, le and a FHIR date or dateTime",
+                },
                 CATEGORY,
             ],
         }
@@ -101,8 +137,10 @@ pub struct SearchParam {
     pub doc: &'static str,
 }
 
-const ID: SearchParam = SearchParam { name: "_id", kind: Kind::Token, key: Key::Id, doc: "The resource's id, comma-separated for any of them" };
-const PATIENT: SearchParam = SearchParam { name: "patient", kind: Kind::Reference, key: Key::Patient, doc: "The patient (Patient/id or id)" };
+const ID: SearchParam =
+    SearchParam { name: "_id", kind: Kind::Token, key: Key::Id, doc: "The resource's id, comma-separated for any of them" };
+const PATIENT: SearchParam =
+    SearchParam { name: "patient", kind: Kind::Reference, key: Key::Patient, doc: "The patient (Patient/id or id)" };
 const CATEGORY: SearchParam = SearchParam { name: "category", kind: Kind::Token, key: Key::Category, doc: "The category: [system]|code" };
 
 /// The result parameters every search takes: `_count` (page size, default [`DEFAULT_COUNT`], at
@@ -182,7 +220,8 @@ pub fn parse(resource: ResourceType, pairs: &[(String, String)]) -> Result<Query
     for (name, value) in pairs {
         match name.as_str() {
             "_count" => {
-                query.count = value.parse::<usize>().map_err(|_| Refusal(format!("_count must be a whole number, not '{value}'")))?.min(MAX_COUNT);
+                query.count =
+                    value.parse::<usize>().map_err(|_| Refusal(format!("_count must be a whole number, not '{value}'")))?.min(MAX_COUNT);
             }
             "_offset" => {
                 query.offset = value.parse::<usize>().map_err(|_| Refusal(format!("_offset must be a whole number, not '{value}'")))?;
@@ -250,8 +289,7 @@ impl Query {
     /// The query string of the page starting at `offset` (the parameters as given, then
     /// `_offset`), for the paging links.
     pub fn query_string(&self, offset: usize) -> String {
-        let mut parts: Vec<String> =
-            self.params.iter().map(|(name, value)| format!("{}={}", encode(name), encode(value))).collect();
+        let mut parts: Vec<String> = self.params.iter().map(|(name, value)| format!("{}={}", encode(name), encode(value))).collect();
         parts.push(format!("_offset={offset}"));
         if !self.params.iter().any(|(name, _)| name == "_count") {
             parts.push(format!("_count={}", self.count));

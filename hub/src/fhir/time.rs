@@ -216,7 +216,19 @@ mod tests {
 
     #[test]
     fn malformed_dates_and_unserved_prefixes_are_refused() {
-        for bad in ["", "26-11-2026", "2026-13", "2026-02-30", "2026-11-26T25:00Z", "2026-11-26T10", "ap2026", "ne2026-11-26", "sa2026", "2026-11-26T10:00+15:00", "yesterday"] {
+        for bad in [
+            "",
+            "26-11-2026",
+            "2026-13",
+            "2026-02-30",
+            "2026-11-26T25:00Z",
+            "2026-11-26T10",
+            "ap2026",
+            "ne2026-11-26",
+            "sa2026",
+            "2026-11-26T10:00+15:00",
+            "yesterday",
+        ] {
             assert!(parse_date_search(bad).is_err(), "{bad}");
         }
         assert!(parse_date_search("2024-02-29").is_ok());

@@ -69,7 +69,9 @@ pub fn key_figures(result: &AnalysisResult, device_type: DeviceType) -> Vec<Figu
             (codes::SWAY_VELOCITY, codes::quantity(codes::round1(r.mean_velocity_cm_s), "cm/s", "cm/s")),
             (codes::SWAY_AREA, cm2(r.confidence_ellipse_area_cm2)),
         ],
-        AnalysisResult::SeatingDynamic(r) => vec![(codes::DURATION, seconds(r.duration_s)), (codes::DISPERSION_INDEX, percent(r.dispersion_index))],
+        AnalysisResult::SeatingDynamic(r) => {
+            vec![(codes::DURATION, seconds(r.duration_s)), (codes::DISPERSION_INDEX, percent(r.dispersion_index))]
+        }
         AnalysisResult::Fitting(r) | AnalysisResult::Rehab(r) => vec![(codes::CENTRE_DISTANCE, cm(r.distance_cm))],
     }
 }
@@ -154,7 +156,9 @@ mod tests {
     #[test]
     fn a_static_capture_gives_its_key_figures_with_units() {
         let out = analysis_observations(&stored_capture(CaptureKind::Static, 1), Some(DeviceType::PodologyIoT));
-        let figure = |code: &str| out.iter().find(|e| e.resource["code"]["coding"][0]["code"] == code).unwrap_or_else(|| panic!("{code}")).resource.clone();
+        let figure = |code: &str| {
+            out.iter().find(|e| e.resource["code"]["coding"][0]["code"] == code).unwrap_or_else(|| panic!("{code}")).resource.clone()
+        };
         let peak = figure("peak-interface-pressure");
         assert_eq!(peak["valueQuantity"]["code"], "mm[Hg]");
         assert_eq!(peak["valueQuantity"]["value"], 3.5, "120 hub units: 120 × 1000/255 Pa");

@@ -20,16 +20,12 @@ pub fn location_line(view: &DeviceView) -> Option<String> {
         LocationKind::Mat => "mat",
         LocationKind::Room => "room set",
     });
-    let parts: Vec<String> = [
-        ("building", d.building.as_str()),
-        ("floor", d.floor.as_str()),
-        ("room", d.room.as_str()),
-        (place, d.bed.as_str()),
-    ]
-    .into_iter()
-    .filter(|(_, value)| !value.trim().is_empty())
-    .map(|(label, value)| format!("{label} {}", value.trim()))
-    .collect();
+    let parts: Vec<String> =
+        [("building", d.building.as_str()), ("floor", d.floor.as_str()), ("room", d.room.as_str()), (place, d.bed.as_str())]
+            .into_iter()
+            .filter(|(_, value)| !value.trim().is_empty())
+            .map(|(label, value)| format!("{label} {}", value.trim()))
+            .collect();
     (!parts.is_empty()).then(|| parts.join(", "))
 }
 

@@ -34,7 +34,8 @@ pub fn device_metric(view: &DeviceView) -> Option<Entry> {
             // The cell step's pressure is the gain (one owner: mat_protocol::scale); the tare,
             // the empty mat's idle level subtracted from every frame, is the offset.
             let step_mmhg = (units_to_mmhg(units) * 10_000.0).round() / 10_000.0;
-            resource["extension"] = json!([codes::extension("cell-step-pressure", "valueQuantity", codes::quantity(step_mmhg, "mmHg", "mm[Hg]"))]);
+            resource["extension"] =
+                json!([codes::extension("cell-step-pressure", "valueQuantity", codes::quantity(step_mmhg, "mmHg", "mm[Hg]"))]);
             resource["calibration"] = json!([
                 { "type": "gain", "state": "calibrated" },
                 { "type": "offset", "state": if view.tared { "calibrated" } else { "not-calibrated" } },
@@ -42,7 +43,8 @@ pub fn device_metric(view: &DeviceView) -> Option<Entry> {
         }
         None => {
             resource["type"] = codes::READING_CHANNEL.concept();
-            resource["unit"] = json!({ "coding": [{ "system": codes::UCUM, "code": "{reading}", "display": "reading" }], "text": "reading (0-4095)" });
+            resource["unit"] =
+                json!({ "coding": [{ "system": codes::UCUM, "code": "{reading}", "display": "reading" }], "text": "reading (0-4095)" });
             resource["calibration"] = json!([{ "type": "unspecified", "state": "not-calibrated" }]);
         }
     }

@@ -28,7 +28,15 @@ fn observation(id: String, code: Code, category: Code, device_id: &str, patient:
 }
 
 /// An `Observation` whose code is `concept`, searched as `pair`.
-fn observed(id: String, concept: Value, pair: (String, String), category: Code, device_id: &str, patient: Option<&String>, secs: i64) -> Entry {
+fn observed(
+    id: String,
+    concept: Value,
+    pair: (String, String),
+    category: Code,
+    device_id: &str,
+    patient: Option<&String>,
+    secs: i64,
+) -> Entry {
     let mut resource = json!({
         "resourceType": "Observation",
         "id": id,
@@ -70,7 +78,8 @@ pub fn device_log_observations(rows: &[DeviceLogRow], devices: &HashMap<String, 
         let patient = row.patient_id.as_ref();
         let at = row.creation_date;
         if let Some(posture) = codes::posture(&row.position) {
-            let mut posture_obs = observation(format!("log-{}-posture", row.id), codes::BODY_POSITION, codes::ACTIVITY, &row.device_id, patient, at);
+            let mut posture_obs =
+                observation(format!("log-{}-posture", row.id), codes::BODY_POSITION, codes::ACTIVITY, &row.device_id, patient, at);
             posture_obs.resource["valueCodeableConcept"] = posture.concept();
             posture_obs.resource["component"] = json!([{
                 "code": codes::POSTURE_CONFIDENCE.concept(),
@@ -99,7 +108,14 @@ pub fn device_log_observations(rows: &[DeviceLogRow], devices: &HashMap<String, 
 
 /// The Observation of an entrance (true) or exit (false).
 pub fn presence_observation(row: &PresenceRow) -> Entry {
-    let mut entry = observation(format!("presence-{}", row.id), codes::PRESENCE, codes::ACTIVITY, &row.device_id, row.patient_id.as_ref(), row.creation_date);
+    let mut entry = observation(
+        format!("presence-{}", row.id),
+        codes::PRESENCE,
+        codes::ACTIVITY,
+        &row.device_id,
+        row.patient_id.as_ref(),
+        row.creation_date,
+    );
     entry.resource["valueBoolean"] = json!(row.log_id == "1");
     entry
 }
@@ -125,7 +141,8 @@ pub fn alarm_observation_id(alarm_id: &str) -> String {
 /// The Observation of an alarm's condition when it was raised (the event the alarm is about).
 pub fn alarm_observation(row: &AlarmRow) -> Entry {
     let (concept, pair) = alarm_condition(&row.kind);
-    let mut entry = observed(alarm_observation_id(&row.id), concept, pair, codes::ACTIVITY, &row.device_id, row.patient_id.as_ref(), row.creation_date);
+    let mut entry =
+        observed(alarm_observation_id(&row.id), concept, pair, codes::ACTIVITY, &row.device_id, row.patient_id.as_ref(), row.creation_date);
     entry.resource["valueBoolean"] = json!(true);
     entry
 }
@@ -159,8 +176,15 @@ mod tests {
         assert_eq!(posture["valueCodeableConcept"]["coding"][0]["code"], "40199007");
         assert_eq!(posture["component"][0]["valueQuantity"]["value"], 87.4);
         assert_eq!(posture["subject"]["reference"], "Patient/p1");
-        assert_eq!(out[1].resource["valueQuantity"], json!({ "value": 32.0, "unit": "mmHg", "system": codes::UCUM, "code": "mm[Hg]" }), "80 steps of 0.4 mmHg");
-        assert_eq!(out[3].resource["component"][0]["valueCodeableConcept"]["coding"][0]["code"], "40199007", "the turn names the posture before it");
+        assert_eq!(
+            out[1].resource["valueQuantity"],
+            json!({ "value": 32.0, "unit": "mmHg", "system": codes::UCUM, "code": "mm[Hg]" }),
+            "80 steps of 0.4 mmHg"
+        );
+        assert_eq!(
+            out[3].resource["component"][0]["valueCodeableConcept"]["coding"][0]["code"], "40199007",
+            "the turn names the posture before it"
+        );
         assert_eq!(out[5].resource["valueQuantity"]["value"], 40.0, "the loaded blocks' mean: (50 + 150) / 2 steps of 0.4 mmHg");
     }
 
