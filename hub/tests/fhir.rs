@@ -225,7 +225,7 @@ async fn a_night_on_the_bed(world: &World) {
     let path = format!("/fhir/r4/Observation?device={}&_count=1000", world.bed.id);
     let recorded = eventually_async(Duration::from_secs(90), || async {
         let found = codes(&search(world, &path).await);
-        ["8361-8", "repositioning-turn", "peak-interface-pressure", "mean-interface-pressure", "presence-on-mat"]
+        ["8361-8", "repositioning-turn", "peak-interface-pressure", "mean-block-pressure", "presence-on-mat"]
             .iter()
             .all(|c| found.contains(*c))
             && found.iter().any(|c| c.parse::<u32>().is_ok())

@@ -76,7 +76,10 @@ pub const POSTURES: [(&str, Code); 6] = [
 pub const POSTURE_CONFIDENCE: Code = Code::local("posture-confidence", "Posture classifier confidence");
 /// The highest pressure of the map at the skin–mat interface (no LOINC or MDC code names it).
 pub const PEAK_PRESSURE: Code = Code::local("peak-interface-pressure", "Peak interface pressure");
-/// The mean pressure over the loaded area of the map.
+/// A device-log entry's mean pressure: the mean of the loaded blocks of its downsampled map (a
+/// block at the body's edge counts at its block mean, so it reads lower than the cells' own mean).
+pub const BLOCK_MEAN_PRESSURE: Code = Code::local("mean-block-pressure", "Mean pressure of the loaded blocks of the logged map");
+/// The mean pressure over the loaded area of the map (an analysis's active cells).
 pub const MEAN_PRESSURE: Code = Code::local("mean-interface-pressure", "Mean interface pressure over the loaded area");
 /// Someone is on the mat (an entrance) or not (an exit).
 pub const PRESENCE: Code = Code::local("presence-on-mat", "Patient present on the mat");

@@ -2,7 +2,7 @@
 //! patient at the bedside when it was written (none when nobody was assigned) and the device:
 //! - from each device log entry (a posture change, or every 5 min while someone is present): the
 //!   posture (LOINC 8361-8 valued with SNOMED CT) with the classifier's confidence, the peak
-//!   pressure and the mean pressure over the loaded area, in mmHg (`mat_protocol::scale`);
+//!   pressure and the mean of the loaded blocks of its downsampled map, in mmHg (`mat_protocol::scale`);
 //! - a turn where an entry's posture differs from the device's previous entry's;
 //! - presence: each entrance (true) and exit (false);
 //! - each alarm's condition (the MDC code of `ihe_pcd::priority::Condition`) when it was raised:
@@ -98,7 +98,8 @@ pub fn device_log_observations(rows: &[DeviceLogRow], devices: &HashMap<String, 
         peak.resource["valueQuantity"] = codes::mmhg(units_to_mmhg(row.max_pressure as f64 * units));
         out.push(peak);
         if let Some(mean) = loaded_mean(&row.pressure_map) {
-            let mut mean_obs = observation(format!("log-{}-mean", row.id), codes::MEAN_PRESSURE, codes::EXAM, &row.device_id, patient, at);
+            let mut mean_obs =
+                observation(format!("log-{}-mean", row.id), codes::BLOCK_MEAN_PRESSURE, codes::EXAM, &row.device_id, patient, at);
             mean_obs.resource["valueQuantity"] = codes::mmhg(units_to_mmhg(mean * units));
             out.push(mean_obs);
         }
