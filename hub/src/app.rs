@@ -126,6 +126,7 @@ pub async fn start_with_store(config: ServeConfig, store: Store) -> anyhow::Resu
         login_limiter: Default::default(),
         revoked_tokens: std::sync::Mutex::new(revoked_tokens),
         alarm_reporter: alarm_reporter.clone(),
+        http_scheme,
     });
     let mut tasks = Vec::new();
     tasks.push(tokio::spawn(http::server::serve(listener, http::routes(state), https, stopped.clone())));

@@ -12,6 +12,7 @@ pub mod catalog_load;
 pub mod config;
 pub mod demo;
 pub mod domain;
+pub mod fhir;
 pub mod http;
 pub mod ingest;
 pub mod private_file;

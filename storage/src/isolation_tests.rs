@@ -194,6 +194,17 @@ async fn sees_only_its_own(store: &Store, mine: &Seeded, other: &Seeded) {
     ));
     assert_eq!(logs.alarms(&mine.device).await.unwrap().len(), 1);
     assert!(logs.has_unattended(std::slice::from_ref(&mine.device)).await.unwrap());
+    // Clinical records (the FHIR export): one row of each table, the company's.
+    let rows = scoped.clinical_records().all().await.unwrap();
+    let devices_of = |ids: Vec<&String>| ids.into_iter().cloned().collect::<Vec<_>>();
+    assert_eq!(devices_of(rows.device_logs.iter().map(|r| &r.device_id).collect()), [mine.device.clone()]);
+    assert_eq!(devices_of(rows.presence.iter().map(|r| &r.device_id).collect()), [mine.device.clone()]);
+    assert_eq!(devices_of(rows.alarms.iter().map(|r| &r.device_id).collect()), [mine.device.clone()]);
+    assert_eq!(rows.alarms[0].id, mine.alarm_key);
+    assert_eq!(
+        rows.analyses.iter().map(|a| (a.id.clone(), a.patient_id.clone())).collect::<Vec<_>>(),
+        [(mine.analysis.clone(), mine.patient.clone())]
+    );
     // Audit log: only entries about or by the company.
     let page = scoped.audit().page(0, 50).await.unwrap();
     assert_eq!(page.total, 1);

@@ -60,6 +60,12 @@ impl<'a> CompanyStore<'a> {
         repo::Logs { db: self.db, company: self.company }
     }
 
+    /// The company's clinical records as an export reads them (device logs, presence, alarms,
+    /// analyses without frames; read-only).
+    pub fn clinical_records(&self) -> repo::ClinicalRecords<'a> {
+        repo::ClinicalRecords { db: self.db, company: self.company }
+    }
+
     /// The audit log as this company's administrators act and read it.
     pub fn audit(&self) -> repo::AuditLog<'a> {
         repo::AuditLog { db: self.db, company: self.company }

@@ -18,6 +18,7 @@ pub mod device_types;
 pub mod devices;
 pub mod error;
 pub mod exports;
+pub mod fhir;
 pub mod json;
 pub mod layout;
 pub mod patients;
@@ -161,6 +162,8 @@ pub fn routes(state: Arc<AppState>) -> BoxedFilter<(warp::reply::Response,)> {
         .or(browser_socket)
         .unify()
         .or(device_socket)
+        .unify()
+        .or(fhir::routes(state.clone()))
         .unify()
         .or(static_files::routes(state.client_dir.clone()))
         .unify()

@@ -35,6 +35,8 @@ pub struct AppState {
     pub revoked_tokens: Mutex<RevokedTokens>,
     /// IHE PCD-04: the alarm reports' queue, the hub-wide default manager and the links' state.
     pub alarm_reporter: Arc<crate::alarm_manager::AlarmReporter>,
+    /// How the HTTP listener serves (the FHIR interface's absolute URLs name it).
+    pub http_scheme: crate::config::HttpScheme,
 }
 
 /// How long a handler waits for the registry or a device actor.

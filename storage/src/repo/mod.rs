@@ -5,6 +5,7 @@
 mod alarm_outbox;
 mod analyses;
 mod audit;
+mod clinical_records;
 mod companies;
 mod device_confs;
 mod devices;
@@ -18,6 +19,7 @@ mod users;
 pub use alarm_outbox::{AlarmManagerSettings, AlarmOutbox, DEAD_LETTER_LIMIT, HubAlarmOutbox, NewOutboxEntry, OutboxCounts, OutboxEntry};
 pub use analyses::{Analyses, COMPANY_QUOTA_BYTES};
 pub use audit::{AUDIT_PAGE_MAX, AUDIT_SUMMARY_MAX, AuditLog};
+pub use clinical_records::{AlarmRow, AnalysisRow, ClinicalRecords, ClinicalRows, DeviceLogRow, EXPORT_ROW_LIMIT, PresenceRow};
 pub use companies::{HubCompanies, Profile};
 pub use device_confs::{DeviceConfs, HubDeviceConfs};
 pub use devices::{CreatedFamily, Devices, HubDevices};

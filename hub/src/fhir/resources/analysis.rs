@@ -1,0 +1,181 @@
+//! An analysis's key figures as FHIR `Observation`s, one per figure, with its unit (UCUM) and code:
+//! the pressures in mmHg, shares in %, areas in cm², durations in s. The figures are the engine's
+//! stored result (`domain::analysis_format::stored_result`); a record without one (a client's
+//! own analysis, or frames the engine could not analyse) has none. Pure.
+
+use mat_core::analysis::{AnalysisResult, NamedParameter};
+use mat_protocol::device_type::DeviceType;
+use mat_protocol::scale::{units_per_cell, units_to_mmhg};
+use serde_json::{Value, json};
+use storage::repo::AnalysisRow;
+
+use super::{Entry, reference};
+use crate::domain::analysis_format::{default_device_type, stored_result};
+use crate::fhir::codes::{self, Code};
+use crate::fhir::search::Keys;
+use crate::fhir::time;
+
+/// A figure: its code and value as a UCUM quantity.
+type Figure = (Code, Value);
+
+fn percent(v: f64) -> Value {
+    codes::quantity(codes::round1(v), "%", "%")
+}
+
+fn cm2(v: f64) -> Value {
+    codes::quantity(codes::round1(v), "cm²", "cm2")
+}
+
+fn seconds(v: f64) -> Value {
+    codes::quantity(codes::round1(v), "s", "s")
+}
+
+fn cm(v: f64) -> Value {
+    codes::quantity(codes::round1(v), "cm", "cm")
+}
+
+/// The key figures of a result from a device of `device_type`.
+pub fn key_figures(result: &AnalysisResult, device_type: DeviceType) -> Vec<Figure> {
+    let cell_mmhg = |cells: f64| codes::mmhg(units_to_mmhg(cells * units_per_cell(device_type)));
+    match result {
+        AnalysisResult::Static(r) => vec![
+            (codes::PEAK_PRESSURE, cell_mmhg(f64::from(r.max_pressure))),
+            (codes::MEAN_PRESSURE, cell_mmhg(r.avg_pressure)),
+            (codes::LEFT_FOOT_LOAD, percent(r.left_percentage)),
+            (codes::RIGHT_FOOT_LOAD, percent(r.right_percentage)),
+            (codes::LEFT_FOOT_AREA, cm2(r.left_global_surface)),
+            (codes::RIGHT_FOOT_AREA, cm2(r.right_global_surface)),
+        ],
+        AnalysisResult::SeatingStatic(r) => vec![
+            (codes::PEAK_PRESSURE, codes::mmhg(r.max_pressure_mmhg)),
+            (codes::MEAN_PRESSURE, codes::mmhg(r.mean_pressure_mmhg)),
+            (codes::PEAK_PRESSURE_INDEX, codes::mmhg(r.peak_pressure_index_mmhg)),
+            (codes::DISPERSION_INDEX, percent(r.dispersion_index)),
+            (codes::LEFT_LOAD, percent(r.left_load_percent)),
+            (codes::RIGHT_LOAD, percent(r.right_load_percent)),
+            (codes::CONTACT_AREA, cm2(r.contact_area_cm2)),
+        ],
+        AnalysisResult::BedStatic(r) => {
+            vec![(codes::PEAK_PRESSURE, codes::mmhg(r.max_pressure_mmhg)), (codes::MEAN_PRESSURE, codes::mmhg(r.mean_pressure_mmhg))]
+        }
+        AnalysisResult::Dynamic(r) => vec![
+            (codes::DURATION, seconds(r.duration_s)),
+            (codes::LEFT_FOOT_STEPS, codes::quantity(r.left.stances.len() as f64, "steps", "{steps}")),
+            (codes::RIGHT_FOOT_STEPS, codes::quantity(r.right.stances.len() as f64, "steps", "{steps}")),
+        ],
+        AnalysisResult::Balance(r) => vec![
+            (codes::DURATION, seconds(r.duration_s)),
+            (codes::SWAY_PATH, cm(r.sway_path_length_cm)),
+            (codes::SWAY_VELOCITY, codes::quantity(codes::round1(r.mean_velocity_cm_s), "cm/s", "cm/s")),
+            (codes::SWAY_AREA, cm2(r.confidence_ellipse_area_cm2)),
+        ],
+        AnalysisResult::SeatingDynamic(r) => {
+            vec![(codes::DURATION, seconds(r.duration_s)), (codes::DISPERSION_INDEX, percent(r.dispersion_index))]
+        }
+        AnalysisResult::Fitting(r) | AnalysisResult::Rehab(r) => vec![(codes::CENTRE_DISTANCE, cm(r.distance_cm))],
+    }
+}
+
+/// The Observations of an analysis's key figures; `device_type` is its device's, when the hub
+/// still knows it.
+pub fn analysis_observations(row: &AnalysisRow, device_type: Option<DeviceType>) -> Vec<Entry> {
+    let parameters: Vec<NamedParameter> = serde_json::from_str(&row.additional_parameters).unwrap_or_default();
+    let Some(result) = stored_result(&parameters) else { return Vec::new() };
+    let device_type = device_type.unwrap_or_else(|| default_device_type(result.kind()));
+    key_figures(&result, device_type)
+        .into_iter()
+        .map(|(code, value)| {
+            let id = format!("analysis-{}-{}", row.id, code.code);
+            let mut resource = json!({
+                "resourceType": "Observation",
+                "id": id,
+                "status": "final",
+                "category": [codes::EXAM.concept()],
+                "code": code.concept(),
+                "subject": reference("Patient", &row.patient_id, None),
+                "effectiveDateTime": time::instant(row.creation_date),
+                "valueQuantity": value,
+                "note": [{ "text": format!("{} analysis {}", row.analysis_type, row.id) }],
+            });
+            if let Some(device) = &row.device {
+                resource["device"] = reference("Device", device, None);
+            }
+            let keys = Keys {
+                id,
+                patient: Some(row.patient_id.clone()),
+                device: row.device.clone(),
+                date: Some(row.creation_date),
+                codes: vec![code.pair()],
+                categories: vec![codes::EXAM.pair()],
+            };
+            Entry { resource, keys }
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+
+    use actors::actor::record::CaptureRecord;
+    use mat_core::analysis::AnalysisParams;
+    use mat_core::machine::capture::{CaptureKind, CapturedFrame};
+
+    use super::*;
+    use crate::domain::analysis_format::capture_analysis;
+
+    /// A capture of two feet standing on a 48 × 48 plate, stored as the hub stores it.
+    fn stored_capture(kind: CaptureKind, frames: u32) -> AnalysisRow {
+        let mut cells = vec![0u16; 48 * 48];
+        for r in 10..30 {
+            for c in (12..18).chain(30..36) {
+                cells[r * 48 + c] = 120;
+            }
+        }
+        let capture = CaptureRecord {
+            device_id: Arc::from("plate"),
+            patient_id: "p1".into(),
+            user_id: "u1".into(),
+            kind,
+            requested_at_ms: 1_795_725_255_000,
+            seconds: 5,
+            frames: (0..frames).map(|i| CapturedFrame { offset_ms: i * 100, rows: 48, cols: 48, cells: cells.clone() }).collect(),
+            dropped_frames: 0,
+        };
+        let new = capture_analysis(Some(DeviceType::PodologyIoT), &capture, &AnalysisParams::default());
+        AnalysisRow {
+            id: "a1".into(),
+            patient_id: new.patient_id,
+            device: Some("plate".into()),
+            analysis_type: new.analysis_type,
+            creation_date: new.creation_date,
+            additional_parameters: new.additional_parameters,
+        }
+    }
+
+    #[test]
+    fn a_static_capture_gives_its_key_figures_with_units() {
+        let out = analysis_observations(&stored_capture(CaptureKind::Static, 1), Some(DeviceType::PodologyIoT));
+        let figure = |code: &str| {
+            out.iter().find(|e| e.resource["code"]["coding"][0]["code"] == code).unwrap_or_else(|| panic!("{code}")).resource.clone()
+        };
+        let peak = figure("peak-interface-pressure");
+        assert_eq!(peak["valueQuantity"]["code"], "mm[Hg]");
+        assert_eq!(peak["valueQuantity"]["value"], 3.5, "120 hub units: 120 × 1000/255 Pa");
+        assert_eq!(figure("left-foot-load")["valueQuantity"], json!({ "value": 50.0, "unit": "%", "system": codes::UCUM, "code": "%" }));
+        assert_eq!(figure("left-foot-contact-area")["valueQuantity"]["code"], "cm2");
+        assert_eq!(peak["subject"]["reference"], "Patient/p1");
+        assert_eq!(peak["effectiveDateTime"], "2026-11-26T20:34:15Z");
+        assert!(out.iter().all(|e| e.keys.id.starts_with("analysis-a1-") && e.keys.id.len() <= 64));
+    }
+
+    #[test]
+    fn a_balance_capture_gives_its_sway_and_a_record_without_results_none() {
+        let out = analysis_observations(&stored_capture(CaptureKind::Balance, 10), None);
+        let codes: Vec<String> = out.iter().map(|e| e.keys.codes[0].1.clone()).collect();
+        assert_eq!(codes, ["capture-duration", "sway-path-length", "sway-mean-velocity", "sway-ellipse-area"]);
+        let mut posted = stored_capture(CaptureKind::Static, 1);
+        posted.additional_parameters = "[]".into();
+        assert!(analysis_observations(&posted, None).is_empty());
+    }
+}
