@@ -36,7 +36,10 @@ fn cm(v: f64) -> Value {
 
 /// The key figures of a result from a device of `device_type`.
 pub fn key_figures(result: &AnalysisResult, device_type: DeviceType) -> Vec<Figure> {
-    let cell_mmhg = |cells: f64| codes::mmhg(units_to_mmhg(cells * units_per_cell(device_type)));
+    // A weighed patient's static capture reads through the calibration stored with it (spec §9),
+    // as the browser and the PDF read it; everything else through the device's scale.
+    let mmhg_per_step = result.weight_calibration().map_or_else(|| units_to_mmhg(units_per_cell(device_type)), |c| c.mmhg_per_step());
+    let cell_mmhg = |cells: f64| codes::mmhg(cells * mmhg_per_step);
     match result {
         AnalysisResult::Static(r) => vec![
             (codes::PEAK_PRESSURE, cell_mmhg(f64::from(r.max_pressure))),
