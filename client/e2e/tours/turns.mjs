@@ -31,9 +31,11 @@ export async function run({ page, test, shot, login }) {
     await page.waitForFunction((sel) => /Next turn due in/.test(document.querySelector(sel)?.textContent ?? ''), DUE, { timeout: 60_000 });
     // Let the clock run a little, so its restart shows.
     await page.waitForFunction((sel) => {
-      const m = (document.querySelector(sel)?.textContent ?? '').match(/(\d+) min/);
-      return m && Number(m[1]) <= 14;
-    }, DUE, { timeout: 120_000 });
+      const text = document.querySelector(sel)?.textContent ?? '';
+      let s = 0;
+      for (const [, n, unit] of text.matchAll(/(\d+)\s*(hrs?|mins?|secs?|s)\b/g)) s += Number(n) * (unit.startsWith('hr') ? 3600 : unit.startsWith('min') ? 60 : 1);
+      return s > 0 && s <= 14 * 60 - 30;
+    }, DUE, { timeout: 180_000 });
     const before = await page.locator(DUE).innerText();
     ok(`countdown: "${before}"; interval field ${await page.getByLabel("Patient's repositioning interval").inputValue()} min`);
     await shot('before-turn.png');
