@@ -63,8 +63,16 @@ const PLAN: &[Planned] = &[
     Planned { serial: "DEMO-SEATPOS-01", name: "Chair 106", device_type: DeviceType::SeatingMat, room: "106", bed: "Chair" },
     Planned { serial: "DEMO-FORCE-01", name: "Force plate", device_type: DeviceType::ForceMat, room: "Rehab", bed: "Force" },
     Planned { serial: "DEMO-HORSE-01", name: "Saddle sensor", device_type: DeviceType::SensingHorse, room: "Stable", bed: "Saddle" },
-    Planned { serial: "DEMO-ROOM-01", name: "Room 105", device_type: DeviceType::RoomSet, room: "105", bed: "Room set" },
+    Planned { serial: ROOM_SET_SERIAL, name: "Room 105", device_type: DeviceType::RoomSet, room: "105", bed: "Room set" },
+    Planned { serial: STILL_BED_SERIAL, name: "Bed 107", device_type: DeviceType::MattressMatIoT, room: "107", bed: "A" },
 ];
+
+/// The demo's room set.
+pub const ROOM_SET_SERIAL: &str = "DEMO-ROOM-01";
+/// The demo bed whose patient lies still ([`still_bed_script`]).
+pub const STILL_BED_SERIAL: &str = "DEMO-MATTRESS-02";
+/// The still bed's repositioning interval: the shortest the API takes.
+pub const STILL_BED_INTERVAL_MINUTES: i64 = 15;
 
 /// The password of every variant company's demo login.
 pub const VARIANT_PASSWORD: &str = "demo1234";
@@ -191,6 +199,10 @@ async fn seed_devices(store: &Store, company: &str, plan: &[Planned]) -> Result<
         match store.hub_wide().devices().by_serial(planned.serial).await? {
             None => {
                 let registered = registration::create(store.hub_wide(), company, &registration(planned)).await?;
+                if planned.serial == STILL_BED_SERIAL {
+                    // Set once, when created: an administrator's later choice is kept.
+                    store.company(company).device_confs().set_repositioning_minutes(&registered.id, Some(STILL_BED_INTERVAL_MINUTES)).await?;
+                }
                 streaming.extend(registered.streaming().map(demo_device));
             }
             Some(existing) if existing.member_ids.is_empty() => {
@@ -241,6 +253,30 @@ pub fn demo_bed_script() -> simulator::synth::BedScript {
     }
 }
 
+/// The room set's sensors share one patient (issue 23): bed, then chair, then floor, one at a
+/// time ([`simulator::synth::room_set_scripts`]); a member is known by its serial's suffix
+/// (`domain::device_family`).
+pub fn room_set_member_script(serial: &str) -> Option<simulator::synth::PresenceScript> {
+    let [bed, seat, floor] = simulator::synth::room_set_scripts();
+    if !serial.starts_with(ROOM_SET_SERIAL) {
+        return None;
+    }
+    match &serial[ROOM_SET_SERIAL.len()..] {
+        "-BED" => Some(bed),
+        "-SEAT" => Some(seat),
+        "-FLOOR" => Some(floor),
+        _ => None,
+    }
+}
+
+/// The demo bed whose patient lies still (issue 23: a demo that shows every alarm): supine for
+/// hours, past the bed's 15-minute repositioning interval (the shortest the API takes), so an
+/// Ulcer Risk alarm is raised 15 minutes after the demo starts, with its reason.
+pub fn still_bed_script() -> simulator::synth::BedScript {
+    use std::time::Duration;
+    simulator::synth::BedScript { empty: Duration::from_secs(5), supine: Duration::from_secs(6 * 3_600), ..demo_bed_script() }
+}
+
 /// Starts one simulated device per demo device, over one shared QUIC endpoint.
 pub fn start_simulators(
     devices: Vec<DemoDevice>,
@@ -256,7 +292,10 @@ pub fn start_simulators(
         let mut spec = simulator::DeviceSpec::new(device.serial.clone(), device.secret, &device.device_type)
             .with_context(|| format!("no simulator preset for {}", device.device_type))?;
         if let simulator::Scenario::BedOccupant(script) = &mut spec.scenario {
-            *script = demo_bed_script();
+            *script = if device.serial == STILL_BED_SERIAL { still_bed_script() } else { demo_bed_script() };
+        }
+        if let Some(script) = room_set_member_script(&device.serial) {
+            spec.scenario = simulator::Scenario::ForceChannels(script);
         }
         let transport = simulator::Transport::QuicShared { client: client.clone(), addr: quic, server_name: "localhost".into() };
         let (stats, stop) = (stats.clone(), stop.clone());
@@ -286,6 +325,21 @@ mod tests {
         }
     }
 
+    #[test]
+    fn the_still_bed_stays_past_its_interval_and_the_room_sets_sensors_share_one_patient() {
+        let script = still_bed_script();
+        assert!(script.supine >= std::time::Duration::from_secs(STILL_BED_INTERVAL_MINUTES as u64 * 60 * 2));
+        assert!(room_set_member_script("DEMO-ROOM-01-BED").is_some());
+        assert!(room_set_member_script("DEMO-ROOM-01-FLOOR").is_some());
+        assert_eq!(room_set_member_script("DEMO-ROOM-01"), None, "the parent streams nothing");
+        assert_eq!(room_set_member_script("DEMO-FORCE-01"), None, "the force plate keeps its own cycle");
+        let [bed, seat, floor] = simulator::synth::room_set_scripts();
+        assert_eq!(
+            [room_set_member_script("DEMO-ROOM-01-BED"), room_set_member_script("DEMO-ROOM-01-SEAT"), room_set_member_script("DEMO-ROOM-01-FLOOR")],
+            [Some(bed), Some(seat), Some(floor)]
+        );
+    }
+
     #[tokio::test]
     async fn seeding_twice_keeps_one_of_everything_and_rotates_secrets() {
         let store = Store::memory().await.unwrap();
@@ -294,10 +348,16 @@ mod tests {
         assert_eq!(first.len(), second.len());
         let company = store.hub_wide().companies().find_by_name(DEMO_COMPANY).await.unwrap().unwrap();
         let devices = store.company(&company.id).devices().list().await.unwrap();
-        // 8 single devices + horse (1 + 2) + room set (1 + 3).
-        assert_eq!(devices.len(), 15);
+        // 9 single devices + horse (1 + 2) + room set (1 + 3).
+        assert_eq!(devices.len(), 16);
         // ...and the variant companies' 4 devices.
-        assert_eq!(first.len(), 8 + 2 + 3 + 4);
+        assert_eq!(first.len(), 9 + 2 + 3 + 4);
+        // The still bed's interval is the shortest the API takes, so its Ulcer Risk alarm comes soon.
+        let still = devices.iter().find(|d| d.hardware_serial == STILL_BED_SERIAL).expect("the still bed");
+        let confs = store.company(&company.id).device_confs().list().await.unwrap();
+        let conf = confs.iter().find(|c| c.device_id == still.id).expect("its configuration");
+        assert_eq!(conf.repositioning_minutes, Some(STILL_BED_INTERVAL_MINUTES));
+        assert!(crate::http::devices::REPOSITIONING_MINUTES.contains(&STILL_BED_INTERVAL_MINUTES));
         let serial = &first[0].serial;
         let stored = store.hub_wide().devices().by_serial(serial).await.unwrap().unwrap().secret_hash;
         assert!(!device_secret::verify(&first[0].secret, &stored), "the first start's secret was replaced");

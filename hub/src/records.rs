@@ -9,7 +9,7 @@
 
 use actors::actor::record::{DeviceLogRecord, Record};
 use actors::catalog::Catalog;
-use storage::model::{DeviceLog, PresenceLog};
+use storage::model::{DeviceLog, PresenceLog, TurnLog};
 use storage::{Store, StoreError};
 
 use crate::alarm_manager::AlarmReporter;
@@ -63,9 +63,10 @@ pub async fn save_record(store: &Store, catalog: &Catalog, reporter: &AlarmRepor
             };
             company.logs().add_presence(&entry).await
         }
-        Record::AlarmRaised { device_id, alarm_id, kind, raised_at_ms } => {
+        Record::AlarmRaised { device_id, alarm_id, kind, raised_at_ms, reason } => {
             let key = alarm_key(device_id, *alarm_id);
-            match company.logs().raise_alarm_keyed(device_id, &key, kind.name(), seconds(*raised_at_ms)).await {
+            let reason_json = reason.and_then(|r| serde_json::to_string(&r).ok());
+            match company.logs().raise_alarm_with_reason(device_id, &key, kind.name(), seconds(*raised_at_ms), reason_json).await {
                 // Stored first, then reported: a kill in between is replayed at start-up.
                 Ok(_) => reporter.raised(&company_id, device_id, &key, kind.name(), *raised_at_ms).await,
                 Err(error) => Err(error),
@@ -77,6 +78,19 @@ pub async fn save_record(store: &Store, catalog: &Catalog, reporter: &AlarmRepor
                 Ok(_) => reporter.attended(&company_id, device_id, &key, *attended_at_ms).await,
                 Err(error) => Err(error),
             }
+        }
+        Record::TurnRecorded { device_id, at_ms, recorded_at_ms, position, by, tier_before, loaded_ms, interval_ms } => {
+            let turn = TurnLog {
+                device_id: device_id.to_string(),
+                at_ms: *at_ms as i64,
+                recorded_at_ms: *recorded_at_ms as i64,
+                position: position.map(|p| p.name().to_owned()),
+                by: by.as_deref().map(str::to_owned),
+                tier_before: tier_before.name().to_owned(),
+                loaded_ms: i64::try_from(*loaded_ms).unwrap_or(i64::MAX),
+                interval_ms: i64::try_from(*interval_ms).unwrap_or(i64::MAX),
+            };
+            company.logs().add_turn(&turn).await
         }
         Record::StreamingEnd { device_id, ends_at_ms } => {
             company.device_confs().set_streaming_end(device_id, ends_at_ms.map(|ms| ms as i64)).await

@@ -61,7 +61,8 @@ fn stored_states(confs: &[DeviceConf], alarms: &[AlarmLog]) -> HashMap<String, S
         let (Some(id), Some(kind)) = (alarm_number(&alarm.device_id, &alarm.id), AlarmKind::from_name(&alarm.kind)) else { continue };
         let raised_at_ms = u64::try_from(alarm.creation_date).unwrap_or(0).saturating_mul(1000);
         let state = states.entry(alarm.device_id.clone()).or_default();
-        state.alarms.pending.push(PendingAlarm { id, kind, raised_at_ms });
+        let reason = alarm.reason_json.as_deref().and_then(|json| serde_json::from_str(json).ok());
+        state.alarms.pending.push(PendingAlarm { id, kind, raised_at_ms, reason });
         state.alarms.next_id = state.alarms.next_id.max(id + 1);
     }
     states
@@ -93,6 +94,7 @@ mod tests {
             has_been_attended: false,
             attended_time: None,
             attended_by: None,
+            reason_json: None,
         }
     }
 

@@ -74,6 +74,7 @@ mod tests {
             has_been_attended: attended,
             attended_time: None,
             attended_by: None,
+            reason_json: None,
         }
     }
 

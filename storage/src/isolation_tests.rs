@@ -87,6 +87,7 @@ async fn seed(store: &Store, name: &str) -> Seeded {
     };
     scoped.logs().add_device_log(&log).await.unwrap();
     scoped.logs().add_presence(&PresenceLog { device_id: device.clone(), creation_date: 6, log_id: "1".into() }).await.unwrap();
+    scoped.logs().add_turn(&turn(&device, Some(user.clone()))).await.unwrap();
     scoped.device_confs().set_streaming_end(&device, Some(1_000)).await.unwrap();
     let entry = NewAuditEntry {
         company_id: company.clone(),
@@ -192,6 +193,8 @@ async fn sees_only_its_own(store: &Store, mine: &Seeded, other: &Seeded) {
         logs.add_presence(&PresenceLog { device_id: other.device.clone(), creation_date: 8, log_id: "0".into() }).await,
         Err(StoreError::NotFound)
     ));
+    assert!(logs.turns(&other.device).await.unwrap().is_empty());
+    assert!(matches!(logs.add_turn(&turn(&other.device, None)).await, Err(StoreError::NotFound)));
     assert_eq!(logs.alarms(&mine.device).await.unwrap().len(), 1);
     assert!(logs.has_unattended(std::slice::from_ref(&mine.device)).await.unwrap());
     // Clinical records (the FHIR export): one row of each table, the company's.
@@ -224,6 +227,21 @@ async fn untouched(store: &Store, seeded: &Seeded, name: &str) {
     assert!(!alarms[0].has_been_attended, "not attended by the other company");
     assert_eq!(scoped.logs().device_logs(&seeded.device).await.unwrap().len(), 1);
     assert_eq!(scoped.logs().presence(&seeded.device).await.unwrap().len(), 1);
+    assert_eq!(scoped.logs().turns(&seeded.device).await.unwrap().len(), 1);
+}
+
+/// A recorded turn of `device` (by a user id, or nobody).
+fn turn(device: &str, by: Option<String>) -> crate::model::TurnLog {
+    crate::model::TurnLog {
+        device_id: device.to_owned(),
+        at_ms: 1_000,
+        recorded_at_ms: 2_000,
+        position: Some("Left Lateral".into()),
+        by,
+        tier_before: "due".into(),
+        loaded_ms: 7_300_000,
+        interval_ms: 7_200_000,
+    }
 }
 
 #[tokio::test]

@@ -184,6 +184,30 @@ pub struct AlarmLog {
     /// The e-mail of the account that attended it (accounts have no other name); `None` while
     /// unattended, for alarms attended before it was recorded, or once the account is gone.
     pub attended_by: Option<String>,
+    /// An Ulcer Risk alarm's reason as JSON (`{region, loadedSeconds, offloadSeconds,
+    /// intervalSeconds}`); `None` for Missing.
+    pub reason_json: Option<String>,
+}
+
+/// A turn a nurse recorded (issue 23). Times in Unix ms.
+#[derive(Debug, Clone, PartialEq, SurrealValue)]
+pub struct TurnLog {
+    pub device_id: String,
+    /// When the patient was turned.
+    pub at_ms: i64,
+    /// When it was recorded.
+    pub recorded_at_ms: i64,
+    /// The new position (a posture's name), when given.
+    pub position: Option<String>,
+    /// Who recorded it: the account's e-mail (`None` once the account is gone); a user id when
+    /// written.
+    pub by: Option<String>,
+    /// The repositioning tier before the turn (`ok`, `dueSoon`, `due`, `overdue`).
+    pub tier_before: String,
+    /// The longest load episode before the turn, ms.
+    pub loaded_ms: i64,
+    /// The repositioning interval then, ms.
+    pub interval_ms: i64,
 }
 
 /// A device log entry (spec §3). `pressure_map` is JSON text of a 2-D grid.

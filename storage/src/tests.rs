@@ -315,6 +315,41 @@ mod records {
     }
 
     #[tokio::test]
+    async fn an_alarms_reason_and_a_recorded_turn_are_kept_once_with_who() {
+        let (store, [(a, ua), _]) = two_companies().await;
+        let device = store.hub_wide().devices().create(&device(&a, "MAT-T")).await.unwrap();
+        let logs = store.company(&a).logs();
+        let reason = r#"{"region":"pelvis","loadedSeconds":7200,"offloadSeconds":900,"intervalSeconds":7200}"#;
+        let key = format!("{device}-3");
+        logs.raise_alarm_with_reason(&device, &key, "Ulcer Risk", 40, Some(reason.into())).await.unwrap();
+        logs.raise_alarm_keyed(&device, &format!("{device}-4"), "Missing", 50).await.unwrap();
+        let alarms = logs.alarms(&device).await.unwrap();
+        assert_eq!((alarms[0].kind.as_str(), alarms[0].reason_json.as_deref()), ("Missing", None));
+        assert_eq!(alarms[1].reason_json.as_deref(), Some(reason));
+        let turn = crate::model::TurnLog {
+            device_id: device.clone(),
+            at_ms: 1_700_000_000_000,
+            recorded_at_ms: 1_700_000_060_000,
+            position: Some("Left Lateral".into()),
+            by: Some(ua.clone()),
+            tier_before: "overdue".into(),
+            loaded_ms: 9_000_000,
+            interval_ms: 7_200_000,
+        };
+        logs.add_turn(&turn).await.unwrap();
+        // A retried writer batch writes the same turn again: still one row.
+        logs.add_turn(&turn).await.unwrap();
+        logs.add_turn(&crate::model::TurnLog { at_ms: 1_700_000_100_000, recorded_at_ms: 1_700_000_100_000, position: None, by: None, ..turn.clone() })
+            .await
+            .unwrap();
+        let turns = logs.turns(&device).await.unwrap();
+        assert_eq!(turns.len(), 2);
+        assert_eq!((turns[0].position.as_deref(), turns[0].by.as_deref()), (None, None), "newest first");
+        assert_eq!(turns[1], crate::model::TurnLog { by: Some("a@example.com".into()), ..turn.clone() }, "who, by the account's e-mail");
+        assert!(logs.add_turn(&crate::model::TurnLog { tier_before: "late".into(), recorded_at_ms: 1, ..turn }).await.is_err());
+    }
+
+    #[tokio::test]
     async fn alarms_are_attended_once_and_logs_stay_in_their_company() {
         let (store, [(a, ua), (b, ub)]) = two_companies().await;
         let device = store.hub_wide().devices().create(&device(&a, "MAT-1")).await.unwrap();

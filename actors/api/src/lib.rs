@@ -16,6 +16,7 @@ pub mod layout;
 pub mod lenient;
 pub mod patient;
 pub mod schema;
+pub mod turn;
 
 /// Why a value was refused: the i18n key the client shows, and a message for people.
 #[derive(Debug, Clone, PartialEq, Eq)]

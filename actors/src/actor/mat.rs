@@ -33,7 +33,9 @@ use crate::metrics::HubMetrics;
 use mat_core::machine::alarm::{AlarmId, AlarmOutput, AttendError};
 use mat_core::machine::capture::{CaptureOutput, CaptureRefusal, CaptureRequest};
 use mat_core::machine::device_log::LogOutput;
-use mat_core::machine::mat::{BehaviourConfig, DeviceStatus, MatConfig, MatMachine, MatOutput, RepositioningView};
+use mat_core::machine::mat::{BehaviourConfig, DeviceStatus, MatConfig, MatMachine, MatOutput, RecordedTurn, RepositioningView, TurnRefusal};
+use mat_core::machine::posture::Posture;
+use mat_core::machine::wall_clock::WallClock;
 use mat_core::machine::presence::Presence;
 use mat_core::machine::streaming::StreamRefusal;
 use mat_core::machine::tare::{Tare, TareRefusal};
@@ -76,6 +78,9 @@ pub enum MatMsg {
     /// Attend one alarm, or every pending alarm of the device (`None`), by a user (kept in the
     /// alarm log); replies how many.
     AttendAlarm { alarm: Option<AlarmId>, by: Option<Arc<str>>, reply: RpcReplyPort<Result<usize, AttendError>> },
+    /// A nurse (`by`) recorded a turn done at `at_ms` (Unix ms) to `position`: the repositioning
+    /// clock restarts, the turn is logged and an unattended Ulcer Risk alarm is attended.
+    RecordTurn { at_ms: u64, position: Option<Posture>, by: Arc<str>, reply: RpcReplyPort<Result<TurnRecorded, TurnRefusal>> },
     /// The repositioning interval of the patient on this device.
     SetRepositioningInterval(Duration),
     /// The repositioning clock as the device page shows it (`None`: the type has none).
@@ -131,6 +136,19 @@ pub struct MatState {
     last_snapshot: Option<Instant>,
     /// The user attending alarms in the step being applied, for the alarm log.
     attending: Option<Arc<str>>,
+    /// The user recording a turn in the step being applied, for the turn log.
+    turned_by: Option<Arc<str>>,
+}
+
+/// A recorded turn as its caller is told of it: wall-clock times.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct TurnRecorded {
+    /// When the patient was turned, Unix ms.
+    pub at_ms: u64,
+    /// The tier before the turn.
+    pub tier_before: mat_core::machine::pressure_ulcer::RepositioningTier,
+    /// How long the longest load had lasted, ms.
+    pub loaded_ms: u64,
 }
 
 /// The mat actor.
@@ -173,6 +191,7 @@ impl Actor for MatActor {
             last_presence: None,
             last_snapshot: None,
             attending: None,
+            turned_by: None,
         };
         // A restarted actor may start in another state than it left (its link is gone, say);
         // a fresh one starts offline, which the registry already announced.
@@ -244,6 +263,13 @@ impl Actor for MatActor {
                 };
                 let _ = reply.send(result);
             }
+            MatMsg::RecordTurn { at_ms, position, by, reply } => {
+                state.attending = Some(by.clone());
+                state.turned_by = Some(by);
+                let at = WallClock::new(now, unix_ms()).instant(at_ms);
+                let result = state.machine.record_turn(now, at, position).map(|turn| state.turn_recorded(&turn));
+                let _ = reply.send(result);
+            }
             MatMsg::SetRepositioningInterval(interval) => state.machine.set_repositioning_interval(now, interval),
             MatMsg::GetRepositioning(reply) => {
                 let _ = reply.send(state.machine.repositioning(now));
@@ -273,6 +299,7 @@ impl Actor for MatActor {
         state.refresh_snapshot(now, forced);
         state.apply_outputs();
         state.attending = None;
+        state.turned_by = None;
         state.schedule(&myself);
         Ok(())
     }
@@ -326,6 +353,19 @@ impl MatState {
                 MatOutput::Log(log) => self.apply_log(log),
                 MatOutput::Capture(capture) => self.apply_capture(capture),
                 MatOutput::Tare(tare) => self.save(Record::Tare { device_id: self.args.info.id.clone(), tare: Arc::new(tare) }),
+                MatOutput::Turn(turn) => {
+                    let record = Record::TurnRecorded {
+                        device_id: self.args.info.id.clone(),
+                        at_ms: self.unix_ms_of(turn.at),
+                        recorded_at_ms: self.unix_ms_of(turn.recorded_at),
+                        position: turn.position,
+                        by: self.turned_by.clone(),
+                        tier_before: turn.tier_before,
+                        loaded_ms: u64::try_from(turn.loaded_for.as_millis()).unwrap_or(u64::MAX),
+                        interval_ms: u64::try_from(turn.interval.as_millis()).unwrap_or(u64::MAX),
+                    };
+                    self.save(record);
+                }
                 MatOutput::Stream(seconds) => {
                     let id = self.next_command_id;
                     self.next_command_id = self.next_command_id.wrapping_add(1);
@@ -346,13 +386,20 @@ impl MatState {
         match output {
             AlarmOutput::Raised(alarm) => {
                 let raised_at_ms = self.unix_ms_of(alarm.raised_at);
-                self.save(Record::AlarmRaised { device_id: device_id.clone(), alarm_id: alarm.id.0, kind: alarm.kind, raised_at_ms });
+                self.save(Record::AlarmRaised {
+                    device_id: device_id.clone(),
+                    alarm_id: alarm.id.0,
+                    kind: alarm.kind,
+                    raised_at_ms,
+                    reason: alarm.reason,
+                });
                 let event = AlarmOnEvent {
                     device_id: device_id.to_string(),
                     name: self.args.info.name.clone(),
                     alarm_id: alarm.id.0,
                     kind: alarm.kind.name().to_owned(),
                     raised_at_ms,
+                    reason: alarm.reason,
                 };
                 self.company.broadcast(encode_event(events::ALARM_ON, event));
             }
@@ -449,6 +496,14 @@ impl MatState {
         }
         self.last_snapshot = Some(now);
         self.args.snapshot.save(self.machine.snapshot(now, snapshot_unix_ms(now)));
+    }
+
+    fn turn_recorded(&self, turn: &RecordedTurn) -> TurnRecorded {
+        TurnRecorded {
+            at_ms: self.unix_ms_of(turn.at),
+            tier_before: turn.tier_before,
+            loaded_ms: u64::try_from(turn.loaded_for.as_millis()).unwrap_or(u64::MAX),
+        }
     }
 
     fn unix_ms_of(&self, at: Instant) -> u64 {

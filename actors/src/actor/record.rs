@@ -12,7 +12,9 @@
 //! - [`Record::PresenceLog`] → a presence log entry: `creationDate`, `logId` '1' when `present`
 //!   (entrance), '0' otherwise (exit).
 //! - [`Record::AlarmRaised`] → an alarm log entry keyed by (`device_id`, `alarm_id`):
-//!   `creationDate`, `hasBeenAttended` false, and the kind (`Missing` or `Ulcer Risk`).
+//!   `creationDate`, `hasBeenAttended` false, the kind (`Missing` or `Ulcer Risk`) and an Ulcer
+//!   Risk alarm's reason (the region, how long it was loaded, the offload and interval).
+//! - [`Record::TurnRecorded`] → a turn log entry: when, position, who, the tier and load before.
 //! - [`Record::AlarmAttended`] → update that entry: `hasBeenAttended` true, `attendedTime` =
 //!   `attended_at_ms`, who attended (`by`, a user id, when a user did), and the time to attend (ms). `iotCheckAlarms` answers 'True' while an entry
 //!   of the device is unattended.
@@ -24,7 +26,9 @@
 
 use std::sync::Arc;
 
-use mat_core::machine::alarm::AlarmKind;
+use mat_core::machine::alarm::{AlarmKind, AlarmReason};
+use mat_core::machine::posture::Posture;
+use mat_core::machine::pressure_ulcer::RepositioningTier;
 use mat_core::machine::capture::{CaptureKind, CapturedFrame};
 use mat_core::machine::device_log::{LogReason, PreviewMap};
 use mat_core::machine::tare::Tare;
@@ -37,7 +41,19 @@ pub enum Record {
     /// A presence log entry: entrance (`present`) or exit.
     PresenceLog { device_id: Arc<str>, at_ms: u64, present: bool },
     /// A new alarm, unattended.
-    AlarmRaised { device_id: Arc<str>, alarm_id: u64, kind: AlarmKind, raised_at_ms: u64 },
+    AlarmRaised { device_id: Arc<str>, alarm_id: u64, kind: AlarmKind, raised_at_ms: u64, reason: Option<AlarmReason> },
+    /// A turn a nurse recorded (the turn log): when, to which position, by whom, and where the
+    /// repositioning clock stood before it.
+    TurnRecorded {
+        device_id: Arc<str>,
+        at_ms: u64,
+        recorded_at_ms: u64,
+        position: Option<Posture>,
+        by: Option<Arc<str>>,
+        tier_before: RepositioningTier,
+        loaded_ms: u64,
+        interval_ms: u64,
+    },
     /// An alarm was attended.
     AlarmAttended { device_id: Arc<str>, alarm_id: u64, attended_at_ms: u64, time_to_attend_ms: u64, by: Option<Arc<str>> },
     /// The device's live stream now ends at `ends_at_ms` (`None`: no stream; clear the stored end
@@ -101,6 +117,7 @@ impl Record {
             Record::PresenceLog { device_id, .. }
             | Record::AlarmRaised { device_id, .. }
             | Record::AlarmAttended { device_id, .. }
+            | Record::TurnRecorded { device_id, .. }
             | Record::StreamingEnd { device_id, .. }
             | Record::Tare { device_id, .. } => device_id,
             Record::CaptureStored(capture) => &capture.device_id,
@@ -112,7 +129,11 @@ impl Record {
         let base = std::mem::size_of::<Record>();
         match self {
             Record::DeviceLog(entry) => base + std::mem::size_of::<DeviceLogRecord>() + 2 * entry.preview.cells.len(),
-            Record::PresenceLog { .. } | Record::AlarmRaised { .. } | Record::AlarmAttended { .. } | Record::StreamingEnd { .. } => base,
+            Record::PresenceLog { .. }
+            | Record::AlarmRaised { .. }
+            | Record::AlarmAttended { .. }
+            | Record::TurnRecorded { .. }
+            | Record::StreamingEnd { .. } => base,
             Record::Tare { tare, .. } => base + 2 * tare.cells.len(),
             Record::CaptureStored(capture) => {
                 base + capture.frames.iter().map(|f| std::mem::size_of::<CapturedFrame>() + 2 * f.cells.len()).sum::<usize>()

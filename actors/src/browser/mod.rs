@@ -159,6 +159,9 @@ pub struct AlarmOnEvent {
     /// `Missing` or `Ulcer Risk`.
     pub kind: String,
     pub raised_at_ms: u64,
+    /// Why an Ulcer Risk alarm was raised (absent for Missing).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reason: Option<mat_core::machine::alarm::AlarmReason>,
 }
 
 /// The `alarmAttended` event: an alarm was attended; cards drop their Attend button.

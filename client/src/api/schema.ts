@@ -382,6 +382,24 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/device/{id}/turns": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The patient's recorded turns on a device, newest first */
+        get: operations["GET /api/device/{id}/turns"];
+        put?: never;
+        /** Record that the patient was turned (when, new position; by the caller): restarts the repositioning clock, attends an Ulcer Risk alarm, logged */
+        post: operations["POST /api/device/{id}/turns"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/deviceAnalysisCount/{userId}/{deviceId}/{analysisType}": {
         parameters: {
             query?: never;
@@ -910,6 +928,11 @@ export interface components {
             hasBeenAttended: boolean;
             kind: string;
             /**
+             * @description Why an Ulcer Risk alarm was raised: the part of the body loaded longest, how long, and
+             *     the rule's offloading and interval (absent for Missing and older alarms).
+             */
+            reason?: components["schemas"]["AlarmReason"] | null;
+            /**
              * Format: int64
              * @description Seconds from the alarm to its attendance.
              */
@@ -1003,6 +1026,29 @@ export interface components {
             pending: number;
             /** @description The company's own manager, if set. */
             settings: components["schemas"]["AlarmManagerInput"] | null;
+        };
+        /**
+         * @description Why an Ulcer Risk alarm was raised: which part of the body was loaded how long without the
+         *     relief the rule asks for (issue 23: a nurse must see why). Wall-clock seconds.
+         */
+        AlarmReason: {
+            /**
+             * Format: uint64
+             * @description The repositioning interval, seconds.
+             */
+            intervalSeconds: number;
+            /**
+             * Format: uint64
+             * @description Seconds it had been loaded when the alarm was raised (short lifts included).
+             */
+            loadedSeconds: number;
+            /**
+             * Format: uint64
+             * @description Seconds off the mattress that count as relief (15 min by default).
+             */
+            offloadSeconds: number;
+            /** @description The part of the body loaded longest. */
+            region: components["schemas"]["BodyBand"];
         };
         /**
          * @description What a device's analyses are about, and so how its captures are computed and shown
@@ -1125,6 +1171,11 @@ export interface components {
         BedsideRequest: {
             patientId?: string | null;
         };
+        /**
+         * @description The body's part a band along the mat holds (a 2 m mattress in six bands of about 33 cm), from
+         *     the head's end: what an Ulcer Risk alarm names as the region loaded too long.
+         */
+        BodyBand: "head" | "shoulders" | "back" | "pelvis" | "thighs" | "heels";
         /** @description The 3-D camera: Plotly's default view unless the user moved it. */
         CameraPosition: {
             center: components["schemas"]["Point3"];
@@ -2043,6 +2094,62 @@ export interface components {
         };
         /** @description Who set the tare. */
         TareSource: "learnt" | "zeroed";
+        /** @description The body of `POST /api/device/{id}/turns`. */
+        TurnInput: {
+            /**
+             * Format: int64
+             * @description When the patient was turned, Unix ms (a JSON integer); now when absent or null. At most
+             *     12 h ago and 1 min ahead of the hub's clock.
+             * @default null
+             */
+            atMs: number | null;
+            /** @description The position the patient was turned to. */
+            position: string;
+        };
+        /** @description A recorded turn. */
+        TurnJson: {
+            /**
+             * Format: int64
+             * @description When the patient was turned, Unix ms.
+             */
+            atMs: number;
+            /** @description Who recorded it: the account's e-mail. */
+            by: string | null;
+            /**
+             * Format: int64
+             * @description The repositioning interval then, seconds.
+             */
+            intervalSeconds: number;
+            /**
+             * Format: int64
+             * @description How long the longest load had lasted at the turn, seconds.
+             */
+            loadedSeconds: number;
+            /** @description The position the patient was turned to. */
+            position: string | null;
+            /**
+             * Format: int64
+             * @description When it was recorded, Unix ms.
+             */
+            recordedAtMs: number;
+            /** @description The repositioning tier before the turn: `ok`, `dueSoon`, `due` or `overdue`. */
+            tierBefore: string;
+        };
+        /** @description What recording a turn answers. */
+        TurnRecordedJson: {
+            /**
+             * Format: uint64
+             * @description When the patient was turned, Unix ms.
+             */
+            atMs: number;
+            /**
+             * Format: uint64
+             * @description How long the longest load had lasted at the turn, seconds.
+             */
+            loadedSeconds: number;
+            /** @description The repositioning tier before the turn. */
+            tierBefore: components["schemas"]["RepositioningTier"];
+        };
         /** @description One unit and the pascals in one of it. */
         UnitPascals: {
             /** Format: double */
@@ -2848,6 +2955,60 @@ export interface operations {
             404: components["responses"]["Error"];
             409: components["responses"]["Error"];
             503: components["responses"]["Error"];
+        };
+    };
+    "GET /api/device/{id}/turns": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TurnJson"][];
+                };
+            };
+            401: components["responses"]["Error"];
+            404: components["responses"]["Error"];
+        };
+    };
+    "POST /api/device/{id}/turns": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TurnInput"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TurnRecordedJson"];
+                };
+            };
+            400: components["responses"]["Error"];
+            401: components["responses"]["Error"];
+            404: components["responses"]["Error"];
+            413: components["responses"]["Error"];
         };
     };
     "GET /api/deviceAnalysisCount/{userId}/{deviceId}/{analysisType}": {

@@ -11,12 +11,34 @@ import { family } from './family';
 
 export type AlarmKindName = 'Missing' | 'Ulcer Risk';
 
+/** Why an Ulcer Risk alarm was raised (the hub's `AlarmReason`): the part of the body loaded
+ * longest, for how long, and the rule's offloading and interval, in seconds. */
+export interface AlarmReason {
+  region: 'head' | 'shoulders' | 'back' | 'pelvis' | 'thighs' | 'heels';
+  loadedSeconds: number;
+  offloadSeconds: number;
+  intervalSeconds: number;
+}
+
+const REGIONS = ['head', 'shoulders', 'back', 'pelvis', 'thighs', 'heels'];
+
+/** A reason as the hub sent it, or null when it is none. */
+export function reasonOf(value: unknown): AlarmReason | null {
+  if (!value || typeof value !== 'object') return null;
+  const r = value as Record<string, unknown>;
+  const seconds = [r.loadedSeconds, r.offloadSeconds, r.intervalSeconds];
+  if (typeof r.region !== 'string' || !REGIONS.includes(r.region) || !seconds.every((s) => typeof s === 'number' && Number.isFinite(s))) return null;
+  return { region: r.region as AlarmReason['region'], loadedSeconds: r.loadedSeconds as number, offloadSeconds: r.offloadSeconds as number, intervalSeconds: r.intervalSeconds as number };
+}
+
 export interface PendingAlarm {
   /** `{deviceId}-{alarmNumber}`, the alarm log's id. */
   key: string;
   deviceId: string;
   kind: AlarmKindName;
   raisedAtMs: number;
+  /** Why (Ulcer Risk alarms). */
+  reason?: AlarmReason | null;
 }
 
 export interface Attendance {
@@ -46,17 +68,35 @@ export function addPendingAlarm(store: AppStore, alarm: PendingAlarm): boolean {
 }
 
 /** The `alarmOn` event's data as a pending alarm, or null when it is not one. */
-export function pendingFromAlarmOn(data: { deviceId?: unknown; alarmId?: unknown; kind?: unknown; raisedAtMs?: unknown }): PendingAlarm | null {
+export function pendingFromAlarmOn(data: {
+  deviceId?: unknown;
+  alarmId?: unknown;
+  kind?: unknown;
+  raisedAtMs?: unknown;
+  reason?: unknown;
+}): PendingAlarm | null {
   if (typeof data.deviceId !== 'string' || !isKind(data.kind) || typeof data.raisedAtMs !== 'number') return null;
   if (typeof data.alarmId !== 'number' && typeof data.alarmId !== 'string') return null;
-  return { key: alarmKey(data.deviceId, data.alarmId), deviceId: data.deviceId, kind: data.kind, raisedAtMs: data.raisedAtMs };
+  return {
+    key: alarmKey(data.deviceId, data.alarmId),
+    deviceId: data.deviceId,
+    kind: data.kind,
+    raisedAtMs: data.raisedAtMs,
+    reason: reasonOf(data.reason),
+  };
 }
 
 /** The unattended entries of a device's alarm log (`creationDate` in Unix seconds). */
 export function pendingFromLog(entries: AlarmEntry[]): PendingAlarm[] {
   return entries
     .filter((e) => !e.hasBeenAttended && isKind(e.kind))
-    .map((e) => ({ key: e._id.$oid, deviceId: e.deviceId, kind: e.kind as AlarmKindName, raisedAtMs: e.creationDate * 1000 }));
+    .map((e) => ({
+      key: e._id.$oid,
+      deviceId: e.deviceId,
+      kind: e.kind as AlarmKindName,
+      raisedAtMs: e.creationDate * 1000,
+      reason: reasonOf(e.reason),
+    }));
 }
 
 /** An alarm was attended (`alarmAttended`): off the banner, and the card learns when. */

@@ -21,5 +21,6 @@ pub mod device_family;
 pub mod error;
 pub mod patients;
 pub mod registration;
+pub mod turns;
 
 pub use error::DomainError;

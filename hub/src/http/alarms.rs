@@ -28,6 +28,10 @@ pub struct AlarmJson {
     pub time_to_attend: Option<i64>,
     /// Who attended it: the account's e-mail (accounts have no other name).
     pub attended_by: Option<String>,
+    /// Why an Ulcer Risk alarm was raised: the part of the body loaded longest, how long, and
+    /// the rule's offloading and interval (absent for Missing and older alarms).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reason: Option<mat_core::machine::alarm::AlarmReason>,
 }
 
 /// A device and its sub-devices, as ids, within the caller's company.
@@ -96,6 +100,7 @@ pub async fn list(id: String, call: Caller) -> Result<warp::reply::Response, Api
             has_been_attended: alarm.has_been_attended,
             attended_time: alarm.attended_time,
             attended_by: alarm.attended_by,
+            reason: alarm.reason_json.as_deref().and_then(|json| serde_json::from_str(json).ok()),
         })
         .collect();
     Ok(ok(&body))

@@ -29,6 +29,7 @@ pub mod server;
 pub mod state;
 pub mod static_files;
 pub mod tare;
+pub mod turns;
 
 use std::net::SocketAddr;
 use std::sync::Arc;
@@ -82,6 +83,8 @@ pub fn api(state: &Arc<AppState>) -> Api {
     api_route!(api, s, PUT, d, User, "devices", "/api/device/{id}", "Rename and relocate a device (name, room, bed)", devices::update, "api" / "device" / String; doc.body::<DeviceSettingsInput>().json::<devices::DeviceJson>(200));
     api_route!(api, s, GET, d, User, "devices", "/api/device/{id}/repositioning", "The repositioning clock: interval, tier and seconds until the next turn is due", devices::get_repositioning, "api" / "device" / String / "repositioning"; doc.json::<devices::RepositioningClock>(200).errors(&[503]));
     api_route!(api, s, PUT, d, User, "devices", "/api/device/{id}/repositioning", "Set the repositioning interval (minutes, null for 2 h)", devices::set_repositioning, "api" / "device" / String / "repositioning"; doc.body::<devices::RepositioningRequest>().json::<devices::RepositioningInterval>(200));
+    api_route!(api, s, POST, d, User, "devices", "/api/device/{id}/turns", "Record that the patient was turned (when, new position; by the caller): restarts the repositioning clock, attends an Ulcer Risk alarm, logged", turns::record, "api" / "device" / String / "turns"; doc.body::<mat_api::turn::TurnInput>().json::<turns::TurnRecordedJson>(200));
+    api_route!(api, s, GET, d, User, "devices", "/api/device/{id}/turns", "The patient's recorded turns on a device, newest first", turns::list, "api" / "device" / String / "turns"; doc.json::<Vec<turns::TurnJson>>(200));
     api_route!(api, s, GET, d, User, "devices", "/api/device/{id}/tare", "The mat's tare: the idle level subtracted from its frames", tare::get, "api" / "device" / String / "tare"; doc.json::<tare::TareJson>(200).errors(&[503]));
     api_route!(api, s, POST, d, Admin, "devices", "/api/device/{id}/tare", "Zero the empty mat: its latest empty frames become its idle level (refused while someone lies on it)", tare::zero, "api" / "device" / String / "tare"; doc.json::<tare::TareJson>(200).errors(&[409, 503]));
     api_route!(api, s, GET, d, User, "devices", "/api/device/obtainList/{company}/{type}/{x}", "The company's devices of a type; x: page of 10, 0 for all", devices::obtain_list, "api" / "device" / "obtainList" / String / String / String; doc.param::<DeviceType>("type").param_with("x", devices::page_or_all_schema).json::<Vec<devices::DeviceJson>>(200).errors(&[400]));

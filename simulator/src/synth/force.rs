@@ -48,6 +48,9 @@ pub struct PresenceScript {
     pub total_load: f32,
     /// Period of the sway that moves load between channels.
     pub sway: Duration,
+    /// How far into its cycle the script is at time zero (a room set's sensors share one
+    /// timeline, each present in its own part of it: [`room_set_scripts`]).
+    pub lead: Duration,
 }
 
 impl Default for PresenceScript {
@@ -59,11 +62,17 @@ impl Default for PresenceScript {
             leave: Duration::from_secs(2),
             total_load: 3_200.0,
             sway: Duration::from_millis(5_300),
+            lead: Duration::ZERO,
         }
     }
 }
 
 impl PresenceScript {
+    /// Where the cycle is at time `t` (its [`PresenceScript::lead`] added).
+    pub fn at(&self, t: Duration) -> Option<Step<PresencePhase>> {
+        self.script().at(t + self.lead)
+    }
+
     /// The cycle as a [`Script`].
     pub fn script(&self) -> Script<PresencePhase> {
         Script::new(vec![
@@ -73,6 +82,32 @@ impl PresenceScript {
             (PresencePhase::Leaving, self.leave),
         ])
     }
+}
+
+/// One patient in a room set (issue 23): in bed, then in the chair, then crossing the floor,
+/// then out of the room for 20 s (less than the 30 s absence delay: the set stays Correct) and
+/// back to bed — one sensor at a time, with two seconds between them. Each simulator of the
+/// set's bed, seat and floor sensors (in that order) runs its script from its own start; they
+/// start within a second of each other. Three independent cycles once had all three sensors
+/// present at once.
+pub fn room_set_scripts() -> [PresenceScript; 3] {
+    const CYCLE: Duration = Duration::from_secs(280);
+    // (window start, arrive, present, leave) within the shared cycle.
+    let windows = [(0u64, 2u64, 150u64, 2u64), (156, 2, 86, 2), (248, 1, 10, 1)];
+    windows.map(|(start, arrive, present, leave)| {
+        let window = Duration::from_secs(arrive + present + leave);
+        let away = CYCLE - window;
+        // The script's own cycle begins with `away`; its window must begin at `start`.
+        let lead = Duration::from_secs((away.as_secs() + CYCLE.as_secs() - start) % CYCLE.as_secs());
+        PresenceScript {
+            away,
+            arrive: Duration::from_secs(arrive),
+            present: Duration::from_secs(present),
+            leave: Duration::from_secs(leave),
+            lead,
+            ..PresenceScript::default()
+        }
+    })
 }
 
 /// Writes the channel values for `step` at absolute scenario time `t`; `jitter` (−1..1 per
@@ -112,6 +147,37 @@ mod tests {
         assert_eq!(at(22_000), Some(PresencePhase::Present));
         assert_eq!(at(62_000), Some(PresencePhase::Leaving));
         assert_eq!(at(64_000), Some(PresencePhase::Away));
+    }
+
+    #[test]
+    fn a_room_sets_sensors_are_never_loaded_at_once_and_each_is_in_turn() {
+        let scripts = room_set_scripts();
+        let mut seen = [false; 3];
+        // Two cycles, every half second, each sensor starting up to a second after the bed's.
+        for skew_ms in [0u64, 1_000] {
+            for half_seconds in 0..1_120u64 {
+                let t = Duration::from_millis(half_seconds * 500);
+                let loaded: Vec<usize> = (0..3)
+                    .filter(|&i| {
+                        let own = if i == 0 { t } else { t.saturating_sub(Duration::from_millis(skew_ms)) };
+                        let Some(step) = scripts[i].at(own) else { return false };
+                        let mut canvas = Canvas::new(1, 4);
+                        draw(&mut canvas, &scripts[i], &step, own, &[0.0; 4]);
+                        canvas.values().iter().sum::<f32>() > 200.0
+                    })
+                    .collect();
+                assert!(loaded.len() <= 1, "sensors {loaded:?} loaded at once at {t:?}");
+                for i in loaded {
+                    seen[i] = true;
+                }
+            }
+        }
+        assert_eq!(seen, [true; 3], "bed, seat and floor each see the patient");
+        // The bed's window starts the cycle.
+        assert_eq!(scripts[0].at(Duration::from_secs(1)).map(|s| s.phase), Some(PresencePhase::Arriving));
+        assert_eq!(scripts[1].at(Duration::from_secs(200)).map(|s| s.phase), Some(PresencePhase::Present));
+        assert_eq!(scripts[2].at(Duration::from_secs(255)).map(|s| s.phase), Some(PresencePhase::Present));
+        assert_eq!(scripts[2].at(Duration::from_secs(270)).map(|s| s.phase), Some(PresencePhase::Away));
     }
 
     #[test]

@@ -26,7 +26,7 @@ use rand::{Rng, SeedableRng};
 pub use bed::{BedPhase, BedScript};
 pub use canvas::{Blob, Canvas, decode_cells};
 pub use feet::{FOOT_CENTRES, FeetPhase, FeetScript};
-pub use force::{FORCE_MAX, PresencePhase, PresenceScript};
+pub use force::{FORCE_MAX, PresencePhase, PresenceScript, room_set_scripts};
 pub use script::{Script, Step, lerp, smoothstep};
 pub use seat::{SeatPhase, SeatScript};
 
@@ -134,7 +134,7 @@ impl Scenario {
             Scenario::BedOccupant(s) => s.script().at(t).map(|x| ScenarioPhase::Bed(x.phase)),
             Scenario::SeatedPerson(s) => s.script().at(t).map(|x| ScenarioPhase::Seat(x.phase)),
             Scenario::StandingFeet(s) => s.script().at(t).map(|x| ScenarioPhase::Feet(x.phase)),
-            Scenario::ForceChannels(s) => s.script().at(t).map(|x| ScenarioPhase::Force(x.phase)),
+            Scenario::ForceChannels(s) => s.at(t).map(|x| ScenarioPhase::Force(x.phase)),
             Scenario::Empty => None,
             Scenario::Replay(r) => Some(ScenarioPhase::Replay { occupied: r.at(t).occupied }),
         };
@@ -316,7 +316,7 @@ impl MapSynth {
                 for _ in 0..channels {
                     self.jitter.push(self.rng.random_range(-1.0..=1.0));
                 }
-                if let Some(step) = script.script().at(t) {
+                if let Some(step) = script.at(t) {
                     force::draw(&mut self.canvas, script, &step, t, &self.jitter);
                 }
             }

@@ -7,14 +7,14 @@ use surrealdb::engine::any::Any;
 use surrealdb::types::SurrealValue;
 
 use crate::error::checked;
-use crate::model::{AlarmLog, DeviceLog, PresenceLog};
+use crate::model::{AlarmLog, DeviceLog, PresenceLog, TurnLog};
 use crate::{StoreError, new_id};
 
 /// How many log rows a list returns at most, newest first (the client's history buffers keep
 /// 350 samples).
 pub const LOG_LIST_LIMIT: i64 = 350;
 
-const ALARM_FIELDS: &str = "record::id(id) AS id, record::id(device) AS device_id, kind, creation_date, has_been_attended, attended_time, attended_by.email AS attended_by";
+const ALARM_FIELDS: &str = "record::id(id) AS id, record::id(device) AS device_id, kind, creation_date, has_been_attended, attended_time, attended_by.email AS attended_by, reason_json";
 
 /// An alarm row to create.
 #[derive(SurrealValue)]
@@ -22,6 +22,14 @@ struct NewAlarm {
     id: String,
     kind: String,
     at: i64,
+    reason_json: Option<String>,
+}
+
+/// A turn row to write.
+#[derive(SurrealValue)]
+struct NewTurn {
+    id: String,
+    turn: TurnLog,
 }
 
 /// One company's logs.
@@ -44,14 +52,53 @@ impl Logs<'_> {
     /// Opens the alarm episode `key` (the device actor's alarm, `device-number`). Raising the same
     /// key again is a no-op, so a retried batch never doubles an alarm.
     pub async fn raise_alarm_keyed(&self, device_id: &str, key: &str, kind: &str, at: i64) -> Result<String, StoreError> {
+        self.raise_alarm_with_reason(device_id, key, kind, at, None).await
+    }
+
+    /// [`Self::raise_alarm_keyed`] with the alarm's reason (JSON text, an Ulcer Risk alarm's).
+    pub async fn raise_alarm_with_reason(
+        &self,
+        device_id: &str,
+        key: &str,
+        kind: &str,
+        at: i64,
+        reason_json: Option<String>,
+    ) -> Result<String, StoreError> {
         let id = key.to_owned();
         if self.alarm_exists(&id).await? {
             return Ok(id);
         }
         let create = "CREATE type::record('alarm_log', $e.id) SET device = $device_ref, company = $company_ref, kind = $e.kind,
-            creation_date = $e.at, patient = $patient;";
-        self.create_for_device(device_id, create, NewAlarm { id: id.clone(), kind: kind.to_owned(), at }).await?;
+            creation_date = $e.at, patient = $patient, reason_json = $e.reason_json;";
+        self.create_for_device(device_id, create, NewAlarm { id: id.clone(), kind: kind.to_owned(), at, reason_json }).await?;
         Ok(id)
+    }
+
+    /// Writes a recorded turn of a device of the company (`turn.by` a user id); written once
+    /// per device and recording time, however often a batch is retried.
+    pub async fn add_turn(&self, turn: &TurnLog) -> Result<(), StoreError> {
+        let create = "UPSERT type::record('turn_log', $e.id) SET device = $device_ref, company = $company_ref, patient = $patient,
+            at_ms = $e.turn.at_ms, recorded_at_ms = $e.turn.recorded_at_ms, position = $e.turn.position,
+            by = IF $e.turn.by = NONE THEN NONE ELSE type::record('user', $e.turn.by) END,
+            tier_before = $e.turn.tier_before, loaded_ms = $e.turn.loaded_ms, interval_ms = $e.turn.interval_ms;";
+        let id = format!("{}-{}", turn.device_id, turn.recorded_at_ms);
+        self.create_for_device(&turn.device_id, create, NewTurn { id, turn: turn.clone() }).await
+    }
+
+    /// A device's recorded turns, newest first.
+    pub async fn turns(&self, device_id: &str) -> Result<Vec<TurnLog>, StoreError> {
+        let mut response = self
+            .db
+            .query(
+                "SELECT record::id(device) AS device_id, at_ms, recorded_at_ms, position, by.email AS by, tier_before, loaded_ms,
+                    interval_ms FROM turn_log WHERE device = type::record('device', $device) AND company = type::record('company', $company)
+                    ORDER BY at_ms DESC LIMIT $limit",
+            )
+            .bind(("company", self.company.to_owned()))
+            .bind(("device", device_id.to_owned()))
+            .bind(("limit", LOG_LIST_LIMIT))
+            .await?;
+        Ok(response.take(0)?)
     }
 
     async fn alarm_exists(&self, key: &str) -> Result<bool, StoreError> {

@@ -124,6 +124,7 @@ impl Patients<'_> {
                  UPDATE alarm_log SET patient = NONE WHERE company = $company_ref AND patient = $id;
                  UPDATE device_log SET patient = NONE WHERE company = $company_ref AND patient = $id;
                  UPDATE presence_log SET patient = NONE WHERE company = $company_ref AND patient = $id;
+                 UPDATE turn_log SET patient = NONE WHERE company = $company_ref AND patient = $id;
                  DELETE $patient;
                  {CREATE_AUDIT}
                  COMMIT TRANSACTION;"

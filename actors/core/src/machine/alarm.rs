@@ -20,6 +20,7 @@ use std::time::{Duration, Instant};
 
 use serde::{Deserialize, Serialize};
 
+use super::body_regions::BodyBand;
 use super::pressure_ulcer::RepositioningTier;
 use super::status::PatientStatus;
 use super::wall_clock::WallClock;
@@ -60,6 +61,22 @@ impl AlarmKind {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct AlarmId(pub u64);
 
+/// Why an Ulcer Risk alarm was raised: which part of the body was loaded how long without the
+/// relief the rule asks for (issue 23: a nurse must see why). Wall-clock seconds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "camelCase")]
+pub struct AlarmReason {
+    /// The part of the body loaded longest.
+    pub region: BodyBand,
+    /// Seconds it had been loaded when the alarm was raised (short lifts included).
+    pub loaded_seconds: u64,
+    /// Seconds off the mattress that count as relief (15 min by default).
+    pub offload_seconds: u64,
+    /// The repositioning interval, seconds.
+    pub interval_seconds: u64,
+}
+
 /// One alarm.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Alarm {
@@ -69,6 +86,8 @@ pub struct Alarm {
     pub kind: AlarmKind,
     /// When it was raised (`creationDate`).
     pub raised_at: Instant,
+    /// Why (Ulcer Risk alarms; `None` for Missing, which says it by its kind).
+    pub reason: Option<AlarmReason>,
 }
 
 /// Why an attend was refused.
@@ -112,6 +131,9 @@ pub struct PendingAlarm {
     pub kind: AlarmKind,
     /// When it was raised, Unix ms.
     pub raised_at_ms: u64,
+    /// Why (Ulcer Risk).
+    #[serde(default)]
+    pub reason: Option<AlarmReason>,
 }
 
 /// The alarms of one device.
@@ -138,14 +160,14 @@ impl AlarmMachine {
     /// What a restart must keep, with wall-clock times.
     pub fn snapshot(&self, clock: WallClock) -> AlarmsSnapshot {
         let pending =
-            self.pending.iter().map(|a| PendingAlarm { id: a.id.0, kind: a.kind, raised_at_ms: clock.unix_ms(a.raised_at) }).collect();
+            self.pending.iter().map(|a| PendingAlarm { id: a.id.0, kind: a.kind, raised_at_ms: clock.unix_ms(a.raised_at), reason: a.reason }).collect();
         AlarmsSnapshot { next_id: self.next_id, pending }
     }
 
     /// Rebuilt from a snapshot; numbering continues from `first_id` if that is higher.
     pub fn from_snapshot(snapshot: &AlarmsSnapshot, first_id: u64, clock: WallClock) -> Self {
         let pending =
-            snapshot.pending.iter().map(|a| Alarm { id: AlarmId(a.id), kind: a.kind, raised_at: clock.instant(a.raised_at_ms) }).collect();
+            snapshot.pending.iter().map(|a| Alarm { id: AlarmId(a.id), kind: a.kind, raised_at: clock.instant(a.raised_at_ms), reason: a.reason }).collect();
         Self::restore(snapshot.next_id.max(first_id), pending)
     }
 
@@ -171,12 +193,24 @@ impl AlarmMachine {
 
     /// The patient status changed (Missing raises a Missing alarm).
     pub fn handle_patient_status(&mut self, now: Instant, status: PatientStatus) {
-        self.condition_is(now, AlarmKind::Missing, status == PatientStatus::Missing);
+        self.condition_is(now, AlarmKind::Missing, status == PatientStatus::Missing, None);
     }
 
     /// The repositioning tier changed (Due or Overdue raises an Ulcer Risk alarm).
     pub fn handle_tier(&mut self, now: Instant, tier: RepositioningTier) {
-        self.condition_is(now, AlarmKind::UlcerRisk, tier.at_risk());
+        self.handle_tier_with_reason(now, tier, None);
+    }
+
+    /// The repositioning tier changed, with the clock's reason: an alarm raised now carries it.
+    pub fn handle_tier_with_reason(&mut self, now: Instant, tier: RepositioningTier, reason: Option<AlarmReason>) {
+        self.condition_is(now, AlarmKind::UlcerRisk, tier.at_risk(), reason);
+    }
+
+    /// Someone attends every pending alarm of `kind` (a recorded turn answers an Ulcer Risk
+    /// alarm). Returns how many.
+    pub fn attend_kind(&mut self, now: Instant, kind: AlarmKind) -> usize {
+        let ids: Vec<AlarmId> = self.pending.iter().filter(|a| a.kind == kind).map(|a| a.id).collect();
+        ids.into_iter().filter(|id| self.attend(now, *id).is_ok()).count()
     }
 
     /// After a restart: the conditions as they stand, without raising anything (an alarm for a
@@ -206,10 +240,10 @@ impl AlarmMachine {
         self.outputs.pop_front()
     }
 
-    fn condition_is(&mut self, now: Instant, kind: AlarmKind, active: bool) {
+    fn condition_is(&mut self, now: Instant, kind: AlarmKind, active: bool, reason: Option<AlarmReason>) {
         let was = std::mem::replace(&mut self.condition[kind.index()], active);
         if active && !was && !self.pending.iter().any(|a| a.kind == kind) {
-            let alarm = Alarm { id: AlarmId(self.next_id), kind, raised_at: now };
+            let alarm = Alarm { id: AlarmId(self.next_id), kind, raised_at: now, reason };
             self.next_id += 1;
             self.pending.push(alarm);
             self.outputs.push_back(AlarmOutput::Raised(alarm));
@@ -242,12 +276,26 @@ mod tests {
         m.handle_tier(t0, RepositioningTier::DueSoon);
         assert_eq!(drain(&mut m), vec![]);
         m.handle_tier(t0 + MIN, RepositioningTier::Due);
-        let alarm = Alarm { id: AlarmId(1), kind: AlarmKind::UlcerRisk, raised_at: t0 + MIN };
+        let alarm = Alarm { id: AlarmId(1), kind: AlarmKind::UlcerRisk, raised_at: t0 + MIN, reason: None };
         assert_eq!(drain(&mut m), vec![AlarmOutput::Raised(alarm)]);
         m.handle_tier(t0 + 30 * MIN, RepositioningTier::Overdue);
         m.handle_tier(t0 + 31 * MIN, RepositioningTier::Overdue);
         assert_eq!(drain(&mut m), vec![]);
         assert!(m.has_unattended());
+    }
+
+    #[test]
+    fn an_ulcer_alarm_carries_its_reason_and_a_recorded_turn_attends_only_ulcer_alarms() {
+        let t0 = Instant::now();
+        let mut m = AlarmMachine::new(1);
+        let reason = AlarmReason { region: BodyBand::Pelvis, loaded_seconds: 7_200, offload_seconds: 900, interval_seconds: 7_200 };
+        m.handle_patient_status(t0, PatientStatus::Missing);
+        m.handle_tier_with_reason(t0 + MIN, RepositioningTier::Due, Some(reason));
+        let raised = drain(&mut m);
+        assert!(matches!(raised[..], [AlarmOutput::Raised(Alarm { reason: None, .. }), AlarmOutput::Raised(Alarm { reason: Some(r), .. })] if r == reason));
+        assert_eq!(m.attend_kind(t0 + 2 * MIN, AlarmKind::UlcerRisk), 1);
+        assert!(m.has_unattended_kind(AlarmKind::Missing) && !m.has_unattended_kind(AlarmKind::UlcerRisk));
+        assert_eq!(m.attend_kind(t0 + 3 * MIN, AlarmKind::UlcerRisk), 0);
     }
 
     #[test]
@@ -309,7 +357,7 @@ mod tests {
     #[test]
     fn restored_pending_alarms_are_not_raised_twice_and_numbers_keep_growing() {
         let t0 = Instant::now();
-        let stored = Alarm { id: AlarmId(41), kind: AlarmKind::UlcerRisk, raised_at: t0 };
+        let stored = Alarm { id: AlarmId(41), kind: AlarmKind::UlcerRisk, raised_at: t0, reason: None };
         let mut m = AlarmMachine::restore(1, vec![stored]);
         assert!(m.has_unattended());
         m.handle_tier(t0 + MIN, RepositioningTier::Overdue);

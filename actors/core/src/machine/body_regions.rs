@@ -25,6 +25,47 @@ pub const TORSO_BANDS: std::ops::RangeInclusive<usize> = 2..=3;
 /// Smallest cell value that counts as load on a region.
 pub const LOADED_MIN: u16 = 20;
 
+/// The body's part a band along the mat holds (a 2 m mattress in six bands of about 33 cm), from
+/// the head's end: what an Ulcer Risk alarm names as the region loaded too long.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "camelCase")]
+pub enum BodyBand {
+    /// Head and neck.
+    Head,
+    /// Shoulders and shoulder blades.
+    Shoulders,
+    /// Back.
+    Back,
+    /// Pelvis, sacrum and hips.
+    Pelvis,
+    /// Thighs.
+    Thighs,
+    /// Lower legs and heels.
+    Heels,
+}
+
+impl BodyBand {
+    /// Which band an alarm names when several were loaded equally long: where pressure ulcers
+    /// most often form first (sacrum, heels), then the rest of the back, shoulders, head, thighs.
+    pub const ULCER_PRIORITY: [BodyBand; 6] =
+        [BodyBand::Pelvis, BodyBand::Heels, BodyBand::Back, BodyBand::Shoulders, BodyBand::Head, BodyBand::Thighs];
+
+    /// The band an alarm names among the loaded regions `loads` (`None`: none loaded).
+    pub fn most_at_risk(loads: RegionLoads, head_at_far_end: bool) -> Option<BodyBand> {
+        let bands: Vec<BodyBand> = (0..REGION_COUNT).filter(|&i| loads.is_loaded(i)).map(|i| BodyBand::of_region(i, head_at_far_end)).collect();
+        BodyBand::ULCER_PRIORITY.into_iter().find(|band| bands.contains(band))
+    }
+
+    /// The band of region `index` (`along * REGIONS_ACROSS + across`), counted from the head's end
+    /// (`head_at_far_end`: the mat is installed the other way round).
+    pub fn of_region(index: usize, head_at_far_end: bool) -> BodyBand {
+        let along = (index / REGIONS_ACROSS).min(REGIONS_ALONG - 1);
+        let from_head = if head_at_far_end { REGIONS_ALONG - 1 - along } else { along };
+        [BodyBand::Head, BodyBand::Shoulders, BodyBand::Back, BodyBand::Pelvis, BodyBand::Thighs, BodyBand::Heels][from_head]
+    }
+}
+
 /// The set of loaded regions, one bit per region (`along * REGIONS_ACROSS + across`).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
 pub struct RegionLoads(u32);
@@ -147,6 +188,25 @@ mod tests {
         let all = RegionLoads::from_bits((1 << REGION_COUNT) - 1);
         assert_eq!(all.torso(), RegionLoads::from_bits(0b111_111 << 6));
         assert_eq!(RegionLoads::from_bits(0b111_000_000_111_111_111).torso(), RegionLoads::from_bits(0b111 << 6));
+    }
+
+    #[test]
+    fn bands_are_counted_from_the_head() {
+        assert_eq!(BodyBand::of_region(0, false), BodyBand::Head);
+        assert_eq!(BodyBand::of_region(3 * REGIONS_ACROSS + 2, false), BodyBand::Pelvis);
+        assert_eq!(BodyBand::of_region(REGION_COUNT - 1, false), BodyBand::Heels);
+        assert_eq!(BodyBand::of_region(0, true), BodyBand::Heels);
+        assert_eq!(BodyBand::of_region(3 * REGIONS_ACROSS, true), BodyBand::Back);
+    }
+
+    #[test]
+    fn the_band_named_among_equals_is_the_sacrum_then_the_heels() {
+        let all = RegionLoads::from_bits((1 << REGION_COUNT) - 1);
+        assert_eq!(BodyBand::most_at_risk(all, false), Some(BodyBand::Pelvis));
+        let head_and_heels = RegionLoads::from_bits(0b111 | 0b111 << 15);
+        assert_eq!(BodyBand::most_at_risk(head_and_heels, false), Some(BodyBand::Heels));
+        assert_eq!(BodyBand::most_at_risk(RegionLoads::from_bits(0b1), false), Some(BodyBand::Head));
+        assert_eq!(BodyBand::most_at_risk(RegionLoads::EMPTY, false), None);
     }
 
     #[test]

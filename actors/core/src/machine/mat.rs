@@ -21,12 +21,13 @@
 use std::collections::VecDeque;
 use std::time::{Duration, Instant};
 
-use super::alarm::{AlarmId, AlarmKind, AlarmMachine, AlarmOutput, AttendError};
+use super::alarm::{AlarmId, AlarmKind, AlarmMachine, AlarmOutput, AlarmReason, AttendError};
+use super::body_regions::BodyBand;
 use super::capture::{CaptureMachine, CaptureOutput, CaptureRefusal, CaptureRequest};
 use super::device_log::{DeviceLogMachine, LogConfig, LogOutput};
 use super::live_map::{LiveMap, LiveOutput};
 use super::patient_status::PatientStatusMachine;
-use super::posture::{Orientation, POSTURE_INTERVAL, PostureClassifier, PostureReading};
+use super::posture::{Orientation, POSTURE_INTERVAL, Posture, PostureClassifier, PostureReading};
 use super::presence::{Presence, PresenceDetector, PresenceScale, reading_presence};
 use super::pressure_map::PressureMap;
 use super::pressure_ulcer::{RepositioningTier, UlcerConfig, UlcerRiskMachine};
@@ -88,6 +89,33 @@ pub enum MatOutput {
     Log(LogOutput),
     /// A new tare (learnt or zeroed) to persist.
     Tare(Tare),
+    /// A nurse recorded a turn: persist it in the turn log.
+    Turn(RecordedTurn),
+}
+
+/// A turn a nurse recorded, as the turn log keeps it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RecordedTurn {
+    /// When the patient was turned (not after the recording).
+    pub at: Instant,
+    /// When it was recorded.
+    pub recorded_at: Instant,
+    /// The position the patient was turned to, as the nurse gave it.
+    pub position: Option<Posture>,
+    /// The tier the clock stood at before the turn (a turn at `Ok` or `DueSoon` is on time).
+    pub tier_before: RepositioningTier,
+    /// How long the longest load episode had lasted at the turn, wall clock.
+    pub loaded_for: Duration,
+    /// The repositioning interval then (as set, not scaled).
+    pub interval: Duration,
+}
+
+/// Why a turn could not be recorded.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+pub enum TurnRefusal {
+    /// The device's type has no repositioning clock (a plate, a Force Mat…).
+    #[error("this device has no repositioning clock")]
+    NoRepositioningClock,
 }
 
 /// Configuration a mat machine starts from.
@@ -177,6 +205,8 @@ pub struct MatMachine {
     outputs: VecDeque<MatOutput>,
     /// Demo/test speed-up of the repositioning clock (1: real time).
     repositioning_time_scale: u32,
+    /// The head lies at the far end of the long axis (for naming a loaded region).
+    head_at_far_end: bool,
     /// The repositioning interval set for this device (as set, not scaled; `None`: the default).
     repositioning_interval: Option<Duration>,
 }
@@ -212,6 +242,7 @@ impl MatMachine {
             last_status: DeviceStatus::new(config.functional, config.patient_status, None, CardStatus::Offline),
             outputs: VecDeque::new(),
             repositioning_time_scale: behaviour.time_scale(),
+            head_at_far_end: behaviour.orientation.head_at_far_end,
             repositioning_interval: None,
         };
         // A patient stored as Missing had their alarm raised before this machine existed.
@@ -445,12 +476,26 @@ impl MatMachine {
         })
     }
 
-    /// A nurse recorded a turn by hand.
-    pub fn record_turn(&mut self, now: Instant) {
-        if let Some(ulcer) = &mut self.ulcer {
-            ulcer.record_turn(now);
-        }
+    /// A nurse recorded a turn by hand, done at `at` (a time after `now` is taken as now) to
+    /// `position`: the repositioning clock restarts from then, the turn goes to the turn log, and
+    /// an unattended Ulcer Risk alarm is attended by it (docs/decisions.md, "A recorded turn").
+    pub fn record_turn(&mut self, now: Instant, at: Instant, position: Option<Posture>) -> Result<RecordedTurn, TurnRefusal> {
+        let scale = self.repositioning_time_scale;
+        let Some(ulcer) = &mut self.ulcer else { return Err(TurnRefusal::NoRepositioningClock) };
+        let at = at.min(now);
+        let turn = RecordedTurn {
+            at,
+            recorded_at: now,
+            position,
+            tier_before: ulcer.tier(),
+            loaded_for: ulcer.longest_load(at) * scale,
+            interval: ulcer.config().interval * scale,
+        };
+        ulcer.record_turn(now, at);
+        self.outputs.push_back(MatOutput::Turn(turn));
+        self.alarms.attend_kind(now, AlarmKind::UlcerRisk);
         self.collect(now);
+        Ok(turn)
     }
 
     /// The earliest instant at which `handle_timeout` has work.
@@ -485,7 +530,17 @@ impl MatMachine {
         if let Some(ulcer) = &mut self.ulcer {
             while let Some(out) = ulcer.poll_output() {
                 if let super::pressure_ulcer::UlcerOutput::Tier(tier) = out {
-                    self.alarms.handle_tier(now, tier);
+                    let scale = u64::from(self.repositioning_time_scale);
+                    let head_at_far_end = self.head_at_far_end;
+                    let reason = ulcer.reason(now).and_then(|r| {
+                        Some(AlarmReason {
+                            region: BodyBand::most_at_risk(r.regions, head_at_far_end)?,
+                            loaded_seconds: r.loaded_for.as_secs() * scale,
+                            offload_seconds: r.offload.as_secs() * scale,
+                            interval_seconds: r.interval.as_secs() * scale,
+                        })
+                    });
+                    self.alarms.handle_tier_with_reason(now, tier, reason);
                 }
             }
         }

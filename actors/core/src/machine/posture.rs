@@ -55,6 +55,13 @@ impl Posture {
         }
     }
 
+    /// The posture of a stored name ([`Posture::name`]).
+    pub fn from_name(name: &str) -> Option<Posture> {
+        [Posture::Supine, Posture::Prone, Posture::LeftLateral, Posture::RightLateral, Posture::Seated, Posture::NoSupine]
+            .into_iter()
+            .find(|p| p.name() == name)
+    }
+
     /// The name the client shows.
     pub fn name(self) -> &'static str {
         match self {

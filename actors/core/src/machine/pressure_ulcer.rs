@@ -128,6 +128,21 @@ pub enum UlcerOutput {
     Turned(TurnReason),
 }
 
+/// Why the clock stands where it does: the region whose load episode is the longest, how long it
+/// has been loaded without the relief the rule asks for (staying off the mattress for
+/// [`UlcerConfig::offload`]), against which interval. What an Ulcer Risk alarm says (issue 23).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct UlcerReason {
+    /// The regions loaded longest (every region whose episode began at the oldest start).
+    pub regions: RegionLoads,
+    /// How long it has been loaded (short lifts included: they are no relief).
+    pub loaded_for: Duration,
+    /// The offloading that would have relieved it.
+    pub offload: Duration,
+    /// The repositioning interval.
+    pub interval: Duration,
+}
+
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 struct RegionClock {
     /// Start of the live load episode.
@@ -235,6 +250,18 @@ impl UlcerRiskMachine {
         self.oldest_episode().map(|since| now.saturating_duration_since(since)).unwrap_or_default()
     }
 
+    /// Which region has been loaded longest at `now`, and for how long (`None`: nobody on the mat).
+    pub fn reason(&self, now: Instant) -> Option<UlcerReason> {
+        let since = self.oldest_episode()?;
+        let bits = self.regions.iter().enumerate().filter(|(_, r)| r.loaded_since == Some(since)).fold(0u32, |bits, (i, _)| bits | 1 << i);
+        Some(UlcerReason {
+            regions: RegionLoads::from_bits(bits),
+            loaded_for: now.saturating_duration_since(since),
+            offload: self.config.offload,
+            interval: self.config.interval,
+        })
+    }
+
     /// A new repositioning interval for this patient or device; the tier follows at once.
     pub fn set_interval(&mut self, now: Instant, interval: Duration) {
         self.config.interval = interval;
@@ -277,9 +304,12 @@ impl UlcerRiskMachine {
         self.update_tier(now);
     }
 
-    /// A nurse recorded a turn by hand.
-    pub fn record_turn(&mut self, now: Instant) {
-        self.turn(now, TurnReason::Manual, None);
+    /// A nurse recorded a turn by hand, done at `at` (not after `now`): each region loaded at the
+    /// last sample starts afresh from then (or from when it became loaded, if later), and the next
+    /// sample becomes the reference a further turn is measured against.
+    pub fn record_turn(&mut self, now: Instant, at: Instant) {
+        self.turn(at.min(now), TurnReason::Manual, None);
+        self.update_tier(now);
     }
 
     /// Acts on tier boundaries and offload ends due at `now`.
@@ -349,7 +379,9 @@ impl UlcerRiskMachine {
                 Some((loads, _)) => loads.is_loaded(i),
                 None => clock.loaded_since.is_some() && clock.last_loaded == self.last_sample,
             };
-            *clock = if loaded { RegionClock { loaded_since: Some(at), last_loaded: clock.last_loaded } } else { RegionClock::default() };
+            // A region loaded after the turn keeps its own, later start.
+            let since = clock.loaded_since.map_or(at, |s| s.max(at));
+            *clock = if loaded { RegionClock { loaded_since: Some(since), last_loaded: clock.last_loaded } } else { RegionClock::default() };
         }
         if let Some((loads, posture)) = now_loaded {
             self.reference_loads = loads;

@@ -13,6 +13,7 @@ import { useDeviceType } from '../../lib/deviceTypes';
 import { deviceViewFamily } from '../../lib/devicesStore';
 import { useFormat } from '../../lib/format';
 import { bannerOrder, pendingAlarmsAtom, type PendingAlarm } from '../../lib/pendingAlarms';
+import { AlarmReasonText } from '../turns';
 import { useAlarmSync } from './useAlarmSync';
 import './alarmBanner.css';
 
@@ -139,7 +140,10 @@ function AlarmRow({ alarm, now }: { alarm: PendingAlarm; now: number }) {
 
   return (
     <li className={`alarm-row alarm-${kind}`} data-testid="alarm-banner-row" data-device-id={alarm.deviceId} data-kind={alarm.kind}>
-      <span className="alarm-kind">{t(`alarmBanner.kind.${kind}`)}</span>
+      <span className="alarm-kind">
+        {t(`alarmBanner.kind.${kind}`)}
+        <AlarmReasonText reason={alarm.reason} />
+      </span>
       <span className="alarm-where">
         {bed ? <span>{t('alarmBanner.bed', { bed })}</span> : null}
         {room ? <span>{t('alarmBanner.room', { room })}</span> : null}

@@ -68,6 +68,34 @@ describe('the alarm banner', () => {
     expect(screen.queryByTestId('alarm-banner')).toBeNull();
   }, 10_000);
 
+  it('an Ulcer Risk alarm says why: the region, how long, and the relief the rule asks for', async () => {
+    const { emit } = await setup();
+    const reason = { region: 'pelvis', loadedSeconds: 7_260, offloadSeconds: 900, intervalSeconds: 7_200 };
+    emit('alarmOn', { deviceId: 'm2', name: 'BED-102', alarmId: 3, kind: 'Ulcer Risk', raisedAtMs: Date.now(), reason });
+    const row = await screen.findByTestId('alarm-banner-row');
+    const text = within(row).getByTestId('alarm-reason');
+    expect(text).toHaveAttribute('data-region', 'pelvis');
+    expect(text).toHaveTextContent('Sacrum and hips loaded for 2 hrs 1 min without 15 mins off the mattress (interval 2 hrs)');
+    // A Missing alarm has no reason line: its kind says it.
+    emit('alarmOn', { deviceId: 'm1', name: 'BED-101-A', alarmId: 4, kind: 'Missing', raisedAtMs: Date.now() });
+    const missing = rows().find((r) => r.getAttribute('data-kind') === 'Missing');
+    expect(missing && within(missing).queryByTestId('alarm-reason')).toBeNull();
+    // A malformed reason is not shown.
+    emit('alarmOn', { deviceId: 'm1', name: 'BED-101-A', alarmId: 5, kind: 'Ulcer Risk', raisedAtMs: Date.now(), reason: { region: 'elbow', loadedSeconds: 1 } });
+    expect(screen.getAllByTestId('alarm-reason')).toHaveLength(1);
+  });
+
+  it('a session that joins later reads the reason from the alarm log', async () => {
+    const creationDate = Math.floor(Date.now() / 1000) - 60;
+    const reason = { region: 'heels', loadedSeconds: 900, offloadSeconds: 900, intervalSeconds: 900 };
+    const { emit } = await setup([], {
+      m2: [{ _id: oid('m2-7'), deviceId: 'm2', kind: 'Ulcer Risk', creationDate, hasBeenAttended: false, attendedTime: null, timeToAttend: null, attendedBy: null, reason }],
+    });
+    emit('deviceConf', { deviceId: 'm2', cardStatus: 'Alarm', stateCode: 2, deviceFunctional: true, repositioning: 'due', unattendedAlarm: true });
+    const row = await screen.findByTestId('alarm-banner-row');
+    expect(within(row).getByTestId('alarm-reason')).toHaveTextContent('Lower legs and heels loaded for 15 mins without 15 mins off the mattress (interval 15 mins)');
+  });
+
   it('the age counts up every second', async () => {
     const { emit } = await setup();
     vi.useFakeTimers({ shouldAdvanceTime: true });

@@ -9,6 +9,8 @@ import { attendDevice } from '../../lib/alarms';
 import { getAlarms } from '../../lib/api';
 import { deviceViewFamily } from '../../lib/devicesStore';
 import { formatDateTime, formatDuration } from '../../lib/format';
+import { reasonOf } from '../../lib/pendingAlarms';
+import { AlarmReasonText } from '../turns';
 import { PagedTable } from './PagedTable';
 import { usePolling } from './usePolling';
 
@@ -64,7 +66,10 @@ export function AlarmTable({ deviceId, kindLabel }: { deviceId: string; kindLabe
             <td>
               <MemberName id={a.deviceId} />
             </td>
-            <td>{t(`pages.alarms.kinds.${a.kind}`, { defaultValue: a.kind })}</td>
+            <td>
+              {t(`pages.alarms.kinds.${a.kind}`, { defaultValue: a.kind })}
+              <AlarmReasonText reason={reasonOf(a.reason)} />
+            </td>
             <td>{formatDateTime(a.creationDate * 1000, lng)}</td>
             <td>
               {a.hasBeenAttended && a.attendedTime != null ? (

@@ -17,6 +17,7 @@ import { useServices } from '../../lib/services';
 import { useSessionActions } from '../../lib/sessionActions';
 import { useSession } from '../../lib/session';
 import { BedsidePatientPanel, ClinicalWorkspace } from '../clinical';
+import { TurnsPanel } from '../turns';
 import type { RendererFactory } from './HeatMap';
 import { RepositioningPanel } from './RepositioningPanel';
 import { TarePanel } from './TarePanel';
@@ -72,6 +73,8 @@ export function DevicePageFrame({
   const notFound = useLiveSubscriptions(live);
   const deviceActions = useDeviceActions(device);
   const session = useSessionActions();
+  // A recorded turn re-reads the repositioning clock at once.
+  const [turns, setTurns] = useState(0);
 
   useEffect(() => {
     seedDevice(store, device);
@@ -108,7 +111,8 @@ export function DevicePageFrame({
         <aside className="device-aside">
           <DetailsPanel device={device} info={info} />
           {info.bedsidePatient ? <BedsidePatientPanel device={device} /> : null}
-          {info.repositioningClock ? <RepositioningPanel deviceId={id} /> : null}
+          {info.repositioningClock ? <RepositioningPanel deviceId={id} refreshKey={turns} /> : null}
+          {info.repositioningClock ? <TurnsPanel deviceId={id} seated={info.pageFamily === 'seating'} onRecorded={() => setTurns((n) => n + 1)} /> : null}
           {info.frame && !info.readingPresence ? <TarePanel deviceId={id} /> : null}
           {aside}
         </aside>

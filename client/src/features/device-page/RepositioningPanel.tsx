@@ -15,7 +15,8 @@ import { usePolling } from './usePolling';
 /** How often the page re-reads the clock (the countdown ticks locally in between). */
 export const REPOSITIONING_POLL_MS = 5000;
 
-export function RepositioningPanel({ deviceId }: { deviceId: string }) {
+/** `refreshKey`: a change re-reads the clock at once (a turn was recorded). */
+export function RepositioningPanel({ deviceId, refreshKey = 0 }: { deviceId: string; refreshKey?: number }) {
   const { t, i18n } = useTranslation();
   const store = useStore();
   const view = useAtomValue(deviceViewFamily(deviceId));
@@ -35,7 +36,7 @@ export function RepositioningPanel({ deviceId }: { deviceId: string }) {
   // A tier change pushed by the hub re-reads the countdown at once.
   useEffect(() => {
     refresh();
-  }, [view.repositioning, refresh]);
+  }, [view.repositioning, refreshKey, refresh]);
   useEffect(() => {
     const timer = setInterval(() => setNow(Date.now()), 1000);
     return () => clearInterval(timer);

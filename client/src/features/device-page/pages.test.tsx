@@ -82,11 +82,18 @@ describe('room set page', () => {
     // An empty log says so with the catalogue's device-log text (spec §8).
     expect(within(screen.getByTestId('recordings-seat')).getByText('This device has no log entries yet.')).toBeInTheDocument();
     expect(screen.getByTestId('recordings-floor')).toBeInTheDocument();
+    // An empty sensor is not an alarm (the Force Mat card rule is for a Force Mat's own card):
+    // only a pending alarm makes a sensor's badge Alarm.
+    act(() => {
+      applyDeviceConf(store, { deviceId: 'rs', deviceFunctional: true, stateCode: 0, cardStatus: 'Alarm', unattendedAlarm: false });
+    });
+    expect(within(screen.getByTestId('room-seat')).getByText('Correct').closest('[data-status]')).toHaveAttribute('data-status', 'Correct');
     // A sensor with a pending alarm gets its Attend button; the page's Attend attends the set.
     act(() => {
-      applyDeviceConf(store, { deviceId: 'rb', cardStatus: 'Alarm', unattendedAlarm: true });
+      applyDeviceConf(store, { deviceId: 'rb', deviceFunctional: true, cardStatus: 'Alarm', unattendedAlarm: true });
     });
     expect(screen.getByTestId('room-bed')).toHaveAttribute('data-alarm', 'true');
+    expect(within(screen.getByTestId('room-bed')).getByText('Alarm').closest('[data-status]')).toHaveAttribute('data-status', 'Alarm');
     fireEvent.click(screen.getByTestId('page-attend'));
     await waitFor(() => expect(fetch.mock.calls.some((c) => c[0] === '/api/iotAlarms/r0' && c[1]?.method === 'PUT')).toBe(true));
     expect(await screen.findByText('Room set: alarm attended.')).toBeInTheDocument();

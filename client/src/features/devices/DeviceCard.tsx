@@ -17,7 +17,8 @@ import { attendDevice } from '../../lib/alarms';
 import { useDeviceType } from '../../lib/deviceTypes';
 import { deviceViewFamily } from '../../lib/devicesStore';
 import { useFormat } from '../../lib/format';
-import { attendanceFamily } from '../../lib/pendingAlarms';
+import { attendanceFamily, pendingAlarmsAtom } from '../../lib/pendingAlarms';
+import { AlarmReasonText } from '../turns';
 import { STATUS_COLORS, statusColor } from '../../lib/status';
 
 /** `actions`: what the app adds to the card for its device (the edit and info buttons). */
@@ -29,6 +30,7 @@ export function DeviceCard({ deviceId, company, actions }: { deviceId: string; c
   const info = useDeviceType(view.deviceType);
   const [attending, setAttending] = useState(false);
   const attendance = useAtomValue(attendanceFamily(deviceId));
+  const ulcerReason = useAtomValue(pendingAlarmsAtom).find((a) => a.deviceId === deviceId && a.kind === 'Ulcer Risk')?.reason;
   const fmt = useFormat();
   const typeLabel = t(`deviceTypes.${view.deviceType}`, { defaultValue: view.deviceType });
   const showBed = info?.cardShowsBed ?? true;
@@ -115,6 +117,7 @@ export function DeviceCard({ deviceId, company, actions }: { deviceId: string; c
           {t(`pages.repositioning.tier.${view.repositioning}`)}
         </div>
       ) : null}
+      {alarm && ulcerReason ? <AlarmReasonText reason={ulcerReason} className="device-card-reason" /> : null}
       {!alarm && attendance ? (
         <div className="device-card-attended" data-testid="card-attended">
           {attendance.by

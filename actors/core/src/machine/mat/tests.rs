@@ -1,7 +1,8 @@
 //! Scenario tests of the composed mat machine with a simulated clock.
 
 use super::*;
-use crate::machine::alarm::{Alarm, AlarmKind};
+use crate::machine::alarm::{Alarm, AlarmKind, AlarmReason};
+use crate::machine::body_regions::BodyBand;
 use crate::machine::capture::CaptureKind;
 use crate::machine::capture::CaptureOrigin;
 use crate::test_maps::body;
@@ -518,7 +519,7 @@ fn a_snapshot_from_storage_is_an_offline_device_with_its_alarms_stream_and_inter
         stream_ends_at_ms: Some(T0_UNIX_MS + 40_000),
         alarms: AlarmsSnapshot {
             next_id: 8,
-            pending: vec![PendingAlarm { id: 7, kind: AlarmKind::Missing, raised_at_ms: T0_UNIX_MS - 60_000 }],
+            pending: vec![PendingAlarm { id: 7, kind: AlarmKind::Missing, raised_at_ms: T0_UNIX_MS - 60_000, reason: None }],
         },
         repositioning_interval: Some(Duration::from_secs(45 * 60)),
         tare: None,
@@ -629,7 +630,7 @@ fn a_shapes_card_is_alarm_while_the_alarm_poll_would_answer_true() {
         stream_ends_at_ms: None,
         alarms: AlarmsSnapshot {
             next_id: 2,
-            pending: vec![PendingAlarm { id: 1, kind: AlarmKind::Missing, raised_at_ms: T0_UNIX_MS - 1_000 }],
+            pending: vec![PendingAlarm { id: 1, kind: AlarmKind::Missing, raised_at_ms: T0_UNIX_MS - 1_000, reason: None }],
         },
         repositioning_interval: None,
         tare: None,
@@ -644,4 +645,66 @@ fn a_shapes_card_is_alarm_while_the_alarm_poll_would_answer_true() {
     m.handle_frame(t0 + Duration::from_secs(1), &frame());
     drain(&mut m);
     assert_eq!(m.status().card, CardStatus::Correct, "attended: the poll answers False");
+}
+
+/// Issue 23: an Ulcer Risk alarm says why, and a nurse's recorded turn answers it: the clock
+/// restarts from the turn's time, the turn is logged with where the clock stood, and the alarm is
+/// attended by it.
+#[test]
+fn a_still_patients_ulcer_alarm_has_its_reason_and_a_recorded_turn_attends_it_and_restarts_the_clock() {
+    let mut m = MatMachine::new(functional_config());
+    let t0 = Instant::now();
+    m.set_repositioning_interval(t0, Duration::from_secs(15 * 60));
+    let back = body();
+    let mut out = Vec::new();
+    let mut now = t0;
+    for step in 0..=93u64 {
+        now = t0 + Duration::from_secs(step * 10);
+        out.extend(run_until(&mut m, now));
+        m.handle_frame(now, &map(&back));
+        out.extend(drain(&mut m));
+    }
+    let reasons: Vec<AlarmReason> = out
+        .iter()
+        .filter_map(|o| match o {
+            MatOutput::Alarm(AlarmOutput::Raised(Alarm { kind: AlarmKind::UlcerRisk, reason, .. })) => *reason,
+            _ => None,
+        })
+        .collect();
+    assert_eq!(reasons.len(), 1, "{out:?}");
+    let reason = reasons[0];
+    assert_eq!(reason.region, BodyBand::Pelvis, "the whole back was loaded from the start: the sacrum is named");
+    assert_eq!((reason.loaded_seconds, reason.offload_seconds, reason.interval_seconds), (900, 900, 900));
+    assert_eq!(m.status().patient_status, PatientStatus::UlcerRisk);
+
+    // Recorded at 15:30 for a turn one minute earlier.
+    let turn = m.record_turn(now, now - Duration::from_secs(60), Some(Posture::LeftLateral)).expect("a bed has the clock");
+    assert_eq!((turn.tier_before, turn.position), (RepositioningTier::Due, Some(Posture::LeftLateral)));
+    assert_eq!(turn.loaded_for, Duration::from_secs(870));
+    let out = drain(&mut m);
+    assert!(matches!(out.first(), Some(MatOutput::Turn(t)) if *t == turn), "{out:?}");
+    assert!(out.iter().any(|o| matches!(o, MatOutput::Alarm(AlarmOutput::Attended { alarm: Alarm { kind: AlarmKind::UlcerRisk, .. }, .. }))));
+    let status = m.status();
+    // Due soon, not due: with a 15 min interval the last 15 min before it are the whole interval.
+    assert_eq!((status.patient_status, status.repositioning, status.unattended_alarm), (PatientStatus::Correct, RepositioningTier::DueSoon, false));
+    assert_eq!(m.repositioning(now).unwrap().due_in, Some(Duration::from_secs(15 * 60 - 60)));
+    // Still lying still: the next alarm comes 15 min after the recorded turn, not after the recording.
+    let mut later = Vec::new();
+    for step in 1..=90u64 {
+        let at = now + Duration::from_secs(step * 10);
+        later.extend(run_until(&mut m, at).into_iter().map(|o| (at, o)));
+        m.handle_frame(at, &map(&back));
+        later.extend(drain(&mut m).into_iter().map(|o| (at, o)));
+    }
+    let raised: Vec<Instant> = later
+        .iter()
+        .filter(|(_, o)| matches!(o, MatOutput::Alarm(AlarmOutput::Raised(Alarm { kind: AlarmKind::UlcerRisk, .. }))))
+        .map(|(at, _)| *at)
+        .collect();
+    assert_eq!(raised.len(), 1);
+    let after_turn = raised[0] - (now - Duration::from_secs(60));
+    assert!(after_turn >= Duration::from_secs(900) && after_turn <= Duration::from_secs(910), "{after_turn:?}");
+    // A plate has no clock: nothing to record.
+    let mut plate = MatMachine::new(MatConfig { device_type: DeviceType::PodologyIoT, ..functional_config() });
+    assert_eq!(plate.record_turn(now, now, None), Err(TurnRefusal::NoRepositioningClock));
 }

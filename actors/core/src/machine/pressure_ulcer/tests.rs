@@ -250,7 +250,7 @@ fn a_manual_turn_restarts_every_loaded_region_now() {
     let mut sim = Sim::new();
     sim.run(110, BACK, supine());
     assert_eq!(sim.m.tier(), RepositioningTier::DueSoon);
-    sim.m.record_turn(sim.now);
+    sim.m.record_turn(sim.now, sim.now);
     sim.drain();
     assert_eq!(sim.m.tier(), RepositioningTier::Ok);
     assert!(sim.out.iter().any(|(_, o)| *o == UlcerOutput::Turned(TurnReason::Manual)));
@@ -272,4 +272,34 @@ fn maps_are_sampled_at_most_once_a_second() {
     m.handle_map(t0 + Duration::from_millis(500), &nobody, None);
     m.handle_map(t0 + Duration::from_millis(1_000), &map, None);
     assert_eq!(m.longest_load(t0 + MIN), MIN);
+}
+
+#[test]
+fn a_turn_recorded_for_an_earlier_time_restarts_the_clock_from_then_but_not_before_a_load_began() {
+    let mut sim = Sim::new();
+    sim.run(100, BACK, supine());
+    // Recorded now for a turn ten minutes ago: the clock counts from then.
+    sim.m.record_turn(sim.now, sim.now - 10 * MIN);
+    assert_eq!(sim.m.longest_load(sim.now), 10 * MIN);
+    // A time before the load began does not lengthen it, and a time ahead of now is now.
+    let mut fresh = Sim::new();
+    fresh.run(5, BACK, supine());
+    fresh.m.record_turn(fresh.now, fresh.now - 60 * MIN);
+    assert_eq!(fresh.m.longest_load(fresh.now), 5 * MIN);
+    fresh.m.record_turn(fresh.now, fresh.now + 60 * MIN);
+    assert_eq!(fresh.m.longest_load(fresh.now), Duration::ZERO);
+}
+
+#[test]
+fn the_reason_names_the_regions_loaded_longest_and_for_how_long() {
+    let mut sim = Sim::new();
+    assert_eq!(sim.m.reason(sim.now), None, "nobody on the mat");
+    sim.run(30, BACK, supine());
+    // The heels join later: the back's regions stay the longest loaded.
+    const HEELS: RegionLoads = RegionLoads::from_bits(0b010 << 15);
+    sim.run(100, RegionLoads::from_bits(BACK.bits() | HEELS.bits()), supine());
+    let reason = sim.m.reason(sim.now).expect("a reason");
+    assert_eq!(reason.regions, BACK);
+    assert_eq!(reason.loaded_for, 130 * MIN);
+    assert_eq!((reason.offload, reason.interval), (15 * MIN, DEFAULT_REPOSITIONING_INTERVAL));
 }

@@ -1,0 +1,45 @@
+//! Turns a nurse records (issue 23): the device's actor restarts its repositioning clock from the
+//! turn, logs it and attends an unattended Ulcer Risk alarm with it (docs/decisions.md, "A
+//! recorded turn"); the turn log is read back from storage.
+
+use std::sync::Arc;
+
+use actors::actor::mat::{MatMsg, TurnRecorded};
+use actors::actor::storage_writer::WriterMsg;
+use actors::catalog::DeviceInfo;
+use mat_api::turn::CheckedTurn;
+use mat_core::machine::mat::TurnRefusal;
+use mat_core::machine::posture::Posture;
+use ractor::rpc::CallResult;
+use storage::CompanyStore;
+use storage::model::TurnLog;
+
+use super::error::DomainError;
+use crate::http::state::{ACTOR_TIMEOUT, AppState};
+
+/// Records a turn of the patient on `device` (of the caller's company) by `user_id`: through the
+/// device's actor, then written (a writer flush) before this answers, so the turn log read next
+/// holds it. Refused (`noRepositioningClock`) on a device without a repositioning clock.
+pub async fn record(hub: &AppState, device: &DeviceInfo, user_id: &str, turn: CheckedTurn) -> Result<TurnRecorded, DomainError> {
+    let no_clock = || DomainError::refused("noRepositioningClock", "this device has no repositioning clock");
+    if !device.device_type.watches_repositioning() {
+        return Err(no_clock());
+    }
+    let Some(handle) = hub.mat_actor(&device.id).await.map_err(DomainError::internal)? else { return Err(no_clock()) };
+    let position = Posture::from_name(turn.position);
+    let by: Arc<str> = Arc::from(user_id);
+    let recorded = match handle.actor.call(|reply| MatMsg::RecordTurn { at_ms: turn.at_ms, position, by, reply }, Some(ACTOR_TIMEOUT)).await {
+        Ok(CallResult::Success(Ok(recorded))) => recorded,
+        Ok(CallResult::Success(Err(TurnRefusal::NoRepositioningClock))) => return Err(no_clock()),
+        _ => return Err(DomainError::internal("the device's actor did not answer")),
+    };
+    match hub.actors.writer.call(WriterMsg::Flush, Some(ACTOR_TIMEOUT)).await {
+        Ok(CallResult::Success(Ok(()))) => Ok(recorded),
+        _ => Err(DomainError::internal("the recorded turn could not be stored")),
+    }
+}
+
+/// A device's recorded turns, newest first.
+pub async fn turns(store: CompanyStore<'_>, device: &DeviceInfo) -> Result<Vec<TurnLog>, DomainError> {
+    store.logs().turns(&device.id).await.map_err(DomainError::internal)
+}
