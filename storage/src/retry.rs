@@ -66,10 +66,9 @@ mod tests {
     #[tokio::test(start_paused = true)]
     async fn a_conflict_is_retried_until_the_write_succeeds() {
         let calls = AtomicU32::new(0);
-        let result = retrying(|| async {
-            if calls.fetch_add(1, Ordering::SeqCst) < 3 { Err(StoreError::Conflict("busy".into())) } else { Ok(7) }
-        })
-        .await;
+        let result =
+            retrying(|| async { if calls.fetch_add(1, Ordering::SeqCst) < 3 { Err(StoreError::Conflict("busy".into())) } else { Ok(7) } })
+                .await;
         assert_eq!((result.ok(), calls.load(Ordering::SeqCst)), (Some(7), 4));
     }
 

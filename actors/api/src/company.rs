@@ -179,7 +179,11 @@ mod tests {
         assert_eq!(company(serde_json::json!({"company": "A", "pageColor": "red"})).unwrap_err().key, "invalidPageColor");
         assert_eq!(company(serde_json::json!({"company": "A", "pageColor": "#A0B1C2"})).unwrap().page_color, "#a0b1c2");
         assert_eq!(company(serde_json::json!({"company": "A", "layoutNumber": 0})).unwrap_err().key, "invalidLayoutNumber");
-        assert_eq!(company(serde_json::json!({"company": "A", "pageColor": ""})).unwrap_err().key, "invalidPageColor", "as its pattern says");
+        assert_eq!(
+            company(serde_json::json!({"company": "A", "pageColor": ""})).unwrap_err().key,
+            "invalidPageColor",
+            "as its pattern says"
+        );
         assert_eq!(company(serde_json::json!({"company": "A", "pageColor": null})).unwrap().page_color, DEFAULT_PAGE_COLOR);
     }
 

@@ -43,7 +43,14 @@ impl ApiError {
             }
             storage::StoreError::Conflict(detail) => {
                 tracing::warn!(%detail, "a write still conflicted after storage's retries");
-                ApiError { retry_after: Some(1), ..ApiError::new(StatusCode::SERVICE_UNAVAILABLE, "busy", format!("the {what} is being changed by someone else: try again")) }
+                ApiError {
+                    retry_after: Some(1),
+                    ..ApiError::new(
+                        StatusCode::SERVICE_UNAVAILABLE,
+                        "busy",
+                        format!("the {what} is being changed by someone else: try again"),
+                    )
+                }
             }
             storage::StoreError::QuotaExceeded => {
                 ApiError::new(StatusCode::CONFLICT, "storageQuotaExceeded", "the company's 100 MB of analysis storage is used up")

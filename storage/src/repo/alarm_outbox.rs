@@ -9,9 +9,9 @@ use surrealdb::Surreal;
 use surrealdb::engine::any::Any;
 use surrealdb::types::SurrealValue;
 
-use crate::retry::retrying;
 use crate::StoreError;
 use crate::error::checked;
+use crate::retry::retrying;
 
 /// A report to queue.
 #[derive(Debug, Clone, PartialEq, Eq, SurrealValue)]

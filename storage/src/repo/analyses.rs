@@ -4,10 +4,10 @@ use surrealdb::Surreal;
 use surrealdb::engine::any::Any;
 use surrealdb::types::SurrealValue;
 
-use crate::retry::retrying;
 use crate::error::checked;
 use crate::model::{Analysis, AnalysisFilter, AnalysisTotals, NewAnalysis, NewAuditEntry};
 use crate::repo::audit::{CREATE_AUDIT, bounded, now_ms};
+use crate::retry::retrying;
 use crate::{StoreError, new_id};
 
 /// Storage each company may use for analyses (spec §9: 100 MB), in bytes.

@@ -6,10 +6,10 @@ use surrealdb::Surreal;
 use surrealdb::engine::any::Any;
 use surrealdb::types::SurrealValue;
 
-use crate::retry::retrying;
 use crate::StoreError;
 use crate::error::checked;
 use crate::model::{AuditEntry, AuditPage, NewAuditEntry};
+use crate::retry::retrying;
 
 /// Longest summary kept, in characters; longer ones are cut (the schema asserts 300).
 pub const AUDIT_SUMMARY_MAX: usize = 300;

@@ -4,8 +4,8 @@
 use surrealdb::Surreal;
 use surrealdb::engine::any::Any;
 
-use crate::retry::retrying;
 use crate::model::{Company, CompanyBranding, CompanyVariants};
+use crate::retry::retrying;
 use crate::{StoreError, new_id};
 
 const FIELDS: &str = "record::id(id) AS id, company_name, address, logo, page_color, layout_number, \

@@ -5,10 +5,10 @@
 use surrealdb::Surreal;
 use surrealdb::engine::any::Any;
 
-use crate::retry::retrying;
 use crate::error::checked;
 use crate::model::{Device, DeviceSettings, NewAuditEntry, NewDevice};
 use crate::repo::audit::{CREATE_AUDIT, bounded, now_ms};
+use crate::retry::retrying;
 use crate::{StoreError, new_id};
 
 const FIELDS: &str = "record::id(id) AS id, name, bed, room, building, floor, health_system, device_type, \
@@ -64,10 +64,7 @@ impl HubDevices<'_> {
     /// Creates a device and its configuration (not functional, patient status Correct) in one
     /// transaction; returns the device id. A duplicate hardware serial is `StoreError::Duplicate`.
     pub async fn create(&self, device: &NewDevice) -> Result<String, StoreError> {
-        retrying(|| async move {
-            Ok(self.create_family(device, &[]).await?.parent_id)
-        })
-        .await
+        retrying(|| async move { Ok(self.create_family(device, &[]).await?.parent_id) }).await
     }
 
     /// Creates a device family in one transaction: `parent`, its `members` in order (each with

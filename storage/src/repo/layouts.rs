@@ -3,10 +3,10 @@
 use surrealdb::Surreal;
 use surrealdb::engine::any::Any;
 
-use crate::retry::retrying;
 use crate::StoreError;
 use crate::error::checked;
 use crate::model::LayoutSettings;
+use crate::retry::retrying;
 
 const FIELDS: &str = "map_color_index, smoothen_index, threshold_value, contours_enabled, is3_dmode, camera_position, \
     manual_scale, manual_scale_value, pressure_unit ?? 'mmHg' AS pressure_unit";

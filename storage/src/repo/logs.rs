@@ -6,9 +6,9 @@ use surrealdb::Surreal;
 use surrealdb::engine::any::Any;
 use surrealdb::types::SurrealValue;
 
-use crate::retry::retrying;
 use crate::error::checked;
 use crate::model::{AlarmLog, DeviceLog, PresenceLog};
+use crate::retry::retrying;
 use crate::{StoreError, new_id};
 
 /// How many log rows a list returns at most, newest first (the client's history buffers keep
@@ -155,7 +155,12 @@ impl Logs<'_> {
     /// `$e`) in a transaction, after checking that the device belongs to the company (`NotFound`
     /// if not). `$patient` is the patient at the bedside when the row is written: the device's
     /// own, else its parent's (a room set's sensor writes for the set's patient), else NONE.
-    async fn create_for_device<E: SurrealValue + Clone + 'static>(&self, device_id: &str, create: &str, entry: E) -> Result<(), StoreError> {
+    async fn create_for_device<E: SurrealValue + Clone + 'static>(
+        &self,
+        device_id: &str,
+        create: &str,
+        entry: E,
+    ) -> Result<(), StoreError> {
         let entry = &entry;
         retrying(|| async move {
             let response = self

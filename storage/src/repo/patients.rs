@@ -3,10 +3,10 @@
 use surrealdb::Surreal;
 use surrealdb::engine::any::Any;
 
-use crate::retry::retrying;
 use crate::error::checked;
 use crate::model::{NewAuditEntry, Patient, PatientFields};
 use crate::repo::audit::{CREATE_AUDIT, bounded, now_ms};
+use crate::retry::retrying;
 use crate::{StoreError, new_id, unix_now};
 
 const FIELDS: &str = "record::id(id) AS id, record::id(company) AS company_id, created_at, { name: name, weight: weight, \

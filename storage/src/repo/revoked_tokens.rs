@@ -5,9 +5,9 @@ use surrealdb::Surreal;
 use surrealdb::engine::any::Any;
 use surrealdb::types::SurrealValue;
 
-use crate::retry::retrying;
 use crate::StoreError;
 use crate::error::checked;
+use crate::retry::retrying;
 
 /// A revoked token id and when the token expires (Unix seconds).
 #[derive(Debug, Clone, PartialEq, Eq, SurrealValue)]

@@ -4,8 +4,8 @@
 use surrealdb::Surreal;
 use surrealdb::engine::any::Any;
 
-use crate::retry::retrying;
 use crate::model::{User, UserCredentials};
+use crate::retry::retrying;
 use crate::{StoreError, new_id, password};
 
 /// Account queries across the hub.
