@@ -36,6 +36,16 @@ if ! python3 -c 'import ensurepip, venv' >/dev/null 2>&1; then
   fi
 fi
 
+# The web-security scan (scripts/web-scan.sh) runs Debian's wapiti.
+if ! command -v wapiti >/dev/null 2>&1; then
+  if [ "$(id -u)" = 0 ]; then
+    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq wapiti >/dev/null
+  else
+    echo "wapiti is missing: run 'sudo apt-get install -y wapiti' (Debian) and try again" >&2
+    exit 1
+  fi
+fi
+
 echo "==> Rust: formatting (rustfmt.toml)"
 if cargo fmt --version >/dev/null 2>&1; then
   cargo fmt --all -- --check
@@ -61,6 +71,9 @@ mkdir -p "$root/artifacts/e2e"
 
 echo "==> REST API schema fuzzing (schemathesis against the debug hub)"
 HUB_BIN="$target_dir/debug/hub" bash scripts/api-fuzz.sh
+
+echo "==> web-security scan (wapiti against the demo hub, HTTP and HTTPS; docs/reliability.md)"
+HUB_BIN="$target_dir/debug/hub" bash scripts/web-scan.sh
 
 echo "==> fuzzing: 30 s per target (cargo-fuzz on the nightly toolchain)"
 if cargo +nightly --version >/dev/null 2>&1; then

@@ -29,6 +29,16 @@ pub enum Widget {
     Notes,
 }
 
+/// Sensor units as any JSON integer (`53874.0` included, as JSON Schema's `integer` allows); a
+/// fraction or a number outside `u16` is refused.
+fn sensor_units<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Result<Option<u16>, D::Error> {
+    match Option::<f64>::deserialize(deserializer)? {
+        None => Ok(None),
+        Some(v) if v.fract() == 0.0 && (0.0..=f64::from(u16::MAX)).contains(&v) => Ok(Some(v as u16)),
+        Some(v) => Err(serde::de::Error::custom(format!("invalid value: {v}, expected sensor units 0 to {}", u16::MAX))),
+    }
+}
+
 /// `layoutOptions` of `POST /api/downloadAnalysisPDF/{id}/{x}`.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
@@ -41,7 +51,8 @@ pub struct LayoutOptions {
     /// Map palette.
     pub palette: Palette,
     /// Top of the colour scale in sensor units (the user's manual scale); the map's maximum
-    /// when absent.
+    /// when absent. Any JSON integer from 0 to 65535 (`275.0` included).
+    #[serde(deserialize_with = "sensor_units")]
     pub manual_scale: Option<u16>,
     /// The unit of the printed pressures; mmHg, or kPa for the fitness variant, when absent.
     pub pressure_unit: Option<PressureUnit>,
@@ -85,6 +96,18 @@ impl PaperSize {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_manual_scale_is_any_json_integer_within_sensor_units() {
+        let scale = |json: &str| serde_json::from_str::<LayoutOptions>(json).map(|o| o.manual_scale);
+        assert_eq!(scale(r#"{"manualScale": 53874.0}"#).expect("an integral float"), Some(53874));
+        assert_eq!(scale(r#"{"manualScale": 275}"#).expect("an integer"), Some(275));
+        assert_eq!(scale(r#"{"manualScale": null}"#).expect("null"), None);
+        assert_eq!(scale("{}").expect("absent"), None);
+        assert!(scale(r#"{"manualScale": 27.5}"#).is_err());
+        assert!(scale(r#"{"manualScale": 65536}"#).is_err());
+        assert!(scale(r#"{"manualScale": -1}"#).is_err());
+    }
 
     #[test]
     fn main_page_is_always_on_and_notes_need_notes() {

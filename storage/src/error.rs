@@ -21,6 +21,10 @@ pub enum StoreError {
     /// Password hashing failed.
     #[error("password hashing failed: {0}")]
     Hash(String),
+    /// Another transaction wrote the same records at the same moment and this one still lost
+    /// after [`crate::retry::ATTEMPTS`] tries; nothing was written.
+    #[error("write conflict: {0}")]
+    Conflict(String),
     /// Any other database error.
     #[error("database error: {0}")]
     Database(String),
@@ -29,7 +33,9 @@ pub enum StoreError {
 impl From<surrealdb::Error> for StoreError {
     fn from(error: surrealdb::Error) -> Self {
         let text = error.to_string();
-        if text.contains("'notFound'") || text.contains("notFound") {
+        if is_retryable_conflict(&error, &text) {
+            StoreError::Conflict(text)
+        } else if text.contains("'notFound'") || text.contains("notFound") {
             StoreError::NotFound
         } else if text.contains("storageQuota") {
             StoreError::QuotaExceeded
@@ -41,6 +47,14 @@ impl From<surrealdb::Error> for StoreError {
             StoreError::Database(text)
         }
     }
+}
+
+/// SurrealDB's "Transaction conflict: … This transaction can be retried" (the embedded engines
+/// report it in the message; a remote one also in its details).
+fn is_retryable_conflict(error: &surrealdb::Error, text: &str) -> bool {
+    error.query_details() == Some(&surrealdb::types::QueryError::TransactionConflict)
+        || text.contains("can be retried")
+        || text.contains("Transaction conflict")
 }
 
 /// The response's statements' errors as one [`StoreError`]: the cause (a `THROW`, a failed

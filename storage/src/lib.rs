@@ -12,6 +12,7 @@ mod ids;
 pub mod model;
 pub mod password;
 pub mod repo;
+pub mod retry;
 mod scope;
 
 pub use error::StoreError;

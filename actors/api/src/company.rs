@@ -77,7 +77,9 @@ pub fn validate_company(input: &CompanyInput) -> Result<CompanyBranding, Invalid
     if char_len(&address) > ADDRESS_MAX {
         return Err(Invalid::new("addressTooLong", format!("the address is at most {ADDRESS_MAX} characters")));
     }
-    let page_color = input.page_color.as_deref().map(str::trim).filter(|c| !c.is_empty()).unwrap_or(DEFAULT_PAGE_COLOR).to_lowercase();
+    // Absent or `null` is the default; a colour that is sent is `#rrggbb` (an empty one is refused,
+    // as the document's pattern says).
+    let page_color = input.page_color.as_deref().map(str::trim).unwrap_or(DEFAULT_PAGE_COLOR).to_lowercase();
     if !(page_color.len() == 7 && page_color.starts_with('#') && page_color[1..].chars().all(|c| c.is_ascii_hexdigit())) {
         return Err(Invalid::new("invalidPageColor", "the page colour is #rrggbb"));
     }
@@ -177,6 +179,12 @@ mod tests {
         assert_eq!(company(serde_json::json!({"company": "A", "pageColor": "red"})).unwrap_err().key, "invalidPageColor");
         assert_eq!(company(serde_json::json!({"company": "A", "pageColor": "#A0B1C2"})).unwrap().page_color, "#a0b1c2");
         assert_eq!(company(serde_json::json!({"company": "A", "layoutNumber": 0})).unwrap_err().key, "invalidLayoutNumber");
+        assert_eq!(
+            company(serde_json::json!({"company": "A", "pageColor": ""})).unwrap_err().key,
+            "invalidPageColor",
+            "as its pattern says"
+        );
+        assert_eq!(company(serde_json::json!({"company": "A", "pageColor": null})).unwrap().page_color, DEFAULT_PAGE_COLOR);
     }
 
     #[test]

@@ -73,11 +73,11 @@ pub struct RegistrationInput {
     pub health_system: String,
     #[schemars(length(max = FIELD_MAX))]
     pub building: String,
-    #[schemars(with = "String", length(max = FIELD_MAX))]
+    #[schemars(schema_with = "super::schema::location_text_or_number")]
     pub floor: NumberOrText,
-    #[schemars(with = "String", length(max = FIELD_MAX))]
+    #[schemars(schema_with = "super::schema::location_text_or_number")]
     pub room: NumberOrText,
-    #[schemars(with = "String", length(max = FIELD_MAX))]
+    #[schemars(schema_with = "super::schema::location_text_or_number")]
     pub bed: NumberOrText,
     #[schemars(schema_with = "super::schema::registrable_device_type")]
     pub device_type: String,
@@ -86,7 +86,7 @@ pub struct RegistrationInput {
     pub added_by: Option<String>,
     #[schemars(skip)]
     pub current_patient: Option<String>,
-    #[schemars(with = "Option<i64>", range(min = 1, max = SUBDEVICES_MAX))]
+    #[schemars(schema_with = "super::schema::number_of_subdevices")]
     pub number_of_subdevices: NumberOrText,
 }
 
@@ -117,18 +117,28 @@ pub fn validate_registration(input: &RegistrationInput) -> Result<Registration, 
     let device_type = DeviceType::from_name(input.device_type.trim())
         .filter(|t| *t != DeviceType::SensingHorseSubdevice)
         .ok_or_else(|| Invalid::new("invalidDeviceType", format!("'{}' is not a device type that can be registered", input.device_type)))?;
-    let number_of_subdevices = if input.number_of_subdevices.is_unset() {
-        DEFAULT_SUBDEVICES
-    } else {
-        let n = input
-            .number_of_subdevices
-            .number()
-            .filter(|n| n.fract() == 0.0)
-            .ok_or_else(|| parameters("numberOfSubdevices must be a number"))?;
-        n as i64
+    // Absent, null or an empty field is the default; anything else is an integer 1 to 16 (the
+    // client's text "4" too), whatever the type: only a Sensing Horse uses it.
+    let number_of_subdevices = match &input.number_of_subdevices {
+        NumberOrText::Missing => DEFAULT_SUBDEVICES,
+        NumberOrText::Text(t) if t.trim().is_empty() => DEFAULT_SUBDEVICES,
+        NumberOrText::Number(_) | NumberOrText::Text(_) => {
+            let n = input
+                .number_of_subdevices
+                .number()
+                .filter(|n| n.fract() == 0.0)
+                .ok_or_else(|| parameters("numberOfSubdevices must be a number"))?;
+            n as i64
+        }
+        NumberOrText::Bool(_) => return Err(parameters("numberOfSubdevices must be a number")),
     };
-    if device_type == DeviceType::SensingHorse && !(1..=SUBDEVICES_MAX).contains(&number_of_subdevices) {
+    if !(1..=SUBDEVICES_MAX).contains(&number_of_subdevices) {
         return Err(parameters(format!("a Sensing Horse has 1 to {SUBDEVICES_MAX} sub-devices")));
+    }
+    for (field, value) in [("floor", &input.floor), ("room", &input.room), ("bed", &input.bed)] {
+        if matches!(value, NumberOrText::Bool(_)) {
+            return Err(parameters(format!("{field} is text or a number")));
+        }
     }
     let registration = Registration {
         hardware_serial: serial,
@@ -203,6 +213,18 @@ mod tests {
     }
 
     #[test]
+    fn floor_room_and_bed_are_text_a_number_or_null_as_documented() {
+        let with_room = |room: serde_json::Value| {
+            registration(serde_json::json!({"hardwareSerial": "M", "name": "Bed", "deviceType": "Mattress Mat IoT", "room": room}))
+        };
+        assert_eq!(with_room("101 B".into()).unwrap().room, "101 B");
+        assert_eq!(with_room(101.into()).unwrap().room, "101");
+        assert_eq!(with_room(serde_json::Value::Null).unwrap().room, "", "null is unset");
+        assert_eq!(with_room(true.into()).unwrap_err().key, "deviceParameters", "the schema has no boolean");
+        assert_eq!(with_room("r".repeat(FIELD_MAX + 1).into()).unwrap_err().key, "deviceParameters");
+    }
+
+    #[test]
     fn sub_devices_are_numeric_and_default_to_two() {
         let horse = |n: serde_json::Value| {
             registration(
@@ -214,5 +236,11 @@ mod tests {
         assert_eq!(horse("two".into()).unwrap_err().key, "deviceParameters");
         assert_eq!(horse(0.into()).unwrap_err().key, "deviceParameters");
         assert_eq!(horse(17.into()).unwrap_err().key, "deviceParameters");
+        let mat = |n: serde_json::Value| {
+            registration(serde_json::json!({"hardwareSerial": "M", "name": "Mat", "deviceType": "Podology IoT", "numberOfSubdevices": n}))
+        };
+        assert_eq!(mat(0.into()).unwrap_err().key, "deviceParameters", "the document's range holds for every type");
+        assert_eq!(mat(17.into()).unwrap_err().key, "deviceParameters");
+        assert_eq!(mat(serde_json::Value::Null).unwrap().number_of_subdevices, 2);
     }
 }

@@ -70,15 +70,17 @@ pub struct PatientInput {
     pub weight: NumberOrText,
     #[schemars(with = "f64", range(min = HEIGHT_MIN_CM, max = HEIGHT_MAX_CM))]
     pub height: NumberOrText,
+    /// Unix seconds; not after the hub's clock plus a day (`BIRTH_DATE_SLACK_SECS`): a later one
+    /// is 400 `invalidBirthDate` (a rule of the clock, which no static schema can state).
     #[schemars(with = "Option<i64>")]
     pub birth_date: NumberOrText,
     #[schemars(length(max = NOTES_MAX))]
     pub notes: Option<String>,
     #[schemars(pattern(super::schema::EMAIL_OR_EMPTY))]
     pub email: Option<String>,
-    #[schemars(with = "Option<String>", pattern(super::schema::PHONE))]
+    #[schemars(schema_with = "super::schema::phone")]
     pub phone: NumberOrText,
-    #[schemars(with = "Option<String>", pattern(super::schema::PHONE))]
+    #[schemars(schema_with = "super::schema::phone")]
     pub phone2: NumberOrText,
     #[schemars(with = "Option<Gender>")]
     pub gender: Option<String>,
@@ -210,7 +212,8 @@ fn phone(value: &NumberOrText) -> Option<String> {
         return Some("-1".to_owned());
     }
     let text = value.text();
-    (!matches!(value, NumberOrText::Bool(_)) && char_len(&text) <= PHONE_MAX && text.chars().all(phone_char)).then_some(text)
+    // A JSON number is only the old app's unset `-1` (above): digits are sent as text.
+    (matches!(value, NumberOrText::Text(_)) && char_len(&text) <= PHONE_MAX && text.chars().all(phone_char)).then_some(text)
 }
 
 /// A postal code: '-1' when unset, else its digits (spec §3: a number).
@@ -228,7 +231,8 @@ pub fn check_patient(input: &PatientInput, mode: PatientMode, now: i64) -> Resul
     let mut problems = Vec::new();
     let mut refuse = |field: PatientField, message: String| problems.push(PatientProblem { field, message });
     let name = input.name.text();
-    if !(REQUIRED_MIN_CHARS..=TEXT_MAX).contains(&char_len(&name)) {
+    // A name is text, as the document says (not `false` or `12`).
+    if !matches!(input.name, NumberOrText::Text(_)) || !(REQUIRED_MIN_CHARS..=TEXT_MAX).contains(&char_len(&name)) {
         refuse(PatientField::Name, format!("name is required, {REQUIRED_MIN_CHARS} to {TEXT_MAX} characters"));
     }
     let weight = number_in(&input.weight, WEIGHT_MIN_KG, WEIGHT_MAX_KG);
@@ -491,6 +495,9 @@ mod tests {
         assert_eq!(validate_patient(&with("postalCode", "".into()), PatientMode::Create, NOW).unwrap().postal_code, "-1");
         assert_eq!(key(validate_patient(&with("phone", "call me".into()), PatientMode::Create, NOW)), "patientPhone");
         assert_eq!(key(validate_patient(&with("phone2", "1".repeat(31).into()), PatientMode::Create, NOW)), "patientPhone2");
+        assert_eq!(key(validate_patient(&with("phone2", 0.into()), PatientMode::Create, NOW)), "patientPhone2", "a number is no phone");
+        assert_eq!(key(validate_patient(&with("name", false.into()), PatientMode::Create, NOW)), "patientName", "a name is text");
+        assert_eq!(validate_patient(&with("phone2", (-1).into()), PatientMode::Create, NOW).unwrap().phone2, "-1", "but the unset -1");
         for bad in ["ABC", "12", "12345678901", "SW1A 1AA"] {
             assert_eq!(key(validate_patient(&with("postalCode", bad.into()), PatientMode::Create, NOW)), "patientPostalCode", "{bad}");
         }

@@ -37,6 +37,24 @@ pub fn registrable_device_type(_: &mut SchemaGenerator) -> Schema {
     json_schema!({ "type": "string", "enum": names })
 }
 
+/// A phone: text of digits and `+-(). ` ([`PHONE`]), or unset: `null`, `""`, or the old app's
+/// `-1` (as text or as a number; no other number is a phone).
+pub fn phone(_: &mut SchemaGenerator) -> Schema {
+    json_schema!({ "anyOf": [{ "type": "string", "pattern": PHONE }, { "const": -1 }, { "type": "null" }] })
+}
+
+/// A Sensing Horse's number of sub-devices, 1 to [`super::device::SUBDEVICES_MAX`]; absent or
+/// `null` is [`super::device::DEFAULT_SUBDEVICES`]. Checked whatever the device type.
+pub fn number_of_subdevices(_: &mut SchemaGenerator) -> Schema {
+    json_schema!({ "type": ["integer", "null"], "minimum": 1, "maximum": super::device::SUBDEVICES_MAX })
+}
+
+/// A registration's floor, room or bed: text of at most [`super::device::FIELD_MAX`] characters,
+/// or a number (the old app sends `"room": 101`), or `null` (unset).
+pub fn location_text_or_number(_: &mut SchemaGenerator) -> Schema {
+    json_schema!({ "type": ["string", "number", "null"], "maxLength": super::device::FIELD_MAX })
+}
+
 /// The pressure units a user may choose (`mat_protocol::scale::PressureUnit`).
 pub fn pressure_unit(_: &mut SchemaGenerator) -> Schema {
     let symbols: Vec<&str> = PressureUnit::ALL.into_iter().map(PressureUnit::symbol).collect();

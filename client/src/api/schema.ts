@@ -1081,7 +1081,8 @@ export interface components {
             analysisType: "Static" | "Balance" | "Dynamic" | "Fitting" | "Rehab";
             /**
              * Format: int64
-             * @description Unix seconds; now when absent.
+             * @description Unix seconds; now when absent. Not after the hub's clock (60 s of slack): a later one is
+             *     400 `invalidCreationDate` (a rule of the clock, which no static schema can state).
              * @default null
              */
             creationDate: number | null;
@@ -1591,7 +1592,7 @@ export interface components {
             /**
              * Format: uint16
              * @description Top of the colour scale in sensor units (the user's manual scale); the map's maximum
-             *     when absent.
+             *     when absent. Any JSON integer from 0 to 65535 (`275.0` included).
              * @default null
              */
             manualScale: number | null;
@@ -1784,7 +1785,11 @@ export interface components {
              * @constant
              */
             agreeDataTreatment: true;
-            /** Format: int64 */
+            /**
+             * Format: int64
+             * @description Unix seconds; not after the hub's clock plus a day (`BIRTH_DATE_SLACK_SECS`): a later one
+             *     is 400 `invalidBirthDate` (a rule of the clock, which no static schema can state).
+             */
             birthDate?: number | null;
             /** @default null */
             country: string | null;
@@ -1801,8 +1806,8 @@ export interface components {
             name: string;
             /** @default null */
             notes: string | null;
-            phone?: string | null;
-            phone2?: string | null;
+            phone?: string | -1 | null;
+            phone2?: string | -1 | null;
             postalCode?: string | null;
             /** @default null */
             profession: string | null;
@@ -1977,7 +1982,7 @@ export interface components {
              * @default null
              */
             added_by: string | null;
-            bed?: string;
+            bed?: string | number | null;
             /** @default  */
             building: string;
             /**
@@ -1985,16 +1990,15 @@ export interface components {
              * @enum {string}
              */
             deviceType: "Mattress Mat" | "Mattress Mat IoT" | "Seating Mat" | "Seating Mat IoT" | "Seating Mat IoT XL" | "Pressure Mat IoT" | "Floor Mat" | "Floor Mat Recognition" | "Wellness Mat" | "Health Mat" | "Fitness Mat" | "Force Mat" | "Sleep Mat" | "Podology" | "Podology IoT" | "Shapes" | "Sensing Horse" | "North Sky" | "Rehab Mat" | "Room Set";
-            floor?: string;
+            floor?: string | number | null;
             /** @default  */
             hardwareSerial: string;
             /** @default  */
             healthSystem: string;
             /** @default  */
             name: string;
-            /** Format: int64 */
             numberOfSubdevices?: number | null;
-            room?: string;
+            room?: string | number | null;
         };
         /** @description `GET /api/device/{id}/repositioning`. */
         RepositioningClock: {

@@ -93,7 +93,8 @@ pub struct AnalysisInput {
     pub map_preview: serde_json::Value,
     /// Ordered named pairs: `[{ "name": …, "value": … }, …]` (or `[name, value]` pairs).
     pub additional_parameters: Vec<serde_json::Value>,
-    /// Unix seconds; now when absent.
+    /// Unix seconds; now when absent. Not after the hub's clock (60 s of slack): a later one is
+    /// 400 `invalidCreationDate` (a rule of the clock, which no static schema can state).
     #[schemars(range(min = 0))]
     pub creation_date: Option<i64>,
     pub device_id: Option<String>,

@@ -31,7 +31,8 @@ impl ApiError {
     }
 
     /// A storage error as the API answers it: unknown ids 404, duplicates 409 with `duplicate_key`,
-    /// schema refusals 400, quota 409, anything else 500.
+    /// schema refusals 400, quota 409, a write that still conflicted after storage's retries 503
+    /// with `Retry-After`, anything else 500.
     pub fn store(error: storage::StoreError, what: &str, duplicate_key: &'static str) -> Self {
         match error {
             storage::StoreError::NotFound => ApiError::not_found(what),
@@ -39,6 +40,17 @@ impl ApiError {
             storage::StoreError::Invalid(detail) => {
                 tracing::warn!(%detail, "storage refused a value that passed validation");
                 ApiError::new(StatusCode::BAD_REQUEST, "invalidData", format!("the {what} has an invalid field"))
+            }
+            storage::StoreError::Conflict(detail) => {
+                tracing::warn!(%detail, "a write still conflicted after storage's retries");
+                ApiError {
+                    retry_after: Some(1),
+                    ..ApiError::new(
+                        StatusCode::SERVICE_UNAVAILABLE,
+                        "busy",
+                        format!("the {what} is being changed by someone else: try again"),
+                    )
+                }
             }
             storage::StoreError::QuotaExceeded => {
                 ApiError::new(StatusCode::CONFLICT, "storageQuotaExceeded", "the company's 100 MB of analysis storage is used up")

@@ -11,6 +11,7 @@ use surrealdb::types::SurrealValue;
 
 use crate::StoreError;
 use crate::error::checked;
+use crate::retry::retrying;
 
 /// A report to queue.
 #[derive(Debug, Clone, PartialEq, Eq, SurrealValue)]
@@ -106,26 +107,29 @@ impl AlarmOutbox<'_> {
     /// Queues a report, due at its creation; `false` when a report with this control id exists
     /// already (a concurrent enqueue of the same report loses the create and reads it back).
     pub async fn enqueue(&self, entry: &NewOutboxEntry) -> Result<bool, StoreError> {
-        if self.exists(&entry.control_id).await? {
-            return Ok(false);
-        }
-        let created = self
-            .db
-            .query(
-                "CREATE type::record('alarm_outbox', $e.control_id) SET company = type::record('company', $company),
-                    alarm = $e.alarm, phase = $e.phase, message = $e.message, state = 'pending', attempts = 0,
-                    created_ms = $e.created_ms, next_attempt_ms = $e.created_ms",
-            )
-            .bind(("company", self.company.to_owned()))
-            .bind(("e", entry.clone()))
-            .await
-            .map_err(StoreError::from)
-            .and_then(checked);
-        match created {
-            Ok(_) => Ok(true),
-            Err(_) if self.exists(&entry.control_id).await? => Ok(false),
-            Err(error) => Err(error),
-        }
+        retrying(|| async move {
+            if self.exists(&entry.control_id).await? {
+                return Ok(false);
+            }
+            let created = self
+                .db
+                .query(
+                    "CREATE type::record('alarm_outbox', $e.control_id) SET company = type::record('company', $company),
+                        alarm = $e.alarm, phase = $e.phase, message = $e.message, state = 'pending', attempts = 0,
+                        created_ms = $e.created_ms, next_attempt_ms = $e.created_ms",
+                )
+                .bind(("company", self.company.to_owned()))
+                .bind(("e", entry.clone()))
+                .await
+                .map_err(StoreError::from)
+                .and_then(checked);
+            match created {
+                Ok(_) => Ok(true),
+                Err(_) if self.exists(&entry.control_id).await? => Ok(false),
+                Err(error) => Err(error),
+            }
+        })
+        .await
     }
 
     async fn exists(&self, control_id: &str) -> Result<bool, StoreError> {
@@ -166,18 +170,21 @@ impl AlarmOutbox<'_> {
     /// Puts a dead letter back in the queue, due at `now_ms`; `NotFound` unless it is one of the
     /// company's dead letters.
     pub async fn resend(&self, control_id: &str, now_ms: i64) -> Result<(), StoreError> {
-        let mut response = self
-            .db
-            .query(
-                "UPDATE type::record('alarm_outbox', $id) SET state = 'pending', attempts = 0, next_attempt_ms = $now
-                    WHERE company = type::record('company', $company) AND state = 'dead' RETURN VALUE record::id(id)",
-            )
-            .bind(("company", self.company.to_owned()))
-            .bind(("id", control_id.to_owned()))
-            .bind(("now", now_ms))
-            .await?;
-        let updated: Vec<String> = response.take(0)?;
-        if updated.is_empty() { Err(StoreError::NotFound) } else { Ok(()) }
+        retrying(|| async move {
+            let mut response = self
+                .db
+                .query(
+                    "UPDATE type::record('alarm_outbox', $id) SET state = 'pending', attempts = 0, next_attempt_ms = $now
+                        WHERE company = type::record('company', $company) AND state = 'dead' RETURN VALUE record::id(id)",
+                )
+                .bind(("company", self.company.to_owned()))
+                .bind(("id", control_id.to_owned()))
+                .bind(("now", now_ms))
+                .await?;
+            let updated: Vec<String> = response.take(0)?;
+            if updated.is_empty() { Err(StoreError::NotFound) } else { Ok(()) }
+        })
+        .await
     }
 
     /// How many reports wait and how many are dead.
@@ -202,20 +209,23 @@ impl AlarmOutbox<'_> {
 
     /// Sets the company's alarm manager.
     pub async fn set_settings(&self, settings: &AlarmManagerSettings) -> Result<(), StoreError> {
-        let response = self
-            .db
-            .query(
-                "UPSERT type::record('alarm_manager', $company) CONTENT {
-                    company: type::record('company', $company), enabled: $s.enabled, host: $s.host, port: $s.port,
-                    sending_application: $s.sending_application, sending_facility: $s.sending_facility,
-                    receiving_application: $s.receiving_application, receiving_facility: $s.receiving_facility,
-                    kinds: $s.kinds }",
-            )
-            .bind(("company", self.company.to_owned()))
-            .bind(("s", settings.clone()))
-            .await?;
-        checked(response)?;
-        Ok(())
+        retrying(|| async move {
+            let response = self
+                .db
+                .query(
+                    "UPSERT type::record('alarm_manager', $company) CONTENT {
+                        company: type::record('company', $company), enabled: $s.enabled, host: $s.host, port: $s.port,
+                        sending_application: $s.sending_application, sending_facility: $s.sending_facility,
+                        receiving_application: $s.receiving_application, receiving_facility: $s.receiving_facility,
+                        kinds: $s.kinds }",
+                )
+                .bind(("company", self.company.to_owned()))
+                .bind(("s", settings.clone()))
+                .await?;
+            checked(response)?;
+            Ok(())
+        })
+        .await
     }
 }
 
@@ -268,15 +278,18 @@ impl HubAlarmOutbox<'_> {
     }
 
     async fn mark(&self, control_id: &str, set: &str, at: i64, error: Option<&str>) -> Result<(), StoreError> {
-        let response = self
-            .db
-            .query(format!("UPDATE type::record('alarm_outbox', $id) SET {set} WHERE state = 'pending'"))
-            .bind(("id", control_id.to_owned()))
-            .bind(("at", at))
-            .bind(("error", error.map(|e| e.chars().take(500).collect::<String>())))
-            .await?;
-        checked(response)?;
-        Ok(())
+        retrying(|| async move {
+            let response = self
+                .db
+                .query(format!("UPDATE type::record('alarm_outbox', $id) SET {set} WHERE state = 'pending'"))
+                .bind(("id", control_id.to_owned()))
+                .bind(("at", at))
+                .bind(("error", error.map(|e| e.chars().take(500).collect::<String>())))
+                .await?;
+            checked(response)?;
+            Ok(())
+        })
+        .await
     }
 
     /// Alarms whose start was queued and whose end was not, as (company id, alarm key).

@@ -7,6 +7,7 @@ use surrealdb::types::SurrealValue;
 use crate::error::checked;
 use crate::model::{Analysis, AnalysisFilter, AnalysisTotals, NewAnalysis, NewAuditEntry};
 use crate::repo::audit::{CREATE_AUDIT, bounded, now_ms};
+use crate::retry::retrying;
 use crate::{StoreError, new_id};
 
 /// Storage each company may use for analyses (spec §9: 100 MB), in bytes.
@@ -38,39 +39,42 @@ impl Analyses<'_> {
     /// `NotFound` when the patient or user is not the company's; `QuotaExceeded` when the
     /// company's analyses would pass [`COMPANY_QUOTA_BYTES`].
     pub async fn create(&self, analysis: &NewAnalysis) -> Result<String, StoreError> {
-        let id = new_id();
-        let size = (analysis.map_preview.len() + analysis.additional_parameters.len() + analysis.notes.len()) as i64;
-        let response = self
-            .db
-            .query(
-                "BEGIN TRANSACTION;
-                 LET $company_ref = type::record('company', $company);
-                 LET $patient_ref = (SELECT VALUE id FROM type::record('patient', $patient) WHERE company = $company_ref)[0];
-                 LET $user_ref = (SELECT VALUE id FROM type::record('user', $user) WHERE company = $company_ref)[0];
-                 IF $patient_ref = NONE OR $user_ref = NONE { THROW 'notFound' };
-                 LET $used = math::sum((SELECT VALUE size_bytes FROM analysis WHERE company = $company_ref));
-                 IF $used + $size > $quota { THROW 'storageQuota' };
-                 CREATE type::record('analysis', $id) SET company = $company_ref, patient = $patient_ref, user = $user_ref,
-                    device = $device, analysis_type = $analysis_type, creation_date = $creation_date, notes = $notes,
-                    map_preview = $map_preview, additional_parameters = $parameters, size_bytes = $size
-                    RETURN VALUE record::id(id);
-                 COMMIT TRANSACTION;",
-            )
-            .bind(("id", id.clone()))
-            .bind(("company", self.company.to_owned()))
-            .bind(("patient", analysis.patient_id.clone()))
-            .bind(("user", analysis.user_id.clone()))
-            .bind(("device", analysis.device.clone()))
-            .bind(("analysis_type", analysis.analysis_type.clone()))
-            .bind(("creation_date", analysis.creation_date))
-            .bind(("notes", analysis.notes.clone()))
-            .bind(("map_preview", analysis.map_preview.clone()))
-            .bind(("parameters", analysis.additional_parameters.clone()))
-            .bind(("size", size))
-            .bind(("quota", COMPANY_QUOTA_BYTES as i64))
-            .await?;
-        checked(response)?;
-        Ok(id)
+        retrying(|| async move {
+            let id = new_id();
+            let size = (analysis.map_preview.len() + analysis.additional_parameters.len() + analysis.notes.len()) as i64;
+            let response = self
+                .db
+                .query(
+                    "BEGIN TRANSACTION;
+                     LET $company_ref = type::record('company', $company);
+                     LET $patient_ref = (SELECT VALUE id FROM type::record('patient', $patient) WHERE company = $company_ref)[0];
+                     LET $user_ref = (SELECT VALUE id FROM type::record('user', $user) WHERE company = $company_ref)[0];
+                     IF $patient_ref = NONE OR $user_ref = NONE { THROW 'notFound' };
+                     LET $used = math::sum((SELECT VALUE size_bytes FROM analysis WHERE company = $company_ref));
+                     IF $used + $size > $quota { THROW 'storageQuota' };
+                     CREATE type::record('analysis', $id) SET company = $company_ref, patient = $patient_ref, user = $user_ref,
+                        device = $device, analysis_type = $analysis_type, creation_date = $creation_date, notes = $notes,
+                        map_preview = $map_preview, additional_parameters = $parameters, size_bytes = $size
+                        RETURN VALUE record::id(id);
+                     COMMIT TRANSACTION;",
+                )
+                .bind(("id", id.clone()))
+                .bind(("company", self.company.to_owned()))
+                .bind(("patient", analysis.patient_id.clone()))
+                .bind(("user", analysis.user_id.clone()))
+                .bind(("device", analysis.device.clone()))
+                .bind(("analysis_type", analysis.analysis_type.clone()))
+                .bind(("creation_date", analysis.creation_date))
+                .bind(("notes", analysis.notes.clone()))
+                .bind(("map_preview", analysis.map_preview.clone()))
+                .bind(("parameters", analysis.additional_parameters.clone()))
+                .bind(("size", size))
+                .bind(("quota", COMPANY_QUOTA_BYTES as i64))
+                .await?;
+            checked(response)?;
+            Ok(id)
+        })
+        .await
     }
 
     /// One analysis of the company.
@@ -86,75 +90,87 @@ impl Analyses<'_> {
 
     /// Replaces an analysis's notes.
     pub async fn set_notes(&self, id: &str, notes: &str) -> Result<(), StoreError> {
-        let mut response = self
-            .db
-            .query(
-                "UPDATE type::record('analysis', $id) SET notes = $notes, size_bytes = size_bytes - string::len(notes) + string::len($notes)
-                    WHERE company = type::record('company', $company) RETURN VALUE record::id(id)",
-            )
-            .bind(("id", id.to_owned()))
-            .bind(("company", self.company.to_owned()))
-            .bind(("notes", notes.to_owned()))
-            .await?;
-        let updated: Vec<String> = response.take(0)?;
-        if updated.is_empty() { Err(StoreError::NotFound) } else { Ok(()) }
+        retrying(|| async move {
+            let mut response = self
+                .db
+                .query(
+                    "UPDATE type::record('analysis', $id) SET notes = $notes, size_bytes = size_bytes - string::len(notes) + string::len($notes)
+                        WHERE company = type::record('company', $company) RETURN VALUE record::id(id)",
+                )
+                .bind(("id", id.to_owned()))
+                .bind(("company", self.company.to_owned()))
+                .bind(("notes", notes.to_owned()))
+                .await?;
+            let updated: Vec<String> = response.take(0)?;
+            if updated.is_empty() { Err(StoreError::NotFound) } else { Ok(()) }
+        })
+        .await
     }
 
     /// Replaces an analysis's notes and records `audit` (`analysis.notes`) in one transaction.
     pub async fn set_notes_audited(&self, id: &str, notes: &str, audit: &NewAuditEntry) -> Result<(), StoreError> {
-        let response = self
-            .db
-            .query(format!(
-                "BEGIN TRANSACTION;
-                 LET $updated = (UPDATE type::record('analysis', $id) SET notes = $notes,
-                    size_bytes = size_bytes - string::len(notes) + string::len($notes)
-                    WHERE company = type::record('company', $company) RETURN VALUE record::id(id));
-                 IF array::len($updated) = 0 {{ THROW 'notFound' }};
-                 {CREATE_AUDIT}
-                 COMMIT TRANSACTION;"
-            ))
-            .bind(("id", id.to_owned()))
-            .bind(("company", self.company.to_owned()))
-            .bind(("notes", notes.to_owned()))
-            .bind(("actor_company", self.company.to_owned()))
-            .bind(("audit", bounded(audit)))
-            .bind(("audit_at", now_ms()))
-            .await?;
-        checked(response)?;
-        Ok(())
+        retrying(|| async move {
+            let response = self
+                .db
+                .query(format!(
+                    "BEGIN TRANSACTION;
+                     LET $updated = (UPDATE type::record('analysis', $id) SET notes = $notes,
+                        size_bytes = size_bytes - string::len(notes) + string::len($notes)
+                        WHERE company = type::record('company', $company) RETURN VALUE record::id(id));
+                     IF array::len($updated) = 0 {{ THROW 'notFound' }};
+                     {CREATE_AUDIT}
+                     COMMIT TRANSACTION;"
+                ))
+                .bind(("id", id.to_owned()))
+                .bind(("company", self.company.to_owned()))
+                .bind(("notes", notes.to_owned()))
+                .bind(("actor_company", self.company.to_owned()))
+                .bind(("audit", bounded(audit)))
+                .bind(("audit_at", now_ms()))
+                .await?;
+            checked(response)?;
+            Ok(())
+        })
+        .await
     }
 
     /// Deletes an analysis and records `audit` (`analysis.delete`) in one transaction.
     pub async fn delete_audited(&self, id: &str, audit: &NewAuditEntry) -> Result<(), StoreError> {
-        let response = self
-            .db
-            .query(format!(
-                "BEGIN TRANSACTION;
-                 LET $deleted = (DELETE type::record('analysis', $id) WHERE company = type::record('company', $company) RETURN BEFORE);
-                 IF array::len($deleted) = 0 {{ THROW 'notFound' }};
-                 {CREATE_AUDIT}
-                 COMMIT TRANSACTION;"
-            ))
-            .bind(("id", id.to_owned()))
-            .bind(("company", self.company.to_owned()))
-            .bind(("actor_company", self.company.to_owned()))
-            .bind(("audit", bounded(audit)))
-            .bind(("audit_at", now_ms()))
-            .await?;
-        checked(response)?;
-        Ok(())
+        retrying(|| async move {
+            let response = self
+                .db
+                .query(format!(
+                    "BEGIN TRANSACTION;
+                     LET $deleted = (DELETE type::record('analysis', $id) WHERE company = type::record('company', $company) RETURN BEFORE);
+                     IF array::len($deleted) = 0 {{ THROW 'notFound' }};
+                     {CREATE_AUDIT}
+                     COMMIT TRANSACTION;"
+                ))
+                .bind(("id", id.to_owned()))
+                .bind(("company", self.company.to_owned()))
+                .bind(("actor_company", self.company.to_owned()))
+                .bind(("audit", bounded(audit)))
+                .bind(("audit_at", now_ms()))
+                .await?;
+            checked(response)?;
+            Ok(())
+        })
+        .await
     }
 
     /// Deletes an analysis.
     pub async fn delete(&self, id: &str) -> Result<(), StoreError> {
-        let mut response = self
-            .db
-            .query("DELETE type::record('analysis', $id) WHERE company = type::record('company', $company) RETURN BEFORE")
-            .bind(("id", id.to_owned()))
-            .bind(("company", self.company.to_owned()))
-            .await?;
-        let deleted: Vec<surrealdb::types::Value> = response.take(0)?;
-        if deleted.is_empty() { Err(StoreError::NotFound) } else { Ok(()) }
+        retrying(|| async move {
+            let mut response = self
+                .db
+                .query("DELETE type::record('analysis', $id) WHERE company = type::record('company', $company) RETURN BEFORE")
+                .bind(("id", id.to_owned()))
+                .bind(("company", self.company.to_owned()))
+                .await?;
+            let deleted: Vec<surrealdb::types::Value> = response.take(0)?;
+            if deleted.is_empty() { Err(StoreError::NotFound) } else { Ok(()) }
+        })
+        .await
     }
 
     /// One page (0-based) of the company's analyses matching `filter`, newest first.

@@ -9,6 +9,7 @@ use surrealdb::types::SurrealValue;
 use crate::StoreError;
 use crate::error::checked;
 use crate::model::{AuditEntry, AuditPage, NewAuditEntry};
+use crate::retry::retrying;
 
 /// Longest summary kept, in characters; longer ones are cut (the schema asserts 300).
 pub const AUDIT_SUMMARY_MAX: usize = 300;
@@ -51,15 +52,18 @@ impl AuditLog<'_> {
     /// Appends an entry on its own (for actions whose change is written elsewhere first), acted
     /// by a user of this handle's company; `entry.company_id` is the company whose data changed.
     pub async fn record(&self, entry: &NewAuditEntry) -> Result<(), StoreError> {
-        let response = self
-            .db
-            .query(CREATE_AUDIT)
-            .bind(("actor_company", self.company.to_owned()))
-            .bind(("audit", bounded(entry)))
-            .bind(("audit_at", now_ms()))
-            .await?;
-        checked(response)?;
-        Ok(())
+        retrying(|| async move {
+            let response = self
+                .db
+                .query(CREATE_AUDIT)
+                .bind(("actor_company", self.company.to_owned()))
+                .bind(("audit", bounded(entry)))
+                .bind(("audit_at", now_ms()))
+                .await?;
+            checked(response)?;
+            Ok(())
+        })
+        .await
     }
 
     /// Page `page` (0-based, `per_page` entries, at most [`AUDIT_PAGE_MAX`]) of the entries the

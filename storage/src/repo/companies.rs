@@ -5,6 +5,7 @@ use surrealdb::Surreal;
 use surrealdb::engine::any::Any;
 
 use crate::model::{Company, CompanyBranding, CompanyVariants};
+use crate::retry::retrying;
 use crate::{StoreError, new_id};
 
 const FIELDS: &str = "record::id(id) AS id, company_name, address, logo, page_color, layout_number, \
@@ -25,15 +26,18 @@ pub struct Profile<'a> {
 impl HubCompanies<'_> {
     /// Creates a company; returns its id.
     pub async fn create(&self, company_name: &str, address: &str) -> Result<String, StoreError> {
-        let id = new_id();
-        self.db
-            .query("CREATE type::record('company', $id) SET company_name = $name, address = $address")
-            .bind(("id", id.clone()))
-            .bind(("name", company_name.to_owned()))
-            .bind(("address", address.to_owned()))
-            .await?
-            .check()?;
-        Ok(id)
+        retrying(|| async move {
+            let id = new_id();
+            self.db
+                .query("CREATE type::record('company', $id) SET company_name = $name, address = $address")
+                .bind(("id", id.clone()))
+                .bind(("name", company_name.to_owned()))
+                .bind(("address", address.to_owned()))
+                .await?
+                .check()?;
+            Ok(id)
+        })
+        .await
     }
 
     /// The company with this name.
@@ -54,21 +58,24 @@ impl HubCompanies<'_> {
 
     /// Creates a company with its branding; returns its id. A taken name is `Duplicate`.
     pub async fn create_branded(&self, branding: &CompanyBranding) -> Result<String, StoreError> {
-        let id = new_id();
-        self.db
-            .query(
-                "CREATE type::record('company', $id) SET company_name = $name, address = $address, logo = $logo, \
-                 page_color = $page_color, layout_number = $layout_number",
-            )
-            .bind(("id", id.clone()))
-            .bind(("name", branding.company_name.clone()))
-            .bind(("address", branding.address.clone()))
-            .bind(("logo", branding.logo.clone()))
-            .bind(("page_color", branding.page_color.clone()))
-            .bind(("layout_number", branding.layout_number))
-            .await?
-            .check()?;
-        Ok(id)
+        retrying(|| async move {
+            let id = new_id();
+            self.db
+                .query(
+                    "CREATE type::record('company', $id) SET company_name = $name, address = $address, logo = $logo, \
+                     page_color = $page_color, layout_number = $layout_number",
+                )
+                .bind(("id", id.clone()))
+                .bind(("name", branding.company_name.clone()))
+                .bind(("address", branding.address.clone()))
+                .bind(("logo", branding.logo.clone()))
+                .bind(("page_color", branding.page_color.clone()))
+                .bind(("layout_number", branding.layout_number))
+                .await?
+                .check()?;
+            Ok(id)
+        })
+        .await
     }
 
     /// Every company, by name (hub administrators provision them).
@@ -91,33 +98,39 @@ impl Profile<'_> {
 
     /// Changes the company's name, address and logo (the branding page).
     pub async fn update_branding(&self, company_name: &str, address: &str, logo: Option<&str>) -> Result<(), StoreError> {
-        let mut response = self
-            .db
-            .query(
-                "UPDATE type::record('company', $id) SET company_name = $name, address = $address, logo = $logo \
-                 WHERE id != NONE RETURN VALUE record::id(id)",
-            )
-            .bind(("id", self.company.to_owned()))
-            .bind(("name", company_name.to_owned()))
-            .bind(("address", address.to_owned()))
-            .bind(("logo", logo.map(str::to_owned)))
-            .await?;
-        let updated: Vec<String> = response.take(0)?;
-        if updated.is_empty() { Err(StoreError::NotFound) } else { Ok(()) }
+        retrying(|| async move {
+            let mut response = self
+                .db
+                .query(
+                    "UPDATE type::record('company', $id) SET company_name = $name, address = $address, logo = $logo \
+                     WHERE id != NONE RETURN VALUE record::id(id)",
+                )
+                .bind(("id", self.company.to_owned()))
+                .bind(("name", company_name.to_owned()))
+                .bind(("address", address.to_owned()))
+                .bind(("logo", logo.map(str::to_owned)))
+                .await?;
+            let updated: Vec<String> = response.take(0)?;
+            if updated.is_empty() { Err(StoreError::NotFound) } else { Ok(()) }
+        })
+        .await
     }
 
     /// Switches the company's variants (its administrators); `NotFound` for an unknown company.
     pub async fn set_variants(&self, variants: &CompanyVariants) -> Result<(), StoreError> {
-        let mut response = self
-            .db
-            .query(
-                "UPDATE type::record('company', $id) SET hide_centre_of_pressure = $v.hide_centre_of_pressure, \
-                 fitness = $v.fitness, seating_labels = $v.seating_labels WHERE id != NONE RETURN VALUE record::id(id)",
-            )
-            .bind(("id", self.company.to_owned()))
-            .bind(("v", *variants))
-            .await?;
-        let updated: Vec<String> = response.take(0)?;
-        if updated.is_empty() { Err(StoreError::NotFound) } else { Ok(()) }
+        retrying(|| async move {
+            let mut response = self
+                .db
+                .query(
+                    "UPDATE type::record('company', $id) SET hide_centre_of_pressure = $v.hide_centre_of_pressure, \
+                     fitness = $v.fitness, seating_labels = $v.seating_labels WHERE id != NONE RETURN VALUE record::id(id)",
+                )
+                .bind(("id", self.company.to_owned()))
+                .bind(("v", *variants))
+                .await?;
+            let updated: Vec<String> = response.take(0)?;
+            if updated.is_empty() { Err(StoreError::NotFound) } else { Ok(()) }
+        })
+        .await
     }
 }

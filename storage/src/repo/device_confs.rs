@@ -7,6 +7,7 @@ use surrealdb::types::SurrealValue;
 
 use crate::StoreError;
 use crate::model::{DeviceConf, StatusUpdate};
+use crate::retry::retrying;
 
 const FIELDS: &str = "record::id(device) AS device_id, record::id(company) AS company_id, device_functional, patient_status, image_saved, streaming_end_ms, repositioning_minutes, tare_json";
 
@@ -37,23 +38,26 @@ impl HubDeviceConfs<'_> {
 
     /// Writes a batch of status changes in one transaction.
     pub async fn save_statuses(&self, batch: &[StatusUpdate]) -> Result<(), StoreError> {
-        let rows: Vec<StatusRow> = batch
-            .iter()
-            .map(|u| StatusRow { device: u.device_id.clone(), functional: u.device_functional, status: u.patient_status.clone() })
-            .collect();
-        self.db
-            .query(
-                "BEGIN TRANSACTION;
-                 FOR $row IN $rows {
-                     UPDATE device_conf SET device_functional = $row.functional, patient_status = $row.status
-                        WHERE device = type::record('device', $row.device);
-                 };
-                 COMMIT TRANSACTION;",
-            )
-            .bind(("rows", rows))
-            .await?
-            .check()?;
-        Ok(())
+        retrying(|| async move {
+            let rows: Vec<StatusRow> = batch
+                .iter()
+                .map(|u| StatusRow { device: u.device_id.clone(), functional: u.device_functional, status: u.patient_status.clone() })
+                .collect();
+            self.db
+                .query(
+                    "BEGIN TRANSACTION;
+                     FOR $row IN $rows {
+                         UPDATE device_conf SET device_functional = $row.functional, patient_status = $row.status
+                            WHERE device = type::record('device', $row.device);
+                     };
+                     COMMIT TRANSACTION;",
+                )
+                .bind(("rows", rows))
+                .await?
+                .check()?;
+            Ok(())
+        })
+        .await
     }
 }
 
@@ -70,32 +74,38 @@ impl DeviceConfs<'_> {
 
     /// Sets (or clears) when a device of the company's live stream ends, Unix ms.
     pub async fn set_streaming_end(&self, device_id: &str, ends_at_ms: Option<i64>) -> Result<(), StoreError> {
-        self.db
-            .query(
-                "UPDATE device_conf SET streaming_end_ms = $end WHERE device = type::record('device', $device) \
-                 AND company = type::record('company', $company)",
-            )
-            .bind(("device", device_id.to_owned()))
-            .bind(("company", self.company.to_owned()))
-            .bind(("end", ends_at_ms))
-            .await?
-            .check()?;
-        Ok(())
+        retrying(|| async move {
+            self.db
+                .query(
+                    "UPDATE device_conf SET streaming_end_ms = $end WHERE device = type::record('device', $device) \
+                     AND company = type::record('company', $company)",
+                )
+                .bind(("device", device_id.to_owned()))
+                .bind(("company", self.company.to_owned()))
+                .bind(("end", ends_at_ms))
+                .await?
+                .check()?;
+            Ok(())
+        })
+        .await
     }
 
     /// Sets a company device's tare (JSON of `mat_core::machine::tare::Tare`).
     pub async fn set_tare(&self, device_id: &str, tare_json: &str) -> Result<(), StoreError> {
-        self.db
-            .query(
-                "UPDATE device_conf SET tare_json = $tare WHERE device = type::record('device', $device) \
-                 AND company = type::record('company', $company)",
-            )
-            .bind(("device", device_id.to_owned()))
-            .bind(("company", self.company.to_owned()))
-            .bind(("tare", tare_json.to_owned()))
-            .await?
-            .check()?;
-        Ok(())
+        retrying(|| async move {
+            self.db
+                .query(
+                    "UPDATE device_conf SET tare_json = $tare WHERE device = type::record('device', $device) \
+                     AND company = type::record('company', $company)",
+                )
+                .bind(("device", device_id.to_owned()))
+                .bind(("company", self.company.to_owned()))
+                .bind(("tare", tare_json.to_owned()))
+                .await?
+                .check()?;
+            Ok(())
+        })
+        .await
     }
 
     /// When a device of the company's live stream ends, Unix ms, if it streams.
@@ -115,17 +125,20 @@ impl DeviceConfs<'_> {
 
     /// Sets (or clears, back to the default) a company device's repositioning interval.
     pub async fn set_repositioning_minutes(&self, device_id: &str, minutes: Option<i64>) -> Result<(), StoreError> {
-        let mut response = self
-            .db
-            .query(
-                "UPDATE device_conf SET repositioning_minutes = $minutes WHERE device = type::record('device', $device)
-                    AND company = type::record('company', $company) RETURN VALUE record::id(device)",
-            )
-            .bind(("device", device_id.to_owned()))
-            .bind(("company", self.company.to_owned()))
-            .bind(("minutes", minutes))
-            .await?;
-        let updated: Vec<String> = response.take(0)?;
-        if updated.is_empty() { Err(StoreError::NotFound) } else { Ok(()) }
+        retrying(|| async move {
+            let mut response = self
+                .db
+                .query(
+                    "UPDATE device_conf SET repositioning_minutes = $minutes WHERE device = type::record('device', $device)
+                        AND company = type::record('company', $company) RETURN VALUE record::id(device)",
+                )
+                .bind(("device", device_id.to_owned()))
+                .bind(("company", self.company.to_owned()))
+                .bind(("minutes", minutes))
+                .await?;
+            let updated: Vec<String> = response.take(0)?;
+            if updated.is_empty() { Err(StoreError::NotFound) } else { Ok(()) }
+        })
+        .await
     }
 }

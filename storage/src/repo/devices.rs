@@ -8,6 +8,7 @@ use surrealdb::engine::any::Any;
 use crate::error::checked;
 use crate::model::{Device, DeviceSettings, NewAuditEntry, NewDevice};
 use crate::repo::audit::{CREATE_AUDIT, bounded, now_ms};
+use crate::retry::retrying;
 use crate::{StoreError, new_id};
 
 const FIELDS: &str = "record::id(id) AS id, name, bed, room, building, floor, health_system, device_type, \
@@ -63,7 +64,7 @@ impl HubDevices<'_> {
     /// Creates a device and its configuration (not functional, patient status Correct) in one
     /// transaction; returns the device id. A duplicate hardware serial is `StoreError::Duplicate`.
     pub async fn create(&self, device: &NewDevice) -> Result<String, StoreError> {
-        Ok(self.create_family(device, &[]).await?.parent_id)
+        retrying(|| async move { Ok(self.create_family(device, &[]).await?.parent_id) }).await
     }
 
     /// Creates a device family in one transaction: `parent`, its `members` in order (each with
@@ -72,16 +73,19 @@ impl HubDevices<'_> {
     /// statement fails: a duplicate hardware serial anywhere in the family (with a stored device or
     /// within the family) is `StoreError::Duplicate` and leaves no device and no configuration.
     pub async fn create_family(&self, parent: &NewDevice, members: &[NewDevice]) -> Result<CreatedFamily, StoreError> {
-        let ids: Vec<String> = std::iter::repeat_with(new_id).take(members.len() + 1).collect();
-        let mut query =
-            self.db.query(family_transaction(members.len())).bind(("company", parent.company_id.clone())).bind(("ids", ids.clone()));
-        for (index, device) in std::iter::once(parent).chain(members).enumerate() {
-            query = query.bind((format!("d{index}"), NewDevice { company_id: parent.company_id.clone(), ..device.clone() }));
-        }
-        checked(query.await?)?;
-        let mut ids = ids.into_iter();
-        let parent_id = ids.next().unwrap_or_default();
-        Ok(CreatedFamily { parent_id, member_ids: ids.collect() })
+        retrying(|| async move {
+            let ids: Vec<String> = std::iter::repeat_with(new_id).take(members.len() + 1).collect();
+            let mut query =
+                self.db.query(family_transaction(members.len())).bind(("company", parent.company_id.clone())).bind(("ids", ids.clone()));
+            for (index, device) in std::iter::once(parent).chain(members).enumerate() {
+                query = query.bind((format!("d{index}"), NewDevice { company_id: parent.company_id.clone(), ..device.clone() }));
+            }
+            checked(query.await?)?;
+            let mut ids = ids.into_iter();
+            let parent_id = ids.next().unwrap_or_default();
+            Ok(CreatedFamily { parent_id, member_ids: ids.collect() })
+        })
+        .await
     }
 
     /// Every device of every company: the hub's catalogue at start-up.
@@ -104,67 +108,76 @@ impl HubDevices<'_> {
 impl Devices<'_> {
     /// Replaces a device's secret hash (a newly issued secret).
     pub async fn set_secret_hash(&self, id: &str, secret_hash: &str) -> Result<(), StoreError> {
-        let mut response = self
-            .db
-            .query(
-                "UPDATE type::record('device', $id) SET secret_hash = $hash \
-                 WHERE company = type::record('company', $company) RETURN VALUE record::id(id)",
-            )
-            .bind(("id", id.to_owned()))
-            .bind(("company", self.company.to_owned()))
-            .bind(("hash", secret_hash.to_owned()))
-            .await?;
-        let updated: Vec<String> = response.take(0)?;
-        if updated.is_empty() { Err(StoreError::NotFound) } else { Ok(()) }
+        retrying(|| async move {
+            let mut response = self
+                .db
+                .query(
+                    "UPDATE type::record('device', $id) SET secret_hash = $hash \
+                     WHERE company = type::record('company', $company) RETURN VALUE record::id(id)",
+                )
+                .bind(("id", id.to_owned()))
+                .bind(("company", self.company.to_owned()))
+                .bind(("hash", secret_hash.to_owned()))
+                .await?;
+            let updated: Vec<String> = response.take(0)?;
+            if updated.is_empty() { Err(StoreError::NotFound) } else { Ok(()) }
+        })
+        .await
     }
 
     /// Rotates a device's secret: replaces its hash and records `audit`, in one transaction
     /// (both or neither); the acting company is this handle's. `NotFound` for another company's device or one without a secret (a
     /// parent that never connects).
     pub async fn rotate_secret(&self, id: &str, secret_hash: &str, audit: &NewAuditEntry) -> Result<(), StoreError> {
-        let response = self
-            .db
-            .query(format!(
-                "BEGIN TRANSACTION;
-                 LET $updated = (UPDATE type::record('device', $id) SET secret_hash = $hash
-                    WHERE company = type::record('company', $company) AND secret_hash != '' RETURN VALUE record::id(id));
-                 IF array::len($updated) = 0 {{ THROW 'notFound' }};
-                 {CREATE_AUDIT}
-                 COMMIT TRANSACTION;"
-            ))
-            .bind(("id", id.to_owned()))
-            .bind(("company", self.company.to_owned()))
-            .bind(("hash", secret_hash.to_owned()))
-            .bind(("actor_company", self.company.to_owned()))
-            .bind(("audit", bounded(audit)))
-            .bind(("audit_at", now_ms()))
-            .await?;
-        checked(response)?;
-        Ok(())
+        retrying(|| async move {
+            let response = self
+                .db
+                .query(format!(
+                    "BEGIN TRANSACTION;
+                     LET $updated = (UPDATE type::record('device', $id) SET secret_hash = $hash
+                        WHERE company = type::record('company', $company) AND secret_hash != '' RETURN VALUE record::id(id));
+                     IF array::len($updated) = 0 {{ THROW 'notFound' }};
+                     {CREATE_AUDIT}
+                     COMMIT TRANSACTION;"
+                ))
+                .bind(("id", id.to_owned()))
+                .bind(("company", self.company.to_owned()))
+                .bind(("hash", secret_hash.to_owned()))
+                .bind(("actor_company", self.company.to_owned()))
+                .bind(("audit", bounded(audit)))
+                .bind(("audit_at", now_ms()))
+                .await?;
+            checked(response)?;
+            Ok(())
+        })
+        .await
     }
 
     /// Assigns `patient_id` to the device as its patient at the bedside, or releases it (`None`).
     /// Both must belong to the company (`NotFound` otherwise). Which devices may have one is the
     /// device-type table's rule, checked by the caller.
     pub async fn set_current_patient(&self, id: &str, patient_id: Option<&str>) -> Result<(), StoreError> {
-        let response = self
-            .db
-            .query(
-                "BEGIN TRANSACTION;
-                 LET $company_ref = type::record('company', $company);
-                 IF $patient != NONE AND (SELECT VALUE id FROM type::record('patient', $patient) WHERE company = $company_ref)[0] = NONE
-                    { THROW 'notFound' };
-                 LET $updated = (UPDATE type::record('device', $id) SET current_patient = $patient
-                    WHERE company = $company_ref RETURN VALUE record::id(id));
-                 IF array::len($updated) = 0 { THROW 'notFound' };
-                 COMMIT TRANSACTION;",
-            )
-            .bind(("id", id.to_owned()))
-            .bind(("company", self.company.to_owned()))
-            .bind(("patient", patient_id.map(str::to_owned)))
-            .await?;
-        checked(response)?;
-        Ok(())
+        retrying(|| async move {
+            let response = self
+                .db
+                .query(
+                    "BEGIN TRANSACTION;
+                     LET $company_ref = type::record('company', $company);
+                     IF $patient != NONE AND (SELECT VALUE id FROM type::record('patient', $patient) WHERE company = $company_ref)[0] = NONE
+                        { THROW 'notFound' };
+                     LET $updated = (UPDATE type::record('device', $id) SET current_patient = $patient
+                        WHERE company = $company_ref RETURN VALUE record::id(id));
+                     IF array::len($updated) = 0 { THROW 'notFound' };
+                     COMMIT TRANSACTION;",
+                )
+                .bind(("id", id.to_owned()))
+                .bind(("company", self.company.to_owned()))
+                .bind(("patient", patient_id.map(str::to_owned)))
+                .await?;
+            checked(response)?;
+            Ok(())
+        })
+        .await
     }
 
     /// The company's devices, ordered by name.
@@ -203,19 +216,22 @@ impl Devices<'_> {
 
     /// Renames and relocates a device of the company; returns the updated device.
     pub async fn update_settings(&self, id: &str, settings: &DeviceSettings) -> Result<Device, StoreError> {
-        let mut response = self
-            .db
-            .query(format!(
-                "UPDATE type::record('device', $id) SET name = $name, bed = $bed, room = $room \
-                 WHERE company = type::record('company', $company) RETURN {FIELDS}"
-            ))
-            .bind(("id", id.to_owned()))
-            .bind(("company", self.company.to_owned()))
-            .bind(("name", settings.name.clone()))
-            .bind(("bed", settings.bed.clone()))
-            .bind(("room", settings.room.clone()))
-            .await?;
-        response.take::<Vec<Device>>(0)?.into_iter().next().ok_or(StoreError::NotFound)
+        retrying(|| async move {
+            let mut response = self
+                .db
+                .query(format!(
+                    "UPDATE type::record('device', $id) SET name = $name, bed = $bed, room = $room \
+                     WHERE company = type::record('company', $company) RETURN {FIELDS}"
+                ))
+                .bind(("id", id.to_owned()))
+                .bind(("company", self.company.to_owned()))
+                .bind(("name", settings.name.clone()))
+                .bind(("bed", settings.bed.clone()))
+                .bind(("room", settings.room.clone()))
+                .await?;
+            response.take::<Vec<Device>>(0)?.into_iter().next().ok_or(StoreError::NotFound)
+        })
+        .await
     }
 
     /// The company's devices of one type, ordered by name.

@@ -8,6 +8,7 @@ use surrealdb::types::SurrealValue;
 
 use crate::error::checked;
 use crate::model::{AlarmLog, DeviceLog, PresenceLog, TurnLog};
+use crate::retry::retrying;
 use crate::{StoreError, new_id};
 
 /// How many log rows a list returns at most, newest first (the client's history buffers keep
@@ -17,7 +18,7 @@ pub const LOG_LIST_LIMIT: i64 = 350;
 const ALARM_FIELDS: &str = "record::id(id) AS id, record::id(device) AS device_id, kind, creation_date, has_been_attended, attended_time, attended_by.email AS attended_by, reason_json";
 
 /// An alarm row to create.
-#[derive(SurrealValue)]
+#[derive(SurrealValue, Clone)]
 struct NewAlarm {
     id: String,
     kind: String,
@@ -64,14 +65,20 @@ impl Logs<'_> {
         at: i64,
         reason_json: Option<String>,
     ) -> Result<String, StoreError> {
-        let id = key.to_owned();
-        if self.alarm_exists(&id).await? {
-            return Ok(id);
-        }
-        let create = "CREATE type::record('alarm_log', $e.id) SET device = $device_ref, company = $company_ref, kind = $e.kind,
-            creation_date = $e.at, patient = $patient, reason_json = $e.reason_json;";
-        self.create_for_device(device_id, create, NewAlarm { id: id.clone(), kind: kind.to_owned(), at, reason_json }).await?;
-        Ok(id)
+        retrying(|| {
+            let reason_json = reason_json.clone();
+            async move {
+                let id = key.to_owned();
+                if self.alarm_exists(&id).await? {
+                    return Ok(id);
+                }
+                let create = "CREATE type::record('alarm_log', $e.id) SET device = $device_ref, company = $company_ref, kind = $e.kind,
+                    creation_date = $e.at, patient = $patient, reason_json = $e.reason_json;";
+                self.create_for_device(device_id, create, NewAlarm { id: id.clone(), kind: kind.to_owned(), at, reason_json }).await?;
+                Ok(id)
+            }
+        })
+        .await
     }
 
     /// Writes a recorded turn of a device of the company (`turn.by` a user id); written once
@@ -82,7 +89,7 @@ impl Logs<'_> {
             by = IF $e.turn.by = NONE THEN NONE ELSE type::record('user', $e.turn.by) END,
             tier_before = $e.turn.tier_before, loaded_ms = $e.turn.loaded_ms, interval_ms = $e.turn.interval_ms;";
         let id = format!("{}-{}", turn.device_id, turn.recorded_at_ms);
-        self.create_for_device(&turn.device_id, create, NewTurn { id, turn: turn.clone() }).await
+        retrying(|| self.create_for_device(&turn.device_id, create, NewTurn { id: id.clone(), turn: turn.clone() })).await
     }
 
     /// A device's recorded turns, newest first.
@@ -115,20 +122,23 @@ impl Logs<'_> {
     /// Attends the alarm `key` at `at` (Unix seconds), by user `by` when a user did, if it is
     /// pending; whether it was.
     pub async fn attend_keyed(&self, key: &str, at: i64, by: Option<&str>) -> Result<bool, StoreError> {
-        let by_user = if by.is_some() { ", attended_by = type::record('user', $user)" } else { "" };
-        let mut response = self
-            .db
-            .query(format!(
-                "UPDATE type::record('alarm_log', $key) SET has_been_attended = true, attended_time = $at{by_user}
-                    WHERE company = type::record('company', $company) AND has_been_attended = false RETURN VALUE record::id(id)"
-            ))
-            .bind(("company", self.company.to_owned()))
-            .bind(("key", key.to_owned()))
-            .bind(("at", at))
-            .bind(("user", by.unwrap_or_default().to_owned()))
-            .await?;
-        let attended: Vec<String> = response.take(0)?;
-        Ok(!attended.is_empty())
+        retrying(|| async move {
+            let by_user = if by.is_some() { ", attended_by = type::record('user', $user)" } else { "" };
+            let mut response = self
+                .db
+                .query(format!(
+                    "UPDATE type::record('alarm_log', $key) SET has_been_attended = true, attended_time = $at{by_user}
+                        WHERE company = type::record('company', $company) AND has_been_attended = false RETURN VALUE record::id(id)"
+                ))
+                .bind(("company", self.company.to_owned()))
+                .bind(("key", key.to_owned()))
+                .bind(("at", at))
+                .bind(("user", by.unwrap_or_default().to_owned()))
+                .await?;
+            let attended: Vec<String> = response.take(0)?;
+            Ok(!attended.is_empty())
+        })
+        .await
     }
 
     /// A device's alarms, newest first.
@@ -163,21 +173,24 @@ impl Logs<'_> {
 
     /// Attends every unattended alarm of these devices at `at` by `user_id`; returns how many.
     pub async fn attend(&self, device_ids: &[String], user_id: &str, at: i64) -> Result<usize, StoreError> {
-        let mut response = self
-            .db
-            .query(
-                "UPDATE alarm_log SET has_been_attended = true, attended_time = $at, attended_by = type::record('user', $user)
-                    WHERE device IN $devices.map(|$d| type::record('device', $d))
-                    AND company = type::record('company', $company) AND has_been_attended = false
-                    RETURN VALUE record::id(id)",
-            )
-            .bind(("company", self.company.to_owned()))
-            .bind(("devices", device_ids.to_vec()))
-            .bind(("user", user_id.to_owned()))
-            .bind(("at", at))
-            .await?;
-        let attended: Vec<String> = response.take(0)?;
-        Ok(attended.len())
+        retrying(|| async move {
+            let mut response = self
+                .db
+                .query(
+                    "UPDATE alarm_log SET has_been_attended = true, attended_time = $at, attended_by = type::record('user', $user)
+                        WHERE device IN $devices.map(|$d| type::record('device', $d))
+                        AND company = type::record('company', $company) AND has_been_attended = false
+                        RETURN VALUE record::id(id)",
+                )
+                .bind(("company", self.company.to_owned()))
+                .bind(("devices", device_ids.to_vec()))
+                .bind(("user", user_id.to_owned()))
+                .bind(("at", at))
+                .await?;
+            let attended: Vec<String> = response.take(0)?;
+            Ok(attended.len())
+        })
+        .await
     }
 
     /// Appends a device log entry.
@@ -192,24 +205,33 @@ impl Logs<'_> {
     /// `$e`) in a transaction, after checking that the device belongs to the company (`NotFound`
     /// if not). `$patient` is the patient at the bedside when the row is written: the device's
     /// own, else its parent's (a room set's sensor writes for the set's patient), else NONE.
-    async fn create_for_device<E: SurrealValue + 'static>(&self, device_id: &str, create: &str, entry: E) -> Result<(), StoreError> {
-        let response = self
-            .db
-            .query(format!(
-                "BEGIN TRANSACTION;
-                 LET $company_ref = type::record('company', $company);
-                 LET $device_ref = (SELECT VALUE id FROM type::record('device', $device) WHERE company = $company_ref)[0];
-                 IF $device_ref = NONE {{ THROW 'notFound' }};
-                 LET $patient = $device_ref.current_patient ?? (IF $device_ref.parent THEN $device_ref.parent.current_patient ELSE NONE END);
-                 {create}
-                 COMMIT TRANSACTION;"
-            ))
-            .bind(("company", self.company.to_owned()))
-            .bind(("device", device_id.to_owned()))
-            .bind(("e", entry))
-            .await?;
-        checked(response)?;
-        Ok(())
+    async fn create_for_device<E: SurrealValue + Clone + 'static>(
+        &self,
+        device_id: &str,
+        create: &str,
+        entry: E,
+    ) -> Result<(), StoreError> {
+        let entry = &entry;
+        retrying(|| async move {
+            let response = self
+                .db
+                .query(format!(
+                    "BEGIN TRANSACTION;
+                     LET $company_ref = type::record('company', $company);
+                     LET $device_ref = (SELECT VALUE id FROM type::record('device', $device) WHERE company = $company_ref)[0];
+                     IF $device_ref = NONE {{ THROW 'notFound' }};
+                     LET $patient = $device_ref.current_patient ?? (IF $device_ref.parent THEN $device_ref.parent.current_patient ELSE NONE END);
+                     {create}
+                     COMMIT TRANSACTION;"
+                ))
+                .bind(("company", self.company.to_owned()))
+                .bind(("device", device_id.to_owned()))
+                .bind(("e", entry.clone()))
+                .await?;
+            checked(response)?;
+            Ok(())
+        })
+        .await
     }
 
     /// A device's log entries, newest first.
@@ -230,9 +252,12 @@ impl Logs<'_> {
 
     /// Appends a presence log entry ('1' entrance, '0' exit).
     pub async fn add_presence(&self, entry: &PresenceLog) -> Result<(), StoreError> {
-        let create = "CREATE presence_log SET device = $device_ref, company = $company_ref, creation_date = $e.creation_date,
-            log_id = $e.log_id, patient = $patient;";
-        self.create_for_device(&entry.device_id, create, entry.clone()).await
+        retrying(|| async move {
+            let create = "CREATE presence_log SET device = $device_ref, company = $company_ref, creation_date = $e.creation_date,
+                log_id = $e.log_id, patient = $patient;";
+            self.create_for_device(&entry.device_id, create, entry.clone()).await
+        })
+        .await
     }
 
     /// A device's presence entries, newest first.

@@ -6,6 +6,7 @@ use surrealdb::engine::any::Any;
 use crate::error::checked;
 use crate::model::{NewAuditEntry, Patient, PatientFields};
 use crate::repo::audit::{CREATE_AUDIT, bounded, now_ms};
+use crate::retry::retrying;
 use crate::{StoreError, new_id, unix_now};
 
 const FIELDS: &str = "record::id(id) AS id, record::id(company) AS company_id, created_at, { name: name, weight: weight, \
@@ -38,71 +39,80 @@ impl Patients<'_> {
     }
 
     async fn create_with(&self, user_id: &str, fields: &PatientFields, audit: Option<&NewAuditEntry>) -> Result<String, StoreError> {
-        let id = new_id();
-        let audit_statement = if audit.is_some() { CREATE_AUDIT } else { "" };
-        let entry = audit.map(|a| bounded(&NewAuditEntry { entity_id: id.clone(), ..a.clone() })).unwrap_or_default();
-        let response = self
-            .db
-            .query(format!(
-                "BEGIN TRANSACTION;
-                 LET $user = (SELECT VALUE id FROM type::record('user', $user_id) WHERE company = type::record('company', $company))[0];
-                 IF $user = NONE {{ THROW 'notFound' }};
-                 CREATE type::record('patient', $id) SET company = type::record('company', $company), created_by = $user,
-                    created_at = $now, agree_data_treatment = true, {SET_FIELDS};
-                 {audit_statement}
-                 COMMIT TRANSACTION;"
-            ))
-            .bind(("id", id.clone()))
-            .bind(("company", self.company.to_owned()))
-            .bind(("user_id", user_id.to_owned()))
-            .bind(("now", unix_now()))
-            .bind(("f", fields.clone()))
-            .bind(("actor_company", self.company.to_owned()))
-            .bind(("audit", entry))
-            .bind(("audit_at", now_ms()))
-            .await?;
-        checked(response)?;
-        Ok(id)
+        retrying(|| async move {
+            let id = new_id();
+            let audit_statement = if audit.is_some() { CREATE_AUDIT } else { "" };
+            let entry = audit.map(|a| bounded(&NewAuditEntry { entity_id: id.clone(), ..a.clone() })).unwrap_or_default();
+            let response = self
+                .db
+                .query(format!(
+                    "BEGIN TRANSACTION;
+                     LET $user = (SELECT VALUE id FROM type::record('user', $user_id) WHERE company = type::record('company', $company))[0];
+                     IF $user = NONE {{ THROW 'notFound' }};
+                     CREATE type::record('patient', $id) SET company = type::record('company', $company), created_by = $user,
+                        created_at = $now, agree_data_treatment = true, {SET_FIELDS};
+                     {audit_statement}
+                     COMMIT TRANSACTION;"
+                ))
+                .bind(("id", id.clone()))
+                .bind(("company", self.company.to_owned()))
+                .bind(("user_id", user_id.to_owned()))
+                .bind(("now", unix_now()))
+                .bind(("f", fields.clone()))
+                .bind(("actor_company", self.company.to_owned()))
+                .bind(("audit", entry))
+                .bind(("audit_at", now_ms()))
+                .await?;
+            checked(response)?;
+            Ok(id)
+        })
+        .await
     }
 
     /// Replaces a patient's fields and records `audit` in one transaction; `NotFound` for another
     /// company's patient.
     pub async fn update_audited(&self, id: &str, fields: &PatientFields, audit: &NewAuditEntry) -> Result<(), StoreError> {
-        let response = self
-            .db
-            .query(format!(
-                "BEGIN TRANSACTION;
-                 LET $updated = (UPDATE type::record('patient', $id) SET {SET_FIELDS} WHERE company = type::record('company', $company)
-                    RETURN VALUE record::id(id));
-                 IF array::len($updated) = 0 {{ THROW 'notFound' }};
-                 {CREATE_AUDIT}
-                 COMMIT TRANSACTION;"
-            ))
-            .bind(("id", id.to_owned()))
-            .bind(("company", self.company.to_owned()))
-            .bind(("f", fields.clone()))
-            .bind(("actor_company", self.company.to_owned()))
-            .bind(("audit", bounded(audit)))
-            .bind(("audit_at", now_ms()))
-            .await?;
-        checked(response)?;
-        Ok(())
+        retrying(|| async move {
+            let response = self
+                .db
+                .query(format!(
+                    "BEGIN TRANSACTION;
+                     LET $updated = (UPDATE type::record('patient', $id) SET {SET_FIELDS} WHERE company = type::record('company', $company)
+                        RETURN VALUE record::id(id));
+                     IF array::len($updated) = 0 {{ THROW 'notFound' }};
+                     {CREATE_AUDIT}
+                     COMMIT TRANSACTION;"
+                ))
+                .bind(("id", id.to_owned()))
+                .bind(("company", self.company.to_owned()))
+                .bind(("f", fields.clone()))
+                .bind(("actor_company", self.company.to_owned()))
+                .bind(("audit", bounded(audit)))
+                .bind(("audit_at", now_ms()))
+                .await?;
+            checked(response)?;
+            Ok(())
+        })
+        .await
     }
 
     /// Replaces a patient's fields; `NotFound` for another company's patient.
     pub async fn update(&self, id: &str, fields: &PatientFields) -> Result<(), StoreError> {
-        let mut response = self
-            .db
-            .query(format!(
-                "UPDATE type::record('patient', $id) SET {SET_FIELDS} WHERE company = type::record('company', $company) \
-                 RETURN VALUE record::id(id)"
-            ))
-            .bind(("id", id.to_owned()))
-            .bind(("company", self.company.to_owned()))
-            .bind(("f", fields.clone()))
-            .await?;
-        let updated: Vec<String> = response.take(0)?;
-        if updated.is_empty() { Err(StoreError::NotFound) } else { Ok(()) }
+        retrying(|| async move {
+            let mut response = self
+                .db
+                .query(format!(
+                    "UPDATE type::record('patient', $id) SET {SET_FIELDS} WHERE company = type::record('company', $company) \
+                     RETURN VALUE record::id(id)"
+                ))
+                .bind(("id", id.to_owned()))
+                .bind(("company", self.company.to_owned()))
+                .bind(("f", fields.clone()))
+                .await?;
+            let updated: Vec<String> = response.take(0)?;
+            if updated.is_empty() { Err(StoreError::NotFound) } else { Ok(()) }
+        })
+        .await
     }
 
     /// Deletes a patient and everything that names them, with `audit`, in one transaction (all or
@@ -111,32 +121,35 @@ impl Patients<'_> {
     /// and presence logs, which stay the device's history) no longer name them. `NotFound` for
     /// another company's patient.
     pub async fn delete(&self, id: &str, audit: &NewAuditEntry) -> Result<(), StoreError> {
-        let response = self
-            .db
-            .query(format!(
-                "BEGIN TRANSACTION;
-                 LET $company_ref = type::record('company', $company);
-                 LET $patient = (SELECT VALUE id FROM type::record('patient', $id) WHERE company = $company_ref)[0];
-                 IF $patient = NONE {{ THROW 'notFound' }};
-                 DELETE analysis WHERE company = $company_ref AND patient = $patient;
-                 UPDATE device SET current_patient = NONE WHERE company = $company_ref AND current_patient = $id;
-                 UPDATE user SET selected_patient = NONE WHERE company = $company_ref AND selected_patient = $patient;
-                 UPDATE alarm_log SET patient = NONE WHERE company = $company_ref AND patient = $id;
-                 UPDATE device_log SET patient = NONE WHERE company = $company_ref AND patient = $id;
-                 UPDATE presence_log SET patient = NONE WHERE company = $company_ref AND patient = $id;
-                 UPDATE turn_log SET patient = NONE WHERE company = $company_ref AND patient = $id;
-                 DELETE $patient;
-                 {CREATE_AUDIT}
-                 COMMIT TRANSACTION;"
-            ))
-            .bind(("id", id.to_owned()))
-            .bind(("company", self.company.to_owned()))
-            .bind(("actor_company", self.company.to_owned()))
-            .bind(("audit", bounded(audit)))
-            .bind(("audit_at", now_ms()))
-            .await?;
-        checked(response)?;
-        Ok(())
+        retrying(|| async move {
+            let response = self
+                .db
+                .query(format!(
+                    "BEGIN TRANSACTION;
+                     LET $company_ref = type::record('company', $company);
+                     LET $patient = (SELECT VALUE id FROM type::record('patient', $id) WHERE company = $company_ref)[0];
+                     IF $patient = NONE {{ THROW 'notFound' }};
+                     DELETE analysis WHERE company = $company_ref AND patient = $patient;
+                     UPDATE device SET current_patient = NONE WHERE company = $company_ref AND current_patient = $id;
+                     UPDATE user SET selected_patient = NONE WHERE company = $company_ref AND selected_patient = $patient;
+                     UPDATE alarm_log SET patient = NONE WHERE company = $company_ref AND patient = $id;
+                     UPDATE device_log SET patient = NONE WHERE company = $company_ref AND patient = $id;
+                     UPDATE presence_log SET patient = NONE WHERE company = $company_ref AND patient = $id;
+                     UPDATE turn_log SET patient = NONE WHERE company = $company_ref AND patient = $id;
+                     DELETE $patient;
+                     {CREATE_AUDIT}
+                     COMMIT TRANSACTION;"
+                ))
+                .bind(("id", id.to_owned()))
+                .bind(("company", self.company.to_owned()))
+                .bind(("actor_company", self.company.to_owned()))
+                .bind(("audit", bounded(audit)))
+                .bind(("audit_at", now_ms()))
+                .await?;
+            checked(response)?;
+            Ok(())
+        })
+        .await
     }
 
     /// A patient of the company.
@@ -162,24 +175,27 @@ impl Patients<'_> {
 
     /// Makes `patient_id` the user's selected patient. Both must belong to the company.
     pub async fn select(&self, user_id: &str, patient_id: &str) -> Result<(), StoreError> {
-        let response = self
-            .db
-            .query(
-                "BEGIN TRANSACTION;
-                 LET $company_ref = type::record('company', $company);
-                 LET $patient = (SELECT VALUE id FROM type::record('patient', $patient_id) WHERE company = $company_ref)[0];
-                 IF $patient = NONE { THROW 'notFound' };
-                 LET $updated = (UPDATE type::record('user', $user_id) SET selected_patient = $patient WHERE company = $company_ref
-                    RETURN VALUE record::id(id));
-                 IF array::len($updated) = 0 { THROW 'notFound' };
-                 COMMIT TRANSACTION;",
-            )
-            .bind(("company", self.company.to_owned()))
-            .bind(("user_id", user_id.to_owned()))
-            .bind(("patient_id", patient_id.to_owned()))
-            .await?;
-        checked(response)?;
-        Ok(())
+        retrying(|| async move {
+            let response = self
+                .db
+                .query(
+                    "BEGIN TRANSACTION;
+                     LET $company_ref = type::record('company', $company);
+                     LET $patient = (SELECT VALUE id FROM type::record('patient', $patient_id) WHERE company = $company_ref)[0];
+                     IF $patient = NONE { THROW 'notFound' };
+                     LET $updated = (UPDATE type::record('user', $user_id) SET selected_patient = $patient WHERE company = $company_ref
+                        RETURN VALUE record::id(id));
+                     IF array::len($updated) = 0 { THROW 'notFound' };
+                     COMMIT TRANSACTION;",
+                )
+                .bind(("company", self.company.to_owned()))
+                .bind(("user_id", user_id.to_owned()))
+                .bind(("patient_id", patient_id.to_owned()))
+                .await?;
+            checked(response)?;
+            Ok(())
+        })
+        .await
     }
 
     /// The user's selected patient, if any (and if it still belongs to the company).

@@ -7,6 +7,7 @@ use surrealdb::types::SurrealValue;
 
 use crate::StoreError;
 use crate::error::checked;
+use crate::retry::retrying;
 
 /// A revoked token id and when the token expires (Unix seconds).
 #[derive(Debug, Clone, PartialEq, Eq, SurrealValue)]
@@ -23,14 +24,17 @@ pub struct RevokedTokens<'a> {
 impl RevokedTokens<'_> {
     /// Records a revoked token id (revoking twice is harmless).
     pub async fn revoke(&self, token_id: &str, expires_at: i64) -> Result<(), StoreError> {
-        let response = self
-            .db
-            .query("UPSERT type::record('revoked_token', $id) SET expires_at = $expires_at")
-            .bind(("id", token_id.to_owned()))
-            .bind(("expires_at", expires_at))
-            .await?;
-        checked(response)?;
-        Ok(())
+        retrying(|| async move {
+            let response = self
+                .db
+                .query("UPSERT type::record('revoked_token', $id) SET expires_at = $expires_at")
+                .bind(("id", token_id.to_owned()))
+                .bind(("expires_at", expires_at))
+                .await?;
+            checked(response)?;
+            Ok(())
+        })
+        .await
     }
 
     /// Forgets the tokens expired at `now` (Unix seconds) and returns the others.

@@ -5,6 +5,7 @@ use surrealdb::Surreal;
 use surrealdb::engine::any::Any;
 
 use crate::model::{User, UserCredentials};
+use crate::retry::retrying;
 use crate::{StoreError, new_id, password};
 
 /// Account queries across the hub.
@@ -21,21 +22,24 @@ pub struct Users<'a> {
 impl Accounts<'_> {
     /// Creates a user in a company with an argon2-hashed password; returns the id.
     pub async fn create(&self, email: &str, plain_password: &str, role: i64, company_id: &str) -> Result<String, StoreError> {
-        let id = new_id();
-        let password_hash = password::hash(plain_password)?;
-        self.db
-            .query(
-                "CREATE type::record('user', $id) SET email = $email, password_hash = $hash, role = $role, \
-                 company = type::record('company', $company)",
-            )
-            .bind(("id", id.clone()))
-            .bind(("email", email.to_lowercase()))
-            .bind(("hash", password_hash))
-            .bind(("role", role))
-            .bind(("company", company_id.to_owned()))
-            .await?
-            .check()?;
-        Ok(id)
+        retrying(|| async move {
+            let id = new_id();
+            let password_hash = password::hash(plain_password)?;
+            self.db
+                .query(
+                    "CREATE type::record('user', $id) SET email = $email, password_hash = $hash, role = $role, \
+                     company = type::record('company', $company)",
+                )
+                .bind(("id", id.clone()))
+                .bind(("email", email.to_lowercase()))
+                .bind(("hash", password_hash))
+                .bind(("role", role))
+                .bind(("company", company_id.to_owned()))
+                .await?
+                .check()?;
+            Ok(id)
+        })
+        .await
     }
 
     /// What login needs, by e-mail (case-insensitive).

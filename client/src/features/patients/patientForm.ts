@@ -51,7 +51,10 @@ export const PATIENT_LIMITS = {
   postalCodeMaxDigits: INPUT.postalCode.maxLength,
 } as const;
 
-const PHONE = new RegExp(INPUT.phone.pattern);
+// A phone's schema is text of this pattern, or unset (null, or the old app's -1).
+const phonePattern = INPUT.phone.anyOf.find((branch) => branch.pattern !== undefined)?.pattern;
+if (phonePattern === undefined) throw new Error('the OpenAPI document gives no phone pattern');
+const PHONE = new RegExp(phonePattern);
 const POSTAL = new RegExp(INPUT.postalCode.pattern);
 
 export const EMPTY_PATIENT_FORM: PatientFormValues = {
