@@ -4,6 +4,7 @@
 //! sockets opened and left idle. In every case the healthy viewer keeps receiving its maps, the
 //! attacker gets nothing of another company, and the hub's memory and descriptors stay bounded.
 //! (A socket that never reads is `browser.rs::a_stalled_viewer_does_not_slow_the_hub_or_other_viewers`.)
+#![allow(clippy::unwrap_used)] // A test's helpers may unwrap: the panic is the failure it reports.
 
 mod common;
 
