@@ -53,6 +53,13 @@ else
   echo "fmt: skipped, this toolchain has no rustfmt component"
 fi
 
+echo "==> Rust: clippy, warnings are errors"
+if cargo clippy --version >/dev/null 2>&1; then
+  cargo clippy --workspace --all-targets -- -D warnings
+else
+  echo "clippy: skipped, this toolchain has no clippy component"
+fi
+
 echo "==> Rust: unit, scenario and loopback tests (debug)"
 cargo test --workspace --all-targets
 

@@ -2,6 +2,7 @@
 //! classifier (alone and with presence: the budget for both is 10 µs), the whole mat machine step,
 //! encoding the browser message, and publishing a live map as the mat actor does after its step.
 //! Results go to docs/performance.md.
+#![allow(clippy::unwrap_used)] // A benchmark may unwrap: a failure is a panic.
 
 use std::hint::black_box;
 use std::time::{Duration, Instant};

@@ -9,6 +9,7 @@
 //!
 //! The manager runs in a virtual environment made on first use under Cargo's test directory
 //! (`python3 -m venv`, `pip install hl7==0.4.5`), as `scripts/api-fuzz.sh` does for schemathesis.
+#![allow(clippy::unwrap_used)] // A test's helpers may unwrap: the panic is the failure it reports.
 
 mod common;
 
@@ -136,10 +137,10 @@ async fn login_when_serving(http: SocketAddr, email: &str, password: &str) -> St
     let body = json!({ "email": email, "password": password }).to_string();
     let deadline = Instant::now() + Duration::from_secs(60);
     loop {
-        if let Ok(response) = try_request(http, "POST", "/api/auth/login", None, Some(&body)).await {
-            if response.status == 200 {
-                return response.json::<Value>()["token"].as_str().unwrap().to_owned();
-            }
+        if let Ok(response) = try_request(http, "POST", "/api/auth/login", None, Some(&body)).await
+            && response.status == 200
+        {
+            return response.json::<Value>()["token"].as_str().unwrap().to_owned();
         }
         assert!(Instant::now() < deadline, "the hub does not serve REST calls");
         tokio::time::sleep(Duration::from_millis(50)).await;
@@ -149,10 +150,10 @@ async fn login_when_serving(http: SocketAddr, email: &str, password: &str) -> St
 async fn mats_connected(http: SocketAddr, mats: usize) {
     let deadline = Instant::now() + Duration::from_secs(90);
     loop {
-        if let Ok(response) = try_request(http, "GET", "/metrics", None, None).await {
-            if metric(&response.body, "hub_devices_connected").is_some_and(|n| n as usize >= mats) {
-                return;
-            }
+        if let Ok(response) = try_request(http, "GET", "/metrics", None, None).await
+            && metric(&response.body, "hub_devices_connected").is_some_and(|n| n as usize >= mats)
+        {
+            return;
         }
         assert!(Instant::now() < deadline, "the mats did not connect");
         tokio::time::sleep(Duration::from_millis(100)).await;

@@ -1,6 +1,7 @@
 //! The REST API of spec §7 on loopback, against the real hub and a real in-memory SurrealDB:
 //! every route, the validation rules at and across their limits, roles, company isolation,
 //! tokens, throttling and body limits.
+#![allow(clippy::unwrap_used)] // A test's helpers may unwrap: the panic is the failure it reports.
 
 mod common;
 

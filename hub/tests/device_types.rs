@@ -1,6 +1,7 @@
 //! The device-type table the client reads (`GET /api/deviceTypes`) and the repositioning clock as
 //! the device page reads and sets it (`GET`/`PUT /api/device/{id}/repositioning`), including the
 //! demo/test-only time scale that lets a browser tour watch an Ulcer Risk alarm.
+#![allow(clippy::unwrap_used)] // A test's helpers may unwrap: the panic is the failure it reports.
 
 mod common;
 

@@ -1,6 +1,7 @@
 //! Black-box device ingest over QUIC and WebSocket on loopback: a good device, an unknown
 //! serial, a wrong secret, garbage bytes and an oversized message. None of them may crash or
 //! stall the hub or another device.
+#![allow(clippy::unwrap_used)] // A test's helpers may unwrap: the panic is the failure it reports.
 
 mod common;
 

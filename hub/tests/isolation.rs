@@ -5,6 +5,7 @@
 //! is outside `http/`: its operations take the handle they may use (a `CompanyStore` or a
 //! `HubWide`), so the handler that passes one is where the use shows, and no handler hands the
 //! whole store on.
+#![allow(clippy::unwrap_used)] // A test's helpers may unwrap: the panic is the failure it reports.
 
 use std::path::{Path, PathBuf};
 

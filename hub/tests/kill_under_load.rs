@@ -24,6 +24,7 @@
 //!
 //! Full configuration: `DURABILITY_MATS=200 DURABILITY_KILLS=20 cargo test -p hub --test
 //! kill_under_load -- --nocapture`.
+#![allow(clippy::unwrap_used)] // A test's helpers may unwrap: the panic is the failure it reports.
 
 mod common;
 #[path = "kill_under_load/ledger.rs"]
@@ -251,11 +252,11 @@ async fn login_when_serving(http: SocketAddr) -> (String, String) {
     let body = json!({ "email": hub::demo::DEMO_EMAIL, "password": hub::demo::DEMO_PASSWORD }).to_string();
     let deadline = Instant::now() + RECONNECT_LIMIT;
     loop {
-        if let Ok(response) = try_request(http, "POST", "/api/auth/login", None, Some(&body)).await {
-            if response.status == 200 {
-                let value: Value = response.json();
-                return (value["token"].as_str().unwrap().to_owned(), value["userId"].as_str().unwrap().to_owned());
-            }
+        if let Ok(response) = try_request(http, "POST", "/api/auth/login", None, Some(&body)).await
+            && response.status == 200
+        {
+            let value: Value = response.json();
+            return (value["token"].as_str().unwrap().to_owned(), value["userId"].as_str().unwrap().to_owned());
         }
         assert!(Instant::now() < deadline, "the hub does not serve REST calls");
         tokio::time::sleep(Duration::from_millis(25)).await;
@@ -307,13 +308,14 @@ async fn verify(shared: &Shared) -> Vec<String> {
         }
         wrong.extend(still);
     }
-    let mut ledger = shared.ledger.lock().unwrap();
-    for (device, listed) in &alarms {
-        wrong.extend(ledger.verify_alarms(device, listed));
-        // Every alarm read now is owed at the next restart too (pending ones stay pending).
-        wrong.extend(ledger.alarms_listed(device, listed));
+    {
+        let mut ledger = shared.ledger.lock().unwrap();
+        for (device, listed) in &alarms {
+            wrong.extend(ledger.verify_alarms(device, listed));
+            // Every alarm read now is owed at the next restart too (pending ones stay pending).
+            wrong.extend(ledger.alarms_listed(device, listed));
+        }
     }
-    drop(ledger);
 
     let patients = get(shared, &format!("/api/podometry/patients/{}", shared.user)).await;
     let patients: BTreeMap<String, i64> =
@@ -354,10 +356,10 @@ fn keep_evidence(data: &std::path::Path, seed: u64, kill: usize) -> std::path::P
 async fn all_mats_connected(http: SocketAddr, mats: usize) -> Instant {
     let deadline = Instant::now() + RECONNECT_LIMIT;
     loop {
-        if let Ok(response) = try_request(http, "GET", "/metrics", None, None).await {
-            if metric(&response.body, "hub_devices_connected").is_some_and(|n| n as usize >= mats) {
-                return Instant::now();
-            }
+        if let Ok(response) = try_request(http, "GET", "/metrics", None, None).await
+            && metric(&response.body, "hub_devices_connected").is_some_and(|n| n as usize >= mats)
+        {
+            return Instant::now();
         }
         assert!(Instant::now() < deadline, "not every mat reconnected within {RECONNECT_LIMIT:?}");
         tokio::time::sleep(Duration::from_millis(100)).await;

@@ -2,6 +2,7 @@
 //! (stream end, unattended alarm, Missing status, repositioning interval) is what the restarted
 //! hub's actor resumes from (`hub::snapshots`). What a hub restart forgets on purpose is listed in
 //! docs/decisions.md.
+#![allow(clippy::unwrap_used)] // A test's helpers may unwrap: the panic is the failure it reports.
 
 mod common;
 

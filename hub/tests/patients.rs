@@ -1,5 +1,6 @@
 //! The patient at the bedside, deleting a patient and a patient's data file (issue 22), through
 //! the real hub's REST API over a real in-memory SurrealDB.
+#![allow(clippy::unwrap_used)] // A test's helpers may unwrap: the panic is the failure it reports.
 
 mod common;
 

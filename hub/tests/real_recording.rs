@@ -4,6 +4,7 @@
 //! API then shows what the hub decided: exactly one entrance and one exit in the presence log, the
 //! patient Correct while lying and Missing after leaving, and the device log reading Supine on
 //! entrance and Right Lateral after the turn.
+#![allow(clippy::unwrap_used)] // A test's helpers may unwrap: the panic is the failure it reports.
 
 mod common;
 

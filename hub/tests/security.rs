@@ -1,5 +1,6 @@
 //! Issue 14 §5, black-box over loopback: HTTPS for the REST API and the browser socket, the
 //! plain-HTTP rule, tokens revoked at logout, device secret rotation, and the audit log.
+#![allow(clippy::unwrap_used)] // A test's helpers may unwrap: the panic is the failure it reports.
 
 mod common;
 

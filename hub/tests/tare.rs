@@ -4,6 +4,7 @@
 //! bed). An administrator zeroes the empty mat (refused while the subject lies on it); the hub
 //! then reads the body as if there were no offset (one entrance, one exit, Supine then Right
 //! Lateral), shows the tare, audits the zeroing and keeps the tare across a restart.
+#![allow(clippy::unwrap_used)] // A test's helpers may unwrap: the panic is the failure it reports.
 
 mod common;
 

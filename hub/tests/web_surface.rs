@@ -2,6 +2,7 @@
 //! hashed asset, an API answer, an error, the browser socket's upgrade) over HTTP and HTTPS, and
 //! the client's files served as a web server serves them (HEAD, Last-Modified /
 //! If-Modified-Since, long caching for hashed assets, the page never stored).
+#![allow(clippy::unwrap_used)] // A test's helpers may unwrap: the panic is the failure it reports.
 
 mod common;
 

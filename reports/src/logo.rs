@@ -45,7 +45,7 @@ fn jpeg(bytes: &[u8]) -> Option<LogoImage> {
         let marker = bytes[i + 1];
         let length = usize::from(u16::from_be_bytes([bytes[i + 2], bytes[i + 3]]));
         // Start of frame (baseline, extended, progressive): precision, height, width, components.
-        if matches!(marker, 0xC0 | 0xC1 | 0xC2) {
+        if matches!(marker, 0xC0..=0xC2) {
             let s = bytes.get(i + 4..i + 10)?;
             let height = u32::from(u16::from_be_bytes([s[1], s[2]]));
             let width = u32::from(u16::from_be_bytes([s[3], s[4]]));

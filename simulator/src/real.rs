@@ -99,7 +99,7 @@ pub fn load(dir: &Path, subject: u8, posture: u8) -> io::Result<Recording> {
 /// Splits a file's bytes into frames and skips the junk ones at the start.
 pub fn parse_frames(bytes: &[u8]) -> io::Result<Vec<RealFrame>> {
     let frame_bytes = REAL_ROWS * REAL_COLS * 2;
-    if bytes.len() % frame_bytes != 0 {
+    if !bytes.len().is_multiple_of(frame_bytes) {
         return Err(io::Error::new(
             io::ErrorKind::InvalidData,
             format!("{} bytes is not a whole number of {frame_bytes}-byte frames", bytes.len()),

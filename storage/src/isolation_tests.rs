@@ -110,10 +110,10 @@ async fn sees_only_its_own(store: &Store, mine: &Seeded, other: &Seeded) {
     assert_eq!(scoped.profile().get().await.unwrap().unwrap().id, mine.company);
     // Users.
     assert!(scoped.users().get(&other.user).await.unwrap().is_none());
-    assert_eq!(scoped.users().list().await.unwrap().into_iter().map(|u| u.id).collect::<Vec<_>>(), [mine.user.clone()]);
+    assert_eq!(scoped.users().list().await.unwrap().into_iter().map(|u| u.id).collect::<Vec<_>>(), std::slice::from_ref(&mine.user));
     // Devices.
     let devices = scoped.devices();
-    assert_eq!(devices.list().await.unwrap().into_iter().map(|d| d.id).collect::<Vec<_>>(), [mine.device.clone()]);
+    assert_eq!(devices.list().await.unwrap().into_iter().map(|d| d.id).collect::<Vec<_>>(), std::slice::from_ref(&mine.device));
     assert_eq!(devices.list_of_type("Mattress Mat IoT").await.unwrap().len(), 1);
     assert!(devices.get(&other.device).await.unwrap().is_none());
     assert!(devices.by_serial(&other.serial).await.unwrap().is_none());
@@ -131,14 +131,14 @@ async fn sees_only_its_own(store: &Store, mine: &Seeded, other: &Seeded) {
     assert!(matches!(devices.rotate_secret(&other.device, "x", &rotation).await, Err(StoreError::NotFound)));
     // Device configurations.
     let confs = scoped.device_confs();
-    assert_eq!(confs.list().await.unwrap().into_iter().map(|c| c.device_id).collect::<Vec<_>>(), [mine.device.clone()]);
+    assert_eq!(confs.list().await.unwrap().into_iter().map(|c| c.device_id).collect::<Vec<_>>(), std::slice::from_ref(&mine.device));
     assert_eq!(confs.streaming_end(&other.device).await.unwrap(), None);
     assert_eq!(confs.streaming_end(&mine.device).await.unwrap(), Some(1_000));
     confs.set_streaming_end(&other.device, Some(5)).await.unwrap();
     assert!(matches!(confs.set_repositioning_minutes(&other.device, Some(30)).await, Err(StoreError::NotFound)));
     // Patients.
     let patients = scoped.patients();
-    assert_eq!(patients.list().await.unwrap().into_iter().map(|p| p.id).collect::<Vec<_>>(), [mine.patient.clone()]);
+    assert_eq!(patients.list().await.unwrap().into_iter().map(|p| p.id).collect::<Vec<_>>(), std::slice::from_ref(&mine.patient));
     assert!(patients.get(&other.patient).await.unwrap().is_none());
     assert!(matches!(patients.update(&other.patient, &patient_fields("Intruder")).await, Err(StoreError::NotFound)));
     assert!(matches!(patients.create(&other.user, &patient_fields("Intruder")).await, Err(StoreError::NotFound)));
@@ -149,7 +149,10 @@ async fn sees_only_its_own(store: &Store, mine: &Seeded, other: &Seeded) {
     // Analyses.
     let analyses = scoped.analyses();
     let all = AnalysisFilter::default();
-    assert_eq!(analyses.page(&all, 0, 10).await.unwrap().into_iter().map(|a| a.id).collect::<Vec<_>>(), [mine.analysis.clone()]);
+    assert_eq!(
+        analyses.page(&all, 0, 10).await.unwrap().into_iter().map(|a| a.id).collect::<Vec<_>>(),
+        std::slice::from_ref(&mine.analysis)
+    );
     assert_eq!(analyses.totals(&all).await.unwrap().count, 1);
     let of_other_patient = AnalysisFilter { patient_id: Some(other.patient.clone()), analysis_type: None, device_id: None };
     assert_eq!(analyses.totals(&of_other_patient).await.unwrap().count, 0);

@@ -291,21 +291,22 @@ impl RegistryState {
             }
             return Ok(());
         }
-        if let Some(mut slot) = self.sets.remove(&device_id) {
-            if failure.is_some() && slot.budget.try_restart(now) {
-                HubMetrics::inc(&self.args.metrics.actor_restarts);
-                let info = slot.args.info.clone();
-                let budget = std::mem::take(&mut slot.budget);
-                self.sets.insert(device_id.clone(), SetSlot { budget, ..slot });
-                self.spawn_set(myself, info).await?;
-                // Members now report to the new parent: their kept arguments (for their own restarts)
-                // and their running actors, which also tell it their current status at once.
-                let parent = self.sets.get(&device_id).map(|s| s.actor.clone());
-                for member in self.mats.values_mut().filter(|m| m.args.info.parent.as_ref().is_some_and(|(p, _)| *p == device_id)) {
-                    member.args.parent = parent.clone();
-                    if let Some(parent) = &parent {
-                        let _ = member.handle.actor.cast(MatMsg::SetParent(parent.clone()));
-                    }
+        if let Some(mut slot) = self.sets.remove(&device_id)
+            && failure.is_some()
+            && slot.budget.try_restart(now)
+        {
+            HubMetrics::inc(&self.args.metrics.actor_restarts);
+            let info = slot.args.info.clone();
+            let budget = std::mem::take(&mut slot.budget);
+            self.sets.insert(device_id.clone(), SetSlot { budget, ..slot });
+            self.spawn_set(myself, info).await?;
+            // Members now report to the new parent: their kept arguments (for their own restarts)
+            // and their running actors, which also tell it their current status at once.
+            let parent = self.sets.get(&device_id).map(|s| s.actor.clone());
+            for member in self.mats.values_mut().filter(|m| m.args.info.parent.as_ref().is_some_and(|(p, _)| *p == device_id)) {
+                member.args.parent = parent.clone();
+                if let Some(parent) = &parent {
+                    let _ = member.handle.actor.cast(MatMsg::SetParent(parent.clone()));
                 }
             }
         }

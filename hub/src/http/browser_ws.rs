@@ -15,10 +15,14 @@ use actors::fanout::{CloseReason, Outbox};
 use futures_util::stream::{SplitSink, SplitStream};
 use futures_util::{SinkExt, StreamExt};
 use serde::Serialize;
-use warp::filters::ws::{Message, WebSocket};
+use tokio_tungstenite::tungstenite::Message;
+use tokio_tungstenite::tungstenite::protocol::WebSocketConfig;
+use tokio_tungstenite::tungstenite::protocol::frame::CloseFrame;
+use tokio_tungstenite::tungstenite::protocol::frame::coding::CloseCode;
 
 use super::auth::verify;
 use super::state::AppState;
+use super::ws_upgrade::ServerSocket as WebSocket;
 use crate::auth::token::Claims;
 
 /// A browser must authenticate within this long.
@@ -31,6 +35,24 @@ pub const CLOSE_SLOW_CONSUMER: u16 = 4008;
 pub const SEND_TIMEOUT: Duration = Duration::from_secs(10);
 /// At most this many waiting messages are written with one flush.
 const MAX_BATCH: usize = 64;
+/// What each socket reserves to read into. Browsers send small events (an authentication is a
+/// few hundred bytes); a larger message grows the buffer for itself, up to the message limit.
+/// tungstenite's default is 128 KiB, zeroed before each read (issue 26 §3).
+pub const READ_BUFFER: usize = 4 * 1024;
+
+/// The browser socket's configuration: messages and frames up to `message_limit`, a read buffer
+/// of [`READ_BUFFER`] (or the limit, if smaller).
+pub fn socket_config(message_limit: usize) -> WebSocketConfig {
+    WebSocketConfig::default()
+        .read_buffer_size(READ_BUFFER.min(message_limit))
+        .max_message_size(Some(message_limit))
+        .max_frame_size(Some(message_limit))
+}
+
+/// A close frame with an application's code and reason.
+fn close_with(code: u16, reason: &'static str) -> Message {
+    Message::Close(Some(CloseFrame { code: CloseCode::from(code), reason: reason.into() }))
+}
 
 static NEXT_SESSION: AtomicU64 = AtomicU64::new(1);
 
@@ -51,7 +73,7 @@ pub async fn serve(socket: WebSocket, state: Arc<AppState>, header_claims: Optio
             Ok(claims) => claims,
             Err(message) => {
                 let _ = sink.send(Message::binary(error_event("unauthorized", &message))).await;
-                let _ = sink.send(Message::close_with(CLOSE_UNAUTHORIZED, "unauthorized")).await;
+                let _ = sink.send(close_with(CLOSE_UNAUTHORIZED, "unauthorized")).await;
                 return;
             }
         },
@@ -71,15 +93,15 @@ pub async fn serve(socket: WebSocket, state: Arc<AppState>, header_claims: Optio
         Ok((session, _)) => session,
         Err(error) => {
             tracing::error!(%error, "session actor could not start");
-            let _ = sink.send(Message::close_with(1011u16, "session unavailable")).await;
+            let _ = sink.send(close_with(1011, "session unavailable")).await;
             return;
         }
     };
     state.metrics.sessions_connected.fetch_add(1, Ordering::Relaxed);
     // The reader has its own task, so it is polled only when the socket has something to read.
     // Raced in the writer's task it was polled at every outbox wake-up (every map sent), and each
-    // poll of the socket's read side zeroes tungstenite's 128 KiB read buffer: the profile of a
-    // loaded hub showed that memset at 11 % of its CPU (docs/performance.md).
+    // poll of the socket's read side zeroed tungstenite's read buffer (then 128 KiB): the profile
+    // of a loaded hub showed that memset at 11 % of its CPU (docs/performance.md).
     let mut reader = tokio::spawn({
         let (session, outbox) = (session.clone(), outbox.clone());
         async move { read_events(&mut stream, &session, &outbox).await }
@@ -98,7 +120,7 @@ pub async fn serve(socket: WebSocket, state: Arc<AppState>, header_claims: Optio
 async fn authenticate(stream: &mut SplitStream<WebSocket>, state: &AppState) -> Result<Claims, String> {
     let first = tokio::time::timeout(AUTH_TIMEOUT, stream.next()).await.map_err(|_| "authenticate within 5 s".to_owned())?;
     let Some(Ok(message)) = first else { return Err("the socket closed".into()) };
-    match rmp_serde::from_slice::<ClientEvent>(message.as_bytes()) {
+    match rmp_serde::from_slice::<ClientEvent>(&message.into_data()) {
         Ok(ClientEvent::Authenticate { token }) => verify(state, &token).map_err(|e| e.message),
         _ => Err("the first message must be authenticate".into()),
     }
@@ -112,7 +134,7 @@ async fn read_events(stream: &mut SplitStream<WebSocket>, session: &ractor::Acto
         if !message.is_binary() {
             continue;
         }
-        match rmp_serde::from_slice::<ClientEvent>(message.as_bytes()) {
+        match rmp_serde::from_slice::<ClientEvent>(&message.into_data()) {
             Ok(event) => {
                 if session.call(|reply| SessionMsg::Client(event, reply), Some(CALL_TIMEOUT)).await.is_err() {
                     return;
@@ -133,13 +155,13 @@ async fn write_outbox(outbox: &Outbox, sink: &mut SplitSink<WebSocket, Message>)
                 tracing::warn!("closing a browser session that cannot keep up with status changes");
                 let farewell = async {
                     sink.send(Message::binary(error_event("slowConsumer", "too many unread status changes"))).await?;
-                    sink.send(Message::close_with(CLOSE_SLOW_CONSUMER, "slow consumer")).await
+                    sink.send(close_with(CLOSE_SLOW_CONSUMER, "slow consumer")).await
                 };
                 let _ = tokio::time::timeout(Duration::from_secs(1), farewell).await;
                 return;
             }
             Err(CloseReason::Closed) => {
-                let _ = tokio::time::timeout(Duration::from_secs(1), sink.send(Message::close())).await;
+                let _ = tokio::time::timeout(Duration::from_secs(1), sink.send(Message::Close(None))).await;
                 return;
             }
         };

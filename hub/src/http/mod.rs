@@ -30,6 +30,7 @@ pub mod state;
 pub mod static_files;
 pub mod tare;
 pub mod turns;
+pub mod ws_upgrade;
 
 use std::net::SocketAddr;
 use std::sync::Arc;
@@ -142,12 +143,12 @@ pub fn routes(state: Arc<AppState>) -> BoxedFilter<(warp::reply::Response,)> {
             .map(move || warp::reply::with_header(metrics.render(), "content-type", "text/plain; version=0.0.4").into_response())
     };
     let browser_socket = warp::path!("ws")
-        .and(warp::ws())
+        .and(ws_upgrade::upgrade())
         .and(warp::header::optional::<String>("authorization"))
         .and(with_state(state.clone()))
-        .map(|ws: warp::ws::Ws, header: Option<String>, state: Arc<AppState>| {
+        .map(|ws: ws_upgrade::Upgrade, header: Option<String>, state: Arc<AppState>| {
             let claims = header.as_deref().and_then(|h| h.strip_prefix("Bearer ")).and_then(|t| auth::verify(&state, t).ok());
-            ws.max_message_size(BROWSER_MESSAGE_LIMIT).on_upgrade(move |socket| browser_ws::serve(socket, state, claims)).into_response()
+            ws.on_upgrade(browser_ws::socket_config(BROWSER_MESSAGE_LIMIT), move |socket| browser_ws::serve(socket, state, claims))
         });
     let device_socket = warp::path!("ingest").and(warp::ws()).and(server::remote()).and(with_state(state.clone())).map(
         |ws: warp::ws::Ws, peer: Option<SocketAddr>, state: Arc<AppState>| {

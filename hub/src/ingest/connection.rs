@@ -141,8 +141,10 @@ pub async fn serve_device<T: DeviceTransport>(ctx: Arc<IngestContext>, mut trans
             },
             incoming = transport.recv() => match incoming {
                 Ok(Some(body)) => {
-                    if let Some(reply) = session.handle_body(&body).await {
-                        if transport.send(reply).await.is_err() { break; }
+                    if let Some(reply) = session.handle_body(&body).await
+                        && transport.send(reply).await.is_err()
+                    {
+                        break;
                     }
                 }
                 Ok(None) => break,

@@ -1,6 +1,6 @@
 //! Test harness: a real hub on loopback (port 0) over a real in-memory SurrealDB, with helpers
 //! to seed devices, speak HTTP and the browser socket, and run simulated devices.
-
+#![allow(clippy::unwrap_used)] // A test's helpers may unwrap: the panic is the failure it reports.
 #![allow(dead_code)]
 
 use std::net::SocketAddr;

@@ -2,6 +2,7 @@
 //! provisioned, started, killed with SIGKILL and started again on the same data. A restarted hub
 //! listens on the addresses its first start was given by the system (port 0), so devices and
 //! browsers find it where they left it, as they would a hub restarted on its configured ports.
+#![allow(clippy::unwrap_used)] // A test's helpers may unwrap: the panic is the failure it reports.
 
 use std::fs::OpenOptions;
 use std::io::{BufRead, BufReader};

@@ -75,10 +75,10 @@ impl PatientStatusMachine {
 
     /// Time has passed without frames that changed the verdict.
     pub fn handle_timeout(&mut self, now: Instant) {
-        if let Some(since) = self.absent_since {
-            if now >= since + self.delay {
-                self.set(PatientStatus::Missing);
-            }
+        if let Some(since) = self.absent_since
+            && now >= since + self.delay
+        {
+            self.set(PatientStatus::Missing);
         }
     }
 

@@ -199,7 +199,6 @@ export function useCapture(deviceId: string) {
       clear('answer', 'toast', 'load');
       store.set(captureRunningFamily(deviceId), false);
     },
-    // eslint-disable-next-line react-hooks/exhaustive-deps
     [store, deviceId],
   );
 
