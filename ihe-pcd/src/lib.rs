@@ -11,6 +11,7 @@
 //! - [`status_stream`]: the PCD-05 listener's input path (frames → status reports or refusals).
 //! - [`mllp`]: MLLP framing (`0x0B` … `0x1C 0x0D`) and an incremental reader of frames.
 //! - [`retry`]: when to try a message again.
+//! - [`continuation`]: when an unattended alarm's `continue` reports fall due.
 //!
 //! Everything that reads bytes from the network ([`ack::parse_ack`], [`mllp::FrameReader`]) is
 //! total: any input gives a value or an error, never a panic (fuzz targets `hl7_ack`,
@@ -20,6 +21,7 @@
 #![forbid(unsafe_code)]
 
 pub mod ack;
+pub mod continuation;
 pub mod escape;
 pub mod mllp;
 pub mod pcd04;

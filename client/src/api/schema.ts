@@ -909,6 +909,8 @@ export interface components {
             deviceId: string;
             hasBeenAttended: boolean;
             kind: string;
+            /** @description What the hospital's alarm manager reported of it (IHE PCD-05), oldest first. */
+            managerStatuses: components["schemas"]["ManagerStatusJson"][];
             /**
              * Format: int64
              * @description Seconds from the alarm to its attendance.
@@ -917,6 +919,12 @@ export interface components {
         };
         /** @description The body of `PUT /api/alarmManager`. */
         AlarmManagerInput: {
+            /**
+             * @description The certificate authority to trust over TLS, as PEM (one or more certificates); required
+             *     with `tls`.
+             * @default
+             */
+            caPem: string;
             /** @description Reports go out only while enabled. */
             enabled: boolean;
             /** @description The manager's host name or address. */
@@ -948,9 +956,20 @@ export interface components {
              * @default
              */
             sendingFacility: string;
+            /**
+             * @description MLLP over TLS: the manager's certificate must chain to `caPem` and name `host`.
+             * @default false
+             */
+            tls: boolean;
         };
         /** @description The body of `PUT /api/alarmManager`. */
         AlarmManagerInputInput: {
+            /**
+             * @description The certificate authority to trust over TLS, as PEM (one or more certificates); required
+             *     with `tls`.
+             * @default
+             */
+            caPem: string;
             /** @description Reports go out only while enabled. */
             enabled: boolean;
             /** @description The manager's host name or address. */
@@ -982,6 +1001,11 @@ export interface components {
              * @default
              */
             sendingFacility: string;
+            /**
+             * @description MLLP over TLS: the manager's certificate must chain to `caPem` and name `host`.
+             * @default false
+             */
+            tls: boolean;
         };
         /** @description The company's alarm manager as administrators see it. */
         AlarmManagerJson: {
@@ -1003,6 +1027,8 @@ export interface components {
             pending: number;
             /** @description The company's own manager, if set. */
             settings: components["schemas"]["AlarmManagerInput"] | null;
+            /** @description Where the hub listens for the manager's status reports (PCD-05, `mllp://HOST:PORT`), if it does. */
+            statusListener: string | null;
         };
         /**
          * @description What a device's analyses are about, and so how its captures are computed and shown
@@ -1611,6 +1637,18 @@ export interface components {
             userId: string;
             /** @description The company's variants, so the client shows them from the first screen. */
             variants: components["schemas"]["VariantsJson"];
+        };
+        /** @description One status an alarm manager reported of an alarm it dispatched. */
+        ManagerStatusJson: {
+            /**
+             * Format: int64
+             * @description When: the manager's time when it gave one, else when the hub received it, Unix ms.
+             */
+            atMs: number;
+            /** @description delivered, read, accepted, rejected, escalated, cancelled or undeliverable. */
+            status: string;
+            /** @description Who, as the manager names them (the nurse who accepted, for example). */
+            who: string | null;
         };
         /** @description `PUT …/specific/{id}` body. */
         NotesRequest: {
