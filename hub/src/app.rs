@@ -112,7 +112,8 @@ pub async fn start_with_store(config: ServeConfig, store: Store) -> anyhow::Resu
     let http_addr = listener.local_addr().context("reading the HTTP address")?;
     let status_listener = match config.alarm_status_listen {
         Some(addr) => {
-            let bound = tokio::net::TcpListener::bind(addr).await.with_context(|| format!("binding the alarm status listener on {addr}"))?;
+            let bound =
+                tokio::net::TcpListener::bind(addr).await.with_context(|| format!("binding the alarm status listener on {addr}"))?;
             let _ = alarm_reporter.status_listener.set(bound.local_addr().context("reading the alarm status address")?);
             Some(bound)
         }

@@ -451,9 +451,7 @@ async fn a_managers_status_reports_are_acked_stored_on_the_alarm_and_listed() {
     let mats = run_mats(&devices_file, &hub, 3 * SECOND);
     let reports = manager.wait_for(Duration::from_secs(60), "the start report", |r| r.iter().any(|r| r["phase"] == "start")).await;
     let alarm = reports.iter().find(|r| r["phase"] == "start").unwrap()["alarm"].as_str().unwrap().to_owned();
-    let status = |value: &str, who: &str, control_id: &str| {
-        json!({ "status": { "to": to, "alarm": alarm, "value": value, "who": who, "controlId": control_id } })
-    };
+    let status = |value: &str, who: &str, control_id: &str| json!({ "status": { "to": to, "alarm": alarm, "value": value, "who": who, "controlId": control_id } });
 
     // Delivered to a phone, then accepted by a named nurse: AA each, the second sent twice.
     let delivered = manager.pcd05(status("delivered", "", "st-1")).await;
@@ -464,7 +462,10 @@ async fn a_managers_status_reports_are_acked_stored_on_the_alarm_and_listed() {
     }
     // An alarm the hub never reported: AE. Not a status report: AR, with its control id if it has one.
     let unknown = manager.pcd05(json!({ "status": { "to": to, "alarm": "nope-1", "value": "read", "controlId": "st-3" } })).await;
-    assert_eq!((unknown["ack"].as_str(), unknown["ackControlId"].as_str(), unknown["ackText"].as_str()), (Some("AE"), Some("st-3"), Some("unknown alarm")));
+    assert_eq!(
+        (unknown["ack"].as_str(), unknown["ackControlId"].as_str(), unknown["ackText"].as_str()),
+        (Some("AE"), Some("st-3"), Some("unknown alarm"))
+    );
     let garbage = manager.pcd05(json!({ "raw": { "to": to, "text": "hello, hub" } })).await;
     assert_eq!(garbage["ack"].as_str(), Some("AR"), "{garbage}");
     let wrong = "MSH|^~\\&|AM|WARD|PMAT_HUB||20261126120000||ORU^R40^ORU_R40|st-4|P|2.6\r";
@@ -491,7 +492,8 @@ async fn continue_reports_follow_an_unattended_alarm_and_its_end_stops_them_even
     let bin = PathBuf::from(HUB_BIN);
     let devices_file = provision(&bin, data.path(), 1);
     let url = manager.url();
-    let mut hub = HubProcess::start(&bin, data.path(), &["--absence-delay-secs", "1", "--alarm-manager", &url, "--alarm-continue-secs", "2"]);
+    let mut hub =
+        HubProcess::start(&bin, data.path(), &["--absence-delay-secs", "1", "--alarm-manager", &url, "--alarm-continue-secs", "2"]);
     let http = hub.listening.http;
     let mats = run_mats(&devices_file, &hub, 60 * SECOND);
     let reports = manager.wait_for(Duration::from_secs(60), "the start report", |r| r.iter().any(|r| r["phase"] == "start")).await;
@@ -500,11 +502,14 @@ async fn continue_reports_follow_an_unattended_alarm_and_its_end_stops_them_even
     let alarm = reports.iter().find(|r| r["phase"] == "start").unwrap()["alarm"].as_str().unwrap().to_owned();
     let of_alarm = |r: &Value| r["alarm"] == alarm.as_str();
     let reports = manager
-        .wait_for(Duration::from_secs(20), "two continue reports", |r| r.iter().filter(|r| of_alarm(r) && r["phase"] == "continue").count() >= 2)
+        .wait_for(Duration::from_secs(20), "two continue reports", |r| {
+            r.iter().filter(|r| of_alarm(r) && r["phase"] == "continue").count() >= 2
+        })
         .await;
     assert_all_valid(&reports);
     let continues: Vec<&Value> = reports.iter().filter(|r| of_alarm(r) && r["phase"] == "continue").collect();
-    let number = |r: &Value| r["controlId"].as_str().unwrap().rsplit_once("-continue-").map(|(a, n)| (a.to_owned(), n.parse::<i64>().unwrap()));
+    let number =
+        |r: &Value| r["controlId"].as_str().unwrap().rsplit_once("-continue-").map(|(a, n)| (a.to_owned(), n.parse::<i64>().unwrap()));
     assert_eq!(number(continues[0]), Some((alarm.clone(), 1)), "the first interval's report first");
     let (_, second) = number(continues[1]).unwrap();
     assert!(second >= 2, "numbered on: {continues:#?}");
@@ -522,16 +527,22 @@ async fn continue_reports_follow_an_unattended_alarm_and_its_end_stops_them_even
     let nurse = login_when_serving(http, hub::demo::DEMO_EMAIL, hub::demo::DEMO_PASSWORD).await;
     let attended = call(http, &nurse, "PUT", &format!("/api/iotAlarms/{}", mats.ids[0]), None).await;
     assert_eq!(attended.status, 200, "{}", attended.body);
-    let reports = manager.wait_for(Duration::from_secs(20), "the end report", |r| r.iter().any(|r| of_alarm(r) && r["phase"] == "end")).await;
+    let reports =
+        manager.wait_for(Duration::from_secs(20), "the end report", |r| r.iter().any(|r| of_alarm(r) && r["phase"] == "end")).await;
     let end_at = reports.iter().find(|r| of_alarm(r) && r["phase"] == "end").unwrap()["receivedMs"].as_i64().unwrap();
     tokio::time::sleep(5 * SECOND).await;
     let reports = manager.stop();
     assert_all_valid(&reports);
-    let late: Vec<&Value> = reports.iter().filter(|r| of_alarm(r) && r["phase"] == "continue" && r["receivedMs"].as_i64().unwrap() > end_at).collect();
+    let late: Vec<&Value> =
+        reports.iter().filter(|r| of_alarm(r) && r["phase"] == "continue" && r["receivedMs"].as_i64().unwrap() > end_at).collect();
     assert!(late.is_empty(), "continue reports after the end: {late:#?}");
     let before_kill = |r: &&Value| r["receivedMs"].as_i64().unwrap() < killed_at - 50;
-    let numbers: Vec<&str> =
-        reports.iter().filter(|r| of_alarm(r) && r["phase"] == "continue").filter(before_kill).filter_map(|r| r["controlId"].as_str()).collect();
+    let numbers: Vec<&str> = reports
+        .iter()
+        .filter(|r| of_alarm(r) && r["phase"] == "continue")
+        .filter(before_kill)
+        .filter_map(|r| r["controlId"].as_str())
+        .collect();
     let unique: BTreeSet<&str> = numbers.iter().copied().collect();
     assert_eq!(unique.len(), numbers.len(), "each continue report once before the kill (all answered AA): {numbers:?}");
 }
@@ -572,7 +583,12 @@ async fn alarms_go_over_tls_to_a_manager_whose_certificate_the_companys_ca_signe
     // TLS needs a readable CA: text that is no certificate is refused by the hub.
     for bad in ["", "my CA", "-----BEGIN CERTIFICATE-----\nAAAA\n-----END CERTIFICATE-----\n"] {
         let refused = call(http, &admin, "PUT", "/api/alarmManager", Some(settings(true, bad))).await;
-        assert_eq!((refused.status, refused.json::<Value>()["error"].as_str()), (400, Some("invalidAlarmManager")), "{bad:?}: {}", refused.body);
+        assert_eq!(
+            (refused.status, refused.json::<Value>()["error"].as_str()),
+            (400, Some("invalidAlarmManager")),
+            "{bad:?}: {}",
+            refused.body
+        );
     }
 
     // Another CA: the handshake fails, the link is down with the reason, nothing is delivered.
@@ -687,7 +703,14 @@ mod store {
         let mine = store.company(&a).alarm_statuses();
         assert!(mine.add(&accepted).await.unwrap());
         assert!(!mine.add(&accepted).await.unwrap(), "the same report again is stored once");
-        let escalated = AlarmStatus { status: "escalated".into(), who: None, at_ms: None, received_ms: 20, control_id: "st-2".into(), ..accepted.clone() };
+        let escalated = AlarmStatus {
+            status: "escalated".into(),
+            who: None,
+            at_ms: None,
+            received_ms: 20,
+            control_id: "st-2".into(),
+            ..accepted.clone()
+        };
         assert!(mine.add(&escalated).await.unwrap());
         assert_eq!(mine.of_devices(&["dev".into()]).await.unwrap(), [accepted.clone(), escalated], "oldest first");
         assert!(mine.of_devices(&["other".into()]).await.unwrap().is_empty());

@@ -134,7 +134,11 @@ mod tests {
         assert_eq!(validate_alarm_manager(&input()), Ok(()));
         assert_eq!(validate_alarm_manager(&AlarmManagerInput { host: "[::1]".into(), kinds: vec![], ..input() }), Ok(()));
         let pem = format!("{PEM_CERTIFICATE}\r\nMIIB\r\n-----END CERTIFICATE-----\n");
-        assert_eq!(validate_alarm_manager(&AlarmManagerInput { tls: true, ca_pem: pem, ..input() }), Ok(()), "the hub reads the certificate");
+        assert_eq!(
+            validate_alarm_manager(&AlarmManagerInput { tls: true, ca_pem: pem, ..input() }),
+            Ok(()),
+            "the hub reads the certificate"
+        );
         let broken = [
             AlarmManagerInput { host: "".into(), ..input() },
             AlarmManagerInput { host: "a b".into(), ..input() },

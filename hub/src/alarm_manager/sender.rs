@@ -197,7 +197,8 @@ async fn connected<'a>(
 
 /// A new connection: TCP, then the TLS handshake when the destination asks for TLS.
 async fn open(destination: &Destination, ca_pem: Option<&str>) -> Result<Box<dyn Io>, String> {
-    let tcp = TcpStream::connect((destination.host.as_str(), destination.port)).await.map_err(|e| format!("connecting to {destination}: {e}"))?;
+    let tcp =
+        TcpStream::connect((destination.host.as_str(), destination.port)).await.map_err(|e| format!("connecting to {destination}: {e}"))?;
     let _ = tcp.set_nodelay(true);
     if !destination.tls {
         return Ok(Box::new(tcp));

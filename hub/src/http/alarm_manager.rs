@@ -97,7 +97,10 @@ async fn view(call: &Admin) -> Result<AlarmManagerJson, ApiError> {
         link: route.map(|r| reporter.links.get(&r.destination)),
         pending: counts.pending,
         dead_letters: counts.dead,
-        status_listener: reporter.status_listener.get().map(|a| Destination { host: a.ip().to_string(), port: a.port(), tls: false }.to_string()),
+        status_listener: reporter
+            .status_listener
+            .get()
+            .map(|a| Destination { host: a.ip().to_string(), port: a.port(), tls: false }.to_string()),
     })
 }
 

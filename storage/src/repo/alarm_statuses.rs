@@ -42,11 +42,7 @@ impl AlarmStatuses<'_> {
     /// Stores a status report; `false` when this report (alarm and control id) was stored already.
     pub async fn add(&self, status: &AlarmStatus) -> Result<bool, StoreError> {
         let key = format!("{}|{}", status.alarm, status.control_id);
-        let mut response = self
-            .db
-            .query("SELECT VALUE id FROM type::record('alarm_status', $key)")
-            .bind(("key", key.clone()))
-            .await?;
+        let mut response = self.db.query("SELECT VALUE id FROM type::record('alarm_status', $key)").bind(("key", key.clone())).await?;
         let found: Vec<surrealdb::types::RecordId> = response.take(0)?;
         if !found.is_empty() {
             return Ok(false);
