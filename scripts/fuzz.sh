@@ -15,7 +15,7 @@ cd "$(dirname "$0")/.."
 seconds="${1:-30}"
 shift || true
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(device_protocol ingest_hello browser_messages rest_bodies analysis reports hl7_ack pcd04_message pcd05_status)
+[ ${#targets[@]} -gt 0 ] || targets=(device_protocol ingest_hello browser_messages rest_bodies analysis reports hl7_ack pcd04_message pcd05_status pcd05_listener)
 
 if ! cargo +nightly --version >/dev/null 2>&1; then
   echo "fuzz: the nightly toolchain is missing (rustup toolchain install nightly)" >&2

@@ -4,7 +4,7 @@
 #![no_main]
 
 use ihe_pcd::ack::parse_ack;
-use ihe_pcd::pcd05::{ack, control_id, parse_status, STATUSES};
+use ihe_pcd::pcd05::{ack, control_id, parse_status, Answer, STATUSES};
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
@@ -13,7 +13,7 @@ fuzz_target!(|data: &[u8]| {
         assert!(!status.alarm_id.is_empty());
     }
     if let Some(id) = control_id(data) {
-        let answer = ack(&id, Err("refused"), "PMAT_HUB", 0);
+        let answer = ack(&id, Answer::Reject("refused"), "PMAT_HUB", 0);
         let read = parse_ack(answer.as_bytes()).expect("the hub's own ACK parses");
         let expected: String = ihe_pcd::escape::unescape(&ihe_pcd::escape::escape(&id));
         assert_eq!(read.control_id, expected);

@@ -110,6 +110,15 @@ pub async fn start_with_store(config: ServeConfig, store: Store) -> anyhow::Resu
     let quic_addr = endpoint.local_addr().context("reading the QUIC address")?;
     let listener = tokio::net::TcpListener::bind(config.http).await.with_context(|| format!("binding HTTP on {}", config.http))?;
     let http_addr = listener.local_addr().context("reading the HTTP address")?;
+    let status_listener = match config.alarm_status_listen {
+        Some(addr) => {
+            let bound =
+                tokio::net::TcpListener::bind(addr).await.with_context(|| format!("binding the alarm status listener on {addr}"))?;
+            let _ = alarm_reporter.status_listener.set(bound.local_addr().context("reading the alarm status address")?);
+            Some(bound)
+        }
+        None => None,
+    };
 
     let (stop, stopped) = watch::channel(false);
     let state = Arc::new(AppState {
@@ -128,17 +137,34 @@ pub async fn start_with_store(config: ServeConfig, store: Store) -> anyhow::Resu
         alarm_reporter: alarm_reporter.clone(),
         http_scheme,
     });
+    let status_context = Arc::new(alarm_manager::status_listener::StatusContext {
+        store: store.clone(),
+        reporter: alarm_reporter.clone(),
+        bus: state.bus.clone(),
+    });
     let mut tasks = Vec::new();
     tasks.push(tokio::spawn(http::server::serve(listener, http::routes(state), https, stopped.clone())));
     tasks.push(tokio::spawn(ingest::quic::serve(endpoint.clone(), ingest)));
     tasks.push(tokio::spawn(alarm_manager::sender::run(store.clone(), alarm_reporter.clone(), stopped.clone())));
+    let continue_interval = Duration::from_secs(config.alarm_continue_secs);
+    tasks.push(tokio::spawn(alarm_manager::continuation::run(
+        store.clone(),
+        alarm_reporter.clone(),
+        catalog.clone(),
+        continue_interval,
+        stopped.clone(),
+    )));
+    if let Some(listener) = status_listener {
+        tasks.push(tokio::spawn(alarm_manager::status_listener::run(listener, status_context, stopped.clone())));
+    }
     if let Some(devices) = demo_devices.filter(|_| !config.no_simulators) {
         tasks.extend(demo::start_simulators(devices, quic_addr, &identity.cert_path, stopped.clone())?);
     }
 
     let mut out = std::io::stdout().lock();
     let scheme = http_scheme.as_str();
-    writeln!(out, "listening http={scheme}://{http_addr} quic={quic_addr} cert={}", identity.cert_path.display())?;
+    let status = alarm_reporter.status_listener.get().map(|a| format!(" alarm-status={a}")).unwrap_or_default();
+    writeln!(out, "listening http={scheme}://{http_addr} quic={quic_addr} cert={}{status}", identity.cert_path.display())?;
     if config.demo {
         writeln!(out, "demo: open {scheme}://{http_addr}/ and sign in as {} / {}", demo::DEMO_EMAIL, demo::DEMO_PASSWORD)?;
         for company in demo::VARIANT_COMPANIES {

@@ -67,6 +67,14 @@ pub struct ServeConfig {
     /// company without an alarm manager of its own sends its alarms there.
     #[arg(long, env = "HUB_ALARM_MANAGER", global = true)]
     pub alarm_manager: Option<crate::alarm_manager::Destination>,
+    /// Seconds between an unattended alarm's `continue` reports to the alarm manager (IHE PCD-04
+    /// event phase); 0 sends none.
+    #[arg(long, env = "HUB_ALARM_CONTINUE_SECS", default_value_t = 120, global = true)]
+    pub alarm_continue_secs: u64,
+    /// Where the hub listens for alarm managers' status reports (IHE PCD-05, `ORA^R41` over
+    /// MLLP: delivered, read, accepted by a nurse, escalated), `HOST:PORT`; off when unset.
+    #[arg(long, env = "HUB_ALARM_STATUS_LISTEN", global = true)]
+    pub alarm_status_listen: Option<SocketAddr>,
     /// Hours a login token stays valid.
     #[arg(long, env = "HUB_TOKEN_HOURS", default_value_t = 12, global = true)]
     pub token_hours: u64,
@@ -206,5 +214,10 @@ mod tests {
         assert_eq!(cli.serve.alarm_manager.map(|d| d.to_string()), Some("mllp://127.0.0.1:2575".into()));
         assert!(Cli::try_parse_from(["hub", "--alarm-manager", "tcp://127.0.0.1:2575"]).is_err());
         assert!(Cli::try_parse_from(["hub"]).unwrap().serve.alarm_manager.is_none());
+        let cli = Cli::try_parse_from(["hub", "--alarm-status-listen", "127.0.0.1:2576"]).unwrap();
+        assert_eq!(cli.serve.alarm_status_listen, Some("127.0.0.1:2576".parse().unwrap()));
+        assert!(Cli::try_parse_from(["hub"]).unwrap().serve.alarm_status_listen.is_none(), "off unless asked");
+        assert_eq!(Cli::try_parse_from(["hub"]).unwrap().serve.alarm_continue_secs, 120);
+        assert_eq!(Cli::try_parse_from(["hub", "--alarm-continue-secs", "0"]).unwrap().serve.alarm_continue_secs, 0);
     }
 }

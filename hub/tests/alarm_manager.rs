@@ -5,7 +5,15 @@
 //!
 //! - delivery, retries (AE, a closed socket, silence), the dead letter (AR) and its resend through
 //!   the administrators' API, the end report when a nurse attends;
-//! - no loss and no unexplained duplicate across `kill -9` of the hub with alarms in flight.
+//! - no loss and no unexplained duplicate across `kill -9` of the hub with alarms in flight;
+//! - the `continue` phase every interval while an alarm is unattended, and the `end` when it is
+//!   attended, also when the device is offline after a restart (no alarm machine holds it);
+//! - MLLP over TLS (the manager behind Python's `ssl` with a certificate the test makes with
+//!   rcgen): delivered when the company's CA signed it, a handshake failure and the link down
+//!   with the reason when another CA did;
+//! - PCD-05: the manager reports an alarm's status back (delivered, accepted by a named nurse) to
+//!   the hub's status listener with the `hl7` package's MLLP client: AA and stored on the alarm,
+//!   AE for an alarm the hub never reported, AR for what is not a status report.
 //!
 //! The manager runs in a virtual environment made on first use under Cargo's test directory
 //! (`python3 -m venv`, `pip install hl7==0.4.5`), as `scripts/api-fuzz.sh` does for schemathesis.
@@ -59,31 +67,61 @@ struct Manager {
     child: Child,
     port: u16,
     reports: Arc<Mutex<Vec<Value>>>,
+    /// Its PCD-05 commands (stdin) and what the hub answered them.
+    stdin: Mutex<std::process::ChildStdin>,
+    answers: Arc<Mutex<Vec<Value>>>,
 }
 
 impl Manager {
     /// Starts it (port 0: any) answering `answers` in turn, then `default`.
     fn start(port: u16, answers: &str, default: &str) -> Manager {
+        Manager::start_with(port, answers, default, &[])
+    }
+
+    /// [`Manager::start`] with more arguments of manager.py (`--tls-cert`, `--tls-key`).
+    fn start_with(port: u16, answers: &str, default: &str, more: &[&str]) -> Manager {
         let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/alarm_manager/manager.py");
         let mut child = Command::new(python())
             .arg(script)
             .args(["--port", &port.to_string(), "--answers", answers, "--default", default])
-            .stdin(Stdio::null())
+            .args(more)
+            .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .spawn()
             .expect("the manager starts");
+        let stdin = Mutex::new(child.stdin.take().unwrap());
         let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
         let first = lines.next().expect("a first line").expect("readable");
         let port: u16 = first.strip_prefix("listening ").and_then(|p| p.parse().ok()).unwrap_or_else(|| panic!("{first}"));
         let reports = Arc::new(Mutex::new(Vec::new()));
-        let sink = reports.clone();
+        let answers = Arc::new(Mutex::new(Vec::new()));
+        let (sink, answer_sink) = (reports.clone(), answers.clone());
         std::thread::spawn(move || {
             for line in lines.map_while(Result::ok) {
                 let value: Value = serde_json::from_str(&line).unwrap_or_else(|_| json!({ "unreadable": line }));
-                sink.lock().unwrap().push(value);
+                match value.get("pcd05") {
+                    Some(answer) => answer_sink.lock().unwrap().push(answer.clone()),
+                    None => sink.lock().unwrap().push(value),
+                }
             }
         });
-        Manager { child, port, reports }
+        Manager { child, port, reports, stdin, answers }
+    }
+
+    /// Sends the hub's status listener `command` (a PCD-05 command of manager.py) and returns the
+    /// hub's ACK as the manager read it.
+    async fn pcd05(&self, command: Value) -> Value {
+        use std::io::Write;
+        let before = self.answers.lock().unwrap().len();
+        writeln!(self.stdin.lock().unwrap(), "{command}").expect("the manager reads its commands");
+        let deadline = Instant::now() + Duration::from_secs(20);
+        loop {
+            if let Some(answer) = self.answers.lock().unwrap().get(before) {
+                return answer.clone();
+            }
+            assert!(Instant::now() < deadline, "no answer to {command}");
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
     }
 
     fn url(&self) -> String {
@@ -293,7 +331,8 @@ async fn a_companys_own_manager_is_set_by_administrators_and_audited() {
 
     let settings = json!({
         "enabled": true, "host": "127.0.0.1", "port": own.port, "sendingApplication": "PMAT_WARD3",
-        "sendingFacility": "ST_MARY", "receivingApplication": "AM", "receivingFacility": "", "kinds": ["Missing"]
+        "sendingFacility": "ST_MARY", "receivingApplication": "AM", "receivingFacility": "", "kinds": ["Missing"],
+        "tls": false, "caPem": ""
     });
     assert_eq!(call(http, &nurse, "PUT", "/api/alarmManager", Some(settings.clone())).await.status, 403);
     let mut bad = settings.clone();
@@ -390,13 +429,214 @@ async fn no_report_is_lost_or_duplicated_unexplained_across_kill_9() {
     manager.stop();
 }
 
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn a_managers_status_reports_are_acked_stored_on_the_alarm_and_listed() {
+    let manager = Manager::start(0, "", "AA");
+    let data = tempfile::tempdir().unwrap();
+    let bin = PathBuf::from(HUB_BIN);
+    let devices_file = provision(&bin, data.path(), 1);
+    let url = manager.url();
+    let hub = HubProcess::start(
+        &bin,
+        data.path(),
+        &["--absence-delay-secs", "1", "--alarm-manager", &url, "--alarm-status-listen", "127.0.0.1:0"],
+    );
+    let http = hub.listening.http;
+    let admin = login_when_serving(http, hub::demo::ADMIN_EMAIL, hub::demo::ADMIN_PASSWORD).await;
+    let nurse = login_when_serving(http, hub::demo::DEMO_EMAIL, hub::demo::DEMO_PASSWORD).await;
+    let view: Value = call(http, &admin, "GET", "/api/alarmManager", None).await.json();
+    let listener = view["statusListener"].as_str().expect("the listener's address is shown to administrators").to_owned();
+    let to = listener.strip_prefix("mllp://").unwrap().to_owned();
+    assert!(to.starts_with("127.0.0.1:") && !to.ends_with(":0"), "{listener}");
+
+    let mats = run_mats(&devices_file, &hub, 3 * SECOND);
+    let reports = manager.wait_for(Duration::from_secs(60), "the start report", |r| r.iter().any(|r| r["phase"] == "start")).await;
+    let alarm = reports.iter().find(|r| r["phase"] == "start").unwrap()["alarm"].as_str().unwrap().to_owned();
+    let status = |value: &str, who: &str, control_id: &str| json!({ "status": { "to": to, "alarm": alarm, "value": value, "who": who, "controlId": control_id } });
+
+    // Delivered to a phone, then accepted by a named nurse: AA each, the second sent twice.
+    let delivered = manager.pcd05(status("delivered", "", "st-1")).await;
+    assert_eq!((delivered["ack"].as_str(), delivered["ackControlId"].as_str()), (Some("AA"), Some("st-1")), "{delivered}");
+    for _ in 0..2 {
+        let accepted = manager.pcd05(status("accepted", "N42^Okafor^Grace", "st-2")).await;
+        assert_eq!((accepted["ack"].as_str(), accepted["ackControlId"].as_str()), (Some("AA"), Some("st-2")), "{accepted}");
+    }
+    // An alarm the hub never reported: AE. Not a status report: AR, with its control id if it has one.
+    let unknown = manager.pcd05(json!({ "status": { "to": to, "alarm": "nope-1", "value": "read", "controlId": "st-3" } })).await;
+    assert_eq!(
+        (unknown["ack"].as_str(), unknown["ackControlId"].as_str(), unknown["ackText"].as_str()),
+        (Some("AE"), Some("st-3"), Some("unknown alarm"))
+    );
+    let garbage = manager.pcd05(json!({ "raw": { "to": to, "text": "hello, hub" } })).await;
+    assert_eq!(garbage["ack"].as_str(), Some("AR"), "{garbage}");
+    let wrong = "MSH|^~\\&|AM|WARD|PMAT_HUB||20261126120000||ORU^R40^ORU_R40|st-4|P|2.6\r";
+    let wrong_kind = manager.pcd05(json!({ "raw": { "to": to, "text": wrong } })).await;
+    assert_eq!((wrong_kind["ack"].as_str(), wrong_kind["ackControlId"].as_str()), (Some("AR"), Some("st-4")), "{wrong_kind}");
+
+    // Stored on the alarm, once per report, listed with the alarm's history (staff see it).
+    let device = &mats.ids[0];
+    let listed: Vec<Value> = call(http, &nurse, "GET", &format!("/api/iotAlarms/{device}"), None).await.json();
+    let entry = listed.iter().find(|a| a["_id"]["$oid"] == alarm.as_str()).expect("the alarm is listed");
+    let statuses = entry["managerStatuses"].as_array().unwrap();
+    let seen: Vec<(&str, Option<&str>)> = statuses.iter().map(|s| (s["status"].as_str().unwrap(), s["who"].as_str())).collect();
+    assert_eq!(seen, [("delivered", None), ("accepted", Some("Grace Okafor"))], "{entry}");
+    let at = statuses[1]["atMs"].as_i64().unwrap();
+    assert!((at - now_ms()).abs() < 120_000, "the manager's OBX-14 time, read as Unix ms: {at}");
+    let _ = mats.stop.send(true);
+    manager.stop();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn continue_reports_follow_an_unattended_alarm_and_its_end_stops_them_even_with_the_device_offline() {
+    let manager = Manager::start(0, "", "AA");
+    let data = tempfile::tempdir().unwrap();
+    let bin = PathBuf::from(HUB_BIN);
+    let devices_file = provision(&bin, data.path(), 1);
+    let url = manager.url();
+    let mut hub =
+        HubProcess::start(&bin, data.path(), &["--absence-delay-secs", "1", "--alarm-manager", &url, "--alarm-continue-secs", "2"]);
+    let http = hub.listening.http;
+    let mats = run_mats(&devices_file, &hub, 60 * SECOND);
+    let reports = manager.wait_for(Duration::from_secs(60), "the start report", |r| r.iter().any(|r| r["phase"] == "start")).await;
+    // The patient stays away and the mat goes offline: the alarm waits, unattended.
+    let _ = mats.stop.send(true);
+    let alarm = reports.iter().find(|r| r["phase"] == "start").unwrap()["alarm"].as_str().unwrap().to_owned();
+    let of_alarm = |r: &Value| r["alarm"] == alarm.as_str();
+    let reports = manager
+        .wait_for(Duration::from_secs(20), "two continue reports", |r| {
+            r.iter().filter(|r| of_alarm(r) && r["phase"] == "continue").count() >= 2
+        })
+        .await;
+    assert_all_valid(&reports);
+    let continues: Vec<&Value> = reports.iter().filter(|r| of_alarm(r) && r["phase"] == "continue").collect();
+    let number =
+        |r: &Value| r["controlId"].as_str().unwrap().rsplit_once("-continue-").map(|(a, n)| (a.to_owned(), n.parse::<i64>().unwrap()));
+    assert_eq!(number(continues[0]), Some((alarm.clone(), 1)), "the first interval's report first");
+    let (_, second) = number(continues[1]).unwrap();
+    assert!(second >= 2, "numbered on: {continues:#?}");
+    assert_eq!((continues[0]["state"].as_str(), continues[0]["inactivation"].as_str()), (Some("active"), Some("enabled")));
+    // The schedule is read every 500 ms: a report is seldom skipped, and one is never early.
+    let gap = continues[1]["receivedMs"].as_i64().unwrap() - continues[0]["receivedMs"].as_i64().unwrap();
+    let intervals = (second - 1) * 2_000;
+    assert!((intervals - 1_500..=intervals + 2_500).contains(&gap), "{} interval(s) of 2 s apart: {gap} ms", second - 1);
+
+    // A kill and a restart: the device stays offline, so no alarm machine holds the alarm; a nurse
+    // attends it through the API and the manager still gets its end, and no continue after it.
+    let killed_at = now_ms();
+    hub.kill_9();
+    hub.restart();
+    let nurse = login_when_serving(http, hub::demo::DEMO_EMAIL, hub::demo::DEMO_PASSWORD).await;
+    let attended = call(http, &nurse, "PUT", &format!("/api/iotAlarms/{}", mats.ids[0]), None).await;
+    assert_eq!(attended.status, 200, "{}", attended.body);
+    let reports =
+        manager.wait_for(Duration::from_secs(20), "the end report", |r| r.iter().any(|r| of_alarm(r) && r["phase"] == "end")).await;
+    let end_at = reports.iter().find(|r| of_alarm(r) && r["phase"] == "end").unwrap()["receivedMs"].as_i64().unwrap();
+    tokio::time::sleep(5 * SECOND).await;
+    let reports = manager.stop();
+    assert_all_valid(&reports);
+    let late: Vec<&Value> =
+        reports.iter().filter(|r| of_alarm(r) && r["phase"] == "continue" && r["receivedMs"].as_i64().unwrap() > end_at).collect();
+    assert!(late.is_empty(), "continue reports after the end: {late:#?}");
+    let before_kill = |r: &&Value| r["receivedMs"].as_i64().unwrap() < killed_at - 50;
+    let numbers: Vec<&str> = reports
+        .iter()
+        .filter(|r| of_alarm(r) && r["phase"] == "continue")
+        .filter(before_kill)
+        .filter_map(|r| r["controlId"].as_str())
+        .collect();
+    let unique: BTreeSet<&str> = numbers.iter().copied().collect();
+    assert_eq!(unique.len(), numbers.len(), "each continue report once before the kill (all answered AA): {numbers:?}");
+}
+
+/// A certificate authority and a manager certificate it signed for `127.0.0.1` and `localhost`,
+/// made by the test with rcgen: (CA PEM, certificate PEM, key PEM).
+fn test_ca(name: &str) -> (String, String, String) {
+    let mut params = rcgen::CertificateParams::new(Vec::<String>::new()).unwrap();
+    params.is_ca = rcgen::IsCa::Ca(rcgen::BasicConstraints::Unconstrained);
+    params.distinguished_name.push(rcgen::DnType::CommonName, name);
+    let ca = rcgen::CertifiedIssuer::self_signed(params, rcgen::KeyPair::generate().unwrap()).unwrap();
+    let key = rcgen::KeyPair::generate().unwrap();
+    let cert = rcgen::CertificateParams::new(vec!["127.0.0.1".to_owned(), "localhost".to_owned()]).unwrap().signed_by(&key, &ca).unwrap();
+    (ca.pem(), cert.pem(), key.serialize_pem())
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn alarms_go_over_tls_to_a_manager_whose_certificate_the_companys_ca_signed() {
+    let certs = tempfile::tempdir().unwrap();
+    let (ca, cert, key) = test_ca("St Mary test CA");
+    let (other_ca, _, _) = test_ca("Someone else's CA");
+    let (cert_path, key_path) = (certs.path().join("am.pem"), certs.path().join("am.key"));
+    std::fs::write(&cert_path, cert).unwrap();
+    std::fs::write(&key_path, key).unwrap();
+    let manager = Manager::start_with(0, "", "AA", &["--tls-cert", cert_path.to_str().unwrap(), "--tls-key", key_path.to_str().unwrap()]);
+    let data = tempfile::tempdir().unwrap();
+    let bin = PathBuf::from(HUB_BIN);
+    let devices_file = provision(&bin, data.path(), 1);
+    let hub = HubProcess::start(&bin, data.path(), &["--absence-delay-secs", "1"]);
+    let http = hub.listening.http;
+    let admin = login_when_serving(http, hub::demo::ADMIN_EMAIL, hub::demo::ADMIN_PASSWORD).await;
+    let settings = |tls: bool, ca_pem: &str| {
+        json!({ "enabled": true, "host": "127.0.0.1", "port": manager.port, "sendingApplication": "PMAT_WARD3",
+            "sendingFacility": "ST_MARY", "receivingApplication": "AM", "receivingFacility": "", "kinds": ["Missing"],
+            "tls": tls, "caPem": ca_pem })
+    };
+
+    // TLS needs a readable CA: text that is no certificate is refused by the hub.
+    for bad in ["", "my CA", "-----BEGIN CERTIFICATE-----\nAAAA\n-----END CERTIFICATE-----\n"] {
+        let refused = call(http, &admin, "PUT", "/api/alarmManager", Some(settings(true, bad))).await;
+        assert_eq!(
+            (refused.status, refused.json::<Value>()["error"].as_str()),
+            (400, Some("invalidAlarmManager")),
+            "{bad:?}: {}",
+            refused.body
+        );
+    }
+
+    // Another CA: the handshake fails, the link is down with the reason, nothing is delivered.
+    let set = call(http, &admin, "PUT", "/api/alarmManager", Some(settings(true, &other_ca))).await;
+    assert_eq!(set.status, 200, "{}", set.body);
+    assert_eq!(set.json::<Value>()["destination"], format!("mllps://127.0.0.1:{}", manager.port));
+    let mats = run_mats(&devices_file, &hub, 3 * SECOND);
+    let deadline = Instant::now() + Duration::from_secs(90);
+    let down = loop {
+        let view: Value = call(http, &admin, "GET", "/api/alarmManager", None).await.json();
+        if view["link"]["state"] == "down" && view["pending"].as_u64() > Some(0) {
+            break view;
+        }
+        assert!(Instant::now() < deadline, "the link never went down: {view}");
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    };
+    let why = down["link"]["lastError"].as_str().unwrap();
+    assert!(why.contains("TLS") && why.to_lowercase().contains("certificate"), "{why}");
+    assert!(manager.reports().iter().all(|r| r.get("tlsError").is_some()), "only failed handshakes: {:#?}", manager.reports());
+
+    // The company's CA: the report arrives over TLS, valid.
+    let set = call(http, &admin, "PUT", "/api/alarmManager", Some(settings(true, &ca))).await;
+    assert_eq!(set.status, 200, "{}", set.body);
+    assert_eq!(set.json::<Value>()["settings"], settings(true, &ca));
+    let reports = manager.wait_for(Duration::from_secs(90), "the start report over TLS", |r| r.iter().any(|r| r["phase"] == "start")).await;
+    let delivered: Vec<&Value> = reports.iter().filter(|r| r.get("tlsError").is_none()).collect();
+    assert!(delivered.iter().all(|r| r["problems"] == json!([])), "{delivered:#?}");
+    // The manager prints a report before it answers: the hub marks the link up on the ACK.
+    let deadline = Instant::now() + Duration::from_secs(20);
+    loop {
+        let view: Value = call(http, &admin, "GET", "/api/alarmManager", None).await.json();
+        if view["link"]["state"] == "up" && view["pending"] == 0 {
+            break;
+        }
+        assert!(Instant::now() < deadline, "the link is not up after a delivery over TLS: {view}");
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+    let _ = mats.stop.send(true);
+}
+
 fn now_ms() -> i64 {
     std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_millis() as i64
 }
 
 /// The queue and the settings on a real in-memory SurrealDB (storage's `alarm_outbox` repository).
 mod store {
-    use storage::repo::{AlarmManagerSettings, NewOutboxEntry, OutboxCounts};
+    use storage::repo::{AlarmManagerSettings, AlarmStatus, NewOutboxEntry, OutboxCounts};
     use storage::{Store, StoreError};
 
     async fn two_companies() -> (Store, String, String) {
@@ -450,6 +690,43 @@ mod store {
     }
 
     #[tokio::test]
+    async fn a_managers_status_is_stored_once_and_read_only_by_its_company() {
+        let (store, a, b) = two_companies().await;
+        let accepted = AlarmStatus {
+            alarm: "dev-1".into(),
+            device: "dev".into(),
+            status: "accepted".into(),
+            who: Some("Grace Okafor".into()),
+            at_ms: Some(5),
+            received_ms: 10,
+            control_id: "st-1".into(),
+        };
+        let mine = store.company(&a).alarm_statuses();
+        assert!(mine.add(&accepted).await.unwrap());
+        assert!(!mine.add(&accepted).await.unwrap(), "the same report again is stored once");
+        let escalated = AlarmStatus {
+            status: "escalated".into(),
+            who: None,
+            at_ms: None,
+            received_ms: 20,
+            control_id: "st-2".into(),
+            ..accepted.clone()
+        };
+        assert!(mine.add(&escalated).await.unwrap());
+        assert_eq!(mine.of_devices(&["dev".into()]).await.unwrap(), [accepted.clone(), escalated], "oldest first");
+        assert!(mine.of_devices(&["other".into()]).await.unwrap().is_empty());
+        assert!(store.company(&b).alarm_statuses().of_devices(&["dev".into()]).await.unwrap().is_empty(), "another company's");
+        let snoozed = AlarmStatus { status: "snoozed".into(), control_id: "st-3".into(), ..accepted.clone() };
+        assert!(mine.add(&snoozed).await.is_err(), "the schema keeps the statuses PCD-05 knows");
+
+        // A manager names only the alarm: the company is the one whose report it was.
+        let hub = store.hub_wide().alarm_outbox();
+        assert_eq!(hub.company_of_alarm("dev-1").await.unwrap(), None, "never reported");
+        store.company(&a).alarm_outbox().enqueue(&entry("dev-1-start", 1)).await.unwrap();
+        assert_eq!(hub.company_of_alarm("dev-1").await.unwrap(), Some(a.clone()));
+    }
+
+    #[tokio::test]
     async fn a_company_sees_and_resends_only_its_own_reports_and_settings() {
         let (store, a, b) = two_companies().await;
         store.company(&a).alarm_outbox().enqueue(&entry("a1", 1)).await.unwrap();
@@ -469,6 +746,8 @@ mod store {
             receiving_application: "AM".into(),
             receiving_facility: "".into(),
             kinds: vec!["Missing".into()],
+            tls: false,
+            ca_pem: "".into(),
         };
         let mine = store.company(&a).alarm_outbox();
         assert_eq!(mine.settings().await.unwrap(), None);

@@ -8,16 +8,20 @@
 //!   after IEC 60601-1-8 (docs/interfaces.md, docs/decisions.md).
 //! - [`ack`]: reading an HL7 acknowledgement (`MSA-1` AA/AE/AR, `MSA-2`).
 //! - [`pcd05`]: reading a manager's alert status report (`ORA^R41`) and answering it.
+//! - [`status_stream`]: the PCD-05 listener's input path (frames → status reports or refusals).
 //! - [`mllp`]: MLLP framing (`0x0B` … `0x1C 0x0D`) and an incremental reader of frames.
 //! - [`retry`]: when to try a message again.
+//! - [`continuation`]: when an unattended alarm's `continue` reports fall due.
 //!
 //! Everything that reads bytes from the network ([`ack::parse_ack`], [`mllp::FrameReader`]) is
-//! total: any input gives a value or an error, never a panic (fuzz target `hl7_ack`); the
+//! total: any input gives a value or an error, never a panic (fuzz targets `hl7_ack`,
+//! `pcd05_status`, `pcd05_listener`); the
 //! builder keeps any text inside its field (fuzz target `pcd04_message`).
 
 #![forbid(unsafe_code)]
 
 pub mod ack;
+pub mod continuation;
 pub mod escape;
 pub mod mllp;
 pub mod pcd04;
@@ -25,6 +29,7 @@ pub mod pcd05;
 pub mod priority;
 pub mod retry;
 mod segment;
+pub mod status_stream;
 mod timestamp;
 
-pub use timestamp::{hl7_date, hl7_timestamp};
+pub use timestamp::{hl7_date, hl7_timestamp, parse_hl7_timestamp};

@@ -100,8 +100,20 @@ pub fn parse_status(bytes: &[u8]) -> Result<AlertStatus, StatusError> {
     Err(StatusError::NoStatus)
 }
 
-/// The ACK the reporter answers a status report with (`AA`, or `AE` with the reason).
-pub fn ack(control_id: &str, accepted: Result<(), &str>, sending_application: &str, now_ms: u64) -> String {
+/// What the reporter answers a status report with.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Answer<'a> {
+    /// `AA`: stored.
+    Accept,
+    /// `AE` with the reason: a readable report the reporter cannot take now (an alarm it does
+    /// not know); the manager may send it again.
+    Error(&'a str),
+    /// `AR` with the reason: not a status report at all; sending the same bytes again is useless.
+    Reject(&'a str),
+}
+
+/// The ACK the reporter answers a status report with (`MSA-1` AA, AE or AR, `MSA-2` its control id).
+pub fn ack(control_id: &str, answer: Answer<'_>, sending_application: &str, now_ms: u64) -> String {
     let mut out = String::from("MSH|^~\\&|");
     let mut msh = String::new();
     Segment::new("MSH")
@@ -114,9 +126,10 @@ pub fn ack(control_id: &str, accepted: Result<(), &str>, sending_application: &s
         .write(&mut msh);
     out.push_str(&msh["MSH|".len()..]);
     out.push('\r');
-    let (code, text) = match accepted {
-        Ok(()) => ("AA", ""),
-        Err(why) => ("AE", why),
+    let (code, text) = match answer {
+        Answer::Accept => ("AA", ""),
+        Answer::Error(why) => ("AE", why),
+        Answer::Reject(why) => ("AR", why),
     };
     Segment::new("MSA").set(1, Field::text(code)).set(2, Field::text(control_id)).set(3, Field::text(text)).write(&mut out);
     out.push('\r');
@@ -163,13 +176,15 @@ mod tests {
 
     #[test]
     fn the_ack_answers_the_reports_control_id() {
-        let ok = ack("st-9", Ok(()), "PMAT_HUB", 0);
+        let ok = ack("st-9", Answer::Accept, "PMAT_HUB", 0);
         assert_eq!(
             parse_ack(ok.as_bytes()).unwrap(),
             crate::ack::Ack { code: AckCode::Accept, control_id: "st-9".into(), text: String::new() }
         );
-        let refused = ack("st|9", Err("unknown alarm"), "PMAT_HUB", 0);
+        let refused = ack("st|9", Answer::Error("unknown alarm"), "PMAT_HUB", 0);
         let read = parse_ack(refused.as_bytes()).unwrap();
         assert_eq!((read.code, read.control_id.as_str(), read.text.as_str()), (AckCode::Error, "st|9", "unknown alarm"));
+        let rejected = parse_ack(ack("", Answer::Reject("not ORA^R41"), "PMAT_HUB", 0).as_bytes()).unwrap();
+        assert_eq!((rejected.code, rejected.control_id.as_str(), rejected.text.as_str()), (AckCode::Reject, "", "not ORA^R41"));
     }
 }

@@ -75,6 +75,11 @@ impl<'a> CompanyStore<'a> {
     pub fn alarm_outbox(&self) -> repo::AlarmOutbox<'a> {
         repo::AlarmOutbox { db: self.db, company: self.company }
     }
+
+    /// What the company's alarm manager reported of its alarms (IHE PCD-05).
+    pub fn alarm_statuses(&self) -> repo::AlarmStatuses<'a> {
+        repo::AlarmStatuses { db: self.db, company: self.company }
+    }
 }
 
 /// The queries that are not about one company's data, or that span every company.

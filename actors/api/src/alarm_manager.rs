@@ -1,6 +1,7 @@
 //! A company's alarm manager (IHE PCD-04 over MLLP), as administrators set it: host and port,
 //! the MSH sending and receiving application and facility (HL7 v2.6 HD namespace ids: at most
-//! 20 characters, no HL7 delimiter), and which alarm kinds go out.
+//! 20 characters, no HL7 delimiter), which alarm kinds go out, and MLLP over TLS with the
+//! certificate authority to trust (PEM; the hub reads the certificates themselves).
 
 use serde::{Deserialize, Serialize};
 
@@ -10,6 +11,10 @@ use super::{Invalid, char_len};
 pub const HOST_MAX: usize = 253;
 /// Longest application or facility name (HL7 v2.6 HD-1, IS 20).
 pub const NAME_MAX: usize = 20;
+/// Longest certificate-authority text (PEM, a bundle included).
+pub const CA_PEM_MAX: usize = 65_536;
+/// How a PEM certificate begins.
+pub const PEM_CERTIFICATE: &str = "-----BEGIN CERTIFICATE-----";
 /// The alarm kinds that can go out, in the hub's stored spelling.
 pub const ALARM_KINDS: [&str; 2] = ["Missing", "Ulcer Risk"];
 
@@ -52,6 +57,14 @@ pub struct AlarmManagerInput {
     /// The alarm kinds that go out: `Missing`, `Ulcer Risk`.
     #[schemars(extend("uniqueItems" = true), inner(pattern(r"^(Missing|Ulcer Risk)$")))]
     pub kinds: Vec<String>,
+    /// MLLP over TLS: the manager's certificate must chain to `caPem` and name `host`.
+    #[serde(default)]
+    pub tls: bool,
+    /// The certificate authority to trust over TLS, as PEM (one or more certificates); required
+    /// with `tls`.
+    #[serde(default)]
+    #[schemars(length(max = CA_PEM_MAX))]
+    pub ca_pem: String,
 }
 
 /// Checks an alarm manager's settings (`invalidAlarmManager` with what is wrong).
@@ -73,6 +86,12 @@ pub fn validate_alarm_manager(input: &AlarmManagerInput) -> Result<(), Invalid> 
         if char_len(value) > NAME_MAX || value.contains(['|', '^', '~', '\\', '&']) || value.chars().any(char::is_control) {
             return bad(format!("{name} is at most {NAME_MAX} characters, without | ^ ~ \\ &"));
         }
+    }
+    if char_len(&input.ca_pem) > CA_PEM_MAX || input.ca_pem.chars().any(|c| c.is_control() && !c.is_ascii_whitespace()) {
+        return bad(format!("caPem is PEM text of at most {CA_PEM_MAX} characters"));
+    }
+    if input.tls && !input.ca_pem.contains(PEM_CERTIFICATE) {
+        return bad(format!("over TLS, caPem holds the certificate authority to trust ({PEM_CERTIFICATE} …)"));
     }
     for (i, kind) in input.kinds.iter().enumerate() {
         if !ALARM_KINDS.contains(&kind.as_str()) || input.kinds[..i].contains(kind) {
@@ -105,6 +124,8 @@ mod tests {
             receiving_application: "".into(),
             receiving_facility: "".into(),
             kinds: vec!["Missing".into(), "Ulcer Risk".into()],
+            tls: false,
+            ca_pem: "".into(),
         }
     }
 
@@ -112,6 +133,12 @@ mod tests {
     fn accepts_a_manager_and_refuses_each_broken_field() {
         assert_eq!(validate_alarm_manager(&input()), Ok(()));
         assert_eq!(validate_alarm_manager(&AlarmManagerInput { host: "[::1]".into(), kinds: vec![], ..input() }), Ok(()));
+        let pem = format!("{PEM_CERTIFICATE}\r\nMIIB\r\n-----END CERTIFICATE-----\n");
+        assert_eq!(
+            validate_alarm_manager(&AlarmManagerInput { tls: true, ca_pem: pem, ..input() }),
+            Ok(()),
+            "the hub reads the certificate"
+        );
         let broken = [
             AlarmManagerInput { host: "".into(), ..input() },
             AlarmManagerInput { host: "a b".into(), ..input() },
@@ -123,6 +150,10 @@ mod tests {
             AlarmManagerInput { receiving_facility: "a\rb".into(), ..input() },
             AlarmManagerInput { kinds: vec!["Shapes".into()], ..input() },
             AlarmManagerInput { kinds: vec!["Missing".into(), "Missing".into()], ..input() },
+            AlarmManagerInput { tls: true, ..input() },
+            AlarmManagerInput { tls: true, ca_pem: "my CA".into(), ..input() },
+            AlarmManagerInput { ca_pem: "x".repeat(CA_PEM_MAX + 1), ..input() },
+            AlarmManagerInput { ca_pem: "\u{0}".into(), ..input() },
         ];
         for input in broken {
             assert_eq!(validate_alarm_manager(&input).map_err(|e| e.key), Err("invalidAlarmManager"), "{input:?}");

@@ -174,6 +174,24 @@ pub struct AlarmAttendedEvent {
     pub time_to_attend_ms: u64,
 }
 
+/// The `alarmStatus` event: a hospital alarm manager reported what became of an alarm it
+/// dispatched (IHE PCD-05: delivered, read, accepted by a named nurse, escalated…); cards and the
+/// banner show the latest. Sent once to every session of the company, not replayed (the alarm
+/// log lists the statuses: `GET /api/iotAlarms/{id}`, `managerStatuses`).
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[serde(rename_all = "camelCase")]
+pub struct AlarmStatusEvent {
+    pub device_id: String,
+    /// The alarm's key, `{deviceId}-{alarmNumber}` (the alarm log's id).
+    pub alarm: String,
+    /// delivered, read, accepted, rejected, escalated, cancelled or undeliverable.
+    pub status: String,
+    /// Who, as the manager names them.
+    pub who: Option<String>,
+    /// When (the manager's time when it gave one, else when the hub received it), Unix ms.
+    pub at_ms: i64,
+}
+
 /// The `capture` event: what happened to a capture, for the user who asked (`userId`; the client
 /// ignores other users' events). `phase` is `announced` (show `toast`), `failed`, `resultsDue`,
 /// `seriesRepetitionRefused` (with `refusal`, the i18n key) or `seriesFinished`.
@@ -202,6 +220,7 @@ pub mod events {
     pub const DEVICE_CONF: &str = "deviceConf";
     pub const ALARM_ON: &str = "alarmOn";
     pub const ALARM_ATTENDED: &str = "alarmAttended";
+    pub const ALARM_STATUS: &str = "alarmStatus";
     pub const CAPTURE: &str = "capture";
     pub const STREAMING_REMAINING: &str = "streamingRemaining";
     pub const PRESSURE_MAP: &str = "pressureMap_SAToFront";

@@ -927,6 +927,8 @@ export interface components {
             deviceId: string;
             hasBeenAttended: boolean;
             kind: string;
+            /** @description What the hospital's alarm manager reported of it (IHE PCD-05), oldest first. */
+            managerStatuses: components["schemas"]["ManagerStatusJson"][];
             /**
              * @description Why an Ulcer Risk alarm was raised: the part of the body loaded longest, how long, and
              *     the rule's offloading and interval (absent for Missing and older alarms).
@@ -940,6 +942,12 @@ export interface components {
         };
         /** @description The body of `PUT /api/alarmManager`. */
         AlarmManagerInput: {
+            /**
+             * @description The certificate authority to trust over TLS, as PEM (one or more certificates); required
+             *     with `tls`.
+             * @default
+             */
+            caPem: string;
             /** @description Reports go out only while enabled. */
             enabled: boolean;
             /** @description The manager's host name or address. */
@@ -971,9 +979,20 @@ export interface components {
              * @default
              */
             sendingFacility: string;
+            /**
+             * @description MLLP over TLS: the manager's certificate must chain to `caPem` and name `host`.
+             * @default false
+             */
+            tls: boolean;
         };
         /** @description The body of `PUT /api/alarmManager`. */
         AlarmManagerInputInput: {
+            /**
+             * @description The certificate authority to trust over TLS, as PEM (one or more certificates); required
+             *     with `tls`.
+             * @default
+             */
+            caPem: string;
             /** @description Reports go out only while enabled. */
             enabled: boolean;
             /** @description The manager's host name or address. */
@@ -1005,6 +1024,11 @@ export interface components {
              * @default
              */
             sendingFacility: string;
+            /**
+             * @description MLLP over TLS: the manager's certificate must chain to `caPem` and name `host`.
+             * @default false
+             */
+            tls: boolean;
         };
         /** @description The company's alarm manager as administrators see it. */
         AlarmManagerJson: {
@@ -1026,6 +1050,8 @@ export interface components {
             pending: number;
             /** @description The company's own manager, if set. */
             settings: components["schemas"]["AlarmManagerInput"] | null;
+            /** @description Where the hub listens for the manager's status reports (PCD-05, `mllp://HOST:PORT`), if it does. */
+            statusListener: string | null;
         };
         /**
          * @description Why an Ulcer Risk alarm was raised: which part of the body was loaded how long without the
@@ -1663,6 +1689,18 @@ export interface components {
             userId: string;
             /** @description The company's variants, so the client shows them from the first screen. */
             variants: components["schemas"]["VariantsJson"];
+        };
+        /** @description One status an alarm manager reported of an alarm it dispatched. */
+        ManagerStatusJson: {
+            /**
+             * Format: int64
+             * @description When: the manager's time when it gave one, else when the hub received it, Unix ms.
+             */
+            atMs: number;
+            /** @description delivered, read, accepted, rejected, escalated, cancelled or undeliverable. */
+            status: string;
+            /** @description Who, as the manager names them (the nurse who accepted, for example). */
+            who: string | null;
         };
         /** @description `PUT …/specific/{id}` body. */
         NotesRequest: {

@@ -47,11 +47,24 @@ export interface Attendance {
   by: string | null;
 }
 
+/** What the hospital's alarm manager last reported of a device's latest alarm (IHE PCD-05). */
+export interface ManagerStatus {
+  /** The alarm's key, `{deviceId}-{alarmNumber}`. */
+  alarm: string;
+  /** delivered, read, accepted, rejected, escalated, cancelled or undeliverable. */
+  status: string;
+  who: string | null;
+  atMs: number;
+}
+
 /** The unattended alarms, in the order they arrived. */
 export const pendingAlarmsAtom = atom<PendingAlarm[]>([]);
 
 /** Who attended a device's latest alarm, and when. */
 export const attendanceFamily = family((_id: string) => atom<Attendance | null>(null));
+
+/** The manager's latest status of each device's latest alarm. */
+export const managerStatusFamily = family((_id: string) => atom<ManagerStatus | null>(null));
 
 export const alarmKey = (deviceId: string, alarmId: number | string): string => `${deviceId}-${String(alarmId)}`;
 
@@ -64,6 +77,8 @@ export function addPendingAlarm(store: AppStore, alarm: PendingAlarm): boolean {
   if (list.some((a) => a.key === alarm.key)) return false;
   store.set(pendingAlarmsAtom, [...list, alarm]);
   store.set(attendanceFamily(alarm.deviceId), null);
+  const status = store.get(managerStatusFamily(alarm.deviceId));
+  if (status && status.alarm !== alarm.key) store.set(managerStatusFamily(alarm.deviceId), null);
   return true;
 }
 
@@ -125,4 +140,32 @@ export function attendanceFromLog(entries: AlarmEntry[], deviceId: string): Atte
 export function bannerOrder(list: readonly PendingAlarm[]): PendingAlarm[] {
   const rank = (a: PendingAlarm) => (a.kind === 'Missing' ? 0 : 1);
   return [...list].sort((a, b) => rank(a) - rank(b) || a.raisedAtMs - b.raisedAtMs);
+}
+
+/** The `alarmStatus` event's data as a status, or null when it is not one. */
+export function managerStatusFromEvent(data: { deviceId?: unknown; alarm?: unknown; status?: unknown; who?: unknown; atMs?: unknown }): {
+  deviceId: string;
+  status: ManagerStatus;
+} | null {
+  if (typeof data.deviceId !== 'string' || typeof data.alarm !== 'string' || typeof data.status !== 'string' || typeof data.atMs !== 'number') return null;
+  return { deviceId: data.deviceId, status: { alarm: data.alarm, status: data.status, who: typeof data.who === 'string' ? data.who : null, atMs: data.atMs } };
+}
+
+/** A status reported now: kept unless it is about an older alarm than the one the card shows. */
+export function applyManagerStatus(store: AppStore, deviceId: string, status: ManagerStatus): void {
+  const known = store.get(managerStatusFamily(deviceId));
+  const pending = store.get(pendingAlarmsAtom).filter((a) => a.deviceId === deviceId);
+  if (pending.length && !pending.some((a) => a.key === status.alarm)) return;
+  if (known && known.alarm === status.alarm && known.atMs > status.atMs) return;
+  store.set(managerStatusFamily(deviceId), status);
+}
+
+/** The latest status of the device's newest alarm in its log that has one. */
+export function managerStatusFromLog(entries: AlarmEntry[], deviceId: string): ManagerStatus | null {
+  const newest = entries
+    .filter((e) => e.deviceId === deviceId && e.managerStatuses.length > 0)
+    .sort((a, b) => b.creationDate - a.creationDate)[0];
+  if (!newest) return null;
+  const last = [...newest.managerStatuses].sort((a, b) => a.atMs - b.atMs)[newest.managerStatuses.length - 1];
+  return { alarm: newest._id.$oid, status: last.status, who: last.who ?? null, atMs: last.atMs };
 }

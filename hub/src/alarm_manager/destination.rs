@@ -11,19 +11,23 @@ pub const DEFAULT_SENDING_APPLICATION: &str = "PMAT_HUB";
 /// The alarm kinds that can go out, in their stored spelling.
 pub const KINDS: [&str; 2] = ["Missing", "Ulcer Risk"];
 
-/// An alarm manager's MLLP address.
+/// An alarm manager's MLLP address, and whether MLLP runs over TLS there.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct Destination {
     pub host: String,
     pub port: u16,
+    /// MLLP over TLS (a company's setting; the hub-wide default is plain).
+    pub tls: bool,
 }
 
 impl fmt::Display for Destination {
+    /// `mllp://HOST:PORT`, or `mllps://HOST:PORT` over TLS.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if self.host.contains(':') {
-            write!(f, "mllp://[{}]:{}", self.host, self.port)
+        let scheme = if self.tls { "mllps" } else { "mllp" };
+        if self.host.contains(':') && !self.host.starts_with('[') {
+            write!(f, "{scheme}://[{}]:{}", self.host, self.port)
         } else {
-            write!(f, "mllp://{}:{}", self.host, self.port)
+            write!(f, "{scheme}://{}:{}", self.host, self.port)
         }
     }
 }
@@ -41,7 +45,7 @@ impl std::str::FromStr for Destination {
         if host.is_empty() || port == 0 || host.contains(['/', '@', ' ']) {
             return Err(format!("{text:?} is not mllp://HOST:PORT"));
         }
-        Ok(Destination { host: host.to_owned(), port })
+        Ok(Destination { host: host.to_owned(), port, tls: false })
     }
 }
 
@@ -52,13 +56,15 @@ pub struct Route {
     pub parties: ihe_pcd::pcd04::Parties,
     /// The kinds that go out.
     pub kinds: Vec<String>,
+    /// The certificate authority (PEM) the manager's certificate must chain to, over TLS.
+    pub ca_pem: Option<String>,
 }
 
 /// The route of a company with these settings, under this hub-wide default.
 pub fn route(settings: Option<&AlarmManagerSettings>, default: Option<&Destination>) -> Option<Route> {
     match settings {
         Some(s) if s.enabled => Some(Route {
-            destination: Destination { host: s.host.clone(), port: u16::try_from(s.port).ok().filter(|p| *p > 0)? },
+            destination: Destination { host: s.host.clone(), port: u16::try_from(s.port).ok().filter(|p| *p > 0)?, tls: s.tls },
             parties: ihe_pcd::pcd04::Parties {
                 sending_application: if s.sending_application.is_empty() {
                     DEFAULT_SENDING_APPLICATION.into()
@@ -70,6 +76,7 @@ pub fn route(settings: Option<&AlarmManagerSettings>, default: Option<&Destinati
                 receiving_facility: s.receiving_facility.clone(),
             },
             kinds: s.kinds.clone(),
+            ca_pem: s.tls.then(|| s.ca_pem.clone()),
         }),
         // A company that switched its own manager off sends nothing, even with a default.
         Some(_) => None,
@@ -82,6 +89,7 @@ pub fn route(settings: Option<&AlarmManagerSettings>, default: Option<&Destinati
                 receiving_facility: String::new(),
             },
             kinds: KINDS.iter().map(|k| k.to_string()).collect(),
+            ca_pem: None,
         }),
     }
 }
@@ -92,8 +100,10 @@ mod tests {
 
     #[test]
     fn parses_mllp_urls() {
-        assert_eq!("mllp://127.0.0.1:2575".parse(), Ok(Destination { host: "127.0.0.1".into(), port: 2575 }));
-        assert_eq!("mllp://am.ward3.local:6661/".parse(), Ok(Destination { host: "am.ward3.local".into(), port: 6661 }));
+        assert_eq!("mllp://127.0.0.1:2575".parse(), Ok(Destination { host: "127.0.0.1".into(), port: 2575, tls: false }));
+        assert_eq!("mllp://am.ward3.local:6661/".parse(), Ok(Destination { host: "am.ward3.local".into(), port: 6661, tls: false }));
+        let over_tls = Destination { host: "am.ward3.local".into(), port: 6661, tls: true };
+        assert_eq!(over_tls.to_string(), "mllps://am.ward3.local:6661");
         let v6: Destination = "mllp://[::1]:2575".parse().unwrap();
         assert_eq!((v6.host.as_str(), v6.to_string().as_str()), ("::1", "mllp://[::1]:2575"));
         for bad in ["127.0.0.1:2575", "mllp://host", "mllp://:2575", "mllp://host:0", "mllp://host:70000", "http://h:1", "mllp://u@h:1"] {
@@ -111,6 +121,8 @@ mod tests {
             receiving_application: "AM".into(),
             receiving_facility: "".into(),
             kinds: vec!["Missing".into()],
+            tls: false,
+            ca_pem: "".into(),
         }
     }
 
@@ -121,6 +133,10 @@ mod tests {
         assert_eq!(own.destination.host, "am");
         assert_eq!(own.parties.sending_application, DEFAULT_SENDING_APPLICATION);
         assert_eq!(own.kinds, ["Missing"]);
+        assert_eq!((own.destination.tls, own.ca_pem), (false, None));
+        let secure = AlarmManagerSettings { tls: true, ca_pem: "PEM".into(), ..settings(true) };
+        let secure = route(Some(&secure), Some(&default)).unwrap();
+        assert_eq!((secure.destination.tls, secure.ca_pem.as_deref()), (true, Some("PEM")), "TLS with the company's CA");
         assert_eq!(route(Some(&settings(false)), Some(&default)), None);
         let fallback = route(None, Some(&default)).unwrap();
         assert_eq!((fallback.destination, fallback.kinds.len()), (default, 2));

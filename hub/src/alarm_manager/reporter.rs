@@ -27,6 +27,8 @@ pub struct AlarmReporter {
     /// The path to each manager.
     pub links: LinkStates,
     pub(super) wake: Notify,
+    /// Where the PCD-05 listener listens, once bound (shown to administrators).
+    pub status_listener: std::sync::OnceLock<std::net::SocketAddr>,
 }
 
 /// The stable control id of an alarm's report in a phase.
@@ -67,6 +69,8 @@ pub struct ReportInput<'a> {
     pub device: &'a Device,
     /// The patient assigned to the device (PID), when there is one.
     pub patient: Option<pcd04::Patient>,
+    /// The number of a `continue` report (`ihe_pcd::continuation`), part of its control id.
+    pub continue_number: Option<u64>,
 }
 
 /// The queue entry of a report on a route; `None` when the route does not send this kind.
@@ -74,8 +78,12 @@ pub fn outbox_entry(route: &Route, input: ReportInput<'_>, now_ms: i64) -> Optio
     if !route.kinds.iter().any(|k| k == input.kind) {
         return None;
     }
+    let control_id = match (input.phase, input.continue_number) {
+        (Phase::Continue, Some(n)) => ihe_pcd::continuation::control_id(input.alarm_key, n),
+        (phase, _) => control_id(input.alarm_key, phase),
+    };
     let report = AlarmReport {
-        control_id: control_id(input.alarm_key, input.phase),
+        control_id,
         created_at_ms: now_ms.max(0) as u64,
         alarm_id: input.alarm_key.to_owned(),
         condition: condition(input.kind)?,
@@ -97,7 +105,13 @@ pub fn outbox_entry(route: &Route, input: ReportInput<'_>, now_ms: i64) -> Optio
 impl AlarmReporter {
     /// A reporter on `store` with the hub-wide default destination.
     pub fn new(store: Store, default: Option<Destination>) -> Arc<AlarmReporter> {
-        Arc::new(AlarmReporter { store, default, links: LinkStates::default(), wake: Notify::new() })
+        Arc::new(AlarmReporter {
+            store,
+            default,
+            links: LinkStates::default(),
+            wake: Notify::new(),
+            status_listener: std::sync::OnceLock::new(),
+        })
     }
 
     /// Wakes the sender (settings changed, a dead letter was resent).
@@ -125,7 +139,28 @@ impl AlarmReporter {
         kind: &str,
         raised_at_ms: u64,
     ) -> Result<(), StoreError> {
-        self.queue(company_id, device_id, alarm_key, kind, Phase::Start, raised_at_ms, None).await
+        self.queue(company_id, device_id, alarm_key, kind, Phase::Start, raised_at_ms, None, None).await
+    }
+
+    /// An alarm is still unattended after `n` intervals (`ihe_pcd::continuation`): queue its
+    /// `n`-th continue report, if its start was reported and its end was not.
+    pub async fn continued(
+        &self,
+        company_id: &str,
+        device_id: &str,
+        alarm_key: &str,
+        kind: &str,
+        raised_at_ms: u64,
+        n: u64,
+    ) -> Result<(), StoreError> {
+        let reported = self.store.company(company_id).alarm_outbox().of_alarm(alarm_key).await?;
+        let queued = ihe_pcd::continuation::control_id(alarm_key, n);
+        let started = reported.iter().any(|r| r.phase == Phase::Start.name());
+        let ended = reported.iter().any(|r| r.phase == Phase::End.name());
+        if !started || ended || reported.iter().any(|r| r.control_id == queued) {
+            return Ok(());
+        }
+        self.queue(company_id, device_id, alarm_key, kind, Phase::Continue, raised_at_ms, None, Some(n)).await
     }
 
     /// An alarm was attended: queue its end report, if its start was reported.
@@ -137,7 +172,7 @@ impl AlarmReporter {
         }
         let Some(alarm) = company.logs().alarms(device_id).await?.into_iter().find(|a| a.id == alarm_key) else { return Ok(()) };
         let raised_at_ms = (alarm.creation_date.max(0) as u64) * 1000;
-        self.queue(company_id, device_id, alarm_key, &alarm.kind, Phase::End, raised_at_ms, Some(attended_at_ms)).await
+        self.queue(company_id, device_id, alarm_key, &alarm.kind, Phase::End, raised_at_ms, Some(attended_at_ms), None).await
     }
 
     #[allow(clippy::too_many_arguments)]
@@ -150,12 +185,13 @@ impl AlarmReporter {
         phase: Phase,
         raised_at_ms: u64,
         ended_at_ms: Option<u64>,
+        continue_number: Option<u64>,
     ) -> Result<(), StoreError> {
         let Some(route) = self.route_of(company_id).await? else { return Ok(()) };
         let company = self.store.company(company_id);
         let Some(device) = company.devices().get(device_id).await? else { return Ok(()) };
         let patient = assigned_patient(&company, &device).await?;
-        let input = ReportInput { alarm_key, kind, phase, raised_at_ms, ended_at_ms, device: &device, patient };
+        let input = ReportInput { alarm_key, kind, phase, raised_at_ms, ended_at_ms, device: &device, patient, continue_number };
         let Some(entry) = outbox_entry(&route, input, unix_ms()) else { return Ok(()) };
         if company.alarm_outbox().enqueue(&entry).await? {
             self.wake.notify_one();
@@ -252,6 +288,7 @@ mod tests {
             ended_at_ms: None,
             device: &device,
             patient: None,
+            continue_number: None,
         };
         let entry = outbox_entry(&route(&["Missing", "Ulcer Risk"]), input("Ulcer Risk", Phase::Start), 5_000).unwrap();
         assert_eq!((entry.control_id.as_str(), entry.phase.as_str(), entry.alarm.as_str()), ("dev1-4-start", "start", "dev1-4"));
@@ -260,6 +297,10 @@ mod tests {
         assert!(entry.message.contains("PV1||I|Bed 12A^12^A^St Mary^^^North^3\r"));
         assert_eq!(outbox_entry(&route(&["Missing"]), input("Ulcer Risk", Phase::Start), 5_000), None, "kind not chosen");
         assert_eq!(outbox_entry(&route(&["Missing"]), input("Missing", Phase::End), 5_000).unwrap().control_id, "dev1-4-end");
+        let second = ReportInput { continue_number: Some(2), ..input("Missing", Phase::Continue) };
+        let entry = outbox_entry(&route(&["Missing"]), second, 5_000).unwrap();
+        assert_eq!((entry.control_id.as_str(), entry.phase.as_str()), ("dev1-4-continue-2", "continue"));
+        assert!(entry.message.contains("|continue||||||F\r") && entry.message.contains("|active||||||F\r"), "{}", entry.message);
     }
 
     #[test]
@@ -300,6 +341,7 @@ mod tests {
             ended_at_ms: None,
             device: &device,
             patient: Some(patient),
+            continue_number: None,
         };
         let entry = outbox_entry(&route(&["Missing"]), input, 2).unwrap();
         assert!(entry.message.contains("\rPID|1||p9^^^PMAT_HUB^PI||Durand^Marie|||F\r"), "{}", entry.message);

@@ -3,11 +3,14 @@
 //! Each round reads the pending reports that are due, oldest first, and sends each over MLLP to
 //! its company's manager on a connection kept open per destination, then waits up to
 //! [`ACK_TIMEOUT`] for the ACK. `ihe_pcd::retry::disposition` decides: `AA` delivered, `AE` /
-//! silence / a closed socket retried after `ihe_pcd::retry::backoff`, `AR` a dead letter. A report
+//! silence / a closed socket / a failed TLS handshake retried after `ihe_pcd::retry::backoff`, `AR` a dead letter. A report
 //! that failed keeps the reports behind it to the same destination for the next round, so a
 //! manager sees one alarm's phases in order. A report stays `pending` until its answer is stored:
 //! a hub killed in between sends it again after its restart with the same control id (at least
 //! once; the manager drops the duplicate by MSH-10).
+//!
+//! A company's manager with TLS on is reached over TLS (`super::tls`), trusting only the CA its
+//! administrators set.
 //!
 //! Keep-alive: every [`PROBE_INTERVAL`] without traffic, the sender opens (or checks) the
 //! connection to each destination in use, so the link state administrators see is at most that
@@ -22,7 +25,7 @@ use ihe_pcd::mllp::{FrameReader, frame};
 use ihe_pcd::retry::{Disposition, backoff, disposition};
 use storage::Store;
 use storage::repo::OutboxEntry;
-use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt};
 use tokio::net::TcpStream;
 use tokio::sync::watch;
 
@@ -41,16 +44,21 @@ const MAX_ACK_BYTES: usize = 64 * 1024;
 /// How long a round waits when a company has no manager any more (the report stays queued).
 const NO_ROUTE_RETRY: Duration = Duration::from_secs(60);
 
+/// A byte stream to a manager: plain TCP or TLS over it.
+trait Io: AsyncRead + AsyncWrite + Unpin + Send {}
+impl<T: AsyncRead + AsyncWrite + Unpin + Send> Io for T {}
+
 /// A connection to one manager.
 struct Link {
-    stream: TcpStream,
+    stream: Box<dyn Io>,
     reader: FrameReader,
 }
 
 /// Runs until `stop` turns true.
 pub async fn run(store: Store, reporter: Arc<AlarmReporter>, mut stop: watch::Receiver<bool>) {
     let mut links: HashMap<Destination, Link> = HashMap::new();
-    let mut used: HashSet<Destination> = HashSet::new();
+    // Each destination in use, with the CA its TLS trusts (for the probes).
+    let mut used: HashMap<Destination, Option<String>> = HashMap::new();
     let mut last_probe = tokio::time::Instant::now();
     loop {
         if *stop.borrow() {
@@ -65,8 +73,8 @@ pub async fn run(store: Store, reporter: Arc<AlarmReporter>, mut stop: watch::Re
         };
         if last_probe.elapsed() >= PROBE_INTERVAL {
             last_probe = tokio::time::Instant::now();
-            for destination in used.iter() {
-                probe(destination, &reporter, &mut links).await;
+            for (destination, ca_pem) in used.iter() {
+                probe(destination, ca_pem.as_deref(), &reporter, &mut links).await;
             }
         }
         let wait = wait.min(PROBE_INTERVAL.saturating_sub(last_probe.elapsed())).max(Duration::from_millis(10));
@@ -83,7 +91,7 @@ async fn round(
     store: &Store,
     reporter: &AlarmReporter,
     links: &mut HashMap<Destination, Link>,
-    used: &mut HashSet<Destination>,
+    used: &mut HashMap<Destination, Option<String>>,
 ) -> Result<Duration, storage::StoreError> {
     let outbox = store.hub_wide().alarm_outbox();
     let due = outbox.due(unix_ms(), BATCH).await?;
@@ -99,11 +107,11 @@ async fn round(
             continue;
         };
         let destination = &route.destination;
-        used.insert(destination.clone());
+        used.insert(destination.clone(), route.ca_pem.clone());
         if blocked.contains(destination) {
             continue;
         }
-        let answer = exchange(destination, entry, links).await;
+        let answer = exchange(destination, route.ca_pem.as_deref(), entry, links).await;
         let now = unix_ms();
         match &answer {
             Ok(_) => reporter.links.up(destination, now),
@@ -133,11 +141,12 @@ async fn round(
 /// Sends one report and reads its ACK; the connection is dropped on any failure.
 async fn exchange(
     destination: &Destination,
+    ca_pem: Option<&str>,
     entry: &OutboxEntry,
     links: &mut HashMap<Destination, Link>,
 ) -> Result<ihe_pcd::ack::Ack, String> {
     let result = async {
-        let link = connected(destination, links).await?;
+        let link = connected(destination, ca_pem, links).await?;
         link.stream.write_all(&frame(&entry.message)).await.map_err(|e| format!("sending: {e}"))?;
         let bytes = tokio::time::timeout(ACK_TIMEOUT, read_frame(link))
             .await
@@ -165,33 +174,53 @@ async fn read_frame(link: &mut Link) -> Result<Vec<u8>, String> {
     }
 }
 
-/// The open connection to `destination`, opened if needed (and reopened if the manager closed it).
-async fn connected<'a>(destination: &Destination, links: &'a mut HashMap<Destination, Link>) -> Result<&'a mut Link, String> {
-    let closed = links.get(destination).is_some_and(|link| peer_closed(&link.stream));
-    if closed {
+/// The open connection to `destination`, opened if needed (and reopened if the manager closed
+/// it); over TLS trusting `ca_pem` when the destination asks for TLS.
+async fn connected<'a>(
+    destination: &Destination,
+    ca_pem: Option<&str>,
+    links: &'a mut HashMap<Destination, Link>,
+) -> Result<&'a mut Link, String> {
+    if let Some(link) = links.get_mut(destination)
+        && peer_closed(link).await
+    {
         links.remove(destination);
     }
     if !links.contains_key(destination) {
-        let address = (destination.host.as_str(), destination.port);
-        let stream = tokio::time::timeout(CONNECT_TIMEOUT, TcpStream::connect(address))
+        let opened = tokio::time::timeout(CONNECT_TIMEOUT, open(destination, ca_pem))
             .await
-            .map_err(|_| format!("connecting to {destination}: timed out"))?
-            .map_err(|e| format!("connecting to {destination}: {e}"))?;
-        let _ = stream.set_nodelay(true);
-        links.insert(destination.clone(), Link { stream, reader: FrameReader::new(MAX_ACK_BYTES) });
+            .map_err(|_| format!("connecting to {destination}: timed out"))??;
+        links.insert(destination.clone(), Link { stream: opened, reader: FrameReader::new(MAX_ACK_BYTES) });
     }
     Ok(links.get_mut(destination).expect("inserted above"))
 }
 
+/// A new connection: TCP, then the TLS handshake when the destination asks for TLS.
+async fn open(destination: &Destination, ca_pem: Option<&str>) -> Result<Box<dyn Io>, String> {
+    let tcp =
+        TcpStream::connect((destination.host.as_str(), destination.port)).await.map_err(|e| format!("connecting to {destination}: {e}"))?;
+    let _ = tcp.set_nodelay(true);
+    if !destination.tls {
+        return Ok(Box::new(tcp));
+    }
+    let ca_pem = ca_pem.ok_or_else(|| format!("{destination}: no certificate authority to trust"))?;
+    Ok(Box::new(super::tls::connect(tcp, &destination.host, ca_pem).await?))
+}
+
 /// Whether the peer has closed an idle connection (a read would return end of stream now).
-fn peer_closed(stream: &TcpStream) -> bool {
-    let mut byte = [0u8; 1];
-    matches!(stream.try_read(&mut byte), Ok(0))
+/// Bytes that arrive unasked are kept for the frame reader; TLS records are read through.
+async fn peer_closed(link: &mut Link) -> bool {
+    let mut bytes = [0u8; 512];
+    match tokio::time::timeout(Duration::ZERO, link.stream.read(&mut bytes)).await {
+        Err(_) => false,
+        Ok(Ok(0)) | Ok(Err(_)) => true,
+        Ok(Ok(n)) => link.reader.push(&bytes[..n]).is_err(),
+    }
 }
 
 /// Checks the path to `destination` (connects if no connection is open).
-async fn probe(destination: &Destination, reporter: &AlarmReporter, links: &mut HashMap<Destination, Link>) {
-    match connected(destination, links).await {
+async fn probe(destination: &Destination, ca_pem: Option<&str>, reporter: &AlarmReporter, links: &mut HashMap<Destination, Link>) {
+    match connected(destination, ca_pem, links).await {
         Ok(_) => reporter.links.up(destination, unix_ms()),
         Err(why) => reporter.links.down(destination, unix_ms(), &why),
     }

@@ -2,6 +2,7 @@
 //! (ARCHITECTURE.md, "Attending an alarm"). A parent (room set, horse) answers for its
 //! sub-devices too: its alarms are theirs.
 
+use std::collections::HashMap;
 use std::sync::Arc;
 
 use actors::actor::mat::MatMsg;
@@ -10,6 +11,7 @@ use actors::catalog::{Catalog, DeviceInfo};
 use ractor::rpc::CallResult;
 use storage::CompanyStore;
 use storage::model::{AlarmLog, PresenceLog};
+use storage::repo::AlarmStatus;
 
 use super::error::DomainError;
 use crate::http::state::{ACTOR_TIMEOUT, AppState};
@@ -35,6 +37,21 @@ pub async fn alarms(store: CompanyStore<'_>, catalog: &Catalog, device: &DeviceI
     }
     alarms.sort_by_key(|a| std::cmp::Reverse(a.creation_date));
     Ok(alarms)
+}
+
+/// What the company's alarm manager reported of the alarms of a device and its sub-devices
+/// (IHE PCD-05), by alarm key, each alarm's oldest first.
+pub async fn manager_statuses(
+    store: CompanyStore<'_>,
+    catalog: &Catalog,
+    device: &DeviceInfo,
+) -> Result<HashMap<String, Vec<AlarmStatus>>, DomainError> {
+    let ids = device_and_members(catalog, store.company_id(), device);
+    let mut by_alarm: HashMap<String, Vec<AlarmStatus>> = HashMap::new();
+    for status in store.alarm_statuses().of_devices(&ids).await.map_err(DomainError::internal)? {
+        by_alarm.entry(status.alarm.clone()).or_default().push(status);
+    }
+    Ok(by_alarm)
 }
 
 /// The entrances and exits of a device and its sub-devices, newest first.
@@ -73,6 +90,20 @@ pub async fn attend(hub: &AppState, store: CompanyStore<'_>, user_id: &str, devi
         Ok(CallResult::Success(Ok(()))) => {}
         _ => return Err(DomainError::internal("the attended alarms could not be stored")),
     }
-    attended += store.logs().attend(&ids, user_id, storage::unix_now()).await.map_err(DomainError::internal)?;
+    // What no machine held is attended in storage only; its alarm manager hears the end too
+    // (the machines' attendances reach it through `records`).
+    let mut held_by_none = Vec::new();
+    for id in &ids {
+        let alarms = store.logs().alarms(id).await.map_err(DomainError::internal)?;
+        held_by_none.extend(alarms.into_iter().filter(|a| !a.has_been_attended).map(|a| (a.device_id, a.id)));
+    }
+    let now = storage::unix_now();
+    attended += store.logs().attend(&ids, user_id, now).await.map_err(DomainError::internal)?;
+    for (device_id, key) in held_by_none {
+        let reported = hub.alarm_reporter.attended(store.company_id(), &device_id, &key, (now.max(0) as u64) * 1000).await;
+        if let Err(error) = reported {
+            tracing::warn!(alarm = %key, %error, "the end of an attended alarm could not be queued for the alarm manager (queued at the next start)");
+        }
+    }
     Ok(attended)
 }

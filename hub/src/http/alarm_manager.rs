@@ -13,7 +13,7 @@ use super::audit::Audit;
 use super::caller::Admin;
 use super::error::ApiError;
 use super::json::ok;
-use crate::alarm_manager::{LinkState, unix_ms};
+use crate::alarm_manager::{Destination, LinkState, unix_ms};
 
 /// The company's alarm manager as administrators see it.
 #[derive(Debug, Serialize, schemars::JsonSchema)]
@@ -31,6 +31,8 @@ pub struct AlarmManagerJson {
     pub pending: u64,
     /// Reports the manager refused (`AR`).
     pub dead_letters: u64,
+    /// Where the hub listens for the manager's status reports (PCD-05, `mllp://HOST:PORT`), if it does.
+    pub status_listener: Option<String>,
 }
 
 /// A report the manager refused.
@@ -76,6 +78,8 @@ fn input_of(s: AlarmManagerSettings) -> AlarmManagerInput {
         receiving_application: s.receiving_application,
         receiving_facility: s.receiving_facility,
         kinds: s.kinds,
+        tls: s.tls,
+        ca_pem: s.ca_pem,
     }
 }
 
@@ -93,6 +97,10 @@ async fn view(call: &Admin) -> Result<AlarmManagerJson, ApiError> {
         link: route.map(|r| reporter.links.get(&r.destination)),
         pending: counts.pending,
         dead_letters: counts.dead,
+        status_listener: reporter
+            .status_listener
+            .get()
+            .map(|a| Destination { host: a.ip().to_string(), port: a.port(), tls: false }.to_string()),
     })
 }
 
@@ -105,6 +113,10 @@ pub async fn get(call: Admin) -> Result<warp::reply::Response, ApiError> {
 pub async fn put(mut call: Admin) -> Result<warp::reply::Response, ApiError> {
     let input: AlarmManagerInput = call.json().await?;
     validate_alarm_manager(&input)?;
+    if input.tls {
+        // The certificates themselves, read as the sender will read them.
+        crate::alarm_manager::tls::roots(&input.ca_pem).map_err(|why| mat_api::Invalid::new("invalidAlarmManager", why))?;
+    }
     let settings = AlarmManagerSettings {
         enabled: input.enabled,
         host: input.host.clone(),
@@ -114,11 +126,14 @@ pub async fn put(mut call: Admin) -> Result<warp::reply::Response, ApiError> {
         receiving_application: input.receiving_application.clone(),
         receiving_facility: input.receiving_facility.clone(),
         kinds: input.kinds.clone(),
+        tls: input.tls,
+        ca_pem: input.ca_pem.clone(),
     };
     call.store().alarm_outbox().set_settings(&settings).await.map_err(|e| ApiError::store(e, "alarm manager", "duplicate"))?;
     let company_id = call.claims().company_id.clone();
     let summary = format!(
-        "alarm manager mllp://{}:{} {} ({})",
+        "alarm manager {}://{}:{} {} ({})",
+        if input.tls { "mllps" } else { "mllp" },
         input.host,
         input.port,
         if input.enabled { "enabled" } else { "disabled" },

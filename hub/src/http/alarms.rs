@@ -32,6 +32,20 @@ pub struct AlarmJson {
     /// the rule's offloading and interval (absent for Missing and older alarms).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub reason: Option<mat_core::machine::alarm::AlarmReason>,
+    /// What the hospital's alarm manager reported of it (IHE PCD-05), oldest first.
+    pub manager_statuses: Vec<ManagerStatusJson>,
+}
+
+/// One status an alarm manager reported of an alarm it dispatched.
+#[derive(Debug, Serialize, schemars::JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct ManagerStatusJson {
+    /// delivered, read, accepted, rejected, escalated, cancelled or undeliverable.
+    pub status: String,
+    /// Who, as the manager names them (the nurse who accepted, for example).
+    pub who: Option<String>,
+    /// When: the manager's time when it gave one, else when the hub received it, Unix ms.
+    pub at_ms: i64,
 }
 
 /// A device and its sub-devices, as ids, within the caller's company.
@@ -89,9 +103,16 @@ pub async fn check(serial: String, call: Caller) -> Result<warp::reply::Response
 pub async fn list(id: String, call: Caller) -> Result<warp::reply::Response, ApiError> {
     let device = call.device(&id)?;
     let found = alarms::alarms(call.store(), &call.state.catalog, &device).await?;
+    let mut statuses = alarms::manager_statuses(call.store(), &call.state.catalog, &device).await?;
     let body: Vec<AlarmJson> = found
         .into_iter()
         .map(|alarm| AlarmJson {
+            manager_statuses: statuses
+                .remove(&alarm.id)
+                .unwrap_or_default()
+                .into_iter()
+                .map(|s| ManagerStatusJson { at_ms: s.at_ms.unwrap_or(s.received_ms), status: s.status, who: s.who })
+                .collect(),
             id: Oid::new(&alarm.id),
             time_to_attend: alarm.attended_time.map(|t| t - alarm.creation_date),
             device_id: alarm.device_id,

@@ -2,18 +2,31 @@
 code: an MLLP listener that parses every PCD-04 report with the PyPI `hl7` package, checks its
 segments and facets, and answers as told.
 
-    manager.py [--answers AE,NONE,CLOSE,AR] [--default AA]
+    manager.py [--answers AE,NONE,CLOSE,AR] [--default AA] [--tls-cert CERT.pem --tls-key KEY.pem]
 
 The n-th message received (retries included) gets the n-th answer of --answers, then --default:
 AA, AE or AR (an ACK with that MSA-1), NONE (no answer; the connection stays open) or CLOSE (the
-connection is closed without an answer). Prints `listening PORT`, then one JSON line per message:
+connection is closed without an answer). With --tls-cert and --tls-key every connection is MLLP
+over TLS (Python's `ssl`, the server side; a failed handshake is printed as
+{"tlsError": ...}). Prints `listening PORT`, then one JSON line per message:
 {"controlId", "alarm", "phase", "state", "inactivation", "priority", "event", "source",
 "answer", "receivedMs", "problems": [...]} (problems empty when the message is a valid report).
+
+PCD-05: commands on stdin, one JSON object per line, make it report an alarm's status back to the
+hub's status listener as an alarm manager would, over MLLP with the `hl7` package's client:
+
+    {"status": {"to": "HOST:PORT", "alarm": ALARM_ID, "value": "accepted", "who": "N42^Okafor^Grace",
+                "controlId": "st-1"}}
+    {"raw": {"to": "HOST:PORT", "text": "anything"}}
+
+Each is answered on stdout with {"pcd05": {"controlId", "ack": MSA-1, "ackControlId": MSA-2,
+"ackText": MSA-3}} (the hub's ACK parsed with `hl7`), or {"pcd05": {"error": ...}}.
 """
 
 import argparse
 import json
 import socket
+import ssl
 import sys
 import threading
 import time
@@ -125,11 +138,21 @@ def ack(code, control_id):
     return f"MSH|^~\\&|TEST_AM|WARD|PMAT_HUB||{now}||ACK^R40^ACK|ack-{control_id}|P|2.6\rMSA|{code}|{control_id}|{code} from the test manager\r"
 
 
-def serve(connection, answers, default):
+def serve(connection, answers, default, tls=None):
     buffer = b""
+    if tls is not None:
+        try:
+            connection = tls.wrap_socket(connection, server_side=True)
+        except (ssl.SSLError, OSError) as error:
+            print(json.dumps({"tlsError": str(error)}), flush=True)
+            connection.close()
+            return
     with connection:
         while True:
-            data = connection.recv(65536)
+            try:
+                data = connection.recv(65536)
+            except (ssl.SSLError, OSError):
+                return
             if not data:
                 return
             buffer += data
@@ -151,21 +174,73 @@ def serve(connection, answers, default):
                     connection.sendall(START + ack(answer, facts.get("controlId", "")).encode() + END)
 
 
+def alert_status(alarm, value, who, control_id):
+    """An ORA^R41 Report Alert Status for one alarm the hub reported (OBR-3 as the hub sent it)."""
+    now = datetime.now(timezone.utc).strftime("%Y%m%d%H%M%S+0000")
+    text = "\r".join([
+        f"MSH|^~\\&|TEST_AM|WARD|PMAT_HUB||{now}||ORA^R41^ORA_R41|{control_id}|P|2.6|||AL|NE||UNICODE UTF-8|||{PROFILE}",
+        "PID|1",
+        f"OBR|1|{alarm}^PMAT_HUB|{alarm}^PMAT_HUB|196616^MDC_EVT_ALARM^MDC",
+        f"OBX|1|ST|0^MDCX_ATTR_ALERT_STATUS^MDC|1.0.0.0.1|{value}||||||F|||{now}||{who}",
+    ]) + "\r"
+    message = hl7.parse(text)
+    assert str(message.segment("MSH")[9]) == "ORA^R41^ORA_R41"
+    return str(message)
+
+
+def send_to_hub(to, payload):
+    import hl7.client
+
+    host, port = to.rsplit(":", 1)
+    with hl7.client.MLLPClient(host, int(port)) as client:
+        answer = client.send_message(payload)
+    if isinstance(answer, bytes):
+        answer = answer.decode("utf-8")
+    reply = hl7.parse(answer.strip("\x0b\x1c\r\n"))
+    msa = reply.segment("MSA")
+    return {"ack": field(msa, 1), "ackControlId": field(msa, 2), "ackText": field(msa, 3)}
+
+
+def commands():
+    for line in sys.stdin:
+        if not line.strip():
+            continue
+        command = json.loads(line)
+        try:
+            if "status" in command:
+                c = command["status"]
+                out = send_to_hub(c["to"], alert_status(c["alarm"], c["value"], c.get("who", ""), c["controlId"]))
+                out["controlId"] = c["controlId"]
+            else:
+                c = command["raw"]
+                out = send_to_hub(c["to"], c["text"].encode())
+        except Exception as error:  # noqa: BLE001 - reported to the test
+            out = {"error": repr(error)}
+        print(json.dumps({"pcd05": out}), flush=True)
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--answers", default="")
     parser.add_argument("--default", default="AA")
     parser.add_argument("--port", type=int, default=0)
+    parser.add_argument("--tls-cert")
+    parser.add_argument("--tls-key")
     args = parser.parse_args()
+    tls = None
+    if args.tls_cert:
+        tls = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+        tls.load_cert_chain(args.tls_cert, args.tls_key)
     answers = [a for a in args.answers.split(",") if a]
     server = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     server.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     server.bind(("127.0.0.1", args.port))
     server.listen()
     print(f"listening {server.getsockname()[1]}", flush=True)
+    threading.Thread(target=commands, daemon=True).start()
     while True:
         connection, _ = server.accept()
-        threading.Thread(target=serve, args=(connection, answers, args.default), daemon=True).start()
+        threading.Thread(target=serve, args=(connection, answers, args.default, tls), daemon=True).start()
 
 
 if __name__ == "__main__":

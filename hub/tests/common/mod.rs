@@ -54,6 +54,8 @@ pub fn config(data: &std::path::Path) -> ServeConfig {
         absence_delay_secs: 30,
         demo_repositioning_time_scale: 1,
         alarm_manager: None,
+        alarm_continue_secs: 120,
+        alarm_status_listen: None,
         token_hours: 12,
     }
 }

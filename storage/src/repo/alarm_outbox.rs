@@ -67,6 +67,10 @@ pub struct AlarmManagerSettings {
     pub receiving_facility: String,
     /// The alarm kinds that go out (`Missing`, `Ulcer Risk`).
     pub kinds: Vec<String>,
+    /// MLLP over TLS.
+    pub tls: bool,
+    /// The certificate authority (PEM) the manager's certificate must chain to.
+    pub ca_pem: String,
 }
 
 const FIELDS: &str = "record::id(id) AS control_id, record::id(company) AS company_id, alarm, phase, message, state, attempts, \
@@ -217,7 +221,7 @@ impl AlarmOutbox<'_> {
                         company: type::record('company', $company), enabled: $s.enabled, host: $s.host, port: $s.port,
                         sending_application: $s.sending_application, sending_facility: $s.sending_facility,
                         receiving_application: $s.receiving_application, receiving_facility: $s.receiving_facility,
-                        kinds: $s.kinds }",
+                        kinds: $s.kinds, tls: $s.tls, ca_pem: $s.ca_pem }",
                 )
                 .bind(("company", self.company.to_owned()))
                 .bind(("s", settings.clone()))
@@ -232,7 +236,8 @@ impl AlarmOutbox<'_> {
 async fn read_settings(db: &Surreal<Any>, company: &str) -> Result<Option<AlarmManagerSettings>, StoreError> {
     let mut response = db
         .query(
-            "SELECT enabled, host, port, sending_application, sending_facility, receiving_application, receiving_facility, kinds
+            "SELECT enabled, host, port, sending_application, sending_facility, receiving_application, receiving_facility, kinds,
+                tls ?? false AS tls, ca_pem ?? '' AS ca_pem
                 FROM type::record('alarm_manager', $company) WHERE company = type::record('company', $company)",
         )
         .bind(("company", company.to_owned()))
@@ -303,6 +308,17 @@ impl HubAlarmOutbox<'_> {
             .await?;
         let rows: Vec<StartedAlarm> = response.take(1)?;
         Ok(rows.into_iter().map(|r| (r.company_id, r.alarm)).collect())
+    }
+
+    /// The company whose alarm `alarm` was reported to a manager (any phase), if one was: how a
+    /// manager's status report (PCD-05), which names only the alarm, finds its company.
+    pub async fn company_of_alarm(&self, alarm: &str) -> Result<Option<String>, StoreError> {
+        let mut response = self
+            .db
+            .query("SELECT VALUE record::id(company) FROM alarm_outbox WHERE alarm = $alarm LIMIT 1")
+            .bind(("alarm", alarm.to_owned()))
+            .await?;
+        Ok(response.take::<Vec<String>>(0)?.into_iter().next())
     }
 
     /// A company's alarm manager, if one is set.

@@ -3,6 +3,7 @@
 //! `Hub…` ones (and `Accounts`, `RevokedTokens`, `Settings`) come from `HubWide`.
 
 mod alarm_outbox;
+mod alarm_statuses;
 mod analyses;
 mod audit;
 mod clinical_records;
@@ -17,6 +18,7 @@ mod settings;
 mod users;
 
 pub use alarm_outbox::{AlarmManagerSettings, AlarmOutbox, DEAD_LETTER_LIMIT, HubAlarmOutbox, NewOutboxEntry, OutboxCounts, OutboxEntry};
+pub use alarm_statuses::{ALARM_STATUS_LIMIT, AlarmStatus, AlarmStatuses};
 pub use analyses::{Analyses, COMPANY_QUOTA_BYTES};
 pub use audit::{AUDIT_PAGE_MAX, AUDIT_SUMMARY_MAX, AuditLog};
 pub use clinical_records::{AlarmRow, AnalysisRow, ClinicalRecords, ClinicalRows, DeviceLogRow, EXPORT_ROW_LIMIT, PresenceRow};

@@ -1,7 +1,7 @@
 //! The unattended alarms, on every signed-in screen until someone attends them (issue 23): each
 //! with its kind, bed, room, device and how long it has waited, a link to the bed and Attend; and
 //! the audible signal of the highest waiting priority (`lib/alarmTone`), muted per session, with
-//! the muted state visible. The spec's once-only `alarmOn` toast is shown as before (`lib/alarms`).
+//! the muted state visible; what the hospital's alarm manager reported of it (accepted by a nurse…). The spec's once-only `alarmOn` toast is shown as before (`lib/alarms`).
 
 import { atom, useAtom, useAtomValue, useStore } from 'jotai';
 import { useEffect, useMemo, useRef, useState } from 'react';
@@ -12,7 +12,8 @@ import { alarmPriority, highestPriority, ToneScheduler, WebAudioTone, type ToneP
 import { useDeviceType } from '../../lib/deviceTypes';
 import { deviceViewFamily } from '../../lib/devicesStore';
 import { useFormat } from '../../lib/format';
-import { bannerOrder, pendingAlarmsAtom, type PendingAlarm } from '../../lib/pendingAlarms';
+import { ManagerStatusText } from '../../components/ManagerStatusText';
+import { bannerOrder, managerStatusFamily, pendingAlarmsAtom, type PendingAlarm } from '../../lib/pendingAlarms';
 import { AlarmReasonText } from '../turns';
 import { useAlarmSync } from './useAlarmSync';
 import './alarmBanner.css';
@@ -117,6 +118,7 @@ function AlarmRow({ alarm, now }: { alarm: PendingAlarm; now: number }) {
   const store = useStore();
   const navigate = useNavigate();
   const view = useAtomValue(deviceViewFamily(alarm.deviceId));
+  const managerStatus = useAtomValue(managerStatusFamily(alarm.deviceId));
   // A room set's sensor opens its room set's page.
   const parent = useAtomValue(deviceViewFamily(view.parent ?? ''));
   const target = view.parent && parent.device ? parent : view;
@@ -148,6 +150,7 @@ function AlarmRow({ alarm, now }: { alarm: PendingAlarm; now: number }) {
         {bed ? <span>{t('alarmBanner.bed', { bed })}</span> : null}
         {room ? <span>{t('alarmBanner.room', { room })}</span> : null}
         <span className="alarm-device">{target === view ? view.name : `${target.name} · ${typeLabel}`}</span>
+        {managerStatus?.alarm === alarm.key ? <ManagerStatusText status={managerStatus} testId="alarm-banner-manager-status" /> : null}
       </span>
       <span className="alarm-age" data-testid="alarm-age">
         {t('alarmBanner.waiting', { time: fmt.duration(waited) })}

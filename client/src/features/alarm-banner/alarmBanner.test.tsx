@@ -112,8 +112,8 @@ describe('the alarm banner', () => {
     const creationDate = Math.floor(Date.now() / 1000) - 120;
     const { emit } = await setup([], {
       m2: [
-        { _id: oid('m2-3'), deviceId: 'm2', kind: 'Ulcer Risk', creationDate, hasBeenAttended: false, attendedTime: null, timeToAttend: null, attendedBy: null },
-        { _id: oid('m2-2'), deviceId: 'm2', kind: 'Missing', creationDate: creationDate - 900, hasBeenAttended: true, attendedTime: creationDate - 800, timeToAttend: 100, attendedBy: 'a@example.com' },
+        { _id: oid('m2-3'), deviceId: 'm2', kind: 'Ulcer Risk', creationDate, hasBeenAttended: false, attendedTime: null, timeToAttend: null, attendedBy: null, managerStatuses: [] },
+        { _id: oid('m2-2'), deviceId: 'm2', kind: 'Missing', creationDate: creationDate - 900, hasBeenAttended: true, attendedTime: creationDate - 800, timeToAttend: 100, attendedBy: 'a@example.com', managerStatuses: [] },
       ],
     });
     // Joining the company replays every status: this one says an alarm waits.
@@ -159,8 +159,8 @@ describe('the alarm banner', () => {
       '/api/iotAlarms/m1': () => ({
         body: [
           reads++ === 0
-            ? { _id: oid('m1-4'), deviceId: 'm1', kind: 'Ulcer Risk', creationDate: attendedTime - 60, hasBeenAttended: false, attendedTime: null, timeToAttend: null, attendedBy: null }
-            : { _id: oid('m1-4'), deviceId: 'm1', kind: 'Ulcer Risk', creationDate: attendedTime - 60, hasBeenAttended: true, attendedTime, timeToAttend: 60, attendedBy: 'nurse@example.com' },
+            ? { _id: oid('m1-4'), deviceId: 'm1', kind: 'Ulcer Risk', creationDate: attendedTime - 60, hasBeenAttended: false, attendedTime: null, timeToAttend: null, attendedBy: null, managerStatuses: [] }
+            : { _id: oid('m1-4'), deviceId: 'm1', kind: 'Ulcer Risk', creationDate: attendedTime - 60, hasBeenAttended: true, attendedTime, timeToAttend: 60, attendedBy: 'nurse@example.com', managerStatuses: [] },
         ],
       }),
     });
@@ -184,5 +184,53 @@ describe('the alarm banner', () => {
     expect(reads).toBe(2);
     expect(within(card).getByTestId('card-repositioning')).toHaveTextContent('Turn due');
     expect(screen.queryByTestId('alarm-banner')).toBeNull();
+  });
+
+  it("shows what the hospital's alarm manager reported (PCD-05) on the card and the banner row, live and from the log", async () => {
+    localStorage.setItem('user', 'T0K');
+    const raised = Math.floor(Date.now() / 1000) - 30;
+    const acceptedAt = raised * 1000 + 20_000;
+    stubFetch({
+      '/api/userDevices': () => ({ body: DEVICES }),
+      '/api/deviceConfCompany': () => ({ body: [] }),
+      // A session joining later reads the statuses from the alarm log.
+      '/api/iotAlarms/m2': () => ({
+        body: [
+          {
+            _id: oid('m2-7'), deviceId: 'm2', kind: 'Missing', creationDate: raised, hasBeenAttended: false, attendedTime: null, timeToAttend: null, attendedBy: null,
+            managerStatuses: [
+              { status: 'delivered', who: null, atMs: acceptedAt - 10_000 },
+              { status: 'escalated', who: 'Ward 3 charge nurse', atMs: acceptedAt },
+            ],
+          },
+        ],
+      }),
+    });
+    const { socket, emit } = emittingSocket();
+    const { store } = await renderApp('/devices', { socket });
+    const card = await waitFor(() => document.querySelector('[data-testid="device-card"][data-device-id="m1"]') as HTMLElement);
+    act(() => {
+      applyDeviceConf(store, { deviceId: 'm1', cardStatus: 'Alarm', stateCode: 2, deviceFunctional: true, repositioning: 'ok', unattendedAlarm: true });
+    });
+    emit('alarmOn', { deviceId: 'm1', name: 'BED-101-A', alarmId: 4, kind: 'Missing', raisedAtMs: raised * 1000 });
+    expect(within(card).queryByTestId('card-manager-status')).toBeNull();
+    // A status about another (older) alarm of the device is not this alarm's.
+    emit('alarmStatus', { deviceId: 'm1', alarm: 'm1-3', status: 'accepted', who: 'Someone Else', atMs: acceptedAt });
+    expect(within(card).queryByTestId('card-manager-status')).toBeNull();
+    emit('alarmStatus', { deviceId: 'm1', alarm: 'm1-4', status: 'accepted', who: 'Grace Okafor', atMs: acceptedAt });
+    expect(within(card).getByTestId('card-manager-status')).toHaveTextContent(/^Accepted by Grace Okafor · .+$/);
+    const row = screen.getAllByTestId('alarm-banner-row').find((r) => r.getAttribute('data-device-id') === 'm1')!;
+    expect(within(row).getByTestId('alarm-banner-manager-status')).toHaveTextContent(/^Accepted by Grace Okafor/);
+    // Not a status: ignored.
+    emit('alarmStatus', { deviceId: 'm1', alarm: 'm1-4', status: 42 });
+    expect(within(card).getByTestId('card-manager-status')).toHaveAttribute('data-status', 'accepted');
+
+    emit('deviceConf', { deviceId: 'm2', cardStatus: 'Alarm', stateCode: 2, deviceFunctional: true, repositioning: 'ok', unattendedAlarm: true });
+    const other = await waitFor(() => {
+      const r = screen.getAllByTestId('alarm-banner-row').find((x) => x.getAttribute('data-device-id') === 'm2');
+      expect(r).toBeDefined();
+      return r!;
+    });
+    await waitFor(() => expect(within(other).getByTestId('alarm-banner-manager-status')).toHaveTextContent(/^Escalated by Ward 3 charge nurse · /));
   });
 });

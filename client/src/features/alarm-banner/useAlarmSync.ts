@@ -1,6 +1,7 @@
 //! Keeps the banner's alarms current on every signed-in screen: `alarmOn` adds one,
 //! `alarmAttended` removes it (and the card learns who attended from the alarm log), a `deviceConf`
-//! without `unattendedAlarm` removes the device's. A device whose status says an alarm waits that
+//! without `unattendedAlarm` removes the device's; `alarmStatus` is what the hospital's alarm
+//! manager reported of an alarm (accepted by a named nurse…), shown by the card and the banner. A device whose status says an alarm waits that
 //! this session never saw raised (it joined later: joining the company replays every status) has
 //! its alarm log read once over REST.
 
@@ -11,10 +12,13 @@ import { applyUserDevices, deviceInfoFamily } from '../../lib/devicesStore';
 import {
   addPendingAlarm,
   alarmKey,
+  applyManagerStatus,
   attendanceFamily,
   attendanceFromLog,
   attendPendingAlarm,
   clearDeviceAlarms,
+  managerStatusFromEvent,
+  managerStatusFromLog,
   pendingAlarmsAtom,
   pendingFromAlarmOn,
   pendingFromLog,
@@ -37,6 +41,8 @@ export function useAlarmSync(): void {
         const log = await getAlarms(deviceId);
         if (cancelled) return;
         for (const alarm of pendingFromLog(log)) add(alarm);
+        const status = managerStatusFromLog(log, deviceId);
+        if (status) applyManagerStatus(store, deviceId, status);
       } catch (err) {
         console.error('alarm log could not be read', deviceId, err);
         fetched.delete(deviceId);
@@ -107,6 +113,11 @@ export function useAlarmSync(): void {
           if (!deviceId || (typeof data.alarmId !== 'number' && typeof data.alarmId !== 'string')) break;
           attendPendingAlarm(store, deviceId, data.alarmId, typeof data.attendedAtMs === 'number' ? data.attendedAtMs : Date.now());
           void learnWhoAttended(deviceId, data.alarmId);
+          break;
+        }
+        case 'alarmStatus': {
+          const reported = managerStatusFromEvent(data);
+          if (reported) applyManagerStatus(store, reported.deviceId, reported.status);
           break;
         }
         case 'deviceConf':

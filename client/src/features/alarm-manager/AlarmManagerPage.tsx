@@ -1,6 +1,7 @@
 //! /adminPanel/alarmManager: the company's alarm manager (IHE PCD-04 over MLLP, docs/interfaces.md)
-//! — where the hub sends alarms for staff phones and pagers, the link's state, the reports waiting
-//! and the ones the manager refused, each with a resend button. The hub checks every value and
+//! — where the hub sends alarms for staff phones and pagers (over TLS with the CA to trust), the link's state, the reports waiting
+//! and the ones the manager refused, each with a resend button; where the hub listens for the
+//! manager's status reports (PCD-05), when it does. The hub checks every value and
 //! who may change it (403 for staff).
 
 import { useCallback, useEffect, useState, type FormEvent } from 'react';
@@ -30,6 +31,8 @@ interface Draft {
   receivingApplication: string;
   receivingFacility: string;
   kinds: string[];
+  tls: boolean;
+  caPem: string;
 }
 
 const EMPTY: Draft = {
@@ -41,11 +44,13 @@ const EMPTY: Draft = {
   receivingApplication: '',
   receivingFacility: '',
   kinds: [...ALARM_KINDS],
+  tls: false,
+  caPem: '',
 };
 
 /** The form's text of stored settings. */
 export const draftOf = (settings: AlarmManagerInput | null | undefined): Draft =>
-  settings ? { ...settings, port: String(settings.port), kinds: [...settings.kinds] } : EMPTY;
+  settings ? { ...settings, port: String(settings.port), kinds: [...settings.kinds], tls: settings.tls ?? false, caPem: settings.caPem ?? '' } : EMPTY;
 
 /** The body the form sends (the hub checks it). */
 export const inputOf = (draft: Draft): AlarmManagerInput => ({ ...draft, host: draft.host.trim(), port: Number(draft.port) });
@@ -131,6 +136,12 @@ export function AlarmManagerPage() {
         <dl>
           <dt>{t('alarmManager.destination')}</dt>
           <dd data-testid="alarm-manager-destination">{view.destination ?? t('alarmManager.noDestination')}</dd>
+          {view.statusListener ? (
+            <>
+              <dt>{t('alarmManager.statusListener')}</dt>
+              <dd data-testid="alarm-manager-status-listener">{view.statusListener}</dd>
+            </>
+          ) : null}
           {view.hubDefault ? (
             <>
               <dt>{t('alarmManager.hubDefault')}</dt>
@@ -166,6 +177,30 @@ export function AlarmManagerPage() {
           <TextField label={t('alarmManager.host')} name="host" required value={draft.host} onChange={(host) => setDraft({ ...draft, host })} />
           <TextField label={t('alarmManager.port')} name="port" inputMode="numeric" required value={draft.port} onChange={(port) => setDraft({ ...draft, port })} />
         </div>
+        <label className="checkbox">
+          <input type="checkbox" name="tls" checked={draft.tls} onChange={(e) => setDraft({ ...draft, tls: e.target.checked })} />
+          {t('alarmManager.tls')}
+        </label>
+        {draft.tls ? (
+          <div>
+            <label className="field">
+              <span>{t('alarmManager.caPem')} *</span>
+              <textarea
+                name="caPem"
+                rows={6}
+                className="alarm-manager-ca"
+                spellCheck={false}
+                placeholder="-----BEGIN CERTIFICATE-----"
+                aria-describedby="alarm-manager-ca-hint"
+                value={draft.caPem}
+                onChange={(e) => setDraft({ ...draft, caPem: e.target.value })}
+              />
+            </label>
+            <small id="alarm-manager-ca-hint" className="field-hint">
+              {t('alarmManager.caPemHint')}
+            </small>
+          </div>
+        ) : null}
         <TextField label={t('alarmManager.sendingApplication')} name="sendingApplication" value={draft.sendingApplication} onChange={(sendingApplication) => setDraft({ ...draft, sendingApplication })} />
         <TextField label={t('alarmManager.sendingFacility')} name="sendingFacility" value={draft.sendingFacility} onChange={(sendingFacility) => setDraft({ ...draft, sendingFacility })} />
         <TextField label={t('alarmManager.receivingApplication')} name="receivingApplication" value={draft.receivingApplication} onChange={(receivingApplication) => setDraft({ ...draft, receivingApplication })} />

@@ -21,6 +21,8 @@ const SETTINGS = {
   receivingApplication: '',
   receivingFacility: '',
   kinds: ['Missing'],
+  tls: false,
+  caPem: '',
 };
 
 const LETTER = {
@@ -60,6 +62,30 @@ describe('the alarm manager page (issue 24)', () => {
     expect(JSON.parse(String(put?.[1]?.body))).toEqual(SETTINGS);
     expect(screen.getByTestId('alarm-manager-destination')).toHaveTextContent('mllp://am.ward3.local:6661');
     expect(screen.getByTestId('alarm-manager-link')).toHaveTextContent(english('alarmManager.linkStates.up'));
+  }, 20_000);
+
+  it('sends over TLS with the pasted certificate authority, and shows where status reports are received', async () => {
+    signInAs(1);
+    const fetch = stubFetch({
+      '/api/alarmManager': (init) =>
+        init?.method === 'PUT'
+          ? { body: { ...VIEW, settings: JSON.parse(String(init.body)), destination: 'mllps://am.ward3.local:6661', statusListener: 'mllp://10.0.0.5:2576' } }
+          : { body: { ...VIEW, settings: SETTINGS, statusListener: 'mllp://10.0.0.5:2576' } },
+      '/api/alarmManager/deadLetters': () => ({ body: [] }),
+    });
+    await renderApp('/adminPanel/alarmManager');
+    expect(await screen.findByTestId('alarm-manager-status-listener')).toHaveTextContent('mllp://10.0.0.5:2576');
+    const form = screen.getByTestId('alarm-manager-form');
+    await waitFor(() => expect(within(form).getByLabelText(`${english('alarmManager.host')} *`)).toHaveValue('am.ward3.local'));
+    expect(within(form).queryByLabelText(`${english('alarmManager.caPem')} *`)).toBeNull();
+    fireEvent.click(within(form).getByLabelText(english('alarmManager.tls')));
+    const pem = '-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n';
+    fireEvent.change(within(form).getByLabelText(`${english('alarmManager.caPem')} *`), { target: { value: pem } });
+    fireEvent.click(within(form).getByRole('button', { name: english('alarmManager.save') }));
+    expect(await screen.findByTestId('alarm-manager-saved')).toBeInTheDocument();
+    const put = fetch.mock.calls.find((c) => c[0] === '/api/alarmManager' && c[1]?.method === 'PUT');
+    expect(JSON.parse(String(put?.[1]?.body))).toEqual({ ...SETTINGS, tls: true, caPem: pem });
+    expect(screen.getByTestId('alarm-manager-destination')).toHaveTextContent('mllps://am.ward3.local:6661');
   }, 20_000);
 
   it("shows the hub's refusal of a bad value", async () => {

@@ -1,10 +1,12 @@
 //! The alarm history of a device and its sub-devices (GET /api/iotAlarms/{id}, refreshed every 3 s):
 //! which sensor, the kind, when it was raised, whether and when it was attended, and the time to
-//! attend in days, hours, minutes and seconds. Pending alarms can be attended from here.
+//! attend in days, hours, minutes and seconds, and what the hospital's alarm manager reported of it
+//! (IHE PCD-05: delivered, accepted by a named nurse…). Pending alarms can be attended from here.
 
 import { useAtomValue, useStore } from 'jotai';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { ManagerStatusText } from '../../components/ManagerStatusText';
 import { attendDevice } from '../../lib/alarms';
 import { getAlarms } from '../../lib/api';
 import { deviceViewFamily } from '../../lib/devicesStore';
@@ -59,6 +61,7 @@ export function AlarmTable({ deviceId, kindLabel }: { deviceId: string; kindLabe
             <th>{t('pages.alarms.raised')}</th>
             <th>{t('pages.alarms.attended')}</th>
             <th>{t('pages.alarms.timeToAttend')}</th>
+            <th>{t('alarmManager.historyColumn')}</th>
           </>
         }
         row={(a) => (
@@ -79,6 +82,15 @@ export function AlarmTable({ deviceId, kindLabel }: { deviceId: string; kindLabe
               )}
             </td>
             <td data-testid="time-to-attend">{a.timeToAttend != null ? formatDuration(a.timeToAttend, lng) : '—'}</td>
+            <td data-testid="alarm-manager-statuses">
+              {a.managerStatuses.length
+                ? a.managerStatuses.map((s, i) => (
+                    <div key={i}>
+                      <ManagerStatusText status={s} />
+                    </div>
+                  ))
+                : '—'}
+            </td>
           </tr>
         )}
       />

@@ -52,8 +52,8 @@ describe('page registry', () => {
 describe('room set page', () => {
   const ROOM = { _id: oid('r0'), name: 'Room 105', deviceType: 'Room Set', system: { devices: ['rb', 'rs', 'rf'] } };
   const alarms = [
-    { _id: oid('a2'), deviceId: 'rb', kind: 'Missing', creationDate: 1_700_000_000, hasBeenAttended: false, attendedTime: null, timeToAttend: null },
-    { _id: oid('a1'), deviceId: 'rs', kind: 'Missing', creationDate: 1_699_900_000, hasBeenAttended: true, attendedTime: 1_699_903_725, timeToAttend: 3725 },
+    { _id: oid('a2'), deviceId: 'rb', kind: 'Missing', creationDate: 1_700_000_000, hasBeenAttended: false, attendedTime: null, timeToAttend: null, managerStatuses: [] },
+    { _id: oid('a1'), deviceId: 'rs', kind: 'Missing', creationDate: 1_699_900_000, hasBeenAttended: true, attendedTime: 1_699_903_725, timeToAttend: 3725, managerStatuses: [] },
   ];
 
   it('shows three sensors with live presence, the alarm history with time to attend, and three recordings tables', async () => {

@@ -1,7 +1,8 @@
 //! One device card: company, bed or device label, ID (the device name) and status with its colour
 //! (spec §2); the left and right status of a horse; the repositioning tier where the type runs the
 //! clock; and, while an alarm waits (`unattendedAlarm`), an orange card with an Attend button
-//! (spec §4); once attended, who attended it and when (issue 23); beds, seats and room sets name
+//! (spec §4); once attended, who attended it and when (issue 23); what the hospital's alarm
+//! manager reported of its latest alarm (IHE PCD-05: accepted by a named nurse…); beds, seats and room sets name
 //! the patient assigned to them (issue 22). Everything about the type comes from the hub's
 //! device-type table.
 
@@ -11,13 +12,14 @@ import type { UserDevice } from '../../lib/api';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router-dom';
 import { locationLabelKey } from '../../components/DeviceSettingsFields';
+import { ManagerStatusText } from '../../components/ManagerStatusText';
 import { StatusBadge } from '../../components/StatusBadge';
 import { companyVariantsAtom, showsCompanyOnCards } from '../../lib/companyVariants';
 import { attendDevice } from '../../lib/alarms';
 import { useDeviceType } from '../../lib/deviceTypes';
 import { deviceViewFamily } from '../../lib/devicesStore';
 import { useFormat } from '../../lib/format';
-import { attendanceFamily, pendingAlarmsAtom } from '../../lib/pendingAlarms';
+import { attendanceFamily, managerStatusFamily, pendingAlarmsAtom } from '../../lib/pendingAlarms';
 import { AlarmReasonText } from '../turns';
 import { STATUS_COLORS, statusColor } from '../../lib/status';
 
@@ -31,6 +33,7 @@ export function DeviceCard({ deviceId, company, actions }: { deviceId: string; c
   const [attending, setAttending] = useState(false);
   const attendance = useAtomValue(attendanceFamily(deviceId));
   const ulcerReason = useAtomValue(pendingAlarmsAtom).find((a) => a.deviceId === deviceId && a.kind === 'Ulcer Risk')?.reason;
+  const managerStatus = useAtomValue(managerStatusFamily(deviceId));
   const fmt = useFormat();
   const typeLabel = t(`deviceTypes.${view.deviceType}`, { defaultValue: view.deviceType });
   const showBed = info?.cardShowsBed ?? true;
@@ -123,6 +126,11 @@ export function DeviceCard({ deviceId, company, actions }: { deviceId: string; c
           {attendance.by
             ? t('alarmBanner.attendedBy', { time: fmt.dateTime(attendance.atMs), who: attendance.by })
             : t('alarmBanner.attendedAt', { time: fmt.dateTime(attendance.atMs) })}
+        </div>
+      ) : null}
+      {managerStatus ? (
+        <div className="device-card-manager-status">
+          <ManagerStatusText status={managerStatus} testId="card-manager-status" />
         </div>
       ) : null}
       {alarm ? (
