@@ -27,7 +27,7 @@ struct NewAlarm {
 }
 
 /// A turn row to write.
-#[derive(SurrealValue)]
+#[derive(SurrealValue, Clone)]
 struct NewTurn {
     id: String,
     turn: TurnLog,
