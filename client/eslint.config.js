@@ -23,7 +23,7 @@ export default tseslint.config(
       // The composition graph of the features; every other import between features is an error.
       'project/no-cross-feature-imports': [
         'error',
-        { compose: { 'device-page': ['clinical', 'view-options'], clinical: ['analysis', 'capture', 'patients'] } },
+        { compose: { 'device-page': ['clinical', 'view-options'], clinical: ['analysis', 'capture', 'patients'], ward: ['devices'] } },
       ],
     },
   },
