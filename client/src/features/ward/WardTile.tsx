@@ -91,6 +91,19 @@ export function WardTile({ tile, now, renderer, mapUnavailable, turnAction, alar
       onClick={open}
       onKeyDown={onKeyDown}
     >
+      <div className="ward-tile-head">
+        <span className="ward-bed" data-testid="ward-bed">
+          {tile.label}
+        </span>
+        {tile.hasClock && !offline ? (
+          <span className={`tier-chip tier-${tile.tier ?? 'ok'}`} data-testid="ward-tier">
+            {t(`pages.repositioning.tier.${tile.tier ?? 'ok'}`)}
+          </span>
+        ) : null}
+        <span className="ward-name" title={t(variants.seatingLabels ? 'variants.sit' : locationLabelKey(info?.location))}>
+          {tile.name}
+        </span>
+      </div>
       <div
         ref={slotRef}
         className="ward-tile-map"
@@ -101,7 +114,7 @@ export function WardTile({ tile, now, renderer, mapUnavailable, turnAction, alar
           <ul className="ward-members">
             {tile.members.map((m) => (
               <li key={m.id}>
-                <StatusBadge status={m.cardStatus} label={m.label} />
+                <StatusBadge status={m.cardStatus} label={m.role ? t(`pages.room.${m.role}`) : undefined} />
               </li>
             ))}
           </ul>
@@ -114,27 +127,22 @@ export function WardTile({ tile, now, renderer, mapUnavailable, turnAction, alar
         )}
       </div>
       <div className="ward-tile-body">
-        <div className="ward-tile-head">
-          <span className="ward-bed" data-testid="ward-bed">
-            {tile.label}
-          </span>
-          <span className="ward-name" title={t(variants.seatingLabels ? 'variants.sit' : locationLabelKey(info?.location))}>
-            {tile.name}
-          </span>
-        </div>
         <div className="ward-countdown" data-testid="ward-countdown">
           {offline ? (
             <StatusBadge status="Offline" />
-          ) : urgency === 'missing' ? (
+          ) : tile.alarm?.kind === 'Missing' ? null : urgency === 'missing' ? (
             <span className="ward-missing">{t('ward.missing')}</span>
           ) : !tile.hasClock ? (
             <StatusBadge status={tile.cardStatus} />
           ) : left === null ? (
             <span className="ward-countdown-none">{t('ward.countdown.nobody')}</span>
           ) : left === 0 ? (
-            <span>{t('ward.countdown.now')}</span>
+            <span className="ward-countdown-time">{t('ward.countdown.now')}</span>
           ) : (
-            <span>{t('ward.countdown.in', { time: fmt.duration(countdownShown(left)) })}</span>
+            <>
+              <span className="ward-countdown-label">{t('ward.countdown.next')}</span>{' '}
+              <span className="ward-countdown-time">{fmt.duration(countdownShown(left))}</span>
+            </>
           )}
         </div>
         <div className="ward-patient" data-testid="ward-patient">
@@ -148,20 +156,13 @@ export function WardTile({ tile, now, renderer, mapUnavailable, turnAction, alar
             ) : null}
           </div>
         ) : null}
-        <div className="ward-tile-state">
-          {tile.hasClock && !offline ? (
-            <span className={`tier-chip tier-${tile.tier ?? 'ok'}`} data-testid="ward-tier">
-              {t(`pages.repositioning.tier.${tile.tier ?? 'ok'}`)}
-            </span>
-          ) : null}
-          {!tile.alarm && attendance ? (
-            <span className="ward-attended" data-testid="ward-attended">
-              {attendance.by
-                ? t('alarmBanner.attendedBy', { time: fmt.time(attendance.atMs), who: attendance.by })
-                : t('alarmBanner.attendedAt', { time: fmt.time(attendance.atMs) })}
-            </span>
-          ) : null}
-        </div>
+        {!tile.alarm && attendance ? (
+          <div className="ward-attended" data-testid="ward-attended">
+            {attendance.by
+              ? t('alarmBanner.attendedBy', { time: fmt.time(attendance.atMs), who: attendance.by })
+              : t('alarmBanner.attendedAt', { time: fmt.time(attendance.atMs) })}
+          </div>
+        ) : null}
         {tile.alarm ? (
           <div className="ward-alarm" data-testid="ward-alarm">
             <span className="ward-alarm-kind">{t(`alarmBanner.kind.${alarmKind}`)}</span>

@@ -7,6 +7,7 @@ import type { DeviceTypeTable } from '../../lib/deviceTypes';
 import { typeInfo } from '../../lib/deviceTypes';
 import type { DeviceView } from '../../lib/devicesStore';
 import type { PendingAlarm } from '../../lib/pendingAlarms';
+import { roomMembers, type RoomRole } from '../../lib/roomSet';
 import type { ClockReading } from './useWardClocks';
 import { unitOf } from './unit';
 import { patientLabel, type OrderedTile } from './urgency';
@@ -19,7 +20,8 @@ export interface WardTileModel extends OrderedTile {
   /** The device whose live map the tile draws (a bed or seat itself); null for a room set, whose
    * members are listed instead. */
   mapDeviceId: string | null;
-  members: Array<{ id: string; label: string; cardStatus: CardStatus }>;
+  /** A room set's members with their role (bed, seat, floor). */
+  members: Array<{ id: string; role: RoomRole | null; cardStatus: CardStatus }>;
   hasClock: boolean;
   readAtMs: number;
   posture: string | null;
@@ -71,6 +73,7 @@ export function tileModel(
       .filter((a) => ids.has(a.deviceId))
       .sort((a, b) => Number(a.kind !== 'Missing') - Number(b.kind !== 'Missing') || a.raisedAtMs - b.raisedAtMs)[0] ?? null;
   const reading = clockFor(view, clocks);
+  const roles = new Map(roomMembers(view.device?.system?.devices).map((m) => [m.id, m.role]));
   const hasClock = Boolean(info?.repositioningClock) || members.some((m) => typeInfo(table, m.deviceType)?.repositioningClock);
   return {
     id: view.id,
@@ -80,7 +83,7 @@ export function tileModel(
     unit: view.device ? unitOf(view.device) : '',
     patient: patientLabel(view.device?.currentPatientName, initials),
     mapDeviceId: info?.frame ? view.id : null,
-    members: members.map((m) => ({ id: m.id, label: m.bed || m.name, cardStatus: m.cardStatus })),
+    members: members.map((m) => ({ id: m.id, role: roles.get(m.id) ?? null, cardStatus: m.cardStatus })),
     cardStatus: view.cardStatus,
     tier: hasClock ? (view.repositioning as RepositioningTier) : null,
     alarm: alarm ? { kind: alarm.kind, raisedAtMs: alarm.raisedAtMs } : null,

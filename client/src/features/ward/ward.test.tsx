@@ -110,11 +110,11 @@ describe('the ward board', () => {
     expect(within(fine).getByTestId('ward-patient')).toHaveTextContent('Ana María López');
     expect(within(fine).getByTestId('ward-posture')).toHaveTextContent('Left Lateral · 93 % sure');
     expect(within(fine).getByTestId('ward-tier')).toHaveTextContent('Position OK');
-    expect(within(fine).getByTestId('ward-countdown')).toHaveTextContent(/^Turn in (3 hrs?|2 hrs 59 mins)$/);
+    expect(within(fine).getByTestId('ward-countdown')).toHaveTextContent(/^Next turn in (3 hrs?|2 hrs 59 mins)$/);
     expect(within(tileOf('due')).getByTestId('ward-countdown')).toHaveTextContent('Turn now');
     // Missing: the alarm with its kind and age.
     const missing = tileOf('missing');
-    expect(within(missing).getByTestId('ward-countdown')).toHaveTextContent('Patient missing');
+    expect(within(missing).getByTestId('ward-alarm')).toHaveTextContent(/^Patient missing/);
     expect(within(missing).getByTestId('ward-alarm-age')).toHaveTextContent(/^waiting 1 min (29|3\d) secs?$/);
     // Each map slot is drawn by the one renderer, and its device's live maps are subscribed.
     expect(tiles().map((t) => within(t).getByTestId('ward-tile-map').dataset.attached)).toEqual(['missing', 'due', 'soon', 'east', 'fine', 'never']);
@@ -154,7 +154,7 @@ describe('the ward board', () => {
     const countdown = () => within(tileOf('soon')).getByTestId('ward-countdown').textContent ?? '';
     // "Turn in 2 mins 5 secs": the seconds it says are left.
     const left = () => {
-      const m = /^Turn in (?:(\d+) mins?)? ?(?:(\d+) secs?)?$/.exec(countdown());
+      const m = /^Next turn in (?:(\d+) mins?)? ?(?:(\d+) secs?)?$/.exec(countdown());
       return m ? Number(m[1] ?? 0) * 60 + Number(m[2] ?? 0) : NaN;
     };
     await waitFor(() => expect(left()).toBeGreaterThan(120));

@@ -13,18 +13,11 @@ import { deviceViewFamily } from '../../../lib/devicesStore';
 import { AlarmTable } from '../AlarmTable';
 import { DevicePageFrame, type DevicePageProps } from '../DevicePageFrame';
 import { formatNumber } from '../../../lib/format';
+import { roomMembers, type RoomRole } from '../../../lib/roomSet';
 import { forceReading } from '../frameMath';
 import { PresenceLogTable } from '../PresenceLogTable';
 import { usePresence } from '../useLiveFrame';
 import { useLiveSample } from '../useLiveSample';
-
-export const ROOM_ROLES = ['bed', 'seat', 'floor'] as const;
-export type RoomRole = (typeof ROOM_ROLES)[number];
-
-export function roomMembers(members: Array<string | { $oid: string }> | undefined): Array<{ role: RoomRole; id: string }> {
-  const ids = (members ?? []).map((m) => oidOf(m)).filter((m): m is string => m !== null);
-  return ROOM_ROLES.flatMap((role, i) => (ids[i] ? [{ role, id: ids[i] }] : []));
-}
 
 function MemberCard({ role, id }: { role: RoomRole; id: string }) {
   const { t, i18n } = useTranslation();
