@@ -93,9 +93,9 @@ export async function run({ base, page, test, artifacts, login }) {
     const bed = list.find((t) => t.text.includes('Bed 101-A'));
     ok(`the demo bed: "${bed.text}"`);
     // Readable from 3 m: the bed label and the countdown are large, and nothing overflows a tile.
-    const sizes = await page.$eval(TILE, (el) => ({
-      label: parseFloat(getComputedStyle(el.querySelector('[data-testid="ward-bed"]')).fontSize),
-      countdown: parseFloat(getComputedStyle(el.querySelector('[data-testid="ward-countdown"]')).fontSize),
+    const sizes = await page.$eval('.ward-countdown-time', (time) => ({
+      label: parseFloat(getComputedStyle(time.closest('[data-testid="ward-tile"]').querySelector('[data-testid="ward-bed"]')).fontSize),
+      countdown: parseFloat(getComputedStyle(time).fontSize),
     }));
     if (sizes.label < 40 || sizes.countdown < 28) throw new Error(`wall text too small: ${JSON.stringify(sizes)}`);
     const cut = await page.$$eval(`${TILE}, ${TILE} .ward-tile-body`, (els) => els.filter((el) => el.scrollHeight > el.clientHeight + 1).length);

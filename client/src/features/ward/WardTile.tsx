@@ -82,7 +82,7 @@ export function WardTile({ tile, now, renderer, mapUnavailable, turnAction, alar
     <article
       role="button"
       tabIndex={0}
-      className={`ward-tile urgency-${urgency}${tile.alarm ? ' has-alarm' : ''}`}
+      className={`ward-tile urgency-${urgency}${tile.alarm ? ' has-alarm' : ''}${tile.mapDeviceId ? '' : ' no-map'}`}
       data-testid="ward-tile"
       data-device-id={tile.id}
       data-urgency={urgency}
@@ -95,37 +95,26 @@ export function WardTile({ tile, now, renderer, mapUnavailable, turnAction, alar
         <span className="ward-bed" data-testid="ward-bed">
           {tile.label}
         </span>
-        {tile.hasClock && !offline ? (
-          <span className={`tier-chip tier-${tile.tier ?? 'ok'}`} data-testid="ward-tier">
-            {t(`pages.repositioning.tier.${tile.tier ?? 'ok'}`)}
-          </span>
-        ) : null}
         <span className="ward-name" title={t(variants.seatingLabels ? 'variants.sit' : locationLabelKey(info?.location))}>
           {tile.name}
         </span>
       </div>
-      <div
-        ref={slotRef}
-        className="ward-tile-map"
-        data-testid="ward-tile-map"
-        style={frame ? { aspectRatio: `${frame.cols} / ${frame.rows}` } : undefined}
-      >
-        {!tile.mapDeviceId ? (
-          <ul className="ward-members">
-            {tile.members.map((m) => (
-              <li key={m.id}>
-                <StatusBadge status={m.cardStatus} label={m.role ? t(`pages.room.${m.role}`) : undefined} />
-              </li>
-            ))}
-          </ul>
-        ) : offline ? (
-          <span className="ward-map-note">{t('ward.map.offline')}</span>
-        ) : mapUnavailable ? (
-          <span className="ward-map-note">{t('view.unavailable')}</span>
-        ) : (
-          <span className="ward-map-note ward-map-waiting">{t('device.noLiveData')}</span>
-        )}
-      </div>
+      {tile.mapDeviceId ? (
+        <div
+          ref={slotRef}
+          className="ward-tile-map"
+          data-testid="ward-tile-map"
+          style={frame ? { aspectRatio: `${frame.cols} / ${frame.rows}` } : undefined}
+        >
+          {offline ? (
+            <span className="ward-map-note">{t('ward.map.offline')}</span>
+          ) : mapUnavailable ? (
+            <span className="ward-map-note">{t('view.unavailable')}</span>
+          ) : (
+            <span className="ward-map-note ward-map-waiting">{t('device.noLiveData')}</span>
+          )}
+        </div>
+      ) : null}
       <div className="ward-tile-body">
         <div className="ward-countdown" data-testid="ward-countdown">
           {offline ? (
@@ -141,10 +130,19 @@ export function WardTile({ tile, now, renderer, mapUnavailable, turnAction, alar
           ) : (
             <>
               <span className="ward-countdown-label">{t('ward.countdown.next')}</span>{' '}
-              <span className="ward-countdown-time">{fmt.duration(countdownShown(left))}</span>
+              <span className="ward-countdown-time">{fmt.narrowDuration(countdownShown(left))}</span>
             </>
           )}
         </div>
+        {tile.members.length ? (
+          <ul className="ward-members" data-testid="ward-members">
+            {tile.members.map((m) => (
+              <li key={m.id}>
+                <StatusBadge status={m.cardStatus} label={m.role ? t(`pages.room.${m.role}`) : undefined} />
+              </li>
+            ))}
+          </ul>
+        ) : null}
         <div className="ward-patient" data-testid="ward-patient">
           {tile.patient ?? <span className="muted">{t('bedside.free')}</span>}
         </div>
@@ -155,6 +153,11 @@ export function WardTile({ tile, now, renderer, mapUnavailable, turnAction, alar
               <span className="muted"> · {t('ward.confidence', { value: fmt.number(tile.postureConfidence * 100, 0) })}</span>
             ) : null}
           </div>
+        ) : null}
+        {tile.hasClock && !offline && urgency !== 'missing' ? (
+          <span className={`tier-chip tier-${tile.tier ?? 'ok'}`} data-testid="ward-tier">
+            {t(`pages.repositioning.tier.${tile.tier ?? 'ok'}`)}
+          </span>
         ) : null}
         {!tile.alarm && attendance ? (
           <div className="ward-attended" data-testid="ward-attended">

@@ -110,7 +110,7 @@ describe('the ward board', () => {
     expect(within(fine).getByTestId('ward-patient')).toHaveTextContent('Ana María López');
     expect(within(fine).getByTestId('ward-posture')).toHaveTextContent('Left Lateral · 93 % sure');
     expect(within(fine).getByTestId('ward-tier')).toHaveTextContent('Position OK');
-    expect(within(fine).getByTestId('ward-countdown')).toHaveTextContent(/^Next turn in (3 hrs?|2 hrs 59 mins)$/);
+    expect(within(fine).getByTestId('ward-countdown')).toHaveTextContent(/^Next turn in (3h|2h 59m)$/);
     expect(within(tileOf('due')).getByTestId('ward-countdown')).toHaveTextContent('Turn now');
     // Missing: the alarm with its kind and age.
     const missing = tileOf('missing');
@@ -152,9 +152,9 @@ describe('the ward board', () => {
     vi.useFakeTimers({ shouldAdvanceTime: true });
     await setup();
     const countdown = () => within(tileOf('soon')).getByTestId('ward-countdown').textContent ?? '';
-    // "Turn in 2 mins 5 secs": the seconds it says are left.
+    // "Next turn in 2m 5s": the seconds it says are left.
     const left = () => {
-      const m = /^Next turn in (?:(\d+) mins?)? ?(?:(\d+) secs?)?$/.exec(countdown());
+      const m = /^Next turn in (?:(\d+)m)? ?(?:(\d+)s)?$/.exec(countdown());
       return m ? Number(m[1] ?? 0) * 60 + Number(m[2] ?? 0) : NaN;
     };
     await waitFor(() => expect(left()).toBeGreaterThan(120));
