@@ -90,7 +90,7 @@ export async function run({ base, page, test, artifacts, login }) {
     if (offline.length < EXTRA_BEDS) throw new Error(`${offline.length} offline tiles`);
     for (const t of offline) if (/Position OK/.test(t.text)) throw new Error(`an offline tile says Position OK: ${t.text}`);
     ok(`the ${offline.length} never-connected beds read "${offline[0].text}"`);
-    const bed = list.find((t) => t.text.includes('Bed 101-A'));
+    const bed = list.find((t) => t.text.startsWith('101 · A'));
     ok(`the demo bed: "${bed.text}"`);
     // Readable from 3 m: the bed label and the countdown are large, and nothing overflows a tile.
     const sizes = await page.$eval('.ward-countdown-time', (time) => ({
