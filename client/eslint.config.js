@@ -29,6 +29,7 @@ export default tseslint.config(
             clinical: ['analysis', 'capture', 'patients'],
             'alarm-banner': ['turns'],
             devices: ['turns'],
+            ward: ['devices', 'turns'],
           },
         },
       ],

@@ -227,7 +227,7 @@ async fn bodies_over_the_limit_are_413_and_bad_json_400_never_500() {
 
 /// The calls only administrators may make (spec §9 and the hub's own: audit log, secret
 /// rotation), by method and documented path.
-const ADMINISTRATOR_ROUTES: [(&str, &str); 17] = [
+const ADMINISTRATOR_ROUTES: [(&str, &str); 18] = [
     ("POST", "/api/auth/signup"),
     ("GET", "/api/auth/companies"),
     ("GET", "/api/auth/companiesname"),
@@ -245,6 +245,7 @@ const ADMINISTRATOR_ROUTES: [(&str, &str); 17] = [
     ("PUT", "/api/alarmManager"),
     ("GET", "/api/alarmManager/deadLetters"),
     ("POST", "/api/alarmManager/deadLetters/{id}/resend"),
+    ("PUT", "/api/wardSettings"),
 ];
 
 #[tokio::test]

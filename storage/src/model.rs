@@ -32,6 +32,13 @@ pub struct CompanyVariants {
     pub seating_labels: bool,
 }
 
+/// The ward board's settings of a company (issue 23), set by its administrators.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, SurrealValue)]
+pub struct WardSettings {
+    /// Patients are named by their initials on the board ("A. M. L."), not in full.
+    pub patient_initials: bool,
+}
+
 /// What login needs about a user.
 #[derive(Debug, Clone, PartialEq, SurrealValue)]
 pub struct UserCredentials {

@@ -52,6 +52,23 @@ async fn company_variants_default_off_and_switch_for_one_company_only() {
 }
 
 #[tokio::test]
+async fn ward_settings_default_to_full_names_and_switch_for_one_company_only() {
+    use crate::model::WardSettings;
+    let (store, a) = store_with_company().await;
+    let b = store.hub_wide().companies().create("Other", "").await.unwrap();
+    assert_eq!(store.company(&a).profile().ward_settings().await.unwrap(), WardSettings { patient_initials: false });
+    let initials = WardSettings { patient_initials: true };
+    store.company(&a).profile().set_ward_settings(&initials).await.unwrap();
+    assert_eq!(store.company(&a).profile().ward_settings().await.unwrap(), initials);
+    assert_eq!(store.company(&b).profile().ward_settings().await.unwrap(), WardSettings::default());
+    // The variants and the branding are other settings.
+    let v = store.hub_wide().companies().get(&a).await.unwrap().unwrap().variants;
+    assert_eq!(v, crate::model::CompanyVariants::default());
+    assert!(matches!(store.company("missing").profile().ward_settings().await, Err(StoreError::NotFound)));
+    assert!(matches!(store.company("missing").profile().set_ward_settings(&initials).await, Err(StoreError::NotFound)));
+}
+
+#[tokio::test]
 async fn companies_stored_before_the_variant_fields_read_as_all_off() {
     let store = Store::memory().await.unwrap();
     // A database from before the variant fields: drop their definitions, store a company, and

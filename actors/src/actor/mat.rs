@@ -34,7 +34,7 @@ use mat_core::machine::alarm::{AlarmId, AlarmOutput, AttendError};
 use mat_core::machine::capture::{CaptureOutput, CaptureRefusal, CaptureRequest};
 use mat_core::machine::device_log::LogOutput;
 use mat_core::machine::mat::{BehaviourConfig, DeviceStatus, MatConfig, MatMachine, MatOutput, RecordedTurn, RepositioningView, TurnRefusal};
-use mat_core::machine::posture::Posture;
+use mat_core::machine::posture::{Posture, PostureReading};
 use mat_core::machine::wall_clock::WallClock;
 use mat_core::machine::presence::Presence;
 use mat_core::machine::streaming::StreamRefusal;
@@ -85,6 +85,8 @@ pub enum MatMsg {
     SetRepositioningInterval(Duration),
     /// The repositioning clock as the device page shows it (`None`: the type has none).
     GetRepositioning(RpcReplyPort<Option<RepositioningView>>),
+    /// The latest posture reading (`None`: nobody present, or the type reads none); the ward board.
+    GetPosture(RpcReplyPort<Option<PostureReading>>),
     /// The tare subtracted from the mat's frames (`None`: none yet, or no maps).
     GetTare(RpcReplyPort<Option<Tare>>),
     /// An administrator zeroes the empty mat.
@@ -214,6 +216,7 @@ impl Actor for MatActor {
                 | MatMsg::Tick
                 | MatMsg::StreamingRemaining(_)
                 | MatMsg::GetRepositioning(_)
+                | MatMsg::GetPosture(_)
                 | MatMsg::GetTare(_)
                 | MatMsg::SetParent(_)
         );
@@ -273,6 +276,9 @@ impl Actor for MatActor {
             MatMsg::SetRepositioningInterval(interval) => state.machine.set_repositioning_interval(now, interval),
             MatMsg::GetRepositioning(reply) => {
                 let _ = reply.send(state.machine.repositioning(now));
+            }
+            MatMsg::GetPosture(reply) => {
+                let _ = reply.send(state.machine.posture());
             }
             MatMsg::GetTare(reply) => {
                 let _ = reply.send(state.machine.tare().cloned());

@@ -898,6 +898,41 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/wardBoard": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The ward board's clocks: every repositioning clock of the company (interval, tier, seconds to the next turn) with the latest posture and its confidence */
+        get: operations["GET /api/wardBoard"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/wardSettings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The company's ward board settings (patients' names in full or as initials) */
+        get: operations["GET /api/wardSettings"];
+        /** Set the company's ward board settings (audited) */
+        put: operations["PUT /api/wardSettings"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -2206,6 +2241,36 @@ export interface components {
             fitness: boolean;
             hideCentreOfPressure: boolean;
             seatingLabels: boolean;
+        };
+        /** @description One device's clock and posture, as a ward tile shows them. */
+        WardClockJson: {
+            deviceId: components["schemas"]["Oid"];
+            /**
+             * Format: uint64
+             * @description Whole seconds until the next turn is due (0 once due), `null` while nobody lies on the mat.
+             */
+            dueInSeconds: number | null;
+            /**
+             * Format: uint64
+             * @description The repositioning interval set for the patient, minutes.
+             */
+            intervalMinutes: number;
+            /**
+             * @description The latest posture (`Supine`, `Prone`, `Left Lateral`, `Right Lateral`, `Seated`,
+             *     `No Supine`), `null` while nobody is present.
+             */
+            posture: string | null;
+            /**
+             * Format: float
+             * @description Calibrated probability, 0–1, that the posture is right.
+             */
+            postureConfidence: number | null;
+            tier: components["schemas"]["RepositioningTier"];
+        };
+        /** @description The company's ward board settings, as the board reads them and an administrator sends them. */
+        WardSettingsJson: {
+            /** @description Patients are named by their initials on the board ("A. M. L."), not in full. */
+            patientInitials: boolean;
         };
         /** @description A section of the analysis report. Each is one page, in this order. */
         Widget: "mainPage" | "pressureMap" | "results" | "histogram" | "notes";
@@ -3945,6 +4010,78 @@ export interface operations {
                 };
             };
             401: components["responses"]["Error"];
+        };
+    };
+    "GET /api/wardBoard": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WardClockJson"][];
+                };
+            };
+            401: components["responses"]["Error"];
+        };
+    };
+    "GET /api/wardSettings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WardSettingsJson"];
+                };
+            };
+            401: components["responses"]["Error"];
+            404: components["responses"]["Error"];
+        };
+    };
+    "PUT /api/wardSettings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WardSettingsJson"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WardSettingsJson"];
+                };
+            };
+            400: components["responses"]["Error"];
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+            404: components["responses"]["Error"];
+            413: components["responses"]["Error"];
         };
     };
 }

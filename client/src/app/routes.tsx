@@ -22,6 +22,7 @@ import { AlarmManagerPage } from '../features/alarm-manager';
 import { DeviceAdminActions } from '../features/device-admin';
 import { BrandingPage } from '../features/branding';
 import { DeviceSettingsPage } from '../features/device-settings';
+import { WardBoardLink, WardBoardPage, type WardRendererFactory } from '../features/ward';
 
 const deviceActions: DeviceActions = (device) => <DeviceAdminActions device={device} />;
 
@@ -60,7 +61,7 @@ function Fallback() {
   return <Navigate to="/" replace />;
 }
 
-export function AppRoutes({ createRenderer }: { createRenderer?: RendererFactory }) {
+export function AppRoutes({ createRenderer, createWardRenderer }: { createRenderer?: RendererFactory; createWardRenderer?: WardRendererFactory }) {
   const table = useAtomValue(deviceTypesAtom);
   return (
     <Routes>
@@ -71,11 +72,14 @@ export function AppRoutes({ createRenderer }: { createRenderer?: RendererFactory
           caseSensitive
           element={
             <DevicesPage
+              headerActions={<WardBoardLink />}
               leadingCard={<AdminPanelCard />}
               cardActions={deviceActions}
             />
           }
         />
+        <Route path="/ward" caseSensitive element={<WardBoardPage createRenderer={createWardRenderer} />} />
+        <Route path="/ward/:unit" caseSensitive element={<WardBoardPage createRenderer={createWardRenderer} />} />
         <Route path="/adminPanel" caseSensitive element={<AdminPanelPage />} />
         <Route path="/adminPanel/auditLog" caseSensitive element={<AuditLogPage />} />
         <Route path="/adminPanel/alarmManager" caseSensitive element={<AlarmManagerPage />} />

@@ -53,6 +53,7 @@ describe('numbers, dates and units follow the user’s language', () => {
     expect(formatDuration(3_605, 'en')).toBe('1 hr 5 secs');
     expect(formatDuration(0, 'en')).toBe('0 secs');
     expect(formatDuration(125, 'es')).toBe('2 min 5 s');
+    expect(formatDuration(7_140, 'en', 'narrow')).toBe('1h 59m');
     expect(formatDuration(-1, 'en')).toBe('—');
   });
 });

@@ -81,8 +81,9 @@ export function formatBirthDate(unixSeconds: number, lng: string): string {
   return formatDate(unixSeconds * 1000, lng, 'UTC');
 }
 
-/** A duration (spec §9: attend time as days, hours, minutes, seconds), largest units first. */
-export function formatDuration(totalSeconds: number, lng: string): string {
+/** A duration (spec §9: attend time as days, hours, minutes, seconds), largest units first;
+ * `narrow` units ("1h 5m") where room is short (the ward board's countdown). */
+export function formatDuration(totalSeconds: number, lng: string, unitDisplay: 'short' | 'narrow' = 'short'): string {
   if (!Number.isFinite(totalSeconds) || totalSeconds < 0) return '—';
   const s = Math.floor(totalSeconds);
   const parts: Array<[number, 'day' | 'hour' | 'minute' | 'second']> = [
@@ -94,7 +95,7 @@ export function formatDuration(totalSeconds: number, lng: string): string {
   const locale = localeOf(lng);
   const shown = parts.filter(([n], i) => n > 0 || (i === parts.length - 1 && s === 0));
   return shown
-    .map(([n, unit]) => new Intl.NumberFormat(locale, { style: 'unit', unit, unitDisplay: 'short' }).format(n))
+    .map(([n, unit]) => new Intl.NumberFormat(locale, { style: 'unit', unit, unitDisplay }).format(n))
     .join(' ');
 }
 
@@ -111,5 +112,6 @@ export function useFormat() {
     date: (value: Date | number) => formatDate(value, lng),
     birthDate: (unixSeconds: number) => formatBirthDate(unixSeconds, lng),
     duration: (seconds: number) => formatDuration(seconds, lng),
+    narrowDuration: (seconds: number) => formatDuration(seconds, lng, 'narrow'),
   };
 }

@@ -7,6 +7,7 @@ import { AppRoutes } from '../app/routes';
 import { deviceTypesAtom } from '../lib/deviceTypes';
 import { createAppStore } from '../lib/devicesStore';
 import type { HeatMapRenderer } from '../lib/heatmap/renderer';
+import type { WardRendererFactory } from '../features/ward';
 import { initI18nWithResources } from '../lib/i18n';
 import { LiveMapStore } from '../lib/liveMaps';
 import { bindSessionStore } from '../lib/session';
@@ -32,6 +33,21 @@ export function fakeSocket(): ManagedSocket & { [k: string]: ReturnType<typeof v
   };
 }
 
+/** The ward board's one map renderer, recording which device's map goes on which slot (jsdom
+ * has no WebGL). */
+export const fakeWardRenderer: WardRendererFactory = () =>
+  Promise.resolve({
+    kind: 'none',
+    attach: (deviceId: string, slot: HTMLElement) => {
+      slot.dataset.attached = deviceId;
+      return () => {
+        delete slot.dataset.attached;
+      };
+    },
+    relayout: () => {},
+    destroy: () => {},
+  });
+
 export const fakeRenderer = () =>
   Promise.resolve<HeatMapRenderer>({ kind: 'canvas2d', draw: vi.fn(), destroy: vi.fn() });
 
@@ -53,7 +69,7 @@ export async function renderApp(
   const utils = render(
     <AppProviders store={store} i18n={i18n} liveMaps={liveMaps} createSocket={opts.createSocket ?? (() => socket)}>
       <MemoryRouter initialEntries={[{ pathname: path, state: opts.state }]}>
-        <AppRoutes createRenderer={fakeRenderer} />
+        <AppRoutes createRenderer={fakeRenderer} createWardRenderer={fakeWardRenderer} />
         <LocationProbe />
       </MemoryRouter>
     </AppProviders>,

@@ -30,6 +30,7 @@ pub mod state;
 pub mod static_files;
 pub mod tare;
 pub mod turns;
+pub mod ward;
 pub mod ws_upgrade;
 
 use std::net::SocketAddr;
@@ -89,6 +90,9 @@ pub fn api(state: &Arc<AppState>) -> Api {
     api_route!(api, s, GET, d, User, "devices", "/api/device/{id}/tare", "The mat's tare: the idle level subtracted from its frames", tare::get, "api" / "device" / String / "tare"; doc.json::<tare::TareJson>(200).errors(&[503]));
     api_route!(api, s, POST, d, Admin, "devices", "/api/device/{id}/tare", "Zero the empty mat: its latest empty frames become its idle level (refused while someone lies on it)", tare::zero, "api" / "device" / String / "tare"; doc.json::<tare::TareJson>(200).errors(&[409, 503]));
     api_route!(api, s, GET, d, User, "devices", "/api/device/obtainList/{company}/{type}/{x}", "The company's devices of a type; x: page of 10, 0 for all", devices::obtain_list, "api" / "device" / "obtainList" / String / String / String; doc.param::<DeviceType>("type").param_with("x", devices::page_or_all_schema).json::<Vec<devices::DeviceJson>>(200).errors(&[400]));
+    api_route!(api, s, GET, d, User, "devices", "/api/wardBoard", "The ward board's clocks: every repositioning clock of the company (interval, tier, seconds to the next turn) with the latest posture and its confidence", ward::clocks, "api" / "wardBoard"; doc.json::<Vec<ward::WardClockJson>>(200));
+    api_route!(api, s, GET, d, User, "company", "/api/wardSettings", "The company's ward board settings (patients' names in full or as initials)", ward::settings, "api" / "wardSettings"; doc.json::<ward::WardSettingsJson>(200).errors(&[404]));
+    api_route!(api, s, PUT, d, Admin, "company", "/api/wardSettings", "Set the company's ward board settings (audited)", ward::set_settings, "api" / "wardSettings"; doc.body::<ward::WardSettingsJson>().json::<ward::WardSettingsJson>(200).errors(&[404]));
     api_route!(api, s, GET, d, User, "devices", "/api/ForceDeviceApi/{id}", "A Force Mat's four channels and their sum", devices::force_values, "api" / "ForceDeviceApi" / String; doc.json::<devices::ForceValues>(200).errors(&[400]));
     api_route!(api, s, GET, d, User, "devices", "/api/standard/pressureMapLogs/{serial}", "A device's latest pressure map", devices::pressure_map_log, "api" / "standard" / "pressureMapLogs" / String; doc.json::<devices::PressureMapLog>(200));
     api_route!(api, s, POST, d, Admin, "devices", "/api/device/{id}/secret", "Rotate a device's secret; answers the new one once (the old one stops working, a connected device is disconnected)", device_secrets::rotate, "api" / "device" / String / "secret"; doc.json::<registration::RegisteredDevice>(200).errors(&[409]));

@@ -4,7 +4,7 @@
 use surrealdb::Surreal;
 use surrealdb::engine::any::Any;
 
-use crate::model::{Company, CompanyBranding, CompanyVariants};
+use crate::model::{Company, CompanyBranding, CompanyVariants, WardSettings};
 use crate::retry::retrying;
 use crate::{StoreError, new_id};
 
@@ -109,6 +109,35 @@ impl Profile<'_> {
                 .bind(("name", company_name.to_owned()))
                 .bind(("address", address.to_owned()))
                 .bind(("logo", logo.map(str::to_owned)))
+                .await?;
+            let updated: Vec<String> = response.take(0)?;
+            if updated.is_empty() { Err(StoreError::NotFound) } else { Ok(()) }
+        })
+        .await
+    }
+
+    /// The ward board's settings; `NotFound` for an unknown company. A company stored before
+    /// they existed reads as the default (names in full).
+    pub async fn ward_settings(&self) -> Result<WardSettings, StoreError> {
+        let mut response = self
+            .db
+            .query("SELECT VALUE { patient_initials: ward_patient_initials ?? false } FROM type::record('company', $id)")
+            .bind(("id", self.company.to_owned()))
+            .await?;
+        response.take::<Vec<WardSettings>>(0)?.into_iter().next().ok_or(StoreError::NotFound)
+    }
+
+    /// Sets the ward board's settings (its administrators); `NotFound` for an unknown company.
+    pub async fn set_ward_settings(&self, settings: &WardSettings) -> Result<(), StoreError> {
+        retrying(|| async move {
+            let mut response = self
+                .db
+                .query(
+                    "UPDATE type::record('company', $id) SET ward_patient_initials = $initials WHERE id != NONE \
+                     RETURN VALUE record::id(id)",
+                )
+                .bind(("id", self.company.to_owned()))
+                .bind(("initials", settings.patient_initials))
                 .await?;
             let updated: Vec<String> = response.take(0)?;
             if updated.is_empty() { Err(StoreError::NotFound) } else { Ok(()) }

@@ -1,2 +1,3 @@
 //! Public surface of the devices feature.
 export { DevicesPage } from './DevicesPage';
+export { useDevicesSync } from './useDevicesSync';

@@ -1,0 +1,185 @@
+//! One bed, seat or room set on the ward board: its live map (drawn by the board's one WebGL
+//! canvas over the tile's map slot), bed label, patient, posture with confidence, the countdown to
+//! the next turn, the tier colour, a waiting alarm's kind and age with Attend (the banner's call,
+//! `lib/alarms`), Missing and Offline. The whole tile opens the device's page.
+//!
+//! Two slots are left for issue 23's other items, filled by the app when they exist: `turnAction`
+//! (recording "Patient turned") and `alarmReason` (why an Ulcer Risk alarm was raised).
+
+import { useAtomValue, useStore } from 'jotai';
+import { useLayoutEffect, useRef, useState, type KeyboardEvent, type MouseEvent, type ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useNavigate } from 'react-router-dom';
+import { StatusBadge } from '../../components/StatusBadge';
+import { locationLabelKey } from '../../components/DeviceSettingsFields';
+import { attendDevice } from '../../lib/alarms';
+import { companyVariantsAtom } from '../../lib/companyVariants';
+import { useDeviceType } from '../../lib/deviceTypes';
+import { deviceViewFamily } from '../../lib/devicesStore';
+import { useFormat } from '../../lib/format';
+import { attendanceFamily } from '../../lib/pendingAlarms';
+import type { WardTileModel } from './tiles';
+import { countdownShown, secondsLeft, urgencyOf } from './urgency';
+import type { WardMapRenderer } from './wardRenderer';
+
+export interface WardTileProps {
+  tile: WardTileModel;
+  now: number;
+  renderer: WardMapRenderer | null;
+  /** Whether the renderer failed (no WebGL): the map slot says so. */
+  mapUnavailable: boolean;
+  /** Slot: the "Patient turned" action for this device (issue 23, item 3). */
+  turnAction?: ReactNode;
+  /** Slot: the reason of the device's Ulcer Risk alarm (issue 23, item 3). */
+  alarmReason?: ReactNode;
+}
+
+export function WardTile({ tile, now, renderer, mapUnavailable, turnAction, alarmReason }: WardTileProps) {
+  const { t } = useTranslation();
+  const fmt = useFormat();
+  const store = useStore();
+  const navigate = useNavigate();
+  const view = useAtomValue(deviceViewFamily(tile.id));
+  const info = useDeviceType(tile.deviceType);
+  const attendance = useAtomValue(attendanceFamily(tile.id));
+  const variants = useAtomValue(companyVariantsAtom);
+  const slotRef = useRef<HTMLDivElement>(null);
+  const [attending, setAttending] = useState(false);
+  const urgency = urgencyOf(tile);
+  const offline = tile.cardStatus === 'Offline';
+  const typeLabel = t(`deviceTypes.${tile.deviceType}`, { defaultValue: tile.deviceType });
+  const frame = info?.frame ?? null;
+
+  useLayoutEffect(() => {
+    const slot = slotRef.current;
+    if (!renderer || !slot || !tile.mapDeviceId) return;
+    return renderer.attach(tile.mapDeviceId, slot);
+  }, [renderer, tile.mapDeviceId]);
+
+  const open = () => {
+    if (!info?.route) return;
+    navigate(info.route, { state: { device: view.device ?? { _id: { $oid: tile.id }, name: tile.name, deviceType: tile.deviceType } } });
+  };
+  const onKeyDown = (e: KeyboardEvent) => {
+    if (e.target !== e.currentTarget) return;
+    if (e.key === 'Enter' || e.key === ' ') {
+      e.preventDefault();
+      open();
+    }
+  };
+  const attend = async (e: MouseEvent) => {
+    e.stopPropagation();
+    setAttending(true);
+    await attendDevice(store, tile.id, typeLabel);
+    setAttending(false);
+  };
+
+  const left = offline ? null : secondsLeft(tile.dueInSeconds, tile.readAtMs, now);
+  const waited = tile.alarm ? Math.max(0, Math.floor((now - tile.alarm.raisedAtMs) / 1000)) : 0;
+  const alarmKind = tile.alarm?.kind === 'Missing' ? 'missing' : 'ulcerRisk';
+
+  return (
+    <article
+      role="button"
+      tabIndex={0}
+      className={`ward-tile urgency-${urgency}${tile.alarm ? ' has-alarm' : ''}${tile.mapDeviceId ? '' : ' no-map'}`}
+      data-testid="ward-tile"
+      data-device-id={tile.id}
+      data-urgency={urgency}
+      data-alarm={tile.alarm?.kind ?? ''}
+      aria-label={`${tile.label} · ${t(`ward.urgency.${urgency}`)}`}
+      onClick={open}
+      onKeyDown={onKeyDown}
+    >
+      <div className="ward-tile-head">
+        <span className="ward-bed" data-testid="ward-bed">
+          {tile.label}
+        </span>
+        <span className="ward-name" title={t(variants.seatingLabels ? 'variants.sit' : locationLabelKey(info?.location))}>
+          {tile.name}
+        </span>
+      </div>
+      {tile.mapDeviceId ? (
+        <div
+          ref={slotRef}
+          className="ward-tile-map"
+          data-testid="ward-tile-map"
+          style={frame ? { aspectRatio: `${frame.cols} / ${frame.rows}` } : undefined}
+        >
+          {offline ? (
+            <span className="ward-map-note">{t('ward.map.offline')}</span>
+          ) : mapUnavailable ? (
+            <span className="ward-map-note">{t('view.unavailable')}</span>
+          ) : (
+            <span className="ward-map-note ward-map-waiting">{t('device.noLiveData')}</span>
+          )}
+        </div>
+      ) : null}
+      <div className="ward-tile-body">
+        <div className="ward-countdown" data-testid="ward-countdown">
+          {offline ? (
+            <StatusBadge status="Offline" />
+          ) : tile.alarm?.kind === 'Missing' ? null : urgency === 'missing' ? (
+            <span className="ward-missing">{t('ward.missing')}</span>
+          ) : !tile.hasClock ? (
+            <StatusBadge status={tile.cardStatus} />
+          ) : left === null ? (
+            <span className="ward-countdown-none">{t('ward.countdown.nobody')}</span>
+          ) : left === 0 ? (
+            <span className="ward-countdown-time">{t('ward.countdown.now')}</span>
+          ) : (
+            <>
+              <span className="ward-countdown-label">{t('ward.countdown.next')}</span>{' '}
+              <span className="ward-countdown-time">{fmt.narrowDuration(countdownShown(left))}</span>
+            </>
+          )}
+        </div>
+        {tile.members.length ? (
+          <ul className="ward-members" data-testid="ward-members">
+            {tile.members.map((m) => (
+              <li key={m.id}>
+                <StatusBadge status={m.cardStatus} label={m.role ? t(`pages.room.${m.role}`) : undefined} />
+              </li>
+            ))}
+          </ul>
+        ) : null}
+        <div className="ward-patient" data-testid="ward-patient">
+          {tile.patient ?? <span className="muted">{t('bedside.free')}</span>}
+        </div>
+        {tile.posture && !offline ? (
+          <div className="ward-posture" data-testid="ward-posture">
+            {t(`pages.position.${tile.posture}`, { defaultValue: tile.posture })}
+            {tile.postureConfidence != null ? (
+              <span className="muted"> · {t('ward.confidence', { value: fmt.number(tile.postureConfidence * 100, 0) })}</span>
+            ) : null}
+          </div>
+        ) : null}
+        {tile.hasClock && !offline && urgency !== 'missing' ? (
+          <span className={`tier-chip tier-${tile.tier ?? 'ok'}`} data-testid="ward-tier">
+            {t(`pages.repositioning.tier.${tile.tier ?? 'ok'}`)}
+          </span>
+        ) : null}
+        {!tile.alarm && attendance ? (
+          <div className="ward-attended" data-testid="ward-attended">
+            {attendance.by
+              ? t('alarmBanner.attendedBy', { time: fmt.time(attendance.atMs), who: attendance.by })
+              : t('alarmBanner.attendedAt', { time: fmt.time(attendance.atMs) })}
+          </div>
+        ) : null}
+        {tile.alarm ? (
+          <div className="ward-alarm" data-testid="ward-alarm">
+            <span className="ward-alarm-kind">{t(`alarmBanner.kind.${alarmKind}`)}</span>
+            <span className="ward-alarm-age" data-testid="ward-alarm-age">
+              {t('alarmBanner.waiting', { time: fmt.duration(waited) })}
+            </span>
+            {alarmReason}
+            <button type="button" className="btn btn-attend" data-testid="ward-attend" onClick={attend} disabled={attending}>
+              {t('pages.attend')}
+            </button>
+          </div>
+        ) : null}
+        {turnAction}
+      </div>
+    </article>
+  );
+}

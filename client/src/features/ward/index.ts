@@ -1,0 +1,4 @@
+//! Public surface of the ward board feature.
+export { WardBoardPage } from './WardBoardPage';
+export { WardBoardLink } from './WardBoardLink';
+export type { WardRendererFactory } from './wardRenderer';

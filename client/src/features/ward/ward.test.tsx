@@ -1,0 +1,205 @@
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { applyDeviceConf } from '../../lib/devicesStore';
+import { addPendingAlarm } from '../../lib/pendingAlarms';
+import { renderApp, stubFetch } from '../../test/renderApp';
+
+const oid = ($oid: string) => ({ $oid });
+const device = (id: string, bed: string, over: Record<string, unknown> = {}) => ({
+  _id: oid(id),
+  name: `BED-${bed}`,
+  bed,
+  room: `R${bed}`,
+  building: 'North',
+  floor: '2',
+  deviceType: 'Mattress Mat IoT',
+  hardwareSerial: `SN-${id}`,
+  company: 'c1',
+  currentPatient: null,
+  currentPatientName: null,
+  numberOfSubdevices: 0,
+  system: { devices: [] },
+  ...over,
+});
+const DEVICES = [
+  device('fine', '101', { currentPatient: 'p1', currentPatientName: 'Ana María López' }),
+  device('due', '102'),
+  device('never', '103'),
+  device('missing', '104'),
+  device('soon', '105'),
+  device('east', '201', { building: 'East', floor: '1' }),
+  // Not on the board: a podology plate, and a room set's member.
+  device('plate', '—', { deviceType: 'Podology IoT' }),
+  device('member', 'M', { deviceType: 'Force Mat', parent: oid('set') }),
+];
+const conf = (deviceId: string, over: Record<string, unknown> = {}) => ({
+  deviceId,
+  deviceFunctional: true,
+  cardStatus: 'Correct',
+  stateCode: 0,
+  repositioning: 'ok',
+  unattendedAlarm: false,
+  ...over,
+});
+const clock = (deviceId: string, dueInSeconds: number | null, posture: string | null = null, postureConfidence: number | null = null) => ({
+  deviceId: oid(deviceId),
+  intervalMinutes: 120,
+  tier: 'ok',
+  dueInSeconds,
+  posture,
+  postureConfidence,
+});
+
+async function setup(path = '/ward', initials = false) {
+  localStorage.setItem('user', 'T0K');
+  const attended: string[] = [];
+  const saved: unknown[] = [];
+  // The hub's clock for 'soon': due 125 s after the board opens.
+  const soonDueAt = Date.now() + 125_000;
+  const fetch = stubFetch({
+    '/api/userDevices': () => ({ body: DEVICES }),
+    '/api/deviceConfCompany': () => ({
+      body: [
+        conf('fine'),
+        conf('due', { repositioning: 'due' }),
+        // 'never' has never connected: offline, its tier the default.
+        conf('never', { deviceFunctional: false, cardStatus: 'Offline', stateCode: null }),
+        conf('missing', { cardStatus: 'Missing', stateCode: 1, unattendedAlarm: true }),
+        conf('soon', { repositioning: 'dueSoon' }),
+        conf('east'),
+      ],
+    }),
+    '/api/wardBoard': () => ({
+      body: [clock('fine', 3 * 3600, 'Left Lateral', 0.93), clock('due', 0), clock('soon', Math.max(0, Math.round((soonDueAt - Date.now()) / 1000)), 'Supine', 0.6), clock('missing', null), clock('east', 4000)],
+    }),
+    '/api/wardSettings': (init) => {
+      if (init?.method === 'PUT') saved.push(JSON.parse(String(init.body)));
+      return { body: init?.method === 'PUT' ? JSON.parse(String(init.body)) : { patientInitials: initials } };
+    },
+    '/api/iotAlarms/missing': (init) => {
+      if (init?.method === 'PUT') attended.push('missing');
+      return { body: init?.method === 'PUT' ? { attended: 1 } : [] };
+    },
+  });
+  const r = await renderApp(path);
+  return { ...r, fetch, attended, saved };
+}
+
+const tiles = () => screen.queryAllByTestId('ward-tile');
+const tileOf = (id: string) => document.querySelector(`[data-testid="ward-tile"][data-device-id="${id}"]`) as HTMLElement;
+
+afterEach(() => {
+  vi.useRealTimers();
+  localStorage.clear();
+});
+
+describe('the ward board', () => {
+  it('shows every bed of the company as a tile, most urgent first', async () => {
+    const { store, socket } = await setup();
+    act(() => {
+      addPendingAlarm(store, { key: 'missing-1', deviceId: 'missing', kind: 'Missing', raisedAtMs: Date.now() - 90_000 });
+    });
+    await waitFor(() => expect(tiles()).toHaveLength(6));
+    await waitFor(() => expect(within(tileOf('soon')).getByTestId('ward-posture')).toBeInTheDocument());
+    // East's turn (4000 s) comes before Fine's (3 h): both are fine.
+    expect(tiles().map((t) => t.getAttribute('data-device-id'))).toEqual(['missing', 'due', 'soon', 'east', 'fine', 'never']);
+    expect(tiles().map((t) => t.getAttribute('data-urgency'))).toEqual(['missing', 'due', 'dueSoon', 'fine', 'fine', 'offline']);
+    // The label, patient, posture with confidence and the tier.
+    const fine = tileOf('fine');
+    expect(within(fine).getByTestId('ward-bed')).toHaveTextContent('R101 · 101');
+    expect(within(fine).getByTestId('ward-patient')).toHaveTextContent('Ana María López');
+    expect(within(fine).getByTestId('ward-posture')).toHaveTextContent('Left Lateral · 93 % sure');
+    expect(within(fine).getByTestId('ward-tier')).toHaveTextContent('Position OK');
+    expect(within(fine).getByTestId('ward-countdown')).toHaveTextContent(/^Next turn in (3h|2h 59m)$/);
+    expect(within(tileOf('due')).getByTestId('ward-countdown')).toHaveTextContent('Turn now');
+    // Missing: the alarm with its kind and age.
+    const missing = tileOf('missing');
+    expect(within(missing).getByTestId('ward-alarm')).toHaveTextContent(/^Patient missing/);
+    expect(within(missing).getByTestId('ward-alarm-age')).toHaveTextContent(/^waiting 1 min (29|3\d) secs?$/);
+    // Each map slot is drawn by the one renderer, and its device's live maps are subscribed.
+    expect(tiles().map((t) => within(t).getByTestId('ward-tile-map').dataset.attached)).toEqual(['missing', 'due', 'soon', 'east', 'fine', 'never']);
+    expect(vi.mocked(socket.joinUser).mock.calls.map((c) => c[0]).sort()).toEqual(['due', 'east', 'fine', 'missing', 'never', 'soon']);
+  });
+
+  it("names patients by their initials when the company says so", async () => {
+    await setup('/ward', true);
+    await waitFor(() => expect(within(tileOf('fine')).getByTestId('ward-patient')).toHaveTextContent('A. M. L.'));
+    // Only administrators see the switch.
+    expect(screen.queryByTestId('ward-initials')).toBeNull();
+  });
+
+  it('an administrator switches the names to initials', async () => {
+    localStorage.setItem('role', '1');
+    const { saved } = await setup();
+    await waitFor(() => expect(within(tileOf('fine')).getByTestId('ward-patient')).toHaveTextContent('Ana María López'));
+    fireEvent.click(screen.getByTestId('ward-initials'));
+    await waitFor(() => expect(within(tileOf('fine')).getByTestId('ward-patient')).toHaveTextContent('A. M. L.'));
+    expect(saved).toEqual([{ patientInitials: true }]);
+    expect(screen.getByTestId('ward-initials')).toBeChecked();
+  });
+
+  it('a never-connected bed is Offline only, not "Position OK"', async () => {
+    await setup();
+    await waitFor(() => expect(tileOf('never')).toBeTruthy());
+    const never = tileOf('never');
+    expect(never).toHaveAttribute('data-urgency', 'offline');
+    expect(within(never).getByTestId('ward-countdown')).toHaveTextContent('Offline');
+    expect(within(never).queryByTestId('ward-tier')).toBeNull();
+    expect(never.textContent).not.toMatch(/Position OK/);
+  });
+
+  it('counts down every second between readings', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    await setup();
+    const countdown = () => within(tileOf('soon')).getByTestId('ward-countdown').textContent ?? '';
+    // "Next turn in 2m 5s": the seconds it says are left.
+    const left = () => {
+      const m = /^Next turn in (?:(\d+)m)? ?(?:(\d+)s)?$/.exec(countdown());
+      return m ? Number(m[1] ?? 0) * 60 + Number(m[2] ?? 0) : NaN;
+    };
+    await waitFor(() => expect(left()).toBeGreaterThan(120));
+    const first = left();
+    expect(first).toBeLessThanOrEqual(125);
+    await act(async () => {
+      vi.advanceTimersByTime(5_000);
+    });
+    expect(first - left()).toBeGreaterThanOrEqual(5);
+    expect(first - left()).toBeLessThanOrEqual(6);
+    await act(async () => {
+      await vi.advanceTimersByTimeAsync(120_000);
+    });
+    expect(countdown()).toBe('Turn now');
+  });
+
+  it('attends an alarm from its tile without opening the device', async () => {
+    const { store, attended } = await setup();
+    act(() => {
+      addPendingAlarm(store, { key: 'missing-1', deviceId: 'missing', kind: 'Missing', raisedAtMs: Date.now() - 5_000 });
+    });
+    const button = await waitFor(() => within(tileOf('missing')).getByTestId('ward-attend'));
+    fireEvent.click(button);
+    await waitFor(() => expect(attended).toEqual(['missing']));
+    expect(screen.getByTestId('location')).toHaveTextContent('/ward');
+  });
+
+  it('a tile opens its device page', async () => {
+    await setup();
+    await waitFor(() => expect(tileOf('fine')).toBeTruthy());
+    fireEvent.click(tileOf('fine'));
+    expect(screen.getByTestId('location')).toHaveTextContent('/mattressMatIoT');
+  });
+
+  it('a unit shows its own beds; an unknown unit says so', async () => {
+    const { store } = await setup('/ward/East%20%C2%B7%201');
+    await waitFor(() => expect(tiles().map((t) => t.getAttribute('data-device-id'))).toEqual(['east']));
+    expect(screen.getByRole('heading', { level: 1 })).toHaveTextContent('Ward board: East · floor 1');
+    const links = screen.getAllByTestId('ward-unit').map((l) => l.textContent);
+    expect(links).toEqual(['East · floor 1 (1)', 'North · floor 2 (5)']);
+    act(() => {
+      applyDeviceConf(store, { deviceId: 'east', deviceFunctional: true, cardStatus: 'Correct', stateCode: 0, repositioning: 'overdue', unattendedAlarm: false });
+    });
+    expect(tileOf('east')).toHaveAttribute('data-urgency', 'overdue');
+    await renderApp('/ward/Nowhere');
+    expect(await screen.findByTestId('ward-unknown-unit')).toHaveTextContent('No bed, seat or room set is in unit Nowhere.');
+  });
+});

@@ -1,0 +1,193 @@
+//! One WebGL canvas for every tile's live map (issue 23: browsers allow about 16 live WebGL
+//! contexts, so one canvas per tile cannot scale). A pixi.js v8 application draws into a canvas
+//! fixed over the viewport, under the top bar and the alarm banner and transparent to the pointer;
+//! each tile registers its map's slot (an empty element of the tile) and gets a mesh placed over
+//! it. Each tile has one texture, updated only when its device sends a new frame (`TileTexture`);
+//! the colour map runs on the GPU: the fragment shader reads the cell value from the texture,
+//! scales it and looks its colour up in a 256 × 1 palette texture (the live map's palettes,
+//! `lib/heatmap/palettes`). Frames reach it from the live-map store, never through React.
+
+import type { LiveFrame, LiveMapStore } from '../../lib/liveMaps';
+import { TileTexture } from './tileTexture';
+
+export interface WardMapRenderer {
+  readonly kind: 'pixi-webgl' | 'none';
+  /** Draws `deviceId`'s live map over `slot` until the returned function is called. */
+  attach(deviceId: string, slot: HTMLElement): () => void;
+  /** The tiles moved (order, size, scrolling): place the maps again at the next frame. */
+  relayout(): void;
+  destroy(): void;
+}
+
+export type WardRendererFactory = (host: HTMLElement, liveMaps: LiveMapStore, lut: Uint8Array) => Promise<WardMapRenderer>;
+
+const VERTEX = `
+in vec2 aPosition;
+in vec2 aUV;
+out vec2 vUV;
+uniform mat3 uProjectionMatrix;
+uniform mat3 uWorldTransformMatrix;
+uniform mat3 uTransformMatrix;
+void main() {
+  mat3 mvp = uProjectionMatrix * uWorldTransformMatrix * uTransformMatrix;
+  gl_Position = vec4((mvp * vec3(aPosition, 1.0)).xy, 0.0, 1.0);
+  vUV = aUV;
+}`;
+
+// Cell value = red + 256 × green (bytes); its colour is the palette's entry for value / scale.
+const FRAGMENT = `
+in vec2 vUV;
+out vec4 finalColor;
+uniform sampler2D uCells;
+uniform sampler2D uPalette;
+uniform float uScale;
+void main() {
+  vec4 texel = texture(uCells, vUV);
+  float value = texel.r * 255.0 + texel.g * 255.0 * 256.0;
+  float t = clamp(value / max(uScale, 1.0), 0.0, 1.0);
+  float index = floor(t * 255.0 + 0.5);
+  finalColor = texture(uPalette, vec2((index + 0.5) / 256.0, 0.5));
+}`;
+
+/** Where a slot is on the screen, for the mesh over it; null when it is off screen. */
+export function placement(rect: { left: number; top: number; width: number; height: number }, viewport: { width: number; height: number }) {
+  if (rect.width <= 0 || rect.height <= 0) return null;
+  if (rect.left + rect.width <= 0 || rect.top + rect.height <= 0 || rect.left >= viewport.width || rect.top >= viewport.height) return null;
+  return { x: rect.left, y: rect.top, width: rect.width, height: rect.height };
+}
+
+export const createWardRenderer: WardRendererFactory = async (host, liveMaps, lut) => {
+  const PIXI = await import('pixi.js');
+  // The hub's Content-Security-Policy allows no eval: pixi.js's eval-free shader and uniform code.
+  await import('../../lib/heatmap/pixiWithoutEval');
+  const app = new PIXI.Application();
+  await app.init({
+    resizeTo: window,
+    preference: 'webgl',
+    backgroundAlpha: 0,
+    antialias: false,
+    autoStart: false,
+    autoDensity: true,
+    resolution: Math.min(2, window.devicePixelRatio || 1),
+  });
+  if (app.renderer.name !== 'webgl') {
+    app.destroy({ removeView: true });
+    throw new Error(`no WebGL renderer (${app.renderer.name})`);
+  }
+  const canvas = app.canvas as HTMLCanvasElement;
+  canvas.className = 'ward-canvas';
+  canvas.dataset.testid = 'ward-canvas';
+  host.appendChild(canvas);
+
+  const palette = new PIXI.BufferImageSource({ resource: lut, width: 256, height: 1, format: 'rgba8unorm', scaleMode: 'nearest' });
+  const geometry = new PIXI.MeshGeometry({
+    positions: new Float32Array([0, 0, 1, 0, 1, 1, 0, 1]),
+    uvs: new Float32Array([0, 0, 1, 0, 1, 1, 0, 1]),
+    indices: new Uint32Array([0, 1, 2, 0, 2, 3]),
+  });
+  const glProgram = PIXI.GlProgram.from({ vertex: VERTEX, fragment: FRAGMENT, name: 'ward-map' });
+
+  interface Tile {
+    slot: HTMLElement;
+    texture: TileTexture;
+    source: InstanceType<typeof PIXI.BufferImageSource> | null;
+    mesh: InstanceType<typeof PIXI.Mesh> | null;
+    uniforms: InstanceType<typeof PIXI.UniformGroup>;
+    off: () => void;
+  }
+  const tiles = new Set<Tile>();
+  let raf = 0;
+  let destroyed = false;
+
+  const place = () => {
+    const viewport = { width: window.innerWidth, height: window.innerHeight };
+    for (const tile of tiles) {
+      if (!tile.mesh) continue;
+      const at = tile.slot.dataset.blank === 'true' ? null : placement(tile.slot.getBoundingClientRect(), viewport);
+      tile.mesh.visible = at !== null;
+      if (at) {
+        tile.mesh.position.set(at.x, at.y);
+        tile.mesh.scale.set(at.width, at.height);
+      }
+    }
+  };
+  const renderSoon = () => {
+    if (raf || destroyed) return;
+    raf = requestAnimationFrame(() => {
+      raf = 0;
+      place();
+      app.render();
+    });
+  };
+
+  const show = (tile: Tile, frame: LiveFrame | undefined) => {
+    const change = tile.texture.take(frame);
+    if (change === 'same') return;
+    tile.slot.dataset.blank = String(change === 'blank');
+    if (change === 'blank') {
+      if (tile.mesh) tile.mesh.visible = false;
+      renderSoon();
+      return;
+    }
+    tile.slot.dataset.seq = String(frame?.seq ?? '');
+    tile.slot.dataset.uploads = String(tile.texture.uploads);
+    if (change === 'reshaped' || !tile.source || !tile.mesh) {
+      // A new shape: a new texture once; later frames of this shape update it in place.
+      tile.mesh?.destroy();
+      tile.source?.destroy();
+      tile.source = new PIXI.BufferImageSource({
+        resource: tile.texture.texels,
+        width: tile.texture.cols,
+        height: tile.texture.rows,
+        format: 'rgba8unorm',
+        scaleMode: 'nearest',
+      });
+      const shader = new PIXI.Shader({ glProgram, resources: { uCells: tile.source, uPalette: palette, wardUniforms: tile.uniforms } });
+      tile.mesh = new PIXI.Mesh({ geometry, shader });
+      app.stage.addChild(tile.mesh);
+    } else {
+      tile.source.update();
+    }
+    tile.uniforms.uniforms.uScale = tile.texture.scale;
+    renderSoon();
+  };
+
+  const onViewport = () => renderSoon();
+  window.addEventListener('scroll', onViewport, { passive: true });
+  window.addEventListener('resize', onViewport);
+
+  return {
+    kind: 'pixi-webgl',
+    attach(deviceId, slot) {
+      const tile: Tile = {
+        slot,
+        texture: new TileTexture(),
+        source: null,
+        mesh: null,
+        uniforms: new PIXI.UniformGroup({ uScale: { value: 64, type: 'f32' } }),
+        off: () => {},
+      };
+      tiles.add(tile);
+      slot.dataset.blank = 'true';
+      tile.off = liveMaps.subscribe(deviceId, (frame) => show(tile, frame));
+      show(tile, liveMaps.get(deviceId));
+      return () => {
+        tile.off();
+        tiles.delete(tile);
+        tile.mesh?.destroy();
+        tile.source?.destroy();
+        renderSoon();
+      };
+    },
+    relayout: renderSoon,
+    destroy() {
+      destroyed = true;
+      if (raf) cancelAnimationFrame(raf);
+      window.removeEventListener('scroll', onViewport);
+      window.removeEventListener('resize', onViewport);
+      for (const tile of tiles) tile.off();
+      tiles.clear();
+      app.destroy({ removeView: true }, { children: true, texture: true, textureSource: true });
+    },
+  };
+};

@@ -1,0 +1,94 @@
+//! The ward board's routes. `GET /api/wardBoard`: what the board needs beyond the cards'
+//! statuses, in one call for the whole company — each repositioning clock (interval, tier, seconds
+//! to the next turn) and the latest posture with its confidence, read from the devices' own
+//! actors; the board filters by unit itself (a unit is a building and floor of the devices it
+//! already lists). `GET`/`PUT /api/wardSettings`: the company's board settings (patients' names in
+//! full or as initials), set by its administrators and audited.
+
+use ractor::rpc::CallResult;
+use serde::{Deserialize, Serialize};
+use storage::model::WardSettings;
+
+use actors::actor::mat::MatMsg;
+use mat_core::machine::pressure_ulcer::RepositioningTier;
+
+use super::audit::Audit;
+use super::caller::{Admin, Caller};
+use super::error::ApiError;
+use super::json::{Oid, ok};
+use super::state::ACTOR_TIMEOUT;
+
+/// One device's clock and posture, as a ward tile shows them.
+#[derive(Debug, Serialize, schemars::JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct WardClockJson {
+    pub device_id: Oid,
+    /// The repositioning interval set for the patient, minutes.
+    pub interval_minutes: u64,
+    pub tier: RepositioningTier,
+    /// Whole seconds until the next turn is due (0 once due), `null` while nobody lies on the mat.
+    pub due_in_seconds: Option<u64>,
+    /// The latest posture (`Supine`, `Prone`, `Left Lateral`, `Right Lateral`, `Seated`,
+    /// `No Supine`), `null` while nobody is present.
+    pub posture: Option<String>,
+    /// Calibrated probability, 0–1, that the posture is right.
+    pub posture_confidence: Option<f32>,
+}
+
+/// Every device of the caller's company that runs the repositioning clock (room sets' members
+/// included), with its clock and posture. A device whose actor does not answer in time is left
+/// out of this answer rather than failing the whole board.
+pub async fn clocks(call: Caller) -> Result<warp::reply::Response, ApiError> {
+    let company = call.claims().company_id.clone();
+    let mut devices: Vec<_> = call.state.catalog.all().into_iter().filter(|d| *d.company_id == *company).collect();
+    devices.sort_by(|a, b| a.id.cmp(&b.id));
+    let mut body = Vec::new();
+    for device in devices {
+        if !device.device_type.info().repositioning_clock {
+            continue;
+        }
+        let Some(handle) = call.state.device_actor(&device.id).await else { continue };
+        let Ok(CallResult::Success(Some(clock))) = handle.actor.call(MatMsg::GetRepositioning, Some(ACTOR_TIMEOUT)).await else { continue };
+        let posture = match handle.actor.call(MatMsg::GetPosture, Some(ACTOR_TIMEOUT)).await {
+            Ok(CallResult::Success(reading)) => reading,
+            _ => None,
+        };
+        body.push(WardClockJson {
+            device_id: Oid::new(&device.id),
+            interval_minutes: clock.interval.as_secs() / 60,
+            tier: clock.tier,
+            due_in_seconds: clock.due_in.map(|d| d.as_secs()),
+            posture: posture.map(|p| p.posture.name().to_owned()),
+            posture_confidence: posture.map(|p| p.confidence),
+        });
+    }
+    Ok(ok(&body))
+}
+
+/// The company's ward board settings, as the board reads them and an administrator sends them.
+#[derive(Debug, Clone, Copy, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct WardSettingsJson {
+    /// Patients are named by their initials on the board ("A. M. L."), not in full.
+    pub patient_initials: bool,
+}
+
+/// `GET /api/wardSettings`.
+pub async fn settings(call: Caller) -> Result<warp::reply::Response, ApiError> {
+    let settings = call.store().profile().ward_settings().await.map_err(|e| ApiError::store(e, "company", "duplicateCompany"))?;
+    Ok(ok(&WardSettingsJson { patient_initials: settings.patient_initials }))
+}
+
+/// `PUT /api/wardSettings` (the company's administrators): stored, audited, answered.
+pub async fn set_settings(mut call: Admin) -> Result<warp::reply::Response, ApiError> {
+    let input: WardSettingsJson = call.json().await?;
+    call.store()
+        .profile()
+        .set_ward_settings(&WardSettings { patient_initials: input.patient_initials })
+        .await
+        .map_err(|e| ApiError::store(e, "company", "duplicateCompany"))?;
+    let summary = format!("ward board: patients' names {}", if input.patient_initials { "as initials" } else { "in full" });
+    let company_id = &call.claims().company_id;
+    Audit { company_id, action: "company.wardSettings", entity_type: "company", entity_id: company_id, summary }.record(&call).await;
+    Ok(ok(&input))
+}
