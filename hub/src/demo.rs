@@ -201,7 +201,11 @@ async fn seed_devices(store: &Store, company: &str, plan: &[Planned]) -> Result<
                 let registered = registration::create(store.hub_wide(), company, &registration(planned)).await?;
                 if planned.serial == STILL_BED_SERIAL {
                     // Set once, when created: an administrator's later choice is kept.
-                    store.company(company).device_confs().set_repositioning_minutes(&registered.id, Some(STILL_BED_INTERVAL_MINUTES)).await?;
+                    store
+                        .company(company)
+                        .device_confs()
+                        .set_repositioning_minutes(&registered.id, Some(STILL_BED_INTERVAL_MINUTES))
+                        .await?;
                 }
                 streaming.extend(registered.streaming().map(demo_device));
             }
@@ -335,7 +339,11 @@ mod tests {
         assert_eq!(room_set_member_script("DEMO-FORCE-01"), None, "the force plate keeps its own cycle");
         let [bed, seat, floor] = simulator::synth::room_set_scripts();
         assert_eq!(
-            [room_set_member_script("DEMO-ROOM-01-BED"), room_set_member_script("DEMO-ROOM-01-SEAT"), room_set_member_script("DEMO-ROOM-01-FLOOR")],
+            [
+                room_set_member_script("DEMO-ROOM-01-BED"),
+                room_set_member_script("DEMO-ROOM-01-SEAT"),
+                room_set_member_script("DEMO-ROOM-01-FLOOR")
+            ],
             [Some(bed), Some(seat), Some(floor)]
         );
     }

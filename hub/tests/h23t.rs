@@ -68,7 +68,11 @@ async fn a_still_patients_alarm_says_why_and_a_recorded_turn_restarts_the_clock_
     assert!(read["dueInSeconds"].as_u64().is_some_and(|s| s >= 13), "the clock restarted: {read}");
     let list: Value = request(hub.http(), "GET", &alarms, Some(&token), None).await.json();
     let attended = list.as_array().unwrap().iter().find(|a| a["_id"] == alarm["_id"]).unwrap();
-    assert_eq!((attended["hasBeenAttended"].as_bool(), attended["attendedBy"].as_str()), (Some(true), Some(hub.email.as_str())), "{attended}");
+    assert_eq!(
+        (attended["hasBeenAttended"].as_bool(), attended["attendedBy"].as_str()),
+        (Some(true), Some(hub.email.as_str())),
+        "{attended}"
+    );
     let log: Value = request(hub.http(), "GET", &turns, Some(&token), None).await.json();
     let log = log.as_array().unwrap();
     assert_eq!(log.len(), 1, "{log:?}");
@@ -108,6 +112,13 @@ async fn another_companys_bed_cannot_be_turned_or_read() {
     assert_eq!(recorded.status, 200, "{}", recorded.body);
     let log: Value = request(hub.http_addr, "GET", &theirs, Some(&token_b), None).await.json();
     assert_eq!(log.as_array().map(Vec::len), Some(1));
-    assert!(request(hub.http_addr, "GET", &format!("/api/device/{}/turns", devices_a[0].id), Some(&token_a), None).await.json::<Value>().as_array().unwrap().is_empty());
+    assert!(
+        request(hub.http_addr, "GET", &format!("/api/device/{}/turns", devices_a[0].id), Some(&token_a), None)
+            .await
+            .json::<Value>()
+            .as_array()
+            .unwrap()
+            .is_empty()
+    );
     hub.shutdown().await;
 }

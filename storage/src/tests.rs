@@ -356,9 +356,15 @@ mod records {
         logs.add_turn(&turn).await.unwrap();
         // A retried writer batch writes the same turn again: still one row.
         logs.add_turn(&turn).await.unwrap();
-        logs.add_turn(&crate::model::TurnLog { at_ms: 1_700_000_100_000, recorded_at_ms: 1_700_000_100_000, position: None, by: None, ..turn.clone() })
-            .await
-            .unwrap();
+        logs.add_turn(&crate::model::TurnLog {
+            at_ms: 1_700_000_100_000,
+            recorded_at_ms: 1_700_000_100_000,
+            position: None,
+            by: None,
+            ..turn.clone()
+        })
+        .await
+        .unwrap();
         let turns = logs.turns(&device).await.unwrap();
         assert_eq!(turns.len(), 2);
         assert_eq!((turns[0].position.as_deref(), turns[0].by.as_deref()), (None, None), "newest first");

@@ -33,12 +33,14 @@ use crate::metrics::HubMetrics;
 use mat_core::machine::alarm::{AlarmId, AlarmOutput, AttendError};
 use mat_core::machine::capture::{CaptureOutput, CaptureRefusal, CaptureRequest};
 use mat_core::machine::device_log::LogOutput;
-use mat_core::machine::mat::{BehaviourConfig, DeviceStatus, MatConfig, MatMachine, MatOutput, RecordedTurn, RepositioningView, TurnRefusal};
+use mat_core::machine::mat::{
+    BehaviourConfig, DeviceStatus, MatConfig, MatMachine, MatOutput, RecordedTurn, RepositioningView, TurnRefusal,
+};
 use mat_core::machine::posture::{Posture, PostureReading};
-use mat_core::machine::wall_clock::WallClock;
 use mat_core::machine::presence::Presence;
 use mat_core::machine::streaming::StreamRefusal;
 use mat_core::machine::tare::{Tare, TareRefusal};
+use mat_core::machine::wall_clock::WallClock;
 use mat_protocol::{CellFormat, Command, ErrorCode, HubMessage, ProtocolErrorMessage};
 
 /// Frames that may wait in one mat actor's mailbox; ingest drops newer ones beyond this.

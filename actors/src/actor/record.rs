@@ -27,10 +27,10 @@
 use std::sync::Arc;
 
 use mat_core::machine::alarm::{AlarmKind, AlarmReason};
-use mat_core::machine::posture::Posture;
-use mat_core::machine::pressure_ulcer::RepositioningTier;
 use mat_core::machine::capture::{CaptureKind, CapturedFrame};
 use mat_core::machine::device_log::{LogReason, PreviewMap};
+use mat_core::machine::posture::Posture;
+use mat_core::machine::pressure_ulcer::RepositioningTier;
 use mat_core::machine::tare::Tare;
 
 /// One event to persist. The hub's `StatusStore::save_records` maps each variant to a table.

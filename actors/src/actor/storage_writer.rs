@@ -272,8 +272,13 @@ mod tests {
         writer
             .cast(WriterMsg::Save(StatusRecord { device_id: "a".into(), functional: true, patient_status: PatientStatus::Missing }))
             .expect("cast");
-        let raised =
-            Record::AlarmRaised { device_id: "a".into(), alarm_id: 1, kind: mat_core::machine::alarm::AlarmKind::Missing, raised_at_ms: 1 };
+        let raised = Record::AlarmRaised {
+            device_id: "a".into(),
+            alarm_id: 1,
+            kind: mat_core::machine::alarm::AlarmKind::Missing,
+            raised_at_ms: 1,
+            reason: None,
+        };
         writer.cast(WriterMsg::Record(raised)).expect("cast");
         assert_eq!(flush(&writer).await, Ok(()));
         assert_eq!(*store.0.lock().unwrap_or_else(|p| p.into_inner()), ["records", "statuses"]);

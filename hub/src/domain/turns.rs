@@ -28,7 +28,8 @@ pub async fn record(hub: &AppState, device: &DeviceInfo, user_id: &str, turn: Ch
     let Some(handle) = hub.mat_actor(&device.id).await.map_err(DomainError::internal)? else { return Err(no_clock()) };
     let position = Posture::from_name(turn.position);
     let by: Arc<str> = Arc::from(user_id);
-    let recorded = match handle.actor.call(|reply| MatMsg::RecordTurn { at_ms: turn.at_ms, position, by, reply }, Some(ACTOR_TIMEOUT)).await {
+    let recorded = match handle.actor.call(|reply| MatMsg::RecordTurn { at_ms: turn.at_ms, position, by, reply }, Some(ACTOR_TIMEOUT)).await
+    {
         Ok(CallResult::Success(Ok(recorded))) => recorded,
         Ok(CallResult::Success(Err(TurnRefusal::NoRepositioningClock))) => return Err(no_clock()),
         _ => return Err(DomainError::internal("the device's actor did not answer")),

@@ -50,7 +50,9 @@ pub async fn record(id: String, mut call: Caller) -> Result<warp::reply::Respons
     let device = call.device(&id)?;
     let recorded = turns::record(&call.state, &device, call.user_id(), checked).await?;
     let summary = format!("{}: patient turned to {}", device.serial, checked.position);
-    Audit { company_id: &call.claims().company_id, action: "device.turn", entity_type: "device", entity_id: &id, summary }.record(&call).await;
+    Audit { company_id: &call.claims().company_id, action: "device.turn", entity_type: "device", entity_id: &id, summary }
+        .record(&call)
+        .await;
     Ok(ok(&TurnRecordedJson { at_ms: recorded.at_ms, tier_before: recorded.tier_before, loaded_seconds: recorded.loaded_ms / 1000 }))
 }
 

@@ -159,15 +159,21 @@ impl AlarmMachine {
 
     /// What a restart must keep, with wall-clock times.
     pub fn snapshot(&self, clock: WallClock) -> AlarmsSnapshot {
-        let pending =
-            self.pending.iter().map(|a| PendingAlarm { id: a.id.0, kind: a.kind, raised_at_ms: clock.unix_ms(a.raised_at), reason: a.reason }).collect();
+        let pending = self
+            .pending
+            .iter()
+            .map(|a| PendingAlarm { id: a.id.0, kind: a.kind, raised_at_ms: clock.unix_ms(a.raised_at), reason: a.reason })
+            .collect();
         AlarmsSnapshot { next_id: self.next_id, pending }
     }
 
     /// Rebuilt from a snapshot; numbering continues from `first_id` if that is higher.
     pub fn from_snapshot(snapshot: &AlarmsSnapshot, first_id: u64, clock: WallClock) -> Self {
-        let pending =
-            snapshot.pending.iter().map(|a| Alarm { id: AlarmId(a.id), kind: a.kind, raised_at: clock.instant(a.raised_at_ms), reason: a.reason }).collect();
+        let pending = snapshot
+            .pending
+            .iter()
+            .map(|a| Alarm { id: AlarmId(a.id), kind: a.kind, raised_at: clock.instant(a.raised_at_ms), reason: a.reason })
+            .collect();
         Self::restore(snapshot.next_id.max(first_id), pending)
     }
 
@@ -292,7 +298,9 @@ mod tests {
         m.handle_patient_status(t0, PatientStatus::Missing);
         m.handle_tier_with_reason(t0 + MIN, RepositioningTier::Due, Some(reason));
         let raised = drain(&mut m);
-        assert!(matches!(raised[..], [AlarmOutput::Raised(Alarm { reason: None, .. }), AlarmOutput::Raised(Alarm { reason: Some(r), .. })] if r == reason));
+        assert!(
+            matches!(raised[..], [AlarmOutput::Raised(Alarm { reason: None, .. }), AlarmOutput::Raised(Alarm { reason: Some(r), .. })] if r == reason)
+        );
         assert_eq!(m.attend_kind(t0 + 2 * MIN, AlarmKind::UlcerRisk), 1);
         assert!(m.has_unattended_kind(AlarmKind::Missing) && !m.has_unattended_kind(AlarmKind::UlcerRisk));
         assert_eq!(m.attend_kind(t0 + 3 * MIN, AlarmKind::UlcerRisk), 0);

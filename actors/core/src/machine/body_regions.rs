@@ -53,7 +53,8 @@ impl BodyBand {
 
     /// The band an alarm names among the loaded regions `loads` (`None`: none loaded).
     pub fn most_at_risk(loads: RegionLoads, head_at_far_end: bool) -> Option<BodyBand> {
-        let bands: Vec<BodyBand> = (0..REGION_COUNT).filter(|&i| loads.is_loaded(i)).map(|i| BodyBand::of_region(i, head_at_far_end)).collect();
+        let bands: Vec<BodyBand> =
+            (0..REGION_COUNT).filter(|&i| loads.is_loaded(i)).map(|i| BodyBand::of_region(i, head_at_far_end)).collect();
         BodyBand::ULCER_PRIORITY.into_iter().find(|band| bands.contains(band))
     }
 

@@ -381,7 +381,8 @@ impl UlcerRiskMachine {
             };
             // A region loaded after the turn keeps its own, later start.
             let since = clock.loaded_since.map_or(at, |s| s.max(at));
-            *clock = if loaded { RegionClock { loaded_since: Some(since), last_loaded: clock.last_loaded } } else { RegionClock::default() };
+            *clock =
+                if loaded { RegionClock { loaded_since: Some(since), last_loaded: clock.last_loaded } } else { RegionClock::default() };
         }
         if let Some((loads, posture)) = now_loaded {
             self.reference_loads = loads;

@@ -10,13 +10,14 @@ import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router-dom';
 import { SocketStatusBanner } from '../../components/SocketStatusBanner';
 import { TopBar } from '../../components/TopBar';
-import { deviceTypesAtom } from '../../lib/deviceTypes';
+import { deviceTypesAtom, typeInfo } from '../../lib/deviceTypes';
 import { deviceIdsAtom, deviceInfoFamily, devicesLoadedAtom, deviceViewFamily } from '../../lib/devicesStore';
 import { lutFor } from '../../lib/heatmap/palettes';
 import { viewOptionsAtom } from '../../lib/heatmap/viewOptions';
 import { pendingAlarmsAtom } from '../../lib/pendingAlarms';
 import { useServices } from '../../lib/services';
 import { useDevicesSync } from '../devices';
+import { AlarmReasonText, RecordTurnButton } from '../turns';
 import { onWardBoard, tileModel } from './tiles';
 import { listUnits, unitOf, unitPath } from './unit';
 import { boardOrder } from './urgency';
@@ -177,8 +178,17 @@ export function WardBoardPage({ createRenderer = createWardRenderer, turnAction,
                 now={now}
                 renderer={renderer}
                 mapUnavailable={failed}
-                turnAction={turnAction?.(tile.id)}
-                alarmReason={alarmReason?.(tile.id)}
+                turnAction={
+                  turnAction
+                    ? turnAction(tile.id)
+                    : typeInfo(table, tile.deviceType)?.repositioningClock &&
+                      tile.cardStatus !== 'Offline' && (
+                        <RecordTurnButton deviceId={tile.id} compact seated={typeInfo(table, tile.deviceType)?.pageFamily === 'seating'} />
+                      )
+                }
+                alarmReason={
+                  alarmReason ? alarmReason(tile.id) : <AlarmReasonText reason={pending.find((a) => a.deviceId === tile.id && a.kind === 'Ulcer Risk')?.reason} />
+                }
               />
             ))}
           </div>

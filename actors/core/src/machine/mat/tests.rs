@@ -683,10 +683,15 @@ fn a_still_patients_ulcer_alarm_has_its_reason_and_a_recorded_turn_attends_it_an
     assert_eq!(turn.loaded_for, Duration::from_secs(870));
     let out = drain(&mut m);
     assert!(matches!(out.first(), Some(MatOutput::Turn(t)) if *t == turn), "{out:?}");
-    assert!(out.iter().any(|o| matches!(o, MatOutput::Alarm(AlarmOutput::Attended { alarm: Alarm { kind: AlarmKind::UlcerRisk, .. }, .. }))));
+    assert!(
+        out.iter().any(|o| matches!(o, MatOutput::Alarm(AlarmOutput::Attended { alarm: Alarm { kind: AlarmKind::UlcerRisk, .. }, .. })))
+    );
     let status = m.status();
     // Due soon, not due: with a 15 min interval the last 15 min before it are the whole interval.
-    assert_eq!((status.patient_status, status.repositioning, status.unattended_alarm), (PatientStatus::Correct, RepositioningTier::DueSoon, false));
+    assert_eq!(
+        (status.patient_status, status.repositioning, status.unattended_alarm),
+        (PatientStatus::Correct, RepositioningTier::DueSoon, false)
+    );
     assert_eq!(m.repositioning(now).unwrap().due_in, Some(Duration::from_secs(15 * 60 - 60)));
     // Still lying still: the next alarm comes 15 min after the recorded turn, not after the recording.
     let mut later = Vec::new();
