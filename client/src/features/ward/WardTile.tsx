@@ -18,6 +18,7 @@ import { useDeviceType } from '../../lib/deviceTypes';
 import { deviceViewFamily } from '../../lib/devicesStore';
 import { useFormat } from '../../lib/format';
 import { attendanceFamily } from '../../lib/pendingAlarms';
+import { INLINE } from '../../lib/messages';
 import type { WardTileModel } from './tiles';
 import { countdownShown, secondsLeft, urgencyOf } from './urgency';
 import type { WardMapRenderer } from './wardRenderer';
@@ -111,7 +112,7 @@ export function WardTile({ tile, now, renderer, mapUnavailable, turnAction, alar
           ) : mapUnavailable ? (
             <span className="ward-map-note">{t('view.unavailable')}</span>
           ) : (
-            <span className="ward-map-note ward-map-waiting">{t('device.noLiveData')}</span>
+            <span className="ward-map-note ward-map-waiting">{t(INLINE.socketEmpty)}</span>
           )}
         </div>
       ) : null}
