@@ -17,7 +17,8 @@ import { companyVariantsAtom } from '../../lib/companyVariants';
 import { useDeviceType } from '../../lib/deviceTypes';
 import { deviceViewFamily } from '../../lib/devicesStore';
 import { useFormat } from '../../lib/format';
-import { attendanceFamily } from '../../lib/pendingAlarms';
+import { ManagerStatusText } from '../../components/ManagerStatusText';
+import { attendanceFamily, managerStatusFamily } from '../../lib/pendingAlarms';
 import { INLINE } from '../../lib/messages';
 import type { WardTileModel } from './tiles';
 import { countdownShown, secondsLeft, urgencyOf } from './urgency';
@@ -43,6 +44,8 @@ export function WardTile({ tile, now, renderer, mapUnavailable, turnAction, alar
   const view = useAtomValue(deviceViewFamily(tile.id));
   const info = useDeviceType(tile.deviceType);
   const attendance = useAtomValue(attendanceFamily(tile.id));
+  // What the hospital's alarm manager reported of the tile's alarm (IHE PCD-05).
+  const managerStatus = useAtomValue(managerStatusFamily(tile.id));
   const variants = useAtomValue(companyVariantsAtom);
   const slotRef = useRef<HTMLDivElement>(null);
   const [attending, setAttending] = useState(false);
@@ -174,6 +177,7 @@ export function WardTile({ tile, now, renderer, mapUnavailable, turnAction, alar
               {t('alarmBanner.waiting', { time: fmt.duration(waited) })}
             </span>
             {alarmReason}
+            {managerStatus ? <ManagerStatusText status={managerStatus} testId="ward-manager-status" /> : null}
             <button type="button" className="btn btn-attend" data-testid="ward-attend" onClick={attend} disabled={attending}>
               {t('pages.attend')}
             </button>

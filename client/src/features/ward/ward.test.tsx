@@ -1,7 +1,7 @@
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { applyDeviceConf } from '../../lib/devicesStore';
-import { addPendingAlarm } from '../../lib/pendingAlarms';
+import { addPendingAlarm, managerStatusFamily } from '../../lib/pendingAlarms';
 import { renderApp, stubFetch } from '../../test/renderApp';
 
 const oid = ($oid: string) => ({ $oid });
@@ -180,6 +180,16 @@ describe('the ward board', () => {
     fireEvent.click(button);
     await waitFor(() => expect(attended).toEqual(['missing']));
     expect(screen.getByTestId('location')).toHaveTextContent('/ward');
+  });
+
+  it("shows what the hospital's alarm manager reported of the tile's alarm (PCD-05)", async () => {
+    const { store } = await setup();
+    act(() => {
+      addPendingAlarm(store, { key: 'missing-1', deviceId: 'missing', kind: 'Missing', raisedAtMs: Date.now() - 5_000 });
+      store.set(managerStatusFamily('missing'), { alarm: 'missing-1', status: 'accepted', who: 'Grace Okafor', atMs: Date.now() });
+    });
+    await waitFor(() => expect(within(tileOf('missing')).getByTestId('ward-manager-status')).toHaveTextContent(/Grace Okafor/));
+    expect(within(tileOf('due')).queryByTestId('ward-manager-status')).toBeNull();
   });
 
   it('a tile opens its device page', async () => {
