@@ -10,6 +10,7 @@
 //! - company isolation: another company's token finds nothing, and its reads by id answer 404;
 //! - paging: `_count=2` walks every page through the `next` links, each match once;
 //! - the search parameters (patient, device, date, code) and the refusals (401, 400, 404, 405).
+#![allow(clippy::unwrap_used)] // A test's helpers may unwrap: the panic is the failure it reports.
 
 mod common;
 

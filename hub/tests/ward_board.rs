@@ -1,6 +1,7 @@
 //! `GET /api/wardBoard` on a real hub: a signed-in user of the company only, its own devices with
 //! the repositioning clock only (never another company's, never a type without the clock), and a
 //! simulated patient's posture with its confidence and the countdown to the next turn.
+#![allow(clippy::unwrap_used)] // A test's helpers may unwrap: the panic is the failure it reports.
 
 mod common;
 

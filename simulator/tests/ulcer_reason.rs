@@ -31,10 +31,10 @@ fn ulcer_alarms(script: BedScript, span: Duration) -> Vec<(Duration, Option<Alar
     machine.set_repositioning_interval(t0, INTERVAL);
     let mut raised = Vec::new();
     let mut keep = |t: Duration, out: MatOutput| {
-        if let MatOutput::Alarm(AlarmOutput::Raised(alarm)) = out {
-            if alarm.kind == AlarmKind::UlcerRisk {
-                raised.push((t, alarm.reason));
-            }
+        if let MatOutput::Alarm(AlarmOutput::Raised(alarm)) = out
+            && alarm.kind == AlarmKind::UlcerRisk
+        {
+            raised.push((t, alarm.reason));
         }
     };
     let mut t = Duration::ZERO;

@@ -203,9 +203,9 @@ async fn sees_only_its_own(store: &Store, mine: &Seeded, other: &Seeded) {
     // Clinical records (the FHIR export): one row of each table, the company's.
     let rows = scoped.clinical_records().all().await.unwrap();
     let devices_of = |ids: Vec<&String>| ids.into_iter().cloned().collect::<Vec<_>>();
-    assert_eq!(devices_of(rows.device_logs.iter().map(|r| &r.device_id).collect()), [mine.device.clone()]);
-    assert_eq!(devices_of(rows.presence.iter().map(|r| &r.device_id).collect()), [mine.device.clone()]);
-    assert_eq!(devices_of(rows.alarms.iter().map(|r| &r.device_id).collect()), [mine.device.clone()]);
+    assert_eq!(devices_of(rows.device_logs.iter().map(|r| &r.device_id).collect()), std::slice::from_ref(&mine.device));
+    assert_eq!(devices_of(rows.presence.iter().map(|r| &r.device_id).collect()), std::slice::from_ref(&mine.device));
+    assert_eq!(devices_of(rows.alarms.iter().map(|r| &r.device_id).collect()), std::slice::from_ref(&mine.device));
     assert_eq!(rows.alarms[0].id, mine.alarm_key);
     assert_eq!(
         rows.analyses.iter().map(|a| (a.id.clone(), a.patient_id.clone())).collect::<Vec<_>>(),
