@@ -6,31 +6,27 @@
 //! the patient assigned to them (issue 22). Everything about the type comes from the hub's
 //! device-type table.
 
-import { useAtomValue, useStore } from 'jotai';
-import { useState, type KeyboardEvent, type MouseEvent, type ReactNode } from 'react';
+import { useAtomValue } from 'jotai';
+import type { ReactNode } from 'react';
 import type { UserDevice } from '../../lib/api';
 import { useTranslation } from 'react-i18next';
-import { useNavigate } from 'react-router-dom';
 import { locationLabelKey } from '../../components/DeviceSettingsFields';
 import { ManagerStatusText } from '../../components/ManagerStatusText';
 import { StatusBadge } from '../../components/StatusBadge';
 import { companyVariantsAtom, showsCompanyOnCards } from '../../lib/companyVariants';
-import { attendDevice } from '../../lib/alarms';
 import { useDeviceType } from '../../lib/deviceTypes';
 import { deviceViewFamily } from '../../lib/devicesStore';
 import { useFormat } from '../../lib/format';
 import { attendanceFamily, managerStatusFamily, pendingAlarmsAtom } from '../../lib/pendingAlarms';
 import { AlarmReasonText } from '../turns';
 import { STATUS_COLORS, statusColor } from '../../lib/status';
+import { useDeviceActions } from '../../lib/useDeviceActions';
 
 /** `actions`: what the app adds to the card for its device (the edit and info buttons). */
 export function DeviceCard({ deviceId, company, actions }: { deviceId: string; company: string; actions?: (device: UserDevice) => ReactNode }) {
   const { t } = useTranslation();
-  const navigate = useNavigate();
-  const store = useStore();
   const view = useAtomValue(deviceViewFamily(deviceId));
   const info = useDeviceType(view.deviceType);
-  const [attending, setAttending] = useState(false);
   const attendance = useAtomValue(attendanceFamily(deviceId));
   const ulcerReason = useAtomValue(pendingAlarmsAtom).find((a) => a.deviceId === deviceId && a.kind === 'Ulcer Risk')?.reason;
   const managerStatus = useAtomValue(managerStatusFamily(deviceId));
@@ -42,28 +38,7 @@ export function DeviceCard({ deviceId, company, actions }: { deviceId: string; c
   const variants = useAtomValue(companyVariantsAtom);
   const showCompany = company !== '' && showsCompanyOnCards(variants);
 
-  const open = () => {
-    if (!info?.route) {
-      console.error('invalid device type', view.deviceType);
-      return;
-    }
-    navigate(info.route, { state: { device: view.device ?? { _id: { $oid: view.id }, name: view.name, deviceType: view.deviceType } } });
-  };
-
-  const onKeyDown = (e: KeyboardEvent) => {
-    if (e.target !== e.currentTarget) return;
-    if (e.key === 'Enter' || e.key === ' ') {
-      e.preventDefault();
-      open();
-    }
-  };
-
-  const attend = async (e: MouseEvent) => {
-    e.stopPropagation();
-    setAttending(true);
-    await attendDevice(store, view.id, typeLabel);
-    setAttending(false);
-  };
+  const { open, onKeyDown, attend, attending } = useDeviceActions(deviceId, typeLabel);
 
   // A focusable element with role=button rather than <button>, whose content model would not
   // allow the card's block content (and its own Attend button).

@@ -6,19 +6,17 @@
 //! Two slots are left for issue 23's other items, filled by the app when they exist: `turnAction`
 //! (recording "Patient turned") and `alarmReason` (why an Ulcer Risk alarm was raised).
 
-import { useAtomValue, useStore } from 'jotai';
-import { useLayoutEffect, useRef, useState, type KeyboardEvent, type MouseEvent, type ReactNode } from 'react';
+import { useAtomValue } from 'jotai';
+import { useLayoutEffect, useRef, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useNavigate } from 'react-router-dom';
 import { StatusBadge } from '../../components/StatusBadge';
 import { locationLabelKey } from '../../components/DeviceSettingsFields';
-import { attendDevice } from '../../lib/alarms';
 import { companyVariantsAtom } from '../../lib/companyVariants';
 import { useDeviceType } from '../../lib/deviceTypes';
-import { deviceViewFamily } from '../../lib/devicesStore';
 import { useFormat } from '../../lib/format';
 import { ManagerStatusText } from '../../components/ManagerStatusText';
 import { attendanceFamily, managerStatusFamily } from '../../lib/pendingAlarms';
+import { useDeviceActions } from '../../lib/useDeviceActions';
 import { INLINE } from '../../lib/messages';
 import type { WardTileModel } from './tiles';
 import { countdownShown, secondsLeft, urgencyOf } from './urgency';
@@ -39,16 +37,12 @@ export interface WardTileProps {
 export function WardTile({ tile, now, renderer, mapUnavailable, turnAction, alarmReason }: WardTileProps) {
   const { t } = useTranslation();
   const fmt = useFormat();
-  const store = useStore();
-  const navigate = useNavigate();
-  const view = useAtomValue(deviceViewFamily(tile.id));
   const info = useDeviceType(tile.deviceType);
   const attendance = useAtomValue(attendanceFamily(tile.id));
   // What the hospital's alarm manager reported of the tile's alarm (IHE PCD-05).
   const managerStatus = useAtomValue(managerStatusFamily(tile.id));
   const variants = useAtomValue(companyVariantsAtom);
   const slotRef = useRef<HTMLDivElement>(null);
-  const [attending, setAttending] = useState(false);
   const urgency = urgencyOf(tile);
   const offline = tile.cardStatus === 'Offline';
   const typeLabel = t(`deviceTypes.${tile.deviceType}`, { defaultValue: tile.deviceType });
@@ -60,23 +54,7 @@ export function WardTile({ tile, now, renderer, mapUnavailable, turnAction, alar
     return renderer.attach(tile.mapDeviceId, slot);
   }, [renderer, tile.mapDeviceId]);
 
-  const open = () => {
-    if (!info?.route) return;
-    navigate(info.route, { state: { device: view.device ?? { _id: { $oid: tile.id }, name: tile.name, deviceType: tile.deviceType } } });
-  };
-  const onKeyDown = (e: KeyboardEvent) => {
-    if (e.target !== e.currentTarget) return;
-    if (e.key === 'Enter' || e.key === ' ') {
-      e.preventDefault();
-      open();
-    }
-  };
-  const attend = async (e: MouseEvent) => {
-    e.stopPropagation();
-    setAttending(true);
-    await attendDevice(store, tile.id, typeLabel);
-    setAttending(false);
-  };
+  const { open, onKeyDown, attend, attending } = useDeviceActions(tile.id, typeLabel);
 
   const left = offline ? null : secondsLeft(tile.dueInSeconds, tile.readAtMs, now);
   const waited = tile.alarm ? Math.max(0, Math.floor((now - tile.alarm.raisedAtMs) / 1000)) : 0;
