@@ -29,6 +29,19 @@ impl NumberOrText {
         }
     }
 
+    /// A whole number an i64 holds (Unix seconds, say): an integer, or a number or text with no
+    /// fraction strictly inside the i64 range. `None` beyond it (never saturated).
+    pub fn whole_i64(&self) -> Option<i64> {
+        if let NumberOrText::Number(n) = self
+            && let Some(whole) = n.as_i64()
+        {
+            return Some(whole);
+        }
+        // 2^63 as f64: every f64 strictly between ±2^63 with no fraction fits an i64.
+        const LIMIT: f64 = 9_223_372_036_854_775_808.0;
+        self.number().filter(|v| v.fract() == 0.0 && v.abs() < LIMIT).map(|v| v as i64)
+    }
+
     /// The value as a finite number, if it is one.
     pub fn number(&self) -> Option<f64> {
         let value = match self {

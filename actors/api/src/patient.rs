@@ -246,7 +246,8 @@ pub fn check_patient(input: &PatientInput, mode: PatientMode, now: i64) -> Resul
     let birth_date = if input.birth_date.is_unset() {
         None
     } else {
-        match input.birth_date.number().filter(|s| s.fract() == 0.0).map(|s| s as i64) {
+        // Whole seconds an i64 holds (the document's int64): a larger magnitude would saturate.
+        match input.birth_date.whole_i64() {
             Some(seconds) if seconds <= now + BIRTH_DATE_SLACK_SECS => Some(seconds),
             Some(_) => {
                 refuse(PatientField::BirthDate, "the birth date cannot be in the future".into());
@@ -475,6 +476,9 @@ mod tests {
             "invalidBirthDate"
         );
         assert_eq!(key(validate_patient(&with("birthDate", "yesterday".into()), PatientMode::Create, NOW)), "invalidBirthDate");
+        // Beyond an int64 (the document's format) it is refused, not saturated.
+        let beyond: serde_json::Value = serde_json::from_str("-9223372036854775809").unwrap();
+        assert_eq!(key(validate_patient(&with("birthDate", beyond), PatientMode::Create, NOW)), "invalidBirthDate");
     }
 
     #[test]
