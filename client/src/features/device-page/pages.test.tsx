@@ -176,9 +176,16 @@ describe('seating pages', () => {
   });
 
   it('the seated-position page labels the current position', async () => {
-    signIn({ '/api/iotLogs/p1': () => ({ body: [] }) });
+    signIn({
+      '/api/iotLogs/p1': () => ({ body: [] }),
+      '/api/iotAlarms/p1': () => ({
+        body: [{ _id: oid('x1'), deviceId: 'p1', kind: 'Missing', creationDate: 1_700_000_000, hasBeenAttended: false, attendedTime: null, timeToAttend: null, managerStatuses: [] }],
+      }),
+    });
     const { liveMaps } = await renderApp('/seatingMat', { state: { device: { _id: oid('p1'), name: 'Chair 106', deviceType: 'Seating Mat' } } });
     expect(screen.getByTestId('device-page')).toHaveAttribute('data-page-family', 'seatedPosition');
+    // A seat watches its patient: its Missing alarms are listed on its page.
+    expect(await screen.findAllByTestId('alarm-row')).toHaveLength(1);
     act(() => {
       liveMaps.write(mapFrame('p1', 16, 16, () => 90, 1, 'PRESENCE'));
     });

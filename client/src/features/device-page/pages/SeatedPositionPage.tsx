@@ -1,8 +1,10 @@
 //! The seated-position page: the live map and the current position label (Seated while someone
-//! sits, from the hub's presence verdict; empty otherwise), with the device log.
+//! sits, from the hub's presence verdict; empty otherwise), with the device log and, as the seat
+//! watches a patient (a Missing alarm when they leave), its alarm history.
 
 import { useTranslation } from 'react-i18next';
 import { oidOf } from '../../../lib/api';
+import { AlarmTable } from '../AlarmTable';
 import { DeviceLogTable } from '../DeviceLogTable';
 import { DevicePageFrame, type DevicePageProps } from '../DevicePageFrame';
 import { LiveMapPanel } from '../LiveMapPanel';
@@ -22,6 +24,7 @@ export function SeatedPositionPage({ device, info, createRenderer }: DevicePageP
         </div>
       </LiveMapPanel>
       <DeviceLogTable deviceId={id} deviceName={device.name} info={info} />
+      {info.bedsidePatient ? <AlarmTable deviceId={id} kindLabel={t(`deviceTypes.${device.deviceType}`, { defaultValue: device.deviceType })} /> : null}
     </DevicePageFrame>
   );
 }
