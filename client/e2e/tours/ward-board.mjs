@@ -1,4 +1,4 @@
-// Tour: the ward board (issue 23, item 1). An administrator registers 43 more mattresses on a
+// Tour: the ward board (issue 23, item 1). An administrator registers 42 more mattresses on a
 // second floor (they never connect: Offline), so the wall board at 2560 × 1440 holds 48 tiles; the
 // demo's beds and seats stream. Checked: one WebGL canvas draws every map, tiles are ordered by
 // urgency, a never-connected bed is Offline only, the wall's bed labels and countdowns are large;
@@ -10,7 +10,8 @@ export const name = 'ward-board';
 const TILE = '[data-testid="ward-tile"]';
 const URGENCY = ['missing', 'overdue', 'due', 'dueSoon', 'fine', 'offline'];
 const RANK = { missing: 0, overdue: 0, due: 1, dueSoon: 2, fine: 3, offline: 4 };
-const EXTRA_BEDS = 43;
+// The demo company has 6 tiles of its own (Beds 101-A and 107, Chairs 102 and 106, Wheelchair 103, Room 105).
+const EXTRA_BEDS = 42;
 
 async function adminToken(base) {
   const res = await fetch(`${base}/api/auth/login`, {

@@ -2,7 +2,7 @@
 //! recorded turns — when, to which position, who, and whether it came on time (before the
 //! interval was up) — with how many were recorded in the last 24 hours.
 
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useFormat } from '../../lib/format';
 import { RecordTurnButton } from './RecordTurnButton';
@@ -29,8 +29,13 @@ export function TurnsPanel({ deviceId, seated = false, onRecorded }: { deviceId:
   }, [deviceId]);
   useEffect(load, [load]);
 
+  // The hub stores a turn through its storage writer a moment after it answers: the list is read
+  // now and again shortly after, so the new row appears however busy the writer is.
+  const rereads = useRef<number[]>([]);
+  useEffect(() => () => rereads.current.forEach((timer) => window.clearTimeout(timer)), []);
   const recorded = (turn: TurnRecorded) => {
     load();
+    for (const ms of [1_000, 3_000, 6_000]) rereads.current.push(window.setTimeout(load, ms));
     onRecorded?.(turn);
   };
   const now = Date.now();
