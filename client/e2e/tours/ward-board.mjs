@@ -151,10 +151,10 @@ export async function run({ base, page, test, artifacts, login }) {
     await page.waitForSelector('.ward-canvas-host[data-renderer="pixi-webgl"]', { timeout: 30_000 });
     await page.waitForTimeout(12_000);
     const list = await tiles(page);
-    if (list.length !== 5) throw new Error(`${list.length} tiles in Main · floor 1: ${list.map((t) => t.text).join(' | ')}`);
+    if (list.length !== 6) throw new Error(`${list.length} tiles in Main · floor 1: ${list.map((t) => t.text).join(' | ')}`);
     const wide = await page.evaluate(() => document.documentElement.scrollWidth);
     if (wide > 390) throw new Error(`the page is ${wide}px wide`);
-    ok(`5 tiles, one column, no sideways scrolling: ${list.map((t) => t.text).join(' | ')}`);
+    ok(`6 tiles (Bed 107 among them), one column, no sideways scrolling: ${list.map((t) => t.text).join(' | ')}`);
     await view('phone-top.png');
     await page.mouse.wheel(0, 700);
     await page.waitForTimeout(800);
