@@ -6,7 +6,7 @@ use surrealdb::types::SurrealValue;
 
 use crate::error::checked;
 use crate::model::{Analysis, AnalysisFilter, AnalysisTotals, NewAnalysis, NewAuditEntry};
-use crate::repo::audit::{CREATE_AUDIT, bounded, now_ms};
+use crate::repo::audit::{BindAudit, CREATE_AUDIT};
 use crate::retry::retrying;
 use crate::{StoreError, new_id};
 
@@ -124,9 +124,7 @@ impl Analyses<'_> {
                 .bind(("id", id.to_owned()))
                 .bind(("company", self.company.to_owned()))
                 .bind(("notes", notes.to_owned()))
-                .bind(("actor_company", self.company.to_owned()))
-                .bind(("audit", bounded(audit)))
-                .bind(("audit_at", now_ms()))
+                .bind_audit(self.company, audit)
                 .await?;
             checked(response)?;
             Ok(())
@@ -148,9 +146,7 @@ impl Analyses<'_> {
                 ))
                 .bind(("id", id.to_owned()))
                 .bind(("company", self.company.to_owned()))
-                .bind(("actor_company", self.company.to_owned()))
-                .bind(("audit", bounded(audit)))
-                .bind(("audit_at", now_ms()))
+                .bind_audit(self.company, audit)
                 .await?;
             checked(response)?;
             Ok(())

@@ -32,6 +32,18 @@ pub(crate) fn bounded(entry: &NewAuditEntry) -> NewAuditEntry {
     NewAuditEntry { summary: entry.summary.chars().take(AUDIT_SUMMARY_MAX).collect(), ..entry.clone() }
 }
 
+/// Binds what [`CREATE_AUDIT`] reads to `query`: the entry (its summary bounded), the company of
+/// the handle that records it, and now. One binder for every transaction that audits its change.
+pub(crate) trait BindAudit {
+    fn bind_audit(self, actor_company: &str, entry: &NewAuditEntry) -> Self;
+}
+
+impl<C: surrealdb::Connection> BindAudit for surrealdb::method::Query<'_, C> {
+    fn bind_audit(self, actor_company: &str, entry: &NewAuditEntry) -> Self {
+        self.bind(("actor_company", actor_company.to_owned())).bind(("audit", bounded(entry))).bind(("audit_at", now_ms()))
+    }
+}
+
 /// Unix milliseconds now.
 pub(crate) fn now_ms() -> i64 {
     std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_millis() as i64).unwrap_or(0)
@@ -56,9 +68,7 @@ impl AuditLog<'_> {
             let response = self
                 .db
                 .query(CREATE_AUDIT)
-                .bind(("actor_company", self.company.to_owned()))
-                .bind(("audit", bounded(entry)))
-                .bind(("audit_at", now_ms()))
+                .bind_audit(self.company, entry)
                 .await?;
             checked(response)?;
             Ok(())

@@ -7,7 +7,7 @@ use surrealdb::engine::any::Any;
 
 use crate::error::checked;
 use crate::model::{Device, DeviceSettings, NewAuditEntry, NewDevice};
-use crate::repo::audit::{CREATE_AUDIT, bounded, now_ms};
+use crate::repo::audit::{BindAudit, CREATE_AUDIT};
 use crate::retry::retrying;
 use crate::{StoreError, new_id};
 
@@ -143,9 +143,7 @@ impl Devices<'_> {
                 .bind(("id", id.to_owned()))
                 .bind(("company", self.company.to_owned()))
                 .bind(("hash", secret_hash.to_owned()))
-                .bind(("actor_company", self.company.to_owned()))
-                .bind(("audit", bounded(audit)))
-                .bind(("audit_at", now_ms()))
+                .bind_audit(self.company, audit)
                 .await?;
             checked(response)?;
             Ok(())

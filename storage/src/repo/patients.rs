@@ -5,7 +5,7 @@ use surrealdb::engine::any::Any;
 
 use crate::error::checked;
 use crate::model::{NewAuditEntry, Patient, PatientFields};
-use crate::repo::audit::{CREATE_AUDIT, bounded, now_ms};
+use crate::repo::audit::{BindAudit, CREATE_AUDIT};
 use crate::retry::retrying;
 use crate::{StoreError, new_id, unix_now};
 
@@ -42,7 +42,7 @@ impl Patients<'_> {
         retrying(|| async move {
             let id = new_id();
             let audit_statement = if audit.is_some() { CREATE_AUDIT } else { "" };
-            let entry = audit.map(|a| bounded(&NewAuditEntry { entity_id: id.clone(), ..a.clone() })).unwrap_or_default();
+            let entry = audit.map(|a| NewAuditEntry { entity_id: id.clone(), ..a.clone() }).unwrap_or_default();
             let response = self
                 .db
                 .query(format!(
@@ -59,9 +59,7 @@ impl Patients<'_> {
                 .bind(("user_id", user_id.to_owned()))
                 .bind(("now", unix_now()))
                 .bind(("f", fields.clone()))
-                .bind(("actor_company", self.company.to_owned()))
-                .bind(("audit", entry))
-                .bind(("audit_at", now_ms()))
+                .bind_audit(self.company, &entry)
                 .await?;
             checked(response)?;
             Ok(id)
@@ -86,9 +84,7 @@ impl Patients<'_> {
                 .bind(("id", id.to_owned()))
                 .bind(("company", self.company.to_owned()))
                 .bind(("f", fields.clone()))
-                .bind(("actor_company", self.company.to_owned()))
-                .bind(("audit", bounded(audit)))
-                .bind(("audit_at", now_ms()))
+                .bind_audit(self.company, audit)
                 .await?;
             checked(response)?;
             Ok(())
@@ -142,9 +138,7 @@ impl Patients<'_> {
                 ))
                 .bind(("id", id.to_owned()))
                 .bind(("company", self.company.to_owned()))
-                .bind(("actor_company", self.company.to_owned()))
-                .bind(("audit", bounded(audit)))
-                .bind(("audit_at", now_ms()))
+                .bind_audit(self.company, audit)
                 .await?;
             checked(response)?;
             Ok(())
