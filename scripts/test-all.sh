@@ -5,7 +5,35 @@ cd "$(dirname "$0")/.."
 root=$(pwd)
 target_dir="${CARGO_TARGET_DIR:-$root/target}"
 
-echo "==> tools"
+# Each stage's wall time, printed as the stage ends and again at the end, so a slow CI run says
+# where its time went (CI has 90 minutes; docs/performance.md, "The test suite's time").
+stage_names=()
+stage_secs=()
+stage_started=$SECONDS
+stage() {
+  if [ ${#stage_names[@]} -gt 0 ]; then
+    local took=$(( SECONDS - stage_started ))
+    stage_secs+=("$took")
+    echo "    (${took} s)"
+  fi
+  stage_names+=("$1")
+  stage_started=$SECONDS
+  echo "==> $1"
+}
+stage_summary() {
+  local rc=$?
+  [ ${#stage_names[@]} -gt ${#stage_secs[@]} ] && stage_secs+=("$(( SECONDS - stage_started ))")
+  echo
+  echo "==> time per stage (exit $rc)"
+  local i
+  for i in "${!stage_names[@]}"; do
+    printf '  %6s s  %s\n' "${stage_secs[$i]:-?}" "${stage_names[$i]}"
+  done
+  printf '  %6s s  total\n' "$SECONDS"
+}
+trap stage_summary EXIT
+
+stage "tools"
 if ! command -v chromium >/dev/null 2>&1; then
   if [ "$(id -u)" = 0 ]; then
     apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
@@ -46,27 +74,27 @@ if ! command -v wapiti >/dev/null 2>&1; then
   fi
 fi
 
-echo "==> Rust: formatting (rustfmt.toml)"
+stage "Rust: formatting (rustfmt.toml)"
 if cargo fmt --version >/dev/null 2>&1; then
   cargo fmt --all -- --check
 else
   echo "fmt: skipped, this toolchain has no rustfmt component"
 fi
 
-echo "==> Rust: clippy, warnings are errors"
+stage "Rust: clippy, warnings are errors"
 if cargo clippy --version >/dev/null 2>&1; then
   cargo clippy --workspace --all-targets -- -D warnings
 else
   echo "clippy: skipped, this toolchain has no clippy component"
 fi
 
-echo "==> Rust: unit, scenario and loopback tests (debug)"
+stage "Rust: unit, scenario and loopback tests (debug)"
 cargo test --workspace --all-targets
 
-echo "==> client: lint, unit tests and bundle"
+stage "client: lint, unit tests and bundle"
 (cd client && npm ci --no-audit --no-fund && npm run api:check && npm run lint && npm test && npm run build)
 
-echo "==> browser end-to-end (headless Chromium against the debug hub)"
+stage "browser end-to-end (headless Chromium against the debug hub)"
 # `cargo test --workspace --all-targets` built the hub binary already; a separate `cargo build -p hub`
 # would resolve features differently (no dev-only features) and rebuild SurrealDB a second time.
 if [ ! -x "$target_dir/debug/hub" ]; then
@@ -76,13 +104,13 @@ fi
 mkdir -p "$root/artifacts/e2e"
 (cd client && HUB_BIN="$target_dir/debug/hub" npm run e2e)
 
-echo "==> REST API schema fuzzing (schemathesis against the debug hub)"
+stage "REST API schema fuzzing (schemathesis against the debug hub)"
 HUB_BIN="$target_dir/debug/hub" bash scripts/api-fuzz.sh
 
-echo "==> web-security scan (wapiti against the demo hub, HTTP and HTTPS; docs/reliability.md)"
+stage "web-security scan (wapiti against the demo hub, HTTP and HTTPS; docs/reliability.md)"
 HUB_BIN="$target_dir/debug/hub" bash scripts/web-scan.sh
 
-echo "==> fuzzing: 30 s per target (cargo-fuzz on the nightly toolchain)"
+stage "fuzzing: 30 s per target (cargo-fuzz on the nightly toolchain)"
 if cargo +nightly --version >/dev/null 2>&1; then
   bash scripts/fuzz.sh 30
 else
