@@ -17,18 +17,19 @@ use storage::repo::NewOutboxEntry;
 use storage::{Store, StoreError};
 use tokio::sync::Notify;
 
-use super::destination::{Route, route};
+use super::destination::{HubDefault, Route, route};
 use super::{Destination, LinkStates, unix_ms};
 
 /// The hub's alarm reporter: the queue's writer, the hub-wide default and the link states.
 pub struct AlarmReporter {
     store: Store,
-    default: Option<Destination>,
+    default: Option<HubDefault>,
     /// The path to each manager.
     pub links: LinkStates,
     pub(super) wake: Notify,
-    /// Where the PCD-05 listener listens, once bound (shown to administrators).
-    pub status_listener: std::sync::OnceLock<std::net::SocketAddr>,
+    /// Where the PCD-05 listener listens, once bound, `mllps://` when over TLS (shown to
+    /// administrators).
+    pub status_listener: std::sync::OnceLock<Destination>,
 }
 
 /// The stable control id of an alarm's report in a phase.
@@ -103,8 +104,8 @@ pub fn outbox_entry(route: &Route, input: ReportInput<'_>, now_ms: i64) -> Optio
 }
 
 impl AlarmReporter {
-    /// A reporter on `store` with the hub-wide default destination.
-    pub fn new(store: Store, default: Option<Destination>) -> Arc<AlarmReporter> {
+    /// A reporter on `store` with the hub-wide default manager.
+    pub fn new(store: Store, default: Option<HubDefault>) -> Arc<AlarmReporter> {
         Arc::new(AlarmReporter {
             store,
             default,
@@ -121,6 +122,11 @@ impl AlarmReporter {
 
     /// The hub-wide default destination.
     pub fn default_destination(&self) -> Option<&Destination> {
+        self.default.as_ref().map(|d| &d.destination)
+    }
+
+    /// The hub-wide default manager with the CA its TLS trusts.
+    pub fn hub_default(&self) -> Option<&HubDefault> {
         self.default.as_ref()
     }
 
@@ -272,7 +278,7 @@ mod tests {
     }
 
     fn route(kinds: &[&str]) -> Route {
-        super::route(None, Some(&"mllp://am:2575".parse().unwrap()))
+        super::route(None, Some(&HubDefault { destination: "mllp://am:2575".parse().unwrap(), ca_pem: None }))
             .map(|r| Route { kinds: kinds.iter().map(|k| k.to_string()).collect(), ..r })
             .unwrap()
     }

@@ -21,9 +21,10 @@ use crate::alarm_manager::{Destination, LinkState, unix_ms};
 pub struct AlarmManagerJson {
     /// The company's own manager, if set.
     pub settings: Option<AlarmManagerInput>,
-    /// The hub-wide default (`--alarm-manager`), used while the company has no manager of its own.
+    /// The hub-wide default (`--alarm-manager`, `mllp://` or `mllps://`), used while the company
+    /// has no manager of its own.
     pub hub_default: Option<String>,
-    /// Where the company's reports go now (`mllp://HOST:PORT`), if anywhere.
+    /// Where the company's reports go now (`mllp://HOST:PORT`, `mllps://` over TLS), if anywhere.
     pub destination: Option<String>,
     /// The path to that manager.
     pub link: Option<LinkState>,
@@ -31,7 +32,8 @@ pub struct AlarmManagerJson {
     pub pending: u64,
     /// Reports the manager refused (`AR`).
     pub dead_letters: u64,
-    /// Where the hub listens for the manager's status reports (PCD-05, `mllp://HOST:PORT`), if it does.
+    /// Where the hub listens for the manager's status reports (PCD-05, `mllp://HOST:PORT`, or
+    /// `mllps://` when the listener speaks TLS), if it does.
     pub status_listener: Option<String>,
 }
 
@@ -89,7 +91,7 @@ async fn view(call: &Admin) -> Result<AlarmManagerJson, ApiError> {
     let settings = outbox.settings().await.map_err(store_error)?;
     let counts = outbox.counts().await.map_err(store_error)?;
     let reporter = &call.state.alarm_reporter;
-    let route = crate::alarm_manager::destination::route(settings.as_ref(), reporter.default_destination());
+    let route = crate::alarm_manager::destination::route(settings.as_ref(), reporter.hub_default());
     Ok(AlarmManagerJson {
         settings: settings.map(input_of),
         hub_default: reporter.default_destination().map(ToString::to_string),
@@ -97,10 +99,7 @@ async fn view(call: &Admin) -> Result<AlarmManagerJson, ApiError> {
         link: route.map(|r| reporter.links.get(&r.destination)),
         pending: counts.pending,
         dead_letters: counts.dead,
-        status_listener: reporter
-            .status_listener
-            .get()
-            .map(|a| Destination { host: a.ip().to_string(), port: a.port(), tls: false }.to_string()),
+        status_listener: reporter.status_listener.get().map(Destination::to_string),
     })
 }
 
