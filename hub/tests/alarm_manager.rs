@@ -758,8 +758,28 @@ fn now_ms() -> i64 {
 
 /// The queue and the settings on a real in-memory SurrealDB (storage's `alarm_outbox` repository).
 mod store {
+    use storage::model::NewAuditEntry;
     use storage::repo::{AlarmManagerSettings, AlarmStatus, NewOutboxEntry, OutboxCounts};
     use storage::{Store, StoreError};
+
+    /// An administrator's audit entry for `action` in `company`.
+    fn audit(company: &str, action: &str) -> NewAuditEntry {
+        NewAuditEntry {
+            company_id: company.into(),
+            actor_user_id: "admin-1".into(),
+            actor_email: "admin@a.example".into(),
+            action: action.into(),
+            entity_type: "company".into(),
+            entity_id: company.into(),
+            summary: action.into(),
+        }
+    }
+
+    /// The company's audit actions, oldest first.
+    async fn audited(store: &Store, company: &str) -> Vec<String> {
+        let page = store.company(company).audit().page(0, 100).await.unwrap();
+        page.entries.into_iter().rev().map(|e| e.action).collect()
+    }
 
     async fn two_companies() -> (Store, String, String) {
         let store = Store::memory().await.unwrap();
@@ -794,10 +814,14 @@ mod store {
         let dead = outbox.dead_letters().await.unwrap();
         assert_eq!((dead[0].control_id.as_str(), dead[0].attempts, dead[0].last_error.as_deref()), ("m1", 2, Some("AR: unknown")));
 
-        outbox.resend("m1", 9_000).await.unwrap();
+        outbox.resend("m1", 9_000, &audit(&a, "alarmManager.resend")).await.unwrap();
         let again = hub.due(9_000, 10).await.unwrap();
         assert_eq!((again[0].control_id.as_str(), again[0].attempts, again[0].state.as_str()), ("m1", 0, "pending"));
-        assert!(matches!(outbox.resend("m2", 9_000).await, Err(StoreError::NotFound)), "only a dead letter is resent");
+        assert!(
+            matches!(outbox.resend("m2", 9_000, &audit(&a, "alarmManager.resend")).await, Err(StoreError::NotFound)),
+            "only a dead letter is resent"
+        );
+        assert_eq!(audited(&store, &a).await, ["alarmManager.resend"], "the resend with its entry, the refused one without");
         let mut started = hub.started_not_ended().await.unwrap();
         started.sort();
         assert_eq!(started, [(a.clone(), "dev-1".to_owned()), (a.clone(), "dev-2".to_owned())]);
@@ -855,7 +879,8 @@ mod store {
         store.hub_wide().alarm_outbox().mark_dead("a1", "AR").await.unwrap();
         let other = store.company(&b).alarm_outbox();
         assert!(other.dead_letters().await.unwrap().is_empty());
-        assert!(matches!(other.resend("a1", 2).await, Err(StoreError::NotFound)));
+        assert!(matches!(other.resend("a1", 2, &audit(&b, "alarmManager.resend")).await, Err(StoreError::NotFound)));
+        assert!(audited(&store, &b).await.is_empty(), "a refused resend writes no entry");
         assert_eq!(other.counts().await.unwrap(), OutboxCounts::default());
         assert!(other.of_alarm("dev-1").await.unwrap().is_empty());
 
@@ -873,8 +898,15 @@ mod store {
         };
         let mine = store.company(&a).alarm_outbox();
         assert_eq!(mine.settings().await.unwrap(), None);
-        mine.set_settings(&settings).await.unwrap();
-        mine.set_settings(&AlarmManagerSettings { port: 2576, ..settings.clone() }).await.unwrap();
+        mine.set_settings(&settings, &audit(&a, "alarmManager.update")).await.unwrap();
+        mine.set_settings(&AlarmManagerSettings { port: 2576, ..settings.clone() }, &audit(&a, "alarmManager.update")).await.unwrap();
+        assert_eq!(audited(&store, &a).await, ["alarmManager.update", "alarmManager.update"], "each change with its entry");
+        // Both or neither: a change the schema refuses writes no entry, an entry it refuses no change.
+        let refused = AlarmManagerSettings { port: 70_000, ..settings.clone() };
+        assert!(mine.set_settings(&refused, &audit(&a, "alarmManager.update")).await.is_err());
+        assert_eq!(audited(&store, &a).await.len(), 2, "no entry for a refused change");
+        assert!(mine.set_settings(&AlarmManagerSettings { port: 2577, ..settings.clone() }, &audit(&a, "")).await.is_err());
+        assert_eq!(mine.settings().await.unwrap().map(|s| s.port), Some(2576), "no change without its entry");
         assert_eq!(mine.settings().await.unwrap().map(|s| s.port), Some(2576));
         assert_eq!(store.hub_wide().alarm_outbox().settings(&a).await.unwrap().map(|s| s.host), Some("am.example".into()));
         assert_eq!(other.settings().await.unwrap(), None);

@@ -1,7 +1,7 @@
 //! The company's alarm manager (IHE PCD-04), for administrators: `GET` and `PUT
 //! /api/alarmManager` (settings, the hub-wide default, the link's state and the queue's counts),
 //! `GET /api/alarmManager/deadLetters` and `POST /api/alarmManager/deadLetters/{id}/resend`.
-//! Every change is audited.
+//! Every change is audited, in the transaction of the change.
 
 use mat_api::alarm_manager::{AlarmManagerInput, validate_alarm_manager};
 use serde::Serialize;
@@ -128,7 +128,6 @@ pub async fn put(mut call: Admin) -> Result<warp::reply::Response, ApiError> {
         tls: input.tls,
         ca_pem: input.ca_pem.clone(),
     };
-    call.store().alarm_outbox().set_settings(&settings).await.map_err(|e| ApiError::store(e, "alarm manager", "duplicate"))?;
     let company_id = call.claims().company_id.clone();
     let summary = format!(
         "alarm manager {}://{}:{} {} ({})",
@@ -138,9 +137,11 @@ pub async fn put(mut call: Admin) -> Result<warp::reply::Response, ApiError> {
         if input.enabled { "enabled" } else { "disabled" },
         if input.kinds.is_empty() { "no alarms".to_owned() } else { input.kinds.join(", ") }
     );
-    Audit { company_id: &company_id, action: "alarmManager.update", entity_type: "company", entity_id: &company_id, summary }
-        .record(&call)
-        .await;
+    let audit =
+        Audit { company_id: &company_id, action: "alarmManager.update", entity_type: "company", entity_id: &company_id, summary }
+            .entry(&call)
+            .await;
+    call.store().alarm_outbox().set_settings(&settings, &audit).await.map_err(|e| ApiError::store(e, "alarm manager", "duplicate"))?;
     call.state.alarm_reporter.wake();
     Ok(ok(&view(&call).await?))
 }
@@ -153,12 +154,12 @@ pub async fn dead_letters(call: Admin) -> Result<warp::reply::Response, ApiError
 
 /// `POST /api/alarmManager/deadLetters/{id}/resend`: queues a refused report again.
 pub async fn resend(id: String, call: Admin) -> Result<warp::reply::Response, ApiError> {
-    call.store().alarm_outbox().resend(&id, unix_ms()).await.map_err(|e| ApiError::store(e, "dead letter", "duplicate"))?;
     let company_id = call.claims().company_id.clone();
     let summary = format!("resent the refused alarm report {id}");
-    Audit { company_id: &company_id, action: "alarmManager.resend", entity_type: "company", entity_id: &company_id, summary }
-        .record(&call)
+    let audit = Audit { company_id: &company_id, action: "alarmManager.resend", entity_type: "company", entity_id: &company_id, summary }
+        .entry(&call)
         .await;
+    call.store().alarm_outbox().resend(&id, unix_ms(), &audit).await.map_err(|e| ApiError::store(e, "dead letter", "duplicate"))?;
     call.state.alarm_reporter.wake();
     Ok(warp::reply::with_status(warp::reply(), StatusCode::NO_CONTENT).into_response())
 }
