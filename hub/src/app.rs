@@ -85,7 +85,8 @@ pub async fn start_with_store(config: ServeConfig, store: Store) -> anyhow::Resu
         (Some(cert), Some(key)) => {
             let files = alarm_manager::tls::ListenerTls::read(cert, key, config.alarm_status_client_ca.as_deref())
                 .map_err(|why| anyhow::anyhow!("the alarm status listener's TLS: {why}"))?;
-            let server = alarm_manager::tls::listener_config(&files).map_err(|why| anyhow::anyhow!("the alarm status listener's TLS: {why}"))?;
+            let server =
+                alarm_manager::tls::listener_config(&files).map_err(|why| anyhow::anyhow!("the alarm status listener's TLS: {why}"))?;
             Some(tokio_rustls::TlsAcceptor::from(server))
         }
         _ => None,

@@ -235,13 +235,16 @@ mod tests {
         assert_eq!(cli.serve.alarm_status_listen, Some("127.0.0.1:2576".parse().unwrap()));
         assert!(Cli::try_parse_from(["hub"]).unwrap().serve.alarm_status_listen.is_none(), "off unless asked");
         assert_eq!(Cli::try_parse_from(["hub"]).unwrap().serve.alarm_continue_secs, 120);
-        let secure = Cli::try_parse_from(["hub", "--alarm-manager", "mllps://am.ward3.local:2575", "--alarm-manager-ca", "ca.pem"]).unwrap();
+        let secure =
+            Cli::try_parse_from(["hub", "--alarm-manager", "mllps://am.ward3.local:2575", "--alarm-manager-ca", "ca.pem"]).unwrap();
         assert_eq!(secure.serve.alarm_manager.map(|d| d.tls), Some(true));
         assert_eq!(secure.serve.alarm_manager_ca, Some(PathBuf::from("ca.pem")));
         let listen = ["hub", "--alarm-status-listen", "0.0.0.0:2576"];
-        let tls = Cli::try_parse_from([&listen[..], &["--alarm-status-tls-cert", "c.pem", "--alarm-status-tls-key", "k.pem"]].concat()).unwrap();
+        let tls =
+            Cli::try_parse_from([&listen[..], &["--alarm-status-tls-cert", "c.pem", "--alarm-status-tls-key", "k.pem"]].concat()).unwrap();
         assert_eq!((tls.serve.alarm_status_tls_cert.is_some(), tls.serve.alarm_status_client_ca), (true, None));
-        let mutual = [&listen[..], &["--alarm-status-tls-cert", "c.pem", "--alarm-status-tls-key", "k.pem", "--alarm-status-client-ca", "ca.pem"]];
+        let mutual =
+            [&listen[..], &["--alarm-status-tls-cert", "c.pem", "--alarm-status-tls-key", "k.pem", "--alarm-status-client-ca", "ca.pem"]];
         assert!(Cli::try_parse_from(mutual.concat()).unwrap().serve.alarm_status_client_ca.is_some());
         assert!(Cli::try_parse_from([&listen[..], &["--alarm-status-tls-cert", "c.pem"]].concat()).is_err(), "a certificate needs its key");
         assert!(Cli::try_parse_from([&listen[..], &["--alarm-status-client-ca", "ca.pem"]].concat()).is_err(), "mutual TLS needs TLS");

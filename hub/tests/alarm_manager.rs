@@ -649,9 +649,7 @@ async fn the_default_manager_and_the_status_listener_speak_tls_and_mutual_tls_re
     }
 
     // PCD-05 over mutual TLS: the manager's certificate of the hospital's CA is accepted (AA).
-    let status = |control_id: &str, tls: Value| {
-        json!({ "status": { "to": to, "alarm": alarm, "value": "accepted", "who": "N42^Okafor^Grace", "controlId": control_id, "tls": tls } })
-    };
+    let status = |control_id: &str, tls: Value| json!({ "status": { "to": to, "alarm": alarm, "value": "accepted", "who": "N42^Okafor^Grace", "controlId": control_id, "tls": tls } });
     let good = json!({ "ca": ca_file, "cert": client_cert, "key": client_key });
     let accepted = manager.pcd05(status("st-tls-1", good)).await;
     assert_eq!((accepted["ack"].as_str(), accepted["ackControlId"].as_str()), (Some("AA"), Some("st-tls-1")), "{accepted}");
@@ -948,5 +946,4 @@ mod store {
         let kept = store.company(&company).alarm_statuses().of_devices(&["dev1".into()]).await.unwrap();
         assert_eq!(kept.len(), 4 * (1 + 6), "one per distinct report");
     }
-
 }

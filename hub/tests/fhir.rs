@@ -368,7 +368,8 @@ async fn fhir_r4_serves_valid_resources_to_its_company_only_with_paging() {
         assert_eq!(verdict, if late { "turn-late" } else { "turn-on-time" }, "{turn} {observation}");
         let (_, read) = fhir(&world, Some(&world.token), &format!("/fhir/r4/Observation/{id}")).await;
         assert_eq!(&read, observation);
-        let on_its_date = search(&world, &format!("/fhir/r4/Observation?code=recorded-turn&date={}", hub::fhir::time::instant(at_ms / 1000))).await;
+        let on_its_date =
+            search(&world, &format!("/fhir/r4/Observation?code=recorded-turn&date={}", hub::fhir::time::instant(at_ms / 1000))).await;
         assert!(resources(&on_its_date).iter().any(|o| o["id"] == id.as_str()), "found by its date");
     }
     served.extend(recorded_turns);

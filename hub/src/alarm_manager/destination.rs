@@ -147,7 +147,16 @@ mod tests {
         let secure: Destination = "mllps://am.ward3.local:6661".parse().unwrap();
         assert_eq!(secure, over_tls, "mllps:// is MLLP over TLS");
         assert_eq!(over_tls.to_string().parse::<Destination>().unwrap(), over_tls, "written as read");
-        for bad in ["127.0.0.1:2575", "mllp://host", "mllp://:2575", "mllp://host:0", "mllp://host:70000", "http://h:1", "mllp://u@h:1", "mllps:/h:1"] {
+        for bad in [
+            "127.0.0.1:2575",
+            "mllp://host",
+            "mllp://:2575",
+            "mllp://host:0",
+            "mllp://host:70000",
+            "http://h:1",
+            "mllp://u@h:1",
+            "mllps:/h:1",
+        ] {
             assert!(bad.parse::<Destination>().is_err(), "{bad}");
         }
     }
@@ -198,7 +207,10 @@ mod tests {
         let secure: Destination = "mllps://central:2575".parse().unwrap();
         assert_eq!(hub_default(None, None), Ok(None));
         assert_eq!(hub_default(Some(plain.clone()), None), Ok(Some(HubDefault { destination: plain.clone(), ca_pem: None })));
-        assert_eq!(hub_default(Some(secure.clone()), Some(&ca_file)), Ok(Some(HubDefault { destination: secure.clone(), ca_pem: Some(ca) })));
+        assert_eq!(
+            hub_default(Some(secure.clone()), Some(&ca_file)),
+            Ok(Some(HubDefault { destination: secure.clone(), ca_pem: Some(ca) }))
+        );
         assert!(hub_default(Some(secure.clone()), None).unwrap_err().contains("--alarm-manager-ca"));
         assert!(hub_default(Some(plain), Some(&ca_file)).unwrap_err().contains("mllps://"));
         assert!(hub_default(None, Some(&ca_file)).is_err());

@@ -88,7 +88,12 @@ pub async fn run(listener: TcpListener, tls: Option<TlsAcceptor>, context: Arc<S
     }
 }
 
-async fn serve(mut stream: impl AsyncRead + AsyncWrite + Unpin, peer: SocketAddr, context: &StatusContext, mut stop: watch::Receiver<bool>) {
+async fn serve(
+    mut stream: impl AsyncRead + AsyncWrite + Unpin,
+    peer: SocketAddr,
+    context: &StatusContext,
+    mut stop: watch::Receiver<bool>,
+) {
     let mut reader = StatusStream::default();
     let mut buffer = vec![0u8; 8192];
     loop {

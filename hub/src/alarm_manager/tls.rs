@@ -84,9 +84,8 @@ pub fn listener_config(tls: &ListenerTls) -> Result<Arc<rustls::ServerConfig>, S
     }
     let key = PrivateKeyDer::from_pem_slice(tls.key_pem.as_bytes()).map_err(|e| format!("the status listener's key: {e}"))?;
     let provider = Arc::new(rustls::crypto::ring::default_provider());
-    let builder = rustls::ServerConfig::builder_with_provider(provider.clone())
-        .with_safe_default_protocol_versions()
-        .map_err(|e| e.to_string())?;
+    let builder =
+        rustls::ServerConfig::builder_with_provider(provider.clone()).with_safe_default_protocol_versions().map_err(|e| e.to_string())?;
     let builder = match &tls.client_ca_pem {
         None => builder.with_no_client_auth(),
         Some(ca_pem) => {

@@ -137,10 +137,9 @@ pub async fn put(mut call: Admin) -> Result<warp::reply::Response, ApiError> {
         if input.enabled { "enabled" } else { "disabled" },
         if input.kinds.is_empty() { "no alarms".to_owned() } else { input.kinds.join(", ") }
     );
-    let audit =
-        Audit { company_id: &company_id, action: "alarmManager.update", entity_type: "company", entity_id: &company_id, summary }
-            .entry(&call)
-            .await;
+    let audit = Audit { company_id: &company_id, action: "alarmManager.update", entity_type: "company", entity_id: &company_id, summary }
+        .entry(&call)
+        .await;
     call.store().alarm_outbox().set_settings(&settings, &audit).await.map_err(|e| ApiError::store(e, "alarm manager", "duplicate"))?;
     call.state.alarm_reporter.wake();
     Ok(ok(&view(&call).await?))

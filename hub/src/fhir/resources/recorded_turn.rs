@@ -127,7 +127,8 @@ mod tests {
 
     #[test]
     fn on_time_is_before_the_interval_ended() {
-        for (tier, late_turn) in [("ok", Some(false)), ("dueSoon", Some(false)), ("due", Some(true)), ("overdue", Some(true)), ("x", None)] {
+        for (tier, late_turn) in [("ok", Some(false)), ("dueSoon", Some(false)), ("due", Some(true)), ("overdue", Some(true)), ("x", None)]
+        {
             assert_eq!(late(tier), late_turn, "{tier}");
         }
         let on_time = recorded_turn_observation(&row("dueSoon"));
