@@ -165,6 +165,7 @@ pub async fn start_with_store(config: ServeConfig, store: Store) -> anyhow::Resu
         store.clone(),
         alarm_reporter.clone(),
         catalog.clone(),
+        board.clone(),
         continue_interval,
         stopped.clone(),
     )));

@@ -7,7 +7,8 @@
 //!   the administrators' API, the end report when a nurse attends;
 //! - no loss and no unexplained duplicate across `kill -9` of the hub with alarms in flight;
 //! - the `continue` phase every interval while an alarm is unattended, and the `end` when it is
-//!   attended, also when the device is offline after a restart (no alarm machine holds it);
+//!   attended, also when the device is offline after a restart (no alarm machine holds it); an
+//!   Ulcer Risk alarm's continue reports escalate to medium priority once repositioning is overdue;
 //! - MLLP over TLS (the manager behind Python's `ssl` with a certificate the test makes with
 //!   rcgen): delivered when the company's CA signed it, a handshake failure and the link down
 //!   with the reason when another CA did; the hub-wide default over TLS (`mllps://`,
@@ -219,6 +220,11 @@ fn run_mats(devices_file: &Path, hub: &HubProcess, empty: Duration) -> Mats {
         prone: SECOND,
         leave: SECOND,
     };
+    run_mats_with(devices_file, hub, script)
+}
+
+/// Simulated mats following `script`.
+fn run_mats_with(devices_file: &Path, hub: &HubProcess, script: BedScript) -> Mats {
     let client = QuicClient::new(Trust::PemFile(hub.listening.cert.clone())).expect("a QUIC client");
     let (stop, shutdown) = tokio::sync::watch::channel(false);
     let stats = Arc::new(SimStats::default());
@@ -550,6 +556,43 @@ async fn continue_reports_follow_an_unattended_alarm_and_its_end_stops_them_even
         .collect();
     let unique: BTreeSet<&str> = numbers.iter().copied().collect();
     assert_eq!(unique.len(), numbers.len(), "each continue report once before the kill (all answered AA): {numbers:?}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn an_ulcer_risk_alarm_escalates_to_medium_priority_once_repositioning_is_overdue() {
+    // 60 times real time: a 15-minute interval is due after 15 s, overdue 30 minutes later (45 s).
+    let manager = Manager::start(0, "", "AA");
+    let data = tempfile::tempdir().unwrap();
+    let bin = PathBuf::from(HUB_BIN);
+    let devices_file = provision(&bin, data.path(), 1);
+    let url = manager.url();
+    let hub = HubProcess::start(
+        &bin,
+        data.path(),
+        &["--alarm-manager", &url, "--alarm-continue-secs", "2", "--demo-repositioning-time-scale", "60"],
+    );
+    let http = hub.listening.http;
+    let nurse = login_when_serving(http, hub::demo::DEMO_EMAIL, hub::demo::DEMO_PASSWORD).await;
+    let device = load_devices(&devices_file).unwrap()[0].device_id.clone().unwrap();
+    let clock = call(http, &nurse, "PUT", &format!("/api/device/{device}/repositioning"), Some(json!({ "minutes": 15 }))).await;
+    assert_eq!(clock.status, 200, "{}", clock.body);
+    let lying = BedScript { empty: SECOND, lie_down: SECOND, supine: 600 * SECOND, ..BedScript::default() };
+    let mats = run_mats_with(&devices_file, &hub, lying);
+    let reports = manager
+        .wait_for(Duration::from_secs(150), "an escalated continue report", |r| {
+            r.iter().any(|r| r["event"] == "MDCX_EVT_PMAT_REPOSITION_OVERDUE")
+        })
+        .await;
+    assert_all_valid(&reports);
+    let start = reports.iter().find(|r| r["phase"] == "start").expect("the start report");
+    assert_eq!((start["event"].as_str(), start["priority"].as_str()), (Some("MDCX_EVT_PMAT_REPOSITION_DUE"), Some("PL")), "{start}");
+    let escalated = reports.iter().find(|r| r["event"] == "MDCX_EVT_PMAT_REPOSITION_OVERDUE").unwrap();
+    assert_eq!((escalated["phase"].as_str(), escalated["priority"].as_str()), (Some("continue"), Some("PM")), "{escalated}");
+    assert_eq!(escalated["alarm"], start["alarm"], "the same alarm, escalated");
+    let before: Vec<&Value> = reports.iter().take_while(|r| r["event"] != "MDCX_EVT_PMAT_REPOSITION_OVERDUE").collect();
+    assert!(before.iter().all(|r| r["priority"] == "PL"), "low until overdue: {before:#?}");
+    let _ = mats.stop.send(true);
+    manager.stop();
 }
 
 /// A certificate authority and a manager certificate it signed for `127.0.0.1` and `localhost`,
