@@ -79,7 +79,19 @@ pub async fn start_with_store(config: ServeConfig, store: Store) -> anyhow::Resu
     // Records are written before statuses: bring statuses a kill left behind up to them first.
     crate::status_recovery::recover(&store).await?;
     let catalog = load_catalog(&store).await.context("loading devices")?;
-    let alarm_reporter = AlarmReporter::new(store.clone(), config.alarm_manager.clone());
+    let hub_default = alarm_manager::destination::hub_default(config.alarm_manager.clone(), config.alarm_manager_ca.as_deref())
+        .map_err(|why| anyhow::anyhow!("the default alarm manager: {why}"))?;
+    let status_tls = match (&config.alarm_status_tls_cert, &config.alarm_status_tls_key) {
+        (Some(cert), Some(key)) => {
+            let files = alarm_manager::tls::ListenerTls::read(cert, key, config.alarm_status_client_ca.as_deref())
+                .map_err(|why| anyhow::anyhow!("the alarm status listener's TLS: {why}"))?;
+            let server =
+                alarm_manager::tls::listener_config(&files).map_err(|why| anyhow::anyhow!("the alarm status listener's TLS: {why}"))?;
+            Some(tokio_rustls::TlsAcceptor::from(server))
+        }
+        _ => None,
+    };
+    let alarm_reporter = AlarmReporter::new(store.clone(), hub_default);
     alarm_reporter.replay_unattended(&catalog).await.context("queuing the reports of unattended alarms")?;
     let metrics = Arc::new(HubMetrics::default());
     let bus = Bus::new();
@@ -114,7 +126,9 @@ pub async fn start_with_store(config: ServeConfig, store: Store) -> anyhow::Resu
         Some(addr) => {
             let bound =
                 tokio::net::TcpListener::bind(addr).await.with_context(|| format!("binding the alarm status listener on {addr}"))?;
-            let _ = alarm_reporter.status_listener.set(bound.local_addr().context("reading the alarm status address")?);
+            let bound_at = bound.local_addr().context("reading the alarm status address")?;
+            let shown = alarm_manager::Destination { host: bound_at.ip().to_string(), port: bound_at.port(), tls: status_tls.is_some() };
+            let _ = alarm_reporter.status_listener.set(shown);
             Some(bound)
         }
         None => None,
@@ -151,11 +165,12 @@ pub async fn start_with_store(config: ServeConfig, store: Store) -> anyhow::Resu
         store.clone(),
         alarm_reporter.clone(),
         catalog.clone(),
+        board.clone(),
         continue_interval,
         stopped.clone(),
     )));
     if let Some(listener) = status_listener {
-        tasks.push(tokio::spawn(alarm_manager::status_listener::run(listener, status_context, stopped.clone())));
+        tasks.push(tokio::spawn(alarm_manager::status_listener::run(listener, status_tls, status_context, stopped.clone())));
     }
     if let Some(devices) = demo_devices.filter(|_| !config.no_simulators) {
         tasks.extend(demo::start_simulators(devices, quic_addr, &identity.cert_path, stopped.clone())?);

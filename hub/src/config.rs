@@ -63,10 +63,15 @@ pub struct ServeConfig {
     /// alarm. The API still takes intervals of 15–1440 minutes. 1 (the default) is real time.
     #[arg(long, env = "HUB_DEMO_REPOSITIONING_TIME_SCALE", default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=3600), global = true)]
     pub demo_repositioning_time_scale: u32,
-    /// The hub-wide default alarm manager (IHE PCD-04 over MLLP), `mllp://HOST:PORT`: every
-    /// company without an alarm manager of its own sends its alarms there.
+    /// The hub-wide default alarm manager (IHE PCD-04 over MLLP), `mllp://HOST:PORT`, or
+    /// `mllps://HOST:PORT` for MLLP over TLS (with --alarm-manager-ca): every company without an
+    /// alarm manager of its own sends its alarms there.
     #[arg(long, env = "HUB_ALARM_MANAGER", global = true)]
     pub alarm_manager: Option<crate::alarm_manager::Destination>,
+    /// PEM file of the certificate authority the default alarm manager's certificate must chain
+    /// to (a bundle allowed); required with `mllps://`, refused with `mllp://`. No system roots.
+    #[arg(long, env = "HUB_ALARM_MANAGER_CA", global = true)]
+    pub alarm_manager_ca: Option<PathBuf>,
     /// Seconds between an unattended alarm's `continue` reports to the alarm manager (IHE PCD-04
     /// event phase); 0 sends none.
     #[arg(long, env = "HUB_ALARM_CONTINUE_SECS", default_value_t = 120, global = true)]
@@ -75,6 +80,18 @@ pub struct ServeConfig {
     /// MLLP: delivered, read, accepted by a nurse, escalated), `HOST:PORT`; off when unset.
     #[arg(long, env = "HUB_ALARM_STATUS_LISTEN", global = true)]
     pub alarm_status_listen: Option<SocketAddr>,
+    /// PEM certificate (chain) of the status listener: with --alarm-status-tls-key, the listener
+    /// speaks MLLP over TLS only.
+    #[arg(long, env = "HUB_ALARM_STATUS_TLS_CERT", requires_all = ["alarm_status_tls_key", "alarm_status_listen"], global = true)]
+    pub alarm_status_tls_cert: Option<PathBuf>,
+    /// PEM private key of --alarm-status-tls-cert.
+    #[arg(long, env = "HUB_ALARM_STATUS_TLS_KEY", requires = "alarm_status_tls_cert", global = true)]
+    pub alarm_status_tls_key: Option<PathBuf>,
+    /// PEM file of the certificate authority managers' client certificates must chain to: the
+    /// status listener then accepts only managers presenting one (mutual TLS, as IHE ATNA's node
+    /// authentication asks).
+    #[arg(long, env = "HUB_ALARM_STATUS_CLIENT_CA", requires = "alarm_status_tls_cert", global = true)]
+    pub alarm_status_client_ca: Option<PathBuf>,
     /// Hours a login token stays valid.
     #[arg(long, env = "HUB_TOKEN_HOURS", default_value_t = 12, global = true)]
     pub token_hours: u64,
@@ -218,6 +235,23 @@ mod tests {
         assert_eq!(cli.serve.alarm_status_listen, Some("127.0.0.1:2576".parse().unwrap()));
         assert!(Cli::try_parse_from(["hub"]).unwrap().serve.alarm_status_listen.is_none(), "off unless asked");
         assert_eq!(Cli::try_parse_from(["hub"]).unwrap().serve.alarm_continue_secs, 120);
+        let secure =
+            Cli::try_parse_from(["hub", "--alarm-manager", "mllps://am.ward3.local:2575", "--alarm-manager-ca", "ca.pem"]).unwrap();
+        assert_eq!(secure.serve.alarm_manager.map(|d| d.tls), Some(true));
+        assert_eq!(secure.serve.alarm_manager_ca, Some(PathBuf::from("ca.pem")));
+        let listen = ["hub", "--alarm-status-listen", "0.0.0.0:2576"];
+        let tls =
+            Cli::try_parse_from([&listen[..], &["--alarm-status-tls-cert", "c.pem", "--alarm-status-tls-key", "k.pem"]].concat()).unwrap();
+        assert_eq!((tls.serve.alarm_status_tls_cert.is_some(), tls.serve.alarm_status_client_ca), (true, None));
+        let mutual =
+            [&listen[..], &["--alarm-status-tls-cert", "c.pem", "--alarm-status-tls-key", "k.pem", "--alarm-status-client-ca", "ca.pem"]];
+        assert!(Cli::try_parse_from(mutual.concat()).unwrap().serve.alarm_status_client_ca.is_some());
+        assert!(Cli::try_parse_from([&listen[..], &["--alarm-status-tls-cert", "c.pem"]].concat()).is_err(), "a certificate needs its key");
+        assert!(Cli::try_parse_from([&listen[..], &["--alarm-status-client-ca", "ca.pem"]].concat()).is_err(), "mutual TLS needs TLS");
+        assert!(
+            Cli::try_parse_from(["hub", "--alarm-status-tls-cert", "c.pem", "--alarm-status-tls-key", "k.pem"]).is_err(),
+            "TLS for a listener that is not asked for"
+        );
         assert_eq!(Cli::try_parse_from(["hub", "--alarm-continue-secs", "0"]).unwrap().serve.alarm_continue_secs, 0);
     }
 }

@@ -7,13 +7,18 @@
 //!   the administrators' API, the end report when a nurse attends;
 //! - no loss and no unexplained duplicate across `kill -9` of the hub with alarms in flight;
 //! - the `continue` phase every interval while an alarm is unattended, and the `end` when it is
-//!   attended, also when the device is offline after a restart (no alarm machine holds it);
+//!   attended, also when the device is offline after a restart (no alarm machine holds it); an
+//!   Ulcer Risk alarm's continue reports escalate to medium priority once repositioning is overdue;
 //! - MLLP over TLS (the manager behind Python's `ssl` with a certificate the test makes with
 //!   rcgen): delivered when the company's CA signed it, a handshake failure and the link down
-//!   with the reason when another CA did;
+//!   with the reason when another CA did; the hub-wide default over TLS (`mllps://`,
+//!   `--alarm-manager-ca`), and the PCD-05 listener over mutual TLS, refusing a manager without a
+//!   client certificate of the configured CA;
 //! - PCD-05: the manager reports an alarm's status back (delivered, accepted by a named nurse) to
 //!   the hub's status listener with the `hl7` package's MLLP client: AA and stored on the alarm,
-//!   AE for an alarm the hub never reported, AR for what is not a status report.
+//!   AE for an alarm the hub never reported, AR for what is not a status report;
+//! - PCD-05 reports stored at once, repeated and distinct, on the embedded engine: each stored
+//!   once, none answered with an error (`storage::retry`).
 //!
 //! The manager runs in a virtual environment made on first use under Cargo's test directory
 //! (`python3 -m venv`, `pip install hl7==0.4.5`), as `scripts/api-fuzz.sh` does for schemathesis.
@@ -215,6 +220,11 @@ fn run_mats(devices_file: &Path, hub: &HubProcess, empty: Duration) -> Mats {
         prone: SECOND,
         leave: SECOND,
     };
+    run_mats_with(devices_file, hub, script)
+}
+
+/// Simulated mats following `script`.
+fn run_mats_with(devices_file: &Path, hub: &HubProcess, script: BedScript) -> Mats {
     let client = QuicClient::new(Trust::PemFile(hub.listening.cert.clone())).expect("a QUIC client");
     let (stop, shutdown) = tokio::sync::watch::channel(false);
     let stats = Arc::new(SimStats::default());
@@ -548,16 +558,169 @@ async fn continue_reports_follow_an_unattended_alarm_and_its_end_stops_them_even
     assert_eq!(unique.len(), numbers.len(), "each continue report once before the kill (all answered AA): {numbers:?}");
 }
 
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn an_ulcer_risk_alarm_escalates_to_medium_priority_once_repositioning_is_overdue() {
+    // 60 times real time: a 15-minute interval is due after 15 s, overdue 30 minutes later (45 s).
+    let manager = Manager::start(0, "", "AA");
+    let data = tempfile::tempdir().unwrap();
+    let bin = PathBuf::from(HUB_BIN);
+    let devices_file = provision(&bin, data.path(), 1);
+    let url = manager.url();
+    let hub = HubProcess::start(
+        &bin,
+        data.path(),
+        &["--alarm-manager", &url, "--alarm-continue-secs", "2", "--demo-repositioning-time-scale", "60"],
+    );
+    let http = hub.listening.http;
+    let nurse = login_when_serving(http, hub::demo::DEMO_EMAIL, hub::demo::DEMO_PASSWORD).await;
+    let device = load_devices(&devices_file).unwrap()[0].device_id.clone().unwrap();
+    let clock = call(http, &nurse, "PUT", &format!("/api/device/{device}/repositioning"), Some(json!({ "minutes": 15 }))).await;
+    assert_eq!(clock.status, 200, "{}", clock.body);
+    let lying = BedScript { empty: SECOND, lie_down: SECOND, supine: 600 * SECOND, ..BedScript::default() };
+    let mats = run_mats_with(&devices_file, &hub, lying);
+    let reports = manager
+        .wait_for(Duration::from_secs(150), "an escalated continue report", |r| {
+            r.iter().any(|r| r["event"] == "MDCX_EVT_PMAT_REPOSITION_OVERDUE")
+        })
+        .await;
+    assert_all_valid(&reports);
+    let start = reports.iter().find(|r| r["phase"] == "start").expect("the start report");
+    assert_eq!((start["event"].as_str(), start["priority"].as_str()), (Some("MDCX_EVT_PMAT_REPOSITION_DUE"), Some("PL")), "{start}");
+    let escalated = reports.iter().find(|r| r["event"] == "MDCX_EVT_PMAT_REPOSITION_OVERDUE").unwrap();
+    assert_eq!((escalated["phase"].as_str(), escalated["priority"].as_str()), (Some("continue"), Some("PM")), "{escalated}");
+    assert_eq!(escalated["alarm"], start["alarm"], "the same alarm, escalated");
+    let before: Vec<&Value> = reports.iter().take_while(|r| r["event"] != "MDCX_EVT_PMAT_REPOSITION_OVERDUE").collect();
+    assert!(before.iter().all(|r| r["priority"] == "PL"), "low until overdue: {before:#?}");
+    let _ = mats.stop.send(true);
+    manager.stop();
+}
+
 /// A certificate authority and a manager certificate it signed for `127.0.0.1` and `localhost`,
 /// made by the test with rcgen: (CA PEM, certificate PEM, key PEM).
 fn test_ca(name: &str) -> (String, String, String) {
+    let (ca, mut issued) = test_ca_issuing(name, 1);
+    let (cert, key) = issued.remove(0);
+    (ca, cert, key)
+}
+
+/// A certificate authority and `count` certificates it signed, each for `127.0.0.1` and
+/// `localhost` (a server's or a client's): (CA PEM, [(certificate PEM, key PEM)]).
+fn test_ca_issuing(name: &str, count: usize) -> (String, Vec<(String, String)>) {
     let mut params = rcgen::CertificateParams::new(Vec::<String>::new()).unwrap();
     params.is_ca = rcgen::IsCa::Ca(rcgen::BasicConstraints::Unconstrained);
     params.distinguished_name.push(rcgen::DnType::CommonName, name);
     let ca = rcgen::CertifiedIssuer::self_signed(params, rcgen::KeyPair::generate().unwrap()).unwrap();
-    let key = rcgen::KeyPair::generate().unwrap();
-    let cert = rcgen::CertificateParams::new(vec!["127.0.0.1".to_owned(), "localhost".to_owned()]).unwrap().signed_by(&key, &ca).unwrap();
-    (ca.pem(), cert.pem(), key.serialize_pem())
+    let issued = (0..count)
+        .map(|_| {
+            let key = rcgen::KeyPair::generate().unwrap();
+            let cert =
+                rcgen::CertificateParams::new(vec!["127.0.0.1".to_owned(), "localhost".to_owned()]).unwrap().signed_by(&key, &ca).unwrap();
+            (cert.pem(), key.serialize_pem())
+        })
+        .collect();
+    (ca.pem(), issued)
+}
+
+/// Writes `text` to `dir/name` and returns the path as text.
+fn written(dir: &Path, name: &str, text: &str) -> String {
+    let path = dir.join(name);
+    std::fs::write(&path, text).unwrap();
+    path.to_str().unwrap().to_owned()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn the_default_manager_and_the_status_listener_speak_tls_and_mutual_tls_refuses_strangers() {
+    // The hospital's CA signed the manager's server certificate, the hub's listener certificate
+    // and the manager's client certificate; a stranger's CA signed another client certificate.
+    let certs = tempfile::tempdir().unwrap();
+    let dir = certs.path();
+    let (ca, issued) = test_ca_issuing("St Mary test CA", 3);
+    let (stranger_ca, stranger) = test_ca_issuing("Someone else's CA", 1);
+    let ca_file = written(dir, "ca.pem", &ca);
+    let (am_cert, am_key) = (written(dir, "am.pem", &issued[0].0), written(dir, "am.key", &issued[0].1));
+    let (hub_cert, hub_key) = (written(dir, "hub.pem", &issued[1].0), written(dir, "hub.key", &issued[1].1));
+    let (client_cert, client_key) = (written(dir, "client.pem", &issued[2].0), written(dir, "client.key", &issued[2].1));
+    let stranger_ca_file = written(dir, "stranger-ca.pem", &stranger_ca);
+    let (stranger_cert, stranger_key) = (written(dir, "stranger.pem", &stranger[0].0), written(dir, "stranger.key", &stranger[0].1));
+    let manager = Manager::start_with(0, "", "AA", &["--tls-cert", &am_cert, "--tls-key", &am_key]);
+    let data = tempfile::tempdir().unwrap();
+    let bin = PathBuf::from(HUB_BIN);
+    let devices_file = provision(&bin, data.path(), 1);
+    let url = format!("mllps://127.0.0.1:{}", manager.port);
+    let hub = HubProcess::start(
+        &bin,
+        data.path(),
+        &[
+            "--absence-delay-secs",
+            "1",
+            "--alarm-manager",
+            &url,
+            "--alarm-manager-ca",
+            &ca_file,
+            "--alarm-status-listen",
+            "127.0.0.1:0",
+            "--alarm-status-tls-cert",
+            &hub_cert,
+            "--alarm-status-tls-key",
+            &hub_key,
+            "--alarm-status-client-ca",
+            &ca_file,
+        ],
+    );
+    let http = hub.listening.http;
+    let admin = login_when_serving(http, hub::demo::ADMIN_EMAIL, hub::demo::ADMIN_PASSWORD).await;
+    let nurse = login_when_serving(http, hub::demo::DEMO_EMAIL, hub::demo::DEMO_PASSWORD).await;
+    let view: Value = call(http, &admin, "GET", "/api/alarmManager", None).await.json();
+    assert_eq!((view["hubDefault"].as_str(), view["destination"].as_str()), (Some(url.as_str()), Some(url.as_str())), "{view}");
+    let listener = view["statusListener"].as_str().unwrap().to_owned();
+    let to = listener.strip_prefix("mllps://").unwrap_or_else(|| panic!("the listener is shown as TLS: {listener}")).to_owned();
+
+    // PCD-04 to the default destination over TLS: delivered, valid, the link up.
+    let mats = run_mats(&devices_file, &hub, 3 * SECOND);
+    let reports = manager.wait_for(Duration::from_secs(90), "the start report over TLS", |r| r.iter().any(|r| r["phase"] == "start")).await;
+    assert!(reports.iter().all(|r| r.get("tlsError").is_none()), "every handshake succeeded: {reports:#?}");
+    assert_all_valid(&reports);
+    let alarm = reports.iter().find(|r| r["phase"] == "start").unwrap()["alarm"].as_str().unwrap().to_owned();
+    let deadline = Instant::now() + Duration::from_secs(20);
+    loop {
+        let view: Value = call(http, &admin, "GET", "/api/alarmManager", None).await.json();
+        if view["link"]["state"] == "up" && view["pending"] == 0 {
+            break;
+        }
+        assert!(Instant::now() < deadline, "the default link is not up after a delivery over TLS: {view}");
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+
+    // PCD-05 over mutual TLS: the manager's certificate of the hospital's CA is accepted (AA).
+    let status = |control_id: &str, tls: Value| json!({ "status": { "to": to, "alarm": alarm, "value": "accepted", "who": "N42^Okafor^Grace", "controlId": control_id, "tls": tls } });
+    let good = json!({ "ca": ca_file, "cert": client_cert, "key": client_key });
+    let accepted = manager.pcd05(status("st-tls-1", good)).await;
+    assert_eq!((accepted["ack"].as_str(), accepted["ackControlId"].as_str()), (Some("AA"), Some("st-tls-1")), "{accepted}");
+
+    // Refused in the handshake: no client certificate, one of another CA, plain MLLP; and a
+    // manager that does not trust the hub's CA refuses the hub.
+    for (control_id, tls) in [
+        ("st-tls-2", json!({ "ca": ca_file })),
+        ("st-tls-3", json!({ "ca": ca_file, "cert": stranger_cert, "key": stranger_key })),
+        ("st-tls-4", Value::Null),
+        ("st-tls-5", json!({ "ca": stranger_ca_file, "cert": client_cert, "key": client_key })),
+    ] {
+        let mut command = status(control_id, tls.clone());
+        if tls.is_null() {
+            command["status"].as_object_mut().unwrap().remove("tls");
+        }
+        let refused = manager.pcd05(command).await;
+        assert!(refused.get("ack").is_none() && refused.get("error").is_some(), "{control_id} {tls}: {refused}");
+    }
+
+    // Only the accepted report is stored on the alarm.
+    let device = &mats.ids[0];
+    let listed: Vec<Value> = call(http, &nurse, "GET", &format!("/api/iotAlarms/{device}"), None).await.json();
+    let entry = listed.iter().find(|a| a["_id"]["$oid"] == alarm.as_str()).expect("the alarm is listed");
+    let statuses: Vec<&str> = entry["managerStatuses"].as_array().unwrap().iter().map(|s| s["status"].as_str().unwrap()).collect();
+    assert_eq!(statuses, ["accepted"], "{entry}");
+    let _ = mats.stop.send(true);
+    manager.stop();
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
@@ -636,8 +799,28 @@ fn now_ms() -> i64 {
 
 /// The queue and the settings on a real in-memory SurrealDB (storage's `alarm_outbox` repository).
 mod store {
+    use storage::model::NewAuditEntry;
     use storage::repo::{AlarmManagerSettings, AlarmStatus, NewOutboxEntry, OutboxCounts};
     use storage::{Store, StoreError};
+
+    /// An administrator's audit entry for `action` in `company`.
+    fn audit(company: &str, action: &str) -> NewAuditEntry {
+        NewAuditEntry {
+            company_id: company.into(),
+            actor_user_id: "admin-1".into(),
+            actor_email: "admin@a.example".into(),
+            action: action.into(),
+            entity_type: "company".into(),
+            entity_id: company.into(),
+            summary: action.into(),
+        }
+    }
+
+    /// The company's audit actions, oldest first.
+    async fn audited(store: &Store, company: &str) -> Vec<String> {
+        let page = store.company(company).audit().page(0, 100).await.unwrap();
+        page.entries.into_iter().rev().map(|e| e.action).collect()
+    }
 
     async fn two_companies() -> (Store, String, String) {
         let store = Store::memory().await.unwrap();
@@ -672,10 +855,14 @@ mod store {
         let dead = outbox.dead_letters().await.unwrap();
         assert_eq!((dead[0].control_id.as_str(), dead[0].attempts, dead[0].last_error.as_deref()), ("m1", 2, Some("AR: unknown")));
 
-        outbox.resend("m1", 9_000).await.unwrap();
+        outbox.resend("m1", 9_000, &audit(&a, "alarmManager.resend")).await.unwrap();
         let again = hub.due(9_000, 10).await.unwrap();
         assert_eq!((again[0].control_id.as_str(), again[0].attempts, again[0].state.as_str()), ("m1", 0, "pending"));
-        assert!(matches!(outbox.resend("m2", 9_000).await, Err(StoreError::NotFound)), "only a dead letter is resent");
+        assert!(
+            matches!(outbox.resend("m2", 9_000, &audit(&a, "alarmManager.resend")).await, Err(StoreError::NotFound)),
+            "only a dead letter is resent"
+        );
+        assert_eq!(audited(&store, &a).await, ["alarmManager.resend"], "the resend with its entry, the refused one without");
         let mut started = hub.started_not_ended().await.unwrap();
         started.sort();
         assert_eq!(started, [(a.clone(), "dev-1".to_owned()), (a.clone(), "dev-2".to_owned())]);
@@ -733,7 +920,8 @@ mod store {
         store.hub_wide().alarm_outbox().mark_dead("a1", "AR").await.unwrap();
         let other = store.company(&b).alarm_outbox();
         assert!(other.dead_letters().await.unwrap().is_empty());
-        assert!(matches!(other.resend("a1", 2).await, Err(StoreError::NotFound)));
+        assert!(matches!(other.resend("a1", 2, &audit(&b, "alarmManager.resend")).await, Err(StoreError::NotFound)));
+        assert!(audited(&store, &b).await.is_empty(), "a refused resend writes no entry");
         assert_eq!(other.counts().await.unwrap(), OutboxCounts::default());
         assert!(other.of_alarm("dev-1").await.unwrap().is_empty());
 
@@ -751,11 +939,54 @@ mod store {
         };
         let mine = store.company(&a).alarm_outbox();
         assert_eq!(mine.settings().await.unwrap(), None);
-        mine.set_settings(&settings).await.unwrap();
-        mine.set_settings(&AlarmManagerSettings { port: 2576, ..settings.clone() }).await.unwrap();
+        mine.set_settings(&settings, &audit(&a, "alarmManager.update")).await.unwrap();
+        mine.set_settings(&AlarmManagerSettings { port: 2576, ..settings.clone() }, &audit(&a, "alarmManager.update")).await.unwrap();
+        assert_eq!(audited(&store, &a).await, ["alarmManager.update", "alarmManager.update"], "each change with its entry");
+        // Both or neither: a change the schema refuses writes no entry, an entry it refuses no change.
+        let refused = AlarmManagerSettings { port: 70_000, ..settings.clone() };
+        assert!(mine.set_settings(&refused, &audit(&a, "alarmManager.update")).await.is_err());
+        assert_eq!(audited(&store, &a).await.len(), 2, "no entry for a refused change");
+        assert!(mine.set_settings(&AlarmManagerSettings { port: 2577, ..settings.clone() }, &audit(&a, "")).await.is_err());
+        assert_eq!(mine.settings().await.unwrap().map(|s| s.port), Some(2576), "no change without its entry");
         assert_eq!(mine.settings().await.unwrap().map(|s| s.port), Some(2576));
         assert_eq!(store.hub_wide().alarm_outbox().settings(&a).await.unwrap().map(|s| s.host), Some("am.example".into()));
         assert_eq!(other.settings().await.unwrap(), None);
         assert_eq!(store.hub_wide().alarm_outbox().settings(&b).await.unwrap(), None);
+    }
+
+    /// PCD-05: a manager that sends one status report several times at once (its retry before the
+    /// first ACK arrived), and several statuses of one alarm at once, on the embedded engine the hub
+    /// runs on: every store answers (no conflict and no "already exists" reaches the listener, which
+    /// would answer AE), the same report is stored once, and every distinct report is kept.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+    async fn simultaneous_alarm_status_reports_are_stored_once_each_without_errors() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::open_dir(dir.path()).await.unwrap();
+        let company = store.hub_wide().companies().create("Ward 3", "").await.unwrap();
+        let status = |control_id: &str, status: &str| AlarmStatus {
+            alarm: "dev1-7".into(),
+            device: "dev1".into(),
+            status: status.into(),
+            who: Some("Ana Ruiz".into()),
+            at_ms: Some(1_000),
+            received_ms: 2_000,
+            control_id: control_id.into(),
+        };
+        for round in 0..4 {
+            let same = status(&format!("st-{round}"), "accepted");
+            let writes = (0..12).map(|i| {
+                let (store, company) = (store.clone(), company.clone());
+                // Half of them the same report, half distinct reports of the same alarm.
+                let report = if i % 2 == 0 { same.clone() } else { status(&format!("st-{round}-{i}"), "delivered") };
+                tokio::spawn(async move { store.company(&company).alarm_statuses().add(&report).await })
+            });
+            let results: Vec<_> = futures_util::future::join_all(writes).await.into_iter().map(|joined| joined.unwrap()).collect();
+            let stored_same = results.iter().enumerate().filter(|(i, r)| i % 2 == 0 && matches!(r, Ok(true))).count();
+            assert!(results.iter().all(Result::is_ok), "round {round}: {results:?}");
+            assert_eq!(stored_same, 1, "round {round}: the repeated report is stored once: {results:?}");
+            assert!(results.iter().enumerate().all(|(i, r)| i % 2 == 0 || matches!(r, Ok(true))), "round {round}: {results:?}");
+        }
+        let kept = store.company(&company).alarm_statuses().of_devices(&["dev1".into()]).await.unwrap();
+        assert_eq!(kept.len(), 4 * (1 + 6), "one per distinct report");
     }
 }

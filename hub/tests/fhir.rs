@@ -9,7 +9,9 @@
 //!   does for `hl7`;
 //! - company isolation: another company's token finds nothing, and its reads by id answer 404;
 //! - paging: `_count=2` walks every page through the `next` links, each match once;
-//! - the search parameters (patient, device, date, code) and the refusals (401, 400, 404, 405).
+//! - the search parameters (patient, device, date, code) and the refusals (401, 400, 404, 405);
+//! - every turn a nurse recorded (`GET /api/device/{id}/turns`) is an Observation, with when, the
+//!   new position, who, on time or late, the device and the patient.
 #![allow(clippy::unwrap_used)] // A test's helpers may unwrap: the panic is the failure it reports.
 
 mod common;
@@ -88,6 +90,9 @@ struct World {
     hub: hub::app::RunningHub,
     token: String,
     other: String,
+    /// The company user's e-mail and account id (who records the turns).
+    email: String,
+    user: String,
     bed: SeededDevice,
     force: SeededDevice,
     room_set: String,
@@ -188,6 +193,8 @@ async fn world() -> World {
         hub,
         token,
         other,
+        email,
+        user,
         force: devices[1].clone(),
         bed,
         room_set: family.parent_id,
@@ -232,6 +239,14 @@ async fn a_night_on_the_bed(world: &World) {
             && found.iter().any(|c| c.parse::<u32>().is_ok())
     })
     .await;
+    // A nurse records two turns while the bed is connected: one now, one entered 10 minutes ago.
+    let turns = format!("/api/device/{}/turns", world.bed.id);
+    let ten_minutes_ago = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_millis() as i64 - 600_000;
+    for body in [json!({ "position": "Left Lateral" }), json!({ "position": "Supine", "atMs": ten_minutes_ago })] {
+        let turned = try_request(world.hub.http_addr, "POST", &turns, Some(&world.token), Some(&body.to_string())).await.unwrap();
+        assert_eq!(turned.status, 200, "{}", turned.body);
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
     let _ = stop.send(true);
     assert!(recorded, "the bed's observations: {:?}", codes(&search(world, &path).await));
     // Attend one alarm so both states are served; then let the writer store what is in flight.
@@ -322,6 +337,42 @@ async fn fhir_r4_serves_valid_resources_to_its_company_only_with_paging() {
     let old = search(&world, "/fhir/r4/Observation?date=lt2026-11-27&date=ge2026-11-26&code=left-foot-load").await;
     assert_eq!(old["total"], 1, "the analysis of 2026-11-26: {old}");
     assert_eq!(resources(&old)[0]["id"], format!("analysis-{}-left-foot-load", world.analysis));
+
+    // Recorded turns: every turn of the turn log is an Observation, found by patient, device,
+    // code and date, with when, what, who and whether it was late.
+    let log = try_request(world.hub.http_addr, "GET", &format!("/api/device/{}/turns", world.bed.id), Some(&world.token), None)
+        .await
+        .unwrap()
+        .json::<Value>();
+    let log = log.as_array().unwrap();
+    assert_eq!(log.len(), 2, "{log:?}");
+    let turn_search = format!(
+        "/fhir/r4/Observation?code=urn:pmat-hub:fhir:CodeSystem:pmat%7Crecorded-turn&patient={}&device=Device/{}&_count=1000",
+        world.patient, world.bed.id
+    );
+    let recorded_turns = resources(&search(&world, &turn_search).await);
+    assert_eq!(recorded_turns.len(), log.len(), "one Observation per recorded turn: {recorded_turns:#?}");
+    for turn in log {
+        let (at_ms, recorded_ms) = (turn["atMs"].as_i64().unwrap(), turn["recordedAtMs"].as_i64().unwrap());
+        let id = format!("turn-{}-{recorded_ms}", world.bed.id);
+        let observation = recorded_turns.iter().find(|o| o["id"] == id.as_str()).unwrap_or_else(|| panic!("turn {turn} not served"));
+        assert_eq!(observation["effectiveDateTime"], hub::fhir::time::instant(at_ms / 1000), "{observation}");
+        assert_eq!(observation["issued"], hub::fhir::time::instant(recorded_ms / 1000));
+        let position = hub::fhir::codes::posture(turn["position"].as_str().unwrap()).unwrap();
+        assert_eq!(observation["valueCodeableConcept"]["coding"][0]["code"], position.code, "{observation}");
+        assert_eq!(observation["performer"][0]["display"], world.email.as_str());
+        assert_eq!(observation["performer"][0]["identifier"]["value"], world.user.as_str());
+        assert_eq!(observation["subject"]["reference"], format!("Patient/{}", world.patient));
+        let late = matches!(turn["tierBefore"].as_str(), Some("due" | "overdue"));
+        let verdict = &observation["component"][0]["valueCodeableConcept"]["coding"][0]["code"];
+        assert_eq!(verdict, if late { "turn-late" } else { "turn-on-time" }, "{turn} {observation}");
+        let (_, read) = fhir(&world, Some(&world.token), &format!("/fhir/r4/Observation/{id}")).await;
+        assert_eq!(&read, observation);
+        let on_its_date =
+            search(&world, &format!("/fhir/r4/Observation?code=recorded-turn&date={}", hub::fhir::time::instant(at_ms / 1000))).await;
+        assert!(resources(&on_its_date).iter().any(|o| o["id"] == id.as_str()), "found by its date");
+    }
+    served.extend(recorded_turns);
 
     // Alarms: Communications about their Observations, sent by the bed, one attended.
     let alarms = search(&world, &format!("/fhir/r4/Communication?sender={}&category=alert", world.bed.id)).await;

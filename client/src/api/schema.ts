@@ -1072,9 +1072,12 @@ export interface components {
              * @description Reports the manager refused (`AR`).
              */
             deadLetters: number;
-            /** @description Where the company's reports go now (`mllp://HOST:PORT`), if anywhere. */
+            /** @description Where the company's reports go now (`mllp://HOST:PORT`, `mllps://` over TLS), if anywhere. */
             destination: string | null;
-            /** @description The hub-wide default (`--alarm-manager`), used while the company has no manager of its own. */
+            /**
+             * @description The hub-wide default (`--alarm-manager`, `mllp://` or `mllps://`), used while the company
+             *     has no manager of its own.
+             */
             hubDefault: string | null;
             /** @description The path to that manager. */
             link: components["schemas"]["LinkState"] | null;
@@ -1085,7 +1088,10 @@ export interface components {
             pending: number;
             /** @description The company's own manager, if set. */
             settings: components["schemas"]["AlarmManagerInput"] | null;
-            /** @description Where the hub listens for the manager's status reports (PCD-05, `mllp://HOST:PORT`), if it does. */
+            /**
+             * @description Where the hub listens for the manager's status reports (PCD-05, `mllp://HOST:PORT`, or
+             *     `mllps://` when the listener speaks TLS), if it does.
+             */
             statusListener: string | null;
         };
         /**

@@ -4,11 +4,17 @@
 //! due by `ihe_pcd::continuation` (pure, tested on a simulated clock); its control id carries its
 //! number, so reading the schedule again queues nothing twice, and the sender delivers it like any
 //! report (retries, dead letters, order). An attended alarm's `end` stops it.
+//!
+//! An Ulcer Risk alarm whose device's repositioning is overdue now (the live board's tier)
+//! escalates: its continue reports carry `RepositioningOverdue`, medium priority
+//! (`super::reporter::condition_now`).
 
 use std::sync::Arc;
 use std::time::Duration;
 
 use actors::catalog::Catalog;
+use actors::live_board::LiveBoard;
+use mat_core::machine::pressure_ulcer::RepositioningTier;
 use storage::Store;
 use tokio::sync::watch;
 
@@ -24,7 +30,14 @@ pub fn scan_period(interval: Duration) -> Duration {
 }
 
 /// Runs until `stop` turns true; does nothing when `interval` is zero.
-pub async fn run(store: Store, reporter: Arc<AlarmReporter>, catalog: Arc<Catalog>, interval: Duration, mut stop: watch::Receiver<bool>) {
+pub async fn run(
+    store: Store,
+    reporter: Arc<AlarmReporter>,
+    catalog: Arc<Catalog>,
+    board: Arc<LiveBoard>,
+    interval: Duration,
+    mut stop: watch::Receiver<bool>,
+) {
     if interval.is_zero() {
         return;
     }
@@ -33,7 +46,7 @@ pub async fn run(store: Store, reporter: Arc<AlarmReporter>, catalog: Arc<Catalo
         if *stop.borrow() {
             return;
         }
-        if let Err(error) = scan(&store, &reporter, &catalog, interval_ms).await {
+        if let Err(error) = scan(&store, &reporter, &catalog, &board, interval_ms).await {
             tracing::warn!(%error, "alarm reports: the continue phase could not be queued");
         }
         tokio::select! {
@@ -43,13 +56,20 @@ pub async fn run(store: Store, reporter: Arc<AlarmReporter>, catalog: Arc<Catalo
     }
 }
 
-async fn scan(store: &Store, reporter: &AlarmReporter, catalog: &Catalog, interval_ms: u64) -> Result<(), storage::StoreError> {
+async fn scan(
+    store: &Store,
+    reporter: &AlarmReporter,
+    catalog: &Catalog,
+    board: &LiveBoard,
+    interval_ms: u64,
+) -> Result<(), storage::StoreError> {
     let now = unix_ms().max(0) as u64;
     for alarm in store.hub_wide().logs().unattended_all().await? {
         let Some(device) = catalog.get(&alarm.device_id) else { continue };
         let raised_at_ms = (alarm.creation_date.max(0) as u64) * 1000;
         if let Some(n) = ihe_pcd::continuation::due(raised_at_ms, now, interval_ms) {
-            reporter.continued(&device.company_id, &alarm.device_id, &alarm.id, &alarm.kind, raised_at_ms, n).await?;
+            let overdue = board.status(&device.company_id, &alarm.device_id).is_some_and(|s| s.repositioning == RepositioningTier::Overdue);
+            reporter.continued(&device.company_id, &alarm.device_id, &alarm.id, &alarm.kind, raised_at_ms, n, overdue).await?;
         }
     }
     Ok(())

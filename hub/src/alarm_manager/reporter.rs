@@ -17,23 +17,33 @@ use storage::repo::NewOutboxEntry;
 use storage::{Store, StoreError};
 use tokio::sync::Notify;
 
-use super::destination::{Route, route};
+use super::destination::{HubDefault, Route, route};
 use super::{Destination, LinkStates, unix_ms};
 
 /// The hub's alarm reporter: the queue's writer, the hub-wide default and the link states.
 pub struct AlarmReporter {
     store: Store,
-    default: Option<Destination>,
+    default: Option<HubDefault>,
     /// The path to each manager.
     pub links: LinkStates,
     pub(super) wake: Notify,
-    /// Where the PCD-05 listener listens, once bound (shown to administrators).
-    pub status_listener: std::sync::OnceLock<std::net::SocketAddr>,
+    /// Where the PCD-05 listener listens, once bound, `mllps://` when over TLS (shown to
+    /// administrators).
+    pub status_listener: std::sync::OnceLock<Destination>,
 }
 
 /// The stable control id of an alarm's report in a phase.
 pub fn control_id(alarm_key: &str, phase: Phase) -> String {
     format!("{alarm_key}-{}", phase.name())
+}
+
+/// The condition a report of an alarm of `kind` carries: an Ulcer Risk alarm whose repositioning
+/// is `overdue` now escalates to `RepositioningOverdue` (medium priority, docs/decisions.md).
+pub fn condition_now(kind: &str, overdue: bool) -> Option<Condition> {
+    match condition(kind)? {
+        Condition::RepositioningDue if overdue => Some(Condition::RepositioningOverdue),
+        other => Some(other),
+    }
 }
 
 /// The condition of a stored alarm kind at its start.
@@ -71,6 +81,8 @@ pub struct ReportInput<'a> {
     pub patient: Option<pcd04::Patient>,
     /// The number of a `continue` report (`ihe_pcd::continuation`), part of its control id.
     pub continue_number: Option<u64>,
+    /// The device's repositioning is overdue now: an Ulcer Risk alarm's report escalates.
+    pub overdue: bool,
 }
 
 /// The queue entry of a report on a route; `None` when the route does not send this kind.
@@ -86,7 +98,7 @@ pub fn outbox_entry(route: &Route, input: ReportInput<'_>, now_ms: i64) -> Optio
         control_id,
         created_at_ms: now_ms.max(0) as u64,
         alarm_id: input.alarm_key.to_owned(),
-        condition: condition(input.kind)?,
+        condition: condition_now(input.kind, input.overdue)?,
         phase: input.phase,
         raised_at_ms: input.raised_at_ms,
         ended_at_ms: input.ended_at_ms,
@@ -103,8 +115,8 @@ pub fn outbox_entry(route: &Route, input: ReportInput<'_>, now_ms: i64) -> Optio
 }
 
 impl AlarmReporter {
-    /// A reporter on `store` with the hub-wide default destination.
-    pub fn new(store: Store, default: Option<Destination>) -> Arc<AlarmReporter> {
+    /// A reporter on `store` with the hub-wide default manager.
+    pub fn new(store: Store, default: Option<HubDefault>) -> Arc<AlarmReporter> {
         Arc::new(AlarmReporter {
             store,
             default,
@@ -121,6 +133,11 @@ impl AlarmReporter {
 
     /// The hub-wide default destination.
     pub fn default_destination(&self) -> Option<&Destination> {
+        self.default.as_ref().map(|d| &d.destination)
+    }
+
+    /// The hub-wide default manager with the CA its TLS trusts.
+    pub fn hub_default(&self) -> Option<&HubDefault> {
         self.default.as_ref()
     }
 
@@ -139,7 +156,7 @@ impl AlarmReporter {
         kind: &str,
         raised_at_ms: u64,
     ) -> Result<(), StoreError> {
-        self.queue(company_id, device_id, alarm_key, kind, Phase::Start, raised_at_ms, None, None).await
+        self.queue(company_id, device_id, alarm_key, kind, Phase::Start, raised_at_ms, None, None, false).await
     }
 
     /// An alarm is still unattended after `n` intervals (`ihe_pcd::continuation`): queue its
@@ -152,6 +169,7 @@ impl AlarmReporter {
         kind: &str,
         raised_at_ms: u64,
         n: u64,
+        overdue: bool,
     ) -> Result<(), StoreError> {
         let reported = self.store.company(company_id).alarm_outbox().of_alarm(alarm_key).await?;
         let queued = ihe_pcd::continuation::control_id(alarm_key, n);
@@ -160,7 +178,7 @@ impl AlarmReporter {
         if !started || ended || reported.iter().any(|r| r.control_id == queued) {
             return Ok(());
         }
-        self.queue(company_id, device_id, alarm_key, kind, Phase::Continue, raised_at_ms, None, Some(n)).await
+        self.queue(company_id, device_id, alarm_key, kind, Phase::Continue, raised_at_ms, None, Some(n), overdue).await
     }
 
     /// An alarm was attended: queue its end report, if its start was reported.
@@ -172,7 +190,7 @@ impl AlarmReporter {
         }
         let Some(alarm) = company.logs().alarms(device_id).await?.into_iter().find(|a| a.id == alarm_key) else { return Ok(()) };
         let raised_at_ms = (alarm.creation_date.max(0) as u64) * 1000;
-        self.queue(company_id, device_id, alarm_key, &alarm.kind, Phase::End, raised_at_ms, Some(attended_at_ms), None).await
+        self.queue(company_id, device_id, alarm_key, &alarm.kind, Phase::End, raised_at_ms, Some(attended_at_ms), None, false).await
     }
 
     #[allow(clippy::too_many_arguments)]
@@ -186,12 +204,13 @@ impl AlarmReporter {
         raised_at_ms: u64,
         ended_at_ms: Option<u64>,
         continue_number: Option<u64>,
+        overdue: bool,
     ) -> Result<(), StoreError> {
         let Some(route) = self.route_of(company_id).await? else { return Ok(()) };
         let company = self.store.company(company_id);
         let Some(device) = company.devices().get(device_id).await? else { return Ok(()) };
         let patient = assigned_patient(&company, &device).await?;
-        let input = ReportInput { alarm_key, kind, phase, raised_at_ms, ended_at_ms, device: &device, patient, continue_number };
+        let input = ReportInput { alarm_key, kind, phase, raised_at_ms, ended_at_ms, device: &device, patient, continue_number, overdue };
         let Some(entry) = outbox_entry(&route, input, unix_ms()) else { return Ok(()) };
         if company.alarm_outbox().enqueue(&entry).await? {
             self.wake.notify_one();
@@ -272,7 +291,7 @@ mod tests {
     }
 
     fn route(kinds: &[&str]) -> Route {
-        super::route(None, Some(&"mllp://am:2575".parse().unwrap()))
+        super::route(None, Some(&HubDefault { destination: "mllp://am:2575".parse().unwrap(), ca_pem: None }))
             .map(|r| Route { kinds: kinds.iter().map(|k| k.to_string()).collect(), ..r })
             .unwrap()
     }
@@ -289,6 +308,7 @@ mod tests {
             device: &device,
             patient: None,
             continue_number: None,
+            overdue: false,
         };
         let entry = outbox_entry(&route(&["Missing", "Ulcer Risk"]), input("Ulcer Risk", Phase::Start), 5_000).unwrap();
         assert_eq!((entry.control_id.as_str(), entry.phase.as_str(), entry.alarm.as_str()), ("dev1-4-start", "start", "dev1-4"));
@@ -301,6 +321,14 @@ mod tests {
         let entry = outbox_entry(&route(&["Missing"]), second, 5_000).unwrap();
         assert_eq!((entry.control_id.as_str(), entry.phase.as_str()), ("dev1-4-continue-2", "continue"));
         assert!(entry.message.contains("|continue||||||F\r") && entry.message.contains("|active||||||F\r"), "{}", entry.message);
+        // Overdue: an Ulcer Risk alarm's continue report escalates to medium; a Missing one stays high.
+        let overdue = ReportInput { continue_number: Some(3), overdue: true, ..input("Ulcer Risk", Phase::Continue) };
+        let entry = outbox_entry(&route(&["Ulcer Risk"]), overdue, 5_000).unwrap();
+        assert!(entry.message.contains("MDCX_EVT_PMAT_REPOSITION_OVERDUE") && entry.message.contains("|PM~SP|"), "{}", entry.message);
+        assert_eq!(entry.control_id, "dev1-4-continue-3", "the same schedule, escalated");
+        assert_eq!(condition_now("Missing", true), Some(Condition::PatientMissing));
+        assert_eq!(condition_now("Ulcer Risk", false), Some(Condition::RepositioningDue));
+        assert_eq!(condition_now("Alarm", true), None);
     }
 
     #[test]
@@ -342,6 +370,7 @@ mod tests {
             device: &device,
             patient: Some(patient),
             continue_number: None,
+            overdue: false,
         };
         let entry = outbox_entry(&route(&["Missing"]), input, 2).unwrap();
         assert!(entry.message.contains("\rPID|1||p9^^^PMAT_HUB^PI||Durand^Marie|||F\r"), "{}", entry.message);

@@ -14,6 +14,10 @@
 //!
 //! An unknown alarm (or one from the wrong address, answered alike so nothing is revealed) is
 //! `AE`; what is not a status report at all is `AR`; a frame over 64 KiB closes the connection.
+//!
+//! Over TLS when the hub has the listener's certificate (`super::tls::listener_config`): every
+//! connection starts with the handshake (at most [`HANDSHAKE_TIMEOUT`]), and with a client CA set
+//! a manager without a certificate of that CA is refused in it, before any byte of HL7 is read.
 
 use std::net::{IpAddr, SocketAddr};
 use std::sync::Arc;
@@ -25,9 +29,10 @@ use ihe_pcd::pcd05::{AlertStatus, Answer, ack};
 use ihe_pcd::status_stream::{Incoming, StatusStream};
 use storage::Store;
 use storage::repo::AlarmStatus;
-use tokio::io::{AsyncReadExt, AsyncWriteExt};
-use tokio::net::{TcpListener, TcpStream};
+use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt};
+use tokio::net::TcpListener;
 use tokio::sync::{Semaphore, watch};
+use tokio_rustls::TlsAcceptor;
 
 use super::destination::DEFAULT_SENDING_APPLICATION;
 use super::{AlarmReporter, unix_ms};
@@ -36,6 +41,8 @@ use super::{AlarmReporter, unix_ms};
 const MAX_CONNECTIONS: usize = 32;
 /// A connection silent this long is closed (managers reconnect).
 const IDLE_TIMEOUT: Duration = Duration::from_secs(600);
+/// How long a TLS handshake may take.
+pub const HANDSHAKE_TIMEOUT: Duration = Duration::from_secs(10);
 /// The longest control id or name kept (the table's limit).
 const MAX_TEXT: usize = 200;
 
@@ -46,8 +53,8 @@ pub struct StatusContext {
     pub bus: Arc<Bus>,
 }
 
-/// Accepts managers' connections until `stop` turns true.
-pub async fn run(listener: TcpListener, context: Arc<StatusContext>, mut stop: watch::Receiver<bool>) {
+/// Accepts managers' connections until `stop` turns true; over TLS when `tls` is set.
+pub async fn run(listener: TcpListener, tls: Option<TlsAcceptor>, context: Arc<StatusContext>, mut stop: watch::Receiver<bool>) {
     let slots = Arc::new(Semaphore::new(MAX_CONNECTIONS));
     loop {
         let Ok(permit) = slots.clone().acquire_owned().await else { return };
@@ -59,8 +66,17 @@ pub async fn run(listener: TcpListener, context: Arc<StatusContext>, mut stop: w
             Ok((stream, peer)) => {
                 let context = context.clone();
                 let stop = stop.clone();
+                let tls = tls.clone();
                 tokio::spawn(async move {
-                    serve(stream, peer, &context, stop).await;
+                    let _ = stream.set_nodelay(true);
+                    match tls {
+                        None => serve(stream, peer, &context, stop).await,
+                        Some(acceptor) => match tokio::time::timeout(HANDSHAKE_TIMEOUT, acceptor.accept(stream)).await {
+                            Ok(Ok(secured)) => serve(secured, peer, &context, stop).await,
+                            Ok(Err(error)) => tracing::warn!(%peer, %error, "alarm status connection refused: TLS handshake failed"),
+                            Err(_) => tracing::warn!(%peer, "alarm status connection refused: no TLS handshake in time"),
+                        },
+                    }
                     drop(permit);
                 });
             }
@@ -72,8 +88,12 @@ pub async fn run(listener: TcpListener, context: Arc<StatusContext>, mut stop: w
     }
 }
 
-async fn serve(mut stream: TcpStream, peer: SocketAddr, context: &StatusContext, mut stop: watch::Receiver<bool>) {
-    let _ = stream.set_nodelay(true);
+async fn serve(
+    mut stream: impl AsyncRead + AsyncWrite + Unpin,
+    peer: SocketAddr,
+    context: &StatusContext,
+    mut stop: watch::Receiver<bool>,
+) {
     let mut reader = StatusStream::default();
     let mut buffer = vec![0u8; 8192];
     loop {

@@ -19,6 +19,10 @@ pub const COMMUNICATION_CATEGORY: &str = "http://terminology.hl7.org/CodeSystem/
 /// The hub's own code system: what no standard code names (pressures at the skin–mat interface,
 /// presence on a mat, a recorded turn, the analyses' figures, the device types).
 pub const LOCAL: &str = "urn:pmat-hub:fhir:CodeSystem:pmat";
+/// The hub's user accounts (who recorded a turn: `Observation.performer.identifier`).
+pub const USER: &str = "urn:pmat-hub:fhir:NamingSystem:user";
+/// FHIR's reasons for a missing value.
+pub const DATA_ABSENT_REASON: &str = "http://terminology.hl7.org/CodeSystem/data-absent-reason";
 /// Device serial numbers (`Device.identifier`).
 pub const SERIAL: &str = "urn:pmat-hub:fhir:NamingSystem:serial";
 /// The hub's extensions: the R6 `DeviceAlert` fields on a `Communication`, and the scale of a
@@ -87,6 +91,20 @@ pub const PRESENCE: Code = Code::local("presence-on-mat", "Patient present on th
 pub const TURN: Code = Code::local("repositioning-turn", "Repositioning turn recorded");
 /// The posture before a turn, a component of the turn observation.
 pub const TURN_FROM: Code = Code::local("posture-before-turn", "Posture before the turn");
+/// A turn a nurse recorded (`POST /api/device/{id}/turns`), valued with the position the patient
+/// was turned to. Not [`TURN`], which the mat saw by itself.
+pub const RECORDED_TURN: Code = Code::local("recorded-turn", "Turn of the patient recorded by staff");
+/// Whether a recorded turn came before the repositioning interval ended, a component valued with
+/// [`TURN_ON_TIME`] or [`TURN_LATE`].
+pub const TURN_TIMELINESS: Code = Code::local("turn-timeliness", "Turn on time or late");
+/// The repositioning tier before the turn was ok or due soon.
+pub const TURN_ON_TIME: Code = Code::local("turn-on-time", "On time (before the repositioning interval ended)");
+/// The repositioning tier before the turn was due or overdue.
+pub const TURN_LATE: Code = Code::local("turn-late", "Late (after the repositioning interval ended)");
+/// The longest load episode before a recorded turn, a component in minutes.
+pub const LOAD_BEFORE_TURN: Code = Code::local("load-before-turn", "Longest load before the turn");
+/// The repositioning interval when a turn was recorded, a component in minutes.
+pub const REPOSITIONING_INTERVAL: Code = Code::local("repositioning-interval", "Repositioning interval");
 /// The pressure channel of a mat (`DeviceMetric.type`).
 pub const PRESSURE_CHANNEL: Code = Code::local("interface-pressure-map", "Interface pressure map");
 /// The raw channel of a force mat or a room-set sensor (0–4095, no physical unit).

@@ -1,7 +1,7 @@
 //! The company's alarm manager (IHE PCD-04), for administrators: `GET` and `PUT
 //! /api/alarmManager` (settings, the hub-wide default, the link's state and the queue's counts),
 //! `GET /api/alarmManager/deadLetters` and `POST /api/alarmManager/deadLetters/{id}/resend`.
-//! Every change is audited.
+//! Every change is audited, in the transaction of the change.
 
 use mat_api::alarm_manager::{AlarmManagerInput, validate_alarm_manager};
 use serde::Serialize;
@@ -21,9 +21,10 @@ use crate::alarm_manager::{Destination, LinkState, unix_ms};
 pub struct AlarmManagerJson {
     /// The company's own manager, if set.
     pub settings: Option<AlarmManagerInput>,
-    /// The hub-wide default (`--alarm-manager`), used while the company has no manager of its own.
+    /// The hub-wide default (`--alarm-manager`, `mllp://` or `mllps://`), used while the company
+    /// has no manager of its own.
     pub hub_default: Option<String>,
-    /// Where the company's reports go now (`mllp://HOST:PORT`), if anywhere.
+    /// Where the company's reports go now (`mllp://HOST:PORT`, `mllps://` over TLS), if anywhere.
     pub destination: Option<String>,
     /// The path to that manager.
     pub link: Option<LinkState>,
@@ -31,7 +32,8 @@ pub struct AlarmManagerJson {
     pub pending: u64,
     /// Reports the manager refused (`AR`).
     pub dead_letters: u64,
-    /// Where the hub listens for the manager's status reports (PCD-05, `mllp://HOST:PORT`), if it does.
+    /// Where the hub listens for the manager's status reports (PCD-05, `mllp://HOST:PORT`, or
+    /// `mllps://` when the listener speaks TLS), if it does.
     pub status_listener: Option<String>,
 }
 
@@ -89,7 +91,7 @@ async fn view(call: &Admin) -> Result<AlarmManagerJson, ApiError> {
     let settings = outbox.settings().await.map_err(store_error)?;
     let counts = outbox.counts().await.map_err(store_error)?;
     let reporter = &call.state.alarm_reporter;
-    let route = crate::alarm_manager::destination::route(settings.as_ref(), reporter.default_destination());
+    let route = crate::alarm_manager::destination::route(settings.as_ref(), reporter.hub_default());
     Ok(AlarmManagerJson {
         settings: settings.map(input_of),
         hub_default: reporter.default_destination().map(ToString::to_string),
@@ -97,10 +99,7 @@ async fn view(call: &Admin) -> Result<AlarmManagerJson, ApiError> {
         link: route.map(|r| reporter.links.get(&r.destination)),
         pending: counts.pending,
         dead_letters: counts.dead,
-        status_listener: reporter
-            .status_listener
-            .get()
-            .map(|a| Destination { host: a.ip().to_string(), port: a.port(), tls: false }.to_string()),
+        status_listener: reporter.status_listener.get().map(Destination::to_string),
     })
 }
 
@@ -129,7 +128,6 @@ pub async fn put(mut call: Admin) -> Result<warp::reply::Response, ApiError> {
         tls: input.tls,
         ca_pem: input.ca_pem.clone(),
     };
-    call.store().alarm_outbox().set_settings(&settings).await.map_err(|e| ApiError::store(e, "alarm manager", "duplicate"))?;
     let company_id = call.claims().company_id.clone();
     let summary = format!(
         "alarm manager {}://{}:{} {} ({})",
@@ -139,9 +137,10 @@ pub async fn put(mut call: Admin) -> Result<warp::reply::Response, ApiError> {
         if input.enabled { "enabled" } else { "disabled" },
         if input.kinds.is_empty() { "no alarms".to_owned() } else { input.kinds.join(", ") }
     );
-    Audit { company_id: &company_id, action: "alarmManager.update", entity_type: "company", entity_id: &company_id, summary }
-        .record(&call)
+    let audit = Audit { company_id: &company_id, action: "alarmManager.update", entity_type: "company", entity_id: &company_id, summary }
+        .entry(&call)
         .await;
+    call.store().alarm_outbox().set_settings(&settings, &audit).await.map_err(|e| ApiError::store(e, "alarm manager", "duplicate"))?;
     call.state.alarm_reporter.wake();
     Ok(ok(&view(&call).await?))
 }
@@ -154,12 +153,12 @@ pub async fn dead_letters(call: Admin) -> Result<warp::reply::Response, ApiError
 
 /// `POST /api/alarmManager/deadLetters/{id}/resend`: queues a refused report again.
 pub async fn resend(id: String, call: Admin) -> Result<warp::reply::Response, ApiError> {
-    call.store().alarm_outbox().resend(&id, unix_ms()).await.map_err(|e| ApiError::store(e, "dead letter", "duplicate"))?;
     let company_id = call.claims().company_id.clone();
     let summary = format!("resent the refused alarm report {id}");
-    Audit { company_id: &company_id, action: "alarmManager.resend", entity_type: "company", entity_id: &company_id, summary }
-        .record(&call)
+    let audit = Audit { company_id: &company_id, action: "alarmManager.resend", entity_type: "company", entity_id: &company_id, summary }
+        .entry(&call)
         .await;
+    call.store().alarm_outbox().resend(&id, unix_ms(), &audit).await.map_err(|e| ApiError::store(e, "dead letter", "duplicate"))?;
     call.state.alarm_reporter.wake();
     Ok(warp::reply::with_status(warp::reply(), StatusCode::NO_CONTENT).into_response())
 }

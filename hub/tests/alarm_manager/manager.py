@@ -19,6 +19,11 @@ hub's status listener as an alarm manager would, over MLLP with the `hl7` packag
                 "controlId": "st-1"}}
     {"raw": {"to": "HOST:PORT", "text": "anything"}}
 
+Either takes "tls": {"ca": CA.pem, "cert": CERT.pem, "key": KEY.pem} to speak MLLP over TLS to a
+hub whose listener uses TLS (Python's `ssl`, the client side, wrapped around the `hl7` client's
+socket): the hub's certificate must chain to "ca" and name the host; "cert"/"key", when given, are
+the manager's client certificate for mutual TLS.
+
 Each is answered on stdout with {"pcd05": {"controlId", "ack": MSA-1, "ackControlId": MSA-2,
 "ackText": MSA-3}} (the hub's ACK parsed with `hl7`), or {"pcd05": {"error": ...}}.
 """
@@ -188,11 +193,16 @@ def alert_status(alarm, value, who, control_id):
     return str(message)
 
 
-def send_to_hub(to, payload):
+def send_to_hub(to, payload, tls=None):
     import hl7.client
 
     host, port = to.rsplit(":", 1)
     with hl7.client.MLLPClient(host, int(port)) as client:
+        if tls is not None:
+            context = ssl.create_default_context(ssl.Purpose.SERVER_AUTH, cafile=tls["ca"])
+            if tls.get("cert"):
+                context.load_cert_chain(tls["cert"], tls["key"])
+            client.socket = context.wrap_socket(client.socket, server_hostname=host)
         answer = client.send_message(payload)
     if isinstance(answer, bytes):
         answer = answer.decode("utf-8")
@@ -209,11 +219,12 @@ def commands():
         try:
             if "status" in command:
                 c = command["status"]
-                out = send_to_hub(c["to"], alert_status(c["alarm"], c["value"], c.get("who", ""), c["controlId"]))
+                status = alert_status(c["alarm"], c["value"], c.get("who", ""), c["controlId"])
+                out = send_to_hub(c["to"], status, c.get("tls"))
                 out["controlId"] = c["controlId"]
             else:
                 c = command["raw"]
-                out = send_to_hub(c["to"], c["text"].encode())
+                out = send_to_hub(c["to"], c["text"].encode(), c.get("tls"))
         except Exception as error:  # noqa: BLE001 - reported to the test
             out = {"error": repr(error)}
         print(json.dumps({"pcd05": out}), flush=True)

@@ -54,8 +54,12 @@ pub fn config(data: &std::path::Path) -> ServeConfig {
         absence_delay_secs: 30,
         demo_repositioning_time_scale: 1,
         alarm_manager: None,
+        alarm_manager_ca: None,
         alarm_continue_secs: 120,
         alarm_status_listen: None,
+        alarm_status_tls_cert: None,
+        alarm_status_tls_key: None,
+        alarm_status_client_ca: None,
         token_hours: 12,
     }
 }

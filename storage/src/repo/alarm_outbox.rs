@@ -4,6 +4,8 @@
 //! [`HubAlarmOutbox`] is what the hub's one sender reads and marks across companies. A report is
 //! keyed by its message control id, so enqueuing the same report again (a retried batch, a
 //! replay after a restart) is a no-op, and a row leaves `pending` only when the manager answers.
+//! An administrator's change (the settings, a resend) is written with its audit entry in one
+//! transaction.
 
 use surrealdb::Surreal;
 use surrealdb::engine::any::Any;
@@ -11,6 +13,8 @@ use surrealdb::types::SurrealValue;
 
 use crate::StoreError;
 use crate::error::checked;
+use crate::model::NewAuditEntry;
+use crate::repo::audit::{BindAudit, CREATE_AUDIT};
 use crate::retry::retrying;
 
 /// A report to queue.
@@ -171,22 +175,27 @@ impl AlarmOutbox<'_> {
         Ok(response.take(0)?)
     }
 
-    /// Puts a dead letter back in the queue, due at `now_ms`; `NotFound` unless it is one of the
-    /// company's dead letters.
-    pub async fn resend(&self, control_id: &str, now_ms: i64) -> Result<(), StoreError> {
+    /// Puts a dead letter back in the queue, due at `now_ms`, with its audit entry in the same
+    /// transaction; `NotFound` unless it is one of the company's dead letters.
+    pub async fn resend(&self, control_id: &str, now_ms: i64, audit: &NewAuditEntry) -> Result<(), StoreError> {
         retrying(|| async move {
-            let mut response = self
+            let response = self
                 .db
-                .query(
-                    "UPDATE type::record('alarm_outbox', $id) SET state = 'pending', attempts = 0, next_attempt_ms = $now
-                        WHERE company = type::record('company', $company) AND state = 'dead' RETURN VALUE record::id(id)",
-                )
+                .query(format!(
+                    "BEGIN TRANSACTION;
+                     LET $updated = (UPDATE type::record('alarm_outbox', $id) SET state = 'pending', attempts = 0, next_attempt_ms = $now
+                        WHERE company = type::record('company', $company) AND state = 'dead' RETURN VALUE record::id(id));
+                     IF array::len($updated) = 0 {{ THROW 'notFound' }};
+                     {CREATE_AUDIT}
+                     COMMIT TRANSACTION;"
+                ))
                 .bind(("company", self.company.to_owned()))
                 .bind(("id", control_id.to_owned()))
                 .bind(("now", now_ms))
+                .bind_audit(self.company, audit)
                 .await?;
-            let updated: Vec<String> = response.take(0)?;
-            if updated.is_empty() { Err(StoreError::NotFound) } else { Ok(()) }
+            checked(response)?;
+            Ok(())
         })
         .await
     }
@@ -211,20 +220,24 @@ impl AlarmOutbox<'_> {
         read_settings(self.db, self.company).await
     }
 
-    /// Sets the company's alarm manager.
-    pub async fn set_settings(&self, settings: &AlarmManagerSettings) -> Result<(), StoreError> {
+    /// Sets the company's alarm manager, with its audit entry in the same transaction.
+    pub async fn set_settings(&self, settings: &AlarmManagerSettings, audit: &NewAuditEntry) -> Result<(), StoreError> {
         retrying(|| async move {
             let response = self
                 .db
-                .query(
-                    "UPSERT type::record('alarm_manager', $company) CONTENT {
+                .query(format!(
+                    "BEGIN TRANSACTION;
+                     UPSERT type::record('alarm_manager', $company) CONTENT {{
                         company: type::record('company', $company), enabled: $s.enabled, host: $s.host, port: $s.port,
                         sending_application: $s.sending_application, sending_facility: $s.sending_facility,
                         receiving_application: $s.receiving_application, receiving_facility: $s.receiving_facility,
-                        kinds: $s.kinds, tls: $s.tls, ca_pem: $s.ca_pem }",
-                )
+                        kinds: $s.kinds, tls: $s.tls, ca_pem: $s.ca_pem }};
+                     {CREATE_AUDIT}
+                     COMMIT TRANSACTION;"
+                ))
                 .bind(("company", self.company.to_owned()))
                 .bind(("s", settings.clone()))
+                .bind_audit(self.company, audit)
                 .await?;
             checked(response)?;
             Ok(())

@@ -1,7 +1,7 @@
 //! The `alarm_status` table (IHE PCD-05, `hub::alarm_manager::status_listener`): what a company's
 //! alarm manager reported of its alarms (delivered, read, accepted by a named nurse, escalated…),
 //! one row per status report. A report is keyed by its alarm and its control id, so the same
-//! report sent again (the manager's retry) is stored once.
+//! report sent again (the manager's retry) is stored once. Writes go through `crate::retry`.
 
 use surrealdb::Surreal;
 use surrealdb::engine::any::Any;
@@ -9,6 +9,7 @@ use surrealdb::types::SurrealValue;
 
 use crate::StoreError;
 use crate::error::checked;
+use crate::retry::retrying;
 
 /// One status report of an alarm, as stored and read back.
 #[derive(Debug, Clone, PartialEq, Eq, SurrealValue)]
@@ -40,26 +41,42 @@ pub struct AlarmStatuses<'a> {
 
 impl AlarmStatuses<'_> {
     /// Stores a status report; `false` when this report (alarm and control id) was stored already.
+    /// Through [`retrying`] like every repository write; a concurrent store of the same report (a
+    /// manager that resends before its first ACK arrives) loses the create and reads it back.
     pub async fn add(&self, status: &AlarmStatus) -> Result<bool, StoreError> {
         let key = format!("{}|{}", status.alarm, status.control_id);
-        let mut response = self.db.query("SELECT VALUE id FROM type::record('alarm_status', $key)").bind(("key", key.clone())).await?;
+        let key = &key;
+        retrying(|| async move {
+            if self.exists(key).await? {
+                return Ok(false);
+            }
+            let created = self
+                .db
+                .query(
+                    "CREATE type::record('alarm_status', $key) SET company = type::record('company', $company), alarm = $s.alarm,
+                        device = $s.device, status = $s.status, who = $s.who, at_ms = $s.at_ms, received_ms = $s.received_ms,
+                        control_id = $s.control_id",
+                )
+                .bind(("key", key.clone()))
+                .bind(("company", self.company.to_owned()))
+                .bind(("s", status.clone()))
+                .await
+                .map_err(StoreError::from)
+                .and_then(checked);
+            match created {
+                Ok(_) => Ok(true),
+                Err(StoreError::Conflict(detail)) => Err(StoreError::Conflict(detail)),
+                Err(_) if self.exists(key).await? => Ok(false),
+                Err(error) => Err(error),
+            }
+        })
+        .await
+    }
+
+    async fn exists(&self, key: &str) -> Result<bool, StoreError> {
+        let mut response = self.db.query("SELECT VALUE id FROM type::record('alarm_status', $key)").bind(("key", key.to_owned())).await?;
         let found: Vec<surrealdb::types::RecordId> = response.take(0)?;
-        if !found.is_empty() {
-            return Ok(false);
-        }
-        let response = self
-            .db
-            .query(
-                "CREATE type::record('alarm_status', $key) SET company = type::record('company', $company), alarm = $s.alarm,
-                    device = $s.device, status = $s.status, who = $s.who, at_ms = $s.at_ms, received_ms = $s.received_ms,
-                    control_id = $s.control_id",
-            )
-            .bind(("key", key))
-            .bind(("company", self.company.to_owned()))
-            .bind(("s", status.clone()))
-            .await?;
-        checked(response)?;
-        Ok(true)
+        Ok(!found.is_empty())
     }
 
     /// The statuses of these devices' alarms, oldest first (the newest [`ALARM_STATUS_LIMIT`]).

@@ -1,6 +1,6 @@
 //! One company's clinical records as an export reads them (the FHIR interface, `hub::fhir`): every
-//! device log, presence and alarm row with its id and the patient at the bedside when it was
-//! written, and every analysis without its frames. Newest first, at most [`EXPORT_ROW_LIMIT`] rows
+//! device log, presence, alarm and recorded-turn row with its id and the patient at the bedside
+//! when it was written, and every analysis without its frames. Newest first, at most [`EXPORT_ROW_LIMIT`] rows
 //! of each table; read-only.
 
 use surrealdb::Surreal;
@@ -58,6 +58,31 @@ pub struct AlarmRow {
     pub attended_by: Option<String>,
 }
 
+/// A turn a nurse recorded (`turn_log`) with its patient and who recorded it.
+#[derive(Debug, Clone, PartialEq, SurrealValue)]
+pub struct TurnRow {
+    /// `device-recordedAtMs`, the row's key.
+    pub id: String,
+    pub device_id: String,
+    pub patient_id: Option<String>,
+    /// When the patient was turned, Unix ms.
+    pub at_ms: i64,
+    /// When it was recorded, Unix ms.
+    pub recorded_at_ms: i64,
+    /// The new position (a posture's name), when given.
+    pub position: Option<String>,
+    /// The account that recorded it (none once the account is gone).
+    pub by_id: Option<String>,
+    /// That account's e-mail.
+    pub by_email: Option<String>,
+    /// The repositioning tier before the turn (`ok`, `dueSoon`, `due`, `overdue`).
+    pub tier_before: String,
+    /// The longest load episode before the turn, ms.
+    pub loaded_ms: i64,
+    /// The repositioning interval then, ms.
+    pub interval_ms: i64,
+}
+
 /// An analysis without its frames (`map_preview`).
 #[derive(Debug, Clone, PartialEq, SurrealValue)]
 pub struct AnalysisRow {
@@ -78,6 +103,7 @@ pub struct ClinicalRows {
     pub presence: Vec<PresenceRow>,
     pub alarms: Vec<AlarmRow>,
     pub analyses: Vec<AnalysisRow>,
+    pub turns: Vec<TurnRow>,
 }
 
 /// One company's clinical records, read-only.
@@ -87,7 +113,8 @@ pub struct ClinicalRecords<'a> {
 }
 
 impl ClinicalRecords<'_> {
-    /// The company's device logs, presence entries, alarms and analyses, newest first, at most
+    /// The company's device logs, presence entries, alarms, analyses and recorded turns, newest
+    /// first, at most
     /// [`EXPORT_ROW_LIMIT`] of each.
     pub async fn all(&self) -> Result<ClinicalRows, StoreError> {
         let mut response = self
@@ -104,7 +131,10 @@ impl ClinicalRecords<'_> {
                     FROM alarm_log WHERE company = $company_ref ORDER BY creation_date DESC LIMIT $limit;
                  SELECT record::id(id) AS id, record::id(patient) AS patient_id, device, analysis_type, creation_date,
                     additional_parameters
-                    FROM analysis WHERE company = $company_ref ORDER BY creation_date DESC LIMIT $limit;",
+                    FROM analysis WHERE company = $company_ref ORDER BY creation_date DESC LIMIT $limit;
+                 SELECT record::id(id) AS id, record::id(device) AS device_id, patient AS patient_id, at_ms, recorded_at_ms, position,
+                    IF by = NONE THEN NONE ELSE record::id(by) END AS by_id, by.email AS by_email, tier_before, loaded_ms, interval_ms
+                    FROM turn_log WHERE company = $company_ref ORDER BY at_ms DESC LIMIT $limit;",
             )
             .bind(("company", self.company.to_owned()))
             .bind(("limit", EXPORT_ROW_LIMIT))
@@ -114,6 +144,7 @@ impl ClinicalRecords<'_> {
             presence: response.take(2)?,
             alarms: response.take(3)?,
             analyses: response.take(4)?,
+            turns: response.take(5)?,
         })
     }
 }

@@ -21,7 +21,7 @@ pub use alarm_outbox::{AlarmManagerSettings, AlarmOutbox, DEAD_LETTER_LIMIT, Hub
 pub use alarm_statuses::{ALARM_STATUS_LIMIT, AlarmStatus, AlarmStatuses};
 pub use analyses::{Analyses, COMPANY_QUOTA_BYTES};
 pub use audit::{AUDIT_PAGE_MAX, AUDIT_SUMMARY_MAX, AuditLog};
-pub use clinical_records::{AlarmRow, AnalysisRow, ClinicalRecords, ClinicalRows, DeviceLogRow, EXPORT_ROW_LIMIT, PresenceRow};
+pub use clinical_records::{AlarmRow, AnalysisRow, ClinicalRecords, ClinicalRows, DeviceLogRow, EXPORT_ROW_LIMIT, PresenceRow, TurnRow};
 pub use companies::{HubCompanies, Profile};
 pub use device_confs::{DeviceConfs, HubDeviceConfs};
 pub use devices::{CreatedFamily, Devices, HubDevices};

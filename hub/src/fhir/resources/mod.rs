@@ -7,6 +7,7 @@ pub mod device;
 pub mod device_metric;
 pub mod observation;
 pub mod patient;
+pub mod recorded_turn;
 
 use std::collections::HashMap;
 
@@ -65,6 +66,7 @@ pub fn entries(resource_type: ResourceType, records: &Records) -> Vec<Entry> {
             let mut all = observation::device_log_observations(&records.rows.device_logs, &devices);
             all.extend(records.rows.presence.iter().map(observation::presence_observation));
             all.extend(records.rows.alarms.iter().map(observation::alarm_observation));
+            all.extend(records.rows.turns.iter().map(recorded_turn::recorded_turn_observation));
             for row in &records.rows.analyses {
                 let device_type = row.device.as_ref().and_then(|id| devices.get(id)).and_then(|d| d.device_type);
                 all.extend(analysis::analysis_observations(row, device_type));
