@@ -6,7 +6,6 @@
 use mat_core::analysis::bed_static::{BodyRegion, bed_static};
 use mat_core::analysis::body_centre::BodyCentreQuality;
 use mat_core::analysis::dynamic_podology::{ERROR_EVENTS_OUT_OF_ORDER, FootGait};
-use mat_core::analysis::seating::window_cells;
 use mat_core::analysis::seating_static::seating_static;
 use mat_core::analysis::units::{MMHG_PER_KPA, cell_pitch_cm, is_mattress};
 use mat_core::analysis::{
@@ -154,9 +153,8 @@ pub fn figures(result: &AnalysisResult, device: DeviceType, map: &ReportMap, sca
         }
         AnalysisResult::SeatingDynamic(r) => {
             // The PPI is the load of the 10 cm × 10 cm window around the peak: printed as the
-            // window's mean pressure, so it reads in the report's unit.
-            let side = window_cells(cell_pitch_cm(device));
-            f.key.push((w.t(Text::PeakPressureIndex), w.pressure(r.peak_pressure_index / (side * side) as f64)));
+            // window's mean pressure (the engine's figure), so it reads in the report's unit.
+            f.key.push((w.t(Text::PeakPressureIndex), w.pressure(r.ppi_mean(device))));
             f.key.push((w.t(Text::DispersionIndex), w.percent(r.dispersion_index)));
             f.key.push((w.t(Text::PushUps), r.push_ups.as_ref().map_or(0, Vec::len).to_string()));
             f.key.push((w.t(Text::Duration), w.seconds(r.duration_s, 1)));
