@@ -149,7 +149,7 @@ describe('static result', () => {
     // 20 cells of 2 cm from the map's corner.
     expect(screen.getByTestId('global-cop-value')).toHaveTextContent('40 cm ; 40 cm');
     // Without a weighed patient: the plate's documented scale (200 steps × 1 kPa = 1500.1 mmHg), said so.
-    expect(screen.getByText(/^1[,  ]?500\.1\s?mmHg$/)).toBeInTheDocument();
+    expect(screen.getByText(/^1[,\u00a0\u202f]?500\.1\s?mmHg$/)).toBeInTheDocument();
     expect(screen.getByTestId('pressure-basis')).toHaveTextContent("Sensor's documented scale");
     expect([...container.querySelectorAll('[data-marker]')].map((m) => m.getAttribute('data-marker'))).toEqual(['leftCop', 'rightCop', 'globalCop', 'globalMax']);
     expect(screen.queryByTestId('histogram')).toBeNull();
