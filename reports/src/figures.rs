@@ -421,13 +421,28 @@ mod tests {
         let result = analyse(AnalysisKind::SeatingDynamic, &capture, &AnalysisParams::default()).unwrap();
         let AnalysisResult::SeatingDynamic(r) = &result else { panic!("{result:?}") };
         assert_eq!(r.peak_pressure_index_mean, 150.0);
-        let mmhg = labels(&figures(&result, DeviceType::SeatingMatIoT, &map, &PressureScale::new(DeviceType::SeatingMatIoT, None, false), Language::En).key);
+        let mmhg = labels(
+            &figures(&result, DeviceType::SeatingMatIoT, &map, &PressureScale::new(DeviceType::SeatingMatIoT, None, false), Language::En)
+                .key,
+        );
         assert!(mmhg.contains("Peak Pressure Index: 150.0 mmHg"), "{mmhg}");
         assert!(mmhg.contains("Pressure scale: Sensor's documented scale"), "{mmhg}");
-        let kpa = labels(&figures(&result, DeviceType::SeatingMatIoT, &map, &PressureScale::new(DeviceType::SeatingMatIoT, Some(PressureUnit::KPa), false), Language::En).key);
+        let kpa = labels(
+            &figures(
+                &result,
+                DeviceType::SeatingMatIoT,
+                &map,
+                &PressureScale::new(DeviceType::SeatingMatIoT, Some(PressureUnit::KPa), false),
+                Language::En,
+            )
+            .key,
+        );
         assert!(kpa.contains("Peak Pressure Index: 20.00 kPa"), "{kpa}");
         // The fitness variant: 150 steps × 0.06 kPa, and it says so.
-        let fit = labels(&figures(&result, DeviceType::SeatingMatIoT, &map, &PressureScale::new(DeviceType::SeatingMatIoT, None, true), Language::En).key);
+        let fit = labels(
+            &figures(&result, DeviceType::SeatingMatIoT, &map, &PressureScale::new(DeviceType::SeatingMatIoT, None, true), Language::En)
+                .key,
+        );
         assert!(fit.contains("Peak Pressure Index: 9.00 kPa"), "{fit}");
         assert!(fit.contains("Pressure scale: kPa (fitness scale)"), "{fit}");
     }

@@ -265,7 +265,13 @@ mod tests {
 
     #[test]
     fn a_seat_reads_a_sitters_pressures_in_clinical_millimetres() {
-        for t in [DeviceType::SeatingMatIoT, DeviceType::SeatingMatIoTXL, DeviceType::SeatingMat, DeviceType::HealthMat, DeviceType::SensingHorseSubdevice] {
+        for t in [
+            DeviceType::SeatingMatIoT,
+            DeviceType::SeatingMatIoTXL,
+            DeviceType::SeatingMat,
+            DeviceType::HealthMat,
+            DeviceType::SensingHorseSubdevice,
+        ] {
             assert_eq!(cell_step(t), CellStep::Seat, "{t:?}");
             assert!((units_to_mmhg(units_per_cell(t)) - 1.0).abs() < 1e-12, "{t:?}");
             // A byte reaches past the 200 mmHg of a sitter's highest ischial peaks…
