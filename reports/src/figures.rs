@@ -9,7 +9,7 @@ use mat_core::analysis::dynamic_podology::{ERROR_EVENTS_OUT_OF_ORDER, FootGait};
 use mat_core::analysis::seating_static::seating_static;
 use mat_core::analysis::units::{MMHG_PER_KPA, cell_pitch_cm, is_mattress};
 use mat_core::analysis::{
-    AnalysisKind, AnalysisResult, BedStaticResult, NamedParameter, ParameterValue, PressureFrame, SeatingStaticResult, StaticResult,
+    AnalysisResult, BedStaticResult, NamedParameter, ParameterValue, PressureFrame, SeatingStaticResult, StaticResult,
 };
 use mat_protocol::device_type::{DeviceType, PageFamily};
 
@@ -340,7 +340,7 @@ fn series_max(parameters: &[NamedParameter], name: &str) -> Option<f64> {
 mod tests {
     use super::*;
     use mat_core::analysis::dynamic_podology::DynamicResult;
-    use mat_core::analysis::{AnalysisParams, Capture, PressureFrame, analyse};
+    use mat_core::analysis::{AnalysisKind, AnalysisParams, Capture, PressureFrame, analyse};
 
     fn analysed(device: DeviceType, map: &ReportMap) -> AnalysisResult {
         let mut capture = Capture::new(device, map.rows, map.cols);
