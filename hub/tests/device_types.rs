@@ -50,7 +50,13 @@ async fn the_device_type_table_is_served_to_signed_in_users() {
     assert_eq!(by_name("Mattress Mat IoT")["repositioningClock"], true);
     assert_eq!(types.iter().filter(|t| t["pdfReports"] == true).count(), 8, "spec §6");
     assert_eq!(by_name("Fitness Mat")["captures"], serde_json::json!(["Static", "Series24h"]), "spec §6: its 24 h button");
-    assert_eq!(by_name("Fitness Mat")["pressureUnitsPerCell"], 1.0);
+    // Steps in hub units (1000/255 Pa): the Fitness Mat the spec's 0.06 kPa, a seat 1 mmHg, a plate
+    // 1 kPa, a floor mat the old count (docs/device-protocol.md §7).
+    let step = |name: &str| by_name(name)["pressureUnitsPerCell"].as_f64().unwrap();
+    assert!((step("Fitness Mat") - 0.06 * 255.0).abs() < 1e-9, "{}", step("Fitness Mat"));
+    assert!((step("Seating Mat IoT") - 133.322_387_415 * 255.0 / 1000.0).abs() < 1e-9, "a seat's step is 1 mmHg");
+    assert!((step("Podology IoT") - 255.0).abs() < 1e-9, "a plate's step is 1 kPa");
+    assert_eq!(step("Floor Mat"), 1.0);
     let bed_step = by_name("Mattress Mat IoT")["pressureUnitsPerCell"].as_f64().unwrap();
     assert!((bed_step - 0.4 * 133.322_387_415 * 255.0 / 1000.0).abs() < 1e-9, "a bed mat's step is 0.4 mmHg: {bed_step}");
     assert_eq!(force["pressureUnitsPerCell"], Value::Null, "force channels are not pressures");

@@ -6,11 +6,10 @@
 use mat_core::analysis::bed_static::{BodyRegion, bed_static};
 use mat_core::analysis::body_centre::BodyCentreQuality;
 use mat_core::analysis::dynamic_podology::{ERROR_EVENTS_OUT_OF_ORDER, FootGait};
-use mat_core::analysis::seating::window_cells;
 use mat_core::analysis::seating_static::seating_static;
 use mat_core::analysis::units::{MMHG_PER_KPA, cell_pitch_cm, is_mattress};
 use mat_core::analysis::{
-    AnalysisKind, AnalysisResult, BedStaticResult, NamedParameter, ParameterValue, PressureFrame, SeatingStaticResult, StaticResult,
+    AnalysisResult, BedStaticResult, NamedParameter, ParameterValue, PressureFrame, SeatingStaticResult, StaticResult,
 };
 use mat_protocol::device_type::{DeviceType, PageFamily};
 
@@ -154,9 +153,8 @@ pub fn figures(result: &AnalysisResult, device: DeviceType, map: &ReportMap, sca
         }
         AnalysisResult::SeatingDynamic(r) => {
             // The PPI is the load of the 10 cm × 10 cm window around the peak: printed as the
-            // window's mean pressure, so it reads in the report's unit.
-            let side = window_cells(cell_pitch_cm(device));
-            f.key.push((w.t(Text::PeakPressureIndex), w.pressure(r.peak_pressure_index / (side * side) as f64)));
+            // window's mean pressure (the engine's figure), so it reads in the report's unit.
+            f.key.push((w.t(Text::PeakPressureIndex), w.pressure(r.ppi_mean(device))));
             f.key.push((w.t(Text::DispersionIndex), w.percent(r.dispersion_index)));
             f.key.push((w.t(Text::PushUps), r.push_ups.as_ref().map_or(0, Vec::len).to_string()));
             f.key.push((w.t(Text::Duration), w.seconds(r.duration_s, 1)));
@@ -188,13 +186,17 @@ pub fn figures(result: &AnalysisResult, device: DeviceType, map: &ReportMap, sca
 /// What a static result's pressures are read with, first on the page: the weighed patient's
 /// calibration (spec §9: "70 % × 72 kg") or the sensor's documented scale. The fitness variant's
 /// scale is its own (spec §1) and the other kinds' pressures are the sensor's.
+/// Which scale the page's pressures read (every kind: a walk's and a seat's series are pressures
+/// too): the fitness variant's kPa, the weighed patient's calibration or the sensor's documented
+/// step.
 fn pressure_basis(w: &Writer<'_>, result: &AnalysisResult, f: &mut Figures) {
-    if w.scale.fitness || result.kind() != AnalysisKind::Static {
-        return;
+    if matches!(result, AnalysisResult::Balance(_)) {
+        return; // sway in cm and cm/s: no pressure on the page
     }
-    let basis = match result.weight_calibration() {
-        Some(c) => format!("{}: {} % × {} kg", w.t(Text::WeightBasis), w.n(c.load_share * 100.0, 0), w.n(c.weight_kg, 1)),
-        None => w.t(Text::SensorBasis),
+    let basis = match (w.scale.fitness, result.weight_calibration()) {
+        (true, _) => w.t(Text::FitnessBasis),
+        (false, Some(c)) => format!("{}: {} % × {} kg", w.t(Text::WeightBasis), w.n(c.load_share * 100.0, 0), w.n(c.weight_kg, 1)),
+        (false, None) => w.t(Text::SensorBasis),
     };
     f.key.push((w.t(Text::PressureScaleLabel), basis));
 }
@@ -338,7 +340,7 @@ fn series_max(parameters: &[NamedParameter], name: &str) -> Option<f64> {
 mod tests {
     use super::*;
     use mat_core::analysis::dynamic_podology::DynamicResult;
-    use mat_core::analysis::{AnalysisParams, Capture, PressureFrame, analyse};
+    use mat_core::analysis::{AnalysisKind, AnalysisParams, Capture, PressureFrame, analyse};
 
     fn analysed(device: DeviceType, map: &ReportMap) -> AnalysisResult {
         let mut capture = Capture::new(device, map.rows, map.cols);
@@ -403,6 +405,49 @@ mod tests {
     }
 
     #[test]
+    fn a_seating_dynamic_page_prints_the_ppi_as_the_windows_mean_pressure() {
+        // A seat at 60 steps (1 mmHg each) with a 5 × 5 block of 150 at the back: the PPI window
+        // (10 cm = 5 cells) holds the block, 25 × 150 / 25 = 150 mmHg; in kPa 20.00.
+        let mut cells = vec![0u16; 16 * 16];
+        for r in 2..14 {
+            for c in 2..14 {
+                cells[r * 16 + c] = if (9..14).contains(&r) && (3..8).contains(&c) { 150 } else { 60 };
+            }
+        }
+        let map = ReportMap { rows: 16, cols: 16, cells: cells.clone() };
+        let mut capture = Capture::new(DeviceType::SeatingMatIoT, 16, 16);
+        capture.push(0, PressureFrame::new(16, 16, cells.clone()).unwrap()).unwrap();
+        capture.push(500, PressureFrame::new(16, 16, cells).unwrap()).unwrap();
+        let result = analyse(AnalysisKind::SeatingDynamic, &capture, &AnalysisParams::default()).unwrap();
+        let AnalysisResult::SeatingDynamic(r) = &result else { panic!("{result:?}") };
+        assert_eq!(r.peak_pressure_index_mean, 150.0);
+        let mmhg = labels(
+            &figures(&result, DeviceType::SeatingMatIoT, &map, &PressureScale::new(DeviceType::SeatingMatIoT, None, false), Language::En)
+                .key,
+        );
+        assert!(mmhg.contains("Peak Pressure Index: 150.0 mmHg"), "{mmhg}");
+        assert!(mmhg.contains("Pressure scale: Sensor's documented scale"), "{mmhg}");
+        let kpa = labels(
+            &figures(
+                &result,
+                DeviceType::SeatingMatIoT,
+                &map,
+                &PressureScale::new(DeviceType::SeatingMatIoT, Some(PressureUnit::KPa), false),
+                Language::En,
+            )
+            .key,
+        );
+        assert!(kpa.contains("Peak Pressure Index: 20.00 kPa"), "{kpa}");
+        // The fitness variant: 150 steps × 0.06 kPa, and it says so.
+        let fit = labels(
+            &figures(&result, DeviceType::SeatingMatIoT, &map, &PressureScale::new(DeviceType::SeatingMatIoT, None, true), Language::En)
+                .key,
+        );
+        assert!(fit.contains("Peak Pressure Index: 9.00 kPa"), "{fit}");
+        assert!(fit.contains("Pressure scale: kPa (fitness scale)"), "{fit}");
+    }
+
+    #[test]
     fn a_walk_without_steps_says_so_and_figures_carry_units() {
         let result = AnalysisResult::Dynamic(DynamicResult {
             additional_parameters: vec![NamedParameter::new("leftMaxPressure", ParameterValue::Series(vec![10.0, 255.0]))],
@@ -419,7 +464,9 @@ mod tests {
         assert!(all.contains("左足 — 歩数: 0"), "{all}");
         assert!(all.contains("ロッカーを計算できません：接地が不足しています"), "{all}");
         assert!(all.contains("ロッカーを計算できません：歩行イベントの順序が不正です"), "{all}");
-        assert!(all.contains("7.5 mmHg"), "{all}");
+        // 255 steps of a plate's 1 kPa, and the page says which scale it reads.
+        assert!(all.contains("1912.7 mmHg"), "{all}");
+        assert!(all.contains("センサーの公称スケール"), "{all}");
         assert!(all.contains("時間: 4.0 s"), "{all}");
     }
 }

@@ -117,10 +117,11 @@ pub enum Text {
     PressureScaleLabel,
     WeightBasis,
     SensorBasis,
+    FitnessBasis,
 }
 
 /// Rows in [`Text`] order, columns in [`Language::ALL`] order.
-const TEXTS: [[&str; 8]; 70] = [
+const TEXTS: [[&str; 8]; 71] = [
     [
         "Informe de análisis",
         "Αναφορά ανάλυσης",
@@ -524,6 +525,16 @@ const TEXTS: [[&str; 8]; 70] = [
         "Документированная шкала датчика",
         "センサーの公称スケール",
     ],
+    [
+        "kPa (escala fitness)",
+        "kPa (κλίμακα fitness)",
+        "kPa (fitness scale)",
+        "kPa (échelle fitness)",
+        "kPa (scala fitness)",
+        "kPa (fitnessschaal)",
+        "кПа (шкала фитнеса)",
+        "kPa (フィットネススケール)",
+    ],
 ];
 
 /// The phrase `text` in `language`.
@@ -542,7 +553,7 @@ mod tests {
 
     #[test]
     fn every_language_has_every_phrase_and_they_differ_where_expected() {
-        assert_eq!(TEXTS.len(), Text::SensorBasis as usize + 1);
+        assert_eq!(TEXTS.len(), Text::FitnessBasis as usize + 1);
         for row in TEXTS {
             assert!(row.iter().all(|t| !t.is_empty()));
         }

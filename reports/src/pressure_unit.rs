@@ -79,14 +79,16 @@ mod tests {
 
     #[test]
     fn cells_read_in_the_devices_scale() {
-        // A bed mat's step is 0.4 mmHg; a podology plate's unit is 1000/255 Pa = 0.0294 mmHg.
+        // A bed mat's step is 0.4 mmHg, a seat's 1 mmHg, a podology plate's 1 kPa = 7.5 mmHg.
         let bed = PressureScale::new(DeviceType::MattressMatIoT, None, false);
         assert_eq!(bed.symbol(), "mmHg");
         assert!((bed.pressure(100.0) - 40.0).abs() < 1e-9);
+        let seat = PressureScale::new(DeviceType::SeatingMatIoT, None, false);
+        assert!((seat.pressure(235.0) - 235.0).abs() < 1e-9);
         let plate = PressureScale::new(DeviceType::PodologyIoT, None, false);
-        assert!((plate.pressure(255.0) - 7.500_6).abs() < 1e-3);
+        assert!((plate.pressure(100.0) - 750.062).abs() < 1e-3);
         let plate_kpa = PressureScale::new(DeviceType::PodologyIoT, Some(PressureUnit::KPa), false);
-        assert!((plate_kpa.pressure(255.0) - 1.0).abs() < 1e-9);
+        assert!((plate_kpa.pressure(255.0) - 255.0).abs() < 1e-9);
         // The fitness variant: sensor units × 0.06 kPa.
         let fitness = PressureScale::new(DeviceType::FitnessMat, None, true);
         assert_eq!(fitness.symbol(), "kPa");

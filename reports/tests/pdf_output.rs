@@ -210,9 +210,10 @@ fn real_scale_input(device_type: DeviceType, map: ReportMap, language: Language)
 }
 
 /// Two adult feet on a 48 × 48 plate at 2 cm: 12 rows (24 cm) by 5 columns (10 cm), columns
-/// 14..=18 and 26..=30, rows 18..=29; sensor noise of 1–3 elsewhere.
+/// 14..=18 and 26..=30, rows 18..=29; sensor noise of 0–1 step (1 kPa, under the two-step
+/// active floor) elsewhere.
 fn adult_feet() -> ReportMap {
-    let mut cells: Vec<u16> = (0..48 * 48).map(|i| (i % 3 + 1) as u16).collect();
+    let mut cells: Vec<u16> = (0..48 * 48).map(|i| (i % 2) as u16).collect();
     for r in 18..=29 {
         for c in (14..=18).chain(26..=30) {
             cells[r * 48 + c] = if r > 25 { 160 } else { 70 };

@@ -8,12 +8,18 @@
 //! fix it: every real occupied frame of the development set meets those numbers for any unit
 //! between 0.025 and 0.035 mmHg, and none does at 0.1 mmHg or above.
 //!
-//! A device's cells are in its own steps; [`units_per_cell`] converts. Bed mats (Mattress Mat IoT,
-//! Sleep Mat, legacy Mattress Mat) send 0.4 mmHg per step, so a byte covers 0–102 mmHg, past the
-//! 32 mmHg at which capillaries close and up to the 100 mmHg of clinical pressure-mapping
-//! sensors. Every other map type sends the old count itself (1 unit per step). Force channels and
-//! room-set sensors are not pressure maps: their 0–4095 readings keep their own scale (the
-//! room-set presence rule, reading > 200, is written in it).
+//! A device's cells are in its own steps ([`cell_step`]); [`units_per_cell`] converts. Bed mats
+//! (Mattress Mat IoT, Sleep Mat, legacy Mattress Mat) send 0.4 mmHg per step, so a byte covers
+//! 0–102 mmHg, past the 32 mmHg at which capillaries close and up to the 100 mmHg of clinical
+//! pressure-mapping sensors. Seats (seating mats, the Health Mat, a saddle's sub-device) send
+//! 1 mmHg per step, 0–255 mmHg, the range of clinical seat mapping (sitters' ischial peaks are
+//! 60–200 mmHg). Plates people stand and walk on (podology, pressure and rehab platforms) send
+//! 1 kPa per step, 0–255 kPa, the range of plantar pressure at a 2 cm cell. The Fitness Mat sends
+//! the spec's fitness scale, 0.06 kPa per step. The other map types (floor and wellness mats)
+//! send the old count itself (1 unit per step). Why: `docs/decisions.md`, "Plates and seats
+//! read their own documented step". Force channels and room-set sensors are not pressure maps:
+//! their 0–4095 readings keep their own scale (the room-set presence rule, reading > 200, is
+//! written in it).
 //!
 //! This module is the one owner of pressure units: the hub serves [`PressureScale`] at
 //! `GET /api/pressureScale` and each type's [`pressure_units_per_cell`] in `GET /api/deviceTypes`,
@@ -31,6 +37,11 @@ pub const PASCAL_PER_UNIT: f64 = 1000.0 / 255.0;
 pub const PASCAL_PER_MMHG: f64 = 133.322_387_415;
 /// Millimetres of mercury per step of a bed mat's cell.
 pub const BED_CELL_MMHG: f64 = 0.4;
+
+/// Millimetres of mercury per step of a seat's cell (seating mats, the Health Mat, a saddle).
+pub const SEAT_CELL_MMHG: f64 = 1.0;
+/// Kilopascals per step of a plate's cell (podology, pressure and rehab platforms).
+pub const PLATE_CELL_KPA: f64 = 1.0;
 
 /// Spec §1, §6, §9: the fitness group's pressure scale, in kPa per step of a device's cells.
 pub const FITNESS_KPA_PER_STEP: f64 = 0.06;
@@ -126,12 +137,58 @@ pub fn units_to(unit: PressureUnit, units: f64) -> f64 {
 
 /// Hub pressure units in one step of `device`'s cells.
 pub fn units_per_cell(device: DeviceType) -> f64 {
-    if is_bed_scale(device) { BED_CELL_MMHG * PASCAL_PER_MMHG / PASCAL_PER_UNIT } else { 1.0 }
+    cell_step(device).pascals() / PASCAL_PER_UNIT
 }
 
 /// Whether `device` sends calibrated 0.4 mmHg steps (the bed mats).
 pub fn is_bed_scale(device: DeviceType) -> bool {
-    matches!(device, DeviceType::MattressMat | DeviceType::MattressMatIoT | DeviceType::SleepMat)
+    cell_step(device) == CellStep::Bed
+}
+
+/// What one step of a device type's cells is (`docs/device-protocol.md` §7).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum CellStep {
+    /// A bed mat: [`BED_CELL_MMHG`] (255 = 102 mmHg).
+    Bed,
+    /// A seat (seating mats, the Health Mat, a saddle's sub-device): [`SEAT_CELL_MMHG`]
+    /// (255 = 255 mmHg).
+    Seat,
+    /// A plate people stand and walk on (podology, pressure and rehab platforms):
+    /// [`PLATE_CELL_KPA`] (255 = 255 kPa).
+    Plate,
+    /// The Fitness Mat: the spec's fitness scale, [`FITNESS_KPA_PER_STEP`] (spec §1, §6).
+    Fitness,
+    /// Every other map type: the old mats' count, one hub unit (255 = 1 kPa).
+    Count,
+}
+
+impl CellStep {
+    /// Pascals in one step.
+    pub fn pascals(self) -> f64 {
+        match self {
+            CellStep::Bed => BED_CELL_MMHG * PASCAL_PER_MMHG,
+            CellStep::Seat => SEAT_CELL_MMHG * PASCAL_PER_MMHG,
+            CellStep::Plate => PLATE_CELL_KPA * 1000.0,
+            CellStep::Fitness => FITNESS_KPA_PER_STEP * 1000.0,
+            CellStep::Count => PASCAL_PER_UNIT,
+        }
+    }
+}
+
+/// The documented step of `device`'s cells (meaningful where its cells are pressures, see
+/// [`pressure_units_per_cell`]).
+pub fn cell_step(device: DeviceType) -> CellStep {
+    match device {
+        DeviceType::MattressMat | DeviceType::MattressMatIoT | DeviceType::SleepMat => CellStep::Bed,
+        DeviceType::SeatingMat
+        | DeviceType::SeatingMatIoT
+        | DeviceType::SeatingMatIoTXL
+        | DeviceType::HealthMat
+        | DeviceType::SensingHorseSubdevice => CellStep::Seat,
+        DeviceType::Podology | DeviceType::PodologyIoT | DeviceType::PressureMatIoT | DeviceType::RehabMat => CellStep::Plate,
+        DeviceType::FitnessMat => CellStep::Fitness,
+        _ => CellStep::Count,
+    }
 }
 
 /// Hub units → millimetres of mercury.
@@ -189,14 +246,64 @@ mod tests {
         assert_eq!(pressure_units_per_cell(DeviceType::NorthSky), None);
         assert_eq!(pressure_units_per_cell(DeviceType::RoomSet), None);
         assert_eq!(pressure_units_per_cell(DeviceType::SensingHorse), None);
-        assert_eq!(pressure_units_per_cell(DeviceType::FitnessMat), Some(1.0));
+        assert_eq!(pressure_units_per_cell(DeviceType::FitnessMat), Some(units_per_cell(DeviceType::FitnessMat)));
         assert_eq!(pressure_units_per_cell(DeviceType::MattressMatIoT), Some(units_per_cell(DeviceType::MattressMatIoT)));
     }
 
     #[test]
-    fn other_map_types_send_the_unit_itself() {
-        for t in [DeviceType::SeatingMatIoT, DeviceType::PodologyIoT, DeviceType::FloorMat, DeviceType::SeatingMat] {
+    fn floor_and_wellness_mats_send_the_unit_itself() {
+        for t in [DeviceType::FloorMat, DeviceType::FloorMatRecognition, DeviceType::WellnessMat] {
             assert_eq!(units_per_cell(t), 1.0, "{t:?}");
         }
+    }
+
+    /// Newtons one byte-saturated cell of `device` carries (255 steps over its cell).
+    fn newtons_per_full_cell(device: DeviceType) -> f64 {
+        let pitch_m = f64::from(device.cell_pitch_cm().unwrap()) / 100.0;
+        255.0 * units_per_cell(device) * PASCAL_PER_UNIT * pitch_m * pitch_m
+    }
+
+    #[test]
+    fn a_seat_reads_a_sitters_pressures_in_clinical_millimetres() {
+        for t in [
+            DeviceType::SeatingMatIoT,
+            DeviceType::SeatingMatIoTXL,
+            DeviceType::SeatingMat,
+            DeviceType::HealthMat,
+            DeviceType::SensingHorseSubdevice,
+        ] {
+            assert_eq!(cell_step(t), CellStep::Seat, "{t:?}");
+            assert!((units_to_mmhg(units_per_cell(t)) - 1.0).abs() < 1e-12, "{t:?}");
+            // A byte reaches past the 200 mmHg of a sitter's highest ischial peaks…
+            assert!(units_to_mmhg(255.0 * units_per_cell(t)) >= 200.0, "{t:?}");
+            // …and the seat can carry a heavy sitter: 70 % of 120 kg on half of the seat
+            // at its ceiling (the old count carried 10 kg on the whole seat).
+            let (rows, cols, _) = t.frame_shape().unwrap();
+            let half_seat = f64::from(rows) * f64::from(cols) / 2.0;
+            assert!(half_seat * newtons_per_full_cell(t) >= 0.7 * 120.0 * 9.806_65, "{t:?}");
+        }
+        // The old count was a byte over 0–1 kPa: a seated adult's ischial peak read 7 mmHg.
+        assert!(units_to_mmhg(255.0) < 8.0);
+    }
+
+    #[test]
+    fn a_plate_reads_plantar_pressures_in_kilopascals() {
+        for t in [DeviceType::PodologyIoT, DeviceType::Podology, DeviceType::PressureMatIoT, DeviceType::RehabMat] {
+            assert_eq!(cell_step(t), CellStep::Plate, "{t:?}");
+            assert!((units_to_kpa(units_per_cell(t)) - 1.0).abs() < 1e-12, "{t:?}");
+            // Standing peaks at a 2 cm cell (60–200 kPa at the heel) fit in a byte; a step is
+            // finer than the 15–40 kPa of a standing midfoot.
+            assert!((units_to_kpa(255.0 * units_per_cell(t)) - 255.0).abs() < 1e-9, "{t:?}");
+            // A 150 kg person standing on 160 cm² (two small forefeet) stays under the ceiling.
+            assert!(40.0 * newtons_per_full_cell(t) >= 150.0 * 9.806_65, "{t:?}");
+            // The old count read a standing forefoot at 6 mmHg.
+            assert!(units_to_kpa(255.0 * units_per_cell(t)) > 200.0 * units_to_kpa(255.0), "{t:?}");
+        }
+    }
+
+    #[test]
+    fn the_fitness_mat_sends_the_spec_fitness_scale() {
+        assert_eq!(cell_step(DeviceType::FitnessMat), CellStep::Fitness);
+        assert!((units_to_kpa(units_per_cell(DeviceType::FitnessMat)) - FITNESS_KPA_PER_STEP).abs() < 1e-12);
     }
 }

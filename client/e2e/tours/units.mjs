@@ -1,6 +1,7 @@
 // Tour (issue 22, items 1 and 4): units on the live side and one way to write a date. A nurse reads
 // the mattress map's colour bar and the device log's Max Pressure in mmHg, switches to kPa (kept
-// after a reload, as it is saved with her view options), sees the force and room readings as counts
+// after a reload, as it is saved with her view options), reads a seated patient's map and log in
+// plausible mmHg with the scale they read, sees the force and room readings as counts
 // and the rehab centre of pressure in cm; the fitness company reads its own kPa scale and has the
 // 24 h button on its mat; the same screens and the patient form's date field in Spanish and Japanese.
 
@@ -72,6 +73,36 @@ export async function run({ page, test, shot, login, newBrowser }) {
     await shot('2-mattress-kpa.png');
     await page.getByTestId('pressure-unit').selectOption('mmHg');
     await page.waitForSelector('[data-testid="view-options"][data-state="saved"]', { timeout: 10_000 });
+  });
+
+  await test('a seat reads a sitter in plausible mmHg and says which scale', async (ok) => {
+    // The seat's documented step is 1 mmHg (docs/decisions.md, "Plates and seats read their own
+    // documented step"): a seated adult's peaks are tens to a couple of hundred mmHg, not 7.
+    await openCard(page, 'Seating Mat IoT', '/SeatingMatIoT');
+    await page.waitForSelector('[data-testid="view-options"]:not([data-state="loading"])');
+    await streamMap(page);
+    const basis = await waitText(page, 'map-legend-basis', /documented scale/);
+    const top = async () => {
+      const text = await waitText(page, 'map-legend-max', /\d\s?mmHg$/, 90_000);
+      return { text, mmhg: Number(text.replace(/[^\d.]/g, '')) };
+    };
+    // The demo sitter sits down within the seat's cycle: wait for a seated map.
+    let max = await top();
+    for (let i = 0; i < 60 && max.mmhg < 40; i++) {
+      await page.waitForTimeout(1000);
+      max = await top();
+    }
+    if (!(max.mmhg >= 40 && max.mmhg <= 300)) throw new Error(`seat colour bar top ${max.text}`);
+    ok(`seat colour bar: top ${max.text}, "${basis}"`);
+    await page.waitForSelector('[data-testid="log-row"]', { timeout: 150_000 });
+    const rows = await page.$$eval('[data-testid="log-max-pressure"]', (els) => els.map((e) => e.textContent?.trim() ?? ''));
+    const values = rows.map((r) => Number(r.replace(/[^\d.]/g, '')));
+    if (!rows.every((r) => /mmHg$/.test(r))) throw new Error(`log without unit: ${rows.join(' | ')}`);
+    if (Math.max(...values) > 300) throw new Error(`implausible log peak: ${rows.join(' | ')}`);
+    const logBasis = await waitText(page, 'log-pressure-basis', /documented scale/);
+    ok(`seat device log Max Pressure: ${rows.slice(0, 4).join(', ')} — ${logBasis}`);
+    await page.waitForTimeout(800);
+    await shot('2b-seat-map-and-log-mmhg.png');
   });
 
   await test('force channels and room readings as counts; the rehab centre of pressure in cm', async (ok) => {

@@ -35,8 +35,10 @@ describe('pressure units (issue 22, spec §9)', () => {
     const kpa = pressureDisplay(scale, perCell('Mattress Mat IoT'), 'kPa', false)!;
     expect(stepsToDisplay(250, kpa)).toBeCloseTo(13.332, 3);
     expect(displayToSteps(stepsToDisplay(77, kpa), kpa)).toBeCloseTo(77, 9);
-    // A podology plate sends the hub unit itself: 255 steps are 1 kPa.
-    expect(stepsToDisplay(255, pressureDisplay(scale, perCell('Podology IoT'), 'kPa', false)!)).toBeCloseTo(1, 12);
+    // A podology plate's step is 1 kPa, a seat's 1 mmHg, a floor mat's the hub unit (255 = 1 kPa).
+    expect(stepsToDisplay(210, pressureDisplay(scale, perCell('Podology IoT'), 'kPa', false)!)).toBeCloseTo(210, 9);
+    expect(stepsToDisplay(235, pressureDisplay(scale, perCell('Seating Mat IoT'), null, false)!)).toBeCloseTo(235, 9);
+    expect(stepsToDisplay(255, pressureDisplay(scale, perCell('Floor Mat'), 'kPa', false)!)).toBeCloseTo(1, 12);
   });
 
   it('the fitness variant shows kPa at 0.06 per step, whatever the user chose', () => {

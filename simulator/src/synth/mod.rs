@@ -193,7 +193,8 @@ impl ScenarioPhase {
 const MAT_NOISE_GAIN: f32 = 0.06;
 /// Baseline noise of mats whose step is the old count (0–3, below the active floor of 5).
 const COUNT_BASELINE: u8 = 3;
-/// Baseline noise of a mat in steps of 0.4 mmHg (0–1 step, below the two-step active floor).
+/// Baseline noise of a mat whose step is a calibrated pressure (bed 0.4 mmHg, seat 1 mmHg, plate
+/// 1 kPa, fitness 0.06 kPa: 0–1 step, below the two-step active floor).
 const BED_BASELINE: u8 = 1;
 /// Breathing period for the bed scenario.
 const BREATH_PERIOD_S: f32 = 4.0;
@@ -251,10 +252,17 @@ impl MapSynth {
     }
 
     /// Sends bed bodies in the documented step of `device`'s cells (a Floor or Wellness Mat counts
-    /// in the old unit, so a lying body fills its byte).
+    /// in the old unit, so a lying body fills its byte), and the baseline noise below that step's
+    /// active floor.
     pub fn for_device_type(mut self, device: DeviceType) -> Self {
         self.step_mmhg = units_to_mmhg(units_per_cell(device)) as f32;
         self
+    }
+
+    /// Baseline noise in steps: below the active floor of the device's step (two steps of a
+    /// calibrated pressure step, 5 of the old count; `mat_core::analysis::units::active_floor`).
+    fn baseline(&self) -> u8 {
+        if self.step_mmhg >= BED_CELL_MMHG as f32 { BED_BASELINE } else { COUNT_BASELINE }
     }
 
     /// The scenario being played.
@@ -289,26 +297,26 @@ impl MapSynth {
     /// Renders the map at `t` into the canvas without encoding it.
     pub fn draw(&mut self, t: Duration) {
         self.canvas.clear();
+        let baseline = self.baseline();
         match &self.scenario {
             Scenario::BedOccupant(script) => {
                 if let Some(step) = script.script().at(t) {
                     let breathing = (TAU * t.as_secs_f32() / BREATH_PERIOD_S).sin();
                     bed::draw(&mut self.canvas, &step, breathing, self.step_mmhg);
                 }
-                let baseline = if self.step_mmhg >= BED_CELL_MMHG as f32 { BED_BASELINE } else { COUNT_BASELINE };
                 self.canvas.add_mat_noise(&mut self.rng, MAT_NOISE_GAIN, baseline);
             }
             Scenario::SeatedPerson(script) => {
                 if let Some(step) = script.script().at(t) {
                     seat::draw(&mut self.canvas, script, &step, t);
                 }
-                self.canvas.add_mat_noise(&mut self.rng, MAT_NOISE_GAIN, COUNT_BASELINE);
+                self.canvas.add_mat_noise(&mut self.rng, MAT_NOISE_GAIN, baseline);
             }
             Scenario::StandingFeet(script) => {
                 if let Some(step) = script.script().at(t) {
                     feet::draw(&mut self.canvas, script, &step, t);
                 }
-                self.canvas.add_mat_noise(&mut self.rng, MAT_NOISE_GAIN, COUNT_BASELINE);
+                self.canvas.add_mat_noise(&mut self.rng, MAT_NOISE_GAIN, baseline);
             }
             Scenario::ForceChannels(script) => {
                 let channels = self.canvas.rows() * self.canvas.cols();
@@ -320,7 +328,7 @@ impl MapSynth {
                     force::draw(&mut self.canvas, script, &step, t, &self.jitter);
                 }
             }
-            Scenario::Empty => self.canvas.add_mat_noise(&mut self.rng, MAT_NOISE_GAIN, COUNT_BASELINE),
+            Scenario::Empty => self.canvas.add_mat_noise(&mut self.rng, MAT_NOISE_GAIN, baseline),
             Scenario::Replay(replay) => {
                 let cols = self.canvas.cols();
                 for (i, &v) in replay.at(t).cells.iter().enumerate().take(self.canvas.rows() * cols) {

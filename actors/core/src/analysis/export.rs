@@ -352,8 +352,8 @@ mod tests {
                 "creationDate": "2023-11-14T22:13:20.000Z",
                 "pressureUnit": {
                     "unit": "sensorStep",
-                    "mmHgPerStep": mat_protocol::scale::units_to(mat_protocol::scale::PressureUnit::MmHg, 1.0),
-                    "kPaPerStep": 1.0 / 255.0,
+                    "mmHgPerStep": 1000.0 / mat_protocol::scale::PASCAL_PER_MMHG,
+                    "kPaPerStep": 1.0,
                     "fitnessKPaPerStep": 0.06
                 }
             })
@@ -382,11 +382,11 @@ mod tests {
         let json: serde_json::Value = serde_json::from_slice(&file.json).unwrap();
         assert_eq!(json["metadata"]["version"], "1.0");
         assert_eq!(json["metadata"]["dataType"], "unprocessed");
-        // Issue 22: the file says what its pressures are: a podology plate's step is 1/255 kPa.
+        // Issue 22: the file says what its pressures are: a podology plate's step is 1 kPa.
         let unit = &json["metadata"]["pressureUnit"];
         assert_eq!(unit["unit"], "sensorStep");
-        assert!((unit["kPaPerStep"].as_f64().unwrap() - 1.0 / 255.0).abs() < 1e-12);
-        assert!((unit["mmHgPerStep"].as_f64().unwrap() - 1000.0 / 133.322_387_415 / 255.0).abs() < 1e-12);
+        assert!((unit["kPaPerStep"].as_f64().unwrap() - 1.0).abs() < 1e-12);
+        assert!((unit["mmHgPerStep"].as_f64().unwrap() - 1000.0 / 133.322_387_415).abs() < 1e-12);
         assert_eq!(unit["fitnessKPaPerStep"], 0.06);
         let records = json["records"].as_array().unwrap();
         assert_eq!(records.len(), 2);

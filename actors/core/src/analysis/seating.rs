@@ -63,7 +63,7 @@ pub struct PushUp {
 #[serde(rename_all = "camelCase")]
 pub struct SeatingResult {
     /// Entries 0–12 as [`SEATING_PARAMETER_NAMES`], then `peakPressureIndex`,
-    /// `dispersionIndex` and, when there were any, `pushUps`.
+    /// `dispersionIndex`, `peakPressureIndexMean` and, when there were any, `pushUps`.
     pub additional_parameters: Vec<NamedParameter>,
     /// Panels to show.
     pub panels: Vec<SeatingPanel>,
@@ -71,10 +71,31 @@ pub struct SeatingResult {
     pub push_ups: Option<Vec<PushUp>>,
     /// Highest sum of a 10 cm × 10 cm window containing the peak of the mean map, sensor units.
     pub peak_pressure_index: f64,
+    /// The Peak Pressure Index as its window's mean pressure, in the device's cell steps (the sum
+    /// ÷ the window's cells, [`ppi_window_mean`]): what the screen and the PDF show, in the
+    /// reader's unit. 0 in results stored before it existed.
+    #[serde(default)]
+    pub peak_pressure_index_mean: f64,
+    /// Cells of the 10 cm × 10 cm window the PPI is summed over (side², [`window_cells`]).
+    #[serde(default)]
+    pub peak_pressure_index_window_cells: u32,
     /// Load in the two ischial windows / total load × 100, on the mean map.
     pub dispersion_index: f64,
     /// Seconds from first to last frame.
     pub duration_s: f64,
+}
+
+impl SeatingResult {
+    /// The PPI as its window's mean pressure, cell steps of `device`: the stored figure, or for a
+    /// result stored before it existed (no window recorded) the same arithmetic on the device's
+    /// pitch.
+    pub fn ppi_mean(&self, device: mat_protocol::device_type::DeviceType) -> f64 {
+        if self.peak_pressure_index_window_cells > 0 {
+            self.peak_pressure_index_mean
+        } else {
+            ppi_window_mean(self.peak_pressure_index, window_cells(cell_pitch_cm(device)).pow(2))
+        }
+    }
 }
 
 /// Analyses a sitting capture. Row 0 is the front edge of the seat (the knees); the ischial
@@ -109,6 +130,8 @@ pub fn seating(capture: &Capture) -> Result<SeatingResult, AnalysisError> {
     let preview_stats = preview.region_stats(&preview.full_region());
     // The 10 cm windows are physical: they use the cell pitch, not the plot scale.
     let peak_pressure_index = peak_pressure_index(&preview, cell_pitch_cm(device));
+    let ppi_cells = window_cells(cell_pitch_cm(device)).pow(2);
+    let peak_pressure_index_mean = ppi_window_mean(peak_pressure_index, ppi_cells);
     let dispersion_index = dispersion_index(&preview, cell_pitch_cm(device));
     let push_ups = detect_push_ups(&totals);
     let duration_s = capture.duration_s();
@@ -133,6 +156,7 @@ pub fn seating(capture: &Capture) -> Result<SeatingResult, AnalysisError> {
         SEATING_PARAMETER_NAMES.iter().zip(values).map(|(name, value)| NamedParameter::new(name, value)).collect();
     additional_parameters.push(NamedParameter::new("peakPressureIndex", ParameterValue::Number(peak_pressure_index)));
     additional_parameters.push(NamedParameter::new("dispersionIndex", ParameterValue::Number(dispersion_index)));
+    additional_parameters.push(NamedParameter::new("peakPressureIndexMean", ParameterValue::Number(peak_pressure_index_mean)));
     let mut panels = vec![
         SeatingPanel::ActivePoints,
         SeatingPanel::Laterality,
@@ -146,7 +170,16 @@ pub fn seating(capture: &Capture) -> Result<SeatingResult, AnalysisError> {
         let json = serde_json::to_value(events).unwrap_or(serde_json::Value::Null);
         additional_parameters.push(NamedParameter::new("pushUps", ParameterValue::Other(json)));
     }
-    Ok(SeatingResult { additional_parameters, panels, push_ups, peak_pressure_index, dispersion_index, duration_s })
+    Ok(SeatingResult {
+        additional_parameters,
+        panels,
+        push_ups,
+        peak_pressure_index,
+        peak_pressure_index_mean,
+        peak_pressure_index_window_cells: u32::try_from(ppi_cells).unwrap_or(u32::MAX),
+        dispersion_index,
+        duration_s,
+    })
 }
 
 /// Left and right halves of a map; with an odd column count the middle column is in neither.
@@ -161,6 +194,13 @@ pub fn halves(frame: &PressureFrame) -> (Region, Region) {
 /// Cells per side of a 10 cm window at `pitch_cm` (at least 1).
 pub fn window_cells(pitch_cm: f64) -> usize {
     ((PPI_WINDOW_CM / pitch_cm).round() as usize).max(1)
+}
+
+/// The PPI read as a pressure: the window's sum ÷ its `cells` (side², [`window_cells`]), in the
+/// map's units. The one place the sum becomes a mean; the seating static result, the hub's
+/// seating dynamic result and the PDF all read it.
+pub fn ppi_window_mean(sum: f64, cells: usize) -> f64 {
+    if cells == 0 { 0.0 } else { sum / cells as f64 }
 }
 
 /// Peak Pressure Index: the highest sum over the 10 cm × 10 cm windows (clipped to the map)
@@ -279,6 +319,23 @@ mod tests {
     }
 
     #[test]
+    fn the_result_carries_the_ppi_as_its_windows_mean_pressure() {
+        // 2 cm cells: a 5 × 5 window, 260 / 25 = 10.4 steps; the screen and the PDF read this.
+        let mut c = Capture::new(DeviceType::SeatingMatIoT, 16, 16);
+        c.push(0, seat()).unwrap();
+        let r = seating(&c).unwrap();
+        assert_eq!((r.peak_pressure_index, r.peak_pressure_index_window_cells), (260.0, 25));
+        assert!((r.peak_pressure_index_mean - 10.4).abs() < 1e-12);
+        let named = r.additional_parameters.iter().find(|p| p.name == "peakPressureIndexMean").map(|p| &p.value);
+        assert_eq!(named, Some(&ParameterValue::Number(r.peak_pressure_index_mean)));
+        assert_eq!(r.ppi_mean(DeviceType::SeatingMatIoT), r.peak_pressure_index_mean);
+        // A result stored before the field existed reads the same arithmetic on the device's pitch.
+        let old = SeatingResult { peak_pressure_index_mean: 0.0, peak_pressure_index_window_cells: 0, ..r };
+        assert!((old.ppi_mean(DeviceType::SeatingMatIoT) - 10.4).abs() < 1e-12);
+        assert_eq!(ppi_window_mean(5.0, 0), 0.0);
+    }
+
+    #[test]
     fn dispersion_index_by_hand() {
         // Total: thighs 4 × 10 × 10 = 400, clusters 2 × 260 = 520 → 920.
         // Ischial windows: 5×5 around each 100, holding its whole cluster: 520.
@@ -296,7 +353,7 @@ mod tests {
         let r = seating(&c).unwrap();
         let names: Vec<&str> = r.additional_parameters.iter().map(|p| p.name.as_str()).collect();
         assert_eq!(&names[..13], SEATING_PARAMETER_NAMES);
-        assert_eq!(names[13..], ["peakPressureIndex", "dispersionIndex"]);
+        assert_eq!(names[13..], ["peakPressureIndex", "dispersionIndex", "peakPressureIndexMean"]);
         // Active cells: 40 thigh + 18 cluster cells = 58; contact area 58 × 4 cm² = 232.
         assert_eq!(r.additional_parameters[0].value, ParameterValue::Series(vec![58.0; 3]));
         assert_eq!(r.additional_parameters[6].value, ParameterValue::Series(vec![232.0; 3]));

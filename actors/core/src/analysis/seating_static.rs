@@ -11,7 +11,7 @@ use mat_protocol::device_type::DeviceType;
 
 use super::frame::{PressureFrame, Region};
 use super::histogram::{Histogram, histogram};
-use super::seating::{dispersion_index, halves, peak_pressure_index, window_cells};
+use super::seating::{dispersion_index, halves, peak_pressure_index, ppi_window_mean, window_cells};
 use super::units::{WeightCalibration, active_floor, cell_mmhg, cell_pitch_cm, contact_area_cm2, round_to};
 
 /// The peak of one ischial window.
@@ -93,7 +93,7 @@ pub fn seating_static(map: &PressureFrame, device: DeviceType, calibration: Opti
         back_load_percent: share(map.region_stats(&back).load, total),
         left_ischial: ischial(left),
         right_ischial: ischial(right),
-        peak_pressure_index_mmhg: mmhg(peak_pressure_index(map, pitch) / (window * window) as f64),
+        peak_pressure_index_mmhg: mmhg(ppi_window_mean(peak_pressure_index(map, pitch), window * window)),
         dispersion_index: round_to(dispersion_index(map, pitch), 1),
         contact_area_cm2: contact_area_cm2(device, map.cells()),
         max_pressure_mmhg: mmhg(stats.maximum.map_or(0.0, |p| f64::from(p.z))),

@@ -216,7 +216,14 @@ mod tests {
         // A patient of 0.4 / 0.7 kg (70 % of the weight on the mat): the spec's factor is the unit.
         let load_kgf = 100.0 * 100.0 * mat_protocol::scale::PASCAL_PER_UNIT * 1e-4 / 9.80665;
         let f = calibration_factor(load_kgf / WEIGHT_FACTOR, 100 * 100).unwrap();
-        assert!((f - cell_kpa(DeviceType::SeatingMatIoT, 1)).abs() < 1e-12, "{f}");
+        assert!((f - cell_kpa(DeviceType::FloorMat, 1)).abs() < 1e-12, "{f}");
+        // A seat's documented 1 mmHg step is what the spec's calibration measures for a sitter
+        // whose 70 % of the weight matches the map's load: 4,900 steps × 133.3 Pa × 4 cm² =
+        // 261.3 N = 26.6 kgf, 70 % of 38.1 kg.
+        let seat_kgf = 4900.0 * cell_kpa(DeviceType::SeatingMatIoT, 1) * 1000.0 * 4e-4 / 9.80665;
+        let c = weight_calibration(DeviceType::SeatingMatIoT, Some(seat_kgf / WEIGHT_FACTOR), &[4900]).unwrap();
+        assert!((c.mmhg_per_step() - cell_mmhg(DeviceType::SeatingMatIoT, 1)).abs() < 1e-4, "{c:?}");
+        assert!((cell_mmhg(DeviceType::SeatingMatIoT, 1) - 1.0).abs() < 1e-12);
         // The kPa → mmHg factor is the same physics as the unit's mmHg.
         assert!((MMHG_PER_KPA - 1000.0 / mat_protocol::scale::PASCAL_PER_MMHG).abs() < 1e-5);
     }
@@ -240,11 +247,15 @@ mod tests {
     }
 
     #[test]
-    fn a_bed_cell_is_0_4_mmhg_and_a_count_cell_a_255th_of_a_kilopascal() {
+    fn a_bed_cell_is_0_4_mmhg_a_seat_1_mmhg_a_plate_1_kpa_and_a_count_cell_a_255th_of_a_kilopascal() {
         assert!((cell_mmhg(DeviceType::MattressMatIoT, 250) - 100.0).abs() < 1e-9);
-        assert!((cell_kpa(DeviceType::PodologyIoT, 255) - 1.0).abs() < 1e-12);
+        assert!((cell_mmhg(DeviceType::SeatingMatIoT, 235) - 235.0).abs() < 1e-9);
+        assert!((cell_kpa(DeviceType::PodologyIoT, 210) - 210.0).abs() < 1e-9);
+        assert!((cell_kpa(DeviceType::FloorMat, 255) - 1.0).abs() < 1e-12);
         assert_eq!(active_floor(DeviceType::MattressMatIoT), 2);
-        assert_eq!(active_floor(DeviceType::SeatingMatIoT), 5);
+        assert_eq!(active_floor(DeviceType::SeatingMatIoT), 2);
+        assert_eq!(active_floor(DeviceType::PodologyIoT), 2);
+        assert_eq!(active_floor(DeviceType::FloorMat), 5);
         assert_eq!(active_floor_for(2.0), 3);
     }
 
@@ -308,9 +319,13 @@ mod tests {
     #[test]
     fn contact_area_counts_cells_of_at_least_5_units() {
         let cells = [0, 4, 5, 6, 200, 5];
-        assert_eq!(contact_cells(DeviceType::SeatingMatIoT, &cells), 4);
-        assert_eq!(contact_area_cm2(DeviceType::SeatingMatIoT, &cells), 16.0);
-        assert_eq!(contact_area_cm2(DeviceType::SensingHorseSubdevice, &cells), 25.0);
+        assert_eq!(contact_cells(DeviceType::FloorMat, &cells), 4);
+        assert_eq!(contact_area_cm2(DeviceType::FloorMat, &cells), 4.0);
+        // A seat (1 mmHg steps) and a saddle are active from 2 steps.
+        let seat = [0, 1, 2, 3, 200, 1];
+        assert_eq!(contact_cells(DeviceType::SeatingMatIoT, &seat), 3);
+        assert_eq!(contact_area_cm2(DeviceType::SeatingMatIoT, &seat), 12.0);
+        assert_eq!(contact_area_cm2(DeviceType::SensingHorseSubdevice, &seat), 18.75);
         // Mattress: 0.4 mmHg steps (13.6 units), active from 2 steps; 16 cm² per active cell.
         let bed = [0, 1, 2, 3, 200, 1];
         assert_eq!(contact_cells(DeviceType::MattressMatIoT, &bed), 3);

@@ -68,7 +68,7 @@ export function BedStaticView({ grid, result, deviceType, showHistogram, fileDat
               </p>
             ) : null}
             <dl className="result-dl">
-              <PressureBasis calibration={null} fitness={display?.fitness ?? false} />
+              <PressureBasis calibration={null} display={display} />
             </dl>
           </section>
         </div>

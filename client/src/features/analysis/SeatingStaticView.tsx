@@ -77,7 +77,7 @@ export function SeatingStaticView({ grid, result, deviceType, cellCm, showHistog
               <dd data-testid="seating-max">{mmhg(result.maxPressureMmhg)}</dd>
               <dt>{t('analysis.static.avgPressure')}</dt>
               <dd>{mmhg(result.meanPressureMmhg)}</dd>
-              <PressureBasis calibration={result.pressureCalibration} fitness={display?.fitness ?? false} />
+              <PressureBasis calibration={result.pressureCalibration} display={display} />
             </dl>
           </section>
         </div>

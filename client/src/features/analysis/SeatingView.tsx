@@ -12,7 +12,8 @@ import { INLINE } from '../../lib/messages';
 import { ResultMap } from './ResultMap';
 import { numberParameter, parameter, seriesParameter, type AnalysisRecord, type Grid } from './record';
 import { seatingPanels, toggleExpanded, type SeatingPanel } from './seatingPanels';
-import { stepsToDisplay, usePressureDisplay } from '../../lib/pressureUnits';
+import { formatPressure, stepsToDisplay, usePressureDisplay } from '../../lib/pressureUnits';
+import { PressureBasis } from './PressureBasis';
 import { formatNumber } from '../../lib/format';
 import { showToast } from '../../lib/messages';
 
@@ -35,6 +36,9 @@ export function SeatingView({ record, grid, deviceType, fileDate }: { record: An
   const [expanded, setExpanded] = useState<SeatingPanel[]>([]);
   const seconds = numberParameter(record, 'analysisTime');
   const ppi = numberParameter(record, 'peakPressureIndex');
+  // The PPI as its 10 cm window's mean pressure, cell steps (the hub's engine divides; the PDF
+  // prints the same figure), shown in the user's unit.
+  const ppiMean = numberParameter(record, 'peakPressureIndexMean');
   const dispersion = numberParameter(record, 'dispersionIndex');
   const histogram = parameter(record, 'histogramHistoric') as Histogram | undefined;
   const n = (v: number) => formatNumber(v, i18n.language);
@@ -120,14 +124,17 @@ export function SeatingView({ record, grid, deviceType, fileDate }: { record: An
       <div className="result-row">
         {grid ? <ResultMap grid={grid} testId="seating-map" label={t('analysis.static.map')} /> : null}
         <div className="result-tiles">
-          <div className="result-tile">
+          <div className="result-tile" title={t('analysisFamily.seating.ppiHint')}>
             <span>{t('analysis.seating.ppi')}</span>
-            <strong data-testid="seating-ppi">{ppi != null ? n(ppi) : '—'}</strong>
+            <strong data-testid="seating-ppi">{ppiMean != null && display ? formatPressure(ppiMean, display, i18n.language) : '—'}</strong>
           </div>
           <div className="result-tile">
             <span>{t('analysis.seating.dispersion')}</span>
             <strong data-testid="seating-dispersion">{dispersion != null ? `${n(dispersion)} %` : '—'}</strong>
           </div>
+          <dl className="result-tile">
+            <PressureBasis calibration={null} display={display} />
+          </dl>
         </div>
       </div>
       <div className="seating-panels" data-testid="seating-panels">

@@ -112,7 +112,7 @@ export function StaticView({ grid, result, deviceType, cellCm, showHistogram, fi
                     </dd>
                   </>
                 ) : null}
-                <PressureBasis calibration={result.pressureCalibration} fitness={display?.fitness ?? false} />
+                <PressureBasis calibration={result.pressureCalibration} display={display} />
               </dl>
             </section>
           </div>

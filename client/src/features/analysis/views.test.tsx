@@ -1,6 +1,7 @@
 import { act, fireEvent, screen, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import { companyVariantsAtom, NO_VARIANTS } from '../../lib/companyVariants';
+import { viewOptionsAtom } from '../../lib/heatmap/viewOptions';
 import { BodyCentreView } from './BodyCentreView';
 import { DynamicPlayer } from './DynamicPlayer';
 import type { DynamicResult, MattressResult, StaticResult } from './engineResult';
@@ -147,8 +148,8 @@ describe('static result', () => {
     expect(within(screen.getByTestId('foot-right')).getByText('68 cm²')).toBeInTheDocument();
     // 20 cells of 2 cm from the map's corner.
     expect(screen.getByTestId('global-cop-value')).toHaveTextContent('40 cm ; 40 cm');
-    // Without a weighed patient: the plate's documented scale (200 steps × 1000/255 Pa), said so.
-    expect(screen.getByText('5.9 mmHg')).toBeInTheDocument();
+    // Without a weighed patient: the plate's documented scale (200 steps × 1 kPa = 1500.1 mmHg), said so.
+    expect(screen.getByText(/^1[,\u00a0\u202f]?500\.1\s?mmHg$/)).toBeInTheDocument();
     expect(screen.getByTestId('pressure-basis')).toHaveTextContent("Sensor's documented scale");
     expect([...container.querySelectorAll('[data-marker]')].map((m) => m.getAttribute('data-marker'))).toEqual(['leftCop', 'rightCop', 'globalCop', 'globalMax']);
     expect(screen.queryByTestId('histogram')).toBeNull();
@@ -174,7 +175,8 @@ describe('static result', () => {
     expect(container.querySelector('[data-marker="leftCop"]')).not.toBeNull();
     expect(screen.queryByTestId('global-cop-value')).toBeNull();
     expect(screen.getByText('12 kPa')).toBeInTheDocument(); // max 200 × 0.06
-    expect(screen.queryByTestId('pressure-basis')).toBeNull();
+    // The fitness variant's numbers say which scale they read.
+    expect(screen.getByTestId('pressure-basis')).toHaveTextContent('kPa (fitness scale)');
     expect(screen.getByTestId('histogram')).toBeInTheDocument();
   });
 
@@ -237,6 +239,7 @@ describe('seating result', () => {
         { name: 'analysisTime', value: 2 },
         { name: 'peakPressureIndex', value: 812 },
         { name: 'dispersionIndex', value: 37.5 },
+        { name: 'peakPressureIndexMean', value: 32.48 },
         ...(pushUps ? [{ name: 'pushUps', value: [{ startS: 1, durationS: 1.2 }] }] : []),
       ],
     });
@@ -244,12 +247,30 @@ describe('seating result', () => {
   it('six panels without push-ups, seven with; PPI and dispersion index', async () => {
     const { unmount } = await renderAnalysis(<SeatingView record={seating(false)} grid={full(20)} deviceType="Seating Mat IoT" fileDate="2026-11-22" />);
     expect(within(screen.getByTestId('seating-panels')).getAllByRole('button')).toHaveLength(6);
-    expect(screen.getByTestId('seating-ppi')).toHaveTextContent('812');
+    // The PPI is the hub's window mean (812 over 25 cells = 32.48 steps of 1 mmHg), with its unit
+    // and scale; never the bare sum.
+    expect(screen.getByTestId('seating-ppi')).toHaveTextContent(/^32\.5\s?mmHg$/);
+    expect(screen.getByTestId('pressure-basis')).toHaveTextContent("Sensor's documented scale");
     expect(screen.getByTestId('seating-dispersion')).toHaveTextContent('37.5 %');
     expect(screen.queryByTestId('seating-error')).toBeNull();
     unmount();
     await renderAnalysis(<SeatingView record={seating(true)} grid={full(20)} deviceType="Seating Mat IoT" fileDate="2026-11-22" />);
     expect(within(screen.getByTestId('seating-panels')).getAllByRole('button')).toHaveLength(7);
+  });
+
+  it('the PPI tile follows the user\'s kPa and the fitness kPa', async () => {
+    const store = analysisStore();
+    store.set(viewOptionsAtom, { ...store.get(viewOptionsAtom), pressureUnit: 'kPa' });
+    const { unmount } = await renderAnalysis(<SeatingView record={seating(false)} grid={full(20)} deviceType="Seating Mat IoT" fileDate="2026-11-22" />, store);
+    // 32.48 mmHg = 4.33 kPa.
+    expect(screen.getByTestId('seating-ppi')).toHaveTextContent(/^4\.33\s?kPa$/);
+    unmount();
+    const fitness = analysisStore();
+    fitness.set(companyVariantsAtom, { ...NO_VARIANTS, fitness: true });
+    await renderAnalysis(<SeatingView record={seating(false)} grid={full(20)} deviceType="Seating Mat IoT" fileDate="2026-11-22" />, fitness);
+    // 32.48 steps × 0.06 kPa.
+    expect(screen.getByTestId('seating-ppi')).toHaveTextContent(/^1\.95\s?kPa$/);
+    expect(screen.getByTestId('pressure-basis')).toHaveTextContent('kPa (fitness scale)');
   });
 
   it('a record with nothing computed says dynamic.seatingError', async () => {

@@ -10,6 +10,7 @@ import { formatPressure, stepsToDisplay, usePressureDisplay } from '../../lib/pr
 import { entrySeconds, positionKey, sortByDate } from './logTable';
 import { MapPreview } from './MapPreview';
 import { INLINE } from '../../lib/messages';
+import { pressureBasisText } from '../../lib/pressureBasis';
 import { PagedTable } from './PagedTable';
 import { usePolling } from './usePolling';
 import { downloadJson } from './download';
@@ -24,6 +25,7 @@ export function DeviceLogTable({ deviceId, deviceName, info }: { deviceId: strin
   const entries = sortByDate(logs.data ?? [], direction);
   const lng = i18n.resolvedLanguage ?? 'en';
   const display = usePressureDisplay(info.name);
+  const basis = pressureBasisText(t, lng, display);
 
   const exportLog = () =>
     downloadJson(
@@ -32,7 +34,7 @@ export function DeviceLogTable({ deviceId, deviceName, info }: { deviceId: strin
         ...e,
         positionLabel: t(positionKey(e, info.posture)),
         // maxPressure is in the device's cell steps; this is what the table showed.
-        maxPressureShown: display ? { value: stepsToDisplay(e.maxPressure, display), unit: display.unit } : null,
+        maxPressureShown: display ? { value: stepsToDisplay(e.maxPressure, display), unit: display.unit, scale: basis } : null,
       })),
     );
 
@@ -44,6 +46,11 @@ export function DeviceLogTable({ deviceId, deviceName, info }: { deviceId: strin
           {t('pages.log.export')}
         </button>
       </div>
+      {basis ? (
+        <p className="muted log-scale" data-testid="log-pressure-basis">
+          {t('analysis.pressureBasis.label')}: {basis}
+        </p>
+      ) : null}
       <PagedTable
         polled={logs}
         items={entries}

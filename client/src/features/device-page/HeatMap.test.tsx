@@ -217,5 +217,19 @@ describe('heat map', () => {
     });
     write(frame(1, 2, [0, 100], 3));
     expect(screen.getByTestId('map-legend-max')).toHaveTextContent(/^6\skPa$/);
+    expect(screen.getByTestId('map-legend-basis')).toHaveTextContent('kPa (fitness scale)');
+  });
+
+  it('a seat reads a sitter in plausible mmHg and says which scale (issue 22 item 1)', async () => {
+    const { store, write } = await renderMap();
+    act(() => {
+      store.set(deviceTypesAtom, tableFromList(DEVICE_TYPE_TABLE as unknown as DeviceTypeInfo[]));
+      store.set(pressureScaleAtom, PRESSURE_SCALE as never);
+      store.set(deviceInfoFamily('d1'), { deviceType: 'Seating Mat IoT', name: 'Chair' } as unknown as UserDevice);
+    });
+    // A seat's step is 1 mmHg: an ischial peak of 180 steps is 180 mmHg (the old count read 5.3).
+    write(frame(1, 2, [0, 180]));
+    expect(screen.getByTestId('map-legend-max')).toHaveTextContent(/^180\smmHg$/);
+    expect(screen.getByTestId('map-legend-basis')).toHaveTextContent("Sensor's documented scale");
   });
 });

@@ -16,6 +16,7 @@ import { deviceViewFamily } from '../../lib/devicesStore';
 import type { LiveFrame } from '../../lib/liveMaps';
 import { formatPressure, usePressureDisplay, type PressureDisplay } from '../../lib/pressureUnits';
 import { INLINE } from '../../lib/messages';
+import { pressureBasisText } from '../../lib/pressureBasis';
 import { useServices } from '../../lib/services';
 import { useMapBlank } from './useLiveFrame';
 
@@ -46,6 +47,8 @@ export function HeatMap({ deviceId, createRenderer = createMapRenderer, hideBelo
   const { liveMaps } = useServices();
   const display = usePressureDisplay(useAtomValue(deviceViewFamily(deviceId)).deviceType);
   const lng = i18n.resolvedLanguage ?? i18n.language;
+  // Which scale the colour bar reads (the sensor's documented one, or the fitness variant's).
+  const basis = pressureBasisText(t, lng, display);
   // The colour bar's top, in the user's unit: read by the frame callback without a render.
   const legendRef = useRef<(steps: number) => string>(() => '');
   legendRef.current = (steps: number) => legendText(steps, display, lng);
@@ -160,6 +163,11 @@ export function HeatMap({ deviceId, createRenderer = createMapRenderer, hideBelo
           {options.manualScale ? legendText(options.manualScaleValue, display, lng) : '—'}
         </span>
         <span className="muted">{options.manualScale ? t('view.scaleManual') : t('view.scaleAuto')}</span>
+        {basis ? (
+          <span className="muted map-legend-basis" data-testid="map-legend-basis">
+            {basis}
+          </span>
+        ) : null}
       </div>
     </div>
   );

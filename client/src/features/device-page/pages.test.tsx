@@ -227,6 +227,7 @@ describe('generic mat page and its device log table', () => {
     expect(within(table).getAllByTestId('log-row')[2]).toHaveTextContent('80 %');
     // Max Pressure in mmHg (issue 22): 120 steps of a bed mat's 0.4 mmHg.
     await waitFor(() => expect(within(table).getAllByTestId('log-max-pressure')[2]).toHaveTextContent(/^48\smmHg$/));
+    expect(within(table).getByTestId('log-pressure-basis')).toHaveTextContent("Pressure scale: Sensor's documented scale");
     expect(within(table).getAllByTestId('map-preview')[0]).toHaveAttribute('data-size', '2x2');
     expect(within(table).getByTestId('pager-status')).toHaveTextContent('Page 1 of 2');
     fireEvent.click(within(table).getByRole('button', { name: 'Next' }));

@@ -75,8 +75,14 @@ fn bed_stats(cells: &[u8]) -> PresenceStats {
 fn device_scales_follow_the_protocol() {
     let unit = PresenceScale::unit();
     assert_eq!((unit.units_per_cell(), unit.active_floor()), (1.0, 5));
-    assert_eq!(PresenceScale::for_device(DeviceType::SeatingMatIoT), unit);
-    assert_eq!(PresenceScale::for_device(DeviceType::PodologyIoT), unit);
+    assert_eq!(PresenceScale::for_device(DeviceType::FloorMat), unit);
+    // A seat's 1 mmHg step (34.0 units) and a plate's 1 kPa (255 units): the two-step floor decides.
+    let seat = PresenceScale::for_device(DeviceType::SeatingMatIoT);
+    assert!((seat.units_per_cell() - 33.997).abs() < 1e-3);
+    assert_eq!(seat.active_floor(), 2);
+    let plate = PresenceScale::for_device(DeviceType::PodologyIoT);
+    assert!((plate.units_per_cell() - 255.0).abs() < 1e-9);
+    assert_eq!(plate.active_floor(), 2);
     for t in [DeviceType::MattressMatIoT, DeviceType::SleepMat, DeviceType::MattressMat] {
         let bed = PresenceScale::for_device(t);
         assert!((bed.units_per_cell() - 13.599).abs() < 1e-3, "{t:?}");
