@@ -161,6 +161,7 @@ impl AlarmReporter {
 
     /// An alarm is still unattended after `n` intervals (`ihe_pcd::continuation`): queue its
     /// `n`-th continue report, if its start was reported and its end was not.
+    #[allow(clippy::too_many_arguments)]
     pub async fn continued(
         &self,
         company_id: &str,
