@@ -119,7 +119,7 @@ fn nobody_and_scattered_spikes_give_no_posture() {
 }
 
 fn flat(knee_ratio: f32, knee_level: f32, upper_load: f32) -> BodyFeatures {
-    BodyFeatures { extent: 0.85, knee_ratio, knee_level, upper_load, values: [0.0; FEATURE_COUNT] }
+    BodyFeatures { extent: 0.85, knee_ratio, knee_level, upper_load, saturation: 0.0, values: [0.0; FEATURE_COUNT] }
 }
 
 #[test]

@@ -1,0 +1,98 @@
+//! The posture model's accuracy and the calibration of its confidence under every augmentation of
+//! `simulator::posture_augment` (other sensors' grids, gains, idle residue, noise, clipping,
+//! shifts, turns), leave one subject out, and leave one sensor geometry out:
+//! `cargo run -p simulator --release --example posture_calibration` (about a minute here; no
+//! network). Prints the tables of docs/posture.md, "A confidence that holds".
+
+use simulator::posture_augment::AUGMENTATIONS;
+use simulator::posture_fit::{self, Calibration, HeldOut, Sample};
+use simulator::real;
+
+fn table(title: &str, samples: &[Sample], held: &HeldOut, calibration: Calibration, augmentations: &[usize]) {
+    println!("\n{title}\n");
+    println!("| augmentation | readings | right | confidence ≥ 0.9 | of them right | below 0.9 right |");
+    println!("|---|---|---|---|---|---|");
+    for &a in augmentations {
+        let r = posture_fit::calibration_row(samples, held, calibration, |s| s.augmentation == a);
+        println!("| {} | {} |", AUGMENTATIONS[a].name, r.cells());
+    }
+}
+
+fn main() -> std::io::Result<()> {
+    let recordings = posture_fit::load_dev_set(&real::dev_set_dir())?;
+    let training = posture_fit::samples(&recordings, None);
+    let shipped = Calibration::of(&mat_core::machine::posture::model::MODEL);
+    let eval = posture_fit::evaluation_samples(&recordings);
+    let all: Vec<usize> = (0..AUGMENTATIONS.len()).collect();
+
+    let folds = posture_fit::leave_one_subject_out(&training);
+    let held = HeldOut::new(&eval, &folds);
+    table("Leave one subject out (the shipped model's calibration)", &eval, &held, shipped, &all);
+
+    // The confident mistakes, by augmentation: what was read instead of what.
+    if std::env::args().any(|a| a == "--mistakes") {
+        let mut mistakes = std::collections::BTreeMap::<(String, String, String), usize>::new();
+        for (i, s) in eval.iter().enumerate() {
+            if let Some(r) = held.reading(&eval, i, shipped).filter(|r| r.is_certain() && r.posture != posture_fit::expected(s)) {
+                *mistakes
+                    .entry((AUGMENTATIONS[s.augmentation].name.to_owned(), s.label.name().to_owned(), r.posture.name().to_owned()))
+                    .or_default() += 1;
+            }
+        }
+        for ((aug, truth, read), n) in mistakes {
+            println!("{aug}: {truth} read {read} × {n}");
+        }
+    }
+
+    // Leave one geometry out: the calibration chosen without a coarse sensor (and without the
+    // subject), measured on it.
+    for (name, left_out) in posture_fit::GEOMETRY_FOLDS {
+        let mut calibrating = training.clone();
+        for aug in posture_fit::CALIBRATION_AUGMENTATIONS.iter().filter(|a| !left_out.contains(a)) {
+            calibrating.extend(posture_fit::augmented_samples(
+                &recordings,
+                simulator::posture_augment::index(aug),
+                posture_fit::AUGMENTED_FRAME_STEP,
+            ));
+        }
+        let calibration = HeldOut::new(&calibrating, &folds).calibrate(&calibrating, 0.995);
+        let tested: Vec<usize> = all.iter().copied().filter(|&a| left_out.contains(&AUGMENTATIONS[a].name)).collect();
+        table(
+            &format!(
+                "Leave one geometry out: calibrated without {name} (temperature {:.3}, familiar distance {:.1})",
+                calibration.temperature, calibration.familiar_distance
+            ),
+            &eval,
+            &held,
+            calibration,
+            &tested,
+        );
+    }
+    // Leave one device grid out: the prototypes fitted on the other two grids (and without the
+    // subject), every augmentation measured on the grid left out.
+    println!("\nLeave one device grid out (fitted on the other grids, the subject held out too)\n");
+    println!("| grid left out | clean | sensor 30×11 | idle residue | 30×11, all of them | confidence ≥ 0.9 right (worst augmentation) |");
+    println!("|---|---|---|---|---|---|");
+    for (g, geometry) in posture_fit::GEOMETRIES.iter().enumerate() {
+        let without: Vec<Sample> = training.iter().filter(|s| s.geometry != g).cloned().collect();
+        let folds = posture_fit::leave_one_subject_out(&without);
+        let held = HeldOut::new(&eval, &folds);
+        let row = |name: &str| {
+            let a = simulator::posture_augment::index(name);
+            posture_fit::calibration_row(&eval, &held, shipped, |s| s.augmentation == a && s.geometry == g)
+        };
+        let worst = all
+            .iter()
+            .map(|&a| posture_fit::calibration_row(&eval, &held, shipped, |s| s.augmentation == a && s.geometry == g).confident_accuracy())
+            .fold(100.0, f64::min);
+        println!(
+            "| {} | {:.1} % | {:.1} % | {:.1} % | {:.1} % | {worst:.2} % |",
+            geometry.name,
+            row("clean").accuracy(),
+            row("sensor 30×11").accuracy(),
+            row("idle residue 2 steps").accuracy(),
+            row("30×11, all of them").accuracy()
+        );
+    }
+    Ok(())
+}
