@@ -20,6 +20,29 @@ fn table(title: &str, samples: &[Sample], held: &HeldOut, calibration: Calibrati
 
 fn main() -> std::io::Result<()> {
     let recordings = posture_fit::load_dev_set(&real::dev_set_dir())?;
+    // The cost of one reading on a 48×48 map (features and decision), optimised as the hub is.
+    if std::env::args().any(|a| a == "--time") {
+        use mat_core::machine::posture::{Orientation, PostureClassifier, PostureScheme};
+        use mat_core::machine::pressure_map::PressureMap;
+        let classifier = PostureClassifier::new(PostureScheme::Lying, Orientation::default());
+        let maps: Vec<Vec<u8>> = recordings
+            .iter()
+            .flat_map(|r| r.frames.iter().step_by(10))
+            .map(|f| posture_fit::to_cells(&real::place(f, 48, 48), 0.255))
+            .collect();
+        let start = std::time::Instant::now();
+        let mut read = 0usize;
+        for _ in 0..200 {
+            for cells in &maps {
+                let map = PressureMap::new(48, 48, mat_protocol::CellFormat::U8, cells).expect("48×48");
+                read += usize::from(std::hint::black_box(classifier.classify(&map)).is_some());
+            }
+        }
+        let per = start.elapsed().as_secs_f64() / (200 * maps.len()) as f64;
+        println!("posture 48×48: {:.2} µs per reading, wall clock ({read} readings)", per * 1e6);
+        return Ok(());
+    }
+
     let training = posture_fit::samples(&recordings, None);
     let shipped = Calibration::of(&mat_core::machine::posture::model::MODEL);
     let eval = posture_fit::evaluation_samples(&recordings);
