@@ -52,6 +52,20 @@ fn main() -> std::io::Result<()> {
     let held = HeldOut::new(&eval, &folds);
     table("Leave one subject out (the shipped model's calibration)", &eval, &held, shipped, &all);
 
+    // Inclined beds and wedges, held out: what they are read as, certain or not.
+    if std::env::args().any(|a| a == "--inclined") {
+        for rec in [4u8, 6, 15, 16, 17] {
+            let mut counts = std::collections::BTreeMap::<(String, bool), usize>::new();
+            for (i, _) in eval.iter().enumerate().filter(|(_, s)| s.recording == rec) {
+                let r = held.reading(&eval, i, shipped);
+                *counts
+                    .entry((r.map_or("nothing".to_owned(), |r| r.posture.name().to_owned()), r.is_some_and(|r| r.is_certain())))
+                    .or_default() += 1;
+            }
+            println!("{rec} {}: {counts:?}", real::description(rec));
+        }
+    }
+
     // The confident mistakes, by augmentation: what was read instead of what.
     if std::env::args().any(|a| a == "--mistakes") {
         let mut mistakes = std::collections::BTreeMap::<(String, String, String), usize>::new();

@@ -220,11 +220,54 @@ const AUGMENTED_FLOORS: [(&str, [f64; 3]); 13] = [
     ("30×11, all of them", [85.0, 85.0, 80.0]),
 ];
 
+/// Every augmentation's samples, read held out by the folds of [`data`].
+fn augmented() -> &'static (Vec<Sample>, HeldOut) {
+    static AUGMENTED: OnceLock<(Vec<Sample>, HeldOut)> = OnceLock::new();
+    AUGMENTED.get_or_init(|| {
+        let d = data();
+        let eval = posture_fit::evaluation_samples(&d.recordings);
+        let held = HeldOut::new(&eval, &d.folds);
+        (eval, held)
+    })
+}
+
+/// Inclined beds (recordings 15–17: 30°, 45°, 60°) must read Supine, never a side with
+/// certainty; a 30° wedge (4: right, 6: left) the side the person is tilted onto. Held out, under
+/// every augmentation, on every grid.
+#[test]
+fn inclined_beds_read_supine_and_wedges_the_side() {
+    let (eval, held) = augmented();
+    let calibration = Calibration::of(&MODEL);
+    let side = |p: Posture| matches!(p, Posture::LeftLateral | Posture::RightLateral);
+    let (mut n, mut supine, mut certain_side, mut certain_prone) = (0usize, 0usize, 0usize, 0usize);
+    for (i, s) in eval.iter().enumerate().filter(|(_, s)| (15..=17).contains(&s.recording)) {
+        n += 1;
+        let Some(r) = held.reading(eval, i, calibration) else { continue };
+        supine += usize::from(r.posture == Posture::Supine);
+        certain_side += usize::from(r.is_certain() && (side(r.posture) || r.posture == Posture::NoSupine));
+        certain_prone += usize::from(r.is_certain() && r.posture == Posture::Prone);
+    }
+    let (mut wedges, mut wedge_right) = (0usize, 0usize);
+    for (i, s) in eval.iter().enumerate().filter(|(_, s)| matches!(s.recording, 4 | 6)) {
+        wedges += 1;
+        wedge_right += usize::from(held.is_right(eval, i, calibration));
+    }
+    println!(
+        "\ninclined beds: {n} readings, Supine {:.1} %, a side with certainty {certain_side}, Prone with certainty {certain_prone}; \
+         30° wedges: {wedges} readings, the side {:.1} %",
+        pct(supine, n),
+        pct(wedge_right, wedges)
+    );
+    assert!(pct(supine, n) >= 88.0, "inclined beds read Supine {:.1} %", pct(supine, n));
+    assert!(pct(certain_side, n) <= 0.1, "inclined beds read a side with certainty {certain_side} times in {n}");
+    assert!(pct(certain_prone, n) <= 0.1, "inclined beds read Prone with certainty {certain_prone} times in {n}");
+    assert!(pct(wedge_right, wedges) >= 95.0, "30° wedges read their side {:.1} %", pct(wedge_right, wedges));
+}
+
 #[test]
 fn the_confidence_holds_under_every_augmentation() {
-    let d = data();
-    let eval = posture_fit::evaluation_samples(&d.recordings);
-    let held = HeldOut::new(&eval, &d.folds);
+    let (eval, held) = augmented();
+    let (eval, held) = (eval.as_slice(), held);
     let calibration = Calibration::of(&MODEL);
     let mut failures = Vec::new();
     println!("\n| augmentation | grid | readings | right | confidence ≥ 0.9 | of them right | below 0.9 right |");
@@ -232,13 +275,13 @@ fn the_confidence_holds_under_every_augmentation() {
     for (name, floors) in AUGMENTED_FLOORS {
         let a = posture_augment::index(name);
         for (g, geometry) in GEOMETRIES.iter().enumerate() {
-            let row = posture_fit::calibration_row(&eval, &held, calibration, |s| s.augmentation == a && s.geometry == g);
+            let row = posture_fit::calibration_row(eval, held, calibration, |s| s.augmentation == a && s.geometry == g);
             println!("| {name} | {} | {} |", geometry.name, row.cells());
             if row.accuracy() < floors[g] {
                 failures.push(format!("{name} on {}: {:.1} % < {}", geometry.name, row.accuracy(), floors[g]));
             }
         }
-        let all = posture_fit::calibration_row(&eval, &held, calibration, |s| s.augmentation == a);
+        let all = posture_fit::calibration_row(eval, held, calibration, |s| s.augmentation == a);
         if all.confident_accuracy() < CONFIDENT_FLOOR {
             failures.push(format!("{name}: confidence ≥ 0.9 right {:.2} % < {CONFIDENT_FLOOR}", all.confident_accuracy()));
         }
