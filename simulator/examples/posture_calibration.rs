@@ -43,6 +43,40 @@ fn main() -> std::io::Result<()> {
         return Ok(());
     }
 
+    // The rule features of the simulator's still bodies and of the real recordings.
+    if std::env::args().any(|a| a == "--bodies") {
+        use mat_core::machine::posture::Orientation;
+        use mat_core::machine::posture::features::Profiles;
+        use mat_core::machine::pressure_map::PressureMap;
+        use simulator::synth::{LyingPose, lying_body};
+        for (rows, cols) in [(16usize, 16usize), (48, 48), (11, 30)] {
+            for pose in [LyingPose::Supine, LyingPose::RightLateral, LyingPose::Prone] {
+                let cells: Vec<u8> = lying_body(pose, rows, cols, 0.4).iter().map(|v| v.round().clamp(0.0, 255.0) as u8).collect();
+                let map = PressureMap::new(rows as u16, cols as u16, mat_protocol::CellFormat::U8, &cells).expect("shape");
+                let f = Profiles::default().extract(&map, Orientation::default()).expect("a body");
+                println!(
+                    "{rows}×{cols} {pose:?}: extent {:.2} knee ratio {:.2} knee level {:.2} upper load {:.2} saturation {:.3}",
+                    f.extent, f.knee_ratio, f.knee_level, f.upper_load, f.saturation
+                );
+            }
+        }
+        let clean = posture_fit::samples(&recordings, None);
+        for rec in real::POSTURES {
+            let mut u: Vec<f32> = clean.iter().filter(|s| s.recording == rec).filter_map(|s| s.features.map(|f| f.upper_load)).collect();
+            u.sort_by(f32::total_cmp);
+            let q = |x: f32| u[((u.len() - 1) as f32 * x) as usize];
+            println!(
+                "{rec:>2} {:<26} upper load p1 {:.2} p5 {:.2} p50 {:.2} p95 {:.2}",
+                real::description(rec),
+                q(0.01),
+                q(0.05),
+                q(0.5),
+                q(0.95)
+            );
+        }
+        return Ok(());
+    }
+
     let training = posture_fit::samples(&recordings, None);
     let shipped = Calibration::of(&mat_core::machine::posture::model::MODEL);
     let eval = posture_fit::evaluation_samples(&recordings);

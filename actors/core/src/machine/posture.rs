@@ -120,7 +120,7 @@ pub const SEATED_EXTENT: f32 = 0.45;
 /// Prone needs the knees to press this much harder than the heels ([`BodyFeatures::knee_ratio`])…
 pub const PRONE_KNEE_RATIO: f32 = 1.3;
 /// …at least this hard relative to the pelvis ([`BodyFeatures::knee_level`])…
-pub const PRONE_KNEE_LEVEL: f32 = 0.6;
+pub const PRONE_KNEE_LEVEL: f32 = 0.55;
 /// …with at least this share of the load on the upper body ([`BodyFeatures::upper_load`]).
 pub const PRONE_UPPER_LOAD: f32 = 0.55;
 /// A body with more than this share of its cells at the map's highest value is read through a
