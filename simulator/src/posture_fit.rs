@@ -169,7 +169,7 @@ pub fn augmented_samples(recordings: &[Recording], augmentation: usize, frame_st
                     ^ (u64::from(rec.posture) << 32)
                     ^ ((frame as u64) << 8)
                     ^ geometry as u64
-                    ^ (augmentation as u64) << 48;
+                    ^ ((augmentation as u64) << 48);
                 let cells = aug.cells(raw, usize::from(g.rows), usize::from(g.cols), GAINS[gain], seed);
                 let map = PressureMap::new(g.rows, g.cols, CellFormat::U8, &cells).expect("placed on the grid");
                 let features = profiles.extract(&map, Orientation::default());
