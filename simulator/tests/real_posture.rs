@@ -240,7 +240,7 @@ fn inclined_beds_read_supine_and_wedges_the_side() {
     let calibration = Calibration::of(&MODEL);
     let side = |p: Posture| matches!(p, Posture::LeftLateral | Posture::RightLateral);
     let (mut n, mut supine, mut certain_side, mut certain_prone) = (0usize, 0usize, 0usize, 0usize);
-    for (i, s) in eval.iter().enumerate().filter(|(_, s)| (15..=17).contains(&s.recording)) {
+    for (i, _) in eval.iter().enumerate().filter(|(_, s)| (15..=17).contains(&s.recording)) {
         n += 1;
         let Some(r) = held.reading(eval, i, calibration) else { continue };
         supine += usize::from(r.posture == Posture::Supine);
@@ -248,7 +248,7 @@ fn inclined_beds_read_supine_and_wedges_the_side() {
         certain_prone += usize::from(r.is_certain() && r.posture == Posture::Prone);
     }
     let (mut wedges, mut wedge_right) = (0usize, 0usize);
-    for (i, s) in eval.iter().enumerate().filter(|(_, s)| matches!(s.recording, 4 | 6)) {
+    for (i, _) in eval.iter().enumerate().filter(|(_, s)| matches!(s.recording, 4 | 6)) {
         wedges += 1;
         wedge_right += usize::from(held.is_right(eval, i, calibration));
     }
