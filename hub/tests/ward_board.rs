@@ -76,6 +76,9 @@ async fn the_board_reads_its_own_companys_clocks_and_postures() {
     assert!((3000..=3600).contains(&due_in), "the turn is due within the hour: {clock}");
     let confidence = clock["postureConfidence"].as_f64().unwrap();
     assert!(confidence > 0.0 && confidence <= 1.0, "{clock}");
+    // The hub's verdict on it, from the classifier's one threshold (issue 28).
+    let certain = confidence >= f64::from(mat_core::machine::posture::CONFIDENT);
+    assert_eq!(clock["postureCertain"].as_bool(), Some(certain), "{clock}");
     // Company B still sees only its own bed.
     assert_eq!(ids(&get(&hub, &token_b, "/api/wardBoard").await), vec![devices_b[0].id.clone()]);
     let _ = stop.send(true);

@@ -32,6 +32,7 @@ mod device;
 mod error;
 mod link;
 pub mod policy;
+pub mod posture_augment;
 pub mod posture_fit;
 mod provisioned;
 mod quic;

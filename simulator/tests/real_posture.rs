@@ -6,6 +6,7 @@
 use std::sync::OnceLock;
 
 use mat_core::machine::posture::{Posture, PostureReading, model::MODEL};
+use simulator::posture_augment;
 use simulator::posture_fit::{self, Calibration, GAINS, GEOMETRIES, HeldOut, Noise, Sample};
 use simulator::real;
 
@@ -21,6 +22,8 @@ const NOISY_FLOOR: f64 = 94.0;
 const CONFIDENT_FLOOR: f64 = 99.0;
 
 struct Data {
+    recordings: Vec<real::Recording>,
+    /// The clean frames on every grid and gain.
     samples: Vec<Sample>,
     folds: Vec<(u8, mat_core::machine::posture::PrototypeModel)>,
     held: HeldOut,
@@ -33,7 +36,7 @@ fn data() -> &'static Data {
         let samples = posture_fit::samples(&recordings, None);
         let folds = posture_fit::leave_one_subject_out(&samples);
         let held = HeldOut::new(&samples, &folds);
-        Data { samples, folds, held }
+        Data { recordings, samples, folds, held }
     })
 }
 
@@ -186,9 +189,9 @@ fn the_shipped_model_is_what_the_fitting_program_writes() {
 #[test]
 fn sensor_noise_does_not_move_the_readings() {
     let d = data();
-    let recordings = posture_fit::load_dev_set(&real::dev_set_dir()).expect("the development set");
+    let recordings = &d.recordings;
     let noise = Noise { additive: 3.0, gain: 0.15, dead: 0.01, hot: 0.002 };
-    let noisy = posture_fit::samples(&recordings, Some(noise));
+    let noisy = posture_fit::samples(recordings, Some(noise));
     let noisy_held = HeldOut::new(&noisy, &d.folds);
     let clean = accuracy(d, 0..d.samples.len());
     let noisy_right = (0..noisy.len()).filter(|&i| noisy_held.is_right(&noisy, i, Calibration::of(&MODEL))).count();
@@ -196,4 +199,92 @@ fn sensor_noise_does_not_move_the_readings() {
     println!("\nclean {clean:.1} %, with ±3 additive, ±15 % per-cell gain, 1 % dead, 0.2 % hot cells: {noisy:.1} %");
     assert!(noisy >= NOISY_FLOOR, "with sensor noise {noisy:.1} % < {NOISY_FLOOR} %");
     assert!(noisy >= clean - 4.0, "noise costs {:.1} points", clean - noisy);
+}
+
+/// Per augmentation of `posture_augment::AUGMENTATIONS` (names), the floor on the held-out
+/// accuracy (percent) on each grid (48×48, 24×48, 16×16): regression floors a little under what
+/// `cargo run -p simulator --release --example posture_calibration` measures (docs/posture.md).
+const AUGMENTED_FLOORS: [(&str, [f64; 3]); 13] = [
+    ("clean", [97.0, 97.0, 96.0]),
+    ("sensor 30×11", [96.0, 96.0, 93.0]),
+    ("sensor 16×16", [97.5, 97.5, 96.0]),
+    ("sensor 32×16", [97.5, 97.5, 96.0]),
+    ("gain 0.5–2", [97.0, 97.0, 95.5]),
+    ("idle residue 2 steps", [97.0, 97.0, 95.5]),
+    ("noise ±3, ±15 % gain", [96.0, 96.5, 91.0]),
+    ("saturated (top 15 %)", [96.0, 96.0, 88.5]),
+    ("smaller body 76–100 %", [96.5, 96.5, 90.0]),
+    ("shifted along ±6 %", [97.0, 97.0, 93.5]),
+    ("shifted across ±15 %", [96.5, 97.0, 93.5]),
+    ("turned ±6°", [97.0, 97.0, 93.0]),
+    ("30×11, all of them", [91.5, 95.5, 85.5]),
+];
+
+/// Every augmentation's samples, read held out by the folds of [`data`].
+fn augmented() -> &'static (Vec<Sample>, HeldOut) {
+    static AUGMENTED: OnceLock<(Vec<Sample>, HeldOut)> = OnceLock::new();
+    AUGMENTED.get_or_init(|| {
+        let d = data();
+        let eval = posture_fit::evaluation_samples(&d.recordings);
+        let held = HeldOut::new(&eval, &d.folds);
+        (eval, held)
+    })
+}
+
+/// Inclined beds (recordings 15–17: 30°, 45°, 60°) must read Supine, never a side with
+/// certainty; a 30° wedge (4: right, 6: left) the side the person is tilted onto. Held out, under
+/// every augmentation, on every grid.
+#[test]
+fn inclined_beds_read_supine_and_wedges_the_side() {
+    let (eval, held) = augmented();
+    let calibration = Calibration::of(&MODEL);
+    let side = |p: Posture| matches!(p, Posture::LeftLateral | Posture::RightLateral);
+    let (mut n, mut supine, mut certain_side, mut certain_prone) = (0usize, 0usize, 0usize, 0usize);
+    for (i, _) in eval.iter().enumerate().filter(|(_, s)| (15..=17).contains(&s.recording)) {
+        n += 1;
+        let Some(r) = held.reading(eval, i, calibration) else { continue };
+        supine += usize::from(r.posture == Posture::Supine);
+        certain_side += usize::from(r.is_certain() && (side(r.posture) || r.posture == Posture::NoSupine));
+        certain_prone += usize::from(r.is_certain() && r.posture == Posture::Prone);
+    }
+    let (mut wedges, mut wedge_right) = (0usize, 0usize);
+    for (i, _) in eval.iter().enumerate().filter(|(_, s)| matches!(s.recording, 4 | 6)) {
+        wedges += 1;
+        wedge_right += usize::from(held.is_right(eval, i, calibration));
+    }
+    println!(
+        "\ninclined beds: {n} readings, Supine {:.1} %, a side with certainty {certain_side}, Prone with certainty {certain_prone}; \
+         30° wedges: {wedges} readings, the side {:.1} %",
+        pct(supine, n),
+        pct(wedge_right, wedges)
+    );
+    assert!(pct(supine, n) >= 88.0, "inclined beds read Supine {:.1} %", pct(supine, n));
+    assert!(pct(certain_side, n) <= 0.1, "inclined beds read a side with certainty {certain_side} times in {n}");
+    assert!(pct(certain_prone, n) <= 0.1, "inclined beds read Prone with certainty {certain_prone} times in {n}");
+    assert!(pct(wedge_right, wedges) >= 95.0, "30° wedges read their side {:.1} %", pct(wedge_right, wedges));
+}
+
+#[test]
+fn the_confidence_holds_under_every_augmentation() {
+    let (eval, held) = augmented();
+    let (eval, held) = (eval.as_slice(), held);
+    let calibration = Calibration::of(&MODEL);
+    let mut failures = Vec::new();
+    println!("\n| augmentation | grid | readings | right | confidence ≥ 0.9 | of them right | below 0.9 right |");
+    println!("|---|---|---|---|---|---|---|");
+    for (name, floors) in AUGMENTED_FLOORS {
+        let a = posture_augment::index(name);
+        for (g, geometry) in GEOMETRIES.iter().enumerate() {
+            let row = posture_fit::calibration_row(eval, held, calibration, |s| s.augmentation == a && s.geometry == g);
+            println!("| {name} | {} | {} |", geometry.name, row.cells());
+            if row.accuracy() < floors[g] {
+                failures.push(format!("{name} on {}: {:.1} % < {}", geometry.name, row.accuracy(), floors[g]));
+            }
+        }
+        let all = posture_fit::calibration_row(eval, held, calibration, |s| s.augmentation == a);
+        if all.confident_accuracy() < CONFIDENT_FLOOR {
+            failures.push(format!("{name}: confidence ≥ 0.9 right {:.2} % < {CONFIDENT_FLOOR}", all.confident_accuracy()));
+        }
+    }
+    assert!(failures.is_empty(), "{failures:#?}");
 }

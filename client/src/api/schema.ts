@@ -1944,6 +1944,11 @@ export interface components {
         };
         /** @description A logged posture and the recogniser's confidence. */
         PostureJson: {
+            /**
+             * @description Whether the confidence reaches the classifier's threshold
+             *     (`mat_core::machine::posture::CONFIDENT`); below it the client shows the posture as uncertain.
+             */
+            certain: boolean;
             /** Format: double */
             confidence: number;
             id: string;
@@ -2266,6 +2271,12 @@ export interface components {
              *     `No Supine`), `null` while nobody is present.
              */
             posture: string | null;
+            /**
+             * @description Whether the posture is certain (confidence at or above the classifier's threshold,
+             *     `mat_core::machine::posture::CONFIDENT`); an uncertain one is shown as such and takes no
+             *     turn decision. `null` while nobody is present.
+             */
+            postureCertain: boolean | null;
             /**
              * Format: float
              * @description Calibrated probability, 0–1, that the posture is right.

@@ -81,6 +81,9 @@ pub struct DeviceLogJson {
 pub struct PostureJson {
     pub id: String,
     pub confidence: f64,
+    /// Whether the confidence reaches the classifier's threshold
+    /// (`mat_core::machine::posture::CONFIDENT`); below it the client shows the posture as uncertain.
+    pub certain: bool,
 }
 
 /// An entrance (`logId` `'1'`) or exit (`'0'`).
@@ -152,7 +155,11 @@ pub async fn device_logs(id: String, call: Caller) -> Result<warp::reply::Respon
         .map(|log| DeviceLogJson {
             creation_date: (iso_8601_utc(log.creation_date * 1000), log.creation_date),
             pressure_map: serde_json::from_str::<serde_json::Value>(&log.pressure_map).unwrap_or(serde_json::Value::Null),
-            posture: PostureJson { id: log.posture, confidence: log.confidence },
+            posture: PostureJson {
+                id: log.posture,
+                certain: log.confidence >= f64::from(mat_core::machine::posture::CONFIDENT),
+                confidence: log.confidence,
+            },
             position: log.position,
             max_pressure: log.max_pressure,
         })

@@ -33,6 +33,10 @@ pub struct WardClockJson {
     pub posture: Option<String>,
     /// Calibrated probability, 0–1, that the posture is right.
     pub posture_confidence: Option<f32>,
+    /// Whether the posture is certain (confidence at or above the classifier's threshold,
+    /// `mat_core::machine::posture::CONFIDENT`); an uncertain one is shown as such and takes no
+    /// turn decision. `null` while nobody is present.
+    pub posture_certain: Option<bool>,
 }
 
 /// Every device of the caller's company that runs the repositioning clock (room sets' members
@@ -60,6 +64,7 @@ pub async fn clocks(call: Caller) -> Result<warp::reply::Response, ApiError> {
             due_in_seconds: clock.due_in.map(|d| d.as_secs()),
             posture: posture.map(|p| p.posture.name().to_owned()),
             posture_confidence: posture.map(|p| p.confidence),
+            posture_certain: posture.map(|p| p.is_certain()),
         });
     }
     Ok(ok(&body))

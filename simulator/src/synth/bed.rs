@@ -291,6 +291,38 @@ const BODY_WIDTH: f32 = 0.3;
 /// 24×48 or 48×48 grid as a real one does, coarse cells and all.
 pub(crate) fn draw(canvas: &mut Canvas, step: &Step<BedPhase>, breathing: f32, step_mmhg: f32) {
     let Some(pose) = pose(step) else { return };
+    draw_pose(canvas, &pose, breathing, step_mmhg);
+}
+
+/// A still body lying in bed, for tests of what the hub reads from it.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum LyingPose {
+    /// On the back, the bed flat.
+    Supine,
+    /// On the left side.
+    LeftLateral,
+    /// On the right side.
+    RightLateral,
+    /// On the belly.
+    Prone,
+}
+
+/// The body of `pose` as [`draw`] draws the bed script's, without breathing or noise: on the
+/// real-shaped sensor, placed on a `rows × cols` grid, in steps of `step_mmhg` (not rounded).
+pub fn lying_body(pose: LyingPose, rows: usize, cols: usize, step_mmhg: f32) -> Vec<f32> {
+    let left = scaled(&LEFT_LATERAL, LATERAL_LOAD);
+    let pose = match pose {
+        LyingPose::Supine => Pose { parts: SUPINE, load: 1.0, shift: SUPINE_SHIFT },
+        LyingPose::LeftLateral => Pose { parts: left, load: 1.0, shift: -LATERAL_SHIFT },
+        LyingPose::RightLateral => Pose { parts: mirrored(&left), load: 1.0, shift: LATERAL_SHIFT },
+        LyingPose::Prone => Pose { parts: PRONE, load: 1.0, shift: 0.0 },
+    };
+    let mut canvas = Canvas::new(rows, cols);
+    draw_pose(&mut canvas, &pose, 0.0, step_mmhg);
+    canvas.values().to_vec()
+}
+
+fn draw_pose(canvas: &mut Canvas, pose: &Pose, breathing: f32, step_mmhg: f32) {
     if pose.load <= 0.0 {
         return;
     }

@@ -23,7 +23,7 @@ use mat_protocol::scale::{BED_CELL_MMHG, units_per_cell, units_to_mmhg};
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 
-pub use bed::{BedPhase, BedScript};
+pub use bed::{BedPhase, BedScript, LyingPose, lying_body};
 pub use canvas::{Blob, Canvas, decode_cells};
 pub use feet::{FOOT_CENTRES, FeetPhase, FeetScript};
 pub use force::{FORCE_MAX, PresencePhase, PresenceScript, room_set_scripts};

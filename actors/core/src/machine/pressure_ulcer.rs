@@ -14,7 +14,9 @@
 //! a load shift (the loaded regions of the back and pelvis, [`RegionLoads::torso`], differ from
 //! the episode's by a Jaccard distance of [`UlcerConfig::shift_distance`] or more: a raised knee
 //! or a moved arm changes other regions), held for [`UlcerConfig::turn_confirmation`] so one
-//! noisy frame or a restless minute is not a turn. What must hold is being away from the
+//! noisy frame or a restless minute is not a turn. A posture read below
+//! [`UlcerConfig::min_posture_confidence`] (the classifier's [`posture::CONFIDENT`]) is
+//! *uncertain*: a change to it is no posture change, so it never makes a turn on its own. What must hold is being away from the
 //! episode's posture, not one new posture: Left then Right for 50 s each is a turn. During the confirmation, a reading below the
 //! confidence threshold is no evidence either way; only a confident reading of the episode's
 //! posture, with the torso's load back in place, cancels it. A nurse may also record a turn by
@@ -33,7 +35,7 @@ use std::collections::VecDeque;
 use std::time::{Duration, Instant};
 
 use super::body_regions::{REGION_COUNT, RegionLoads};
-use super::posture::{Posture, PostureReading};
+use super::posture::{self, Posture, PostureReading};
 use super::pressure_map::PressureMap;
 use super::wall_clock::WallClock;
 
@@ -53,7 +55,9 @@ pub struct UlcerConfig {
     pub overdue_after: Duration,
     /// A posture change or load shift must hold this long to count as a turn.
     pub turn_confirmation: Duration,
-    /// Minimum confidence of a posture reading to count.
+    /// Minimum confidence of a posture reading to count: below it the reading is *uncertain*
+    /// and the clock takes no turn decision on it (default [`posture::CONFIDENT`], where held-out
+    /// readings under every augmented sensor are right ≥ 99 % of the time).
     pub min_posture_confidence: f32,
     /// Jaccard distance between loaded-region sets that counts as a load shift.
     pub shift_distance: f32,
@@ -69,7 +73,7 @@ impl Default for UlcerConfig {
             due_soon: Duration::from_secs(15 * 60),
             overdue_after: Duration::from_secs(30 * 60),
             turn_confirmation: Duration::from_secs(60),
-            min_posture_confidence: 0.6,
+            min_posture_confidence: posture::CONFIDENT,
             shift_distance: 0.4,
             sample_interval: Duration::from_secs(1),
         }

@@ -72,7 +72,10 @@ export function DeviceLogTable({ deviceId, deviceName, info }: { deviceId: strin
           <tr key={`${entrySeconds(e)}-${i}`} data-testid="log-row">
             <td>{formatDateTime(entrySeconds(e) * 1000, lng)}</td>
             <td data-testid="log-max-pressure">{display ? formatPressure(e.maxPressure, display, lng) : formatNumber(e.maxPressure, lng)}</td>
-            <td data-testid="log-position">{t(positionKey(e, info.posture))}</td>
+            <td data-testid="log-position">
+              {t(positionKey(e, info.posture))}
+              {info.posture && e.position && e.posture?.certain === false ? <span className="posture-uncertain"> · {t('pages.position.uncertain')}</span> : null}
+            </td>
             <td>{info.posture && e.position ? `${formatNumber((e.posture?.confidence ?? 0) * 100, lng, 0)} %` : '—'}</td>
             <td>
               <MapPreview grid={e.pressureMap} label={t('pages.log.preview')} />

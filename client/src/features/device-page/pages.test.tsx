@@ -198,19 +198,19 @@ describe('seating pages', () => {
 });
 
 describe('generic mat page and its device log table', () => {
-  const entry = (seconds: number, position: string, maxPressure = 120) => ({
+  const entry = (seconds: number, position: string, maxPressure = 120, certain = false) => ({
     creationDate: [new Date(seconds * 1000).toISOString(), seconds],
     pressureMap: [
       [0, 10],
       [20, 30],
     ],
-    posture: { id: '0', confidence: 0.8 },
+    posture: { id: '0', confidence: certain ? 0.95 : 0.8, certain },
     position,
     maxPressure,
   });
 
   it('lists Date, Max Pressure, Position, Confidence and a preview; sorts by date; pages by 10; exports', async () => {
-    const logs = Array.from({ length: 12 }, (_, i) => entry(1_700_000_000 + i * 60, i === 11 ? '' : 'Supine', i === 11 ? 0 : 120));
+    const logs = Array.from({ length: 12 }, (_, i) => entry(1_700_000_000 + i * 60, i === 11 ? '' : 'Supine', i === 11 ? 0 : 120, i === 9));
     logs.push(entry(1_700_000_000 + 20 * 60, '', 80));
     signIn({
       '/api/iotLogs/m1': () => ({ body: logs }),
@@ -223,7 +223,9 @@ describe('generic mat page and its device log table', () => {
     // Newest first: the entry without a prediction but with pressure shows PRESENCE.
     expect(within(table).getAllByTestId('log-position')[0]).toHaveTextContent('PRESENCE');
     expect(within(table).getAllByTestId('log-position')[1]).toHaveTextContent('MISSING');
-    expect(within(table).getAllByTestId('log-position')[2]).toHaveTextContent('Supine');
+    // A posture below the hub's threshold is marked uncertain; a certain one is not.
+    expect(within(table).getAllByTestId('log-position')[2]).toHaveTextContent(/^Supine · uncertain$/);
+    expect(within(table).getAllByTestId('log-position')[3]).toHaveTextContent(/^Supine$/);
     expect(within(table).getAllByTestId('log-row')[2]).toHaveTextContent('80 %');
     // Max Pressure in mmHg (issue 22): 120 steps of a bed mat's 0.4 mmHg.
     await waitFor(() => expect(within(table).getAllByTestId('log-max-pressure')[2]).toHaveTextContent(/^48\smmHg$/));
@@ -246,7 +248,7 @@ describe('generic mat page and its device log table', () => {
 
   it('the Sleep Mat shows Supine / No Supine', async () => {
     signIn({
-      '/api/iotLogs/z1': () => ({ body: [entry(1_700_000_100, 'No Supine'), entry(1_700_000_000, 'Supine')] }),
+      '/api/iotLogs/z1': () => ({ body: [entry(1_700_000_100, 'No Supine', 120, true), entry(1_700_000_000, 'Supine', 120, true)] }),
       '/api/iotAlarms/z1': () => ({ body: [] }),
       '/api/device/z1/repositioning': () => ({ body: clock }),
     });

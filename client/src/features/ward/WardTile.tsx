@@ -134,6 +134,12 @@ export function WardTile({ tile, now, renderer, mapUnavailable, turnAction, alar
             {tile.postureConfidence != null ? (
               <span className="muted"> · {t('ward.confidence', { value: fmt.number(tile.postureConfidence * 100, 0) })}</span>
             ) : null}
+            {tile.postureCertain === false ? (
+              <span className="posture-uncertain" data-testid="ward-posture-uncertain">
+                {' · '}
+                {t('pages.position.uncertain')}
+              </span>
+            ) : null}
           </div>
         ) : null}
         {tile.hasClock && !offline && urgency !== 'missing' ? (

@@ -26,6 +26,9 @@ export interface WardTileModel extends OrderedTile {
   readAtMs: number;
   posture: string | null;
   postureConfidence: number | null;
+  /** Whether the hub is certain of the posture (its confidence reaches the classifier's threshold);
+   * `false` is shown as uncertain. */
+  postureCertain: boolean | null;
 }
 
 /** Whether a device is on the ward board: a bed, seat or room set (a type with its own bedside
@@ -92,5 +95,6 @@ export function tileModel(
     readAtMs: reading?.readAtMs ?? 0,
     posture: reading?.clock.posture ?? null,
     postureConfidence: reading?.clock.postureConfidence ?? null,
+    postureCertain: reading?.clock.postureCertain ?? null,
   };
 }

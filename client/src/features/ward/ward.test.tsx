@@ -48,6 +48,8 @@ const clock = (deviceId: string, dueInSeconds: number | null, posture: string | 
   dueInSeconds,
   posture,
   postureConfidence,
+  // The hub's threshold is 0.9 (mat_core::machine::posture::CONFIDENT); it sends the verdict.
+  postureCertain: postureConfidence == null ? null : postureConfidence >= 0.9,
 });
 
 async function setup(path = '/ward', initials = false) {
@@ -108,7 +110,10 @@ describe('the ward board', () => {
     const fine = tileOf('fine');
     expect(within(fine).getByTestId('ward-bed')).toHaveTextContent('R101 · 101');
     expect(within(fine).getByTestId('ward-patient')).toHaveTextContent('Ana María López');
-    expect(within(fine).getByTestId('ward-posture')).toHaveTextContent('Left Lateral · 93 % sure');
+    expect(within(fine).getByTestId('ward-posture')).toHaveTextContent(/^Left Lateral · 93 % sure$/);
+    // A posture read below the hub's threshold is shown as uncertain.
+    expect(within(tileOf('soon')).getByTestId('ward-posture')).toHaveTextContent(/^Supine · 60 % sure · uncertain$/);
+    expect(within(fine).queryByTestId('ward-posture-uncertain')).toBeNull();
     expect(within(fine).getByTestId('ward-tier')).toHaveTextContent('Position OK');
     expect(within(fine).getByTestId('ward-countdown')).toHaveTextContent(/^Next turn in (3h|2h 59m)$/);
     expect(within(tileOf('due')).getByTestId('ward-countdown')).toHaveTextContent('Turn now');

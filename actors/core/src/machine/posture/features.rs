@@ -1,7 +1,9 @@
 //! Gain-invariant features of a body on a pressure map, in the body's own frame (head to feet,
 //! the person's left to right when supine), for the posture model.
 //!
-//! Two passes over the cells. The first finds the map's load-weighted level `Σv² / Σv` (the
+//! A first pass finds the map's background, the level a quarter of its cells read at most
+//! ([`background`]: 0 on a clean map, an idle residue on another make), which is subtracted from
+//! every cell. Then two passes. The first finds the map's load-weighted level `Σv² / Σv` (the
 //! pressure the body mostly presses at, whatever the sensor's gain); the second keeps the cells
 //! at or above [`FLOOR_FRACTION`] of that level that have a row neighbour above it too (sensor
 //! noise and isolated spikes are not a body) and fills per-line profiles along the body: load,
@@ -116,6 +118,9 @@ pub struct BodyFeatures {
     /// carries over half their weight there; one sitting up in an inclined bed carries it on the
     /// buttocks.
     pub upper_load: f32,
+    /// Share of the body's cells at the map's highest value (a sensor saturating flattens the
+    /// bony peaks the features read: a clean map has one highest cell or a few).
+    pub saturation: f32,
     /// The model's features (see [`feature_name`]).
     pub values: [f32; FEATURE_COUNT],
 }
@@ -211,8 +216,10 @@ impl Profiles {
         if long > MAX_LINES || short < 2 || long < 4 {
             return None;
         }
-        let floor = body_floor(map)?;
-        self.fill(map, rows, cols, along_cols, floor);
+        let background = background(map);
+        let floor = body_floor(map, background)?;
+        let top = f32::from(map.values().max().unwrap_or(0).saturating_sub(background));
+        let at_top = self.fill(map, rows, cols, along_cols, background, floor, top);
         let total: f32 = self.load[..long].iter().sum();
         let active: f32 = self.cells[..long].iter().sum();
         if (active as u32) < MIN_BODY_CELLS || total <= 0.0 {
@@ -305,6 +312,7 @@ impl Profiles {
         let heel_mean = mean_cell(&heel);
         Some(BodyFeatures {
             extent: length / long as f32,
+            saturation: at_top as f32 / active.max(1.0),
             knee_ratio: if heel_mean > 0.0 { mean_cell(&knee) / heel_mean } else { f32::from(u8::MAX) },
             upper_load,
             knee_level: if pelvis.n > 0.0 { mean_cell(&knee) / mean_cell(&pelvis) } else { 0.0 },
@@ -324,8 +332,10 @@ impl Profiles {
         lines as f32
     }
 
-    /// Fills the profiles with the body cells.
-    fn fill(&mut self, map: &PressureMap<'_>, rows: usize, cols: usize, along_cols: bool, floor: f32) {
+    /// Fills the profiles with the body cells; answers how many of them read `top`.
+    #[allow(clippy::too_many_arguments)]
+    fn fill(&mut self, map: &PressureMap<'_>, rows: usize, cols: usize, along_cols: bool, background: u16, floor: f32, top: f32) -> u32 {
+        let mut at_top = 0u32;
         let long = if along_cols { cols } else { rows };
         for profile in [&mut self.load, &mut self.cells, &mut self.m1, &mut self.m2, &mut self.m3, &mut self.squares] {
             profile[..long].fill(0.0);
@@ -336,7 +346,7 @@ impl Profiles {
         let mut row = [0.0f32; MAX_LINES];
         for r in 0..rows {
             for (c, slot) in row[..cols].iter_mut().enumerate() {
-                *slot = f32::from(map.value(r * cols + c));
+                *slot = f32::from(map.value(r * cols + c).saturating_sub(background));
             }
             for c in 0..cols {
                 let v = row[c];
@@ -347,6 +357,7 @@ impl Profiles {
                 }
                 let (a, x) = if along_cols { (c, r as f32 - centre) } else { (r, c as f32 - centre) };
                 let wx = v * x;
+                at_top += u32::from(v >= top);
                 self.load[a] += v;
                 self.cells[a] += 1.0;
                 self.m1[a] += wx;
@@ -357,15 +368,44 @@ impl Profiles {
                 self.last[a] = self.last[a].max(x);
             }
         }
+        at_top
     }
 }
 
-/// The smallest cell value that counts as body: [`FLOOR_FRACTION`] of the map's load-weighted
-/// level `Σv² / Σv`, at least 1. `None` for an empty map.
-fn body_floor(map: &PressureMap<'_>) -> Option<f32> {
-    let (sum, sum2) = match map.format() {
-        CellFormat::U8 => map.bytes().iter().fold((0u64, 0u64), |(s, s2), &v| (s + u64::from(v), s2 + u64::from(v) * u64::from(v))),
-        CellFormat::U16Le => map.values().fold((0u64, 0u64), |(s, s2), v| (s + u64::from(v), s2 + u64::from(v) * u64::from(v))),
+/// Share of the cells below the map's background level ([`background`]).
+pub const BACKGROUND_QUANTILE: f32 = 0.25;
+
+/// The level every cell reads without a body: the [`BACKGROUND_QUANTILE`] quantile of the cells
+/// (0 on a clean map, where a lying body covers at most half the cells; an idle level left after
+/// tare on another make of mat). Subtracted from every cell before anything else, so a uniform
+/// residue neither widens the body's footprint nor dilutes its load.
+pub fn background(map: &PressureMap<'_>) -> u16 {
+    let mut histogram = [0u32; 256];
+    let mut n = 0u32;
+    for v in map.values() {
+        histogram[usize::from(v.min(255))] += 1;
+        n += 1;
+    }
+    let target = (BACKGROUND_QUANTILE * n as f32) as u32;
+    let mut cumulative = 0u32;
+    for (level, &count) in histogram.iter().enumerate() {
+        cumulative += count;
+        if cumulative > target {
+            return level as u16;
+        }
+    }
+    0
+}
+
+/// The smallest cell value (above `background`) that counts as body: [`FLOOR_FRACTION`] of the
+/// map's load-weighted level `Σv² / Σv`, at least 1. `None` for an empty map.
+fn body_floor(map: &PressureMap<'_>, background: u16) -> Option<f32> {
+    let (sum, sum2) = match (map.format(), background) {
+        (CellFormat::U8, 0) => map.bytes().iter().fold((0u64, 0u64), |(s, s2), &v| (s + u64::from(v), s2 + u64::from(v) * u64::from(v))),
+        _ => map
+            .values()
+            .map(|v| v.saturating_sub(background))
+            .fold((0u64, 0u64), |(s, s2), v| (s + u64::from(v), s2 + u64::from(v) * u64::from(v))),
     };
     (sum > 0).then(|| (FLOOR_FRACTION * sum2 as f32 / sum as f32).max(1.0))
 }

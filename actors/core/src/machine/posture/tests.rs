@@ -77,7 +77,34 @@ fn faint_noise_and_isolated_spikes_are_not_body() {
         }
     }
     noisy[2 * COLS + 46] = 255;
-    assert_close(&features(&body, Orientation::default()), &features(&noisy, Orientation::default()), 1e-4);
+    // The noise lifts the background to 1 step, taken off every cell (the body's 50–120 too).
+    assert_close(&features(&body, Orientation::default()), &features(&noisy, Orientation::default()), 2e-2);
+}
+
+#[test]
+fn an_idle_level_on_every_cell_leaves_the_features_unchanged() {
+    // Another make of mat, or a tare's residue: 4 steps on every cell, under the body too.
+    let body = lying(3);
+    let offset: Vec<u8> = body.iter().map(|&v| v + 4).collect();
+    assert_eq!(features::background(&map(&offset)), 4);
+    assert_eq!(features::background(&map(&body)), 0);
+    assert_close(&features(&body, Orientation::default()), &features(&offset, Orientation::default()), 1e-4);
+}
+
+#[test]
+fn a_saturated_body_is_trusted_less_and_never_read_prone() {
+    // Half the body's cells clipped at one level: its peaks are gone.
+    let clipped: Vec<u8> = lying(3).iter().map(|&v| v.min(55)).collect();
+    let f = features(&clipped, Orientation::default());
+    assert!(f.saturation > 0.4, "{}", f.saturation);
+    assert!(features(&lying(3), Orientation::default()).saturation < SATURATION_OK);
+    let supine_model = PostureClassifier::with_model(PostureScheme::Lying, Orientation::default(), always(0));
+    let knees_hardest = BodyFeatures { saturation: 0.3, ..flat(1.6, 1.0, 0.6) };
+    let reading = supine_model.decide(&knees_hardest);
+    assert_eq!(reading.posture, Posture::Supine, "the prone rule compares peaks a saturating sensor flattens");
+    let clean = supine_model.decide(&flat(0.6, 0.5, 0.6));
+    assert!((reading.confidence - clean.confidence * SATURATION_OK / 0.3).abs() < 1e-5, "{reading:?} {clean:?}");
+    assert!(!reading.is_certain());
 }
 
 #[test]
@@ -119,7 +146,7 @@ fn nobody_and_scattered_spikes_give_no_posture() {
 }
 
 fn flat(knee_ratio: f32, knee_level: f32, upper_load: f32) -> BodyFeatures {
-    BodyFeatures { extent: 0.85, knee_ratio, knee_level, upper_load, values: [0.0; FEATURE_COUNT] }
+    BodyFeatures { extent: 0.85, knee_ratio, knee_level, upper_load, saturation: 0.0, values: [0.0; FEATURE_COUNT] }
 }
 
 #[test]

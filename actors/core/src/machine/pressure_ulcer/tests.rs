@@ -303,3 +303,27 @@ fn the_reason_names_the_regions_loaded_longest_and_for_how_long() {
     assert_eq!(reason.loaded_for, 130 * MIN);
     assert_eq!((reason.offload, reason.interval), (15 * MIN, DEFAULT_REPOSITIONING_INTERVAL));
 }
+
+#[test]
+fn a_posture_change_read_uncertain_is_not_a_turn() {
+    // Supine, then hours read as the left side just below the certainty threshold, the load on
+    // the same regions (only the posture could tell): no turn, and the clock runs on to Due.
+    let uncertain_left = Some(PostureReading { posture: Posture::LeftLateral, confidence: posture::CONFIDENT - 0.01 });
+    let mut sim = Sim::new();
+    sim.run(30, BACK, supine());
+    sim.run(100, BACK, uncertain_left);
+    assert!(!sim.out.iter().any(|(_, o)| matches!(o, UlcerOutput::Turned(_))), "{:?}", sim.out);
+    assert!(sim.m.tier().at_risk(), "{:?}", sim.m.tier());
+    // The same change read at the threshold is a turn.
+    let certain_left = Some(PostureReading { posture: Posture::LeftLateral, confidence: posture::CONFIDENT });
+    let mut sim = Sim::new();
+    sim.run(30, BACK, supine());
+    sim.run(5, BACK, certain_left);
+    assert!(
+        sim.out.iter().any(|(_, o)| *o == UlcerOutput::Turned(TurnReason::Posture(Posture::Supine, Posture::LeftLateral))),
+        "{:?}",
+        sim.out
+    );
+    // And the default configuration uses the classifier's one threshold.
+    assert_eq!(UlcerConfig::default().min_posture_confidence, posture::CONFIDENT);
+}
