@@ -12,6 +12,7 @@ pub mod negatives;
 pub(crate) mod presence_rule;
 mod script;
 mod seat;
+mod walk;
 
 use std::f32::consts::TAU;
 use std::sync::Arc;
@@ -25,10 +26,11 @@ use rand::{Rng, SeedableRng};
 
 pub use bed::{BedPhase, BedScript};
 pub use canvas::{Blob, Canvas, decode_cells};
-pub use feet::{FOOT_CENTRES, FeetPhase, FeetScript};
+pub use feet::{DEFAULT_PLATE_PITCH_CM, FOOT_CENTRES, FOOT_LENGTH_CM, FeetPhase, FeetScript, FootLoads, FootPlacement, draw_foot};
 pub use force::{FORCE_MAX, PresencePhase, PresenceScript, room_set_scripts};
 pub use script::{Script, Step, lerp, smoothstep};
 pub use seat::{SeatPhase, SeatScript};
+pub use walk::{Walk, WalkScript};
 
 /// What happens on a simulated mat.
 #[derive(Debug, Clone, PartialEq)]
@@ -211,6 +213,10 @@ pub struct MapSynth {
     /// Each cell's idle level in steps, added to every pressure map (other makes of mat idle a
     /// few steps above zero); empty: none.
     idle: Vec<f32>,
+    /// Distance between cell centres (cm), for the feet drawn in cm.
+    pitch_cm: f32,
+    /// The walk across the plate in progress, if any ([`MapSynth::begin_walk`]).
+    walk: Option<Walk>,
 }
 
 impl MapSynth {
@@ -227,6 +233,8 @@ impl MapSynth {
             jitter: Vec::new(),
             step_mmhg: BED_CELL_MMHG as f32,
             idle: Vec::new(),
+            pitch_cm: DEFAULT_PLATE_PITCH_CM,
+            walk: None,
         }
     }
 
@@ -254,7 +262,30 @@ impl MapSynth {
     /// in the old unit, so a lying body fills its byte).
     pub fn for_device_type(mut self, device: DeviceType) -> Self {
         self.step_mmhg = units_to_mmhg(units_per_cell(device)) as f32;
+        self.pitch_cm = device.cell_pitch_cm().unwrap_or(DEFAULT_PLATE_PITCH_CM);
         self
+    }
+
+    /// The patient standing by the plate walks across it for `lasts` from scenario time `began`
+    /// (a dynamic capture: [`MapSynth::walks_for_stream`]), then the standing script goes on.
+    /// Only a plate's standing feet walk; other scenarios ignore it.
+    pub fn begin_walk(&mut self, began: Duration, lasts: Duration) {
+        if matches!(self.scenario, Scenario::StandingFeet(_)) {
+            self.walk = Some(Walk { began, lasts, script: WalkScript::default() });
+        }
+    }
+
+    /// Whether a stream of `seconds` asked of a plate is a dynamic capture, which the simulated
+    /// patient answers by walking across it: the hub streams a capture for exactly its length, and
+    /// the dynamic lengths (15, 30, 45, 60 s) are neither the balance test's 5 s nor a live
+    /// view's 180 + 5 s (docs/decisions.md, issue 21 "The demo plate walks").
+    pub fn walks_for_stream(&self, seconds: u32) -> bool {
+        matches!(self.scenario, Scenario::StandingFeet(_)) && mat_core::machine::capture::DYNAMIC_DURATIONS.contains(&seconds)
+    }
+
+    /// The walk in progress or last begun.
+    pub fn walk(&self) -> Option<&Walk> {
+        self.walk.as_ref()
     }
 
     /// The scenario being played.
@@ -305,8 +336,13 @@ impl MapSynth {
                 self.canvas.add_mat_noise(&mut self.rng, MAT_NOISE_GAIN, COUNT_BASELINE);
             }
             Scenario::StandingFeet(script) => {
-                if let Some(step) = script.script().at(t) {
-                    feet::draw(&mut self.canvas, script, &step, t);
+                match &self.walk {
+                    Some(walk) if walk.covers(t) => walk.draw(&mut self.canvas, t, self.pitch_cm),
+                    _ => {
+                        if let Some(step) = script.script().at(t) {
+                            feet::draw(&mut self.canvas, script, &step, t, self.pitch_cm);
+                        }
+                    }
                 }
                 self.canvas.add_mat_noise(&mut self.rng, MAT_NOISE_GAIN, COUNT_BASELINE);
             }
