@@ -107,7 +107,13 @@ impl FootLoads {
 
     /// Every part times `k`.
     pub fn scaled(self, k: f32) -> FootLoads {
-        FootLoads { heel: self.heel * k, midfoot: self.midfoot * k, metatarsals: self.metatarsals * k, hallux: self.hallux * k, toes: self.toes * k }
+        FootLoads {
+            heel: self.heel * k,
+            midfoot: self.midfoot * k,
+            metatarsals: self.metatarsals * k,
+            hallux: self.hallux * k,
+            toes: self.toes * k,
+        }
     }
 }
 
@@ -186,7 +192,13 @@ pub(crate) fn draw(canvas: &mut Canvas, script: &FeetScript, step: &Step<FeetPha
             continue;
         }
         let s = FootLoads::STANDING;
-        let loads = FootLoads { heel: s.heel * heel, midfoot: s.midfoot, metatarsals: s.metatarsals * fore, hallux: s.hallux * fore, toes: s.toes * fore };
+        let loads = FootLoads {
+            heel: s.heel * heel,
+            midfoot: s.midfoot,
+            metatarsals: s.metatarsals * fore,
+            hallux: s.hallux * fore,
+            toes: s.toes * fore,
+        };
         draw_foot(canvas, FootPlacement { heel_row, axis_col: centre * cols, outward, cells_per_cm: k }, loads.scaled(weight));
     }
 }

@@ -10,6 +10,7 @@ mod force;
 pub mod negatives;
 #[cfg(test)]
 pub(crate) mod presence_rule;
+mod saddle;
 mod script;
 mod seat;
 mod walk;
@@ -28,6 +29,7 @@ pub use bed::{BedPhase, BedScript};
 pub use canvas::{Blob, Canvas, decode_cells};
 pub use feet::{DEFAULT_PLATE_PITCH_CM, FOOT_CENTRES, FOOT_LENGTH_CM, FeetPhase, FeetScript, FootLoads, FootPlacement, draw_foot};
 pub use force::{FORCE_MAX, PresencePhase, PresenceScript, room_set_scripts};
+pub use saddle::{SaddlePhase, SaddleScript, SaddleSide};
 pub use script::{Script, Step, lerp, smoothstep};
 pub use seat::{SeatPhase, SeatScript};
 pub use walk::{Walk, WalkScript};
@@ -42,6 +44,8 @@ pub enum Scenario {
     SeatedPerson(SeatScript),
     /// Two feet standing and swaying, stepping off now and then.
     StandingFeet(FeetScript),
+    /// One side of a Sensing Horse's saddle under a rider who mounts, rides and dismounts.
+    Saddle(SaddleScript, SaddleSide),
     /// Force channels (Force Mat, room-set sensors): a person arriving and leaving.
     ForceChannels(PresenceScript),
     /// Nobody, ever: sensor noise only.
@@ -91,7 +95,7 @@ impl Replay {
 
 impl Scenario {
     /// Every scenario name accepted by [`Scenario::from_name`].
-    pub const NAMES: [&'static str; 5] = ["bed", "seated", "feet", "force", "empty"];
+    pub const NAMES: [&'static str; 6] = ["bed", "seated", "feet", "saddle", "force", "empty"];
 
     /// The scenario with default durations for a short name (`bed`, `seated`, `feet`, `force`,
     /// `empty`).
@@ -100,6 +104,7 @@ impl Scenario {
             "bed" | "bed-occupant" | "bedoccupant" => Scenario::BedOccupant(BedScript::default()),
             "seated" | "seat" | "seated-person" | "seatedperson" => Scenario::SeatedPerson(SeatScript::default()),
             "feet" | "standing" | "standing-feet" | "standingfeet" => Scenario::StandingFeet(FeetScript::default()),
+            "saddle" | "horse" => Scenario::Saddle(SaddleScript::default(), SaddleSide::Left),
             "force" | "force-channels" | "forcechannels" => Scenario::ForceChannels(PresenceScript::default()),
             "empty" => Scenario::Empty,
             _ => return None,
@@ -112,6 +117,7 @@ impl Scenario {
             Scenario::BedOccupant(_) => "bed",
             Scenario::SeatedPerson(_) => "seated",
             Scenario::StandingFeet(_) => "feet",
+            Scenario::Saddle(..) => "saddle",
             Scenario::ForceChannels(_) => "force",
             Scenario::Empty => "empty",
             Scenario::Replay(_) => "replay",
@@ -124,6 +130,7 @@ impl Scenario {
             Scenario::BedOccupant(s) => s.script().cycle(),
             Scenario::SeatedPerson(s) => s.script().cycle(),
             Scenario::StandingFeet(s) => s.script().cycle(),
+            Scenario::Saddle(s, _) => s.script().cycle(),
             Scenario::ForceChannels(s) => s.script().cycle(),
             Scenario::Empty => Duration::ZERO,
             Scenario::Replay(r) => r.script.cycle(),
@@ -136,6 +143,7 @@ impl Scenario {
             Scenario::BedOccupant(s) => s.script().at(t).map(|x| ScenarioPhase::Bed(x.phase)),
             Scenario::SeatedPerson(s) => s.script().at(t).map(|x| ScenarioPhase::Seat(x.phase)),
             Scenario::StandingFeet(s) => s.script().at(t).map(|x| ScenarioPhase::Feet(x.phase)),
+            Scenario::Saddle(s, _) => s.script().at(t).map(|x| ScenarioPhase::Saddle(x.phase)),
             Scenario::ForceChannels(s) => s.at(t).map(|x| ScenarioPhase::Force(x.phase)),
             Scenario::Empty => None,
             Scenario::Replay(r) => Some(ScenarioPhase::Replay { occupied: r.at(t).occupied }),
@@ -153,6 +161,8 @@ pub enum ScenarioPhase {
     Seat(SeatPhase),
     /// A phase of [`Scenario::StandingFeet`].
     Feet(FeetPhase),
+    /// A phase of [`Scenario::Saddle`].
+    Saddle(SaddlePhase),
     /// A phase of [`Scenario::ForceChannels`].
     Force(PresencePhase),
     /// [`Scenario::Empty`].
@@ -171,6 +181,7 @@ impl ScenarioPhase {
             ScenarioPhase::Bed(p) => p.occupied(),
             ScenarioPhase::Seat(p) => p.occupied(),
             ScenarioPhase::Feet(p) => p.occupied(),
+            ScenarioPhase::Saddle(p) => p.occupied(),
             ScenarioPhase::Force(p) => p.occupied(),
             ScenarioPhase::Empty => false,
             ScenarioPhase::Replay { occupied } => occupied,
@@ -184,6 +195,7 @@ impl ScenarioPhase {
             ScenarioPhase::Bed(BedPhase::Empty)
                 | ScenarioPhase::Seat(SeatPhase::Empty)
                 | ScenarioPhase::Feet(FeetPhase::Empty)
+                | ScenarioPhase::Saddle(SaddlePhase::Empty)
                 | ScenarioPhase::Force(PresencePhase::Away)
                 | ScenarioPhase::Empty
                 | ScenarioPhase::Replay { occupied: false }
@@ -346,6 +358,12 @@ impl MapSynth {
                 }
                 self.canvas.add_mat_noise(&mut self.rng, MAT_NOISE_GAIN, COUNT_BASELINE);
             }
+            Scenario::Saddle(script, side) => {
+                if let Some(step) = script.script().at(t) {
+                    saddle::draw(&mut self.canvas, script, &step, t, *side);
+                }
+                self.canvas.add_mat_noise(&mut self.rng, MAT_NOISE_GAIN, COUNT_BASELINE);
+            }
             Scenario::ForceChannels(script) => {
                 let channels = self.canvas.rows() * self.canvas.cols();
                 self.jitter.clear();
@@ -446,6 +464,17 @@ mod tests {
             assert!(widest_gap > 5, "gap {widest_gap} at {ms} ms: {active_cols:?}");
             // Two separate feet, each touching both halves' sides of the gap.
             assert!(active_cols.first().is_some_and(|&c| c < 24) && active_cols.last().is_some_and(|&c| c >= 24));
+        }
+    }
+
+    #[test]
+    fn a_rider_in_the_saddle_passes_presence_on_each_side_and_an_empty_saddle_fails() {
+        for side in [SaddleSide::Left, SaddleSide::Right] {
+            for seed in [7, 8] {
+                let (occupied, vacant) =
+                    check_cycle(Scenario::Saddle(SaddleScript::default(), side), 24, 24, seed, Duration::from_millis(900));
+                assert!(occupied > 100 && vacant > 10, "{occupied} {vacant}");
+            }
         }
     }
 
