@@ -50,9 +50,10 @@ async fn a_bed_has_no_real_scale_print_and_a_plate_has_one() {
     };
     let plate_record = record_of(&hub.devices[0]).await;
     let bed_record = record_of(&hub.devices[1]).await;
+    let addr = hub.http();
     let print = |id: String| {
         let token = token.clone();
-        async move { request_raw(hub.http(), "POST", &format!("/api/downloadRealScalePDF/{id}"), Some(&token), r#"{"layout": "A3"}"#).await }
+        async move { request_raw(addr, "POST", &format!("/api/downloadRealScalePDF/{id}"), Some(&token), r#"{"layout": "A3"}"#).await }
     };
     let plate = print(plate_record).await;
     assert_eq!(plate.status, 200, "{}", String::from_utf8_lossy(&plate.body));

@@ -57,6 +57,11 @@ pub struct Walk {
 
 /// A pass must end this long before the walk does, so that no stance is cut by the capture's end.
 const END_MARGIN: Duration = Duration::from_millis(800);
+/// After the walk the patient stays off the plate this long before the standing script goes on:
+/// a capture collects frames a little past its length (the hub's margin, the link's delay), and a
+/// patient standing on the plate in its last frames would be a foot in the capture's peak map
+/// where no step was.
+const OFF_AFTER: Duration = Duration::from_secs(3);
 
 impl WalkScript {
     /// One foot's stance.
@@ -71,9 +76,9 @@ impl WalkScript {
 }
 
 impl Walk {
-    /// Whether scenario time `t` falls within the walk.
+    /// Whether scenario time `t` falls within the walk (and the time off the plate after it).
     pub fn covers(&self, t: Duration) -> bool {
-        t >= self.began && t < self.began + self.lasts
+        t >= self.began && t < self.began + self.lasts + OFF_AFTER
     }
 
     /// The first contact of every pass that fits whole in the walk, relative to its start.
@@ -157,11 +162,12 @@ mod tests {
     fn walked_capture(seconds: u64, seed: u64) -> Capture {
         let scenario = Scenario::StandingFeet(super::super::FeetScript::default());
         let mut synth = MapSynth::new(48, 48, CellFormat::U8, scenario, seed);
-        // The standing script's plate is empty at 0–10 s; the walk begins at 3 s.
-        let began = Duration::from_secs(3);
+        // The walk begins while the patient stands on the plate (12–72 s of the standing script),
+        // and the capture, as the hub's, collects frames half a second past its length.
+        let began = Duration::from_secs(20);
         synth.begin_walk(began, Duration::from_secs(seconds));
         let mut capture = Capture::new(DeviceType::PodologyIoT, 48, 48);
-        for i in 0..seconds * 10 {
+        for i in 0..seconds * 10 + 5 {
             let t = began + Duration::from_millis(i * 100);
             let cells = decode_cells(&synth.render(t), CellFormat::U8);
             capture.push(i * 100, PressureFrame::new(48, 48, cells).expect("frame")).expect("in order");
@@ -207,5 +213,7 @@ mod tests {
         // Off the plate between passes, and after the walk.
         assert_eq!(loaded(3_500), (false, false));
         assert_eq!(loaded(15_500), (false, false));
+        assert!(walk.covers(Duration::from_millis(17_500)), "the patient stays off the plate a moment after the walk");
+        assert!(!walk.covers(Duration::from_millis(18_000)));
     }
 }

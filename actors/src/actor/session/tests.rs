@@ -158,14 +158,22 @@ async fn the_horse_streams_both_sides_or_says_a_side_is_offline() {
     };
     let (registry, _) = Actor::spawn(None, DeviceRegistry, registry_args).await.expect("registry");
     let outbox = Outbox::new(metrics);
-    let args =
-        SessionArgs { id: 1, user_id: "u1".into(), company_id: "c1".into(), outbox: outbox.clone(), bus, catalog, registry: registry.clone() };
+    let args = SessionArgs {
+        id: 1,
+        user_id: "u1".into(),
+        company_id: "c1".into(),
+        outbox: outbox.clone(),
+        bus,
+        catalog,
+        registry: registry.clone(),
+    };
     let (session, _) = Actor::spawn(None, SessionActor, args).await.expect("session");
     let connect = |id: &'static str, connection: u64| {
         let registry = registry.clone();
         async move {
             let (link, rx) = DeviceLink::new(connection);
-            let connected = registry.call(|reply| RegistryMsg::Connect { device_id: id.into(), link, reply }, None).await.expect("answered");
+            let connected =
+                registry.call(|reply| RegistryMsg::Connect { device_id: id.into(), link, reply }, None).await.expect("answered");
             let ractor::rpc::CallResult::Success(Ok(side)) = connected else { panic!("{id} not connected") };
             let frame = FrameIn { seq: 1, device_time_ms: 0, rows: 24, cols: 24, format: CellFormat::U8, cells: vec![40; 24 * 24] };
             side.actor.cast(MatMsg::Frame(frame)).expect("frame");
