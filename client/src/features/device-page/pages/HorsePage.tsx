@@ -9,7 +9,7 @@ import { useTranslation } from 'react-i18next';
 import { StatusBadge } from '../../../components/StatusBadge';
 import { LineChart } from '../../../components/LineChart';
 import { oidOf } from '../../../lib/api';
-import { deviceConfFamily, deviceViewFamily } from '../../../lib/devicesStore';
+import { deviceConfFamily, deviceInfoFamily, deviceViewFamily } from '../../../lib/devicesStore';
 import { formatNumber } from '../../../lib/format';
 import { stepsToDisplay, usePressureDisplay } from '../../../lib/pressureUnits';
 import { DevicePageFrame, type DevicePageProps } from '../DevicePageFrame';
@@ -22,8 +22,6 @@ import { StreamingControl } from '../StreamingControl';
 import { useLiveSample } from '../useLiveSample';
 import { useSidesHistory } from '../useSidesHistory';
 
-/** The type of the sensors whose frames the page draws. */
-const SIDE_TYPE = 'Sensing Horse Subdevice';
 const SIDE_COLOURS = { left: '#2166cc', right: '#ea7a12' } as const;
 
 /** Left (even index) and right (odd index) sub-device ids. */
@@ -52,7 +50,9 @@ export function HorsePage({ device, info, createRenderer }: DevicePageProps) {
   const live = [left, right].filter((m): m is string => m !== null);
   const sideStatus = (side: 'left' | 'right') => view.sides?.find((s) => s.side === side)?.cardStatus ?? 'Offline';
   const cellCm = info.cellSizeCm ?? 2.5;
-  const display = usePressureDisplay(SIDE_TYPE);
+  // Pressures in the unit of the sides' own type (their frames are drawn), as the hub's table says.
+  const sideDevice = useAtomValue(deviceInfoFamily(left ?? right ?? ''));
+  const display = usePressureDisplay(sideDevice?.deviceType);
   const surfaces = useSidesHistory([left, right], (f) => contactSurfaceCm2(f, cellCm));
   const pressures = useSidesHistory([left, right], (f) => {
     const steps = meanActivePressure(f);
