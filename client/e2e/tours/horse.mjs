@@ -53,7 +53,9 @@ export async function run({ base, page, test, login, artifacts }) {
       if (!/cm²/.test(text ?? '')) throw new Error(`${side}: contact surface without its unit: ${text}`);
       ok(`${side} side: ${text}`);
     }
-    await page.waitForFunction(() => Number(document.querySelector('[data-testid="surface-chart"]')?.getAttribute('data-points')) >= 8, null, { timeout: 20_000 });
+    // The rider is in the saddle: both sides read PRESENCE.
+    await page.waitForFunction(() => [...document.querySelectorAll('.horse-side')].every((s) => /PRESENCE/.test(s.textContent ?? '') && !/ABSENCE/.test(s.textContent ?? '')), null, { timeout: 30_000 });
+    await page.waitForFunction(() => Number(document.querySelector('[data-testid="surface-chart"]')?.getAttribute('data-points')) >= 12, null, { timeout: 20_000 });
     await page.waitForTimeout(600);
     await page.locator('.horse-maps').screenshot({ path: `${artifacts}/horse-live.png` });
     await shotOf('plot-panel', 'horse-plot-panel.png');
@@ -94,6 +96,11 @@ export async function run({ base, page, test, login, artifacts }) {
     await page.waitForTimeout(800);
     const text = (await preview.textContent()) ?? '';
     if (/no complete footstep|could not be computed/i.test(text)) throw new Error(`the walk gave no steps: ${text}`);
+    // The player at a frame of the first pass (1.2–2.4 s of 15 s): the left foot flat, the right landing.
+    const frames = Number(await page.getByTestId('player').getAttribute('data-length'));
+    const target = Math.round(frames * (1.75 / 15));
+    for (let i = 0; i < target; i++) await page.getByRole('button', { name: 'Next frame' }).click();
+    await page.waitForTimeout(500);
     await shotOf('result-preview', 'plate-dynamic-walk.png');
     ok('the dynamic result has its rockers');
 

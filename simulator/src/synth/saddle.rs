@@ -107,15 +107,17 @@ pub(crate) fn draw(canvas: &mut Canvas, script: &SaddleScript, step: &Step<Saddl
     let cols = canvas.cols() as f32;
     // The panel's bearing surface lies a little towards the spine.
     let x = if side == SaddleSide::Left { 0.56 * cols } else { 0.44 * cols };
+    // A saddle panel bears on a band about 12–16 cm wide and 45 cm long beside the spine: with
+    // its soft edge about 90 cells of 2.5 cm, ≈ 600 cm² a side, as saddle pressure mats read.
     let blobs = [
         // The whole panel in contact.
-        Blob { y: 0.5 * rows, x, ry: 0.4 * rows, rx: 0.3 * cols, peak: 60.0 },
+        Blob { y: 0.5 * rows, x, ry: 0.38 * rows, rx: 0.13 * cols, peak: 60.0 },
         // The tree points, under the front of the saddle.
-        Blob { y: 0.24 * rows, x, ry: 0.13 * rows, rx: 0.2 * cols, peak: 130.0 },
+        Blob { y: 0.24 * rows, x, ry: 0.12 * rows, rx: 0.11 * cols, peak: 130.0 },
         // Under the rider's seat bones.
-        Blob { y: 0.52 * rows, x, ry: 0.16 * rows, rx: 0.22 * cols, peak: 190.0 },
+        Blob { y: 0.52 * rows, x, ry: 0.15 * rows, rx: 0.12 * cols, peak: 190.0 },
         // Under the cantle.
-        Blob { y: 0.76 * rows, x, ry: 0.11 * rows, rx: 0.18 * cols, peak: 95.0 },
+        Blob { y: 0.76 * rows, x, ry: 0.1 * rows, rx: 0.1 * cols, peak: 95.0 },
     ];
     for blob in &blobs {
         canvas.splat(&Blob { peak: blob.peak * load * rock, ..*blob });
@@ -154,5 +156,15 @@ mod tests {
         let (l2, r2) = (sum(SaddleSide::Left, ride + 3 * quarter), sum(SaddleSide::Right, ride + 3 * quarter));
         assert!(l1 > r1 && r2 > l2, "{l1} {r1} {l2} {r2}");
         assert_eq!(sum(SaddleSide::Left, Duration::from_secs(1)), 0.0, "empty saddle");
+    }
+
+    #[test]
+    fn a_side_bears_on_a_saddle_panel_of_about_600_cm2() {
+        let script = SaddleScript::default();
+        let t = Duration::from_secs(60);
+        let mut canvas = Canvas::new(24, 24);
+        draw(&mut canvas, &script, &script.script().at(t).expect("riding"), t, SaddleSide::Left);
+        let cm2 = canvas.values().iter().filter(|&&v| v >= 5.0).count() as f32 * 2.5 * 2.5;
+        assert!((450.0..=800.0).contains(&cm2), "{cm2} cm²");
     }
 }

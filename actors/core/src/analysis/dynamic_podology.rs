@@ -126,7 +126,7 @@ pub struct Rockers {
 /// Analyses a walk over the plate. The feet and each foot's forefoot/heel are found on the
 /// capture's peak map (every cell at its highest), so one region per foot holds all its frames.
 pub fn dynamic_podology(capture: &Capture) -> Result<DynamicResult, AnalysisError> {
-    let cleaned = without_isolated_cells(capture)?;
+    let cleaned = contact_only(capture)?;
     let capture = &cleaned;
     let peak = capture.peak_map();
     let split = split_feet(&peak).ok_or(AnalysisError::NoPressure)?;
@@ -156,12 +156,14 @@ pub fn dynamic_podology(capture: &Capture) -> Result<DynamicResult, AnalysisErro
     })
 }
 
-/// The capture with every active cell that has no active 4-neighbour in its frame set to 0. A foot
-/// touches a plate with a patch of cells, never one alone; a lone active cell is a sensor's spike.
-/// Left in, spikes over a whole walk light cells all over the peak map, so the feet's extents (and
-/// their forefoot/heel split) and the stances (a spike under a lifted foot is a "contact") are
-/// wrong.
-fn without_isolated_cells(capture: &Capture) -> Result<Capture, AnalysisError> {
+/// The capture with only the cells a foot touches: every cell under the active floor and every
+/// active cell without an active 4-neighbour in its frame set to 0. A foot touches a plate with a
+/// patch of cells, never one alone; a lone active cell is a sensor's spike. Left in, spikes over a
+/// whole walk light cells all over the peak map, so the feet's extents (and their forefoot/heel
+/// split) and the stances (a spike under a lifted foot is a "contact") are wrong; and the idle
+/// level under the floor, spread over a foot's whole half of the plate, pulls its centre of
+/// pressure towards the middle of that half.
+fn contact_only(capture: &Capture) -> Result<Capture, AnalysisError> {
     let mut cleaned = Capture::new(capture.device_type(), capture.rows(), capture.cols());
     for timed in capture.frames() {
         let frame = &timed.frame;
@@ -174,7 +176,7 @@ fn without_isolated_cells(capture: &Capture) -> Result<Capture, AnalysisError> {
                     || (r + 1 < rows && active(r + 1, c))
                     || (c > 0 && active(r, c - 1))
                     || (c + 1 < cols && active(r, c + 1));
-                if active(r, c) && !neighbour {
+                if !active(r, c) || !neighbour {
                     cells[r * cols + c] = 0;
                 }
             }
@@ -395,6 +397,22 @@ mod tests {
         }
         let (a, b) = (dynamic_podology(&clean).unwrap(), dynamic_podology(&noisy).unwrap());
         assert_eq!((a.left, a.right), (b.left, b.right));
+    }
+
+    #[test]
+    fn the_idle_level_under_the_floor_does_not_pull_a_foots_centre_of_pressure() {
+        // The same walk with 3 units (under the floor of 5) on every cell nobody touches.
+        let clean = walk();
+        let mut idle = Capture::new(DeviceType::PodologyIoT, 24, 24);
+        for timed in clean.frames() {
+            let cells = timed.frame.cells().iter().map(|&v| if v == 0 { 3 } else { v }).collect();
+            idle.push(timed.timestamp_ms, PressureFrame::new(24, 24, cells).unwrap()).unwrap();
+        }
+        let (a, b) = (dynamic_podology(&clean).unwrap(), dynamic_podology(&idle).unwrap());
+        for name in ["leftCenterOfPressureX", "leftCenterOfPressureY", "rightCenterOfPressureX", "rightCenterOfPressureY"] {
+            let of = |r: &DynamicResult| r.additional_parameters.iter().find(|p| p.name == name).map(|p| p.value.clone());
+            assert_eq!(of(&a), of(&b), "{name}");
+        }
     }
 
     #[test]
