@@ -81,6 +81,7 @@ export async function run({ base, page, test, login, artifacts }) {
     await api(page, `/api/podometry/patient/select/${userId}`, { method: 'PUT', body: JSON.stringify({ patientId }) });
     const socket = await hubSocket(base, token);
     try {
+      await capture(socket, ids.plate, patientId, 'Static');
       await capture(socket, ids.plate, patientId, 'Dynamic', 15);
       await capture(socket, ids.bed, patientId, 'Static');
     } finally {
@@ -90,6 +91,14 @@ export async function run({ base, page, test, login, artifacts }) {
     await page.goto(`${base}/devices`);
     await page.locator('[data-testid="device-card"][data-device-type="Podology IoT"]').first().click();
     await page.locator('[data-testid="history-card"][data-analysis-type="Dynamic"]').first().waitFor();
+    // The standing feet: an adult's contact area and the arch gap.
+    await page.locator('[data-testid="history-card"][data-analysis-type="Static"]').first().getByTestId('history-open').click();
+    const standing = page.locator('[data-testid="result-preview"][data-analysis-type="Static"]');
+    await standing.waitFor();
+    await page.waitForTimeout(800);
+    await shotOf('result-preview', 'plate-static-feet.png');
+    ok(`standing feet: ${((await standing.textContent()) ?? '').replace(/\s+/g, ' ').slice(0, 400)}`);
+    await page.getByTestId('result-close').click();
     await page.locator('[data-testid="history-card"][data-analysis-type="Dynamic"]').first().getByTestId('history-open').click();
     const preview = page.locator('[data-testid="result-preview"][data-analysis-type="Dynamic"]');
     await preview.waitFor();
