@@ -2,6 +2,8 @@
 //! feet at 1:1; a bed's record is refused with a clear error (a whole body at 1:1 is dozens of
 //! pages), whatever page it is asked from.
 
+#![allow(clippy::unwrap_used)] // A test's helpers may unwrap: the panic is the failure it reports.
+
 mod common;
 
 use std::sync::Arc;

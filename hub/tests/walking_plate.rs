@@ -2,6 +2,8 @@
 //! (issue 21), so a dynamic capture through the running hub yields a real gait result — whole
 //! stances of both feet with their rockers, and no `dynamic.error`.
 
+#![allow(clippy::unwrap_used)] // A test's helpers may unwrap: the panic is the failure it reports.
+
 mod common;
 
 use std::time::Duration;
