@@ -350,7 +350,9 @@ fn the_real_scale_print_shows_the_footprint() {
                     max - min > 40
                 })
                 .count();
-            assert!(here as f32 > 20.0 * cell_px, "{paper:?} page {page}: {here} coloured px, no footprint");
+            // Every page shows (part of) a footprint: on A4 an adult foot (≈ 45 cells at 2 cm) is
+            // cut in two, so a page may hold a heel and midfoot alone (≈ 15–25 cells).
+            assert!(here as f32 > 10.0 * cell_px, "{paper:?} page {page}: {here} coloured px, no footprint");
             coloured += here;
         }
         let expected = loaded as f32 * cell_px;

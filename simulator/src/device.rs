@@ -291,6 +291,7 @@ impl Device {
                         SimStats::bump(&self.stats.commands);
                         let now = Instant::now().into_std();
                         let outcome = self.rate.on_command(now, &envelope.command);
+                        self.patient_follows(&envelope.command);
                         if outcome.rate_changed {
                             pacer.on_rate_changed(now, self.rate.interval(now));
                         }
@@ -325,6 +326,18 @@ impl Device {
                     pacer.on_sent(now, self.rate.interval(now));
                 }
             }
+        }
+    }
+
+    /// The simulated patient answers the clinician: a plate streamed for a dynamic capture's
+    /// length has its patient walk across it for that long (`MapSynth::walks_for_stream`).
+    fn patient_follows(&mut self, command: &mat_protocol::Command) {
+        if let mat_protocol::Command::Stream { seconds } = *command
+            && self.synth.walks_for_stream(seconds)
+        {
+            let now = self.started.elapsed() + self.spec.time_offset;
+            self.synth.begin_walk(now, Duration::from_secs(u64::from(seconds)));
+            tracing::debug!(serial = %self.spec.serial, seconds, "the simulated patient walks across the plate");
         }
     }
 

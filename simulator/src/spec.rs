@@ -8,7 +8,7 @@ use mat_protocol::device_type::DeviceType;
 
 use crate::SimError;
 use crate::policy::Rate;
-use crate::synth::{BedScript, FeetScript, PresenceScript, Scenario, SeatScript};
+use crate::synth::{BedScript, FeetScript, PresenceScript, SaddleScript, SaddleSide, Scenario, SeatScript};
 
 /// Everything needed to run one simulated device.
 #[derive(Debug, Clone, PartialEq)]
@@ -54,7 +54,16 @@ impl DeviceSpec {
         let serial = serial.into();
         let seed = seed_from(&serial);
         let cycle_ms = preset.scenario.cycle().as_millis() as u64;
-        let time_offset = if cycle_ms == 0 { Duration::ZERO } else { Duration::from_millis(seed % cycle_ms) };
+        let mut scenario = preset.scenario.clone();
+        // A horse's two sides share one rider: one timeline (no offset), each its own side.
+        let time_offset = if let Scenario::Saddle(script, _) = &preset.scenario {
+            scenario = Scenario::Saddle(script.clone(), SaddleSide::of_serial(&serial));
+            Duration::ZERO
+        } else if cycle_ms == 0 {
+            Duration::ZERO
+        } else {
+            Duration::from_millis(seed % cycle_ms)
+        };
         Self {
             serial,
             secret: secret.into(),
@@ -62,7 +71,7 @@ impl DeviceSpec {
             rows: preset.rows,
             cols: preset.cols,
             cell_format: preset.cell_format,
-            scenario: preset.scenario.clone(),
+            scenario,
             rate: preset.rate,
             seed,
             time_offset,
@@ -143,7 +152,8 @@ pub fn preset(device_type: &str) -> Option<DeviceSpecPreset> {
     let (rows, cols, cell_format) = DeviceType::from_name(canonical)?.frame_shape()?;
     let (scenario, rate) = match *canonical {
         "Mattress Mat" | "Mattress Mat IoT" | "Floor Mat" | "Floor Mat Recognition" | "Wellness Mat" | "Sleep Mat" => (bed(), map),
-        "Seating Mat" | "Seating Mat IoT" | "Seating Mat IoT XL" | "Health Mat" | "Sensing Horse Subdevice" => (seated(), map),
+        "Seating Mat" | "Seating Mat IoT" | "Seating Mat IoT XL" | "Health Mat" => (seated(), map),
+        "Sensing Horse Subdevice" => (Scenario::Saddle(SaddleScript::default(), SaddleSide::Left), map),
         "Pressure Mat IoT" | "Fitness Mat" | "Podology" | "Podology IoT" | "Rehab Mat" => (feet(), map),
         // "Force Mat", "Shapes", "North Sky": force channels.
         _ => (channels(), force),
@@ -190,5 +200,14 @@ mod tests {
         assert_ne!(a.seed, c.seed);
         assert!(a.time_offset < a.scenario.cycle());
         assert!(matches!(DeviceSpec::new("x", "y", "Toaster"), Err(SimError::UnknownDeviceType(_))));
+    }
+
+    #[test]
+    fn a_horses_two_sides_share_one_timeline_each_under_its_own_side() {
+        let left = DeviceSpec::new("DEMO-HORSE-01-0", "s", "Sensing Horse Subdevice").expect("spec");
+        let right = DeviceSpec::new("DEMO-HORSE-01-1", "s", "Sensing Horse Subdevice").expect("spec");
+        assert_eq!((left.time_offset, right.time_offset), (Duration::ZERO, Duration::ZERO));
+        assert!(matches!(left.scenario, Scenario::Saddle(_, SaddleSide::Left)));
+        assert!(matches!(right.scenario, Scenario::Saddle(_, SaddleSide::Right)));
     }
 }

@@ -263,6 +263,10 @@ pub struct DeviceTypeInfo {
     pub captures: Vec<CaptureOffer>,
     /// The PDF report icon (spec §6: eight types).
     pub pdf_reports: bool,
+    /// Whether its PDF dialog offers the real-scale A3/A4 print: the body parts something is made
+    /// to the shape of (feet for orthotics and footwear, a seat's cushion, a saddle's pad), never
+    /// a bed (a whole body at 1:1 is two dozen A3 pages nothing is made from).
+    pub real_scale_print: bool,
     /// Whether a static result shows the 8-bin histogram and its download (spec §2: seating,
     /// horse and mattress devices).
     pub static_histogram: bool,
@@ -391,6 +395,12 @@ impl DeviceType {
         )
     }
 
+    /// Whether its reports include the real-scale A3/A4 print: types with PDF reports whose
+    /// analyses are not of a body lying in bed (docs/decisions.md, issue 21 "Real scale").
+    pub fn real_scale_print(self) -> bool {
+        self.pdf_reports() && self.analysis_family() != Some(AnalysisFamily::Bed)
+    }
+
     /// Distance between sensor points in cm (spec §9): 1 floor and mattress, 2 seating, 2.5 horse.
     pub fn cell_size_cm(self) -> Option<f32> {
         match self {
@@ -509,6 +519,7 @@ impl DeviceType {
             bedside_patient: self.has_bedside_patient(),
             location: self.location(),
             pdf_reports: self.pdf_reports(),
+            real_scale_print: self.real_scale_print(),
             static_histogram: self.static_histogram(),
             captures,
             posture: self.posture_scheme(),
@@ -649,5 +660,26 @@ mod tests {
         assert!(!DeviceType::Shapes.info().card_shows_bed);
         assert_eq!(DeviceType::ForceMat.info().frame, Some(FrameShape { rows: 1, cols: 4, bytes_per_cell: 2 }));
         assert_eq!(DeviceType::table().len(), DeviceType::ALL.len());
+    }
+
+    #[test]
+    fn the_real_scale_print_is_offered_for_feet_seats_and_saddles_never_for_a_bed() {
+        let real_scale: Vec<_> = DeviceType::ALL.into_iter().filter(|t| t.real_scale_print()).collect();
+        assert_eq!(
+            real_scale,
+            [
+                DeviceType::SeatingMatIoT,
+                DeviceType::SeatingMatIoTXL,
+                DeviceType::PressureMatIoT,
+                DeviceType::Podology,
+                DeviceType::PodologyIoT,
+                DeviceType::SensingHorse,
+                DeviceType::RehabMat,
+            ]
+        );
+        for bed in [DeviceType::MattressMat, DeviceType::MattressMatIoT, DeviceType::SleepMat] {
+            assert!(!bed.real_scale_print() && !bed.info().real_scale_print, "{bed:?}");
+        }
+        assert!(DeviceType::PodologyIoT.info().real_scale_print);
     }
 }

@@ -58,6 +58,8 @@ pub enum RegistryMsg {
     /// each device's actor resumes with the time left, spec §4; unattended alarms, still pending,
     /// attendable and not raised again; a repositioning interval). Replies when done.
     Resume { snapshots: Vec<(Arc<str>, MatSnapshot)>, reply: RpcReplyPort<()> },
+    /// The set actor of a parent device (room set, Sensing Horse), spawned if needed.
+    ResolveSet { device_id: Arc<str>, reply: RpcReplyPort<Result<ActorRef<RoomSetMsg>, RegistryError>> },
     /// A device was registered while the hub runs (already in the catalogue): its card appears
     /// offline at once, and a parent's set actor starts. Replies when done.
     Registered { device_id: Arc<str>, reply: RpcReplyPort<()> },
@@ -160,6 +162,19 @@ impl Actor for DeviceRegistry {
                     state.snapshots.entry(device_id).or_default().save(snapshot);
                 }
                 let _ = reply.send(());
+            }
+            RegistryMsg::ResolveSet { device_id, reply } => {
+                if !state.sets.contains_key(&device_id)
+                    && let Some(device) = state.args.catalog.get(&device_id)
+                    && !device.members.is_empty()
+                {
+                    state.spawn_set(&myself, device).await?;
+                }
+                let result = match state.sets.get(&device_id) {
+                    Some(slot) => Ok(slot.actor.clone()),
+                    None => Err(RegistryError::UnknownDevice),
+                };
+                let _ = reply.send(result);
             }
             RegistryMsg::Registered { device_id, reply } => {
                 if let Some(device) = state.args.catalog.get(&device_id) {

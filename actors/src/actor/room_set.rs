@@ -6,7 +6,7 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use ractor::{Actor, ActorProcessingErr, ActorRef};
+use ractor::{Actor, ActorProcessingErr, ActorRef, RpcReplyPort};
 
 use super::TimerSlot;
 use super::publish::publish_status;
@@ -27,6 +27,8 @@ pub enum RoomSetMsg {
     Member { index: usize, status: DeviceStatus, presence: Presence },
     /// A machine deadline may be due.
     Tick,
+    /// Whether a live stream may start on the set (the horse: both sides functional).
+    CanStream(RpcReplyPort<bool>),
 }
 
 /// What a set actor starts from.
@@ -74,6 +76,10 @@ impl Actor for RoomSetActor {
             RoomSetMsg::Tick => {
                 state.timer.fired();
                 state.machine.handle_timeout(now);
+            }
+            RoomSetMsg::CanStream(reply) => {
+                let _ = reply.send(state.machine.can_stream());
+                return Ok(());
             }
         }
         while let Some(status) = state.machine.poll_output() {

@@ -9,12 +9,14 @@ use ractor::{Actor, ActorProcessingErr, ActorRef, RpcReplyPort, SupervisionEvent
 
 use super::mat::MatMsg;
 use super::registry::{MatHandle, RegistryMsg};
+use super::room_set::RoomSetMsg;
 use crate::browser::{ClientEvent, StreamingRemainingEvent, encode_event, error_event, events};
 use crate::catalog::Catalog;
 use crate::fanout::{Bus, CloseReason, Outbox, SessionId, Viewer};
 use mat_core::machine::alarm::AlarmId;
 use mat_core::machine::capture::{CaptureKind, CaptureOrigin, CaptureRequest};
 use mat_core::machine::streaming::StreamRefusal;
+use mat_protocol::device_type::DeviceType;
 
 /// How long a session waits for the registry or a device actor.
 pub const CALL_TIMEOUT: Duration = Duration::from_secs(2);
@@ -90,8 +92,17 @@ impl SessionArgs {
                 let Some(device) = self.catalog.get_in_company(&device_id, &self.company_id) else {
                     return self.send_error("deviceNotFound", "no such device in your company");
                 };
-                match self.start_streaming(device.id.clone(), seconds).await {
+                let started = if device.members.is_empty() {
+                    self.start_streaming(device.id.clone(), seconds).await
+                } else {
+                    let every_member = device.device_type == DeviceType::SensingHorse;
+                    self.start_set_streaming(&device.id, &device.members, every_member, seconds).await
+                };
+                match started {
                     Ok(()) => {}
+                    Err(StreamFailure::Refused(StreamRefusal::NotFunctional)) if !device.members.is_empty() => {
+                        self.send_error(SETS_SENSORS_OFFLINE, "every sensor the set streams from must be connected")
+                    }
                     Err(StreamFailure::Refused(StreamRefusal::NotFunctional)) => {
                         self.send_error("connectDevice", "the device is not connected")
                     }
@@ -100,8 +111,14 @@ impl SessionArgs {
                 }
             }
             ClientEvent::StreamingRemaining { device_id } => {
-                let Some(handle) = self.device_actor(&device_id).await else { return };
-                if let Some(seconds) = self.call(&handle, MatMsg::StreamingRemaining).await {
+                let members = self.catalog.get_in_company(&device_id, &self.company_id).map(|d| d.members.clone()).unwrap_or_default();
+                let remaining = if members.is_empty() {
+                    let Some(handle) = self.device_actor(&device_id).await else { return };
+                    self.call(&handle, MatMsg::StreamingRemaining).await
+                } else {
+                    self.set_streaming_remaining(&members).await
+                };
+                if let Some(seconds) = remaining {
                     self.outbox.push_control(encode_event(events::STREAMING_REMAINING, StreamingRemainingEvent { device_id, seconds }));
                 }
             }
@@ -188,6 +205,57 @@ impl SessionArgs {
         let handle = answered(resolved)?.map_err(|e| StreamFailure::Unavailable(e.to_string()))?;
         let started = handle.actor.call(|reply| MatMsg::StartStreaming { seconds, reply }, Some(CALL_TIMEOUT)).await;
         answered(started)?.map_err(StreamFailure::Refused)
+    }
+}
+
+/// The refusal of a live stream on a set (the Sensing Horse) whose sensors are not all connected
+/// (spec §4: the horse streams only with both sides functional).
+pub const SETS_SENSORS_OFFLINE: &str = "horseSidesOffline";
+
+impl SessionArgs {
+    /// A live stream on a parent device is a stream on each of its members, started only when the
+    /// set may stream (`DeviceSet::can_stream`: both horse sides functional; a room set any
+    /// member). On a horse (`every_member`) a side that still refuses (it went offline meanwhile)
+    /// stops the sides already started; a room set streams the members that are connected.
+    async fn start_set_streaming(
+        &self,
+        parent: &Arc<str>,
+        members: &[Arc<str>],
+        every_member: bool,
+        seconds: u32,
+    ) -> Result<(), StreamFailure> {
+        if seconds > 0 {
+            let device_id = parent.clone();
+            let set = self.registry.call(|reply| RegistryMsg::ResolveSet { device_id, reply }, Some(CALL_TIMEOUT)).await;
+            let set = answered(set)?.map_err(|e| StreamFailure::Unavailable(e.to_string()))?;
+            if !answered(set.call(RoomSetMsg::CanStream, Some(CALL_TIMEOUT)).await)? {
+                return Err(StreamFailure::Refused(StreamRefusal::NotFunctional));
+            }
+        }
+        for (i, member) in members.iter().enumerate() {
+            match self.start_streaming(member.clone(), seconds).await {
+                Ok(()) => {}
+                Err(StreamFailure::Refused(StreamRefusal::NotFunctional)) if !every_member => {}
+                Err(failure) => {
+                    for started in &members[..i] {
+                        let _ = self.start_streaming(started.clone(), 0).await;
+                    }
+                    return Err(failure);
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Whole seconds left of a set's stream: the shortest of its members' (they stream together).
+    async fn set_streaming_remaining(&self, members: &[Arc<str>]) -> Option<u32> {
+        let mut shortest: Option<u32> = None;
+        for member in members {
+            let handle = self.device_actor(member).await?;
+            let seconds = self.call(&handle, MatMsg::StreamingRemaining).await?;
+            shortest = Some(shortest.map_or(seconds, |s| s.min(seconds)));
+        }
+        shortest
     }
 }
 

@@ -1463,6 +1463,12 @@ export interface components {
             pressureUnitsPerCell: number | null;
             /** @description Presence is the room-set rule (latest reading above 200), not the map check. */
             readingPresence: boolean;
+            /**
+             * @description Whether its PDF dialog offers the real-scale A3/A4 print: the body parts something is made
+             *     to the shape of (feet for orthotics and footwear, a seat's cushion, a saddle's pad), never
+             *     a bed (a whole body at 1:1 is two dozen A3 pages nothing is made from).
+             */
+            realScalePrint: boolean;
             /** @description Whether the repositioning clock runs (tier on the card, interval on the page). */
             repositioningClock: boolean;
             /** @description The route of its page (spec §2); `None` when it has no page (horse sub-devices). */

@@ -31,8 +31,8 @@ export interface ChartSeries {
 export interface LineChartProps {
   /** x values in ms since the epoch. */
   times: number[];
-  /** One array per series, as long as `times`. */
-  values: number[][];
+  /** One array per series, as long as `times`; null where the series has no value (a gap). */
+  values: Array<Array<number | null>>;
   series: ChartSeries[];
   height?: number;
   yRange?: [number, number];

@@ -96,11 +96,19 @@ pub struct RealScaleRequest {
     pub clock: ReportClock,
 }
 
-/// The map at real scale.
+/// The map at real scale; refused (422 `toastErrorRaw.realScaleNotOffered`) for a type the
+/// device-type table gives no real-scale print (beds).
 pub async fn real_scale_pdf(id: String, mut call: Caller) -> Result<warp::reply::Response, ApiError> {
     let request: RealScaleRequest = call.json().await?;
     checked_clock(&request.clock)?;
     let loaded = load(&call, &id).await?;
+    if !loaded.device_type.real_scale_print() {
+        return Err(ApiError::new(
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "toastErrorRaw.realScaleNotOffered",
+            format!("a {} offers no real-scale print", loaded.device_type.name()),
+        ));
+    }
     let file_name = file_name(PdfKind::RealScale(request.layout), &loaded, &request.clock);
     let input = RealScaleInput {
         device_type: loaded.device_type,

@@ -84,8 +84,88 @@ fn wave(t: Duration, period: Duration) -> f32 {
 /// Horizontal centre of each foot as a fraction of the columns.
 pub const FOOT_CENTRES: [f32; 2] = [0.3, 0.7];
 
-/// Draws the feet for `step` at absolute scenario time `t`.
-pub(crate) fn draw(canvas: &mut Canvas, script: &FeetScript, step: &Step<FeetPhase>, t: Duration) {
+/// Length of the simulated adult foot, heel to toe tip (cm).
+pub const FOOT_LENGTH_CM: f32 = 26.0;
+
+/// Cell pitch of a plate whose device type gives none (cm): the podology plates' 2 cm.
+pub const DEFAULT_PLATE_PITCH_CM: f32 = 2.0;
+
+/// How hard each part of one foot presses, in the device's steps at the part's centre (0: off).
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct FootLoads {
+    pub heel: f32,
+    /// The lateral band joining heel and forefoot (the arch leaves the medial side empty).
+    pub midfoot: f32,
+    pub metatarsals: f32,
+    pub hallux: f32,
+    pub toes: f32,
+}
+
+impl FootLoads {
+    /// A foot standing flat: heel and metatarsal heads carry most, the lateral band little.
+    pub const STANDING: FootLoads = FootLoads { heel: 210.0, midfoot: 80.0, metatarsals: 185.0, hallux: 140.0, toes: 90.0 };
+
+    /// Every part times `k`.
+    pub fn scaled(self, k: f32) -> FootLoads {
+        FootLoads {
+            heel: self.heel * k,
+            midfoot: self.midfoot * k,
+            metatarsals: self.metatarsals * k,
+            hallux: self.hallux * k,
+            toes: self.toes * k,
+        }
+    }
+}
+
+/// Where a foot is drawn: the rear edge of its heel (row coordinate; the toes point to row 0),
+/// the column of its long axis, which side it is (−1 left, +1 right: lateral is outward) and the
+/// plate's cells per cm.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct FootPlacement {
+    pub heel_row: f32,
+    pub axis_col: f32,
+    pub outward: f32,
+    pub cells_per_cm: f32,
+}
+
+/// Draws one adult bare foot (26 cm long, forefoot 9.6 cm wide, heel 6.4 cm) as five pressed parts
+/// laid out in cm from the back of the heel: heel, lateral midfoot band (no medial arch contact),
+/// metatarsal heads, hallux and lesser toes. A plate's sensor reads the pressure over its whole
+/// cell, so a part touches every cell it overlaps: each semi-axis is widened by half a cell.
+pub fn draw_foot(canvas: &mut Canvas, at: FootPlacement, loads: FootLoads) {
+    let k = at.cells_per_cm;
+    let half_cell = 0.5;
+    // (cm forward of the heel's back, cm outward of the axis, semi-axis along, across, load)
+    let parts = [
+        (4.2, 0.0, 3.8, 3.2, loads.heel),
+        (11.0, 2.4, 4.8, 1.6, loads.midfoot),
+        (18.3, 0.4, 2.6, 4.8, loads.metatarsals),
+        (23.4, -2.6, 1.9, 1.6, loads.hallux),
+        (22.6, 2.0, 1.4, 2.4, loads.toes),
+    ];
+    for (forward, out, along, across, peak) in parts {
+        if peak <= 0.0 {
+            continue;
+        }
+        canvas.splat(&Blob {
+            y: at.heel_row - forward * k,
+            x: at.axis_col + at.outward * out * k,
+            ry: along * k + half_cell,
+            rx: across * k + half_cell,
+            peak,
+        });
+    }
+}
+
+/// Cells per cm for feet on a `rows`-row plate of `pitch_cm` cells: the plate's own, unless an
+/// adult foot would not fit in 80 % of its rows (a small plate then shows a smaller foot).
+pub fn cells_per_cm(rows: usize, pitch_cm: f32) -> f32 {
+    let own = 1.0 / pitch_cm.max(0.1);
+    own.min(0.8 * rows as f32 / FOOT_LENGTH_CM)
+}
+
+/// Draws the feet for `step` at absolute scenario time `t` on a plate of `pitch_cm` cells.
+pub(crate) fn draw(canvas: &mut Canvas, script: &FeetScript, step: &Step<FeetPhase>, t: Duration, pitch_cm: f32) {
     let f = step.fraction;
     // Loads of the left and right foot (0..1).
     let (left_load, right_load) = match step.phase {
@@ -103,33 +183,23 @@ pub(crate) fn draw(canvas: &mut Canvas, script: &FeetScript, step: &Step<FeetPha
     );
     let rows = canvas.rows() as f32;
     let cols = canvas.cols() as f32;
-    let heel = 1.0 - 0.3 * forward;
-    let fore = 1.0 + 0.3 * forward;
-    let drift = 0.01 * forward * rows;
-    // Plates smaller than 48 cells have coarser sensors: inflate the patches so a foot still
-    // presses as many sensors as a real one would (×1.5 on 24×24).
-    let coarse = (48.0 / rows.min(cols)).clamp(1.0, 3.0).powf(0.6);
+    let k = cells_per_cm(canvas.rows(), pitch_cm);
+    // The feet stand in the middle of the plate, swaying a few mm forward and back.
+    let heel_row = 0.5 * rows + 0.5 * FOOT_LENGTH_CM * k - 0.3 * forward * k;
+    let (heel, fore) = (1.0 - 0.3 * forward, 1.0 + 0.3 * forward);
     for (centre, weight, outward) in [(FOOT_CENTRES[0], left_weight, -1.0f32), (FOOT_CENTRES[1], right_weight, 1.0)] {
         if weight <= 0.0 {
             continue;
         }
-        let x = centre * cols;
-        let dx = |fraction: f32| x + outward * fraction * cols;
-        let blobs = [
-            // Heel.
-            Blob { y: 0.71 * rows - drift, x: dx(0.0), ry: 0.075 * rows, rx: 0.055 * cols, peak: 210.0 * heel },
-            // Lateral midfoot band joining heel and forefoot.
-            Blob { y: 0.55 * rows - drift, x: dx(0.025), ry: 0.12 * rows, rx: 0.035 * cols, peak: 95.0 },
-            // Metatarsal heads.
-            Blob { y: 0.38 * rows - drift, x: dx(0.005), ry: 0.06 * rows, rx: 0.075 * cols, peak: 185.0 * fore },
-            // Hallux.
-            Blob { y: 0.27 * rows - drift, x: dx(-0.035), ry: 0.035 * rows, rx: 0.03 * cols, peak: 140.0 * fore },
-            // Lesser toes.
-            Blob { y: 0.285 * rows - drift, x: dx(0.035), ry: 0.03 * rows, rx: 0.04 * cols, peak: 90.0 * fore },
-        ];
-        for blob in &blobs {
-            canvas.splat(&Blob { peak: blob.peak * weight, ry: blob.ry * coarse, rx: blob.rx * coarse, ..*blob });
-        }
+        let s = FootLoads::STANDING;
+        let loads = FootLoads {
+            heel: s.heel * heel,
+            midfoot: s.midfoot,
+            metatarsals: s.metatarsals * fore,
+            hallux: s.hallux * fore,
+            toes: s.toes * fore,
+        };
+        draw_foot(canvas, FootPlacement { heel_row, axis_col: centre * cols, outward, cells_per_cm: k }, loads.scaled(weight));
     }
 }
 
@@ -154,7 +224,7 @@ mod tests {
         let t = Duration::from_millis(10_800);
         let step = script.script().at(t).expect("step");
         let mut canvas = Canvas::new(48, 48);
-        draw(&mut canvas, &script, &step, t);
+        draw(&mut canvas, &script, &step, t, DEFAULT_PLATE_PITCH_CM);
         let v = canvas.values();
         let left: f32 = (0..48).flat_map(|r| (0..24).map(move |c| r * 48 + c)).map(|i| v[i]).sum();
         let right: f32 = (0..48).flat_map(|r| (24..48).map(move |c| r * 48 + c)).map(|i| v[i]).sum();

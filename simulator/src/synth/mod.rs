@@ -10,8 +10,10 @@ mod force;
 pub mod negatives;
 #[cfg(test)]
 pub(crate) mod presence_rule;
+mod saddle;
 mod script;
 mod seat;
+mod walk;
 
 use std::f32::consts::TAU;
 use std::sync::Arc;
@@ -25,10 +27,12 @@ use rand::{Rng, SeedableRng};
 
 pub use bed::{BedPhase, BedScript, LyingPose, lying_body};
 pub use canvas::{Blob, Canvas, decode_cells};
-pub use feet::{FOOT_CENTRES, FeetPhase, FeetScript};
+pub use feet::{DEFAULT_PLATE_PITCH_CM, FOOT_CENTRES, FOOT_LENGTH_CM, FeetPhase, FeetScript, FootLoads, FootPlacement, draw_foot};
 pub use force::{FORCE_MAX, PresencePhase, PresenceScript, room_set_scripts};
+pub use saddle::{SaddlePhase, SaddleScript, SaddleSide};
 pub use script::{Script, Step, lerp, smoothstep};
 pub use seat::{SeatPhase, SeatScript};
+pub use walk::{Walk, WalkScript};
 
 /// What happens on a simulated mat.
 #[derive(Debug, Clone, PartialEq)]
@@ -40,6 +44,8 @@ pub enum Scenario {
     SeatedPerson(SeatScript),
     /// Two feet standing and swaying, stepping off now and then.
     StandingFeet(FeetScript),
+    /// One side of a Sensing Horse's saddle under a rider who mounts, rides and dismounts.
+    Saddle(SaddleScript, SaddleSide),
     /// Force channels (Force Mat, room-set sensors): a person arriving and leaving.
     ForceChannels(PresenceScript),
     /// Nobody, ever: sensor noise only.
@@ -89,7 +95,7 @@ impl Replay {
 
 impl Scenario {
     /// Every scenario name accepted by [`Scenario::from_name`].
-    pub const NAMES: [&'static str; 5] = ["bed", "seated", "feet", "force", "empty"];
+    pub const NAMES: [&'static str; 6] = ["bed", "seated", "feet", "saddle", "force", "empty"];
 
     /// The scenario with default durations for a short name (`bed`, `seated`, `feet`, `force`,
     /// `empty`).
@@ -98,6 +104,7 @@ impl Scenario {
             "bed" | "bed-occupant" | "bedoccupant" => Scenario::BedOccupant(BedScript::default()),
             "seated" | "seat" | "seated-person" | "seatedperson" => Scenario::SeatedPerson(SeatScript::default()),
             "feet" | "standing" | "standing-feet" | "standingfeet" => Scenario::StandingFeet(FeetScript::default()),
+            "saddle" | "horse" => Scenario::Saddle(SaddleScript::default(), SaddleSide::Left),
             "force" | "force-channels" | "forcechannels" => Scenario::ForceChannels(PresenceScript::default()),
             "empty" => Scenario::Empty,
             _ => return None,
@@ -110,6 +117,7 @@ impl Scenario {
             Scenario::BedOccupant(_) => "bed",
             Scenario::SeatedPerson(_) => "seated",
             Scenario::StandingFeet(_) => "feet",
+            Scenario::Saddle(..) => "saddle",
             Scenario::ForceChannels(_) => "force",
             Scenario::Empty => "empty",
             Scenario::Replay(_) => "replay",
@@ -122,6 +130,7 @@ impl Scenario {
             Scenario::BedOccupant(s) => s.script().cycle(),
             Scenario::SeatedPerson(s) => s.script().cycle(),
             Scenario::StandingFeet(s) => s.script().cycle(),
+            Scenario::Saddle(s, _) => s.script().cycle(),
             Scenario::ForceChannels(s) => s.script().cycle(),
             Scenario::Empty => Duration::ZERO,
             Scenario::Replay(r) => r.script.cycle(),
@@ -134,6 +143,7 @@ impl Scenario {
             Scenario::BedOccupant(s) => s.script().at(t).map(|x| ScenarioPhase::Bed(x.phase)),
             Scenario::SeatedPerson(s) => s.script().at(t).map(|x| ScenarioPhase::Seat(x.phase)),
             Scenario::StandingFeet(s) => s.script().at(t).map(|x| ScenarioPhase::Feet(x.phase)),
+            Scenario::Saddle(s, _) => s.script().at(t).map(|x| ScenarioPhase::Saddle(x.phase)),
             Scenario::ForceChannels(s) => s.at(t).map(|x| ScenarioPhase::Force(x.phase)),
             Scenario::Empty => None,
             Scenario::Replay(r) => Some(ScenarioPhase::Replay { occupied: r.at(t).occupied }),
@@ -151,6 +161,8 @@ pub enum ScenarioPhase {
     Seat(SeatPhase),
     /// A phase of [`Scenario::StandingFeet`].
     Feet(FeetPhase),
+    /// A phase of [`Scenario::Saddle`].
+    Saddle(SaddlePhase),
     /// A phase of [`Scenario::ForceChannels`].
     Force(PresencePhase),
     /// [`Scenario::Empty`].
@@ -169,6 +181,7 @@ impl ScenarioPhase {
             ScenarioPhase::Bed(p) => p.occupied(),
             ScenarioPhase::Seat(p) => p.occupied(),
             ScenarioPhase::Feet(p) => p.occupied(),
+            ScenarioPhase::Saddle(p) => p.occupied(),
             ScenarioPhase::Force(p) => p.occupied(),
             ScenarioPhase::Empty => false,
             ScenarioPhase::Replay { occupied } => occupied,
@@ -182,6 +195,7 @@ impl ScenarioPhase {
             ScenarioPhase::Bed(BedPhase::Empty)
                 | ScenarioPhase::Seat(SeatPhase::Empty)
                 | ScenarioPhase::Feet(FeetPhase::Empty)
+                | ScenarioPhase::Saddle(SaddlePhase::Empty)
                 | ScenarioPhase::Force(PresencePhase::Away)
                 | ScenarioPhase::Empty
                 | ScenarioPhase::Replay { occupied: false }
@@ -212,6 +226,10 @@ pub struct MapSynth {
     /// Each cell's idle level in steps, added to every pressure map (other makes of mat idle a
     /// few steps above zero); empty: none.
     idle: Vec<f32>,
+    /// Distance between cell centres (cm), for the feet drawn in cm.
+    pitch_cm: f32,
+    /// The walk across the plate in progress, if any ([`MapSynth::begin_walk`]).
+    walk: Option<Walk>,
 }
 
 impl MapSynth {
@@ -228,6 +246,8 @@ impl MapSynth {
             jitter: Vec::new(),
             step_mmhg: BED_CELL_MMHG as f32,
             idle: Vec::new(),
+            pitch_cm: DEFAULT_PLATE_PITCH_CM,
+            walk: None,
         }
     }
 
@@ -256,6 +276,7 @@ impl MapSynth {
     /// active floor.
     pub fn for_device_type(mut self, device: DeviceType) -> Self {
         self.step_mmhg = units_to_mmhg(units_per_cell(device)) as f32;
+        self.pitch_cm = device.cell_pitch_cm().unwrap_or(DEFAULT_PLATE_PITCH_CM);
         self
     }
 
@@ -263,6 +284,28 @@ impl MapSynth {
     /// calibrated pressure step, 5 of the old count; `mat_core::analysis::units::active_floor`).
     fn baseline(&self) -> u8 {
         if self.step_mmhg >= BED_CELL_MMHG as f32 { BED_BASELINE } else { COUNT_BASELINE }
+    }
+
+    /// The patient standing by the plate walks across it for `lasts` from scenario time `began`
+    /// (a dynamic capture: [`MapSynth::walks_for_stream`]), then the standing script goes on.
+    /// Only a plate's standing feet walk; other scenarios ignore it.
+    pub fn begin_walk(&mut self, began: Duration, lasts: Duration) {
+        if matches!(self.scenario, Scenario::StandingFeet(_)) {
+            self.walk = Some(Walk { began, lasts, script: WalkScript::default() });
+        }
+    }
+
+    /// Whether a stream of `seconds` asked of a plate is a dynamic capture, which the simulated
+    /// patient answers by walking across it: the hub streams a capture for exactly its length, and
+    /// the dynamic lengths (15, 30, 45, 60 s) are neither the balance test's 5 s nor a live
+    /// view's 180 + 5 s (docs/decisions.md, issue 21 "The demo plate walks").
+    pub fn walks_for_stream(&self, seconds: u32) -> bool {
+        matches!(self.scenario, Scenario::StandingFeet(_)) && mat_core::machine::capture::DYNAMIC_DURATIONS.contains(&seconds)
+    }
+
+    /// The walk in progress or last begun.
+    pub fn walk(&self) -> Option<&Walk> {
+        self.walk.as_ref()
     }
 
     /// The scenario being played.
@@ -313,8 +356,19 @@ impl MapSynth {
                 self.canvas.add_mat_noise(&mut self.rng, MAT_NOISE_GAIN, baseline);
             }
             Scenario::StandingFeet(script) => {
+                match &self.walk {
+                    Some(walk) if walk.covers(t) => walk.draw(&mut self.canvas, t, self.pitch_cm),
+                    _ => {
+                        if let Some(step) = script.script().at(t) {
+                            feet::draw(&mut self.canvas, script, &step, t, self.pitch_cm);
+                        }
+                    }
+                }
+                self.canvas.add_mat_noise(&mut self.rng, MAT_NOISE_GAIN, baseline);
+            }
+            Scenario::Saddle(script, side) => {
                 if let Some(step) = script.script().at(t) {
-                    feet::draw(&mut self.canvas, script, &step, t);
+                    saddle::draw(&mut self.canvas, script, &step, t, *side);
                 }
                 self.canvas.add_mat_noise(&mut self.rng, MAT_NOISE_GAIN, baseline);
             }
@@ -418,6 +472,17 @@ mod tests {
             assert!(widest_gap > 5, "gap {widest_gap} at {ms} ms: {active_cols:?}");
             // Two separate feet, each touching both halves' sides of the gap.
             assert!(active_cols.first().is_some_and(|&c| c < 24) && active_cols.last().is_some_and(|&c| c >= 24));
+        }
+    }
+
+    #[test]
+    fn a_rider_in_the_saddle_passes_presence_on_each_side_and_an_empty_saddle_fails() {
+        for side in [SaddleSide::Left, SaddleSide::Right] {
+            for seed in [7, 8] {
+                let (occupied, vacant) =
+                    check_cycle(Scenario::Saddle(SaddleScript::default(), side), 24, 24, seed, Duration::from_millis(900));
+                assert!(occupied > 100 && vacant > 10, "{occupied} {vacant}");
+            }
         }
     }
 

@@ -127,7 +127,7 @@ impl HubSide {
         match self {
             HubSide::Quic { conn, .. } => conn.close(0u32.into(), b"test closes"),
             HubSide::Ws(mut ws) => {
-                let _ = ws.close().await;
+                let _ = ws.close(None).await;
             }
         }
     }

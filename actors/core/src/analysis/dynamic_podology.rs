@@ -9,7 +9,7 @@ use super::feet::{ForefootHeel, split_feet, split_forefoot_heel};
 use super::frame::{Capture, PressureFrame, Region};
 use super::parameters::{NamedParameter, ParameterValue};
 use super::playback::playback_len;
-use super::units::round_to;
+use super::units::{ACTIVE_THRESHOLD, round_to};
 
 /// Spec §3: a podiatry record needs at least 14 series.
 pub const DYNAMIC_SERIES_COUNT: usize = 14;
@@ -126,6 +126,8 @@ pub struct Rockers {
 /// Analyses a walk over the plate. The feet and each foot's forefoot/heel are found on the
 /// capture's peak map (every cell at its highest), so one region per foot holds all its frames.
 pub fn dynamic_podology(capture: &Capture) -> Result<DynamicResult, AnalysisError> {
+    let cleaned = contact_only(capture)?;
+    let capture = &cleaned;
     let peak = capture.peak_map();
     let split = split_feet(&peak).ok_or(AnalysisError::NoPressure)?;
     let left = foot_series(capture, &peak, &split.left);
@@ -152,6 +154,36 @@ pub fn dynamic_podology(capture: &Capture) -> Result<DynamicResult, AnalysisErro
         duration_s: capture.duration_s(),
         playback_frames: playback_len(capture),
     })
+}
+
+/// The capture with only the cells a foot touches: every cell under the active floor and every
+/// active cell without an active 4-neighbour in its frame set to 0. A foot touches a plate with a
+/// patch of cells, never one alone; a lone active cell is a sensor's spike. Left in, spikes over a
+/// whole walk light cells all over the peak map, so the feet's extents (and their forefoot/heel
+/// split) and the stances (a spike under a lifted foot is a "contact") are wrong; and the idle
+/// level under the floor, spread over a foot's whole half of the plate, pulls its centre of
+/// pressure towards the middle of that half.
+fn contact_only(capture: &Capture) -> Result<Capture, AnalysisError> {
+    let mut cleaned = Capture::new(capture.device_type(), capture.rows(), capture.cols());
+    for timed in capture.frames() {
+        let frame = &timed.frame;
+        let (rows, cols) = (frame.rows() as usize, frame.cols() as usize);
+        let active = |r: usize, c: usize| frame.value(r, c) >= ACTIVE_THRESHOLD;
+        let mut cells = frame.cells().to_vec();
+        for r in 0..rows {
+            for c in 0..cols {
+                let neighbour = (r > 0 && active(r - 1, c))
+                    || (r + 1 < rows && active(r + 1, c))
+                    || (c > 0 && active(r, c - 1))
+                    || (c + 1 < cols && active(r, c + 1));
+                if !active(r, c) || !neighbour {
+                    cells[r * cols + c] = 0;
+                }
+            }
+        }
+        cleaned.push(timed.timestamp_ms, PressureFrame::new(frame.rows(), frame.cols(), cells)?)?;
+    }
+    Ok(cleaned)
 }
 
 #[derive(Default)]
@@ -347,6 +379,40 @@ mod tests {
             c.push(100 + i as u64 * 100, frame(l, r)).unwrap();
         }
         c
+    }
+
+    #[test]
+    fn lone_sensor_spikes_neither_stretch_the_feet_nor_make_steps() {
+        // The same walk with a lone spike in most frames: in front of both feet (the peak map's
+        // first row), behind them, and under each foot while it is lifted.
+        let clean = walk();
+        let spikes = [(0, 4), (23, 16), (2, 5), (20, 17), (8, 4), (8, 16), (1, 20), (22, 3), (6, 5), (6, 17), (0, 15), (23, 6), (10, 10)];
+        let mut noisy = Capture::new(DeviceType::PodologyIoT, 24, 24);
+        for (timed, (r, c)) in clean.frames().iter().zip(spikes) {
+            let mut cells = timed.frame.cells().to_vec();
+            if cells[r * 24 + c] == 0 {
+                cells[r * 24 + c] = 12;
+            }
+            noisy.push(timed.timestamp_ms, PressureFrame::new(24, 24, cells).unwrap()).unwrap();
+        }
+        let (a, b) = (dynamic_podology(&clean).unwrap(), dynamic_podology(&noisy).unwrap());
+        assert_eq!((a.left, a.right), (b.left, b.right));
+    }
+
+    #[test]
+    fn the_idle_level_under_the_floor_does_not_pull_a_foots_centre_of_pressure() {
+        // The same walk with 3 units (under the floor of 5) on every cell nobody touches.
+        let clean = walk();
+        let mut idle = Capture::new(DeviceType::PodologyIoT, 24, 24);
+        for timed in clean.frames() {
+            let cells = timed.frame.cells().iter().map(|&v| if v == 0 { 3 } else { v }).collect();
+            idle.push(timed.timestamp_ms, PressureFrame::new(24, 24, cells).unwrap()).unwrap();
+        }
+        let (a, b) = (dynamic_podology(&clean).unwrap(), dynamic_podology(&idle).unwrap());
+        for name in ["leftCenterOfPressureX", "leftCenterOfPressureY", "rightCenterOfPressureX", "rightCenterOfPressureY"] {
+            let of = |r: &DynamicResult| r.additional_parameters.iter().find(|p| p.name == name).map(|p| p.value.clone());
+            assert_eq!(of(&a), of(&b), "{name}");
+        }
     }
 
     #[test]

@@ -308,7 +308,10 @@ mod tests {
         a[1] = 40; // (x 1, y 0)
         a[12 + 1] = 60; // (x 1, y 1)
         let mut b = a.clone();
-        b[10] = 100; // right foot (x 10, y 0)
+        // The right foot (x 10, y 0 and 1): a foot presses a patch of cells, never one alone (the
+        // gait engine reads a lone active cell as a sensor's spike).
+        b[10] = 100;
+        b[12 + 10] = 100;
         c.push(LEAP_DAY_MS as u64, PressureFrame::new(2, 12, a).unwrap()).unwrap();
         c.push(LEAP_DAY_MS as u64 + 250, PressureFrame::new(2, 12, b).unwrap()).unwrap();
         c
@@ -363,12 +366,19 @@ mod tests {
         assert_eq!(f1["timestamp"], 0.25);
         assert_eq!(
             f1["pressurePoints"],
-            serde_json::json!([{"x": 1, "y": 0, "pressure": 40}, {"x": 10, "y": 0, "pressure": 100}, {"x": 1, "y": 1, "pressure": 60}])
+            serde_json::json!([
+                {"x": 1, "y": 0, "pressure": 40},
+                {"x": 10, "y": 0, "pressure": 100},
+                {"x": 1, "y": 1, "pressure": 60},
+                {"x": 10, "y": 1, "pressure": 100}
+            ])
         );
-        // (40 + 100 + 60) / 3 = 66.67; max 100; 3 sensors; CoP x = (40 + 1000 + 60)/200 = 5.5, y = 60/200 = 0.3.
-        assert!((f1["averagePressure"].as_f64().unwrap() - 200.0 / 3.0).abs() < 1e-9);
-        assert_eq!((f1["maxPressure"].as_u64(), f1["activeSensors"].as_u64()), (Some(100), Some(3)));
-        assert_eq!(f1["centerOfPressure"], serde_json::json!({"x": 5.5, "y": 0.3}));
+        // (40 + 100 + 60 + 100) / 4 = 75; max 100; 4 sensors; CoP x = (40 + 1000 + 60 + 1000)/300 = 7,
+        // y = (60 + 100)/300 = 0.533….
+        assert!((f1["averagePressure"].as_f64().unwrap() - 75.0).abs() < 1e-9);
+        assert_eq!((f1["maxPressure"].as_u64(), f1["activeSensors"].as_u64()), (Some(100), Some(4)));
+        assert!((f1["centerOfPressure"]["x"].as_f64().unwrap() - 7.0).abs() < 1e-9);
+        assert!((f1["centerOfPressure"]["y"].as_f64().unwrap() - 160.0 / 300.0).abs() < 1e-9);
         // The left foot is down in both frames, the right in the second only.
         assert_eq!(json["leftFoot"]["timestamps"], serde_json::json!([0.0, 0.25]));
         assert_eq!(json["rightFoot"]["timestamps"], serde_json::json!([0.25]));

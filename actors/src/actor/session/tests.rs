@@ -107,3 +107,101 @@ async fn capture_requests_are_refused_with_the_spec_keys_and_announced_when_acce
     assert_eq!(errors, vec!["onGoing", "failedToBeAttended"]);
     registry.stop(None);
 }
+
+/// A Sensing Horse (parent `horse`, sides `left` and `right`) in company c1.
+fn horse_catalog() -> Arc<Catalog> {
+    let info = |id: &str, device_type, parent: Option<(Arc<str>, usize)>, members: Vec<Arc<str>>| DeviceInfo {
+        id: id.into(),
+        serial: format!("SN-{id}"),
+        company_id: "c1".into(),
+        device_type,
+        name: id.into(),
+        parent,
+        members,
+        secret_hash: String::new(),
+        functional: false,
+        patient_status: PatientStatus::Correct,
+    };
+    Catalog::new([
+        info("horse", DeviceType::SensingHorse, None, vec!["left".into(), "right".into()]),
+        info("left", DeviceType::SensingHorseSubdevice, Some(("horse".into(), 0)), Vec::new()),
+        info("right", DeviceType::SensingHorseSubdevice, Some(("horse".into(), 1)), Vec::new()),
+    ])
+}
+
+/// Every `Stream` command a side's link received.
+fn stream_commands(rx: &mut tokio::sync::mpsc::Receiver<mat_protocol::HubMessage>) -> Vec<u32> {
+    std::iter::from_fn(|| rx.try_recv().ok())
+        .filter_map(|m| match m {
+            mat_protocol::HubMessage::Command(c) => match c.command {
+                mat_protocol::Command::Stream { seconds } => Some(seconds),
+                _ => None,
+            },
+            _ => None,
+        })
+        .collect()
+}
+
+#[tokio::test]
+async fn the_horse_streams_both_sides_or_says_a_side_is_offline() {
+    let catalog = horse_catalog();
+    let bus = Bus::new();
+    let metrics = Arc::new(HubMetrics::default());
+    let registry_args = RegistryArgs {
+        catalog: catalog.clone(),
+        bus: bus.clone(),
+        board: crate::live_board::LiveBoard::new(),
+        writer: None,
+        metrics: metrics.clone(),
+        absence_delay: Duration::from_secs(30),
+        repositioning_time_scale: 1,
+    };
+    let (registry, _) = Actor::spawn(None, DeviceRegistry, registry_args).await.expect("registry");
+    let outbox = Outbox::new(metrics);
+    let args = SessionArgs {
+        id: 1,
+        user_id: "u1".into(),
+        company_id: "c1".into(),
+        outbox: outbox.clone(),
+        bus,
+        catalog,
+        registry: registry.clone(),
+    };
+    let (session, _) = Actor::spawn(None, SessionActor, args).await.expect("session");
+    let connect = |id: &'static str, connection: u64| {
+        let registry = registry.clone();
+        async move {
+            let (link, rx) = DeviceLink::new(connection);
+            let connected =
+                registry.call(|reply| RegistryMsg::Connect { device_id: id.into(), link, reply }, None).await.expect("answered");
+            let ractor::rpc::CallResult::Success(Ok(side)) = connected else { panic!("{id} not connected") };
+            let frame = FrameIn { seq: 1, device_time_ms: 0, rows: 24, cols: 24, format: CellFormat::U8, cells: vec![40; 24 * 24] };
+            side.actor.cast(MatMsg::Frame(frame)).expect("frame");
+            rx
+        }
+    };
+    let start = ClientEvent::StartStreaming { device_id: "horse".into(), seconds: 180 };
+
+    // Only the left side is connected: refused, and the left side is not streamed alone.
+    let mut left = connect("left", 1).await;
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    send(&session, start.clone()).await;
+    assert_eq!(received(&outbox), vec![("error".to_owned(), SETS_SENSORS_OFFLINE.to_owned())]);
+    assert_eq!(stream_commands(&mut left), Vec::<u32>::new());
+
+    // Both sides: each is streamed (180 s + the hub's 5), and the horse's remaining time is theirs.
+    let mut right = connect("right", 2).await;
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    send(&session, start).await;
+    send(&session, ClientEvent::StreamingRemaining { device_id: "horse".into() }).await;
+    let out = received(&outbox);
+    assert!(out.iter().all(|(event, _)| event != "error"), "{out:?}");
+    assert!(out.iter().any(|(event, _)| event == "streamingRemaining"), "{out:?}");
+    assert_eq!(stream_commands(&mut left), vec![185]);
+    assert_eq!(stream_commands(&mut right), vec![185]);
+
+    // Stopping the horse stops both sides.
+    send(&session, ClientEvent::StartStreaming { device_id: "horse".into(), seconds: 0 }).await;
+    assert_eq!((stream_commands(&mut left), stream_commands(&mut right)), (vec![0], vec![0]));
+    registry.stop(None);
+}

@@ -9,6 +9,8 @@ import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { oidOf, type UserDevice } from '../../lib/api';
 import { analysesVersionAtom, selectedPatientAtom } from '../../lib/clinicalContext';
+import { useDeviceType } from '../../lib/deviceTypes';
+import { deviceInfoFamily } from '../../lib/devicesStore';
 import { DeleteConfirm } from './DeleteConfirm';
 import { HistoryCard, type CardAction } from './HistoryCard';
 import { NotesModal } from './NotesModal';
@@ -61,6 +63,9 @@ export function AnalysisArea({ device, pdfReports, createRenderer }: AnalysisAre
   const filtered = filterByPatient && patientId !== null;
   const analyses = history.page?.analyses ?? [];
   const openId = open ? oidOf(open._id) : null;
+  // A record is printed by its own device's type (issue 21): beds have no real-scale print.
+  const printedDevice = useAtomValue(deviceInfoFamily(dialog?.record.deviceId ?? ''));
+  const printedType = useDeviceType(printedDevice?.deviceType ?? device.deviceType);
 
   return (
     <div className="analysis-area" data-testid="analysis-area">
@@ -141,7 +146,13 @@ export function AnalysisArea({ device, pdfReports, createRenderer }: AnalysisAre
           }}
         />
       ) : null}
-      {dialog?.kind === 'pdf' && pdfReports ? <PdfLayoutModal id={oidOf(dialog.record._id) ?? ''} notes={dialog.record.notes ?? ''} creationSeconds={creationSeconds(dialog.record)} onClose={() => setDialog(null)} /> : null}
+      {dialog?.kind === 'pdf' && pdfReports ? <PdfLayoutModal
+          id={oidOf(dialog.record._id) ?? ''}
+          notes={dialog.record.notes ?? ''}
+          creationSeconds={creationSeconds(dialog.record)}
+          realScale={printedType?.realScalePrint ?? false}
+          onClose={() => setDialog(null)}
+        /> : null}
       {dialog?.kind === 'raw' ? <RawDataDialog id={oidOf(dialog.record._id) ?? ''} onClose={() => setDialog(null)} /> : null}
     </div>
   );

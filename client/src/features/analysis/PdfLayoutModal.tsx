@@ -1,6 +1,7 @@
 //! The PDF report modal (spec §5): widget list (Main Page always on and locked; Notes locked and
 //! off without notes) and language for the analysis report; real-scale A3 or A4, A4 with the
-//! shoe-size warning, and the print-at-actual-size information. The maps are printed in the user's
+//! shoe-size warning, and the print-at-actual-size information, only where the record's device type
+//! offers it (`realScalePrint`: feet, seats, saddles; never a bed). The maps are printed in the user's
 //! palette (and manual scale). The file is named by the hub.
 
 import { useAtomValue, useStore } from 'jotai';
@@ -19,7 +20,16 @@ export function reportLanguage(lng: string): Language {
   return LANGUAGES.includes(base) ? base : FALLBACK_LANGUAGE;
 }
 
-export function PdfLayoutModal({ id, notes, creationSeconds, onClose }: { id: string; notes: string; creationSeconds: number; onClose: () => void }) {
+export interface PdfLayoutModalProps {
+  id: string;
+  notes: string;
+  creationSeconds: number;
+  /** Whether the record's device type offers the real-scale print (the hub's table). */
+  realScale: boolean;
+  onClose: () => void;
+}
+
+export function PdfLayoutModal({ id, notes, creationSeconds, realScale, onClose }: PdfLayoutModalProps) {
   const { t, i18n } = useTranslation();
   const store = useStore();
   const [widgets, setWidgets] = useState(() => initialWidgets(notes));
@@ -79,6 +89,7 @@ export function PdfLayoutModal({ id, notes, creationSeconds, onClose }: { id: st
           {t('analysis.pdf.download')}
         </button>
       </div>
+      {realScale ? (
       <fieldset className="pdf-real-scale">
         <legend>{t('analysis.pdf.realScale')}</legend>
         {(['A3', 'A4'] as const).map((size) => (
@@ -99,6 +110,7 @@ export function PdfLayoutModal({ id, notes, creationSeconds, onClose }: { id: st
           {t('analysis.pdf.downloadRealScale')}
         </button>
       </fieldset>
+      ) : null}
     </Modal>
   );
 }

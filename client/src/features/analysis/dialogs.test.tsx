@@ -33,9 +33,16 @@ const pdf = (name: string) =>
 const clock = { utcOffsetMinutes: expect.any(Number), timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone };
 
 describe('PDF layout modal', () => {
+  it('a type without the real-scale print (a bed) offers only the report', async () => {
+    await renderAnalysis(<PdfLayoutModal id="a1" notes="" creationSeconds={1_795_305_600} realScale={false} onClose={() => {}} />);
+    expect(screen.getByTestId('pdf-download')).toBeInTheDocument();
+    expect(screen.queryByTestId('pdf-real-scale')).toBeNull();
+    expect(screen.queryByTestId('pdf-paper-A3')).toBeNull();
+  });
+
   it('without notes: main page on and locked, notes off and locked; the request lists the chosen widgets', async () => {
     const hub = stubDownload(() => pdf('ana-lopez_static_2026-11-22_1531.pdf'));
-    await renderAnalysis(<PdfLayoutModal id="a1" notes="" creationSeconds={1_795_305_600} onClose={() => {}} />);
+    await renderAnalysis(<PdfLayoutModal id="a1" notes="" creationSeconds={1_795_305_600} realScale onClose={() => {}} />);
     expect(screen.getByTestId('pdf-widget-mainPage')).toBeChecked();
     expect(screen.getByTestId('pdf-widget-mainPage')).toBeDisabled();
     expect(screen.getByTestId('pdf-widget-notes')).not.toBeChecked();
@@ -55,7 +62,7 @@ describe('PDF layout modal', () => {
     const hub = stubDownload(() => pdf('ana-lopez_static_real-scale-a4_2026-11-22_1531.pdf'));
     const store = createStore();
     store.set(viewOptionsAtom, { ...DEFAULT_VIEW_OPTIONS, mapColorIndex: 2, manualScale: true, manualScaleValue: 300 });
-    await renderAnalysis(<PdfLayoutModal id="a1" notes="heel pain" creationSeconds={1_795_305_600} onClose={() => {}} />, store);
+    await renderAnalysis(<PdfLayoutModal id="a1" notes="heel pain" creationSeconds={1_795_305_600} realScale onClose={() => {}} />, store);
     expect(screen.getByTestId('pdf-widget-notes')).toBeChecked();
     expect(screen.getByTestId('pdf-widget-notes')).toBeEnabled();
     expect(screen.getByTestId('pdf-actual-size')).toBeInTheDocument();

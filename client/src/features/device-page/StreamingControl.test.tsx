@@ -89,6 +89,7 @@ describe('streaming control', () => {
 
   it.each([
     ['connectDevice', 'The device is not connected'],
+    ['horseSidesOffline', 'Live view needs both saddle sides connected'],
     ['onGoing', 'Error: An analysis is already being captured.'],
   ])('a %s refusal shows its toast and no countdown', async (code, text) => {
     const { emit, remaining } = await openPage();

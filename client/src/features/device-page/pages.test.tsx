@@ -144,6 +144,26 @@ describe('horse page', () => {
   });
 });
 
+describe('horse page: contact surface and plot panel', () => {
+  it('shows each side\'s contact surface in cm² (2.5 cm points) and plots both sides on one time axis', async () => {
+    signIn();
+    const horse = { _id: oid('h0'), name: 'Saddle', deviceType: 'Sensing Horse', system: { devices: ['hl', 'hr'] } };
+    const { liveMaps } = await renderApp('/SensingHorse', { state: { device: horse } });
+    act(() => {
+      liveMaps.write(mapFrame('hl', 24, 24, (r, c) => (r === 5 && c < 4 ? 60 : 0)));
+      liveMaps.write(mapFrame('hr', 24, 24, (r, c) => (r === 5 && c < 8 ? 60 : 0)));
+    });
+    const left = within(screen.getByTestId('horse-left')).getByTestId('contact-surface');
+    const right = within(screen.getByTestId('horse-right')).getByTestId('contact-surface');
+    await waitFor(() => expect(left).toHaveAttribute('data-value', '25'));
+    expect(left).toHaveTextContent('25 cm²');
+    await waitFor(() => expect(right).toHaveAttribute('data-value', '50'));
+    expect(within(screen.getByTestId('plot-panel')).getByTestId('surface-chart')).toBeInTheDocument();
+    await waitFor(() => expect(Number(screen.getByTestId('surface-chart').getAttribute('data-points'))).toBeGreaterThan(0), { timeout: 2000 });
+    expect(screen.getByTestId('surface-chart').textContent).toMatch(/Left 25\s?cm², Right 50\s?cm²/);
+  });
+});
+
 describe('rehab page', () => {
   it('plots the live centre of pressure over rings 11, 18 and 25', async () => {
     signIn({ '/api/iotLogs/rh': () => ({ body: [] }) });

@@ -18,7 +18,7 @@ export const STREAM_EXTRA_SECONDS = 5;
 /** How long the page waits for the hub to answer a start before giving up. */
 export const STREAM_ANSWER_TIMEOUT_MS = 10_000;
 /** The hub's refusals of a start, each an i18n key shown as an error toast. */
-export const STREAM_REFUSALS = ['connectDevice', 'onGoing', 'deviceUnavailable', 'deviceNotFound'] as const;
+export const STREAM_REFUSALS = ['connectDevice', 'horseSidesOffline', 'onGoing', 'deviceUnavailable', 'deviceNotFound'] as const;
 
 export const isStreamRefusal = (code: unknown): code is (typeof STREAM_REFUSALS)[number] =>
   typeof code === 'string' && (STREAM_REFUSALS as readonly string[]).includes(code);
