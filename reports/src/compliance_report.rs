@@ -178,8 +178,8 @@ fn table(doc: &mut Document, canvas: &mut PageCanvas, input: &ComplianceReportIn
             {
                 // The share on time as a bar under its figure.
                 let bar_w = column.width - 10.0;
-                canvas.fill_rect(x, y - 3.0, bar_w, 2.5, BAR_TRACK);
-                canvas.fill_rect(x, y - 3.0, bar_w * share.clamp(0.0, 1.0) as f32, 2.5, BAR_GOOD);
+                canvas.fill_rect(x, y - 6.0, bar_w, 2.5, BAR_TRACK);
+                canvas.fill_rect(x, y - 6.0, bar_w * share.clamp(0.0, 1.0) as f32, 2.5, BAR_GOOD);
             }
             doc.text(canvas, x, y, BODY_SIZE, BLACK, &value);
             x += column.width;

@@ -28,12 +28,17 @@ export interface BarChartProps {
   height?: number;
 }
 
+let canvasSupport: boolean | null = null;
+/** Whether this browser can draw on a 2D canvas (without one only the text summary is shown). */
 function canDrawCanvas(): boolean {
-  try {
-    return Boolean(document.createElement('canvas').getContext('2d'));
-  } catch {
-    return false;
+  if (canvasSupport === null) {
+    try {
+      canvasSupport = Boolean(document.createElement('canvas').getContext('2d'));
+    } catch {
+      canvasSupport = false;
+    }
   }
+  return canvasSupport;
 }
 
 export function BarChart({ title, labels, series, unit, yMax, testId, height = 240 }: BarChartProps) {

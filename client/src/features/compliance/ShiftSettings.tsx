@@ -78,7 +78,6 @@ export function ShiftSettings({ settings, onSaved }: { settings: ShiftSettingsJs
               <input
                 type="text"
                 inputMode="numeric"
-                pattern="[0-2][0-9]:[0-5][0-9]"
                 placeholder="07:00"
                 value={value}
                 data-testid="compliance-shift-start"

@@ -60,6 +60,7 @@ async function setup({ admin = false } = {}) {
     '/api/deviceConfCompany': () => ({ body: [] }),
     '/api/wardBoard': () => ({ body: [] }),
     '/api/wardSettings': () => ({ body: { patientInitials: false } }),
+    '/api/companyVariants': () => ({ body: { hideCentreOfPressure: false, fitness: false, seatingLabels: false } }),
     [`/api/compliance/${from}/${to}`]: () => ({ body: answer }),
     [`/api/compliancePdf/${from}/${to}/en`]: () => ({ body: 'PDF' }),
     '/api/complianceSettings': (init) => {
@@ -116,14 +117,18 @@ describe('the turn compliance page', () => {
     const { fetch, from, to } = await setup();
     await waitFor(() => expect(rows()).toHaveLength(4));
     const blobs: Blob[] = [];
-    vi.spyOn(URL, 'createObjectURL').mockImplementation((b) => {
+    const created = vi.fn((b: Blob | MediaSource) => {
       blobs.push(b as Blob);
       return 'blob:x';
     });
-    vi.spyOn(URL, 'revokeObjectURL').mockImplementation(() => {});
+    vi.stubGlobal('URL', Object.assign(URL, { createObjectURL: created, revokeObjectURL: vi.fn() }));
     fireEvent.click(screen.getByTestId('compliance-csv'));
     expect(blobs).toHaveLength(1);
-    const csv = await blobs[0]!.text();
+    const csv = await new Promise<string>((resolve) => {
+      const reader = new FileReader();
+      reader.onload = () => resolve(String(reader.result));
+      reader.readAsText(blobs[0]!);
+    });
     const lines = csv.replace(/^\ufeff/, '').split('\r\n');
     expect(lines[0]).toBe(
       'Unit,Shift,Beds,Turns,Turns on time,On time (%),Alarms,Alarms attended,Time to attend mean (min),Time to attend 90th percentile (min),Bed-days,Alarms per bed-day,Patients,Minutes over the interval per patient'
