@@ -53,7 +53,12 @@ async fn alarm(store: &Store, company: &str, device: &str, key: &str, raised_ms:
 }
 
 fn row<'a>(body: &'a Value, unit: &str, shift: u64) -> &'a Value {
-    body["rows"].as_array().unwrap().iter().find(|r| r["unit"] == unit && r["shift"] == shift).unwrap_or_else(|| panic!("{unit} {shift}: {body}"))
+    body["rows"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["unit"] == unit && r["shift"] == shift)
+        .unwrap_or_else(|| panic!("{unit} {shift}: {body}"))
 }
 
 #[tokio::test]
@@ -98,7 +103,10 @@ async fn figures_are_the_callers_companys_per_unit_and_shift_and_follow_its_sett
     assert_eq!(body["rows"].as_array().unwrap().len(), 6, "two units × three shifts: {body}");
     let north_early = row(&body, "North · 2", 0);
     assert_eq!(north_early["shiftLabel"], "07:00–15:00");
-    assert_eq!((north_early["beds"].as_u64(), north_early["turns"].as_u64(), north_early["turnsOnTime"].as_u64()), (Some(2), Some(4), Some(1)));
+    assert_eq!(
+        (north_early["beds"].as_u64(), north_early["turns"].as_u64(), north_early["turnsOnTime"].as_u64()),
+        (Some(2), Some(4), Some(1))
+    );
     assert_eq!(north_early["onTimeShare"], 0.25);
     assert_eq!((north_early["alarms"].as_u64(), north_early["alarmsAttended"].as_u64()), (Some(3), Some(2)), "{north_early}");
     assert_eq!((north_early["attendMeanSeconds"].as_f64(), north_early["attendP90Seconds"].as_f64()), (Some(180.0), Some(300.0)));
@@ -110,7 +118,10 @@ async fn figures_are_the_callers_companys_per_unit_and_shift_and_follow_its_sett
     let b: Value = request(addr, "GET", path, Some(&staff_b), None).await.json();
     assert_eq!(b["rows"].as_array().unwrap().len(), 3, "{b}");
     let b_early = row(&b, "North · 2", 0);
-    assert_eq!((b_early["beds"].as_u64(), b_early["turns"].as_u64(), b_early["attendMeanSeconds"].as_f64()), (Some(1), Some(1), Some(3600.0)));
+    assert_eq!(
+        (b_early["beds"].as_u64(), b_early["turns"].as_u64(), b_early["attendMeanSeconds"].as_f64()),
+        (Some(1), Some(1), Some(3600.0))
+    );
 
     // Ranges and dates are checked.
     let backwards = request(addr, "GET", "/api/compliance/2026-11-27/2026-11-20", Some(&staff_a), None).await;
@@ -134,9 +145,12 @@ async fn figures_are_the_callers_companys_per_unit_and_shift_and_follow_its_sett
     let madrid = r#"{"shiftStarts": [360, 840, 1320], "timeZone": "Europe/Madrid"}"#;
     let refused = request(addr, "PUT", "/api/complianceSettings", Some(&staff_a), Some(madrid)).await;
     assert_eq!((refused.status, refused.error_code()), (403, "forbidden".to_owned()), "{}", refused.body);
-    let bad_zone = request(addr, "PUT", "/api/complianceSettings", Some(&admin_a), Some(r#"{"shiftStarts": [420], "timeZone": "Mars/Olympus"}"#)).await;
+    let bad_zone =
+        request(addr, "PUT", "/api/complianceSettings", Some(&admin_a), Some(r#"{"shiftStarts": [420], "timeZone": "Mars/Olympus"}"#))
+            .await;
     assert_eq!((bad_zone.status, bad_zone.error_code()), (400, "invalidTimeZone".to_owned()), "{}", bad_zone.body);
-    let bad_shifts = request(addr, "PUT", "/api/complianceSettings", Some(&admin_a), Some(r#"{"shiftStarts": [420, 450], "timeZone": "UTC"}"#)).await;
+    let bad_shifts =
+        request(addr, "PUT", "/api/complianceSettings", Some(&admin_a), Some(r#"{"shiftStarts": [420, 450], "timeZone": "UTC"}"#)).await;
     assert_eq!((bad_shifts.status, bad_shifts.error_code()), (400, "invalidShifts".to_owned()), "{}", bad_shifts.body);
     let set = request(addr, "PUT", "/api/complianceSettings", Some(&admin_a), Some(madrid)).await;
     assert_eq!(set.status, 200, "{}", set.body);
@@ -144,7 +158,12 @@ async fn figures_are_the_callers_companys_per_unit_and_shift_and_follow_its_sett
     assert_eq!(request(addr, "GET", "/api/complianceSettings", Some(&staff_b), None).await.json::<Value>()["timeZone"], "UTC", "B's own");
     let audit = request(addr, "GET", "/api/auditLog/1", Some(&admin_a), None).await.json::<Value>();
     let entry = audit["entries"].as_array().unwrap().iter().find(|e| e["action"] == "company.complianceSettings").cloned();
-    assert!(entry.is_some_and(|e| e["summary"].as_str().unwrap().contains("06:00–14:00") && e["summary"].as_str().unwrap().contains("Europe/Madrid")), "{audit}");
+    assert!(
+        entry.is_some_and(
+            |e| e["summary"].as_str().unwrap().contains("06:00–14:00") && e["summary"].as_str().unwrap().contains("Europe/Madrid")
+        ),
+        "{audit}"
+    );
 
     // In Madrid (UTC+1) the early shift starts at 06:00 local, 05:00 UTC: the East turn at 06:30
     // UTC is in it now, and North's 11:00 UTC turn (12:00 local) too.

@@ -144,8 +144,7 @@ fn cells(input: &ComplianceReportInput, row: &ComplianceRow) -> [String; 10] {
         minutes(row.attend_p90_seconds),
         row.alarms.to_string(),
         row.alarms_per_bed_day.map_or_else(dash, |v| format_number(lang, v, 2)),
-        row.minutes_over_per_patient
-            .map_or_else(dash, |v| format!("{} {}", format_number(lang, v, 0), t(input, Text::MinutesUnit))),
+        row.minutes_over_per_patient.map_or_else(dash, |v| format!("{} {}", format_number(lang, v, 0), t(input, Text::MinutesUnit))),
     ]
 }
 

@@ -85,7 +85,11 @@ pub async fn shift_setup(store: CompanyStore<'_>) -> Result<ShiftSetup, DomainEr
 /// Sets the company's shift settings (checked) with `audit`, in one transaction.
 pub async fn set_shift_setup(store: CompanyStore<'_>, setup: &ShiftSetup, audit: &NewAuditEntry) -> Result<(), DomainError> {
     check_setup(setup)?;
-    store.compliance().set_shift_settings(&setup.plan.starts, &setup.time_zone, audit).await.map_err(DomainError::store("company", "duplicateCompany"))
+    store
+        .compliance()
+        .set_shift_settings(&setup.plan.starts, &setup.time_zone, audit)
+        .await
+        .map_err(DomainError::store("company", "duplicateCompany"))
 }
 
 /// Every shift that starts on a day from `from` to `to` (inclusive) in `zone`: a range of days

@@ -65,11 +65,7 @@ impl AuditLog<'_> {
     /// by a user of this handle's company; `entry.company_id` is the company whose data changed.
     pub async fn record(&self, entry: &NewAuditEntry) -> Result<(), StoreError> {
         retrying(|| async move {
-            let response = self
-                .db
-                .query(CREATE_AUDIT)
-                .bind_audit(self.company, entry)
-                .await?;
+            let response = self.db.query(CREATE_AUDIT).bind_audit(self.company, entry).await?;
             checked(response)?;
             Ok(())
         })
