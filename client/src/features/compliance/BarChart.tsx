@@ -57,7 +57,8 @@ export function BarChart({ title, labels, series, unit, yMax, testId, height = 2
     const opts: uPlot.Options = {
       width: Math.max(280, host.clientWidth || 600),
       height,
-      legend: { show: true },
+      // The legend names the series; the figures are in the table (a hovered bar's value is not needed).
+      legend: { show: true, live: false },
       cursor: { drag: { x: false, y: false }, points: { show: false } },
       scales: {
         x: { time: false, range: [-0.6, labels.length - 0.4] },
