@@ -53,7 +53,8 @@ export function BarChart({ title, labels, series, unit, yMax, testId, height = 2
     const bars = uPlot.paths.bars;
     const n = series.length;
     const withUnit = (v: number | null) => (v == null ? '—' : `${formatNumber(v, lng, 1)}\u00a0${unit}`);
-    const rotate = labels.length > 6;
+    // Slanted labels when they would not fit side by side (many rows, or a phone).
+    const rotate = labels.length > 6 || (host.clientWidth || 600) / labels.length < 120;
     const opts: uPlot.Options = {
       width: Math.max(280, host.clientWidth || 600),
       height,
