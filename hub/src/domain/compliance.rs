@@ -152,7 +152,7 @@ pub fn check_range(from: &str, to: &str) -> Result<(Date, Date), DomainError> {
     let parse = |text: &str| text.parse::<Date>().map_err(|_| invalid("invalidDate", format!("{text:?} is not a YYYY-MM-DD date")));
     let (from, to) = (parse(from)?, parse(to)?);
     let days = (to - from).get_days() + 1;
-    if days < 1 || days > MAX_RANGE_DAYS {
+    if !(1..=MAX_RANGE_DAYS).contains(&days) {
         return Err(invalid("invalidRange", format!("the range must hold 1 to {MAX_RANGE_DAYS} days")));
     }
     Ok((from, to))
