@@ -118,10 +118,27 @@ pub enum Text {
     WeightBasis,
     SensorBasis,
     FitnessBasis,
+    ComplianceTitle,
+    Period,
+    TimeZone,
+    Unit,
+    NoUnit,
+    Shift,
+    Beds,
+    Turns,
+    OnTime,
+    AttendMean,
+    AttendP90,
+    Alarms,
+    AlarmsPerBedDay,
+    MinutesOverPerPatient,
+    MinutesUnit,
+    ComplianceNote,
+    NoBeds,
 }
 
 /// Rows in [`Text`] order, columns in [`Language::ALL`] order.
-const TEXTS: [[&str; 8]; 71] = [
+const TEXTS: [[&str; 8]; 88] = [
     [
         "Informe de análisis",
         "Αναφορά ανάλυσης",
@@ -535,6 +552,95 @@ const TEXTS: [[&str; 8]; 71] = [
         "кПа (шкала фитнеса)",
         "kPa (フィットネススケール)",
     ],
+    [
+        "Cumplimiento de cambios posturales",
+        "Συμμόρφωση αλλαγών θέσης",
+        "Turn compliance",
+        "Respect des changements de position",
+        "Rispetto dei cambi di postura",
+        "Naleving van wisselliggingen",
+        "Соблюдение графика поворотов",
+        "体位変換の遵守状況",
+    ],
+    ["Periodo", "Περίοδος", "Period", "Période", "Periodo", "Periode", "Период", "期間"],
+    ["Zona horaria", "Ζώνη ώρας", "Time zone", "Fuseau horaire", "Fuso orario", "Tijdzone", "Часовой пояс", "タイムゾーン"],
+    ["Unidad", "Μονάδα", "Unit", "Unité", "Reparto", "Afdeling", "Отделение", "病棟"],
+    ["Sin unidad", "Χωρίς μονάδα", "No unit", "Sans unité", "Senza reparto", "Zonder afdeling", "Без отделения", "病棟なし"],
+    ["Turno", "Βάρδια", "Shift", "Poste", "Turno", "Dienst", "Смена", "勤務帯"],
+    ["Camas", "Κλίνες", "Beds", "Lits", "Letti", "Bedden", "Койки", "病床数"],
+    [
+        "Cambios posturales",
+        "Αλλαγές θέσης",
+        "Turns",
+        "Changements de position",
+        "Cambi di postura",
+        "Wisselliggingen",
+        "Повороты",
+        "体位変換",
+    ],
+    ["A tiempo", "Εγκαίρως", "On time", "À l'heure", "In tempo", "Op tijd", "Вовремя", "時間内"],
+    [
+        "Tiempo de atención, media",
+        "Χρόνος ανταπόκρισης, μέσος",
+        "Time to attend, mean",
+        "Délai de prise en charge, moyenne",
+        "Tempo di intervento, media",
+        "Tijd tot opvolging, gemiddeld",
+        "Время реакции, среднее",
+        "対応時間（平均）",
+    ],
+    [
+        "Tiempo de atención, percentil 90",
+        "Χρόνος ανταπόκρισης, 90ό εκατοστημόριο",
+        "Time to attend, 90th percentile",
+        "Délai de prise en charge, 90e centile",
+        "Tempo di intervento, 90° percentile",
+        "Tijd tot opvolging, 90e percentiel",
+        "Время реакции, 90-й процентиль",
+        "対応時間（90パーセンタイル）",
+    ],
+    ["Alarmas", "Συναγερμοί", "Alarms", "Alarmes", "Allarmi", "Alarmen", "Тревоги", "アラーム"],
+    [
+        "Alarmas por cama-día",
+        "Συναγερμοί ανά κλινοημέρα",
+        "Alarms per bed-day",
+        "Alarmes par journée-lit",
+        "Allarmi per giorno-letto",
+        "Alarmen per ligdag",
+        "Тревоги на койко-день",
+        "病床日あたりのアラーム",
+    ],
+    [
+        "Minutos sobre el intervalo por paciente",
+        "Λεπτά πέραν του διαστήματος ανά ασθενή",
+        "Minutes over the interval per patient",
+        "Minutes au-delà de l'intervalle par patient",
+        "Minuti oltre l'intervallo per paziente",
+        "Minuten boven het interval per patiënt",
+        "Минуты сверх интервала на пациента",
+        "患者あたりの間隔超過（分）",
+    ],
+    ["min", "λεπ.", "min", "min", "min", "min", "мин", "分"],
+    [
+        "Un cambio postural, registrado por enfermería o detectado por el colchón, es a tiempo si llegó antes de que venciera el intervalo de reposicionamiento. Los tiempos de atención cuentan solo las alarmas atendidas; camas-día = camas × horas del turno ÷ 24.",
+        "Μια αλλαγή θέσης, καταγεγραμμένη από νοσηλευτή ή ανιχνευμένη από το στρώμα, είναι εγκαίρως όταν έγινε πριν λήξει το διάστημα επανατοποθέτησης. Οι χρόνοι ανταπόκρισης μετρούν μόνο τους συναγερμούς που απαντήθηκαν· κλινοημέρες = κλίνες × ώρες βάρδιας ÷ 24.",
+        "A turn, recorded by a nurse or detected by the mat, is on time when it came before the repositioning interval elapsed. Times to attend count attended alarms only; bed-days = beds × shift hours ÷ 24.",
+        "Un changement de position, saisi par un soignant ou détecté par le matelas, est à l'heure s'il a eu lieu avant la fin de l'intervalle de repositionnement. Les délais ne comptent que les alarmes prises en charge ; journées-lit = lits × heures du poste ÷ 24.",
+        "Un cambio di postura, registrato dall'infermiere o rilevato dal materasso, è in tempo se è avvenuto prima che scadesse l'intervallo di riposizionamento. I tempi di intervento contano solo gli allarmi gestiti; giorni-letto = letti × ore del turno ÷ 24.",
+        "Een wisselligging, vastgelegd door een verpleegkundige of gedetecteerd door de mat, is op tijd als die vóór het einde van het wisselinterval kwam. Tijden tot opvolging tellen alleen opgevolgde alarmen; ligdagen = bedden × dienuren ÷ 24.",
+        "Поворот, отмеченный медсестрой или распознанный матрасом, выполнен вовремя, если он был до истечения интервала. Время реакции учитывает только принятые тревоги; койко-дни = койки × часы смены ÷ 24.",
+        "体位変換（看護師の記録またはマットの検出）は、体位変換間隔が経過する前であれば時間内です。対応時間は対応済みのアラームのみを数えます。病床日＝病床数×勤務時間÷24。",
+    ],
+    [
+        "Ninguna cama en este periodo",
+        "Καμία κλίνη σε αυτή την περίοδο",
+        "No beds in this period",
+        "Aucun lit sur cette période",
+        "Nessun letto in questo periodo",
+        "Geen bedden in deze periode",
+        "Нет коек за этот период",
+        "この期間の病床はありません",
+    ],
 ];
 
 /// The phrase `text` in `language`.
@@ -553,7 +659,7 @@ mod tests {
 
     #[test]
     fn every_language_has_every_phrase_and_they_differ_where_expected() {
-        assert_eq!(TEXTS.len(), Text::FitnessBasis as usize + 1);
+        assert_eq!(TEXTS.len(), Text::NoBeds as usize + 1);
         for row in TEXTS {
             assert!(row.iter().all(|t| !t.is_empty()));
         }

@@ -6,6 +6,8 @@
 //!   for what the user's [`LayoutOptions`] ask and the summary cannot hold; eight languages.
 //! - [`real_scale_pdf`] renders `POST /api/downloadRealScalePDF/{id}`: the map at real scale
 //!   (each cell as large as the device's cell pitch) on A3 or A4, with a 10 cm scale bar.
+//! - [`compliance_pdf`] renders `GET /api/compliancePdf/{from}/{to}/{language}`: turn compliance
+//!   per unit and shift on landscape A4 with the company's branding (issue 23, item 4).
 //! - [`pdf_file_name`] and [`content_disposition`] name the download.
 //!
 //! Text is set in two vendored, subset fonts (DejaVu Sans; Noto Sans CJK JP) so every language
@@ -15,6 +17,7 @@
 #![cfg_attr(test, allow(clippy::unwrap_used))]
 
 pub mod analysis_report;
+pub mod compliance_report;
 pub mod document;
 pub mod figures;
 pub mod file_name;
@@ -30,6 +33,7 @@ pub mod pressure_unit;
 pub mod real_scale;
 
 pub use analysis_report::analysis_pdf;
+pub use compliance_report::{ComplianceReportInput, compliance_file_name, compliance_pdf};
 pub use file_name::{PdfKind, content_disposition, pdf_file_name};
 pub use i18n::Language;
 pub use input::{AnalysisReportInput, PatientSummary, RealScaleInput, ReportBranding, ReportMap};

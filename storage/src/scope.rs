@@ -25,6 +25,11 @@ impl<'a> CompanyStore<'a> {
         repo::Profile { db: self.db, company: self.company }
     }
 
+    /// The company's turns and alarms as turn compliance reads them, and its shift settings.
+    pub fn compliance(&self) -> repo::ComplianceRecords<'a> {
+        repo::ComplianceRecords { db: self.db, company: self.company }
+    }
+
     /// The company's users.
     pub fn users(&self) -> repo::Users<'a> {
         repo::Users { db: self.db, company: self.company }

@@ -8,6 +8,7 @@
 //! them from ractor actors.
 
 pub mod analysis;
+pub mod compliance;
 pub mod machine;
 #[cfg(any(test, feature = "test-maps"))]
 pub mod test_maps;

@@ -278,6 +278,58 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/compliance/{from}/{to}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Turn compliance per unit and shift for the shifts starting on the days from to to (YYYY-MM-DD, at most 92 days): share of turns on time, time to attend alarms (mean, 90th percentile), alarms per bed-day, minutes over the interval per patient */
+        get: operations["GET /api/compliance/{from}/{to}"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/compliancePdf/{from}/{to}/{language}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Turn compliance as a PDF with the company's branding (language: es, el, en, fr, it, nl, ru, ja) */
+        get: operations["GET /api/compliancePdf/{from}/{to}/{language}"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/complianceSettings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The company's shifts (starts in minutes after local midnight) and time zone */
+        get: operations["GET /api/complianceSettings"];
+        /** Set the company's shifts and time zone (audited) */
+        put: operations["PUT /api/complianceSettings"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/device/obtainList/{company}/{type}/{x}": {
         parameters: {
             query?: never;
@@ -1301,6 +1353,93 @@ export interface components {
         CompanyNames: {
             companies: string[];
         };
+        /** @description The figures of a date range. */
+        ComplianceJson: {
+            /** @description First day, `YYYY-MM-DD`. */
+            from: string;
+            /**
+             * @description One row per unit and shift; units in name order (the unit '' holds beds with no building
+             *     and floor).
+             */
+            rows: components["schemas"]["ComplianceRow"][];
+            shifts: components["schemas"]["ShiftJson"][];
+            timeZone: string;
+            /** @description Last day (its shifts included), `YYYY-MM-DD`. */
+            to: string;
+        };
+        /** @description The figures of one unit in one shift, over every occurrence of that shift in the range. */
+        ComplianceRow: {
+            /**
+             * Format: uint32
+             * @description Alarms raised in these shifts.
+             */
+            alarms: number;
+            /**
+             * Format: uint32
+             * @description Of which attended.
+             */
+            alarmsAttended: number;
+            /**
+             * Format: double
+             * @description `alarms / bed_days`; `null` when the unit had no bed-days.
+             */
+            alarmsPerBedDay: number | null;
+            /**
+             * Format: double
+             * @description Mean time from an alarm to its attendance, seconds (attended alarms only).
+             */
+            attendMeanSeconds: number | null;
+            /**
+             * Format: double
+             * @description 90th percentile (nearest rank) of the time to attend, seconds.
+             */
+            attendP90Seconds: number | null;
+            /**
+             * Format: double
+             * @description Beds × the shifts' hours ÷ 24.
+             */
+            bedDays: number;
+            /**
+             * Format: uint32
+             * @description Beds of the unit.
+             */
+            beds: number;
+            /**
+             * Format: double
+             * @description Minutes the loads lasted beyond the interval, summed over the turns, per patient turned;
+             *     `null` without turns.
+             */
+            minutesOverPerPatient: number | null;
+            /**
+             * Format: double
+             * @description `turns_on_time / turns`, 0–1; `null` without turns.
+             */
+            onTimeShare: number | null;
+            /**
+             * Format: uint32
+             * @description Patients turned in these shifts.
+             */
+            patients: number;
+            /**
+             * Format: uint32
+             * @description The shift's index in the company's plan.
+             */
+            shift: number;
+            /** @description The shift on the local clock, `07:00–15:00`. */
+            shiftLabel: string;
+            /**
+             * Format: uint32
+             * @description Turns (recorded or detected) in these shifts.
+             */
+            turns: number;
+            /**
+             * Format: uint32
+             * @description Of which before the interval elapsed.
+             */
+            turnsOnTime: number;
+            /** @description The unit: "building · floor", as the ward board names it. */
+            unit: string;
+        };
         /** @description The created user. */
         CreatedUser: {
             companyId: string;
@@ -2135,6 +2274,23 @@ export interface components {
             message: string | null;
             patient: components["schemas"]["PatientJson"] | null;
         };
+        /** @description One shift of the plan. */
+        ShiftJson: {
+            /** Format: uint32 */
+            index: number;
+            /** @description `07:00–15:00` on the company's clock. */
+            label: string;
+        };
+        /** @description A company's shifts and time zone. */
+        ShiftSettingsJson: {
+            /**
+             * @description Each shift's start, minutes after local midnight (0–1439), increasing, 1 to 6 shifts of at
+             *     least an hour; the last shift ends at the first's start the next day.
+             */
+            shiftStarts: number[];
+            /** @description The company's IANA time zone (`Europe/Madrid`); the shifts' clock times are in it. */
+            timeZone: string;
+        };
         /** @description One side of a Sensing Horse. */
         SideStatus: {
             cardStatus: components["schemas"]["CardStatus"];
@@ -2858,6 +3014,110 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["VariantsJson"];
+                };
+            };
+            400: components["responses"]["Error"];
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+            404: components["responses"]["Error"];
+            413: components["responses"]["Error"];
+        };
+    };
+    "GET /api/compliance/{from}/{to}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                from: string;
+                to: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ComplianceJson"];
+                };
+            };
+            400: components["responses"]["Error"];
+            401: components["responses"]["Error"];
+            404: components["responses"]["Error"];
+        };
+    };
+    "GET /api/compliancePdf/{from}/{to}/{language}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                from: string;
+                to: string;
+                language: components["schemas"]["Language"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/pdf": string;
+                };
+            };
+            400: components["responses"]["Error"];
+            401: components["responses"]["Error"];
+            404: components["responses"]["Error"];
+        };
+    };
+    "GET /api/complianceSettings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShiftSettingsJson"];
+                };
+            };
+            401: components["responses"]["Error"];
+            404: components["responses"]["Error"];
+        };
+    };
+    "PUT /api/complianceSettings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ShiftSettingsJson"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShiftSettingsJson"];
                 };
             };
             400: components["responses"]["Error"];

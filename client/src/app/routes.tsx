@@ -23,6 +23,7 @@ import { DeviceAdminActions } from '../features/device-admin';
 import { BrandingPage } from '../features/branding';
 import { DeviceSettingsPage } from '../features/device-settings';
 import { WardBoardLink, WardBoardPage, type WardRendererFactory } from '../features/ward';
+import { CompliancePage } from '../features/compliance';
 
 const deviceActions: DeviceActions = (device) => <DeviceAdminActions device={device} />;
 
@@ -79,6 +80,7 @@ export function AppRoutes({ createRenderer, createWardRenderer }: { createRender
           }
         />
         <Route path="/ward" caseSensitive element={<WardBoardPage createRenderer={createWardRenderer} />} />
+        <Route path="/ward/compliance" caseSensitive element={<CompliancePage />} />
         <Route path="/ward/:unit" caseSensitive element={<WardBoardPage createRenderer={createWardRenderer} />} />
         <Route path="/adminPanel" caseSensitive element={<AdminPanelPage />} />
         <Route path="/adminPanel/auditLog" caseSensitive element={<AuditLogPage />} />

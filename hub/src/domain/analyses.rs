@@ -262,6 +262,19 @@ fn logo_bytes(logo: &str) -> Option<Vec<u8>> {
     base64::engine::general_purpose::STANDARD.decode(data).ok()
 }
 
+/// The company's name, logo and variants, as its reports print them.
+pub async fn branding(store: CompanyStore<'_>) -> Result<ReportBranding, DomainError> {
+    let company = store.profile().get().await.map_err(DomainError::internal)?;
+    Ok(company
+        .map(|c| ReportBranding {
+            company_name: c.company_name,
+            logo: c.logo.as_deref().and_then(logo_bytes),
+            fitness: c.variants.fitness,
+            hide_centre_of_pressure: c.variants.hide_centre_of_pressure,
+        })
+        .unwrap_or_default())
+}
+
 /// A stored analysis of the company, read back for a PDF report. The patient's height and
 /// weight are those stored with the capture (today's only for a record that has none: a
 /// client's analysis, or one stored before they were kept).
@@ -292,15 +305,7 @@ pub async fn report_source(store: CompanyStore<'_>, catalog: &Catalog, id: &str)
             Err(_) => None,
         },
     };
-    let company = store.profile().get().await.map_err(DomainError::internal)?;
-    let branding = company
-        .map(|c| ReportBranding {
-            company_name: c.company_name,
-            logo: c.logo.as_deref().and_then(logo_bytes),
-            fitness: c.variants.fitness,
-            hide_centre_of_pressure: c.variants.hide_centre_of_pressure,
-        })
-        .unwrap_or_default();
+    let branding = branding(store).await?;
     Ok(ReportSource { record, kind, map, device_type, device_name, patient, result, branding })
 }
 

@@ -17,6 +17,7 @@ pub mod alarms;
 pub mod analyses;
 pub mod analysis_format;
 pub mod companies;
+pub mod compliance;
 pub mod device_family;
 pub mod error;
 pub mod patients;

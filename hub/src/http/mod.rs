@@ -13,6 +13,7 @@ pub mod call;
 pub mod caller;
 pub mod captures;
 pub mod companies;
+pub mod compliance;
 pub mod device_secrets;
 pub mod device_types;
 pub mod devices;
@@ -93,6 +94,11 @@ pub fn api(state: &Arc<AppState>) -> Api {
     api_route!(api, s, GET, d, User, "devices", "/api/wardBoard", "The ward board's clocks: every repositioning clock of the company (interval, tier, seconds to the next turn) with the latest posture and its confidence", ward::clocks, "api" / "wardBoard"; doc.json::<Vec<ward::WardClockJson>>(200));
     api_route!(api, s, GET, d, User, "company", "/api/wardSettings", "The company's ward board settings (patients' names in full or as initials)", ward::settings, "api" / "wardSettings"; doc.json::<ward::WardSettingsJson>(200).errors(&[404]));
     api_route!(api, s, PUT, d, Admin, "company", "/api/wardSettings", "Set the company's ward board settings (audited)", ward::set_settings, "api" / "wardSettings"; doc.body::<ward::WardSettingsJson>().json::<ward::WardSettingsJson>(200).errors(&[404]));
+    // Turn compliance (issue 23, item 4).
+    api_route!(api, s, GET, d, User, "compliance", "/api/compliance/{from}/{to}", "Turn compliance per unit and shift for the shifts starting on the days from to to (YYYY-MM-DD, at most 92 days): share of turns on time, time to attend alarms (mean, 90th percentile), alarms per bed-day, minutes over the interval per patient", compliance::figures, "api" / "compliance" / String / String; doc.param::<String>("from").param::<String>("to").json::<compliance::ComplianceJson>(200).errors(&[400]));
+    api_route!(api, s, GET, d, User, "compliance", "/api/compliancePdf/{from}/{to}/{language}", "Turn compliance as a PDF with the company's branding (language: es, el, en, fr, it, nl, ru, ja)", compliance::pdf, "api" / "compliancePdf" / String / String / String; doc.param::<String>("from").param::<String>("to").param::<::reports::Language>("language").pdf(200).errors(&[400]));
+    api_route!(api, s, GET, d, User, "compliance", "/api/complianceSettings", "The company's shifts (starts in minutes after local midnight) and time zone", compliance::settings, "api" / "complianceSettings"; doc.json::<compliance::ShiftSettingsJson>(200).errors(&[404]));
+    api_route!(api, s, PUT, d, Admin, "compliance", "/api/complianceSettings", "Set the company's shifts and time zone (audited)", compliance::set_settings, "api" / "complianceSettings"; doc.body::<compliance::ShiftSettingsJson>().json::<compliance::ShiftSettingsJson>(200).errors(&[400, 404]));
     api_route!(api, s, GET, d, User, "devices", "/api/ForceDeviceApi/{id}", "A Force Mat's four channels and their sum", devices::force_values, "api" / "ForceDeviceApi" / String; doc.json::<devices::ForceValues>(200).errors(&[400]));
     api_route!(api, s, GET, d, User, "devices", "/api/standard/pressureMapLogs/{serial}", "A device's latest pressure map", devices::pressure_map_log, "api" / "standard" / "pressureMapLogs" / String; doc.json::<devices::PressureMapLog>(200));
     api_route!(api, s, POST, d, Admin, "devices", "/api/device/{id}/secret", "Rotate a device's secret; answers the new one once (the old one stops working, a connected device is disconnected)", device_secrets::rotate, "api" / "device" / String / "secret"; doc.json::<registration::RegisteredDevice>(200).errors(&[409]));

@@ -89,11 +89,11 @@ pub enum MatOutput {
     Log(LogOutput),
     /// A new tare (learnt or zeroed) to persist.
     Tare(Tare),
-    /// A nurse recorded a turn: persist it in the turn log.
+    /// A nurse recorded a turn, or the clock detected one: persist it in the turn log.
     Turn(RecordedTurn),
 }
 
-/// A turn a nurse recorded, as the turn log keeps it.
+/// A turn a nurse recorded or the clock detected, as the turn log keeps it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct RecordedTurn {
     /// When the patient was turned (not after the recording).
@@ -529,6 +529,26 @@ impl MatMachine {
         }
         if let Some(ulcer) = &mut self.ulcer {
             while let Some(out) = ulcer.poll_output() {
+                if let super::pressure_ulcer::UlcerOutput::Turned(reason) = out
+                    && reason != super::pressure_ulcer::TurnReason::Manual
+                    && let Some(moment) = ulcer.last_turn()
+                {
+                    // A turn the clock detected goes to the turn log too (turn compliance counts
+                    // both); a recorded one was logged by `record_turn`.
+                    let scale = self.repositioning_time_scale;
+                    let position = match reason {
+                        super::pressure_ulcer::TurnReason::Posture(_, to) => Some(to),
+                        _ => None,
+                    };
+                    self.outputs.push_back(MatOutput::Turn(RecordedTurn {
+                        at: moment.at,
+                        recorded_at: now,
+                        position,
+                        tier_before: moment.tier_before,
+                        loaded_for: moment.loaded_for * scale,
+                        interval: ulcer.config().interval * scale,
+                    }));
+                }
                 if let super::pressure_ulcer::UlcerOutput::Tier(tier) = out {
                     let scale = u64::from(self.repositioning_time_scale);
                     let head_at_far_end = self.head_at_far_end;

@@ -191,6 +191,18 @@ pub struct UlcerRiskMachine {
     candidate_posture: Option<Posture>,
     tier: RepositioningTier,
     outputs: VecDeque<UlcerOutput>,
+    last_turn: Option<TurnMoment>,
+}
+
+/// Where the clock stood when it last restarted for a turn: what turn compliance counts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct TurnMoment {
+    /// When the turn happened (for a detected turn, when the change began).
+    pub at: Instant,
+    /// The tier before the turn.
+    pub tier_before: RepositioningTier,
+    /// How long the longest load episode had lasted at the turn.
+    pub loaded_for: Duration,
 }
 
 impl UlcerRiskMachine {
@@ -206,6 +218,7 @@ impl UlcerRiskMachine {
             candidate_posture: None,
             tier: RepositioningTier::Ok,
             outputs: VecDeque::new(),
+            last_turn: None,
         }
     }
 
@@ -342,6 +355,11 @@ impl UlcerRiskMachine {
         [tier_boundary, offload_end].into_iter().flatten().min()
     }
 
+    /// Where the clock stood at the last turn (recorded or detected), if there was one.
+    pub fn last_turn(&self) -> Option<TurnMoment> {
+        self.last_turn
+    }
+
     /// Next output.
     pub fn poll_output(&mut self) -> Option<UlcerOutput> {
         self.outputs.pop_front()
@@ -378,6 +396,7 @@ impl UlcerRiskMachine {
     }
 
     fn turn(&mut self, at: Instant, reason: TurnReason, now_loaded: Option<(RegionLoads, Option<Posture>)>) {
+        self.last_turn = Some(TurnMoment { at, tier_before: self.tier, loaded_for: self.longest_load(at) });
         for (i, clock) in self.regions.iter_mut().enumerate() {
             let loaded = match now_loaded {
                 Some((loads, _)) => loads.is_loaded(i),

@@ -132,6 +132,9 @@ export function WardBoardPage({ createRenderer = createWardRenderer, turnAction,
   return (
     <div className="page ward-page">
       <TopBar>
+        <Link className="btn btn-ghost" to="/ward/compliance" data-testid="compliance-link">
+          {t('compliance.open')}
+        </Link>
         <Link className="btn btn-ghost" to="/devices">
           {t('ward.devices')}
         </Link>

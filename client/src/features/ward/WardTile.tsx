@@ -167,8 +167,9 @@ export function WardTile({ tile, now, renderer, mapUnavailable, turnAction, alar
             </button>
           </div>
         ) : null}
-        {turnAction}
       </div>
+      {/* Its own row under the text, so on the wall's short tiles it never covers the posture. */}
+      {turnAction ? <div className="ward-tile-action">{turnAction}</div> : null}
     </article>
   );
 }

@@ -197,6 +197,17 @@ describe('the ward board', () => {
     expect(within(tileOf('due')).queryByTestId('ward-manager-status')).toBeNull();
   });
 
+  it('"Patient turned" has a row of its own under the text, never inside it', async () => {
+    await setup();
+    await waitFor(() => expect(within(tileOf('fine')).getByTestId('record-turn')).toBeInTheDocument());
+    const button = within(tileOf('fine')).getByTestId('record-turn');
+    expect(button.closest('.ward-tile-action')).not.toBeNull();
+    expect(button.closest('.ward-tile-body')).toBeNull();
+    // An offline bed has nothing to record.
+    expect(within(tileOf('never')).queryByTestId('record-turn')).toBeNull();
+    expect(tileOf('never').querySelector('.ward-tile-action')).toBeNull();
+  });
+
   it('a tile opens its device page', async () => {
     await setup();
     await waitFor(() => expect(tileOf('fine')).toBeTruthy());

@@ -267,6 +267,39 @@ fn a_patient_left_still_past_the_interval_raises_one_ulcer_alarm_and_a_turn_clea
     assert!(status.unattended_alarm);
 }
 
+/// Turn compliance counts the turns the clock detects as well as the recorded ones: a detected
+/// turn reaches the turn log with when it began and where the clock stood before it.
+#[test]
+fn a_turn_the_clock_detects_goes_to_the_turn_log_with_where_the_clock_stood() {
+    let mut m = MatMachine::new(functional_config());
+    let t0 = Instant::now();
+    m.set_repositioning_interval(t0, Duration::from_secs(15 * 60));
+    let (back, side) = (body(), side_body());
+    // 20 min on the back, past the 15 min interval: no turn logged.
+    let mut out = Vec::new();
+    for step in 0..=120u64 {
+        let now = t0 + Duration::from_secs(step * 10);
+        out.extend(run_until(&mut m, now));
+        m.handle_frame(now, &map(&back));
+        out.extend(drain(&mut m));
+    }
+    assert!(!out.iter().any(|o| matches!(o, MatOutput::Turn(_))), "{out:?}");
+    // Then on the side, from 20 min 10 s.
+    let mut turns = Vec::new();
+    for step in 121..=135u64 {
+        let now = t0 + Duration::from_secs(step * 10);
+        run_until(&mut m, now);
+        m.handle_frame(now, &map(&side));
+        turns.extend(drain(&mut m).into_iter().filter_map(|o| if let MatOutput::Turn(t) = o { Some(t) } else { None }));
+    }
+    assert_eq!(turns.len(), 1, "{turns:?}");
+    let turn = turns[0];
+    assert!(turn.at >= t0 + Duration::from_secs(1210) && turn.at <= t0 + Duration::from_secs(1220), "when the change began");
+    assert!(turn.recorded_at >= turn.at + Duration::from_secs(60), "after the confirmation");
+    assert_eq!(turn.loaded_for, turn.at - t0, "the load since the patient lay down");
+    assert_eq!((turn.tier_before, turn.interval), (RepositioningTier::Due, Duration::from_secs(15 * 60)));
+}
+
 #[test]
 fn an_attended_ulcer_alarm_leaves_the_card_correct_with_the_turn_still_owed() {
     let mut m = MatMachine::new(functional_config());

@@ -1,0 +1,33 @@
+import { describe, expect, it } from 'vitest';
+import { clockToMinutes, complianceCsv, csvField, lastDays, minutesToClock } from './figures';
+
+describe('compliance helpers', () => {
+  it('reads and writes clock times', () => {
+    expect(minutesToClock(420)).toBe('07:00');
+    expect(minutesToClock(1439)).toBe('23:59');
+    expect(clockToMinutes('07:30')).toBe(450);
+    expect(clockToMinutes('24:00')).toBeNull();
+    expect(clockToMinutes('7:30')).toBeNull();
+  });
+
+  it('opens on the week up to today', () => {
+    expect(lastDays(7, new Date(2026, 2, 3))).toEqual({ from: '2026-02-25', to: '2026-03-03' });
+  });
+
+  it('quotes CSV fields and defuses formulas', () => {
+    expect(csvField('North · 2')).toBe('North · 2');
+    expect(csvField('A, B')).toBe('"A, B"');
+    expect(csvField('say "hi"')).toBe('"say ""hi"""');
+    expect(csvField('=HYPERLINK("x")')).toBe('"\'=HYPERLINK(""x"")"');
+    expect(csvField('-2')).toBe("'-2");
+  });
+
+  it('names the unit without building and floor', () => {
+    const csv = complianceCsv(
+      [{ unit: '', shift: 0, shiftLabel: '08:00–08:00', beds: 1, turns: 1, turnsOnTime: 1, onTimeShare: 1, alarms: 0, alarmsAttended: 0, attendMeanSeconds: null, attendP90Seconds: null, bedDays: 1, alarmsPerBedDay: 0, patients: 1, minutesOverPerPatient: 0 }],
+      ['Unit'],
+      'No unit',
+    );
+    expect(csv.split('\r\n')[1]).toBe('No unit,08:00–08:00,1,1,1,100.0,0,0,,,1.00,0.000,1,0.0');
+  });
+});

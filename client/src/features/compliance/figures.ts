@@ -1,0 +1,85 @@
+//! Pure helpers of the compliance page: clock times of shift starts, the default date range, the
+//! rows of one unit, and the CSV a spreadsheet opens (figures as the hub computed them; decimals
+//! with a point so every spreadsheet reads them as numbers).
+
+import type { ComplianceRow } from './complianceApi';
+
+/** `07:00` for 420 minutes after midnight. */
+export const minutesToClock = (minutes: number): string =>
+  `${String(Math.floor(minutes / 60)).padStart(2, '0')}:${String(minutes % 60).padStart(2, '0')}`;
+
+/** 420 for `07:00`; null for anything that is not a clock time. */
+export function clockToMinutes(clock: string): number | null {
+  const m = /^([01]\d|2[0-3]):([0-5]\d)$/.exec(clock.trim());
+  return m ? Number(m[1]) * 60 + Number(m[2]) : null;
+}
+
+/** `YYYY-MM-DD` of a local date. */
+export const isoDay = (d: Date): string =>
+  `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
+
+/** The last `days` days up to today, as the page opens. */
+export function lastDays(days: number, today: Date = new Date()): { from: string; to: string } {
+  const from = new Date(today.getFullYear(), today.getMonth(), today.getDate() - (days - 1));
+  return { from: isoDay(from), to: isoDay(today) };
+}
+
+/** The rows of `unit`, or every row for `null`. */
+export const rowsOf = (rows: ComplianceRow[], unit: string | null): ComplianceRow[] =>
+  unit === null ? rows : rows.filter((r) => r.unit === unit);
+
+/** The distinct units of the rows, in their order. */
+export const unitsOf = (rows: ComplianceRow[]): string[] => [...new Set(rows.map((r) => r.unit))];
+
+/** The CSV columns, in order: the translation key of each heading. */
+export const CSV_COLUMNS = [
+  'compliance.csv.unit',
+  'compliance.csv.shift',
+  'compliance.csv.beds',
+  'compliance.csv.turns',
+  'compliance.csv.turnsOnTime',
+  'compliance.csv.onTimePercent',
+  'compliance.csv.alarms',
+  'compliance.csv.alarmsAttended',
+  'compliance.csv.attendMeanMinutes',
+  'compliance.csv.attendP90Minutes',
+  'compliance.csv.bedDays',
+  'compliance.csv.alarmsPerBedDay',
+  'compliance.csv.patients',
+  'compliance.csv.minutesOverPerPatient',
+] as const;
+
+const fixed = (value: number | null | undefined, decimals: number): string => (value == null ? '' : value.toFixed(decimals));
+
+/** A CSV field: quoted when it holds a separator, a quote or a line break; a text starting like
+ * a formula (`=`, `+`, `-`, `@`) gets a leading apostrophe so a spreadsheet does not run it. */
+export function csvField(value: string): string {
+  const safe = /^[=+\-@]/.test(value) ? `'${value}` : value;
+  return /[",\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
+}
+
+/** The rows as CSV (CRLF line ends, a header row of `headings`); `noUnit` names the unit ''. */
+export function complianceCsv(rows: ComplianceRow[], headings: string[], noUnit: string): string {
+  const lines = [headings.map(csvField).join(',')];
+  for (const r of rows) {
+    lines.push(
+      [
+        csvField(r.unit === '' ? noUnit : r.unit),
+        csvField(r.shiftLabel),
+        String(r.beds),
+        String(r.turns),
+        String(r.turnsOnTime),
+        fixed(r.onTimeShare == null ? null : r.onTimeShare * 100, 1),
+        String(r.alarms),
+        String(r.alarmsAttended),
+        fixed(r.attendMeanSeconds == null ? null : r.attendMeanSeconds / 60, 2),
+        fixed(r.attendP90Seconds == null ? null : r.attendP90Seconds / 60, 2),
+        fixed(r.bedDays, 2),
+        fixed(r.alarmsPerBedDay, 3),
+        String(r.patients),
+        fixed(r.minutesOverPerPatient, 1),
+      ].join(','),
+    );
+  }
+  return lines.join('\r\n') + '\r\n';
+}

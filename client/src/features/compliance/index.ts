@@ -1,0 +1,2 @@
+//! Public surface of the turn-compliance feature.
+export { CompliancePage } from './CompliancePage';
