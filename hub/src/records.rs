@@ -79,7 +79,7 @@ pub async fn save_record(store: &Store, catalog: &Catalog, reporter: &AlarmRepor
                 Err(error) => Err(error),
             }
         }
-        Record::TurnRecorded { device_id, at_ms, recorded_at_ms, position, by, tier_before, loaded_ms, interval_ms } => {
+        Record::TurnRecorded { device_id, at_ms, recorded_at_ms, position, by, tier_before, loaded_ms, interval_ms, detected } => {
             let turn = TurnLog {
                 device_id: device_id.to_string(),
                 at_ms: *at_ms as i64,
@@ -89,6 +89,7 @@ pub async fn save_record(store: &Store, catalog: &Catalog, reporter: &AlarmRepor
                 tier_before: tier_before.name().to_owned(),
                 loaded_ms: i64::try_from(*loaded_ms).unwrap_or(i64::MAX),
                 interval_ms: i64::try_from(*interval_ms).unwrap_or(i64::MAX),
+                detected: *detected,
             };
             company.logs().add_turn(&turn).await
         }

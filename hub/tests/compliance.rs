@@ -40,6 +40,7 @@ async fn turn(store: &Store, company: &str, device: &str, at_ms: i64, loaded_min
         tier_before: if loaded_min < 120 { "ok" } else { "due" }.into(),
         loaded_ms: loaded_min * MIN,
         interval_ms: 120 * MIN,
+        detected: true,
     };
     store.company(company).logs().add_turn(&turn).await.unwrap();
 }

@@ -244,6 +244,7 @@ fn turn(device: &str, by: Option<String>) -> crate::model::TurnLog {
         tier_before: "due".into(),
         loaded_ms: 7_300_000,
         interval_ms: 7_200_000,
+        detected: false,
     }
 }
 

@@ -215,6 +215,8 @@ pub struct TurnLog {
     pub loaded_ms: i64,
     /// The repositioning interval then, ms.
     pub interval_ms: i64,
+    /// The repositioning clock detected the turn (no one recorded it; `by` is then `None`).
+    pub detected: bool,
 }
 
 /// A device log entry (spec §3). `pressure_map` is JSON text of a 2-D grid.

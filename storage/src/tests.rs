@@ -352,6 +352,7 @@ mod records {
             tier_before: "overdue".into(),
             loaded_ms: 9_000_000,
             interval_ms: 7_200_000,
+            detected: false,
         };
         logs.add_turn(&turn).await.unwrap();
         // A retried writer batch writes the same turn again: still one row.
@@ -361,13 +362,17 @@ mod records {
             recorded_at_ms: 1_700_000_100_000,
             position: None,
             by: None,
+            detected: true,
             ..turn.clone()
         })
         .await
         .unwrap();
         let turns = logs.turns(&device).await.unwrap();
         assert_eq!(turns.len(), 2);
-        assert_eq!((turns[0].position.as_deref(), turns[0].by.as_deref()), (None, None), "newest first");
+        assert_eq!((turns[0].position.as_deref(), turns[0].by.as_deref(), turns[0].detected), (None, None, true), "newest first");
+        // The clinical records (FHIR) hold the recorded turn only: a detected one is not care given.
+        let records = store.company(&a).clinical_records().all().await.unwrap();
+        assert_eq!(records.turns.iter().map(|t| t.at_ms).collect::<Vec<_>>(), vec![turn.at_ms], "detected turns are not recorded turns");
         assert_eq!(turns[1], crate::model::TurnLog { by: Some("a@example.com".into()), ..turn.clone() }, "who, by the account's e-mail");
         assert!(logs.add_turn(&crate::model::TurnLog { tier_before: "late".into(), recorded_at_ms: 1, ..turn }).await.is_err());
     }

@@ -371,6 +371,7 @@ impl MatState {
                         tier_before: turn.tier_before,
                         loaded_ms: u64::try_from(turn.loaded_for.as_millis()).unwrap_or(u64::MAX),
                         interval_ms: u64::try_from(turn.interval.as_millis()).unwrap_or(u64::MAX),
+                        detected: turn.detected,
                     };
                     self.save(record);
                 }

@@ -42,7 +42,7 @@ pub enum Record {
     PresenceLog { device_id: Arc<str>, at_ms: u64, present: bool },
     /// A new alarm, unattended.
     AlarmRaised { device_id: Arc<str>, alarm_id: u64, kind: AlarmKind, raised_at_ms: u64, reason: Option<AlarmReason> },
-    /// A turn a nurse recorded (the turn log): when, to which position, by whom, and where the
+    /// A turn a nurse recorded or the clock detected (the turn log): when, to which position, by whom, and where the
     /// repositioning clock stood before it.
     TurnRecorded {
         device_id: Arc<str>,
@@ -53,6 +53,8 @@ pub enum Record {
         tier_before: RepositioningTier,
         loaded_ms: u64,
         interval_ms: u64,
+        /// The clock detected the turn (no one recorded it).
+        detected: bool,
     },
     /// An alarm was attended.
     AlarmAttended { device_id: Arc<str>, alarm_id: u64, attended_at_ms: u64, time_to_attend_ms: u64, by: Option<Arc<str>> },

@@ -28,6 +28,9 @@ pub struct TurnJson {
     pub loaded_seconds: i64,
     /// The repositioning interval then, seconds.
     pub interval_seconds: i64,
+    /// The repositioning clock detected the turn (a posture change or load shift held); no one
+    /// recorded it.
+    pub detected: bool,
 }
 
 /// What recording a turn answers.
@@ -56,7 +59,7 @@ pub async fn record(id: String, mut call: Caller) -> Result<warp::reply::Respons
     Ok(ok(&TurnRecordedJson { at_ms: recorded.at_ms, tier_before: recorded.tier_before, loaded_seconds: recorded.loaded_ms / 1000 }))
 }
 
-/// A device's recorded turns, newest first.
+/// A device's turns, recorded and detected, newest first.
 pub async fn list(id: String, call: Caller) -> Result<warp::reply::Response, ApiError> {
     let device = call.device(&id)?;
     let found = turns::turns(call.store(), &device).await?;
@@ -70,6 +73,7 @@ pub async fn list(id: String, call: Caller) -> Result<warp::reply::Response, Api
             tier_before: t.tier_before,
             loaded_seconds: t.loaded_ms / 1000,
             interval_seconds: t.interval_ms / 1000,
+            detected: t.detected,
         })
         .collect();
     Ok(ok(&body))

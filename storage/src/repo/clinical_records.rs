@@ -58,7 +58,8 @@ pub struct AlarmRow {
     pub attended_by: Option<String>,
 }
 
-/// A turn a nurse recorded (`turn_log`) with its patient and who recorded it.
+/// A turn a nurse recorded (`turn_log`, not the turns the repositioning clock detected, which
+/// the log keeps beside them for turn compliance) with its patient and who recorded it.
 #[derive(Debug, Clone, PartialEq, SurrealValue)]
 pub struct TurnRow {
     /// `device-recordedAtMs`, the row's key.
@@ -134,7 +135,7 @@ impl ClinicalRecords<'_> {
                     FROM analysis WHERE company = $company_ref ORDER BY creation_date DESC LIMIT $limit;
                  SELECT record::id(id) AS id, record::id(device) AS device_id, patient AS patient_id, at_ms, recorded_at_ms, position,
                     IF by = NONE THEN NONE ELSE record::id(by) END AS by_id, by.email AS by_email, tier_before, loaded_ms, interval_ms
-                    FROM turn_log WHERE company = $company_ref ORDER BY at_ms DESC LIMIT $limit;",
+                    FROM turn_log WHERE company = $company_ref AND detected != true ORDER BY at_ms DESC LIMIT $limit;",
             )
             .bind(("company", self.company.to_owned()))
             .bind(("limit", EXPORT_ROW_LIMIT))

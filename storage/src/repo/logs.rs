@@ -87,7 +87,8 @@ impl Logs<'_> {
         let create = "UPSERT type::record('turn_log', $e.id) SET device = $device_ref, company = $company_ref, patient = $patient,
             at_ms = $e.turn.at_ms, recorded_at_ms = $e.turn.recorded_at_ms, position = $e.turn.position,
             by = IF $e.turn.by = NONE THEN NONE ELSE type::record('user', $e.turn.by) END,
-            tier_before = $e.turn.tier_before, loaded_ms = $e.turn.loaded_ms, interval_ms = $e.turn.interval_ms;";
+            tier_before = $e.turn.tier_before, loaded_ms = $e.turn.loaded_ms, interval_ms = $e.turn.interval_ms,
+            detected = $e.turn.detected;";
         let id = format!("{}-{}", turn.device_id, turn.recorded_at_ms);
         retrying(|| self.create_for_device(&turn.device_id, create, NewTurn { id: id.clone(), turn: turn.clone() })).await
     }
@@ -98,7 +99,7 @@ impl Logs<'_> {
             .db
             .query(
                 "SELECT record::id(device) AS device_id, at_ms, recorded_at_ms, position, by.email AS by, tier_before, loaded_ms,
-                    interval_ms FROM turn_log WHERE device = type::record('device', $device) AND company = type::record('company', $company)
+                    interval_ms, (detected ?? false) AS detected FROM turn_log WHERE device = type::record('device', $device) AND company = type::record('company', $company)
                     ORDER BY at_ms DESC LIMIT $limit",
             )
             .bind(("company", self.company.to_owned()))

@@ -108,6 +108,9 @@ pub struct RecordedTurn {
     pub loaded_for: Duration,
     /// The repositioning interval then (as set, not scaled).
     pub interval: Duration,
+    /// The clock detected it (a posture change or load shift held): no one recorded it, and it is
+    /// not care given (FHIR keeps it apart from a nurse's recorded turn).
+    pub detected: bool,
 }
 
 /// Why a turn could not be recorded.
@@ -490,6 +493,7 @@ impl MatMachine {
             tier_before: ulcer.tier(),
             loaded_for: ulcer.longest_load(at) * scale,
             interval: ulcer.config().interval * scale,
+            detected: false,
         };
         ulcer.record_turn(now, at);
         self.outputs.push_back(MatOutput::Turn(turn));
@@ -547,6 +551,7 @@ impl MatMachine {
                         tier_before: moment.tier_before,
                         loaded_for: moment.loaded_for * scale,
                         interval: ulcer.config().interval * scale,
+                        detected: true,
                     }));
                 }
                 if let super::pressure_ulcer::UlcerOutput::Tier(tier) = out {

@@ -63,7 +63,11 @@ export function TurnsPanel({ deviceId, seated = false, onRecorded }: { deviceId:
                     <span className={`turn-timing ${onTime ? 'on-time' : 'late'}`}>
                       {onTime ? t('turns.onTime') : t('turns.late', { time: fmt.duration(Math.max(0, turn.loadedSeconds - turn.intervalSeconds)) })}
                     </span>
-                    {turn.by ? <span className="turn-by muted">{t('turns.by', { who: turn.by })}</span> : null}
+                    {turn.detected ? (
+                      <span className="turn-by muted">{t('turns.detected')}</span>
+                    ) : turn.by ? (
+                      <span className="turn-by muted">{t('turns.by', { who: turn.by })}</span>
+                    ) : null}
                   </li>
                 );
               })}

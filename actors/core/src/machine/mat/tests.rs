@@ -298,6 +298,7 @@ fn a_turn_the_clock_detects_goes_to_the_turn_log_with_where_the_clock_stood() {
     assert!(turn.recorded_at >= turn.at + Duration::from_secs(60), "after the confirmation");
     assert_eq!(turn.loaded_for, turn.at - t0, "the load since the patient lay down");
     assert_eq!((turn.tier_before, turn.interval), (RepositioningTier::Due, Duration::from_secs(15 * 60)));
+    assert!(turn.detected, "the clock's own turn, not one a nurse recorded");
 }
 
 #[test]
@@ -712,7 +713,7 @@ fn a_still_patients_ulcer_alarm_has_its_reason_and_a_recorded_turn_attends_it_an
 
     // Recorded at 15:30 for a turn one minute earlier.
     let turn = m.record_turn(now, now - Duration::from_secs(60), Some(Posture::LeftLateral)).expect("a bed has the clock");
-    assert_eq!((turn.tier_before, turn.position), (RepositioningTier::Due, Some(Posture::LeftLateral)));
+    assert_eq!((turn.tier_before, turn.position, turn.detected), (RepositioningTier::Due, Some(Posture::LeftLateral), false));
     assert_eq!(turn.loaded_for, Duration::from_secs(870));
     let out = drain(&mut m);
     assert!(matches!(out.first(), Some(MatOutput::Turn(t)) if *t == turn), "{out:?}");
