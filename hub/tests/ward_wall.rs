@@ -53,7 +53,7 @@ async fn seed(store: &Store, tag: &str) -> Seeded {
     store.hub_wide().accounts().create(&admin, PASSWORD, 1, &company).await.unwrap();
     store.hub_wide().accounts().create(&nurse, PASSWORD, 2, &company).await.unwrap();
     let bed = device(store, &company, &format!("{tag}-BED-1"), "Mattress Mat IoT", "North", "2").await;
-    let seat = device(store, &company, &format!("{tag}-SEAT-1"), "Seat Mat IoT", " North ", "2").await;
+    let seat = device(store, &company, &format!("{tag}-SEAT-1"), "Seating Mat IoT", " North ", "2").await;
     let other_unit = device(store, &company, &format!("{tag}-BED-2"), "Mattress Mat IoT", "North", "3").await;
     Seeded { company, admin, nurse, in_unit: vec![bed, seat], other_unit }
 }
@@ -143,7 +143,7 @@ async fn a_paired_screen_reads_its_unit_only_and_nothing_else() {
     assert!(session["renewAt"].as_u64().unwrap() < expires);
     let board = session["token"].as_str().unwrap().to_owned();
 
-    // Its unit's devices, statuses and clocks only (the seat has no clock); never another unit's
+    // Its unit's devices, statuses and clocks only; never another unit's
     // or another company's.
     let (status, devices) = get(addr, &board, "/api/userDevices").await;
     assert_eq!(status, 200, "{devices}");
@@ -151,7 +151,10 @@ async fn a_paired_screen_reads_its_unit_only_and_nothing_else() {
     let (_, confs) = get(addr, &board, "/api/deviceConfCompany").await;
     assert_eq!(device_ids(&confs, "deviceId"), sorted(a.in_unit.clone()), "{confs}");
     let (_, clocks) = get(addr, &board, "/api/wardBoard").await;
-    assert_eq!(device_ids(&clocks, "deviceId"), vec![a.in_unit[0].clone()], "{clocks}");
+    let clocks = device_ids(&clocks, "deviceId");
+    assert!(clocks.contains(&a.in_unit[0]) && clocks.iter().all(|id| a.in_unit.contains(id)), "{clocks:?}");
+    let (_, everyones) = get(addr, &nurse, "/api/wardBoard").await;
+    assert!(device_ids(&everyones, "deviceId").contains(&a.other_unit), "a person's board has the other unit's clock");
     for path in ["/api/wardSettings", "/api/deviceTypes", "/api/pressureScale"] {
         assert_eq!(get(addr, &board, path).await.0, 200, "{path}");
     }
@@ -212,7 +215,7 @@ async fn a_paired_screen_reads_its_unit_only_and_nothing_else() {
     let (_, audit) = get(addr, &admin, "/api/auditLog/1").await;
     assert_eq!(audit["entries"][0]["action"], "boardScreen.pair", "{audit}");
     assert_eq!(audit["entries"][0]["entityId"], screen_id.as_str());
-    assert_eq!(audit["entries"][0]["actorEmail"], a.admin.as_str());
+    assert_eq!(audit["entries"][0]["userEmail"], a.admin.as_str());
 
     // Another company's administrator cannot unpair it.
     let foreign = request(addr, "DELETE", &format!("/api/wardScreens/{screen_id}"), Some(&admin_b), None).await;

@@ -6,7 +6,7 @@ use serde::Serialize;
 
 use super::audit::Audit;
 pub use super::bodies::{CompanyJson, VariantsJson};
-use super::caller::{Admin, BoardReader, Caller};
+use super::caller::{Admin, BoardReader};
 use super::error::ApiError;
 use super::json::{created, ok};
 use mat_api::company::{CompanyInput, validate_company};
