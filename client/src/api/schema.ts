@@ -441,7 +441,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The company's device configurations and live statuses */
+        /** The company's device configurations and live statuses (a ward screen's: its unit's) */
         get: operations["GET /api/deviceConfCompany"];
         put?: never;
         post?: never;
@@ -888,7 +888,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The company's devices */
+        /** The company's devices (a ward screen's: its unit's) */
         get: operations["GET /api/userDevices"];
         put?: never;
         post?: never;
@@ -905,11 +905,80 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The ward board's clocks: every repositioning clock of the company (interval, tier, seconds to the next turn) with the latest posture and its confidence */
+        /** The ward board's clocks: every repositioning clock of the company (a ward screen's: its unit's) (interval, tier, seconds to the next turn) with the latest posture and its confidence */
         get: operations["GET /api/wardBoard"];
         put?: never;
         post?: never;
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/wardScreens": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The company's paired ward screens: unit, paired, last seen */
+        get: operations["GET /api/wardScreens"];
+        put?: never;
+        /** A one-time pairing code (5 minutes) for a ward screen showing one unit of the caller's company */
+        post: operations["POST /api/wardScreens"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/wardScreens/pair": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Pair a ward screen with a one-time code; answers its board token (role 3, 30 days; throttled per address) */
+        post: operations["POST /api/wardScreens/pair"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/wardScreens/renew": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** A paired ward screen's new board token (30 more days); a person's token is refused */
+        post: operations["POST /api/wardScreens/renew"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/wardScreens/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Unpair a ward screen (audited): its tokens are refused from now on and its sockets close */
+        delete: operations["DELETE /api/wardScreens/{id}"];
         options?: never;
         head?: never;
         patch?: never;
@@ -1232,6 +1301,49 @@ export interface components {
         /** @description `PUT /api/device/{id}/patient` body: the patient to put at the bedside, `null` to release it. */
         BedsideRequest: {
             patientId?: string | null;
+        };
+        /** @description One paired screen, as administrators list them. */
+        BoardScreenJson: {
+            /** @description Not seen for longer than a board token lives: the screen must be paired again. */
+            expired: boolean;
+            id: string;
+            /**
+             * Format: uint64
+             * @description Unix seconds: the screen's last call (to within a few minutes).
+             */
+            lastSeen: number;
+            /**
+             * Format: uint64
+             * @description Unix seconds.
+             */
+            pairedAt: number;
+            pairedByEmail: string;
+            unit: string;
+        };
+        /** @description What a paired screen signs in with: its board token and what it shows. */
+        BoardSessionJson: {
+            companyId: string;
+            companyName: string;
+            /**
+             * Format: uint64
+             * @description Unix seconds.
+             */
+            expiresAt: number;
+            /**
+             * Format: uint64
+             * @description Unix seconds: from then on the screen asks for a new token (`POST /api/wardScreens/renew`).
+             */
+            renewAt: number;
+            /**
+             * Format: int64
+             * @description Always 3 (board).
+             */
+            role: number;
+            /** @description The screen's id (its tokens' user). */
+            screenId: string;
+            token: string;
+            /** @description The unit it shows (its key, "building · floor"). */
+            unit: string;
         };
         /**
          * @description The body's part a band along the mat holds (a 2 m mattress in six bands of about 33 cm), from
@@ -1747,6 +1859,25 @@ export interface components {
         };
         /** @description The device page a type opens (spec §2): each family is one page layout in the client. */
         PageFamily: "mat" | "seating" | "seatedPosition" | "rehab" | "horse" | "force" | "roomSet" | "none";
+        /** @description `POST /api/wardScreens/pair` body. */
+        PairRequest: {
+            code: string;
+        };
+        /** @description A one-time pairing code, shown to the administrator and typed on the wall screen. */
+        PairingCodeJson: {
+            /** @description 8 characters without look-alikes; any case, dashes and spaces are ignored when typed. */
+            code: string;
+            /**
+             * Format: uint64
+             * @description Unix seconds; the code is refused afterwards and once used.
+             */
+            expiresAt: number;
+            unit: string;
+        };
+        /** @description `POST /api/wardScreens` body: the unit the screen will show (its key, "building · floor"). */
+        PairingRequest: {
+            unit: string;
+        };
         /**
          * @description A palette id of reports/palettes.json, the list the client's colour button cycles
          * @enum {string}
@@ -2315,6 +2446,7 @@ export interface operations {
             };
             400: components["responses"]["Error"];
             401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
             404: components["responses"]["Error"];
         };
     };
@@ -2339,6 +2471,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
             404: components["responses"]["Error"];
         };
     };
@@ -2377,6 +2510,7 @@ export interface operations {
             };
             400: components["responses"]["Error"];
             401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
             404: components["responses"]["Error"];
             413: components["responses"]["Error"];
         };
@@ -2416,6 +2550,7 @@ export interface operations {
             };
             400: components["responses"]["Error"];
             401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
             404: components["responses"]["Error"];
             413: components["responses"]["Error"];
         };
@@ -2538,6 +2673,7 @@ export interface operations {
             };
             400: components["responses"]["Error"];
             401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
             404: components["responses"]["Error"];
         };
     };
@@ -2562,6 +2698,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
             404: components["responses"]["Error"];
         };
     };
@@ -2709,6 +2846,7 @@ export interface operations {
                 content?: never;
             };
             401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
         };
     };
     "POST /api/auth/signup": {
@@ -2868,6 +3006,7 @@ export interface operations {
             };
             400: components["responses"]["Error"];
             401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
             404: components["responses"]["Error"];
         };
     };
@@ -2897,6 +3036,7 @@ export interface operations {
             };
             400: components["responses"]["Error"];
             401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
             404: components["responses"]["Error"];
             413: components["responses"]["Error"];
         };
@@ -2927,6 +3067,7 @@ export interface operations {
             };
             400: components["responses"]["Error"];
             401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
             404: components["responses"]["Error"];
             413: components["responses"]["Error"];
         };
@@ -2952,6 +3093,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
             404: components["responses"]["Error"];
             503: components["responses"]["Error"];
         };
@@ -2982,6 +3124,7 @@ export interface operations {
             };
             400: components["responses"]["Error"];
             401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
             404: components["responses"]["Error"];
             413: components["responses"]["Error"];
         };
@@ -3033,6 +3176,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
             404: components["responses"]["Error"];
             503: components["responses"]["Error"];
         };
@@ -3085,6 +3229,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
             404: components["responses"]["Error"];
         };
     };
@@ -3114,6 +3259,7 @@ export interface operations {
             };
             400: components["responses"]["Error"];
             401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
             404: components["responses"]["Error"];
             413: components["responses"]["Error"];
         };
@@ -3142,6 +3288,7 @@ export interface operations {
             };
             400: components["responses"]["Error"];
             401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
             404: components["responses"]["Error"];
         };
     };
@@ -3170,6 +3317,7 @@ export interface operations {
             };
             400: components["responses"]["Error"];
             401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
             404: components["responses"]["Error"];
         };
     };
@@ -3215,6 +3363,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
             404: components["responses"]["Error"];
         };
     };
@@ -3296,6 +3445,7 @@ export interface operations {
             };
             400: components["responses"]["Error"];
             401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
             404: components["responses"]["Error"];
             413: components["responses"]["Error"];
         };
@@ -3326,6 +3476,7 @@ export interface operations {
             };
             400: components["responses"]["Error"];
             401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
             404: components["responses"]["Error"];
             413: components["responses"]["Error"];
         };
@@ -3351,6 +3502,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
             404: components["responses"]["Error"];
         };
     };
@@ -3375,6 +3527,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
             404: components["responses"]["Error"];
         };
     };
@@ -3399,6 +3552,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
             404: components["responses"]["Error"];
         };
     };
@@ -3423,6 +3577,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
             404: components["responses"]["Error"];
         };
     };
@@ -3448,6 +3603,7 @@ export interface operations {
             };
             400: components["responses"]["Error"];
             401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
             404: components["responses"]["Error"];
             409: components["responses"]["Error"];
         };
@@ -3473,6 +3629,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
             404: components["responses"]["Error"];
         };
     };
@@ -3502,6 +3659,7 @@ export interface operations {
             };
             400: components["responses"]["Error"];
             401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
             404: components["responses"]["Error"];
             413: components["responses"]["Error"];
         };
@@ -3532,6 +3690,7 @@ export interface operations {
             };
             400: components["responses"]["Error"];
             401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
             404: components["responses"]["Error"];
             413: components["responses"]["Error"];
         };
@@ -3582,6 +3741,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
             404: components["responses"]["Error"];
         };
     };
@@ -3606,6 +3766,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
             404: components["responses"]["Error"];
         };
     };
@@ -3635,6 +3796,7 @@ export interface operations {
             };
             400: components["responses"]["Error"];
             401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
             404: components["responses"]["Error"];
             413: components["responses"]["Error"];
         };
@@ -3665,6 +3827,7 @@ export interface operations {
             };
             400: components["responses"]["Error"];
             401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
             404: components["responses"]["Error"];
             413: components["responses"]["Error"];
         };
@@ -3690,6 +3853,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
             404: components["responses"]["Error"];
         };
     };
@@ -3719,6 +3883,7 @@ export interface operations {
             };
             400: components["responses"]["Error"];
             401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
             404: components["responses"]["Error"];
             409: components["responses"]["Error"];
             413: components["responses"]["Error"];
@@ -3747,6 +3912,7 @@ export interface operations {
             };
             400: components["responses"]["Error"];
             401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
             404: components["responses"]["Error"];
         };
     };
@@ -3774,6 +3940,7 @@ export interface operations {
             };
             400: components["responses"]["Error"];
             401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
             404: components["responses"]["Error"];
         };
     };
@@ -3801,6 +3968,7 @@ export interface operations {
             };
             400: components["responses"]["Error"];
             401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
             404: components["responses"]["Error"];
         };
     };
@@ -3829,6 +3997,7 @@ export interface operations {
             };
             400: components["responses"]["Error"];
             401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
             404: components["responses"]["Error"];
         };
     };
@@ -3853,6 +4022,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
             404: components["responses"]["Error"];
         };
     };
@@ -3962,6 +4132,7 @@ export interface operations {
             };
             400: components["responses"]["Error"];
             401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
             404: components["responses"]["Error"];
             409: components["responses"]["Error"];
             413: components["responses"]["Error"];
@@ -3988,6 +4159,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
             404: components["responses"]["Error"];
         };
     };
@@ -4031,6 +4203,129 @@ export interface operations {
                 };
             };
             401: components["responses"]["Error"];
+        };
+    };
+    "GET /api/wardScreens": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BoardScreenJson"][];
+                };
+            };
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+        };
+    };
+    "POST /api/wardScreens": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PairingRequest"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PairingCodeJson"];
+                };
+            };
+            400: components["responses"]["Error"];
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+            413: components["responses"]["Error"];
+            429: components["responses"]["Error"];
+        };
+    };
+    "POST /api/wardScreens/pair": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PairRequest"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BoardSessionJson"];
+                };
+            };
+            400: components["responses"]["Error"];
+            413: components["responses"]["Error"];
+            429: components["responses"]["Error"];
+        };
+    };
+    "POST /api/wardScreens/renew": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BoardSessionJson"];
+                };
+            };
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+        };
+    };
+    "DELETE /api/wardScreens/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No Content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+            404: components["responses"]["Error"];
         };
     };
     "GET /api/wardSettings": {

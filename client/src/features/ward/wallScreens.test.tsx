@@ -151,7 +151,7 @@ describe('wall screens', () => {
     expect(store.get(sessionAtom)).toMatchObject({ token: 'BOARD-TOKEN', role: ROLE_BOARD, unit: UNIT });
     await waitFor(() => expect(screen.getAllByTestId('ward-tile')).toHaveLength(1));
     act(() => {
-      applyDeviceConf(store, conf('b1', { cardStatus: 'Missing', stateCode: 1, unattendedAlarm: true }));
+      applyDeviceConf(store, { deviceId: 'b1', deviceFunctional: true, cardStatus: 'Missing', stateCode: 1, repositioning: 'ok', unattendedAlarm: true });
       addPendingAlarm(store, { key: 'b1-1', deviceId: 'b1', kind: 'Missing', raisedAtMs: Date.now() - 60_000 });
     });
     await screen.findByTestId('ward-alarm');
