@@ -77,9 +77,8 @@ pub async fn start_with_store(config: ServeConfig, store: Store) -> anyhow::Resu
         store.hub_wide().revoked_tokens().unexpired(crate::auth::token::unix_now() as i64).await.context("reading revoked tokens")?;
     let revoked_tokens = RevokedTokens::from_stored(revoked.into_iter().map(|t| (t.id, u64::try_from(t.expires_at).unwrap_or(0))));
     let screens = store.hub_wide().board_screens().all().await.context("reading paired ward screens")?;
-    let board_screens = BoardScreens::from_stored(
-        screens.into_iter().map(|s| (s.id, s.company_id, s.unit, u64::try_from(s.last_seen).unwrap_or(0))),
-    );
+    let board_screens =
+        BoardScreens::from_stored(screens.into_iter().map(|s| (s.id, s.company_id, s.unit, u64::try_from(s.last_seen).unwrap_or(0))));
     let demo_devices = if config.demo { Some(demo::seed(&store).await.context("seeding demo data")?) } else { None };
     // Records are written before statuses: bring statuses a kill left behind up to them first.
     crate::status_recovery::recover(&store).await?;

@@ -259,7 +259,13 @@ async fn a_board_token_expires_renews_while_used_and_survives_a_restart() {
     let key = store.hub_wide().settings().get_or_init("token_key", TokenSigner::generate_key).await.unwrap();
     let signer = TokenSigner::from_stored(&key).unwrap();
     let token = |expires_at| {
-        signer.issue(&Claims { token_id: TokenSigner::new_token_id(), user_id: screen.clone(), company_id: a.company.clone(), role: ROLE_BOARD, expires_at })
+        signer.issue(&Claims {
+            token_id: TokenSigner::new_token_id(),
+            user_id: screen.clone(),
+            company_id: a.company.clone(),
+            role: ROLE_BOARD,
+            expires_at,
+        })
     };
     let expired = token(unix_now() - 1);
     let refused = request(addr, "GET", "/api/wardBoard", Some(&expired), None).await;

@@ -79,7 +79,8 @@ mod tests {
     #[test]
     fn a_board_token_is_valid_while_its_screen_is_paired_in_its_company() {
         let signer = TokenSigner::new(vec![7; 32]);
-        let board = Claims { token_id: "t2".into(), user_id: "screen1".into(), company_id: "c".into(), role: ROLE_BOARD, expires_at: 1_000 };
+        let board =
+            Claims { token_id: "t2".into(), user_id: "screen1".into(), company_id: "c".into(), role: ROLE_BOARD, expires_at: 1_000 };
         let token = signer.issue(&board);
         let revoked = RevokedTokens::default();
         let mut screens = BoardScreens::default();

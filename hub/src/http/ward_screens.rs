@@ -14,8 +14,8 @@ use serde::{Deserialize, Serialize};
 use storage::CompanyStore;
 use storage::model::NewAuditEntry;
 use storage::repo::BoardScreen;
-use warp::http::StatusCode;
 use warp::Reply;
+use warp::http::StatusCode;
 
 use super::audit::Audit;
 use super::call::Call;
@@ -129,7 +129,11 @@ pub async fn create_code(mut call: Admin) -> Result<warp::reply::Response, ApiEr
     };
     let issued = call.state.pairing_codes.lock().unwrap_or_else(|p| p.into_inner()).issue(&code, pairing, unix_now());
     let expires_at = issued.map_err(|_| {
-        ApiError::new(StatusCode::TOO_MANY_REQUESTS, "tooManyPairingCodes", "too many pairing codes wait to be used; try again in a few minutes")
+        ApiError::new(
+            StatusCode::TOO_MANY_REQUESTS,
+            "tooManyPairingCodes",
+            "too many pairing codes wait to be used; try again in a few minutes",
+        )
     })?;
     Ok(warp::reply::with_status(warp::reply::json(&PairingCodeJson { code, unit, expires_at }), StatusCode::CREATED).into_response())
 }
