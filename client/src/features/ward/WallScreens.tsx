@@ -5,7 +5,7 @@
 //! paired and last seen, and Unpair (its board stops at once).
 
 import { useAtomValue, useStore } from 'jotai';
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router-dom';
 import { useFormat } from '../../lib/format';
@@ -23,20 +23,23 @@ import {
   type PairingCodeJson,
 } from './screensApi';
 import { unitPath } from './unit';
+import './wallScreens.css';
 
 export interface WallScreensProps {
   /** The unit shown (its key), or undefined on the whole company's board (no pairing there). */
   unit: string | undefined;
   /** How a unit's key reads ("North · 2"). */
   unitLabel: (key: string) => string;
+  /** The panel changed size (opened, a code shown): the tiles below it moved. */
+  onResize?: () => void;
 }
 
-export function WallScreens({ unit, unitLabel }: WallScreensProps) {
+export function WallScreens(props: WallScreensProps) {
   const admin = useAtomValue(isAdminAtom);
-  return admin ? <WallScreensPanel unit={unit} unitLabel={unitLabel} /> : null;
+  return admin ? <WallScreensPanel {...props} /> : null;
 }
 
-function WallScreensPanel({ unit, unitLabel }: WallScreensProps) {
+function WallScreensPanel({ unit, unitLabel, onResize }: WallScreensProps) {
   const { t } = useTranslation();
   const fmt = useFormat();
   const store = useStore();
@@ -44,6 +47,17 @@ function WallScreensPanel({ unit, unitLabel }: WallScreensProps) {
   const [screens, setScreens] = useState<BoardScreenJson[] | null>(null);
   const [code, setCode] = useState<PairingCodeJson | null>(null);
   const [busy, setBusy] = useState(false);
+  const panelRef = useRef<HTMLDetailsElement>(null);
+
+  // Opening the panel or showing a code moves the board's tiles, whose maps are drawn on a canvas
+  // of their own: tell the board.
+  useEffect(() => {
+    const panel = panelRef.current;
+    if (!panel || !onResize) return;
+    const observer = new ResizeObserver(() => onResize());
+    observer.observe(panel);
+    return () => observer.disconnect();
+  }, [onResize]);
 
   const reload = useCallback(() => {
     listScreens().then(setScreens, (err) => showApiError(store, err));
@@ -89,7 +103,7 @@ function WallScreensPanel({ unit, unitLabel }: WallScreensProps) {
 
   const link = code ? pairingLink(window.location.origin, code.code) : '';
   return (
-    <details className="ward-screens" data-testid="wall-screens">
+    <details ref={panelRef} className="ward-screens" data-testid="wall-screens">
       <summary>{t('wardScreens.title', { count: screens?.length ?? 0 })}</summary>
       <p className="muted">{t('wardScreens.explain')}</p>
       {unit === undefined ? (

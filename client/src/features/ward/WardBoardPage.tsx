@@ -5,7 +5,7 @@
 //! (ward.css).
 
 import { atom, useAtomValue } from 'jotai';
-import { useEffect, useLayoutEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, Navigate, useParams } from 'react-router-dom';
 import { SocketStatusBanner } from '../../components/SocketStatusBanner';
@@ -139,6 +139,7 @@ export function WardBoardPage({ createRenderer = createWardRenderer, turnAction,
     const known = units.find((u) => u.key === key);
     return known ? unitLabel(known) : key;
   };
+  const relayout = useCallback(() => renderer?.relayout(), [renderer]);
   if (wallScreen && unitParam !== boardUnit) return <Navigate to={unitPath(boardUnit)} replace />;
   return (
     <div className={`page ward-page${wallScreen ? ' is-wall-screen' : ''}`} data-wall-screen={wallScreen ? 'true' : undefined}>
@@ -180,7 +181,7 @@ export function WardBoardPage({ createRenderer = createWardRenderer, turnAction,
             </span>
           ) : null}
         </div>
-        {wallScreen ? null : <WallScreens unit={unit} unitLabel={labelOfKey} />}
+        {wallScreen ? null : <WallScreens unit={unit} unitLabel={labelOfKey} onResize={relayout} />}
         {!loaded ? (
           <div className="devices-empty">{t('devices.loading')}</div>
         ) : !knownUnit ? (
