@@ -71,6 +71,7 @@ export async function run({ base, page, newBrowser, test, shot, login }) {
 
   await test('the administrator sees the paired screen and unpairs it; the wall says so', async (ok) => {
     await page.reload();
+    await page.waitForFunction((sel) => document.querySelectorAll(sel).length >= 1, TILE, { timeout: 60_000 });
     await page.getByTestId('wall-screens').locator('summary').click();
     const row = page.getByTestId('wall-screen').first();
     await row.waitFor();

@@ -20,7 +20,7 @@ import { boardUnitAtom } from '../../lib/session';
 import { useDevicesSync } from '../devices';
 import { AlarmReasonText, RecordTurnButton } from '../turns';
 import { onWardBoard, tileModel } from './tiles';
-import { listUnits, unitOf, unitPath } from './unit';
+import { listUnits, unitFromKey, unitOf, unitPath } from './unit';
 import { boardOrder } from './urgency';
 import { useSecondTick, useWardClocks } from './useWardClocks';
 import { WallScreens } from './WallScreens';
@@ -135,10 +135,7 @@ export function WardBoardPage({ createRenderer = createWardRenderer, turnAction,
   const unitLabel = (u: { building: string; floor: string }) => t('ward.unitLabel', { building: u.building || '—', floor: u.floor || '—' });
   const current = units.find((u) => u.key === unit);
   const title = current ? t('ward.unitTitle', { unit: unitLabel(current) }) : t('ward.title');
-  const labelOfKey = (key: string) => {
-    const known = units.find((u) => u.key === key);
-    return known ? unitLabel(known) : key;
-  };
+  const labelOfKey = (key: string) => unitLabel(unitFromKey(key));
   const relayout = useCallback(() => renderer?.relayout(), [renderer]);
   if (wallScreen && unitParam !== boardUnit) return <Navigate to={unitPath(boardUnit)} replace />;
   return (

@@ -6,6 +6,7 @@ import { ROLE_BOARD, sessionAtom, sessionEndAtom } from '../../lib/session';
 import { fakeSocket, renderApp, stubFetch } from '../../test/renderApp';
 import { renewDelayMs } from './BoardTokenRenewer';
 import { formatCode, pairingLink } from './screensApi';
+import { unitFromKey, unitOf } from './unit';
 
 const UNIT = 'North · 2';
 const oid = ($oid: string) => ({ $oid });
@@ -215,6 +216,9 @@ describe('wall screens', () => {
     expect(renewDelayMs(100, 50_000)).toBe(50_000);
     expect(renewDelayMs(100, 200_000)).toBe(0);
     expect(renewDelayMs(10 ** 9, 0)).toBe(6 * 3600_000);
+    for (const unit of [{ building: 'North', floor: '2' }, { building: 'North', floor: '' }, { building: '', floor: '3' }]) {
+      expect(unitFromKey(unitOf(unit))).toEqual(unit);
+    }
   });
 });
 
