@@ -460,7 +460,8 @@ mod tests {
         assert_eq!(put["parameters"][1]["schema"]["$ref"], "#/components/schemas/Kind");
         assert_eq!(put["security"][0]["bearer"], json!([]));
         let statuses: Vec<&String> = put["responses"].as_object().expect("responses").keys().collect();
-        assert_eq!(statuses, ["200", "400", "401", "404", "413"], "body, token and path errors");
+        // 403: a ward screen's token (role 3) is refused by every route but the board's reads.
+        assert_eq!(statuses, ["200", "400", "401", "403", "404", "413"], "body, token, role and path errors");
         let register = &document["paths"]["/api/auth/company/register"]["post"];
         let statuses: Vec<&String> = register["responses"].as_object().expect("responses").keys().collect();
         assert_eq!(statuses, ["201", "401", "403", "409"]);
