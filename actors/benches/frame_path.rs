@@ -103,7 +103,7 @@ fn benches(c: &mut Criterion) {
     let board = LiveBoard::new();
     let channel = bus.device("abcdefghij0123456789", "c1");
     let live = board.device("c1", "abcdefghij0123456789");
-    channel.join(Viewer { session: 1, outbox: Outbox::new(Arc::new(HubMetrics::default())) });
+    channel.join(Viewer::new(1, Outbox::new(Arc::new(HubMetrics::default()))));
     c.bench_function("publish live map 48x48", |b| {
         b.iter_batched(
             || cells.clone(),

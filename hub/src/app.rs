@@ -22,6 +22,7 @@ use tokio::sync::watch;
 use tokio::task::JoinHandle;
 
 use crate::alarm_manager::AlarmReporter;
+use crate::auth::board::BoardScreens;
 use crate::auth::revocation::RevokedTokens;
 use crate::auth::token::TokenSigner;
 use crate::catalog_load::{StoreStatuses, load_catalog};
@@ -75,6 +76,9 @@ pub async fn start_with_store(config: ServeConfig, store: Store) -> anyhow::Resu
     let revoked =
         store.hub_wide().revoked_tokens().unexpired(crate::auth::token::unix_now() as i64).await.context("reading revoked tokens")?;
     let revoked_tokens = RevokedTokens::from_stored(revoked.into_iter().map(|t| (t.id, u64::try_from(t.expires_at).unwrap_or(0))));
+    let screens = store.hub_wide().board_screens().all().await.context("reading paired ward screens")?;
+    let board_screens =
+        BoardScreens::from_stored(screens.into_iter().map(|s| (s.id, s.company_id, s.unit, u64::try_from(s.last_seen).unwrap_or(0))));
     let demo_devices = if config.demo { Some(demo::seed(&store).await.context("seeding demo data")?) } else { None };
     // Records are written before statuses: bring statuses a kill left behind up to them first.
     crate::status_recovery::recover(&store).await?;
@@ -148,6 +152,9 @@ pub async fn start_with_store(config: ServeConfig, store: Store) -> anyhow::Resu
         client_dir: config.client_dir.clone(),
         login_limiter: Default::default(),
         revoked_tokens: std::sync::Mutex::new(revoked_tokens),
+        board_screens: std::sync::Mutex::new(board_screens),
+        pairing_codes: Default::default(),
+        board_sockets: Default::default(),
         alarm_reporter: alarm_reporter.clone(),
         http_scheme,
     });

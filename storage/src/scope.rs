@@ -81,6 +81,11 @@ impl<'a> CompanyStore<'a> {
         repo::AlarmOutbox { db: self.db, company: self.company }
     }
 
+    /// The company's paired ward screens (role 3).
+    pub fn board_screens(&self) -> repo::BoardScreens<'a> {
+        repo::BoardScreens { db: self.db, company: self.company }
+    }
+
     /// What the company's alarm manager reported of its alarms (IHE PCD-05).
     pub fn alarm_statuses(&self) -> repo::AlarmStatuses<'a> {
         repo::AlarmStatuses { db: self.db, company: self.company }
@@ -122,6 +127,11 @@ impl<'a> HubWide<'a> {
     /// Bearer tokens revoked at logout.
     pub fn revoked_tokens(&self) -> repo::RevokedTokens<'a> {
         repo::RevokedTokens { db: self.db }
+    }
+
+    /// Every company's paired ward screens (the hub loads them at start-up).
+    pub fn board_screens(&self) -> repo::HubBoardScreens<'a> {
+        repo::HubBoardScreens { db: self.db }
     }
 
     /// Every company's alarm reports, as the hub's one sender reads and marks them.

@@ -703,3 +703,31 @@ async fn revoked_tokens_are_kept_until_they_expire() {
     // The expired one is gone for good.
     assert_eq!(ids(store.hub_wide().revoked_tokens().unexpired(0).await.unwrap()), ["t2"]);
 }
+
+#[tokio::test]
+async fn board_screens_are_paired_listed_seen_and_unpaired_with_their_audit_entries() {
+    let store = Store::memory().await.unwrap();
+    let a = store.hub_wide().companies().create("Clinic A", "").await.unwrap();
+    let b = store.hub_wide().companies().create("Clinic B", "").await.unwrap();
+    let screen = crate::repo::BoardScreen {
+        id: "screen1".into(),
+        company_id: a.clone(),
+        unit: "North · 2".into(),
+        paired_at: 100,
+        paired_by_email: "admin@example.com".into(),
+        last_seen: 100,
+    };
+    store.company(&a).board_screens().pair(&screen, &audit_entry(&a, "boardScreen.pair", "screen1")).await.unwrap();
+    assert_eq!(store.company(&a).board_screens().list().await.unwrap(), vec![screen.clone()]);
+    assert!(store.company(&b).board_screens().list().await.unwrap().is_empty(), "another company's screens are not listed");
+    store.company(&a).board_screens().seen("screen1", 500).await.unwrap();
+    store.company(&b).board_screens().seen("screen1", 900).await.unwrap();
+    assert_eq!(store.hub_wide().board_screens().all().await.unwrap()[0].last_seen, 500, "only its own company touches it");
+    let refused = store.company(&b).board_screens().unpair("screen1", &audit_entry(&b, "boardScreen.unpair", "screen1")).await;
+    assert!(matches!(refused, Err(StoreError::NotFound)), "{refused:?}");
+    assert_eq!(store.company(&b).audit().page(0, 10).await.unwrap().total, 0, "the refused unpairing left no entry");
+    store.company(&a).board_screens().unpair("screen1", &audit_entry(&a, "boardScreen.unpair", "screen1")).await.unwrap();
+    assert!(store.hub_wide().board_screens().all().await.unwrap().is_empty());
+    let actions: Vec<String> = store.company(&a).audit().page(0, 10).await.unwrap().entries.into_iter().map(|e| e.action).collect();
+    assert_eq!(actions, ["boardScreen.unpair", "boardScreen.pair"]);
+}

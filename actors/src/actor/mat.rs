@@ -410,7 +410,7 @@ impl MatState {
                     raised_at_ms,
                     reason: alarm.reason,
                 };
-                self.company.broadcast(encode_event(events::ALARM_ON, event));
+                self.company.broadcast(&self.args.info.id, encode_event(events::ALARM_ON, event));
             }
             AlarmOutput::Attended { alarm, attended_at, time_to_attend } => {
                 let attended_at_ms = self.unix_ms_of(attended_at);
@@ -425,7 +425,7 @@ impl MatState {
                 });
                 let event =
                     AlarmAttendedEvent { device_id: device_id.to_string(), alarm_id: alarm.id.0, attended_at_ms, time_to_attend_ms };
-                self.company.broadcast(encode_event(events::ALARM_ATTENDED, event));
+                self.company.broadcast(&self.args.info.id, encode_event(events::ALARM_ATTENDED, event));
             }
         }
     }
@@ -494,7 +494,7 @@ impl MatState {
             // The machine turns stream requests into `MatOutput::Stream`.
             CaptureOutput::Stream(_) => return,
         };
-        self.company.broadcast(encode_event(events::CAPTURE, event));
+        self.company.broadcast(&self.args.info.id, encode_event(events::CAPTURE, event));
     }
 
     /// Keeps the machine's snapshot in the shared slot current: at once when `forced`, otherwise

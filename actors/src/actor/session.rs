@@ -12,7 +12,7 @@ use super::registry::{MatHandle, RegistryMsg};
 use super::room_set::RoomSetMsg;
 use crate::browser::{ClientEvent, StreamingRemainingEvent, encode_event, error_event, events};
 use crate::catalog::Catalog;
-use crate::fanout::{Bus, CloseReason, Outbox, SessionId, Viewer};
+use crate::fanout::{Bus, CloseReason, DeviceScope, Outbox, SessionId, Viewer};
 use mat_core::machine::alarm::AlarmId;
 use mat_core::machine::capture::{CaptureKind, CaptureOrigin, CaptureRequest};
 use mat_core::machine::streaming::StreamRefusal;
@@ -38,6 +38,10 @@ pub struct SessionArgs {
     pub bus: Arc<Bus>,
     pub catalog: Arc<Catalog>,
     pub registry: ActorRef<RegistryMsg>,
+    /// A paired ward screen's session (role 3): only these devices' statuses, events and maps,
+    /// and nothing that acts (every request but joining and leaving is refused, `readOnly`).
+    /// `None` for a person's session: every device of the company.
+    pub board_scope: Option<DeviceScope>,
 }
 
 /// The session actor.
@@ -68,7 +72,13 @@ impl Actor for SessionActor {
 
 impl SessionArgs {
     fn viewer(&self) -> Viewer {
-        Viewer { session: self.id, outbox: self.outbox.clone() }
+        Viewer { session: self.id, outbox: self.outbox.clone(), scope: self.board_scope.clone() }
+    }
+
+    /// A device of the session's company that the session may follow.
+    fn followable(&self, device_id: &str) -> Option<Arc<crate::catalog::DeviceInfo>> {
+        let device = self.catalog.get_in_company(device_id, &self.company_id)?;
+        self.board_scope.as_ref().is_none_or(|scope| scope.contains(&device.id)).then_some(device)
     }
 
     fn send_error(&self, error: &str, message: &str) {
@@ -79,7 +89,7 @@ impl SessionArgs {
         match event {
             ClientEvent::Authenticate { .. } => self.send_error("alreadyAuthenticated", "this socket is already authenticated"),
             ClientEvent::JoinCompany {} => self.bus.company(&self.company_id).join(self.viewer()),
-            ClientEvent::JoinUser { device_id } => match self.catalog.get_in_company(&device_id, &self.company_id) {
+            ClientEvent::JoinUser { device_id } => match self.followable(&device_id) {
                 Some(device) => self.bus.device(&device.id, &device.company_id).join(self.viewer()),
                 None => self.send_error("deviceNotFound", "no such device in your company"),
             },
@@ -88,6 +98,7 @@ impl SessionArgs {
                     self.bus.device(&device.id, &device.company_id).leave(self.id);
                 }
             }
+            _ if self.board_scope.is_some() => self.send_error("readOnly", "a ward screen only shows its board"),
             ClientEvent::StartStreaming { device_id, seconds } => {
                 let Some(device) = self.catalog.get_in_company(&device_id, &self.company_id) else {
                     return self.send_error("deviceNotFound", "no such device in your company");

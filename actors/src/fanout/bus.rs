@@ -8,7 +8,7 @@
 //! device's latest map is the board's own (the same `Arc`), and it is encoded only when someone
 //! watches: a mat nobody watches costs no encoding and no second copy of its map.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::sync::{Arc, Mutex, RwLock};
 
 use bytes::Bytes;
@@ -20,6 +20,10 @@ use crate::live_board::LiveMap;
 /// Identifies one browser session.
 pub type SessionId = u64;
 
+/// The devices a session may follow, when not all of its company's (a paired ward screen: its
+/// unit's devices).
+pub type DeviceScope = Arc<HashSet<Arc<str>>>;
+
 /// A session's outbox, as a channel knows it.
 #[derive(Debug, Clone)]
 pub struct Viewer {
@@ -27,6 +31,20 @@ pub struct Viewer {
     pub session: SessionId,
     /// Where its messages go.
     pub outbox: Arc<Outbox>,
+    /// The devices whose statuses and events it receives; `None` for all of its company's.
+    pub scope: Option<DeviceScope>,
+}
+
+impl Viewer {
+    /// A viewer of every device of its company.
+    pub fn new(session: SessionId, outbox: Arc<Outbox>) -> Self {
+        Viewer { session, outbox, scope: None }
+    }
+
+    /// Whether it receives this device's statuses and events.
+    pub fn admits(&self, device_id: &str) -> bool {
+        self.scope.as_ref().is_none_or(|scope| scope.contains(device_id))
+    }
 }
 
 /// What a device's viewers see: its latest map, or none (the map went blank at `hub_time_ms`).
@@ -118,7 +136,7 @@ impl CompanyChannel {
         let mut statuses = write(&self.statuses);
         statuses.insert(device_id.clone(), message.clone());
         let mut closed = Vec::new();
-        for viewer in read(&self.viewers).iter() {
+        for viewer in read(&self.viewers).iter().filter(|v| v.admits(device_id)) {
             if !viewer.outbox.push_control(message.clone()) {
                 closed.push(viewer.session);
             }
@@ -131,10 +149,11 @@ impl CompanyChannel {
 
     /// Sends a one-off event (an alarm, a capture announcement) to every viewer without making it
     /// the device's remembered status: a viewer joining later does not receive it again. A
-    /// viewer whose control queue is full is closed as a slow consumer and removed.
-    pub fn broadcast(&self, message: Bytes) {
+    /// viewer whose control queue is full is closed as a slow consumer and removed. A viewer
+    /// scoped to other devices does not receive it.
+    pub fn broadcast(&self, device_id: &str, message: Bytes) {
         let mut closed = Vec::new();
-        for viewer in read(&self.viewers).iter() {
+        for viewer in read(&self.viewers).iter().filter(|v| v.admits(device_id)) {
             if !viewer.outbox.push_control(message.clone()) {
                 closed.push(viewer.session);
             }
@@ -152,7 +171,7 @@ impl CompanyChannel {
     /// Adds a viewer: it first receives every device's current status, then every change.
     pub fn join(&self, viewer: Viewer) {
         let statuses = write(&self.statuses);
-        for message in statuses.values() {
+        for (_, message) in statuses.iter().filter(|(device_id, _)| viewer.admits(device_id)) {
             if !viewer.outbox.push_control(message.clone()) {
                 return;
             }
@@ -238,7 +257,7 @@ mod tests {
     use crate::metrics::HubMetrics;
 
     fn viewer(session: SessionId) -> Viewer {
-        Viewer { session, outbox: Outbox::new(Arc::new(HubMetrics::default())) }
+        Viewer::new(session, Outbox::new(Arc::new(HubMetrics::default())))
     }
 
     fn map(seq: u64) -> LivePicture {
@@ -301,12 +320,32 @@ mod tests {
         let early = viewer(1);
         company.join(early.clone());
         assert_eq!(early.outbox.try_recv(), Ok(Some(Bytes::from_static(b"d-correct"))));
-        company.broadcast(Bytes::from_static(b"alarmOn"));
+        company.broadcast("d", Bytes::from_static(b"alarmOn"));
         assert_eq!(early.outbox.try_recv(), Ok(Some(Bytes::from_static(b"alarmOn"))));
         let late = viewer(2);
         company.join(late.clone());
         assert_eq!(late.outbox.try_recv(), Ok(Some(Bytes::from_static(b"d-correct"))));
         assert_eq!(late.outbox.try_recv(), Ok(None), "the alarm is not the device's status");
+    }
+
+    #[test]
+    fn a_scoped_viewer_receives_only_its_devices_statuses_and_events() {
+        let bus = Bus::new();
+        let company = bus.company("c1");
+        let (a, b): (Arc<str>, Arc<str>) = ("a".into(), "b".into());
+        company.publish(&a, Bytes::from_static(b"a-correct"));
+        company.publish(&b, Bytes::from_static(b"b-correct"));
+        let scoped = Viewer { scope: Some(Arc::new([a.clone()].into_iter().collect())), ..viewer(3) };
+        company.join(scoped.clone());
+        assert_eq!(scoped.outbox.try_recv(), Ok(Some(Bytes::from_static(b"a-correct"))));
+        assert_eq!(scoped.outbox.try_recv(), Ok(None), "b's status is not replayed");
+        company.publish(&b, Bytes::from_static(b"b-missing"));
+        company.broadcast("b", Bytes::from_static(b"b-alarmOn"));
+        assert_eq!(scoped.outbox.try_recv(), Ok(None), "nor are b's changes and alarms sent");
+        company.broadcast("a", Bytes::from_static(b"a-alarmOn"));
+        company.publish(&a, Bytes::from_static(b"a-missing"));
+        assert_eq!(scoped.outbox.try_recv(), Ok(Some(Bytes::from_static(b"a-alarmOn"))));
+        assert_eq!(scoped.outbox.try_recv(), Ok(Some(Bytes::from_static(b"a-missing"))));
     }
 
     #[test]

@@ -7,5 +7,5 @@
 mod bus;
 mod outbox;
 
-pub use bus::{Bus, CompanyChannel, DeviceChannel, LivePicture, SessionId, Viewer};
+pub use bus::{Bus, CompanyChannel, DeviceChannel, DeviceScope, LivePicture, SessionId, Viewer};
 pub use outbox::{CONTROL_CAPACITY, CloseReason, MAX_LIVE_DEVICES, Outbox};

@@ -493,7 +493,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The company's device configurations and live statuses */
+        /** The company's device configurations and live statuses (a ward screen's: its unit's) */
         get: operations["GET /api/deviceConfCompany"];
         put?: never;
         post?: never;
@@ -940,7 +940,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The company's devices */
+        /** The company's devices (a ward screen's: its unit's) */
         get: operations["GET /api/userDevices"];
         put?: never;
         post?: never;
@@ -957,11 +957,80 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The ward board's clocks: every repositioning clock of the company (interval, tier, seconds to the next turn) with the latest posture and its confidence */
+        /** The ward board's clocks: every repositioning clock of the company (a ward screen's: its unit's) (interval, tier, seconds to the next turn) with the latest posture and its confidence */
         get: operations["GET /api/wardBoard"];
         put?: never;
         post?: never;
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/wardScreens": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The company's paired ward screens: unit, paired, last seen */
+        get: operations["GET /api/wardScreens"];
+        put?: never;
+        /** A one-time pairing code (5 minutes) for a ward screen showing one unit of the caller's company */
+        post: operations["POST /api/wardScreens"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/wardScreens/pair": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Pair a ward screen with a one-time code; answers its board token (role 3, 30 days; throttled per address) */
+        post: operations["POST /api/wardScreens/pair"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/wardScreens/renew": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** A paired ward screen's new board token (30 more days); a person's token is refused */
+        post: operations["POST /api/wardScreens/renew"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/wardScreens/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Unpair a ward screen (audited): its tokens are refused from now on and its sockets close */
+        delete: operations["DELETE /api/wardScreens/{id}"];
         options?: never;
         head?: never;
         patch?: never;
@@ -1290,6 +1359,49 @@ export interface components {
         /** @description `PUT /api/device/{id}/patient` body: the patient to put at the bedside, `null` to release it. */
         BedsideRequest: {
             patientId?: string | null;
+        };
+        /** @description One paired screen, as administrators list them. */
+        BoardScreenJson: {
+            /** @description Not seen for longer than a board token lives: the screen must be paired again. */
+            expired: boolean;
+            id: string;
+            /**
+             * Format: uint64
+             * @description Unix seconds: the screen's last call (to within a few minutes).
+             */
+            lastSeen: number;
+            /**
+             * Format: uint64
+             * @description Unix seconds.
+             */
+            pairedAt: number;
+            pairedByEmail: string;
+            unit: string;
+        };
+        /** @description What a paired screen signs in with: its board token and what it shows. */
+        BoardSessionJson: {
+            companyId: string;
+            companyName: string;
+            /**
+             * Format: uint64
+             * @description Unix seconds.
+             */
+            expiresAt: number;
+            /**
+             * Format: uint64
+             * @description Unix seconds: from then on the screen asks for a new token (`POST /api/wardScreens/renew`).
+             */
+            renewAt: number;
+            /**
+             * Format: int64
+             * @description Always 3 (board).
+             */
+            role: number;
+            /** @description The screen's id (its tokens' user). */
+            screenId: string;
+            token: string;
+            /** @description The unit it shows (its key, "building · floor"). */
+            unit: string;
         };
         /**
          * @description The body's part a band along the mat holds (a 2 m mattress in six bands of about 33 cm), from
@@ -1898,6 +2010,25 @@ export interface components {
         };
         /** @description The device page a type opens (spec §2): each family is one page layout in the client. */
         PageFamily: "mat" | "seating" | "seatedPosition" | "rehab" | "horse" | "force" | "roomSet" | "none";
+        /** @description `POST /api/wardScreens/pair` body. */
+        PairRequest: {
+            code: string;
+        };
+        /** @description A one-time pairing code, shown to the administrator and typed on the wall screen. */
+        PairingCodeJson: {
+            /** @description 8 characters without look-alikes; any case, dashes and spaces are ignored when typed. */
+            code: string;
+            /**
+             * Format: uint64
+             * @description Unix seconds; the code is refused afterwards and once used.
+             */
+            expiresAt: number;
+            unit: string;
+        };
+        /** @description `POST /api/wardScreens` body: the unit the screen will show (its key, "building · floor"). */
+        PairingRequest: {
+            unit: string;
+        };
         /**
          * @description A palette id of reports/palettes.json, the list the client's colour button cycles
          * @enum {string}
@@ -2494,6 +2625,7 @@ export interface operations {
             };
             400: components["responses"]["Error"];
             401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
             404: components["responses"]["Error"];
         };
     };
@@ -2518,6 +2650,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
             404: components["responses"]["Error"];
         };
     };
@@ -2556,6 +2689,7 @@ export interface operations {
             };
             400: components["responses"]["Error"];
             401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
             404: components["responses"]["Error"];
             413: components["responses"]["Error"];
         };
@@ -2595,6 +2729,7 @@ export interface operations {
             };
             400: components["responses"]["Error"];
             401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
             404: components["responses"]["Error"];
             413: components["responses"]["Error"];
         };
@@ -2717,6 +2852,7 @@ export interface operations {
             };
             400: components["responses"]["Error"];
             401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
             404: components["responses"]["Error"];
         };
     };
@@ -2741,6 +2877,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
             404: components["responses"]["Error"];
         };
     };
@@ -2888,6 +3025,7 @@ export interface operations {
                 content?: never;
             };
             401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
         };
     };
     "POST /api/auth/signup": {
@@ -3151,6 +3289,7 @@ export interface operations {
             };
             400: components["responses"]["Error"];
             401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
             404: components["responses"]["Error"];
         };
     };
@@ -3180,6 +3319,7 @@ export interface operations {
             };
             400: components["responses"]["Error"];
             401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
             404: components["responses"]["Error"];
             413: components["responses"]["Error"];
         };
@@ -3210,6 +3350,7 @@ export interface operations {
             };
             400: components["responses"]["Error"];
             401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
             404: components["responses"]["Error"];
             413: components["responses"]["Error"];
         };
@@ -3235,6 +3376,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
             404: components["responses"]["Error"];
             503: components["responses"]["Error"];
         };
@@ -3265,6 +3407,7 @@ export interface operations {
             };
             400: components["responses"]["Error"];
             401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
             404: components["responses"]["Error"];
             413: components["responses"]["Error"];
         };
@@ -3316,6 +3459,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
             404: components["responses"]["Error"];
             503: components["responses"]["Error"];
         };
@@ -3368,6 +3512,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
             404: components["responses"]["Error"];
         };
     };
@@ -3397,6 +3542,7 @@ export interface operations {
             };
             400: components["responses"]["Error"];
             401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
             404: components["responses"]["Error"];
             413: components["responses"]["Error"];
         };
@@ -3425,6 +3571,7 @@ export interface operations {
             };
             400: components["responses"]["Error"];
             401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
             404: components["responses"]["Error"];
         };
     };
@@ -3453,6 +3600,7 @@ export interface operations {
             };
             400: components["responses"]["Error"];
             401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
             404: components["responses"]["Error"];
         };
     };
@@ -3498,6 +3646,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
             404: components["responses"]["Error"];
         };
     };
@@ -3579,6 +3728,7 @@ export interface operations {
             };
             400: components["responses"]["Error"];
             401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
             404: components["responses"]["Error"];
             413: components["responses"]["Error"];
         };
@@ -3609,6 +3759,7 @@ export interface operations {
             };
             400: components["responses"]["Error"];
             401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
             404: components["responses"]["Error"];
             413: components["responses"]["Error"];
         };
@@ -3634,6 +3785,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
             404: components["responses"]["Error"];
         };
     };
@@ -3658,6 +3810,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
             404: components["responses"]["Error"];
         };
     };
@@ -3682,6 +3835,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
             404: components["responses"]["Error"];
         };
     };
@@ -3706,6 +3860,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
             404: components["responses"]["Error"];
         };
     };
@@ -3731,6 +3886,7 @@ export interface operations {
             };
             400: components["responses"]["Error"];
             401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
             404: components["responses"]["Error"];
             409: components["responses"]["Error"];
         };
@@ -3756,6 +3912,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
             404: components["responses"]["Error"];
         };
     };
@@ -3785,6 +3942,7 @@ export interface operations {
             };
             400: components["responses"]["Error"];
             401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
             404: components["responses"]["Error"];
             413: components["responses"]["Error"];
         };
@@ -3815,6 +3973,7 @@ export interface operations {
             };
             400: components["responses"]["Error"];
             401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
             404: components["responses"]["Error"];
             413: components["responses"]["Error"];
         };
@@ -3865,6 +4024,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
             404: components["responses"]["Error"];
         };
     };
@@ -3889,6 +4049,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
             404: components["responses"]["Error"];
         };
     };
@@ -3918,6 +4079,7 @@ export interface operations {
             };
             400: components["responses"]["Error"];
             401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
             404: components["responses"]["Error"];
             413: components["responses"]["Error"];
         };
@@ -3948,6 +4110,7 @@ export interface operations {
             };
             400: components["responses"]["Error"];
             401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
             404: components["responses"]["Error"];
             413: components["responses"]["Error"];
         };
@@ -3973,6 +4136,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
             404: components["responses"]["Error"];
         };
     };
@@ -4002,6 +4166,7 @@ export interface operations {
             };
             400: components["responses"]["Error"];
             401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
             404: components["responses"]["Error"];
             409: components["responses"]["Error"];
             413: components["responses"]["Error"];
@@ -4030,6 +4195,7 @@ export interface operations {
             };
             400: components["responses"]["Error"];
             401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
             404: components["responses"]["Error"];
         };
     };
@@ -4057,6 +4223,7 @@ export interface operations {
             };
             400: components["responses"]["Error"];
             401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
             404: components["responses"]["Error"];
         };
     };
@@ -4084,6 +4251,7 @@ export interface operations {
             };
             400: components["responses"]["Error"];
             401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
             404: components["responses"]["Error"];
         };
     };
@@ -4112,6 +4280,7 @@ export interface operations {
             };
             400: components["responses"]["Error"];
             401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
             404: components["responses"]["Error"];
         };
     };
@@ -4136,6 +4305,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
             404: components["responses"]["Error"];
         };
     };
@@ -4245,6 +4415,7 @@ export interface operations {
             };
             400: components["responses"]["Error"];
             401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
             404: components["responses"]["Error"];
             409: components["responses"]["Error"];
             413: components["responses"]["Error"];
@@ -4271,6 +4442,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
             404: components["responses"]["Error"];
         };
     };
@@ -4314,6 +4486,129 @@ export interface operations {
                 };
             };
             401: components["responses"]["Error"];
+        };
+    };
+    "GET /api/wardScreens": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BoardScreenJson"][];
+                };
+            };
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+        };
+    };
+    "POST /api/wardScreens": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PairingRequest"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PairingCodeJson"];
+                };
+            };
+            400: components["responses"]["Error"];
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+            413: components["responses"]["Error"];
+            429: components["responses"]["Error"];
+        };
+    };
+    "POST /api/wardScreens/pair": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PairRequest"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BoardSessionJson"];
+                };
+            };
+            400: components["responses"]["Error"];
+            413: components["responses"]["Error"];
+            429: components["responses"]["Error"];
+        };
+    };
+    "POST /api/wardScreens/renew": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BoardSessionJson"];
+                };
+            };
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+        };
+    };
+    "DELETE /api/wardScreens/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No Content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+            404: components["responses"]["Error"];
         };
     };
     "GET /api/wardSettings": {

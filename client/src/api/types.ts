@@ -30,6 +30,10 @@ export type WardSettingsJson = Schemas['WardSettingsJson'];
 export type ComplianceJson = Schemas['ComplianceJson'];
 export type ComplianceRow = Schemas['ComplianceRow'];
 export type ShiftSettingsJson = Schemas['ShiftSettingsJson'];
+
+export type PairingCodeJson = Schemas['PairingCodeJson'];
+export type BoardSessionJson = Schemas['BoardSessionJson'];
+export type BoardScreenJson = Schemas['BoardScreenJson'];
 export type RepositioningInterval = Schemas['RepositioningInterval'];
 export type AlarmJson = Schemas['AlarmJson'];
 export type AlarmManagerInput = Schemas['AlarmManagerInput'];

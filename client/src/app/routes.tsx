@@ -6,7 +6,7 @@
 
 import { useAtomValue } from 'jotai';
 import { useTranslation } from 'react-i18next';
-import { Navigate, Outlet, Route, Routes } from 'react-router-dom';
+import { Navigate, Outlet, Route, Routes, useLocation } from 'react-router-dom';
 import { InactivityWatcher, LoginPage, LogoutButton, RequireAuth, SessionExpiryWatcher } from '../features/auth';
 import { CompanyVariantsSection, CompanyVariantsSync } from '../features/company-variants';
 import { AlarmBanner } from '../features/alarm-banner';
@@ -16,18 +16,45 @@ import { DevicesPage } from '../features/devices';
 import { analysisRoutes, deviceTypesAtom, pageRoutes, settingsRoutes } from '../lib/deviceTypes';
 import { DeviceActionsContext, type DeviceActions } from '../lib/deviceActions';
 import { SessionActionsContext } from '../lib/sessionActions';
-import { tokenAtom } from '../lib/session';
+import { boardUnitAtom, tokenAtom } from '../lib/session';
 import { AdminPanelCard, AdminPanelPage, AuditLogPage } from '../features/admin';
 import { AlarmManagerPage } from '../features/alarm-manager';
 import { DeviceAdminActions } from '../features/device-admin';
 import { BrandingPage } from '../features/branding';
 import { DeviceSettingsPage } from '../features/device-settings';
-import { WardBoardLink, WardBoardPage, type WardRendererFactory } from '../features/ward';
+import { BoardTokenRenewer, PairScreenPage, unitPath, WardBoardLink, WardBoardPage, type WardRendererFactory } from '../features/ward';
 import { CompliancePage } from '../features/compliance';
 
 const deviceActions: DeviceActions = (device) => <DeviceAdminActions device={device} />;
 
+/**
+ * A paired wall screen (role 3): its unit's board only, read-only — no inactivity logout (nobody
+ * signs in on the wall), no Log out, no banner with Attend (the board's tiles show every alarm); its
+ * token renews while it runs. Every other path opens its board.
+ */
+function WallScreenFrame({ unit }: { unit: string }) {
+  const { pathname } = useLocation();
+  const board = unitPath(unit);
+  if (decodeURIComponent(pathname) !== decodeURIComponent(board)) return <Navigate to={board} replace />;
+  return (
+    <>
+      <SessionExpiryWatcher />
+      <BoardTokenRenewer />
+      <CompanyVariantsSync />
+      <Outlet />
+    </>
+  );
+}
+
 function Guarded() {
+  const boardUnit = useAtomValue(boardUnitAtom);
+  if (boardUnit !== null) {
+    return (
+      <RequireAuth>
+        <WallScreenFrame unit={boardUnit} />
+      </RequireAuth>
+    );
+  }
   return (
     <RequireAuth>
       <InactivityWatcher />
@@ -67,6 +94,7 @@ export function AppRoutes({ createRenderer, createWardRenderer }: { createRender
   return (
     <Routes>
       <Route path="/login" caseSensitive element={<LoginPage />} />
+      <Route path="/pair" caseSensitive element={<PairScreenPage />} />
       <Route element={<Guarded />}>
         <Route
           path="/devices"

@@ -65,6 +65,8 @@ export async function apiFetch<T>(path: string, init: RequestInit = {}): Promise
     const { code, message } = await errorCode(res);
     throw new ApiError(res.status, code, message);
   }
+  // 204 No Content (an unpairing, a logout): nothing to parse.
+  if (res.status === 204) return undefined as T;
   return (await res.json()) as T;
 }
 

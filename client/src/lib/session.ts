@@ -10,9 +10,10 @@ import { STORAGE } from './storageKeys';
 
 type Store = ReturnType<typeof createStore>;
 
-/** Roles (docs/decisions.md): 1 administrator of the company, 2 staff. */
+/** Roles (docs/decisions.md): 1 administrator of the company, 2 staff, 3 a paired ward screen. */
 export const ROLE_ADMIN = 1;
 export const ROLE_STAFF = 2;
+export const ROLE_BOARD = 3;
 
 export interface Session {
   token: string;
@@ -23,15 +24,20 @@ export interface Session {
   role: number | null;
   /** When the hub stops accepting the token (Unix seconds); null when unknown. */
   expiresAt: number | null;
+  /** A paired ward screen's unit (role 3): the one board it shows. */
+  unit?: string | null;
+  /** When a ward screen asks for a new token (Unix seconds). */
+  renewAt?: number | null;
 }
 
 /** Why the last session ended without a logout, for the message on /login. */
-export type SessionEnd = 'unauthorized' | 'inactivity';
+export type SessionEnd = 'unauthorized' | 'inactivity' | 'unpaired';
 
-/** The i18n key of the message /login shows after each kind of end. */
+/** The i18n key of the message /login (or a ward screen's /pair) shows after each kind of end. */
 export const SESSION_END_MESSAGE: Readonly<Record<SessionEnd, string>> = {
   unauthorized: 'unauthorized',
   inactivity: 'sessionInactive',
+  unpaired: 'wardScreens.unpaired',
 };
 
 /** The session, or null when signed out. */
@@ -46,6 +52,11 @@ export const isAdminAtom = atom((get) => get(roleAtom) === ROLE_ADMIN);
 export const sessionEndAtom = atom<SessionEnd | null>(null);
 /** When the token expires (Unix seconds), or null. */
 export const expiresAtAtom = atom((get) => get(sessionAtom)?.expiresAt ?? null);
+/** A paired ward screen's unit, or null for a person's session. */
+export const boardUnitAtom = atom((get) => {
+  const session = get(sessionAtom);
+  return session?.role === ROLE_BOARD ? (session.unit ?? '') : null;
+});
 
 export const useSession = (): Session | null => useAtomValue(sessionAtom);
 export const useRole = (): number | null => useAtomValue(roleAtom);
@@ -74,6 +85,7 @@ export function restoreSession(): Session | null {
     companyName: localStorage.getItem(STORAGE.company) ?? '',
     role: Number.isInteger(role) && role > 0 ? role : null,
     expiresAt: Number.isFinite(expiresAt) && expiresAt > 0 ? expiresAt : null,
+    ...(role === ROLE_BOARD ? { unit: localStorage.getItem(STORAGE.boardUnit) ?? '', renewAt: Number(localStorage.getItem(STORAGE.renewAt)) || null } : {}),
   };
 }
 
@@ -94,8 +106,31 @@ export function startSession(session: Session, variants?: CompanyVariants): void
   else localStorage.setItem(STORAGE.role, String(session.role));
   if (session.expiresAt === null) localStorage.removeItem(STORAGE.expiresAt);
   else localStorage.setItem(STORAGE.expiresAt, String(session.expiresAt));
+  storeBoardFields(session);
   boundStore?.set(sessionEndAtom, null);
   boundStore?.set(companyVariantsAtom, variants ?? NO_VARIANTS);
+  boundStore?.set(sessionAtom, session);
+}
+
+function storeBoardFields(session: Session): void {
+  if (session.unit == null) localStorage.removeItem(STORAGE.boardUnit);
+  else localStorage.setItem(STORAGE.boardUnit, session.unit);
+  if (session.renewAt == null) localStorage.removeItem(STORAGE.renewAt);
+  else localStorage.setItem(STORAGE.renewAt, String(session.renewAt));
+}
+
+/**
+ * A ward screen's renewed token: the same session with a new token, expiry and renewal time. Only
+ * the token changes, so the socket and the board stay as they are (no reload, no new socket: the
+ * next reconnect and request read the new token).
+ */
+export function renewSession(renewed: Pick<Session, 'token' | 'expiresAt' | 'renewAt'>): void {
+  const current = boundStore?.get(sessionAtom) ?? restoreSession();
+  if (!current) return;
+  const session = { ...current, ...renewed };
+  localStorage.setItem(STORAGE.token, session.token);
+  if (session.expiresAt !== null) localStorage.setItem(STORAGE.expiresAt, String(session.expiresAt));
+  storeBoardFields(session);
   boundStore?.set(sessionAtom, session);
 }
 
@@ -106,7 +141,7 @@ function endSession(keys: readonly string[], reason: SessionEnd | null): void {
   boundStore?.set(sessionAtom, null);
 }
 
-const SESSION_KEYS = [STORAGE.token, STORAGE.userId, STORAGE.companyId, STORAGE.role, STORAGE.expiresAt] as const;
+const SESSION_KEYS = [STORAGE.token, STORAGE.userId, STORAGE.companyId, STORAGE.role, STORAGE.expiresAt, STORAGE.boardUnit, STORAGE.renewAt] as const;
 
 /** The hub's logout call: it revokes the token it is sent with (docs/api.md). */
 export const LOGOUT_PATH = '/api/auth/logout';
@@ -131,7 +166,11 @@ export function expireForInactivity(): void {
   endSession([...SESSION_KEYS, STORAGE.adminAccess], 'inactivity');
 }
 
-/** A 401 from the API or the socket, or the token's expiry time: /login says the session expired. */
+/**
+ * A 401 from the API or the socket, or the token's expiry time: /login says the session expired. A
+ * ward screen's session ends as `unpaired`: the screen shows its pairing page, which says so.
+ */
 export function dropToken(): void {
-  endSession([...SESSION_KEYS, STORAGE.company], 'unauthorized');
+  const wasBoard = (boundStore?.get(sessionAtom) ?? restoreSession())?.role === ROLE_BOARD;
+  endSession([...SESSION_KEYS, STORAGE.company], wasBoard ? 'unpaired' : 'unauthorized');
 }

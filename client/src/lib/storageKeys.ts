@@ -7,6 +7,9 @@ export const STORAGE = {
   companyId: 'companyId',
   role: 'role',
   expiresAt: 'expiresAt',
+  /** A paired ward screen's unit (role 3) and when it renews its token. */
+  boardUnit: 'boardUnit',
+  renewAt: 'renewAt',
   adminAccess: 'isAdminAccessGrantedByPwd',
   language: 'preferredLanguage',
   streamingEnd: 'streamingEndTime',

@@ -102,6 +102,7 @@ export function stubFetch(routes: Record<string, (init?: RequestInit) => { statu
     const handler = all[url];
     if (!handler) return new Response(JSON.stringify({ error: 'notFound' }), { status: 404 });
     const { status = 200, body } = handler(init);
+    if (status === 204) return new Response(null, { status });
     return new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
   });
   vi.stubGlobal('fetch', fn);

@@ -206,7 +206,7 @@ pub async fn receive(context: &StatusContext, status: AlertStatus, peer: IpAddr,
                 who: row.who.clone(),
                 at_ms: row.at_ms.unwrap_or(row.received_ms),
             };
-            context.bus.company(&company).broadcast(encode_event(events::ALARM_STATUS, event));
+            context.bus.company(&company).broadcast(&row.device, encode_event(events::ALARM_STATUS, event));
             reply(Code::Accept, application)
         }
         // The same report again (the manager's retry): already stored, acknowledged again.

@@ -1,5 +1,8 @@
-//! Authentication: signed, expiring bearer tokens and their check, roles, and login throttling.
+//! Authentication: signed, expiring bearer tokens and their check, roles, login throttling, and
+//! paired ward screens with their one-time pairing codes.
 
+pub mod board;
+pub mod pairing;
 pub mod rate_limit;
 pub mod revocation;
 pub mod roles;

@@ -23,6 +23,9 @@ pub enum Access {
     User,
     /// Administrators (role 1).
     Admin,
+    /// The ward board's reads: any signed-in user, or a paired ward screen (role 3) limited to
+    /// its unit. Every other non-public route refuses a ward screen (403).
+    Board,
 }
 
 /// The JSON Schema of a Rust type, registered with a generator (named types become
@@ -141,7 +144,8 @@ impl RouteDoc {
         if self.access != Access::Public {
             statuses.insert(401);
         }
-        if self.access == Access::Admin {
+        if self.access != Access::Public && self.access != Access::Board {
+            // A ward screen's token (role 3) is refused by every route but the board's reads.
             statuses.insert(403);
         }
         if self.request.is_some() {
@@ -359,8 +363,10 @@ pub fn openapi(docs: &[RouteDoc]) -> Value {
         if doc.access != Access::Public {
             operation["security"] = json!([{"bearer": []}]);
         }
-        if doc.access == Access::Admin {
-            operation["x-role"] = json!("administrator (role 1)");
+        match doc.access {
+            Access::Admin => operation["x-role"] = json!("administrator (role 1)"),
+            Access::Board => operation["x-role"] = json!("any user, or a paired ward screen (role 3) for its unit"),
+            Access::User | Access::Public => {}
         }
         if let Some(mut schema) = request {
             rename_refs(&mut schema, &renames);
@@ -454,7 +460,8 @@ mod tests {
         assert_eq!(put["parameters"][1]["schema"]["$ref"], "#/components/schemas/Kind");
         assert_eq!(put["security"][0]["bearer"], json!([]));
         let statuses: Vec<&String> = put["responses"].as_object().expect("responses").keys().collect();
-        assert_eq!(statuses, ["200", "400", "401", "404", "413"], "body, token and path errors");
+        // 403: a ward screen's token (role 3) is refused by every route but the board's reads.
+        assert_eq!(statuses, ["200", "400", "401", "403", "404", "413"], "body, token, role and path errors");
         let register = &document["paths"]["/api/auth/company/register"]["post"];
         let statuses: Vec<&String> = register["responses"].as_object().expect("responses").keys().collect();
         assert_eq!(statuses, ["201", "401", "403", "409"]);

@@ -1,5 +1,6 @@
 //! The browser WebSocket `/ws`: authenticate, then a `SessionActor` handles events and a writer
-//! task drains the session's outbox into the socket.
+//! task drains the session's outbox into the socket. A paired ward screen's socket (role 3)
+//! follows its unit's devices only and acts on none; it closes when the screen is unpaired.
 //!
 //! A browser that stops reading never slows anyone: publishers only touch its outbox, which
 //! conflates live maps and, once too many status changes wait, closes. The writer races each
@@ -11,7 +12,7 @@ use std::time::Duration;
 
 use actors::actor::session::{CALL_TIMEOUT, SessionActor, SessionArgs, SessionMsg};
 use actors::browser::{ClientEvent, encode_event, error_event, events};
-use actors::fanout::{CloseReason, Outbox};
+use actors::fanout::{CloseReason, DeviceScope, Outbox};
 use futures_util::stream::{SplitSink, SplitStream};
 use futures_util::{SinkExt, StreamExt};
 use serde::Serialize;
@@ -23,7 +24,9 @@ use tokio_tungstenite::tungstenite::protocol::frame::coding::CloseCode;
 use super::auth::verify;
 use super::state::AppState;
 use super::ws_upgrade::ServerSocket as WebSocket;
+use crate::auth::roles::ROLE_BOARD;
 use crate::auth::token::Claims;
+use crate::auth::verify::Refusal;
 
 /// A browser must authenticate within this long.
 pub const AUTH_TIMEOUT: Duration = Duration::from_secs(5);
@@ -78,7 +81,18 @@ pub async fn serve(socket: WebSocket, state: Arc<AppState>, header_claims: Optio
             }
         },
     };
+    let board_scope = match board_scope(&state, &claims).await {
+        Ok(scope) => scope,
+        Err(message) => {
+            let _ = sink.send(Message::binary(error_event("unauthorized", &message))).await;
+            let _ = sink.send(close_with(CLOSE_UNAUTHORIZED, "unauthorized")).await;
+            return;
+        }
+    };
     let outbox = Outbox::new(state.metrics.clone());
+    if board_scope.is_some() {
+        state.board_sockets.lock().unwrap_or_else(|p| p.into_inner()).entry(claims.user_id.clone()).or_default().push(outbox.clone());
+    }
     outbox.push_control(encode_event(events::AUTHENTICATED, Authenticated { user_id: &claims.user_id, company_id: &claims.company_id }));
     let args = SessionArgs {
         id: NEXT_SESSION.fetch_add(1, Ordering::Relaxed),
@@ -88,6 +102,7 @@ pub async fn serve(socket: WebSocket, state: Arc<AppState>, header_claims: Optio
         bus: state.bus.clone(),
         catalog: state.catalog.clone(),
         registry: state.actors.registry.clone(),
+        board_scope: board_scope.clone(),
     };
     let session = match ractor::Actor::spawn_linked(None, SessionActor, args, state.actors.sessions.get_cell()).await {
         Ok((session, _)) => session,
@@ -114,7 +129,28 @@ pub async fn serve(socket: WebSocket, state: Arc<AppState>, header_claims: Optio
     reader.abort();
     session.stop(Some("socket closed".into()));
     outbox.close(CloseReason::Closed);
+    if board_scope.is_some() {
+        let mut sockets = state.board_sockets.lock().unwrap_or_else(|p| p.into_inner());
+        if let Some(open) = sockets.get_mut(&claims.user_id) {
+            open.retain(|o| !Arc::ptr_eq(o, &outbox));
+            if open.is_empty() {
+                sockets.remove(&claims.user_id);
+            }
+        }
+    }
     state.metrics.sessions_connected.fetch_sub(1, Ordering::Relaxed);
+}
+
+/// A ward screen's devices (its unit's, read when the socket opens: a device moved to another
+/// unit later is followed until the screen reconnects); `None` for a person's socket.
+async fn board_scope(state: &AppState, claims: &Claims) -> Result<Option<DeviceScope>, String> {
+    if claims.role != ROLE_BOARD {
+        return Ok(None);
+    }
+    let unit = state.board_screens.lock().unwrap_or_else(|p| p.into_inner()).unit(&claims.user_id, &claims.company_id).map(str::to_owned);
+    let Some(unit) = unit else { return Err(Refusal::Unpaired.message().to_owned()) };
+    let scope = super::ward_screens::unit_devices(state.store.company(&claims.company_id), &unit).await.map_err(|e| e.to_string())?;
+    Ok(Some(Arc::new(scope)))
 }
 
 async fn authenticate(stream: &mut SplitStream<WebSocket>, state: &AppState) -> Result<Claims, String> {

@@ -114,12 +114,13 @@ where
 /// calls and the browser socket.
 pub fn verify(state: &AppState, token: &str) -> Result<Claims, ApiError> {
     let revoked = state.revoked_tokens.lock().unwrap_or_else(|p| p.into_inner());
-    crate::auth::verify::verify(&state.signer, &revoked, token, unix_now()).map_err(ApiError::from)
+    let screens = state.board_screens.lock().unwrap_or_else(|p| p.into_inner());
+    crate::auth::verify::verify(&state.signer, &revoked, &screens, token, unix_now()).map_err(ApiError::from)
 }
 
 impl From<Refusal> for ApiError {
     fn from(refusal: Refusal) -> Self {
-        ApiError::unauthorized(refusal.message())
+        ApiError::new(StatusCode::UNAUTHORIZED, refusal.key(), refusal.message())
     }
 }
 

@@ -1,6 +1,7 @@
 //! Who is calling, by type. A route's [`Access`] names the type its handler receives: a `Public`
 //! route gets the bare [`Call`], a `User` route a [`Caller`] (a valid, unexpired, unrevoked
-//! token), an `Admin` route an [`Admin`] (a caller of role 1). Both are built only here, by
+//! token of a person: role 1 or 2), an `Admin` route an [`Admin`] (a caller of role 1), a `Board`
+//! route a [`BoardReader`] (a person, or a paired ward screen limited to its unit). All are built only here, by
 //! [`Verify::verify`], before the handler runs and before its body is read; a handler whose
 //! type does not match its route's access does not compile (`api_route!`).
 //!
@@ -21,8 +22,8 @@ use super::auth::verify;
 use super::call::{Call, call, path_segment};
 use super::error::{ApiError, reply};
 use super::state::AppState;
-use crate::auth::roles::ROLE_ADMIN;
-use crate::auth::token::Claims;
+use crate::auth::roles::{ROLE_ADMIN, ROLE_BOARD};
+use crate::auth::token::{Claims, unix_now};
 
 /// What a handler of a route with this access receives, built from the call.
 pub trait Verify: Sized + Send + 'static {
@@ -40,6 +41,8 @@ pub mod by_access {
     pub type User = super::Caller;
     /// `Access::Admin`: an administrator.
     pub type Admin = super::Admin;
+    /// `Access::Board`: a signed-in person or a paired ward screen (the board's reads).
+    pub type Board = super::BoardReader;
 }
 
 impl Verify for Call {
@@ -61,6 +64,9 @@ impl Verify for Caller {
 
     fn verify(call: Call) -> Result<Self, ApiError> {
         let claims = bearer_claims(&call)?;
+        if claims.role == ROLE_BOARD {
+            return Err(ApiError::new(StatusCode::FORBIDDEN, "boardReadOnly", "a ward screen only reads its unit's board"));
+        }
         Ok(Caller { call, claims })
     }
 }
@@ -158,6 +164,63 @@ impl Deref for Admin {
 impl DerefMut for Admin {
     fn deref_mut(&mut self) -> &mut Caller {
         &mut self.0
+    }
+}
+
+/// The caller of one of the board's reads: a person (role 1 or 2, every device of the company) or
+/// a paired ward screen (role 3, its unit's devices only). Its handlers filter what they answer
+/// by [`BoardReader::scope`].
+pub struct BoardReader {
+    caller: Caller,
+    /// The unit of a ward screen; `None` for a person.
+    unit: Option<String>,
+}
+
+impl Verify for BoardReader {
+    const ACCESS: Access = Access::Board;
+
+    fn verify(call: Call) -> Result<Self, ApiError> {
+        let claims = bearer_claims(&call)?;
+        let mut unit = None;
+        if claims.role == ROLE_BOARD {
+            let mut screens = call.state.board_screens.lock().unwrap_or_else(|p| p.into_inner());
+            unit = screens.unit(&claims.user_id, &claims.company_id).map(str::to_owned);
+            if unit.is_none() {
+                return Err(crate::auth::verify::Refusal::Unpaired.into());
+            }
+            if let Some(seen) = screens.seen(&claims.user_id, unix_now()) {
+                super::ward_screens::store_last_seen(call.state.clone(), claims.company_id.clone(), claims.user_id.clone(), seen);
+            }
+        }
+        Ok(BoardReader { caller: Caller { call, claims }, unit })
+    }
+}
+
+impl BoardReader {
+    /// The ward screen's unit; `None` for a person.
+    pub fn unit(&self) -> Option<&str> {
+        self.unit.as_deref()
+    }
+
+    /// The devices the caller may read: `None` for every device of the company (a person),
+    /// the unit's devices and their members for a ward screen.
+    pub async fn scope(&self) -> Result<Option<std::collections::HashSet<Arc<str>>>, ApiError> {
+        let Some(unit) = &self.unit else { return Ok(None) };
+        super::ward_screens::unit_devices(self.caller.store(), unit).await.map(Some).map_err(ApiError::internal)
+    }
+}
+
+impl Deref for BoardReader {
+    type Target = Caller;
+
+    fn deref(&self) -> &Caller {
+        &self.caller
+    }
+}
+
+impl DerefMut for BoardReader {
+    fn deref_mut(&mut self) -> &mut Caller {
+        &mut self.caller
     }
 }
 

@@ -6,7 +6,7 @@ use serde::Serialize;
 
 use super::audit::Audit;
 pub use super::bodies::{CompanyJson, VariantsJson};
-use super::caller::{Admin, Caller};
+use super::caller::{Admin, BoardReader};
 use super::error::ApiError;
 use super::json::{created, ok};
 use mat_api::company::{CompanyInput, validate_company};
@@ -57,7 +57,7 @@ pub async fn names(call: Admin) -> Result<warp::reply::Response, ApiError> {
 }
 
 /// The caller's company, as a one-element list (the branding page uses the first record).
-pub async fn own(call: Caller) -> Result<warp::reply::Response, ApiError> {
+pub async fn own(call: BoardReader) -> Result<warp::reply::Response, ApiError> {
     let company = call.store().profile().get().await.map_err(ApiError::internal)?.ok_or_else(|| ApiError::not_found("company"))?;
     Ok(ok(&vec![CompanyJson::from(company)]))
 }
@@ -81,7 +81,7 @@ pub async fn update_own(mut call: Admin) -> Result<warp::reply::Response, ApiErr
 }
 
 /// The caller's company's variants (every role: they change what the client shows).
-pub async fn variants(call: Caller) -> Result<warp::reply::Response, ApiError> {
+pub async fn variants(call: BoardReader) -> Result<warp::reply::Response, ApiError> {
     let company = call.store().profile().get().await.map_err(ApiError::internal)?.ok_or_else(|| ApiError::not_found("company"))?;
     Ok(ok(&VariantsJson::from(company.variants)))
 }

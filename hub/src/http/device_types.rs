@@ -5,16 +5,16 @@
 use mat_protocol::device_type::DeviceType;
 use mat_protocol::scale::PressureScale;
 
-use super::caller::Caller;
+use super::caller::BoardReader;
 use super::error::ApiError;
 use super::json::ok;
 
 /// Every device type and what follows from it.
-pub async fn list(_call: Caller) -> Result<warp::reply::Response, ApiError> {
+pub async fn list(_call: BoardReader) -> Result<warp::reply::Response, ApiError> {
     Ok(ok(&DeviceType::table()))
 }
 
 /// The pressure unit and the units a user may read pressures in (`mat_protocol::scale`).
-pub async fn pressure_scale(_call: Caller) -> Result<warp::reply::Response, ApiError> {
+pub async fn pressure_scale(_call: BoardReader) -> Result<warp::reply::Response, ApiError> {
     Ok(ok(&PressureScale::hub()))
 }

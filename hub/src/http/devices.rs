@@ -19,7 +19,7 @@ use warp::http::StatusCode;
 
 use super::audit::Audit;
 use super::call::path_segment;
-use super::caller::Caller;
+use super::caller::{BoardReader, Caller};
 use super::error::ApiError;
 use super::json::{Oid, ok};
 use super::state::{ACTOR_TIMEOUT, AppState};
@@ -176,15 +176,19 @@ fn conf_json(conf: DeviceConf, status: DeviceConfEvent, company: &str) -> Device
 }
 
 /// The caller's company's devices.
-pub async fn user_devices(call: Caller) -> Result<warp::reply::Response, ApiError> {
+pub async fn user_devices(call: BoardReader) -> Result<warp::reply::Response, ApiError> {
     let company = company_name(&call).await?;
+    let scope = call.scope().await?;
     let devices = call.store().devices().list().await.map_err(ApiError::internal)?;
-    Ok(ok(&devices.into_iter().map(|d| DeviceJson::new(d, &company)).collect::<Vec<_>>()))
+    let shown = devices.into_iter().filter(|d| scope.as_ref().is_none_or(|scope| scope.contains(d.id.as_str())));
+    Ok(ok(&shown.map(|d| DeviceJson::new(d, &company)).collect::<Vec<_>>()))
 }
 
 /// The caller's company's device configurations, with the live status the cards show.
-pub async fn device_conf_company(call: Caller) -> Result<warp::reply::Response, ApiError> {
-    let confs = call.store().device_confs().list().await.map_err(ApiError::internal)?;
+pub async fn device_conf_company(call: BoardReader) -> Result<warp::reply::Response, ApiError> {
+    let scope = call.scope().await?;
+    let mut confs = call.store().device_confs().list().await.map_err(ApiError::internal)?;
+    confs.retain(|conf| scope.as_ref().is_none_or(|scope| scope.contains(conf.device_id.as_str())));
     let mut live = live_statuses(&call.state, &call.claims().company_id);
     let company = company_name(&call).await?;
     let body: Vec<DeviceConfJson> =

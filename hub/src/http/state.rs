@@ -10,6 +10,8 @@ use actors::live_board::LiveBoard;
 use actors::metrics::HubMetrics;
 use storage::Store;
 
+use crate::auth::board::BoardScreens;
+use crate::auth::pairing::PairingCodes;
 use crate::auth::rate_limit::LoginLimiter;
 use crate::auth::revocation::RevokedTokens;
 use crate::auth::token::TokenSigner;
@@ -33,6 +35,12 @@ pub struct AppState {
     pub login_limiter: Mutex<LoginLimiter>,
     /// Token ids revoked at logout (also in storage).
     pub revoked_tokens: Mutex<RevokedTokens>,
+    /// Paired ward screens (also in storage): a board token is valid while its screen is here.
+    pub board_screens: Mutex<BoardScreens>,
+    /// One-time pairing codes waiting for their screen (memory only, minutes long).
+    pub pairing_codes: Mutex<PairingCodes>,
+    /// The open sockets of each paired screen, closed when it is unpaired.
+    pub board_sockets: Mutex<std::collections::HashMap<String, Vec<Arc<actors::fanout::Outbox>>>>,
     /// IHE PCD-04: the alarm reports' queue, the hub-wide default manager and the links' state.
     pub alarm_reporter: Arc<crate::alarm_manager::AlarmReporter>,
     /// How the HTTP listener serves (the FHIR interface's absolute URLs name it).

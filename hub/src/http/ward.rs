@@ -1,8 +1,8 @@
 //! The ward board's routes. `GET /api/wardBoard`: what the board needs beyond the cards'
 //! statuses, in one call for the whole company — each repositioning clock (interval, tier, seconds
 //! to the next turn) and the latest posture with its confidence, read from the devices' own
-//! actors; the board filters by unit itself (a unit is a building and floor of the devices it
-//! already lists). `GET`/`PUT /api/wardSettings`: the company's board settings (patients' names in
+//! actors; a person's board filters by unit itself (a unit is a building and floor of the devices
+//! it already lists), a paired ward screen is answered its unit's only. `GET`/`PUT /api/wardSettings`: the company's board settings (patients' names in
 //! full or as initials), set by its administrators and audited.
 
 use ractor::rpc::CallResult;
@@ -13,7 +13,7 @@ use actors::actor::mat::MatMsg;
 use mat_core::machine::pressure_ulcer::RepositioningTier;
 
 use super::audit::Audit;
-use super::caller::{Admin, Caller};
+use super::caller::{Admin, BoardReader};
 use super::error::ApiError;
 use super::json::{Oid, ok};
 use super::state::ACTOR_TIMEOUT;
@@ -42,9 +42,17 @@ pub struct WardClockJson {
 /// Every device of the caller's company that runs the repositioning clock (room sets' members
 /// included), with its clock and posture. A device whose actor does not answer in time is left
 /// out of this answer rather than failing the whole board.
-pub async fn clocks(call: Caller) -> Result<warp::reply::Response, ApiError> {
+/// A ward screen (role 3) reads its unit's only.
+pub async fn clocks(call: BoardReader) -> Result<warp::reply::Response, ApiError> {
     let company = call.claims().company_id.clone();
-    let mut devices: Vec<_> = call.state.catalog.all().into_iter().filter(|d| *d.company_id == *company).collect();
+    let scope = call.scope().await?;
+    let mut devices: Vec<_> = call
+        .state
+        .catalog
+        .all()
+        .into_iter()
+        .filter(|d| *d.company_id == *company && scope.as_ref().is_none_or(|scope| scope.contains(&d.id)))
+        .collect();
     devices.sort_by(|a, b| a.id.cmp(&b.id));
     let mut body = Vec::new();
     for device in devices {
@@ -78,8 +86,8 @@ pub struct WardSettingsJson {
     pub patient_initials: bool,
 }
 
-/// `GET /api/wardSettings`.
-pub async fn settings(call: Caller) -> Result<warp::reply::Response, ApiError> {
+/// `GET /api/wardSettings` (ward screens too: the board shows names as the company sets them).
+pub async fn settings(call: BoardReader) -> Result<warp::reply::Response, ApiError> {
     let settings = call.store().profile().ward_settings().await.map_err(|e| ApiError::store(e, "company", "duplicateCompany"))?;
     Ok(ok(&WardSettingsJson { patient_initials: settings.patient_initials }))
 }

@@ -6,6 +6,7 @@ mod alarm_outbox;
 mod alarm_statuses;
 mod analyses;
 mod audit;
+mod board_screens;
 mod clinical_records;
 mod companies;
 mod compliance;
@@ -22,6 +23,7 @@ pub use alarm_outbox::{AlarmManagerSettings, AlarmOutbox, DEAD_LETTER_LIMIT, Hub
 pub use alarm_statuses::{ALARM_STATUS_LIMIT, AlarmStatus, AlarmStatuses};
 pub use analyses::{Analyses, COMPANY_QUOTA_BYTES};
 pub use audit::{AUDIT_PAGE_MAX, AUDIT_SUMMARY_MAX, AuditLog};
+pub use board_screens::{BoardScreen, BoardScreens, HubBoardScreens};
 pub use clinical_records::{AlarmRow, AnalysisRow, ClinicalRecords, ClinicalRows, DeviceLogRow, EXPORT_ROW_LIMIT, PresenceRow, TurnRow};
 pub use companies::{HubCompanies, Profile};
 pub use compliance::{COMPLIANCE_ROW_LIMIT, ComplianceAlarm, ComplianceRecords, ComplianceTurn, ShiftSettings};

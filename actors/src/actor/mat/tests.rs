@@ -113,7 +113,7 @@ async fn restartable_mat() -> RestartableMat {
     let store = Arc::new(MemoryStore::default());
     let (writer, _) = Actor::spawn(None, StorageWriter, store.clone() as Arc<dyn StatusStore>).await.expect("writer");
     let bus = Bus::new();
-    let viewer = Viewer { session: 1, outbox: Outbox::new(Arc::new(HubMetrics::default())) };
+    let viewer = Viewer::new(1, Outbox::new(Arc::new(HubMetrics::default())));
     bus.company("c1").join(viewer.clone());
     let (link, rx) = DeviceLink::new(1);
     let mut args = mat_args(link, bus.clone(), Some(writer.clone()));
@@ -186,7 +186,7 @@ async fn a_restarted_mat_actor_resumes_its_stream_and_keeps_its_pending_alarm() 
 #[tokio::test(start_paused = true)]
 async fn the_repositioning_clock_survives_a_restart() {
     let bus = Bus::new();
-    let viewer = Viewer { session: 1, outbox: Outbox::new(Arc::new(HubMetrics::default())) };
+    let viewer = Viewer::new(1, Outbox::new(Arc::new(HubMetrics::default())));
     bus.company("c1").join(viewer.clone());
     let (link, _rx) = DeviceLink::new(1);
     let args = mat_args(link, bus.clone(), None);

@@ -66,7 +66,7 @@ async fn members_report_to_a_restarted_room_set_without_waiting_for_a_change() {
     let bus = Bus::new();
     let board = LiveBoard::new();
     let metrics = Arc::new(HubMetrics::default());
-    let viewer = Viewer { session: 1, outbox: Outbox::new(metrics.clone()) };
+    let viewer = Viewer::new(1, Outbox::new(metrics.clone()));
     bus.company("c1").join(viewer.clone());
     let mut seen = Vec::new();
     let args = RegistryArgs {
@@ -144,7 +144,7 @@ async fn a_mat_actor_killed_mid_stream_resumes_its_stream_and_no_other_device_no
     let started = handles[0].actor.call(|reply| MatMsg::StartStreaming { seconds: 60, reply }, None).await.expect("answered");
     assert!(matches!(started, ractor::rpc::CallResult::Success(Ok(()))));
     assert_eq!(stream_commands(&mut receivers[0]), vec![65]);
-    let viewer = Viewer { session: 9, outbox: Outbox::new(metrics) };
+    let viewer = Viewer::new(9, Outbox::new(metrics));
     bus.company("c1").join(viewer.clone());
     while viewer.outbox.try_recv().ok().flatten().is_some() {}
 

@@ -79,6 +79,7 @@ async fn capture_requests_are_refused_with_the_spec_keys_and_announced_when_acce
         bus,
         catalog,
         registry: registry.clone(),
+        board_scope: None,
     };
     let (session, _) = Actor::spawn(None, SessionActor, args).await.expect("session");
     send(&session, ClientEvent::JoinCompany {}).await;
@@ -105,6 +106,63 @@ async fn capture_requests_are_refused_with_the_spec_keys_and_announced_when_acce
     assert!(out.contains(&("capture".to_owned(), "announced".to_owned())), "{out:?}");
     let errors: Vec<String> = out.into_iter().filter(|(e, _)| e == "error").map(|(_, code)| code).collect();
     assert_eq!(errors, vec!["onGoing", "failedToBeAttended"]);
+    registry.stop(None);
+}
+
+#[tokio::test]
+async fn a_ward_screens_session_follows_only_its_units_devices_and_acts_on_none() {
+    let device = |id: &str| DeviceInfo {
+        id: id.into(),
+        serial: format!("SN-{id}"),
+        company_id: "c1".into(),
+        device_type: DeviceType::MattressMatIoT,
+        name: id.into(),
+        parent: None,
+        members: Vec::new(),
+        secret_hash: String::new(),
+        functional: false,
+        patient_status: PatientStatus::Correct,
+    };
+    let catalog = Catalog::new([device("in-unit"), device("elsewhere")]);
+    let bus = Bus::new();
+    let metrics = Arc::new(HubMetrics::default());
+    let registry_args = RegistryArgs {
+        catalog: catalog.clone(),
+        bus: bus.clone(),
+        board: crate::live_board::LiveBoard::new(),
+        writer: None,
+        metrics: metrics.clone(),
+        absence_delay: Duration::from_secs(30),
+        repositioning_time_scale: 1,
+    };
+    let (registry, _) = Actor::spawn(None, DeviceRegistry, registry_args).await.expect("registry");
+    let outbox = Outbox::new(metrics);
+    let scope: DeviceScope = Arc::new([Arc::<str>::from("in-unit")].into_iter().collect());
+    let args = SessionArgs {
+        id: 2,
+        user_id: "screen1".into(),
+        company_id: "c1".into(),
+        outbox: outbox.clone(),
+        bus: bus.clone(),
+        catalog,
+        registry: registry.clone(),
+        board_scope: Some(scope),
+    };
+    let (session, _) = Actor::spawn(None, SessionActor, args).await.expect("session");
+    send(&session, ClientEvent::JoinUser { device_id: "in-unit".into() }).await;
+    send(&session, ClientEvent::JoinUser { device_id: "elsewhere".into() }).await;
+    send(&session, ClientEvent::AttendAlarm { device_id: "in-unit".into(), alarm_id: None }).await;
+    send(&session, ClientEvent::StartStreaming { device_id: "in-unit".into(), seconds: 60 }).await;
+    send(&session, capture("Static", Some("p1"))).await;
+    let errors: Vec<String> = received(&outbox).into_iter().filter(|(e, _)| e == "error").map(|(_, code)| code).collect();
+    assert_eq!(errors, vec!["deviceNotFound", "readOnly", "readOnly", "readOnly"]);
+    // Joining the company: its unit's statuses and alarms only.
+    send(&session, ClientEvent::JoinCompany {}).await;
+    received(&outbox);
+    bus.company("c1").broadcast("elsewhere", bytes::Bytes::from_static(b"not for the screen"));
+    assert!(outbox.try_recv().unwrap().is_none());
+    bus.company("c1").broadcast("in-unit", bytes::Bytes::from_static(b"for the screen"));
+    assert_eq!(outbox.try_recv().unwrap(), Some(bytes::Bytes::from_static(b"for the screen")));
     registry.stop(None);
 }
 
@@ -166,6 +224,7 @@ async fn the_horse_streams_both_sides_or_says_a_side_is_offline() {
         bus,
         catalog,
         registry: registry.clone(),
+        board_scope: None,
     };
     let (session, _) = Actor::spawn(None, SessionActor, args).await.expect("session");
     let connect = |id: &'static str, connection: u64| {

@@ -5,9 +5,9 @@
 //! (ward.css).
 
 import { atom, useAtomValue } from 'jotai';
-import { useEffect, useLayoutEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, useParams } from 'react-router-dom';
+import { Link, Navigate, useParams } from 'react-router-dom';
 import { SocketStatusBanner } from '../../components/SocketStatusBanner';
 import { TopBar } from '../../components/TopBar';
 import { deviceTypesAtom, typeInfo } from '../../lib/deviceTypes';
@@ -16,12 +16,14 @@ import { lutFor } from '../../lib/heatmap/palettes';
 import { viewOptionsAtom } from '../../lib/heatmap/viewOptions';
 import { pendingAlarmsAtom } from '../../lib/pendingAlarms';
 import { useServices } from '../../lib/services';
+import { boardUnitAtom } from '../../lib/session';
 import { useDevicesSync } from '../devices';
 import { AlarmReasonText, RecordTurnButton } from '../turns';
 import { onWardBoard, tileModel } from './tiles';
-import { listUnits, unitOf, unitPath } from './unit';
+import { listUnits, unitFromKey, unitOf, unitPath } from './unit';
 import { boardOrder } from './urgency';
 import { useSecondTick, useWardClocks } from './useWardClocks';
+import { WallScreens } from './WallScreens';
 import { PatientNamesSwitch, useWardSettings } from './WardSettings';
 import { WardTile } from './WardTile';
 import { createWardRenderer, type WardMapRenderer, type WardRendererFactory } from './wardRenderer';
@@ -95,7 +97,11 @@ function useLiveSubscriptions(ids: readonly string[]) {
 export function WardBoardPage({ createRenderer = createWardRenderer, turnAction, alarmReason }: WardBoardPageProps) {
   const { t } = useTranslation();
   useDevicesSync();
-  const { unit } = useParams();
+  const { unit: unitParam } = useParams();
+  // A paired wall screen (role 3) shows its own unit only, read-only (docs/decisions.md).
+  const boardUnit = useAtomValue(boardUnitAtom);
+  const wallScreen = boardUnit !== null;
+  const unit = wallScreen ? boardUnit : unitParam;
   const views = useAtomValue(wardViewsAtom);
   const pending = useAtomValue(pendingAlarmsAtom);
   const table = useAtomValue(deviceTypesAtom);
@@ -129,21 +135,33 @@ export function WardBoardPage({ createRenderer = createWardRenderer, turnAction,
   const unitLabel = (u: { building: string; floor: string }) => t('ward.unitLabel', { building: u.building || '—', floor: u.floor || '—' });
   const current = units.find((u) => u.key === unit);
   const title = current ? t('ward.unitTitle', { unit: unitLabel(current) }) : t('ward.title');
+  const labelOfKey = (key: string) => unitLabel(unitFromKey(key));
+  const relayout = useCallback(() => renderer?.relayout(), [renderer]);
+  if (wallScreen && unitParam !== boardUnit) return <Navigate to={unitPath(boardUnit)} replace />;
   return (
-    <div className="page ward-page">
+    <div className={`page ward-page${wallScreen ? ' is-wall-screen' : ''}`} data-wall-screen={wallScreen ? 'true' : undefined}>
       <TopBar>
-        <Link className="btn btn-ghost" to="/ward/compliance" data-testid="compliance-link">
-          {t('compliance.open')}
-        </Link>
-        <Link className="btn btn-ghost" to="/devices">
-          {t('ward.devices')}
-        </Link>
+        {wallScreen ? (
+          <span className="ward-wall-badge" data-testid="wall-screen-badge">
+            {t('wardScreens.badge')}
+          </span>
+        ) : (
+          <>
+            <Link className="btn btn-ghost" to="/ward/compliance" data-testid="compliance-link">
+              {t('compliance.open')}
+            </Link>
+            <Link className="btn btn-ghost" to="/devices">
+              {t('ward.devices')}
+            </Link>
+          </>
+        )}
       </TopBar>
       <div ref={setHost} className="ward-canvas-host" aria-hidden="true" />
       <main className="ward-content">
         <SocketStatusBanner />
         <div className="ward-heading">
           <h1>{title}</h1>
+          {wallScreen ? null : (
           <nav className="ward-units" aria-label={t('ward.units')}>
             <Link className={`ward-unit${unit === undefined ? ' is-current' : ''}`} to="/ward" data-testid="ward-unit-all">
               {t('ward.allUnits')}
@@ -157,13 +175,15 @@ export function WardBoardPage({ createRenderer = createWardRenderer, turnAction,
                 </Link>
               ))}
           </nav>
-          <PatientNamesSwitch settings={settings} onSaved={setSettings} />
+          )}
+          {wallScreen ? null : <PatientNamesSwitch settings={settings} onSaved={setSettings} />}
           {clocksFailed ? (
             <span className="ward-warning" role="status">
               {t('ward.clocksFailed')}
             </span>
           ) : null}
         </div>
+        {wallScreen ? null : <WallScreens unit={unit} unitLabel={labelOfKey} onResize={relayout} />}
         {!loaded ? (
           <div className="devices-empty">{t('devices.loading')}</div>
         ) : !knownUnit ? (
@@ -181,8 +201,11 @@ export function WardBoardPage({ createRenderer = createWardRenderer, turnAction,
                 now={now}
                 renderer={renderer}
                 mapUnavailable={failed}
+                readOnly={wallScreen}
                 turnAction={
-                  turnAction
+                  wallScreen
+                    ? null
+                    : turnAction
                     ? turnAction(tile.id)
                     : typeInfo(table, tile.deviceType)?.repositioningClock &&
                       tile.cardStatus !== 'Offline' && (

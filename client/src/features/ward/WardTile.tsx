@@ -32,9 +32,11 @@ export interface WardTileProps {
   turnAction?: ReactNode;
   /** Slot: the reason of the device's Ulcer Risk alarm (issue 23, item 3). */
   alarmReason?: ReactNode;
+  /** A paired wall screen's board: no Attend (a person attends, signed in elsewhere). */
+  readOnly?: boolean;
 }
 
-export function WardTile({ tile, now, renderer, mapUnavailable, turnAction, alarmReason }: WardTileProps) {
+export function WardTile({ tile, now, renderer, mapUnavailable, turnAction, alarmReason, readOnly = false }: WardTileProps) {
   const { t } = useTranslation();
   const fmt = useFormat();
   const info = useDeviceType(tile.deviceType);
@@ -162,9 +164,11 @@ export function WardTile({ tile, now, renderer, mapUnavailable, turnAction, alar
             </span>
             {alarmReason}
             {managerStatus ? <ManagerStatusText status={managerStatus} testId="ward-manager-status" /> : null}
-            <button type="button" className="btn btn-attend" data-testid="ward-attend" onClick={attend} disabled={attending}>
-              {t('pages.attend')}
-            </button>
+            {readOnly ? null : (
+              <button type="button" className="btn btn-attend" data-testid="ward-attend" onClick={attend} disabled={attending}>
+                {t('pages.attend')}
+              </button>
+            )}
           </div>
         ) : null}
       </div>

@@ -2,3 +2,6 @@
 export { WardBoardPage } from './WardBoardPage';
 export { WardBoardLink } from './WardBoardLink';
 export type { WardRendererFactory } from './wardRenderer';
+export { PairScreenPage } from './PairScreenPage';
+export { BoardTokenRenewer } from './BoardTokenRenewer';
+export { unitPath } from './unit';

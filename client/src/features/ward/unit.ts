@@ -14,6 +14,12 @@ export function unitOf(device: Pick<UserDevice, 'building' | 'floor'>): string {
   return `${building}${UNIT_SEPARATOR}${floor}`;
 }
 
+/** The building and floor of a unit's key (the inverse of {@link unitOf}). */
+export function unitFromKey(key: string): { building: string; floor: string } {
+  const at = key.indexOf(UNIT_SEPARATOR);
+  return at < 0 ? { building: key, floor: '' } : { building: key.slice(0, at), floor: key.slice(at + UNIT_SEPARATOR.length) };
+}
+
 export interface UnitSummary {
   key: string;
   building: string;
