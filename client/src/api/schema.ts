@@ -2497,6 +2497,11 @@ export interface components {
             /** @description Who recorded it: the account's e-mail. */
             by: string | null;
             /**
+             * @description The repositioning clock detected the turn (a posture change or load shift held); no one
+             *     recorded it.
+             */
+            detected: boolean;
+            /**
              * Format: int64
              * @description The repositioning interval then, seconds.
              */
@@ -3184,6 +3189,7 @@ export interface operations {
             };
             400: components["responses"]["Error"];
             401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
             404: components["responses"]["Error"];
         };
     };
@@ -3211,6 +3217,7 @@ export interface operations {
             };
             400: components["responses"]["Error"];
             401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
             404: components["responses"]["Error"];
         };
     };
@@ -3233,6 +3240,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
             404: components["responses"]["Error"];
         };
     };

@@ -127,7 +127,10 @@ impl HubSide {
         match self {
             HubSide::Quic { conn, .. } => conn.close(0u32.into(), b"test closes"),
             HubSide::Ws(mut ws) => {
-                let _ = ws.close(None).await;
+                // The sink's close, named: tokio-tungstenite's inherent `close(Option<CloseFrame>)`
+                // exists only under some feature sets, so `ws.close(..)` builds in one resolution
+                // (`cargo test -p simulator`) and not in the workspace's.
+                let _ = SinkExt::close(&mut ws).await;
             }
         }
     }
