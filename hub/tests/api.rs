@@ -227,7 +227,7 @@ async fn bodies_over_the_limit_are_413_and_bad_json_400_never_500() {
 
 /// The calls only administrators may make (spec §9 and the hub's own: audit log, secret
 /// rotation), by method and documented path.
-const ADMINISTRATOR_ROUTES: [(&str, &str); 21] = [
+const ADMINISTRATOR_ROUTES: [(&str, &str); 22] = [
     ("POST", "/api/auth/signup"),
     ("GET", "/api/auth/companies"),
     ("GET", "/api/auth/companiesname"),
@@ -249,6 +249,7 @@ const ADMINISTRATOR_ROUTES: [(&str, &str); 21] = [
     ("POST", "/api/wardScreens"),
     ("GET", "/api/wardScreens"),
     ("DELETE", "/api/wardScreens/{id}"),
+    ("PUT", "/api/complianceSettings"),
 ];
 
 #[tokio::test]

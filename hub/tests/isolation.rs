@@ -23,6 +23,22 @@ const HUB_WIDE_ALLOWED: &[(&str, &str, &str)] = &[
         "an administrator registers a device in the company the request names (by id or name), which may be another",
     ),
     (
+        "ward_screens.rs",
+        "pair",
+        "a wall screen pairs with a one-time code before anyone is known; the code names the company, whose screens the pairing is stored with",
+    ),
+    (
+        "ward_screens.rs",
+        "store_last_seen",
+        "a ward screen's last-seen time is written after its request, for the company its verified board token names",
+    ),
+    (
+        "ward_screens.rs",
+        "board_session",
+        "a board token carries its company's name: read for the pairing route (no caller yet) and renewal",
+    ),
+    ("browser_ws.rs", "board_scope", "a ward screen's socket reads its unit's devices in the company its verified board token names"),
+    (
         "registration.rs",
         "hub_parts",
         "domain::registration writes devices (a hardware serial is unique across the hub), and for registerAll and quickRegistration companies and accounts",

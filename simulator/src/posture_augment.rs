@@ -199,7 +199,8 @@ mod tests {
         let (top, clean_top) = (clipped.iter().max().copied(), CLEAN.cells(&ramp, 48, 48, 0.25, 1).iter().max().copied());
         assert!(top < clean_top, "the body clips below its own peak: {top:?} vs {clean_top:?}");
         let at_top = clipped.iter().filter(|&&v| Some(v) == top).count();
-        assert!(at_top > 50, "a share of the body saturates: {at_top}");
+        let body = clipped.iter().filter(|&&v| v > 0).count();
+        assert!(at_top * 10 >= body, "a share of the body (at least a tenth) saturates: {at_top} of {body}");
     }
 
     #[test]

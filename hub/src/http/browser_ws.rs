@@ -149,8 +149,8 @@ async fn board_scope(state: &AppState, claims: &Claims) -> Result<Option<DeviceS
     }
     let unit = state.board_screens.lock().unwrap_or_else(|p| p.into_inner()).unit(&claims.user_id, &claims.company_id).map(str::to_owned);
     let Some(unit) = unit else { return Err(Refusal::Unpaired.message().to_owned()) };
-    let scope = super::ward_screens::unit_devices(state.store.company(&claims.company_id), &unit).await.map_err(|e| e.to_string())?;
-    Ok(Some(Arc::new(scope)))
+    let devices = state.store.hub_wide().devices().list_of_company(&claims.company_id).await.map_err(|e| e.to_string())?;
+    Ok(Some(Arc::new(super::ward_screens::unit_scope(&devices, &unit))))
 }
 
 async fn authenticate(stream: &mut SplitStream<WebSocket>, state: &AppState) -> Result<Claims, String> {

@@ -93,18 +93,22 @@ pub struct BoardScreenJson {
 /// The devices of a unit (by the devices' building and floor) and their members: what a ward
 /// screen may read.
 pub async fn unit_devices(store: CompanyStore<'_>, unit: &str) -> Result<HashSet<Arc<str>>, storage::StoreError> {
-    let devices = store.devices().list().await?;
+    Ok(unit_scope(&store.devices().list().await?, unit))
+}
+
+/// Of one company's `devices`, those of `unit` and their members.
+pub fn unit_scope(devices: &[storage::model::Device], unit: &str) -> HashSet<Arc<str>> {
     let in_unit: Vec<_> = devices.iter().filter(|d| unit_of(&d.building, &d.floor) == unit).collect();
     let mut scope: HashSet<Arc<str>> = in_unit.iter().map(|d| Arc::from(d.id.as_str())).collect();
     scope.extend(in_unit.iter().flat_map(|d| d.member_ids.iter().map(|m| Arc::from(m.as_str()))));
-    Ok(scope)
+    scope
 }
 
 /// Writes a screen's last-seen time in the background (the board's reads do not wait for it).
 pub fn store_last_seen(state: Arc<AppState>, company_id: String, screen_id: String, seen: u64) {
     tokio::spawn(async move {
         let seen = i64::try_from(seen).unwrap_or(i64::MAX);
-        if let Err(error) = state.store.company(&company_id).board_screens().seen(&screen_id, seen).await {
+        if let Err(error) = state.store.hub_wide().board_screens().of_company(&company_id).seen(&screen_id, seen).await {
             tracing::warn!(%error, "storing when a ward screen was last seen");
         }
     });
@@ -200,7 +204,8 @@ pub async fn pair(mut call: Call) -> Result<warp::reply::Response, ApiError> {
         entity_id: screen_id.clone(),
         summary: format!("paired a ward screen to unit {} (board token, 30 days, renewed while in use)", pairing.unit),
     };
-    state.store.company(&pairing.company_id).board_screens().pair(&screen, &audit).await.map_err(ApiError::internal)?;
+    let screens = state.store.hub_wide().board_screens();
+    screens.of_company(&pairing.company_id).pair(&screen, &audit).await.map_err(ApiError::internal)?;
     state.board_screens.lock().unwrap_or_else(|p| p.into_inner()).pair(&screen_id, &pairing.company_id, &pairing.unit, now);
     Ok(ok(&board_session(&state, &screen_id, &pairing.company_id, &pairing.unit).await?))
 }

@@ -112,7 +112,13 @@ pub struct HubBoardScreens<'a> {
     pub(crate) db: &'a Surreal<Any>,
 }
 
-impl HubBoardScreens<'_> {
+impl<'a> HubBoardScreens<'a> {
+    /// The screens of the company that a one-time pairing code or a verified board token names:
+    /// the pairing route has no caller yet, and a screen's last-seen writes run after its request.
+    pub fn of_company(&self, company_id: &'a str) -> BoardScreens<'a> {
+        BoardScreens { db: self.db, company: company_id }
+    }
+
     /// All paired screens.
     pub async fn all(&self) -> Result<Vec<BoardScreen>, StoreError> {
         let mut response = self.db.query(format!("SELECT {FIELDS} FROM board_screen")).await?;

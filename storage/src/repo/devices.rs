@@ -94,6 +94,16 @@ impl HubDevices<'_> {
         Ok(response.take(0)?)
     }
 
+    /// The devices of one company, named by a verified board token (a ward screen's socket).
+    pub async fn list_of_company(&self, company_id: &str) -> Result<Vec<Device>, StoreError> {
+        let mut response = self
+            .db
+            .query(format!("SELECT {FIELDS} FROM device WHERE company = type::record('company', $company) ORDER BY hardware_serial"))
+            .bind(("company", company_id.to_owned()))
+            .await?;
+        Ok(response.take(0)?)
+    }
+
     /// The device with this serial, in any company (device authentication).
     pub async fn by_serial(&self, serial: &str) -> Result<Option<Device>, StoreError> {
         let mut response = self

@@ -164,7 +164,7 @@ mod tests {
         };
         let peak = figure("peak-interface-pressure");
         assert_eq!(peak["valueQuantity"]["code"], "mm[Hg]");
-        assert_eq!(peak["valueQuantity"]["value"], 3.5, "120 hub units: 120 × 1000/255 Pa");
+        assert_eq!(peak["valueQuantity"]["value"], 900.1, "120 steps of the plate's documented 1 kPa: 120 × 7.50062 mmHg");
         assert_eq!(figure("left-foot-load")["valueQuantity"], json!({ "value": 50.0, "unit": "%", "system": codes::UCUM, "code": "%" }));
         assert_eq!(figure("left-foot-contact-area")["valueQuantity"]["code"], "cm2");
         assert_eq!(peak["subject"]["reference"], "Patient/p1");

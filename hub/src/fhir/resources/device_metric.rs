@@ -70,9 +70,9 @@ mod tests {
     }
 
     #[test]
-    fn other_maps_keep_the_hub_unit_and_force_channels_are_raw() {
+    fn a_plate_channel_reads_its_documented_step_and_force_channels_are_raw() {
         let podology = device_metric(&device_view("d2", "Podology IoT")).unwrap().resource;
-        assert_eq!(podology["extension"][0]["valueQuantity"]["value"], 0.0294, "one hub unit: 1000/255 Pa");
+        assert_eq!(podology["extension"][0]["valueQuantity"]["value"], 7.5006, "plates: 1 kPa a step, in mmHg");
         assert_eq!(podology["operationalStatus"], "off");
         assert_eq!(podology["calibration"][1]["state"], "not-calibrated");
         let force = device_metric(&device_view("d3", "Force Mat")).unwrap().resource;
