@@ -52,6 +52,9 @@ const SAME_AS_ENGLISH: Readonly<Record<string, readonly string[]>> = {
   Contour: ['fr', 'nl'],
   'E-mail': ['el', 'fr', 'it', 'nl', 'ru'],
   Patient: ['fr'],
+  Patients: ['fr'],
+  // The minute's symbol (SI-accepted "min") in the Latin-script languages.
+  min: ['es', 'fr', 'it', 'nl'],
   Profession: ['fr'],
   Notes: ['fr'],
   Analyses: ['fr', 'nl'],
