@@ -11,7 +11,9 @@ export const hubArgs = ['--demo-repositioning-time-scale', '60'];
 
 const MATTRESS = '[data-testid="device-card"][data-device-type="Mattress Mat IoT"]';
 const BANNER = '[data-testid="alarm-banner"]';
-const ROW = '[data-testid="alarm-banner-row"][data-kind="Ulcer Risk"]';
+// Bed 101-A's Ulcer Risk row (the demo's Bed 107, a still patient, raises its own at the same
+// 60× pace, so "the first row" may be either bed's).
+let ROW = '[data-testid="alarm-banner-row"][data-kind="Ulcer Risk"]';
 
 const bursts = (p) => p.locator(BANNER).getAttribute('data-tone-bursts').then(Number);
 
@@ -22,10 +24,13 @@ export async function run({ page, newBrowser, test, shot, login }) {
     await login(page);
     await login(b);
     await b.waitForSelector(MATTRESS);
+    const bedId = await b.locator(MATTRESS).filter({ hasText: 'Bed 101-A' }).first().getAttribute('data-device-id');
+    if (!bedId) throw new Error('no Bed 101-A card on the grid');
+    ROW = `${ROW}[data-device-id="${bedId}"]`;
     // Any click lets the page make sound later (browsers' autoplay rule).
     await b.locator('h1, header').first().click();
     ok('browser B waits on the device grid');
-    await page.locator(MATTRESS).first().click();
+    await page.locator(MATTRESS).filter({ hasText: 'Bed 101-A' }).first().click();
     await page.waitForURL((u) => u.pathname === '/mattressMatIoT');
     const input = page.getByLabel("Patient's repositioning interval");
     await page.waitForFunction(() => !document.querySelector('[data-testid="repositioning"] input')?.disabled);
@@ -86,8 +91,8 @@ export async function run({ page, newBrowser, test, shot, login }) {
     await b.waitForSelector(mine, { state: 'detached', timeout: 15_000 });
     await page.waitForSelector(mine, { state: 'detached', timeout: 15_000 });
     ok(`the bed's alarms left both banners (${await b.locator('[data-testid="alarm-banner-row"]').count()} other alarm(s) still listed)`);
-    const card = b.locator(MATTRESS).first();
-    await b.waitForSelector(`${MATTRESS}[data-alarm="false"]`, { timeout: 15_000 });
+    const card = b.locator(`${MATTRESS}[data-device-id="${id}"]`);
+    await b.waitForSelector(`${MATTRESS}[data-device-id="${id}"][data-alarm="false"]`, { timeout: 15_000 });
     await card.getByTestId('card-attended').filter({ hasText: /by demo/ }).waitFor({ timeout: 15_000 });
     const status = await card.getAttribute('data-status');
     if (status === 'Alarm') throw new Error('the card is still Alarm after Attend');
