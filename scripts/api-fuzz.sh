@@ -100,6 +100,31 @@ checks.positive_data_acceptance.expected-statuses = ["2xx", "400", "401", "403",
 [[operations]]
 include-path = "/api/iotRequests/{serial}"
 checks.positive_data_acceptance.expected-statuses = ["2xx", "400", "401", "403", "404", "409", "429"]
+
+# Turn compliance: dates are YYYY-MM-DD calendar days in a range of 1-92 days, shift starts
+# increase at least an hour apart and the time zone is an IANA name (docs/decisions.md, "Turn
+# compliance"); a wall screen's pairing names a unit and answers a one-time code that exists only
+# once (docs/decisions.md, "Wall screens"). Rules across fields or against the hub's state, which
+# no JSON Schema holds: refused with 400 and their key.
+[[operations]]
+include-path = "/api/compliance/{from}/{to}"
+checks.positive_data_acceptance.expected-statuses = ["2xx", "400", "401", "403", "404", "409", "429"]
+
+[[operations]]
+include-path = "/api/compliancePdf/{from}/{to}/{language}"
+checks.positive_data_acceptance.expected-statuses = ["2xx", "400", "401", "403", "404", "409", "429"]
+
+[[operations]]
+include-path = "/api/complianceSettings"
+checks.positive_data_acceptance.expected-statuses = ["2xx", "400", "401", "403", "404", "409", "429"]
+
+[[operations]]
+include-path = "/api/wardScreens"
+checks.positive_data_acceptance.expected-statuses = ["2xx", "400", "401", "403", "404", "409", "429"]
+
+[[operations]]
+include-path = "/api/wardScreens/pair"
+checks.positive_data_acceptance.expected-statuses = ["2xx", "400", "401", "403", "404", "409", "429"]
 TOML
 
 echo "api-fuzz: schemathesis $schemathesis_version, $examples examples per operation, hub $base"

@@ -248,7 +248,7 @@ const ADMINISTRATOR_ROUTES: [(&str, &str); 22] = [
     ("PUT", "/api/wardSettings"),
     ("POST", "/api/wardScreens"),
     ("GET", "/api/wardScreens"),
-    ("DELETE", "/api/wardScreens/{id}"),
+    ("DELETE", "/api/wardScreen/{id}"),
     ("PUT", "/api/complianceSettings"),
 ];
 

@@ -218,11 +218,11 @@ async fn a_paired_screen_reads_its_unit_only_and_nothing_else() {
     assert_eq!(audit["entries"][0]["userEmail"], a.admin.as_str());
 
     // Another company's administrator cannot unpair it.
-    let foreign = request(addr, "DELETE", &format!("/api/wardScreens/{screen_id}"), Some(&admin_b), None).await;
+    let foreign = request(addr, "DELETE", &format!("/api/wardScreen/{screen_id}"), Some(&admin_b), None).await;
     assert_eq!(foreign.status, 404);
 
     // Unpaired: its token is refused at once, its socket closes, the audit log says so.
-    let unpaired = request(addr, "DELETE", &format!("/api/wardScreens/{screen_id}"), Some(&admin), None).await;
+    let unpaired = request(addr, "DELETE", &format!("/api/wardScreen/{screen_id}"), Some(&admin), None).await;
     assert_eq!(unpaired.status, 204, "{}", unpaired.body);
     let refused = request(addr, "GET", "/api/userDevices", Some(&board), None).await;
     assert_eq!((refused.status, refused.error_code()), (401, "screenUnpaired".to_owned()));

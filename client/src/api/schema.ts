@@ -967,6 +967,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/wardScreen/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Unpair a ward screen (audited): its tokens are refused from now on and its sockets close */
+        delete: operations["DELETE /api/wardScreen/{id}"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/wardScreens": {
         parameters: {
             query?: never;
@@ -1014,23 +1031,6 @@ export interface paths {
         /** A paired ward screen's new board token (30 more days); a person's token is refused */
         post: operations["POST /api/wardScreens/renew"];
         delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/wardScreens/{id}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        post?: never;
-        /** Unpair a ward screen (audited): its tokens are refused from now on and its sockets close */
-        delete: operations["DELETE /api/wardScreens/{id}"];
         options?: never;
         head?: never;
         patch?: never;
@@ -4496,6 +4496,29 @@ export interface operations {
             401: components["responses"]["Error"];
         };
     };
+    "DELETE /api/wardScreen/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No Content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+            404: components["responses"]["Error"];
+        };
+    };
     "GET /api/wardScreens": {
         parameters: {
             query?: never;
@@ -4594,29 +4617,6 @@ export interface operations {
             };
             401: components["responses"]["Error"];
             403: components["responses"]["Error"];
-        };
-    };
-    "DELETE /api/wardScreens/{id}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description No Content */
-            204: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            401: components["responses"]["Error"];
-            403: components["responses"]["Error"];
-            404: components["responses"]["Error"];
         };
     };
     "GET /api/wardSettings": {

@@ -3,7 +3,7 @@
 //! wall screen sends it back (`POST /api/wardScreens/pair`, no token) and receives a board token
 //! valid 30 days, which it renews while in use (`POST /api/wardScreens/renew`). Administrators
 //! list their company's screens (`GET /api/wardScreens`) and unpair one
-//! (`DELETE /api/wardScreens/{id}`): its tokens stop working at once and its open sockets close.
+//! (`DELETE /api/wardScreen/{id}`): its tokens stop working at once and its open sockets close.
 //! Pairing and unpairing are audited in the transaction that stores them.
 
 use std::collections::HashSet;
@@ -243,7 +243,7 @@ pub async fn list(call: Admin) -> Result<warp::reply::Response, ApiError> {
     Ok(ok(&body))
 }
 
-/// `DELETE /api/wardScreens/{id}` (administrators): unpairs a screen of their company, audited.
+/// `DELETE /api/wardScreen/{id}` (administrators): unpairs a screen of their company, audited.
 /// Its tokens are refused from now on (401 `screenUnpaired`) and its open sockets close.
 pub async fn unpair(id: String, call: Admin) -> Result<warp::reply::Response, ApiError> {
     let screens = call.store().board_screens().list().await.map_err(ApiError::internal)?;

@@ -13,7 +13,7 @@ export const createPairingCode = (unit: string): Promise<PairingCodeJson> =>
 
 export const listScreens = (): Promise<BoardScreenJson[]> => apiFetch<BoardScreenJson[]>('/api/wardScreens');
 
-export const unpairScreen = (id: string): Promise<void> => apiFetch<void>(`/api/wardScreens/${encodeURIComponent(id)}`, { method: 'DELETE' });
+export const unpairScreen = (id: string): Promise<void> => apiFetch<void>(`/api/wardScreen/${encodeURIComponent(id)}`, { method: 'DELETE' });
 
 export const renewBoardToken = (): Promise<BoardSessionJson> => apiFetch<BoardSessionJson>('/api/wardScreens/renew', { method: 'POST' });
 

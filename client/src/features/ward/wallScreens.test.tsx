@@ -111,7 +111,7 @@ describe('wall screens', () => {
     expect(calls.find((c) => c.method === 'POST')?.body).toEqual({ unit: UNIT });
     expect(within(panel).getByTestId('pairing-link')).toHaveAttribute('href', `${window.location.origin}/pair#ABCDEFGH`);
     fireEvent.click(within(panel).getByTestId('unpair-screen'));
-    await waitFor(() => expect(calls.some((c) => c.path === '/api/wardScreens/s1' && c.method === 'DELETE')).toBe(true));
+    await waitFor(() => expect(calls.some((c) => c.path === '/api/wardScreen/s1' && c.method === 'DELETE')).toBe(true));
     await waitFor(() => expect(within(panel).queryAllByTestId('wall-screen')).toHaveLength(0));
     expect(panel).toHaveTextContent('No screen is paired yet.');
   });
