@@ -68,8 +68,8 @@ function hub(over: Parameters<typeof stubFetch>[0] = {}) {
       if (init?.method === 'POST') return { status: 201, body: { code: 'ABCDEFGH', unit: UNIT, expiresAt: Math.floor(Date.now() / 1000) + 300 } };
       return { body: screens };
     },
-    '/api/wardScreens/s1': (init) => {
-      record('/api/wardScreens/s1')(init);
+    '/api/wardScreen/s1': (init) => {
+      record('/api/wardScreen/s1')(init);
       screens = [];
       return { status: 204, body: null };
     },
