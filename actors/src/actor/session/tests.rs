@@ -36,6 +36,23 @@ fn received(outbox: &Outbox) -> Vec<(String, String)> {
         .collect()
 }
 
+/// A device registry over `catalog` with no writer, its bus, and one session's outbox.
+async fn registry_of(catalog: &Arc<Catalog>) -> (Arc<Bus>, ActorRef<RegistryMsg>, Arc<Outbox>) {
+    let bus = Bus::new();
+    let metrics = Arc::new(HubMetrics::default());
+    let registry_args = RegistryArgs {
+        catalog: catalog.clone(),
+        bus: bus.clone(),
+        board: crate::live_board::LiveBoard::new(),
+        writer: None,
+        metrics: metrics.clone(),
+        absence_delay: Duration::from_secs(30),
+        repositioning_time_scale: 1,
+    };
+    let (registry, _) = Actor::spawn(None, DeviceRegistry, registry_args).await.expect("registry");
+    (bus, registry, Outbox::new(metrics))
+}
+
 async fn send(session: &ActorRef<SessionMsg>, event: ClientEvent) {
     session.call(|reply| SessionMsg::Client(event, reply), Some(CALL_TIMEOUT)).await.expect("handled");
 }
@@ -58,19 +75,7 @@ async fn capture_requests_are_refused_with_the_spec_keys_and_announced_when_acce
         functional: false,
         patient_status: PatientStatus::Correct,
     }]);
-    let bus = Bus::new();
-    let metrics = Arc::new(HubMetrics::default());
-    let registry_args = RegistryArgs {
-        catalog: catalog.clone(),
-        bus: bus.clone(),
-        board: crate::live_board::LiveBoard::new(),
-        writer: None,
-        metrics: metrics.clone(),
-        absence_delay: Duration::from_secs(30),
-        repositioning_time_scale: 1,
-    };
-    let (registry, _) = Actor::spawn(None, DeviceRegistry, registry_args).await.expect("registry");
-    let outbox = Outbox::new(metrics);
+    let (bus, registry, outbox) = registry_of(&catalog).await;
     let args = SessionArgs {
         id: 1,
         user_id: "u1".into(),
@@ -124,19 +129,7 @@ async fn a_ward_screens_session_follows_only_its_units_devices_and_acts_on_none(
         patient_status: PatientStatus::Correct,
     };
     let catalog = Catalog::new([device("in-unit"), device("elsewhere")]);
-    let bus = Bus::new();
-    let metrics = Arc::new(HubMetrics::default());
-    let registry_args = RegistryArgs {
-        catalog: catalog.clone(),
-        bus: bus.clone(),
-        board: crate::live_board::LiveBoard::new(),
-        writer: None,
-        metrics: metrics.clone(),
-        absence_delay: Duration::from_secs(30),
-        repositioning_time_scale: 1,
-    };
-    let (registry, _) = Actor::spawn(None, DeviceRegistry, registry_args).await.expect("registry");
-    let outbox = Outbox::new(metrics);
+    let (bus, registry, outbox) = registry_of(&catalog).await;
     let scope: DeviceScope = Arc::new([Arc::<str>::from("in-unit")].into_iter().collect());
     let args = SessionArgs {
         id: 2,
@@ -203,19 +196,7 @@ fn stream_commands(rx: &mut tokio::sync::mpsc::Receiver<mat_protocol::HubMessage
 #[tokio::test]
 async fn the_horse_streams_both_sides_or_says_a_side_is_offline() {
     let catalog = horse_catalog();
-    let bus = Bus::new();
-    let metrics = Arc::new(HubMetrics::default());
-    let registry_args = RegistryArgs {
-        catalog: catalog.clone(),
-        bus: bus.clone(),
-        board: crate::live_board::LiveBoard::new(),
-        writer: None,
-        metrics: metrics.clone(),
-        absence_delay: Duration::from_secs(30),
-        repositioning_time_scale: 1,
-    };
-    let (registry, _) = Actor::spawn(None, DeviceRegistry, registry_args).await.expect("registry");
-    let outbox = Outbox::new(metrics);
+    let (bus, registry, outbox) = registry_of(&catalog).await;
     let args = SessionArgs {
         id: 1,
         user_id: "u1".into(),
