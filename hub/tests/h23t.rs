@@ -79,6 +79,14 @@ async fn a_still_patients_alarm_says_why_and_a_recorded_turn_restarts_the_clock_
     assert_eq!((log[0]["position"].as_str(), log[0]["by"].as_str()), (Some("Left Lateral"), Some(hub.email.as_str())));
     assert_eq!(log[0]["intervalSeconds"], 900);
     assert!(log[0]["loadedSeconds"].as_i64().unwrap() >= 900, "{log:?}");
+    // Audited once, by the nurse, with the turn (the storage writer's one transaction).
+    hub.hub.store.hub_wide().accounts().create("admin-a@example.com", common::PASSWORD, 1, &hub.company_id).await.unwrap();
+    let admin = common::login(hub.http(), "admin-a@example.com", common::PASSWORD).await;
+    let audit: Value = request(hub.http(), "GET", "/api/auditLog/1", Some(&admin), None).await.json();
+    let turned: Vec<&Value> = audit["entries"].as_array().unwrap().iter().filter(|e| e["action"] == "device.turn").collect();
+    assert_eq!(turned.len(), 1, "{audit}");
+    assert_eq!((turned[0]["userEmail"].as_str(), turned[0]["entityId"].as_str()), (Some(hub.email.as_str()), Some(device.id.as_str())));
+    assert!(turned[0]["summary"].as_str().is_some_and(|s| s.ends_with("patient turned to Left Lateral")), "{audit}");
 
     // Refusals: beyond 12 hours, an unknown position, a plate, no token.
     let old = format!(r#"{{"position": "Supine", "atMs": {}}}"#, 1_000);

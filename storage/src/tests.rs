@@ -375,6 +375,16 @@ mod records {
         assert_eq!(records.turns.iter().map(|t| t.at_ms).collect::<Vec<_>>(), vec![turn.at_ms], "detected turns are not recorded turns");
         assert_eq!(turns[1], crate::model::TurnLog { by: Some("a@example.com".into()), ..turn.clone() }, "who, by the account's e-mail");
         assert!(logs.add_turn(&crate::model::TurnLog { tier_before: "late".into(), recorded_at_ms: 1, ..turn }).await.is_err());
+        // The recorded turn is audited once, by its recorder, in its own transaction (the refused
+        // one left no entry); the detected one is not an action of anybody.
+        let audit = store.company(&a).audit().page(0, 20).await.unwrap();
+        let turns_audited: Vec<_> = audit.entries.iter().filter(|e| e.action == "device.turn").collect();
+        assert_eq!(turns_audited.len(), 1, "{audit:?}");
+        assert_eq!(
+            (turns_audited[0].actor_user_id.as_str(), turns_audited[0].actor_email.as_str(), turns_audited[0].entity_id.as_str()),
+            (ua.as_str(), "a@example.com", device.as_str())
+        );
+        assert_eq!(turns_audited[0].summary, "MAT-T: patient turned to Left Lateral");
     }
 
     #[tokio::test]

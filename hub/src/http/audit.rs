@@ -6,6 +6,8 @@
 //! analysis delete and notes edits: the handler builds the entry with [`Audit::entry`] and the
 //! repository writes both or neither). A failure to write an entry after the fact is logged as an
 //! error; the call still succeeds, as its change was made.
+//! A turn a nurse records is audited by the storage writer in the turn's own transaction
+//! (`storage::repo::logs::Logs::add_turn`).
 
 use serde::Serialize;
 use storage::model::{AuditEntry, NewAuditEntry};

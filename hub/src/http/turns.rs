@@ -4,7 +4,6 @@
 
 use serde::Serialize;
 
-use super::audit::Audit;
 use super::caller::Caller;
 use super::error::ApiError;
 use super::json::ok;
@@ -51,11 +50,9 @@ pub async fn record(id: String, mut call: Caller) -> Result<warp::reply::Respons
     let now_ms = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_millis() as i64).unwrap_or(0);
     let checked = mat_api::turn::validate_turn(&input, now_ms)?;
     let device = call.device(&id)?;
+    // The turn and its audit entry (`device.turn`) are written in one transaction by the storage
+    // writer, which `turns::record` flushes before answering.
     let recorded = turns::record(&call.state, &device, call.user_id(), checked).await?;
-    let summary = format!("{}: patient turned to {}", device.serial, checked.position);
-    Audit { company_id: &call.claims().company_id, action: "device.turn", entity_type: "device", entity_id: &id, summary }
-        .record(&call)
-        .await;
     Ok(ok(&TurnRecordedJson { at_ms: recorded.at_ms, tier_before: recorded.tier_before, loaded_seconds: recorded.loaded_ms / 1000 }))
 }
 

@@ -81,16 +81,25 @@ impl Logs<'_> {
         .await
     }
 
-    /// Writes a recorded turn of a device of the company (`turn.by` a user id); written once
-    /// per device and recording time, however often a batch is retried.
+    /// Writes a turn of a device of the company (`turn.by` a user id); written once per device
+    /// and recording time, however often a batch is retried. A turn somebody recorded (not one
+    /// the clock detected) is audited (`device.turn`, by its recorder) in the same transaction,
+    /// keyed like the turn so that a retried batch audits it once.
     pub async fn add_turn(&self, turn: &TurnLog) -> Result<(), StoreError> {
-        let create = "UPSERT type::record('turn_log', $e.id) SET device = $device_ref, company = $company_ref, patient = $patient,
+        const TURN: &str = "UPSERT type::record('turn_log', $e.id) SET device = $device_ref, company = $company_ref, patient = $patient,
             at_ms = $e.turn.at_ms, recorded_at_ms = $e.turn.recorded_at_ms, position = $e.turn.position,
             by = IF $e.turn.by = NONE THEN NONE ELSE type::record('user', $e.turn.by) END,
             tier_before = $e.turn.tier_before, loaded_ms = $e.turn.loaded_ms, interval_ms = $e.turn.interval_ms,
             detected = $e.turn.detected;";
+        const AUDIT: &str = "UPSERT type::record('audit_log', string::concat('turn-', $e.id)) SET company = $company_ref,
+            actor_company = $company_ref, actor_user_id = $e.turn.by,
+            actor_email = (SELECT VALUE email FROM type::record('user', $e.turn.by))[0] ?? '',
+            action = 'device.turn', entity_type = 'device', entity_id = $device,
+            summary = string::concat($device_ref.hardware_serial, ': patient turned to ', $e.turn.position ?? '-'),
+            created_at_ms = $e.turn.recorded_at_ms;";
+        let create = if turn.by.is_some() && !turn.detected { format!("{TURN}\n{AUDIT}") } else { TURN.to_owned() };
         let id = format!("{}-{}", turn.device_id, turn.recorded_at_ms);
-        retrying(|| self.create_for_device(&turn.device_id, create, NewTurn { id: id.clone(), turn: turn.clone() })).await
+        retrying(|| self.create_for_device(&turn.device_id, &create, NewTurn { id: id.clone(), turn: turn.clone() })).await
     }
 
     /// A device's recorded turns, newest first.
