@@ -2,8 +2,13 @@
 //! interval while someone is on the mat, never per frame; presence log entries on entrance and
 //! exit.
 //!
-//! - A posture change is a new posture that held for [`LogConfig::posture_settle`] with at least
-//!   [`LogConfig::min_confidence`], different from the last logged one.
+//! - A posture change is a new posture read with certainty ([`super::posture::CONFIDENT`], the one
+//!   owner of the threshold, as for the ward tile and the repositioning clock) for
+//!   [`LogConfig::posture_settle`], different from the last logged one. An uncertain reading is
+//!   never a posture change (issue 28).
+//! - Every entry records the posture read at that moment with its confidence, certain or not, so
+//!   an uncertain stretch shows in the log as the ward tile shows it: the posture marked uncertain,
+//!   with its confidence (the hub's `posture.certain`).
 //! - While present, an entry is written every [`LogConfig::interval`] (default 5 min) since the
 //!   last entry, whatever the posture.
 //! - An entrance or exit is a presence verdict that held for [`LogConfig::presence_settle`], so a
@@ -30,8 +35,6 @@ pub struct LogConfig {
     pub interval: Duration,
     /// A posture must hold this long to be a change.
     pub posture_settle: Duration,
-    /// Posture readings below this confidence are ignored.
-    pub min_confidence: f32,
     /// A presence verdict must hold this long to be an entrance or exit.
     pub presence_settle: Duration,
     /// Largest preview (rows, cols).
@@ -43,7 +46,6 @@ impl Default for LogConfig {
         LogConfig {
             interval: Duration::from_secs(5 * 60),
             posture_settle: Duration::from_secs(10),
-            min_confidence: 0.6,
             presence_settle: Duration::from_secs(5),
             preview: (16, 16),
         }
@@ -101,7 +103,9 @@ pub struct DeviceLogEntry {
     pub at: Instant,
     /// Highest cell of the map.
     pub max_pressure: u16,
-    /// `posture` (id, confidence) and `position`; `None` when no posture could be read.
+    /// `posture` (id, confidence) and `position`: the reading at that moment, at any confidence
+    /// (below [`super::posture::CONFIDENT`] the client shows it uncertain); `None` when no posture could
+    /// be read.
     pub posture: Option<PostureReading>,
     /// `pressureMap`, downsampled.
     pub preview: PreviewMap,
@@ -201,7 +205,7 @@ impl DeviceLogMachine {
             self.outputs.push_back(LogOutput::Device(DeviceLogEntry {
                 at: now,
                 max_pressure: map.values().max().unwrap_or(0),
-                posture: posture.filter(|p| p.confidence >= self.config.min_confidence),
+                posture,
                 preview: PreviewMap::of(map, rows, cols),
                 reason,
             }));
@@ -233,9 +237,10 @@ impl DeviceLogMachine {
         }
     }
 
-    /// The posture that has held for the settle time, if any.
+    /// The posture read with certainty for the settle time, if any: an uncertain reading breaks
+    /// the settling as no reading does.
     fn track_posture(&mut self, now: Instant, reading: Option<PostureReading>) -> Option<Posture> {
-        let posture = reading.filter(|r| r.confidence >= self.config.min_confidence).map(|r| r.posture);
+        let posture = reading.filter(PostureReading::is_certain).map(|r| r.posture);
         let Some(posture) = posture else {
             self.posture_candidate = None;
             return None;
@@ -254,6 +259,7 @@ impl DeviceLogMachine {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::machine::posture;
     use mat_protocol::CellFormat;
 
     const SEC: Duration = Duration::from_secs(1);
@@ -316,6 +322,51 @@ mod tests {
         assert_eq!(entry.posture.map(|p| p.posture), Some(Posture::LeftLateral));
         assert_eq!(entry.max_pressure, 90);
         assert_eq!((entry.preview.rows, entry.preview.cols, entry.preview.cells.len()), (16, 16, 256));
+    }
+
+    fn logged_postures(out: &[(u64, LogOutput)]) -> Vec<(u64, LogReason, Option<PostureReading>)> {
+        out.iter()
+            .filter_map(|(s, o)| match o {
+                LogOutput::Device(e) => Some((*s, e.reason, e.posture)),
+                LogOutput::Presence { .. } => None,
+            })
+            .collect()
+    }
+
+    #[test]
+    fn an_uncertain_reading_is_no_posture_change_but_is_recorded_with_its_confidence() {
+        // Supine with certainty, then the left side read just below posture::CONFIDENT for an
+        // hour: no posture change (as the repositioning clock takes no turn decision on it), but
+        // the interval entries record the reading with its confidence, for the client to show
+        // uncertain as the ward tile does.
+        let t0 = Instant::now();
+        let mut m = DeviceLogMachine::new(LogConfig::default());
+        frames(&mut m, t0, 0, 100, Presence::Present, reading(Posture::Supine));
+        let unsure = Some(PostureReading { posture: Posture::LeftLateral, confidence: posture::CONFIDENT - 0.01 });
+        let out = logged_postures(&frames(&mut m, t0, 100, 3_600, Presence::Present, unsure));
+        assert!(out.iter().all(|(_, reason, _)| *reason == LogReason::Interval), "{out:?}");
+        assert_eq!(out.len(), 12, "every 5 min: {out:?}");
+        assert!(out.iter().all(|(_, _, p)| *p == unsure), "recorded with its confidence: {out:?}");
+        // A certain reading of the same side, held for the settle time, is the change.
+        let certain = Some(PostureReading { posture: Posture::LeftLateral, confidence: posture::CONFIDENT });
+        let out = logged_postures(&frames(&mut m, t0, 3_700, 20, Presence::Present, certain));
+        assert_eq!(out, vec![(3_710, LogReason::PostureChange, certain)]);
+    }
+
+    #[test]
+    fn an_uncertain_reading_breaks_the_settling_of_a_change() {
+        // Right side read with certainty 9 s, one uncertain second, 9 s again: never 10 s held.
+        let t0 = Instant::now();
+        let mut m = DeviceLogMachine::new(LogConfig::default());
+        frames(&mut m, t0, 0, 100, Presence::Present, reading(Posture::Supine));
+        let right = reading(Posture::RightLateral);
+        let unsure = Some(PostureReading { posture: Posture::RightLateral, confidence: 0.7 });
+        let mut out = frames(&mut m, t0, 100, 9, Presence::Present, right);
+        out.extend(frames(&mut m, t0, 109, 1, Presence::Present, unsure));
+        out.extend(frames(&mut m, t0, 110, 9, Presence::Present, right));
+        assert!(device_entries(&out).is_empty(), "{out:?}");
+        let out = frames(&mut m, t0, 119, 5, Presence::Present, right);
+        assert_eq!(device_entries(&out), vec![(120, LogReason::PostureChange)]);
     }
 
     #[test]

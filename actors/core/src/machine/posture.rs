@@ -117,12 +117,51 @@ pub struct Orientation {
 pub const POSTURE_INTERVAL: std::time::Duration = std::time::Duration::from_secs(1);
 /// Body extent along (fraction of the long side) below which the person sits.
 pub const SEATED_EXTENT: f32 = 0.45;
-/// Prone needs the knees to press this much harder than the heels ([`BodyFeatures::knee_ratio`])…
-pub const PRONE_KNEE_RATIO: f32 = 1.3;
-/// …at least this hard relative to the pelvis ([`BodyFeatures::knee_level`])…
-pub const PRONE_KNEE_LEVEL: f32 = 0.55;
-/// …with at least this share of the load on the upper body ([`BodyFeatures::upper_load`]).
+/// Prone (issue 28; there is no real prone recording, so its signature comes from body
+/// mechanics, docs/posture.md): the knee caps press harder than the tops of the feet, where a
+/// supine body's heels press hardest ([`BodyFeatures::knee_ratio`])…
+pub const PRONE_KNEE_RATIO: Evidence = Evidence { fires: 1.15, certain: 1.25, most: 4.0 };
+/// …about as hard as the iliac crests, where a supine body's sacrum presses far harder
+/// ([`BodyFeatures::knee_level`])…
+pub const PRONE_KNEE_LEVEL: Evidence = Evidence { fires: 0.5, certain: 0.55, most: 1.5 };
+/// …with at least this share of the load on the upper body, the chest's and the pelvis's
+/// ([`BodyFeatures::upper_load`])…
 pub const PRONE_UPPER_LOAD: f32 = 0.55;
+/// …on a body at most this saturated ([`BodyFeatures::saturation`]: a clipping sensor flattens
+/// the peaks the rule compares)…
+pub const PRONE_SATURATION: f32 = 0.2;
+/// …and certain only on a body at least this many cells long ([`BodyFeatures::length_cells`]):
+/// on fewer the knee and heel bands are a line or two each, and supine bodies on the 16 × 16
+/// legacy grid reach the prone levels (docs/posture.md). Shorter, a prone reading stays uncertain.
+pub const PRONE_MIN_LINES: f32 = 24.0;
+
+/// One piece of a rule's evidence: the rule fires from `fires` up to `most`, and the evidence
+/// alone reaches [`CONFIDENT`] at `certain` (a margin on a log scale: [`Evidence::confidence`]).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Evidence {
+    /// Lowest value at which the rule fires.
+    pub fires: f32,
+    /// Value from which the evidence alone is certain.
+    pub certain: f32,
+    /// Highest value at which the rule fires (beyond it the body is unlike the posture).
+    pub most: f32,
+}
+
+impl Evidence {
+    /// Whether `value` lies where the rule fires.
+    pub fn fires(&self, value: f32) -> bool {
+        (self.fires..=self.most).contains(&value)
+    }
+
+    /// The evidence's confidence at `value`: 0.5 at `fires`, [`CONFIDENT`] at `certain`, rising
+    /// with `ln(value / fires)`.
+    pub fn confidence(&self, value: f32) -> f32 {
+        let unit = (self.certain / self.fires).ln();
+        let at_certain = 0.5 * (CONFIDENT / (1.0 - CONFIDENT)).ln();
+        margin_confidence((value.max(1e-6) / self.fires).ln() / unit * at_certain)
+    }
+}
+
 /// A body with more than this share of its cells at the map's highest value is read through a
 /// saturating sensor ([`BodyFeatures::saturation`]): the bony peaks the features read are
 /// flattened, so the confidence shrinks in proportion ([`saturation_trust`]) and the prone rule,
@@ -255,27 +294,41 @@ impl PostureClassifier {
             return PostureReading { posture, confidence };
         }
         let (best, &p_best) = p.iter().enumerate().fold((0, &p[0]), |a, b| if b.1 > a.1 { b } else { a });
-        // No real prone recording exists to fit: a symmetric body lying flat whose knees press
-        // harder than its heels and about as hard as its pelvis.
-        let prone = f.knee_ratio >= PRONE_KNEE_RATIO
-            && f.knee_level >= PRONE_KNEE_LEVEL
-            && f.upper_load >= PRONE_UPPER_LOAD
-            && f.saturation <= SATURATION_OK;
-        let prone_confidence = || margin_confidence((f.knee_ratio / PRONE_KNEE_RATIO).max(1e-3).ln() / 0.15);
+        if MODEL_CLASSES[best] == Posture::Supine
+            && let Some(prone) = prone_confidence(f)
+        {
+            // A body lying flat (the model: not on a side) with a prone body's knees. Familiar
+            // like a supine body (the features the model reads do not tell the back from the
+            // belly): an unfamiliar body is as uncertain here as anywhere.
+            let confidence = p[0].min(prone) * familiarity;
+            let posture = if self.scheme == PostureScheme::SleepMat { Posture::NoSupine } else { Posture::Prone };
+            return PostureReading { posture, confidence };
+        }
         let reading = match self.scheme {
             PostureScheme::SleepMat => match MODEL_CLASSES[best] {
-                Posture::Supine if prone => PostureReading { posture: Posture::NoSupine, confidence: p[0].min(prone_confidence()) },
                 Posture::Supine => PostureReading { posture: Posture::Supine, confidence: p[0] },
                 _ => PostureReading { posture: Posture::NoSupine, confidence: 1.0 - p[0] },
             },
-            PostureScheme::Lying => match MODEL_CLASSES[best] {
-                // A prone body is unlike every (supine) prototype: familiarity says nothing here.
-                Posture::Supine if prone => return PostureReading { posture: Posture::Prone, confidence: p_best.min(prone_confidence()) },
-                posture => PostureReading { posture, confidence: p_best },
-            },
+            PostureScheme::Lying => PostureReading { posture: MODEL_CLASSES[best], confidence: p_best },
         };
         PostureReading { confidence: reading.confidence * familiarity * saturation_trust(f.saturation), ..reading }
     }
+}
+
+/// The prone rule's confidence from its evidence, `None` when it does not fire: the weakest of
+/// the knees against the feet's end and against the pelvis, held below [`CONFIDENT`] on a body
+/// shorter than [`PRONE_MIN_LINES`].
+pub fn prone_confidence(f: &BodyFeatures) -> Option<f32> {
+    let fires = PRONE_KNEE_RATIO.fires(f.knee_ratio)
+        && PRONE_KNEE_LEVEL.fires(f.knee_level)
+        && f.upper_load >= PRONE_UPPER_LOAD
+        && f.saturation <= PRONE_SATURATION;
+    if !fires {
+        return None;
+    }
+    let evidence = PRONE_KNEE_RATIO.confidence(f.knee_ratio).min(PRONE_KNEE_LEVEL.confidence(f.knee_level));
+    let resolution = if f.length_cells >= PRONE_MIN_LINES { 1.0 } else { CONFIDENT * f.length_cells / PRONE_MIN_LINES };
+    Some(evidence.min(resolution))
 }
 
 /// A decision margin (in units of its feature's typical scale) as a confidence in 0.5..=1.

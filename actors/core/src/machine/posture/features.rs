@@ -107,17 +107,23 @@ pub struct BodyFeatures {
     /// Body length along the map (2 %–98 % load quantiles) as a fraction of the map's long side:
     /// a short, compact load is a person sitting.
     pub extent: f32,
-    /// Mean contact-cell load in the knee band (68–84 % of the body) over that in the heel band
-    /// (≥ 88 %): heels press hardest when supine, knees when prone.
+    /// Load-weighted level (`Σv² / Σv`, the pressure the band mostly presses at) of the knee band
+    /// (68–84 % of the body) over that of the heel band (≥ 88 %): supine, the heels are the
+    /// hardest, smallest peaks at the feet's end and the calves press lightly; prone, the knee
+    /// caps press hard and the tops of the feet lightly. A level, not a mean over contact cells,
+    /// so a broad light patch (a calf, a shin) does not dilute the peak.
     pub knee_ratio: f32,
-    /// Mean contact-cell load in the knee band over that in the pelvis band (40–60 % of the body):
-    /// prone, the knees press as hard as the iliac crests; supine, the sacrum and buttocks carry
-    /// far more than the knees, however the bed is inclined and however light the heels are.
+    /// Load-weighted level of the knee band over that of the pelvis band (40–60 % of the body):
+    /// prone, the knee caps press about as hard as the iliac crests; supine, the sacrum and
+    /// buttocks press far harder than anything at the knees, however the bed is inclined.
     pub knee_level: f32,
     /// Share of the load on the upper half of the body (head to pelvis): a person lying flat
     /// carries over half their weight there; one sitting up in an inclined bed carries it on the
     /// buttocks.
     pub upper_load: f32,
+    /// The body's length along the map in cells (between the 2 % and 98 % load quantiles): how
+    /// many lines the knee and heel bands have to tell a knee cap from a heel.
+    pub length_cells: f32,
     /// Share of the body's cells at the map's highest value (a sensor saturating flattens the
     /// bony peaks the features read: a clean map has one highest cell or a few).
     pub saturation: f32,
@@ -308,14 +314,14 @@ impl Profiles {
         values[EXTENT] = length / long as f32;
 
         let upper_load = upper.w / total;
-        let mean_cell = |m: &Moments| if m.n > 0.0 { m.w / m.n } else { 0.0 };
-        let heel_mean = mean_cell(&heel);
+        let level = |m: &Moments| if m.w > 0.0 { m.squares / m.w } else { 0.0 };
         Some(BodyFeatures {
             extent: length / long as f32,
             saturation: at_top as f32 / active.max(1.0),
-            knee_ratio: if heel_mean > 0.0 { mean_cell(&knee) / heel_mean } else { f32::from(u8::MAX) },
+            knee_ratio: if level(&heel) > 0.0 { level(&knee) / level(&heel) } else { f32::from(u8::MAX) },
+            knee_level: if level(&pelvis) > 0.0 { level(&knee) / level(&pelvis) } else { 0.0 },
             upper_load,
-            knee_level: if pelvis.n > 0.0 { mean_cell(&knee) / mean_cell(&pelvis) } else { 0.0 },
+            length_cells: length,
             values,
         })
     }
