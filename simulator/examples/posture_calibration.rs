@@ -138,19 +138,25 @@ fn main() -> std::io::Result<()> {
         if let Some(path) = std::env::args().skip_while(|a| a != "--dump").nth(1) {
             use std::io::Write;
             let mut out = std::io::BufWriter::new(std::fs::File::create(path)?);
-            writeln!(out, "source,subject,recording,augmentation,geometry,gain,best,p_supine,knee_ratio,knee_level,upper_load,saturation,extent,confidence,read,length,familiarity")?;
+            writeln!(out, "source,subject,recording,augmentation,geometry,gain,best,p_supine,knee_ratio,knee_level,upper_load,saturation,extent,confidence,read,length,familiarity,tilt,ftilt,foot,conc,spread,skew_lower")?;
             let mut write = |source: &str, s: &Sample, r: Option<mat_core::machine::posture::PostureReading>, model: &mat_core::machine::posture::PrototypeModel| -> std::io::Result<()> {
                 let Some(f) = s.features else { return Ok(()) };
                 let p = model.probabilities(&f.values);
                 let best = (0..3).max_by(|&a, &b| p[a].total_cmp(&p[b])).unwrap_or(0);
                 writeln!(
                     out,
-                    "{source},{},{},{},{},{},{best},{},{},{},{},{},{},{},{},{},{}",
+                    "{source},{},{},{},{},{},{best},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}",
                     s.subject, s.recording, s.augmentation, s.geometry, s.gain, p[0], f.knee_ratio, f.knee_level, f.upper_load, f.saturation, f.extent,
                     r.map_or(0.0, |r| r.confidence),
                     r.map_or("nothing", |r| r.posture.name()),
                     f.length_cells,
-                    mat_core::machine::posture::familiarity(model.distances(&f.values), model.familiar_distance)
+                    mat_core::machine::posture::familiarity(model.distances(&f.values), model.familiar_distance),
+                    f.values[7..11].iter().sum::<f32>() / 4.0,
+                    f.values[38..46].iter().sum::<f32>() / 8.0,
+                    f.values[31..35].iter().sum::<f32>() / 4.0,
+                    f.values[27],
+                    f.values[28],
+                    f.values[26]
                 )
             };
             for &a in &all {

@@ -11,7 +11,8 @@
 //! body's [`familiarity`], calibrated so that a confidence of 0.9 or more is right at least 99 %
 //! of the time on the development set, measured leave-one-subject-out.
 //! Two rules stand beside the model for what the recordings do not hold: a short, compact load is
-//! Seated, and a body the model reads as supine whose knees press harder than its heels is Prone.
+//! Seated, and a body the model reads as supine whose knee caps press harder than the feet's end
+//! and about as hard as the pelvis is Prone ([`prone_confidence`]).
 //!
 //! Orientation: the head lies at the start of the long axis (first column, or first row on a tall
 //! map) and the person's left, when supine, towards the first row (first column on a tall map).
@@ -128,7 +129,7 @@ pub const PRONE_KNEE_LEVEL: Evidence = Evidence { fires: 0.5, certain: 0.55, mos
 /// ([`BodyFeatures::upper_load`])…
 pub const PRONE_UPPER_LOAD: f32 = 0.55;
 /// …on a body at most this saturated ([`BodyFeatures::saturation`]: a clipping sensor flattens
-/// the peaks the rule compares)…
+/// the peaks the rule compares; [`SATURATION_OK`] on a body shorter than [`PRONE_MIN_LINES`])…
 pub const PRONE_SATURATION: f32 = 0.2;
 /// …and certain only on a body at least this many cells long ([`BodyFeatures::length_cells`]):
 /// on fewer the knee and heel bands are a line or two each, and supine bodies on the 16 × 16
@@ -164,8 +165,8 @@ impl Evidence {
 
 /// A body with more than this share of its cells at the map's highest value is read through a
 /// saturating sensor ([`BodyFeatures::saturation`]): the bony peaks the features read are
-/// flattened, so the confidence shrinks in proportion ([`saturation_trust`]) and the prone rule,
-/// which compares peaks, does not fire. A clean map has one highest cell or a few; at the
+/// flattened, so the confidence shrinks in proportion ([`saturation_trust`]; not a prone
+/// reading's, whose rule has its own limit, [`PRONE_SATURATION`]). A clean map has one highest cell or a few; at the
 /// development set's highest gain (25.5 mmHg full scale) about 3 % of the body cells clip.
 pub const SATURATION_OK: f32 = 0.08;
 
@@ -319,15 +320,18 @@ impl PostureClassifier {
 /// the knees against the feet's end and against the pelvis, held below [`CONFIDENT`] on a body
 /// shorter than [`PRONE_MIN_LINES`].
 pub fn prone_confidence(f: &BodyFeatures) -> Option<f32> {
+    let long_enough = f.length_cells >= PRONE_MIN_LINES;
+    // A short body's few cells clip together: there, the peaks stand out only unclipped.
+    let saturation_limit = if long_enough { PRONE_SATURATION } else { SATURATION_OK };
     let fires = PRONE_KNEE_RATIO.fires(f.knee_ratio)
         && PRONE_KNEE_LEVEL.fires(f.knee_level)
         && f.upper_load >= PRONE_UPPER_LOAD
-        && f.saturation <= PRONE_SATURATION;
+        && f.saturation <= saturation_limit;
     if !fires {
         return None;
     }
     let evidence = PRONE_KNEE_RATIO.confidence(f.knee_ratio).min(PRONE_KNEE_LEVEL.confidence(f.knee_level));
-    let resolution = if f.length_cells >= PRONE_MIN_LINES { 1.0 } else { CONFIDENT * f.length_cells / PRONE_MIN_LINES };
+    let resolution = if long_enough { 1.0 } else { CONFIDENT * f.length_cells / PRONE_MIN_LINES };
     Some(evidence.min(resolution))
 }
 
