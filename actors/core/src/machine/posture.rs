@@ -323,8 +323,11 @@ pub fn prone_confidence(f: &BodyFeatures) -> Option<f32> {
     let long_enough = f.length_cells >= PRONE_MIN_LINES;
     // A short body's few cells clip together: there, the peaks stand out only unclipped.
     let saturation_limit = if long_enough { PRONE_SATURATION } else { SATURATION_OK };
-    let fires = PRONE_KNEE_RATIO.fires(f.knee_ratio)
-        && PRONE_KNEE_LEVEL.fires(f.knee_level)
+    // …and there, only where the evidence would be certain on a longer body: the knee and heel
+    // bands of a few lines each reach the prone levels on supine bodies too.
+    let fires_at = |e: Evidence, value: f32| if long_enough { e.fires(value) } else { (e.certain..=e.most).contains(&value) };
+    let fires = fires_at(PRONE_KNEE_RATIO, f.knee_ratio)
+        && fires_at(PRONE_KNEE_LEVEL, f.knee_level)
         && f.upper_load >= PRONE_UPPER_LOAD
         && f.saturation <= saturation_limit;
     if !fires {
