@@ -2,10 +2,12 @@
 //! `simulator::posture_augment` (other sensors' grids, gains, idle residue, noise, clipping,
 //! shifts, turns), leave one subject out, and leave one sensor geometry out:
 //! `cargo run -p simulator --release --example posture_calibration` (about a minute here; no
-//! network). Prints the tables of docs/posture.md, "A confidence that holds".
+//! network). Prints the tables of docs/posture.md, "A confidence that holds"; `-- --prone` the
+//! prone table (simulated prone people, real readings read Prone with certainty), `-- --inclined`
+//! the inclined-bed counts and every certain side reading, `-- --time` the cost of a reading.
 
-use simulator::posture_augment::AUGMENTATIONS;
 use mat_core::machine::posture::Posture;
+use simulator::posture_augment::AUGMENTATIONS;
 use simulator::posture_fit::{self, Calibration, HeldOut, Sample};
 use simulator::real;
 
@@ -101,7 +103,8 @@ fn main() -> std::io::Result<()> {
         for &a in &all {
             let prone = posture_fit::prone_samples(&frames, a);
             let row = posture_fit::prone_row(&prone);
-            let per: Vec<_> = (0..3).map(|g| posture_fit::prone_row(&prone.iter().filter(|s| s.geometry == g).cloned().collect::<Vec<_>>())).collect();
+            let per: Vec<_> =
+                (0..3).map(|g| posture_fit::prone_row(&prone.iter().filter(|s| s.geometry == g).cloned().collect::<Vec<_>>())).collect();
             let real_n = eval.iter().filter(|s| s.augmentation == a).count();
             let false_prone = posture_fit::certain_false_prone(&eval, &held, shipped, |s| s.augmentation == a);
             let pct = |r: &posture_fit::CalibrationRow| 100.0 * r.confident_right as f64 / r.readings.max(1) as f64;
@@ -134,19 +137,37 @@ fn main() -> std::io::Result<()> {
             let q = |x: f32| v[((v.len() - 1) as f32 * x) as usize];
             println!("prone {name}: p5 {:.2} p20 {:.2} p50 {:.2} p80 {:.2} p95 {:.2}", q(0.05), q(0.2), q(0.5), q(0.8), q(0.95));
         }
-        // Every reading's rule features, for study: `--prone --dump FILE`.
+        // Every reading's rule features and a few of the model's (torso bands 2–5 averaged), held
+        // out, for study: `--prone --dump FILE` (CSV; docs/posture.md, "Prone and inclined beds").
         if let Some(path) = std::env::args().skip_while(|a| a != "--dump").nth(1) {
             use std::io::Write;
             let mut out = std::io::BufWriter::new(std::fs::File::create(path)?);
-            writeln!(out, "source,subject,recording,augmentation,geometry,gain,best,p_supine,knee_ratio,knee_level,upper_load,saturation,extent,confidence,read,length,familiarity,tilt,ftilt,foot,conc,spread,skew_lower")?;
-            let mut write = |source: &str, s: &Sample, r: Option<mat_core::machine::posture::PostureReading>, model: &mat_core::machine::posture::PrototypeModel| -> std::io::Result<()> {
+            writeln!(
+                out,
+                "source,subject,recording,augmentation,geometry,gain,best,p_supine,knee_ratio,knee_level,upper_load,saturation,extent,confidence,read,length_cells,familiarity,torso_tilt,fine_tilt,torso_footprint,concentration,spread,lower_skewness"
+            )?;
+            let mut write = |source: &str,
+                             s: &Sample,
+                             r: Option<mat_core::machine::posture::PostureReading>,
+                             model: &mat_core::machine::posture::PrototypeModel|
+             -> std::io::Result<()> {
                 let Some(f) = s.features else { return Ok(()) };
                 let p = model.probabilities(&f.values);
                 let best = (0..3).max_by(|&a, &b| p[a].total_cmp(&p[b])).unwrap_or(0);
                 writeln!(
                     out,
                     "{source},{},{},{},{},{},{best},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}",
-                    s.subject, s.recording, s.augmentation, s.geometry, s.gain, p[0], f.knee_ratio, f.knee_level, f.upper_load, f.saturation, f.extent,
+                    s.subject,
+                    s.recording,
+                    s.augmentation,
+                    s.geometry,
+                    s.gain,
+                    p[0],
+                    f.knee_ratio,
+                    f.knee_level,
+                    f.upper_load,
+                    f.saturation,
+                    f.extent,
                     r.map_or(0.0, |r| r.confidence),
                     r.map_or("nothing", |r| r.posture.name()),
                     f.length_cells,

@@ -67,3 +67,17 @@ fn an_idle_level_does_not_move_the_reading() {
         }
     }
 }
+
+#[test]
+fn prone_is_certain_where_the_body_is_long_enough_and_uncertain_on_16x16() {
+    // Issue 28: the knee caps against the feet's end and the pelvis (posture::prone_confidence)
+    // are certain on a body at least posture::PRONE_MIN_LINES cells long; the 16×16 legacy grid
+    // has 15, where supine knees and heels reach the same levels: read Prone, but uncertain.
+    for grid in GRIDS {
+        for idle in IDLE {
+            let r = read(LyingPose::Prone, grid, idle).expect("a body");
+            assert_eq!(r.posture, Posture::Prone, "{grid:?} idle {idle}");
+            assert_eq!(r.is_certain(), grid != (16, 16), "{grid:?} idle {idle}: {r:?}");
+        }
+    }
+}

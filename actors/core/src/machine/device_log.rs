@@ -169,7 +169,11 @@ impl DeviceLogMachine {
 
     /// What a restart must keep, with wall-clock times.
     pub fn snapshot(&self, clock: WallClock) -> LogCadenceSnapshot {
-        LogCadenceSnapshot { present: self.present, logged_posture: self.logged_posture.flatten(), last_entry_ms: clock.unix_ms_opt(self.last_entry) }
+        LogCadenceSnapshot {
+            present: self.present,
+            logged_posture: self.logged_posture.flatten(),
+            last_entry_ms: clock.unix_ms_opt(self.last_entry),
+        }
     }
 
     /// The cadence of a snapshot, with this tuning.

@@ -11,8 +11,8 @@
 //! under each of `posture_fit::CALIBRATION_AUGMENTATIONS` (every 3th frame: sensor 30×11, gain 0.5–2, idle residue 2 steps, noise ±3, ±15 % gain, shifted across ±15 %)
 //! (99.88 % overall, 99.58 % in the worst, on 51006 of 71382 readings).
 
-use super::{PrototypeModel, PROTOTYPES};
 use super::features::FEATURE_COUNT;
+use super::{PROTOTYPES, PrototypeModel};
 
 /// The fitted posture model (prototypes: Supine, then Left Lateral, then Right Lateral).
 #[rustfmt::skip]
