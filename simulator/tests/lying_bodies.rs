@@ -14,9 +14,10 @@ use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 use simulator::synth::{LyingPose, lying_body};
 
-/// Grids (rows × cols): the legacy 16×16, the Sleep Mat's 24×48, the Mattress Mat IoT's 48×48 and
-/// a coarse 30 × 11 mat of another make lying along the columns.
-const GRIDS: [(usize, usize); 4] = [(16, 16), (24, 48), (48, 48), (11, 30)];
+/// Grids (rows × cols): the legacy 16×16, the Sleep Mat's 24×48, the Mattress Mat IoT's 48×48, a
+/// coarse 30 × 11 mat of another make lying along the columns and a 64 × 32 one (the development
+/// sensor's own grid) lying along the rows.
+const GRIDS: [(usize, usize); 5] = [(16, 16), (24, 48), (48, 48), (11, 30), (64, 32)];
 /// Idle levels, mean steps on every cell (each cell 0.6–1.4 × the mean), as other makes send
 /// them: none, and the 4 steps issue 28 measured, left whole (no tare).
 const IDLE: [f32; 2] = [0.0, 4.0];
