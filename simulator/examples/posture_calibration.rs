@@ -2,8 +2,11 @@
 //! `simulator::posture_augment` (other sensors' grids, gains, idle residue, noise, clipping,
 //! shifts, turns), leave one subject out, and leave one sensor geometry out:
 //! `cargo run -p simulator --release --example posture_calibration` (about a minute here; no
-//! network). Prints the tables of docs/posture.md, "A confidence that holds".
+//! network). Prints the tables of docs/posture.md, "A confidence that holds"; `-- --prone` the
+//! prone table (simulated prone people, real readings read Prone with certainty), `-- --inclined`
+//! the inclined-bed counts and every certain side reading, `-- --time` the cost of a reading.
 
+use mat_core::machine::posture::Posture;
 use simulator::posture_augment::AUGMENTATIONS;
 use simulator::posture_fit::{self, Calibration, HeldOut, Sample};
 use simulator::real;
@@ -86,6 +89,110 @@ fn main() -> std::io::Result<()> {
     let held = HeldOut::new(&eval, &folds);
     table("Leave one subject out (the shipped model's calibration)", &eval, &held, shipped, &all);
 
+    // Prone (issue 28): the simulator's prone people under every augmentation, and the real
+    // supine and side-lying bodies read Prone with certainty, held out, per augmentation.
+    if std::env::args().any(|a| a == "--prone") {
+        let frames = posture_fit::prone_frames(posture_fit::PRONE_BODIES);
+        println!("\nProne: {} simulated people × 3 grids per augmentation; real readings held out\n", frames.len());
+        println!(
+            "| augmentation | read prone (all grids) | certain prone 48×48 | certain No Supine 24×48 | certain prone 16×16 | real readings | real read prone with certainty |"
+        );
+        println!("|---|---|---|---|---|---|---|");
+        let (mut total, mut certain, mut false_total, mut real_total) = ([0usize; 3], [0usize; 3], 0usize, 0usize);
+        let mut rules: Vec<[f32; 4]> = Vec::new();
+        for &a in &all {
+            let prone = posture_fit::prone_samples(&frames, a);
+            let row = posture_fit::prone_row(&prone);
+            let per: Vec<_> =
+                (0..3).map(|g| posture_fit::prone_row(&prone.iter().filter(|s| s.geometry == g).cloned().collect::<Vec<_>>())).collect();
+            let real_n = eval.iter().filter(|s| s.augmentation == a).count();
+            let false_prone = posture_fit::certain_false_prone(&eval, &held, shipped, |s| s.augmentation == a);
+            let pct = |r: &posture_fit::CalibrationRow| 100.0 * r.confident_right as f64 / r.readings.max(1) as f64;
+            println!(
+                "| {} | {:.1} % | {:.1} % | {:.1} % | {:.1} % | {real_n} | {false_prone} |",
+                AUGMENTATIONS[a].name,
+                row.accuracy(),
+                pct(&per[0]),
+                pct(&per[1]),
+                pct(&per[2]),
+            );
+            for g in 0..3 {
+                total[g] += per[g].readings;
+                certain[g] += per[g].confident_right;
+            }
+            false_total += false_prone;
+            real_total += real_n;
+            for s in &prone {
+                if let Some(f) = s.features {
+                    let p = mat_core::machine::posture::model::MODEL.probabilities(&f.values);
+                    rules.push([f.knee_ratio, f.knee_level, f.upper_load, p[0]]);
+                }
+            }
+        }
+        let pct = |g: usize| 100.0 * certain[g] as f64 / total[g].max(1) as f64;
+        println!("| all | | {:.1} % | {:.1} % | {:.1} % | {real_total} | {false_total} |", pct(0), pct(1), pct(2));
+        for (k, name) in ["knee ratio", "knee level", "upper load", "p(supine)"].iter().enumerate() {
+            let mut v: Vec<f32> = rules.iter().map(|r| r[k]).collect();
+            v.sort_by(f32::total_cmp);
+            let q = |x: f32| v[((v.len() - 1) as f32 * x) as usize];
+            println!("prone {name}: p5 {:.2} p20 {:.2} p50 {:.2} p80 {:.2} p95 {:.2}", q(0.05), q(0.2), q(0.5), q(0.8), q(0.95));
+        }
+        // Every reading's rule features and a few of the model's (torso bands 2–5 averaged), held
+        // out, for study: `--prone --dump FILE` (CSV; docs/posture.md, "Prone and inclined beds").
+        if let Some(path) = std::env::args().skip_while(|a| a != "--dump").nth(1) {
+            use std::io::Write;
+            let mut out = std::io::BufWriter::new(std::fs::File::create(path)?);
+            writeln!(
+                out,
+                "source,subject,recording,augmentation,geometry,gain,best,p_supine,knee_ratio,knee_level,upper_load,saturation,extent,confidence,read,length_cells,familiarity,torso_tilt,fine_tilt,torso_footprint,concentration,spread,lower_skewness"
+            )?;
+            let mut write = |source: &str,
+                             s: &Sample,
+                             r: Option<mat_core::machine::posture::PostureReading>,
+                             model: &mat_core::machine::posture::PrototypeModel|
+             -> std::io::Result<()> {
+                let Some(f) = s.features else { return Ok(()) };
+                let p = model.probabilities(&f.values);
+                let best = (0..3).max_by(|&a, &b| p[a].total_cmp(&p[b])).unwrap_or(0);
+                writeln!(
+                    out,
+                    "{source},{},{},{},{},{},{best},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}",
+                    s.subject,
+                    s.recording,
+                    s.augmentation,
+                    s.geometry,
+                    s.gain,
+                    p[0],
+                    f.knee_ratio,
+                    f.knee_level,
+                    f.upper_load,
+                    f.saturation,
+                    f.extent,
+                    r.map_or(0.0, |r| r.confidence),
+                    r.map_or("nothing", |r| r.posture.name()),
+                    f.length_cells,
+                    mat_core::machine::posture::familiarity(model.distances(&f.values), model.familiar_distance),
+                    f.values[7..11].iter().sum::<f32>() / 4.0,
+                    f.values[38..46].iter().sum::<f32>() / 8.0,
+                    f.values[31..35].iter().sum::<f32>() / 4.0,
+                    f.values[27],
+                    f.values[28],
+                    f.values[26]
+                )
+            };
+            for &a in &all {
+                for s in posture_fit::prone_samples(&frames, a) {
+                    write("prone", &s, posture_fit::shipped_reading(&s), &mat_core::machine::posture::model::MODEL)?;
+                }
+            }
+            for (i, s) in eval.iter().enumerate() {
+                let model = posture_fit::fold_model(&folds, s.subject, shipped);
+                write("real", s, held.reading(&eval, i, shipped), &model)?;
+            }
+        }
+        return Ok(());
+    }
+
     // Inclined beds and wedges, held out: what they are read as, certain or not.
     if std::env::args().any(|a| a == "--inclined") {
         for rec in [4u8, 6, 15, 16, 17] {
@@ -97,6 +204,28 @@ fn main() -> std::io::Result<()> {
                     .or_default() += 1;
             }
             println!("{rec} {}: {counts:?}", real::description(rec));
+        }
+        // The inclined-bed readings of a side with certainty, one by one.
+        for (i, s) in eval.iter().enumerate().filter(|(_, s)| (15..=17).contains(&s.recording)) {
+            let Some(r) = held.reading(&eval, i, shipped) else { continue };
+            if r.is_certain() && matches!(r.posture, Posture::LeftLateral | Posture::RightLateral | Posture::NoSupine) {
+                let f = s.features.expect("read");
+                println!(
+                    "S{} rec {} frame {} {} {} gain {}: {} {:.3} extent {:.2} upper load {:.2} knee level {:.2} values {:?}",
+                    s.subject,
+                    s.recording,
+                    s.frame,
+                    AUGMENTATIONS[s.augmentation].name,
+                    posture_fit::GEOMETRIES[s.geometry].name,
+                    posture_fit::GAINS[s.gain],
+                    r.posture.name(),
+                    r.confidence,
+                    f.extent,
+                    f.upper_load,
+                    f.knee_level,
+                    f.values.map(|v| (v * 100.0).round() / 100.0)
+                );
+            }
         }
     }
 

@@ -526,6 +526,77 @@ pub fn calibration_row(samples: &[Sample], held: &HeldOut, calibration: Calibrat
     row
 }
 
+/// How many of the simulator's people lie prone in [`prone_frames`].
+pub const PRONE_BODIES: usize = 40;
+/// The simulator's prone step on the development sensor: its raw unit (0.1 mmHg).
+const RAW_MMHG: f32 = 1.0 / real::REAL_UNITS_PER_MMHG;
+
+/// The simulator's prone bodies (issue 28; there is no real prone recording): `bodies` people
+/// ([`crate::synth::varied_lying_body`], seeds 0..bodies) on the development sensor's 64 × 32
+/// cells, in its raw units, so [`posture_augment`] shows them to every other sensor as it shows
+/// the real frames.
+pub fn prone_frames(bodies: usize) -> Vec<Vec<u16>> {
+    (0..bodies as u64)
+        .map(|seed| {
+            crate::synth::varied_lying_body(crate::synth::LyingPose::Prone, real::REAL_ROWS, real::REAL_COLS, RAW_MMHG, seed)
+                .iter()
+                .map(|&v| v.round().clamp(0.0, f32::from(real::REAL_FULL_SCALE)) as u16)
+                .collect()
+        })
+        .collect()
+}
+
+/// The prone `frames` under augmentation `augmentation` on every geometry, each at one of
+/// [`GAINS`] in turn (as [`augmented_samples`]), labelled Prone (subject 0, recording 0).
+pub fn prone_samples(frames: &[Vec<u16>], augmentation: usize) -> Vec<Sample> {
+    let aug = &posture_augment::AUGMENTATIONS[augmentation];
+    let mut profiles = Profiles::default();
+    let mut out = Vec::new();
+    for (frame, raw) in frames.iter().enumerate() {
+        for (geometry, g) in GEOMETRIES.iter().enumerate() {
+            let gain = (frame + geometry) % GAINS.len();
+            let seed = ((frame as u64) << 8) ^ geometry as u64 ^ ((augmentation as u64) << 48) ^ (0x5e_u64 << 56);
+            let cells = aug.cells(raw, usize::from(g.rows), usize::from(g.cols), GAINS[gain], seed);
+            let map = PressureMap::new(g.rows, g.cols, CellFormat::U8, &cells).expect("placed on the grid");
+            let features = profiles.extract(&map, Orientation::default());
+            out.push(Sample { subject: 0, recording: 0, frame, geometry, gain, augmentation, label: Posture::Prone, features });
+        }
+    }
+    out
+}
+
+/// The reading of a sample by the shipped model (for the simulator's bodies, which no fold
+/// was fitted on).
+pub fn shipped_reading(sample: &Sample) -> Option<PostureReading> {
+    sample.features.map(|f| decider(GEOMETRIES[sample.geometry].scheme).decide(&f))
+}
+
+/// Prone recognition under one augmentation: readings, those right (Prone, or No Supine on the
+/// Sleep Mat) and those right with a confidence of at least [`CONFIDENT`].
+pub fn prone_row(samples: &[Sample]) -> CalibrationRow {
+    let mut row = CalibrationRow::default();
+    for s in samples {
+        row.readings += 1;
+        let reading = shipped_reading(s);
+        let right = reading.is_some_and(|r| r.posture == expected(s));
+        row.right += usize::from(right);
+        if reading.is_some_and(|r| r.is_certain()) {
+            row.confident += 1;
+            row.confident_right += usize::from(right);
+        }
+    }
+    row
+}
+
+/// How many held-out real readings (supine and side-lying people) among `samples` read Prone
+/// with certainty.
+pub fn certain_false_prone(samples: &[Sample], held: &HeldOut, calibration: Calibration, keep: impl Fn(&Sample) -> bool) -> usize {
+    (0..samples.len())
+        .filter(|&i| keep(&samples[i]))
+        .filter(|&i| held.reading(samples, i, calibration).is_some_and(|r| r.posture == Posture::Prone && r.is_certain()))
+        .count()
+}
+
 /// A classifier used only for its decision rules (the probabilities come from elsewhere).
 fn decider(scheme: PostureScheme) -> &'static PostureClassifier {
     static DECIDERS: OnceLock<[PostureClassifier; 2]> = OnceLock::new();

@@ -14,9 +14,10 @@ use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 use simulator::synth::{LyingPose, lying_body};
 
-/// Grids (rows × cols): the legacy 16×16, the Sleep Mat's 24×48, the Mattress Mat IoT's 48×48 and
-/// a coarse 30 × 11 mat of another make lying along the columns.
-const GRIDS: [(usize, usize); 4] = [(16, 16), (24, 48), (48, 48), (11, 30)];
+/// Grids (rows × cols): the legacy 16×16, the Sleep Mat's 24×48, the Mattress Mat IoT's 48×48, a
+/// coarse 30 × 11 mat of another make lying along the columns and a 64 × 32 one (the development
+/// sensor's own grid) lying along the rows.
+const GRIDS: [(usize, usize); 5] = [(16, 16), (24, 48), (48, 48), (11, 30), (64, 32)];
 /// Idle levels, mean steps on every cell (each cell 0.6–1.4 × the mean), as other makes send
 /// them: none, and the 4 steps issue 28 measured, left whole (no tare).
 const IDLE: [f32; 2] = [0.0, 4.0];
@@ -64,6 +65,20 @@ fn an_idle_level_does_not_move_the_reading() {
             let (clean, idle) = (read(pose, grid, 0.0).expect("a body"), read(pose, grid, 4.0).expect("a body"));
             assert_eq!(clean.posture, idle.posture, "{grid:?} {pose:?}");
             assert!((clean.confidence - idle.confidence).abs() < 0.1, "{grid:?} {pose:?}: {clean:?} vs {idle:?}");
+        }
+    }
+}
+
+#[test]
+fn prone_is_certain_where_the_body_is_long_enough_and_uncertain_on_16x16() {
+    // Issue 28: the knee caps against the feet's end and the pelvis (posture::prone_confidence)
+    // are certain on a body at least posture::PRONE_MIN_LINES cells long; the 16×16 legacy grid
+    // has 15, where supine knees and heels reach the same levels: read Prone, but uncertain.
+    for grid in GRIDS {
+        for idle in IDLE {
+            let r = read(LyingPose::Prone, grid, idle).expect("a body");
+            assert_eq!(r.posture, Posture::Prone, "{grid:?} idle {idle}");
+            assert_eq!(r.is_certain(), grid != (16, 16), "{grid:?} idle {idle}: {r:?}");
         }
     }
 }

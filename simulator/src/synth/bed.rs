@@ -310,15 +310,44 @@ pub enum LyingPose {
 /// The body of `pose` as [`draw`] draws the bed script's, without breathing or noise: on the
 /// real-shaped sensor, placed on a `rows × cols` grid, in steps of `step_mmhg` (not rounded).
 pub fn lying_body(pose: LyingPose, rows: usize, cols: usize, step_mmhg: f32) -> Vec<f32> {
+    let mut canvas = Canvas::new(rows, cols);
+    draw_pose(&mut canvas, &lying_pose(pose), 0.0, step_mmhg);
+    canvas.values().to_vec()
+}
+
+/// The still pose of [`LyingPose`], as the bed script holds it.
+fn lying_pose(pose: LyingPose) -> Pose {
     let left = scaled(&LEFT_LATERAL, LATERAL_LOAD);
-    let pose = match pose {
+    match pose {
         LyingPose::Supine => Pose { parts: SUPINE, load: 1.0, shift: SUPINE_SHIFT },
         LyingPose::LeftLateral => Pose { parts: left, load: 1.0, shift: -LATERAL_SHIFT },
         LyingPose::RightLateral => Pose { parts: mirrored(&left), load: 1.0, shift: LATERAL_SHIFT },
         LyingPose::Prone => Pose { parts: PRONE, load: 1.0, shift: 0.0 },
-    };
+    }
+}
+
+/// Another person in `pose`, drawn as [`lying_body`] draws the mean one but with every contact
+/// patch varied by the draws of `seed`: its peak pressed 0.75–1.25 × as hard, moved by up to
+/// ± 2 % of the body's length along and ± 0.08 half-widths across, 0.85–1.15 × as large, and the
+/// whole body 0.8–1.2 × as heavy and up to ± 4 % of the mat's width off centre. People differ;
+/// a measure of a posture's signature on one drawn body says little (issue 28, prone).
+pub fn varied_lying_body(pose: LyingPose, rows: usize, cols: usize, step_mmhg: f32, seed: u64) -> Vec<f32> {
+    use rand::rngs::SmallRng;
+    use rand::{Rng, SeedableRng};
+    let mut rng = SmallRng::seed_from_u64(seed);
+    let mut base = lying_pose(pose);
+    let weight = rng.random_range(0.8f32..=1.2);
+    for part in &mut base.parts {
+        part.peak *= weight * rng.random_range(0.75f32..=1.25);
+        part.a += rng.random_range(-0.02f32..=0.02);
+        part.b += rng.random_range(-0.08f32..=0.08);
+        let size = rng.random_range(0.85f32..=1.15);
+        part.ra *= size;
+        part.rb *= size;
+    }
+    base.shift += rng.random_range(-0.04f32..=0.04);
     let mut canvas = Canvas::new(rows, cols);
-    draw_pose(&mut canvas, &pose, 0.0, step_mmhg);
+    draw_pose(&mut canvas, &base, 0.0, step_mmhg);
     canvas.values().to_vec()
 }
 

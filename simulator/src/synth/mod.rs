@@ -25,7 +25,7 @@ use mat_protocol::scale::{BED_CELL_MMHG, units_per_cell, units_to_mmhg};
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 
-pub use bed::{BedPhase, BedScript, LyingPose, lying_body};
+pub use bed::{BedPhase, BedScript, LyingPose, lying_body, varied_lying_body};
 pub use canvas::{Blob, Canvas, decode_cells};
 pub use feet::{DEFAULT_PLATE_PITCH_CM, FOOT_CENTRES, FOOT_LENGTH_CM, FeetPhase, FeetScript, FootLoads, FootPlacement, draw_foot};
 pub use force::{FORCE_MAX, PresencePhase, PresenceScript, room_set_scripts};

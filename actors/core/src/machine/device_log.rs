@@ -2,8 +2,16 @@
 //! interval while someone is on the mat, never per frame; presence log entries on entrance and
 //! exit.
 //!
-//! - A posture change is a new posture that held for [`LogConfig::posture_settle`] with at least
-//!   [`LogConfig::min_confidence`], different from the last logged one.
+//! - A posture change is a new posture read with certainty ([`super::posture::CONFIDENT`], the one
+//!   owner of the threshold, as for the ward tile and the repositioning clock) for
+//!   [`LogConfig::posture_settle`], different from the last logged one. An uncertain reading is
+//!   never a posture change; a stretch of uncertain readings held as long after a certain posture
+//!   is logged once, as *uncertain* (its entry carries the reading with its confidence), so the log
+//!   never leaves a stale posture standing while the hub cannot tell (issue 28). A body read
+//!   certain and uncertain by turns settles neither and writes nothing.
+//! - Every entry records the posture read at that moment with its confidence, certain or not, so
+//!   an uncertain stretch shows in the log as the ward tile shows it: the posture marked uncertain,
+//!   with its confidence (the hub's `posture.certain`).
 //! - While present, an entry is written every [`LogConfig::interval`] (default 5 min) since the
 //!   last entry, whatever the posture.
 //! - An entrance or exit is a presence verdict that held for [`LogConfig::presence_settle`], so a
@@ -30,8 +38,6 @@ pub struct LogConfig {
     pub interval: Duration,
     /// A posture must hold this long to be a change.
     pub posture_settle: Duration,
-    /// Posture readings below this confidence are ignored.
-    pub min_confidence: f32,
     /// A presence verdict must hold this long to be an entrance or exit.
     pub presence_settle: Duration,
     /// Largest preview (rows, cols).
@@ -43,7 +49,6 @@ impl Default for LogConfig {
         LogConfig {
             interval: Duration::from_secs(5 * 60),
             posture_settle: Duration::from_secs(10),
-            min_confidence: 0.6,
             presence_settle: Duration::from_secs(5),
             preview: (16, 16),
         }
@@ -101,7 +106,9 @@ pub struct DeviceLogEntry {
     pub at: Instant,
     /// Highest cell of the map.
     pub max_pressure: u16,
-    /// `posture` (id, confidence) and `position`; `None` when no posture could be read.
+    /// `posture` (id, confidence) and `position`: the reading at that moment, at any confidence
+    /// (below [`super::posture::CONFIDENT`] the client shows it uncertain); `None` when no posture could
+    /// be read.
     pub posture: Option<PostureReading>,
     /// `pressureMap`, downsampled.
     pub preview: PreviewMap,
@@ -138,8 +145,10 @@ pub struct DeviceLogMachine {
     config: LogConfig,
     present: bool,
     presence_candidate: Option<(Presence, Instant)>,
-    posture_candidate: Option<(Posture, Instant)>,
-    logged_posture: Option<Posture>,
+    /// The reading settling: `Some(posture)` certain, `None` uncertain, since when.
+    posture_candidate: Option<(Option<Posture>, Instant)>,
+    /// What the last posture-change entry logged since the entrance (`Some(None)`: uncertain).
+    logged_posture: Option<Option<Posture>>,
     last_entry: Option<Instant>,
     outputs: VecDeque<LogOutput>,
 }
@@ -160,14 +169,18 @@ impl DeviceLogMachine {
 
     /// What a restart must keep, with wall-clock times.
     pub fn snapshot(&self, clock: WallClock) -> LogCadenceSnapshot {
-        LogCadenceSnapshot { present: self.present, logged_posture: self.logged_posture, last_entry_ms: clock.unix_ms_opt(self.last_entry) }
+        LogCadenceSnapshot {
+            present: self.present,
+            logged_posture: self.logged_posture.flatten(),
+            last_entry_ms: clock.unix_ms_opt(self.last_entry),
+        }
     }
 
     /// The cadence of a snapshot, with this tuning.
     pub fn from_snapshot(config: LogConfig, snapshot: &LogCadenceSnapshot, clock: WallClock) -> Self {
         DeviceLogMachine {
             present: snapshot.present,
-            logged_posture: snapshot.logged_posture,
+            logged_posture: snapshot.logged_posture.map(Some),
             last_entry: clock.instant_opt(snapshot.last_entry_ms),
             ..Self::new(config)
         }
@@ -185,7 +198,13 @@ impl DeviceLogMachine {
             return;
         }
         let settled = self.track_posture(now, posture);
-        let reason = if settled.is_some_and(|p| Some(p) != self.logged_posture) {
+        let change = match settled {
+            Some(Some(posture)) => self.logged_posture != Some(Some(posture)),
+            // Uncertain after a certain posture: the log must not leave that posture standing.
+            Some(None) => matches!(self.logged_posture, Some(Some(_))),
+            None => false,
+        };
+        let reason = if change {
             Some(LogReason::PostureChange)
         } else if self.last_entry.is_none_or(|last| now >= last + self.config.interval) {
             Some(LogReason::Interval)
@@ -201,7 +220,7 @@ impl DeviceLogMachine {
             self.outputs.push_back(LogOutput::Device(DeviceLogEntry {
                 at: now,
                 max_pressure: map.values().max().unwrap_or(0),
-                posture: posture.filter(|p| p.confidence >= self.config.min_confidence),
+                posture,
                 preview: PreviewMap::of(map, rows, cols),
                 reason,
             }));
@@ -233,13 +252,14 @@ impl DeviceLogMachine {
         }
     }
 
-    /// The posture that has held for the settle time, if any.
-    fn track_posture(&mut self, now: Instant, reading: Option<PostureReading>) -> Option<Posture> {
-        let posture = reading.filter(|r| r.confidence >= self.config.min_confidence).map(|r| r.posture);
-        let Some(posture) = posture else {
+    /// What has been read for the settle time, if anything: `Some(Some(posture))` with certainty,
+    /// `Some(None)` uncertain. No reading (no body to read) settles nothing.
+    fn track_posture(&mut self, now: Instant, reading: Option<PostureReading>) -> Option<Option<Posture>> {
+        let Some(reading) = reading else {
             self.posture_candidate = None;
             return None;
         };
+        let posture = reading.is_certain().then_some(reading.posture);
         let since = match self.posture_candidate {
             Some((p, since)) if p == posture => since,
             _ => {
@@ -254,6 +274,7 @@ impl DeviceLogMachine {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::machine::posture;
     use mat_protocol::CellFormat;
 
     const SEC: Duration = Duration::from_secs(1);
@@ -316,6 +337,66 @@ mod tests {
         assert_eq!(entry.posture.map(|p| p.posture), Some(Posture::LeftLateral));
         assert_eq!(entry.max_pressure, 90);
         assert_eq!((entry.preview.rows, entry.preview.cols, entry.preview.cells.len()), (16, 16, 256));
+    }
+
+    fn logged_postures(out: &[(u64, LogOutput)]) -> Vec<(u64, LogReason, Option<PostureReading>)> {
+        out.iter()
+            .filter_map(|(s, o)| match o {
+                LogOutput::Device(e) => Some((*s, e.reason, e.posture)),
+                LogOutput::Presence { .. } => None,
+            })
+            .collect()
+    }
+
+    #[test]
+    fn an_uncertain_stretch_is_logged_once_as_uncertain_and_is_no_posture() {
+        // Supine with certainty, then the left side read just below posture::CONFIDENT for an
+        // hour: no posture (as the repositioning clock takes no turn decision on it), but one
+        // entry when the uncertainty has held for the settle time, so the log does not leave
+        // Supine standing, then the interval entries; each records the reading with its
+        // confidence, for the client to show uncertain as the ward tile does.
+        let t0 = Instant::now();
+        let mut m = DeviceLogMachine::new(LogConfig::default());
+        frames(&mut m, t0, 0, 100, Presence::Present, reading(Posture::Supine));
+        let unsure = Some(PostureReading { posture: Posture::LeftLateral, confidence: posture::CONFIDENT - 0.01 });
+        let out = logged_postures(&frames(&mut m, t0, 100, 3_600, Presence::Present, unsure));
+        assert_eq!(out[0], (110, LogReason::PostureChange, unsure));
+        assert!(out[1..].iter().all(|(_, reason, _)| *reason == LogReason::Interval), "{out:?}");
+        assert_eq!(out.len(), 1 + 11, "then every 5 min: {out:?}");
+        assert!(out.iter().all(|(_, _, p)| *p == unsure), "recorded with its confidence: {out:?}");
+        // It is no posture: a restart keeps none, and a certain reading of that side, held for
+        // the settle time, is the change.
+        assert_eq!(m.snapshot(WallClock::new(t0, 0)).logged_posture, None);
+        let certain = Some(PostureReading { posture: Posture::LeftLateral, confidence: posture::CONFIDENT });
+        let out = logged_postures(&frames(&mut m, t0, 3_700, 20, Presence::Present, certain));
+        assert_eq!(out, vec![(3_710, LogReason::PostureChange, certain)]);
+    }
+
+    #[test]
+    fn uncertain_readings_from_the_start_log_no_change() {
+        // Nobody read with certainty yet: the uncertain stretch replaces no posture, and the
+        // entrance's interval entry already records it.
+        let t0 = Instant::now();
+        let mut m = DeviceLogMachine::new(LogConfig::default());
+        let unsure = Some(PostureReading { posture: Posture::Prone, confidence: 0.8 });
+        let out = logged_postures(&frames(&mut m, t0, 0, 100, Presence::Present, unsure));
+        assert_eq!(out, vec![(5, LogReason::Interval, unsure)]);
+    }
+
+    #[test]
+    fn an_uncertain_reading_breaks_the_settling_of_a_change() {
+        // Right side read with certainty 9 s, one uncertain second, 9 s again: never 10 s held.
+        let t0 = Instant::now();
+        let mut m = DeviceLogMachine::new(LogConfig::default());
+        frames(&mut m, t0, 0, 100, Presence::Present, reading(Posture::Supine));
+        let right = reading(Posture::RightLateral);
+        let unsure = Some(PostureReading { posture: Posture::RightLateral, confidence: 0.7 });
+        let mut out = frames(&mut m, t0, 100, 9, Presence::Present, right);
+        out.extend(frames(&mut m, t0, 109, 1, Presence::Present, unsure));
+        out.extend(frames(&mut m, t0, 110, 9, Presence::Present, right));
+        assert!(device_entries(&out).is_empty(), "{out:?}");
+        let out = frames(&mut m, t0, 119, 5, Presence::Present, right);
+        assert_eq!(device_entries(&out), vec![(120, LogReason::PostureChange)]);
     }
 
     #[test]

@@ -11,7 +11,8 @@
 //! body's [`familiarity`], calibrated so that a confidence of 0.9 or more is right at least 99 %
 //! of the time on the development set, measured leave-one-subject-out.
 //! Two rules stand beside the model for what the recordings do not hold: a short, compact load is
-//! Seated, and a body the model reads as supine whose knees press harder than its heels is Prone.
+//! Seated, and a body the model reads as supine whose knee caps press harder than the feet's end
+//! and about as hard as the pelvis is Prone ([`prone_confidence`]).
 //!
 //! Orientation: the head lies at the start of the long axis (first column, or first row on a tall
 //! map) and the person's left, when supine, towards the first row (first column on a tall map).
@@ -117,16 +118,55 @@ pub struct Orientation {
 pub const POSTURE_INTERVAL: std::time::Duration = std::time::Duration::from_secs(1);
 /// Body extent along (fraction of the long side) below which the person sits.
 pub const SEATED_EXTENT: f32 = 0.45;
-/// Prone needs the knees to press this much harder than the heels ([`BodyFeatures::knee_ratio`])…
-pub const PRONE_KNEE_RATIO: f32 = 1.3;
-/// …at least this hard relative to the pelvis ([`BodyFeatures::knee_level`])…
-pub const PRONE_KNEE_LEVEL: f32 = 0.55;
-/// …with at least this share of the load on the upper body ([`BodyFeatures::upper_load`]).
+/// Prone (issue 28; there is no real prone recording, so its signature comes from body
+/// mechanics, docs/posture.md): the knee caps press harder than the tops of the feet, where a
+/// supine body's heels press hardest ([`BodyFeatures::knee_ratio`])…
+pub const PRONE_KNEE_RATIO: Evidence = Evidence { fires: 1.15, certain: 1.25, most: 4.0 };
+/// …about as hard as the iliac crests, where a supine body's sacrum presses far harder
+/// ([`BodyFeatures::knee_level`])…
+pub const PRONE_KNEE_LEVEL: Evidence = Evidence { fires: 0.5, certain: 0.55, most: 1.5 };
+/// …with at least this share of the load on the upper body, the chest's and the pelvis's
+/// ([`BodyFeatures::upper_load`])…
 pub const PRONE_UPPER_LOAD: f32 = 0.55;
+/// …on a body at most this saturated ([`BodyFeatures::saturation`]: a clipping sensor flattens
+/// the peaks the rule compares; [`SATURATION_OK`] on a body shorter than [`PRONE_MIN_LINES`])…
+pub const PRONE_SATURATION: f32 = 0.2;
+/// …and certain only on a body at least this many cells long ([`BodyFeatures::length_cells`]):
+/// on fewer the knee and heel bands are a line or two each, and supine bodies on the 16 × 16
+/// legacy grid reach the prone levels (docs/posture.md). Shorter, a prone reading stays uncertain.
+pub const PRONE_MIN_LINES: f32 = 24.0;
+
+/// One piece of a rule's evidence: the rule fires from `fires` up to `most`, and the evidence
+/// alone reaches [`CONFIDENT`] at `certain` (a margin on a log scale: [`Evidence::confidence`]).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Evidence {
+    /// Lowest value at which the rule fires.
+    pub fires: f32,
+    /// Value from which the evidence alone is certain.
+    pub certain: f32,
+    /// Highest value at which the rule fires (beyond it the body is unlike the posture).
+    pub most: f32,
+}
+
+impl Evidence {
+    /// Whether `value` lies where the rule fires.
+    pub fn fires(&self, value: f32) -> bool {
+        (self.fires..=self.most).contains(&value)
+    }
+
+    /// The evidence's confidence at `value`: 0.5 at `fires`, [`CONFIDENT`] at `certain`, rising
+    /// with `ln(value / fires)`.
+    pub fn confidence(&self, value: f32) -> f32 {
+        let unit = (self.certain / self.fires).ln();
+        let at_certain = 0.5 * (CONFIDENT / (1.0 - CONFIDENT)).ln();
+        margin_confidence((value.max(1e-6) / self.fires).ln() / unit * at_certain)
+    }
+}
+
 /// A body with more than this share of its cells at the map's highest value is read through a
 /// saturating sensor ([`BodyFeatures::saturation`]): the bony peaks the features read are
-/// flattened, so the confidence shrinks in proportion ([`saturation_trust`]) and the prone rule,
-/// which compares peaks, does not fire. A clean map has one highest cell or a few; at the
+/// flattened, so the confidence shrinks in proportion ([`saturation_trust`]; not a prone
+/// reading's, whose rule has its own limit, [`PRONE_SATURATION`]). A clean map has one highest cell or a few; at the
 /// development set's highest gain (25.5 mmHg full scale) about 3 % of the body cells clip.
 pub const SATURATION_OK: f32 = 0.08;
 
@@ -255,27 +295,47 @@ impl PostureClassifier {
             return PostureReading { posture, confidence };
         }
         let (best, &p_best) = p.iter().enumerate().fold((0, &p[0]), |a, b| if b.1 > a.1 { b } else { a });
-        // No real prone recording exists to fit: a symmetric body lying flat whose knees press
-        // harder than its heels and about as hard as its pelvis.
-        let prone = f.knee_ratio >= PRONE_KNEE_RATIO
-            && f.knee_level >= PRONE_KNEE_LEVEL
-            && f.upper_load >= PRONE_UPPER_LOAD
-            && f.saturation <= SATURATION_OK;
-        let prone_confidence = || margin_confidence((f.knee_ratio / PRONE_KNEE_RATIO).max(1e-3).ln() / 0.15);
+        if MODEL_CLASSES[best] == Posture::Supine
+            && let Some(prone) = prone_confidence(f)
+        {
+            // A body lying flat (the model: not on a side) with a prone body's knees. Familiar
+            // like a supine body (the features the model reads do not tell the back from the
+            // belly): an unfamiliar body is as uncertain here as anywhere.
+            let confidence = p[0].min(prone) * familiarity;
+            let posture = if self.scheme == PostureScheme::SleepMat { Posture::NoSupine } else { Posture::Prone };
+            return PostureReading { posture, confidence };
+        }
         let reading = match self.scheme {
             PostureScheme::SleepMat => match MODEL_CLASSES[best] {
-                Posture::Supine if prone => PostureReading { posture: Posture::NoSupine, confidence: p[0].min(prone_confidence()) },
                 Posture::Supine => PostureReading { posture: Posture::Supine, confidence: p[0] },
                 _ => PostureReading { posture: Posture::NoSupine, confidence: 1.0 - p[0] },
             },
-            PostureScheme::Lying => match MODEL_CLASSES[best] {
-                // A prone body is unlike every (supine) prototype: familiarity says nothing here.
-                Posture::Supine if prone => return PostureReading { posture: Posture::Prone, confidence: p_best.min(prone_confidence()) },
-                posture => PostureReading { posture, confidence: p_best },
-            },
+            PostureScheme::Lying => PostureReading { posture: MODEL_CLASSES[best], confidence: p_best },
         };
         PostureReading { confidence: reading.confidence * familiarity * saturation_trust(f.saturation), ..reading }
     }
+}
+
+/// The prone rule's confidence from its evidence, `None` when it does not fire: the weakest of
+/// the knees against the feet's end and against the pelvis, held below [`CONFIDENT`] on a body
+/// shorter than [`PRONE_MIN_LINES`].
+pub fn prone_confidence(f: &BodyFeatures) -> Option<f32> {
+    let long_enough = f.length_cells >= PRONE_MIN_LINES;
+    // A short body's few cells clip together: there, the peaks stand out only unclipped.
+    let saturation_limit = if long_enough { PRONE_SATURATION } else { SATURATION_OK };
+    // …and there, only where the evidence would be certain on a longer body: the knee and heel
+    // bands of a few lines each reach the prone levels on supine bodies too.
+    let fires_at = |e: Evidence, value: f32| if long_enough { e.fires(value) } else { (e.certain..=e.most).contains(&value) };
+    let fires = fires_at(PRONE_KNEE_RATIO, f.knee_ratio)
+        && fires_at(PRONE_KNEE_LEVEL, f.knee_level)
+        && f.upper_load >= PRONE_UPPER_LOAD
+        && f.saturation <= saturation_limit;
+    if !fires {
+        return None;
+    }
+    let evidence = PRONE_KNEE_RATIO.confidence(f.knee_ratio).min(PRONE_KNEE_LEVEL.confidence(f.knee_level));
+    let resolution = if long_enough { 1.0 } else { CONFIDENT * f.length_cells / PRONE_MIN_LINES };
+    Some(evidence.min(resolution))
 }
 
 /// A decision margin (in units of its feature's typical scale) as a confidence in 0.5..=1.

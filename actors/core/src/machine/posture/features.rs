@@ -107,17 +107,24 @@ pub struct BodyFeatures {
     /// Body length along the map (2 %–98 % load quantiles) as a fraction of the map's long side:
     /// a short, compact load is a person sitting.
     pub extent: f32,
-    /// Mean contact-cell load in the knee band (68–84 % of the body) over that in the heel band
-    /// (≥ 88 %): heels press hardest when supine, knees when prone.
+    /// Load-weighted level (`Σv² / Σv`, the pressure the band mostly presses at) of the knee band
+    /// (68–84 % of the body) over that of the heel band (≥ 88 %): supine, the heels are the
+    /// hardest, smallest peaks at the feet's end and the calves press lightly; prone, the knee
+    /// caps press hard and the tops of the feet lightly. A level, not a mean over contact cells,
+    /// so a broad light patch (a calf, a shin) does not dilute the peak; a spike within the body
+    /// (a cell over twice its larger row neighbour: a hot cell) is left out of it.
     pub knee_ratio: f32,
-    /// Mean contact-cell load in the knee band over that in the pelvis band (40–60 % of the body):
-    /// prone, the knees press as hard as the iliac crests; supine, the sacrum and buttocks carry
-    /// far more than the knees, however the bed is inclined and however light the heels are.
+    /// Load-weighted level of the knee band over that of the pelvis band (40–60 % of the body):
+    /// prone, the knee caps press about as hard as the iliac crests; supine, the sacrum and
+    /// buttocks press far harder than anything at the knees, however the bed is inclined.
     pub knee_level: f32,
     /// Share of the load on the upper half of the body (head to pelvis): a person lying flat
     /// carries over half their weight there; one sitting up in an inclined bed carries it on the
     /// buttocks.
     pub upper_load: f32,
+    /// The body's length along the map in cells (between the 2 % and 98 % load quantiles): how
+    /// many lines the knee and heel bands have to tell a knee cap from a heel.
+    pub length_cells: f32,
     /// Share of the body's cells at the map's highest value (a sensor saturating flattens the
     /// bony peaks the features read: a clean map has one highest cell or a few).
     pub saturation: f32,
@@ -134,6 +141,10 @@ pub struct Profiles {
     m2: [f32; MAX_LINES],
     m3: [f32; MAX_LINES],
     squares: [f32; MAX_LINES],
+    /// Load and sum of squares of the cells that are no spike within the body (at most twice
+    /// their larger row neighbour), for the prone rule's levels: a hot cell would be the level.
+    smooth: [f32; MAX_LINES],
+    smooth_squares: [f32; MAX_LINES],
     /// First and last contact cell across, per line.
     first: [f32; MAX_LINES],
     last: [f32; MAX_LINES],
@@ -148,6 +159,8 @@ impl Default for Profiles {
             m2: [0.0; MAX_LINES],
             m3: [0.0; MAX_LINES],
             squares: [0.0; MAX_LINES],
+            smooth: [0.0; MAX_LINES],
+            smooth_squares: [0.0; MAX_LINES],
             first: [0.0; MAX_LINES],
             last: [0.0; MAX_LINES],
         }
@@ -163,6 +176,8 @@ struct Moments {
     m2: f32,
     m3: f32,
     squares: f32,
+    smooth: f32,
+    smooth_squares: f32,
     /// Load-weighted sums of the footprint's middle and half-width across.
     middle: f32,
     half: f32,
@@ -178,6 +193,8 @@ impl Moments {
         self.m2 += share * other.m2;
         self.m3 += share * other.m3;
         self.squares += share * other.squares;
+        self.smooth += share * other.smooth;
+        self.smooth_squares += share * other.smooth_squares;
     }
 
     fn mean(&self) -> f32 {
@@ -247,6 +264,8 @@ impl Profiles {
                 m2: self.m2[a],
                 m3: self.m3[a],
                 squares: self.squares[a],
+                smooth: self.smooth[a],
+                smooth_squares: self.smooth_squares[a],
                 middle: w * (self.first[a] + self.last[a]) / 2.0,
                 half: w * ((self.last[a] - self.first[a]) / 2.0 + 0.5),
             };
@@ -308,14 +327,14 @@ impl Profiles {
         values[EXTENT] = length / long as f32;
 
         let upper_load = upper.w / total;
-        let mean_cell = |m: &Moments| if m.n > 0.0 { m.w / m.n } else { 0.0 };
-        let heel_mean = mean_cell(&heel);
+        let level = |m: &Moments| if m.smooth > 0.0 { m.smooth_squares / m.smooth } else { 0.0 };
         Some(BodyFeatures {
             extent: length / long as f32,
             saturation: at_top as f32 / active.max(1.0),
-            knee_ratio: if heel_mean > 0.0 { mean_cell(&knee) / heel_mean } else { f32::from(u8::MAX) },
+            knee_ratio: if level(&heel) > 0.0 { level(&knee) / level(&heel) } else { f32::from(u8::MAX) },
+            knee_level: if level(&pelvis) > 0.0 { level(&knee) / level(&pelvis) } else { 0.0 },
             upper_load,
-            knee_level: if pelvis.n > 0.0 { mean_cell(&knee) / mean_cell(&pelvis) } else { 0.0 },
+            length_cells: length,
             values,
         })
     }
@@ -337,7 +356,16 @@ impl Profiles {
     fn fill(&mut self, map: &PressureMap<'_>, rows: usize, cols: usize, along_cols: bool, background: u16, floor: f32, top: f32) -> u32 {
         let mut at_top = 0u32;
         let long = if along_cols { cols } else { rows };
-        for profile in [&mut self.load, &mut self.cells, &mut self.m1, &mut self.m2, &mut self.m3, &mut self.squares] {
+        for profile in [
+            &mut self.load,
+            &mut self.cells,
+            &mut self.m1,
+            &mut self.m2,
+            &mut self.m3,
+            &mut self.squares,
+            &mut self.smooth,
+            &mut self.smooth_squares,
+        ] {
             profile[..long].fill(0.0);
         }
         self.first[..long].fill(f32::INFINITY);
@@ -351,8 +379,8 @@ impl Profiles {
             for c in 0..cols {
                 let v = row[c];
                 // A cell with no body neighbour in its row is a spike, not a body.
-                let neighbour = (c > 0 && row[c - 1] >= floor) || (c + 1 < cols && row[c + 1] >= floor);
-                if v < floor || !neighbour {
+                let (before, after) = (if c > 0 { row[c - 1] } else { 0.0 }, if c + 1 < cols { row[c + 1] } else { 0.0 });
+                if v < floor || (before < floor && after < floor) {
                     continue;
                 }
                 let (a, x) = if along_cols { (c, r as f32 - centre) } else { (r, c as f32 - centre) };
@@ -364,6 +392,10 @@ impl Profiles {
                 self.m2[a] += wx * x;
                 self.m3[a] += wx * x * x;
                 self.squares[a] += v * v;
+                if v <= 2.0 * before.max(after) {
+                    self.smooth[a] += v;
+                    self.smooth_squares[a] += v * v;
+                }
                 self.first[a] = self.first[a].min(x);
                 self.last[a] = self.last[a].max(x);
             }

@@ -92,7 +92,7 @@ fn an_idle_level_on_every_cell_leaves_the_features_unchanged() {
 }
 
 #[test]
-fn a_saturated_body_is_trusted_less_and_never_read_prone() {
+fn a_saturated_body_is_trusted_less_and_a_clipped_one_never_read_prone() {
     // Half the body's cells clipped at one level: its peaks are gone.
     let clipped: Vec<u8> = lying(3).iter().map(|&v| v.min(55)).collect();
     let f = features(&clipped, Orientation::default());
@@ -105,6 +105,10 @@ fn a_saturated_body_is_trusted_less_and_never_read_prone() {
     let clean = supine_model.decide(&flat(0.6, 0.5, 0.6));
     assert!((reading.confidence - clean.confidence * SATURATION_OK / 0.3).abs() < 1e-5, "{reading:?} {clean:?}");
     assert!(!reading.is_certain());
+    // Up to PRONE_SATURATION the peaks still stand out: prone, and certain.
+    let prone = supine_model.decide(&BodyFeatures { saturation: PRONE_SATURATION, ..flat(1.6, 1.0, 0.6) });
+    assert_eq!(prone.posture, Posture::Prone);
+    assert!(prone.is_certain(), "{prone:?}");
 }
 
 #[test]
@@ -146,7 +150,7 @@ fn nobody_and_scattered_spikes_give_no_posture() {
 }
 
 fn flat(knee_ratio: f32, knee_level: f32, upper_load: f32) -> BodyFeatures {
-    BodyFeatures { extent: 0.85, knee_ratio, knee_level, upper_load, saturation: 0.0, values: [0.0; FEATURE_COUNT] }
+    BodyFeatures { extent: 0.85, knee_ratio, knee_level, upper_load, length_cells: 40.0, saturation: 0.0, values: [0.0; FEATURE_COUNT] }
 }
 
 #[test]
@@ -156,12 +160,55 @@ fn a_flat_body_whose_knees_press_hardest_is_prone() {
     assert_eq!(supine_model.decide(&flat(1.6, 1.0, 0.6)).posture, Posture::Prone, "knees press hardest");
     // Each condition is needed: knees light against the pelvis, or the weight on the buttocks of
     // someone sitting up in an inclined bed, is supine.
-    assert_eq!(supine_model.decide(&flat(1.6, 0.5, 0.6)).posture, Posture::Supine);
+    assert_eq!(supine_model.decide(&flat(1.6, 0.45, 0.6)).posture, Posture::Supine);
     assert_eq!(supine_model.decide(&flat(1.6, 1.0, 0.4)).posture, Posture::Supine);
-    assert_eq!(supine_model.decide(&flat(1.2, 1.0, 0.6)).posture, Posture::Supine);
+    assert_eq!(supine_model.decide(&flat(1.1, 1.0, 0.6)).posture, Posture::Supine);
+    // Knees pressing several times harder than the pelvis are no prone body (knees up, feet
+    // flat: the knee band holds the soles), nor knees far harder than anything at the feet's end.
+    assert_eq!(supine_model.decide(&flat(1.6, 2.0, 0.6)).posture, Posture::Supine);
+    assert_eq!(supine_model.decide(&flat(5.0, 1.0, 0.6)).posture, Posture::Supine);
     // A body the model reads as lateral stays lateral.
     let left_model = PostureClassifier::with_model(PostureScheme::Lying, Orientation::default(), always(1));
     assert_eq!(left_model.decide(&flat(1.6, 1.0, 0.6)).posture, Posture::LeftLateral);
+}
+
+#[test]
+fn prone_is_certain_only_well_inside_its_evidence_on_a_long_enough_body() {
+    let supine_model = PostureClassifier::with_model(PostureScheme::Lying, Orientation::default(), always(0));
+    let p_supine = always(0).probabilities(&[0.0; FEATURE_COUNT])[0];
+    assert!(p_supine >= CONFIDENT, "{p_supine}");
+    let read = |f: BodyFeatures| supine_model.decide(&f);
+    // At the evidence's certain levels, certain; just past where the rule fires, not.
+    let at_certain = read(flat(PRONE_KNEE_RATIO.certain, PRONE_KNEE_LEVEL.certain, 0.6));
+    assert_eq!(at_certain.posture, Posture::Prone);
+    assert!(at_certain.is_certain(), "{at_certain:?}");
+    for weak in [flat(PRONE_KNEE_RATIO.fires * 1.01, 1.0, 0.6), flat(1.6, PRONE_KNEE_LEVEL.fires * 1.01, 0.6)] {
+        let r = read(weak);
+        assert_eq!(r.posture, Posture::Prone);
+        assert!(!r.is_certain() && r.confidence > 0.5, "{r:?}");
+    }
+    // On a body too short to tell a knee cap from a heel (the 16 × 16 legacy grid), uncertain.
+    let short = read(BodyFeatures { length_cells: 15.0, ..flat(1.6, 1.0, 0.6) });
+    assert_eq!(short.posture, Posture::Prone);
+    assert!(!short.is_certain(), "{short:?}");
+    // An unfamiliar body is as uncertain read prone as read supine: a little off the supine
+    // prototypes (still far nearer them than the others), beyond the familiar distance.
+    let mut far = always(0);
+    far.familiar_distance = 1e-3;
+    let off = BodyFeatures { values: [0.01; FEATURE_COUNT], ..flat(1.6, 1.0, 0.6) };
+    assert!(far.probabilities(&off.values)[0] >= CONFIDENT);
+    let unfamiliar = PostureClassifier::with_model(PostureScheme::Lying, Orientation::default(), far).decide(&off);
+    assert_eq!(unfamiliar.posture, Posture::Prone);
+    assert!(!unfamiliar.is_certain(), "{unfamiliar:?}");
+}
+
+#[test]
+fn evidence_is_half_sure_where_it_fires_and_certain_where_it_says() {
+    let e = PRONE_KNEE_RATIO;
+    assert!((e.confidence(e.fires) - 0.5).abs() < 1e-6);
+    assert!((e.confidence(e.certain) - CONFIDENT).abs() < 1e-5);
+    assert!(e.confidence(e.certain * 1.1) > CONFIDENT);
+    assert!(e.fires(e.most) && !e.fires(e.most * 1.01) && !e.fires(e.fires * 0.99));
 }
 
 #[test]
