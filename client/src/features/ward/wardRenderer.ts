@@ -10,12 +10,13 @@
 //! Cost per drawn frame (docs/performance.md, issue 23): the canvas is drawn at the resolution
 //! the maps' cells need, not the screen's (`mapResolution.ts`), because without a GPU Chromium
 //! copies the whole WebGL canvas to its software compositor on the main thread for every frame
-//! drawn; the canvas is drawn at most `MAX_DRAWS_PER_SECOND` times a second (every frame of a
+//! drawn; the canvas is drawn at most 20 times a second (`drawPacing.ts`: every frame of a
 //! 10 Hz device is still shown, at most 50 ms later; a scroll or resize draws at once); and the
 //! slots are measured again only when the layout may have changed (`relayout`, a scroll, a
 //! resize, a map appearing), not on every frame.
 
 import type { LiveFrame, LiveMapStore } from '../../lib/liveMaps';
+import { drawDue } from './drawPacing';
 import { mapResolution } from './mapResolution';
 import { TileTexture } from './tileTexture';
 
@@ -27,10 +28,6 @@ export interface WardMapRenderer {
   relayout(): void;
   destroy(): void;
 }
-
-/** The canvas is drawn at most this often: twice the fastest rate a device streams to the board
- * (10 Hz), so no frame is skipped, and a third of a 60 Hz screen's frames at most. */
-export const MAX_DRAWS_PER_SECOND = 20;
 
 export type WardRendererFactory = (host: HTMLElement, liveMaps: LiveMapStore, lut: Uint8Array) => Promise<WardMapRenderer>;
 
@@ -140,7 +137,7 @@ export const createWardRenderer: WardRendererFactory = async (host, liveMaps, lu
   let draws = 0;
   const draw = (time: number) => {
     // Until the next draw is due, wait for a later animation frame (a moved layout draws at once).
-    if (!layoutDirty && time - lastDraw < 1000 / MAX_DRAWS_PER_SECOND - 2) {
+    if (!drawDue(time, lastDraw, layoutDirty)) {
       raf = requestAnimationFrame(draw);
       return;
     }
