@@ -10,7 +10,10 @@
 //   - the tile texture uploads per second (each tile uploads only for a new frame; 1,000 when every
 //     frame the devices send reaches the page), the canvas's draws per second and its resolution;
 //   - the hub's CPU share with the board open, and again with the board closed (its cost of
-//     serving the board's 100 subscriptions is the difference);
+//     serving the board's 100 subscriptions is the difference), the simulator's CPU share, and
+//     the hub's frame counters per second (/metrics: received, dropped at ingest, delivered to
+//     browser sockets, conflated — a newer map replacing an unsent one), which say where frames
+//     that never reach the page were lost;
 //   - the machine's load average before and after (the figures mean little on a loaded machine).
 //
 //   cd client && npm run build && HUB_BIN=../target/debug/hub node e2e/bench/ward-board.mjs [seconds]
@@ -46,6 +49,17 @@ async function hubCpuShare(pid, seconds) {
   const t0 = performance.now();
   await sleep(seconds * 1000);
   return (cpuSeconds(pid) - c0) / ((performance.now() - t0) / 1000);
+}
+
+/** The hub's counters (`/metrics`, Prometheus text) as { name: value }. */
+async function hubCounters(base) {
+  const text = await (await fetch(`${base}/metrics`)).text();
+  const out = {};
+  for (const line of text.split('\n')) {
+    const m = /^hub_(\w+)_total (\d+)$/.exec(line);
+    if (m) out[m[1]] = Number(m[2]);
+  }
+  return out;
 }
 
 const percentile = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))];
@@ -145,9 +159,17 @@ try {
   const u0 = await uploads();
   const task0 = await metric('TaskDuration');
   const chromium0 = chromiumCpu(profile);
+  const sim0 = cpuSeconds(sim.pid);
+  const counters0 = await hubCounters(base);
   const t0 = performance.now();
   const hubOpen = await hubCpuShare(started.hub.pid, WINDOW_S);
-  const chromiumShares = chromiumShare(chromium0, chromiumCpu(profile), (performance.now() - t0) / 1000);
+  const elapsed = (performance.now() - t0) / 1000;
+  const chromiumShares = chromiumShare(chromium0, chromiumCpu(profile), elapsed);
+  const simulatorShare = (cpuSeconds(sim.pid) - sim0) / elapsed;
+  const counters1 = await hubCounters(base);
+  const hubFramesPerSecond = Object.fromEntries(
+    ['frames_received', 'frames_dropped_ingest', 'frames_delivered', 'frames_conflated'].map((k) => [k, round(((counters1[k] ?? 0) - (counters0[k] ?? 0)) / elapsed, 1)]),
+  );
   const task1 = await metric('TaskDuration');
   const u1 = await uploads();
   const d1 = await draws();
@@ -208,6 +230,8 @@ try {
         canvasDrawsPerSecond: round((d1 - d0) / WINDOW_S, 1),
         canvasResolution,
         hubCpuShare: { boardOpen: round(hubOpen), boardClosed: round(hubClosed) },
+        simulatorCpuShare: round(simulatorShare),
+        hubFramesPerSecond,
         loadAverage1m: { before: round(loadBefore[0], 2), afterWindow: round(loadAfterWindow[0], 2), end: round(loadavg()[0], 2) },
         diagnostics,
       },
