@@ -9,54 +9,14 @@
 
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { deflateSync } from 'node:zlib';
 import { DEMO_ADMIN } from '../harness.mjs';
-import { api } from '../hub-session.mjs';
+import { api, giveCompanyLogo } from '../hub-session.mjs';
 
 export const name = 'compliance';
 export const hubArgs = ['--demo-repositioning-time-scale', '60'];
 
 const ROW = '[data-testid="compliance-row"]';
 const TILE = '[data-testid="ward-tile"]';
-
-/** CRC-32 of PNG chunks. */
-function crc32(bytes) {
-  let c = ~0;
-  for (const b of bytes) {
-    c ^= b;
-    for (let k = 0; k < 8; k++) c = c & 1 ? (c >>> 1) ^ 0xedb88320 : c >>> 1;
-  }
-  return ~c >>> 0;
-}
-
-/** A 180 × 60 logo: a green badge with a white cross and two navy bars. */
-function logoPng() {
-  const [w, h] = [180, 60];
-  const raw = Buffer.alloc(h * (w * 3 + 1));
-  for (let y = 0; y < h; y++) {
-    raw[y * (w * 3 + 1)] = 0;
-    for (let x = 0; x < w; x++) {
-      const inBadge = x < 60 && (x - 30) ** 2 + (y - 30) ** 2 < 28 ** 2;
-      const cross = inBadge && ((Math.abs(x - 30) < 6 && Math.abs(y - 30) < 18) || (Math.abs(y - 30) < 6 && Math.abs(x - 30) < 18));
-      const bar = x >= 72 && x < 175 && ((y >= 14 && y < 25) || (y >= 35 && y < 46 && x < 140));
-      const rgb = cross ? [255, 255, 255] : inBadge ? [30, 140, 90] : bar ? [30, 55, 110] : [255, 255, 255];
-      raw.set(rgb, y * (w * 3 + 1) + 1 + x * 3);
-    }
-  }
-  const chunk = (type, data) => {
-    const len = Buffer.alloc(4);
-    len.writeUInt32BE(data.length);
-    const body = Buffer.concat([Buffer.from(type, 'ascii'), data]);
-    const crc = Buffer.alloc(4);
-    crc.writeUInt32BE(crc32(body));
-    return Buffer.concat([len, body, crc]);
-  };
-  const ihdr = Buffer.alloc(13);
-  ihdr.writeUInt32BE(w, 0);
-  ihdr.writeUInt32BE(h, 4);
-  ihdr.set([8, 2, 0, 0, 0], 8);
-  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', ihdr), chunk('IDAT', deflateSync(raw)), chunk('IEND', Buffer.alloc(0))]);
-}
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
@@ -66,11 +26,7 @@ export async function run({ page, test, shot, login, artifacts }) {
 
   await test('a logo, turns recorded on time and late, an Ulcer Risk alarm attended', async (ok) => {
     await login(page, DEMO_ADMIN);
-    const company = await api(page, '/api/companyUser');
-    const companyName = company.body[0].companyName;
-    const logo = `data:image/png;base64,${logoPng().toString('base64')}`;
-    const saved = await api(page, '/api/companyUser', { method: 'PUT', body: JSON.stringify({ companyName, address: company.body[0].address ?? '', logo }) });
-    if (saved.status !== 200) throw new Error(`logo not saved: ${saved.status}`);
+    await giveCompanyLogo(page);
     devices = (await api(page, '/api/userDevices')).body;
     const bed = idOf('Bed 101-A');
     const still = idOf('Bed 107');

@@ -12,59 +12,10 @@
 
 import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
-import { deflateSync } from 'node:zlib';
 import { DEMO_ADMIN } from '../harness.mjs';
-import { hubSocket, capture, api } from '../hub-session.mjs';
+import { hubSocket, capture, api, giveCompanyLogo } from '../hub-session.mjs';
 
 export const name = 'reports';
-
-/** CRC-32 of PNG chunks. */
-function crc32(bytes) {
-  let c = ~0;
-  for (const b of bytes) {
-    c ^= b;
-    for (let k = 0; k < 8; k++) c = c & 1 ? (c >>> 1) ^ 0xedb88320 : c >>> 1;
-  }
-  return ~c >>> 0;
-}
-
-/** A 160 × 60 RGBA logo: a teal rounded badge with a white cross, transparent around it. */
-function logoPng() {
-  const [w, h] = [160, 60];
-  const raw = Buffer.alloc(h * (w * 4 + 1));
-  for (let y = 0; y < h; y++) {
-    raw[y * (w * 4 + 1)] = 0;
-    for (let x = 0; x < w; x++) {
-      const i = y * (w * 4 + 1) + 1 + x * 4;
-      const inBadge = x < 60 && (x - 30) ** 2 + (y - 30) ** 2 < 28 ** 2;
-      const cross = inBadge && ((Math.abs(x - 30) < 6 && Math.abs(y - 30) < 18) || (Math.abs(y - 30) < 6 && Math.abs(x - 30) < 18));
-      const bar = x >= 70 && x < 155 && ((y >= 14 && y < 24) || (y >= 34 && y < 44 && x < 130));
-      const [r, g, b, a] = cross ? [255, 255, 255, 255] : inBadge ? [0, 128, 128, 255] : bar ? [40, 70, 120, 255] : [0, 0, 0, 0];
-      raw.set([r, g, b, a], i);
-    }
-  }
-  const chunk = (type, data) => {
-    const len = Buffer.alloc(4);
-    len.writeUInt32BE(data.length);
-    const body = Buffer.concat([Buffer.from(type, 'ascii'), data]);
-    const crc = Buffer.alloc(4);
-    crc.writeUInt32BE(crc32(body));
-    return Buffer.concat([len, body, crc]);
-  };
-  const ihdr = Buffer.alloc(13);
-  ihdr.writeUInt32BE(w, 0);
-  ihdr.writeUInt32BE(h, 4);
-  ihdr.set([8, 6, 0, 0, 0], 8);
-  return Buffer.concat([
-    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
-    chunk('IHDR', ihdr),
-    chunk('IDAT', deflateSync(raw)),
-    chunk('IEND', Buffer.alloc(0)),
-  ]);
-}
-
-
-
 
 /** Downloads a PDF from the page with the browser's clock for the record's day, as the modal does. */
 async function downloadPdf(page, path, body, creationDate) {
@@ -102,11 +53,7 @@ export async function run({ base, page, test, login, artifacts }) {
     await login(page, DEMO_ADMIN);
     userId = await page.evaluate(() => localStorage.getItem('userId'));
     const token = await page.evaluate(() => localStorage.getItem('user'));
-    const company = await api(page, '/api/companyUser');
-    const companyName = company.body[0].companyName;
-    const logo = `data:image/png;base64,${logoPng().toString('base64')}`;
-    const saved = await api(page, '/api/companyUser', { method: 'PUT', body: JSON.stringify({ companyName, address: company.body[0].address ?? '', logo }) });
-    if (saved.status !== 200) throw new Error(`logo not saved: ${saved.status} ${JSON.stringify(saved.body)}`);
+    const companyName = await giveCompanyLogo(page);
     ok(`${companyName} has a logo`);
     const created = await api(page, `/api/podometry/patients/${userId}`, {
       method: 'POST',

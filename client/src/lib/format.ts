@@ -25,10 +25,23 @@ export function localeOf(lng: string | undefined): string {
   return LOCALES[(LANGUAGES as readonly string[]).includes(base) ? base : FALLBACK_LANGUAGE];
 }
 
+/** Number formatters by locale and options, made once: building an `Intl.NumberFormat` costs far
+ * more than formatting with one, and a ward board formats hundreds of durations every second. */
+const numberFormats = new Map<string, Intl.NumberFormat>();
+function numberFormat(locale: string, options: Intl.NumberFormatOptions): Intl.NumberFormat {
+  const key = `${locale} ${JSON.stringify(options)}`;
+  let made = numberFormats.get(key);
+  if (!made) {
+    made = new Intl.NumberFormat(locale, options);
+    numberFormats.set(key, made);
+  }
+  return made;
+}
+
 /** A number with at most `maxDecimals` decimals (spec §9: 2). */
 export function formatNumber(value: number, lng: string, maxDecimals = 2): string {
   if (!Number.isFinite(value)) return '—';
-  return new Intl.NumberFormat(localeOf(lng), { maximumFractionDigits: maxDecimals }).format(value);
+  return numberFormat(localeOf(lng), { maximumFractionDigits: maxDecimals }).format(value);
 }
 
 /** A pressure with the company's variant applied: "12,3 kPa" for fitness, the device's value otherwise. */
@@ -36,7 +49,7 @@ export function formatNumber(value: number, lng: string, maxDecimals = 2): strin
 /** A percentage with one decimal (spec §9: shares in percent to 1 decimal); `share` is 0..1. */
 export function formatPercent(share: number, lng: string): string {
   if (!Number.isFinite(share)) return '—';
-  return new Intl.NumberFormat(localeOf(lng), { style: 'percent', maximumFractionDigits: 1 }).format(share);
+  return numberFormat(localeOf(lng), { style: 'percent', maximumFractionDigits: 1 }).format(share);
 }
 
 const toDate = (value: Date | number): Date => (value instanceof Date ? value : new Date(value));
@@ -95,7 +108,7 @@ export function formatDuration(totalSeconds: number, lng: string, unitDisplay: '
   const locale = localeOf(lng);
   const shown = parts.filter(([n], i) => n > 0 || (i === parts.length - 1 && s === 0));
   return shown
-    .map(([n, unit]) => new Intl.NumberFormat(locale, { style: 'unit', unit, unitDisplay }).format(n))
+    .map(([n, unit]) => numberFormat(locale, { style: 'unit', unit, unitDisplay }).format(n))
     .join(' ');
 }
 

@@ -6,8 +6,18 @@
 //! the colour map runs on the GPU: the fragment shader reads the cell value from the texture,
 //! scales it and looks its colour up in a 256 × 1 palette texture (the live map's palettes,
 //! `lib/heatmap/palettes`). Frames reach it from the live-map store, never through React.
+//!
+//! Cost per drawn frame (docs/performance.md, issue 23): the canvas is drawn at the resolution
+//! the maps' cells need, not the screen's (`mapResolution.ts`), because without a GPU Chromium
+//! copies the whole WebGL canvas to its software compositor on the main thread for every frame
+//! drawn; the canvas is drawn at most 20 times a second (`drawPacing.ts`: every frame of a
+//! 10 Hz device is still shown, at most 50 ms later; a scroll or resize draws at once); and the
+//! slots are measured again only when the layout may have changed (`relayout`, a scroll, a
+//! resize, a map appearing), not on every frame.
 
 import type { LiveFrame, LiveMapStore } from '../../lib/liveMaps';
+import { drawDue } from './drawPacing';
+import { mapResolution } from './mapResolution';
 import { TileTexture } from './tileTexture';
 
 export interface WardMapRenderer {
@@ -74,6 +84,9 @@ export const createWardRenderer: WardRendererFactory = async (host, liveMaps, lu
     app.destroy({ removeView: true });
     throw new Error(`no WebGL renderer (${app.renderer.name})`);
   }
+  // The maps take no pointer input (the canvas is transparent to it): without a target element,
+  // pixi's event system stops the ticker it would otherwise run on every animation frame.
+  app.renderer.events.setTargetElement(null as unknown as HTMLElement);
   const canvas = app.canvas as HTMLCanvasElement;
   canvas.className = 'ward-canvas';
   canvas.dataset.testid = 'ward-canvas';
@@ -98,9 +111,12 @@ export const createWardRenderer: WardRendererFactory = async (host, liveMaps, lu
   const tiles = new Set<Tile>();
   let raf = 0;
   let destroyed = false;
+  /** Whether the slots may have moved since they were last measured. */
+  let layoutDirty = true;
 
   const place = () => {
     const viewport = { width: window.innerWidth, height: window.innerHeight };
+    const onScreen: Array<{ width: number; height: number; rows: number; cols: number }> = [];
     for (const tile of tiles) {
       if (!tile.mesh) continue;
       const at = tile.slot.dataset.blank === 'true' ? null : placement(tile.slot.getBoundingClientRect(), viewport);
@@ -108,22 +124,50 @@ export const createWardRenderer: WardRendererFactory = async (host, liveMaps, lu
       if (at) {
         tile.mesh.position.set(at.x, at.y);
         tile.mesh.scale.set(at.width, at.height);
+        onScreen.push({ width: at.width, height: at.height, rows: tile.texture.rows, cols: tile.texture.cols });
       }
     }
+    const resolution = mapResolution(onScreen, window.devicePixelRatio || 1);
+    if (resolution !== app.renderer.resolution) {
+      app.renderer.resize(viewport.width, viewport.height, resolution);
+      canvas.dataset.resolution = String(resolution);
+    }
+  };
+  let lastDraw = -Infinity;
+  let draws = 0;
+  const draw = (time: number) => {
+    // Until the next draw is due, wait for a later animation frame (a moved layout draws at once).
+    if (!drawDue(time, lastDraw, layoutDirty)) {
+      raf = requestAnimationFrame(draw);
+      return;
+    }
+    raf = 0;
+    lastDraw = time;
+    if (layoutDirty) {
+      layoutDirty = false;
+      place();
+    }
+    app.render();
+    canvas.dataset.draws = String(++draws);
   };
   const renderSoon = () => {
     if (raf || destroyed) return;
-    raf = requestAnimationFrame(() => {
-      raf = 0;
-      place();
-      app.render();
-    });
+    raf = requestAnimationFrame(draw);
+  };
+  const relayout = () => {
+    layoutDirty = true;
+    renderSoon();
   };
 
   const show = (tile: Tile, frame: LiveFrame | undefined) => {
     const change = tile.texture.take(frame);
     if (change === 'same') return;
-    tile.slot.dataset.blank = String(change === 'blank');
+    const blank = String(change === 'blank');
+    if (tile.slot.dataset.blank !== blank) {
+      // A map appearing or going: the slot's note shows or hides, and this map is placed anew.
+      tile.slot.dataset.blank = blank;
+      layoutDirty = true;
+    }
     if (change === 'blank') {
       if (tile.mesh) tile.mesh.visible = false;
       renderSoon();
@@ -145,6 +189,7 @@ export const createWardRenderer: WardRendererFactory = async (host, liveMaps, lu
       const shader = new PIXI.Shader({ glProgram, resources: { uCells: tile.source, uPalette: palette, wardUniforms: tile.uniforms } });
       tile.mesh = new PIXI.Mesh({ geometry, shader });
       app.stage.addChild(tile.mesh);
+      layoutDirty = true;
     } else {
       tile.source.update();
     }
@@ -152,7 +197,7 @@ export const createWardRenderer: WardRendererFactory = async (host, liveMaps, lu
     renderSoon();
   };
 
-  const onViewport = () => renderSoon();
+  const onViewport = relayout;
   window.addEventListener('scroll', onViewport, { passive: true });
   window.addEventListener('resize', onViewport);
 
@@ -169,6 +214,7 @@ export const createWardRenderer: WardRendererFactory = async (host, liveMaps, lu
       };
       tiles.add(tile);
       slot.dataset.blank = 'true';
+      layoutDirty = true;
       tile.off = liveMaps.subscribe(deviceId, (frame) => show(tile, frame));
       show(tile, liveMaps.get(deviceId));
       return () => {
@@ -176,10 +222,10 @@ export const createWardRenderer: WardRendererFactory = async (host, liveMaps, lu
         tiles.delete(tile);
         tile.mesh?.destroy();
         tile.source?.destroy();
-        renderSoon();
+        relayout();
       };
     },
-    relayout: renderSoon,
+    relayout,
     destroy() {
       destroyed = true;
       if (raf) cancelAnimationFrame(raf);
