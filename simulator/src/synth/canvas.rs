@@ -108,6 +108,17 @@ impl Canvas {
         }
     }
 
+    /// Lays `other` (same shape) times `k` over this canvas, keeping the larger value at each cell
+    /// (as [`Canvas::splat`] does for one blob).
+    pub fn merge_scaled(&mut self, other: &Canvas, k: f32) {
+        for (cell, &v) in self.values.iter_mut().zip(&other.values) {
+            let v = v * k;
+            if v > *cell {
+                *cell = v;
+            }
+        }
+    }
+
     /// Adds sensor noise to a pressure-mat map (in the device's steps): a multiplicative ±`gain`
     /// jitter on loaded cells, a baseline of 0–`baseline` steps everywhere (below the active
     /// floor: 3 on mats whose step is the old count, floor 5; 1 on bed mats, floor 2), and rare
