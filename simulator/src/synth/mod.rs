@@ -217,7 +217,8 @@ const BED_BASELINE: u8 = 1;
 /// none. One step on a 2 cm cell is 0.4 N; the bed's baseline of 0–1 step on three cells in four
 /// would put 70 kg of noise on an empty 48 × 48 plate and halve the weight-calibrated pressures of
 /// a static capture (docs/decisions.md, "The demo plate carries its patient's weight"). Plantar
-/// plates read zero under a threshold; the rare isolated spikes remain.
+/// plates read zero under a threshold. Nor lone spikes: the simulator's 5–15 are of the old count
+/// (0.02–0.06 kPa), under one step of a kilopascal plate.
 const PLATE_BASELINE: u8 = 0;
 /// Breathing period for the bed scenario.
 const BREATH_PERIOD_S: f32 = 4.0;
@@ -299,13 +300,19 @@ impl MapSynth {
     /// Baseline noise in steps: below the active floor of the device's step (two steps of a
     /// calibrated pressure step, 5 of the old count; `mat_core::analysis::units::active_floor`).
     fn baseline(&self) -> u8 {
-        if f64::from(self.step_mmhg) * PASCAL_PER_MMHG >= f64::from(PlateScale::PODOLOGY.step_pa) - 1.0 {
+        if self.is_kilopascal_plate() {
             PLATE_BASELINE
         } else if self.step_mmhg >= BED_CELL_MMHG as f32 {
             BED_BASELINE
         } else {
             COUNT_BASELINE
         }
+    }
+
+    /// Whether the device's step is a kilopascal or more (podology, pressure and rehab plates):
+    /// no baseline noise and no lone spikes ([`PLATE_BASELINE`]).
+    fn is_kilopascal_plate(&self) -> bool {
+        f64::from(self.step_mmhg) * PASCAL_PER_MMHG >= f64::from(PlateScale::PODOLOGY.step_pa) - 1.0
     }
 
     /// The patient standing by the plate walks across it for `lasts` from scenario time `began`
@@ -362,20 +369,20 @@ impl MapSynth {
     /// Renders the map at `t` into the canvas without encoding it.
     pub fn draw(&mut self, t: Duration) {
         self.canvas.clear();
-        let baseline = self.baseline();
+        let (baseline, spikes) = (self.baseline(), !self.is_kilopascal_plate());
         match &self.scenario {
             Scenario::BedOccupant(script) => {
                 if let Some(step) = script.script().at(t) {
                     let breathing = (TAU * t.as_secs_f32() / BREATH_PERIOD_S).sin();
                     bed::draw(&mut self.canvas, &step, breathing, self.step_mmhg);
                 }
-                self.canvas.add_mat_noise(&mut self.rng, MAT_NOISE_GAIN, baseline);
+                self.canvas.add_mat_noise(&mut self.rng, MAT_NOISE_GAIN, baseline, spikes);
             }
             Scenario::SeatedPerson(script) => {
                 if let Some(step) = script.script().at(t) {
                     seat::draw(&mut self.canvas, script, &step, t);
                 }
-                self.canvas.add_mat_noise(&mut self.rng, MAT_NOISE_GAIN, baseline);
+                self.canvas.add_mat_noise(&mut self.rng, MAT_NOISE_GAIN, baseline, spikes);
             }
             Scenario::StandingFeet(script) => {
                 match &self.walk {
@@ -386,13 +393,13 @@ impl MapSynth {
                         }
                     }
                 }
-                self.canvas.add_mat_noise(&mut self.rng, MAT_NOISE_GAIN, baseline);
+                self.canvas.add_mat_noise(&mut self.rng, MAT_NOISE_GAIN, baseline, spikes);
             }
             Scenario::Saddle(script, side) => {
                 if let Some(step) = script.script().at(t) {
                     saddle::draw(&mut self.canvas, script, &step, t, *side);
                 }
-                self.canvas.add_mat_noise(&mut self.rng, MAT_NOISE_GAIN, baseline);
+                self.canvas.add_mat_noise(&mut self.rng, MAT_NOISE_GAIN, baseline, spikes);
             }
             Scenario::ForceChannels(script) => {
                 let channels = self.canvas.rows() * self.canvas.cols();
@@ -404,7 +411,7 @@ impl MapSynth {
                     force::draw(&mut self.canvas, script, &step, t, &self.jitter);
                 }
             }
-            Scenario::Empty => self.canvas.add_mat_noise(&mut self.rng, MAT_NOISE_GAIN, baseline),
+            Scenario::Empty => self.canvas.add_mat_noise(&mut self.rng, MAT_NOISE_GAIN, baseline, spikes),
             Scenario::Replay(replay) => {
                 let cols = self.canvas.cols();
                 for (i, &v) in replay.at(t).cells.iter().enumerate().take(self.canvas.rows() * cols) {
