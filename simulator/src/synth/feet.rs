@@ -90,6 +90,17 @@ pub const FOOT_CENTRES: [f32; 2] = [0.3, 0.7];
 /// Length of the simulated adult foot, heel to toe tip (cm).
 pub const FOOT_LENGTH_CM: f32 = 26.0;
 
+/// How much of the load moves between heel and forefoot at the forward sway's extremes (±½ × this):
+/// with the mediolateral [`SWAY_SIDE_SHIFT`], a healthy adult's quiet standing, whose centre of
+/// pressure sways over a 95 % ellipse of a few cm² at 1–1.5 cm/s.
+const SWAY_FORWARD_SHIFT: f32 = 0.12;
+/// How much of the weight moves between the feet at the side sway's extremes (±½ × this).
+const SWAY_SIDE_SHIFT: f32 = 0.08;
+
+/// Where a standing foot's centre of pressure lies, in cm forward of the back of the heel: with
+/// [`FootLoads::STANDING`]'s heel-heavy share, about 37 % of the foot's length.
+pub const STANDING_COP_FROM_HEEL_CM: f32 = 9.5;
+
 /// Cell pitch of a plate whose device type gives none (cm): the podology plates' 2 cm.
 pub const DEFAULT_PLATE_PITCH_CM: f32 = 2.0;
 
@@ -257,9 +268,10 @@ pub(crate) fn draw(canvas: &mut Canvas, script: &FeetScript, step: &Step<FeetPha
     let rows = canvas.rows() as f32;
     let cols = canvas.cols() as f32;
     let k = cells_per_cm(canvas.rows(), plate.pitch_cm);
-    // The feet stand in the middle of the plate, swaying a few mm forward and back.
-    let heel_row = 0.5 * rows + 0.5 * FOOT_LENGTH_CM * k - 0.3 * forward * k;
-    let (heel, fore) = (1.0 - 0.3 * forward, 1.0 + 0.3 * forward);
+    // The patient stands with their centre of pressure over the middle of the plate (as a balance
+    // or rehab exercise asks), swaying a few mm forward and back.
+    let heel_row = 0.5 * rows + STANDING_COP_FROM_HEEL_CM * k - 0.3 * forward * k;
+    let (heel, fore) = (1.0 - SWAY_FORWARD_SHIFT * forward, 1.0 + SWAY_FORWARD_SHIFT * forward);
     let s = FootLoads::STANDING;
     let shape = FootLoads {
         heel: s.heel * heel,
@@ -280,7 +292,10 @@ pub(crate) fn draw(canvas: &mut Canvas, script: &FeetScript, step: &Step<FeetPha
 /// on one foot with the other lifted, that foot carries it all; a foot still on the floor beside
 /// the plate carries the rest.
 pub fn weight_shares(left_load: f32, right_load: f32, side: f32) -> (f32, f32) {
-    (0.5 * left_load * (1.0 - 0.3 * side) * (2.0 - right_load), 0.5 * right_load * (1.0 + 0.3 * side) * (2.0 - left_load))
+    (
+        0.5 * left_load * (1.0 - SWAY_SIDE_SHIFT * side) * (2.0 - right_load),
+        0.5 * right_load * (1.0 + SWAY_SIDE_SHIFT * side) * (2.0 - left_load),
+    )
 }
 
 #[cfg(test)]
