@@ -108,11 +108,23 @@ impl Canvas {
         }
     }
 
+    /// Lays `other` (same shape) times `k` over this canvas, keeping the larger value at each cell
+    /// (as [`Canvas::splat`] does for one blob).
+    pub fn merge_scaled(&mut self, other: &Canvas, k: f32) {
+        for (cell, &v) in self.values.iter_mut().zip(&other.values) {
+            let v = v * k;
+            if v > *cell {
+                *cell = v;
+            }
+        }
+    }
+
     /// Adds sensor noise to a pressure-mat map (in the device's steps): a multiplicative ±`gain`
     /// jitter on loaded cells, a baseline of 0–`baseline` steps everywhere (below the active
     /// floor: 3 on mats whose step is the old count, floor 5; 1 on bed mats, floor 2), and rare
-    /// isolated spikes of 5–15 as real sensors show.
-    pub fn add_mat_noise(&mut self, rng: &mut SmallRng, gain: f32, baseline: u8) {
+    /// isolated spikes of 5–15 as real sensors show (`spikes`; a plate's kilopascal step has none,
+    /// see `synth::PLATE_BASELINE`).
+    pub fn add_mat_noise(&mut self, rng: &mut SmallRng, gain: f32, baseline: u8, spikes: bool) {
         let mut bits = 0u64;
         for (i, cell) in self.values.iter_mut().enumerate() {
             if i % 8 == 0 {
@@ -126,6 +138,9 @@ impl Canvas {
                 *cell *= 1.0 + gain * jitter;
             }
             *cell += base;
+        }
+        if !spikes {
+            return;
         }
         let cells = self.values.len();
         let spikes = rng.random_range(0..=cells / 800);
@@ -205,7 +220,7 @@ mod tests {
     fn noise_keeps_an_empty_mat_below_the_active_threshold_almost_everywhere() {
         let mut rng = SmallRng::seed_from_u64(7);
         let mut canvas = Canvas::new(48, 48);
-        canvas.add_mat_noise(&mut rng, 0.06, 3);
+        canvas.add_mat_noise(&mut rng, 0.06, 3, true);
         let active = canvas.values().iter().filter(|&&v| v >= 5.0).count();
         assert!(active <= 48 * 48 / 800, "{active} noisy cells");
     }

@@ -21,13 +21,16 @@ use std::time::Duration;
 
 use mat_protocol::CellFormat;
 use mat_protocol::device_type::DeviceType;
-use mat_protocol::scale::{BED_CELL_MMHG, units_per_cell, units_to_mmhg};
+use mat_protocol::scale::{BED_CELL_MMHG, PASCAL_PER_MMHG, units_per_cell, units_to_mmhg};
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 
 pub use bed::{BedPhase, BedScript, LyingPose, lying_body, varied_lying_body};
 pub use canvas::{Blob, Canvas, decode_cells};
-pub use feet::{DEFAULT_PLATE_PITCH_CM, FOOT_CENTRES, FOOT_LENGTH_CM, FeetPhase, FeetScript, FootLoads, FootPlacement, draw_foot};
+pub use feet::{
+    BODY_MASS_KG, DEFAULT_PLATE_PITCH_CM, FOOT_CENTRES, FOOT_LENGTH_CM, FeetPhase, FeetScript, FootLoads, FootPlacement, PlateScale,
+    STANDARD_GRAVITY, body_weight_n, draw_foot, draw_foot_carrying, weight_shares,
+};
 pub use force::{FORCE_MAX, PresencePhase, PresenceScript, room_set_scripts};
 pub use saddle::{SaddlePhase, SaddleScript, SaddleSide};
 pub use script::{Script, Step, lerp, smoothstep};
@@ -207,9 +210,16 @@ impl ScenarioPhase {
 const MAT_NOISE_GAIN: f32 = 0.06;
 /// Baseline noise of mats whose step is the old count (0–3, below the active floor of 5).
 const COUNT_BASELINE: u8 = 3;
-/// Baseline noise of a mat whose step is a calibrated pressure (bed 0.4 mmHg, seat 1 mmHg, plate
-/// 1 kPa, fitness 0.06 kPa: 0–1 step, below the two-step active floor).
+/// Baseline noise of a mat whose step is a calibrated pressure (bed 0.4 mmHg, seat 1 mmHg,
+/// fitness 0.06 kPa: 0–1 step, below the two-step active floor; plates: [`PLATE_BASELINE`]).
 const BED_BASELINE: u8 = 1;
+/// Baseline noise of a plate whose step is a kilopascal (podology, pressure and rehab plates):
+/// none. One step on a 2 cm cell is 0.4 N; the bed's baseline of 0–1 step on three cells in four
+/// would put 70 kg of noise on an empty 48 × 48 plate and halve the weight-calibrated pressures of
+/// a static capture (docs/decisions.md, "The demo plate carries its patient's weight"). Plantar
+/// plates read zero under a threshold. Nor lone spikes: the simulator's 5–15 are of the old count
+/// (0.02–0.06 kPa), under one step of a kilopascal plate.
+const PLATE_BASELINE: u8 = 0;
 /// Breathing period for the bed scenario.
 const BREATH_PERIOD_S: f32 = 4.0;
 
@@ -226,8 +236,9 @@ pub struct MapSynth {
     /// Each cell's idle level in steps, added to every pressure map (other makes of mat idle a
     /// few steps above zero); empty: none.
     idle: Vec<f32>,
-    /// Distance between cell centres (cm), for the feet drawn in cm.
-    pitch_cm: f32,
+    /// The step and pitch of the device's cells, for the feet drawn in cm and carrying the
+    /// patient's weight.
+    plate: PlateScale,
     /// The walk across the plate in progress, if any ([`MapSynth::begin_walk`]).
     walk: Option<Walk>,
 }
@@ -238,15 +249,21 @@ impl MapSynth {
     /// [`MapSynth::for_device_type`].
     pub fn new(rows: u16, cols: u16, format: CellFormat, scenario: Scenario, seed: u64) -> Self {
         let canvas = Canvas::new(usize::from(rows), usize::from(cols));
+        // Feet on a device not named stand on a podology plate; bodies lie on a bed mat.
+        let step_mmhg = if matches!(scenario, Scenario::StandingFeet(_)) {
+            (f64::from(PlateScale::PODOLOGY.step_pa) / PASCAL_PER_MMHG) as f32
+        } else {
+            BED_CELL_MMHG as f32
+        };
         Self {
             format,
             scenario,
             rng: SmallRng::seed_from_u64(seed),
             canvas,
             jitter: Vec::new(),
-            step_mmhg: BED_CELL_MMHG as f32,
+            step_mmhg,
             idle: Vec::new(),
-            pitch_cm: DEFAULT_PLATE_PITCH_CM,
+            plate: PlateScale::PODOLOGY,
             walk: None,
         }
     }
@@ -276,14 +293,26 @@ impl MapSynth {
     /// active floor.
     pub fn for_device_type(mut self, device: DeviceType) -> Self {
         self.step_mmhg = units_to_mmhg(units_per_cell(device)) as f32;
-        self.pitch_cm = device.cell_pitch_cm().unwrap_or(DEFAULT_PLATE_PITCH_CM);
+        self.plate = PlateScale::of(device);
         self
     }
 
     /// Baseline noise in steps: below the active floor of the device's step (two steps of a
     /// calibrated pressure step, 5 of the old count; `mat_core::analysis::units::active_floor`).
     fn baseline(&self) -> u8 {
-        if self.step_mmhg >= BED_CELL_MMHG as f32 { BED_BASELINE } else { COUNT_BASELINE }
+        if self.is_kilopascal_plate() {
+            PLATE_BASELINE
+        } else if self.step_mmhg >= BED_CELL_MMHG as f32 {
+            BED_BASELINE
+        } else {
+            COUNT_BASELINE
+        }
+    }
+
+    /// Whether the device's step is a kilopascal or more (podology, pressure and rehab plates):
+    /// no baseline noise and no lone spikes ([`PLATE_BASELINE`]).
+    fn is_kilopascal_plate(&self) -> bool {
+        f64::from(self.step_mmhg) * PASCAL_PER_MMHG >= f64::from(PlateScale::PODOLOGY.step_pa) - 1.0
     }
 
     /// The patient standing by the plate walks across it for `lasts` from scenario time `began`
@@ -340,37 +369,37 @@ impl MapSynth {
     /// Renders the map at `t` into the canvas without encoding it.
     pub fn draw(&mut self, t: Duration) {
         self.canvas.clear();
-        let baseline = self.baseline();
+        let (baseline, spikes) = (self.baseline(), !self.is_kilopascal_plate());
         match &self.scenario {
             Scenario::BedOccupant(script) => {
                 if let Some(step) = script.script().at(t) {
                     let breathing = (TAU * t.as_secs_f32() / BREATH_PERIOD_S).sin();
                     bed::draw(&mut self.canvas, &step, breathing, self.step_mmhg);
                 }
-                self.canvas.add_mat_noise(&mut self.rng, MAT_NOISE_GAIN, baseline);
+                self.canvas.add_mat_noise(&mut self.rng, MAT_NOISE_GAIN, baseline, spikes);
             }
             Scenario::SeatedPerson(script) => {
                 if let Some(step) = script.script().at(t) {
                     seat::draw(&mut self.canvas, script, &step, t);
                 }
-                self.canvas.add_mat_noise(&mut self.rng, MAT_NOISE_GAIN, baseline);
+                self.canvas.add_mat_noise(&mut self.rng, MAT_NOISE_GAIN, baseline, spikes);
             }
             Scenario::StandingFeet(script) => {
                 match &self.walk {
-                    Some(walk) if walk.covers(t) => walk.draw(&mut self.canvas, t, self.pitch_cm),
+                    Some(walk) if walk.covers(t) => walk.draw(&mut self.canvas, t, self.plate),
                     _ => {
                         if let Some(step) = script.script().at(t) {
-                            feet::draw(&mut self.canvas, script, &step, t, self.pitch_cm);
+                            feet::draw(&mut self.canvas, script, &step, t, self.plate);
                         }
                     }
                 }
-                self.canvas.add_mat_noise(&mut self.rng, MAT_NOISE_GAIN, baseline);
+                self.canvas.add_mat_noise(&mut self.rng, MAT_NOISE_GAIN, baseline, spikes);
             }
             Scenario::Saddle(script, side) => {
                 if let Some(step) = script.script().at(t) {
                     saddle::draw(&mut self.canvas, script, &step, t, *side);
                 }
-                self.canvas.add_mat_noise(&mut self.rng, MAT_NOISE_GAIN, baseline);
+                self.canvas.add_mat_noise(&mut self.rng, MAT_NOISE_GAIN, baseline, spikes);
             }
             Scenario::ForceChannels(script) => {
                 let channels = self.canvas.rows() * self.canvas.cols();
@@ -382,7 +411,7 @@ impl MapSynth {
                     force::draw(&mut self.canvas, script, &step, t, &self.jitter);
                 }
             }
-            Scenario::Empty => self.canvas.add_mat_noise(&mut self.rng, MAT_NOISE_GAIN, baseline),
+            Scenario::Empty => self.canvas.add_mat_noise(&mut self.rng, MAT_NOISE_GAIN, baseline, spikes),
             Scenario::Replay(replay) => {
                 let cols = self.canvas.cols();
                 for (i, &v) in replay.at(t).cells.iter().enumerate().take(self.canvas.rows() * cols) {
@@ -411,8 +440,13 @@ mod tests {
             let phase = synth.scenario().phase(t);
             let cells = synth.render(t);
             let values = decode_cells(&cells, CellFormat::U8);
-            // Bed bodies come in a bed mat's 0.4 mmHg steps; the others in the old count.
-            let scale = if matches!(synth.scenario(), Scenario::BedOccupant(_)) { units_per_cell(DeviceType::MattressMatIoT) } else { 1.0 };
+            // Bed bodies come in a bed mat's 0.4 mmHg steps, feet in a plate's kilopascals; the
+            // others in the old count.
+            let scale = match synth.scenario() {
+                Scenario::BedOccupant(_) => units_per_cell(DeviceType::MattressMatIoT),
+                Scenario::StandingFeet(_) => units_per_cell(DeviceType::PodologyIoT),
+                _ => 1.0,
+            };
             let verdict = evaluate_scaled(&values, usize::from(rows), usize::from(cols), scale);
             if phase.occupied() {
                 occupied += 1;

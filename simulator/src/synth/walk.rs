@@ -10,7 +10,7 @@
 use std::time::Duration;
 
 use super::canvas::Canvas;
-use super::feet::{FOOT_LENGTH_CM, FootLoads, FootPlacement, draw_foot};
+use super::feet::{FOOT_LENGTH_CM, FootLoads, FootPlacement, PlateScale, body_weight_n, draw_foot_carrying};
 use super::script::smoothstep;
 
 /// The gait of the simulated walker and the rhythm of the passes.
@@ -89,9 +89,8 @@ impl Walk {
             .take_while(move |start| *start + s.pass_length() + END_MARGIN <= self.lasts)
     }
 
-    /// Draws the walker at scenario time `t` on a plate of `pitch_cm` cells (nothing between
-    /// passes).
-    pub fn draw(&self, canvas: &mut Canvas, t: Duration, pitch_cm: f32) {
+    /// Draws the walker at scenario time `t` on `plate` (nothing between passes).
+    pub fn draw(&self, canvas: &mut Canvas, t: Duration, plate: PlateScale) {
         let Some(w) = t.checked_sub(self.began) else { return };
         let s = &self.script;
         let Some(pass_start) = self.pass_starts().take_while(|start| *start <= w).last() else { return };
@@ -100,7 +99,7 @@ impl Walk {
         let rows = canvas.rows() as f32;
         let cols = canvas.cols() as f32;
         // The plate's own scale, unless a step and a foot would not fit in its rows.
-        let k = (1.0 / pitch_cm.max(0.1)).min(0.95 * rows / (s.step_cm + FOOT_LENGTH_CM));
+        let k = (1.0 / plate.pitch_cm.max(0.1)).min(0.95 * rows / (s.step_cm + FOOT_LENGTH_CM));
         let back_heel = rows - 0.8;
         let middle = 0.5 * cols;
         let feet = [
@@ -109,44 +108,81 @@ impl Walk {
             // Right: half a stride later, a step ahead.
             (0.5 * s.stride.as_secs_f32(), back_heel - s.step_cm * k, middle + 0.5 * s.step_width_cm * k, 1.0),
         ];
-        for (lands, heel_row, axis_col, outward) in feet {
-            let p = (in_pass - lands) / stance;
-            if !(0.0..1.0).contains(&p) {
-                continue;
-            }
+        let fraction = |lands: f32| Some((in_pass - lands) / stance).filter(|p| (0.0..1.0).contains(p));
+        // In double support the two feet share the body's weight: their forces together stay
+        // within the first hump's 1.15 × body weight.
+        let shares = feet.map(|(lands, ..)| fraction(lands).map_or(0.0, stance_force_share));
+        let both = shares[0] + shares[1];
+        let k_support = if both > DOUBLE_SUPPORT_MAX { DOUBLE_SUPPORT_MAX / both } else { 1.0 };
+        for ((lands, heel_row, axis_col, outward), share) in feet.into_iter().zip(shares) {
+            let Some(p) = fraction(lands) else { continue };
             let at = FootPlacement { heel_row, axis_col, outward, cells_per_cm: k };
-            draw_stance(canvas, at, p);
+            draw_stance(canvas, at, p, share * k_support * body_weight_n(), plate);
         }
     }
+}
+
+/// The heel strike's impact and the hallux's last push carry at least this share of body weight
+/// while the foot is down (a contact the plate sees from its first frame).
+pub const STANCE_MIN_SHARE: f32 = 0.2;
+
+/// The most the two feet carry together in double support, as a share of body weight.
+pub const DOUBLE_SUPPORT_MAX: f32 = 1.15;
+
+/// The vertical force under one foot at fraction `p` (0..1) of its stance, as a share of body
+/// weight: the walking ground reaction force's two humps (about 1.15 × body weight at a quarter
+/// and at three quarters of the stance, 0.8 at mid-stance, zero at heel strike and toe-off),
+/// `a·sin(πp) + b·sin(3πp)` with `a − b = 0.8` and `(a + b)/√2 = 1.15`. In double support the
+/// two feet's forces sum to about the body's weight.
+pub fn stance_force_share(p: f32) -> f32 {
+    use std::f32::consts::PI;
+    const A: f32 = 1.213;
+    const B: f32 = 0.413;
+    if !(0.0..1.0).contains(&p) {
+        return 0.0;
+    }
+    (A * (PI * p).sin() + B * (3.0 * PI * p).sin()).max(STANCE_MIN_SHARE)
 }
 
 /// One foot at fraction `p` (0..1) of its stance: Perry's rockers in plantar pressure. Heel
 /// strike on the back of the heel alone (0–14 %), the forefoot then lands and the foot is flat,
 /// the heel and the lateral band lift off by 55 %, the metatarsal heads and toes push off (their
-/// peak at 75–85 %), the hallux is the last to leave.
-fn draw_stance(canvas: &mut Canvas, at: FootPlacement, p: f32) {
+/// peak at 75–85 %), the hallux is the last to leave. The parts share the foot's force,
+/// `newtons`.
+fn draw_stance(canvas: &mut Canvas, at: FootPlacement, p: f32, newtons: f32, plate: PlateScale) {
     let rise = |from: f32, to: f32| smoothstep((p - from) / (to - from));
     let fall = |from: f32, to: f32| 1.0 - smoothstep((p - from) / (to - from));
     const FOREFOOT_LANDS: f32 = 0.14;
     const HEEL_OFF: f32 = 0.55;
     let s = FootLoads::STANDING;
     if p < FOREFOOT_LANDS {
-        // Heel strike: only the back of the heel, loading fast.
-        let load = s.heel * 1.15 * rise(0.0, 0.06).max(0.15);
+        // Heel strike: only the back of the heel, spreading as it loads.
         let k = at.cells_per_cm;
-        canvas.splat(&super::canvas::Blob { y: at.heel_row - 2.6 * k, x: at.axis_col, ry: 2.0 * k + 0.5, rx: 2.6 * k + 0.5, peak: load });
+        let spread = 0.75 + 0.25 * rise(0.0, FOREFOOT_LANDS);
+        let mut heel = Canvas::new(canvas.rows(), canvas.cols());
+        heel.splat(&super::canvas::Blob {
+            y: at.heel_row - 3.4 * k,
+            x: at.axis_col,
+            ry: 3.2 * spread * k + 0.5,
+            rx: 3.0 * spread * k + 0.5,
+            peak: 1.0,
+        });
+        let drawn = plate.newtons(heel.values().iter().copied());
+        if drawn > 0.0 {
+            canvas.merge_scaled(&heel, newtons / drawn);
+        }
         return;
     }
     let flat = rise(FOREFOOT_LANDS, 0.26).max(0.2);
     let push = 1.0 + 0.35 * (rise(0.55, 0.75) * fall(0.8, 0.88));
-    let loads = FootLoads {
+    let shape = FootLoads {
         heel: s.heel * 1.15 * fall(HEEL_OFF - 0.1, HEEL_OFF),
         midfoot: s.midfoot * flat * fall(HEEL_OFF - 0.1, HEEL_OFF),
         metatarsals: s.metatarsals * flat * push * fall(0.84, 0.93),
         hallux: s.hallux * rise(0.18, 0.32).max(0.2) * push * fall(0.96, 1.0).max(0.1),
         toes: s.toes * rise(0.18, 0.32).max(0.2) * push * fall(0.9, 0.97),
     };
-    draw_foot(canvas, at, loads);
+    draw_foot_carrying(canvas, at, shape, newtons, plate);
 }
 
 #[cfg(test)]
@@ -201,7 +237,7 @@ mod tests {
         assert_eq!(starts.len(), 4, "{starts:?}");
         let loaded = |t_ms: u64| {
             let mut canvas = Canvas::new(48, 48);
-            walk.draw(&mut canvas, Duration::from_millis(t_ms), 2.0);
+            walk.draw(&mut canvas, Duration::from_millis(t_ms), PlateScale::PODOLOGY);
             let v = canvas.values();
             let half = |cols: std::ops::Range<usize>| (0..48).flat_map(|r| cols.clone().map(move |c| r * 48 + c)).any(|i| v[i] >= 5.0);
             (half(0..24), half(24..48))
@@ -215,5 +251,28 @@ mod tests {
         assert_eq!(loaded(15_500), (false, false));
         assert!(walk.covers(Duration::from_millis(17_500)), "the patient stays off the plate a moment after the walk");
         assert!(!walk.covers(Duration::from_millis(18_000)));
+    }
+    #[test]
+    fn walking_feet_carry_the_ground_reaction_force_with_plausible_peaks() {
+        use crate::synth::{BODY_MASS_KG, STANDARD_GRAVITY};
+        // The force on the plate is the walker's ground reaction force: up to about 1.2 × body
+        // weight under one foot, never more than 1.3 (a walk, not a run), and the peak pressures
+        // of barefoot walking at 2 cm cells (150–250 kPa: finer sensors read 300–600) below the
+        // plate's 255 kPa ceiling.
+        let capture = walked_capture(15, 4);
+        let plate = PlateScale::PODOLOGY;
+        let mut heaviest: f32 = 0.0;
+        let mut peak = 0u16;
+        for frame in capture.frames() {
+            let cells = frame.frame.cells();
+            let bw = plate.newtons(cells.iter().map(|&v| f32::from(v))) / (BODY_MASS_KG * STANDARD_GRAVITY);
+            heaviest = heaviest.max(bw);
+            peak = peak.max(*cells.iter().max().expect("cells"));
+        }
+        assert!((1.05..=1.2).contains(&heaviest), "{heaviest} × body weight");
+        assert!((150..=250).contains(&peak), "walking peak {peak} kPa");
+        assert!((stance_force_share(0.25) - 1.15).abs() < 0.01 && (stance_force_share(0.5) - 0.8).abs() < 0.01);
+        assert_eq!(stance_force_share(1.0), 0.0);
+        assert_eq!(stance_force_share(0.0), STANCE_MIN_SHARE);
     }
 }

@@ -234,6 +234,9 @@ struct Running {
     loads_at: Instant,
     frames: Vec<CapturedFrame>,
     dropped_frames: u32,
+    /// A walk on a plate that has not yet been seen empty: the frames so far are of the patient
+    /// still standing where the capture found them, dropped at the first empty frame.
+    awaits_empty_plate: bool,
 }
 
 #[derive(Debug, Clone)]
@@ -284,6 +287,9 @@ pub struct RunningCaptureSnapshot {
     pub frames: Vec<CapturedFrame>,
     /// Frames beyond [`MAX_CAPTURE_FRAMES`] not kept.
     pub dropped_frames: u32,
+    /// A walk on a plate not yet seen empty ([`CaptureMachine::set_dynamic_is_walk`]).
+    #[serde(default)]
+    pub awaits_empty_plate: bool,
 }
 
 /// A static series in a snapshot.
@@ -312,6 +318,8 @@ pub struct CaptureMachine {
     results_due: Vec<(Instant, CaptureKind, CaptureOrigin)>,
     series: Option<Series>,
     outputs: VecDeque<CaptureOutput>,
+    /// A dynamic capture on this device is a walk across a plate ([`CaptureMachine::set_dynamic_is_walk`]).
+    dynamic_is_walk: bool,
 }
 
 impl CaptureMachine {
@@ -328,6 +336,16 @@ impl CaptureMachine {
     /// Whether the device is functional.
     pub fn set_functional(&mut self, functional: bool) {
         self.functional = functional;
+    }
+
+    /// Whether a dynamic capture on this device is a walk across a plate (a podology plate's gait
+    /// analysis; not a seat's, a bed's or the rehab platform's dynamic capture). A walk starts on
+    /// an empty plate: a patient still standing on it when the capture starts steps off, walks
+    /// round and comes back, so the frames before the plate first empties are not kept (spec §4's
+    /// player would stop where the standing patient leaves; docs/decisions.md, "A walk is kept
+    /// from the first empty plate"). If the plate never empties, every frame is kept.
+    pub fn set_dynamic_is_walk(&mut self, walk: bool) {
+        self.dynamic_is_walk = walk;
     }
 
     /// Whether a capture is running (the streaming start control is hidden meanwhile).
@@ -349,6 +367,7 @@ impl CaptureMachine {
                 loads_at_ms: clock.unix_ms(r.loads_at),
                 frames: r.frames.clone(),
                 dropped_frames: r.dropped_frames,
+                awaits_empty_plate: r.awaits_empty_plate,
             }),
             results_due: self.results_due.iter().map(|(at, kind, origin)| (clock.unix_ms(*at), *kind, origin.clone())).collect(),
             series: self.series.as_ref().map(|s| SeriesSnapshot {
@@ -377,6 +396,7 @@ impl CaptureMachine {
                 loads_at: clock.instant(r.loads_at_ms),
                 frames: r.frames.clone(),
                 dropped_frames: r.dropped_frames,
+                awaits_empty_plate: r.awaits_empty_plate,
             }),
             results_due: snapshot.results_due.iter().map(|(at, kind, origin)| (clock.instant(*at), *kind, origin.clone())).collect(),
             series: snapshot.series.as_ref().map(|s| Series {
@@ -387,6 +407,7 @@ impl CaptureMachine {
                 repetitions: s.repetitions,
             }),
             outputs: VecDeque::new(),
+            dynamic_is_walk: false,
         }
     }
 
@@ -408,6 +429,13 @@ impl CaptureMachine {
             return;
         }
         let offset = now.saturating_duration_since(running.requested_at);
+        if running.awaits_empty_plate && presence == Presence::Absent {
+            // The walk begins: what came before was the patient standing where the capture
+            // found them.
+            running.awaits_empty_plate = false;
+            running.frames.clear();
+            running.dropped_frames = 0;
+        }
         if running.kind == CaptureKind::Static {
             // The static map is the latest frame at load time: keep only one.
             running.frames.clear();
@@ -463,6 +491,7 @@ impl CaptureMachine {
             loads_at,
             frames: Vec::new(),
             dropped_frames: 0,
+            awaits_empty_plate: request.kind == CaptureKind::Dynamic && self.dynamic_is_walk,
         });
         Ok(())
     }

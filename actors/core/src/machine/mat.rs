@@ -23,7 +23,7 @@ use std::time::{Duration, Instant};
 
 use super::alarm::{AlarmId, AlarmKind, AlarmMachine, AlarmOutput, AlarmReason, AttendError};
 use super::body_regions::BodyBand;
-use super::capture::{CaptureMachine, CaptureOutput, CaptureRefusal, CaptureRequest};
+use super::capture::{CaptureKind, CaptureMachine, CaptureOutput, CaptureRefusal, CaptureRequest};
 use super::device_log::{DeviceLogMachine, LogConfig, LogOutput};
 use super::live_map::{LiveMap, LiveOutput};
 use super::patient_status::PatientStatusMachine;
@@ -214,6 +214,12 @@ pub struct MatMachine {
     repositioning_interval: Option<Duration>,
 }
 
+/// Whether a dynamic capture on `device_type` is a walk across a plate (its analysis is the gait
+/// engine's), which the capture keeps from the first empty plate.
+pub(crate) fn dynamic_is_walk(device_type: DeviceType) -> bool {
+    crate::analysis::AnalysisKind::of_capture(device_type, CaptureKind::Dynamic) == crate::analysis::AnalysisKind::Dynamic
+}
+
 impl MatMachine {
     /// A machine in the stored state, with the default behaviour tuning.
     pub fn new(config: MatConfig) -> Self {
@@ -226,6 +232,7 @@ impl MatMachine {
         let map_device = !device_type.uses_reading_presence();
         let mut capture = CaptureMachine::new();
         capture.set_functional(config.functional);
+        capture.set_dynamic_is_walk(dynamic_is_walk(device_type));
         let mut machine = MatMachine {
             device_type,
             live: LiveMap::new(config.functional),

@@ -278,3 +278,110 @@ fn a_cancelled_series_stops_scheduling() {
     m.handle_timeout(t0 + Duration::from_secs(1_000));
     assert!(completed(&drain(&mut m)).is_empty());
 }
+
+/// Feeds a walk on a plate every 100 ms from `t0`: `standing` frames of the patient still on the
+/// plate, then `empty` empty frames, then pressure again (the walk); returns the loaded capture.
+fn walk_capture(m: &mut CaptureMachine, t0: Instant, standing: u32, empty: u32) -> CompletedCapture {
+    const EMPTY: [u8; 4] = [0, 0, 0, 0];
+    const STEP: [u8; 4] = [0, 140, 0, 0];
+    m.request(t0, req(CaptureKind::Dynamic, 15)).expect("starts");
+    drain(m);
+    let mut out = Vec::new();
+    for i in 0..=152u32 {
+        let t = t0 + Duration::from_millis(u64::from(i) * 100);
+        while let Some(deadline) = m.poll_timeout().filter(|d| *d <= t) {
+            m.handle_timeout(deadline);
+            out.extend(drain(m));
+        }
+        let (cells, presence) = if i < standing {
+            (&BODY, Presence::Present)
+        } else if i < standing + empty {
+            (&EMPTY, Presence::Absent)
+        } else {
+            // One foot of the walk: pressure, but not the presence of somebody standing.
+            (&STEP, Presence::Absent)
+        };
+        m.handle_frame(t, &map(cells), presence);
+    }
+    let loaded = completed(&out).into_iter().next().cloned();
+    loaded.expect("the walk is loaded")
+}
+
+#[test]
+fn a_walk_that_starts_on_a_standing_patient_keeps_no_frame_until_the_plate_first_empties() {
+    let t0 = Instant::now();
+    let mut m = ready(t0);
+    m.set_dynamic_is_walk(true);
+    // The patient stands on the plate for the first 3 frames (the device hears the stream
+    // command a frame later and the patient steps off), the plate is empty for 12, then the walk.
+    let walk = walk_capture(&mut m, t0, 3, 12);
+    let first = walk.frames.first().expect("frames");
+    assert_eq!(first.offset_ms, 300, "the first kept frame is the first empty one");
+    assert!(first.cells.iter().all(|&v| v == 0));
+    assert!(walk.frames.iter().all(|f| f.cells != BODY.map(u16::from)), "no standing frame is kept");
+    // …and then the whole walk, to the load at 15.2 s (the frame due then comes after it).
+    assert_eq!(walk.frames.len(), 152 - 3);
+    assert_eq!(walk.frames.last().map(|f| f.offset_ms), Some(15_100));
+    assert!(walk.frames.iter().skip(12).all(|f| f.cells[1] == 140));
+}
+
+#[test]
+fn a_walk_on_a_plate_that_never_empties_keeps_every_frame() {
+    // Nobody stepped off: the capture is what the plate read, a standing patient, whose gait
+    // analysis then finds no whole step (its own catalogued error), not an empty capture.
+    let t0 = Instant::now();
+    let mut m = ready(t0);
+    m.set_dynamic_is_walk(true);
+    let walk = walk_capture(&mut m, t0, 1_000, 0);
+    assert_eq!(walk.frames.len(), 152);
+    assert_eq!(walk.frames[0].offset_ms, 0);
+}
+
+#[test]
+fn only_a_walk_waits_for_the_empty_plate() {
+    // A seat's or the rehab platform's dynamic capture (not a walk) keeps the frames from the
+    // start, the sitter included; a walk's fitting and balance captures too.
+    let t0 = Instant::now();
+    let mut m = ready(t0);
+    let seat = walk_capture(&mut m, t0, 3, 12);
+    assert_eq!(seat.frames.len(), 152);
+    assert_eq!(seat.frames[0].cells, BODY.map(u16::from));
+    let mut plate = ready(t0);
+    plate.set_dynamic_is_walk(true);
+    plate.request(t0, req(CaptureKind::Balance, 5)).expect("starts");
+    plate.handle_frame(t0, &map(&BODY), Presence::Present);
+    plate.handle_frame(t0 + Duration::from_millis(100), &map(&[0; 4]), Presence::Absent);
+    plate.handle_timeout(t0 + Duration::from_millis(5_200));
+    let balance = drain(&mut plate);
+    assert_eq!(completed(&balance)[0].frames.len(), 2, "a balance capture keeps its first frame");
+}
+
+#[test]
+fn a_walk_restored_from_a_snapshot_still_waits_for_the_empty_plate() {
+    let t0 = Instant::now();
+    let mut m = ready(t0);
+    m.set_dynamic_is_walk(true);
+    m.request(t0, req(CaptureKind::Dynamic, 15)).expect("starts");
+    m.handle_frame(t0 + Duration::from_millis(100), &map(&BODY), Presence::Present);
+    let clock = WallClock::new(t0, 1_000_000);
+    let snapshot = m.snapshot(clock);
+    assert!(snapshot.running.as_ref().is_some_and(|r| r.awaits_empty_plate));
+    let mut restored = CaptureMachine::from_snapshot(&snapshot, true, clock);
+    restored.handle_frame(t0 + Duration::from_millis(200), &map(&[0; 4]), Presence::Absent);
+    restored.handle_frame(t0 + Duration::from_millis(300), &map(&BODY), Presence::Present);
+    restored.handle_timeout(t0 + Duration::from_millis(15_200));
+    let out = drain(&mut restored);
+    let frames = &completed(&out)[0].frames;
+    assert_eq!(frames.iter().map(|f| f.offset_ms).collect::<Vec<_>>(), vec![200, 300]);
+}
+
+#[test]
+fn a_dynamic_capture_is_a_walk_on_the_podology_plates_only() {
+    use mat_protocol::device_type::DeviceType;
+    for walk in [DeviceType::PodologyIoT, DeviceType::Podology, DeviceType::PressureMatIoT] {
+        assert!(crate::machine::mat::dynamic_is_walk(walk), "{walk:?}");
+    }
+    for not_walk in [DeviceType::RehabMat, DeviceType::SeatingMatIoT, DeviceType::MattressMatIoT, DeviceType::SensingHorseSubdevice] {
+        assert!(!crate::machine::mat::dynamic_is_walk(not_walk), "{not_walk:?}");
+    }
+}

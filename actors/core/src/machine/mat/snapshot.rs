@@ -144,6 +144,7 @@ impl MatMachine {
         let mut machine = Self::with_behaviour(MatConfig { functional, patient_status, ..config }, behaviour);
         machine.patient = PatientStatusMachine::from_snapshot(&snapshot.patient, config.absence_delay, clock);
         machine.capture = CaptureMachine::from_snapshot(&snapshot.capture, functional, clock);
+        machine.capture.set_dynamic_is_walk(super::dynamic_is_walk(config.device_type));
         machine.capture_stream_until = clock.instant_opt(snapshot.capture_stream_until_ms);
         machine.force_values = snapshot.force_values;
         if let Some(tare) = &mut machine.tare {
