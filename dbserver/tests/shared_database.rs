@@ -107,3 +107,52 @@ async fn a_server_url_without_credentials_is_refused_at_start() {
     let error = hub::app::start(config).await.err().expect("no start without credentials");
     assert!(format!("{error:#}").contains("HUB_DATABASE_USER"), "{error:#}");
 }
+
+/// The database server killed and started again while a hub writes: the writes wait for it
+/// (storage's retries, the client's reconnection) and every one is answered 201 and kept.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn writes_during_a_server_restart_wait_and_none_is_lost() {
+    const WRITES: usize = 30;
+    let mut server = DbServer::start().await;
+    let email = seed_admin(&server.store().await, "Restart").await;
+    let hub = Hub::start(&server.url()).await.unwrap();
+    let addr = hub.http();
+    let signed_in =
+        request(addr, "POST", "/api/auth/login", None, Some(&json!({ "email": email, "password": PASSWORD }).to_string())).await;
+    let (token, user_id) =
+        (signed_in.json()["token"].as_str().unwrap().to_owned(), signed_in.json()["userId"].as_str().unwrap().to_owned());
+    let patients = format!("/api/podometry/patients/{user_id}");
+
+    let writer = {
+        let (token, patients) = (token.clone(), patients.clone());
+        tokio::spawn(async move {
+            let mut answers = Vec::new();
+            for i in 0..WRITES {
+                let body = json!({ "name": format!("Restart patient {i}"), "weight": 70, "height": 170, "agreeDataTreatment": true });
+                let started = std::time::Instant::now();
+                let response = request(addr, "POST", &patients, Some(&token), Some(&body.to_string())).await;
+                answers.push((i, response.status, response.body, started.elapsed()));
+                tokio::time::sleep(std::time::Duration::from_millis(40)).await;
+            }
+            answers
+        })
+    };
+    tokio::time::sleep(std::time::Duration::from_millis(300)).await;
+    server.kill();
+    tokio::time::sleep(std::time::Duration::from_secs(2)).await;
+    server.restart().await;
+    let answers = writer.await.unwrap();
+
+    let waited = answers.iter().map(|(_, _, _, took)| *took).max().unwrap_or_default();
+    for (i, status, body, _) in &answers {
+        assert_eq!(*status, 201, "write {i}: {body}");
+    }
+    assert!(waited >= std::time::Duration::from_secs(1), "some write waited for the server: the longest took {waited:?}");
+    let listed = request(addr, "GET", &patients, Some(&token), None).await;
+    assert_eq!(listed.status, 200, "{}", listed.body);
+    let names: Vec<String> = listed.json().as_array().unwrap().iter().filter_map(|p| p["name"].as_str().map(str::to_owned)).collect();
+    for i in 0..WRITES {
+        assert!(names.contains(&format!("Restart patient {i}")), "patient {i} was kept: {names:?}");
+    }
+    hub.stop().await;
+}

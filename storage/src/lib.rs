@@ -50,11 +50,11 @@ impl Store {
         let opened = |e: surrealdb::Error| StoreError::Open(url.to_owned(), e.to_string());
         let db = surrealdb::engine::any::connect(url).await.map_err(opened)?;
         if let Some(login) = credentials.filter(|_| is_server(url)) {
-            db.signin(surrealdb::opt::auth::Root { username: login.user.clone(), password: login.pass.clone() })
-                .await
-                .map_err(opened)?;
+            db.signin(surrealdb::opt::auth::Root { username: login.user.clone(), password: login.pass.clone() }).await.map_err(opened)?;
         }
-        db.use_ns(NAMESPACE).use_db(DATABASE).await.map_err(StoreError::from)?;
+        // On a server, the first use defines the namespace and the database: hubs starting
+        // together can conflict there too.
+        retry::retrying(|| async { Ok(db.use_ns(NAMESPACE).use_db(DATABASE).await?) }).await?;
         schema::apply(&db, schema::SCHEMA).await?;
         Ok(Store { db })
     }

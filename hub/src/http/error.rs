@@ -54,7 +54,10 @@ impl ApiError {
             }
             storage::StoreError::Unavailable(detail) => {
                 tracing::warn!(%detail, "the database server stayed unavailable through storage's retries");
-                ApiError { retry_after: Some(5), ..ApiError::new(StatusCode::SERVICE_UNAVAILABLE, "busy", "the database is unavailable: try again") }
+                ApiError {
+                    retry_after: Some(5),
+                    ..ApiError::new(StatusCode::SERVICE_UNAVAILABLE, "busy", "the database is unavailable: try again")
+                }
             }
             storage::StoreError::QuotaExceeded => {
                 ApiError::new(StatusCode::CONFLICT, "storageQuotaExceeded", "the company's 100 MB of analysis storage is used up")

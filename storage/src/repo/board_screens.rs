@@ -98,7 +98,9 @@ impl BoardScreens<'_> {
         retrying(|| async move {
             let response = self
                 .db
-                .query("UPDATE type::record('board_screen', $id) SET last_seen = $last_seen WHERE company = type::record('company', $company)")
+                .query(
+                    "UPDATE type::record('board_screen', $id) SET last_seen = $last_seen WHERE company = type::record('company', $company)",
+                )
                 .bind(("id", id.to_owned()))
                 .bind(("company", self.company.to_owned()))
                 .bind(("last_seen", last_seen))
