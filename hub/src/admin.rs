@@ -33,11 +33,7 @@ pub async fn create_admin(store: &Store, args: &CreateAdminArgs) -> anyhow::Resu
 
 /// Runs `hub create-admin`.
 pub async fn run(config: &ServeConfig, args: &CreateAdminArgs) -> anyhow::Result<()> {
-    let url = config.database_url();
-    if config.database.is_none() {
-        std::fs::create_dir_all(&config.data).with_context(|| format!("creating {}", config.data.display()))?;
-    }
-    let store = Store::open(&url).await.with_context(|| format!("opening the database {url}"))?;
+    let store = crate::app::open_store(config).await?;
     let (company_id, user_id) = create_admin(&store, args).await?;
     println!(
         "administrator {} (user {user_id}) created in company {} ({company_id})",

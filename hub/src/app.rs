@@ -59,12 +59,21 @@ pub struct RunningHub {
 
 /// Opens storage, seeds demo data if asked, starts the actors and binds the listeners.
 pub async fn start(config: ServeConfig) -> anyhow::Result<RunningHub> {
+    let store = open_store(&config).await?;
+    start_with_store(config, store).await
+}
+
+/// Opens the configured database: the embedded store in the data directory (created if needed),
+/// or `--database`'s URL, signed in with the configured credentials on a server.
+pub async fn open_store(config: &ServeConfig) -> anyhow::Result<Store> {
     let url = config.database_url();
     if config.database.is_none() {
         std::fs::create_dir_all(&config.data).with_context(|| format!("creating the data directory {}", config.data.display()))?;
     }
-    let store = Store::open(&url).await.with_context(|| format!("opening the database {url}"))?;
-    start_with_store(config, store).await
+    if config.database_is_server() && config.database_credentials.is_none() {
+        anyhow::bail!("--database {url} is a server: set HUB_DATABASE_USER and HUB_DATABASE_PASS");
+    }
+    Store::connect(&url, config.database_credentials.as_ref()).await.with_context(|| format!("opening the database {url}"))
 }
 
 /// [`start`] on an already opened store (tests seed an in-memory store first).

@@ -28,9 +28,15 @@ pub struct ServeConfig {
     /// Directory of the embedded database (SurrealKV) and the TLS certificate.
     #[arg(long, env = "HUB_DATA", default_value = "./data", global = true)]
     pub data: PathBuf,
-    /// Database URL instead of the embedded store in --data (for example mem:// for tests).
+    /// Database URL instead of the embedded store in --data: `ws://HOST:PORT` or `wss://HOST:PORT`
+    /// for a SurrealDB server several hubs share (root user from HUB_DATABASE_USER and
+    /// HUB_DATABASE_PASS, never the command line), or mem:// for tests.
     #[arg(long, env = "HUB_DATABASE", global = true)]
     pub database: Option<String>,
+    /// The SurrealDB server's root user: read from HUB_DATABASE_USER / HUB_DATABASE_PASS by the
+    /// binary (`storage::Credentials::from_env`), never an argument.
+    #[arg(skip)]
+    pub database_credentials: Option<storage::Credentials>,
     /// HTTP address: REST API, browser WebSocket /ws, device WebSocket /ingest, client files.
     /// Plain HTTP is served only on a loopback address unless --https or --allow-plain-http.
     #[arg(long, env = "HUB_HTTP", default_value = "127.0.0.1:8080", global = true)]
@@ -101,6 +107,11 @@ impl ServeConfig {
     /// The database URL to open.
     pub fn database_url(&self) -> String {
         self.database.clone().unwrap_or_else(|| format!("surrealkv://{}", self.data.join("db").display()))
+    }
+
+    /// Whether the database is a SurrealDB server (shared with other hubs) rather than embedded.
+    pub fn database_is_server(&self) -> bool {
+        self.database.as_deref().is_some_and(storage::is_server)
     }
 
     /// The absence delay.

@@ -11,7 +11,11 @@ async fn main() -> anyhow::Result<()> {
         .with_env_filter(tracing_subscriber::EnvFilter::try_from_env("HUB_LOG").unwrap_or_else(|_| "info".into()))
         .with_writer(std::io::stderr)
         .init();
-    let cli = Cli::parse();
+    let mut cli = Cli::parse();
+    cli.serve.database_credentials = storage::Credentials::from_env()?;
+    // `wss://` to a database server: its TLS client takes the process's default provider, and a
+    // build that links two (ring here, aws-lc in the workspace's dbserver) must name one.
+    let _ = rustls::crypto::ring::default_provider().install_default();
     match cli.command {
         Some(Command::Provision(args)) => hub::provision::run(&cli.serve, &args).await.context("provisioning failed"),
         Some(Command::CreateAdmin(args)) => hub::admin::run(&cli.serve, &args).await.context("creating the administrator failed"),

@@ -30,10 +30,7 @@ pub async fn run(config: &ServeConfig, args: &ProvisionArgs) -> anyhow::Result<(
     let device_type = DeviceType::from_name(&args.device_type).with_context(|| format!("unknown device type {:?}", args.device_type))?;
     // Refused before the database is opened (or created); `provision` checks it again.
     device_type.frame_shape().with_context(|| format!("{} does not stream frames", args.device_type))?;
-    if config.database.is_none() {
-        std::fs::create_dir_all(&config.data).with_context(|| format!("creating {}", config.data.display()))?;
-    }
-    let store = Store::open(&config.database_url()).await.context("opening the database (is a hub running on it?)")?;
+    let store = crate::app::open_store(config).await.context("opening the database (is a hub running on it?)")?;
     let out = provision(&store, device_type, &args.prefix, args.count).await?;
     let json = serde_json::to_string_pretty(&out)?;
     write_private(&args.out, json.as_bytes())?;

@@ -25,6 +25,10 @@ pub enum StoreError {
     /// after [`crate::retry::ATTEMPTS`] tries; nothing was written.
     #[error("write conflict: {0}")]
     Conflict(String),
+    /// The database server cannot be reached (the connection failed or broke), and did not come
+    /// back within [`crate::retry::UNAVAILABLE_WAIT`]. Only a server (`ws://`) reports it.
+    #[error("the database is unavailable: {0}")]
+    Unavailable(String),
     /// Any other database error.
     #[error("database error: {0}")]
     Database(String),
@@ -33,7 +37,9 @@ pub enum StoreError {
 impl From<surrealdb::Error> for StoreError {
     fn from(error: surrealdb::Error) -> Self {
         let text = error.to_string();
-        if is_retryable_conflict(&error, &text) {
+        if error.is_connection() {
+            StoreError::Unavailable(text)
+        } else if is_retryable_conflict(&error, &text) {
             StoreError::Conflict(text)
         } else if text.contains("'notFound'") || text.contains("notFound") {
             StoreError::NotFound

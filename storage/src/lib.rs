@@ -1,11 +1,15 @@
 //! The hub's storage: SurrealDB schema, typed repositories, and the one [`Store`] handle.
 //!
-//! A store is opened from a URL: `surrealkv://DIR` (embedded, the default), `mem://` (tests).
+//! A store is opened from a URL: `surrealkv://DIR` (embedded, the default), `mem://` (tests), or
+//! `ws://HOST:PORT` / `wss://HOST:PORT`, a SurrealDB server several hubs share (signed in as its
+//! root user, [`Credentials`]; docs/scale-out.md). One code path for all of them: the `any`
+//! engine picks the engine from the URL's scheme.
 //! Its queries are reached through two handles: [`Store::company`] (a [`CompanyStore`]: company
 //! data, every query filtered on that company in SurrealQL, so isolation between companies does
 //! not depend on the HTTP layer) and [`Store::hub_wide`] (a [`HubWide`]: what is not one
 //! company's data or spans them all). This crate knows nothing about actors or HTTP.
 
+mod credentials;
 pub mod device_secret;
 mod error;
 mod ids;
@@ -13,8 +17,10 @@ pub mod model;
 pub mod password;
 pub mod repo;
 pub mod retry;
+pub mod schema;
 mod scope;
 
+pub use credentials::{Credentials, HalfCredentials};
 pub use error::StoreError;
 pub use ids::new_id;
 pub use scope::{CompanyStore, HubWide};
@@ -22,7 +28,6 @@ pub use scope::{CompanyStore, HubWide};
 use surrealdb::Surreal;
 use surrealdb::engine::any::Any;
 
-const SCHEMA: &str = include_str!("schema.surql");
 const NAMESPACE: &str = "pressure";
 const DATABASE: &str = "hub";
 
@@ -33,11 +38,24 @@ pub struct Store {
 }
 
 impl Store {
-    /// Opens (creating if needed) the database at `url` and applies the schema.
+    /// Opens (creating if needed) the embedded database at `url` and applies the schema.
     pub async fn open(url: &str) -> Result<Store, StoreError> {
-        let db = surrealdb::engine::any::connect(url).await.map_err(|e| StoreError::Open(url.to_owned(), e.to_string()))?;
-        db.use_ns(NAMESPACE).use_db(DATABASE).await.map_err(StoreError::from)?;
-        db.query(SCHEMA).await.map_err(StoreError::from)?.check().map_err(StoreError::from)?;
+        Store::connect(url, None).await
+    }
+
+    /// Opens the database at `url`, signed in as `credentials` on a server (`ws://`, `wss://`),
+    /// and applies the schema unless it is there already ([`schema`]: once, in one transaction,
+    /// by whichever hub comes first).
+    pub async fn connect(url: &str, credentials: Option<&Credentials>) -> Result<Store, StoreError> {
+        let opened = |e: surrealdb::Error| StoreError::Open(url.to_owned(), e.to_string());
+        let db = surrealdb::engine::any::connect(url).await.map_err(opened)?;
+        if let Some(login) = credentials.filter(|_| is_server(url)) {
+            db.signin(surrealdb::opt::auth::Root { username: login.user.clone(), password: login.pass.clone() }).await.map_err(opened)?;
+        }
+        // On a server, the first use defines the namespace and the database: hubs starting
+        // together can conflict there too.
+        retry::retrying(|| async { Ok(db.use_ns(NAMESPACE).use_db(DATABASE).await?) }).await?;
+        schema::apply(&db, schema::SCHEMA).await?;
         Ok(Store { db })
     }
 
@@ -65,6 +83,11 @@ impl Store {
     pub fn hub_wide(&self) -> HubWide<'_> {
         HubWide { db: &self.db }
     }
+}
+
+/// Whether `url` names a SurrealDB server rather than an embedded store.
+pub fn is_server(url: &str) -> bool {
+    ["ws://", "wss://", "http://", "https://"].iter().any(|scheme| url.starts_with(scheme))
 }
 
 /// Unix seconds now.

@@ -8,6 +8,13 @@
 //! exponential pause with random jitter (so two losers do not meet again in step). A write that
 //! still conflicts after [`ATTEMPTS`] is [`StoreError::Conflict`] (the API answers 503 with
 //! `Retry-After`, never 500).
+//!
+//! A database server that is gone (restarted, its machine rebooting: [`StoreError::Unavailable`])
+//! is waited for the same way, with pauses growing to [`LONGEST_PAUSE`], for up to
+//! [`UNAVAILABLE_WAIT`]: the client reconnects by itself, and the write then runs. A write whose
+//! connection broke while it was in flight may have committed before the server died; it is run
+//! again, which the writes that matter are written for (statuses and device records are keyed by
+//! device and time, settings are set whole).
 
 use std::future::Future;
 use std::time::Duration;
@@ -20,6 +27,32 @@ pub const ATTEMPTS: u32 = 8;
 /// … 320 ms: at most about 0.6 s in all).
 pub const FIRST_PAUSE: Duration = Duration::from_millis(5);
 
+/// How long a write waits for an unavailable database server before it fails.
+pub const UNAVAILABLE_WAIT: Duration = Duration::from_secs(30);
+/// The longest pause between two tries of a write waiting for the server.
+pub const LONGEST_PAUSE: Duration = Duration::from_secs(1);
+
+/// What to do after a failed try.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Next {
+    /// Pause this long and try again.
+    RetryAfter(Duration),
+    /// Give up: answer the error.
+    GiveUp,
+}
+
+/// Decides after a failure: `conflicts` and `unavailable` are the failures of each kind so far
+/// (this one included), `waited` how long the write has been waiting for the server.
+pub fn next(error: &StoreError, conflicts: u32, unavailable: u32, waited: Duration, jitter: f64) -> Next {
+    match error {
+        StoreError::Conflict(_) if conflicts < ATTEMPTS => Next::RetryAfter(pause(conflicts, jitter)),
+        StoreError::Unavailable(_) if waited < UNAVAILABLE_WAIT => {
+            Next::RetryAfter(pause(unavailable, jitter).min(LONGEST_PAUSE).min(UNAVAILABLE_WAIT - waited))
+        }
+        _ => Next::GiveUp,
+    }
+}
+
 /// The pause before retry number `retry` (1 for the first), given a `jitter` in `[0, 1)`: between
 /// half and all of `FIRST_PAUSE × 2^(retry−1)`.
 pub fn pause(retry: u32, jitter: f64) -> Duration {
@@ -27,22 +60,33 @@ pub fn pause(retry: u32, jitter: f64) -> Duration {
     full.mul_f64(0.5 + 0.5 * jitter.clamp(0.0, 1.0))
 }
 
-/// Runs `write` until it succeeds, fails otherwise than by a conflict, or has been tried
-/// [`ATTEMPTS`] times. `write` builds its query anew on each call.
+/// Runs `write` until it succeeds, fails otherwise than by a conflict or an unavailable server,
+/// has conflicted [`ATTEMPTS`] times, or has waited [`UNAVAILABLE_WAIT`] for the server. `write`
+/// builds its query anew on each call.
 pub async fn retrying<T, F, Fut>(mut write: F) -> Result<T, StoreError>
 where
     F: FnMut() -> Fut,
     Fut: Future<Output = Result<T, StoreError>>,
 {
-    let mut retry = 0;
+    let (mut conflicts, mut unavailable, mut waiting_since) = (0, 0, None);
     loop {
-        match write().await {
-            Err(StoreError::Conflict(detail)) if retry + 1 < ATTEMPTS => {
-                retry += 1;
-                tracing::debug!(%detail, retry, "storage write conflict, retrying");
-                tokio::time::sleep(pause(retry, rand::random::<f64>())).await;
+        let error = match write().await {
+            Err(error) => error,
+            done => return done,
+        };
+        match &error {
+            StoreError::Conflict(_) => conflicts += 1,
+            StoreError::Unavailable(_) => unavailable += 1,
+            _ => return Err(error),
+        }
+        let since = *waiting_since.get_or_insert_with(tokio::time::Instant::now);
+        let waited = if unavailable > 0 { since.elapsed() } else { Duration::ZERO };
+        match next(&error, conflicts, unavailable, waited, rand::random::<f64>()) {
+            Next::RetryAfter(pause) => {
+                tracing::debug!(%error, conflicts, unavailable, "storage write failed, retrying");
+                tokio::time::sleep(pause).await;
             }
-            other => return other,
+            Next::GiveUp => return Err(error),
         }
     }
 }
@@ -70,6 +114,38 @@ mod tests {
             retrying(|| async { if calls.fetch_add(1, Ordering::SeqCst) < 3 { Err(StoreError::Conflict("busy".into())) } else { Ok(7) } })
                 .await;
         assert_eq!((result.ok(), calls.load(Ordering::SeqCst)), (Some(7), 4));
+    }
+
+    #[test]
+    fn an_unavailable_server_is_waited_for_up_to_its_limit_with_pauses_of_at_most_a_second() {
+        let gone = StoreError::Unavailable("connection reset".into());
+        assert_eq!(next(&gone, 0, 1, Duration::ZERO, 1.0), Next::RetryAfter(FIRST_PAUSE));
+        assert_eq!(next(&gone, 0, 12, Duration::from_secs(5), 1.0), Next::RetryAfter(LONGEST_PAUSE));
+        assert_eq!(next(&gone, 0, 40, UNAVAILABLE_WAIT - Duration::from_millis(300), 1.0), Next::RetryAfter(Duration::from_millis(300)));
+        assert_eq!(next(&gone, 0, 41, UNAVAILABLE_WAIT, 1.0), Next::GiveUp);
+        let busy = StoreError::Conflict("busy".into());
+        assert_eq!(next(&busy, ATTEMPTS - 1, 0, Duration::ZERO, 1.0), Next::RetryAfter(pause(ATTEMPTS - 1, 1.0)));
+        assert_eq!(next(&busy, ATTEMPTS, 0, Duration::ZERO, 1.0), Next::GiveUp);
+        assert_eq!(next(&StoreError::NotFound, 0, 0, Duration::ZERO, 1.0), Next::GiveUp);
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn a_write_waits_for_the_server_and_then_runs() {
+        let calls = AtomicU32::new(0);
+        let started = tokio::time::Instant::now();
+        // Gone for 10 s of (simulated) time, then back.
+        let result = retrying(|| async {
+            calls.fetch_add(1, Ordering::SeqCst);
+            if started.elapsed() < Duration::from_secs(10) { Err(StoreError::Unavailable("reset".into())) } else { Ok(7) }
+        })
+        .await;
+        assert_eq!(result.ok(), Some(7));
+        assert!(started.elapsed() < Duration::from_secs(11), "retried within a second of its return: {:?}", started.elapsed());
+
+        let started = tokio::time::Instant::now();
+        let result: Result<(), _> = retrying(|| async { Err(StoreError::Unavailable("reset".into())) }).await;
+        assert!(matches!(result, Err(StoreError::Unavailable(_))));
+        assert_eq!(started.elapsed(), UNAVAILABLE_WAIT, "gives up after the wait, not before");
     }
 
     #[tokio::test(start_paused = true)]

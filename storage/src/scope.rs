@@ -143,4 +143,9 @@ impl<'a> HubWide<'a> {
     pub fn settings(&self) -> repo::Settings<'a> {
         repo::Settings { db: self.db }
     }
+
+    /// The fingerprint of the schema the database holds ([`crate::schema`]), `None` before any.
+    pub async fn schema_fingerprint(&self) -> Option<String> {
+        crate::schema::applied(self.db).await
+    }
 }

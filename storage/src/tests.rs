@@ -81,7 +81,7 @@ async fn companies_stored_before_the_variant_fields_read_as_all_off() {
         .check()
         .unwrap();
     let a = store.hub_wide().companies().create("Older", "").await.unwrap();
-    store.db.query(crate::SCHEMA).await.unwrap().check().unwrap();
+    store.db.query(crate::schema::SCHEMA).await.unwrap().check().unwrap();
     assert_eq!(store.hub_wide().companies().get(&a).await.unwrap().unwrap().variants, crate::model::CompanyVariants::default());
 }
 

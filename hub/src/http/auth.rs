@@ -93,7 +93,7 @@ pub async fn logout(call: Caller) -> Result<warp::reply::Response, ApiError> {
     let claims = call.claims();
     let state = &call.state;
     let expires_at = i64::try_from(claims.expires_at).unwrap_or(i64::MAX);
-    state.store.hub_wide().revoked_tokens().revoke(&claims.token_id, expires_at).await.map_err(ApiError::internal)?;
+    state.store.hub_wide().revoked_tokens().revoke(&claims.token_id, expires_at).await.map_err(ApiError::storage)?;
     state.revoked_tokens.lock().unwrap_or_else(|p| p.into_inner()).revoke(&claims.token_id, claims.expires_at, unix_now());
     Ok(warp::reply::with_status(warp::reply(), StatusCode::NO_CONTENT).into_response())
 }

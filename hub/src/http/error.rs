@@ -52,6 +52,13 @@ impl ApiError {
                     )
                 }
             }
+            storage::StoreError::Unavailable(detail) => {
+                tracing::warn!(%detail, "the database server stayed unavailable through storage's retries");
+                ApiError {
+                    retry_after: Some(5),
+                    ..ApiError::new(StatusCode::SERVICE_UNAVAILABLE, "busy", "the database is unavailable: try again")
+                }
+            }
             storage::StoreError::QuotaExceeded => {
                 ApiError::new(StatusCode::CONFLICT, "storageQuotaExceeded", "the company's 100 MB of analysis storage is used up")
             }
@@ -65,6 +72,16 @@ impl ApiError {
     }
 
     /// 500 for a storage failure; the detail is logged, not sent.
+    /// A storage failure of a write the caller cannot name: a conflict that outlasted storage's
+    /// retries, or a database server that stayed away, is 503 `busy` with `Retry-After` (as in
+    /// [`Self::store`]), never 500; anything else is [`Self::internal`].
+    pub fn storage(error: storage::StoreError) -> Self {
+        match error {
+            busy @ (storage::StoreError::Conflict(_) | storage::StoreError::Unavailable(_)) => ApiError::store(busy, "record", "duplicate"),
+            other => ApiError::internal(other),
+        }
+    }
+
     pub fn internal(detail: impl std::fmt::Display) -> Self {
         tracing::error!(%detail, "internal error");
         ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, "internalError", "something went wrong on the hub")

@@ -205,7 +205,7 @@ pub async fn pair(mut call: Call) -> Result<warp::reply::Response, ApiError> {
         summary: format!("paired a ward screen to unit {} (board token, 30 days, renewed while in use)", pairing.unit),
     };
     let screens = state.store.hub_wide().board_screens();
-    screens.of_company(&pairing.company_id).pair(&screen, &audit).await.map_err(ApiError::internal)?;
+    screens.of_company(&pairing.company_id).pair(&screen, &audit).await.map_err(ApiError::storage)?;
     state.board_screens.lock().unwrap_or_else(|p| p.into_inner()).pair(&screen_id, &pairing.company_id, &pairing.unit, now);
     Ok(ok(&board_session(&state, &screen_id, &pairing.company_id, &pairing.unit).await?))
 }

@@ -44,6 +44,7 @@ pub fn config(data: &std::path::Path) -> ServeConfig {
         no_simulators: true,
         data: data.to_path_buf(),
         database: Some("mem://".into()),
+        database_credentials: None,
         http: "127.0.0.1:0".parse().unwrap(),
         https: false,
         allow_plain_http: false,

@@ -95,15 +95,20 @@ impl BoardScreens<'_> {
 
     /// Records when a screen was last seen (Unix seconds).
     pub async fn seen(&self, id: &str, last_seen: i64) -> Result<(), StoreError> {
-        let response = self
-            .db
-            .query("UPDATE type::record('board_screen', $id) SET last_seen = $last_seen WHERE company = type::record('company', $company)")
-            .bind(("id", id.to_owned()))
-            .bind(("company", self.company.to_owned()))
-            .bind(("last_seen", last_seen))
-            .await?;
-        checked(response)?;
-        Ok(())
+        retrying(|| async move {
+            let response = self
+                .db
+                .query(
+                    "UPDATE type::record('board_screen', $id) SET last_seen = $last_seen WHERE company = type::record('company', $company)",
+                )
+                .bind(("id", id.to_owned()))
+                .bind(("company", self.company.to_owned()))
+                .bind(("last_seen", last_seen))
+                .await?;
+            checked(response)?;
+            Ok(())
+        })
+        .await
     }
 }
 

@@ -39,14 +39,20 @@ impl RevokedTokens<'_> {
 
     /// Forgets the tokens expired at `now` (Unix seconds) and returns the others.
     pub async fn unexpired(&self, now: i64) -> Result<Vec<RevokedToken>, StoreError> {
-        let mut response = self
-            .db
-            .query(
-                "DELETE revoked_token WHERE expires_at <= $now;
-                 SELECT record::id(id) AS id, expires_at FROM revoked_token WHERE expires_at > $now;",
-            )
-            .bind(("now", now))
-            .await?;
-        Ok(response.take(1)?)
+        // Hubs starting together on one server delete the same expired tokens: retried, and
+        // checked (an error of the DELETE is not lost behind the SELECT's answer).
+        retrying(|| async move {
+            let mut response = checked(
+                self.db
+                    .query(
+                        "DELETE revoked_token WHERE expires_at <= $now;
+                         SELECT record::id(id) AS id, expires_at FROM revoked_token WHERE expires_at > $now;",
+                    )
+                    .bind(("now", now))
+                    .await?,
+            )?;
+            Ok(response.take(1)?)
+        })
+        .await
     }
 }

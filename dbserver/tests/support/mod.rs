@@ -1,0 +1,245 @@
+//! The project's SurrealDB server (`dbserver`) as a child process on loopback, hubs started in
+//! this process against it, and a small HTTP client for their REST API.
+#![allow(clippy::unwrap_used, dead_code)] // A test's helpers may unwrap: the panic is the failure it reports.
+
+use std::net::SocketAddr;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use hub::app::RunningHub;
+use hub::config::ServeConfig;
+use storage::{Credentials, Store};
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+
+/// The server binary Cargo built for these tests.
+pub const DBSERVER_BIN: &str = env!("CARGO_BIN_EXE_dbserver");
+pub const ROOT_USER: &str = "root";
+pub const ROOT_PASS: &str = "root-secret-for-tests";
+pub const PASSWORD: &str = "secret-password";
+
+/// How long a server start may take before the test fails.
+const START_LIMIT: Duration = Duration::from_secs(60);
+
+/// A `dbserver start` on 127.0.0.1, SurrealKV files in a temporary directory; killed on drop.
+pub struct DbServer {
+    child: Option<Child>,
+    pub port: u16,
+    data: PathBuf,
+    _dir: Option<tempfile::TempDir>,
+}
+
+/// A free loopback port: bound to port 0 and released (the server's `--bind` takes no port 0).
+pub fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port()
+}
+
+impl DbServer {
+    /// A server on a fresh, empty store.
+    pub async fn start() -> DbServer {
+        let dir = tempfile::tempdir().unwrap();
+        let data = dir.path().join("surrealkv");
+        let mut server = DbServer { child: None, port: free_port(), data, _dir: Some(dir) };
+        server.spawn().await;
+        server
+    }
+
+    pub fn url(&self) -> String {
+        format!("ws://127.0.0.1:{}", self.port)
+    }
+
+    pub fn credentials() -> Credentials {
+        Credentials { user: ROOT_USER.into(), pass: ROOT_PASS.into() }
+    }
+
+    /// Starts the process on this server's port and data, and waits until it answers `/health`.
+    async fn spawn(&mut self) {
+        let started = Instant::now();
+        loop {
+            let child = spawn_server(self.port, &self.data);
+            self.child = Some(child);
+            loop {
+                if let Ok(response) = try_request(SocketAddr::from(([127, 0, 0, 1], self.port)), "GET", "/health", None, None).await
+                    && response.status == 200
+                {
+                    return;
+                }
+                let exited = self.child.as_mut().unwrap().try_wait().unwrap();
+                if exited.is_some() {
+                    break; // the port was not free yet (a killed server's socket): try again
+                }
+                assert!(started.elapsed() < START_LIMIT, "dbserver did not answer /health within {START_LIMIT:?}");
+                tokio::time::sleep(Duration::from_millis(100)).await;
+            }
+            assert!(started.elapsed() < START_LIMIT, "dbserver kept exiting at start");
+            tokio::time::sleep(Duration::from_millis(200)).await;
+        }
+    }
+
+    /// Kills the server (SIGKILL: no goodbye to its clients).
+    pub fn kill(&mut self) {
+        if let Some(mut child) = self.child.take() {
+            let _ = child.kill();
+            let _ = child.wait();
+        }
+    }
+
+    /// Starts it again on the same port and data.
+    pub async fn restart(&mut self) {
+        self.kill();
+        self.spawn().await;
+    }
+
+    /// A store of this server, as a hub opens it.
+    pub async fn store(&self) -> Store {
+        Store::connect(&self.url(), Some(&DbServer::credentials())).await.unwrap()
+    }
+}
+
+impl Drop for DbServer {
+    fn drop(&mut self) {
+        self.kill();
+    }
+}
+
+fn spawn_server(port: u16, data: &Path) -> Child {
+    Command::new(DBSERVER_BIN)
+        .args(["start", "--bind", &format!("127.0.0.1:{port}"), "--log", "warn", "--no-banner"])
+        .arg(format!("surrealkv://{}", data.display()))
+        .env("SURREAL_USER", ROOT_USER)
+        .env("SURREAL_PASS", ROOT_PASS)
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::inherit())
+        .spawn()
+        .unwrap()
+}
+
+/// A hub's configuration on this server (no simulators, ports chosen by the system).
+pub fn hub_config(data: &Path, database: &str) -> ServeConfig {
+    ServeConfig {
+        demo: false,
+        no_simulators: true,
+        data: data.to_path_buf(),
+        database: Some(database.to_owned()),
+        database_credentials: Some(DbServer::credentials()),
+        http: "127.0.0.1:0".parse().unwrap(),
+        https: false,
+        allow_plain_http: false,
+        quic: "127.0.0.1:0".parse().unwrap(),
+        client_dir: data.join("no-client"),
+        tls_cert: None,
+        tls_key: None,
+        absence_delay_secs: 30,
+        demo_repositioning_time_scale: 1,
+        alarm_manager: None,
+        alarm_manager_ca: None,
+        alarm_continue_secs: 120,
+        alarm_status_listen: None,
+        alarm_status_tls_cert: None,
+        alarm_status_tls_key: None,
+        alarm_status_client_ca: None,
+        token_hours: 12,
+    }
+}
+
+/// A hub started in this process on `database`, with its own data directory.
+pub struct Hub {
+    pub hub: RunningHub,
+    _data: tempfile::TempDir,
+}
+
+impl Hub {
+    pub async fn start(database: &str) -> anyhow::Result<Hub> {
+        let data = tempfile::tempdir()?;
+        let hub = hub::app::start(hub_config(data.path(), database)).await?;
+        Ok(Hub { hub, _data: data })
+    }
+
+    pub fn http(&self) -> SocketAddr {
+        self.hub.http_addr
+    }
+
+    pub async fn stop(self) {
+        self.hub.shutdown().await;
+    }
+}
+
+/// A company with an administrator, stored through `store`; returns the administrator's e-mail.
+pub async fn seed_admin(store: &Store, tag: &str) -> String {
+    let company = store.hub_wide().companies().create(&format!("Clinic {tag}"), "").await.unwrap();
+    let email = format!("admin-{}@example.com", tag.to_lowercase());
+    store.hub_wide().accounts().create(&email, PASSWORD, hub::auth::roles::ROLE_ADMIN, &company).await.unwrap();
+    email
+}
+
+/// A response: status and body.
+#[derive(Debug)]
+pub struct Response {
+    pub status: u16,
+    pub body: String,
+}
+
+impl Response {
+    pub fn json(&self) -> serde_json::Value {
+        serde_json::from_str(&self.body).unwrap_or_else(|e| panic!("bad JSON ({e}): {}", self.body))
+    }
+}
+
+/// One HTTP/1.1 request with `Connection: close`; panics when there is no answer.
+pub async fn request(addr: SocketAddr, method: &str, path: &str, token: Option<&str>, body: Option<&str>) -> Response {
+    try_request(addr, method, path, token, body).await.unwrap_or_else(|e| panic!("{method} {path}: {e}"))
+}
+
+/// [`request`] that reports a refused connection or no answer within 30 s as an error.
+pub async fn try_request(addr: SocketAddr, method: &str, path: &str, token: Option<&str>, body: Option<&str>) -> std::io::Result<Response> {
+    tokio::time::timeout(Duration::from_secs(30), exchange(addr, method, path, token, body))
+        .await
+        .unwrap_or_else(|_| Err(std::io::Error::new(std::io::ErrorKind::TimedOut, "no answer in time")))
+}
+
+async fn exchange(addr: SocketAddr, method: &str, path: &str, token: Option<&str>, body: Option<&str>) -> std::io::Result<Response> {
+    let mut stream = tokio::net::TcpStream::connect(addr).await?;
+    let mut head = format!("{method} {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n");
+    if let Some(token) = token {
+        head.push_str(&format!("Authorization: Bearer {token}\r\n"));
+    }
+    let body = body.unwrap_or("");
+    if method != "GET" {
+        head.push_str(&format!("Content-Type: application/json\r\nContent-Length: {}\r\n", body.len()));
+    }
+    head.push_str("\r\n");
+    stream.write_all(head.as_bytes()).await?;
+    stream.write_all(body.as_bytes()).await?;
+    let mut raw = Vec::new();
+    stream.read_to_end(&mut raw).await?;
+    let text = String::from_utf8_lossy(&raw).into_owned();
+    let (head, body) = text.split_once("\r\n\r\n").unwrap_or((&text, ""));
+    let status = head.split_whitespace().nth(1).and_then(|s| s.parse().ok()).unwrap_or(0);
+    if status == 0 {
+        return Err(std::io::Error::new(std::io::ErrorKind::UnexpectedEof, "no status line"));
+    }
+    let body = if head.to_ascii_lowercase().contains("transfer-encoding: chunked") { dechunk(body) } else { body.to_owned() };
+    Ok(Response { status, body })
+}
+
+fn dechunk(mut body: &str) -> String {
+    let mut out = String::new();
+    while let Some((size, rest)) = body.split_once("\r\n") {
+        let n = usize::from_str_radix(size.trim(), 16).unwrap_or(0);
+        if n == 0 || rest.len() < n {
+            break;
+        }
+        out.push_str(&rest[..n]);
+        body = rest[n..].trim_start_matches("\r\n");
+    }
+    out
+}
+
+/// Signs in and returns the bearer token.
+pub async fn login(addr: SocketAddr, email: &str) -> String {
+    let body = serde_json::json!({ "email": email, "password": PASSWORD }).to_string();
+    let response = request(addr, "POST", "/api/auth/login", None, Some(&body)).await;
+    assert_eq!(response.status, 200, "login failed: {}", response.body);
+    response.json()["token"].as_str().unwrap().to_owned()
+}
