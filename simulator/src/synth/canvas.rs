@@ -110,7 +110,7 @@ impl Canvas {
 
     /// Adds sensor noise to a pressure-mat map (in the device's steps): a multiplicative ±`gain`
     /// jitter on loaded cells, a baseline of 0–`baseline` steps everywhere (below the active
-    /// floor: 3 on mats whose step is the old count, floor 5; 1 on bed mats, floor 2), and rare
+    /// floor: 1 under the two-step floor of every pressure map), and rare
     /// isolated spikes of 5–15 as real sensors show.
     pub fn add_mat_noise(&mut self, rng: &mut SmallRng, gain: f32, baseline: u8) {
         let mut bits = 0u64;

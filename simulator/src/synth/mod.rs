@@ -21,7 +21,7 @@ use std::time::Duration;
 
 use mat_protocol::CellFormat;
 use mat_protocol::device_type::DeviceType;
-use mat_protocol::scale::{BED_CELL_MMHG, units_per_cell, units_to_mmhg};
+use mat_protocol::scale::{BED_CELL_MMHG, active_floor_steps_for, mmhg_to_units, units_per_cell, units_to_mmhg};
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 
@@ -205,11 +205,6 @@ impl ScenarioPhase {
 
 /// Multiplicative noise on loaded mat cells (±6 %).
 const MAT_NOISE_GAIN: f32 = 0.06;
-/// Baseline noise of mats whose step is the old count (0–3, below the active floor of 5).
-const COUNT_BASELINE: u8 = 3;
-/// Baseline noise of a mat whose step is a calibrated pressure (bed 0.4 mmHg, seat 1 mmHg, plate
-/// 1 kPa, fitness 0.06 kPa: 0–1 step, below the two-step active floor).
-const BED_BASELINE: u8 = 1;
 /// Breathing period for the bed scenario.
 const BREATH_PERIOD_S: f32 = 4.0;
 
@@ -271,19 +266,21 @@ impl MapSynth {
         &self.idle
     }
 
-    /// Sends bed bodies in the documented step of `device`'s cells (a Floor or Wellness Mat counts
-    /// in the old unit, so a lying body fills its byte), and the baseline noise below that step's
-    /// active floor.
+    /// Sends bed bodies in the documented step of `device`'s cells (mmHg drawn in 0.4 mmHg steps on
+    /// a bed mat, 1 mmHg on a floor mat or the Wellness Mat), and the baseline noise below that
+    /// step's active floor.
     pub fn for_device_type(mut self, device: DeviceType) -> Self {
         self.step_mmhg = units_to_mmhg(units_per_cell(device)) as f32;
         self.pitch_cm = device.cell_pitch_cm().unwrap_or(DEFAULT_PLATE_PITCH_CM);
         self
     }
 
-    /// Baseline noise in steps: below the active floor of the device's step (two steps of a
-    /// calibrated pressure step, 5 of the old count; `mat_core::analysis::units::active_floor`).
+    /// Baseline noise in steps: up to one step below the active floor of the device's step
+    /// (`mat_protocol::scale::active_floor_steps_for`: 0–1 step under a two-step floor), never more
+    /// than the canvas draws (3).
     fn baseline(&self) -> u8 {
-        if self.step_mmhg >= BED_CELL_MMHG as f32 { BED_BASELINE } else { COUNT_BASELINE }
+        let floor = active_floor_steps_for(mmhg_to_units(f64::from(self.step_mmhg)));
+        floor.saturating_sub(1).min(3) as u8
     }
 
     /// The patient standing by the plate walks across it for `lasts` from scenario time `began`
