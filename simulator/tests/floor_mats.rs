@@ -16,13 +16,14 @@ use simulator::{MapSynth, ScenarioPhase, preset};
 
 /// Figures of one lying frame, in mmHg over the active cells.
 struct Lying {
+    supine: bool,
     mean_mmhg: f64,
     peak_mmhg: f64,
     saturated: usize,
     presence: Presence,
 }
 
-/// The frames of the type's preset scenario while the person lies still, one every 30 s.
+/// The frames of the type's preset scenario while the person lies still, one every 2 s.
 fn lying_frames(device: DeviceType) -> Vec<Lying> {
     let spec = preset(device.name()).expect("a preset");
     let mut synth = MapSynth::new(spec.rows, spec.cols, spec.cell_format, spec.scenario.clone(), 7).for_device_type(device);
@@ -32,10 +33,9 @@ fn lying_frames(device: DeviceType) -> Vec<Lying> {
     let mut out = Vec::new();
     let mut t = Duration::ZERO;
     while t < cycle {
-        let still = matches!(
-            spec.scenario.phase(t),
-            ScenarioPhase::Bed(BedPhase::Supine | BedPhase::LeftLateral | BedPhase::RightLateral | BedPhase::Prone)
-        );
+        let phase = spec.scenario.phase(t);
+        let supine = matches!(phase, ScenarioPhase::Bed(BedPhase::Supine));
+        let still = supine || matches!(phase, ScenarioPhase::Bed(BedPhase::LeftLateral | BedPhase::RightLateral | BedPhase::Prone));
         if still {
             let cells = synth.render(t);
             let active: Vec<u16> = cells.iter().map(|&v| u16::from(v)).filter(|&v| v >= floor).collect();
@@ -43,13 +43,14 @@ fn lying_frames(device: DeviceType) -> Vec<Lying> {
             let peak = active.iter().copied().max().unwrap_or(0);
             let map = PressureMap::new(spec.rows, spec.cols, spec.cell_format, &cells).unwrap();
             out.push(Lying {
+                supine,
                 mean_mmhg,
                 peak_mmhg: cell_mmhg(device, peak),
                 saturated: cells.iter().filter(|&&v| v == u8::MAX).count(),
                 presence: detector.check(&map),
             });
         }
-        t += Duration::from_secs(30);
+        t += Duration::from_secs(2);
     }
     out
 }
@@ -59,18 +60,21 @@ fn a_body_lying_on_a_floor_or_wellness_mat_reads_a_lying_adults_pressures() {
     for device in [DeviceType::FloorMat, DeviceType::FloorMatRecognition, DeviceType::WellnessMat] {
         assert_eq!(cell_step(device), CellStep::Floor, "{device:?}");
         let frames = lying_frames(device);
-        assert!(frames.len() >= 20, "{device:?}: {} lying frames", frames.len());
+        assert!(frames.len() >= 30, "{device:?}: {} lying frames", frames.len());
         for (i, f) in frames.iter().enumerate() {
             // A lying adult: a mean of about 10–40 mmHg over the contact…
-            assert!((8.0..=45.0).contains(&f.mean_mmhg), "{device:?} frame {i}: mean {:.1} mmHg", f.mean_mmhg);
-            // …bony peaks (sacrum, heels, a trochanter) well past the 32 mmHg of capillary
-            // closure and far past the old count's 7.5 mmHg ceiling…
-            assert!(f.peak_mmhg >= 50.0, "{device:?} frame {i}: peak {:.1} mmHg", f.peak_mmhg);
+            assert!((10.0..=40.0).contains(&f.mean_mmhg), "{device:?} frame {i}: mean {:.1} mmHg", f.mean_mmhg);
+            // …peaks past the 32 mmHg of capillary closure in every posture (the old count's
+            // ceiling was 7.5 mmHg)…
+            assert!(f.peak_mmhg >= 40.0, "{device:?} frame {i}: peak {:.1} mmHg", f.peak_mmhg);
             // …inside the byte: nothing saturates.
             assert_eq!(f.saturated, 0, "{device:?} frame {i}: {} saturated cells", f.saturated);
             assert_eq!(f.presence, Presence::Present, "{device:?} frame {i}");
         }
-        let top = frames.iter().map(|f| f.peak_mmhg).fold(0.0, f64::max);
-        assert!(top >= 60.0, "{device:?}: highest peak {top:.1} mmHg");
+        // …on the back under the sacrum and heels at 60 mmHg and more (a 1 cm² or 2 cm² cell
+        // averages a bony peak over its area), on a side under the trochanter at 100 and more.
+        let peak_of = |supine: bool| frames.iter().filter(|f| f.supine == supine).map(|f| f.peak_mmhg).fold(0.0, f64::max);
+        assert!(peak_of(true) >= 60.0, "{device:?}: supine peak {:.1} mmHg", peak_of(true));
+        assert!(peak_of(false) >= 100.0, "{device:?}: side-lying peak {:.1} mmHg", peak_of(false));
     }
 }

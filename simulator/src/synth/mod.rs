@@ -21,11 +21,11 @@ use std::time::Duration;
 
 use mat_protocol::CellFormat;
 use mat_protocol::device_type::DeviceType;
-use mat_protocol::scale::{BED_CELL_MMHG, active_floor_steps_for, mmhg_to_units, units_per_cell, units_to_mmhg};
+use mat_protocol::scale::{BED_CELL_MMHG, CellStep, active_floor_steps_for, cell_step, mmhg_to_units, units_per_cell, units_to_mmhg};
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 
-pub use bed::{BedPhase, BedScript, LyingPose, lying_body};
+pub use bed::{BedPhase, BedScript, FIRM_SURFACE, LyingPose, lying_body};
 pub use canvas::{Blob, Canvas, decode_cells};
 pub use feet::{DEFAULT_PLATE_PITCH_CM, FOOT_CENTRES, FOOT_LENGTH_CM, FeetPhase, FeetScript, FootLoads, FootPlacement, draw_foot};
 pub use force::{FORCE_MAX, PresencePhase, PresenceScript, room_set_scripts};
@@ -218,6 +218,9 @@ pub struct MapSynth {
     jitter: Vec<f32>,
     /// mmHg in one step of the device's cells, for the bed bodies (drawn in mmHg).
     step_mmhg: f32,
+    /// How much harder the bed bodies press than on a mattress (`bed::FIRM_SURFACE` on a floor or
+    /// wellness mat, 1 elsewhere).
+    firmness: f32,
     /// Each cell's idle level in steps, added to every pressure map (other makes of mat idle a
     /// few steps above zero); empty: none.
     idle: Vec<f32>,
@@ -240,6 +243,7 @@ impl MapSynth {
             canvas,
             jitter: Vec::new(),
             step_mmhg: BED_CELL_MMHG as f32,
+            firmness: 1.0,
             idle: Vec::new(),
             pitch_cm: DEFAULT_PLATE_PITCH_CM,
             walk: None,
@@ -267,10 +271,12 @@ impl MapSynth {
     }
 
     /// Sends bed bodies in the documented step of `device`'s cells (mmHg drawn in 0.4 mmHg steps on
-    /// a bed mat, 1 mmHg on a floor mat or the Wellness Mat), and the baseline noise below that
-    /// step's active floor.
+    /// a bed mat, 1 mmHg on a floor mat or the Wellness Mat, where the body lies on a firm
+    /// surface: `bed::FIRM_SURFACE`), and the baseline noise below that step's active floor.
     pub fn for_device_type(mut self, device: DeviceType) -> Self {
         self.step_mmhg = units_to_mmhg(units_per_cell(device)) as f32;
+        // Floor and wellness mats lie on a firm surface, not on a mattress.
+        self.firmness = if cell_step(device) == CellStep::Floor { bed::FIRM_SURFACE } else { 1.0 };
         self.pitch_cm = device.cell_pitch_cm().unwrap_or(DEFAULT_PLATE_PITCH_CM);
         self
     }
@@ -342,7 +348,7 @@ impl MapSynth {
             Scenario::BedOccupant(script) => {
                 if let Some(step) = script.script().at(t) {
                     let breathing = (TAU * t.as_secs_f32() / BREATH_PERIOD_S).sin();
-                    bed::draw(&mut self.canvas, &step, breathing, self.step_mmhg);
+                    bed::draw(&mut self.canvas, &step, breathing, self.step_mmhg, self.firmness);
                 }
                 self.canvas.add_mat_noise(&mut self.rng, MAT_NOISE_GAIN, baseline);
             }
