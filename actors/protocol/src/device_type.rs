@@ -289,8 +289,8 @@ pub struct DeviceTypeInfo {
     /// Hub pressure units in one step of its cells (`scale`), where its cells are pressures; the
     /// client converts with it and `GET /api/pressureScale`.
     pub pressure_units_per_cell: Option<f64>,
-    /// The smallest active cell in steps of its cells (`scale::active_floor_steps`: at least
-    /// `scale::ACTIVE_MIN_MMHG` and two steps), where its cells are pressures: the contact area,
+    /// The smallest active cell in steps of its cells (`scale::active_floor_steps`: at least its
+    /// surface's least pressure and two steps), where its cells are pressures: the contact area,
     /// presence and every analysis count the cells at or above it, and so does the client.
     pub active_floor_steps: Option<u16>,
     /// Physical distance between cell centres in cm, where its cells are pressures (centres of

@@ -24,7 +24,8 @@
 //! written in it).
 //!
 //! An *active* cell (spec §9's contact area, spec §5's presence, every analysis and the client's
-//! live contact surface) reads at least [`ACTIVE_MIN_MMHG`] and at least [`ACTIVE_MIN_STEPS`]
+//! live contact surface) reads at least its surface's least pressure ([`ACTIVE_MIN_MMHG`] where
+//! people lie or sit, [`PLATE_ACTIVE_MIN_KPA`] on a plate) and at least [`ACTIVE_MIN_STEPS`]
 //! steps of its device: [`active_floor_steps`], served per type in `GET /api/deviceTypes`.
 //!
 //! This module is the one owner of pressure units: the hub serves [`PressureScale`] at
@@ -56,26 +57,41 @@ pub const FLOOR_CELL_MMHG: f64 = 1.0;
 /// Spec §1, §6, §9: the fitness group's pressure scale, in kPa per step of a device's cells.
 pub const FITNESS_KPA_PER_STEP: f64 = 0.06;
 
-/// The least pressure of an active cell, mmHg: spec §9's contact floor, "a pressure of at least
-/// 5", in the unit it was written in (5 hub units, 5 × 1000/255 Pa ≈ 19.6 Pa ≈ 0.147 mmHg, two
-/// grams on a square centimetre: any touch of a body).
+/// The least pressure of an active cell of a surface people lie or sit on, mmHg: spec §9's contact
+/// floor, "a pressure of at least 5", in the unit it was written in (5 hub units,
+/// 5 × 1000/255 Pa ≈ 19.6 Pa ≈ 0.147 mmHg, two grams on a square centimetre: any touch of a body).
 pub const ACTIVE_MIN_MMHG: f64 = 5.0 * PASCAL_PER_UNIT / PASCAL_PER_MMHG;
+/// The least pressure of an active cell of a plate people stand and walk on, kPa: a foot bears at
+/// least this wherever it bears weight (a standing midfoot 15–40 kPa); below it are a sole's
+/// edge half over a cell and the spread of a loaded cell into its neighbours, which plantar
+/// platforms leave out of the contact (their lowest readings are 5–10 kPa).
+pub const PLATE_ACTIVE_MIN_KPA: f64 = 5.0;
 /// The fewest steps of its device an active cell reads: one step is the converter's
 /// quantisation noise (a cell at rest flickers between 0 and 1), two are a load.
 pub const ACTIVE_MIN_STEPS: u16 = 2;
 
-/// The smallest active cell, in steps of a device whose step is `units_per_cell` hub units: at
-/// least [`ACTIVE_MIN_MMHG`] and at least [`ACTIVE_MIN_STEPS`] steps.
-pub fn active_floor_steps_for(units_per_cell: f64) -> u16 {
-    let least_units = mmhg_to_units(ACTIVE_MIN_MMHG);
-    // The tolerance keeps 5 units / 1 unit per step at 5 steps despite rounding.
-    (((least_units / units_per_cell) - 1e-9).ceil().max(0.0) as u16).max(ACTIVE_MIN_STEPS)
+/// The smallest active cell, in steps of `step_pascals` each, for a least pressure of
+/// `min_pascals`: at least that pressure and at least [`ACTIVE_MIN_STEPS`] steps.
+pub fn active_floor_steps_of(step_pascals: f64, min_pascals: f64) -> u16 {
+    // The tolerance keeps an exact multiple (5 units at 1 unit a step) at that many steps.
+    (((min_pascals / step_pascals) - 1e-9).ceil().max(0.0) as u16).max(ACTIVE_MIN_STEPS)
 }
 
-/// The smallest active cell of `device`, in its steps (2 on every pressure map today: each
-/// type's step is above half of [`ACTIVE_MIN_MMHG`]); `None` where its cells are not pressures.
+/// The smallest active cell of a lying or sitting surface whose step is `units_per_cell` hub
+/// units: at least [`ACTIVE_MIN_MMHG`] and [`ACTIVE_MIN_STEPS`] steps.
+pub fn active_floor_steps_for(units_per_cell: f64) -> u16 {
+    active_floor_steps_of(units_per_cell * PASCAL_PER_UNIT, ACTIVE_MIN_MMHG * PASCAL_PER_MMHG)
+}
+
+/// The smallest active cell of `device`, in its steps, where its cells are pressures: at least
+/// its surface's least pressure ([`CellStep::active_min_pascals`]) and two steps. 2 on every
+/// lying or sitting surface (each step is above half of [`ACTIVE_MIN_MMHG`]), 5 on a plate
+/// (5 kPa). The one definition of an active cell: presence, contact area, every analysis and the
+/// client (served as `activeFloorSteps`) read it.
 pub fn active_floor_steps(device: DeviceType) -> Option<u16> {
-    pressure_units_per_cell(device).map(active_floor_steps_for)
+    pressure_units_per_cell(device)?;
+    let step = cell_step(device);
+    Some(active_floor_steps_of(step.pascals(), step.active_min_pascals()))
 }
 
 /// A unit a user may choose to read pressures in (spec §9: millimetres of mercury, or kPa).
@@ -211,6 +227,15 @@ impl CellStep {
             CellStep::Reading => PASCAL_PER_UNIT,
         }
     }
+
+    /// The least pressure of an active cell, Pa: [`PLATE_ACTIVE_MIN_KPA`] on a plate,
+    /// [`ACTIVE_MIN_MMHG`] on every surface people lie or sit on.
+    pub fn active_min_pascals(self) -> f64 {
+        match self {
+            CellStep::Plate => PLATE_ACTIVE_MIN_KPA * 1000.0,
+            _ => ACTIVE_MIN_MMHG * PASCAL_PER_MMHG,
+        }
+    }
 }
 
 /// The documented step of `device`'s cells (meaningful where its cells are pressures, see
@@ -327,14 +352,18 @@ mod tests {
         assert_eq!(active_floor_steps_for(13.6), 2);
         for t in DeviceType::ALL {
             let Some(floor) = active_floor_steps(t) else { continue };
-            let mmhg = units_to_mmhg(f64::from(floor) * units_per_cell(t));
-            let below = units_to_mmhg(f64::from(floor - 1) * units_per_cell(t));
-            assert!(mmhg >= ACTIVE_MIN_MMHG - 1e-9 && floor >= ACTIVE_MIN_STEPS, "{t:?}: {floor} steps, {mmhg} mmHg");
+            let least = cell_step(t).active_min_pascals();
+            let pascals = |steps: u16| f64::from(steps) * units_per_cell(t) * PASCAL_PER_UNIT;
+            assert!(pascals(floor) >= least - 1e-9 && floor >= ACTIVE_MIN_STEPS, "{t:?}: {floor} steps");
             // The floor is the least such count of steps.
-            assert!(below < ACTIVE_MIN_MMHG || floor - 1 < ACTIVE_MIN_STEPS, "{t:?}");
+            assert!(pascals(floor - 1) < least - 1e-9 || floor - 1 < ACTIVE_MIN_STEPS, "{t:?}");
         }
         assert_eq!(active_floor_steps(DeviceType::MattressMatIoT), Some(2));
-        assert_eq!(active_floor_steps(DeviceType::PodologyIoT), Some(2));
+        assert_eq!(active_floor_steps(DeviceType::SeatingMatIoT), Some(2));
+        assert_eq!(active_floor_steps(DeviceType::FitnessMat), Some(2));
+        // A plate: 5 kPa, five of its 1 kPa steps.
+        assert_eq!(active_floor_steps(DeviceType::PodologyIoT), Some(5));
+        assert_eq!(active_floor_steps(DeviceType::RehabMat), Some(5));
         assert_eq!(active_floor_steps(DeviceType::FloorMat), Some(2));
         assert_eq!(active_floor_steps(DeviceType::ForceMat), None);
     }

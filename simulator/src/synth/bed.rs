@@ -412,11 +412,11 @@ mod tests {
     fn body_lies_along_the_long_side() {
         let step = |phase| Step { phase, index: 0, elapsed: Duration::ZERO, length: Duration::ZERO, fraction: 0.5 };
         let mut tall = Canvas::new(48, 24);
-        draw(&mut tall, &step(BedPhase::Supine), 0.0, 0.4);
+        draw(&mut tall, &step(BedPhase::Supine), 0.0, 0.4, 1.0);
         let rows_used = (0..48).filter(|r| (0..24).any(|c| tall.values()[r * 24 + c] >= 5.0)).count();
         assert!(rows_used > 40, "{rows_used}");
         let mut empty = Canvas::new(48, 24);
-        draw(&mut empty, &step(BedPhase::Empty), 0.0, 0.4);
+        draw(&mut empty, &step(BedPhase::Empty), 0.0, 0.4, 1.0);
         assert!(empty.values().iter().all(|&v| v == 0.0));
     }
 
@@ -426,7 +426,7 @@ mod tests {
     fn figures(phase: BedPhase) -> [f32; 6] {
         let step = Step { phase, index: 0, elapsed: Duration::ZERO, length: Duration::ZERO, fraction: 0.5 };
         let mut canvas = Canvas::new(48, 24);
-        draw(&mut canvas, &step, 0.0, 0.4);
+        draw(&mut canvas, &step, 0.0, 0.4, 1.0);
         let map: Vec<f32> = canvas.values().iter().map(|v| v.round() * 0.4).collect();
         let mut active: Vec<f32> = map.iter().copied().filter(|&v| v >= 0.8).collect();
         active.sort_by(f32::total_cmp);

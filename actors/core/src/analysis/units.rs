@@ -2,15 +2,16 @@
 //! device type, contact area, BMI and the rounding rules the results are shown with.
 
 use mat_protocol::device_type::DeviceType;
-use mat_protocol::scale::{active_floor_steps_for, units_per_cell, units_to_kpa, units_to_mmhg};
+use mat_protocol::scale::{active_floor_steps, active_floor_steps_for, units_per_cell, units_to_kpa, units_to_mmhg};
 use serde::{Deserialize, Serialize};
 
 /// The smallest active cell of `device`, in its steps: `mat_protocol::scale::active_floor_steps`
-/// (at least `ACTIVE_MIN_MMHG` and two steps; 2 on every pressure map). Contact area, presence
-/// and every analysis count the cells at or above it; the client reads the same figure from
-/// `GET /api/deviceTypes`.
+/// (its surface's least pressure and two steps: 2 where people lie or sit, 5 on a plate).
+/// Contact area, presence and every analysis count the cells at or above it; the client reads
+/// the same figure from `GET /api/deviceTypes`. A type whose cells are not pressures reads as
+/// hub units.
 pub fn active_floor(device: DeviceType) -> u16 {
-    active_floor_steps_for(units_per_cell(device))
+    active_floor_steps(device).unwrap_or_else(|| active_floor_steps_for(units_per_cell(device)))
 }
 
 /// A cell of `device` in kPa (its documented scale; no patient weight needed).
@@ -243,7 +244,7 @@ mod tests {
         assert!((cell_mmhg(DeviceType::FloorMat, 90) - 90.0).abs() < 1e-9);
         assert_eq!(active_floor(DeviceType::MattressMatIoT), 2);
         assert_eq!(active_floor(DeviceType::SeatingMatIoT), 2);
-        assert_eq!(active_floor(DeviceType::PodologyIoT), 2);
+        assert_eq!(active_floor(DeviceType::PodologyIoT), 5);
         assert_eq!(active_floor(DeviceType::FloorMat), 2);
         for t in DeviceType::ALL {
             if let Some(served) = t.info().active_floor_steps {

@@ -81,13 +81,14 @@ fn device_scales_follow_the_protocol() {
         assert!((floor.units_per_cell() - 33.997).abs() < 1e-3, "{t:?}");
         assert_eq!(floor.active_floor(), 2, "{t:?}");
     }
-    // A seat's 1 mmHg step (34.0 units) and a plate's 1 kPa (255 units): the two-step floor decides.
+    // A seat's 1 mmHg step (34.0 units): the two-step floor decides; a plate's 1 kPa (255 units):
+    // a foot's 5 kPa.
     let seat = PresenceScale::for_device(DeviceType::SeatingMatIoT);
     assert!((seat.units_per_cell() - 33.997).abs() < 1e-3);
     assert_eq!(seat.active_floor(), 2);
     let plate = PresenceScale::for_device(DeviceType::PodologyIoT);
     assert!((plate.units_per_cell() - 255.0).abs() < 1e-9);
-    assert_eq!(plate.active_floor(), 2);
+    assert_eq!(plate.active_floor(), 5);
     for t in [DeviceType::MattressMatIoT, DeviceType::SleepMat, DeviceType::MattressMat] {
         let bed = PresenceScale::for_device(t);
         assert!((bed.units_per_cell() - 13.599).abs() < 1e-3, "{t:?}");
