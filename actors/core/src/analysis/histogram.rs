@@ -2,7 +2,6 @@
 
 use serde::{Deserialize, Serialize};
 
-
 /// Spec §2/§9: the histogram has 8 bins.
 pub const HISTOGRAM_BINS: usize = 8;
 
