@@ -143,7 +143,7 @@ pub enum Text {
 }
 
 /// Rows in [`Text`] order, columns in [`Language::ALL`] order.
-const TEXTS: [[&str; 8]; 88] = [
+const TEXTS: [[&str; 8]; 90] = [
     [
         "Informe de análisis",
         "Αναφορά ανάλυσης",
