@@ -66,6 +66,8 @@ async fn the_device_type_table_is_served_to_signed_in_users() {
     assert_eq!(floor("Floor Mat"), 2);
     assert_eq!(floor("Podology IoT"), 5);
     assert_eq!(floor("Force Mat"), Value::Null);
+    // The horse's page shows its sub-devices' maps and counts them with their floor.
+    assert_eq!(floor("Sensing Horse"), floor("Sensing Horse Subdevice"));
     let bed_step = by_name("Mattress Mat IoT")["pressureUnitsPerCell"].as_f64().unwrap();
     assert!((bed_step - 0.4 * 133.322_387_415 * 255.0 / 1000.0).abs() < 1e-9, "a bed mat's step is 0.4 mmHg: {bed_step}");
     assert_eq!(force["pressureUnitsPerCell"], Value::Null, "force channels are not pressures");

@@ -205,7 +205,7 @@ fn rows_continue_on_further_pages_and_an_empty_range_says_so() {
     let path = write("compliance-many", &compliance_pdf(&input(Language::En, many)).unwrap());
     let text = squeezed(&pdftotext(&path));
     assert!(text.contains("Page 2 / 2"), "{text}");
-    assert!(text.contains("Ward 00 · 1") && text.contains("Ward 39 · 1"), "every row printed");
+    assert!(text.contains("Ward 00 · floor 1") && text.contains("Ward 39 · floor 1"), "every row printed");
     let empty = write("compliance-empty", &compliance_pdf(&input(Language::Es, Vec::new())).unwrap());
     assert!(squeezed(&pdftotext(&empty)).contains("Ninguna cama en este periodo"));
     assert_eq!(compliance_file_name(&input(Language::En, Vec::new())), "turn-compliance_2026-11-01_2026-11-07.pdf");

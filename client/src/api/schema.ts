@@ -1672,8 +1672,9 @@ export interface components {
             /**
              * Format: uint16
              * @description The smallest active cell in steps of its cells (`scale::active_floor_steps`: at least its
-             *     surface's least pressure and two steps), where its cells are pressures: the contact area,
-             *     presence and every analysis count the cells at or above it, and so does the client.
+             *     surface's least pressure and two steps), where its cells are pressures (for the Sensing
+             *     Horse, its sub-devices'): the contact area, presence and every analysis count the cells
+             *     at or above it, and so does the client.
              */
             activeFloorSteps: number | null;
             /**

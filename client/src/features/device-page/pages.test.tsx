@@ -147,9 +147,7 @@ describe('horse page', () => {
 
 describe('horse page: contact surface and plot panel', () => {
   it('shows each side\'s contact surface in cm² (2.5 cm points) and plots both sides on one time axis', async () => {
-    // The sides are the saddle's sub-devices: their type's served floor says which cells count.
-    const side = (id: string) => ({ _id: oid(id), name: id, deviceType: 'Sensing Horse Subdevice' });
-    signIn({ '/api/userDevices': () => ({ body: [side('hl'), side('hr')] }) });
+    signIn();
     const horse = { _id: oid('h0'), name: 'Saddle', deviceType: 'Sensing Horse', system: { devices: ['hl', 'hr'] } };
     const { liveMaps } = await renderApp('/SensingHorse', { state: { device: horse } });
     act(() => {

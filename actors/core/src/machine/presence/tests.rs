@@ -247,8 +247,7 @@ fn presence_the_analyses_and_the_served_table_agree_on_what_is_active() {
     use crate::analysis::frame::{Capture, PressureFrame};
     use crate::analysis::units::{active_floor, contact_cells};
     for t in DeviceType::ALL {
-        let Some(served) = t.info().active_floor_steps else { continue };
-        let (rows, cols, _) = t.frame_shape().unwrap();
+        let (Some(served), Some((rows, cols, _))) = (t.info().active_floor_steps, t.frame_shape()) else { continue };
         let presence = PresenceScale::for_device(t);
         assert_eq!(presence.active_floor(), served, "{t:?}: presence and the served table");
         assert_eq!(active_floor(t), served, "{t:?}: the analyses and the served table");

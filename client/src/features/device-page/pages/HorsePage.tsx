@@ -13,7 +13,7 @@ import { deviceConfFamily, deviceInfoFamily, deviceViewFamily } from '../../../l
 import { formatNumber } from '../../../lib/format';
 import { stepsToDisplay, usePressureDisplay } from '../../../lib/pressureUnits';
 import { DevicePageFrame, type DevicePageProps } from '../DevicePageFrame';
-import { hidesMapBelowScroll, useDeviceType } from '../../../lib/deviceTypes';
+import { hidesMapBelowScroll } from '../../../lib/deviceTypes';
 import { ViewOptionsToolbar } from '../../view-options';
 import { activeFloorOf, contactSurfaceCm2, meanActivePressure } from '../frameMath';
 import { HeatMap } from '../HeatMap';
@@ -53,8 +53,9 @@ export function HorsePage({ device, info, createRenderer }: DevicePageProps) {
   // Pressures in the unit of the sides' own type (their frames are drawn), as the hub's table says.
   const sideDevice = useAtomValue(deviceInfoFamily(left ?? right ?? ''));
   const display = usePressureDisplay(sideDevice?.deviceType);
-  // The sides' cells are active from their own type's floor (the parent sends no map).
-  const floor = activeFloorOf(useDeviceType(sideDevice?.deviceType));
+  // The sides' cells are active from their floor, which the horse's row carries (as it carries
+  // their distance between points).
+  const floor = activeFloorOf(info);
   const surfaces = useSidesHistory([left, right], (f) => contactSurfaceCm2(f, cellCm, floor));
   const pressures = useSidesHistory([left, right], (f) => {
     const steps = meanActivePressure(f, floor);
