@@ -41,7 +41,7 @@ fn lying_frames(device: DeviceType) -> Vec<Lying> {
             let active: Vec<u16> = cells.iter().map(|&v| u16::from(v)).filter(|&v| v >= floor).collect();
             let mean_mmhg = active.iter().map(|&v| cell_mmhg(device, v)).sum::<f64>() / active.len().max(1) as f64;
             let peak = active.iter().copied().max().unwrap_or(0);
-            let map = PressureMap::new(spec.rows, spec.cols, spec.cell_format, &cells).unwrap();
+            let map = PressureMap::new(spec.rows, spec.cols, spec.cell_format, &cells).expect("a map of the preset shape");
             out.push(Lying {
                 supine,
                 mean_mmhg,
