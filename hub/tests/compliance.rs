@@ -103,6 +103,8 @@ async fn figures_are_the_callers_companys_per_unit_and_shift_and_follow_its_sett
     assert_eq!(body["shifts"].as_array().unwrap().len(), 3);
     assert_eq!(body["rows"].as_array().unwrap().len(), 6, "two units × three shifts: {body}");
     let north_early = row(&body, "North · 2", 0);
+    // The hub sends the unit's building and floor apart: the page and the PDF label it from them.
+    assert_eq!((north_early["building"].as_str(), north_early["floor"].as_str()), (Some("North"), Some("2")));
     assert_eq!(north_early["shiftLabel"], "07:00–15:00");
     assert_eq!(
         (north_early["beds"].as_u64(), north_early["turns"].as_u64(), north_early["turnsOnTime"].as_u64()),

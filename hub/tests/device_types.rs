@@ -51,12 +51,23 @@ async fn the_device_type_table_is_served_to_signed_in_users() {
     assert_eq!(types.iter().filter(|t| t["pdfReports"] == true).count(), 8, "spec §6");
     assert_eq!(by_name("Fitness Mat")["captures"], serde_json::json!(["Static", "Series24h"]), "spec §6: its 24 h button");
     // Steps in hub units (1000/255 Pa): the Fitness Mat the spec's 0.06 kPa, a seat 1 mmHg, a plate
-    // 1 kPa, a floor mat the old count (docs/device-protocol.md §7).
+    // 1 kPa, a floor mat or the Wellness Mat 1 mmHg (docs/device-protocol.md §7).
     let step = |name: &str| by_name(name)["pressureUnitsPerCell"].as_f64().unwrap();
     assert!((step("Fitness Mat") - 0.06 * 255.0).abs() < 1e-9, "{}", step("Fitness Mat"));
     assert!((step("Seating Mat IoT") - 133.322_387_415 * 255.0 / 1000.0).abs() < 1e-9, "a seat's step is 1 mmHg");
     assert!((step("Podology IoT") - 255.0).abs() < 1e-9, "a plate's step is 1 kPa");
-    assert_eq!(step("Floor Mat"), 1.0);
+    assert!((step("Floor Mat") - step("Seating Mat IoT")).abs() < 1e-12, "a floor mat's step is 1 mmHg");
+    assert!((step("Wellness Mat") - step("Seating Mat IoT")).abs() < 1e-12, "the Wellness Mat's step is 1 mmHg");
+    // The one active floor, in each type's steps: two steps where people lie or sit, 5 kPa on a
+    // plate; none where cells are not pressures.
+    let floor = |name: &str| by_name(name)["activeFloorSteps"].clone();
+    assert_eq!(floor("Mattress Mat IoT"), 2);
+    assert_eq!(floor("Seating Mat IoT"), 2);
+    assert_eq!(floor("Floor Mat"), 2);
+    assert_eq!(floor("Podology IoT"), 5);
+    assert_eq!(floor("Force Mat"), Value::Null);
+    // The horse's page shows its sub-devices' maps and counts them with their floor.
+    assert_eq!(floor("Sensing Horse"), floor("Sensing Horse Subdevice"));
     let bed_step = by_name("Mattress Mat IoT")["pressureUnitsPerCell"].as_f64().unwrap();
     assert!((bed_step - 0.4 * 133.322_387_415 * 255.0 / 1000.0).abs() < 1e-9, "a bed mat's step is 0.4 mmHg: {bed_step}");
     assert_eq!(force["pressureUnitsPerCell"], Value::Null, "force channels are not pressures");

@@ -410,7 +410,7 @@ fn histogram_page(doc: &mut Document, canvas: &mut PageCanvas, ctx: &Context<'_>
         Some(AnalysisResult::Static(r)) => r.histogram.clone(),
         Some(AnalysisResult::SeatingStatic(r)) => r.histogram.clone(),
         Some(AnalysisResult::BedStatic(r)) => r.histogram.clone(),
-        _ => histogram(&ctx.input.map.cells),
+        _ => histogram(&ctx.input.map.cells, ctx.floor()),
     };
     let (chart_w, chart_h) = (doc.width() - 2.0 * MARGIN, 300.0);
     let base = y - 30.0 - chart_h;

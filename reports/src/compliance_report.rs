@@ -12,7 +12,7 @@ use crate::ReportError;
 use crate::document::{Document, PageCanvas, Rgb};
 use crate::figures::format_number;
 use crate::file_name::ascii_slug;
-use crate::i18n::{Language, Text, text};
+use crate::i18n::{Language, Text, text, unit_label};
 use crate::input::ReportBranding;
 use crate::logo::decode_logo;
 use crate::map_drawing::{BLACK, GREY};
@@ -122,7 +122,8 @@ fn header(doc: &mut Document, canvas: &mut PageCanvas, input: &ComplianceReportI
     doc.text(canvas, MARGIN, y, BODY_SIZE, BLACK, &period);
     let zone = format!("{}: {}", t(input, Text::TimeZone), input.time_zone);
     doc.text(canvas, MARGIN + 250.0, y, BODY_SIZE, BLACK, &zone);
-    let shifts = format!("{}: {}", t(input, Text::Shift), input.shifts.join(" · "));
+    let heading = if input.shifts.len() > 1 { Text::Shifts } else { Text::Shift };
+    let shifts = format!("{}: {}", t(input, heading), input.shifts.join(" · "));
     doc.text(canvas, MARGIN + 480.0, y, BODY_SIZE, BLACK, &shifts);
 }
 
@@ -133,7 +134,7 @@ fn cells(input: &ComplianceReportInput, row: &ComplianceRow) -> [String; 10] {
     let minutes = |seconds: Option<f64>| {
         seconds.map_or_else(dash, |s| format!("{} {}", format_number(lang, s / 60.0, 1), t(input, Text::MinutesUnit)))
     };
-    let unit = if row.unit.is_empty() { t(input, Text::NoUnit).to_owned() } else { row.unit.clone() };
+    let unit = if row.unit.is_empty() { t(input, Text::NoUnit).to_owned() } else { unit_label(lang, &row.building, &row.floor) };
     [
         unit,
         row.shift_label.clone(),

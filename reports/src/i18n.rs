@@ -123,7 +123,12 @@ pub enum Text {
     TimeZone,
     Unit,
     NoUnit,
+    /// A unit's label: `{{building}}` and `{{floor}}` filled in ([`unit_label`]); the client's
+    /// `ward.unitLabel`, word for word (a test compares them).
+    UnitLabel,
     Shift,
+    /// The heading of a list of several shifts.
+    Shifts,
     Beds,
     Turns,
     OnTime,
@@ -138,7 +143,7 @@ pub enum Text {
 }
 
 /// Rows in [`Text`] order, columns in [`Language::ALL`] order.
-const TEXTS: [[&str; 8]; 88] = [
+const TEXTS: [[&str; 8]; 90] = [
     [
         "Informe de análisis",
         "Αναφορά ανάλυσης",
@@ -566,7 +571,18 @@ const TEXTS: [[&str; 8]; 88] = [
     ["Zona horaria", "Ζώνη ώρας", "Time zone", "Fuseau horaire", "Fuso orario", "Tijdzone", "Часовой пояс", "タイムゾーン"],
     ["Unidad", "Μονάδα", "Unit", "Unité", "Reparto", "Afdeling", "Отделение", "病棟"],
     ["Sin unidad", "Χωρίς μονάδα", "No unit", "Sans unité", "Senza reparto", "Zonder afdeling", "Без отделения", "病棟なし"],
+    [
+        "{{building}} · planta {{floor}}",
+        "{{building}} · όροφος {{floor}}",
+        "{{building}} · floor {{floor}}",
+        "{{building}} · étage {{floor}}",
+        "{{building}} · piano {{floor}}",
+        "{{building}} · verdieping {{floor}}",
+        "{{building}} · этаж {{floor}}",
+        "{{building}} · {{floor}}階",
+    ],
     ["Turno", "Βάρδια", "Shift", "Poste", "Turno", "Dienst", "Смена", "勤務帯"],
+    ["Turnos", "Βάρδιες", "Shifts", "Postes", "Turni", "Diensten", "Смены", "勤務帯"],
     ["Camas", "Κλίνες", "Beds", "Lits", "Letti", "Bedden", "Койки", "病床数"],
     [
         "Cambios posturales",
@@ -648,6 +664,13 @@ pub fn text(language: Language, text: Text) -> &'static str {
     TEXTS[text as usize][language.index()]
 }
 
+/// A ward unit's label in `language` ("Main · floor 1"), as the web page writes it: a missing
+/// building or floor is "—" (`client/src/features/compliance/CompliancePage.tsx`).
+pub fn unit_label(language: Language, building: &str, floor: &str) -> String {
+    let or_dash = |s: &str| if s.trim().is_empty() { "—".to_owned() } else { s.to_owned() };
+    text(language, Text::UnitLabel).replace("{{building}}", &or_dash(building)).replace("{{floor}}", &or_dash(floor))
+}
+
 /// Every phrase of every language (the font subset and its test read this).
 pub fn all_texts() -> impl Iterator<Item = &'static str> {
     TEXTS.iter().flat_map(|row| row.iter().copied())
@@ -656,6 +679,20 @@ pub fn all_texts() -> impl Iterator<Item = &'static str> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The PDF labels a unit as the web page does: the same template in each language as the
+    /// client's `ward.unitLabel`.
+    #[test]
+    fn the_unit_label_is_the_pages_word_for_word() {
+        for (code, lang) in ["es", "el", "en", "fr", "it", "nl", "ru", "ja"].into_iter().zip(Language::ALL) {
+            let path = format!("{}/../client/public/local/{code}/translation.json", env!("CARGO_MANIFEST_DIR"));
+            let json: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+            assert_eq!(json["ward"]["unitLabel"].as_str(), Some(text(lang, Text::UnitLabel)), "{code}");
+        }
+        assert_eq!(unit_label(Language::En, "Main", "1"), "Main · floor 1");
+        assert_eq!(unit_label(Language::Ja, "Main", "1"), "Main · 1階");
+        assert_eq!(unit_label(Language::Es, "", "2"), "— · planta 2");
+    }
 
     #[test]
     fn every_language_has_every_phrase_and_they_differ_where_expected() {

@@ -7,13 +7,16 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use mat_core::compliance::ComplianceRow;
-use reports::i18n::{Text, text};
+use mat_core::compliance::{ComplianceRow, unit_parts};
+use reports::i18n::{Text, text, unit_label};
 use reports::{ComplianceReportInput, Language, ReportBranding, compliance_file_name, compliance_pdf};
 
 fn row(unit: &str, shift: u32, label: &str) -> ComplianceRow {
+    let (building, floor) = unit_parts(unit);
     ComplianceRow {
         unit: unit.to_owned(),
+        building: building.to_owned(),
+        floor: floor.to_owned(),
         shift,
         shift_label: label.to_owned(),
         beds: 4,
@@ -139,11 +142,13 @@ fn the_report_prints_branding_period_and_every_figure_with_its_unit() {
         "Turn compliance",
         "Period: 2026-11-01 – 2026-11-07",
         "Time zone: Europe/Madrid",
-        "Shift: 07:00–15:00 · 15:00–23:00 · 23:00–07:00",
-        // Unit, shift, beds, turns, on time, mean and p90 to attend, alarms, per bed-day, over.
-        "North · 2 07:00–15:00 4 5 40 % (2/5) 4.3 min 10.0 min 4 3.00 10 min",
+        // Several shifts: the plural heading.
+        "Shifts: 07:00–15:00 · 15:00–23:00 · 23:00–07:00",
+        // Unit (labelled as the web page labels it, not the hub's key "North · 2"), shift, beds,
+        // turns, on time, mean and p90 to attend, alarms, per bed-day, over.
+        "North · floor 2 07:00–15:00 4 5 40 % (2/5) 4.3 min 10.0 min 4 3.00 10 min",
         // A shift without turns or alarms: no share, no time to attend, no minutes over.
-        "North · 2 15:00–23:00 4 0 — — — 0 0.00 —",
+        "North · floor 2 15:00–23:00 4 0 — — — 0 0.00 —",
         "No unit",
         "Page 1 / 1",
         "is on time when it came before the repositioning interval elapsed",
@@ -164,6 +169,14 @@ fn the_report_prints_branding_period_and_every_figure_with_its_unit() {
 }
 
 #[test]
+fn one_shift_is_headed_in_the_singular() {
+    let one = ComplianceReportInput { shifts: vec!["00:00–00:00".into()], ..input(Language::En, vec![early()]) };
+    let text = squeezed(&pdftotext(&write("compliance-one-shift", &compliance_pdf(&one).unwrap())));
+    assert!(text.contains("Shift: 00:00–00:00"), "{text}");
+    assert!(!text.contains("Shifts:"), "{text}");
+}
+
+#[test]
 fn every_language_prints_its_own_words() {
     for language in Language::ALL {
         let path = write(&format!("compliance-{language:?}"), &compliance_pdf(&input(language, vec![early()])).unwrap());
@@ -174,6 +187,11 @@ fn every_language_prints_its_own_words() {
         }
         let minutes = format!("10 {}", text_of(language, Text::MinutesUnit));
         assert!(text.contains(&minutes), "{language:?}: {minutes:?} not in\n{text}");
+        // Three shifts under the plural heading; the unit as the page labels it in that language.
+        let shifts = format!("{}: 07:00–15:00", text_of(language, Text::Shifts));
+        assert!(text.contains(&shifts), "{language:?}: {shifts:?} not in\n{text}");
+        let unit = unit_label(language, "North", "2");
+        assert!(text.contains(&unit), "{language:?}: {unit:?} not in\n{text}");
     }
 }
 
@@ -187,7 +205,7 @@ fn rows_continue_on_further_pages_and_an_empty_range_says_so() {
     let path = write("compliance-many", &compliance_pdf(&input(Language::En, many)).unwrap());
     let text = squeezed(&pdftotext(&path));
     assert!(text.contains("Page 2 / 2"), "{text}");
-    assert!(text.contains("Ward 00 · 1") && text.contains("Ward 39 · 1"), "every row printed");
+    assert!(text.contains("Ward 00 · floor 1") && text.contains("Ward 39 · floor 1"), "every row printed");
     let empty = write("compliance-empty", &compliance_pdf(&input(Language::Es, Vec::new())).unwrap());
     assert!(squeezed(&pdftotext(&empty)).contains("Ninguna cama en este periodo"));
     assert_eq!(compliance_file_name(&input(Language::En, Vec::new())), "turn-compliance_2026-11-01_2026-11-07.pdf");

@@ -94,6 +94,21 @@ pub struct ShiftWindow {
     pub end_ms: i64,
 }
 
+/// Between a unit's building and floor in its key, as the ward board writes it
+/// (`client/src/features/ward/unit.ts`).
+pub const UNIT_SEPARATOR: &str = " · ";
+
+/// A unit's key: "building · floor" (each trimmed), '' when neither is set (the ward board's rule).
+pub fn unit_key(building: &str, floor: &str) -> String {
+    let (building, floor) = (building.trim(), floor.trim());
+    if building.is_empty() && floor.is_empty() { String::new() } else { format!("{building}{UNIT_SEPARATOR}{floor}") }
+}
+
+/// The building and the floor of a unit's key (both '' for the unit of devices with neither).
+pub fn unit_parts(key: &str) -> (&str, &str) {
+    key.split_once(UNIT_SEPARATOR).unwrap_or((key, ""))
+}
+
 /// A unit and how many beds it has (the tiles of its board).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct UnitBeds {
@@ -155,8 +170,13 @@ pub struct ComplianceInput {
 #[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct ComplianceRow {
-    /// The unit: "building · floor", as the ward board names it.
+    /// The unit: "building · floor", as the ward board keys it ('' for devices with neither).
     pub unit: String,
+    /// The unit's building ([`unit_parts`] of `unit`): the page and the PDF label the unit with
+    /// it and `floor` in the reader's language ("Main · floor 1"), never with the key.
+    pub building: String,
+    /// The unit's floor.
+    pub floor: String,
     /// The shift's index in the company's plan.
     pub shift: u32,
     /// The shift on the local clock, `07:00–15:00`.
@@ -229,8 +249,11 @@ pub fn compliance(input: &ComplianceInput) -> Vec<ComplianceRow> {
             patients.sort_unstable();
             patients.dedup();
             let minutes_over: f64 = turns.iter().map(|t| t.minutes_over()).sum();
+            let (building, floor) = unit_parts(&unit.unit);
             rows.push(ComplianceRow {
                 unit: unit.unit.clone(),
+                building: building.to_owned(),
+                floor: floor.to_owned(),
                 shift: shift as u32,
                 shift_label: input.plan.label(shift),
                 beds: unit.beds,

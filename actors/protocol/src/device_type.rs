@@ -289,6 +289,11 @@ pub struct DeviceTypeInfo {
     /// Hub pressure units in one step of its cells (`scale`), where its cells are pressures; the
     /// client converts with it and `GET /api/pressureScale`.
     pub pressure_units_per_cell: Option<f64>,
+    /// The smallest active cell in steps of its cells (`scale::active_floor_steps`: at least its
+    /// surface's least pressure and two steps), where its cells are pressures (for the Sensing
+    /// Horse, its sub-devices'): the contact area, presence and every analysis count the cells
+    /// at or above it, and so does the client.
+    pub active_floor_steps: Option<u16>,
     /// Physical distance between cell centres in cm, where its cells are pressures (centres of
     /// pressure are stated in cm with it).
     pub cell_pitch_cm: Option<f32>,
@@ -530,6 +535,13 @@ impl DeviceType {
             cell_size_cm: self.cell_size_cm(),
             analysis_family: self.analysis_family(),
             pressure_units_per_cell: crate::scale::pressure_units_per_cell(self),
+            // A horse's page shows its sub-devices' maps: it carries their floor, as it carries
+            // their distance between points.
+            active_floor_steps: crate::scale::active_floor_steps(if self == DeviceType::SensingHorse {
+                DeviceType::SensingHorseSubdevice
+            } else {
+                self
+            }),
             cell_pitch_cm: self.cell_pitch_cm(),
         }
     }

@@ -15,11 +15,18 @@
 //! 1 mmHg per step, 0–255 mmHg, the range of clinical seat mapping (sitters' ischial peaks are
 //! 60–200 mmHg). Plates people stand and walk on (podology, pressure and rehab platforms) send
 //! 1 kPa per step, 0–255 kPa, the range of plantar pressure at a 2 cm cell. The Fitness Mat sends
-//! the spec's fitness scale, 0.06 kPa per step. The other map types (floor and wellness mats)
-//! send the old count itself (1 unit per step). Why: `docs/decisions.md`, "Plates and seats
-//! read their own documented step". Force channels and room-set sensors are not pressure maps:
+//! the spec's fitness scale, 0.06 kPa per step. Mats people lie on without a mattress under them
+//! (floor mats, the Wellness Mat) send 1 mmHg per step, 0–255 mmHg: a body on a firm surface
+//! peaks above a bed mat's 102 mmHg. No type sends the old count itself any more. Why:
+//! `docs/decisions.md`, "Plates and seats read their own documented step" and "One active cell,
+//! floor and wellness mats in mmHg" (issue 22). Force channels and room-set sensors are not pressure maps:
 //! their 0–4095 readings keep their own scale (the room-set presence rule, reading > 200, is
 //! written in it).
+//!
+//! An *active* cell (spec §9's contact area, spec §5's presence, every analysis and the client's
+//! live contact surface) reads at least its surface's least pressure ([`ACTIVE_MIN_MMHG`] where
+//! people lie or sit, [`PLATE_ACTIVE_MIN_KPA`] on a plate) and at least [`ACTIVE_MIN_STEPS`]
+//! steps of its device: [`active_floor_steps`], served per type in `GET /api/deviceTypes`.
 //!
 //! This module is the one owner of pressure units: the hub serves [`PressureScale`] at
 //! `GET /api/pressureScale` and each type's [`pressure_units_per_cell`] in `GET /api/deviceTypes`,
@@ -43,8 +50,49 @@ pub const SEAT_CELL_MMHG: f64 = 1.0;
 /// Kilopascals per step of a plate's cell (podology, pressure and rehab platforms).
 pub const PLATE_CELL_KPA: f64 = 1.0;
 
+/// Millimetres of mercury per step of a floor mat's or the Wellness Mat's cell (a body lying on
+/// a firm surface).
+pub const FLOOR_CELL_MMHG: f64 = 1.0;
+
 /// Spec §1, §6, §9: the fitness group's pressure scale, in kPa per step of a device's cells.
 pub const FITNESS_KPA_PER_STEP: f64 = 0.06;
+
+/// The least pressure of an active cell of a surface people lie or sit on, mmHg: spec §9's contact
+/// floor, "a pressure of at least 5", in the unit it was written in (5 hub units,
+/// 5 × 1000/255 Pa ≈ 19.6 Pa ≈ 0.147 mmHg, two grams on a square centimetre: any touch of a body).
+pub const ACTIVE_MIN_MMHG: f64 = 5.0 * PASCAL_PER_UNIT / PASCAL_PER_MMHG;
+/// The least pressure of an active cell of a plate people stand and walk on, kPa: a foot bears at
+/// least this wherever it bears weight (a standing midfoot 15–40 kPa); below it are a sole's
+/// edge half over a cell and the spread of a loaded cell into its neighbours, which plantar
+/// platforms leave out of the contact (their lowest readings are 5–10 kPa).
+pub const PLATE_ACTIVE_MIN_KPA: f64 = 5.0;
+/// The fewest steps of its device an active cell reads: one step is the converter's
+/// quantisation noise (a cell at rest flickers between 0 and 1), two are a load.
+pub const ACTIVE_MIN_STEPS: u16 = 2;
+
+/// The smallest active cell, in steps of `step_pascals` each, for a least pressure of
+/// `min_pascals`: at least that pressure and at least [`ACTIVE_MIN_STEPS`] steps.
+pub fn active_floor_steps_of(step_pascals: f64, min_pascals: f64) -> u16 {
+    // The tolerance keeps an exact multiple (5 units at 1 unit a step) at that many steps.
+    (((min_pascals / step_pascals) - 1e-9).ceil().max(0.0) as u16).max(ACTIVE_MIN_STEPS)
+}
+
+/// The smallest active cell of a lying or sitting surface whose step is `units_per_cell` hub
+/// units: at least [`ACTIVE_MIN_MMHG`] and [`ACTIVE_MIN_STEPS`] steps.
+pub fn active_floor_steps_for(units_per_cell: f64) -> u16 {
+    active_floor_steps_of(units_per_cell * PASCAL_PER_UNIT, ACTIVE_MIN_MMHG * PASCAL_PER_MMHG)
+}
+
+/// The smallest active cell of `device`, in its steps, where its cells are pressures: at least
+/// its surface's least pressure ([`CellStep::active_min_pascals`]) and two steps. 2 on every
+/// lying or sitting surface (each step is above half of [`ACTIVE_MIN_MMHG`]), 5 on a plate
+/// (5 kPa). The one definition of an active cell: presence, contact area, every analysis and the
+/// client (served as `activeFloorSteps`) read it.
+pub fn active_floor_steps(device: DeviceType) -> Option<u16> {
+    pressure_units_per_cell(device)?;
+    let step = cell_step(device);
+    Some(active_floor_steps_of(step.pascals(), step.active_min_pascals()))
+}
 
 /// A unit a user may choose to read pressures in (spec §9: millimetres of mercury, or kPa).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
@@ -158,8 +206,13 @@ pub enum CellStep {
     Plate,
     /// The Fitness Mat: the spec's fitness scale, [`FITNESS_KPA_PER_STEP`] (spec §1, §6).
     Fitness,
-    /// Every other map type: the old mats' count, one hub unit (255 = 1 kPa).
-    Count,
+    /// A mat people lie on without a mattress (floor mats, the Wellness Mat):
+    /// [`FLOOR_CELL_MMHG`] (255 = 255 mmHg).
+    Floor,
+    /// Not a pressure (force channels, room-set sensors, parents that send nothing; see
+    /// [`pressure_units_per_cell`]): a reading on its own 0–4095 scale, taken as it is (one hub
+    /// unit per step).
+    Reading,
 }
 
 impl CellStep {
@@ -170,7 +223,17 @@ impl CellStep {
             CellStep::Seat => SEAT_CELL_MMHG * PASCAL_PER_MMHG,
             CellStep::Plate => PLATE_CELL_KPA * 1000.0,
             CellStep::Fitness => FITNESS_KPA_PER_STEP * 1000.0,
-            CellStep::Count => PASCAL_PER_UNIT,
+            CellStep::Floor => FLOOR_CELL_MMHG * PASCAL_PER_MMHG,
+            CellStep::Reading => PASCAL_PER_UNIT,
+        }
+    }
+
+    /// The least pressure of an active cell, Pa: [`PLATE_ACTIVE_MIN_KPA`] on a plate,
+    /// [`ACTIVE_MIN_MMHG`] on every surface people lie or sit on.
+    pub fn active_min_pascals(self) -> f64 {
+        match self {
+            CellStep::Plate => PLATE_ACTIVE_MIN_KPA * 1000.0,
+            _ => ACTIVE_MIN_MMHG * PASCAL_PER_MMHG,
         }
     }
 }
@@ -187,7 +250,10 @@ pub fn cell_step(device: DeviceType) -> CellStep {
         | DeviceType::SensingHorseSubdevice => CellStep::Seat,
         DeviceType::Podology | DeviceType::PodologyIoT | DeviceType::PressureMatIoT | DeviceType::RehabMat => CellStep::Plate,
         DeviceType::FitnessMat => CellStep::Fitness,
-        _ => CellStep::Count,
+        DeviceType::FloorMat | DeviceType::FloorMatRecognition | DeviceType::WellnessMat => CellStep::Floor,
+        DeviceType::ForceMat | DeviceType::Shapes | DeviceType::NorthSky | DeviceType::SensingHorse | DeviceType::RoomSet => {
+            CellStep::Reading
+        }
     }
 }
 
@@ -251,10 +317,55 @@ mod tests {
     }
 
     #[test]
-    fn floor_and_wellness_mats_send_the_unit_itself() {
+    fn floor_and_wellness_mats_read_a_lying_body_in_millimetres_of_mercury() {
         for t in [DeviceType::FloorMat, DeviceType::FloorMatRecognition, DeviceType::WellnessMat] {
-            assert_eq!(units_per_cell(t), 1.0, "{t:?}");
+            assert_eq!(cell_step(t), CellStep::Floor, "{t:?}");
+            assert!((units_to_mmhg(units_per_cell(t)) - FLOOR_CELL_MMHG).abs() < 1e-12, "{t:?}");
+            // A byte reaches past a lying body's sacral and heel peaks on a firm surface (up to
+            // 150 mmHg), where the old count stopped at 7.5 mmHg.
+            assert!(units_to_mmhg(255.0 * units_per_cell(t)) >= 150.0, "{t:?}");
+            // The capillary-closure pressure (32 mmHg) is many steps, not a fraction of one.
+            assert!(32.0 / units_to_mmhg(units_per_cell(t)) >= 30.0, "{t:?}");
         }
+    }
+
+    #[test]
+    fn every_pressure_map_has_a_documented_physical_step() {
+        for t in DeviceType::ALL {
+            if pressure_units_per_cell(t).is_some() {
+                assert_ne!(cell_step(t), CellStep::Reading, "{t:?} sends pressures in no documented step");
+                // Each step is at least a bed mat's 0.4 mmHg: none reads in the old count.
+                assert!(units_to_mmhg(units_per_cell(t)) >= BED_CELL_MMHG - 1e-12, "{t:?}");
+            } else {
+                assert_eq!(cell_step(t), CellStep::Reading, "{t:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn an_active_cell_reads_at_least_the_spec_floor_and_two_steps() {
+        // The spec's 5 units in mmHg.
+        assert!((ACTIVE_MIN_MMHG - 0.147_07).abs() < 1e-5, "{ACTIVE_MIN_MMHG}");
+        // A step of one hub unit (the old count) needs 5 steps; a coarser step two.
+        assert_eq!(active_floor_steps_for(1.0), 5);
+        assert_eq!(active_floor_steps_for(2.0), 3);
+        assert_eq!(active_floor_steps_for(13.6), 2);
+        for t in DeviceType::ALL {
+            let Some(floor) = active_floor_steps(t) else { continue };
+            let least = cell_step(t).active_min_pascals();
+            let pascals = |steps: u16| f64::from(steps) * units_per_cell(t) * PASCAL_PER_UNIT;
+            assert!(pascals(floor) >= least - 1e-9 && floor >= ACTIVE_MIN_STEPS, "{t:?}: {floor} steps");
+            // The floor is the least such count of steps.
+            assert!(pascals(floor - 1) < least - 1e-9 || floor - 1 < ACTIVE_MIN_STEPS, "{t:?}");
+        }
+        assert_eq!(active_floor_steps(DeviceType::MattressMatIoT), Some(2));
+        assert_eq!(active_floor_steps(DeviceType::SeatingMatIoT), Some(2));
+        assert_eq!(active_floor_steps(DeviceType::FitnessMat), Some(2));
+        // A plate: 5 kPa, five of its 1 kPa steps.
+        assert_eq!(active_floor_steps(DeviceType::PodologyIoT), Some(5));
+        assert_eq!(active_floor_steps(DeviceType::RehabMat), Some(5));
+        assert_eq!(active_floor_steps(DeviceType::FloorMat), Some(2));
+        assert_eq!(active_floor_steps(DeviceType::ForceMat), None);
     }
 
     /// Newtons one byte-saturated cell of `device` carries (255 steps over its cell).

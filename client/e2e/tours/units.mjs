@@ -105,6 +105,38 @@ export async function run({ page, test, shot, login, newBrowser }) {
     await shot('2b-seat-map-and-log-mmhg.png');
   });
 
+  await test('a floor mat reads a lying body in plausible mmHg, never the old 7.5 mmHg ceiling', async (ok) => {
+    // Floor and wellness mats send 1 mmHg per step (docs/decisions.md, "One active cell; floor and
+    // wellness mats in mmHg"): a body lying on the floor reads tens of mmHg, peaks 50–150 mmHg.
+    await openCard(page, 'Floor Mat', '/floorMat');
+    await page.waitForSelector('[data-testid="view-options"]:not([data-state="loading"])');
+    await streamMap(page);
+    const top = async () => {
+      const text = await waitText(page, 'map-legend-max', /\d\s?mmHg$/, 90_000);
+      return { text, mmhg: Number(text.replace(/[^\d.]/g, '')) };
+    };
+    // The demo's floor scenario starts with nobody on the mat: wait for the body.
+    let max = await top();
+    for (let i = 0; i < 90 && max.mmhg < 40; i++) {
+      await page.waitForTimeout(1000);
+      max = await top();
+    }
+    if (!(max.mmhg >= 40 && max.mmhg <= 255)) throw new Error(`floor colour bar top ${max.text}`);
+    ok(`floor mat colour bar: ${await page.getByTestId('map-legend').textContent()} (top ${max.text})`);
+    await page.waitForSelector('[data-testid="log-row"]', { timeout: 150_000 }).catch(() => {});
+    const rows = await page.$$eval('[data-testid="log-max-pressure"]', (els) => els.map((e) => e.textContent?.trim() ?? ''));
+    if (rows.length) {
+      if (!rows.every((r) => /mmHg$/.test(r))) throw new Error(`floor log without unit: ${rows.join(' | ')}`);
+      const values = rows.map((r) => Number(r.replace(/[^\d.]/g, '')));
+      if (Math.max(...values) > 255) throw new Error(`implausible floor log peak: ${rows.join(' | ')}`);
+      ok(`floor mat device log Max Pressure: ${rows.slice(0, 4).join(', ')}`);
+    } else {
+      ok('floor mat: no device log row yet');
+    }
+    await page.waitForTimeout(800);
+    await shot('2c-floor-mat-mmhg.png');
+  });
+
   await test('force channels and room readings as counts; the rehab centre of pressure in cm', async (ok) => {
     await openCard(page, 'Force Mat', '/ForceMat');
     await page.waitForSelector('[data-testid="force-tiles"][data-live="true"]', { timeout: 30_000 });

@@ -1517,6 +1517,13 @@ export interface components {
              */
             beds: number;
             /**
+             * @description The unit's building ([`unit_parts`] of `unit`): the page and the PDF label the unit with
+             *     it and `floor` in the reader's language ("Main · floor 1"), never with the key.
+             */
+            building: string;
+            /** @description The unit's floor. */
+            floor: string;
+            /**
              * Format: double
              * @description Minutes the loads lasted beyond the interval, summed over the turns, per patient turned;
              *     `null` without turns.
@@ -1549,7 +1556,7 @@ export interface components {
              * @description Of which before the interval elapsed.
              */
             turnsOnTime: number;
-            /** @description The unit: "building · floor", as the ward board names it. */
+            /** @description The unit: "building · floor", as the ward board keys it ('' for devices with neither). */
             unit: string;
         };
         /** @description The created user. */
@@ -1662,6 +1669,14 @@ export interface components {
          *     client keeps no copy of its own.
          */
         DeviceTypeInfo: {
+            /**
+             * Format: uint16
+             * @description The smallest active cell in steps of its cells (`scale::active_floor_steps`: at least its
+             *     surface's least pressure and two steps), where its cells are pressures (for the Sensing
+             *     Horse, its sub-devices'): the contact area, presence and every analysis count the cells
+             *     at or above it, and so does the client.
+             */
+            activeFloorSteps: number | null;
             /**
              * @description What its analyses are about (which result a capture makes, which tutorial and labels
              *     its page shows); `None` for types without captures.

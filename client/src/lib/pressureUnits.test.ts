@@ -35,10 +35,12 @@ describe('pressure units (issue 22, spec §9)', () => {
     const kpa = pressureDisplay(scale, perCell('Mattress Mat IoT'), 'kPa', false)!;
     expect(stepsToDisplay(250, kpa)).toBeCloseTo(13.332, 3);
     expect(displayToSteps(stepsToDisplay(77, kpa), kpa)).toBeCloseTo(77, 9);
-    // A podology plate's step is 1 kPa, a seat's 1 mmHg, a floor mat's the hub unit (255 = 1 kPa).
+    // A podology plate's step is 1 kPa, a seat's 1 mmHg, a floor mat's and the Wellness Mat's 1 mmHg
+    // (a lying body's 90 mmHg peak reads 90 mmHg, not the old count's 2.6).
     expect(stepsToDisplay(210, pressureDisplay(scale, perCell('Podology IoT'), 'kPa', false)!)).toBeCloseTo(210, 9);
     expect(stepsToDisplay(235, pressureDisplay(scale, perCell('Seating Mat IoT'), null, false)!)).toBeCloseTo(235, 9);
-    expect(stepsToDisplay(255, pressureDisplay(scale, perCell('Floor Mat'), 'kPa', false)!)).toBeCloseTo(1, 12);
+    expect(stepsToDisplay(90, pressureDisplay(scale, perCell('Floor Mat'), null, false)!)).toBeCloseTo(90, 9);
+    expect(stepsToDisplay(90, pressureDisplay(scale, perCell('Wellness Mat'), 'mmHg', false)!)).toBeCloseTo(90, 9);
   });
 
   it('the fitness variant shows kPa at 0.06 per step, whatever the user chose', () => {

@@ -7,7 +7,7 @@ use std::collections::{BTreeMap, HashMap};
 
 use jiff::civil::Date;
 use jiff::tz::TimeZone;
-use mat_core::compliance::{AlarmFact, ComplianceInput, ComplianceRow, ShiftPlan, ShiftWindow, TurnFact, UnitBeds, compliance};
+use mat_core::compliance::{AlarmFact, ComplianceInput, ComplianceRow, ShiftPlan, ShiftWindow, TurnFact, UnitBeds, compliance, unit_key};
 use mat_protocol::device_type::DeviceType;
 use storage::CompanyStore;
 use storage::model::{Device, NewAuditEntry};
@@ -23,9 +23,6 @@ fn invalid(key: &'static str, message: impl Into<String>) -> DomainError {
 pub const MAX_RANGE_DAYS: i32 = 92;
 /// The time zone of a company whose administrators have not chosen one.
 pub const DEFAULT_TIME_ZONE: &str = "UTC";
-/// Between a unit's building and floor in its name, as the ward board writes it
-/// (`client/src/features/ward/unit.ts`).
-pub const UNIT_SEPARATOR: &str = " · ";
 
 /// A company's shifts and the zone their clock times are in.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -120,8 +117,7 @@ pub fn shift_windows(plan: &ShiftPlan, zone: &TimeZone, from: Date, to: Date) ->
 
 /// A device's unit: "building · floor", '' when neither is set (the ward board's rule).
 pub fn unit_of(device: &Device) -> String {
-    let (building, floor) = (device.building.trim(), device.floor.trim());
-    if building.is_empty() && floor.is_empty() { String::new() } else { format!("{building}{UNIT_SEPARATOR}{floor}") }
+    unit_key(&device.building, &device.floor)
 }
 
 /// Each device's unit (a room set's member without a place of its own is in its set's unit) and

@@ -289,10 +289,20 @@ const BODY_WIDTH: f32 = 0.3;
 /// its length and 30 % as wide as long, then placed on the device's grid exactly as a real frame
 /// is ([`real::place`]: along the longer side, area-averaged): so a simulated body covers a 16×16,
 /// 24×48 or 48×48 grid as a real one does, coarse cells and all.
-pub(crate) fn draw(canvas: &mut Canvas, step: &Step<BedPhase>, breathing: f32, step_mmhg: f32) {
+///
+/// `firmness` is how much less the surface gives than the mattresses the bodies were shaped on
+/// (1 on a bed mat; [`FIRM_SURFACE`] on a floor or wellness mat): every part presses `firmness`
+/// times harder on `1 / firmness` of its area, so the body's load is the same.
+pub(crate) fn draw(canvas: &mut Canvas, step: &Step<BedPhase>, breathing: f32, step_mmhg: f32, firmness: f32) {
     let Some(pose) = pose(step) else { return };
-    draw_pose(canvas, &pose, breathing, step_mmhg);
+    draw_pose(canvas, &pose, breathing, step_mmhg, firmness);
 }
+
+/// How much harder a body presses on a firm surface (a mat on the floor) than on the mattress the
+/// bodies were shaped on, on a smaller contact: lying on a mattress the sacrum and heels read
+/// 30–60 mmHg, on a hard surface 60–150 mmHg (docs/decisions.md, "One active cell; floor and
+/// wellness mats in mmHg").
+pub const FIRM_SURFACE: f32 = 2.0;
 
 /// A still body lying in bed, for tests of what the hub reads from it.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -347,11 +357,11 @@ pub fn varied_lying_body(pose: LyingPose, rows: usize, cols: usize, step_mmhg: f
     }
     base.shift += rng.random_range(-0.04f32..=0.04);
     let mut canvas = Canvas::new(rows, cols);
-    draw_pose(&mut canvas, &base, 0.0, step_mmhg);
+    draw_pose(&mut canvas, &base, 0.0, step_mmhg, 1.0);
     canvas.values().to_vec()
 }
 
-fn draw_pose(canvas: &mut Canvas, pose: &Pose, breathing: f32, step_mmhg: f32) {
+fn draw_pose(canvas: &mut Canvas, pose: &Pose, breathing: f32, step_mmhg: f32, firmness: f32) {
     if pose.load <= 0.0 {
         return;
     }
@@ -364,15 +374,17 @@ fn draw_pose(canvas: &mut Canvas, pose: &Pose, breathing: f32, step_mmhg: f32) {
     for (i, part) in pose.parts.iter().enumerate() {
         // Breathing moves the chest and back parts a little.
         let breath = if (1..=3).contains(&i) { 1.0 + 0.04 * breathing } else { 1.0 };
-        let peak = part.peak * pose.load * breath / step_mmhg;
+        let peak = part.peak * pose.load * breath * firmness / step_mmhg;
         if peak < 1.0 {
             continue;
         }
+        // The same load on a smaller patch: each semi-axis shrinks by √firmness.
+        let shrink = firmness.sqrt();
         sensor.splat(&Blob {
             y: start + part.a * length,
             x: middle + part.b * width / 2.0,
-            ry: part.ra * length,
-            rx: part.rb * width,
+            ry: part.ra * length / shrink,
+            rx: part.rb * width / shrink,
             peak,
         });
     }
@@ -429,11 +441,11 @@ mod tests {
     fn body_lies_along_the_long_side() {
         let step = |phase| Step { phase, index: 0, elapsed: Duration::ZERO, length: Duration::ZERO, fraction: 0.5 };
         let mut tall = Canvas::new(48, 24);
-        draw(&mut tall, &step(BedPhase::Supine), 0.0, 0.4);
+        draw(&mut tall, &step(BedPhase::Supine), 0.0, 0.4, 1.0);
         let rows_used = (0..48).filter(|r| (0..24).any(|c| tall.values()[r * 24 + c] >= 5.0)).count();
         assert!(rows_used > 40, "{rows_used}");
         let mut empty = Canvas::new(48, 24);
-        draw(&mut empty, &step(BedPhase::Empty), 0.0, 0.4);
+        draw(&mut empty, &step(BedPhase::Empty), 0.0, 0.4, 1.0);
         assert!(empty.values().iter().all(|&v| v == 0.0));
     }
 
@@ -443,7 +455,7 @@ mod tests {
     fn figures(phase: BedPhase) -> [f32; 6] {
         let step = Step { phase, index: 0, elapsed: Duration::ZERO, length: Duration::ZERO, fraction: 0.5 };
         let mut canvas = Canvas::new(48, 24);
-        draw(&mut canvas, &step, 0.0, 0.4);
+        draw(&mut canvas, &step, 0.0, 0.4, 1.0);
         let map: Vec<f32> = canvas.values().iter().map(|v| v.round() * 0.4).collect();
         let mut active: Vec<f32> = map.iter().copied().filter(|&v| v >= 0.8).collect();
         active.sort_by(f32::total_cmp);

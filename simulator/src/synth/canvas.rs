@@ -121,9 +121,9 @@ impl Canvas {
 
     /// Adds sensor noise to a pressure-mat map (in the device's steps): a multiplicative ±`gain`
     /// jitter on loaded cells, a baseline of 0–`baseline` steps everywhere (below the active
-    /// floor: 3 on mats whose step is the old count, floor 5; 1 on bed mats, floor 2), and rare
-    /// isolated spikes of 5–15 as real sensors show (`spikes`; a plate's kilopascal step has none,
-    /// see `synth::PLATE_BASELINE`).
+    /// floor: 1 under the two-step floor of every pressure map; none on a kilopascal plate, see
+    /// `synth::PLATE_BASELINE`), and rare isolated spikes of 5–15 as real sensors show (`spikes`;
+    /// a plate's kilopascal step has none).
     pub fn add_mat_noise(&mut self, rng: &mut SmallRng, gain: f32, baseline: u8, spikes: bool) {
         let mut bits = 0u64;
         for (i, cell) in self.values.iter_mut().enumerate() {

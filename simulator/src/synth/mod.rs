@@ -21,11 +21,13 @@ use std::time::Duration;
 
 use mat_protocol::CellFormat;
 use mat_protocol::device_type::DeviceType;
-use mat_protocol::scale::{BED_CELL_MMHG, PASCAL_PER_MMHG, units_per_cell, units_to_mmhg};
+use mat_protocol::scale::{
+    BED_CELL_MMHG, CellStep, PASCAL_PER_MMHG, active_floor_steps_for, cell_step, mmhg_to_units, units_per_cell, units_to_mmhg,
+};
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 
-pub use bed::{BedPhase, BedScript, LyingPose, lying_body, varied_lying_body};
+pub use bed::{BedPhase, BedScript, FIRM_SURFACE, LyingPose, lying_body, varied_lying_body};
 pub use canvas::{Blob, Canvas, decode_cells};
 pub use feet::{
     BODY_MASS_KG, DEFAULT_PLATE_PITCH_CM, FOOT_CENTRES, FOOT_LENGTH_CM, FeetPhase, FeetScript, FootLoads, FootPlacement, PlateScale,
@@ -208,15 +210,10 @@ impl ScenarioPhase {
 
 /// Multiplicative noise on loaded mat cells (±6 %).
 const MAT_NOISE_GAIN: f32 = 0.06;
-/// Baseline noise of mats whose step is the old count (0–3, below the active floor of 5).
-const COUNT_BASELINE: u8 = 3;
-/// Baseline noise of a mat whose step is a calibrated pressure (bed 0.4 mmHg, seat 1 mmHg,
-/// fitness 0.06 kPa: 0–1 step, below the two-step active floor; plates: [`PLATE_BASELINE`]).
-const BED_BASELINE: u8 = 1;
 /// Baseline noise of a plate whose step is a kilopascal (podology, pressure and rehab plates):
-/// none. One step on a 2 cm cell is 0.4 N; the bed's baseline of 0–1 step on three cells in four
-/// would put 70 kg of noise on an empty 48 × 48 plate and halve the weight-calibrated pressures of
-/// a static capture (docs/decisions.md, "The demo plate carries its patient's weight"). Plantar
+/// none. One step on a 2 cm cell is 0.4 N; a baseline of 0–1 step on three cells in four would
+/// put 70 kg of noise on an empty 48 × 48 plate and halve the weight-calibrated pressures of a
+/// static capture (docs/decisions.md, "The demo plate carries its patient's weight"). Plantar
 /// plates read zero under a threshold. Nor lone spikes: the simulator's 5–15 are of the old count
 /// (0.02–0.06 kPa), under one step of a kilopascal plate.
 const PLATE_BASELINE: u8 = 0;
@@ -233,6 +230,9 @@ pub struct MapSynth {
     jitter: Vec<f32>,
     /// mmHg in one step of the device's cells, for the bed bodies (drawn in mmHg).
     step_mmhg: f32,
+    /// How much harder the bed bodies press than on a mattress (`bed::FIRM_SURFACE` on a floor or
+    /// wellness mat, 1 elsewhere).
+    firmness: f32,
     /// Each cell's idle level in steps, added to every pressure map (other makes of mat idle a
     /// few steps above zero); empty: none.
     idle: Vec<f32>,
@@ -262,6 +262,7 @@ impl MapSynth {
             canvas,
             jitter: Vec::new(),
             step_mmhg,
+            firmness: 1.0,
             idle: Vec::new(),
             plate: PlateScale::PODOLOGY,
             walk: None,
@@ -288,25 +289,26 @@ impl MapSynth {
         &self.idle
     }
 
-    /// Sends bed bodies in the documented step of `device`'s cells (a Floor or Wellness Mat counts
-    /// in the old unit, so a lying body fills its byte), and the baseline noise below that step's
-    /// active floor.
+    /// Sends bed bodies in the documented step of `device`'s cells (mmHg drawn in 0.4 mmHg steps on
+    /// a bed mat, 1 mmHg on a floor mat or the Wellness Mat, where the body lies on a firm
+    /// surface: `bed::FIRM_SURFACE`), and the baseline noise below that step's active floor.
     pub fn for_device_type(mut self, device: DeviceType) -> Self {
         self.step_mmhg = units_to_mmhg(units_per_cell(device)) as f32;
         self.plate = PlateScale::of(device);
+        // Floor and wellness mats lie on a firm surface, not on a mattress.
+        self.firmness = if cell_step(device) == CellStep::Floor { bed::FIRM_SURFACE } else { 1.0 };
         self
     }
 
-    /// Baseline noise in steps: below the active floor of the device's step (two steps of a
-    /// calibrated pressure step, 5 of the old count; `mat_core::analysis::units::active_floor`).
+    /// Baseline noise in steps: up to one step below the active floor of the device's step
+    /// (`mat_protocol::scale::active_floor_steps_for`: 0–1 step under a two-step floor), never more
+    /// than the canvas draws (3).
     fn baseline(&self) -> u8 {
         if self.is_kilopascal_plate() {
-            PLATE_BASELINE
-        } else if self.step_mmhg >= BED_CELL_MMHG as f32 {
-            BED_BASELINE
-        } else {
-            COUNT_BASELINE
+            return PLATE_BASELINE;
         }
+        let floor = active_floor_steps_for(mmhg_to_units(f64::from(self.step_mmhg)));
+        floor.saturating_sub(1).min(3) as u8
     }
 
     /// Whether the device's step is a kilopascal or more (podology, pressure and rehab plates):
@@ -374,7 +376,7 @@ impl MapSynth {
             Scenario::BedOccupant(script) => {
                 if let Some(step) = script.script().at(t) {
                     let breathing = (TAU * t.as_secs_f32() / BREATH_PERIOD_S).sin();
-                    bed::draw(&mut self.canvas, &step, breathing, self.step_mmhg);
+                    bed::draw(&mut self.canvas, &step, breathing, self.step_mmhg, self.firmness);
                 }
                 self.canvas.add_mat_noise(&mut self.rng, MAT_NOISE_GAIN, baseline, spikes);
             }

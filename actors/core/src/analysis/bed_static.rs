@@ -112,7 +112,7 @@ pub fn bed_static(map: &PressureFrame, device: DeviceType, weight_kg: Option<f64
         max_pressure_mmhg: mmhg(f64::from(map.cells().iter().copied().max().unwrap_or(0))),
         mean_pressure_mmhg: mmhg(mean),
         mattress: mattress(map, device, weight_kg, height_cm),
-        histogram: histogram(map.cells()),
+        histogram: histogram(map.cells(), floor),
     }
 }
 

@@ -9,7 +9,7 @@ use super::feet::{ForefootHeel, split_feet, split_forefoot_heel};
 use super::frame::{Capture, PressureFrame, Region};
 use super::parameters::{NamedParameter, ParameterValue};
 use super::playback::playback_len;
-use super::units::{ACTIVE_THRESHOLD, round_to};
+use super::units::round_to;
 
 /// Spec §3: a podiatry record needs at least 14 series.
 pub const DYNAMIC_SERIES_COUNT: usize = 14;
@@ -168,7 +168,7 @@ fn contact_only(capture: &Capture) -> Result<Capture, AnalysisError> {
     for timed in capture.frames() {
         let frame = &timed.frame;
         let (rows, cols) = (frame.rows() as usize, frame.cols() as usize);
-        let active = |r: usize, c: usize| frame.value(r, c) >= ACTIVE_THRESHOLD;
+        let active = |r: usize, c: usize| frame.is_active(frame.value(r, c));
         let mut cells = frame.cells().to_vec();
         for r in 0..rows {
             for c in 0..cols {
@@ -401,11 +401,11 @@ mod tests {
 
     #[test]
     fn the_idle_level_under_the_floor_does_not_pull_a_foots_centre_of_pressure() {
-        // The same walk with 3 units (under the floor of 5) on every cell nobody touches.
+        // The same walk with 1 step (under the two-step active floor) on every cell nobody touches.
         let clean = walk();
         let mut idle = Capture::new(DeviceType::PodologyIoT, 24, 24);
         for timed in clean.frames() {
-            let cells = timed.frame.cells().iter().map(|&v| if v == 0 { 3 } else { v }).collect();
+            let cells = timed.frame.cells().iter().map(|&v| if v == 0 { 1 } else { v }).collect();
             idle.push(timed.timestamp_ms, PressureFrame::new(24, 24, cells).unwrap()).unwrap();
         }
         let (a, b) = (dynamic_podology(&clean).unwrap(), dynamic_podology(&idle).unwrap());

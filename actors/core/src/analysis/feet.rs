@@ -2,7 +2,6 @@
 //! columns, spec §9) and each foot's forefoot/heel split at 0.7 of its length.
 
 use super::frame::{PressureFrame, Region};
-use super::units::ACTIVE_THRESHOLD;
 
 /// Spec §9: the feet are told apart only across a column gap over 5.
 pub const FOOT_GAP_COLUMNS: usize = 5;
@@ -29,7 +28,7 @@ pub struct FootSplit {
 /// pressure. `None` when no cell is active.
 pub fn split_feet(map: &PressureFrame) -> Option<FootSplit> {
     let (rows, cols) = (map.rows() as usize, map.cols() as usize);
-    let active_columns: Vec<usize> = (0..cols).filter(|&c| (0..rows).any(|r| map.value(r, c) >= ACTIVE_THRESHOLD)).collect();
+    let active_columns: Vec<usize> = (0..cols).filter(|&c| (0..rows).any(|r| map.is_active(map.value(r, c)))).collect();
     if active_columns.is_empty() {
         return None;
     }
@@ -82,7 +81,7 @@ pub struct ForefootHeel {
 /// last. Rows up to first + 0.7 × (last − first) are the forefoot, the rest the heel. `None` when
 /// the foot has no active cell.
 pub fn split_forefoot_heel(map: &PressureFrame, foot: &Region) -> Option<ForefootHeel> {
-    let active_row = |r: usize| (foot.col_start..foot.col_end.min(map.cols() as usize)).any(|c| map.value(r, c) >= ACTIVE_THRESHOLD);
+    let active_row = |r: usize| (foot.col_start..foot.col_end.min(map.cols() as usize)).any(|c| map.is_active(map.value(r, c)));
     let first = (foot.row_start..foot.row_end).find(|&r| active_row(r))?;
     let last = (foot.row_start..foot.row_end).rev().find(|&r| active_row(r))?;
     let boundary = first as f64 + FOREFOOT_SHARE_OF_LENGTH * (last - first) as f64;
@@ -130,7 +129,7 @@ mod tests {
 
     #[test]
     fn an_empty_map_has_no_feet() {
-        assert_eq!(split_feet(&PressureFrame::new(2, 2, vec![0, 4, 0, 0]).unwrap()), None);
+        assert_eq!(split_feet(&PressureFrame::new(2, 2, vec![0, 1, 0, 0]).unwrap()), None);
     }
 
     #[test]

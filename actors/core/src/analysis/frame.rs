@@ -5,18 +5,21 @@
 use serde::{Deserialize, Serialize};
 
 use super::AnalysisError;
-use super::units::ACTIVE_THRESHOLD;
+use super::units::active_floor;
 use crate::machine::pressure_map::PressureMap;
 use mat_protocol::device_type::DeviceType;
+use mat_protocol::scale::ACTIVE_MIN_STEPS;
 
 /// One map of pressures, row-major. Row 0 is the top of the map as the client draws it (the
 /// toes on a podology plate, the front edge of a seat, the head end of a mattress); column 0 is
-/// its left side.
+/// its left side. It knows the smallest active cell of its device (`active_floor`, in steps).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct PressureFrame {
     rows: u16,
     cols: u16,
     cells: Vec<u16>,
+    /// The smallest active cell, in steps (`units::active_floor` of the capture's device).
+    active_floor: u16,
 }
 
 impl PressureFrame {
@@ -26,12 +29,31 @@ impl PressureFrame {
         if cells.len() != expected {
             return Err(AnalysisError::ShapeMismatch { rows, cols, cells: cells.len() });
         }
-        Ok(PressureFrame { rows, cols, cells })
+        Ok(PressureFrame { rows, cols, cells, active_floor: ACTIVE_MIN_STEPS })
     }
 
     /// Copies a borrowed device map (u8 or u16 cells) into an owned frame.
     pub fn from_map(map: &PressureMap<'_>) -> Self {
-        PressureFrame { rows: map.rows(), cols: map.cols(), cells: map.values().collect() }
+        PressureFrame { rows: map.rows(), cols: map.cols(), cells: map.values().collect(), active_floor: ACTIVE_MIN_STEPS }
+    }
+
+    /// The same frame read as `device`'s map: its cells are active from `units::active_floor`
+    /// (a [`Capture`] does this to every frame it takes). A frame of no stated device counts
+    /// cells of two steps or more, the floor of every pressure map today.
+    pub fn of_device(mut self, device: DeviceType) -> Self {
+        self.active_floor = active_floor(device);
+        self
+    }
+
+    /// The smallest active cell, in steps.
+    pub fn active_floor(&self) -> u16 {
+        self.active_floor
+    }
+
+    /// Whether `value` is an active cell of this frame's device.
+    #[inline]
+    pub fn is_active(&self, value: u16) -> bool {
+        value >= self.active_floor
     }
 
     /// Rows.
@@ -59,7 +81,7 @@ impl PressureFrame {
     pub fn mirrored(&self) -> PressureFrame {
         let cols = self.cols as usize;
         let cells = self.cells.chunks(cols.max(1)).flat_map(|row| row.iter().rev().copied()).collect();
-        PressureFrame { rows: self.rows, cols: self.cols, cells }
+        PressureFrame { rows: self.rows, cols: self.cols, cells, active_floor: self.active_floor }
     }
 
     /// The whole map as a region.
@@ -83,7 +105,7 @@ impl PressureFrame {
                 stats.load += v;
                 sum_x += v * col as u64;
                 sum_y += v * row as u64;
-                if value >= ACTIVE_THRESHOLD {
+                if self.is_active(value) {
                     stats.active_cells += 1;
                     stats.active_load += v;
                 }
@@ -99,13 +121,13 @@ impl PressureFrame {
         stats
     }
 
-    /// Cells with a pressure of at least [`ACTIVE_THRESHOLD`] inside `region`, as (x, y, z).
+    /// The active cells inside `region`, as (x, y, z).
     pub fn active_points(&self, region: &Region) -> Vec<ActivePoint> {
         let mut points = Vec::new();
         for row in region.row_start..region.row_end.min(self.rows as usize) {
             for col in region.col_start..region.col_end.min(self.cols as usize) {
                 let z = self.value(row, col);
-                if z >= ACTIVE_THRESHOLD {
+                if self.is_active(z) {
                     points.push(ActivePoint { x: col as u16, y: row as u16, z });
                 }
             }
@@ -116,7 +138,7 @@ impl PressureFrame {
     /// Whether any cell of the outer ring of the map is active: spec §5's foot-print warning.
     pub fn edge_is_active(&self) -> bool {
         let (rows, cols) = (self.rows as usize, self.cols as usize);
-        (0..rows).any(|r| (0..cols).any(|c| (r == 0 || c == 0 || r + 1 == rows || c + 1 == cols) && self.value(r, c) >= ACTIVE_THRESHOLD))
+        (0..rows).any(|r| (0..cols).any(|c| (r == 0 || c == 0 || r + 1 == rows || c + 1 == cols) && self.is_active(self.value(r, c))))
     }
 }
 
@@ -138,7 +160,7 @@ pub struct Region {
 pub struct RegionStats {
     /// Sum of every cell value.
     pub load: u64,
-    /// Cells at or above [`ACTIVE_THRESHOLD`].
+    /// Active cells (at or above the frame's active floor).
     pub active_cells: u32,
     /// Sum of the active cells.
     pub active_load: u64,
@@ -224,7 +246,7 @@ impl Capture {
         {
             return Err(AnalysisError::TimestampsOutOfOrder { previous_ms: last.timestamp_ms, next_ms: timestamp_ms });
         }
-        self.frames.push(TimedFrame { timestamp_ms, frame });
+        self.frames.push(TimedFrame { timestamp_ms, frame: frame.of_device(self.device_type) });
         Ok(())
     }
 
@@ -276,7 +298,7 @@ impl Capture {
         }
         let n = self.frames.len().max(1) as u64;
         let cells = sums.into_iter().map(|s| ((s + n / 2) / n) as u16).collect();
-        PressureFrame { rows: self.rows, cols: self.cols, cells }
+        PressureFrame { rows: self.rows, cols: self.cols, cells, active_floor: active_floor(self.device_type) }
     }
 
     /// The cell-wise maximum of all frames: every cell that was ever loaded, at its peak.
@@ -287,7 +309,7 @@ impl Capture {
                 *peak = (*peak).max(v);
             }
         }
-        PressureFrame { rows: self.rows, cols: self.cols, cells }
+        PressureFrame { rows: self.rows, cols: self.cols, cells, active_floor: active_floor(self.device_type) }
     }
 
     /// The same capture seen in a mirror (every frame mirrored left–right).
@@ -327,11 +349,17 @@ mod tests {
     }
 
     #[test]
-    fn cells_below_five_load_but_are_not_active() {
-        let f = frame(1, 3, &[4, 5, 0]);
+    fn cells_below_the_active_floor_load_but_are_not_active() {
+        let f = frame(1, 3, &[1, 2, 0]);
         let s = f.region_stats(&f.full_region());
-        assert_eq!((s.load, s.active_cells), (9, 1));
-        assert_eq!(f.active_points(&f.full_region()), vec![ActivePoint { x: 1, y: 0, z: 5 }]);
+        assert_eq!((s.load, s.active_cells), (3, 1));
+        assert_eq!(f.active_points(&f.full_region()), vec![ActivePoint { x: 1, y: 0, z: 2 }]);
+        // The floor is the device's: a map of hub units (1 unit a step) needs 5.
+        let mut capture = Capture::new(DeviceType::PodologyIoT, 1, 3);
+        capture.push(0, frame(1, 3, &[1, 2, 0])).unwrap();
+        assert_eq!(capture.frames()[0].frame.active_floor(), mat_protocol::scale::active_floor_steps(DeviceType::PodologyIoT).unwrap());
+        let counted = frame(1, 3, &[4, 5, 0]).of_device(DeviceType::ForceMat);
+        assert_eq!(counted.region_stats(&counted.full_region()).active_cells, 1);
     }
 
     #[test]
@@ -343,9 +371,9 @@ mod tests {
     fn edge_warning_needs_an_active_edge_cell() {
         let mut cells = vec![0u16; 16];
         cells[5] = 200; // (1, 1): inside
-        cells[4] = 4; // (1, 0): edge, below the active threshold
+        cells[4] = 1; // (1, 0): edge, below the active floor (two steps)
         assert!(!frame(4, 4, &cells).edge_is_active());
-        cells[4] = 5;
+        cells[4] = 2;
         assert!(frame(4, 4, &cells).edge_is_active());
     }
 

@@ -190,7 +190,7 @@ pub fn analyse(kind: AnalysisKind, capture: &Capture, params: &AnalysisParams) -
     if got < kind.min_frames() {
         return Err(AnalysisError::TooFewFrames { needed: kind.min_frames(), got });
     }
-    if capture.frames().iter().all(|f| f.frame.cells().iter().all(|&v| v < units::ACTIVE_THRESHOLD)) {
+    if capture.frames().iter().all(|f| f.frame.cells().iter().all(|&v| !f.frame.is_active(v))) {
         return Err(AnalysisError::NoPressure);
     }
     let device = capture.device_type();

@@ -136,7 +136,7 @@ pub fn seating(capture: &Capture) -> Result<SeatingResult, AnalysisError> {
     let push_ups = detect_push_ups(&totals);
     let duration_s = capture.duration_s();
     let max_point = preview_stats.maximum.map_or(serde_json::Value::Null, |p| serde_json::json!({ "x": p.x, "y": p.y, "z": p.z }));
-    let histogram_json = serde_json::to_value(histogram(preview.cells())).unwrap_or(serde_json::Value::Null);
+    let histogram_json = serde_json::to_value(histogram(preview.cells(), preview.active_floor())).unwrap_or(serde_json::Value::Null);
     let values = [
         ParameterValue::Series(active),
         ParameterValue::Laterality(laterality),

@@ -99,7 +99,7 @@ pub fn seating_static(map: &PressureFrame, device: DeviceType, calibration: Opti
         max_pressure_mmhg: mmhg(stats.maximum.map_or(0.0, |p| f64::from(p.z))),
         mean_pressure_mmhg: mmhg(mean),
         center_of_pressure_cm: stats.center_of_pressure.map(|[x, y]| [round_to((x + 0.5) * pitch, 1), round_to((y + 0.5) * pitch, 1)]),
-        histogram: histogram(map.cells()),
+        histogram: histogram(map.cells(), floor),
         pressure_calibration: calibration,
     }
 }

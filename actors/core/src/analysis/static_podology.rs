@@ -7,7 +7,7 @@ use super::feet::{split_feet, split_forefoot_heel};
 use super::frame::{PressureFrame, Region, RegionStats};
 use super::histogram::{Histogram, histogram};
 use super::mattress::MattressResult;
-use super::units::{ACTIVE_THRESHOLD, WeightCalibration, round_to};
+use super::units::{WeightCalibration, round_to};
 
 /// The static result, with the JSON names of spec §3.
 ///
@@ -108,7 +108,7 @@ pub fn static_podology(map: &PressureFrame, cell_area_cm2: f64) -> StaticResult 
     let surface = |stats: &RegionStats| f64::from(stats.active_cells) * cell_area_cm2;
     let maximum = |stats: &RegionStats| stats.maximum.map(|p| [f64::from(p.x), f64::from(p.y), f64::from(p.z)]);
 
-    let mut active: Vec<u16> = map.cells().iter().copied().filter(|&v| v >= ACTIVE_THRESHOLD).collect();
+    let mut active: Vec<u16> = map.cells().iter().copied().filter(|&v| map.is_active(v)).collect();
     active.sort_unstable();
     let avg_pressure = if active.is_empty() { 0.0 } else { active.iter().map(|&v| f64::from(v)).sum::<f64>() / active.len() as f64 };
 
@@ -139,7 +139,7 @@ pub fn static_podology(map: &PressureFrame, cell_area_cm2: f64) -> StaticResult 
         right_percentage: round_to(share(right.whole.load), 1),
         footprint_edge_warning: map.edge_is_active(),
         feet_separated: split.is_some_and(|s| s.separated),
-        histogram: histogram(map.cells()),
+        histogram: histogram(map.cells(), map.active_floor()),
         mattress: None,
         pressure_calibration: None,
     }

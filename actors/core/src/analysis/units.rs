@@ -2,26 +2,16 @@
 //! device type, contact area, BMI and the rounding rules the results are shown with.
 
 use mat_protocol::device_type::DeviceType;
-use mat_protocol::scale::{units_per_cell, units_to_kpa, units_to_mmhg};
+use mat_protocol::scale::{active_floor_steps, active_floor_steps_for, units_per_cell, units_to_kpa, units_to_mmhg};
 use serde::{Deserialize, Serialize};
 
-/// A cell at or above this pressure, in hub units (`protocol::scale`), is "active": spec §9
-/// counts contact area over cells with a pressure of at least 5, and the presence check uses the
-/// same bound. On maps in the hub unit itself (every type but the bed mats) it is 5 cells.
-pub const ACTIVE_THRESHOLD: u16 = 5;
-/// An active cell also reads at least this many steps of its device: one step is quantisation
-/// noise (a bed mat's 0.4 mmHg step is worth 13.6 units, so its cells are active from 2 steps).
-pub const ACTIVE_MIN_STEPS: u16 = 2;
-
-/// The smallest active cell, in steps of a device whose step is `units_per_cell` hub units:
-/// at least [`ACTIVE_THRESHOLD`] units and [`ACTIVE_MIN_STEPS`] steps.
-pub fn active_floor_for(units_per_cell: f64) -> u16 {
-    ((f64::from(ACTIVE_THRESHOLD) / units_per_cell).ceil() as u16).max(ACTIVE_MIN_STEPS)
-}
-
-/// The smallest active cell of `device`, in its steps (5 on the old count, 2 on a bed mat).
+/// The smallest active cell of `device`, in its steps: `mat_protocol::scale::active_floor_steps`
+/// (its surface's least pressure and two steps: 2 where people lie or sit, 5 on a plate).
+/// Contact area, presence and every analysis count the cells at or above it; the client reads
+/// the same figure from `GET /api/deviceTypes`. A type whose cells are not pressures reads as
+/// hub units.
 pub fn active_floor(device: DeviceType) -> u16 {
-    active_floor_for(units_per_cell(device))
+    active_floor_steps(device).unwrap_or_else(|| active_floor_steps_for(units_per_cell(device)))
 }
 
 /// A cell of `device` in kPa (its documented scale; no patient weight needed).
@@ -216,7 +206,7 @@ mod tests {
         // A patient of 0.4 / 0.7 kg (70 % of the weight on the mat): the spec's factor is the unit.
         let load_kgf = 100.0 * 100.0 * mat_protocol::scale::PASCAL_PER_UNIT * 1e-4 / 9.80665;
         let f = calibration_factor(load_kgf / WEIGHT_FACTOR, 100 * 100).unwrap();
-        assert!((f - cell_kpa(DeviceType::FloorMat, 1)).abs() < 1e-12, "{f}");
+        assert!((f - units_to_kpa(1.0)).abs() < 1e-12, "{f}");
         // A seat's documented 1 mmHg step is what the spec's calibration measures for a sitter
         // whose 70 % of the weight matches the map's load: 4,900 steps × 133.3 Pa × 4 cm² =
         // 261.3 N = 26.6 kgf, 70 % of 38.1 kg.
@@ -251,12 +241,16 @@ mod tests {
         assert!((cell_mmhg(DeviceType::MattressMatIoT, 250) - 100.0).abs() < 1e-9);
         assert!((cell_mmhg(DeviceType::SeatingMatIoT, 235) - 235.0).abs() < 1e-9);
         assert!((cell_kpa(DeviceType::PodologyIoT, 210) - 210.0).abs() < 1e-9);
-        assert!((cell_kpa(DeviceType::FloorMat, 255) - 1.0).abs() < 1e-12);
+        assert!((cell_mmhg(DeviceType::FloorMat, 90) - 90.0).abs() < 1e-9);
         assert_eq!(active_floor(DeviceType::MattressMatIoT), 2);
         assert_eq!(active_floor(DeviceType::SeatingMatIoT), 2);
-        assert_eq!(active_floor(DeviceType::PodologyIoT), 2);
-        assert_eq!(active_floor(DeviceType::FloorMat), 5);
-        assert_eq!(active_floor_for(2.0), 3);
+        assert_eq!(active_floor(DeviceType::PodologyIoT), 5);
+        assert_eq!(active_floor(DeviceType::FloorMat), 2);
+        for t in DeviceType::ALL.into_iter().filter(|t| t.frame_shape().is_some()) {
+            if let Some(served) = t.info().active_floor_steps {
+                assert_eq!(active_floor(t), served, "{t:?}");
+            }
+        }
     }
 
     #[test]
@@ -317,10 +311,11 @@ mod tests {
     }
 
     #[test]
-    fn contact_area_counts_cells_of_at_least_5_units() {
-        let cells = [0, 4, 5, 6, 200, 5];
-        assert_eq!(contact_cells(DeviceType::FloorMat, &cells), 4);
-        assert_eq!(contact_area_cm2(DeviceType::FloorMat, &cells), 4.0);
+    fn contact_area_counts_the_active_cells() {
+        // A floor mat (1 mmHg steps, 1 cm² cells) is active from 2 steps.
+        let cells = [0, 1, 2, 6, 200, 1];
+        assert_eq!(contact_cells(DeviceType::FloorMat, &cells), 3);
+        assert_eq!(contact_area_cm2(DeviceType::FloorMat, &cells), 3.0);
         // A seat (1 mmHg steps) and a saddle are active from 2 steps.
         let seat = [0, 1, 2, 3, 200, 1];
         assert_eq!(contact_cells(DeviceType::SeatingMatIoT, &seat), 3);

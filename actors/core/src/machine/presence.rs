@@ -6,20 +6,20 @@
 //!
 //! The numbers are in the hub's pressure unit (`protocol::scale`: 1 unit = 1000/255 Pa ≈ 0.0294
 //! mmHg, the unit they were written for); a device's cells are converted with its documented
-//! scale. The spec does not say what "active" means: the same cells as the §9 contact area
-//! (`analysis::units::active_floor`: 5 units or more and two steps or more of the device's
-//! resolution, one step being quantisation noise; on a bed mat a step is 0.4 mmHg, so its active
-//! floor is 0.8 mmHg).
+//! scale. The spec does not say what "active" means: the same cells as the §9 contact area and
+//! every analysis (`mat_protocol::scale::active_floor_steps`, the one definition: at least
+//! 0.147 mmHg, spec §9's 5 units — 5 kPa on a plate — and two steps of the device, one step being
+//! quantisation noise; on a bed mat a step is 0.4 mmHg, so its active floor is 0.8 mmHg).
 //! Bed mats that cover a whole bed also need a load of at least [`MIN_LOAD_KGF`] on the mat: the
 //! spec's numbers alone pass a domed 5 kg bag (see `docs/decisions.md`).
 
 use serde::{Deserialize, Serialize};
 
 use super::pressure_map::PressureMap;
-use crate::analysis::units::{active_floor_for, cell_area_cm2};
+use crate::analysis::units::{active_floor, cell_area_cm2};
 use mat_protocol::CellFormat;
 use mat_protocol::device_type::DeviceType;
-use mat_protocol::scale::{PASCAL_PER_UNIT, is_bed_scale, units_per_cell};
+use mat_protocol::scale::{PASCAL_PER_UNIT, active_floor_steps_for, is_bed_scale, units_per_cell};
 
 /// Minimum number of active cells.
 pub const MIN_ACTIVE_POINTS: usize = 50;
@@ -60,7 +60,7 @@ struct LoadRule {
 impl PresenceScale {
     /// Cells in hub units (one unit per step), no load rule: the old mats' reading.
     pub fn unit() -> Self {
-        Self::new(1.0, None)
+        Self::new(1.0, active_floor_steps_for(1.0), None)
     }
 
     /// The scale of a device type (`protocol::scale`); bed mats covering a whole bed get the load
@@ -71,11 +71,11 @@ impl PresenceScale {
         let area_cm2 = cell_area_cm2(device);
         let whole_bed = is_bed_scale(device) && f64::from(long_side) * area_cm2.sqrt() >= WHOLE_BED_CM;
         let load = whole_bed.then(|| LoadRule { kgf_per_step: units_per_cell * PASCAL_PER_UNIT * area_cm2 * 1e-4 / STANDARD_GRAVITY });
-        Self::new(units_per_cell, load)
+        Self::new(units_per_cell, active_floor(device), load)
     }
 
-    fn new(units_per_cell: f64, load: Option<LoadRule>) -> Self {
-        PresenceScale { units_per_cell, active_floor: active_floor_for(units_per_cell), load }
+    fn new(units_per_cell: f64, active_floor: u16, load: Option<LoadRule>) -> Self {
+        PresenceScale { units_per_cell, active_floor, load }
     }
 
     /// Hub units per step of the device's cells.

@@ -16,14 +16,12 @@ import { notify } from '../../lib/notifications';
 import { saveBlob } from '../../lib/saveFile';
 import { BarChart } from './BarChart';
 import { downloadCompliancePdf, getCompliance, getShiftSettings, type ComplianceJson, type ComplianceRow, type ShiftSettingsJson } from './complianceApi';
-import { CSV_COLUMNS, complianceCsv, isoDay, lastDays, rowsOf, unitsOf } from './figures';
+import { CSV_COLUMNS, complianceCsv, isoDay, lastDays, rowsOf, unitsOf, type UnitOfRow } from './figures';
 import { ShiftSettings } from './ShiftSettings';
 import './compliance.css';
 
 /** Days the page opens with (the week up to today). */
 export const DEFAULT_RANGE_DAYS = 7;
-/** Between a unit's building and floor in the hub's unit name (the ward board's rule). */
-const UNIT_SEPARATOR = ' · ';
 
 const COLOURS = { onTime: '#2e8b57', mean: '#1f6fb2', p90: '#c8691c', alarms: '#b03a48', over: '#7a4fa3' };
 
@@ -65,20 +63,17 @@ export function CompliancePage() {
     // The figures depend on the shifts too: read again after an administrator changes them.
   }, [range.from, range.to, rangeValid, settings]);
 
-  const unitName = (key: string) => {
-    if (key === '') return t('compliance.noUnit');
-    const [building, floor] = key.split(UNIT_SEPARATOR);
-    return t('ward.unitLabel', { building: building || '—', floor: floor || '—' });
-  };
+  // The hub sends each row's building and floor; the PDF labels them with the same words.
+  const unitName = (u: UnitOfRow) => (u.unit === '' ? t('compliance.noUnit') : t('ward.unitLabel', { building: u.building || '—', floor: u.floor || '—' }));
   const units = useMemo(() => unitsOf(data?.rows ?? []), [data]);
   const rows = useMemo(() => rowsOf(data?.rows ?? [], unit), [data, unit]);
   const several = new Set(rows.map((r) => r.unit)).size > 1;
-  const labels = rows.map((r) => (several ? `${unitName(r.unit)} ${r.shiftLabel}` : r.shiftLabel));
+  const labels = rows.map((r) => (several ? `${unitName(r)} ${r.shiftLabel}` : r.shiftLabel));
   const minutes = (seconds: number | null | undefined) => (seconds == null ? null : seconds / 60);
   const min = t('compliance.minutesUnit');
 
   const downloadCsv = () => {
-    const csv = complianceCsv(rows, CSV_COLUMNS.map((k) => t(k)), t('compliance.noUnit'));
+    const csv = complianceCsv(rows, CSV_COLUMNS.map((k) => t(k)), unitName);
     saveBlob(new Blob(['\ufeff', csv], { type: 'text/csv;charset=utf-8' }), `turn-compliance_${range.from}_${range.to}.csv`);
   };
   const downloadPdf = async () => {
@@ -119,7 +114,7 @@ export function CompliancePage() {
               <option value="">{t('ward.allUnits')}</option>
               {units.map((u) => (
                 // A leading '=' keeps the unit '' (no building, no floor) apart from "all units".
-                <option key={u} value={`=${u}`}>
+                <option key={u.unit} value={`=${u.unit}`}>
                   {unitName(u)}
                 </option>
               ))}
@@ -174,7 +169,7 @@ export function CompliancePage() {
   );
 }
 
-function ComplianceTable({ rows, unitName }: { rows: ComplianceRow[]; unitName: (key: string) => string }) {
+function ComplianceTable({ rows, unitName }: { rows: ComplianceRow[]; unitName: (unit: UnitOfRow) => string }) {
   const { t, i18n } = useTranslation();
   const lng = i18n.resolvedLanguage ?? i18n.language;
   const format = useFormat();
@@ -200,7 +195,7 @@ function ComplianceTable({ rows, unitName }: { rows: ComplianceRow[]; unitName: 
         <tbody>
           {rows.map((r) => (
             <tr key={`${r.unit}|${r.shift}`} data-testid="compliance-row">
-              <th scope="row">{unitName(r.unit)}</th>
+              <th scope="row">{unitName(r)}</th>
               <td>{r.shiftLabel}</td>
               <td>{r.beds}</td>
               <td>{r.turns}</td>

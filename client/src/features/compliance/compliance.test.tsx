@@ -4,8 +4,11 @@ import { renderApp, stubFetch } from '../../test/renderApp';
 import type { ComplianceJson, ComplianceRow } from './complianceApi';
 import { lastDays } from './figures';
 
+// The hub sends each row's key and, apart, its building and floor (the labels are made from those).
 const row = (unit: string, shift: number, label: string, over: Partial<ComplianceRow> = {}): ComplianceRow => ({
   unit,
+  building: unit.split(' · ')[0] ?? '',
+  floor: unit.split(' · ')[1] ?? '',
   shift,
   shiftLabel: label,
   beds: 4,
@@ -135,8 +138,8 @@ describe('the turn compliance page', () => {
         .replace('Time to attend mean (min)', '"Time to attend, mean (min)"')
         .replace('Time to attend 90th percentile (min)', '"Time to attend, 90th percentile (min)"'),
     );
-    expect(lines[1]).toBe('North · 2,07:00–15:00,4,5,2,40.0,4,3,4.33,10.00,1.33,3.000,4,10.0');
-    expect(lines[2]).toBe('North · 2,15:00–23:00,4,0,0,,0,0,,,9.33,0.000,0,');
+    expect(lines[1]).toBe('North · floor 2,07:00–15:00,4,5,2,40.0,4,3,4.33,10.00,1.33,3.000,4,10.0');
+    expect(lines[2]).toBe('North · floor 2,15:00–23:00,4,0,0,,0,0,,,9.33,0.000,0,');
     fireEvent.click(screen.getByTestId('compliance-pdf'));
     await waitFor(() => expect(blobs).toHaveLength(2));
     expect(fetch.mock.calls.some(([url]) => url === `/api/compliancePdf/${from}/${to}/en`)).toBe(true);

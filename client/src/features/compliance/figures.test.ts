@@ -24,9 +24,9 @@ describe('compliance helpers', () => {
 
   it('names the unit without building and floor', () => {
     const csv = complianceCsv(
-      [{ unit: '', shift: 0, shiftLabel: '08:00–08:00', beds: 1, turns: 1, turnsOnTime: 1, onTimeShare: 1, alarms: 0, alarmsAttended: 0, attendMeanSeconds: null, attendP90Seconds: null, bedDays: 1, alarmsPerBedDay: 0, patients: 1, minutesOverPerPatient: 0 }],
+      [{ unit: '', building: '', floor: '', shift: 0, shiftLabel: '08:00–08:00', beds: 1, turns: 1, turnsOnTime: 1, onTimeShare: 1, alarms: 0, alarmsAttended: 0, attendMeanSeconds: null, attendP90Seconds: null, bedDays: 1, alarmsPerBedDay: 0, patients: 1, minutesOverPerPatient: 0 }],
       ['Unit'],
-      'No unit',
+      (u) => (u.unit === '' ? 'No unit' : `${u.building} · floor ${u.floor}`),
     );
     expect(csv.split('\r\n')[1]).toBe('No unit,08:00–08:00,1,1,1,100.0,0,0,,,1.00,0.000,1,0.0');
   });

@@ -28,8 +28,12 @@ export function lastDays(days: number, today: Date = new Date()): { from: string
 export const rowsOf = (rows: ComplianceRow[], unit: string | null): ComplianceRow[] =>
   unit === null ? rows : rows.filter((r) => r.unit === unit);
 
-/** The distinct units of the rows, in their order. */
-export const unitsOf = (rows: ComplianceRow[]): string[] => [...new Set(rows.map((r) => r.unit))];
+/** The distinct units of the rows, in their order: the first row of each (its key, building and floor). */
+export const unitsOf = (rows: ComplianceRow[]): ComplianceRow[] => rows.filter((r, i) => rows.findIndex((o) => o.unit === r.unit) === i);
+
+/** What a unit is labelled with: the building and floor the hub sends with each row (the PDF
+ * labels it with the same words), '' for the unit of devices with neither. */
+export type UnitOfRow = Pick<ComplianceRow, 'unit' | 'building' | 'floor'>;
 
 /** The CSV columns, in order: the translation key of each heading. */
 export const CSV_COLUMNS = [
@@ -58,13 +62,14 @@ export function csvField(value: string): string {
   return /[",\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
 }
 
-/** The rows as CSV (CRLF line ends, a header row of `headings`); `noUnit` names the unit ''. */
-export function complianceCsv(rows: ComplianceRow[], headings: string[], noUnit: string): string {
+/** The rows as CSV (CRLF line ends, a header row of `headings`); `unitName` labels each row's unit
+ * as the page does. */
+export function complianceCsv(rows: ComplianceRow[], headings: string[], unitName: (unit: UnitOfRow) => string): string {
   const lines = [headings.map(csvField).join(',')];
   for (const r of rows) {
     lines.push(
       [
-        csvField(r.unit === '' ? noUnit : r.unit),
+        csvField(unitName(r)),
         csvField(r.shiftLabel),
         String(r.beds),
         String(r.turns),

@@ -4,8 +4,13 @@
 import { cellValue } from '../../lib/heatmap/palette';
 import type { LiveFrame } from '../../lib/liveMaps';
 
-/** Spec §9: the contact area counts distinct cells with pressure at least 5. */
-export const CONTACT_MIN_PRESSURE = 5;
+/** The smallest active cell of a device type, in its steps, as the hub's type table serves it
+ * (`activeFloorSteps` of `GET /api/deviceTypes`, owned by `mat_protocol::scale`): the contact
+ * area, presence and the analyses count the same cells. `null` when the type's cells are not
+ * pressures or the table has not arrived. */
+export function activeFloorOf(info: { activeFloorSteps?: number | null } | null | undefined): number | null {
+  return info?.activeFloorSteps ?? null;
+}
 
 /** Every cell value of a frame (u8 or u16 little-endian). Empty for a blank frame. */
 export function frameValues(frame: LiveFrame | undefined): number[] {
@@ -28,33 +33,36 @@ export function forceReading(frame: LiveFrame | undefined): ForceReading | null 
   return { channels, total: channels.reduce((a, b) => a + b, 0) };
 }
 
-/** Cells with pressure at or above {@link CONTACT_MIN_PRESSURE}. */
-export function activeCells(frame: LiveFrame | undefined): number {
-  return frameValues(frame).filter((v) => v >= CONTACT_MIN_PRESSURE).length;
+/** Cells at or above `activeFloor` steps (the type's, {@link activeFloorOf}); null without it. */
+export function activeCells(frame: LiveFrame | undefined, activeFloor: number | null): number | null {
+  if (activeFloor === null) return null;
+  return frameValues(frame).filter((v) => v >= activeFloor).length;
 }
 
-/** Contact surface in cm²: active cells × (distance between points)². */
-export function contactSurfaceCm2(frame: LiveFrame | undefined, cellSizeCm: number): number {
-  return activeCells(frame) * cellSizeCm * cellSizeCm;
+/** Contact surface in cm²: active cells × (distance between points)²; null without the floor. */
+export function contactSurfaceCm2(frame: LiveFrame | undefined, cellSizeCm: number, activeFloor: number | null): number | null {
+  const active = activeCells(frame, activeFloor);
+  return active === null ? null : active * cellSizeCm * cellSizeCm;
 }
 
-/** Mean pressure over the active cells (0 when none). */
-export function meanActivePressure(frame: LiveFrame | undefined): number {
-  const active = frameValues(frame).filter((v) => v >= CONTACT_MIN_PRESSURE);
+/** Mean pressure over the active cells, in steps (0 when none, null without the floor). */
+export function meanActivePressure(frame: LiveFrame | undefined, activeFloor: number | null): number | null {
+  if (activeFloor === null) return null;
+  const active = frameValues(frame).filter((v) => v >= activeFloor);
   return active.length ? active.reduce((a, b) => a + b, 0) / active.length : 0;
 }
 
-/** Centre of pressure in cells, relative to the centre of the map (x right, y down); null when the
- * map is empty. */
-export function centreOfPressure(frame: LiveFrame | undefined): { x: number; y: number } | null {
-  if (!frame || frame.blank) return null;
+/** Centre of pressure of the active cells in cells, relative to the centre of the map (x right,
+ * y down); null when the map is empty or the floor unknown. */
+export function centreOfPressure(frame: LiveFrame | undefined, activeFloor: number | null): { x: number; y: number } | null {
+  if (!frame || frame.blank || activeFloor === null) return null;
   let sum = 0;
   let sx = 0;
   let sy = 0;
   for (let r = 0; r < frame.rows; r++) {
     for (let c = 0; c < frame.cols; c++) {
       const v = cellValue(frame, r * frame.cols + c);
-      if (v < CONTACT_MIN_PRESSURE) continue;
+      if (v < activeFloor) continue;
       sum += v;
       sx += v * (c + 0.5);
       sy += v * (r + 0.5);

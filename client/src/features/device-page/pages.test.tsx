@@ -4,6 +4,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { applyDeviceConf } from '../../lib/devicesStore';
 import { fakeSocket, renderApp, stubFetch } from '../../test/renderApp';
 import { checkInterval } from './repositioning';
+import DEVICE_TYPE_TABLE from '../../test/fixtures/deviceTypes.json';
 
 const oid = ($oid: string) => ({ $oid });
 const clock = { minutes: 120, tier: 'ok', dueInSeconds: null, minMinutes: 15, maxMinutes: 1440 };
@@ -186,13 +187,33 @@ describe('seating pages', () => {
     signIn({ '/api/iotLogs/s1': () => ({ body: [] }), '/api/iotAlarms/s1': () => ({ body: [] }), '/api/device/s1/repositioning': () => ({ body: clock }) });
     const { liveMaps } = await renderApp('/SeatingMatIoT', { state: { device: { _id: oid('s1'), name: 'Chair', deviceType: 'Seating Mat IoT' } } });
     expect(screen.getByTestId('device-page')).toHaveAttribute('data-page-family', 'seating');
-    // 10 cells at 5 or more count; cells at 4 do not (spec §9).
+    // The hub's table says a seat's cell is active from 2 steps (2 mmHg): 10 cells at 2 count,
+    // the row at 1 step (quantisation noise) does not.
+    const seat = (DEVICE_TYPE_TABLE as Array<{ name: string; activeFloorSteps: number | null }>).find((t) => t.name === 'Seating Mat IoT');
+    expect(seat?.activeFloorSteps).toBe(2);
     act(() => {
-      liveMaps.write(mapFrame('s1', 16, 16, (r, c) => (r === 0 && c < 10 ? 5 : r === 1 ? 4 : 0)));
+      liveMaps.write(mapFrame('s1', 16, 16, (r, c) => (r === 0 && c < 10 ? 2 : r === 1 ? 1 : 0)));
     });
     await waitFor(() => expect(screen.getByTestId('contact-surface')).toHaveAttribute('data-value', '40'));
     expect(screen.getByTestId('contact-surface')).toHaveTextContent('40 cm²');
     expect(screen.getByTestId('plot-panel')).toBeInTheDocument();
+  });
+
+  it('counts the active cells from the floor the hub serves, not a floor of its own', async () => {
+    // The same map under a table whose seat is active from 4 steps: only the 4 cells at 4 count.
+    const table = (DEVICE_TYPE_TABLE as Array<Record<string, unknown>>).map((t) => (t.name === 'Seating Mat IoT' ? { ...t, activeFloorSteps: 4 } : t));
+    signIn({
+      '/api/deviceTypes': () => ({ body: table }),
+      '/api/iotLogs/s1': () => ({ body: [] }),
+      '/api/iotAlarms/s1': () => ({ body: [] }),
+      '/api/device/s1/repositioning': () => ({ body: clock }),
+    });
+    const { liveMaps } = await renderApp('/SeatingMatIoT', { state: { device: { _id: oid('s1'), name: 'Chair', deviceType: 'Seating Mat IoT' } } });
+    act(() => {
+      liveMaps.write(mapFrame('s1', 16, 16, (r, c) => (r === 0 && c < 4 ? 4 : r === 0 ? 3 : r === 1 ? 2 : 0)));
+    });
+    await waitFor(() => expect(screen.getByTestId('contact-surface')).toHaveAttribute('data-value', '16'));
+    expect(screen.getByTestId('contact-surface')).toHaveTextContent('16 cm²');
   });
 
   it('the seated-position page labels the current position', async () => {

@@ -20,7 +20,7 @@ export function appendSample(history: SidesSample[], sample: SidesSample, limit 
 
 export function useSidesHistory(
   ids: Array<string | null>,
-  compute: (frame: LiveFrame) => number,
+  compute: (frame: LiveFrame) => number | null,
   everyMs = 500,
 ): SidesSample[] {
   const { liveMaps } = useServices();

@@ -75,14 +75,20 @@ fn bed_stats(cells: &[u8]) -> PresenceStats {
 fn device_scales_follow_the_protocol() {
     let unit = PresenceScale::unit();
     assert_eq!((unit.units_per_cell(), unit.active_floor()), (1.0, 5));
-    assert_eq!(PresenceScale::for_device(DeviceType::FloorMat), unit);
-    // A seat's 1 mmHg step (34.0 units) and a plate's 1 kPa (255 units): the two-step floor decides.
+    // Floor mats and the Wellness Mat read 1 mmHg steps (as seats do), no load rule.
+    for t in [DeviceType::FloorMat, DeviceType::FloorMatRecognition, DeviceType::WellnessMat] {
+        let floor = PresenceScale::for_device(t);
+        assert!((floor.units_per_cell() - 33.997).abs() < 1e-3, "{t:?}");
+        assert_eq!(floor.active_floor(), 2, "{t:?}");
+    }
+    // A seat's 1 mmHg step (34.0 units): the two-step floor decides; a plate's 1 kPa (255 units):
+    // a foot's 5 kPa.
     let seat = PresenceScale::for_device(DeviceType::SeatingMatIoT);
     assert!((seat.units_per_cell() - 33.997).abs() < 1e-3);
     assert_eq!(seat.active_floor(), 2);
     let plate = PresenceScale::for_device(DeviceType::PodologyIoT);
     assert!((plate.units_per_cell() - 255.0).abs() < 1e-9);
-    assert_eq!(plate.active_floor(), 2);
+    assert_eq!(plate.active_floor(), 5);
     for t in [DeviceType::MattressMatIoT, DeviceType::SleepMat, DeviceType::MattressMat] {
         let bed = PresenceScale::for_device(t);
         assert!((bed.units_per_cell() - 13.599).abs() < 1e-3, "{t:?}");
@@ -231,4 +237,38 @@ fn the_quick_check_still_needs_a_blob_of_40() {
     assert_eq!(figures.largest_blob, 1);
     assert_eq!(PresenceStats { largest_blob: MIN_BLOB, ..figures }.verdict(), Presence::Present, "only the blob fails");
     assert_eq!(detector.check(&map), Presence::Absent);
+}
+
+/// One definition of an active cell: for every type whose cells are pressures, presence, the
+/// analyses (contact area and the frame statistics every analysis is built from) and the served
+/// type table count the same cells of the same map.
+#[test]
+fn presence_the_analyses_and_the_served_table_agree_on_what_is_active() {
+    use crate::analysis::frame::{Capture, PressureFrame};
+    use crate::analysis::units::{active_floor, contact_cells};
+    for t in DeviceType::ALL {
+        let (Some(served), Some((rows, cols, _))) = (t.info().active_floor_steps, t.frame_shape()) else { continue };
+        let presence = PresenceScale::for_device(t);
+        assert_eq!(presence.active_floor(), served, "{t:?}: presence and the served table");
+        assert_eq!(active_floor(t), served, "{t:?}: the analyses and the served table");
+        // A map whose cells run 0, 1, 2, … 9 steps: the same cells are active everywhere.
+        let n = usize::from(rows) * usize::from(cols);
+        let cells: Vec<u8> = (0..n).map(|i| (i % 10) as u8).collect();
+        let expected = cells.iter().filter(|&&v| u16::from(v) >= served).count();
+        let map = PressureMap::new(rows, cols, CellFormat::U8, &cells).unwrap();
+        let seen_by_presence = PresenceDetector::with_scale(presence).stats(&map).active_points;
+        let wide: Vec<u16> = cells.iter().map(|&v| u16::from(v)).collect();
+        let seen_by_contact = contact_cells(t, &wide) as usize;
+        let mut capture = Capture::new(t, rows, cols);
+        capture.push(0, PressureFrame::new(rows, cols, wide.clone()).unwrap()).unwrap();
+        let frame = &capture.frames()[0].frame;
+        let seen_by_frame = frame.region_stats(&frame.full_region()).active_cells as usize;
+        let mean = capture.mean_map();
+        let seen_by_mean_map = mean.region_stats(&mean.full_region()).active_cells as usize;
+        assert_eq!(
+            (seen_by_presence, seen_by_contact, seen_by_frame, seen_by_mean_map),
+            (expected, expected, expected, expected),
+            "{t:?}: floor {served}"
+        );
+    }
 }

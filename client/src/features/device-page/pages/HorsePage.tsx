@@ -15,7 +15,7 @@ import { stepsToDisplay, usePressureDisplay } from '../../../lib/pressureUnits';
 import { DevicePageFrame, type DevicePageProps } from '../DevicePageFrame';
 import { hidesMapBelowScroll } from '../../../lib/deviceTypes';
 import { ViewOptionsToolbar } from '../../view-options';
-import { contactSurfaceCm2, meanActivePressure } from '../frameMath';
+import { activeFloorOf, contactSurfaceCm2, meanActivePressure } from '../frameMath';
 import { HeatMap } from '../HeatMap';
 import { PresencePanel } from '../PresencePanel';
 import { StreamingControl } from '../StreamingControl';
@@ -30,13 +30,13 @@ export function horseSides(members: Array<string | { $oid: string }> | undefined
   return { left: ids.find((_, i) => i % 2 === 0) ?? null, right: ids.find((_, i) => i % 2 === 1) ?? null };
 }
 
-function SideSurface({ deviceId, cellCm }: { deviceId: string; cellCm: number }) {
+function SideSurface({ deviceId, cellCm, activeFloor }: { deviceId: string; cellCm: number; activeFloor: number | null }) {
   const { t, i18n } = useTranslation();
-  const surface = useLiveSample(deviceId, (f) => contactSurfaceCm2(f, cellCm));
+  const surface = useLiveSample(deviceId, (f) => contactSurfaceCm2(f, cellCm, activeFloor));
   return (
-    <div className="figure-tile" data-testid="contact-surface" data-value={surface}>
+    <div className="figure-tile" data-testid="contact-surface" data-value={surface ?? ''}>
       <span className="figure-label">{t('pages.seating.contactSurface')}</span>
-      <span className="figure-value">{formatNumber(surface, i18n.resolvedLanguage ?? 'en', 0)} cm²</span>
+      <span className="figure-value">{surface === null ? '—' : `${formatNumber(surface, i18n.resolvedLanguage ?? 'en', 0)} cm²`}</span>
     </div>
   );
 }
@@ -53,9 +53,13 @@ export function HorsePage({ device, info, createRenderer }: DevicePageProps) {
   // Pressures in the unit of the sides' own type (their frames are drawn), as the hub's table says.
   const sideDevice = useAtomValue(deviceInfoFamily(left ?? right ?? ''));
   const display = usePressureDisplay(sideDevice?.deviceType);
-  const surfaces = useSidesHistory([left, right], (f) => contactSurfaceCm2(f, cellCm));
+  // The sides' cells are active from their floor, which the horse's row carries (as it carries
+  // their distance between points).
+  const floor = activeFloorOf(info);
+  const surfaces = useSidesHistory([left, right], (f) => contactSurfaceCm2(f, cellCm, floor));
   const pressures = useSidesHistory([left, right], (f) => {
-    const steps = meanActivePressure(f);
+    const steps = meanActivePressure(f, floor);
+    if (steps === null) return null;
     return display ? stepsToDisplay(steps, display) : steps;
   });
   const series = (['left', 'right'] as const).map((side) => ({ label: t(`device.side.${side}`), color: SIDE_COLOURS[side] }));
@@ -80,7 +84,7 @@ export function HorsePage({ device, info, createRenderer }: DevicePageProps) {
                   <>
                     <PresencePanel deviceId={member} />
                     <div className="figure-tiles">
-                      <SideSurface deviceId={member} cellCm={cellCm} />
+                      <SideSurface deviceId={member} cellCm={cellCm} activeFloor={floor} />
                     </div>
                     <HeatMap deviceId={member} createRenderer={createRenderer} hideBelowScroll={hidesMapBelowScroll(info)} />
                   </>

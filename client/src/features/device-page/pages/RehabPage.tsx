@@ -5,14 +5,15 @@ import { oidOf } from '../../../lib/api';
 import { CopPlot } from '../CopPlot';
 import { DeviceLogTable } from '../DeviceLogTable';
 import { DevicePageFrame, type DevicePageProps } from '../DevicePageFrame';
-import { centreOfPressure } from '../frameMath';
+import { activeFloorOf, centreOfPressure } from '../frameMath';
 import { LiveMapPanel } from '../LiveMapPanel';
 import { useLiveHistory } from '../useLiveSample';
 
 export function RehabPage({ device, info, createRenderer }: DevicePageProps) {
   const { t } = useTranslation();
   const id = oidOf(device._id) as string;
-  const trail = useLiveHistory(id, (f) => centreOfPressure(f));
+  const floor = activeFloorOf(info);
+  const trail = useLiveHistory(id, (f) => centreOfPressure(f, floor));
   return (
     <DevicePageFrame device={device} info={info} live={[id]}>
       <div className="rehab-grid">

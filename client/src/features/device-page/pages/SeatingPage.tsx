@@ -9,7 +9,7 @@ import { AlarmTable } from '../AlarmTable';
 import { DeviceLogTable } from '../DeviceLogTable';
 import { DevicePageFrame, type DevicePageProps } from '../DevicePageFrame';
 import { formatNumber } from '../../../lib/format';
-import { contactSurfaceCm2, meanActivePressure } from '../frameMath';
+import { activeFloorOf, contactSurfaceCm2, meanActivePressure } from '../frameMath';
 import { LiveMapPanel } from '../LiveMapPanel';
 import { useLiveHistory, useLiveSample } from '../useLiveSample';
 import { stepsToDisplay, usePressureDisplay } from '../../../lib/pressureUnits';
@@ -18,18 +18,23 @@ export function SeatingPage({ device, info, createRenderer }: DevicePageProps) {
   const { t, i18n } = useTranslation();
   const id = oidOf(device._id) as string;
   const cell = info.cellSizeCm ?? 1;
-  const surface = useLiveSample(id, (f) => contactSurfaceCm2(f, cell));
-  const history = useLiveHistory(id, (f) => [contactSurfaceCm2(f, cell), meanActivePressure(f)]);
+  const floor = activeFloorOf(info);
+  const surface = useLiveSample(id, (f) => contactSurfaceCm2(f, cell, floor));
+  const history = useLiveHistory(id, (f) => {
+    const area = contactSurfaceCm2(f, cell, floor);
+    const mean = meanActivePressure(f, floor);
+    return area === null || mean === null ? null : [area, mean];
+  });
   const kind = t(`deviceTypes.${device.deviceType}`, { defaultValue: device.deviceType });
   const display = usePressureDisplay(device.deviceType);
   return (
     <DevicePageFrame device={device} info={info} live={[id]}>
       <LiveMapPanel deviceId={id} createRenderer={createRenderer}>
         <div className="figure-tiles">
-          <div className="figure-tile" data-testid="contact-surface" data-value={surface}>
+          <div className="figure-tile" data-testid="contact-surface" data-value={surface ?? ''}>
             <span className="figure-label">{t('pages.seating.contactSurface')}</span>
             <span className="figure-value">
-              {formatNumber(surface, i18n.resolvedLanguage ?? 'en', 0)} cm²
+              {surface === null ? '—' : `${formatNumber(surface, i18n.resolvedLanguage ?? 'en', 0)} cm²`}
             </span>
           </div>
         </div>
