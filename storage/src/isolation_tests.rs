@@ -212,9 +212,11 @@ async fn sees_only_its_own(store: &Store, mine: &Seeded, other: &Seeded) {
         [(mine.analysis.clone(), mine.patient.clone())]
     );
     // Audit log: only entries about or by the company.
+    // (the fixture's entry and its recorded turn's, audited with the turn).
     let page = scoped.audit().page(0, 50).await.unwrap();
-    assert_eq!(page.total, 1);
+    assert_eq!(page.total, 2);
     assert!(page.entries.iter().all(|e| e.company_id == mine.company));
+    assert_eq!(page.entries.iter().filter(|e| e.action == "device.turn").count(), 1);
 }
 
 /// What the other company's handle tried left the company's rows as they were.

@@ -138,6 +138,11 @@ export async function run({ base, page, test, shot, login, log, artifacts }) {
     const length = Number(await player.getAttribute('data-length'));
     if (!(length > 10)) throw new Error(`video of ${length} frames`);
     ok(`video of ${length} playback frames`);
+    // The walk's video is kept from the empty plate; it opens at the first contact, not on a blank map.
+    const opened = Number(await player.getAttribute('data-index'));
+    if (!(opened > 0)) throw new Error(`the video opened at frame ${opened}, the empty plate`);
+    await shotOf('result-preview', 'dynamic-opened.png');
+    ok(`the video opens at its first contact (frame ${opened})`);
     // A walk is kept from the first empty plate (docs/decisions.md, "A walk is kept from the first
     // empty plate"): played at the fastest speed from the first frame, the video runs through the
     // empty start and the first pass and stops only where the walker leaves the plate (spec §4,

@@ -95,7 +95,7 @@ export async function run({ page, test, shot, login, artifacts }) {
     await csv.saveAs(csvPath);
     const lines = readFileSync(csvPath, 'utf8').replace(/^\ufeff/, '').trim().split(/\r\n/);
     if (!lines[0].startsWith('Unit,Shift,Beds,Turns,Turns on time,On time (%)')) throw new Error(`CSV header: ${lines[0]}`);
-    if (!lines.some((l) => l.startsWith('Main · 1,06:00–14:00,'))) throw new Error(`CSV rows: ${lines.join(' | ')}`);
+    if (!lines.some((l) => l.startsWith('Main · floor 1,06:00–14:00,'))) throw new Error(`CSV rows: ${lines.join(' | ')}`);
     ok(`${csv.suggestedFilename()}: ${lines.length - 1} rows; ${lines[1]}`);
     const [pdf] = await Promise.all([page.waitForEvent('download', { timeout: 30_000 }), page.getByTestId('compliance-pdf').click()]);
     const name = pdf.suggestedFilename();
@@ -104,7 +104,7 @@ export async function run({ page, test, shot, login, artifacts }) {
     await pdf.saveAs(pdfPath);
     execFileSync('pdftoppm', ['-png', '-r', '80', pdfPath, pdfPath.replace(/\.pdf$/, '')]);
     const text = execFileSync('pdftotext', ['-layout', pdfPath, '-']).toString().replace(/\s+/g, ' ');
-    for (const part of ['Turn compliance', 'Time zone: Europe/Madrid', 'Main · 1', '06:00–14:00', 'Page 1 / 1']) {
+    for (const part of ['Turn compliance', 'Shifts:', 'Time zone: Europe/Madrid', 'Main · floor 1', '06:00–14:00', 'Page 1 / 1']) {
       if (!text.includes(part)) throw new Error(`"${part}" not in the PDF: ${text}`);
     }
     ok(`${name}: ${text.slice(0, 160)}…`);

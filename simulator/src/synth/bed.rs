@@ -321,7 +321,7 @@ pub enum LyingPose {
 /// real-shaped sensor, placed on a `rows × cols` grid, in steps of `step_mmhg` (not rounded).
 pub fn lying_body(pose: LyingPose, rows: usize, cols: usize, step_mmhg: f32) -> Vec<f32> {
     let mut canvas = Canvas::new(rows, cols);
-    draw_pose(&mut canvas, &lying_pose(pose), 0.0, step_mmhg);
+    draw_pose(&mut canvas, &lying_pose(pose), 0.0, step_mmhg, 1.0);
     canvas.values().to_vec()
 }
 

@@ -9,7 +9,7 @@ import { useTranslation } from 'react-i18next';
 import { showToast } from '../../lib/messages';
 import type { DynamicResult, FootGait } from './engineResult';
 import { centreOfPressure } from './gridFrame';
-import { isEmptyMap, playbackFrame, playbackLength, SPEEDS, speedLabel, traceIndex, type Speed } from './playback';
+import { firstContactFrame, isEmptyMap, playbackFrame, playbackLength, SPEEDS, speedLabel, traceIndex, type Speed } from './playback';
 import { ResultMap, type MapRendererFactory } from './ResultMap';
 import type { Grid } from './record';
 import { formatFixed } from './units';
@@ -62,6 +62,7 @@ export function DynamicPlayer({ frames, result, createRenderer }: { frames: Grid
     length,
     (k) => isEmptyMap(playbackFrame(frames, k)),
     () => showToast(store, 'getOff'),
+    firstContactFrame(frames),
   );
   const grid = playbackFrame(frames, player.index);
   const trackPoints = useMemo(

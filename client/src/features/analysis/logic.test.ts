@@ -7,7 +7,7 @@ import { NOTES_MAX, NOTES_ROWS, notesWithinLimit } from './notes';
 import { HISTORY_PAGE_SIZE, pageSummary, STORAGE_QUOTA_MB } from './pagination';
 import { initialWidgets, reportClock, selectedWidgets, toggleWidget } from './pdfLayout';
 import { reportLanguage } from './PdfLayoutModal';
-import { intervalMs, playbackFrame, playbackLength, SPEEDS, speedLabel, traceIndex } from './playback';
+import { firstContactFrame, intervalMs, playbackFrame, playbackLength, SPEEDS, speedLabel, traceIndex } from './playback';
 import { creationSeconds, meanGrid, parameter, previewFrames } from './record';
 import { MAX_EXPANDED_PANELS, seatingPanels, toggleExpanded } from './seatingPanels';
 import { formatFixed } from './units';
@@ -121,6 +121,11 @@ describe('player timing and frames', () => {
     expect(playbackFrame([a, b], 2)?.cells).toEqual([6, 6, 10]);
     expect(playbackFrame([a, b], 3)?.cells).toEqual([9, 6, 0]);
     expect(playbackFrame([a, b], 4)).toBeNull();
+    // The video opens at its first captured frame with pressure above the zeroed level.
+    const empty = { rows: 1, cols: 3, cells: [0, 5, 2] };
+    expect(firstContactFrame([empty, empty, a, b])).toBe(6);
+    expect(firstContactFrame([a, b])).toBe(0);
+    expect(firstContactFrame([empty, empty])).toBe(0);
     expect([0, 2, 3, 5, 6].map(traceIndex)).toEqual([0, 0, 1, 1, 2]);
   });
 });

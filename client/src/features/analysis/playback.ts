@@ -53,6 +53,16 @@ export function traceIndex(k: number): number {
   return Math.floor(k / FRAMES_PER_INTERVAL);
 }
 
+/**
+ * The playback frame the video opens at: its first captured frame with pressure (a walk is kept
+ * from the first empty plate, so it starts empty; docs/decisions.md "A walk is kept from the first
+ * empty plate"), 0 when every frame is empty.
+ */
+export function firstContactFrame(frames: Grid[]): number {
+  const i = frames.findIndex((frame) => frame.cells.some((v) => v > VIDEO_ZERO_AT_OR_BELOW));
+  return i < 0 ? 0 : i * FRAMES_PER_INTERVAL;
+}
+
 export function isEmptyMap(grid: Grid | null): boolean {
   return !grid || grid.cells.every((v) => v <= 0);
 }

@@ -1,6 +1,7 @@
 //! The video player's state machine (spec §4): playing or paused; any step, first/last or reset
 //! pauses; while playing it advances one frame per 20 ms × speed and stops at the last frame; when
-//! the map goes from pressure to empty while playing it stops and, 1.5 s later, shows getOff.
+//! the map goes from pressure to empty while playing it stops and, 1.5 s later, shows getOff. It
+//! opens at `start` (the first frame with pressure).
 
 import { useEffect, useRef, useState } from 'react';
 import { GET_OFF_TOAST_MS, intervalMs, SPEEDS, type Speed } from './playback';
@@ -17,11 +18,11 @@ export interface Player {
   setSpeed(speed: Speed): void;
 }
 
-export function usePlayer(length: number, isEmpty: (index: number) => boolean, onGetOff: () => void): Player {
-  const [index, setIndex] = useState(0);
+export function usePlayer(length: number, isEmpty: (index: number) => boolean, onGetOff: () => void, start = 0): Player {
+  const [index, setIndex] = useState(() => Math.max(0, Math.min(length - 1, start)));
   const [playing, setPlaying] = useState(false);
   const [speed, setSpeed] = useState<Speed>(SPEEDS[0]);
-  const indexRef = useRef(0);
+  const indexRef = useRef(index);
   indexRef.current = index;
   const emptyRef = useRef(isEmpty);
   emptyRef.current = isEmpty;

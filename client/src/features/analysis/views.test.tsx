@@ -91,6 +91,20 @@ describe('dynamic player', () => {
     expect(toasts()).toContain('getOff');
   });
 
+  it('opens at the first frame with pressure: a walk kept from the empty plate shows its first contact, not a blank map', async () => {
+    vi.useFakeTimers();
+    await renderAnalysis(<DynamicPlayer frames={[full(0), full(0), full(50), full(60)]} result={null} createRenderer={fakeMapRenderer} />);
+    expect(index()).toBe(6);
+    expect(player().getAttribute('data-playing')).toBe('false');
+    fireEvent.click(screen.getByTestId('player-play'));
+    act(() => void vi.advanceTimersByTime(200));
+    expect(index()).toBe(7);
+    // First goes to the very first frame; a video with no pressure at all opens there too.
+    fireEvent.click(screen.getByRole('button', { name: 'First frame' }));
+    expect(index()).toBe(0);
+    vi.useRealTimers();
+  });
+
   it('rockers to 3 decimals, shares to 1; errors per foot', async () => {
     const result: DynamicResult = {
       feetSeparated: true,
