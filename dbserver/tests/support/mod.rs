@@ -10,7 +10,10 @@ use std::time::{Duration, Instant};
 use hub::app::RunningHub;
 use hub::config::ServeConfig;
 use storage::{Credentials, Store};
-use tokio::io::{AsyncReadExt, AsyncWriteExt};
+
+#[path = "../../../hub/tests/common/http.rs"]
+mod http;
+pub use http::{request, try_request};
 
 /// The server binary Cargo built for these tests.
 pub const DBSERVER_BIN: &str = env!("CARGO_BIN_EXE_dbserver");
@@ -173,73 +176,10 @@ pub async fn seed_admin(store: &Store, tag: &str) -> String {
     email
 }
 
-/// A response: status and body.
-#[derive(Debug)]
-pub struct Response {
-    pub status: u16,
-    pub body: String,
-}
-
-impl Response {
-    pub fn json(&self) -> serde_json::Value {
-        serde_json::from_str(&self.body).unwrap_or_else(|e| panic!("bad JSON ({e}): {}", self.body))
-    }
-}
-
-/// One HTTP/1.1 request with `Connection: close`; panics when there is no answer.
-pub async fn request(addr: SocketAddr, method: &str, path: &str, token: Option<&str>, body: Option<&str>) -> Response {
-    try_request(addr, method, path, token, body).await.unwrap_or_else(|e| panic!("{method} {path}: {e}"))
-}
-
-/// [`request`] that reports a refused connection or no answer within 30 s as an error.
-pub async fn try_request(addr: SocketAddr, method: &str, path: &str, token: Option<&str>, body: Option<&str>) -> std::io::Result<Response> {
-    tokio::time::timeout(Duration::from_secs(30), exchange(addr, method, path, token, body))
-        .await
-        .unwrap_or_else(|_| Err(std::io::Error::new(std::io::ErrorKind::TimedOut, "no answer in time")))
-}
-
-async fn exchange(addr: SocketAddr, method: &str, path: &str, token: Option<&str>, body: Option<&str>) -> std::io::Result<Response> {
-    let mut stream = tokio::net::TcpStream::connect(addr).await?;
-    let mut head = format!("{method} {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n");
-    if let Some(token) = token {
-        head.push_str(&format!("Authorization: Bearer {token}\r\n"));
-    }
-    let body = body.unwrap_or("");
-    if method != "GET" {
-        head.push_str(&format!("Content-Type: application/json\r\nContent-Length: {}\r\n", body.len()));
-    }
-    head.push_str("\r\n");
-    stream.write_all(head.as_bytes()).await?;
-    stream.write_all(body.as_bytes()).await?;
-    let mut raw = Vec::new();
-    stream.read_to_end(&mut raw).await?;
-    let text = String::from_utf8_lossy(&raw).into_owned();
-    let (head, body) = text.split_once("\r\n\r\n").unwrap_or((&text, ""));
-    let status = head.split_whitespace().nth(1).and_then(|s| s.parse().ok()).unwrap_or(0);
-    if status == 0 {
-        return Err(std::io::Error::new(std::io::ErrorKind::UnexpectedEof, "no status line"));
-    }
-    let body = if head.to_ascii_lowercase().contains("transfer-encoding: chunked") { dechunk(body) } else { body.to_owned() };
-    Ok(Response { status, body })
-}
-
-fn dechunk(mut body: &str) -> String {
-    let mut out = String::new();
-    while let Some((size, rest)) = body.split_once("\r\n") {
-        let n = usize::from_str_radix(size.trim(), 16).unwrap_or(0);
-        if n == 0 || rest.len() < n {
-            break;
-        }
-        out.push_str(&rest[..n]);
-        body = rest[n..].trim_start_matches("\r\n");
-    }
-    out
-}
-
 /// Signs in and returns the bearer token.
 pub async fn login(addr: SocketAddr, email: &str) -> String {
     let body = serde_json::json!({ "email": email, "password": PASSWORD }).to_string();
     let response = request(addr, "POST", "/api/auth/login", None, Some(&body)).await;
     assert_eq!(response.status, 200, "login failed: {}", response.body);
-    response.json()["token"].as_str().unwrap().to_owned()
+    response.json::<serde_json::Value>()["token"].as_str().unwrap().to_owned()
 }
