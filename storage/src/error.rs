@@ -34,6 +34,16 @@ pub enum StoreError {
     Database(String),
 }
 
+impl StoreError {
+    /// Whether `detail`, an error's text, says the database server was unavailable
+    /// ([`StoreError::Unavailable`]'s own text): for callers that kept only the text of a storage
+    /// error (`DomainError::internal`), so that a server restart still answers "busy, try again",
+    /// never "something went wrong".
+    pub fn text_is_unavailable(detail: &str) -> bool {
+        detail.contains("the database is unavailable: ")
+    }
+}
+
 impl From<surrealdb::Error> for StoreError {
     fn from(error: surrealdb::Error) -> Self {
         let text = error.to_string();
@@ -73,4 +83,18 @@ pub(crate) fn checked(mut response: surrealdb::IndexedResults) -> Result<surreal
     errors.sort_by_key(|(index, _)| *index);
     let cause = errors.iter().position(|(_, e)| !e.to_string().contains("failed transaction")).unwrap_or(0);
     Err(StoreError::from(errors.swap_remove(cause).1))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_unavailable_server_is_known_by_its_text_wherever_it_was_kept() {
+        let gone = StoreError::Unavailable("Connection reset".into()).to_string();
+        assert!(StoreError::text_is_unavailable(&gone));
+        assert!(StoreError::text_is_unavailable(&format!("reading the device: {gone}")));
+        assert!(!StoreError::text_is_unavailable(&StoreError::Database("Connection reset".into()).to_string()));
+        assert!(!StoreError::text_is_unavailable(&StoreError::Conflict("busy".into()).to_string()));
+    }
 }

@@ -82,7 +82,14 @@ impl ApiError {
         }
     }
 
+    /// 500 for what the hub could not do; the detail is logged, not sent. A database server that
+    /// was unavailable (a read on the way, which storage does not retry, met its restart) is 503
+    /// `busy` with `Retry-After`, as [`Self::store`] answers it.
     pub fn internal(detail: impl std::fmt::Display) -> Self {
+        let detail = detail.to_string();
+        if storage::StoreError::text_is_unavailable(&detail) {
+            return ApiError::store(storage::StoreError::Unavailable(detail), "record", "duplicate");
+        }
         tracing::error!(%detail, "internal error");
         ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, "internalError", "something went wrong on the hub")
     }
@@ -135,4 +142,17 @@ pub async fn recover(rejection: warp::Rejection) -> Result<warp::reply::Response
         ApiError::new(StatusCode::BAD_REQUEST, "badRequest", "the request could not be handled")
     };
     Ok(reply(&error))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_unavailable_database_met_on_the_way_is_busy_not_an_internal_error() {
+        let gone = ApiError::internal(format!("reading the caller: {}", storage::StoreError::Unavailable("Connection reset".into())));
+        assert_eq!((gone.status, gone.error, gone.retry_after), (StatusCode::SERVICE_UNAVAILABLE, "busy", Some(5)));
+        let broken = ApiError::internal(storage::StoreError::Database("syntax".into()));
+        assert_eq!((broken.status, broken.error), (StatusCode::INTERNAL_SERVER_ERROR, "internalError"));
+    }
 }
