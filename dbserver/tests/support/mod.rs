@@ -13,6 +13,8 @@ use storage::{Credentials, Store};
 
 #[path = "../../../hub/tests/common/http.rs"]
 mod http;
+#[path = "../../../hub/tests/common/loopback_config.rs"]
+mod loopback_config;
 pub use http::{request, try_request};
 
 /// The server binary Cargo built for these tests.
@@ -121,28 +123,9 @@ fn spawn_server(port: u16, data: &Path) -> Child {
 /// A hub's configuration on this server (no simulators, ports chosen by the system).
 pub fn hub_config(data: &Path, database: &str) -> ServeConfig {
     ServeConfig {
-        demo: false,
-        no_simulators: true,
-        data: data.to_path_buf(),
         database: Some(database.to_owned()),
         database_credentials: Some(DbServer::credentials()),
-        http: "127.0.0.1:0".parse().unwrap(),
-        https: false,
-        allow_plain_http: false,
-        quic: "127.0.0.1:0".parse().unwrap(),
-        client_dir: data.join("no-client"),
-        tls_cert: None,
-        tls_key: None,
-        absence_delay_secs: 30,
-        demo_repositioning_time_scale: 1,
-        alarm_manager: None,
-        alarm_manager_ca: None,
-        alarm_continue_secs: 120,
-        alarm_status_listen: None,
-        alarm_status_tls_cert: None,
-        alarm_status_tls_key: None,
-        alarm_status_client_ca: None,
-        token_hours: 12,
+        ..loopback_config::config(data)
     }
 }
 

@@ -17,6 +17,8 @@ use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio_tungstenite::tungstenite::Message;
 
 mod http;
+mod loopback_config;
+pub use loopback_config::config;
 pub mod process;
 #[allow(unused_imports)] // Each test crate uses its own part of the client.
 pub use http::{REQUEST_TIMEOUT, Response, request, try_request};
@@ -38,33 +40,6 @@ pub struct SeededDevice {
     pub serial: String,
     pub secret: String,
     pub device_type: String,
-}
-
-pub fn config(data: &std::path::Path) -> ServeConfig {
-    ServeConfig {
-        demo: false,
-        no_simulators: true,
-        data: data.to_path_buf(),
-        database: Some("mem://".into()),
-        database_credentials: None,
-        http: "127.0.0.1:0".parse().unwrap(),
-        https: false,
-        allow_plain_http: false,
-        quic: "127.0.0.1:0".parse().unwrap(),
-        client_dir: data.join("no-client"),
-        tls_cert: None,
-        tls_key: None,
-        absence_delay_secs: 30,
-        demo_repositioning_time_scale: 1,
-        alarm_manager: None,
-        alarm_manager_ca: None,
-        alarm_continue_secs: 120,
-        alarm_status_listen: None,
-        alarm_status_tls_cert: None,
-        alarm_status_tls_key: None,
-        alarm_status_client_ca: None,
-        token_hours: 12,
-    }
 }
 
 /// Seeds a company "Clinic {tag}" with a user and one device per type, on `store`.
