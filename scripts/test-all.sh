@@ -34,44 +34,25 @@ stage_summary() {
 trap stage_summary EXIT
 
 stage "tools"
-if ! command -v chromium >/dev/null 2>&1; then
+# Debian packages the tests run as real components, installed when missing (as root) or named
+# for the developer to install.
+need() { # need PATH-OR-COMMAND PACKAGE WHY
+  if [ -x "$1" ] || command -v "$1" >/dev/null 2>&1; then return 0; fi
   if [ "$(id -u)" = 0 ]; then
-    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
+    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$2" >/dev/null
   else
-    echo "chromium is missing: run 'sudo apt-get install -y chromium' (Debian) and try again" >&2
+    echo "$2 is missing ($3): run 'sudo apt-get install -y $2' (Debian) and try again" >&2
     exit 1
   fi
-fi
-
-# The load tests' smoke (loadtests/tests/smoke.rs) runs Mosquitto beside the hub, and fails under
-# CI without it.
-if [ ! -x /usr/sbin/mosquitto ]; then
-  if [ "$(id -u)" = 0 ]; then
-    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq mosquitto >/dev/null
-  else
-    echo "mosquitto is missing: run 'sudo apt-get install -y mosquitto' (Debian) and try again" >&2
-    exit 1
-  fi
-fi
-
+}
+need chromium chromium "the browser tours"
+need /usr/sbin/mosquitto mosquitto "the load tests' smoke runs Mosquitto beside the hub"
+need wapiti wapiti "the web-security scan, scripts/web-scan.sh"
+need nats-server nats-server "cluster mode's tests, issue 25"
+need /usr/sbin/haproxy haproxy "the cluster's browser address, issue 25"
 # The API fuzzer (scripts/api-fuzz.sh) installs schemathesis from PyPI into a virtualenv.
 if ! python3 -c 'import ensurepip, venv' >/dev/null 2>&1; then
-  if [ "$(id -u)" = 0 ]; then
-    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq python3-venv >/dev/null
-  else
-    echo "python3 with venv is missing: run 'sudo apt-get install -y python3-venv' (Debian) and try again" >&2
-    exit 1
-  fi
-fi
-
-# The web-security scan (scripts/web-scan.sh) runs Debian's wapiti.
-if ! command -v wapiti >/dev/null 2>&1; then
-  if [ "$(id -u)" = 0 ]; then
-    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq wapiti >/dev/null
-  else
-    echo "wapiti is missing: run 'sudo apt-get install -y wapiti' (Debian) and try again" >&2
-    exit 1
-  fi
+  need /nonexistent python3-venv "the API fuzzer's virtualenv"
 fi
 
 stage "Rust: formatting (rustfmt.toml)"

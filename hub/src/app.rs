@@ -26,6 +26,7 @@ use crate::auth::board::BoardScreens;
 use crate::auth::revocation::RevokedTokens;
 use crate::auth::token::TokenSigner;
 use crate::catalog_load::{StoreStatuses, load_catalog};
+use crate::cluster::Cluster;
 use crate::config::{HttpScheme, ServeConfig};
 use crate::http::state::AppState;
 use crate::ingest::IngestContext;
@@ -51,6 +52,8 @@ pub struct RunningHub {
     pub actors: HubRefs,
     /// The devices' live state (what REST answers with), for tests.
     pub board: Arc<LiveBoard>,
+    /// The cluster this hub joined (`--nats`), or none for a hub on its own.
+    pub cluster: Option<Cluster>,
     stop: watch::Sender<bool>,
     failed: watch::Receiver<Option<String>>,
     endpoint: quinn::Endpoint,
@@ -106,6 +109,10 @@ pub async fn start_with_store(config: ServeConfig, store: Store) -> anyhow::Resu
     };
     let alarm_reporter = AlarmReporter::new(store.clone(), hub_default);
     alarm_reporter.replay_unattended(&catalog).await.context("queuing the reports of unattended alarms")?;
+    let cluster = match (&config.nats, &config.node) {
+        (Some(url), Some(node)) => Some(Cluster::connect(url, node.clone()).await?),
+        _ => None,
+    };
     let metrics = Arc::new(HubMetrics::default());
     let bus = Bus::new();
     let board = LiveBoard::new();
@@ -166,6 +173,7 @@ pub async fn start_with_store(config: ServeConfig, store: Store) -> anyhow::Resu
         board_sockets: Default::default(),
         alarm_reporter: alarm_reporter.clone(),
         http_scheme,
+        cluster: cluster.clone(),
     });
     let status_context = Arc::new(alarm_manager::status_listener::StatusContext {
         store: store.clone(),
@@ -195,7 +203,8 @@ pub async fn start_with_store(config: ServeConfig, store: Store) -> anyhow::Resu
     let mut out = std::io::stdout().lock();
     let scheme = http_scheme.as_str();
     let status = alarm_reporter.status_listener.get().map(|a| format!(" alarm-status={a}")).unwrap_or_default();
-    writeln!(out, "listening http={scheme}://{http_addr} quic={quic_addr} cert={}{status}", identity.cert_path.display())?;
+    let node = cluster.as_ref().map(|c| format!(" node={}", c.node)).unwrap_or_default();
+    writeln!(out, "listening http={scheme}://{http_addr} quic={quic_addr} cert={}{status}{node}", identity.cert_path.display())?;
     if config.demo {
         writeln!(out, "demo: open {scheme}://{http_addr}/ and sign in as {} / {}", demo::DEMO_EMAIL, demo::DEMO_PASSWORD)?;
         for company in demo::VARIANT_COMPANIES {
@@ -214,6 +223,7 @@ pub async fn start_with_store(config: ServeConfig, store: Store) -> anyhow::Resu
         metrics,
         actors,
         board,
+        cluster,
         stop,
         failed,
         endpoint,

@@ -101,6 +101,14 @@ pub struct ServeConfig {
     /// Hours a login token stays valid.
     #[arg(long, env = "HUB_TOKEN_HOURS", default_value_t = 12, global = true)]
     pub token_hours: u64,
+    /// Join a cluster of hubs through this NATS server, `nats://HOST:PORT` (issue 25,
+    /// docs/scale-out.md); with --node. Unset: a single hub, no NATS.
+    #[arg(long, env = "HUB_NATS", requires = "node", global = true)]
+    pub nats: Option<String>,
+    /// This hub's name in the cluster (letters, digits, `-` and `_`, at most 32): unique among
+    /// the hubs sharing a NATS server; it names the hub in device leases and NATS subjects.
+    #[arg(long, env = "HUB_NODE", requires = "nats", value_parser = crate::cluster::NodeName::parse, global = true)]
+    pub node: Option<crate::cluster::NodeName>,
 }
 
 impl ServeConfig {

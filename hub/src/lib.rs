@@ -9,6 +9,7 @@ pub mod alarm_manager;
 pub mod app;
 pub mod auth;
 pub mod catalog_load;
+pub mod cluster;
 pub mod config;
 pub mod demo;
 pub mod domain;

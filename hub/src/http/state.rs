@@ -45,6 +45,8 @@ pub struct AppState {
     pub alarm_reporter: Arc<crate::alarm_manager::AlarmReporter>,
     /// How the HTTP listener serves (the FHIR interface's absolute URLs name it).
     pub http_scheme: crate::config::HttpScheme,
+    /// The cluster this hub joined (`--nats`), or none for a hub on its own.
+    pub cluster: Option<crate::cluster::Cluster>,
 }
 
 /// How long a handler waits for the registry or a device actor.

@@ -19,6 +19,7 @@ use tokio_tungstenite::tungstenite::Message;
 mod http;
 mod loopback_config;
 pub use loopback_config::config;
+pub mod nats;
 pub mod process;
 #[allow(unused_imports)] // Each test crate uses its own part of the client.
 pub use http::{REQUEST_TIMEOUT, Response, request, try_request};

@@ -1,0 +1,63 @@
+//! Cluster mode (issue 25, docs/scale-out.md): this hub's membership of a fleet of hubs that
+//! share a SurrealDB server and talk over NATS. Without `--nats` the hub runs alone and none of
+//! this is started.
+//!
+//! `node_name`: the validated name a hub has in the cluster; this file: the NATS connection
+//! every cluster part (device leases, cross-hub events and commands) uses.
+
+mod node_name;
+
+use std::time::Duration;
+
+use anyhow::Context;
+pub use node_name::NodeName;
+
+/// How long a hub waits for the NATS server at start before starting anyway: its own devices'
+/// alarms never wait for NATS (the client keeps reconnecting in the background).
+pub const CONNECT_WAIT: Duration = Duration::from_secs(5);
+
+/// This hub's NATS connection and its name in the cluster.
+#[derive(Clone)]
+pub struct Cluster {
+    /// This hub's name.
+    pub node: NodeName,
+    /// The NATS connection (reconnects by itself; cheap to clone).
+    pub client: async_nats::Client,
+    /// JetStream on that connection (key-value buckets).
+    pub jetstream: async_nats::jetstream::Context,
+}
+
+impl std::fmt::Debug for Cluster {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Cluster").field("node", &self.node).finish_non_exhaustive()
+    }
+}
+
+impl Cluster {
+    /// Connects to the NATS server at `url` as hub `node`. The connection is retried in the
+    /// background for ever; the first attempt is awaited up to [`CONNECT_WAIT`], and a server
+    /// still away after it does not stop the hub from starting.
+    pub async fn connect(url: &str, node: NodeName) -> anyhow::Result<Cluster> {
+        let options = async_nats::ConnectOptions::new()
+            .name(format!("pressure-mat-hub {node}"))
+            .retry_on_initial_connect()
+            .max_reconnects(None)
+            .event_callback(|event| async move {
+                match event {
+                    async_nats::Event::Connected => tracing::info!("connected to NATS"),
+                    async_nats::Event::Disconnected => tracing::warn!("disconnected from NATS; reconnecting"),
+                    other => tracing::debug!("NATS: {other}"),
+                }
+            });
+        let client = options.connect(url).await.with_context(|| format!("connecting to NATS at {url}"))?;
+        let deadline = tokio::time::Instant::now() + CONNECT_WAIT;
+        while client.connection_state() != async_nats::connection::State::Connected && tokio::time::Instant::now() < deadline {
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+        if client.connection_state() != async_nats::connection::State::Connected {
+            tracing::warn!("NATS at {url} is not answering yet; starting and reconnecting in the background");
+        }
+        let jetstream = async_nats::jetstream::new(client.clone());
+        Ok(Cluster { node, client, jetstream })
+    }
+}

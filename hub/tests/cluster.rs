@@ -1,0 +1,63 @@
+//! Cluster mode's membership (issue 25): a hub joins a real `nats-server` on loopback as a named
+//! node, and starts even while the server is away.
+#![allow(clippy::unwrap_used)]
+
+mod common;
+
+use std::time::Duration;
+
+use clap::Parser;
+use common::nats::NatsServer;
+use hub::cluster::NodeName;
+use hub::config::Cli;
+
+#[test]
+fn nats_and_node_come_together() {
+    assert!(Cli::try_parse_from(["hub", "--nats", "nats://127.0.0.1:4222"]).is_err(), "--nats without --node was accepted");
+    assert!(Cli::try_parse_from(["hub", "--node", "a"]).is_err(), "--node without --nats was accepted");
+    assert!(Cli::try_parse_from(["hub", "--nats", "nats://127.0.0.1:4222", "--node", "a.b"]).is_err(), "a dotted node name was accepted");
+    let cli = Cli::try_parse_from(["hub", "--nats", "nats://127.0.0.1:4222", "--node", "hub-a"]).unwrap();
+    assert_eq!(cli.serve.node, Some(NodeName::parse("hub-a").unwrap()));
+}
+
+#[tokio::test]
+async fn a_hub_joins_nats_as_its_node() {
+    let nats = NatsServer::start().await;
+    let data = tempfile::tempdir().unwrap();
+    let mut config = common::config(data.path());
+    config.nats = Some(nats.url());
+    config.node = Some(NodeName::parse("hub-a").unwrap());
+    let hub = hub::app::start(config).await.unwrap();
+    let cluster = hub.cluster.clone().expect("the hub joined the cluster");
+    assert_eq!(cluster.node.as_str(), "hub-a");
+    // The hub's connection carries messages: a subscriber on it hears what another client sends.
+    let mut heard = cluster.client.subscribe("test.hello").await.unwrap();
+    cluster.client.flush().await.unwrap();
+    let other = async_nats::connect(nats.url()).await.unwrap();
+    other.publish("test.hello", "hi".into()).await.unwrap();
+    other.flush().await.unwrap();
+    let message = tokio::time::timeout(Duration::from_secs(5), futures_util::StreamExt::next(&mut heard)).await.unwrap().unwrap();
+    assert_eq!(&message.payload[..], b"hi");
+    hub.shutdown().await;
+}
+
+#[tokio::test]
+async fn a_hub_starts_while_nats_is_away_and_joins_when_it_comes() {
+    let mut nats = NatsServer::start().await;
+    nats.kill();
+    let data = tempfile::tempdir().unwrap();
+    let mut config = common::config(data.path());
+    config.nats = Some(nats.url());
+    config.node = Some(NodeName::parse("hub-b").unwrap());
+    let started = std::time::Instant::now();
+    let hub = hub::app::start(config).await.unwrap();
+    assert!(started.elapsed() < hub::cluster::CONNECT_WAIT + Duration::from_secs(5), "the hub waited for NATS");
+    nats.restart().await;
+    let cluster = hub.cluster.clone().unwrap();
+    let deadline = std::time::Instant::now() + Duration::from_secs(20);
+    while cluster.client.connection_state() != async_nats::connection::State::Connected {
+        assert!(std::time::Instant::now() < deadline, "the hub did not reconnect to NATS");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    hub.shutdown().await;
+}
