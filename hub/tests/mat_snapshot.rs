@@ -219,3 +219,38 @@ async fn an_alarm_attended_over_rest_is_attended_in_the_machine_and_the_next_abs
     assert!(board_status(&hub, &handle, &company, &device.id).await.unattended_alarm, "the next absence raised a new alarm");
     hub.shutdown().await;
 }
+
+/// A device that connects to a restarted hub is shown functional even though what the killed hub
+/// stored says it was functional already. The registry announces every device offline at a hub's
+/// start; the device's new actor started functional from the stored status (a device without a
+/// snapshot: no stream, alarm, interval or tare stored), said nothing since nothing changed for
+/// it, and the bed showed Offline for as long as it streamed.
+#[tokio::test]
+async fn a_device_connecting_to_a_restarted_hub_is_shown_functional() {
+    let data = tempfile::tempdir().unwrap();
+    let store = storage::Store::memory().await.unwrap();
+    let (company, _email, devices) = seed_company(&store, "F", &["Mattress Mat IoT"]).await;
+    let device = &devices[0];
+    // What a kill leaves behind: the last stored status says functional.
+    let functional = storage::model::StatusUpdate {
+        device_id: device.id.clone(),
+        device_functional: true,
+        patient_status: PatientStatus::Correct.name().to_owned(),
+    };
+    store.hub_wide().device_confs().save_statuses(&[functional]).await.unwrap();
+
+    let hub = hub::app::start_with_store(config(data.path()), store.clone()).await.unwrap();
+    assert!(!hub.board.status(&company, &device.id).unwrap().device_functional, "announced offline at start");
+    let spec = simulator::DeviceSpec::new(device.serial.clone(), device.secret.clone(), &device.device_type).unwrap();
+    let transport = simulator::Transport::Quic {
+        addr: hub.quic_addr,
+        server_name: "localhost".into(),
+        trust: simulator::Trust::PemFile(hub.cert_path.clone()),
+    };
+    let (stop, shutdown) = tokio::sync::watch::channel(false);
+    tokio::spawn(simulator::run_device(spec, transport, Arc::new(simulator::SimStats::default()), shutdown));
+    let shown = eventually(Duration::from_secs(10), || hub.board.status(&company, &device.id).is_some_and(|s| s.device_functional)).await;
+    assert!(shown, "the connected device still shows offline: {:?}", hub.board.status(&company, &device.id));
+    let _ = stop.send(true);
+    hub.shutdown().await;
+}

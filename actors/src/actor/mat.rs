@@ -197,10 +197,14 @@ impl Actor for MatActor {
             attending: None,
             turned_by: None,
         };
-        // A restarted actor may start in another state than it left (its link is gone, say);
-        // a fresh one starts offline, which the registry already announced.
-        if resumed.is_some_and(|r| r.status != state.machine.status()) {
+        // What the board shows is what browsers were told: the previous actor's last status after
+        // a restart, the registry's "offline" after a hub start. The new machine may stand
+        // elsewhere (a restarted actor's link is gone; a device connecting to a restarted hub
+        // starts functional from its stored status, which the registry announced offline — the
+        // bed then showed Offline for as long as it streamed): publish where it stands.
+        if !state.board_shows(state.machine.status()) {
             state.publish_status(state.machine.status());
+            state.notify_parent();
         }
         state.refresh_snapshot(now, true);
         // The resumed stream's command goes to the device at once.
@@ -523,6 +527,11 @@ impl MatState {
         if let Some(writer) = &self.args.writer {
             let _ = writer.cast(WriterMsg::Record(record));
         }
+    }
+
+    /// Whether the live board already shows `status` for this device.
+    fn board_shows(&self, status: DeviceStatus) -> bool {
+        self.live.status().is_some_and(|shown| shown == DeviceConfEvent::new(&self.args.info.identity(), &status, Vec::new()))
     }
 
     fn publish_status(&mut self, status: DeviceStatus) {

@@ -16,19 +16,6 @@ pub const BOARD_RENEW_AFTER_SECS: u64 = 24 * 3600;
 /// in memory; the board reads every 10 s).
 pub const LAST_SEEN_STORE_SECS: u64 = 5 * 60;
 
-/// The separator of a unit's key, as the client builds it (`features/ward/unit.ts`).
-pub const UNIT_SEPARATOR: &str = " · ";
-
-/// The unit of a device (its building and floor, blanks trimmed): the key the client uses for
-/// `/ward/{unit}`; '' when neither is set.
-pub fn unit_of(building: &str, floor: &str) -> String {
-    let (building, floor) = (building.trim(), floor.trim());
-    if building.is_empty() && floor.is_empty() {
-        return String::new();
-    }
-    format!("{building}{UNIT_SEPARATOR}{floor}")
-}
-
 /// One paired screen as the hub checks it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct PairedScreen {
@@ -94,14 +81,6 @@ impl BoardScreens {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn a_unit_is_building_and_floor_as_the_client_writes_it() {
-        assert_eq!(unit_of(" North ", "2"), "North · 2");
-        assert_eq!(unit_of("North", ""), "North · ");
-        assert_eq!(unit_of("", "3"), " · 3");
-        assert_eq!(unit_of(" ", ""), "");
-    }
 
     #[test]
     fn a_screen_shows_its_unit_of_its_company_until_unpaired() {

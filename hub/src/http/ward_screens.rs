@@ -23,10 +23,11 @@ use super::caller::{Admin, BoardReader};
 use super::error::ApiError;
 use super::json::ok;
 use super::state::AppState;
-use crate::auth::board::{BOARD_RENEW_AFTER_SECS, BOARD_TOKEN_TTL_SECS, unit_of};
+use crate::auth::board::{BOARD_RENEW_AFTER_SECS, BOARD_TOKEN_TTL_SECS};
 use crate::auth::pairing::{PendingPairing, new_code};
 use crate::auth::roles::ROLE_BOARD;
 use crate::auth::token::{Claims, TokenSigner, unix_now};
+use mat_core::compliance::unit_key;
 
 /// Longest unit key accepted (the stored row asserts the same).
 const UNIT_MAX_CHARS: usize = 300;
@@ -98,7 +99,7 @@ pub async fn unit_devices(store: CompanyStore<'_>, unit: &str) -> Result<HashSet
 
 /// Of one company's `devices`, those of `unit` and their members.
 pub fn unit_scope(devices: &[storage::model::Device], unit: &str) -> HashSet<Arc<str>> {
-    let in_unit: Vec<_> = devices.iter().filter(|d| unit_of(&d.building, &d.floor) == unit).collect();
+    let in_unit: Vec<_> = devices.iter().filter(|d| unit_key(&d.building, &d.floor) == unit).collect();
     let mut scope: HashSet<Arc<str>> = in_unit.iter().map(|d| Arc::from(d.id.as_str())).collect();
     scope.extend(in_unit.iter().flat_map(|d| d.member_ids.iter().map(|m| Arc::from(m.as_str()))));
     scope

@@ -129,3 +129,12 @@ fn shift_plans_are_checked_and_labelled() {
     assert_eq!(ShiftPlan { starts: vec![30, 1420] }.check(), Err(ShiftPlanError::TooShort), "23:40 to 00:30 is 50 minutes");
     assert_eq!(ShiftPlan { starts: vec![30, 1410] }.check(), Ok(()), "23:30 to 00:30 is an hour");
 }
+
+#[test]
+fn a_unit_is_building_and_floor_as_the_client_writes_it() {
+    assert_eq!(unit_key(" North ", "2"), "North · 2");
+    assert_eq!(unit_key("North", ""), "North · ");
+    assert_eq!(unit_key("", "3"), " · 3");
+    assert_eq!(unit_key(" ", ""), "");
+    assert_eq!(unit_parts("North · 2"), ("North", "2"));
+}
