@@ -102,7 +102,10 @@ if [ ! -x "$target_dir/debug/hub" ]; then
   exit 1
 fi
 mkdir -p "$root/artifacts/e2e"
-(cd client && HUB_BIN="$target_dir/debug/hub" npm run e2e)
+# Two tours at a time (each its own hub, browser and data; most of a tour is waiting for the hub
+# and the simulated patients), each printed whole when it ends (docs/performance.md, "The test
+# suite's time").
+(cd client && HUB_BIN="$target_dir/debug/hub" E2E_JOBS="${E2E_JOBS:-2}" npm run e2e)
 
 stage "REST API schema fuzzing (schemathesis against the debug hub)"
 HUB_BIN="$target_dir/debug/hub" bash scripts/api-fuzz.sh
@@ -110,9 +113,10 @@ HUB_BIN="$target_dir/debug/hub" bash scripts/api-fuzz.sh
 stage "web-security scan (wapiti against the demo hub, HTTP and HTTPS; docs/reliability.md)"
 HUB_BIN="$target_dir/debug/hub" bash scripts/web-scan.sh
 
-stage "fuzzing: 30 s per target (cargo-fuzz on the nightly toolchain)"
+stage "fuzzing: 30 s per target, two at a time (cargo-fuzz on the nightly toolchain)"
 if cargo +nightly --version >/dev/null 2>&1; then
-  bash scripts/fuzz.sh 30
+  # Two targets at a time, 30 s each: a libFuzzer run is one thread, so each has a core.
+  FUZZ_JOBS="${FUZZ_JOBS:-2}" bash scripts/fuzz.sh 30
 else
   echo "fuzz: skipped, this machine has no nightly toolchain (rustup cannot fetch one here)"
 fi

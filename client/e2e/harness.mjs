@@ -7,6 +7,8 @@
 //   hubArgs    – optional extra hub arguments (array)
 //   hubEnv     – optional extra environment for the hub (object)
 //   locale     – optional browser locale (default en-US)
+//   expectedSeconds – optional, about how long the tour takes: with E2E_JOBS above 1, run.mjs
+//                starts the longest first so the pool ends together
 //   run(t)     – async; t = { base, page, context, newPage, test, ok, shot, login, log, artifacts }
 // Each tour gets its own hub and browser profile, so tours cannot disturb each other.
 

@@ -8,6 +8,8 @@
 // than at the demo's point of its eight-minute cycle, after the board's first checks.
 
 export const name = 'ward-board';
+// About how long this tour takes (2 at a time on 2 cores); e2e/run.mjs starts the longest first.
+export const expectedSeconds = 140;
 const LEAVES_AFTER_SECONDS = 90;
 export const hubArgs = ['--demo-bed-leaves-after', String(LEAVES_AFTER_SECONDS)];
 
