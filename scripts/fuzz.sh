@@ -10,6 +10,8 @@
 #   FUZZ_RUNS=10000000 bash scripts/fuzz.sh 0 device_protocol   # a fixed number of executions
 #   FUZZ_SANITIZER=none ...   # coverage only, no AddressSanitizer (the long runs of safe-Rust
 #                             # targets whose allocations ASan makes 6x slower; CI keeps ASan)
+#   FUZZ_JOBS=2 ...           # two targets at a time, each still SECONDS (a libFuzzer run is one
+#                             # thread, so on 2 cores each gets a core and the stage takes half)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds="${1:-30}"
@@ -29,19 +31,47 @@ fi
 cd fuzz
 sanitizer=(-s "${FUZZ_SANITIZER:-address}")
 cargo +nightly fuzz build -O "${sanitizer[@]}"
+jobs_at_once="${FUZZ_JOBS:-1}"
+logs=$(mktemp -d)
+trap 'rm -rf "$logs"' EXIT
+
+# One target's run, its output in $logs/<target>.log.
+fuzz_one() {
+  local t="$1"
+  local limit=(-max_total_time="$seconds")
+  [ -n "${FUZZ_RUNS:-}" ] && limit=(-runs="$FUZZ_RUNS")
+  cargo +nightly fuzz run -O "${sanitizer[@]}" "$t" "corpus/$t" "seeds/$t" -- "${limit[@]}" -timeout=10 -rss_limit_mb=2048 \
+    -print_final_stats=1 >"$logs/$t.log" 2>&1
+}
+
+# Prints how a finished target went; fails on a crash, hang or out-of-memory.
+fuzz_outcome() {
+  local t="$1" status="$2"
+  echo "==> fuzz $t (${FUZZ_RUNS:-${seconds} s})"
+  if [ "$status" != 0 ]; then
+    tail -n 60 "$logs/$t.log"
+    echo "fuzz: $t FAILED (input in fuzz/artifacts/$t/)" >&2
+    return 1
+  fi
+  grep -E "stat::number_of_executed_units|Done [0-9]+ runs" "$logs/$t.log" | tail -n 2 || true
+}
+
+declare -A running=()
+failed=0
+# Waits for one running target and reports it.
+reap_one() {
+  local pid status=0
+  wait -n -p pid "${!running[@]}" || status=$?
+  fuzz_outcome "${running[$pid]}" "$status" || failed=1
+  unset "running[$pid]"
+}
 for t in "${targets[@]}"; do
   mkdir -p "corpus/$t"
-  limit=(-max_total_time="$seconds")
-  [ -n "${FUZZ_RUNS:-}" ] && limit=(-runs="$FUZZ_RUNS")
-  echo "==> fuzz $t (${FUZZ_RUNS:-${seconds} s})"
-  log=$(mktemp)
-  if ! cargo +nightly fuzz run -O "${sanitizer[@]}" "$t" "corpus/$t" "seeds/$t" -- "${limit[@]}" -timeout=10 -rss_limit_mb=2048 \
-      -print_final_stats=1 >"$log" 2>&1; then
-    tail -n 60 "$log"
-    echo "fuzz: $t FAILED (input in fuzz/artifacts/$t/)" >&2
-    exit 1
-  fi
-  grep -E "stat::number_of_executed_units|Done [0-9]+ runs" "$log" | tail -n 2 || true
-  rm -f "$log"
+  while [ ${#running[@]} -ge "$jobs_at_once" ]; do reap_one; done
+  [ "$failed" = 0 ] || break
+  fuzz_one "$t" &
+  running[$!]="$t"
 done
+while [ ${#running[@]} -gt 0 ]; do reap_one; done
+[ "$failed" = 0 ] || exit 1
 echo "fuzz: ${#targets[@]} targets, no crash, hang or out-of-memory"

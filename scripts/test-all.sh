@@ -75,7 +75,7 @@ cargo test --workspace --all-targets
 stage "client: lint, unit tests and bundle"
 (cd client && npm ci --no-audit --no-fund && npm run api:check && npm run lint && npm test && npm run build)
 
-stage "browser end-to-end (headless Chromium against the debug hub)"
+stage "browser end-to-end (headless Chromium against the debug hub), and beside it the REST API fuzzing and the web-security scan"
 # `cargo test --workspace --all-targets` built the hub binary already; a separate `cargo build -p hub`
 # would resolve features differently (no dev-only features) and rebuild SurrealDB a second time.
 if [ ! -x "$target_dir/debug/hub" ]; then
@@ -83,17 +83,37 @@ if [ ! -x "$target_dir/debug/hub" ]; then
   exit 1
 fi
 mkdir -p "$root/artifacts/e2e"
-(cd client && HUB_BIN="$target_dir/debug/hub" npm run e2e)
+# Most of a tour is waiting for the hub and the simulated patients, so on two cores the tours run
+# two at a time (each its own hub, browser and data, printed whole when it ends), and the API
+# fuzzer and the web scan (each its own hub on free ports) run beside them, their output printed
+# after the tours' (docs/performance.md, "The test suite's time").
+beside_log=$(mktemp)
+(
+  set -euo pipefail
+  started=$SECONDS
+  echo "==> REST API schema fuzzing (schemathesis against the debug hub)"
+  HUB_BIN="$target_dir/debug/hub" bash scripts/api-fuzz.sh
+  echo "    ($(( SECONDS - started )) s)"
+  started=$SECONDS
+  echo "==> web-security scan (wapiti against the demo hub, HTTP and HTTPS; docs/reliability.md)"
+  HUB_BIN="$target_dir/debug/hub" bash scripts/web-scan.sh
+  echo "    ($(( SECONDS - started )) s)"
+) >"$beside_log" 2>&1 &
+beside_pid=$!
+tours_status=0
+(cd client && HUB_BIN="$target_dir/debug/hub" E2E_JOBS="${E2E_JOBS:-2}" npm run e2e) || tours_status=$?
+beside_status=0
+wait "$beside_pid" || beside_status=$?
+echo
+cat "$beside_log"
+rm -f "$beside_log"
+[ "$tours_status" = 0 ] || { echo "browser tours failed" >&2; exit 1; }
+[ "$beside_status" = 0 ] || { echo "the API fuzzing or the web scan failed" >&2; exit 1; }
 
-stage "REST API schema fuzzing (schemathesis against the debug hub)"
-HUB_BIN="$target_dir/debug/hub" bash scripts/api-fuzz.sh
-
-stage "web-security scan (wapiti against the demo hub, HTTP and HTTPS; docs/reliability.md)"
-HUB_BIN="$target_dir/debug/hub" bash scripts/web-scan.sh
-
-stage "fuzzing: 30 s per target (cargo-fuzz on the nightly toolchain)"
+stage "fuzzing: 30 s per target, two at a time (cargo-fuzz on the nightly toolchain)"
 if cargo +nightly --version >/dev/null 2>&1; then
-  bash scripts/fuzz.sh 30
+  # Two targets at a time, 30 s each: a libFuzzer run is one thread, so each has a core.
+  FUZZ_JOBS="${FUZZ_JOBS:-2}" bash scripts/fuzz.sh 30
 else
   echo "fuzz: skipped, this machine has no nightly toolchain (rustup cannot fetch one here)"
 fi

@@ -7,6 +7,8 @@
 //   hubArgs    – optional extra hub arguments (array)
 //   hubEnv     – optional extra environment for the hub (object)
 //   locale     – optional browser locale (default en-US)
+//   expectedSeconds – optional, about how long the tour takes: with E2E_JOBS above 1, run.mjs
+//                starts the longest first so the pool ends together
 //   run(t)     – async; t = { base, page, context, newPage, test, ok, shot, login, log, artifacts }
 // Each tour gets its own hub and browser profile, so tours cannot disturb each other.
 
@@ -132,6 +134,15 @@ export async function login(page, base, { email, password } = DEMO_STAFF) {
 }
 
 /**
+ * Closes the toasts a page still shows. One that leaves by itself meanwhile is not waited for: a
+ * click on a toast that is gone would wait the page's whole 30 s default timeout.
+ */
+export async function dismissToasts(page) {
+  const close = page.locator('.toast-close');
+  for (let i = 0; i < 20 && (await close.count()) > 0; i++) await close.first().click({ timeout: 1_000 }).catch(() => {});
+}
+
+/**
  * Runs one tour module with its own hub and browser. Returns { passed, failed }. Each `test` inside
  * the tour is counted; a thrown error fails that test and skips its remaining checks.
  */
@@ -177,14 +188,17 @@ export async function runTour(mod) {
     };
     const test = async (name, fn) => {
       log(`\n# ${mod.name}: ${name}`);
+      // Each test's wall time, so a slow tour says which of its steps is slow.
+      const started = Date.now();
+      const took = () => `${((Date.now() - started) / 1000).toFixed(1)} s`;
       try {
-        await fn((msg) => log(`  ok - ${msg}`));
+        await fn((msg) => log(`  ok - ${msg} [${took()}]`));
         counts.passed += 1;
-        log(`PASS ${mod.name}: ${name}`);
+        log(`PASS ${mod.name}: ${name} (${took()})`);
       } catch (err) {
         counts.failed += 1;
         log(`  not ok - ${err instanceof Error ? err.message.split('\n')[0] : err}`);
-        log(`FAIL ${mod.name}: ${name}`);
+        log(`FAIL ${mod.name}: ${name} (${took()})`);
         await page.screenshot({ path: join(dir, `FAILED-${name.replace(/[^a-z0-9]+/gi, '-')}.png`), fullPage: true }).catch(() => {});
       }
     };

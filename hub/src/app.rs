@@ -197,7 +197,13 @@ pub async fn start_with_store(config: ServeConfig, store: Store) -> anyhow::Resu
         tasks.push(tokio::spawn(alarm_manager::status_listener::run(listener, status_tls, status_context, stopped.clone())));
     }
     if let Some(devices) = demo_devices.filter(|_| !config.no_simulators) {
-        tasks.extend(demo::start_simulators(devices, quic_addr, &identity.cert_path, stopped.clone())?);
+        tasks.extend(demo::start_simulators(
+            devices,
+            quic_addr,
+            &identity.cert_path,
+            config.demo_bed_leaves_after_secs.map(std::time::Duration::from_secs),
+            stopped.clone(),
+        )?);
     }
 
     let mut out = std::io::stdout().lock();

@@ -69,6 +69,12 @@ pub struct ServeConfig {
     /// alarm. The API still takes intervals of 15–1440 minutes. 1 (the default) is real time.
     #[arg(long, env = "HUB_DEMO_REPOSITIONING_TIME_SCALE", default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=3600), global = true)]
     pub demo_repositioning_time_scale: u32,
+    /// DEMO AND TESTS ONLY: Bed 101-A's simulated patient starts getting out of bed this many
+    /// seconds after the hub starts (then keeps the demo's eight-minute cycle), instead of at the
+    /// point its serial sets (about six minutes in), so a browser tour that needs the empty bed
+    /// does not wait for it. Unset (the default): the serial's point.
+    #[arg(long = "demo-bed-leaves-after", env = "HUB_DEMO_BED_LEAVES_AFTER", value_name = "SECONDS", global = true)]
+    pub demo_bed_leaves_after_secs: Option<u64>,
     /// The hub-wide default alarm manager (IHE PCD-04 over MLLP), `mllp://HOST:PORT`, or
     /// `mllps://HOST:PORT` for MLLP over TLS (with --alarm-manager-ca): every company without an
     /// alarm manager of its own sends its alarms there.

@@ -54,7 +54,7 @@ struct Planned {
 }
 
 const PLAN: &[Planned] = &[
-    Planned { serial: "DEMO-MATTRESS-01", name: "Bed 101-A", device_type: DeviceType::MattressMatIoT, room: "101", bed: "A" },
+    Planned { serial: DEMO_BED_SERIAL, name: "Bed 101-A", device_type: DeviceType::MattressMatIoT, room: "101", bed: "A" },
     Planned { serial: "DEMO-SEAT-01", name: "Chair 102", device_type: DeviceType::SeatingMatIoT, room: "102", bed: "Chair" },
     Planned { serial: "DEMO-SEATXL-01", name: "Wheelchair 103", device_type: DeviceType::SeatingMatIoTXL, room: "103", bed: "Wheelchair" },
     Planned { serial: "DEMO-PODOLOGY-01", name: "Podology plate", device_type: DeviceType::PodologyIoT, room: "Gait lab", bed: "Plate" },
@@ -69,6 +69,8 @@ const PLAN: &[Planned] = &[
 
 /// The demo's room set.
 pub const ROOM_SET_SERIAL: &str = "DEMO-ROOM-01";
+/// Bed 101-A, whose patient turns and leaves the bed on [`demo_bed_script`]'s cycle.
+pub const DEMO_BED_SERIAL: &str = "DEMO-MATTRESS-01";
 /// The demo bed whose patient lies still ([`still_bed_script`]).
 pub const STILL_BED_SERIAL: &str = "DEMO-MATTRESS-02";
 /// The still bed's repositioning interval: the shortest the API takes.
@@ -281,11 +283,32 @@ pub fn still_bed_script() -> simulator::synth::BedScript {
     simulator::synth::BedScript { empty: Duration::from_secs(5), supine: Duration::from_secs(6 * 3_600), ..demo_bed_script() }
 }
 
-/// Starts one simulated device per demo device, over one shared QUIC endpoint.
+/// DEMO AND TESTS ONLY (`--demo-bed-leaves-after`): where in `script`'s cycle a simulated bed
+/// starts so that its patient begins to get out of bed `leaves_after` after the simulator starts
+/// (and then keeps the cycle: away, back in bed, turns, out again a cycle later). A browser tour
+/// that needs Bed 101-A empty (a Missing alarm, zeroing the empty mat) sets it instead of waiting
+/// up to a whole cycle for the point its serial sets.
+pub fn start_leaving_after(script: &simulator::synth::BedScript, leaves_after: std::time::Duration) -> std::time::Duration {
+    use std::time::Duration;
+    let script = script.script();
+    let cycle = script.cycle().as_millis();
+    if cycle == 0 {
+        return Duration::ZERO;
+    }
+    let leaving = script.steps().iter().position(|(phase, _)| *phase == simulator::synth::BedPhase::Leaving).unwrap_or(0);
+    let leaving_at = script.start_of(leaving).as_millis();
+    let offset = (leaving_at + cycle - leaves_after.as_millis() % cycle) % cycle;
+    Duration::from_millis(offset as u64)
+}
+
+/// Starts one simulated device per demo device, over one shared QUIC endpoint. With
+/// `demo_bed_leaves_after` (demo and tests only), Bed 101-A's patient starts getting out of bed
+/// that long after the start ([`start_leaving_after`]).
 pub fn start_simulators(
     devices: Vec<DemoDevice>,
     quic: SocketAddr,
     cert: &Path,
+    demo_bed_leaves_after: Option<std::time::Duration>,
     stop: watch::Receiver<bool>,
 ) -> anyhow::Result<Vec<JoinHandle<()>>> {
     let client =
@@ -297,6 +320,9 @@ pub fn start_simulators(
             .with_context(|| format!("no simulator preset for {}", device.device_type))?;
         if let simulator::Scenario::BedOccupant(script) = &mut spec.scenario {
             *script = if device.serial == STILL_BED_SERIAL { still_bed_script() } else { demo_bed_script() };
+            if let Some(leaves_after) = demo_bed_leaves_after.filter(|_| device.serial == DEMO_BED_SERIAL) {
+                spec.time_offset = start_leaving_after(script, leaves_after);
+            }
         }
         if let Some(script) = room_set_member_script(&device.serial) {
             spec.scenario = simulator::Scenario::ForceChannels(script);
@@ -326,6 +352,27 @@ mod tests {
         let confirmation = UlcerConfig::default().turn_confirmation;
         for held in [script.supine, script.left_lateral, script.right_lateral, script.prone] {
             assert!(held > confirmation + std::time::Duration::from_secs(10), "a posture of {held:?} is no turn");
+        }
+    }
+
+    #[test]
+    fn a_bed_started_to_leave_after_a_delay_is_leaving_then_and_occupied_just_before() {
+        use simulator::synth::BedPhase;
+        use std::time::Duration;
+        let script = demo_bed_script();
+        let cycle = script.script();
+        for secs in [0, 1, 45, 90, 400, 484, 485, 486, 1_000] {
+            let leaves_after = Duration::from_secs(secs);
+            let offset = start_leaving_after(&script, leaves_after);
+            assert!(offset < cycle.cycle(), "{secs} s: offset {offset:?}");
+            let at = |t: Duration| cycle.at(t + offset).unwrap().phase;
+            assert_eq!(at(leaves_after), BedPhase::Leaving, "{secs} s");
+            assert_eq!(at(leaves_after + script.leave), BedPhase::Empty, "{secs} s: away once out of bed");
+            if let Some(before) = leaves_after.checked_sub(Duration::from_secs(1)) {
+                assert_eq!(at(before), BedPhase::Prone, "{secs} s: in bed until then");
+            }
+            // And the cycle goes on: out of bed again one cycle later.
+            assert_eq!(at(leaves_after + cycle.cycle()), BedPhase::Leaving, "{secs} s");
         }
     }
 

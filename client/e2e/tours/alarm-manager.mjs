@@ -24,6 +24,8 @@ const msg = (key) => {
 };
 
 export const name = 'alarm-manager';
+// About how long this tour takes (2 at a time on 2 cores); e2e/run.mjs starts the longest first.
+export const expectedSeconds = 80;
 export const hubArgs = ['--absence-delay-secs', '5', '--alarm-status-listen', '127.0.0.1:0'];
 
 const ADMIN = { email: 'admin@example.com', password: 'admin1234' };

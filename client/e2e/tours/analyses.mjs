@@ -11,6 +11,8 @@ import { hubSocket, captureOutcome, api } from '../hub-session.mjs';
 import { DEMO_ADMIN } from '../harness.mjs';
 
 export const name = 'analyses';
+// About how long this tour takes (2 at a time on 2 cores); e2e/run.mjs starts the longest first.
+export const expectedSeconds = 80;
 
 const STATIC_CAPTURES = 11;
 

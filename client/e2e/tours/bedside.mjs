@@ -4,7 +4,7 @@
 // selection. Then the administrator deletes the bed's patient (after a confirmation) and the bed
 // is free again.
 
-import { DEMO_ADMIN } from '../harness.mjs';
+import { DEMO_ADMIN, dismissToasts } from '../harness.mjs';
 
 export const name = 'bedside';
 
@@ -15,10 +15,6 @@ async function toast(page, re) {
   const t = page.locator('.toast', { hasText: re }).first();
   await t.waitFor({ timeout: 10_000 });
   return (await t.textContent())?.replace('×', '').trim();
-}
-
-async function dismissToasts(page) {
-  for (const b of await page.locator('.toast-close').all()) await b.click().catch(() => {});
 }
 
 /** Registers a patient through the hub's REST API as the page's signed-in user. */

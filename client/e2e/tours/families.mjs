@@ -9,6 +9,8 @@
 import { hubSocket, captureOutcome, capture, api } from '../hub-session.mjs';
 
 export const name = 'families';
+// About how long this tour takes (2 at a time on 2 cores); e2e/run.mjs starts the longest first.
+export const expectedSeconds = 150;
 
 
 

@@ -2,6 +2,8 @@
 // refusal), select it, open its info, edit it, capture a static and a 15 s dynamic analysis and see
 // the hub's resultsDue reach the page; then the same panels in Spanish with no untranslated key.
 
+import { dismissToasts } from '../harness.mjs';
+
 export const name = 'patients';
 
 const PATIENT = 'Ana García Tour';
@@ -11,10 +13,6 @@ async function toast(page, re) {
   const t = page.locator('.toast', { hasText: re }).first();
   await t.waitFor({ timeout: 10_000 });
   return (await t.textContent())?.replace('×', '').trim();
-}
-
-async function dismissToasts(page) {
-  for (const b of await page.locator('.toast-close').all()) await b.click().catch(() => {});
 }
 
 export async function run({ base, page, test, shot, login }) {

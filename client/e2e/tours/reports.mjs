@@ -16,6 +16,8 @@ import { DEMO_ADMIN } from '../harness.mjs';
 import { hubSocket, capture, api, giveCompanyLogo } from '../hub-session.mjs';
 
 export const name = 'reports';
+// About how long this tour takes (2 at a time on 2 cores); e2e/run.mjs starts the longest first.
+export const expectedSeconds = 100;
 
 /** Downloads a PDF from the page with the browser's clock for the record's day, as the modal does. */
 async function downloadPdf(page, path, body, creationDate) {

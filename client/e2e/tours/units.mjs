@@ -6,6 +6,8 @@
 // 24 h button on its mat; the same screens and the patient form's date field in Spanish and Japanese.
 
 export const name = 'units';
+// About how long this tour takes (2 at a time on 2 cores); e2e/run.mjs starts the longest first.
+export const expectedSeconds = 90;
 
 const FITNESS = { email: 'fitness@example.com', password: 'demo1234' };
 

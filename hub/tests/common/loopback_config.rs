@@ -22,6 +22,7 @@ pub fn config(data: &std::path::Path) -> ServeConfig {
         tls_key: None,
         absence_delay_secs: 30,
         demo_repositioning_time_scale: 1,
+        demo_bed_leaves_after_secs: None,
         alarm_manager: None,
         alarm_manager_ca: None,
         alarm_continue_secs: 120,
