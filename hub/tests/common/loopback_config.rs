@@ -30,5 +30,6 @@ pub fn config(data: &std::path::Path) -> ServeConfig {
         alarm_status_tls_key: None,
         alarm_status_client_ca: None,
         token_hours: 12,
+        peers: Default::default(),
     }
 }
