@@ -57,7 +57,7 @@ async fn a_device_moves_to_the_hub_its_welcome_listed_when_its_hub_shuts_down() 
     (config_a.tls_cert, config_a.tls_key) = (Some(hub_b.cert_path.clone()), Some(key_b));
     let hub_a = hub::app::start_with_store(config_a, store_with_device(&secret).await).await.unwrap();
 
-    let spec = simulator::DeviceSpec::new(SERIAL.into(), secret.clone(), DEVICE_TYPE).unwrap();
+    let spec = simulator::DeviceSpec::new(SERIAL.to_owned(), secret.clone(), DEVICE_TYPE).unwrap();
     let transport = simulator::Transport::Quic {
         addr: hub_a.quic_addr,
         server_name: "localhost".into(),
