@@ -16,7 +16,7 @@ dir="$(mktemp -d /tmp/haproxy-test.XXXXXX)"
 pids=()
 cleanup() {
   local pid
-  for pid in "${pids[@]}"; do kill -KILL "$pid" 2>/dev/null || true; done
+  for pid in "${pids[@]}"; do kill -KILL "$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null || true; done
   rm -rf "$dir"
 }
 trap cleanup EXIT
@@ -70,6 +70,7 @@ ok "the browser socket /ws upgrades through HAProxy (101)"
 
 kill -KILL "$hub1"
 killed_at=$SECONDS
+wait "$hub1" 2>/dev/null || true
 failures=0
 for _ in $(seq 20); do
   code=$(curl -s -o /dev/null -w '%{http_code}' "$browsers/api/deviceTypes" || true)
