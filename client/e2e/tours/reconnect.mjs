@@ -1,6 +1,8 @@
 // Tour (issue 25, item 5): the hub dies under an open page and comes back on the same address (as a
 // live hub answers behind HAProxy). The page says it is reconnecting, its socket reopens and
-// re-joins by itself, and the live map and the grid come back, without a page reload.
+// re-joins by itself, and the live map and the grid come back, without a page reload. (On a hub
+// restarted after SIGKILL on the same data, some demo mats stay Offline while they stream: a hub
+// bug reported with issue 25, not the page's; the grid is checked against what the hub says.)
 
 import { spawn } from 'node:child_process';
 import { HUB_BIN, stopProcess } from '../harness.mjs';
@@ -46,6 +48,7 @@ const seq = (page) => page.getByTestId('heatmap').getAttribute('data-seq');
 
 export async function run({ base, page, test, shot, login, hub, log }) {
   let restarted = null;
+  let opened = null;
   try {
     await test('a live page before the hub dies', async (ok) => {
       await login();
@@ -55,7 +58,9 @@ export async function run({ base, page, test, shot, login, hub, log }) {
       await page.evaluate(() => {
         window.__sameDocument = 'not reloaded';
       });
-      await page.locator('[data-testid="device-card"][data-device-type="Mattress Mat IoT"][data-status="Correct"]').first().click();
+      const card = page.locator('[data-testid="device-card"][data-device-type="Mattress Mat IoT"][data-status="Correct"]').first();
+      opened = await card.getAttribute('data-device-id');
+      await card.click();
       await page.waitForURL((u) => u.pathname === '/mattressMatIoT');
       await page.getByTestId('heatmap').waitFor();
       const before = await seq(page);
@@ -92,7 +97,26 @@ export async function run({ base, page, test, shot, login, hub, log }) {
       await page.goBack();
       await page.waitForURL((u) => u.pathname === '/devices');
       await page.waitForSelector('[data-testid="device-card"][data-device-type="Mattress Mat IoT"][data-status="Correct"]', { timeout: 60_000 });
-      ok('the grid shows its mattresses Correct again');
+      ok('the grid shows a Correct mattress again');
+      // Every card says what the new hub says (its REST answer), without a reload.
+      const mismatch = await page.waitForFunction(
+        async () => {
+          const token = localStorage.getItem('user');
+          const res = await fetch('/api/deviceConfCompany', { headers: { Authorization: `Bearer ${token}` } });
+          if (!res.ok) return false;
+          const id = (d) => (d.deviceId && typeof d.deviceId === 'object' ? d.deviceId.$oid : String(d.deviceId));
+          const hub = new Map((await res.json()).map((d) => [id(d), d.cardStatus]));
+          const cards = [...document.querySelectorAll('[data-testid="device-card"]')];
+          // Every card must be in the hub's answer and show its status.
+          const same = cards.filter((c) => hub.get(c.dataset.deviceId) === c.dataset.status);
+          return cards.length > 0 && same.length === cards.length ? cards.length : false;
+        },
+        null,
+        { timeout: 20_000, polling: 500 },
+      );
+      ok(`all ${await mismatch.jsonValue()} cards show the status the new hub gives`);
+      const openedStatus = await page.getAttribute(`[data-testid="device-card"][data-device-id="${opened}"]`, 'data-status');
+      log(`  note - the mat whose page was open (${opened}) is ${openedStatus} on the restarted hub`);
       const marker = await page.evaluate(() => window.__sameDocument);
       if (marker !== 'not reloaded') throw new Error('the page was reloaded');
       ok('the same document throughout: no page reload');

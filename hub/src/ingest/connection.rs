@@ -47,7 +47,9 @@ impl IngestContext {
             registry,
             metrics,
             hubs: HubAddresses::default(),
-            next_connection: AtomicU64::new(1), secret_rotations })
+            next_connection: AtomicU64::new(1),
+            secret_rotations,
+        })
     }
 
     /// Tells the connected devices that a secret changed in the catalogue: the device whose
