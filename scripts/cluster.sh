@@ -15,6 +15,7 @@
 #                          (for tests that drive the cluster)
 #   SURREAL_USER/SURREAL_PASS  the database's root user (default root / a random password)
 #   CARGO_TARGET_DIR       where the binaries are (default ./target; built if missing)
+#   DBSERVER_BIN           a dbserver binary built elsewhere (default: the target's)
 #
 # How devices and browsers find a live hub (docs/scale-out.md): every hub is started with the
 # others' QUIC addresses (--peer-quic), which its welcome gives each device, so a simulated mat
@@ -39,6 +40,7 @@ base="${CLUSTER_PORT_BASE:-18000}"
 mats_per_hub="${CLUSTER_MATS_PER_HUB:-4}"
 target_dir="${CARGO_TARGET_DIR:-$(pwd)/target}"
 bin="$target_dir/debug"
+dbserver_bin="${DBSERVER_BIN:-$bin/dbserver}"
 host=127.0.0.1
 nats_port=$((base + 1))
 db_port=$((base + 2))
@@ -50,7 +52,7 @@ quic_port() { echo $((base + 200 + $1)); }
 for tool in /usr/sbin/nats-server /usr/sbin/haproxy jq; do
   command -v "$tool" >/dev/null || { echo "$tool is missing (apt-get install nats-server haproxy jq)" >&2; exit 1; }
 done
-if [ ! -x "$bin/hub" ] || [ ! -x "$bin/simulator" ] || [ ! -x "$bin/dbserver" ]; then
+if [ ! -x "$bin/hub" ] || [ ! -x "$bin/simulator" ] || [ ! -x "$dbserver_bin" ]; then
   echo "==> building hub, simulator and dbserver (debug; dbserver is SurrealDB's server, a long first build)"
   cargo build -p hub -p simulator -p dbserver
 fi
@@ -128,7 +130,7 @@ start nats "$dir/nats.log" /usr/sbin/nats-server -a "$host" -p "$nats_port" -js 
 wait_tcp nats-server "$host" "$nats_port"
 
 echo "==> SurrealDB server on $host:$db_port (SurrealKV in $dir/db)"
-start dbserver "$dir/dbserver.log" "$bin/dbserver" start --bind "$host:$db_port" --log warn --no-banner "surrealkv://$dir/db"
+start dbserver "$dir/dbserver.log" "$dbserver_bin" start --bind "$host:$db_port" --log warn --no-banner "surrealkv://$dir/db"
 wait_tcp dbserver "$host" "$db_port"
 
 mats=$((hubs * mats_per_hub))
