@@ -18,8 +18,8 @@ const DEVICE_TYPE: &str = "Mattress Mat IoT";
 
 /// A store with one company and the travelling device, registered under `secret`.
 async fn store_with_device(secret: &str) -> Store {
-    let store = Store::memory().await.unwrap();
-    let company = store.hub_wide().companies().create("Clinic Move", "").await.unwrap();
+    let store = Store::memory().await.expect("an in-memory store");
+    let company = store.hub_wide().companies().create("Clinic Move", "").await.expect("the company");
     store
         .hub_wide()
         .devices()
@@ -33,7 +33,7 @@ async fn store_with_device(secret: &str) -> Store {
             ..NewDevice::default()
         })
         .await
-        .unwrap();
+        .expect("the travelling device");
     store
 }
 
