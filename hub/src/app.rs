@@ -140,6 +140,7 @@ pub async fn start_with_store(config: ServeConfig, store: Store) -> anyhow::Resu
         HttpScheme::Http => None,
     };
     let quic_addr = endpoint.local_addr().context("reading the QUIC address")?;
+    ingest.hubs.replace(config.peers.hub_addresses(quic_addr));
     let listener = tokio::net::TcpListener::bind(config.http).await.with_context(|| format!("binding HTTP on {}", config.http))?;
     let http_addr = listener.local_addr().context("reading the HTTP address")?;
     let status_listener = match config.alarm_status_listen {

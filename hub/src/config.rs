@@ -115,6 +115,44 @@ pub struct ServeConfig {
     /// the hubs sharing a NATS server; it names the hub in device leases and NATS subjects.
     #[arg(long, env = "HUB_NODE", requires = "nats", value_parser = crate::cluster::NodeName::parse, global = true)]
     pub node: Option<crate::cluster::NodeName>,
+    /// The other hubs a device is told about in its welcome.
+    #[command(flatten)]
+    pub peers: PeerConfig,
+}
+
+/// The cluster's hubs as devices reach them over QUIC: this hub's own address and its peers',
+/// listed in every welcome so a device whose hub dies tries the others (docs/device-protocol.md).
+/// A static list; the ingest reads it only through [`crate::ingest::hub_addresses::HubAddresses`],
+/// which a discovery on NATS can later keep current instead.
+#[derive(Debug, Clone, Default, Args)]
+pub struct PeerConfig {
+    /// QUIC address (HOST:PORT) of another hub of the cluster, as devices reach it; repeat the
+    /// flag, or list them comma-separated in HUB_PEERS_QUIC.
+    #[arg(long = "peer-quic", env = "HUB_PEERS_QUIC", value_delimiter = ',', global = true)]
+    pub peer_quic: Vec<String>,
+    /// The QUIC address (HOST:PORT) devices reach this hub at, when --quic listens on every
+    /// interface (0.0.0.0 or [::]) or behind NAT; by default the bound --quic address.
+    #[arg(long, env = "HUB_ADVERTISE_QUIC", global = true)]
+    pub advertise_quic: Option<String>,
+}
+
+impl PeerConfig {
+    /// The hub list of the welcome: this hub first (its advertised address, or the bound one
+    /// unless that is the unspecified address no device can dial), then its peers, each once.
+    pub fn hub_addresses(&self, bound_quic: SocketAddr) -> Vec<String> {
+        let own = match &self.advertise_quic {
+            Some(advertised) => Some(advertised.trim().to_owned()),
+            None => (!bound_quic.ip().is_unspecified()).then(|| bound_quic.to_string()),
+        };
+        let mut hubs: Vec<String> = Vec::new();
+        for address in own.into_iter().chain(self.peer_quic.iter().map(|peer| peer.trim().to_owned())) {
+            if !address.is_empty() && !hubs.contains(&address) {
+                hubs.push(address);
+            }
+        }
+        // Alone, a hub has nothing to tell: the welcome stays as it was before clusters.
+        if hubs.len() < 2 { Vec::new() } else { hubs }
+    }
 }
 
 impl ServeConfig {
@@ -248,6 +286,23 @@ mod tests {
         assert!(cli.serve.http_scheme().is_err());
         let cli = Cli::try_parse_from(["hub", "--http", "0.0.0.0:8080", "--allow-plain-http"]).unwrap();
         assert_eq!(cli.serve.http_scheme(), Ok(HttpScheme::Http));
+    }
+
+    #[test]
+    fn the_welcome_lists_this_hub_then_its_peers_and_nothing_when_alone() {
+        let bound: SocketAddr = "127.0.0.1:4433".parse().unwrap();
+        let peers = |args: &[&str]| Cli::try_parse_from([&["hub"], args].concat()).unwrap().serve.peers;
+        assert_eq!(peers(&[]).hub_addresses(bound), Vec::<String>::new(), "a single hub lists no one");
+        let two = peers(&["--peer-quic", "127.0.0.1:4434", "--peer-quic", "127.0.0.1:4435"]);
+        assert_eq!(two.hub_addresses(bound), ["127.0.0.1:4433", "127.0.0.1:4434", "127.0.0.1:4435"]);
+        // A hub listening on every interface lists the address it advertises, never 0.0.0.0.
+        let any: SocketAddr = "0.0.0.0:4433".parse().unwrap();
+        assert_eq!(two.hub_addresses(any), ["127.0.0.1:4434", "127.0.0.1:4435"]);
+        let advertised = peers(&["--advertise-quic", "hub-a.ward.local:4433", "--peer-quic", "hub-b.ward.local:4433"]);
+        assert_eq!(advertised.hub_addresses(any), ["hub-a.ward.local:4433", "hub-b.ward.local:4433"]);
+        // Itself among its peers (one list for every hub of a cluster) is listed once.
+        let same_list = peers(&["--peer-quic", "127.0.0.1:4433, 127.0.0.1:4434"]);
+        assert_eq!(same_list.hub_addresses(bound), ["127.0.0.1:4433", "127.0.0.1:4434"]);
     }
 
     #[test]

@@ -3,7 +3,8 @@
 //! Each mat speaks the device protocol (`docs/device-protocol.md`): hello, welcome, then one
 //! frame per schedule slot from the shared [`FramePool`] (a copy and two patches, no synthesis,
 //! no encoding), answering commands with acks. Connections that drop are reopened with the
-//! protocol's backoff; a terminal refusal ends the mat.
+//! protocol's backoff, over QUIC to the next of the hubs the welcome listed (a mat whose hub died
+//! moves to a live one, as the simulator's devices do); a terminal refusal ends the mat.
 
 use std::net::SocketAddr;
 use std::sync::Arc;
@@ -14,7 +15,7 @@ use anyhow::{Result, anyhow, bail};
 use bytes::Bytes;
 use futures_util::{SinkExt, StreamExt};
 use mat_protocol::{Ack, CellFormat, DeviceMessage, Hello, HubMessage, PROTOCOL_VERSION, decode, decode_framed, encode, encode_framed};
-use simulator::policy::{Backoff, Rate, RateControl};
+use simulator::policy::{Backoff, HubChoice, Rate, RateControl};
 use simulator::{DeviceSpec, QuicClient, SimStats, is_terminal, seed_from};
 use tokio::sync::watch;
 use tokio::time::Instant;
@@ -122,6 +123,10 @@ pub async fn run_mat(
     mut phase: watch::Receiver<Phase>,
 ) -> Result<()> {
     let mut backoff = Backoff::new(seed_from(&plan.serial));
+    let mut hubs = match &connector {
+        Connector::Quic { addr, .. } => Some(HubChoice::new(addr.to_string())),
+        Connector::Ws { .. } => None,
+    };
     let mut seq = 0u64;
     let offset = first_slot_offset(index, fleet.interval);
     loop {
@@ -129,9 +134,12 @@ pub async fn run_mat(
             return Ok(());
         }
         let session = async {
-            let link = tokio::time::timeout(CONNECT_TIMEOUT, Link::open(&connector, &plan)).await;
+            let link = tokio::time::timeout(CONNECT_TIMEOUT, Link::open(&connector, hubs.as_ref(), &plan)).await;
             match link {
-                Ok(Ok(mut link)) => {
+                Ok(Ok((mut link, listed))) => {
+                    if let Some(hubs) = hubs.as_mut() {
+                        hubs.on_welcome(&listed);
+                    }
                     backoff.on_connected(std::time::Instant::now());
                     let end = stream(&mut link, index, offset, &mut seq, &fleet, &log, &mut phase).await;
                     link.close().await;
@@ -151,7 +159,8 @@ pub async fn run_mat(
             Ended::Dropped(why) => {
                 fleet.stats.errors.fetch_add(1, Ordering::Relaxed);
                 let delay = backoff.on_disconnected(std::time::Instant::now());
-                tracing::debug!(serial = %plan.serial, %why, ?delay, "reconnecting");
+                let next = hubs.as_mut().map(|hubs| hubs.on_disconnected().to_owned());
+                tracing::debug!(serial = %plan.serial, %why, ?delay, ?next, "reconnecting");
                 tokio::select! {
                     _ = phase.wait_for(|p| *p == Phase::Stop) => return Ok(()),
                     () = tokio::time::sleep(delay) => {}
@@ -226,6 +235,14 @@ async fn stream(
     }
 }
 
+/// The socket address of a hub listed as `HOST:PORT`.
+async fn resolve(hub: &str) -> Result<SocketAddr> {
+    if let Ok(addr) = hub.parse() {
+        return Ok(addr);
+    }
+    tokio::net::lookup_host(hub).await?.next().ok_or_else(|| anyhow!("{hub} resolves to no address"))
+}
+
 /// Why a connection could not be opened.
 enum Opened {
     Refused(String),
@@ -239,12 +256,17 @@ enum Link {
 }
 
 impl Link {
-    /// Connects, says hello and waits for the welcome.
-    async fn open(connector: &Connector, plan: &MatPlan) -> Result<Self, Opened> {
+    /// Connects (over QUIC to the hub `hubs` chooses now), says hello and waits for the welcome;
+    /// answers the link and the hubs the welcome lists.
+    async fn open(connector: &Connector, hubs: Option<&HubChoice>, plan: &MatPlan) -> Result<(Self, Vec<String>), Opened> {
         let failed = |e: &dyn std::fmt::Display| Opened::Failed(e.to_string());
         let mut link = match connector {
             Connector::Quic { client, addr } => {
-                let conn = client.connect(*addr, "localhost").await.map_err(|e| failed(&e))?;
+                let addr = match hubs {
+                    Some(hubs) => resolve(hubs.current()).await.map_err(|e| failed(&e))?,
+                    None => *addr,
+                };
+                let conn = client.connect(addr, "localhost").await.map_err(|e| failed(&e))?;
                 let (send, recv) = conn.open_bi().await.map_err(|e| failed(&e))?;
                 Link::Quic { conn, send, recv, buf: Vec::with_capacity(8 * 1024) }
             }
@@ -265,7 +287,7 @@ impl Link {
         });
         link.send_message(&hello).await.map_err(|e| failed(&e))?;
         match link.recv().await {
-            Ok(Some(HubMessage::Welcome(_))) => Ok(link),
+            Ok(Some(HubMessage::Welcome(welcome))) => Ok((link, welcome.hubs)),
             Ok(Some(HubMessage::Error(error))) if is_terminal(error.code) => {
                 Err(Opened::Refused(format!("{:?}: {}", error.code, error.message)))
             }

@@ -1,5 +1,6 @@
 //! The device loop: connect, hello, stream frames at the chosen rate, obey and acknowledge
-//! commands, reconnect with backoff, stop on shutdown or on a terminal refusal.
+//! commands, reconnect with backoff (over QUIC, to the next of the hubs the welcome listed),
+//! stop on shutdown or on a terminal refusal.
 
 use std::net::SocketAddr;
 use std::sync::Arc;
@@ -13,7 +14,7 @@ use tokio::time::Instant;
 use crate::SimError;
 use crate::error::is_terminal;
 use crate::link::{Link, LinkError};
-use crate::policy::{Backoff, Pacer, RateControl};
+use crate::policy::{Backoff, HubChoice, Pacer, RateControl};
 use crate::quic::{QuicClient, Trust};
 use crate::spec::DeviceSpec;
 use crate::stats::{ConnectedGuard, SimStats};
@@ -80,6 +81,8 @@ const WELCOME_TIMEOUT: Duration = Duration::from_secs(10);
 ///
 /// Connection failures and drops are retried with capped exponential backoff (200 ms doubling to
 /// 5 s, reset after a connection that lasted 5 s); they are counted in `stats`, not returned.
+/// Over QUIC each retry goes to the next hub of the cluster's list the last welcome gave
+/// ([`HubChoice`]), so a device whose hub died moves to a live one and comes back around.
 /// Returns `Ok(())` on shutdown, [`SimError::Refused`] on a terminal refusal (unknown serial, bad
 /// secret, unsupported version, wrong device type, shape mismatch), or a setup error
 /// (bad spec, unusable TLS trust, no UDP socket). `seq` rises by one per frame for the lifetime
@@ -117,6 +120,7 @@ pub async fn run_device_with(
     let mut device =
         Device { synth, rate: RateControl::new(spec.rate), started: Instant::now(), seq: 0, spec, stats, observer: options.observer };
     let mut backoff = Backoff::new(device.spec.seed);
+    let mut hubs = connector.first_hub();
     loop {
         if stopping(&shutdown) {
             return Ok(());
@@ -124,8 +128,8 @@ pub async fn run_device_with(
         let end = tokio::select! {
             biased;
             () = wait_shutdown(&mut shutdown) => return Ok(()),
-            link = tokio::time::timeout(CONNECT_TIMEOUT, connector.connect()) => match link {
-                Ok(Ok(link)) => device.session(link, &mut shutdown, &mut backoff).await,
+            link = tokio::time::timeout(CONNECT_TIMEOUT, connector.connect(hubs.as_ref())) => match link {
+                Ok(Ok(link)) => device.session(link, &mut shutdown, &mut backoff, hubs.as_mut()).await,
                 Ok(Err(e)) => Ended::Dropped(e.to_string()),
                 Err(_) => Ended::Dropped("connection timed out".into()),
             },
@@ -140,7 +144,13 @@ pub async fn run_device_with(
             Ended::Dropped(reason) => {
                 SimStats::bump(&device.stats.errors);
                 let delay = backoff.on_disconnected(Instant::now().into_std());
-                tracing::debug!(serial = %device.spec.serial, %reason, ?delay, "reconnecting");
+                match hubs.as_mut() {
+                    Some(hubs) if hubs.hubs().len() > 1 => {
+                        let next = hubs.on_disconnected();
+                        tracing::info!(serial = %device.spec.serial, %reason, ?delay, hub = next, "reconnecting to the next hub");
+                    }
+                    _ => tracing::debug!(serial = %device.spec.serial, %reason, ?delay, "reconnecting"),
+                }
                 tokio::select! {
                     biased;
                     () = wait_shutdown(&mut shutdown) => return Ok(()),
@@ -181,15 +191,38 @@ enum Connector {
 }
 
 impl Connector {
-    async fn connect(&self) -> Result<Link, LinkError> {
+    /// The hubs a QUIC device may move between, starting with the address it was given; none for
+    /// a WebSocket device (a URL reaches the hubs through the HTTP balancer in front of them).
+    fn first_hub(&self) -> Option<HubChoice> {
+        match self {
+            Connector::Quic { addr, .. } => Some(HubChoice::new(addr.to_string())),
+            Connector::Ws { .. } => None,
+        }
+    }
+
+    /// Connects to the hub `hubs` chooses now (QUIC), or to the ingest URL (WebSocket).
+    async fn connect(&self, hubs: Option<&HubChoice>) -> Result<Link, LinkError> {
         match self {
             Connector::Quic { client, addr, server_name } => {
-                let conn = client.connect(*addr, server_name).await.map_err(LinkError::Connect)?;
+                let addr = match hubs {
+                    Some(hubs) => resolve(hubs.current()).await?,
+                    None => *addr,
+                };
+                let conn = client.connect(addr, server_name).await.map_err(LinkError::Connect)?;
                 Link::quic(conn).await
             }
             Connector::Ws { url } => Link::ws(url).await,
         }
     }
+}
+
+/// The socket address of a hub listed as `HOST:PORT` (a literal address needs no lookup).
+async fn resolve(hub: &str) -> Result<SocketAddr, LinkError> {
+    if let Ok(addr) = hub.parse() {
+        return Ok(addr);
+    }
+    let mut found = tokio::net::lookup_host(hub).await.map_err(|e| LinkError::Connect(format!("resolving {hub}: {e}")))?;
+    found.next().ok_or_else(|| LinkError::Connect(format!("{hub} resolves to no address")))
 }
 
 /// How a session ended.
@@ -230,8 +263,14 @@ impl Device {
     }
 
     /// One connection: hello, welcome, then frames and commands until it ends.
-    async fn session(&mut self, mut link: Link, shutdown: &mut watch::Receiver<bool>, backoff: &mut Backoff) -> Ended {
-        let end = self.converse(&mut link, shutdown, backoff).await;
+    async fn session(
+        &mut self,
+        mut link: Link,
+        shutdown: &mut watch::Receiver<bool>,
+        backoff: &mut Backoff,
+        hubs: Option<&mut HubChoice>,
+    ) -> Ended {
+        let end = self.converse(&mut link, shutdown, backoff, hubs).await;
         let reason = match &end {
             Ended::Shutdown => "shutdown",
             _ => "bye",
@@ -240,7 +279,13 @@ impl Device {
         end
     }
 
-    async fn converse(&mut self, link: &mut Link, shutdown: &mut watch::Receiver<bool>, backoff: &mut Backoff) -> Ended {
+    async fn converse(
+        &mut self,
+        link: &mut Link,
+        shutdown: &mut watch::Receiver<bool>,
+        backoff: &mut Backoff,
+        hubs: Option<&mut HubChoice>,
+    ) -> Ended {
         if let Err(e) = self.send(link, shutdown, &self.hello()).await {
             return e;
         }
@@ -257,6 +302,9 @@ impl Device {
                 SimStats::bump(&self.stats.connects);
                 if let Some(observer) = &self.observer {
                     observer.welcomed(&welcome.device_id);
+                }
+                if let Some(hubs) = hubs {
+                    hubs.on_welcome(&welcome.hubs);
                 }
                 tracing::debug!(serial = %self.spec.serial, device_id = %welcome.device_id, "welcomed");
             }

@@ -94,6 +94,67 @@ impl Backoff {
     }
 }
 
+/// Which hub a device connects to next: the address it was given, then the cluster's hubs a
+/// welcome lists (issue 25, item 5).
+///
+/// Every failed attempt and every dropped connection moves to the next hub of the list, wrapping
+/// around, so a device whose hub died is on another one after one backoff delay, and comes back
+/// to its first hub when the others fail too. The backoff ([`Backoff`]) still spaces the
+/// attempts: a cluster that is down as a whole is not hammered.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct HubChoice {
+    hubs: Vec<String>,
+    current: usize,
+}
+
+impl HubChoice {
+    /// A device that knows one hub (`HOST:PORT`).
+    pub fn new(first: impl Into<String>) -> Self {
+        Self { hubs: vec![first.into()], current: 0 }
+    }
+
+    /// The hub to connect to now.
+    pub fn current(&self) -> &str {
+        &self.hubs[self.current]
+    }
+
+    /// Every hub the device knows, in the order it tries them.
+    pub fn hubs(&self) -> &[String] {
+        &self.hubs
+    }
+
+    /// The hub the device is connected to welcomed it with the cluster's list: the device now
+    /// knows those hubs, and stays on the one it is connected to (kept in the list under the
+    /// address it dialled when the list names it differently). An empty list (a lone hub, or one
+    /// older than the field) teaches nothing and the device keeps what it knew.
+    pub fn on_welcome(&mut self, listed: &[String]) {
+        if listed.is_empty() {
+            return;
+        }
+        let dialled = self.hubs[self.current].clone();
+        let mut hubs: Vec<String> = Vec::with_capacity(listed.len() + 1);
+        for hub in listed {
+            if !hub.is_empty() && !hubs.contains(hub) {
+                hubs.push(hub.clone());
+            }
+        }
+        self.current = match hubs.iter().position(|hub| *hub == dialled) {
+            Some(index) => index,
+            None => {
+                hubs.insert(0, dialled);
+                0
+            }
+        };
+        self.hubs = hubs;
+    }
+
+    /// The attempt failed or the connection dropped: move on to the next hub (wrapping around).
+    pub fn on_disconnected(&mut self) -> &str {
+        self.current = (self.current + 1) % self.hubs.len();
+        self.current()
+    }
+}
+
 /// How fast a device sends frames.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum Rate {
@@ -272,6 +333,54 @@ mod tests {
         }
         assert!(seen.len() > 10);
         assert!(b.on_disconnected(t0) <= Backoff::MAX);
+    }
+
+    fn strings(list: &[&str]) -> Vec<String> {
+        list.iter().map(|s| (*s).to_owned()).collect()
+    }
+
+    #[test]
+    fn a_lone_hub_is_retried_as_before() {
+        let mut choice = HubChoice::new("127.0.0.1:4433");
+        choice.on_welcome(&[]);
+        assert_eq!(choice.on_disconnected(), "127.0.0.1:4433");
+        assert_eq!(choice.on_disconnected(), "127.0.0.1:4433");
+    }
+
+    #[test]
+    fn a_dropped_device_tries_the_next_hub_of_its_welcome_and_comes_back() {
+        let mut choice = HubChoice::new("10.0.0.1:4433");
+        choice.on_welcome(&strings(&["10.0.0.1:4433", "10.0.0.2:4433", "10.0.0.3:4433"]));
+        assert_eq!(choice.current(), "10.0.0.1:4433", "stays on the hub it is connected to");
+        assert_eq!(choice.on_disconnected(), "10.0.0.2:4433");
+        // B did not answer either: C, then A again.
+        assert_eq!(choice.on_disconnected(), "10.0.0.3:4433");
+        assert_eq!(choice.on_disconnected(), "10.0.0.1:4433");
+    }
+
+    #[test]
+    fn the_welcome_of_the_hub_it_moved_to_keeps_it_there() {
+        let mut choice = HubChoice::new("10.0.0.1:4433");
+        choice.on_welcome(&strings(&["10.0.0.1:4433", "10.0.0.2:4433"]));
+        assert_eq!(choice.on_disconnected(), "10.0.0.2:4433");
+        // Hub B lists itself first; the device is on B and goes back to A if B goes.
+        choice.on_welcome(&strings(&["10.0.0.2:4433", "10.0.0.1:4433"]));
+        assert_eq!(choice.current(), "10.0.0.2:4433");
+        assert_eq!(choice.on_disconnected(), "10.0.0.1:4433");
+        // A hub the device knew only from an old list and no longer listed is forgotten.
+        choice.on_welcome(&strings(&["10.0.0.1:4433", "10.0.0.4:4433"]));
+        assert_eq!(choice.hubs(), ["10.0.0.1:4433", "10.0.0.4:4433"]);
+        // A hub that stops listing (old version) does not make the device forget the others.
+        choice.on_welcome(&[]);
+        assert_eq!(choice.hubs(), ["10.0.0.1:4433", "10.0.0.4:4433"]);
+    }
+
+    #[test]
+    fn a_hub_listed_under_another_name_keeps_the_dialled_address() {
+        let mut choice = HubChoice::new("localhost:4433");
+        choice.on_welcome(&strings(&["hub-a.ward.local:4433", "hub-b.ward.local:4433", "hub-b.ward.local:4433"]));
+        assert_eq!(choice.hubs(), ["localhost:4433", "hub-a.ward.local:4433", "hub-b.ward.local:4433"]);
+        assert_eq!(choice.current(), "localhost:4433");
     }
 
     #[test]

@@ -101,6 +101,12 @@ pub struct Welcome {
     pub device_id: String,
     /// Largest message the hub accepts.
     pub max_message_bytes: u32,
+    /// QUIC addresses (`HOST:PORT`) of the cluster's hubs, this one included: a device whose hub
+    /// stops answering tries the next of them. Empty (and absent on the wire, so a single hub's
+    /// welcome is the same bytes as before) when the hub knows no other; a device that does not
+    /// know the field ignores it, as it ignores every unknown field of a map.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub hubs: Vec<String>,
 }
 
 /// A command with the id the device echoes in its [`Ack`].

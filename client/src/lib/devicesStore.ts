@@ -57,7 +57,9 @@ export const deviceViewFamily = family((id: string) =>
   }),
 );
 
-export type SocketStatus = 'idle' | 'connecting' | 'open' | 'down';
+/** The browser socket: not started, first connecting, open, lost and being reconnected (with
+ * backoff; subscriptions are re-sent once it is back), or down for good (the token was refused). */
+export type SocketStatus = 'idle' | 'connecting' | 'open' | 'reconnecting' | 'down';
 export const socketStatusAtom = atom<SocketStatus>('idle');
 
 /** Replaces the device list with what GET /api/userDevices returned. */

@@ -189,7 +189,7 @@ describe('socket client', () => {
     last().receive('authenticated', {});
     expect(store.get(socketStatusAtom)).toBe('open');
     last().drop();
-    expect(store.get(socketStatusAtom)).toBe('down');
+    expect(store.get(socketStatusAtom)).toBe('reconnecting');
     expect(FakeWebSocket.instances).toHaveLength(1);
     vi.advanceTimersByTime(100);
     expect(FakeWebSocket.instances).toHaveLength(2);
@@ -208,7 +208,7 @@ describe('socket client', () => {
 
   it('an unauthorized close stops reconnecting and reports it', () => {
     const onUnauthorized = vi.fn();
-    const { client } = setup({ onUnauthorized });
+    const { client, store } = setup({ onUnauthorized });
     client.connect();
     last().open();
     last().receive('error', { error: 'unauthorized', message: 'bad token' });
@@ -216,6 +216,56 @@ describe('socket client', () => {
     vi.advanceTimersByTime(60_000);
     expect(FakeWebSocket.instances).toHaveLength(1);
     expect(onUnauthorized).toHaveBeenCalled();
+    expect(store.get(socketStatusAtom)).toBe('down');
+  });
+
+  it('a hub that dies under the page: reconnecting until a live hub answers, then every join again (issue 25)', () => {
+    const { client, store } = setup();
+    client.connect();
+    client.joinCompany();
+    client.joinUser('bed1');
+    last().open();
+    last().receive('authenticated', {});
+    // The hub behind the balancer is killed: the socket closes abnormally.
+    last().drop(1006);
+    expect(store.get(socketStatusAtom)).toBe('reconnecting');
+    // Meanwhile the page asks for a stream: it waits for the new connection.
+    client.startStreaming('bed1', 120);
+    // The balancer has not noticed yet: the first attempts fail as well, and stay 'reconnecting'.
+    vi.advanceTimersByTime(100);
+    last().drop(1006);
+    vi.advanceTimersByTime(200);
+    expect(store.get(socketStatusAtom)).toBe('reconnecting');
+    last().drop(1006);
+    vi.advanceTimersByTime(400);
+    expect(FakeWebSocket.instances).toHaveLength(4);
+    // The same address, where the balancer now picks a live hub.
+    expect(new Set(FakeWebSocket.instances.map((ws) => ws.url))).toEqual(new Set(['ws://hub.test/ws']));
+    const ws = last();
+    ws.open();
+    expect(store.get(socketStatusAtom)).toBe('reconnecting');
+    ws.receive('authenticated', {});
+    expect(store.get(socketStatusAtom)).toBe('open');
+    expect(ws.sent).toEqual([
+      { event: 'authenticate', data: { token: 'tok-123' } },
+      { event: 'joinCompany', data: {} },
+      { event: 'joinUser', data: { deviceId: 'bed1' } },
+      { event: 'startStreaming', data: { deviceId: 'bed1', seconds: 120 } },
+    ]);
+    // A healthy connection starts the backoff over: the next drop is retried after the first delay.
+    ws.drop(1006);
+    vi.advanceTimersByTime(100);
+    expect(FakeWebSocket.instances).toHaveLength(5);
+  });
+
+  it('the backoff is capped, so a long outage is retried every maxMs', () => {
+    const { client } = setup();
+    client.connect();
+    for (let i = 0; i < 8; i += 1) {
+      last().drop(1006);
+      vi.advanceTimersByTime(1000);
+    }
+    expect(FakeWebSocket.instances).toHaveLength(9);
   });
 
   it('close() ends the session without reconnecting', () => {

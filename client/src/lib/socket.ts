@@ -1,5 +1,7 @@
 //! WebSocket client for the hub's browser protocol (docs/browser-protocol.md): binary MessagePack
 //! `{event, data}` messages, `authenticate` first, subscriptions re-sent after every reconnect.
+//! A dropped socket (its hub died behind the balancer, issue 25) is reopened with backoff to the
+//! same address, where the balancer picks a live hub; meanwhile the status is `reconnecting`.
 //! Decoding happens here in plain TypeScript; results go straight into the jotai store (device
 //! status) and the live-map store (frames), never through React state.
 
@@ -214,7 +216,7 @@ export class SocketClient {
     }
     const Impl = this.opts.WebSocketImpl ?? WebSocket;
     this.authenticated = false;
-    this.opts.store.set(socketStatusAtom, this.attempt === 0 ? 'connecting' : 'down');
+    this.opts.store.set(socketStatusAtom, this.attempt === 0 ? 'connecting' : 'reconnecting');
     let ws: WebSocket;
     try {
       ws = new Impl(this.opts.url ?? defaultSocketUrl());
@@ -243,7 +245,7 @@ export class SocketClient {
         this.opts.onUnauthorized?.();
         return;
       }
-      this.opts.store.set(socketStatusAtom, 'down');
+      this.opts.store.set(socketStatusAtom, 'reconnecting');
       this.scheduleReconnect();
     };
   }

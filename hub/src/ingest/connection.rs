@@ -18,6 +18,8 @@ use mat_protocol::{
 };
 use ractor::ActorRef;
 
+use super::hub_addresses::HubAddresses;
+
 /// How long ingest waits for the registry.
 const REGISTRY_TIMEOUT: Duration = Duration::from_secs(5);
 /// Malformed messages are logged at most once per this interval per connection.
@@ -28,6 +30,8 @@ pub struct IngestContext {
     pub catalog: Arc<Catalog>,
     pub registry: ActorRef<RegistryMsg>,
     pub metrics: Arc<HubMetrics>,
+    /// The cluster's hubs, listed in every welcome.
+    pub hubs: HubAddresses,
     next_connection: AtomicU64,
     /// Bumped whenever a device secret is rotated: each connection then checks that the secret
     /// it authenticated with is still its device's.
@@ -38,7 +42,14 @@ impl IngestContext {
     /// A context for a running registry.
     pub fn new(catalog: Arc<Catalog>, registry: ActorRef<RegistryMsg>, metrics: Arc<HubMetrics>) -> Arc<Self> {
         let (secret_rotations, _) = tokio::sync::watch::channel(0);
-        Arc::new(IngestContext { catalog, registry, metrics, next_connection: AtomicU64::new(1), secret_rotations })
+        Arc::new(IngestContext {
+            catalog,
+            registry,
+            metrics,
+            hubs: HubAddresses::default(),
+            next_connection: AtomicU64::new(1),
+            secret_rotations,
+        })
     }
 
     /// Tells the connected devices that a secret changed in the catalogue: the device whose
@@ -112,6 +123,7 @@ pub async fn serve_device<T: DeviceTransport>(ctx: Arc<IngestContext>, mut trans
         version: PROTOCOL_VERSION,
         device_id: device.id.to_string(),
         max_message_bytes: MAX_MESSAGE_BYTES as u32,
+        hubs: ctx.hubs.current(),
     });
     if transport.send(protocol::encode(&welcome)).await.is_err() {
         disconnect(&ctx, &device, connection_id);

@@ -4,6 +4,7 @@
 //! hello, authentication, frame checks and command forwarding the same way for both.
 
 pub mod connection;
+pub mod hub_addresses;
 pub mod quic;
 mod quic_thread;
 pub mod reset_key;

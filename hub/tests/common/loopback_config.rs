@@ -33,5 +33,6 @@ pub fn config(data: &std::path::Path) -> ServeConfig {
         token_hours: 12,
         nats: None,
         node: None,
+        peers: Default::default(),
     }
 }

@@ -110,6 +110,7 @@ impl HubSide {
             version: PROTOCOL_VERSION,
             device_id: device_id.to_owned(),
             max_message_bytes: MAX_MESSAGE_BYTES as u32,
+            hubs: Vec::new(),
         }))
         .await;
     }

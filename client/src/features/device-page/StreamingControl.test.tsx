@@ -206,6 +206,22 @@ describe('streaming control', () => {
     expect(countdown()).toHaveAttribute('data-remaining', '40');
   });
 
+  it('after a reconnect to a hub that does not run the stream, resumes it for the seconds left (issue 25)', async () => {
+    const { socket, emit, remaining } = await openPage();
+    remaining(0);
+    fireEvent.click(startButton());
+    remaining(185);
+    act(() => vi.advanceTimersByTime(65_000));
+    // The hub dies; the socket reaches another one, which streams nothing for this device.
+    emit('authenticated', { userId: 'u', companyId: 'c' });
+    expect(countdown()).toHaveAttribute('data-remaining', '120');
+    remaining(0);
+    // 120 s left on the page, of which the hub adds 5 again.
+    expect(socket.startStreaming).toHaveBeenLastCalledWith('m1', 115);
+    remaining(120);
+    expect(countdown()).toHaveAttribute('data-remaining', '120');
+  });
+
   it('leaves the decision to the hub for a device known to be not connected, with a hint', async () => {
     const { socket, store, remaining } = await openPage();
     act(() => {

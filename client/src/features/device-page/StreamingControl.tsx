@@ -77,7 +77,10 @@ export function StreamingControl({ deviceId, functional = null }: StreamingContr
         // A new connection: answers to the old one will not come.
         answersDue.current = 0;
         staleAnswers.current = 0;
-        if (current.phase === 'streaming') askRemaining();
+        if (current.phase === 'streaming') {
+          dispatch({ type: 'reconnected' });
+          askRemaining();
+        }
       }
     });
     const askRemaining = () => {

@@ -120,6 +120,12 @@ describe('device page', () => {
     expect(screen.queryByTestId('socket-down')).toBeNull();
     act(() => store.set(socketStatusAtom, 'down'));
     expect(screen.getByTestId('socket-down')).toHaveTextContent('Something went wrong (Socket disconnected)');
+    // Down for good (the token was refused): nothing says it is coming back.
+    expect(screen.queryByTestId('socket-reconnecting')).toBeNull();
+    // Lost and being reopened (its hub died behind the balancer): the page says it reconnects.
+    act(() => store.set(socketStatusAtom, 'reconnecting'));
+    expect(screen.getByTestId('socket-down')).toHaveTextContent('Something went wrong (Socket disconnected)');
+    expect(screen.getByTestId('socket-reconnecting')).toHaveTextContent('Reconnecting…');
     act(() => store.set(socketStatusAtom, 'open'));
     expect(screen.queryByTestId('socket-down')).toBeNull();
   });

@@ -41,6 +41,9 @@ export type StreamEvent =
   | { type: 'remaining'; seconds: number; now: number }
   /** The hub refused (an `error` with one of {@link STREAM_REFUSALS}), or did not answer in time. */
   | { type: 'refused' }
+  /** The socket came back (its hub died and another answers, issue 25): check with the hub, as on
+   * a reload, and resume the stream the page was showing if the hub no longer runs it. */
+  | { type: 'reconnected' }
   | { type: 'tick'; now: number };
 
 const streamingFor = (seconds: number, now: number): StreamState =>
@@ -61,6 +64,8 @@ export function streamReducer(state: StreamState, event: StreamEvent): StreamSta
       if (state.phase === 'streaming') return { ...state, extending: false };
       if (state.phase === 'checking') return state.endsAt ? { phase: 'streaming', endsAt: state.endsAt, total: STREAM_SECONDS + STREAM_EXTRA_SECONDS, extending: false } : { phase: 'idle' };
       return state;
+    case 'reconnected':
+      return state.phase === 'streaming' ? { phase: 'checking', endsAt: state.endsAt } : state;
     case 'tick':
       return state.phase === 'streaming' && event.now >= state.endsAt ? { phase: 'idle' } : state;
   }

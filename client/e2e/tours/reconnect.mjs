@@ -1,0 +1,130 @@
+// Tour (issue 25, item 5): the hub dies under an open page and comes back on the same address (as a
+// live hub answers behind HAProxy). The page says it is reconnecting, its socket reopens and
+// re-joins by itself, and the live map and the grid come back, without a page reload. (On a hub
+// restarted after SIGKILL on the same data, some demo mats stay Offline while they stream: a hub
+// bug reported with issue 25, not the page's; the grid is checked against what the hub says.)
+
+import { spawn } from 'node:child_process';
+import { HUB_BIN, stopProcess } from '../harness.mjs';
+
+export const name = 'reconnect';
+
+/** The hub's own arguments with `--http` pinned to the address it got, so a restart keeps it. */
+function sameAddressArgs(hub, base) {
+  const args = hub.spawnargs.slice(1);
+  const at = args.indexOf('--http');
+  if (at < 0) throw new Error(`no --http in ${args.join(' ')}`);
+  args[at + 1] = new URL(base).host;
+  return args;
+}
+
+/** Starts the hub again with `args`; resolves once it listens. */
+function restartHub(args) {
+  return new Promise((resolve, reject) => {
+    const hub = spawn(HUB_BIN, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    let err = '';
+    const timer = setTimeout(() => reject(new Error(`the restarted hub did not listen within 90 s: ${err.slice(-2000)}`)), 90_000);
+    hub.stderr.setEncoding('utf8');
+    hub.stderr.on('data', (c) => {
+      err = (err + c).slice(-20_000);
+    });
+    hub.stdout.setEncoding('utf8');
+    hub.stdout.on('data', (c) => {
+      out += c;
+      if (/listening http=/.test(out)) {
+        clearTimeout(timer);
+        resolve(hub);
+      }
+    });
+    hub.on('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`the restarted hub exited (code ${code}): ${err.slice(-2000)}`));
+    });
+  });
+}
+
+const seq = (page) => page.getByTestId('heatmap').getAttribute('data-seq');
+
+export async function run({ base, page, test, shot, login, hub, log }) {
+  let restarted = null;
+  let opened = null;
+  try {
+    await test('a live page before the hub dies', async (ok) => {
+      await login();
+      await page.waitForSelector('[data-testid="device-card"][data-device-type="Mattress Mat IoT"][data-status="Correct"]', { timeout: 60_000 });
+      ok('the grid shows a Correct mattress');
+      // Survives only as long as the page is not reloaded.
+      await page.evaluate(() => {
+        window.__sameDocument = 'not reloaded';
+      });
+      const card = page.locator('[data-testid="device-card"][data-device-type="Mattress Mat IoT"][data-status="Correct"]').first();
+      opened = await card.getAttribute('data-device-id');
+      await card.click();
+      await page.waitForURL((u) => u.pathname === '/mattressMatIoT');
+      await page.getByTestId('heatmap').waitFor();
+      const before = await seq(page);
+      await page.waitForFunction((s) => document.querySelector('[data-testid="heatmap"]')?.getAttribute('data-seq') !== s, before, { timeout: 30_000 });
+      ok(`live maps arrive (seq ${before} → ${await seq(page)})`);
+      if (await page.getByTestId('socket-down').count()) throw new Error('the socket banner shows while connected');
+      await shot('1-live-before.png');
+    });
+
+    await test('the hub is killed: the page says it is reconnecting', async (ok) => {
+      const args = sameAddressArgs(hub, base);
+      hub.kill('SIGKILL');
+      await new Promise((r) => (hub.exitCode !== null || hub.signalCode !== null ? r() : hub.once('exit', r)));
+      ok('hub killed (SIGKILL)');
+      await page.getByTestId('socket-reconnecting').waitFor({ timeout: 15_000 });
+      const text = (await page.getByTestId('socket-down').innerText()).replace(/\s+/g, ' ');
+      if (!/Socket disconnected/.test(text) || !/Reconnecting…/.test(text)) throw new Error(`banner says "${text}"`);
+      ok(`banner: "${text}"`);
+      // Two more failed attempts while the hub is away: still reconnecting, still the same page.
+      await page.waitForTimeout(2_500);
+      await page.getByTestId('socket-reconnecting').waitFor();
+      await shot('2-reconnecting.png');
+      restarted = await restartHub(args);
+      ok(`hub started again on ${new URL(base).host}`);
+    });
+
+    await test('the socket comes back by itself: live maps again, no reload', async (ok) => {
+      await page.getByTestId('socket-down').waitFor({ state: 'detached', timeout: 30_000 });
+      ok('the banner is gone');
+      const after = await seq(page);
+      await page.waitForFunction((s) => document.querySelector('[data-testid="heatmap"]')?.getAttribute('data-seq') !== s, after, { timeout: 60_000 });
+      ok(`live maps from the new hub (seq ${after} → ${await seq(page)}): the device page re-joined its device`);
+      await shot('3-live-after.png');
+      await page.goBack();
+      await page.waitForURL((u) => u.pathname === '/devices');
+      await page.waitForSelector('[data-testid="device-card"][data-device-type="Mattress Mat IoT"][data-status="Correct"]', { timeout: 60_000 });
+      ok('the grid shows a Correct mattress again');
+      // Every card says what the new hub says (its REST answer), without a reload.
+      const mismatch = await page.waitForFunction(
+        async () => {
+          const token = localStorage.getItem('user');
+          const res = await fetch('/api/deviceConfCompany', { headers: { Authorization: `Bearer ${token}` } });
+          if (!res.ok) return false;
+          const id = (d) => (d.deviceId && typeof d.deviceId === 'object' ? d.deviceId.$oid : String(d.deviceId));
+          const hub = new Map((await res.json()).map((d) => [id(d), d.cardStatus]));
+          const cards = [...document.querySelectorAll('[data-testid="device-card"]')];
+          // Every card must be in the hub's answer and show its status.
+          const same = cards.filter((c) => hub.get(c.dataset.deviceId) === c.dataset.status);
+          return cards.length > 0 && same.length === cards.length ? cards.length : false;
+        },
+        null,
+        { timeout: 20_000, polling: 500 },
+      );
+      ok(`all ${await mismatch.jsonValue()} cards show the status the new hub gives`);
+      const openedStatus = await page.getAttribute(`[data-testid="device-card"][data-device-id="${opened}"]`, 'data-status');
+      log(`  note - the mat whose page was open (${opened}) is ${openedStatus} on the restarted hub`);
+      const marker = await page.evaluate(() => window.__sameDocument);
+      if (marker !== 'not reloaded') throw new Error('the page was reloaded');
+      ok('the same document throughout: no page reload');
+      await page.waitForTimeout(500);
+      await shot('4-grid-after.png');
+    });
+  } finally {
+    if (restarted) await stopProcess(restarted);
+    log('# restarted hub stopped');
+  }
+}
