@@ -13,7 +13,7 @@ use std::time::Duration;
 use anyhow::{Result, anyhow, bail};
 use bytes::Bytes;
 use futures_util::{SinkExt, StreamExt};
-use mat_protocol::{Ack, CellFormat, DeviceMessage, Hello, HubMessage, PROTOCOL_VERSION, decode, decode_framed, encode, encode_framed};
+use mat_protocol::{Ack, CellFormat, DeviceMessage, Hello, HubMessage, decode, decode_framed, encode, encode_framed};
 use simulator::policy::{Backoff, Rate, RateControl};
 use simulator::{DeviceSpec, QuicClient, SimStats, is_terminal, seed_from};
 use tokio::sync::watch;
@@ -129,7 +129,8 @@ pub async fn run_mat(
             return Ok(());
         }
         let session = async {
-            let link = tokio::time::timeout(CONNECT_TIMEOUT, Link::open(&connector, &plan)).await;
+            let version = fleet.pool.encoding().protocol_version();
+            let link = tokio::time::timeout(CONNECT_TIMEOUT, Link::open(&connector, &plan, version)).await;
             match link {
                 Ok(Ok(mut link)) => {
                     backoff.on_connected(std::time::Instant::now());
@@ -239,8 +240,9 @@ enum Link {
 }
 
 impl Link {
-    /// Connects, says hello and waits for the welcome.
-    async fn open(connector: &Connector, plan: &MatPlan) -> Result<Self, Opened> {
+    /// Connects, says hello in protocol `version` (the one of the pool's frame encoding) and
+    /// waits for the welcome.
+    async fn open(connector: &Connector, plan: &MatPlan, version: u16) -> Result<Self, Opened> {
         let failed = |e: &dyn std::fmt::Display| Opened::Failed(e.to_string());
         let mut link = match connector {
             Connector::Quic { client, addr } => {
@@ -254,7 +256,7 @@ impl Link {
             }
         };
         let hello = DeviceMessage::Hello(Hello {
-            version: PROTOCOL_VERSION,
+            version,
             serial: plan.serial.clone(),
             secret: plan.secret.clone(),
             device_type: plan.device_type.clone(),

@@ -118,7 +118,7 @@ impl OpenConnection {
     /// Reads one message: a frame must have the announced shape (its cells made once, straight
     /// from the body: [`read_frame`]), a second hello is refused.
     pub fn read(&self, body: &[u8]) -> Incoming {
-        match read_frame(body, self.version, self.format, self.frame_bytes()) {
+        match read_frame(body, self.version, self.frame_bytes()) {
             FrameRead::Frame(frame) => return Incoming::Frame(frame),
             FrameRead::ShapeMismatch(why) => return Incoming::Malformed(Refusal::new(ErrorCode::ShapeMismatch, why)),
             FrameRead::Malformed(why) => return Incoming::Malformed(Refusal::new(ErrorCode::Malformed, why)),
@@ -234,8 +234,8 @@ mod tests {
     fn a_version_2_connection_reads_runs_and_a_version_1_connection_refuses_them() {
         let mut cells = vec![0u8; 48 * 48];
         cells[1000..1040].fill(90);
-        let runs = crate::encode_frame(4, 5, &cells, CellFormat::U8, crate::FrameEncoding::Runs);
-        let dense = crate::encode_frame(4, 5, &cells, CellFormat::U8, crate::FrameEncoding::Dense);
+        let runs = crate::encode_frame(4, 5, &cells, crate::FrameEncoding::Runs);
+        let dense = crate::encode_frame(4, 5, &cells, crate::FrameEncoding::Dense);
         let frame = Frame { seq: 4, device_time_ms: 5, cells };
         let v2 = OpenConnection::new(&hello());
         assert_eq!(v2.version, 2);
@@ -247,7 +247,7 @@ mod tests {
         assert_eq!(refusal.code, ErrorCode::Malformed);
         let mut short = vec![0u8; 48 * 48 - 1];
         short[0] = 1;
-        let Incoming::Malformed(refusal) = v2.read(&crate::encode_frame(4, 5, &short, CellFormat::U8, crate::FrameEncoding::Runs)) else {
+        let Incoming::Malformed(refusal) = v2.read(&crate::encode_frame(4, 5, &short, crate::FrameEncoding::Runs)) else {
             panic!("runs of the wrong length are refused")
         };
         assert_eq!(refusal.code, ErrorCode::ShapeMismatch);

@@ -10,8 +10,8 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::runs::{decode_runs_into, encode_runs};
-use crate::{CellFormat, Frame, MAX_MESSAGE_BYTES};
+use crate::runs::{decode_runs, decode_runs_into, encode_runs};
+use crate::{DeviceMessage, Frame, MAX_MESSAGE_BYTES, ProtocolError};
 
 /// How a device sends its cells.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -55,11 +55,11 @@ struct FrameOut<'a> {
     runs: Option<&'a [u8]>,
 }
 
-/// Encodes a `frame` message of `cells` (whole cells of `format`) in `encoding`.
-pub fn encode_frame(seq: u64, device_time_ms: u64, cells: &[u8], format: CellFormat, encoding: FrameEncoding) -> Vec<u8> {
+/// Encodes a `frame` message of `cells` in `encoding`.
+pub fn encode_frame(seq: u64, device_time_ms: u64, cells: &[u8], encoding: FrameEncoding) -> Vec<u8> {
     let runs = match encoding {
         FrameEncoding::Dense => None,
-        FrameEncoding::Runs => Some(encode_runs(cells, format)),
+        FrameEncoding::Runs => Some(encode_runs(cells)),
     };
     let message = match &runs {
         None => FrameOut { kind: "frame", seq, device_time_ms, cells: Some(cells), runs: None },
@@ -97,9 +97,9 @@ pub enum FrameRead {
     Other,
 }
 
-/// Reads `body` as a frame of `expected` bytes of `format` cells, for a connection of protocol
-/// `version` (1: `cells` only; 2: `cells` or `runs`, exactly one).
-pub fn read_frame(body: &[u8], version: u16, format: CellFormat, expected: usize) -> FrameRead {
+/// Reads `body` as a frame of `expected` bytes of cells, for a connection of protocol `version`
+/// (1: `cells` only; 2: `cells` or `runs`, exactly one).
+pub fn read_frame(body: &[u8], version: u16, expected: usize) -> FrameRead {
     if body.len() > MAX_MESSAGE_BYTES {
         return FrameRead::Other;
     }
@@ -117,7 +117,7 @@ pub fn read_frame(body: &[u8], version: u16, format: CellFormat, expected: usize
         (Some(cells), None) => return FrameRead::ShapeMismatch(format!("{} bytes of cells, expected {expected}", cells.len())),
         (None, Some(runs)) => {
             let mut cells = vec![0u8; expected];
-            if let Err(error) = decode_runs_into(runs, format, &mut cells) {
+            if let Err(error) = decode_runs_into(runs, &mut cells) {
                 return FrameRead::ShapeMismatch(error.to_string());
             }
             cells
@@ -127,6 +127,22 @@ pub fn read_frame(body: &[u8], version: u16, format: CellFormat, expected: usize
         (None, None) => return FrameRead::Malformed("a frame needs cells".into()),
     };
     FrameRead::Frame(Frame { seq, device_time_ms, cells })
+}
+
+/// Decodes any device message of either version, a frame's `runs` expanded to the length they
+/// describe (at most [`MAX_MESSAGE_BYTES`]): for a reader that does not follow a connection's
+/// hello (test hubs, tools). The hub reads frames with [`read_frame`], which checks the shape.
+pub fn decode_device_message(body: &[u8]) -> Result<DeviceMessage, ProtocolError> {
+    if body.len() <= MAX_MESSAGE_BYTES
+        && let Ok(view) = rmp_serde::from_slice::<FrameView<'_>>(body)
+        && view.kind == "frame"
+        && view.cells.is_none()
+        && let (Some(seq), Some(device_time_ms), Some(runs)) = (view.seq, view.device_time_ms, view.runs)
+    {
+        let cells = decode_runs(runs, MAX_MESSAGE_BYTES).map_err(|e| ProtocolError::Malformed(e.to_string()))?;
+        return Ok(DeviceMessage::Frame(Frame { seq, device_time_ms, cells }));
+    }
+    crate::decode(body)
 }
 
 #[cfg(test)]
@@ -142,7 +158,7 @@ mod tests {
     fn a_dense_frame_is_the_version_1_message_byte_for_byte() {
         let cells = bed();
         let message = DeviceMessage::Frame(Frame { seq: 9, device_time_ms: 1_700_000_000_000, cells: cells.clone() });
-        assert_eq!(encode_frame(9, 1_700_000_000_000, &cells, CellFormat::U8, FrameEncoding::Dense), encode(&message));
+        assert_eq!(encode_frame(9, 1_700_000_000_000, &cells, FrameEncoding::Dense), encode(&message));
     }
 
     #[test]
@@ -150,42 +166,55 @@ mod tests {
         let cells = bed();
         let expected = FrameRead::Frame(Frame { seq: 3, device_time_ms: 4, cells: cells.clone() });
         for encoding in [FrameEncoding::Dense, FrameEncoding::Runs] {
-            let body = encode_frame(3, 4, &cells, CellFormat::U8, encoding);
-            assert_eq!(read_frame(&body, 2, CellFormat::U8, 2304), expected, "{encoding:?}");
+            let body = encode_frame(3, 4, &cells, encoding);
+            assert_eq!(read_frame(&body, 2, 2304), expected, "{encoding:?}");
         }
-        let runs = encode_frame(3, 4, &cells, CellFormat::U8, FrameEncoding::Runs);
-        assert!(runs.len() < encode_frame(3, 4, &cells, CellFormat::U8, FrameEncoding::Dense).len() / 2);
+        let runs = encode_frame(3, 4, &cells, FrameEncoding::Runs);
+        assert!(runs.len() < encode_frame(3, 4, &cells, FrameEncoding::Dense).len() / 2);
     }
 
     #[test]
     fn version_1_reads_cells_only() {
         let cells = bed();
-        let dense = encode_frame(3, 4, &cells, CellFormat::U8, FrameEncoding::Dense);
-        assert_eq!(read_frame(&dense, 1, CellFormat::U8, 2304), FrameRead::Frame(Frame { seq: 3, device_time_ms: 4, cells: cells.clone() }));
-        let runs = encode_frame(3, 4, &cells, CellFormat::U8, FrameEncoding::Runs);
-        assert!(matches!(read_frame(&runs, 1, CellFormat::U8, 2304), FrameRead::Malformed(_)));
+        let dense = encode_frame(3, 4, &cells, FrameEncoding::Dense);
+        assert_eq!(read_frame(&dense, 1, 2304), FrameRead::Frame(Frame { seq: 3, device_time_ms: 4, cells: cells.clone() }));
+        let runs = encode_frame(3, 4, &cells, FrameEncoding::Runs);
+        assert!(matches!(read_frame(&runs, 1, 2304), FrameRead::Malformed(_)));
     }
 
     #[test]
     fn frames_that_do_not_fit_are_refused_and_other_messages_passed_on() {
         let cells = bed();
-        let short = encode_frame(3, 4, &cells[..2303], CellFormat::U8, FrameEncoding::Dense);
-        assert!(matches!(read_frame(&short, 2, CellFormat::U8, 2304), FrameRead::ShapeMismatch(_)));
-        let short_runs = encode_frame(3, 4, &cells[..2300], CellFormat::U8, FrameEncoding::Runs);
-        assert!(matches!(read_frame(&short_runs, 2, CellFormat::U8, 2304), FrameRead::ShapeMismatch(_)));
+        let short = encode_frame(3, 4, &cells[..2303], FrameEncoding::Dense);
+        assert!(matches!(read_frame(&short, 2, 2304), FrameRead::ShapeMismatch(_)));
+        let short_runs = encode_frame(3, 4, &cells[..2300], FrameEncoding::Runs);
+        assert!(matches!(read_frame(&short_runs, 2, 2304), FrameRead::ShapeMismatch(_)));
         let both = crate::encode(&FrameOut { kind: "frame", seq: 1, device_time_ms: 1, cells: Some(&cells), runs: Some(&[0x80, 0x12, 0]) });
-        assert!(matches!(read_frame(&both, 2, CellFormat::U8, 2304), FrameRead::Malformed(_)));
+        assert!(matches!(read_frame(&both, 2, 2304), FrameRead::Malformed(_)));
         let neither = crate::encode(&FrameOut { kind: "frame", seq: 1, device_time_ms: 1, cells: None, runs: None });
-        assert!(matches!(read_frame(&neither, 2, CellFormat::U8, 2304), FrameRead::Malformed(_)));
+        assert!(matches!(read_frame(&neither, 2, 2304), FrameRead::Malformed(_)));
         let ack = encode(&DeviceMessage::Ack(Ack { command_id: 1, ok: true, reason: String::new() }));
-        assert_eq!(read_frame(&ack, 2, CellFormat::U8, 2304), FrameRead::Other);
-        assert_eq!(read_frame(b"\xc1garbage", 2, CellFormat::U8, 2304), FrameRead::Other);
+        assert_eq!(read_frame(&ack, 2, 2304), FrameRead::Other);
+        assert_eq!(read_frame(b"\xc1garbage", 2, 2304), FrameRead::Other);
+    }
+
+    #[test]
+    fn a_reader_without_the_hello_decodes_either_encoding() {
+        let cells = bed();
+        let frame = DeviceMessage::Frame(Frame { seq: 3, device_time_ms: 4, cells: cells.clone() });
+        for encoding in [FrameEncoding::Dense, FrameEncoding::Runs] {
+            assert_eq!(decode_device_message(&encode_frame(3, 4, &cells, encoding)), Ok(frame.clone()), "{encoding:?}");
+        }
+        let ack = DeviceMessage::Ack(Ack { command_id: 1, ok: true, reason: String::new() });
+        assert_eq!(decode_device_message(&encode(&ack)), Ok(ack));
+        let bad_runs = crate::encode(&FrameOut { kind: "frame", seq: 1, device_time_ms: 1, cells: None, runs: Some(&[0x80]) });
+        assert!(matches!(decode_device_message(&bad_runs), Err(ProtocolError::Malformed(_))));
     }
 
     #[test]
     fn u16_frames_read_back_from_runs() {
         let cells: Vec<u8> = vec![0, 0, 0xff, 0x0f, 0, 0, 0x01, 0x00];
-        let body = encode_frame(1, 2, &cells, CellFormat::U16Le, FrameEncoding::Runs);
-        assert_eq!(read_frame(&body, 2, CellFormat::U16Le, 8), FrameRead::Frame(Frame { seq: 1, device_time_ms: 2, cells }));
+        let body = encode_frame(1, 2, &cells, FrameEncoding::Runs);
+        assert_eq!(read_frame(&body, 2, 8), FrameRead::Frame(Frame { seq: 1, device_time_ms: 2, cells }));
     }
 }

@@ -16,7 +16,7 @@ mod messages;
 pub mod runs;
 pub mod scale;
 
-pub use frame_message::{FrameEncoding, encode_frame};
+pub use frame_message::{FrameEncoding, decode_device_message, encode_frame};
 pub use framing::{LENGTH_PREFIX_BYTES, decode_framed, encode_framed};
 pub use messages::*;
 

@@ -9,7 +9,7 @@ use std::time::Duration;
 use futures_util::{SinkExt, StreamExt};
 use mat_protocol::{
     ALPN, CommandEnvelope, DeviceMessage, ErrorCode, HubMessage, MAX_MESSAGE_BYTES, PROTOCOL_VERSION, ProtocolErrorMessage, Welcome,
-    decode, decode_framed, encode, encode_framed,
+    decode_device_message as decode, decode_framed, encode, encode_framed,
 };
 use rustls::pki_types::{CertificateDer, PrivateKeyDer, PrivatePkcs8KeyDer};
 use tokio::net::TcpStream;
