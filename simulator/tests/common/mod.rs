@@ -130,7 +130,7 @@ impl HubSide {
                 // The sink's close, named: tokio-tungstenite's inherent `close(Option<CloseFrame>)`
                 // exists only under some feature sets, so `ws.close(..)` builds in one resolution
                 // (`cargo test -p simulator`) and not in the workspace's.
-                let _ = SinkExt::close(&mut ws).await;
+                let _ = SinkExt::close(&mut *ws).await;
             }
         }
     }
