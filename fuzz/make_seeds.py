@@ -43,19 +43,44 @@ def varint(n):
     return bytes(out)
 
 def runs(cells):
-    # protocol version 2 (docs/device-protocol.md §2): blocks of zero bytes to skip, then literal
-    # bytes, a literal run ended by three zero bytes in a row
-    out, i, n = bytearray(), 0, len(cells)
-    while i < n:
-        z = i
-        while i < n and cells[i] == 0:
-            i += 1
-        lit, gap = i, 0
-        while i < n and gap < 3:
-            gap = gap + 1 if cells[i] == 0 else 0
-            i += 1
-        i -= gap
-        out += varint(lit - z) + varint(i - lit) + bytes(cells[lit:i])
+    # protocol version 2 (docs/device-protocol.md §2): blocks of bytes of one width (0, 2, 4 or 8
+    # bits), each a varint header count << 2 | kind, then the bytes packed low bits first
+    bits = [0, 2, 4, 8]
+    kind = lambda v: 0 if v == 0 else 1 if v < 4 else 2 if v < 16 else 3
+    blocks = []
+    for v in cells:
+        k = kind(v)
+        if blocks and blocks[-1][0] == k:
+            blocks[-1][1] += 1
+        else:
+            blocks.append([k, 1])
+    widened = True
+    while widened:
+        widened = False
+        for i, (k, n) in enumerate(blocks):
+            wider = [blocks[j][0] for j in (i - 1, i + 1) if 0 <= j < len(blocks) and blocks[j][0] > k]
+            if wider and n * (bits[min(wider)] - bits[k]) <= 16:
+                blocks[i][0] = min(wider)
+                widened = True
+        merged = []
+        for b in blocks:
+            if merged and merged[-1][0] == b[0]:
+                merged[-1][1] += b[1]
+            else:
+                merged.append(b)
+        blocks = merged
+    out, at = bytearray(), 0
+    for k, n in blocks:
+        out += varint(n << 2 | k)
+        block = cells[at:at + n]
+        if k == 3:
+            out += bytes(block)
+        elif k in (1, 2):
+            w = bits[k]
+            per = 8 // w
+            for c in range(0, n, per):
+                out.append(sum(v << (j * w) for j, v in enumerate(block[c:c + per])))
+        at += n
     return bytes(out)
 
 hello2 = dict(hello, version=2)

@@ -212,6 +212,20 @@ mod tests {
     }
 
     #[test]
+    fn the_fuzz_seeds_written_by_another_encoder_decode() {
+        // fuzz/make_seeds.py encodes runs in Python from docs/device-protocol.md §2.
+        let u8_runs = decode_device_message(include_bytes!("../../../fuzz/seeds/device_protocol/frame_u8_runs"));
+        let u8_dense = decode_device_message(include_bytes!("../../../fuzz/seeds/device_protocol/frame_u8"));
+        let (Ok(DeviceMessage::Frame(runs)), Ok(DeviceMessage::Frame(dense))) = (u8_runs, u8_dense) else { panic!("two frames") };
+        assert_eq!(runs.cells, dense.cells);
+        let Ok(DeviceMessage::Frame(u16_runs)) = decode_device_message(include_bytes!("../../../fuzz/seeds/device_protocol/frame_u16_runs"))
+        else {
+            panic!("a frame")
+        };
+        assert_eq!(u16_runs.cells, [0u16, 1200, 4095, 300].iter().flat_map(|v| v.to_le_bytes()).collect::<Vec<u8>>());
+    }
+
+    #[test]
     fn u16_frames_read_back_from_runs() {
         let cells: Vec<u8> = vec![0, 0, 0xff, 0x0f, 0, 0, 0x01, 0x00];
         let body = encode_frame(1, 2, &cells, FrameEncoding::Runs);
