@@ -156,11 +156,18 @@ pub fn decode_runs_into(runs: &[u8], cells: &mut [u8]) -> Result<(), RunsError> 
     let found = walk(runs, expected, |at, kind, count, payload| match kind {
         Kind::Zeros => {}
         Kind::Bytes => cells[at..at + count].copy_from_slice(payload),
-        Kind::Bits2 | Kind::Bits4 => {
-            let bits = kind.bits();
-            let (per_byte, mask) = (8 / bits, (1u8 << bits) - 1);
-            for (j, cell) in cells[at..at + count].iter_mut().enumerate() {
-                *cell = (payload[j / per_byte] >> ((j % per_byte) * bits)) & mask;
+        Kind::Bits2 => {
+            for (four, &byte) in cells[at..at + count].chunks_mut(4).zip(payload) {
+                for (j, cell) in four.iter_mut().enumerate() {
+                    *cell = (byte >> (2 * j)) & 0b11;
+                }
+            }
+        }
+        Kind::Bits4 => {
+            for (two, &byte) in cells[at..at + count].chunks_mut(2).zip(payload) {
+                for (j, cell) in two.iter_mut().enumerate() {
+                    *cell = (byte >> (4 * j)) & 0b1111;
+                }
             }
         }
     })?;
