@@ -173,7 +173,9 @@ fn ingest_benches(c: &mut Criterion) {
     c.bench_function("frame path v1, before (copy + generic decode + actor step + publish)", |b| {
         b.iter(|| actor_step(decode_before(black_box(&dense))))
     });
-    c.bench_function("frame path v2 runs (borrowed read + actor step + publish)", |b| b.iter(|| actor_step(read_after(black_box(&runs), 2))));
+    c.bench_function("frame path v2 runs (borrowed read + actor step + publish)", |b| {
+        b.iter(|| actor_step(read_after(black_box(&runs), 2)))
+    });
 }
 
 criterion_group!(frame_path, benches, ingest_benches);

@@ -11,7 +11,9 @@ use std::time::Duration;
 
 use common::*;
 use futures_util::{SinkExt, StreamExt};
-use mat_protocol::{self as protocol, ALPN, DeviceMessage, ErrorCode, Frame, FrameEncoding, HubMessage, MAX_MESSAGE_BYTES, PROTOCOL_VERSION};
+use mat_protocol::{
+    self as protocol, ALPN, DeviceMessage, ErrorCode, Frame, FrameEncoding, HubMessage, MAX_MESSAGE_BYTES, PROTOCOL_VERSION,
+};
 use rustls::pki_types::CertificateDer;
 use rustls::pki_types::pem::PemObject;
 use tokio_tungstenite::tungstenite::Message;

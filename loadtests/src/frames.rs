@@ -236,7 +236,16 @@ mod tests {
     fn run_frames_read_back_as_the_same_cells_and_are_smaller() {
         let scenario = Scenario::from_name("bed").expect("bed scenario");
         let render = |encoding| {
-            FramePool::render("Mattress Mat IoT", 48, 48, CellFormat::U8, scenario.clone(), Duration::from_millis(100), Framing::LengthPrefixed, encoding)
+            FramePool::render(
+                "Mattress Mat IoT",
+                48,
+                48,
+                CellFormat::U8,
+                scenario.clone(),
+                Duration::from_millis(100),
+                Framing::LengthPrefixed,
+                encoding,
+            )
         };
         let (dense, runs) = (render(FrameEncoding::Dense), render(FrameEncoding::Runs));
         assert_eq!(runs.encoding(), FrameEncoding::Runs);

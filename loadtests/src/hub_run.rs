@@ -44,7 +44,16 @@ pub async fn scrape(base: &BaseUrl) -> Option<prom::Metrics> {
 pub fn pool_for(spec: &DeviceSpec, rate_hz: f64, framing: Framing, encoding: FrameEncoding) -> FramePool {
     let scenario =
         simulator::preset(&spec.device_type).map(|p| p.scenario).unwrap_or_else(|| Scenario::from_name("bed").unwrap_or(Scenario::Empty));
-    FramePool::render(&spec.device_type, spec.rows, spec.cols, spec.cell_format, scenario, Duration::from_secs_f64(1.0 / rate_hz), framing, encoding)
+    FramePool::render(
+        &spec.device_type,
+        spec.rows,
+        spec.cols,
+        spec.cell_format,
+        scenario,
+        Duration::from_secs_f64(1.0 / rate_hz),
+        framing,
+        encoding,
+    )
 }
 
 pub async fn drive(args: &RunArgs, target: &Target, pinning: PinningReport, command_line: Vec<String>) -> Result<Report> {

@@ -8,8 +8,8 @@ use std::time::Duration;
 use anyhow::{Context, Result, bail};
 use clap::Parser;
 use indicatif::{ProgressBar, ProgressStyle};
-use simulator::cli::parse_duration;
 use mat_protocol::FrameEncoding;
+use simulator::cli::parse_duration;
 use simulator::{
     DeviceSpec, QuicClient, Rate, RunOptions, Scenario, SimError, SimStats, Transport, Trust, load_devices, preset, run_device_with,
 };

@@ -218,7 +218,8 @@ mod tests {
         let u8_dense = decode_device_message(include_bytes!("../../../fuzz/seeds/device_protocol/frame_u8"));
         let (Ok(DeviceMessage::Frame(runs)), Ok(DeviceMessage::Frame(dense))) = (u8_runs, u8_dense) else { panic!("two frames") };
         assert_eq!(runs.cells, dense.cells);
-        let Ok(DeviceMessage::Frame(u16_runs)) = decode_device_message(include_bytes!("../../../fuzz/seeds/device_protocol/frame_u16_runs"))
+        let Ok(DeviceMessage::Frame(u16_runs)) =
+            decode_device_message(include_bytes!("../../../fuzz/seeds/device_protocol/frame_u16_runs"))
         else {
             panic!("a frame")
         };

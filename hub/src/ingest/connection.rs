@@ -8,15 +8,13 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 use actors::actor::link::DeviceLink;
-use bytes::Bytes;
 use actors::actor::mat::{FrameIn, MAX_INFLIGHT_FRAMES, MatMsg};
 use actors::actor::registry::{MatHandle, RegistryMsg};
 use actors::catalog::{Catalog, DeviceInfo};
 use actors::metrics::HubMetrics;
+use bytes::Bytes;
 use mat_protocol::connection::{self as sans_io, Incoming, OpenConnection, Refusal, Registered, error_reply};
-use mat_protocol::{
-    self as protocol, ErrorCode, Frame, HELLO_TIMEOUT_MS, Hello, HubMessage, MAX_MESSAGE_BYTES, ProtocolError, Welcome,
-};
+use mat_protocol::{self as protocol, ErrorCode, Frame, HELLO_TIMEOUT_MS, Hello, HubMessage, MAX_MESSAGE_BYTES, ProtocolError, Welcome};
 use ractor::ActorRef;
 
 /// How long ingest waits for the registry.
