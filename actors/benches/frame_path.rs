@@ -131,9 +131,12 @@ fn ingest_benches(c: &mut Criterion) {
 
     // Before: the QUIC transport copied the body out of its buffer, then the generic decode
     // (serde's tagged enum) copied the cells again.
-    let decode_before = |body: &[u8]| match protocol::decode::<DeviceMessage>(&body.to_vec()).unwrap() {
-        DeviceMessage::Frame(frame) => frame,
-        _ => unreachable!("a frame"),
+    let decode_before = |body: &[u8]| {
+        let copied = black_box(body.to_vec());
+        match protocol::decode::<DeviceMessage>(&copied).unwrap() {
+            DeviceMessage::Frame(frame) => frame,
+            _ => unreachable!("a frame"),
+        }
     };
     let read_after = |body: &[u8], version: u16| match read_frame(body, version, 48 * 48) {
         FrameRead::Frame(frame) => frame,
