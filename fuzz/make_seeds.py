@@ -33,7 +33,61 @@ frame8 = {'type': 'frame', 'seq': 42, 'device_time_ms': 1_763_900_000_000, 'cell
 frame16 = {'type': 'frame', 'seq': 7, 'device_time_ms': 1_763_900_000_500,
            'cells': b''.join(struct.pack('<H', v) for v in [0, 1200, 4095, 300])}
 ack = {'type': 'ack', 'command_id': 3, 'ok': False, 'reason': 'busy'}
-msgs = {'hello': hello, 'frame_u8': frame8, 'frame_u16': frame16, 'ack': ack}
+
+def varint(n):
+    out = bytearray()
+    while n >= 0x80:
+        out.append((n & 0x7f) | 0x80)
+        n >>= 7
+    out.append(n)
+    return bytes(out)
+
+def runs(cells):
+    # protocol version 2 (docs/device-protocol.md §2): blocks of bytes of one width (0, 2, 4 or 8
+    # bits), each a varint header count << 2 | kind, then the bytes packed low bits first
+    bits = [0, 2, 4, 8]
+    kind = lambda v: 0 if v == 0 else 1 if v < 4 else 2 if v < 16 else 3
+    blocks = []
+    for v in cells:
+        k = kind(v)
+        if blocks and blocks[-1][0] == k:
+            blocks[-1][1] += 1
+        else:
+            blocks.append([k, 1])
+    widened = True
+    while widened:
+        widened = False
+        for i, (k, n) in enumerate(blocks):
+            wider = [blocks[j][0] for j in (i - 1, i + 1) if 0 <= j < len(blocks) and blocks[j][0] > k]
+            if wider and n * (bits[min(wider)] - bits[k]) <= 16:
+                blocks[i][0] = min(wider)
+                widened = True
+        merged = []
+        for b in blocks:
+            if merged and merged[-1][0] == b[0]:
+                merged[-1][1] += b[1]
+            else:
+                merged.append(b)
+        blocks = merged
+    out, at = bytearray(), 0
+    for k, n in blocks:
+        out += varint(n << 2 | k)
+        block = cells[at:at + n]
+        if k == 3:
+            out += bytes(block)
+        elif k in (1, 2):
+            w = bits[k]
+            per = 8 // w
+            for c in range(0, n, per):
+                out.append(sum(v << (j * w) for j, v in enumerate(block[c:c + per])))
+        at += n
+    return bytes(out)
+
+hello2 = dict(hello, version=2)
+frame8_runs = {'type': 'frame', 'seq': 43, 'device_time_ms': 1_763_900_000_100, 'runs': runs(bytes(body(48, 48)))}
+frame16_runs = {'type': 'frame', 'seq': 8, 'device_time_ms': 1_763_900_000_600, 'runs': runs(frame16['cells'])}
+msgs = {'hello': hello, 'frame_u8': frame8, 'frame_u16': frame16, 'ack': ack,
+        'hello_v2': hello2, 'frame_u8_runs': frame8_runs, 'frame_u16_runs': frame16_runs}
 for name, m in msgs.items():
     write('device_protocol', name, msgpack.packb(m, use_bin_type=True))
 stream = b''.join(struct.pack('>I', len(b)) + b for b in (msgpack.packb(m, use_bin_type=True) for m in msgs.values()))
@@ -58,7 +112,11 @@ write('ingest_hello', 'sleep_mat', framed([device_hello(12, 'Sleep Mat', 24, 48,
                                            {'type': 'frame', 'seq': 1, 'device_time_ms': 5, 'cells': bytes(body(24, 48))}]))
 write('ingest_hello', 'bad_secret', framed([device_hello(1, 'Mattress Mat IoT', 48, 48, 'u8', secret='wrong')]))
 write('ingest_hello', 'wrong_shape', framed([device_hello(1, 'Mattress Mat IoT', 16, 16, 'u8')]))
-write('ingest_hello', 'old_version', framed([device_hello(1, 'Mattress Mat IoT', 48, 48, 'u8', version=2)]))
+write('ingest_hello', 'old_version', framed([device_hello(1, 'Mattress Mat IoT', 48, 48, 'u8', version=3)]))
+write('ingest_hello', 'mattress_session_v2', framed([device_hello(1, 'Mattress Mat IoT', 48, 48, 'u8', version=2), frame8_runs, frame8,
+                                                     ack, {'type': 'frame', 'seq': 44, 'device_time_ms': 1, 'runs': runs(bytes(47))}]))
+write('ingest_hello', 'force_session_v2', framed([device_hello(11, 'Force Mat', 1, 4, 'u16le', version=2), frame16_runs, frame16]))
+write('ingest_hello', 'runs_on_version_1', framed([mattress, frame8_runs]))
 write('ingest_hello', 'frame_first', framed([frame8]))
 
 # REST bodies: [body type] + the JSON a client sends (see fuzz_targets/rest_bodies.rs)

@@ -1,7 +1,9 @@
 //! Per-frame costs on a 48×48 map: decoding a device frame, the presence check, the posture
 //! classifier (alone and with presence: the budget for both is 10 µs), the whole mat machine step,
-//! encoding the browser message, and publishing a live map as the mat actor does after its step.
-//! Results go to docs/performance.md.
+//! encoding the browser message, and publishing a live map as the mat actor does after its step;
+//! then what ingest does with a frame's bytes (`ingest …`: the old copy-and-decode against the
+//! borrowed read of protocol versions 1 and 2) and the whole in-process path of one frame from
+//! its received bytes to the viewers (`frame path …`). Results go to docs/performance.md.
 #![allow(clippy::unwrap_used)] // A benchmark may unwrap: a failure is a panic.
 
 use std::hint::black_box;
@@ -21,7 +23,8 @@ use mat_core::machine::presence::{Presence, PresenceDetector, PresenceScale};
 use mat_core::machine::pressure_map::PressureMap;
 use mat_core::machine::status::PatientStatus;
 use mat_protocol::device_type::DeviceType;
-use mat_protocol::{self as protocol, CellFormat, DeviceMessage, Frame};
+use mat_protocol::frame_message::{FrameRead, read_frame};
+use mat_protocol::{self as protocol, CellFormat, DeviceMessage, Frame, FrameEncoding, encode_frame};
 
 /// A lying body: an ellipse of pressure with a smooth falloff and some texture.
 fn body_map() -> Vec<u8> {
@@ -118,5 +121,65 @@ fn benches(c: &mut Criterion) {
     });
 }
 
-criterion_group!(frame_path, benches);
+/// What ingest and the mat actor do with one received 48×48 frame, up to the viewers' outboxes.
+fn ingest_benches(c: &mut Criterion) {
+    let cells = body_map();
+    let dense = encode_frame(42, 1_763_779_200_000, &cells, FrameEncoding::Dense);
+    let runs = encode_frame(42, 1_763_779_200_000, &cells, FrameEncoding::Runs);
+    let active = cells.iter().filter(|&&c| c > 0).count();
+    eprintln!("48x48 body map: {active} non-zero cells; frame message {} bytes dense (v1), {} bytes as runs (v2)", dense.len(), runs.len());
+
+    // Before: the QUIC transport copied the body out of its buffer, then the generic decode
+    // (serde's tagged enum) copied the cells again.
+    let decode_before = |body: &[u8]| {
+        let copied = black_box(body.to_vec());
+        match protocol::decode::<DeviceMessage>(&copied).unwrap() {
+            DeviceMessage::Frame(frame) => frame,
+            _ => unreachable!("a frame"),
+        }
+    };
+    let read_after = |body: &[u8], version: u16| match read_frame(body, version, 48 * 48) {
+        FrameRead::Frame(frame) => frame,
+        other => panic!("{other:?}"),
+    };
+    assert_eq!(decode_before(&dense), read_after(&runs, 2));
+    c.bench_function("ingest decode v1 frame, before (copy + generic decode)", |b| b.iter(|| decode_before(black_box(&dense))));
+    c.bench_function("ingest read v1 frame (borrowed view)", |b| b.iter(|| read_after(black_box(&dense), 1)));
+    c.bench_function("ingest read v2 runs frame (borrowed view)", |b| b.iter(|| read_after(black_box(&runs), 2)));
+
+    // The whole path of the mat actor's `handle_frame` after decoding, with one viewer: the
+    // tare in place, presence and the machine step, the live map on the board and to the viewer.
+    let bus = Bus::new();
+    let board = LiveBoard::new();
+    let channel = bus.device("abcdefghij0123456789", "c1");
+    let live = board.device("c1", "abcdefghij0123456789");
+    channel.join(Viewer::new(1, Outbox::new(Arc::new(HubMetrics::default()))));
+    let mut machine = MatMachine::new(MatConfig {
+        device_type: DeviceType::MattressMatIoT,
+        functional: true,
+        patient_status: PatientStatus::Correct,
+        absence_delay: Duration::from_secs(30),
+    });
+    let t0 = Instant::now();
+    let mut tick = 0u64;
+    let mut actor_step = |frame: Frame| {
+        tick += 1;
+        let now = t0 + Duration::from_millis(tick * 100);
+        let mut cells = frame.cells;
+        machine.tare_frame(now, 1_763_779_200_000 + tick * 100, 48, 48, CellFormat::U8, &mut cells);
+        let mut map = LiveMap::new(48, 48, CellFormat::U8, cells).expect("48×48");
+        let presence = machine.handle_frame(now, &map.pressure_map());
+        while machine.poll_output().is_some() {}
+        (map.seq, map.device_time_ms, map.hub_time_ms, map.presence) = (frame.seq, frame.device_time_ms, 2, presence);
+        publish_map(&live, &channel, map);
+    };
+    c.bench_function("frame path v1, before (copy + generic decode + actor step + publish)", |b| {
+        b.iter(|| actor_step(decode_before(black_box(&dense))))
+    });
+    c.bench_function("frame path v2 runs (borrowed read + actor step + publish)", |b| {
+        b.iter(|| actor_step(read_after(black_box(&runs), 2)))
+    });
+}
+
+criterion_group!(frame_path, benches, ingest_benches);
 criterion_main!(frame_path);

@@ -3,13 +3,14 @@
 //! a catalogue of one device per type (serial `SERIAL-<i>`, secret `secret-<i>`), every later body
 //! through the open connection, exactly as `hub::ingest::connection` does. An accepted hello must
 //! match its registered type's frame shape, a frame passed on must have the announced size, and
-//! every refusal must encode as the error message the device is sent.
+//! every refusal must encode as the error message the device is sent. Frames of either protocol
+//! version (whole `cells`, or version 2's `runs`) go the hub's way, through the borrowed reader.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
 use mat_protocol::connection::{check_hello, read_hello, Incoming, OpenConnection, Refusal, Registered};
 use mat_protocol::device_type::DeviceType;
-use mat_protocol::{decode, decode_framed, HubMessage, PROTOCOL_VERSION};
+use mat_protocol::{decode, decode_framed, HubMessage, OLDEST_PROTOCOL_VERSION, PROTOCOL_VERSION};
 
 /// The registered device a hello's serial names: `SERIAL-<index into DeviceType::ALL>`.
 fn find(hello: &mat_protocol::Hello) -> Option<Registered<DeviceType>> {
@@ -38,7 +39,7 @@ fuzz_target!(|data: &[u8]| {
         Ok(device_type) => device_type,
         Err(refusal) => return assert_replies(&refusal, true),
     };
-    assert_eq!(hello.version, PROTOCOL_VERSION);
+    assert!((OLDEST_PROTOCOL_VERSION..=PROTOCOL_VERSION).contains(&hello.version));
     assert_eq!(hello.device_type, device_type.name());
     assert_eq!(device_type.frame_shape(), Some((hello.rows, hello.cols, hello.cell_format)));
     let open = OpenConnection::new(&hello);

@@ -11,7 +11,9 @@ use std::time::Duration;
 
 use common::*;
 use futures_util::{SinkExt, StreamExt};
-use mat_protocol::{self as protocol, ALPN, DeviceMessage, ErrorCode, Frame, HubMessage, MAX_MESSAGE_BYTES, PROTOCOL_VERSION};
+use mat_protocol::{
+    self as protocol, ALPN, DeviceMessage, ErrorCode, Frame, FrameEncoding, HubMessage, MAX_MESSAGE_BYTES, PROTOCOL_VERSION,
+};
 use rustls::pki_types::CertificateDer;
 use rustls::pki_types::pem::PemObject;
 use tokio_tungstenite::tungstenite::Message;
@@ -245,4 +247,98 @@ async fn a_websocket_text_message_is_answered_and_the_device_goes_on() {
     socket.send(Message::binary(protocol::encode(&frame(1)))).await.unwrap();
     let metrics = hub.hub.metrics.clone();
     assert!(eventually(Duration::from_secs(5), || metrics.frames_processed.load(Ordering::Relaxed) == 1).await);
+}
+
+/// A 48 × 48 map with a body's worth of loaded cells, most cells zero (as a bed reads).
+fn bed_cells(seq: u64) -> Vec<u8> {
+    let mut cells = vec![0u8; 48 * 48];
+    for row in 10..38 {
+        for col in 18..30 {
+            cells[row * 48 + col] = 40 + ((row + col) as u64 + seq) as u8 % 150;
+        }
+    }
+    cells
+}
+
+#[tokio::test]
+async fn an_old_version_1_device_and_a_version_2_device_are_served_side_by_side() {
+    let hub = start(&["Mattress Mat IoT", "Mattress Mat IoT"]).await;
+    let (old, new) = (&hub.devices[0], &hub.devices[1]);
+    let latest = |device: &SeededDevice| hub.hub.board.latest_map(&hub.company_id, &device.id);
+
+    // A version 1 device: welcomed in version 1, its whole cells read as before.
+    let mut v1 = RawQuic::connect(&hub).await;
+    let DeviceMessage::Hello(hello_v1) = hello(old, &old.secret) else { unreachable!() };
+    v1.send(&DeviceMessage::Hello(mat_protocol::Hello { version: 1, ..hello_v1 })).await;
+    match v1.recv().await {
+        Some(HubMessage::Welcome(w)) => assert_eq!(w.version, 1, "the connection speaks the hello's version"),
+        other => panic!("expected a welcome, got {other:?}"),
+    }
+    v1.send_raw(&protocol::encode_framed(&protocol::encode_frame(1, 1, &bed_cells(1), FrameEncoding::Dense))).await;
+    assert!(eventually(Duration::from_secs(5), || latest(old).is_some_and(|m| m.seq == 1)).await);
+    assert_eq!(latest(old).unwrap().cells(), &bed_cells(1)[..]);
+    // Runs are not version 1: the frame lacks its cells, and the device goes on.
+    v1.send_raw(&protocol::encode_framed(&protocol::encode_frame(2, 2, &bed_cells(2), FrameEncoding::Runs))).await;
+    assert_eq!(error_code(v1.recv().await), (ErrorCode::Malformed, false));
+
+    // A version 2 device: runs (one written in two pieces, as a stream may deliver it) and whole
+    // cells both arrive as the same cells.
+    let mut v2 = RawQuic::connect(&hub).await;
+    v2.send(&hello(new, &new.secret)).await;
+    match v2.recv().await {
+        Some(HubMessage::Welcome(w)) => assert_eq!(w.version, PROTOCOL_VERSION),
+        other => panic!("expected a welcome, got {other:?}"),
+    }
+    let runs = protocol::encode_framed(&protocol::encode_frame(5, 5, &bed_cells(5), FrameEncoding::Runs));
+    assert!(runs.len() < 1_000, "a bed frame as runs is {} bytes", runs.len());
+    v2.send_raw(&runs[..100]).await;
+    tokio::time::sleep(Duration::from_millis(50)).await;
+    v2.send_raw(&runs[100..]).await;
+    assert!(eventually(Duration::from_secs(5), || latest(new).is_some_and(|m| m.seq == 5)).await);
+    assert_eq!(latest(new).unwrap().cells(), &bed_cells(5)[..]);
+    // Two messages in one write: a dense frame and a runs frame.
+    let mut both = protocol::encode_framed(&protocol::encode_frame(6, 6, &bed_cells(6), FrameEncoding::Dense));
+    both.extend_from_slice(&protocol::encode_framed(&protocol::encode_frame(7, 7, &bed_cells(7), FrameEncoding::Runs)));
+    v2.send_raw(&both).await;
+    assert!(eventually(Duration::from_secs(5), || latest(new).is_some_and(|m| m.seq == 7)).await);
+    assert_eq!(latest(new).unwrap().cells(), &bed_cells(7)[..]);
+    // Runs that describe another length are a shape mismatch, not fatal.
+    v2.send_raw(&protocol::encode_framed(&protocol::encode_frame(8, 8, &bed_cells(8)[..2000], FrameEncoding::Runs))).await;
+    assert_eq!(error_code(v2.recv().await), (ErrorCode::ShapeMismatch, false));
+
+    let metrics = hub.hub.metrics.clone();
+    assert!(eventually(Duration::from_secs(5), || metrics.frames_processed.load(Ordering::Relaxed) == 4).await);
+    assert_eq!(metrics.device_messages_malformed.load(Ordering::Relaxed), 2);
+
+    // Over WebSocket too: a version 1 device's frame, then a version 2 device's runs.
+    drop((v1, v2));
+    for (device, version, encoding, seq) in [(old, 1, FrameEncoding::Dense, 11), (new, 2, FrameEncoding::Runs, 12)] {
+        let mut socket = ws_device(&hub).await;
+        let DeviceMessage::Hello(h) = hello(device, &device.secret) else { unreachable!() };
+        socket.send(Message::binary(protocol::encode(&DeviceMessage::Hello(mat_protocol::Hello { version, ..h })))).await.unwrap();
+        match ws_recv(&mut socket).await {
+            Some(HubMessage::Welcome(w)) => assert_eq!(w.version, version),
+            other => panic!("expected a welcome, got {other:?}"),
+        }
+        socket.send(Message::binary(protocol::encode_frame(seq, seq, &bed_cells(seq), encoding))).await.unwrap();
+        assert!(eventually(Duration::from_secs(5), || latest(device).is_some_and(|m| m.seq == seq)).await);
+        assert_eq!(latest(device).unwrap().cells(), &bed_cells(seq)[..]);
+    }
+}
+
+#[tokio::test]
+async fn the_simulator_speaks_version_1_when_told_to() {
+    let hub = start(&["Mattress Mat IoT"]).await;
+    let (spec, transport) = hub.quic_device(&hub.devices[0]);
+    let (stop, shutdown) = tokio::sync::watch::channel(false);
+    let stats = Arc::new(simulator::SimStats::default());
+    let options = simulator::RunOptions { encoding: FrameEncoding::Dense, ..simulator::RunOptions::default() };
+    tokio::spawn(simulator::run_device_with(spec, transport, stats.clone(), shutdown, options));
+    let metrics = hub.hub.metrics.clone();
+    assert!(eventually(Duration::from_secs(10), || metrics.frames_processed.load(Ordering::Relaxed) >= 2).await);
+    // Whole cells: every frame written is more than its 2,304 cells.
+    let sent = stats.snapshot();
+    assert!(sent.bytes_sent >= sent.frames_sent * 2_304, "{sent:?}");
+    assert_eq!(metrics.device_messages_malformed.load(Ordering::Relaxed), 0);
+    let _ = stop.send(true);
 }

@@ -44,7 +44,7 @@ async fn relay(args: &RunArgs, tls: bool, broker: &mosquitto::Broker, pinning: P
     if let Some(cols) = args.cols {
         spec.cols = cols;
     }
-    let pool = Arc::new(pool_for(&spec, args.rate, Framing::Bare));
+    let pool = Arc::new(pool_for(&spec, args.rate, Framing::Bare, args.frame_encoding.into()));
     let address = BrokerAddress { addr: broker.addr, ca_pem: broker.ca_pem.clone() };
     let logs: Vec<Arc<SendLog>> = (0..args.mats).map(|_| Arc::new(SendLog::default())).collect();
     let totals = Arc::new(Totals::new(args.mats));

@@ -5,13 +5,15 @@
 //! The template is the MessagePack map the device protocol defines (`docs/device-protocol.md`,
 //! `mat_protocol::Frame` tagged `type: frame`), written with both integers as fixed-width
 //! `uint 64` so they can be overwritten in place; any MessagePack reader decodes it exactly like
-//! the compact encoding `mat_protocol::encode` produces.
+//! the compact encoding `mat_protocol::encode_frame` produces. The cells go as the pool's
+//! [`FrameEncoding`]: whole (`cells`, protocol version 1) or as zero runs (`runs`, version 2).
 
 use std::time::Duration;
 
 use bytes::{Bytes, BytesMut};
 use mat_protocol::device_type::DeviceType;
-use mat_protocol::{CellFormat, LENGTH_PREFIX_BYTES};
+use mat_protocol::runs::encode_runs;
+use mat_protocol::{CellFormat, FrameEncoding, LENGTH_PREFIX_BYTES};
 use simulator::{MapSynth, Scenario};
 
 /// Frames in a pool: 3.2 s of a 10 Hz stream, enough that consecutive frames of a mat differ.
@@ -27,7 +29,15 @@ struct Layout {
 }
 
 /// One encoded frame body with `seq` and `device_time_ms` set to 0.
-fn encode_template(cells: &[u8]) -> (Vec<u8>, Layout) {
+fn encode_template(cells: &[u8], encoding: FrameEncoding) -> (Vec<u8>, Layout) {
+    let runs;
+    let (key, cells) = match encoding {
+        FrameEncoding::Dense => ("cells", cells),
+        FrameEncoding::Runs => {
+            runs = encode_runs(cells);
+            ("runs", runs.as_slice())
+        }
+    };
     let mut out = Vec::with_capacity(cells.len() + 64);
     out.push(0x84); // fixmap, 4 entries
     push_str(&mut out, "type");
@@ -40,7 +50,7 @@ fn encode_template(cells: &[u8]) -> (Vec<u8>, Layout) {
     out.push(0xcf);
     let device_time_ms = out.len();
     out.extend_from_slice(&0u64.to_be_bytes());
-    push_str(&mut out, "cells");
+    push_str(&mut out, key);
     match u16::try_from(cells.len()) {
         Ok(len) if len <= u16::from(u8::MAX) => {
             out.push(0xc4); // bin 8
@@ -82,11 +92,13 @@ pub struct FramePool {
     templates: Vec<Bytes>,
     layout: Layout,
     prefix: usize,
+    encoding: FrameEncoding,
 }
 
 impl FramePool {
     /// Renders `POOL_FRAMES` consecutive maps (`interval` apart, from the first occupied second
     /// of the scenario) for `device_type`, `rows × cols` in `format`, and encodes them.
+    #[allow(clippy::too_many_arguments)] // Each is one fact of the pool; a struct would only rename them.
     pub fn render(
         device_type: &str,
         rows: u16,
@@ -95,6 +107,7 @@ impl FramePool {
         scenario: Scenario,
         interval: Duration,
         framing: Framing,
+        encoding: FrameEncoding,
     ) -> Self {
         let start = (0..600u64).map(Duration::from_secs).find(|&t| scenario.phase(t).occupied()).unwrap_or_default();
         let mut synth = MapSynth::new(rows, cols, format, scenario, 0x10AD);
@@ -102,11 +115,11 @@ impl FramePool {
             synth = synth.for_device_type(device);
         }
         let maps: Vec<Vec<u8>> = (0..POOL_FRAMES as u32).map(|k| synth.render(start + interval * k)).collect();
-        Self::from_cells(&maps, framing)
+        Self::from_cells(&maps, framing, encoding)
     }
 
     /// A pool of the given cell arrays (all the same length).
-    pub fn from_cells(maps: &[Vec<u8>], framing: Framing) -> Self {
+    pub fn from_cells(maps: &[Vec<u8>], framing: Framing, encoding: FrameEncoding) -> Self {
         assert!(!maps.is_empty(), "a frame pool needs at least one map");
         let prefix = match framing {
             Framing::LengthPrefixed => LENGTH_PREFIX_BYTES,
@@ -116,7 +129,7 @@ impl FramePool {
         let templates = maps
             .iter()
             .map(|cells| {
-                let (body, l) = encode_template(cells);
+                let (body, l) = encode_template(cells, encoding);
                 layout = Some(l);
                 let mut out = Vec::with_capacity(prefix + body.len());
                 if prefix > 0 {
@@ -127,7 +140,12 @@ impl FramePool {
             })
             .collect();
         let layout = layout.expect("at least one map");
-        Self { templates, layout, prefix }
+        Self { templates, layout, prefix, encoding }
+    }
+
+    /// How the pool's frames carry their cells; its mats say the matching protocol version.
+    pub fn encoding(&self) -> FrameEncoding {
+        self.encoding
     }
 
     /// Bytes of one encoded frame as sent (prefix included).
@@ -157,6 +175,7 @@ impl FramePool {
 
 #[cfg(test)]
 mod tests {
+    use mat_protocol::frame_message::{FrameRead, read_frame};
     use mat_protocol::{DeviceMessage, Frame, decode, decode_framed, encode};
 
     use super::*;
@@ -165,7 +184,7 @@ mod tests {
     fn patched_frames_decode_as_the_protocol_frame() {
         for len in [4usize, 200, 2_304, 4_608, 70_000] {
             let cells: Vec<u8> = (0..len).map(|i| (i % 251) as u8).collect();
-            let pool = FramePool::from_cells(std::slice::from_ref(&cells), Framing::Bare);
+            let pool = FramePool::from_cells(std::slice::from_ref(&cells), Framing::Bare, FrameEncoding::Dense);
             let bytes = pool.frame(0, 123_456_789_012, 1_700_000_000_123);
             let decoded: DeviceMessage = rmp_serde::from_slice(&bytes).expect("decodes");
             let expected = DeviceMessage::Frame(Frame { seq: 123_456_789_012, device_time_ms: 1_700_000_000_123, cells: cells.clone() });
@@ -179,7 +198,7 @@ mod tests {
 
     #[test]
     fn length_prefixed_frames_are_one_framed_message() {
-        let pool = FramePool::from_cells(&[vec![7u8; 2_304], vec![9u8; 2_304]], Framing::LengthPrefixed);
+        let pool = FramePool::from_cells(&[vec![7u8; 2_304], vec![9u8; 2_304]], Framing::LengthPrefixed, FrameEncoding::Dense);
         let bytes = pool.frame(1, 5, 42);
         let (body, total) = decode_framed(&bytes).expect("valid prefix").expect("whole message");
         assert_eq!(total, bytes.len());
@@ -200,6 +219,7 @@ mod tests {
             Scenario::from_name("bed").expect("bed scenario"),
             Duration::from_millis(100),
             Framing::Bare,
+            FrameEncoding::Dense,
         );
         let decode_cells = |seq: u64| match rmp_serde::from_slice::<DeviceMessage>(&pool.frame(0, seq, 0)).expect("decodes") {
             DeviceMessage::Frame(f) => f.cells,
@@ -210,5 +230,40 @@ mod tests {
         assert!(first.iter().any(|&c| c > 20), "an occupied bed has loaded cells");
         assert_ne!(first, decode_cells(1), "consecutive frames differ");
         assert_eq!(first, decode_cells(POOL_FRAMES as u64), "the pool wraps");
+    }
+
+    #[test]
+    fn run_frames_read_back_as_the_same_cells_and_are_smaller() {
+        let scenario = Scenario::from_name("bed").expect("bed scenario");
+        let render = |encoding| {
+            FramePool::render(
+                "Mattress Mat IoT",
+                48,
+                48,
+                CellFormat::U8,
+                scenario.clone(),
+                Duration::from_millis(100),
+                Framing::LengthPrefixed,
+                encoding,
+            )
+        };
+        let (dense, runs) = (render(FrameEncoding::Dense), render(FrameEncoding::Runs));
+        assert_eq!(runs.encoding(), FrameEncoding::Runs);
+        for seq in [0u64, 1, 17] {
+            let read = |pool: &FramePool| {
+                let bytes = pool.frame(3, seq, 1_700_000_000_123);
+                let (body, total) = decode_framed(&bytes).expect("valid prefix").expect("whole message");
+                assert_eq!(total, bytes.len());
+                assert_eq!(pool.read_stamp(&bytes), Some((seq, 1_700_000_000_123)));
+                match read_frame(&bytes[body], 2, 48 * 48) {
+                    FrameRead::Frame(frame) => frame,
+                    other => panic!("{other:?}"),
+                }
+            };
+            assert_eq!(read(&runs), read(&dense), "frame {seq}");
+        }
+        // A bed map fits one QUIC packet as runs (1,200 bytes at the initial MTU, headers included).
+        assert!(runs.frame_len() < 1_100, "{} bytes", runs.frame_len());
+        assert!(dense.frame_len() > 2_304);
     }
 }

@@ -14,7 +14,7 @@ use std::time::Duration;
 use anyhow::{Result, anyhow, bail};
 use bytes::Bytes;
 use futures_util::{SinkExt, StreamExt};
-use mat_protocol::{Ack, CellFormat, DeviceMessage, Hello, HubMessage, PROTOCOL_VERSION, decode, decode_framed, encode, encode_framed};
+use mat_protocol::{Ack, CellFormat, DeviceMessage, Hello, HubMessage, decode, decode_framed, encode, encode_framed};
 use simulator::policy::{Backoff, HubChoice, Rate, RateControl};
 use simulator::{DeviceSpec, QuicClient, SimStats, is_terminal, seed_from};
 use tokio::sync::watch;
@@ -134,7 +134,8 @@ pub async fn run_mat(
             return Ok(());
         }
         let session = async {
-            let link = tokio::time::timeout(CONNECT_TIMEOUT, Link::open(&connector, hubs.as_ref(), &plan)).await;
+            let version = fleet.pool.encoding().protocol_version();
+            let link = tokio::time::timeout(CONNECT_TIMEOUT, Link::open(&connector, hubs.as_ref(), &plan, version)).await;
             match link {
                 Ok(Ok((mut link, listed))) => {
                     if let Some(hubs) = hubs.as_mut() {
@@ -256,9 +257,10 @@ enum Link {
 }
 
 impl Link {
-    /// Connects (over QUIC to the hub `hubs` chooses now), says hello and waits for the welcome;
-    /// answers the link and the hubs the welcome lists.
-    async fn open(connector: &Connector, hubs: Option<&HubChoice>, plan: &MatPlan) -> Result<(Self, Vec<String>), Opened> {
+    /// Connects (over QUIC to the hub `hubs` chooses now), says hello in protocol `version` (the
+    /// one of the pool's frame encoding) and waits for the welcome; answers the link and the hubs
+    /// the welcome lists.
+    async fn open(connector: &Connector, hubs: Option<&HubChoice>, plan: &MatPlan, version: u16) -> Result<(Self, Vec<String>), Opened> {
         let failed = |e: &dyn std::fmt::Display| Opened::Failed(e.to_string());
         let mut link = match connector {
             Connector::Quic { client, addr } => {
@@ -276,7 +278,7 @@ impl Link {
             }
         };
         let hello = DeviceMessage::Hello(Hello {
-            version: PROTOCOL_VERSION,
+            version,
             serial: plan.serial.clone(),
             secret: plan.secret.clone(),
             device_type: plan.device_type.clone(),

@@ -7,6 +7,7 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use anyhow::{Context, Result, bail};
+use mat_protocol::FrameEncoding;
 use simulator::{DeviceSpec, QuicClient, Scenario, SimStats, load_devices};
 use tokio::sync::watch;
 use tokio::task::JoinSet;
@@ -40,10 +41,19 @@ pub async fn scrape(base: &BaseUrl) -> Option<prom::Metrics> {
 }
 
 /// The mats' frame pool: one geometry per run (the first mat's).
-pub fn pool_for(spec: &DeviceSpec, rate_hz: f64, framing: Framing) -> FramePool {
+pub fn pool_for(spec: &DeviceSpec, rate_hz: f64, framing: Framing, encoding: FrameEncoding) -> FramePool {
     let scenario =
         simulator::preset(&spec.device_type).map(|p| p.scenario).unwrap_or_else(|| Scenario::from_name("bed").unwrap_or(Scenario::Empty));
-    FramePool::render(&spec.device_type, spec.rows, spec.cols, spec.cell_format, scenario, Duration::from_secs_f64(1.0 / rate_hz), framing)
+    FramePool::render(
+        &spec.device_type,
+        spec.rows,
+        spec.cols,
+        spec.cell_format,
+        scenario,
+        Duration::from_secs_f64(1.0 / rate_hz),
+        framing,
+        encoding,
+    )
 }
 
 pub async fn drive(args: &RunArgs, target: &Target, pinning: PinningReport, command_line: Vec<String>) -> Result<Report> {
@@ -95,7 +105,7 @@ pub async fn drive(args: &RunArgs, target: &Target, pinning: PinningReport, comm
         (TransportKind::Quic, None) => bail!("no QUIC address for the hub"),
         (TransportKind::Ws, _) => (Connector::Ws { url: target.base.ws("/ingest") }, Framing::Bare),
     };
-    let pool = Arc::new(pool_for(&first, args.rate, framing));
+    let pool = Arc::new(pool_for(&first, args.rate, framing, args.frame_encoding.into()));
 
     let logs: Vec<Arc<SendLog>> = (0..args.mats).map(|_| Arc::new(SendLog::default())).collect();
     let stats = Arc::new(SimStats::default());

@@ -79,6 +79,24 @@ pub enum TransportKind {
     Ws,
 }
 
+/// How the mats send their cells (docs/device-protocol.md §2).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum FrameEncodingArg {
+    /// Every cell (`cells`), protocol version 1.
+    Dense,
+    /// Zero runs (`runs`), protocol version 2.
+    Runs,
+}
+
+impl From<FrameEncodingArg> for mat_protocol::FrameEncoding {
+    fn from(arg: FrameEncodingArg) -> Self {
+        match arg {
+            FrameEncodingArg::Dense => mat_protocol::FrameEncoding::Dense,
+            FrameEncodingArg::Runs => mat_protocol::FrameEncoding::Runs,
+        }
+    }
+}
+
 /// What receives the load.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum TargetKind {
@@ -152,6 +170,10 @@ pub struct RunArgs {
     /// Device transport to the hub.
     #[arg(long, value_enum, default_value = "quic")]
     transport: TransportKind,
+    /// How the mats send their cells: `runs` (protocol version 2) or `dense` (version 1, the
+    /// frames of the measurements before 2026-11-29).
+    #[arg(long, value_enum, default_value = "runs")]
+    frame_encoding: FrameEncodingArg,
     /// The core the target (hub or broker) runs on.
     #[arg(long, default_value_t = 0)]
     hub_cpu: usize,

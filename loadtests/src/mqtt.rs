@@ -245,7 +245,7 @@ mod tests {
 
     #[test]
     fn relayed_frames_are_timed_from_their_slot_and_gaps_counted() {
-        let pool = FramePool::from_cells(&[vec![3u8; 16]], Framing::Bare);
+        let pool = FramePool::from_cells(&[vec![3u8; 16]], Framing::Bare, mat_protocol::FrameEncoding::Dense);
         let log = Arc::new(SendLog::default());
         let slot = unix_us() - 4_000;
         log.record(8, slot);

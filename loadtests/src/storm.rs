@@ -243,7 +243,7 @@ async fn storm(args: &StormArgs, spawned: &mut hub::SpawnedHub, command_line: Ve
     let interval = Duration::from_secs_f64(1.0 / args.rate);
     let stats = Arc::new(SimStats::default());
     let fleet = Arc::new(Fleet {
-        pool: Arc::new(hub_run::pool_for(first, args.rate, Framing::LengthPrefixed)),
+        pool: Arc::new(hub_run::pool_for(first, args.rate, Framing::LengthPrefixed, mat_protocol::FrameEncoding::default())),
         interval,
         stats: stats.clone(),
         schedule: Arc::new(GeneratorStats::new(Duration::from_millis(10))),

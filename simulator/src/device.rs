@@ -7,7 +7,7 @@ use std::sync::Arc;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use mat_protocol::device_type::DeviceType;
-use mat_protocol::{Ack, DeviceMessage, Frame, Hello, HubMessage, MAX_MESSAGE_BYTES, PROTOCOL_VERSION};
+use mat_protocol::{Ack, DeviceMessage, FrameEncoding, Hello, HubMessage, MAX_MESSAGE_BYTES, encode_frame};
 use tokio::sync::watch;
 use tokio::time::Instant;
 
@@ -63,11 +63,14 @@ pub trait FrameObserver: Send + Sync {
 pub struct RunOptions {
     /// Called for each welcome and each frame sent.
     pub observer: Option<Arc<dyn FrameObserver>>,
+    /// How frames carry their cells, and so the protocol version of the hello: zero runs
+    /// (version 2, the default) or every cell (version 1, as older devices do).
+    pub encoding: FrameEncoding,
 }
 
 impl std::fmt::Debug for RunOptions {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("RunOptions").field("observer", &self.observer.is_some()).finish()
+        f.debug_struct("RunOptions").field("observer", &self.observer.is_some()).field("encoding", &self.encoding).finish()
     }
 }
 
@@ -117,8 +120,16 @@ pub async fn run_device_with(
         synth = synth.for_device_type(device_type);
     }
     synth = synth.with_idle_level(spec.idle_level_steps, spec.seed);
-    let mut device =
-        Device { synth, rate: RateControl::new(spec.rate), started: Instant::now(), seq: 0, spec, stats, observer: options.observer };
+    let mut device = Device {
+        synth,
+        rate: RateControl::new(spec.rate),
+        started: Instant::now(),
+        seq: 0,
+        spec,
+        stats,
+        observer: options.observer,
+        encoding: options.encoding,
+    };
     let mut backoff = Backoff::new(device.spec.seed);
     let mut hubs = connector.first_hub();
     loop {
@@ -246,12 +257,13 @@ struct Device {
     seq: u64,
     stats: Arc<SimStats>,
     observer: Option<Arc<dyn FrameObserver>>,
+    encoding: FrameEncoding,
 }
 
 impl Device {
     fn hello(&self) -> DeviceMessage {
         DeviceMessage::Hello(Hello {
-            version: PROTOCOL_VERSION,
+            version: self.encoding.protocol_version(),
             serial: self.spec.serial.clone(),
             secret: self.spec.secret.clone(),
             device_type: self.spec.device_type.clone(),
@@ -399,8 +411,12 @@ impl Device {
         if let Some(observer) = &self.observer {
             observer.frame_sent(seq, device_time_ms, sent_unix_us);
         }
-        let frame = DeviceMessage::Frame(Frame { seq, device_time_ms, cells });
-        let bytes = self.send(link, shutdown, &frame).await?;
+        let frame = encode_frame(seq, device_time_ms, &cells, self.encoding);
+        let bytes = tokio::select! {
+            biased;
+            () = wait_shutdown(shutdown) => return Err(Ended::Shutdown),
+            sent = link.send_body(frame) => sent.map_err(Ended::from)?,
+        };
         SimStats::bump(&self.stats.frames_sent);
         self.stats.bytes_sent.fetch_add(bytes as u64, std::sync::atomic::Ordering::Relaxed);
         Ok(())

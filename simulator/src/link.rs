@@ -45,7 +45,12 @@ impl Link {
 
     /// Sends one message; returns the bytes written.
     pub(crate) async fn send(&mut self, message: &DeviceMessage) -> Result<usize, LinkError> {
-        let body = encode(message);
+        self.send_body(encode(message)).await
+    }
+
+    /// Sends one encoded message body (a frame from `mat_protocol::encode_frame`); returns the
+    /// bytes written.
+    pub(crate) async fn send_body(&mut self, body: Vec<u8>) -> Result<usize, LinkError> {
         match self {
             Link::Quic { send, .. } => {
                 let framed = encode_framed(&body);

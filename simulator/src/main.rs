@@ -8,8 +8,11 @@ use std::time::Duration;
 use anyhow::{Context, Result, bail};
 use clap::Parser;
 use indicatif::{ProgressBar, ProgressStyle};
+use mat_protocol::FrameEncoding;
 use simulator::cli::parse_duration;
-use simulator::{DeviceSpec, QuicClient, Rate, Scenario, SimError, SimStats, Transport, Trust, load_devices, preset, run_device};
+use simulator::{
+    DeviceSpec, QuicClient, Rate, RunOptions, Scenario, SimError, SimStats, Transport, Trust, load_devices, preset, run_device_with,
+};
 use tokio::task::JoinSet;
 
 /// Simulated pressure mats for the hub: QUIC or WebSocket, one device or a provisioned fleet.
@@ -82,6 +85,10 @@ struct Args {
     /// No status line (for logs and CI).
     #[arg(long)]
     quiet: bool,
+    /// How frames carry their cells: `runs` (zero runs, protocol version 2) or `dense` (every
+    /// cell, version 1, as older devices send them).
+    #[arg(long, default_value = "runs", value_parser = parse_encoding)]
+    frame_encoding: FrameEncoding,
 }
 
 fn parse_scenario(name: &str) -> Result<Scenario, String> {
@@ -178,9 +185,10 @@ async fn run(args: Args) -> Result<i32> {
         let serial = spec.serial.clone();
         let (transport, stats, shutdown) = (transport.clone(), stats.clone(), shutdown.clone());
         let delay = stagger * i as u32;
+        let options = RunOptions { encoding: args.frame_encoding, ..RunOptions::default() };
         devices.spawn(async move {
             tokio::time::sleep(delay).await;
-            (serial, run_device(spec, transport, stats, shutdown).await)
+            (serial, run_device_with(spec, transport, stats, shutdown, options).await)
         });
     }
 
@@ -244,4 +252,8 @@ async fn run(args: Args) -> Result<i32> {
     }
     eprintln!("simulator: {} of {total} devices stopped by the hub or by a setup error", refused.len());
     Ok(2)
+}
+
+fn parse_encoding(name: &str) -> Result<FrameEncoding, String> {
+    FrameEncoding::from_name(name).ok_or_else(|| format!("unknown frame encoding {name:?}: dense or runs"))
 }

@@ -27,6 +27,12 @@ pub enum Trust {
 const KEEP_ALIVE: Duration = Duration::from_secs(5);
 /// A hub silent this long is considered gone.
 const IDLE_TIMEOUT: Duration = Duration::from_secs(20);
+/// Packets the hub may receive before it must ACK: none. A packed frame (protocol version 2) is
+/// one packet, and quinn otherwise ACKs every other packet or after its 25 ms ACK delay, so each
+/// frame would cost the hub a timer wake-up of its own just to ACK it (7 µs of the receiving
+/// thread per frame, docs/performance.md "Packed frames and the transport's share"). The count of
+/// ACKs is the same either way: one per frame at 10 Hz.
+const ACK_ELICITING_THRESHOLD: u32 = 0;
 
 fn provider() -> Arc<rustls::crypto::CryptoProvider> {
     Arc::new(rustls::crypto::ring::default_provider())
@@ -65,6 +71,10 @@ pub fn client_config(trust: &Trust) -> Result<quinn::ClientConfig, SimError> {
     let mut transport = quinn::TransportConfig::default();
     transport.keep_alive_interval(Some(KEEP_ALIVE));
     transport.max_idle_timeout(quinn::IdleTimeout::try_from(IDLE_TIMEOUT).ok());
+    // Asked of the hub through the ACK frequency extension; a peer without it ignores the request.
+    let mut ack_frequency = quinn::AckFrequencyConfig::default();
+    ack_frequency.ack_eliciting_threshold(ACK_ELICITING_THRESHOLD.into());
+    transport.ack_frequency_config(Some(ack_frequency));
     config.transport_config(Arc::new(transport));
     Ok(config)
 }

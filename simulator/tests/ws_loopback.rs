@@ -45,6 +45,8 @@ async fn hello_frames_stream_command_and_ack_over_websocket() {
     let DeviceMessage::Hello(hello) = hub.read().await else { panic!("hello expected first") };
     assert_eq!((hello.serial.as_str(), hello.secret.as_str(), hello.device_type.as_str()), ("SIM-W1", "w-secret", "Force Mat"));
     assert_eq!((hello.rows, hello.cols, hello.cell_format), (1, 4, CellFormat::U16Le));
+    // By default the simulator speaks version 2 and sends its cells as runs (the test hub reads both).
+    assert_eq!(hello.version, mat_protocol::PROTOCOL_VERSION);
     hub.welcome("dev-w1").await;
 
     let monitor = collect(&mut hub, Duration::from_millis(1_000)).await;

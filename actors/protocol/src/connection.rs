@@ -4,9 +4,10 @@
 //! secret, and the fuzz target `ingest_hello` drives this module with arbitrary bytes.
 
 use crate::device_type::DeviceType;
+use crate::frame_message::{FrameRead, read_frame};
 use crate::{
-    Ack, CellFormat, DeviceMessage, ErrorCode, Frame, Hello, HubMessage, PROTOCOL_VERSION, ProtocolError, ProtocolErrorMessage, decode,
-    encode,
+    Ack, CellFormat, DeviceMessage, ErrorCode, Frame, Hello, HubMessage, OLDEST_PROTOCOL_VERSION, PROTOCOL_VERSION, ProtocolError,
+    ProtocolErrorMessage, decode, encode,
 };
 
 /// Why a connection is refused, or a message answered with an error.
@@ -58,10 +59,13 @@ pub struct Registered<D> {
 }
 
 /// Checks a hello in the order of docs/device-protocol.md: version, serial (`find` looks it up,
-/// only for a hello of this version), secret, registered type and frame shape.
+/// only for a hello of a version the hub speaks), secret, registered type and frame shape.
 pub fn check_hello<D>(hello: &Hello, find: impl FnOnce(&Hello) -> Option<Registered<D>>) -> Result<D, Refusal> {
-    if hello.version != PROTOCOL_VERSION {
-        return Err(Refusal::new(ErrorCode::UnsupportedVersion, format!("this hub speaks protocol version {PROTOCOL_VERSION}")));
+    if !(OLDEST_PROTOCOL_VERSION..=PROTOCOL_VERSION).contains(&hello.version) {
+        return Err(Refusal::new(
+            ErrorCode::UnsupportedVersion,
+            format!("this hub speaks protocol versions {OLDEST_PROTOCOL_VERSION} to {PROTOCOL_VERSION}"),
+        ));
     }
     let registered = find(hello).ok_or_else(|| Refusal::new(ErrorCode::UnknownSerial, "no device with this serial is registered"))?;
     if !registered.secret_matches {
@@ -80,9 +84,10 @@ pub fn check_hello<D>(hello: &Hello, find: impl FnOnce(&Hello) -> Option<Registe
     Ok(registered.device)
 }
 
-/// An accepted connection: the frame shape its hello announced.
+/// An accepted connection: the protocol version and frame shape its hello announced.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct OpenConnection {
+    pub version: u16,
     pub rows: u16,
     pub cols: u16,
     pub format: CellFormat,
@@ -102,7 +107,7 @@ pub enum Incoming {
 impl OpenConnection {
     /// The connection an accepted hello opens.
     pub fn new(hello: &Hello) -> Self {
-        OpenConnection { rows: hello.rows, cols: hello.cols, format: hello.cell_format }
+        OpenConnection { version: hello.version, rows: hello.rows, cols: hello.cols, format: hello.cell_format }
     }
 
     /// Bytes of cells each frame must carry.
@@ -110,8 +115,15 @@ impl OpenConnection {
         self.rows as usize * self.cols as usize * self.format.bytes_per_cell()
     }
 
-    /// Reads one message: a frame must have the announced shape, a second hello is refused.
+    /// Reads one message: a frame must have the announced shape (its cells made once, straight
+    /// from the body: [`read_frame`]), a second hello is refused.
     pub fn read(&self, body: &[u8]) -> Incoming {
+        match read_frame(body, self.version, self.frame_bytes()) {
+            FrameRead::Frame(frame) => return Incoming::Frame(frame),
+            FrameRead::ShapeMismatch(why) => return Incoming::Malformed(Refusal::new(ErrorCode::ShapeMismatch, why)),
+            FrameRead::Malformed(why) => return Incoming::Malformed(Refusal::new(ErrorCode::Malformed, why)),
+            FrameRead::Other => {}
+        }
         match decode::<DeviceMessage>(body) {
             Ok(DeviceMessage::Frame(frame)) => {
                 let expected = self.frame_bytes();
@@ -174,7 +186,9 @@ mod tests {
     #[test]
     fn each_bad_hello_gets_its_own_code_in_order() {
         assert_eq!(check_hello(&hello(), find), Ok("d1"));
-        assert_eq!(code(Hello { version: 2, serial: "NOPE".into(), ..hello() }), ErrorCode::UnsupportedVersion);
+        assert_eq!(code(Hello { version: 0, serial: "NOPE".into(), ..hello() }), ErrorCode::UnsupportedVersion);
+        assert_eq!(code(Hello { version: PROTOCOL_VERSION + 1, serial: "NOPE".into(), ..hello() }), ErrorCode::UnsupportedVersion);
+        assert_eq!(check_hello(&Hello { version: 1, ..hello() }, find), Ok("d1"), "a version 1 device is still welcome");
         assert_eq!(code(Hello { serial: "NOPE".into(), ..hello() }), ErrorCode::UnknownSerial);
         assert_eq!(code(Hello { secret: "wrong".into(), device_type: "Floor Mat".into(), ..hello() }), ErrorCode::BadSecret);
         assert_eq!(code(Hello { device_type: "Floor Mat".into(), rows: 24, ..hello() }), ErrorCode::WrongDeviceType);
@@ -214,6 +228,29 @@ mod tests {
         assert_eq!(refusal.code, ErrorCode::Malformed);
         let ack = Ack { command_id: 3, ok: false, reason: "busy".into() };
         assert_eq!(open.read(&encode(&DeviceMessage::Ack(ack.clone()))), Incoming::Ack(ack));
+    }
+
+    #[test]
+    fn a_version_2_connection_reads_runs_and_a_version_1_connection_refuses_them() {
+        let mut cells = vec![0u8; 48 * 48];
+        cells[1000..1040].fill(90);
+        let runs = crate::encode_frame(4, 5, &cells, crate::FrameEncoding::Runs);
+        let dense = crate::encode_frame(4, 5, &cells, crate::FrameEncoding::Dense);
+        let frame = Frame { seq: 4, device_time_ms: 5, cells };
+        let v2 = OpenConnection::new(&hello());
+        assert_eq!(v2.version, 2);
+        assert_eq!(v2.read(&runs), Incoming::Frame(frame.clone()));
+        assert_eq!(v2.read(&dense), Incoming::Frame(frame.clone()));
+        let v1 = OpenConnection::new(&Hello { version: 1, ..hello() });
+        assert_eq!(v1.read(&dense), Incoming::Frame(frame));
+        let Incoming::Malformed(refusal) = v1.read(&runs) else { panic!("version 1 has no runs") };
+        assert_eq!(refusal.code, ErrorCode::Malformed);
+        let mut short = vec![0u8; 48 * 48 - 1];
+        short[0] = 1;
+        let Incoming::Malformed(refusal) = v2.read(&crate::encode_frame(4, 5, &short, crate::FrameEncoding::Runs)) else {
+            panic!("runs of the wrong length are refused")
+        };
+        assert_eq!(refusal.code, ErrorCode::ShapeMismatch);
     }
 
     #[test]

@@ -1,25 +1,34 @@
-//! The device wire protocol, version 1: what mats and the hub say to each other, and the one
+//! The device wire protocol, versions 1 and 2: what mats and the hub say to each other, and the one
 //! table of device types with every capability ([`device_type`]).
 //!
 //! Every message is a MessagePack map with named fields (rmp-serde, `to_vec_named`) and a `type`
 //! tag. Pressure cells travel as one byte string, never as an array of numbers. Over QUIC each
 //! message is prefixed with its length as a big-endian `u32`; over WebSocket each binary message
-//! is exactly one protocol message. `docs/device-protocol.md` is the normative description; this
+//! is exactly one protocol message. Version 2 adds a frame's `runs`, its cells as zero runs
+//! ([`runs`], read and written on the hot path by [`frame_message`]). `docs/device-protocol.md` is the normative description; this
 //! crate is its Rust form and is shared by the hub, the simulator, the load tests and the reports.
 
 pub mod connection;
 pub mod device_type;
+pub mod frame_message;
 mod framing;
 mod messages;
+pub mod runs;
 pub mod scale;
 
+pub use frame_message::{FrameEncoding, decode_device_message, encode_frame};
 pub use framing::{LENGTH_PREFIX_BYTES, decode_framed, encode_framed};
 pub use messages::*;
 
-/// The protocol version this build speaks. A hello with another version is refused.
-pub const PROTOCOL_VERSION: u16 = 1;
+/// The newest protocol version this build speaks, the one its devices say in their hello.
+pub const PROTOCOL_VERSION: u16 = 2;
 
-/// ALPN identifier a QUIC device must offer.
+/// The oldest protocol version the hub still accepts: a hello with a version outside
+/// `OLDEST_PROTOCOL_VERSION..=PROTOCOL_VERSION` is refused.
+pub const OLDEST_PROTOCOL_VERSION: u16 = 1;
+
+/// ALPN identifier a QUIC device must offer. It names the transport's framing, which version 2
+/// kept, so both versions offer it (the hello's `version` tells them apart).
 pub const ALPN: &[u8] = b"pmat/1";
 
 /// Largest accepted message body in bytes (excluding the QUIC length prefix). A 48×48 frame of

@@ -12,10 +12,9 @@ use actors::actor::mat::{FrameIn, MAX_INFLIGHT_FRAMES, MatMsg};
 use actors::actor::registry::{MatHandle, RegistryMsg};
 use actors::catalog::{Catalog, DeviceInfo};
 use actors::metrics::HubMetrics;
+use bytes::Bytes;
 use mat_protocol::connection::{self as sans_io, Incoming, OpenConnection, Refusal, Registered, error_reply};
-use mat_protocol::{
-    self as protocol, ErrorCode, Frame, HELLO_TIMEOUT_MS, Hello, HubMessage, MAX_MESSAGE_BYTES, PROTOCOL_VERSION, ProtocolError, Welcome,
-};
+use mat_protocol::{self as protocol, ErrorCode, Frame, HELLO_TIMEOUT_MS, Hello, HubMessage, MAX_MESSAGE_BYTES, ProtocolError, Welcome};
 use ractor::ActorRef;
 
 use super::hub_addresses::HubAddresses;
@@ -69,7 +68,8 @@ pub fn secret_revoked(catalog: &Catalog, authenticated: &DeviceInfo) -> bool {
 pub trait DeviceTransport: Send {
     /// The next whole message body; `Ok(None)` when the peer closed. `Err(TooLarge)` means the
     /// stream cannot continue; `Err(Malformed)` a transport-level problem.
-    fn recv(&mut self) -> impl std::future::Future<Output = Result<Option<Vec<u8>>, ProtocolError>> + Send;
+    /// A shared buffer, so a transport can hand on the bytes it received without copying them.
+    fn recv(&mut self) -> impl std::future::Future<Output = Result<Option<Bytes>, ProtocolError>> + Send;
     /// Sends one message body.
     fn send(&mut self, body: Vec<u8>) -> impl std::future::Future<Output = Result<(), String>> + Send;
     /// Whether the transport stays usable after a `recv` error: a WebSocket keeps its message
@@ -120,7 +120,8 @@ pub async fn serve_device<T: DeviceTransport>(ctx: Arc<IngestContext>, mut trans
         }
     };
     let welcome = HubMessage::Welcome(Welcome {
-        version: PROTOCOL_VERSION,
+        // The connection speaks the version of the hello (check_hello accepted it).
+        version: hello.version,
         device_id: device.id.to_string(),
         max_message_bytes: MAX_MESSAGE_BYTES as u32,
         hubs: ctx.hubs.current(),
@@ -234,7 +235,7 @@ impl Session {
     /// A frame of the announced shape ([`OpenConnection::read`] checked it).
     async fn handle_frame(&mut self, frame: Frame) -> Option<Vec<u8>> {
         HubMetrics::inc(&self.ctx.metrics.frames_received);
-        let OpenConnection { rows, cols, format } = self.open;
+        let OpenConnection { rows, cols, format, .. } = self.open;
         let frame_in = FrameIn { seq: frame.seq, device_time_ms: frame.device_time_ms, rows, cols, format, cells: frame.cells };
         if self.handle.inflight.fetch_add(1, Ordering::Relaxed) >= MAX_INFLIGHT_FRAMES {
             // The actor is behind: drop this frame rather than queue without bound.
@@ -271,8 +272,8 @@ impl Session {
 mod tests {
     use super::*;
     use mat_core::machine::status::PatientStatus;
-    use mat_protocol::CellFormat;
     use mat_protocol::device_type::DeviceType;
+    use mat_protocol::{CellFormat, PROTOCOL_VERSION};
 
     fn catalog() -> (Arc<Catalog>, String) {
         let secret = storage::device_secret::generate();
@@ -314,7 +315,7 @@ mod tests {
     fn each_bad_hello_gets_its_own_code() {
         let (catalog, secret) = catalog();
         let code = |h: Hello| check_hello(&catalog, &h).unwrap_err().code;
-        assert_eq!(code(Hello { version: 2, ..hello(&secret) }), ErrorCode::UnsupportedVersion);
+        assert_eq!(code(Hello { version: PROTOCOL_VERSION + 1, ..hello(&secret) }), ErrorCode::UnsupportedVersion);
         assert_eq!(code(Hello { serial: "NOPE".into(), ..hello(&secret) }), ErrorCode::UnknownSerial);
         assert_eq!(code(hello("wrong")), ErrorCode::BadSecret);
         assert_eq!(code(hello("MAT-1")), ErrorCode::BadSecret, "the serial is not the secret");

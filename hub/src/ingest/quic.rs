@@ -6,7 +6,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use anyhow::Context;
-use bytes::{Buf, BytesMut};
+use bytes::{Buf, Bytes, BytesMut};
 use mat_protocol::{ALPN, ProtocolError, decode_framed, encode_framed};
 use quinn::crypto::rustls::QuicServerConfig;
 
@@ -79,7 +79,7 @@ pub async fn serve(endpoint: quinn::Endpoint, ctx: Arc<IngestContext>) {
                 connection.close(1u32.into(), b"no stream opened");
                 return;
             };
-            let transport = QuicTransport { connection, send, recv, buffer: BytesMut::new() };
+            let transport = QuicTransport { connection, send, recv, chunk: Bytes::new(), buffer: BytesMut::new() };
             serve_device(ctx, transport, peer).await;
         });
     }
@@ -89,20 +89,45 @@ struct QuicTransport {
     connection: quinn::Connection,
     send: quinn::SendStream,
     recv: quinn::RecvStream,
+    /// The rest of quinn's last chunk, while it starts with whole messages: they are handed on
+    /// as slices of it, not copied.
+    chunk: Bytes,
+    /// A message split across chunks, gathered here.
     buffer: BytesMut,
 }
 
+impl QuicTransport {
+    /// The next whole message already received, if any: a slice of the chunk when it holds the
+    /// message whole (a frame in one packet), else gathered in the buffer.
+    fn next_message(&mut self) -> Result<Option<Bytes>, ProtocolError> {
+        if self.buffer.is_empty() {
+            if let Some((body, total)) = decode_framed(&self.chunk)? {
+                let message = self.chunk.slice(body);
+                self.chunk.advance(total);
+                return Ok(Some(message));
+            }
+            // The start of a message that goes on in the next chunk.
+            self.buffer.extend_from_slice(&self.chunk);
+            self.chunk = Bytes::new();
+            return Ok(None);
+        }
+        let Some((body, total)) = decode_framed(&self.buffer)? else { return Ok(None) };
+        let mut message = self.buffer.split_to(total);
+        message.advance(body.start);
+        Ok(Some(message.freeze()))
+    }
+}
+
 impl DeviceTransport for QuicTransport {
-    async fn recv(&mut self) -> Result<Option<Vec<u8>>, ProtocolError> {
+    async fn recv(&mut self) -> Result<Option<Bytes>, ProtocolError> {
         loop {
-            if let Some((body, total)) = decode_framed(&self.buffer)? {
-                let message = self.buffer[body].to_vec();
-                self.buffer.advance(total);
+            if let Some(message) = self.next_message()? {
                 return Ok(Some(message));
             }
             // quinn's own chunk, not a copy into a scratch array: an array here would live in
             // every connection's task for as long as it waits (16 KiB per mat).
             match self.recv.read_chunk(usize::MAX, true).await {
+                Ok(Some(chunk)) if self.buffer.is_empty() => self.chunk = chunk.bytes,
                 Ok(Some(chunk)) => self.buffer.extend_from_slice(&chunk.bytes),
                 Ok(None) | Err(_) => return Ok(None),
             }

@@ -3,6 +3,7 @@
 use std::net::SocketAddr;
 use std::sync::Arc;
 
+use bytes::Bytes;
 use futures_util::{SinkExt, StreamExt};
 use mat_protocol::{MAX_MESSAGE_BYTES, ProtocolError};
 use warp::filters::ws::{Message, WebSocket};
@@ -25,15 +26,16 @@ struct WsTransport {
 }
 
 impl DeviceTransport for WsTransport {
-    async fn recv(&mut self) -> Result<Option<Vec<u8>>, ProtocolError> {
+    async fn recv(&mut self) -> Result<Option<Bytes>, ProtocolError> {
         loop {
             let Some(Ok(message)) = self.socket.next().await else { return Ok(None) };
             if message.is_binary() {
-                let bytes = message.as_bytes();
-                if bytes.len() > MAX_MESSAGE_BYTES {
-                    return Err(ProtocolError::TooLarge(bytes.len()));
+                let len = message.as_bytes().len();
+                if len > MAX_MESSAGE_BYTES {
+                    return Err(ProtocolError::TooLarge(len));
                 }
-                return Ok(Some(bytes.to_vec()));
+                // The message's own buffer, not a copy.
+                return Ok(Some(message.into_bytes()));
             }
             if message.is_close() {
                 return Ok(None);

@@ -9,7 +9,7 @@ use std::time::Duration;
 use futures_util::{SinkExt, StreamExt};
 use mat_protocol::{
     ALPN, CommandEnvelope, DeviceMessage, ErrorCode, HubMessage, MAX_MESSAGE_BYTES, PROTOCOL_VERSION, ProtocolErrorMessage, Welcome,
-    decode, decode_framed, encode, encode_framed,
+    decode_device_message as decode, decode_framed, encode, encode_framed,
 };
 use rustls::pki_types::{CertificateDer, PrivateKeyDer, PrivatePkcs8KeyDer};
 use tokio::net::TcpStream;
@@ -131,7 +131,7 @@ impl HubSide {
                 // The sink's close, named: tokio-tungstenite's inherent `close(Option<CloseFrame>)`
                 // exists only under some feature sets, so `ws.close(..)` builds in one resolution
                 // (`cargo test -p simulator`) and not in the workspace's.
-                let _ = SinkExt::close(&mut ws).await;
+                let _ = SinkExt::close(&mut *ws).await;
             }
         }
     }
