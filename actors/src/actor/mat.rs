@@ -204,9 +204,16 @@ impl Actor for MatActor {
         }
         state.refresh_snapshot(now, true);
         // The resumed stream's command goes to the device at once.
+        state.claim_if_connected();
         state.apply_outputs();
+        state.release_if_disconnected();
         state.schedule(&myself);
         Ok(state)
+    }
+
+    async fn post_stop(&self, _myself: ActorRef<MatMsg>, state: &mut MatState) -> Result<(), ActorProcessingErr> {
+        state.company.seam().release(&state.args.info.company_id, &state.args.info.id);
+        Ok(())
     }
 
     async fn handle(&self, myself: ActorRef<MatMsg>, message: MatMsg, state: &mut MatState) -> Result<(), ActorProcessingErr> {
@@ -305,7 +312,9 @@ impl Actor for MatActor {
         // pending in it, a capture already stored is no longer running).
         let forced = user_step || state.machine.has_pending_outputs();
         state.refresh_snapshot(now, forced);
+        state.claim_if_connected();
         state.apply_outputs();
+        state.release_if_disconnected();
         state.attending = None;
         state.turned_by = None;
         state.schedule(&myself);
@@ -522,6 +531,22 @@ impl MatState {
     fn save(&self, record: Record) {
         if let Some(writer) = &self.args.writer {
             let _ = writer.cast(WriterMsg::Record(record));
+        }
+    }
+
+    /// This hub owns the device while this actor holds its connection (issue 25): claimed before
+    /// a step's outputs go out (the first status of a new connection is the owner's fact)...
+    fn claim_if_connected(&self) {
+        if self.args.link.is_some() {
+            self.company.seam().claim(&self.args.info.company_id, &self.args.info.id);
+        }
+    }
+
+    /// ...and released after them: the offline status of a connection that just closed still
+    /// goes out as the owner's fact before the hub lets go.
+    fn release_if_disconnected(&self) {
+        if self.args.link.is_none() {
+            self.company.seam().release(&self.args.info.company_id, &self.args.info.id);
         }
     }
 
