@@ -54,7 +54,12 @@ impl Fleet {
     }
 
     /// Runs a simulated device connected to hub `hub` until the sender is dropped or set.
-    fn run_device(&self, hub: usize, device: &SeededDevice, adjust: impl FnOnce(&mut simulator::DeviceSpec)) -> tokio::sync::watch::Sender<bool> {
+    fn run_device(
+        &self,
+        hub: usize,
+        device: &SeededDevice,
+        adjust: impl FnOnce(&mut simulator::DeviceSpec),
+    ) -> tokio::sync::watch::Sender<bool> {
         let mut spec = simulator::DeviceSpec::new(device.serial.clone(), device.secret.clone(), &device.device_type).unwrap();
         adjust(&mut spec);
         let transport = simulator::Transport::Quic {
@@ -148,7 +153,8 @@ async fn a_viewer_on_hub_c_sees_the_status_and_live_map_of_a_mat_on_hub_a() {
     }
     // The map is on C's board too (REST's latest pressure map).
     let token_c = common::login(fleet.http(2), &fleet.email, PASSWORD).await;
-    let log: Value = request(fleet.http(2), "GET", &format!("/api/standard/pressureMapLogs/{}", mat.serial), Some(&token_c), None).await.json();
+    let log: Value =
+        request(fleet.http(2), "GET", &format!("/api/standard/pressureMapLogs/{}", mat.serial), Some(&token_c), None).await.json();
     assert!(log["pressureMap"].is_array(), "C's board holds A's latest map: {log}");
     // C's browser asks A how long the stream has left, through NATS.
     on_c.send("streamingRemaining", json!({ "deviceId": mat.id })).await;
@@ -160,7 +166,12 @@ async fn a_viewer_on_hub_c_sees_the_status_and_live_map_of_a_mat_on_hub_a() {
     let observer = async_nats::connect(fleet.nats.url()).await.unwrap();
     let mut live = observer.subscribe(format!("pmat.device.{}.live", mat.id)).await.unwrap();
     observer.flush().await.unwrap();
-    tokio::time::sleep(hub::cluster::live_watch::TTL + SECOND).await;
+    let mut while_watched = 0;
+    let expired = tokio::time::Instant::now() + hub::cluster::live_watch::TTL + SECOND;
+    while let Ok(Some(_)) = tokio::time::timeout_at(expired, live.next()).await {
+        while_watched += 1;
+    }
+    assert!(while_watched > 0, "maps crossed while C's watch was fresh");
     let mut after = 0;
     while tokio::time::timeout(Duration::from_millis(1500), live.next()).await.is_ok_and(|m| m.is_some()) {
         after += 1;
@@ -204,7 +215,9 @@ async fn an_alarm_raised_on_a_is_attended_from_b_and_clears_everywhere_without_e
     assert_eq!(field(&alarm_c.data, "alarmId"), field(&alarm_b.data, "alarmId"));
     let tokens: Vec<String> = futures_util::future::join_all((0..3).map(|i| common::login(fleet.http(i), &fleet.email, PASSWORD))).await;
     for (i, token) in tokens.iter().enumerate() {
-        let pending = eventually_async(5 * SECOND, || async { rest_status(fleet.http(i), token, &mat.id).await["unattendedAlarm"] == json!(true) }).await;
+        let pending =
+            eventually_async(5 * SECOND, || async { rest_status(fleet.http(i), token, &mat.id).await["unattendedAlarm"] == json!(true) })
+                .await;
         assert!(pending, "hub {i}'s board shows the alarm pending");
     }
 
@@ -212,7 +225,9 @@ async fn an_alarm_raised_on_a_is_attended_from_b_and_clears_everywhere_without_e
     let attended = on_c.wait_for("alarmAttended", 10 * SECOND).await.expect("C hears the attendance done on A for B");
     assert_eq!(field(&attended.data, "alarmId"), field(&alarm_b.data, "alarmId"));
     for (i, token) in tokens.iter().enumerate() {
-        let cleared = eventually_async(5 * SECOND, || async { rest_status(fleet.http(i), token, &mat.id).await["unattendedAlarm"] == json!(false) }).await;
+        let cleared =
+            eventually_async(5 * SECOND, || async { rest_status(fleet.http(i), token, &mat.id).await["unattendedAlarm"] == json!(false) })
+                .await;
         assert!(cleared, "hub {i}'s board shows the alarm attended");
     }
 
@@ -264,6 +279,13 @@ async fn a_command_to_a_device_whose_owner_is_gone_answers_unavailable() {
     let mut fleet = fleet;
     fleet.hubs.remove(0).shutdown().await;
     let hung = async_nats::connect(fleet.nats.url()).await.unwrap();
+    // A is gone when nobody answers on the device's subject any more.
+    let gone = eventually_async(10 * SECOND, || async {
+        let probe = hung.request(format!("pmat.device.{}.command", mat.id), "".into()).await;
+        probe.is_err_and(|e| e.kind() == async_nats::client::RequestErrorKind::NoResponders)
+    })
+    .await;
+    assert!(gone, "hub A still answers for the mat after its shutdown");
     let _silent = hung.subscribe(format!("pmat.device.{}.command", mat.id)).await.unwrap();
     hung.flush().await.unwrap();
 
@@ -304,7 +326,8 @@ async fn cross_hub_device_to_browser_latency() {
                 continue;
             }
             let now = unix_ms();
-            let (Some(device_ms), Some(hub_ms)) = (field(&event.data, "deviceTimeMs").as_u64(), field(&event.data, "hubTimeMs").as_u64()) else {
+            let (Some(device_ms), Some(hub_ms)) = (field(&event.data, "deviceTimeMs").as_u64(), field(&event.data, "hubTimeMs").as_u64())
+            else {
                 continue;
             };
             device_to_browser.push(now.saturating_sub(device_ms));
@@ -332,4 +355,44 @@ async fn cross_hub_device_to_browser_latency() {
     );
     assert!(quantile(&remote, 0.99) < 1000, "a map crosses hubs in under a second (p99)");
     fleet.stop().await;
+}
+
+/// What a watched map costs its owner per frame: encoding it for NATS (on the actor's step) and
+/// publishing it (on the publisher task), 48×48 one-byte cells, measured over 2,000 frames and
+/// printed; docs/performance.md quotes it. A map nobody elsewhere watches costs one lookup.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn publishing_a_watched_map_costs() {
+    use hub::cluster::events_wire::{LiveMessage, WirePicture, encode, live_subject};
+    const FRAMES: u32 = 2_000;
+    let nats = NatsServer::start().await;
+    let client = async_nats::connect(nats.url()).await.unwrap();
+    let mut map =
+        actors::live_board::LiveMap::new(48, 48, mat_protocol::CellFormat::U8, (0..48 * 48).map(|i| (i % 251) as u8).collect()).unwrap();
+    map.seq = 1;
+    let picture = actors::fanout::LivePicture::Map(std::sync::Arc::new(map));
+    let mut receiver = client.subscribe(live_subject("d1")).await.unwrap();
+    client.flush().await.unwrap();
+
+    let started = Instant::now();
+    let mut encoded = Vec::with_capacity(FRAMES as usize);
+    for _ in 0..FRAMES {
+        let message =
+            LiveMessage { origin: "hub-a".into(), company_id: "c1".into(), device_id: "d1".into(), picture: WirePicture::of(&picture) };
+        encoded.push(encode(&message));
+    }
+    let encoding = started.elapsed() / FRAMES;
+    let size = encoded[0].len();
+    let started = Instant::now();
+    for payload in encoded {
+        client.publish(live_subject("d1"), payload).await.unwrap();
+    }
+    client.flush().await.unwrap();
+    let publishing = started.elapsed() / FRAMES;
+    let mut heard = 0;
+    while heard < FRAMES {
+        tokio::time::timeout(5 * SECOND, receiver.next()).await.expect("every frame arrives").unwrap();
+        heard += 1;
+    }
+    println!("a watched map (debug build): encoding {encoding:?} per frame, publishing {publishing:?} per frame, {size} bytes on NATS");
+    assert!(encoding < Duration::from_millis(2), "encoding a map for NATS takes {encoding:?}");
 }
