@@ -132,3 +132,90 @@ fn read<T>(lock: &RwLock<T>) -> std::sync::RwLockReadGuard<'_, T> {
 fn write<T>(lock: &RwLock<T>) -> std::sync::RwLockWriteGuard<'_, T> {
     lock.write().unwrap_or_else(|p| p.into_inner())
 }
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Mutex;
+
+    use super::*;
+    use crate::fanout::Bus;
+    use crate::live_board::LiveMap;
+
+    /// Records what the bus relays.
+    #[derive(Default)]
+    struct Recorder(Mutex<Vec<String>>);
+
+    impl Relay for Recorder {
+        fn claimed(&self, _: &str, device_id: &str) {
+            self.0.lock().unwrap().push(format!("claimed {device_id}"));
+        }
+        fn released(&self, _: &str, device_id: &str) {
+            self.0.lock().unwrap().push(format!("released {device_id}"));
+        }
+        fn status(&self, _: &str, status: &DeviceConfEvent) {
+            self.0.lock().unwrap().push(format!("status {}", status.device_id));
+        }
+        fn event(&self, _: &str, device_id: &str, _: &Bytes) {
+            self.0.lock().unwrap().push(format!("event {device_id}"));
+        }
+        fn map(&self, _: &str, device_id: &str, _: &LivePicture) {
+            self.0.lock().unwrap().push(format!("map {device_id}"));
+        }
+        fn watching(&self, _: &str, device_id: &str) {
+            self.0.lock().unwrap().push(format!("watching {device_id}"));
+        }
+    }
+
+    struct NoRoute;
+
+    impl CommandRoute for NoRoute {
+        fn send(&self, _: &str, _: DeviceCommand) -> Pin<Box<dyn Future<Output = RouteOutcome> + Send>> {
+            Box::pin(async { RouteOutcome::NoOwner })
+        }
+    }
+
+    fn picture() -> LivePicture {
+        LivePicture::Map(Arc::new(LiveMap::new(1, 1, mat_protocol::CellFormat::U8, vec![1]).unwrap()))
+    }
+
+    #[test]
+    fn a_hub_alone_owns_everything_and_relays_nothing() {
+        let bus = Bus::new();
+        assert!(bus.seam().owns("d"));
+        assert!(bus.seam().route_for("d").is_none());
+        bus.seam().claim("c", &Arc::from("d"));
+        assert!(bus.seam().owned().is_empty(), "no ownership table without a cluster");
+    }
+
+    #[test]
+    fn only_owned_devices_facts_are_relayed_and_mirrors_never_are() {
+        let bus = Bus::new();
+        let recorder = Arc::new(Recorder::default());
+        bus.seam().install(recorder.clone(), Arc::new(NoRoute));
+        let (mine, theirs): (Arc<str>, Arc<str>) = ("mine".into(), "theirs".into());
+        bus.seam().claim("c", &mine);
+        bus.seam().claim("c", &mine);
+        assert!(bus.seam().owns("mine") && !bus.seam().owns("theirs"));
+        assert!(bus.seam().route_for("theirs").is_some() && bus.seam().route_for("mine").is_none());
+
+        let company = bus.company("c");
+        company.broadcast("mine", Bytes::from_static(b"alarmOn"));
+        company.broadcast("theirs", Bytes::from_static(b"alarmOn"));
+        company.broadcast_mirrored("mine", Bytes::from_static(b"alarmOn"));
+        bus.device("mine", "c").publish(picture());
+        bus.device("theirs", "c").publish(picture());
+        bus.device("theirs", "c").publish_mirrored(picture());
+        let viewer = crate::fanout::Viewer::new(1, crate::fanout::Outbox::new(Arc::new(crate::metrics::HubMetrics::default())));
+        bus.device("mine", "c").join(viewer.clone());
+        bus.device("theirs", "c").join(viewer);
+        assert_eq!(bus.watched_elsewhere(), vec![(Arc::from("c"), theirs.clone())]);
+        bus.seam().release("c", &mine);
+        bus.seam().release("c", &mine);
+        assert!(!bus.seam().owns("mine"));
+        assert_eq!(
+            *recorder.0.lock().unwrap(),
+            ["claimed mine", "event mine", "map mine", "watching theirs", "released mine"],
+            "claims and releases once each, the owned device's facts only, no mirror relayed"
+        );
+    }
+}
