@@ -164,6 +164,7 @@ pub async fn start_with_store(config: ServeConfig, store: Store) -> anyhow::Resu
             board: board.clone(),
             catalog: catalog.clone(),
             registry: actors.registry.clone(),
+            writer: actors.writer.clone(),
             stopped: stopped.clone(),
         };
         let (_, cluster_tasks) = cluster::events::start(cluster, parts).await.context("starting cluster events")?;

@@ -181,7 +181,7 @@ async fn a_viewer_on_hub_c_sees_the_status_and_live_map_of_a_mat_on_hub_a() {
 }
 
 /// An alarm raised on A reaches browsers on B and C; a nurse on B attends it (the command goes
-/// to A); it clears on A's board, B's and C's. Every status and event crosses NATS once, from A
+/// to A); it clears on A's board, B's and C's; a turn recorded on C is recorded by A. Every status and event crosses NATS once, from A
 /// (no echo: B and C never publish A's facts).
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn an_alarm_raised_on_a_is_attended_from_b_and_clears_everywhere_without_echo() {
@@ -230,6 +230,13 @@ async fn an_alarm_raised_on_a_is_attended_from_b_and_clears_everywhere_without_e
                 .await;
         assert!(cleared, "hub {i}'s board shows the alarm attended");
     }
+
+    // A turn recorded through C's REST API runs on A's actor and is stored before C answers.
+    let turns = format!("/api/device/{}/turns", mat.id);
+    let turned = request(fleet.http(2), "POST", &turns, Some(&tokens[2]), Some(r#"{"position": "Left Lateral"}"#)).await;
+    assert_eq!(turned.status, 200, "{}", turned.body);
+    let log: Value = request(fleet.http(2), "GET", &turns, Some(&tokens[2]), None).await.json();
+    assert_eq!(log.as_array().map(Vec::len), Some(1), "the turn A recorded is in the shared log when C answers: {log}");
 
     // No echo: every message on the company's subjects came from A, and the traffic stops when
     // A says nothing new (a loop would go on). The mat's bed stays empty from here.

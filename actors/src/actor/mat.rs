@@ -145,7 +145,7 @@ pub struct MatState {
 }
 
 /// A recorded turn as its caller is told of it: wall-clock times.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct TurnRecorded {
     /// When the patient was turned, Unix ms.
     pub at_ms: u64,

@@ -10,10 +10,12 @@ use std::time::Duration;
 use ractor::{ActorRef, RpcReplyPort};
 use serde::{Deserialize, Serialize};
 
-use super::mat::MatMsg;
+use super::mat::{MatMsg, TurnRecorded};
 use super::registry::{MatHandle, RegistryMsg};
 use mat_core::machine::alarm::AlarmId;
 use mat_core::machine::capture::{CaptureKind, CaptureOrigin, CaptureRefusal, CaptureRequest};
+use mat_core::machine::mat::TurnRefusal;
+use mat_core::machine::posture::Posture;
 use mat_core::machine::streaming::StreamRefusal;
 
 /// How long a command waits for the registry or a device actor.
@@ -34,6 +36,16 @@ pub enum DeviceCommand {
     StartSeries { period_ms: u64, count: u32, patient_id: Option<String>, user_id: String },
     /// Attend one alarm, or every pending one (`None`), by a user.
     AttendAlarm { alarm: Option<u64>, by: Option<String> },
+    /// A nurse recorded a turn done at `at_ms` (Unix ms) to `position`.
+    RecordTurn { at_ms: u64, position: Option<Posture>, by: String },
+}
+
+impl DeviceCommand {
+    /// Whether the command's records must be stored before it is answered (the caller reads
+    /// them back next: an attendance, a turn).
+    pub fn writes_records(&self) -> bool {
+        matches!(self, DeviceCommand::AttendAlarm { .. } | DeviceCommand::RecordTurn { .. })
+    }
 }
 
 /// What became of a command: its answer, or its refusal with the code (i18n key) the browser and
@@ -46,6 +58,10 @@ pub enum CommandOutcome {
     Remaining(u32),
     /// How many alarms were attended.
     Attended(usize),
+    /// The turn was recorded.
+    TurnRecorded(TurnRecorded),
+    /// The device has no repositioning clock.
+    TurnRefused(TurnRefusal),
     /// The live stream was refused.
     StreamRefused(StreamRefusal),
     /// The capture (or series, or remote activation) was refused.
@@ -62,6 +78,8 @@ pub enum CommandOutcome {
 pub const FAILED_TO_BE_ATTENDED: &str = "failedToBeAttended";
 /// The browser's code for an unknown capture kind.
 pub const INVALID_ANALYSIS_TYPE: &str = "invalidAnalysisType";
+/// The code of a turn on a device without a repositioning clock.
+pub const NO_REPOSITIONING_CLOCK: &str = "noRepositioningClock";
 /// The browser's code for a device (or hub) that did not answer.
 pub const DEVICE_UNAVAILABLE: &str = "deviceUnavailable";
 
@@ -73,7 +91,8 @@ impl CommandOutcome {
     /// The refusal's code (i18n key) and message, `None` when the command was carried out.
     pub fn refusal(&self) -> Option<(&'static str, String)> {
         match self {
-            CommandOutcome::Done | CommandOutcome::Remaining(_) | CommandOutcome::Attended(_) => None,
+            CommandOutcome::Done | CommandOutcome::Remaining(_) | CommandOutcome::Attended(_) | CommandOutcome::TurnRecorded(_) => None,
+            CommandOutcome::TurnRefused(refusal) => Some((NO_REPOSITIONING_CLOCK, refusal.to_string())),
             // A single device's stream refused for want of a connection (a set's says more).
             CommandOutcome::StreamRefused(StreamRefusal::NotFunctional) => {
                 Some((StreamRefusal::NotFunctional.code(), "the device is not connected".into()))
@@ -129,6 +148,14 @@ pub async fn execute(registry: &ActorRef<RegistryMsg>, device_id: Arc<str>, comm
             match call(&handle, |reply| MatMsg::AttendAlarm { alarm, by, reply }).await {
                 Ok(Ok(count)) => CommandOutcome::Attended(count),
                 Ok(Err(_)) => CommandOutcome::NotAttended,
+                Err(reason) => CommandOutcome::unavailable(reason),
+            }
+        }
+        DeviceCommand::RecordTurn { at_ms, position, by } => {
+            let by = Arc::<str>::from(by);
+            match call(&handle, |reply| MatMsg::RecordTurn { at_ms, position, by, reply }).await {
+                Ok(Ok(recorded)) => CommandOutcome::TurnRecorded(recorded),
+                Ok(Err(refusal)) => CommandOutcome::TurnRefused(refusal),
                 Err(reason) => CommandOutcome::unavailable(reason),
             }
         }

@@ -10,10 +10,12 @@ use std::pin::Pin;
 use std::sync::Arc;
 
 use actors::actor::registry::RegistryMsg;
-use actors::actor::session_commands::{CommandOutcome, DeviceCommand, execute};
+use actors::actor::session_commands::{CALL_TIMEOUT, CommandOutcome, DeviceCommand, execute};
+use actors::actor::storage_writer::WriterMsg;
 use actors::fanout::{CommandRoute, RouteOutcome};
 use futures_util::StreamExt;
 use ractor::ActorRef;
+use ractor::rpc::CallResult;
 use tokio::sync::{mpsc, watch};
 use tokio::task::JoinHandle;
 
@@ -55,6 +57,7 @@ impl CommandRoute for NatsCommandRoute {
 pub async fn serve_owned_devices(
     cluster: Cluster,
     registry: ActorRef<RegistryMsg>,
+    writer: ActorRef<WriterMsg>,
     mut changes: mpsc::UnboundedReceiver<Ownership>,
     mut stopped: watch::Receiver<bool>,
 ) {
@@ -65,7 +68,7 @@ pub async fn serve_owned_devices(
                 Some(Ownership::Claimed(device_id)) => {
                     match cluster.client.subscribe(command_subject(&device_id)).await {
                         Ok(subscriber) => {
-                            let task = tokio::spawn(answer(cluster.clone(), registry.clone(), device_id.clone(), subscriber));
+                            let task = tokio::spawn(answer(cluster.clone(), registry.clone(), writer.clone(), device_id.clone(), subscriber));
                             if let Some(old) = serving.insert(device_id, task) {
                                 old.abort();
                             }
@@ -89,12 +92,28 @@ pub async fn serve_owned_devices(
     }
 }
 
-/// Runs each command that arrives for one device on its actor here and replies with the outcome.
-async fn answer(cluster: Cluster, registry: ActorRef<RegistryMsg>, device_id: Arc<str>, mut requests: async_nats::Subscriber) {
+/// Runs each command that arrives for one device on its actor here and replies with the outcome;
+/// a command that writes records (an attendance, a turn) is answered once this hub's writer has
+/// stored them, as on a single hub, so the asking hub reads them back from the shared store.
+async fn answer(
+    cluster: Cluster,
+    registry: ActorRef<RegistryMsg>,
+    writer: ActorRef<WriterMsg>,
+    device_id: Arc<str>,
+    mut requests: async_nats::Subscriber,
+) {
     while let Some(message) = requests.next().await {
         let Some(reply_to) = message.reply else { continue };
         let outcome = match decode::<CommandRequest>(&message.payload) {
-            Some(request) if *request.device_id == *device_id => execute(&registry, device_id.clone(), request.command).await,
+            Some(request) if *request.device_id == *device_id => {
+                let writes = request.command.writes_records();
+                let outcome = execute(&registry, device_id.clone(), request.command).await;
+                if writes && !matches!(writer.call(WriterMsg::Flush, Some(CALL_TIMEOUT)).await, Ok(CallResult::Success(Ok(())))) {
+                    CommandOutcome::Unavailable { reason: "the device's records could not be stored".into() }
+                } else {
+                    outcome
+                }
+            }
             _ => CommandOutcome::Unavailable { reason: "an unreadable command".into() },
         };
         let reply = CommandReply { owner: cluster.node.to_string(), outcome };

@@ -12,6 +12,7 @@ use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
 use actors::actor::registry::RegistryMsg;
+use actors::actor::storage_writer::WriterMsg;
 use actors::browser::DeviceConfEvent;
 use actors::catalog::Catalog;
 use actors::fanout::{Bus, LivePicture, Relay};
@@ -132,6 +133,7 @@ pub struct EventParts {
     pub board: Arc<LiveBoard>,
     pub catalog: Arc<Catalog>,
     pub registry: ActorRef<RegistryMsg>,
+    pub writer: ActorRef<WriterMsg>,
     pub stopped: watch::Receiver<bool>,
 }
 
@@ -155,7 +157,7 @@ pub async fn start(cluster: &Cluster, parts: EventParts) -> anyhow::Result<(Arc<
             .await?;
     parts.bus.seam().install(relay.clone(), route);
     let publisher = tokio::spawn(publish_queued(cluster.client.clone(), queued, parts.stopped.clone()));
-    let owner = tokio::spawn(serve_owned_devices(cluster.clone(), parts.registry, ownership_changes, parts.stopped));
+    let owner = tokio::spawn(serve_owned_devices(cluster.clone(), parts.registry, parts.writer, ownership_changes, parts.stopped));
     Ok((relay, vec![publisher, mirror, owner]))
 }
 
