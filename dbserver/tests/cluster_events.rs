@@ -92,7 +92,10 @@ async fn a_browser_on_hub_c_sees_a_mat_on_hub_a_through_the_database_server_and_
     let (stop, shutdown) = tokio::sync::watch::channel(false);
     tokio::spawn(simulator::run_device(spec, transport, std::sync::Arc::new(simulator::SimStats::default()), shutdown));
 
-    let online = wait(&mut on_c, 20 * SECOND, |event, data| event == "deviceConf" && data["deviceId"] == mat.as_str() && data["deviceFunctional"] == true).await;
+    let online = wait(&mut on_c, 20 * SECOND, |event, data| {
+        event == "deviceConf" && data["deviceId"] == mat.as_str() && data["deviceFunctional"] == true
+    })
+    .await;
     assert!(online.is_some(), "C's browser saw the mat connect to A");
     let token_b = login(hubs[1].http_addr, email).await;
     let conf = request(hubs[1].http_addr, "GET", &format!("/api/deviceConfiguration/{mat}"), Some(&token_b), None).await;

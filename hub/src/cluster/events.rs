@@ -8,7 +8,7 @@
 //! device's live maps are encoded only while a watch from another hub is fresh (`live_watch`).
 
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, RwLock};
 use std::time::Instant;
 
 use actors::actor::registry::RegistryMsg;
@@ -51,7 +51,7 @@ pub struct NatsRelay {
     node: String,
     outgoing: mpsc::Sender<(String, Bytes)>,
     ownership: mpsc::UnboundedSender<Ownership>,
-    watches: Mutex<Watches>,
+    watches: RwLock<Watches>,
     pub counters: RelayCounters,
 }
 
@@ -65,12 +65,12 @@ impl NatsRelay {
 
     /// Another hub watches one of this hub's devices (heard now).
     pub fn watch_heard(&self, device_id: &str) {
-        lock(&self.watches).renew(device_id, Instant::now());
+        self.watches.write().unwrap_or_else(|p| p.into_inner()).renew(device_id, Instant::now());
     }
 
     /// Forgets expired watches.
     pub fn prune_watches(&self) {
-        lock(&self.watches).prune(Instant::now());
+        self.watches.write().unwrap_or_else(|p| p.into_inner()).prune(Instant::now());
     }
 
     /// Says that this hub's sessions watch a device another hub owns.
@@ -110,7 +110,7 @@ impl Relay for NatsRelay {
     }
 
     fn map(&self, company_id: &str, device_id: &str, picture: &LivePicture) {
-        if !lock(&self.watches).is_watched(device_id, Instant::now()) {
+        if !self.watches.read().unwrap_or_else(|p| p.into_inner()).is_watched(device_id, Instant::now()) {
             return;
         }
         let message = LiveMessage {
@@ -146,7 +146,7 @@ pub async fn start(cluster: &Cluster, parts: EventParts) -> anyhow::Result<(Arc<
         node: cluster.node.to_string(),
         outgoing,
         ownership,
-        watches: Mutex::new(Watches::default()),
+        watches: RwLock::new(Watches::default()),
         counters: RelayCounters::default(),
     });
     let route = Arc::new(NatsCommandRoute { client: cluster.client.clone(), node: cluster.node.to_string() });
@@ -174,8 +174,4 @@ async fn publish_queued(client: async_nats::Client, mut queued: mpsc::Receiver<(
             _ = stopped.changed() => return,
         }
     }
-}
-
-fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
-    mutex.lock().unwrap_or_else(|p| p.into_inner())
 }

@@ -30,16 +30,10 @@ impl Watches {
         }
     }
 
-    /// Whether someone elsewhere watches `device_id` at `now` (an expired watch is forgotten).
-    pub fn is_watched(&mut self, device_id: &str, now: Instant) -> bool {
-        match self.until.get(device_id) {
-            Some(until) if *until > now => true,
-            Some(_) => {
-                self.until.remove(device_id);
-                false
-            }
-            None => false,
-        }
+    /// Whether someone elsewhere watches `device_id` at `now` (a read: the owner asks per frame,
+    /// under a shared lock; [`Watches::prune`] forgets expired watches).
+    pub fn is_watched(&self, device_id: &str, now: Instant) -> bool {
+        self.until.get(device_id).is_some_and(|until| *until > now)
     }
 
     /// Forgets every expired watch (the table stays as small as the watched devices).
