@@ -3,6 +3,7 @@
 //! browser on hub C that sees its status and, once it starts the stream through A, its maps; REST
 //! on B answers A's status. (`hub/tests/cluster_events.rs` covers the rest on a shared
 //! in-process store.)
+#![allow(clippy::unwrap_used)] // A test's unwraps are the failures it reports.
 
 mod support;
 
