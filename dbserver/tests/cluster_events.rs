@@ -35,7 +35,9 @@ async fn wait(socket: &mut Socket, limit: Duration, check: impl Fn(&str, &serde_
     loop {
         let message = tokio::time::timeout_at(deadline, socket.next()).await.ok()??.ok()?;
         let Message::Binary(bytes) = message else { continue };
-        let value: serde_json::Value = rmp_serde::from_slice(&bytes).unwrap();
+        // MessagePack (maps carry binary cells), read as JSON values to compare.
+        let value: rmpv::Value = rmp_serde::from_slice(&bytes).unwrap();
+        let value = serde_json::to_value(&value).unwrap();
         let event = value["event"].as_str().unwrap_or_default().to_owned();
         if check(&event, &value["data"]) {
             return Some(value["data"].clone());
