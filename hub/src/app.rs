@@ -30,7 +30,7 @@ use crate::cluster::Cluster;
 use crate::config::{HttpScheme, ServeConfig};
 use crate::http::state::AppState;
 use crate::ingest::IngestContext;
-use crate::{alarm_manager, demo, http, ingest, tls};
+use crate::{alarm_manager, cluster, demo, http, ingest, tls};
 
 /// A started hub.
 pub struct RunningHub {
@@ -156,6 +156,21 @@ pub async fn start_with_store(config: ServeConfig, store: Store) -> anyhow::Resu
     };
 
     let (stop, stopped) = watch::channel(false);
+    // Cross-hub events and commands start before devices can connect (the QUIC endpoint is
+    // bound but not served yet): every status of this hub's devices is relayed.
+    let mut tasks = Vec::new();
+    if let Some(cluster) = &cluster {
+        let parts = cluster::events::EventParts {
+            bus: bus.clone(),
+            board: board.clone(),
+            catalog: catalog.clone(),
+            registry: actors.registry.clone(),
+            writer: actors.writer.clone(),
+            stopped: stopped.clone(),
+        };
+        let (_, cluster_tasks) = cluster::events::start(cluster, parts).await.context("starting cluster events")?;
+        tasks.extend(cluster_tasks);
+    }
     let state = Arc::new(AppState {
         store: store.clone(),
         signer,
@@ -181,7 +196,6 @@ pub async fn start_with_store(config: ServeConfig, store: Store) -> anyhow::Resu
         reporter: alarm_reporter.clone(),
         bus: state.bus.clone(),
     });
-    let mut tasks = Vec::new();
     tasks.push(tokio::spawn(http::server::serve(listener, http::routes(state), https, stopped.clone())));
     tasks.push(tokio::spawn(ingest::quic::serve(endpoint.clone(), ingest)));
     tasks.push(tokio::spawn(alarm_manager::sender::run(store.clone(), alarm_reporter.clone(), stopped.clone())));

@@ -145,7 +145,7 @@ pub struct MatState {
 }
 
 /// A recorded turn as its caller is told of it: wall-clock times.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct TurnRecorded {
     /// When the patient was turned, Unix ms.
     pub at_ms: u64,
@@ -202,6 +202,8 @@ impl Actor for MatActor {
         // elsewhere (a restarted actor's link is gone; a device connecting to a restarted hub
         // starts functional from its stored status, which the registry announced offline — the
         // bed then showed Offline for as long as it streamed): publish where it stands.
+        // Claimed first: the first status of a new connection is the owner's fact (issue 25).
+        state.claim_if_connected();
         if !state.board_shows(state.machine.status()) {
             state.publish_status(state.machine.status());
             state.notify_parent();
@@ -209,8 +211,14 @@ impl Actor for MatActor {
         state.refresh_snapshot(now, true);
         // The resumed stream's command goes to the device at once.
         state.apply_outputs();
+        state.release_if_disconnected();
         state.schedule(&myself);
         Ok(state)
+    }
+
+    async fn post_stop(&self, _myself: ActorRef<MatMsg>, state: &mut MatState) -> Result<(), ActorProcessingErr> {
+        state.company.seam().release(&state.args.info.company_id, &state.args.info.id);
+        Ok(())
     }
 
     async fn handle(&self, myself: ActorRef<MatMsg>, message: MatMsg, state: &mut MatState) -> Result<(), ActorProcessingErr> {
@@ -309,7 +317,9 @@ impl Actor for MatActor {
         // pending in it, a capture already stored is no longer running).
         let forced = user_step || state.machine.has_pending_outputs();
         state.refresh_snapshot(now, forced);
+        state.claim_if_connected();
         state.apply_outputs();
+        state.release_if_disconnected();
         state.attending = None;
         state.turned_by = None;
         state.schedule(&myself);
@@ -532,6 +542,22 @@ impl MatState {
     /// Whether the live board already shows `status` for this device.
     fn board_shows(&self, status: DeviceStatus) -> bool {
         self.live.status().is_some_and(|shown| shown == DeviceConfEvent::new(&self.args.info.identity(), &status, Vec::new()))
+    }
+
+    /// This hub owns the device while this actor holds its connection (issue 25): claimed before
+    /// a step's outputs go out (the first status of a new connection is the owner's fact)...
+    fn claim_if_connected(&self) {
+        if self.args.link.is_some() {
+            self.company.seam().claim(&self.args.info.company_id, &self.args.info.id);
+        }
+    }
+
+    /// ...and released after them: the offline status of a connection that just closed still
+    /// goes out as the owner's fact before the hub lets go.
+    fn release_if_disconnected(&self) {
+        if self.args.link.is_none() {
+            self.company.seam().release(&self.args.info.company_id, &self.args.info.id);
+        }
     }
 
     fn publish_status(&mut self, status: DeviceStatus) {

@@ -11,6 +11,7 @@ pub mod record;
 pub mod registry;
 pub mod room_set;
 pub mod session;
+pub mod session_commands;
 pub mod storage_writer;
 
 use std::sync::OnceLock;

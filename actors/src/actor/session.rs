@@ -3,23 +3,19 @@
 //! which the socket's writer task drains.
 
 use std::sync::Arc;
-use std::time::Duration;
 
 use ractor::{Actor, ActorProcessingErr, ActorRef, RpcReplyPort, SupervisionEvent};
 
-use super::mat::MatMsg;
-use super::registry::{MatHandle, RegistryMsg};
+use super::registry::RegistryMsg;
 use super::room_set::RoomSetMsg;
+pub use super::session_commands::CALL_TIMEOUT;
+use super::session_commands::{CommandOutcome, DeviceCommand, INVALID_ANALYSIS_TYPE, answered, execute};
 use crate::browser::{ClientEvent, StreamingRemainingEvent, encode_event, error_event, events};
 use crate::catalog::Catalog;
-use crate::fanout::{Bus, CloseReason, DeviceScope, Outbox, SessionId, Viewer};
-use mat_core::machine::alarm::AlarmId;
-use mat_core::machine::capture::{CaptureKind, CaptureOrigin, CaptureRequest};
+use crate::fanout::{Bus, CloseReason, DeviceScope, Outbox, RouteOutcome, SessionId, Viewer};
+use mat_core::machine::capture::CaptureKind;
 use mat_core::machine::streaming::StreamRefusal;
 use mat_protocol::device_type::DeviceType;
-
-/// How long a session waits for the registry or a device actor.
-pub const CALL_TIMEOUT: Duration = Duration::from_secs(2);
 
 /// Messages of a session.
 pub enum SessionMsg {
@@ -103,119 +99,105 @@ impl SessionArgs {
                 let Some(device) = self.catalog.get_in_company(&device_id, &self.company_id) else {
                     return self.send_error("deviceNotFound", "no such device in your company");
                 };
-                let started = if device.members.is_empty() {
-                    self.start_streaming(device.id.clone(), seconds).await
-                } else {
-                    let every_member = device.device_type == DeviceType::SensingHorse;
-                    self.start_set_streaming(&device.id, &device.members, every_member, seconds).await
-                };
-                match started {
+                if device.members.is_empty() {
+                    let outcome = self.run(&device.id, DeviceCommand::StartStreaming { seconds }).await;
+                    return self.report(outcome);
+                }
+                let every_member = device.device_type == DeviceType::SensingHorse;
+                match self.start_set_streaming(&device.id, &device.members, every_member, seconds).await {
                     Ok(()) => {}
-                    Err(StreamFailure::Refused(StreamRefusal::NotFunctional)) if !device.members.is_empty() => {
+                    Err(StreamFailure::Refused(StreamRefusal::NotFunctional)) => {
                         self.send_error(SETS_SENSORS_OFFLINE, "every sensor the set streams from must be connected")
                     }
-                    Err(StreamFailure::Refused(StreamRefusal::NotFunctional)) => {
-                        self.send_error("connectDevice", "the device is not connected")
-                    }
                     Err(StreamFailure::Refused(refusal)) => self.send_error(refusal.code(), &refusal.to_string()),
+                    Err(StreamFailure::Outcome(outcome)) => self.report(outcome),
                     Err(StreamFailure::Unavailable(reason)) => self.send_error("deviceUnavailable", &reason),
                 }
             }
             ClientEvent::StreamingRemaining { device_id } => {
-                let members = self.catalog.get_in_company(&device_id, &self.company_id).map(|d| d.members.clone()).unwrap_or_default();
-                let remaining = if members.is_empty() {
-                    let Some(handle) = self.device_actor(&device_id).await else { return };
-                    self.call(&handle, MatMsg::StreamingRemaining).await
+                let Some(device) = self.catalog.get_in_company(&device_id, &self.company_id) else {
+                    return self.send_error("deviceNotFound", "no such device in your company");
+                };
+                let remaining = if device.members.is_empty() {
+                    self.remaining(&device.id).await
                 } else {
-                    self.set_streaming_remaining(&members).await
+                    self.set_streaming_remaining(&device.members).await
                 };
                 if let Some(seconds) = remaining {
                     self.outbox.push_control(encode_event(events::STREAMING_REMAINING, StreamingRemainingEvent { device_id, seconds }));
                 }
             }
             ClientEvent::StartCapture { device_id, analysis_type, seconds, patient_id } => {
-                let Some(kind) = CaptureKind::from_name(&analysis_type) else {
-                    return self.send_error("invalidAnalysisType", "analysisType must be Static, Dynamic, Fitting or Balance");
-                };
-                let Some(handle) = self.device_actor(&device_id).await else { return };
-                let _ = handle.actor.cast(MatMsg::SelectPatient(patient_id));
-                let request = CaptureRequest { kind, seconds, origin: CaptureOrigin::User(self.user_id.clone()) };
-                if let Some(Err(refusal)) = self.call(&handle, |reply| MatMsg::RequestCapture { request, reply }).await {
-                    self.send_error(refusal.code(), &refusal.to_string());
+                if CaptureKind::from_name(&analysis_type).is_none() {
+                    return self.send_error(INVALID_ANALYSIS_TYPE, "analysisType must be Static, Dynamic, Fitting or Balance");
                 }
+                let user_id = self.user_id.clone();
+                self.command(&device_id, DeviceCommand::StartCapture { analysis_type, seconds, patient_id, user_id }).await;
             }
             ClientEvent::ActivateRemote { device_id, action, patient_id } => {
                 if action != "startDynamicCapture" {
                     return self.send_error("unknownAction", "the only remote action is startDynamicCapture");
                 }
-                let Some(handle) = self.device_actor(&device_id).await else { return };
-                let _ = handle.actor.cast(MatMsg::SelectPatient(patient_id));
                 let user_id = self.user_id.clone();
-                if let Some(Err(refusal)) = self.call(&handle, |reply| MatMsg::RemoteActivation { user_id, reply }).await {
-                    self.send_error(refusal.code(), &refusal.to_string());
-                }
+                self.command(&device_id, DeviceCommand::ActivateRemote { patient_id, user_id }).await;
             }
             ClientEvent::StartAnalysisTimer { device_id, period, count, patient_id } => {
-                let Some(handle) = self.device_actor(&device_id).await else { return };
-                let _ = handle.actor.cast(MatMsg::SelectPatient(patient_id));
-                let (user_id, period) = (self.user_id.clone(), Duration::from_millis(period));
-                let started = self.call(&handle, |reply| MatMsg::StartSeries { user_id, period, repetitions: count, reply }).await;
-                if let Some(Err(refusal)) = started {
-                    self.send_error(refusal.code(), &refusal.to_string());
-                }
+                let user_id = self.user_id.clone();
+                self.command(&device_id, DeviceCommand::StartSeries { period_ms: period, count, patient_id, user_id }).await;
             }
             ClientEvent::AttendAlarm { device_id, alarm_id } => {
-                let Some(handle) = self.device_actor(&device_id).await else { return };
-                let alarm = alarm_id.map(AlarmId);
-                if let Some(Err(_)) =
-                    self.call(&handle, |reply| MatMsg::AttendAlarm { alarm, by: Some(Arc::from(self.user_id.as_str())), reply }).await
-                {
-                    self.send_error("failedToBeAttended", "no unattended alarm with this number");
-                }
+                let by = Some(self.user_id.clone());
+                self.command(&device_id, DeviceCommand::AttendAlarm { alarm: alarm_id, by }).await;
             }
         }
     }
 
-    /// The actor of a device of the session's company, or an error sent to the browser.
-    async fn device_actor(&self, device_id: &str) -> Option<MatHandle> {
+    /// Runs a command on a device of the session's company and tells the browser of a refusal.
+    async fn command(&self, device_id: &str, command: DeviceCommand) {
         let Some(device) = self.catalog.get_in_company(device_id, &self.company_id) else {
-            self.send_error("deviceNotFound", "no such device in your company");
-            return None;
+            return self.send_error("deviceNotFound", "no such device in your company");
         };
-        let device_id = device.id.clone();
-        let resolved = self.registry.call(|reply| RegistryMsg::Resolve { device_id, reply }, Some(CALL_TIMEOUT)).await;
-        match answered(resolved) {
-            Ok(Ok(handle)) => Some(handle),
-            Ok(Err(error)) => {
-                self.send_error("deviceUnavailable", &error.to_string());
-                None
+        let outcome = self.run(&device.id, command).await;
+        self.report(outcome);
+    }
+
+    /// Runs a command where the device is owned: on this hub's actor, or on the owner's by the
+    /// cluster's route (issue 25); a device connected nowhere is this hub's to refuse.
+    async fn run(&self, device_id: &Arc<str>, command: DeviceCommand) -> CommandOutcome {
+        if let Some(route) = self.bus.seam().route_for(device_id) {
+            match route.send(device_id, command.clone()).await {
+                RouteOutcome::Answered(outcome) => return outcome,
+                RouteOutcome::NoOwner => {}
             }
-            Err(StreamFailure::Unavailable(reason)) => {
-                self.send_error("deviceUnavailable", &reason);
-                None
-            }
-            // `answered` only reports unavailability.
-            Err(StreamFailure::Refused(_)) => None,
+        }
+        execute(&self.registry, device_id.clone(), command).await
+    }
+
+    /// Tells the browser of a refused or unanswered command.
+    fn report(&self, outcome: CommandOutcome) {
+        if let Some((code, message)) = outcome.refusal() {
+            self.send_error(code, &message);
         }
     }
 
-    /// Asks a device's actor; `None` (with an error sent to the browser) when it did not answer.
-    async fn call<T: Send + 'static>(&self, handle: &MatHandle, build: impl FnOnce(RpcReplyPort<T>) -> MatMsg + Send) -> Option<T> {
-        match answered(handle.actor.call(build, Some(CALL_TIMEOUT)).await) {
-            Ok(value) => Some(value),
-            Err(StreamFailure::Unavailable(reason)) => {
-                self.send_error("deviceUnavailable", &reason);
+    /// Whole seconds left of a device's live stream, or `None` (with an error sent) when it did
+    /// not answer.
+    async fn remaining(&self, device_id: &Arc<str>) -> Option<u32> {
+        match self.run(device_id, DeviceCommand::StreamingRemaining).await {
+            CommandOutcome::Remaining(seconds) => Some(seconds),
+            other => {
+                self.report(other);
                 None
             }
-            Err(StreamFailure::Refused(_)) => None,
         }
     }
 
     async fn start_streaming(&self, device_id: Arc<str>, seconds: u32) -> Result<(), StreamFailure> {
-        let resolved = self.registry.call(|reply| RegistryMsg::Resolve { device_id, reply }, Some(CALL_TIMEOUT)).await;
-        let handle = answered(resolved)?.map_err(|e| StreamFailure::Unavailable(e.to_string()))?;
-        let started = handle.actor.call(|reply| MatMsg::StartStreaming { seconds, reply }, Some(CALL_TIMEOUT)).await;
-        answered(started)?.map_err(StreamFailure::Refused)
+        match self.run(&device_id, DeviceCommand::StartStreaming { seconds }).await {
+            CommandOutcome::Done => Ok(()),
+            CommandOutcome::StreamRefused(StreamRefusal::NotFunctional) => Err(StreamFailure::Refused(StreamRefusal::NotFunctional)),
+            outcome => Err(StreamFailure::Outcome(outcome)),
+        }
     }
 }
 
@@ -262,8 +244,7 @@ impl SessionArgs {
     async fn set_streaming_remaining(&self, members: &[Arc<str>]) -> Option<u32> {
         let mut shortest: Option<u32> = None;
         for member in members {
-            let handle = self.device_actor(member).await?;
-            let seconds = self.call(&handle, MatMsg::StreamingRemaining).await?;
+            let seconds = self.remaining(member).await?;
             shortest = Some(shortest.map_or(seconds, |s| s.min(seconds)));
         }
         shortest
@@ -271,16 +252,17 @@ impl SessionArgs {
 }
 
 enum StreamFailure {
+    /// The set may not stream (a horse side is not connected).
     Refused(StreamRefusal),
+    /// A member's command was refused or not answered.
+    Outcome(CommandOutcome),
+    /// The set's actor did not answer.
     Unavailable(String),
 }
 
-/// The value of an RPC that was answered in time, or why it was not.
-fn answered<T, M>(result: Result<ractor::rpc::CallResult<T>, ractor::MessagingErr<M>>) -> Result<T, StreamFailure> {
-    match result {
-        Ok(ractor::rpc::CallResult::Success(value)) => Ok(value),
-        Ok(ractor::rpc::CallResult::Timeout) => Err(StreamFailure::Unavailable("the device did not answer in time".into())),
-        Ok(ractor::rpc::CallResult::SenderError) | Err(_) => Err(StreamFailure::Unavailable("the device's actor is not running".into())),
+impl From<String> for StreamFailure {
+    fn from(reason: String) -> Self {
+        StreamFailure::Unavailable(reason)
     }
 }
 

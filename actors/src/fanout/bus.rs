@@ -14,6 +14,7 @@ use std::sync::{Arc, Mutex, RwLock};
 use bytes::Bytes;
 
 use super::outbox::Outbox;
+use super::relay::ClusterSeam;
 use crate::browser::{PressureMapEvent, encode_event, events};
 use crate::live_board::LiveMap;
 
@@ -71,6 +72,7 @@ impl LivePicture {
 pub struct DeviceChannel {
     device_id: Arc<str>,
     company_id: Arc<str>,
+    seam: Arc<ClusterSeam>,
     viewers: RwLock<Vec<Viewer>>,
     latest: Mutex<Option<LivePicture>>,
 }
@@ -91,8 +93,17 @@ impl DeviceChannel {
         !read(&self.viewers).is_empty()
     }
 
-    /// Publishes a live map to every viewer; never waits on a viewer.
+    /// Publishes a live map of this hub's device to every viewer, and to the other hubs while
+    /// one of them watches; never waits on a viewer.
     pub fn publish(&self, picture: LivePicture) {
+        if let Some(relay) = self.seam.relay_for_owned(&self.device_id) {
+            relay.map(&self.company_id, &self.device_id, &picture);
+        }
+        self.publish_mirrored(picture);
+    }
+
+    /// Publishes a live map that another hub's device sent (never relayed again).
+    pub fn publish_mirrored(&self, picture: LivePicture) {
         let viewers = read(&self.viewers);
         if !viewers.is_empty() {
             let message = picture.encode(&self.device_id);
@@ -104,8 +115,14 @@ impl DeviceChannel {
         *lock(&self.latest) = Some(picture);
     }
 
-    /// Adds a viewer and hands it the latest picture.
+    /// Adds a viewer and hands it the latest picture. In a cluster, the owner of a device this
+    /// hub does not own is told that someone here watches.
     pub fn join(&self, viewer: Viewer) {
+        if !self.seam.owns(&self.device_id)
+            && let Some(relay) = self.seam.relay()
+        {
+            relay.watching(&self.company_id, &self.device_id);
+        }
         let latest = lock(&self.latest).clone();
         if let Some(picture) = latest {
             viewer.outbox.push_live(&self.device_id, picture.encode(&self.device_id));
@@ -124,6 +141,8 @@ impl DeviceChannel {
 /// The status channel of one company.
 #[derive(Debug, Default)]
 pub struct CompanyChannel {
+    company_id: Arc<str>,
+    seam: Arc<ClusterSeam>,
     viewers: RwLock<Vec<Viewer>>,
     /// Latest encoded `deviceConf` per device; the write lock also orders joins with publishes.
     statuses: RwLock<BTreeMap<Arc<str>, Bytes>>,
@@ -147,11 +166,30 @@ impl CompanyChannel {
         }
     }
 
+    /// The company.
+    pub fn company_id(&self) -> &str {
+        &self.company_id
+    }
+
+    /// The cluster's seam (ownership and relay).
+    pub fn seam(&self) -> &ClusterSeam {
+        &self.seam
+    }
+
     /// Sends a one-off event (an alarm, a capture announcement) to every viewer without making it
     /// the device's remembered status: a viewer joining later does not receive it again. A
     /// viewer whose control queue is full is closed as a slow consumer and removed. A viewer
-    /// scoped to other devices does not receive it.
+    /// scoped to other devices does not receive it. An event of a device this hub owns also goes
+    /// to the other hubs of a cluster.
     pub fn broadcast(&self, device_id: &str, message: Bytes) {
+        if let Some(relay) = self.seam.relay_for_owned(device_id) {
+            relay.event(&self.company_id, device_id, &message);
+        }
+        self.broadcast_mirrored(device_id, message);
+    }
+
+    /// Sends another hub's device's one-off event to this hub's viewers (never relayed again).
+    pub fn broadcast_mirrored(&self, device_id: &str, message: Bytes) {
         let mut closed = Vec::new();
         for viewer in read(&self.viewers).iter().filter(|v| v.admits(device_id)) {
             if !viewer.outbox.push_control(message.clone()) {
@@ -190,6 +228,7 @@ impl CompanyChannel {
 /// All channels of the hub.
 #[derive(Debug, Default)]
 pub struct Bus {
+    seam: Arc<ClusterSeam>,
     devices: RwLock<HashMap<Arc<str>, Arc<DeviceChannel>>>,
     companies: RwLock<HashMap<Arc<str>, Arc<CompanyChannel>>>,
 }
@@ -211,6 +250,7 @@ impl Bus {
                 Arc::new(DeviceChannel {
                     device_id: Arc::from(device_id),
                     company_id: Arc::from(company_id),
+                    seam: self.seam.clone(),
                     viewers: RwLock::new(Vec::new()),
                     latest: Mutex::new(None),
                 })
@@ -223,7 +263,27 @@ impl Bus {
         if let Some(channel) = read(&self.companies).get(company_id) {
             return channel.clone();
         }
-        write(&self.companies).entry(Arc::from(company_id)).or_default().clone()
+        write(&self.companies)
+            .entry(Arc::from(company_id))
+            .or_insert_with(|| {
+                Arc::new(CompanyChannel { company_id: Arc::from(company_id), seam: self.seam.clone(), ..CompanyChannel::default() })
+            })
+            .clone()
+    }
+
+    /// Ownership of devices and the cluster's hooks.
+    pub fn seam(&self) -> &Arc<ClusterSeam> {
+        &self.seam
+    }
+
+    /// The devices this hub does not own whose live map a session here watches (the watches the
+    /// cluster renews with their owners).
+    pub fn watched_elsewhere(&self) -> Vec<(Arc<str>, Arc<str>)> {
+        read(&self.devices)
+            .values()
+            .filter(|c| c.has_viewers() && !self.seam.owns(&c.device_id))
+            .map(|c| (c.company_id.clone(), c.device_id.clone()))
+            .collect()
     }
 
     /// Removes a session from every channel.

@@ -4,7 +4,20 @@
 //!
 //! `node_name`: the validated name a hub has in the cluster; this file: the NATS connection
 //! every cluster part (device leases, cross-hub events and commands) uses.
+//!
+//! Events and commands (docs/scale-out.md "Events and commands"): `events` (the relay of this
+//! hub's devices' facts, and `start`), `events_wire` (subjects and messages), `live_watch` (which
+//! devices another hub watches, pure), `mirror` (the other hubs' facts on this hub), `commands`
+//! (request/reply to a device's owner), `commands_wire` (its messages), `commands_route` (what a
+//! delivery means, pure).
 
+pub mod commands;
+pub mod commands_route;
+pub mod commands_wire;
+pub mod events;
+pub mod events_wire;
+pub mod live_watch;
+pub mod mirror;
 mod node_name;
 
 use std::time::Duration;

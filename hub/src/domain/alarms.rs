@@ -3,9 +3,8 @@
 //! sub-devices too: its alarms are theirs.
 
 use std::collections::HashMap;
-use std::sync::Arc;
 
-use actors::actor::mat::MatMsg;
+use actors::actor::session_commands::{CommandOutcome, DeviceCommand};
 use actors::actor::storage_writer::WriterMsg;
 use actors::catalog::{Catalog, DeviceInfo};
 use ractor::rpc::CallResult;
@@ -13,6 +12,7 @@ use storage::CompanyStore;
 use storage::model::{AlarmLog, PresenceLog};
 use storage::repo::AlarmStatus;
 
+use super::device_commands;
 use super::error::DomainError;
 use crate::http::state::{ACTOR_TIMEOUT, AppState};
 
@@ -77,12 +77,17 @@ pub async fn presence(store: CompanyStore<'_>, catalog: &Catalog, device: &Devic
 pub async fn attend(hub: &AppState, store: CompanyStore<'_>, user_id: &str, device: &DeviceInfo) -> Result<usize, DomainError> {
     let ids = device_and_members(&hub.catalog, store.company_id(), device);
     let mut attended = 0;
-    // Parents (horse, room set) have no actor of their own: `mat_actor` answers `None`.
+    // Parents (horse, room set) have no actor of their own. A device another hub owns is
+    // attended there (its machine holds the alarms; its writer stores the attendance).
     for id in &ids {
-        let Some(handle) = hub.mat_actor(&Arc::from(id.as_str())).await.map_err(DomainError::internal)? else { continue };
-        match handle.actor.call(|reply| MatMsg::AttendAlarm { alarm: None, by: Some(Arc::from(user_id)), reply }, Some(ACTOR_TIMEOUT)).await
-        {
-            Ok(CallResult::Success(result)) => attended += result.unwrap_or(0),
+        let Some(member) = hub.catalog.get(id) else { continue };
+        if member.device_type.frame_shape().is_none() {
+            continue;
+        }
+        let command = DeviceCommand::AttendAlarm { alarm: None, by: Some(user_id.to_owned()) };
+        match device_commands::run(hub, &member.id, command).await {
+            CommandOutcome::Attended(count) => attended += count,
+            CommandOutcome::Unavailable { reason } => return Err(DomainError::unavailable(reason)),
             _ => return Err(DomainError::internal("the device's alarm machine did not answer")),
         }
     }

@@ -20,6 +20,9 @@ pub enum DomainError {
     /// Storage refused or failed while writing or reading `what`; a duplicate is reported with
     /// `duplicate_key`.
     Store { error: StoreError, what: &'static str, duplicate_key: &'static str },
+    /// The device (or the hub that holds it, in a cluster) did not answer: 503
+    /// `deviceUnavailable`, try again.
+    Unavailable(String),
     /// Something the hub could not do (a storage failure, an actor that did not answer); the
     /// detail is for the log.
     Internal(String),
@@ -29,6 +32,11 @@ impl DomainError {
     /// A storage failure nobody can act on (the caller logs it).
     pub fn internal(detail: impl std::fmt::Display) -> Self {
         DomainError::Internal(detail.to_string())
+    }
+
+    /// The device or its hub did not answer.
+    pub fn unavailable(reason: impl Into<String>) -> Self {
+        DomainError::Unavailable(reason.into())
     }
 
     /// A refusal with this i18n key.
@@ -62,7 +70,7 @@ impl std::fmt::Display for DomainError {
             }
             DomainError::Invalid(invalid) => f.write_str(&invalid.message),
             DomainError::Store { error, what, .. } => write!(f, "storing the {what}: {error}"),
-            DomainError::Internal(detail) => f.write_str(detail),
+            DomainError::Unavailable(detail) | DomainError::Internal(detail) => f.write_str(detail),
         }
     }
 }

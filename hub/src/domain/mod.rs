@@ -18,6 +18,7 @@ pub mod analyses;
 pub mod analysis_format;
 pub mod companies;
 pub mod compliance;
+pub mod device_commands;
 pub mod device_family;
 pub mod error;
 pub mod patients;

@@ -2,9 +2,8 @@
 //! turn, logs it and attends an unattended Ulcer Risk alarm with it (docs/decisions.md, "A
 //! recorded turn"); the turn log is read back from storage.
 
-use std::sync::Arc;
-
-use actors::actor::mat::{MatMsg, TurnRecorded};
+use actors::actor::mat::TurnRecorded;
+use actors::actor::session_commands::{CommandOutcome, DeviceCommand};
 use actors::actor::storage_writer::WriterMsg;
 use actors::catalog::DeviceInfo;
 use mat_api::turn::CheckedTurn;
@@ -14,7 +13,9 @@ use ractor::rpc::CallResult;
 use storage::CompanyStore;
 use storage::model::TurnLog;
 
+use super::device_commands;
 use super::error::DomainError;
+use crate::cluster::commands_route::OWNER_SILENT;
 use crate::http::state::{ACTOR_TIMEOUT, AppState};
 
 /// Records a turn of the patient on `device` (of the caller's company) by `user_id`: through the
@@ -25,13 +26,16 @@ pub async fn record(hub: &AppState, device: &DeviceInfo, user_id: &str, turn: Ch
     if !device.device_type.watches_repositioning() {
         return Err(no_clock());
     }
-    let Some(handle) = hub.mat_actor(&device.id).await.map_err(DomainError::internal)? else { return Err(no_clock()) };
-    let position = Posture::from_name(turn.position);
-    let by: Arc<str> = Arc::from(user_id);
-    let recorded = match handle.actor.call(|reply| MatMsg::RecordTurn { at_ms: turn.at_ms, position, by, reply }, Some(ACTOR_TIMEOUT)).await
-    {
-        Ok(CallResult::Success(Ok(recorded))) => recorded,
-        Ok(CallResult::Success(Err(TurnRefusal::NoRepositioningClock))) => return Err(no_clock()),
+    if device.device_type.frame_shape().is_none() {
+        return Err(no_clock());
+    }
+    // On the device's owner: this hub's actor, or another hub's in a cluster (issue 25), whose
+    // writer has stored the turn when it answers.
+    let command = DeviceCommand::RecordTurn { at_ms: turn.at_ms, position: Posture::from_name(turn.position), by: user_id.to_owned() };
+    let recorded = match device_commands::run(hub, &device.id, command).await {
+        CommandOutcome::TurnRecorded(recorded) => recorded,
+        CommandOutcome::TurnRefused(TurnRefusal::NoRepositioningClock) => return Err(no_clock()),
+        CommandOutcome::Unavailable { reason } if reason == OWNER_SILENT => return Err(DomainError::unavailable(reason)),
         _ => return Err(DomainError::internal("the device's actor did not answer")),
     };
     match hub.actors.writer.call(WriterMsg::Flush, Some(ACTOR_TIMEOUT)).await {

@@ -133,6 +133,7 @@ impl From<DomainError> for ApiError {
             DomainError::Failed { key, message } => ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, key, message),
             DomainError::Invalid(invalid) => invalid.into(),
             DomainError::Store { error, what, duplicate_key } => ApiError::store(error, what, duplicate_key),
+            DomainError::Unavailable(reason) => ApiError::new(StatusCode::SERVICE_UNAVAILABLE, "deviceUnavailable", reason),
             DomainError::Internal(detail) => ApiError::internal(detail),
         }
     }

@@ -2,14 +2,14 @@
 //! activation a browser sends as `ActivateRemote` — a dynamic capture of the default recognition
 //! time for the caller's selected patient, through the device's capture machine and its rules.
 
-use actors::actor::mat::MatMsg;
-use ractor::rpc::CallResult;
+use actors::actor::session_commands::{CommandOutcome, DeviceCommand};
 use warp::http::StatusCode;
 
 use super::caller::Caller;
 use super::error::ApiError;
 use super::json::ok;
-use super::state::ACTOR_TIMEOUT;
+use crate::cluster::commands_route::OWNER_SILENT;
+use crate::domain::device_commands;
 
 /// `POST /api/iotRequests/{serial}`: the capture started for this patient.
 #[derive(Debug, serde::Serialize, schemars::JsonSchema)]
@@ -34,13 +34,15 @@ pub async fn start(serial: String, call: Caller) -> Result<warp::reply::Response
     let Some(patient) = patient else {
         return Err(ApiError::new(StatusCode::CONFLICT, "patientSelected", "select a patient first"));
     };
-    let handle = call.state.device_actor(&device.id).await.ok_or_else(unavailable)?;
-    handle.actor.cast(MatMsg::SelectPatient(Some(patient.id.clone()))).map_err(|_| unavailable())?;
-    let user_id = call.user_id().to_owned();
-    match handle.actor.call(|reply| MatMsg::RemoteActivation { user_id, reply }, Some(ACTOR_TIMEOUT)).await {
-        Ok(CallResult::Success(Ok(()))) => Ok(ok(&CaptureStarted { started: true, patient_id: patient.id })),
-        Ok(CallResult::Success(Err(refusal))) => {
+    // On the device's owner: this hub's actor, or another hub's in a cluster (issue 25).
+    let command = DeviceCommand::ActivateRemote { patient_id: Some(patient.id.clone()), user_id: call.user_id().to_owned() };
+    match device_commands::run(&call.state, &device.id, command).await {
+        CommandOutcome::Done => Ok(ok(&CaptureStarted { started: true, patient_id: patient.id })),
+        CommandOutcome::CaptureRefused(refusal) => {
             Err(ApiError::new(StatusCode::CONFLICT, refusal.code(), format!("the capture cannot start: {}", refusal.code())))
+        }
+        CommandOutcome::Unavailable { reason } if reason == OWNER_SILENT => {
+            Err(ApiError::new(StatusCode::SERVICE_UNAVAILABLE, "deviceUnavailable", reason))
         }
         _ => Err(unavailable()),
     }

@@ -118,7 +118,7 @@ pub struct CaptureRequest {
 }
 
 /// Why a capture was refused; [`CaptureRefusal::code`] is the toast the client shows.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error, serde::Serialize, serde::Deserialize)]
 pub enum CaptureRefusal {
     /// No patient is selected (`patientSelected`).
     #[error("no patient is selected")]

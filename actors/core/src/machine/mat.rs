@@ -114,7 +114,7 @@ pub struct RecordedTurn {
 }
 
 /// Why a turn could not be recorded.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error, serde::Serialize, serde::Deserialize)]
 pub enum TurnRefusal {
     /// The device's type has no repositioning clock (a plate, a Force Mat…).
     #[error("this device has no repositioning clock")]

@@ -23,7 +23,7 @@ pub const STREAM_MARGIN_SECS: u32 = 5;
 pub const DEFAULT_STREAM_SECS: u32 = 180;
 
 /// Why a start was refused.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error, serde::Serialize, serde::Deserialize)]
 pub enum StreamRefusal {
     /// The device is not functional (`connectDevice` in the client); for the horse, a side is not.
     #[error("the device is not functional")]

@@ -1,10 +1,11 @@
 //! The browser's capture, streaming and alarm requests through a session to a real mat actor.
 
 use std::sync::Arc;
+use std::time::Duration;
 
 use super::*;
 use crate::actor::link::DeviceLink;
-use crate::actor::mat::FrameIn;
+use crate::actor::mat::{FrameIn, MatMsg};
 use crate::actor::registry::{DeviceRegistry, RegistryArgs};
 use crate::catalog::DeviceInfo;
 use crate::metrics::HubMetrics;

@@ -1,0 +1,124 @@
+//! Commands across hubs over NATS request/reply (issue 25, docs/scale-out.md "Commands to the
+//! owner"): the route a session or REST handler uses for a device another hub owns, and the
+//! owner's service, which answers on a device's command subject while its actor holds the
+//! device's connection here (subscribed when the actor claims the device, unsubscribed when it
+//! lets go). The messages are `commands_wire`'s; what a delivery means is `commands_route`'s.
+
+use std::collections::HashMap;
+use std::future::Future;
+use std::pin::Pin;
+use std::sync::Arc;
+
+use actors::actor::registry::RegistryMsg;
+use actors::actor::session_commands::{CALL_TIMEOUT, CommandOutcome, DeviceCommand, execute};
+use actors::actor::storage_writer::WriterMsg;
+use actors::fanout::{CommandRoute, RouteOutcome};
+use futures_util::StreamExt;
+use ractor::ActorRef;
+use ractor::rpc::CallResult;
+use tokio::sync::{mpsc, watch};
+use tokio::task::JoinHandle;
+
+use super::Cluster;
+use super::commands_route::{COMMAND_TIMEOUT, Delivery, outcome_of};
+use super::commands_wire::{CommandReply, CommandRequest, command_subject, decode, encode};
+
+/// A device's connection came to this hub's actor, or left it.
+#[derive(Debug)]
+pub enum Ownership {
+    Claimed(Arc<str>),
+    Released(Arc<str>),
+}
+
+/// The route to the owner of a device this hub does not own.
+pub struct NatsCommandRoute {
+    pub client: async_nats::Client,
+    pub node: String,
+}
+
+impl CommandRoute for NatsCommandRoute {
+    fn send(&self, device_id: &str, command: DeviceCommand) -> Pin<Box<dyn Future<Output = RouteOutcome> + Send>> {
+        let client = self.client.clone();
+        let request = CommandRequest { origin: self.node.clone(), device_id: device_id.to_owned(), command };
+        let subject = command_subject(device_id);
+        Box::pin(async move {
+            let request = async_nats::Request::new().payload(encode(&request)).timeout(Some(COMMAND_TIMEOUT));
+            let delivery = match client.send_request(subject, request).await {
+                Ok(reply) => Delivery::Replied(reply.payload.to_vec()),
+                Err(error) if error.kind() == async_nats::client::RequestErrorKind::NoResponders => Delivery::NoResponders,
+                Err(error) => Delivery::Failed(error.to_string()),
+            };
+            outcome_of(delivery)
+        })
+    }
+}
+
+/// Answers the commands of every device this hub owns, one subscription per device.
+pub async fn serve_owned_devices(
+    cluster: Cluster,
+    registry: ActorRef<RegistryMsg>,
+    writer: ActorRef<WriterMsg>,
+    mut changes: mpsc::UnboundedReceiver<Ownership>,
+    mut stopped: watch::Receiver<bool>,
+) {
+    let mut serving: HashMap<Arc<str>, JoinHandle<()>> = HashMap::new();
+    loop {
+        tokio::select! {
+            change = changes.recv() => match change {
+                Some(Ownership::Claimed(device_id)) => {
+                    match cluster.client.subscribe(command_subject(&device_id)).await {
+                        Ok(subscriber) => {
+                            let task = tokio::spawn(answer(cluster.clone(), registry.clone(), writer.clone(), device_id.clone(), subscriber));
+                            if let Some(old) = serving.insert(device_id, task) {
+                                old.abort();
+                            }
+                        }
+                        Err(error) => tracing::warn!(%error, device = %device_id, "cannot answer the device's commands from other hubs"),
+                    }
+                }
+                // Dropping the subscriber (with its task) unsubscribes.
+                Some(Ownership::Released(device_id)) => {
+                    if let Some(task) = serving.remove(&device_id) {
+                        task.abort();
+                    }
+                }
+                None => break,
+            },
+            _ = stopped.changed() => break,
+        }
+    }
+    for task in serving.into_values() {
+        task.abort();
+    }
+}
+
+/// Runs each command that arrives for one device on its actor here and replies with the outcome;
+/// a command that writes records (an attendance, a turn) is answered once this hub's writer has
+/// stored them, as on a single hub, so the asking hub reads them back from the shared store.
+async fn answer(
+    cluster: Cluster,
+    registry: ActorRef<RegistryMsg>,
+    writer: ActorRef<WriterMsg>,
+    device_id: Arc<str>,
+    mut requests: async_nats::Subscriber,
+) {
+    while let Some(message) = requests.next().await {
+        let Some(reply_to) = message.reply else { continue };
+        let outcome = match decode::<CommandRequest>(&message.payload) {
+            Some(request) if *request.device_id == *device_id => {
+                let writes = request.command.writes_records();
+                let outcome = execute(&registry, device_id.clone(), request.command).await;
+                if writes && !matches!(writer.call(WriterMsg::Flush, Some(CALL_TIMEOUT)).await, Ok(CallResult::Success(Ok(())))) {
+                    CommandOutcome::Unavailable { reason: "the device's records could not be stored".into() }
+                } else {
+                    outcome
+                }
+            }
+            _ => CommandOutcome::Unavailable { reason: "an unreadable command".into() },
+        };
+        let reply = CommandReply { owner: cluster.node.to_string(), outcome };
+        if let Err(error) = cluster.client.publish(reply_to, encode(&reply)).await {
+            tracing::warn!(%error, device = %device_id, "a command's answer could not be sent");
+        }
+    }
+}

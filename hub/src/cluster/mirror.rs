@@ -1,0 +1,108 @@
+//! The other hubs' facts on this hub (issue 25): their devices' statuses and one-off events, and
+//! the live maps of the devices this hub's sessions watch, land on this hub's board and bus as
+//! its own devices' do, marked as mirrors: written through `publish::mirror_*` and the channels'
+//! `*_mirrored` methods, which never relay again; never stored (the owner stores its own).
+//!
+//! A message is dropped when this hub sent it (it hears its own publications on the
+//! wildcards), when it names a device this hub owns (the owner's fact is its own, here), or a
+//! device not in its company. The same task renews this hub's watches every `live_watch::RENEW`.
+
+use std::sync::Arc;
+
+use actors::actor::publish::{mirror_picture, mirror_status};
+use actors::catalog::Catalog;
+use actors::fanout::Bus;
+use actors::live_board::LiveBoard;
+use bytes::Bytes;
+use futures_util::StreamExt;
+use tokio::sync::watch;
+use tokio::task::JoinHandle;
+
+use super::Cluster;
+use super::events::NatsRelay;
+use super::events_wire::{ALL_EVENTS, ALL_LIVE, ALL_STATUSES, ALL_WATCHES, EventMessage, LiveMessage, StatusMessage, WatchMessage, decode};
+use super::live_watch::RENEW;
+
+/// Subscribes to the other hubs' facts and starts the task that mirrors them.
+pub async fn mirror_other_hubs(
+    cluster: &Cluster,
+    relay: Arc<NatsRelay>,
+    bus: Arc<Bus>,
+    board: Arc<LiveBoard>,
+    catalog: Arc<Catalog>,
+    mut stopped: watch::Receiver<bool>,
+) -> anyhow::Result<JoinHandle<()>> {
+    let client = &cluster.client;
+    let mut statuses = client.subscribe(ALL_STATUSES).await?;
+    let mut events = client.subscribe(ALL_EVENTS).await?;
+    let mut live = client.subscribe(ALL_LIVE).await?;
+    let mut watches = client.subscribe(ALL_WATCHES).await?;
+    let mirror = Mirror { relay, bus, board, catalog };
+    Ok(tokio::spawn(async move {
+        let mut renew = tokio::time::interval(RENEW);
+        loop {
+            tokio::select! {
+                Some(message) = statuses.next() => mirror.status(&message.payload),
+                Some(message) = events.next() => mirror.event(&message.payload),
+                Some(message) = live.next() => mirror.live(&message.payload),
+                Some(message) = watches.next() => mirror.watch(&message.payload),
+                _ = renew.tick() => mirror.renew_watches(),
+                _ = stopped.changed() => return,
+            }
+        }
+    }))
+}
+
+struct Mirror {
+    relay: Arc<NatsRelay>,
+    bus: Arc<Bus>,
+    board: Arc<LiveBoard>,
+    catalog: Arc<Catalog>,
+}
+
+impl Mirror {
+    /// The device's id as the catalogue holds it, when the message is another hub's fact about
+    /// a device of that company which this hub does not own.
+    fn foreign(&self, origin: &str, company_id: &str, device_id: &str) -> Option<Arc<str>> {
+        if origin == self.relay.node() {
+            return None;
+        }
+        let device = self.catalog.get_in_company(device_id, company_id)?;
+        (!self.bus.seam().owns(&device.id)).then(|| device.id.clone())
+    }
+
+    fn status(&self, payload: &[u8]) {
+        let Some(message) = decode::<StatusMessage>(payload) else { return };
+        let Some(device_id) = self.foreign(&message.origin, &message.company_id, &message.status.device_id) else { return };
+        let live = self.board.device(&message.company_id, &device_id);
+        mirror_status(&live, &self.bus.company(&message.company_id), &device_id, message.status);
+    }
+
+    fn event(&self, payload: &[u8]) {
+        let Some(message) = decode::<EventMessage>(payload) else { return };
+        let Some(device_id) = self.foreign(&message.origin, &message.company_id, &message.device_id) else { return };
+        self.bus.company(&message.company_id).broadcast_mirrored(&device_id, Bytes::from(message.browser_message));
+    }
+
+    fn live(&self, payload: &[u8]) {
+        let Some(message) = decode::<LiveMessage>(payload) else { return };
+        let Some(device_id) = self.foreign(&message.origin, &message.company_id, &message.device_id) else { return };
+        let Some(picture) = message.picture.into_picture() else { return };
+        let live = self.board.device(&message.company_id, &device_id);
+        mirror_picture(&live, &self.bus.device(&device_id, &message.company_id), picture);
+    }
+
+    fn watch(&self, payload: &[u8]) {
+        let Some(message) = decode::<WatchMessage>(payload) else { return };
+        if message.origin != self.relay.node() && self.bus.seam().owns(&message.device_id) {
+            self.relay.watch_heard(&message.device_id);
+        }
+    }
+
+    fn renew_watches(&self) {
+        for (_, device_id) in self.bus.watched_elsewhere() {
+            self.relay.send_watch(&device_id);
+        }
+        self.relay.prune_watches();
+    }
+}

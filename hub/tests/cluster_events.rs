@@ -1,0 +1,405 @@
+//! Every hub sees every device (issue 25 item 4, docs/scale-out.md "Events and commands"):
+//! three hubs in this process on one real `nats-server` and one shared store, a simulated mat
+//! connected to hub A over QUIC, browsers on B and C.
+#![allow(clippy::unwrap_used)]
+
+mod common;
+
+use std::net::SocketAddr;
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+
+use common::nats::NatsServer;
+use common::*;
+use futures_util::StreamExt;
+use hub::app::RunningHub;
+use hub::cluster::NodeName;
+use serde_json::{Value, json};
+use simulator::synth::BedScript;
+use simulator::{Rate, Scenario};
+
+const SECOND: Duration = Duration::from_secs(1);
+
+/// Three hubs, `hub-a`, `hub-b`, `hub-c`, on one NATS server and one store with a company whose
+/// devices are `types`.
+struct Fleet {
+    nats: NatsServer,
+    hubs: Vec<RunningHub>,
+    company: String,
+    email: String,
+    devices: Vec<SeededDevice>,
+    _data: Vec<tempfile::TempDir>,
+}
+
+impl Fleet {
+    async fn start(types: &[&str], absence_delay_secs: u64) -> Fleet {
+        let nats = NatsServer::start().await;
+        let store = storage::Store::memory().await.unwrap();
+        let (company, email, devices) = seed_company(&store, "F", types).await;
+        let mut hubs = Vec::new();
+        let mut data = Vec::new();
+        for node in ["hub-a", "hub-b", "hub-c"] {
+            let dir = tempfile::tempdir().unwrap();
+            let mut config = config(dir.path());
+            config.nats = Some(nats.url());
+            config.node = Some(NodeName::parse(node).unwrap());
+            config.absence_delay_secs = absence_delay_secs;
+            hubs.push(hub::app::start_with_store(config, store.clone()).await.unwrap());
+            data.push(dir);
+        }
+        Fleet { nats, hubs, company, email, devices, _data: data }
+    }
+
+    fn http(&self, hub: usize) -> SocketAddr {
+        self.hubs[hub].http_addr
+    }
+
+    /// Runs a simulated device connected to hub `hub` until the sender is dropped or set.
+    fn run_device(
+        &self,
+        hub: usize,
+        device: &SeededDevice,
+        adjust: impl FnOnce(&mut simulator::DeviceSpec),
+    ) -> tokio::sync::watch::Sender<bool> {
+        let mut spec = simulator::DeviceSpec::new(device.serial.clone(), device.secret.clone(), &device.device_type).unwrap();
+        adjust(&mut spec);
+        let transport = simulator::Transport::Quic {
+            addr: self.hubs[hub].quic_addr,
+            server_name: "localhost".into(),
+            trust: simulator::Trust::PemFile(self.hubs[hub].cert_path.clone()),
+        };
+        let (stop, shutdown) = tokio::sync::watch::channel(false);
+        let stats = std::sync::Arc::new(simulator::SimStats::default());
+        tokio::spawn(async move {
+            let _ = simulator::run_device(spec, transport, stats, shutdown).await;
+        });
+        stop
+    }
+
+    async fn stop(self) {
+        for hub in self.hubs {
+            hub.shutdown().await;
+        }
+    }
+}
+
+/// A browser on `addr` that joined its company.
+async fn company_browser(addr: SocketAddr, email: &str) -> Browser {
+    let token = common::login(addr, email, PASSWORD).await;
+    let mut browser = Browser::authenticated(addr, &token).await;
+    browser.send("joinCompany", json!({})).await;
+    browser
+}
+
+/// Waits for a `deviceConf` of `device` that satisfies `check`.
+async fn wait_for_status(browser: &mut Browser, device: &str, limit: Duration, check: impl Fn(&rmpv::Value) -> bool) -> bool {
+    let deadline = tokio::time::Instant::now() + limit;
+    loop {
+        let left = deadline.saturating_duration_since(tokio::time::Instant::now());
+        let Some(event) = browser.wait_for("deviceConf", left).await else { return false };
+        if field(&event.data, "deviceId").as_str() == Some(device) && check(&event.data) {
+            return true;
+        }
+    }
+}
+
+/// The board's status of a device over REST on one hub.
+async fn rest_status(addr: SocketAddr, token: &str, device: &str) -> Value {
+    let response = request(addr, "GET", &format!("/api/deviceConfiguration/{device}"), Some(token), None).await;
+    assert_eq!(response.status, 200, "{}", response.body);
+    response.json()
+}
+
+fn unix_ms() -> u64 {
+    SystemTime::now().duration_since(UNIX_EPOCH).unwrap().as_millis() as u64
+}
+
+/// The `q` quantile of sorted samples.
+fn quantile(sorted: &[u64], q: f64) -> u64 {
+    sorted[((sorted.len() - 1) as f64 * q).round() as usize]
+}
+
+/// A viewer on hub C sees the status of a mat connected to hub A, starts its live stream (a
+/// command that goes to A by request/reply) and sees its maps; REST on B and C answers A's
+/// status and latest map; maps stop crossing once nobody on C watches.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn a_viewer_on_hub_c_sees_the_status_and_live_map_of_a_mat_on_hub_a() {
+    let fleet = Fleet::start(&["Mattress Mat IoT"], 30).await;
+    let mat = fleet.devices[0].clone();
+    let mut on_c = company_browser(fleet.http(2), &fleet.email).await;
+    assert!(wait_for_status(&mut on_c, &mat.id, 5 * SECOND, |s| field(s, "deviceFunctional").as_bool() == Some(false)).await);
+
+    let _device = fleet.run_device(0, &mat, |spec| spec.rate = Rate::Fixed { hz: 10.0 });
+    assert!(
+        wait_for_status(&mut on_c, &mat.id, 15 * SECOND, |s| field(s, "deviceFunctional").as_bool() == Some(true)).await,
+        "C's browser saw the mat connect to A"
+    );
+    let token_b = common::login(fleet.http(1), &fleet.email, PASSWORD).await;
+    let on_b = rest_status(fleet.http(1), &token_b, &mat.id).await;
+    assert_eq!(on_b["deviceFunctional"], json!(true), "B's live board answers for A's mat: {on_b}");
+
+    // Live maps: C watches and starts the stream; the command runs on A, the maps come back.
+    on_c.send("joinUser", json!({ "deviceId": mat.id })).await;
+    on_c.send("startStreaming", json!({ "deviceId": mat.id, "seconds": 60 })).await;
+    let mut maps = 0;
+    let deadline = tokio::time::Instant::now() + 20 * SECOND;
+    while maps < 5 {
+        let left = deadline.saturating_duration_since(tokio::time::Instant::now());
+        let event = on_c.next_event(left).await.unwrap_or_else(|| panic!("{maps} maps reached C"));
+        assert_ne!(event.event, "error", "{event:?}");
+        if event.event == "pressureMap_SAToFront" && field(&event.data, "deviceId").as_str() == Some(mat.id.as_str()) {
+            assert_eq!(field(&event.data, "rows").as_u64(), Some(48));
+            maps += 1;
+        }
+    }
+    // The map is on C's board too (REST's latest pressure map).
+    let token_c = common::login(fleet.http(2), &fleet.email, PASSWORD).await;
+    let log: Value =
+        request(fleet.http(2), "GET", &format!("/api/standard/pressureMapLogs/{}", mat.serial), Some(&token_c), None).await.json();
+    assert!(log["pressureMap"].is_array(), "C's board holds A's latest map: {log}");
+    // C's browser asks A how long the stream has left, through NATS.
+    on_c.send("streamingRemaining", json!({ "deviceId": mat.id })).await;
+    let remaining = on_c.wait_for("streamingRemaining", 5 * SECOND).await.expect("an answer from A");
+    assert!(field(&remaining.data, "seconds").as_u64().is_some_and(|s| s > 0), "{remaining:?}");
+
+    // Nobody on C watches any more: within the watch's life the maps stop crossing.
+    on_c.send("leaveUser", json!({ "deviceId": mat.id })).await;
+    let observer = async_nats::connect(fleet.nats.url()).await.unwrap();
+    let mut live = observer.subscribe(format!("pmat.device.{}.live", mat.id)).await.unwrap();
+    observer.flush().await.unwrap();
+    let mut while_watched = 0;
+    let expired = tokio::time::Instant::now() + hub::cluster::live_watch::TTL + SECOND;
+    while let Ok(Some(_)) = tokio::time::timeout_at(expired, live.next()).await {
+        while_watched += 1;
+    }
+    assert!(while_watched > 0, "maps crossed while C's watch was fresh");
+    let mut after = 0;
+    while tokio::time::timeout(Duration::from_millis(1500), live.next()).await.is_ok_and(|m| m.is_some()) {
+        after += 1;
+    }
+    assert_eq!(after, 0, "maps still published on NATS after the last watch expired");
+    fleet.stop().await;
+}
+
+/// An alarm raised on A reaches browsers on B and C; a nurse on B attends it (the command goes
+/// to A); it clears on A's board, B's and C's; a turn recorded on C is recorded by A. Every status and event crosses NATS once, from A
+/// (no echo: B and C never publish A's facts).
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn an_alarm_raised_on_a_is_attended_from_b_and_clears_everywhere_without_echo() {
+    let fleet = Fleet::start(&["Mattress Mat IoT"], 2).await;
+    let mat = fleet.devices[0].clone();
+    let observer = async_nats::connect(fleet.nats.url()).await.unwrap();
+    let mut statuses = observer.subscribe(format!("pmat.company.{}.status", fleet.company)).await.unwrap();
+    let mut events = observer.subscribe(format!("pmat.company.{}.events", fleet.company)).await.unwrap();
+    observer.flush().await.unwrap();
+    let mut on_b = company_browser(fleet.http(1), &fleet.email).await;
+    let mut on_c = company_browser(fleet.http(2), &fleet.email).await;
+
+    // In bed, then out of it: Missing after the 2 s absence delay, with its alarm.
+    let _device = fleet.run_device(0, &mat, |spec| {
+        spec.scenario = Scenario::BedOccupant(BedScript {
+            empty: 30 * SECOND,
+            lie_down: SECOND,
+            supine: 2 * SECOND,
+            turn: SECOND,
+            left_lateral: SECOND,
+            right_lateral: SECOND,
+            prone: SECOND,
+            leave: SECOND,
+        });
+        spec.rate = Rate::Fixed { hz: 10.0 };
+        spec.time_offset = 29 * SECOND;
+    });
+    let alarm_b = on_b.wait_for("alarmOn", 40 * SECOND).await.expect("B's browser hears A's alarm");
+    assert_eq!(field(&alarm_b.data, "deviceId").as_str(), Some(mat.id.as_str()));
+    let alarm_c = on_c.wait_for("alarmOn", 10 * SECOND).await.expect("C's browser hears A's alarm");
+    assert_eq!(field(&alarm_c.data, "alarmId"), field(&alarm_b.data, "alarmId"));
+    let tokens: Vec<String> = futures_util::future::join_all((0..3).map(|i| common::login(fleet.http(i), &fleet.email, PASSWORD))).await;
+    for (i, token) in tokens.iter().enumerate() {
+        let pending =
+            eventually_async(5 * SECOND, || async { rest_status(fleet.http(i), token, &mat.id).await["unattendedAlarm"] == json!(true) })
+                .await;
+        assert!(pending, "hub {i}'s board shows the alarm pending");
+    }
+
+    on_b.send("attendAlarm", json!({ "deviceId": mat.id, "alarmId": field(&alarm_b.data, "alarmId").as_u64() })).await;
+    let attended = on_c.wait_for("alarmAttended", 10 * SECOND).await.expect("C hears the attendance done on A for B");
+    assert_eq!(field(&attended.data, "alarmId"), field(&alarm_b.data, "alarmId"));
+    for (i, token) in tokens.iter().enumerate() {
+        let cleared =
+            eventually_async(5 * SECOND, || async { rest_status(fleet.http(i), token, &mat.id).await["unattendedAlarm"] == json!(false) })
+                .await;
+        assert!(cleared, "hub {i}'s board shows the alarm attended");
+    }
+
+    // A turn recorded through C's REST API runs on A's actor and is stored before C answers.
+    let turns = format!("/api/device/{}/turns", mat.id);
+    let turned = request(fleet.http(2), "POST", &turns, Some(&tokens[2]), Some(r#"{"position": "Left Lateral"}"#)).await;
+    assert_eq!(turned.status, 200, "{}", turned.body);
+    let log: Value = request(fleet.http(2), "GET", &turns, Some(&tokens[2]), None).await.json();
+    assert_eq!(log.as_array().map(Vec::len), Some(1), "the turn A recorded is in the shared log when C answers: {log}");
+
+    // No echo: every message on the company's subjects came from A, and the traffic stops when
+    // A says nothing new (a loop would go on). The mat's bed stays empty from here.
+    let _ = on_b.send("leaveUser", json!({ "deviceId": mat.id })).await;
+    tokio::time::sleep(SECOND).await;
+    let mut origins = Vec::new();
+    let mut kinds = Vec::new();
+    while let Ok(Some(message)) = tokio::time::timeout(Duration::from_millis(300), statuses.next()).await {
+        origins.push(rmp_serde::from_slice::<hub::cluster::events_wire::StatusMessage>(&message.payload).unwrap().origin);
+    }
+    while let Ok(Some(message)) = tokio::time::timeout(Duration::from_millis(300), events.next()).await {
+        let event = rmp_serde::from_slice::<hub::cluster::events_wire::EventMessage>(&message.payload).unwrap();
+        let named: Incoming = rmp_serde::from_slice(&event.browser_message).unwrap();
+        origins.push(event.origin);
+        kinds.push(named.event);
+    }
+    assert!(!origins.is_empty());
+    assert!(origins.iter().all(|o| o == "hub-a"), "only the owner publishes its facts: {origins:?}");
+    assert_eq!(kinds.iter().filter(|k| *k == "alarmOn").count(), 1, "the alarm crossed once: {kinds:?}");
+    assert_eq!(kinds.iter().filter(|k| *k == "alarmAttended").count(), 1, "the attendance crossed once: {kinds:?}");
+    // Quiet now: nothing more on the status subject for two seconds.
+    let quiet = tokio::time::timeout(2 * SECOND, statuses.next()).await;
+    assert!(quiet.is_err(), "statuses keep flowing with nothing new to say: {:?}", quiet.map(|m| m.map(|m| m.subject)));
+    fleet.stop().await;
+}
+
+/// A device whose owner no longer answers (its hub hangs: it still subscribes, it never replies):
+/// the browser's command and the REST attendance answer `deviceUnavailable` (503) after the
+/// command timeout, not the hub's own actor. A device connected nowhere is refused here as on a
+/// single hub (`connectDevice`).
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn a_command_to_a_device_whose_owner_is_gone_answers_unavailable() {
+    let fleet = Fleet::start(&["Mattress Mat IoT"], 30).await;
+    let mat = fleet.devices[0].clone();
+    let mut on_b = company_browser(fleet.http(1), &fleet.email).await;
+
+    // Connected nowhere: nobody answers on its subject, hub B refuses it itself.
+    on_b.send("startStreaming", json!({ "deviceId": mat.id, "seconds": 30 })).await;
+    let refused = on_b.wait_for("error", 5 * SECOND).await.expect("a refusal");
+    assert_eq!(field(&refused.data, "error").as_str(), Some("connectDevice"), "{refused:?}");
+
+    // The mat connects to A; then A is gone and a hung process holds its subject (it
+    // subscribes, as a frozen owner still would, and never replies).
+    let device = fleet.run_device(0, &mat, |spec| spec.rate = Rate::Fixed { hz: 5.0 });
+    assert!(wait_for_status(&mut on_b, &mat.id, 15 * SECOND, |s| field(s, "deviceFunctional").as_bool() == Some(true)).await);
+    let _ = device.send(true);
+    let mut fleet = fleet;
+    fleet.hubs.remove(0).shutdown().await;
+    let hung = async_nats::connect(fleet.nats.url()).await.unwrap();
+    // A is gone when nobody answers on the device's subject any more.
+    let gone = eventually_async(10 * SECOND, || async {
+        let probe = hung.request(format!("pmat.device.{}.command", mat.id), "".into()).await;
+        probe.is_err_and(|e| e.kind() == async_nats::client::RequestErrorKind::NoResponders)
+    })
+    .await;
+    assert!(gone, "hub A still answers for the mat after its shutdown");
+    let _silent = hung.subscribe(format!("pmat.device.{}.command", mat.id)).await.unwrap();
+    hung.flush().await.unwrap();
+
+    let started = Instant::now();
+    on_b.send("startStreaming", json!({ "deviceId": mat.id, "seconds": 30 })).await;
+    let refused = on_b.wait_for("error", 10 * SECOND).await.expect("a refusal");
+    assert_eq!(field(&refused.data, "error").as_str(), Some("deviceUnavailable"), "{refused:?} after {:?}", started.elapsed());
+    assert!(started.elapsed() >= hub::cluster::commands_route::COMMAND_TIMEOUT - Duration::from_millis(100), "answered by the timeout");
+
+    let token = common::login(fleet.http(1), &fleet.email, PASSWORD).await;
+    let attended = request(fleet.http(1), "PUT", &format!("/api/iotAlarms/{}", mat.id), Some(&token), None).await;
+    assert_eq!((attended.status, attended.error_code()), (503, "deviceUnavailable".to_owned()), "{}", attended.body);
+    fleet.stop().await;
+}
+
+/// Cross-hub device → browser latency (a mat on A at 20 Hz, viewers on A and on C), printed as
+/// p50/p99; docs/performance.md quotes it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn cross_hub_device_to_browser_latency() {
+    let fleet = Fleet::start(&["Mattress Mat IoT"], 30).await;
+    let mat = fleet.devices[0].clone();
+    let mut on_a = company_browser(fleet.http(0), &fleet.email).await;
+    let mut on_c = company_browser(fleet.http(2), &fleet.email).await;
+    let _device = fleet.run_device(0, &mat, |spec| spec.rate = Rate::Fixed { hz: 20.0 });
+    assert!(wait_for_status(&mut on_c, &mat.id, 15 * SECOND, |s| field(s, "deviceFunctional").as_bool() == Some(true)).await);
+    on_a.send("joinUser", json!({ "deviceId": mat.id })).await;
+    on_c.send("joinUser", json!({ "deviceId": mat.id })).await;
+    on_c.send("startStreaming", json!({ "deviceId": mat.id, "seconds": 120 })).await;
+
+    let collect = |mut browser: Browser, device: String| async move {
+        let mut device_to_browser = Vec::new();
+        let mut hub_to_browser = Vec::new();
+        let deadline = tokio::time::Instant::now() + 15 * SECOND;
+        while device_to_browser.len() < 200 {
+            let left = deadline.saturating_duration_since(tokio::time::Instant::now());
+            let Some(event) = browser.next_event(left).await else { break };
+            if event.event != "pressureMap_SAToFront" || field(&event.data, "deviceId").as_str() != Some(device.as_str()) {
+                continue;
+            }
+            let now = unix_ms();
+            let (Some(device_ms), Some(hub_ms)) = (field(&event.data, "deviceTimeMs").as_u64(), field(&event.data, "hubTimeMs").as_u64())
+            else {
+                continue;
+            };
+            device_to_browser.push(now.saturating_sub(device_ms));
+            hub_to_browser.push(now.saturating_sub(hub_ms));
+        }
+        device_to_browser.sort_unstable();
+        hub_to_browser.sort_unstable();
+        (device_to_browser, hub_to_browser)
+    };
+    let ((local, local_hub), (remote, remote_hub)) = tokio::join!(collect(on_a, mat.id.clone()), collect(on_c, mat.id.clone()));
+    assert!(local.len() >= 100 && remote.len() >= 100, "maps reached both viewers: {} on A, {} on C", local.len(), remote.len());
+    println!(
+        "cross-hub latency (debug build, 20 Hz, 48×48): device→browser on A p50 {} ms p99 {} ms; on C p50 {} ms p99 {} ms; \
+         owner's actor→browser on A p50 {} ms p99 {} ms; on C p50 {} ms p99 {} ms ({} and {} maps)",
+        quantile(&local, 0.5),
+        quantile(&local, 0.99),
+        quantile(&remote, 0.5),
+        quantile(&remote, 0.99),
+        quantile(&local_hub, 0.5),
+        quantile(&local_hub, 0.99),
+        quantile(&remote_hub, 0.5),
+        quantile(&remote_hub, 0.99),
+        local.len(),
+        remote.len()
+    );
+    assert!(quantile(&remote, 0.99) < 1000, "a map crosses hubs in under a second (p99)");
+    fleet.stop().await;
+}
+
+/// What a watched map costs its owner per frame: encoding it for NATS (on the actor's step) and
+/// publishing it (on the publisher task), 48×48 one-byte cells, measured over 2,000 frames and
+/// printed; docs/performance.md quotes it. A map nobody elsewhere watches costs one lookup.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn publishing_a_watched_map_costs() {
+    use hub::cluster::events_wire::{LiveMessage, WirePicture, encode, live_subject};
+    const FRAMES: u32 = 2_000;
+    let nats = NatsServer::start().await;
+    let client = async_nats::connect(nats.url()).await.unwrap();
+    let mut map =
+        actors::live_board::LiveMap::new(48, 48, mat_protocol::CellFormat::U8, (0..48 * 48).map(|i| (i % 251) as u8).collect()).unwrap();
+    map.seq = 1;
+    let picture = actors::fanout::LivePicture::Map(std::sync::Arc::new(map));
+    let mut receiver = client.subscribe(live_subject("d1")).await.unwrap();
+    client.flush().await.unwrap();
+
+    let started = Instant::now();
+    let mut encoded = Vec::with_capacity(FRAMES as usize);
+    for _ in 0..FRAMES {
+        let message =
+            LiveMessage { origin: "hub-a".into(), company_id: "c1".into(), device_id: "d1".into(), picture: WirePicture::of(&picture) };
+        encoded.push(encode(&message));
+    }
+    let encoding = started.elapsed() / FRAMES;
+    let size = encoded[0].len();
+    let started = Instant::now();
+    for payload in encoded {
+        client.publish(live_subject("d1"), payload).await.unwrap();
+    }
+    client.flush().await.unwrap();
+    let publishing = started.elapsed() / FRAMES;
+    let mut heard = 0;
+    while heard < FRAMES {
+        tokio::time::timeout(5 * SECOND, receiver.next()).await.expect("every frame arrives").unwrap();
+        heard += 1;
+    }
+    println!("a watched map (debug build): encoding {encoding:?} per frame, publishing {publishing:?} per frame, {size} bytes on NATS");
+    assert!(encoding < Duration::from_millis(2), "encoding a map for NATS takes {encoding:?}");
+}
