@@ -4,8 +4,19 @@
 //!
 //! `node_name`: the validated name a hub has in the cluster; this file: the NATS connection
 //! every cluster part (device leases, cross-hub events and commands) uses.
+//!
+//! One owner per device: `lease` (the pure rules of device leases, simulated clock),
+//! `lease_keeper` (the leases in NATS's `device_owners` bucket: acquire on connect, one renewal
+//! task, a watch for takeovers, a lost lease stops the device's actor), `fence` (the storage
+//! writer's batches written under each device's lease revision, kept while a lease is pending,
+//! dropped and counted otherwise), `snapshot_store` (mat snapshots in shared storage, the
+//! snapshot a takeover resumes from).
 
+pub mod fence;
+pub mod lease;
+pub mod lease_keeper;
 mod node_name;
+pub mod snapshot_store;
 
 use std::time::Duration;
 
