@@ -100,6 +100,10 @@ impl StatusStore for StoreStatuses {
         self.fencing.is_some()
     }
 
+    fn has_waiting_rows(&self) -> bool {
+        self.fencing.as_ref().is_some_and(|f| f.has_waiting())
+    }
+
     fn save_snapshots(&self, batch: Vec<DeviceSnapshot>) -> StoreFuture<'_> {
         Box::pin(async move {
             let Some(fencing) = &self.fencing else { return Ok(()) };

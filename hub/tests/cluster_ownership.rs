@@ -39,6 +39,8 @@ const SECOND: Duration = Duration::from_secs(1);
 /// A hub of the cluster on `store`, joined to `nats` as `node`: a patient is Missing after 1 s
 /// of an empty bed, and the repositioning clock runs 60 times faster (a 30 min interval is 30 s).
 async fn cluster_hub(store: &Store, nats: &str, node: &str) -> (RunningHub, tempfile::TempDir) {
+    // The hubs' warnings show with a failure (`cargo test` keeps them otherwise).
+    let _ = tracing_subscriber::fmt().with_env_filter("warn").with_test_writer().try_init();
     let data = tempfile::tempdir().unwrap();
     let mut config = config(data.path());
     config.nats = Some(nats.to_owned());
@@ -201,12 +203,7 @@ async fn a_stale_hub_writes_none_of_the_devices_rows_after_the_new_owner_began()
     // seen more lease writes. A never hears that B took the device; only the fence stops it.
     let (nats_a, nats_b) = (NatsServer::start().await, NatsServer::start().await);
     let busy = async_nats::jetstream::new(async_nats::connect(nats_b.url()).await.unwrap());
-    let config = async_nats::jetstream::kv::Config {
-        bucket: hub::cluster::lease_keeper::BUCKET.into(),
-        max_age: hub::cluster::lease::LEASE_TTL,
-        ..Default::default()
-    };
-    let bucket = busy.create_key_value(config).await.unwrap();
+    let bucket = hub::cluster::lease_keeper::open_bucket(&busy).await.unwrap();
     for i in 0..50 {
         bucket.put(format!("other-{i}"), "hub-c@0".into()).await.unwrap();
     }
@@ -311,11 +308,12 @@ async fn a_device_that_moves_keeps_its_turn_due_time_and_its_open_alarm() {
     a.shutdown().await;
     let _stop_bed = run(&b, bed, Scenario::BedOccupant(BedScript { lie_down: Duration::ZERO, ..lying }));
     let _stop_empty = run(&b, empty, Scenario::Empty);
+    // Both devices are attached on B (taken over, resumed) before anything asks for an actor.
+    let b_metrics = b.metrics.clone();
+    assert!(eventually(Duration::from_secs(10), || b_metrics.devices_connected.load(Ordering::Relaxed) == 2).await);
     let mut due_on_b = None;
     for _ in 0..50 {
-        if b.leases.as_ref().unwrap().lease_state(&bed.id).is_some()
-            && let Some(due) = turn_due_at(&b, &bed.id).await
-        {
+        if let Some(due) = turn_due_at(&b, &bed.id).await {
             due_on_b = Some(due);
             break;
         }
@@ -334,4 +332,52 @@ async fn a_device_that_moves_keeps_its_turn_due_time_and_its_open_alarm() {
     assert_eq!(alarms.len(), 1, "one alarm across the move: {alarms:?}");
     assert!(!alarms[0].has_been_attended);
     b.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn while_nats_is_down_a_hub_keeps_raising_alarms_and_its_rows_follow_when_it_is_back() {
+    let mut nats = NatsServer::start().await;
+    let store = Store::memory().await.unwrap();
+    let (company, _email, devices) = seed_company(&store, "D", &["Mattress Mat IoT", "Mattress Mat IoT"]).await;
+    let (held, late) = (&devices[0], &devices[1]);
+    let (a, _a_data) = cluster_hub(&store, &nats.url(), "hub-a").await;
+    let mut first = RawQuic::connect(a.quic_addr, &a.cert_path).await;
+    first.hello(held).await;
+    let fence = held_fence(&a, &held.id);
+
+    // NATS goes away; a device already here and one connecting now both raise their alarms.
+    nats.kill();
+    let mut second = RawQuic::connect(a.quic_addr, &a.cert_path).await;
+    second.hello(late).await;
+    assert_eq!(a.leases.as_ref().unwrap().lease_state(&late.id), Some(LeaseState::Pending));
+    for seq in 0..25 {
+        first.send(&empty_frame(seq)).await;
+        second.send(&empty_frame(seq)).await;
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    for device in [held, late] {
+        let card = a.board.status(&company, &device.id).expect("a card");
+        assert_eq!((card.patient_status, card.unattended_alarm), (PatientStatus::Missing, true), "raised locally: {card:?}");
+    }
+    flush(&a).await;
+    let logs = store.company(&company);
+    assert_eq!(logs.logs().alarms(&held.id).await.unwrap().len(), 1, "the held device's alarm is written under its fence");
+    assert!(logs.logs().alarms(&late.id).await.unwrap().is_empty(), "the pending device's alarm waits for its lease");
+
+    // NATS is back: the pending lease is acquired, its rows are written; the held one goes on.
+    nats.restart().await;
+    let leases = a.leases.clone().unwrap();
+    assert!(
+        eventually(Duration::from_secs(20), || matches!(leases.lease_state(&late.id), Some(LeaseState::Held { .. }))).await,
+        "the pending lease is acquired when NATS is back"
+    );
+    for seq in 25..30 {
+        second.send(&empty_frame(seq)).await;
+    }
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    flush(&a).await;
+    assert_eq!(logs.logs().alarms(&late.id).await.unwrap().len(), 1, "the waiting alarm is written once");
+    assert!(matches!(leases.lease_state(&held.id), Some(LeaseState::Held { .. })), "still held");
+    assert!(held_fence(&a, &held.id) >= fence);
+    a.shutdown().await;
 }

@@ -55,7 +55,7 @@ impl From<surrealdb::Error> for StoreError {
             StoreError::Unavailable(text)
         } else if is_retryable_conflict(&error, &text) {
             StoreError::Conflict(text)
-        } else if text.contains("'fenced'") {
+        } else if text.contains("fencedByNewerOwner") {
             StoreError::Fenced
         } else if text.contains("'notFound'") || text.contains("notFound") {
             StoreError::NotFound

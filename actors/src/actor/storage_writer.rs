@@ -57,6 +57,13 @@ pub trait StatusStore: Send + Sync + 'static {
     /// precedes its `AlarmAttended`). See [`Record`] for what each variant must become.
     fn save_records(&self, batch: Vec<Record>) -> StoreFuture<'_>;
 
+    /// Whether the store holds rows of its own that wait to be written (cluster mode: rows of a
+    /// device whose lease was pending): the writer then calls it on every flush, even with
+    /// nothing new.
+    fn has_waiting_rows(&self) -> bool {
+        false
+    }
+
     /// Whether this store keeps the mat machines' snapshots (cluster mode: the device's next
     /// owner resumes from them). A hub on its own does not: its actors send none.
     fn keeps_snapshots(&self) -> bool {
@@ -205,7 +212,7 @@ impl WriterState {
     }
 
     async fn flush_statuses(&mut self) -> Result<(), String> {
-        if self.pending.is_empty() {
+        if self.pending.is_empty() && !self.store.has_waiting_rows() {
             return Ok(());
         }
         let batch: Vec<StatusRecord> = self.pending.values().cloned().collect();
@@ -223,7 +230,7 @@ impl WriterState {
     }
 
     async fn flush_records(&mut self) -> Result<(), String> {
-        if self.records.is_empty() {
+        if self.records.is_empty() && !self.store.has_waiting_rows() {
             return Ok(());
         }
         let batch: Vec<Record> = self.records.iter().cloned().collect();

@@ -80,6 +80,12 @@ impl Fencing {
         self.waiting.lock().unwrap_or_else(|p| p.into_inner())
     }
 
+    /// Whether records or statuses wait for their leases.
+    pub fn has_waiting(&self) -> bool {
+        let waiting = self.waiting();
+        !waiting.records.is_empty() || !waiting.statuses.is_empty()
+    }
+
     /// The records waiting for their leases, taken out (put back what is not written with
     /// [`Self::wait_records_first`]).
     pub fn take_waiting_records(&self) -> Vec<Record> {

@@ -103,17 +103,7 @@ impl LeaseKeeper {
         if let Some(bucket) = cached.as_ref() {
             return Ok(bucket.clone());
         }
-        let config = kv::Config { bucket: BUCKET.into(), history: 1, max_age: LEASE_TTL, ..Default::default() };
-        let bucket = match tokio::time::timeout(NATS_WAIT, self.jetstream.create_key_value(config)).await {
-            Ok(Ok(bucket)) => bucket,
-            // Another hub created it with another configuration, or it exists: use it as it is.
-            Ok(Err(_)) => match tokio::time::timeout(NATS_WAIT, self.jetstream.get_key_value(BUCKET)).await {
-                Ok(Ok(bucket)) => bucket,
-                Ok(Err(error)) => return Err(error.to_string()),
-                Err(_) => return Err("NATS did not answer".into()),
-            },
-            Err(_) => return Err("NATS did not answer".into()),
-        };
+        let bucket = tokio::time::timeout(NATS_WAIT, open_bucket(&self.jetstream)).await.map_err(|_| "NATS did not answer".to_owned())??;
         *cached = Some(bucket.clone());
         Ok(bucket)
     }
@@ -277,6 +267,32 @@ impl LeaseKeeper {
             }
         }
     }
+}
+
+/// Creates the bucket if it does not exist yet and opens it. The stream is created as the
+/// key-value convention has it (`KV_device_owners` on `$KV.device_owners.>`, one message per key,
+/// roll-ups, direct gets, `max_age` = [`LEASE_TTL`]) rather than through `create_key_value`,
+/// which reads the account's information first and cannot parse Debian's nats-server 2.9's
+/// (it lacks `reserved_memory`). Creating a stream that exists with the same configuration is a
+/// no-op; another configuration is left as it is.
+pub async fn open_bucket(jetstream: &async_nats::jetstream::Context) -> Result<kv::Store, String> {
+    use async_nats::jetstream::stream;
+    let config = stream::Config {
+        name: format!("KV_{BUCKET}"),
+        subjects: vec![format!("$KV.{BUCKET}.>")],
+        max_messages_per_subject: 1,
+        max_age: LEASE_TTL,
+        allow_rollup: true,
+        deny_delete: true,
+        allow_direct: true,
+        discard: stream::DiscardPolicy::New,
+        num_replicas: 1,
+        ..Default::default()
+    };
+    if let Err(error) = jetstream.create_stream(config).await {
+        tracing::debug!(%error, "the lease bucket's stream was not created (it may exist)");
+    }
+    jetstream.get_key_value(BUCKET).await.map_err(|e| e.to_string())
 }
 
 /// What the bucket holds for `device`.

@@ -110,8 +110,8 @@ impl HubDeviceConfs<'_> {
                 .bind(("rows", rows))
                 .await?;
             let mut response = checked(response)?;
-            let last = response.num_statements() - 1;
-            let stale: Vec<String> = response.take(last)?;
+            // Results: BEGIN, LET, FOR, RETURN, COMMIT.
+            let stale: Vec<String> = response.take(3)?;
             Ok(stale)
         })
         .await

@@ -11,11 +11,11 @@ use crate::retry::retrying;
 
 /// The fence check of one device's write, for a transaction that binds `$fence_device` (the
 /// device's id) and `$fence` (the writer's lease revision): it touches the fence row only if it
-/// still holds the writer's revision and throws `fenced` otherwise (`StoreError::Fenced`). The
+/// still holds the writer's revision and throws `fencedByNewerOwner` otherwise (`StoreError::Fenced`). The
 /// touch is a write, so a write racing a new owner's [`HubDeviceFences::raise`] conflicts with
 /// it, is retried and then finds the new revision.
 pub(crate) const FENCE_CHECK: &str = "IF (UPDATE type::record('device_fence', $fence_device) SET writes += 1 \
-     WHERE revision = $fence RETURN VALUE id) = [] { THROW 'fenced' };";
+     WHERE revision = $fence RETURN VALUE id) = [] { THROW 'fencedByNewerOwner' };";
 
 /// [`FENCE_CHECK`] when the write is fenced, nothing otherwise (a hub without a cluster).
 pub(crate) fn fence_check(fence: Option<i64>) -> &'static str {

@@ -7,6 +7,7 @@ use surrealdb::engine::any::Any;
 use surrealdb::types::SurrealValue;
 
 use crate::StoreError;
+use crate::error::checked;
 use crate::retry::retrying;
 
 /// The device snapshots of every device.
@@ -46,7 +47,7 @@ impl HubDeviceSnapshots<'_> {
             return Ok(Vec::new());
         }
         retrying(|| async move {
-            let mut response = self
+            let response = self
                 .db
                 .query(
                     "BEGIN TRANSACTION;
@@ -63,7 +64,9 @@ impl HubDeviceSnapshots<'_> {
                 )
                 .bind(("rows", batch.to_vec()))
                 .await?;
-            let stale: Vec<String> = response.take(response.num_statements() - 1)?;
+            let mut response = checked(response)?;
+            // Results: BEGIN, LET, FOR, RETURN, COMMIT.
+            let stale: Vec<String> = response.take(3)?;
             Ok(stale)
         })
         .await

@@ -140,7 +140,8 @@ impl Logs<'_> {
             let by_user = if by.is_some() { ", attended_by = type::record('user', $user)" } else { "" };
             // Fenced (cluster mode): the alarm's device is the key's `device-number` prefix.
             let (begin, check, commit, index) = match self.fence {
-                Some(_) => ("BEGIN TRANSACTION;", fence_check(self.fence), "COMMIT TRANSACTION;", 1),
+                // Results: BEGIN, the check, the update, COMMIT.
+                Some(_) => ("BEGIN TRANSACTION;", fence_check(self.fence), "COMMIT TRANSACTION;", 2),
                 None => ("", "", "", 0),
             };
             let fence_device = key.rsplit_once('-').map(|(device, _)| device).unwrap_or(key).to_owned();
