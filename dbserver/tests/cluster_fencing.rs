@@ -6,6 +6,8 @@
 
 mod support;
 
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 use storage::StoreError;
@@ -42,8 +44,9 @@ async fn no_write_under_a_stale_fence_lands_after_the_new_owner_raised_it() {
 
     // Four writers of the old owner, each writing one log after the other.
     let started = Instant::now();
+    let successes = Arc::new(AtomicUsize::new(0));
     let writers = (0..4i64).map(|w| {
-        let (store, company, device) = (old_owner.clone(), company.clone(), device.clone());
+        let (store, company, device, successes) = (old_owner.clone(), company.clone(), device.clone(), successes.clone());
         tokio::spawn(async move {
             let mut written = Vec::new();
             // At most 4 × 80 rows, under the 350 a device's log list reads back.
@@ -51,7 +54,10 @@ async fn no_write_under_a_stale_fence_lands_after_the_new_owner_raised_it() {
                 let seq = w * 1_000 + i;
                 let began = started.elapsed();
                 match store.company(&company).fenced(10).logs().add_device_log(&log(&device, seq)).await {
-                    Ok(()) => written.push((seq, began)),
+                    Ok(()) => {
+                        written.push((seq, began));
+                        successes.fetch_add(1, Ordering::Relaxed);
+                    }
                     Err(StoreError::Fenced) => break,
                     Err(error) => panic!("write {seq}: {error}"),
                 }
@@ -61,7 +67,11 @@ async fn no_write_under_a_stale_fence_lands_after_the_new_owner_raised_it() {
         })
     });
     let writers: Vec<_> = writers.collect();
-    tokio::time::sleep(Duration::from_millis(150)).await;
+    // The new owner raises the fence while they write (after a few of their writes, however
+    // slow the machine).
+    while successes.load(Ordering::Relaxed) < 8 {
+        tokio::time::sleep(Duration::from_millis(5)).await;
+    }
     assert!(new_owner.hub_wide().device_fences().raise(&device, 11, "hub-b").await.unwrap());
     let raised = started.elapsed();
     let mut written: Vec<(i64, Duration)> = Vec::new();
@@ -71,7 +81,8 @@ async fn no_write_under_a_stale_fence_lands_after_the_new_owner_raised_it() {
     assert!(!written.is_empty(), "the old owner wrote before the raise");
     let late: Vec<_> = written.iter().filter(|(_, began)| *began > raised).collect();
     assert!(late.is_empty(), "writes begun after the raise landed: {late:?}");
-    let mut stored: Vec<i64> = new_owner.company(&company).logs().device_logs(&device).await.unwrap().iter().map(|l| l.max_pressure).collect();
+    let mut stored: Vec<i64> =
+        new_owner.company(&company).logs().device_logs(&device).await.unwrap().iter().map(|l| l.max_pressure).collect();
     let mut expected: Vec<i64> = written.iter().map(|(seq, _)| *seq).collect();
     stored.sort_unstable();
     expected.sort_unstable();

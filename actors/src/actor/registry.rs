@@ -190,7 +190,16 @@ impl Actor for DeviceRegistry {
             RegistryMsg::TakeOver { device_id, snapshot, reply } => {
                 state.stop_mat(&device_id, "its lease was taken over");
                 match snapshot {
-                    Some(snapshot) => state.snapshots.entry(device_id).or_default().save(snapshot),
+                    Some(snapshot) => {
+                        // The board shows what the device was where it ran (the registry seeded it
+                        // offline here): the resumed actor publishes only what differs from it.
+                        if let Some(info) = state.args.catalog.get(&device_id) {
+                            let event = DeviceConfEvent::new(&info.identity(), &snapshot.status, Vec::new());
+                            let live = state.args.board.device(&info.company_id, &device_id);
+                            publish_status(&live, &state.args.bus.company(&info.company_id), &device_id, event);
+                        }
+                        state.snapshots.entry(device_id).or_default().save(snapshot);
+                    }
                     None => {
                         state.snapshots.entry(device_id).or_default();
                     }

@@ -355,7 +355,10 @@ mod tests {
         let store = Arc::new(SnapshotStore(Mutex::default()));
         let (writer, _) = Actor::spawn(None, StorageWriter, store.clone() as Arc<dyn StatusStore>).await.expect("writer");
         let snapshot = |device: &str, at: u64| {
-            let status = mat_core::machine::mat::DeviceStatus::offline(mat_protocol::device_type::DeviceType::MattressMatIoT, PatientStatus::Correct);
+            let status = mat_core::machine::mat::DeviceStatus::offline(
+                mat_protocol::device_type::DeviceType::MattressMatIoT,
+                PatientStatus::Correct,
+            );
             let stored = mat_core::machine::mat::StoredMatState::default();
             let machine = MatSnapshot::from_stored(mat_protocol::device_type::DeviceType::MattressMatIoT, PatientStatus::Correct, stored);
             assert_eq!(machine.status, status);

@@ -28,7 +28,11 @@ pub struct Partition<T> {
 }
 
 /// Splits `items` by their devices' [`WritePermission`], keeping the order within each part.
-pub fn partition<T>(items: impl IntoIterator<Item = T>, device: impl Fn(&T) -> &str, permission: impl Fn(&str) -> WritePermission) -> Partition<T> {
+pub fn partition<T>(
+    items: impl IntoIterator<Item = T>,
+    device: impl Fn(&T) -> &str,
+    permission: impl Fn(&str) -> WritePermission,
+) -> Partition<T> {
     let mut out = Partition { write: Vec::new(), wait: Vec::new(), dropped: 0 };
     for item in items {
         match permission(device(&item)) {

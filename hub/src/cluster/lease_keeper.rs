@@ -103,7 +103,8 @@ impl LeaseKeeper {
         if let Some(bucket) = cached.as_ref() {
             return Ok(bucket.clone());
         }
-        let bucket = tokio::time::timeout(NATS_WAIT, open_bucket(&self.jetstream)).await.map_err(|_| "NATS did not answer".to_owned())??;
+        let bucket =
+            tokio::time::timeout(NATS_WAIT, open_bucket(&self.jetstream)).await.map_err(|_| "NATS did not answer".to_owned())??;
         *cached = Some(bucket.clone());
         Ok(bucket)
     }
@@ -313,7 +314,10 @@ async fn write_lease(bucket: &kv::Store, device: &str, value: &LeaseValue) -> Re
     for _ in 0..ACQUIRE_ATTEMPTS {
         let previous = observe(bucket, device).await?;
         let written = match acquire_write(&previous) {
-            AcquireWrite::Create => bucket.create(device, value.encode().into()).await.map_err(|e| (e.kind() == kv::CreateErrorKind::AlreadyExists, e.to_string())),
+            AcquireWrite::Create => bucket
+                .create(device, value.encode().into())
+                .await
+                .map_err(|e| (e.kind() == kv::CreateErrorKind::AlreadyExists, e.to_string())),
             AcquireWrite::Update { revision } => bucket
                 .update(device, value.encode().into(), revision)
                 .await

@@ -6,8 +6,8 @@ use surrealdb::engine::any::Any;
 use surrealdb::types::SurrealValue;
 
 use crate::StoreError;
-use crate::model::{DeviceConf, StatusUpdate};
 use crate::error::checked;
+use crate::model::{DeviceConf, StatusUpdate};
 use crate::repo::device_fences::fenced_write;
 use crate::retry::retrying;
 
@@ -133,13 +133,11 @@ impl DeviceConfs<'_> {
     pub async fn set_streaming_end(&self, device_id: &str, ends_at_ms: Option<i64>) -> Result<(), StoreError> {
         retrying(|| async move {
             self.db
-                .query(
-                    fenced_write(
-                        self.fence,
-                        "UPDATE device_conf SET streaming_end_ms = $end WHERE device = type::record('device', $device) \
+                .query(fenced_write(
+                    self.fence,
+                    "UPDATE device_conf SET streaming_end_ms = $end WHERE device = type::record('device', $device) \
                          AND company = type::record('company', $company);",
-                    ),
-                )
+                ))
                 .bind(("device", device_id.to_owned()))
                 .bind(("fence_device", device_id.to_owned()))
                 .bind(("fence", self.fence))
@@ -156,13 +154,11 @@ impl DeviceConfs<'_> {
     pub async fn set_tare(&self, device_id: &str, tare_json: &str) -> Result<(), StoreError> {
         retrying(|| async move {
             self.db
-                .query(
-                    fenced_write(
-                        self.fence,
-                        "UPDATE device_conf SET tare_json = $tare WHERE device = type::record('device', $device) \
+                .query(fenced_write(
+                    self.fence,
+                    "UPDATE device_conf SET tare_json = $tare WHERE device = type::record('device', $device) \
                          AND company = type::record('company', $company);",
-                    ),
-                )
+                ))
                 .bind(("device", device_id.to_owned()))
                 .bind(("fence_device", device_id.to_owned()))
                 .bind(("fence", self.fence))

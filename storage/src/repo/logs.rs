@@ -7,8 +7,8 @@ use surrealdb::engine::any::Any;
 use surrealdb::types::SurrealValue;
 
 use crate::error::checked;
-use crate::repo::device_fences::fence_check;
 use crate::model::{AlarmLog, DeviceLog, PresenceLog, TurnLog};
+use crate::repo::device_fences::fence_check;
 use crate::retry::retrying;
 use crate::{StoreError, new_id};
 
