@@ -68,7 +68,7 @@ pub enum RegistryMsg {
     /// and is about to attach its connection. A running actor of the device here is stale and
     /// stops; the device's next actor resumes from `snapshot` (read from shared storage), when
     /// there is one. Replies when done.
-    TakeOver { device_id: Arc<str>, snapshot: Option<MatSnapshot>, reply: RpcReplyPort<()> },
+    TakeOver { device_id: Arc<str>, snapshot: Option<Box<MatSnapshot>>, reply: RpcReplyPort<()> },
     /// Cluster mode: another hub owns the device now. Its actor stops, its connection is told so
     /// and closed, and its snapshot is forgotten (a later takeover resumes from shared storage).
     Release { device_id: Arc<str> },
@@ -198,7 +198,7 @@ impl Actor for DeviceRegistry {
                             let live = state.args.board.device(&info.company_id, &device_id);
                             publish_status(&live, &state.args.bus.company(&info.company_id), &device_id, event);
                         }
-                        state.snapshots.entry(device_id).or_default().save(snapshot);
+                        state.snapshots.entry(device_id).or_default().save(*snapshot);
                     }
                     None => {
                         state.snapshots.entry(device_id).or_default();

@@ -148,7 +148,7 @@ impl LeaseKeeper {
             }
         }
         if acquired.resume_from_store {
-            let snapshot = snapshot_store::load(&self.store, device).await;
+            let snapshot = snapshot_store::load(&self.store, device).await.map(Box::new);
             let device_id = device.clone();
             let taken = self.registry.call(|reply| RegistryMsg::TakeOver { device_id, snapshot, reply }, Some(NATS_WAIT * 5)).await;
             if !matches!(taken, Ok(ractor::rpc::CallResult::Success(()))) {
