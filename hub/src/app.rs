@@ -27,6 +27,8 @@ use crate::auth::revocation::RevokedTokens;
 use crate::auth::token::TokenSigner;
 use crate::catalog_load::{StoreStatuses, load_catalog};
 use crate::cluster::Cluster;
+use crate::cluster::fence::Fencing;
+use crate::cluster::lease_keeper::LeaseKeeper;
 use crate::config::{HttpScheme, ServeConfig};
 use crate::http::state::AppState;
 use crate::ingest::IngestContext;
@@ -54,6 +56,8 @@ pub struct RunningHub {
     pub board: Arc<LiveBoard>,
     /// The cluster this hub joined (`--nats`), or none for a hub on its own.
     pub cluster: Option<Cluster>,
+    /// Cluster mode: this hub's device leases.
+    pub leases: Option<Arc<LeaseKeeper>>,
     stop: watch::Sender<bool>,
     failed: watch::Receiver<Option<String>>,
     endpoint: quinn::Endpoint,
@@ -113,6 +117,8 @@ pub async fn start_with_store(config: ServeConfig, store: Store) -> anyhow::Resu
         (Some(url), Some(node)) => Some(Cluster::connect(url, node.clone()).await?),
         _ => None,
     };
+    // Cluster mode: the storage writer writes each device's rows under its lease's fence.
+    let fencing = cluster.as_ref().map(|_| Fencing::new());
     let metrics = Arc::new(HubMetrics::default());
     let bus = Bus::new();
     let board = LiveBoard::new();
@@ -121,7 +127,12 @@ pub async fn start_with_store(config: ServeConfig, store: Store) -> anyhow::Resu
         catalog: catalog.clone(),
         bus: bus.clone(),
         board: board.clone(),
-        store: Arc::new(StoreStatuses { store: store.clone(), catalog: catalog.clone(), alarm_reporter: alarm_reporter.clone() }),
+        store: Arc::new(StoreStatuses {
+            store: store.clone(),
+            catalog: catalog.clone(),
+            alarm_reporter: alarm_reporter.clone(),
+            fencing: fencing.clone(),
+        }),
         metrics: metrics.clone(),
         absence_delay: config.absence_delay(),
         repositioning_time_scale: config.demo_repositioning_time_scale,
@@ -130,7 +141,11 @@ pub async fn start_with_store(config: ServeConfig, store: Store) -> anyhow::Resu
     .await
     .map_err(|e| anyhow::anyhow!("starting the actors: {e}"))?;
     resume_mats(&store, &catalog, &actors).await?;
-    let ingest = IngestContext::new(catalog.clone(), actors.registry.clone(), metrics.clone());
+    let leases = cluster.as_ref().map(|cluster| LeaseKeeper::new(cluster, store.clone(), actors.registry.clone()));
+    if let (Some(fencing), Some(leases)) = (&fencing, &leases) {
+        fencing.attach(leases.clone());
+    }
+    let ingest = IngestContext::in_cluster(catalog.clone(), actors.registry.clone(), metrics.clone(), leases.clone());
 
     let identity = tls::load_or_create(&config.data, config.tls_cert.as_deref(), config.tls_key.as_deref())?;
     let reset_key = ingest::reset_key::load_or_create(&config.data)?;
@@ -198,6 +213,10 @@ pub async fn start_with_store(config: ServeConfig, store: Store) -> anyhow::Resu
     });
     tasks.push(tokio::spawn(http::server::serve(listener, http::routes(state), https, stopped.clone())));
     tasks.push(tokio::spawn(ingest::quic::serve(endpoint.clone(), ingest)));
+    if let Some(leases) = &leases {
+        tasks.push(tokio::spawn(leases.clone().renew(stopped.clone())));
+        tasks.push(tokio::spawn(leases.clone().watch(stopped.clone())));
+    }
     tasks.push(tokio::spawn(alarm_manager::sender::run(store.clone(), alarm_reporter.clone(), stopped.clone())));
     let continue_interval = Duration::from_secs(config.alarm_continue_secs);
     tasks.push(tokio::spawn(alarm_manager::continuation::run(
@@ -245,6 +264,7 @@ pub async fn start_with_store(config: ServeConfig, store: Store) -> anyhow::Resu
         actors,
         board,
         cluster,
+        leases,
         stop,
         failed,
         endpoint,

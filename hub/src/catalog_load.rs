@@ -5,12 +5,15 @@ use std::collections::HashMap;
 use std::sync::Arc;
 
 use actors::actor::record::Record;
-use actors::actor::storage_writer::{StatusRecord, StatusStore, StoreFuture};
+use actors::actor::storage_writer::{DeviceSnapshot, StatusRecord, StatusStore, StoreFuture};
 use actors::catalog::{Catalog, DeviceInfo};
 use mat_core::machine::status::PatientStatus;
 use mat_protocol::device_type::DeviceType;
 use storage::Store;
 use storage::model::StatusUpdate;
+
+use crate::cluster::fence::{Fencing, partition};
+use crate::cluster::lease::WritePermission;
 
 /// Loads every device and its configuration into a catalogue. Rows with a device type the hub
 /// does not know are skipped with a warning rather than stopping the hub.
@@ -48,29 +51,124 @@ pub struct StoreStatuses {
     pub catalog: Arc<Catalog>,
     /// Queues the alarm reports of stored alarms (IHE PCD-04).
     pub alarm_reporter: Arc<crate::alarm_manager::AlarmReporter>,
+    /// Cluster mode (`--nats`): every device's rows are written under its lease's fence, and the
+    /// mats' snapshots are kept in shared storage. `None`: a hub on its own, written as before.
+    pub fencing: Option<Arc<Fencing>>,
 }
 
 impl StatusStore for StoreStatuses {
     fn save_statuses(&self, batch: Vec<StatusRecord>) -> StoreFuture<'_> {
         Box::pin(async move {
-            let updates: Vec<StatusUpdate> = batch
-                .into_iter()
-                .map(|r| StatusUpdate {
-                    device_id: r.device_id.to_string(),
-                    device_functional: r.functional,
-                    patient_status: r.patient_status.name().to_owned(),
-                })
-                .collect();
-            self.store.hub_wide().device_confs().save_statuses(&updates).await.map_err(|e| e.to_string())
+            match &self.fencing {
+                None => self.store.hub_wide().device_confs().save_statuses(&updates(batch)).await.map_err(|e| e.to_string()),
+                Some(fencing) => self.save_statuses_fenced(fencing, batch).await,
+            }
         })
     }
 
     fn save_records(&self, batch: Vec<Record>) -> StoreFuture<'_> {
         Box::pin(async move {
-            for record in &batch {
-                crate::records::save_record(&self.store, &self.catalog, &self.alarm_reporter, record).await.map_err(|e| e.to_string())?;
+            let Some(fencing) = &self.fencing else {
+                for record in &batch {
+                    crate::records::save_record(&self.store, &self.catalog, &self.alarm_reporter, record, None)
+                        .await
+                        .map_err(|e| e.to_string())?;
+                }
+                return Ok(());
+            };
+            // Records that waited for their leases are older than the batch's: first.
+            let waiting = fencing.take_waiting_records();
+            let split = partition(waiting, |r| r.device_id().as_ref(), |d| fencing.permission(d));
+            fencing.count_fenced(split.dropped);
+            let (written, result) = self.write_fenced(fencing, &split.write).await;
+            if let Err(error) = result {
+                let unwritten: Vec<Record> = split.write.into_iter().skip(written).map(|(r, _)| r).chain(split.wait).collect();
+                fencing.wait_records_first(unwritten);
+                return Err(error);
             }
+            fencing.wait_records_first(split.wait);
+            let split = partition(batch, |r| r.device_id().as_ref(), |d| fencing.permission(d));
+            fencing.count_fenced(split.dropped);
+            // A failure leaves the whole batch to the writer's retry; what waits is kept then.
+            self.write_fenced(fencing, &split.write).await.1?;
+            fencing.wait_records(split.wait);
             Ok(())
         })
     }
+
+    fn keeps_snapshots(&self) -> bool {
+        self.fencing.is_some()
+    }
+
+    fn has_waiting_rows(&self) -> bool {
+        self.fencing.as_ref().is_some_and(|f| f.has_waiting())
+    }
+
+    fn save_snapshots(&self, batch: Vec<DeviceSnapshot>) -> StoreFuture<'_> {
+        Box::pin(async move {
+            let Some(fencing) = &self.fencing else { return Ok(()) };
+            // A snapshot whose lease is pending is not kept: the next comes within a second.
+            let split = partition(batch, |s| s.device_id.as_ref(), |d| fencing.permission(d));
+            let stale = crate::cluster::snapshot_store::save(&self.store, split.write).await.map_err(|e| e.to_string())?;
+            fencing.count_fenced(split.dropped + stale.len());
+            Ok(())
+        })
+    }
+}
+
+impl StoreStatuses {
+    /// Writes records under their fences in order; how many were handled, and the first
+    /// database failure. A fenced record is dropped and counted, never retried.
+    async fn write_fenced(&self, fencing: &Fencing, records: &[(Record, u64)]) -> (usize, Result<(), String>) {
+        for (done, (record, fence)) in records.iter().enumerate() {
+            let fence = Some(*fence);
+            let allowed = match record {
+                // A capture's analysis is not fenced in the database: check the lease again.
+                Record::CaptureStored(_) => matches!(fencing.permission(record.device_id()), WritePermission::Write { .. }),
+                _ => true,
+            };
+            if !allowed {
+                fencing.count_fenced(1);
+                continue;
+            }
+            match crate::records::save_record(&self.store, &self.catalog, &self.alarm_reporter, record, fence).await {
+                Ok(_) => {}
+                Err(storage::StoreError::Fenced) => fencing.count_fenced(1),
+                Err(error) => return (done, Err(error.to_string())),
+            }
+        }
+        (records.len(), Ok(()))
+    }
+
+    async fn save_statuses_fenced(&self, fencing: &Fencing, batch: Vec<StatusRecord>) -> Result<(), String> {
+        let waiting = fencing.take_waiting_statuses();
+        let mut merged = waiting.clone();
+        for status in batch {
+            merged.insert(status.device_id.clone(), status);
+        }
+        let split = partition(merged.into_values(), |s| s.device_id.as_ref(), |d| fencing.permission(d));
+        fencing.count_fenced(split.dropped);
+        let fenced: Vec<(StatusUpdate, i64)> =
+            split.write.iter().map(|(s, fence)| (update(s.clone()), i64::try_from(*fence).unwrap_or(i64::MAX))).collect();
+        match self.store.hub_wide().device_confs().save_statuses_fenced(&fenced).await {
+            Ok(stale) => {
+                fencing.count_fenced(stale.len());
+                fencing.wait_statuses(split.wait);
+                Ok(())
+            }
+            Err(error) => {
+                // The writer retries its batch; the statuses that waited before wait again.
+                fencing.wait_statuses_if_absent(waiting.into_values());
+                Err(error.to_string())
+            }
+        }
+    }
+}
+
+fn update(r: StatusRecord) -> StatusUpdate {
+    StatusUpdate { device_id: r.device_id.to_string(), device_functional: r.functional, patient_status: r.patient_status.name().to_owned() }
+}
+
+fn updates(batch: Vec<StatusRecord>) -> Vec<StatusUpdate> {
+    batch.into_iter().map(update).collect()
 }

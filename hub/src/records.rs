@@ -46,13 +46,25 @@ pub fn device_log_row(record: &DeviceLogRecord) -> DeviceLog {
 }
 
 /// Writes one record. `Ok(false)` when it can never be written (logged and skipped).
-pub async fn save_record(store: &Store, catalog: &Catalog, reporter: &AlarmReporter, record: &Record) -> Result<bool, StoreError> {
+/// `fence` (cluster mode): the lease revision the device's rows are written under; a write whose
+/// device's fence has moved on is `Err(StoreError::Fenced)` and wrote nothing (a capture's
+/// analysis is not fenced in the database: the writer checks its lease before).
+pub async fn save_record(
+    store: &Store,
+    catalog: &Catalog,
+    reporter: &AlarmReporter,
+    record: &Record,
+    fence: Option<u64>,
+) -> Result<bool, StoreError> {
     let Some(device) = catalog.get(record.device_id()) else {
         tracing::warn!(device = %record.device_id(), "a record of an unknown device was dropped");
         return Ok(false);
     };
     let company_id = device.company_id.to_string();
-    let company = store.company(&company_id);
+    let company = match fence {
+        Some(fence) => store.company(&company_id).fenced(i64::try_from(fence).unwrap_or(i64::MAX)),
+        None => store.company(&company_id),
+    };
     let result = match record {
         Record::DeviceLog(entry) => company.logs().add_device_log(&device_log_row(entry)).await,
         Record::PresenceLog { device_id, at_ms, present } => {

@@ -29,6 +29,10 @@ pub enum StoreError {
     /// back within [`crate::retry::UNAVAILABLE_WAIT`]. Only a server (`ws://`) reports it.
     #[error("the database is unavailable: {0}")]
     Unavailable(String),
+    /// Cluster mode: the device's fence (`device_fence`) is no longer the writer's lease
+    /// revision; another hub owns the device now and nothing was written. Never retried.
+    #[error("fenced: another hub owns the device now")]
+    Fenced,
     /// Any other database error.
     #[error("database error: {0}")]
     Database(String),
@@ -51,6 +55,8 @@ impl From<surrealdb::Error> for StoreError {
             StoreError::Unavailable(text)
         } else if is_retryable_conflict(&error, &text) {
             StoreError::Conflict(text)
+        } else if text.contains("fencedByNewerOwner") {
+            StoreError::Fenced
         } else if text.contains("'notFound'") || text.contains("notFound") {
             StoreError::NotFound
         } else if text.contains("storageQuota") {

@@ -73,7 +73,7 @@ impl Store {
     /// SurrealQL, so a foreign id is `NotFound` or an empty list, never another company's row.
     /// The hub's HTTP handlers get it only from the verified caller (`Caller::store`).
     pub fn company<'a>(&'a self, company_id: &'a str) -> CompanyStore<'a> {
-        CompanyStore { db: &self.db, company: company_id }
+        CompanyStore { db: &self.db, company: company_id, fence: None }
     }
 
     /// The queries that are not about one company's data, or that span every company: sign-in
@@ -100,3 +100,6 @@ mod tests;
 
 #[cfg(test)]
 mod isolation_tests;
+
+#[cfg(test)]
+mod fence_tests;

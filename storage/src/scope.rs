@@ -12,9 +12,19 @@ use crate::repo;
 pub struct CompanyStore<'a> {
     pub(crate) db: &'a Surreal<Any>,
     pub(crate) company: &'a str,
+    /// Cluster mode: the lease revision the storage writer writes a device's rows under.
+    pub(crate) fence: Option<i64>,
 }
 
 impl<'a> CompanyStore<'a> {
+    /// This handle, with the device writes of its `logs()` and `device_confs()` (device logs,
+    /// presence, alarms raised and attended, turns, stream end, tare) fenced by `revision`: each
+    /// runs only if the written device's fence (`device_fence`) still holds it, in the same
+    /// transaction, and fails with `StoreError::Fenced` otherwise (cluster mode, issue 25).
+    pub fn fenced(self, revision: i64) -> CompanyStore<'a> {
+        CompanyStore { fence: Some(revision), ..self }
+    }
+
     /// The company this handle reads and writes.
     pub fn company_id(&self) -> &'a str {
         self.company
@@ -42,7 +52,7 @@ impl<'a> CompanyStore<'a> {
 
     /// The company's device configurations.
     pub fn device_confs(&self) -> repo::DeviceConfs<'a> {
-        repo::DeviceConfs { db: self.db, company: self.company }
+        repo::DeviceConfs { db: self.db, company: self.company, fence: self.fence }
     }
 
     /// The company's patients and each of its users' selected patient.
@@ -62,7 +72,7 @@ impl<'a> CompanyStore<'a> {
 
     /// The device, presence and alarm logs of the company's devices.
     pub fn logs(&self) -> repo::Logs<'a> {
-        repo::Logs { db: self.db, company: self.company }
+        repo::Logs { db: self.db, company: self.company, fence: self.fence }
     }
 
     /// The company's clinical records as an export reads them (device logs, presence, alarms,
@@ -112,6 +122,16 @@ impl<'a> HubWide<'a> {
     /// Devices of every company: registration, lookup by serial, the start-up catalogue.
     pub fn devices(&self) -> repo::HubDevices<'a> {
         repo::HubDevices { db: self.db }
+    }
+
+    /// Cluster mode: each device's fence, the lease revision its owner writes under.
+    pub fn device_fences(&self) -> repo::HubDeviceFences<'a> {
+        repo::HubDeviceFences { db: self.db }
+    }
+
+    /// Cluster mode: each device's machine snapshot, kept for the hub that takes it over.
+    pub fn device_snapshots(&self) -> repo::HubDeviceSnapshots<'a> {
+        repo::HubDeviceSnapshots { db: self.db }
     }
 
     /// Device configurations of every company: start-up state and the writer's status batches.

@@ -84,6 +84,7 @@ pub async fn start(args: HubArgs) -> Result<HubRefs, ActorProcessingErr> {
     let (catalog, bus, board, store, metrics, delay) =
         (args.catalog.clone(), args.bus.clone(), args.board.clone(), args.store.clone(), args.metrics.clone(), args.absence_delay);
     let time_scale = args.repositioning_time_scale;
+    let share_snapshots = store.keeps_snapshots();
     let (supervisor, _) = Actor::spawn(None, HubSupervisor, args).await?;
     let cell = supervisor.get_cell();
     let (writer, _) = Actor::spawn_linked(None, StorageWriter, store, cell.clone()).await?;
@@ -95,6 +96,7 @@ pub async fn start(args: HubArgs) -> Result<HubRefs, ActorProcessingErr> {
         metrics,
         absence_delay: delay,
         repositioning_time_scale: time_scale,
+        share_snapshots,
     };
     let (registry, _) = Actor::spawn_linked(None, DeviceRegistry, registry_args, cell.clone()).await?;
     let (sessions, _) = Actor::spawn_linked(None, SessionSupervisor, (), cell).await?;

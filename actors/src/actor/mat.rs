@@ -23,7 +23,7 @@ use super::link::DeviceLink;
 use super::publish::{publish_blank, publish_map, publish_status};
 use super::record::{CaptureRecord, DeviceLogRecord, Record};
 use super::room_set::RoomSetMsg;
-use super::storage_writer::{StatusRecord, WriterMsg};
+use super::storage_writer::{DeviceSnapshot, StatusRecord, WriterMsg};
 use super::{TimerSlot, instant_to_unix_ms, machine_now, snapshot_unix_ms, unix_ms};
 use crate::browser::{AlarmAttendedEvent, AlarmOnEvent, CaptureEvent, DeviceConfEvent, encode_event, events};
 use crate::catalog::DeviceInfo;
@@ -118,6 +118,9 @@ pub struct MatArgs {
     pub inflight: Arc<AtomicUsize>,
     /// The machine's latest snapshot, shared with the registry: a restart resumes from it.
     pub snapshot: SnapshotSlot,
+    /// Cluster mode: each snapshot also goes to the storage writer, which keeps the latest in
+    /// shared storage for the hub that takes the device over (issue 25).
+    pub share_snapshots: bool,
     /// Tuning of the behaviour machines.
     pub behaviour: BehaviourConfig,
 }
@@ -138,6 +141,8 @@ pub struct MatState {
     timer: TimerSlot,
     last_presence: Option<Presence>,
     last_snapshot: Option<Instant>,
+    /// Cluster mode: the step's snapshot, for the storage writer once the step's outputs went.
+    shared_snapshot: Option<DeviceSnapshot>,
     /// The user attending alarms in the step being applied, for the alarm log.
     attending: Option<Arc<str>>,
     /// The user recording a turn in the step being applied, for the turn log.
@@ -194,6 +199,7 @@ impl Actor for MatActor {
             timer: TimerSlot::default(),
             last_presence: None,
             last_snapshot: None,
+            shared_snapshot: None,
             attending: None,
             turned_by: None,
         };
@@ -211,6 +217,7 @@ impl Actor for MatActor {
         state.refresh_snapshot(now, true);
         // The resumed stream's command goes to the device at once.
         state.apply_outputs();
+        state.send_shared_snapshot();
         state.release_if_disconnected();
         state.schedule(&myself);
         Ok(state)
@@ -319,6 +326,7 @@ impl Actor for MatActor {
         state.refresh_snapshot(now, forced);
         state.claim_if_connected();
         state.apply_outputs();
+        state.send_shared_snapshot();
         state.release_if_disconnected();
         state.attending = None;
         state.turned_by = None;
@@ -511,6 +519,14 @@ impl MatState {
         self.company.broadcast(&self.args.info.id, encode_event(events::CAPTURE, event));
     }
 
+    /// Cluster mode: sends the step's snapshot to the storage writer after the step's records and
+    /// status (so the writer never holds a snapshot newer than the rows cast before it).
+    fn send_shared_snapshot(&mut self) {
+        if let (Some(shared), Some(writer)) = (self.shared_snapshot.take(), &self.args.writer) {
+            let _ = writer.cast(WriterMsg::Snapshot(shared));
+        }
+    }
+
     /// Keeps the machine's snapshot in the shared slot current: at once when `forced`, otherwise
     /// at most [`SNAPSHOT_INTERVAL`] apart.
     fn refresh_snapshot(&mut self, now: Instant, forced: bool) {
@@ -518,7 +534,13 @@ impl MatState {
             return;
         }
         self.last_snapshot = Some(now);
-        self.args.snapshot.save(self.machine.snapshot(now, snapshot_unix_ms(now)));
+        let taken_at_ms = snapshot_unix_ms(now);
+        let snapshot = self.machine.snapshot(now, taken_at_ms);
+        if self.args.share_snapshots && self.args.writer.is_some() {
+            let shared = DeviceSnapshot { device_id: self.args.info.id.clone(), taken_at_ms, snapshot: Arc::new(snapshot.clone()) };
+            self.shared_snapshot = Some(shared);
+        }
+        self.args.snapshot.save(snapshot);
     }
 
     fn turn_recorded(&self, turn: &RecordedTurn) -> TurnRecorded {

@@ -25,6 +25,7 @@ use crate::live_board::LiveBoard;
 use crate::metrics::HubMetrics;
 use mat_core::machine::mat::{BehaviourConfig, DeviceStatus, MatSnapshot};
 use mat_core::machine::restart_budget::RestartBudget;
+use mat_protocol::{ErrorCode, HubMessage, ProtocolErrorMessage};
 
 /// How ingest reaches a device's actor.
 #[derive(Clone)]
@@ -63,6 +64,14 @@ pub enum RegistryMsg {
     /// A device was registered while the hub runs (already in the catalogue): its card appears
     /// offline at once, and a parent's set actor starts. Replies when done.
     Registered { device_id: Arc<str>, reply: RpcReplyPort<()> },
+    /// Cluster mode: this hub took the device's lease from another hub (or from nobody it knew)
+    /// and is about to attach its connection. A running actor of the device here is stale and
+    /// stops; the device's next actor resumes from `snapshot` (read from shared storage), when
+    /// there is one. Replies when done.
+    TakeOver { device_id: Arc<str>, snapshot: Option<Box<MatSnapshot>>, reply: RpcReplyPort<()> },
+    /// Cluster mode: another hub owns the device now. Its actor stops, its connection is told so
+    /// and closed, and its snapshot is forgotten (a later takeover resumes from shared storage).
+    Release { device_id: Arc<str> },
 }
 
 /// Everything the registry needs.
@@ -77,6 +86,8 @@ pub struct RegistryArgs {
     pub absence_delay: Duration,
     /// Demo/test only: how many times faster the repositioning clock runs (1: real time).
     pub repositioning_time_scale: u32,
+    /// Cluster mode: mat actors send their snapshots to the storage writer, for shared storage.
+    pub share_snapshots: bool,
 }
 
 struct MatSlot {
@@ -176,6 +187,35 @@ impl Actor for DeviceRegistry {
                 };
                 let _ = reply.send(result);
             }
+            RegistryMsg::TakeOver { device_id, snapshot, reply } => {
+                state.stop_mat(&device_id, "its lease was taken over");
+                match snapshot {
+                    Some(snapshot) => {
+                        // The board shows what the device was where it ran (the registry seeded it
+                        // offline here): the resumed actor publishes only what differs from it.
+                        if let Some(info) = state.args.catalog.get(&device_id) {
+                            let event = DeviceConfEvent::new(&info.identity(), &snapshot.status, Vec::new());
+                            let live = state.args.board.device(&info.company_id, &device_id);
+                            publish_status(&live, &state.args.bus.company(&info.company_id), &device_id, event);
+                        }
+                        state.snapshots.entry(device_id).or_default().save(*snapshot);
+                    }
+                    None => {
+                        state.snapshots.entry(device_id).or_default();
+                    }
+                }
+                let _ = reply.send(());
+            }
+            RegistryMsg::Release { device_id } => {
+                if let Some(link) = state.stop_mat(&device_id, "another hub owns the device now") {
+                    link.send(HubMessage::Error(ProtocolErrorMessage {
+                        code: ErrorCode::Replaced,
+                        message: "a newer connection of this device took over on another hub".into(),
+                        fatal: true,
+                    }));
+                }
+                state.snapshots.remove(&device_id);
+            }
             RegistryMsg::Registered { device_id, reply } => {
                 if let Some(device) = state.args.catalog.get(&device_id) {
                     state.seed_offline(&device);
@@ -212,6 +252,15 @@ impl RegistryState {
         seed_status(&self.args.board.device(&device.company_id, &device.id), &self.args.bus.company(&device.company_id), &device.id, event);
     }
 
+    /// Stops the device's actor, if it runs, as a normal exit (no restart); returns its link.
+    fn stop_mat(&mut self, device_id: &Arc<str>, why: &str) -> Option<DeviceLink> {
+        let slot = self.mats.remove(device_id)?;
+        self.by_actor.remove(&slot.handle.actor.get_id());
+        tracing::info!(device = %slot.args.info.serial, why, "mat actor stopped");
+        slot.handle.actor.stop(Some(why.to_owned()));
+        slot.args.link
+    }
+
     async fn spawn_mat(
         &mut self,
         myself: &ActorRef<RegistryMsg>,
@@ -234,6 +283,7 @@ impl RegistryState {
             absence_delay: self.args.absence_delay,
             inflight: Arc::new(AtomicUsize::new(0)),
             snapshot: self.snapshots.entry(device_id.clone()).or_default().clone(),
+            share_snapshots: self.args.share_snapshots,
             behaviour: BehaviourConfig {
                 first_alarm_id: first_alarm_id(),
                 repositioning_time_scale: self.args.repositioning_time_scale,

@@ -16,6 +16,7 @@ use std::time::Duration;
 
 use ractor::{Actor, ActorProcessingErr, ActorRef, RpcReplyPort};
 
+use mat_core::machine::mat::MatSnapshot;
 use mat_core::machine::status::PatientStatus;
 
 pub use super::record::Record;
@@ -35,6 +36,15 @@ pub struct StatusRecord {
     pub patient_status: PatientStatus,
 }
 
+/// A mat machine's snapshot for shared storage (cluster mode): the latest per device is kept.
+#[derive(Debug, Clone, PartialEq)]
+pub struct DeviceSnapshot {
+    pub device_id: Arc<str>,
+    /// When it was taken, Unix ms.
+    pub taken_at_ms: u64,
+    pub snapshot: Arc<MatSnapshot>,
+}
+
 /// The future a store returns.
 pub type StoreFuture<'a> = Pin<Box<dyn Future<Output = Result<(), String>> + Send + 'a>>;
 
@@ -46,6 +56,25 @@ pub trait StatusStore: Send + Sync + 'static {
     /// Writes a batch of device records, in the order given (an alarm's `AlarmRaised` always
     /// precedes its `AlarmAttended`). See [`Record`] for what each variant must become.
     fn save_records(&self, batch: Vec<Record>) -> StoreFuture<'_>;
+
+    /// Whether the store holds rows of its own that wait to be written (cluster mode: rows of a
+    /// device whose lease was pending): the writer then calls it on every flush, even with
+    /// nothing new.
+    fn has_waiting_rows(&self) -> bool {
+        false
+    }
+
+    /// Whether this store keeps the mat machines' snapshots (cluster mode: the device's next
+    /// owner resumes from them). A hub on its own does not: its actors send none.
+    fn keeps_snapshots(&self) -> bool {
+        false
+    }
+
+    /// Writes a batch of snapshots (the latest of each device), after the records and statuses
+    /// they were taken with.
+    fn save_snapshots(&self, _batch: Vec<DeviceSnapshot>) -> StoreFuture<'_> {
+        Box::pin(async { Ok(()) })
+    }
 }
 
 /// Messages of the writer.
@@ -54,6 +83,8 @@ pub enum WriterMsg {
     Save(StatusRecord),
     /// Persist this record (every record is kept, in order).
     Record(Record),
+    /// Persist this snapshot (cluster mode; the latest per device wins within a batch).
+    Snapshot(DeviceSnapshot),
     /// Timer: write what is pending.
     FlushDue,
     /// Write what is pending now and reply when done (shutdown, tests).
@@ -64,6 +95,7 @@ pub enum WriterMsg {
 pub struct WriterState {
     store: Arc<dyn StatusStore>,
     pending: BTreeMap<Arc<str>, StatusRecord>,
+    snapshots: BTreeMap<Arc<str>, DeviceSnapshot>,
     records: VecDeque<Record>,
     record_bytes: usize,
     dropped_records: u64,
@@ -83,6 +115,7 @@ impl Actor for StorageWriter {
         Ok(WriterState {
             store,
             pending: BTreeMap::new(),
+            snapshots: BTreeMap::new(),
             records: VecDeque::new(),
             record_bytes: 0,
             dropped_records: 0,
@@ -99,6 +132,10 @@ impl Actor for StorageWriter {
             }
             WriterMsg::Record(record) => {
                 state.push_record(record);
+                state.arm(&myself);
+            }
+            WriterMsg::Snapshot(snapshot) => {
+                state.snapshots.insert(snapshot.device_id.clone(), snapshot);
                 state.arm(&myself);
             }
             WriterMsg::FlushDue => {
@@ -146,13 +183,36 @@ impl WriterState {
     /// patient came back and left again (found by `hub/tests/kill_under_load.rs`: first statuses
     /// written before records in a batch, then statuses written while the records' batch failed
     /// and waited for its retry).
+    ///
+    /// Snapshots (cluster mode) come last, for the same reason: a snapshot in shared storage is
+    /// never newer than the records and statuses written before it, so the hub that takes the
+    /// device over never resumes with an alarm pending whose row was not written.
     async fn flush(&mut self) -> Result<(), String> {
         self.flush_records().await?;
-        self.flush_statuses().await
+        self.flush_statuses().await?;
+        self.flush_snapshots().await
+    }
+
+    async fn flush_snapshots(&mut self) -> Result<(), String> {
+        if self.snapshots.is_empty() {
+            return Ok(());
+        }
+        let batch: Vec<DeviceSnapshot> = self.snapshots.values().cloned().collect();
+        match self.store.save_snapshots(batch).await {
+            Ok(()) => {
+                self.snapshots.clear();
+                self.retry_delay = FLUSH_INTERVAL;
+                Ok(())
+            }
+            Err(error) => {
+                tracing::warn!(%error, pending = self.snapshots.len(), "snapshot batch not written; will retry");
+                Err(error)
+            }
+        }
     }
 
     async fn flush_statuses(&mut self) -> Result<(), String> {
-        if self.pending.is_empty() {
+        if self.pending.is_empty() && !self.store.has_waiting_rows() {
             return Ok(());
         }
         let batch: Vec<StatusRecord> = self.pending.values().cloned().collect();
@@ -170,7 +230,7 @@ impl WriterState {
     }
 
     async fn flush_records(&mut self) -> Result<(), String> {
-        if self.records.is_empty() {
+        if self.records.is_empty() && !self.store.has_waiting_rows() {
             return Ok(());
         }
         let batch: Vec<Record> = self.records.iter().cloned().collect();
@@ -263,6 +323,56 @@ mod tests {
             self.0.lock().unwrap_or_else(|p| p.into_inner()).push("records");
             Box::pin(async { Ok(()) })
         }
+    }
+
+    /// A store that keeps snapshots and notes the order of its batches.
+    struct SnapshotStore(Mutex<Vec<String>>);
+
+    impl StatusStore for SnapshotStore {
+        fn save_statuses(&self, _batch: Vec<StatusRecord>) -> StoreFuture<'_> {
+            self.0.lock().unwrap_or_else(|p| p.into_inner()).push("statuses".into());
+            Box::pin(async { Ok(()) })
+        }
+
+        fn save_records(&self, _batch: Vec<Record>) -> StoreFuture<'_> {
+            self.0.lock().unwrap_or_else(|p| p.into_inner()).push("records".into());
+            Box::pin(async { Ok(()) })
+        }
+
+        fn keeps_snapshots(&self) -> bool {
+            true
+        }
+
+        fn save_snapshots(&self, batch: Vec<DeviceSnapshot>) -> StoreFuture<'_> {
+            let taken: Vec<String> = batch.iter().map(|s| format!("{}@{}", s.device_id, s.taken_at_ms)).collect();
+            self.0.lock().unwrap_or_else(|p| p.into_inner()).push(format!("snapshots {}", taken.join(",")));
+            Box::pin(async { Ok(()) })
+        }
+    }
+
+    #[tokio::test]
+    async fn snapshots_go_last_and_only_the_latest_of_each_device() {
+        let store = Arc::new(SnapshotStore(Mutex::default()));
+        let (writer, _) = Actor::spawn(None, StorageWriter, store.clone() as Arc<dyn StatusStore>).await.expect("writer");
+        let snapshot = |device: &str, at: u64| {
+            let status = mat_core::machine::mat::DeviceStatus::offline(
+                mat_protocol::device_type::DeviceType::MattressMatIoT,
+                PatientStatus::Correct,
+            );
+            let stored = mat_core::machine::mat::StoredMatState::default();
+            let machine = MatSnapshot::from_stored(mat_protocol::device_type::DeviceType::MattressMatIoT, PatientStatus::Correct, stored);
+            assert_eq!(machine.status, status);
+            WriterMsg::Snapshot(DeviceSnapshot { device_id: device.into(), taken_at_ms: at, snapshot: Arc::new(machine) })
+        };
+        writer.cast(snapshot("a", 1)).expect("cast");
+        writer.cast(snapshot("a", 2)).expect("cast");
+        writer.cast(snapshot("b", 3)).expect("cast");
+        writer.cast(WriterMsg::Record(stream_end("a", None))).expect("cast");
+        writer
+            .cast(WriterMsg::Save(StatusRecord { device_id: "a".into(), functional: true, patient_status: PatientStatus::Missing }))
+            .expect("cast");
+        assert_eq!(flush(&writer).await, Ok(()));
+        assert_eq!(*store.0.lock().unwrap_or_else(|p| p.into_inner()), ["records", "statuses", "snapshots a@2,b@3"]);
     }
 
     #[tokio::test]

@@ -10,6 +10,13 @@
 //! devices another hub watches, pure), `mirror` (the other hubs' facts on this hub), `commands`
 //! (request/reply to a device's owner), `commands_wire` (its messages), `commands_route` (what a
 //! delivery means, pure).
+//!
+//! One owner per device: `lease` (the pure rules of device leases, simulated clock),
+//! `lease_keeper` (the leases in NATS's `device_owners` bucket: acquire on connect, one renewal
+//! task, a watch for takeovers, a lost lease stops the device's actor), `fence` (the storage
+//! writer's batches written under each device's lease revision, kept while a lease is pending,
+//! dropped and counted otherwise), `snapshot_store` (mat snapshots in shared storage, the
+//! snapshot a takeover resumes from).
 
 pub mod commands;
 pub mod commands_route;
@@ -18,7 +25,11 @@ pub mod events;
 pub mod events_wire;
 pub mod live_watch;
 pub mod mirror;
+pub mod fence;
+pub mod lease;
+pub mod lease_keeper;
 mod node_name;
+pub mod snapshot_store;
 
 use std::time::Duration;
 

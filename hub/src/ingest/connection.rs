@@ -18,6 +18,7 @@ use mat_protocol::{self as protocol, ErrorCode, Frame, HELLO_TIMEOUT_MS, Hello, 
 use ractor::ActorRef;
 
 use super::hub_addresses::HubAddresses;
+use crate::cluster::lease_keeper::{Acquisition, LeaseKeeper};
 
 /// How long ingest waits for the registry.
 const REGISTRY_TIMEOUT: Duration = Duration::from_secs(5);
@@ -32,6 +33,8 @@ pub struct IngestContext {
     /// The cluster's hubs, listed in every welcome.
     pub hubs: HubAddresses,
     next_connection: AtomicU64,
+    /// Cluster mode: the device leases, acquired before a connection reaches the device's actor.
+    pub leases: Option<Arc<LeaseKeeper>>,
     /// Bumped whenever a device secret is rotated: each connection then checks that the secret
     /// it authenticated with is still its device's.
     secret_rotations: tokio::sync::watch::Sender<u64>,
@@ -40,6 +43,17 @@ pub struct IngestContext {
 impl IngestContext {
     /// A context for a running registry.
     pub fn new(catalog: Arc<Catalog>, registry: ActorRef<RegistryMsg>, metrics: Arc<HubMetrics>) -> Arc<Self> {
+        Self::in_cluster(catalog, registry, metrics, None)
+    }
+
+    /// A context whose connections acquire their device's lease first (cluster mode) when
+    /// `leases` is given.
+    pub fn in_cluster(
+        catalog: Arc<Catalog>,
+        registry: ActorRef<RegistryMsg>,
+        metrics: Arc<HubMetrics>,
+        leases: Option<Arc<LeaseKeeper>>,
+    ) -> Arc<Self> {
         let (secret_rotations, _) = tokio::sync::watch::channel(0);
         Arc::new(IngestContext {
             catalog,
@@ -47,6 +61,7 @@ impl IngestContext {
             metrics,
             hubs: HubAddresses::default(),
             next_connection: AtomicU64::new(1),
+            leases,
             secret_rotations,
         })
     }
@@ -108,6 +123,16 @@ pub async fn serve_device<T: DeviceTransport>(ctx: Arc<IngestContext>, mut trans
         Ok(device) => device,
         Err(r) => return refuse(&ctx, &mut transport, peer, r, Some(&hello.serial)).await,
     };
+    // Cluster mode: this hub owns the device before its actor sees the connection (the newest
+    // connection wins; a takeover raises the fence and resumes from the stored snapshot).
+    if let Some(leases) = &ctx.leases
+        && let Acquisition::Refused(why) = leases.acquire(&device.id).await
+    {
+        tracing::warn!(serial = %device.serial, %why, "device connection refused: its lease could not be taken");
+        let _ = transport.send(error_body(ErrorCode::ShuttingDown, &why, true)).await;
+        transport.close().await;
+        return;
+    }
     let connection_id = ctx.next_connection.fetch_add(1, Ordering::Relaxed);
     let (link, mut outgoing) = DeviceLink::new(connection_id);
     let handle = match connect(&ctx, &device, link).await {

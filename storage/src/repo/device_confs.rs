@@ -6,7 +6,9 @@ use surrealdb::engine::any::Any;
 use surrealdb::types::SurrealValue;
 
 use crate::StoreError;
+use crate::error::checked;
 use crate::model::{DeviceConf, StatusUpdate};
+use crate::repo::device_fences::fenced_write;
 use crate::retry::retrying;
 
 const FIELDS: &str = "record::id(device) AS device_id, record::id(company) AS company_id, device_functional, patient_status, image_saved, streaming_end_ms, repositioning_minutes, tare_json";
@@ -20,6 +22,9 @@ pub struct HubDeviceConfs<'a> {
 pub struct DeviceConfs<'a> {
     pub(crate) db: &'a Surreal<Any>,
     pub(crate) company: &'a str,
+    /// Cluster mode: the writer's lease revision, checked against the device's fence in the
+    /// writes of the storage writer (`CompanyStore::fenced`); `None` on a hub on its own.
+    pub(crate) fence: Option<i64>,
 }
 
 #[derive(SurrealValue)]
@@ -27,6 +32,14 @@ struct StatusRow {
     device: String,
     functional: bool,
     status: String,
+}
+
+#[derive(SurrealValue)]
+struct FencedStatusRow {
+    device: String,
+    functional: bool,
+    status: String,
+    fence: i64,
 }
 
 impl HubDeviceConfs<'_> {
@@ -61,6 +74,50 @@ impl HubDeviceConfs<'_> {
     }
 }
 
+impl HubDeviceConfs<'_> {
+    /// Cluster mode's [`Self::save_statuses`]: each status with its writer's lease revision,
+    /// written in one transaction only where the device's fence still holds that revision.
+    /// Returns the devices whose status was fenced (not written).
+    pub async fn save_statuses_fenced(&self, batch: &[(StatusUpdate, i64)]) -> Result<Vec<String>, StoreError> {
+        if batch.is_empty() {
+            return Ok(Vec::new());
+        }
+        retrying(|| async move {
+            let rows: Vec<FencedStatusRow> = batch
+                .iter()
+                .map(|(u, fence)| FencedStatusRow {
+                    device: u.device_id.clone(),
+                    functional: u.device_functional,
+                    status: u.patient_status.clone(),
+                    fence: *fence,
+                })
+                .collect();
+            let response = self
+                .db
+                .query(
+                    "BEGIN TRANSACTION;
+                     LET $stale = (SELECT VALUE device FROM $rows WHERE type::record('device_fence', device).revision != fence);
+                     FOR $row IN $rows {
+                         IF $row.device NOT IN $stale {
+                             UPDATE type::record('device_fence', $row.device) SET writes += 1;
+                             UPDATE device_conf SET device_functional = $row.functional, patient_status = $row.status
+                                WHERE device = type::record('device', $row.device);
+                         };
+                     };
+                     RETURN $stale;
+                     COMMIT TRANSACTION;",
+                )
+                .bind(("rows", rows))
+                .await?;
+            let mut response = checked(response)?;
+            // Results: BEGIN, LET, FOR, RETURN, COMMIT.
+            let stale: Vec<String> = response.take(3)?;
+            Ok(stale)
+        })
+        .await
+    }
+}
+
 impl DeviceConfs<'_> {
     /// The configurations of the company's devices.
     pub async fn list(&self) -> Result<Vec<DeviceConf>, StoreError> {
@@ -76,11 +133,14 @@ impl DeviceConfs<'_> {
     pub async fn set_streaming_end(&self, device_id: &str, ends_at_ms: Option<i64>) -> Result<(), StoreError> {
         retrying(|| async move {
             self.db
-                .query(
+                .query(fenced_write(
+                    self.fence,
                     "UPDATE device_conf SET streaming_end_ms = $end WHERE device = type::record('device', $device) \
-                     AND company = type::record('company', $company)",
-                )
+                         AND company = type::record('company', $company);",
+                ))
                 .bind(("device", device_id.to_owned()))
+                .bind(("fence_device", device_id.to_owned()))
+                .bind(("fence", self.fence))
                 .bind(("company", self.company.to_owned()))
                 .bind(("end", ends_at_ms))
                 .await?
@@ -94,11 +154,14 @@ impl DeviceConfs<'_> {
     pub async fn set_tare(&self, device_id: &str, tare_json: &str) -> Result<(), StoreError> {
         retrying(|| async move {
             self.db
-                .query(
+                .query(fenced_write(
+                    self.fence,
                     "UPDATE device_conf SET tare_json = $tare WHERE device = type::record('device', $device) \
-                     AND company = type::record('company', $company)",
-                )
+                         AND company = type::record('company', $company);",
+                ))
                 .bind(("device", device_id.to_owned()))
+                .bind(("fence_device", device_id.to_owned()))
+                .bind(("fence", self.fence))
                 .bind(("company", self.company.to_owned()))
                 .bind(("tare", tare_json.to_owned()))
                 .await?

@@ -8,6 +8,7 @@ use surrealdb::types::SurrealValue;
 
 use crate::error::checked;
 use crate::model::{AlarmLog, DeviceLog, PresenceLog, TurnLog};
+use crate::repo::device_fences::fence_check;
 use crate::retry::retrying;
 use crate::{StoreError, new_id};
 
@@ -37,6 +38,9 @@ struct NewTurn {
 pub struct Logs<'a> {
     pub(crate) db: &'a Surreal<Any>,
     pub(crate) company: &'a str,
+    /// Cluster mode: the writer's lease revision, checked against the device's fence in every
+    /// device write's transaction (`CompanyStore::fenced`); `None` on a hub on its own.
+    pub(crate) fence: Option<i64>,
 }
 
 /// Log queries across the hub.
@@ -134,18 +138,30 @@ impl Logs<'_> {
     pub async fn attend_keyed(&self, key: &str, at: i64, by: Option<&str>) -> Result<bool, StoreError> {
         retrying(|| async move {
             let by_user = if by.is_some() { ", attended_by = type::record('user', $user)" } else { "" };
-            let mut response = self
+            // Fenced (cluster mode): the alarm's device is the key's `device-number` prefix.
+            let (begin, check, commit, index) = match self.fence {
+                // Results: BEGIN, the check, the update, COMMIT.
+                Some(_) => ("BEGIN TRANSACTION;", fence_check(self.fence), "COMMIT TRANSACTION;", 2),
+                None => ("", "", "", 0),
+            };
+            let fence_device = key.rsplit_once('-').map(|(device, _)| device).unwrap_or(key).to_owned();
+            let response = self
                 .db
                 .query(format!(
-                    "UPDATE type::record('alarm_log', $key) SET has_been_attended = true, attended_time = $at{by_user}
-                        WHERE company = type::record('company', $company) AND has_been_attended = false RETURN VALUE record::id(id)"
+                    "{begin}{check}
+                     UPDATE type::record('alarm_log', $key) SET has_been_attended = true, attended_time = $at{by_user}
+                        WHERE company = type::record('company', $company) AND has_been_attended = false RETURN VALUE record::id(id);
+                     {commit}"
                 ))
+                .bind(("fence_device", fence_device))
+                .bind(("fence", self.fence))
                 .bind(("company", self.company.to_owned()))
                 .bind(("key", key.to_owned()))
                 .bind(("at", at))
                 .bind(("user", by.unwrap_or_default().to_owned()))
                 .await?;
-            let attended: Vec<String> = response.take(0)?;
+            let mut response = checked(response)?;
+            let attended: Vec<String> = response.take(index)?;
             Ok(!attended.is_empty())
         })
         .await
@@ -222,11 +238,13 @@ impl Logs<'_> {
         entry: E,
     ) -> Result<(), StoreError> {
         let entry = &entry;
+        let fence_check = fence_check(self.fence);
         retrying(|| async move {
             let response = self
                 .db
                 .query(format!(
                     "BEGIN TRANSACTION;
+                     {fence_check}
                      LET $company_ref = type::record('company', $company);
                      LET $device_ref = (SELECT VALUE id FROM type::record('device', $device) WHERE company = $company_ref)[0];
                      IF $device_ref = NONE {{ THROW 'notFound' }};
@@ -236,6 +254,8 @@ impl Logs<'_> {
                 ))
                 .bind(("company", self.company.to_owned()))
                 .bind(("device", device_id.to_owned()))
+                .bind(("fence_device", device_id.to_owned()))
+                .bind(("fence", self.fence))
                 .bind(("e", entry.clone()))
                 .await?;
             checked(response)?;

@@ -11,6 +11,8 @@ mod clinical_records;
 mod companies;
 mod compliance;
 mod device_confs;
+pub(crate) mod device_fences;
+mod device_snapshots;
 mod devices;
 mod layouts;
 mod logs;
@@ -28,6 +30,8 @@ pub use clinical_records::{AlarmRow, AnalysisRow, ClinicalRecords, ClinicalRows,
 pub use companies::{HubCompanies, Profile};
 pub use compliance::{COMPLIANCE_ROW_LIMIT, ComplianceAlarm, ComplianceRecords, ComplianceTurn, ShiftSettings};
 pub use device_confs::{DeviceConfs, HubDeviceConfs};
+pub use device_fences::HubDeviceFences;
+pub use device_snapshots::{HubDeviceSnapshots, SnapshotWrite, StoredSnapshot};
 pub use devices::{CreatedFamily, Devices, HubDevices};
 pub use layouts::Layouts;
 pub use logs::{HubLogs, LOG_LIST_LIMIT, Logs, PatientLogs};

@@ -59,6 +59,7 @@ fn mat_args(link: DeviceLink, bus: Arc<Bus>, writer: Option<ActorRef<WriterMsg>>
         absence_delay: Duration::from_secs(30),
         inflight: Arc::new(AtomicUsize::new(0)),
         snapshot: SnapshotSlot::default(),
+        share_snapshots: false,
         behaviour: BehaviourConfig::default(),
     }
 }
@@ -228,6 +229,10 @@ impl Actor for WriterProbe {
             WriterMsg::Save(status) => format!("status {:?}", status.patient_status),
             WriterMsg::Record(Record::AlarmRaised { kind, .. }) => format!("alarm {kind:?}"),
             WriterMsg::Record(_) => "record".to_owned(),
+            WriterMsg::Snapshot(shared) => {
+                let pending = shared.snapshot.alarms.pending.iter().map(|a| format!("{:?}", a.kind)).collect::<Vec<_>>().join(",");
+                format!("snapshot [{pending}]")
+            }
             WriterMsg::FlushDue | WriterMsg::Flush(_) => return Ok(()),
         };
         log.lock().unwrap_or_else(|p| p.into_inner()).push(entry);
@@ -255,6 +260,31 @@ async fn the_missing_alarm_is_sent_to_the_writer_before_the_missing_status() {
     let alarm = log.iter().position(|e| e == "alarm Missing").unwrap_or_else(|| panic!("no Missing alarm: {log:?}"));
     let status = log.iter().position(|e| e == "status Missing").unwrap_or_else(|| panic!("no Missing status: {log:?}"));
     assert!(alarm < status, "{log:?}");
+}
+
+#[tokio::test(start_paused = true)]
+async fn in_cluster_mode_the_snapshot_with_the_alarm_goes_to_the_writer_after_the_alarm_and_its_status() {
+    // The writer writes what it holds in batches; a snapshot with the alarm pending must never be
+    // in shared storage without the alarm's row (the next owner would not raise it, and nobody
+    // would have stored it).
+    let log = Arc::new(std::sync::Mutex::new(Vec::new()));
+    let (writer, _) = Actor::spawn(None, WriterProbe, log.clone()).await.expect("probe");
+    let (link, _rx) = DeviceLink::new(1);
+    let args = MatArgs { share_snapshots: true, ..mat_args(link, Bus::new(), Some(writer)) };
+    let (actor, _handle) = Actor::spawn(None, MatActor, args).await.expect("mat actor");
+    actor.cast(frame(body())).expect("frame");
+    settle().await;
+    for _ in 0..=31 {
+        advance(Duration::from_secs(1)).await;
+        actor.cast(frame(vec![0; 48 * 48])).expect("frame");
+        settle().await;
+    }
+    let log = log.lock().unwrap_or_else(|p| p.into_inner()).clone();
+    let alarm = log.iter().position(|e| e == "alarm Missing").unwrap_or_else(|| panic!("no Missing alarm: {log:?}"));
+    let status = log.iter().position(|e| e == "status Missing").unwrap_or_else(|| panic!("no Missing status: {log:?}"));
+    let snapshot = log.iter().position(|e| e == "snapshot [Missing]").unwrap_or_else(|| panic!("no snapshot with the alarm: {log:?}"));
+    assert!(alarm < status && status < snapshot, "{log:?}");
+    assert!(log.iter().filter(|e| e.starts_with("snapshot")).count() >= 30, "about one snapshot a second: {log:?}");
 }
 
 /// Calls the actor and returns its answer.

@@ -77,6 +77,7 @@ async fn members_report_to_a_restarted_room_set_without_waiting_for_a_change() {
         metrics,
         absence_delay: Duration::from_secs(30),
         repositioning_time_scale: 1,
+        share_snapshots: false,
     };
     let (registry, _) = Actor::spawn(None, DeviceRegistry, args).await.expect("registry");
 
@@ -126,6 +127,7 @@ async fn a_mat_actor_killed_mid_stream_resumes_its_stream_and_no_other_device_no
         metrics: metrics.clone(),
         absence_delay: Duration::from_secs(30),
         repositioning_time_scale: 1,
+        share_snapshots: false,
     };
     let (registry, _) = Actor::spawn(None, DeviceRegistry, args).await.expect("registry");
     let mut handles = Vec::new();
@@ -191,6 +193,7 @@ async fn a_mat_actor_killed_mid_capture_resumes_the_capture() {
         metrics: metrics.clone(),
         absence_delay: Duration::from_secs(30),
         repositioning_time_scale: 1,
+        share_snapshots: false,
     };
     let (registry, _) = Actor::spawn(None, DeviceRegistry, args).await.expect("registry");
     let (link, _rx) = DeviceLink::new(1);
@@ -243,6 +246,7 @@ async fn a_resumed_repositioning_interval_applies_to_the_new_actor() {
         metrics: Arc::new(HubMetrics::default()),
         absence_delay: Duration::from_secs(30),
         repositioning_time_scale: 1,
+        share_snapshots: false,
     };
     let (registry, _) = Actor::spawn(None, DeviceRegistry, args).await.expect("registry");
     let stored = StoredMatState { repositioning_interval: Some(Duration::from_secs(15 * 60)), ..StoredMatState::default() };

@@ -49,6 +49,7 @@ async fn registry_of(catalog: &Arc<Catalog>) -> (Arc<Bus>, ActorRef<RegistryMsg>
         metrics: metrics.clone(),
         absence_delay: Duration::from_secs(30),
         repositioning_time_scale: 1,
+        share_snapshots: false,
     };
     let (registry, _) = Actor::spawn(None, DeviceRegistry, registry_args).await.expect("registry");
     (bus, registry, Outbox::new(metrics))

@@ -1,0 +1,338 @@
+//! Device leases on NATS (issue 25): the I/O around the pure [`LeaseBook`]. The bucket
+//! `device_owners` (JetStream key-value, `max_age` = [`LEASE_TTL`]), one acquisition per device
+//! connection ([`LeaseKeeper::acquire`], before the device's actor runs), one task that renews
+//! every held lease and acquires the pending ones ([`LeaseKeeper::renew`]), one that watches the
+//! bucket for takeovers ([`LeaseKeeper::watch`]); a lost lease stops the device's actor here
+//! (`RegistryMsg::Release`). A new fence is raised in storage (`device_fence`) before the actor
+//! runs, and a device taken over from another hub resumes from its snapshot in shared storage
+//! (`snapshot_store`).
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Mutex, MutexGuard};
+use std::time::Duration;
+
+use actors::actor::registry::RegistryMsg;
+use async_nats::jetstream::kv;
+use futures_util::StreamExt;
+use ractor::ActorRef;
+use storage::Store;
+use tokio::sync::watch;
+
+use super::lease::{AcquireWrite, Acquired, LEASE_TTL, LeaseBook, LeaseValue, Observed, RenewRefused, WritePermission, acquire_write};
+use super::{Cluster, snapshot_store};
+
+/// The key-value bucket of device leases.
+pub const BUCKET: &str = "device_owners";
+/// How long one NATS operation may take before the hub treats NATS as away.
+pub const NATS_WAIT: Duration = Duration::from_secs(2);
+/// How often the renewal task looks for due renewals and pending acquisitions.
+const RENEW_TICK: Duration = Duration::from_millis(500);
+/// Renewals in flight at once.
+const RENEW_CONCURRENCY: usize = 64;
+/// Reads and writes of one acquisition before it gives up (others kept writing the key).
+const ACQUIRE_ATTEMPTS: usize = 8;
+
+/// The outcome of a device connection's acquisition.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Acquisition {
+    /// This hub owns the device: attach its connection.
+    Owned,
+    /// NATS did not answer: the device runs here, its writes wait, the lease follows when NATS
+    /// answers.
+    Pending,
+    /// A newer owner raised the device's fence meanwhile, or the fence could not be raised: the
+    /// connection is refused (the device connects again).
+    Refused(String),
+}
+
+/// This hub's device leases.
+pub struct LeaseKeeper {
+    node: String,
+    jetstream: async_nats::jetstream::Context,
+    store: Store,
+    registry: ActorRef<RegistryMsg>,
+    book: Mutex<LeaseBook>,
+    bucket: tokio::sync::Mutex<Option<kv::Store>>,
+    /// Writes of devices this hub does not own (any more), dropped.
+    pub fenced_writes: AtomicU64,
+    /// Leases another hub took from this one.
+    pub leases_lost: AtomicU64,
+}
+
+impl LeaseKeeper {
+    /// The keeper of `cluster`'s hub; nothing runs until [`Self::renew`] and [`Self::watch`].
+    pub fn new(cluster: &Cluster, store: Store, registry: ActorRef<RegistryMsg>) -> Arc<LeaseKeeper> {
+        Arc::new(LeaseKeeper {
+            node: cluster.node.to_string(),
+            jetstream: cluster.jetstream.clone(),
+            store,
+            registry,
+            book: Mutex::new(LeaseBook::new(cluster.node.as_str())),
+            bucket: tokio::sync::Mutex::new(None),
+            fenced_writes: AtomicU64::new(0),
+            leases_lost: AtomicU64::new(0),
+        })
+    }
+
+    fn book(&self) -> MutexGuard<'_, LeaseBook> {
+        self.book.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// What a storage write of `device`'s rows may do.
+    pub fn write_permission(&self, device: &str) -> WritePermission {
+        self.book().write_permission(device)
+    }
+
+    /// The state of `device`'s lease here, for tests and diagnostics.
+    pub fn lease_state(&self, device: &str) -> Option<super::lease::LeaseState> {
+        self.book().state(device)
+    }
+
+    /// Counts writes dropped because this hub does not own their device.
+    pub fn count_fenced(&self, writes: usize) {
+        if writes > 0 {
+            self.fenced_writes.fetch_add(writes as u64, Ordering::Relaxed);
+            tracing::warn!(writes, "writes of devices another hub owns now were dropped (fenced)");
+        }
+    }
+
+    /// The bucket, created on first use (NATS may have been away at start).
+    async fn bucket(&self) -> Result<kv::Store, String> {
+        let mut cached = self.bucket.lock().await;
+        if let Some(bucket) = cached.as_ref() {
+            return Ok(bucket.clone());
+        }
+        let bucket =
+            tokio::time::timeout(NATS_WAIT, open_bucket(&self.jetstream)).await.map_err(|_| "NATS did not answer".to_owned())??;
+        *cached = Some(bucket.clone());
+        Ok(bucket)
+    }
+
+    /// Acquires `device`'s lease for a connection that begins now, raises its fence and, if it
+    /// was taken from another hub, hands its actor the snapshot in shared storage. Called before
+    /// the connection is attached to the device's actor.
+    pub async fn acquire(&self, device: &Arc<str>) -> Acquisition {
+        let value = self.book().value(unix_ms());
+        let written = match self.bucket().await {
+            Ok(bucket) => tokio::time::timeout(NATS_WAIT, write_lease(&bucket, device, &value)).await.unwrap_or(Err("timed out".into())),
+            Err(error) => Err(error),
+        };
+        match written {
+            Ok((revision, previous)) => {
+                let acquired = self.book().acquired(device, value, revision, &previous, unix_ms());
+                self.settle(device, acquired).await
+            }
+            Err(error) => {
+                tracing::warn!(%device, %error, "NATS did not answer: the device runs here, its lease follows");
+                self.book().pending(device, value);
+                Acquisition::Pending
+            }
+        }
+    }
+
+    /// After the bucket accepted a lease: the fence first, then (a takeover) the stored snapshot.
+    async fn settle(&self, device: &Arc<str>, acquired: Acquired) -> Acquisition {
+        if acquired.raise_fence {
+            let fence = i64::try_from(acquired.fence).unwrap_or(i64::MAX);
+            match self.store.hub_wide().device_fences().raise(device, fence, &self.node).await {
+                Ok(true) => {}
+                Ok(false) => {
+                    self.book().forget(device);
+                    return Acquisition::Refused("a newer owner raised the device's fence".into());
+                }
+                Err(error) => {
+                    self.book().forget(device);
+                    return Acquisition::Refused(format!("the device's fence could not be raised: {error}"));
+                }
+            }
+        }
+        if acquired.resume_from_store {
+            let snapshot = snapshot_store::load(&self.store, device).await.map(Box::new);
+            let device_id = device.clone();
+            let taken = self.registry.call(|reply| RegistryMsg::TakeOver { device_id, snapshot, reply }, Some(NATS_WAIT * 5)).await;
+            if !matches!(taken, Ok(ractor::rpc::CallResult::Success(()))) {
+                return Acquisition::Refused("the registry did not take the device over".into());
+            }
+        }
+        Acquisition::Owned
+    }
+
+    /// Another hub owns `device` now: its actor here stops and its connection closes.
+    fn lost(&self, device: &Arc<str>) {
+        self.leases_lost.fetch_add(1, Ordering::Relaxed);
+        tracing::warn!(%device, "another hub took the device's lease; stopping its actor here");
+        let _ = self.registry.cast(RegistryMsg::Release { device_id: device.clone() });
+    }
+
+    /// Renews every held lease when due and acquires the pending ones, until `stopped`: the one
+    /// timer of all leases. NATS away: nothing changes here (the devices run on, their writes stay
+    /// fenced by their fence); a renewal refused because the key expired creates it again under
+    /// a new fence; one refused because another hub wrote it is a lost lease.
+    pub async fn renew(self: Arc<Self>, mut stopped: watch::Receiver<bool>) {
+        let mut tick = tokio::time::interval(RENEW_TICK);
+        tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        let mut warned_unconfirmed = 0;
+        loop {
+            tokio::select! {
+                _ = tick.tick() => {}
+                _ = stopped.changed() => return,
+            }
+            let Ok(bucket) = self.bucket().await else { continue };
+            let (due, pending) = {
+                let book = self.book();
+                (book.due_renewals(unix_ms()), book.pending_acquisitions())
+            };
+            futures_util::stream::iter(due)
+                .for_each_concurrent(RENEW_CONCURRENCY, |(device, value, revision)| {
+                    let bucket = bucket.clone();
+                    let keeper = self.clone();
+                    async move { keeper.renew_one(&bucket, &device, &value, revision).await }
+                })
+                .await;
+            for (device, value) in pending {
+                if let Ok(Ok((revision, previous))) = tokio::time::timeout(NATS_WAIT, write_lease(&bucket, &device, &value)).await {
+                    let acquired = self.book().acquired(&device, value, revision, &previous, unix_ms());
+                    if let Acquisition::Refused(why) = self.settle(&device, acquired).await {
+                        tracing::warn!(%device, %why, "a pending lease could not be settled");
+                        self.lost(&device);
+                    }
+                }
+            }
+            let unconfirmed = self.book().unconfirmed(unix_ms());
+            if unconfirmed != warned_unconfirmed {
+                warned_unconfirmed = unconfirmed;
+                if unconfirmed > 0 {
+                    tracing::warn!(unconfirmed, "leases not confirmed by NATS for a whole lease time; their devices run on here");
+                }
+            }
+        }
+    }
+
+    async fn renew_one(&self, bucket: &kv::Store, device: &Arc<str>, value: &LeaseValue, revision: u64) {
+        match tokio::time::timeout(NATS_WAIT, bucket.update(device.as_ref(), value.encode().into(), revision)).await {
+            Ok(Ok(renewed)) => self.book().renewed(device, revision, renewed, unix_ms()),
+            Ok(Err(error)) if error.kind() == kv::UpdateErrorKind::WrongLastRevision => {
+                let Ok(Ok(observed)) = tokio::time::timeout(NATS_WAIT, observe(bucket, device)).await else { return };
+                let outcome = self.book().renew_refused(device, &observed, unix_ms());
+                match outcome {
+                    RenewRefused::Lost => self.lost(device),
+                    RenewRefused::Recreate => {
+                        if let Ok(Ok((revision, previous))) = tokio::time::timeout(NATS_WAIT, write_lease(bucket, device, value)).await {
+                            let acquired = self.book().acquired(device, value.clone(), revision, &previous, unix_ms());
+                            if let Acquisition::Refused(why) = self.settle(device, acquired).await {
+                                tracing::warn!(%device, %why, "an expired lease could not be taken again");
+                                self.book().forget(device);
+                                self.lost(device);
+                            }
+                        }
+                    }
+                    RenewRefused::Adopt { .. } => {}
+                }
+            }
+            // NATS away or slow: the lease stays as it is; the device runs on.
+            _ => {}
+        }
+    }
+
+    /// Watches the bucket for other hubs' writes of the leases this hub holds (the newest
+    /// connection took the device), until `stopped`. Reconnects by itself.
+    pub async fn watch(self: Arc<Self>, mut stopped: watch::Receiver<bool>) {
+        loop {
+            if *stopped.borrow() {
+                return;
+            }
+            let watch = match self.bucket().await {
+                Ok(bucket) => tokio::time::timeout(NATS_WAIT, bucket.watch_all()).await.ok().and_then(Result::ok),
+                Err(_) => None,
+            };
+            let Some(mut watch) = watch else {
+                tokio::select! {
+                    _ = tokio::time::sleep(Duration::from_secs(1)) => continue,
+                    _ = stopped.changed() => return,
+                }
+            };
+            loop {
+                let entry = tokio::select! {
+                    entry = watch.next() => entry,
+                    _ = stopped.changed() => return,
+                };
+                let Some(Ok(entry)) = entry else { break };
+                let value = match entry.operation {
+                    kv::Operation::Put => LeaseValue::decode(&entry.value),
+                    kv::Operation::Delete | kv::Operation::Purge => None,
+                };
+                if self.book().watched(&entry.key, entry.revision, value.as_ref()) {
+                    self.lost(&Arc::from(entry.key.as_str()));
+                }
+            }
+        }
+    }
+}
+
+/// Creates the bucket if it does not exist yet and opens it. The stream is created as the
+/// key-value convention has it (`KV_device_owners` on `$KV.device_owners.>`, one message per key,
+/// roll-ups, direct gets, `max_age` = [`LEASE_TTL`]) rather than through `create_key_value`,
+/// which reads the account's information first and cannot parse Debian's nats-server 2.9's
+/// (it lacks `reserved_memory`). Creating a stream that exists with the same configuration is a
+/// no-op; another configuration is left as it is.
+pub async fn open_bucket(jetstream: &async_nats::jetstream::Context) -> Result<kv::Store, String> {
+    use async_nats::jetstream::stream;
+    let config = stream::Config {
+        name: format!("KV_{BUCKET}"),
+        subjects: vec![format!("$KV.{BUCKET}.>")],
+        max_messages_per_subject: 1,
+        max_age: LEASE_TTL,
+        allow_rollup: true,
+        deny_delete: true,
+        allow_direct: true,
+        discard: stream::DiscardPolicy::New,
+        num_replicas: 1,
+        ..Default::default()
+    };
+    if let Err(error) = jetstream.create_stream(config).await {
+        tracing::debug!(%error, "the lease bucket's stream was not created (it may exist)");
+    }
+    jetstream.get_key_value(BUCKET).await.map_err(|e| e.to_string())
+}
+
+/// What the bucket holds for `device`.
+async fn observe(bucket: &kv::Store, device: &str) -> Result<Observed, String> {
+    let entry = bucket.entry(device).await.map_err(|e| e.to_string())?;
+    Ok(match entry {
+        Some(entry) if entry.operation == kv::Operation::Put => match LeaseValue::decode(&entry.value) {
+            Some(value) => Observed::Held { revision: entry.revision, value },
+            None => Observed::Held { revision: entry.revision, value: LeaseValue { node: String::new(), connection_ms: 0 } },
+        },
+        _ => Observed::Absent,
+    })
+}
+
+/// Reads the key and writes `value` over what it read (create if absent, update on its
+/// revision), again while other hubs write in between. The revision written and what it replaced.
+async fn write_lease(bucket: &kv::Store, device: &str, value: &LeaseValue) -> Result<(u64, Observed), String> {
+    for _ in 0..ACQUIRE_ATTEMPTS {
+        let previous = observe(bucket, device).await?;
+        let written = match acquire_write(&previous) {
+            AcquireWrite::Create => bucket
+                .create(device, value.encode().into())
+                .await
+                .map_err(|e| (e.kind() == kv::CreateErrorKind::AlreadyExists, e.to_string())),
+            AcquireWrite::Update { revision } => bucket
+                .update(device, value.encode().into(), revision)
+                .await
+                .map_err(|e| (e.kind() == kv::UpdateErrorKind::WrongLastRevision, e.to_string())),
+        };
+        match written {
+            Ok(revision) => return Ok((revision, previous)),
+            Err((true, _)) => continue,
+            Err((false, error)) => return Err(error),
+        }
+    }
+    Err("the lease kept changing under this hub's writes".into())
+}
+
+/// Now, Unix ms.
+fn unix_ms() -> u64 {
+    std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_millis() as u64).unwrap_or(0)
+}

@@ -1,0 +1,54 @@
+//! Mat snapshots in shared storage (cluster mode, issue 25): the storage writer's snapshot
+//! batches as `device_snapshot` rows (fenced like the device's other rows), and the snapshot a
+//! hub that takes a device over resumes its actor from.
+//!
+//! The stored snapshot *replaces* what `crate::snapshots` rebuilds from the device's rows at a
+//! hub's start (stream end, unattended alarms, interval, tare): it is the whole machine (the
+//! repositioning clock's load episodes, the absence being timed, a running capture), taken at
+//! most `SNAPSHOT_INTERVAL` before the device moved and never newer than the rows written before
+//! it (the writer writes records, then statuses, then snapshots). A device without one (it never
+//! ran in cluster mode) keeps the start-up snapshot. See docs/decisions.md.
+
+use std::sync::Arc;
+
+use actors::actor::storage_writer::DeviceSnapshot;
+use mat_core::machine::mat::MatSnapshot;
+use storage::Store;
+use storage::repo::SnapshotWrite;
+
+/// The device's stored snapshot, if one was written and reads back; a row that does not read
+/// back (an older format) is logged and ignored.
+pub async fn load(store: &Store, device: &str) -> Option<MatSnapshot> {
+    let stored = match store.hub_wide().device_snapshots().load(device).await {
+        Ok(stored) => stored?,
+        Err(error) => {
+            tracing::warn!(%device, %error, "the device's stored snapshot could not be read; it resumes from its rows");
+            return None;
+        }
+    };
+    match serde_json::from_str(&stored.snapshot_json) {
+        Ok(snapshot) => Some(snapshot),
+        Err(error) => {
+            tracing::warn!(%device, %error, "the device's stored snapshot does not read back; it resumes from its rows");
+            None
+        }
+    }
+}
+
+/// Writes snapshots, each under its fence; the devices whose snapshot was fenced.
+pub async fn save(store: &Store, batch: Vec<(DeviceSnapshot, u64)>) -> Result<Vec<Arc<str>>, storage::StoreError> {
+    let writes: Vec<SnapshotWrite> = batch
+        .iter()
+        .filter_map(|(shared, fence)| {
+            let json = serde_json::to_string(shared.snapshot.as_ref()).ok()?;
+            Some(SnapshotWrite {
+                device: shared.device_id.to_string(),
+                json,
+                saved_at_ms: i64::try_from(shared.taken_at_ms).unwrap_or(i64::MAX),
+                fence: i64::try_from(*fence).unwrap_or(i64::MAX),
+            })
+        })
+        .collect();
+    let stale = store.hub_wide().device_snapshots().save(&writes).await?;
+    Ok(stale.into_iter().map(Arc::from).collect())
+}

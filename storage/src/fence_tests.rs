@@ -1,0 +1,102 @@
+//! Cluster mode's fences and device snapshots on a real in-memory SurrealDB (issue 25): a write
+//! under a stale lease revision writes nothing, in the same transaction as its check.
+
+use crate::model::{DeviceLog, NewDevice, StatusUpdate};
+use crate::repo::SnapshotWrite;
+use crate::{Store, StoreError, device_secret};
+
+async fn store_with_device() -> (Store, String, String) {
+    let store = Store::memory().await.unwrap();
+    let company = store.hub_wide().companies().create("Demo Clinic", "1 Main St").await.unwrap();
+    let device = NewDevice {
+        name: "Bed 1".into(),
+        device_type: "Mattress Mat IoT".into(),
+        hardware_serial: "MAT-F1".into(),
+        company_id: company.clone(),
+        secret_hash: device_secret::hash("s"),
+        ..NewDevice::default()
+    };
+    let id = store.hub_wide().devices().create(&device).await.unwrap();
+    (store, company, id)
+}
+
+fn log(device: &str, at: i64) -> DeviceLog {
+    DeviceLog {
+        device_id: device.into(),
+        creation_date: at,
+        max_pressure: 1,
+        position: String::new(),
+        posture: String::new(),
+        confidence: 0.0,
+        pressure_map: "[]".into(),
+    }
+}
+
+#[tokio::test]
+async fn a_fence_only_rises() {
+    let (store, _, device) = store_with_device().await;
+    let fences = store.hub_wide().device_fences();
+    assert_eq!(fences.revision(&device).await.unwrap(), None);
+    assert!(fences.raise(&device, 5, "a").await.unwrap());
+    assert!(!fences.raise(&device, 3, "b").await.unwrap(), "an older lease cannot lower the fence");
+    assert_eq!(fences.revision(&device).await.unwrap(), Some(5));
+    assert!(fences.raise(&device, 9, "b").await.unwrap());
+    assert!(fences.raise(&device, 9, "b").await.unwrap(), "raising to the same revision again holds");
+    assert_eq!(fences.revision(&device).await.unwrap(), Some(9));
+}
+
+#[tokio::test]
+async fn a_stale_writer_writes_no_device_row() {
+    let (store, company, device) = store_with_device().await;
+    let fences = store.hub_wide().device_fences();
+    assert!(fences.raise(&device, 5, "a").await.unwrap());
+    let owner = store.company(&company).fenced(5);
+    owner.logs().add_device_log(&log(&device, 1)).await.unwrap();
+    owner.device_confs().set_streaming_end(&device, Some(42)).await.unwrap();
+    owner.logs().raise_alarm_with_reason(&device, &format!("{device}-1"), "Missing", 1, None).await.unwrap();
+    // Hub B takes the device over.
+    assert!(fences.raise(&device, 8, "b").await.unwrap());
+    let stale = store.company(&company).fenced(5);
+    assert!(matches!(stale.logs().add_device_log(&log(&device, 2)).await, Err(StoreError::Fenced)));
+    assert!(matches!(stale.device_confs().set_streaming_end(&device, None).await, Err(StoreError::Fenced)));
+    assert!(matches!(stale.device_confs().set_tare(&device, "{}").await, Err(StoreError::Fenced)));
+    assert!(matches!(stale.logs().attend_keyed(&format!("{device}-1"), 3, None).await, Err(StoreError::Fenced)));
+    assert!(matches!(
+        stale.logs().raise_alarm_with_reason(&device, &format!("{device}-2"), "Missing", 4, None).await,
+        Err(StoreError::Fenced)
+    ));
+    let reader = store.company(&company);
+    assert_eq!(reader.logs().device_logs(&device).await.unwrap().len(), 1, "the stale log was not written");
+    assert_eq!(reader.device_confs().streaming_end(&device).await.unwrap(), Some(42), "the stale stream end was not written");
+    let alarms = reader.logs().alarms(&device).await.unwrap();
+    assert_eq!(alarms.len(), 1, "the stale alarm was not raised");
+    assert!(!alarms[0].has_been_attended, "the stale attendance was not written");
+    // The new owner writes.
+    let owner = store.company(&company).fenced(8);
+    owner.logs().add_device_log(&log(&device, 3)).await.unwrap();
+    assert!(owner.logs().attend_keyed(&format!("{device}-1"), 5, None).await.unwrap());
+    assert_eq!(reader.logs().device_logs(&device).await.unwrap().len(), 2);
+    // A hub on its own (no fence) is not checked at all.
+    reader.logs().add_device_log(&log(&device, 4)).await.unwrap();
+}
+
+#[tokio::test]
+async fn fenced_status_and_snapshot_batches_skip_only_the_stale_devices() {
+    let (store, company, device) = store_with_device().await;
+    let fences = store.hub_wide().device_fences();
+    assert!(fences.raise(&device, 5, "a").await.unwrap());
+    let status = |s: &str| StatusUpdate { device_id: device.clone(), device_functional: true, patient_status: s.into() };
+    let confs = store.hub_wide().device_confs();
+    assert_eq!(confs.save_statuses_fenced(&[(status("Missing"), 5)]).await.unwrap(), Vec::<String>::new());
+    assert_eq!(confs.save_statuses_fenced(&[(status("Correct"), 4)]).await.unwrap(), vec![device.clone()]);
+    let stored = store.company(&company).device_confs().list().await.unwrap();
+    assert_eq!(stored[0].patient_status, "Missing", "the stale status was not written");
+    let snapshots = store.hub_wide().device_snapshots();
+    let write = |json: &str, fence: i64| SnapshotWrite { device: device.clone(), json: json.into(), saved_at_ms: 7, fence };
+    assert_eq!(snapshots.save(&[write("{\"a\":1}", 5)]).await.unwrap(), Vec::<String>::new());
+    assert!(fences.raise(&device, 6, "b").await.unwrap());
+    assert_eq!(snapshots.save(&[write("{\"a\":2}", 5)]).await.unwrap(), vec![device.clone()]);
+    let loaded = snapshots.load(&device).await.unwrap().unwrap();
+    assert_eq!((loaded.snapshot_json.as_str(), loaded.revision), ("{\"a\":1}", 5), "the stale snapshot was not written");
+    assert_eq!(snapshots.load("nope").await.unwrap(), None);
+}
