@@ -23,11 +23,11 @@ pub mod commands_route;
 pub mod commands_wire;
 pub mod events;
 pub mod events_wire;
-pub mod live_watch;
-pub mod mirror;
 pub mod fence;
 pub mod lease;
 pub mod lease_keeper;
+pub mod live_watch;
+pub mod mirror;
 mod node_name;
 pub mod snapshot_store;
 
