@@ -9,8 +9,6 @@
 
 mod common;
 
-use std::net::SocketAddr;
-use std::path::Path;
 use std::sync::Arc;
 use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
@@ -19,16 +17,15 @@ use actors::actor::mat::MatMsg;
 use actors::actor::registry::{MatHandle, RegistryMsg};
 use actors::actor::storage_writer::WriterMsg;
 use common::nats::NatsServer;
+use common::raw_quic::RawQuic;
 use common::*;
 use hub::app::RunningHub;
 use hub::cluster::NodeName;
 use hub::cluster::lease::LeaseState;
 use hub::cluster::lease_keeper::Acquisition;
 use mat_core::machine::status::PatientStatus;
-use mat_protocol::{self as protocol, ALPN, DeviceMessage, ErrorCode, Frame, HubMessage};
+use mat_protocol::{DeviceMessage, ErrorCode, Frame, HubMessage};
 use ractor::rpc::CallResult;
-use rustls::pki_types::CertificateDer;
-use rustls::pki_types::pem::PemObject;
 use simulator::synth::BedScript;
 use simulator::{Rate, Scenario};
 use storage::Store;
@@ -81,58 +78,8 @@ async fn turn_due_at(hub: &RunningHub, device_id: &str) -> Option<Instant> {
     view.and_then(|v| v.due_in).map(|due_in| Instant::now() + due_in)
 }
 
-/// A raw QUIC device connection: one bidirectional stream, length-prefixed messages; it does not
-/// reconnect, so what the hub does to it shows.
-struct RawQuic {
-    _endpoint: quinn::Endpoint,
-    send: quinn::SendStream,
-    recv: quinn::RecvStream,
-    buffer: Vec<u8>,
-}
-
+/// Cluster tests' part of the raw device connection.
 impl RawQuic {
-    async fn connect(addr: SocketAddr, cert: &Path) -> RawQuic {
-        let mut roots = rustls::RootCertStore::empty();
-        for cert in CertificateDer::pem_file_iter(cert).unwrap() {
-            roots.add(cert.unwrap()).unwrap();
-        }
-        let provider = Arc::new(rustls::crypto::ring::default_provider());
-        let mut crypto = rustls::ClientConfig::builder_with_provider(provider)
-            .with_protocol_versions(&[&rustls::version::TLS13])
-            .unwrap()
-            .with_root_certificates(roots)
-            .with_no_client_auth();
-        crypto.alpn_protocols = vec![ALPN.to_vec()];
-        let config = quinn::ClientConfig::new(Arc::new(quinn::crypto::rustls::QuicClientConfig::try_from(crypto).unwrap()));
-        let mut endpoint = quinn::Endpoint::client("127.0.0.1:0".parse().unwrap()).unwrap();
-        endpoint.set_default_client_config(config);
-        let connection = endpoint.connect(addr, "localhost").unwrap().await.unwrap();
-        let (send, recv) = connection.open_bi().await.unwrap();
-        RawQuic { _endpoint: endpoint, send, recv, buffer: Vec::new() }
-    }
-
-    async fn send(&mut self, message: &DeviceMessage) {
-        let framed = protocol::encode_framed(&protocol::encode(message));
-        self.send.write_all(&framed).await.unwrap();
-    }
-
-    /// The next hub message, or None when the stream ends or nothing comes within 5 s.
-    async fn recv(&mut self) -> Option<HubMessage> {
-        let deadline = tokio::time::Instant::now() + Duration::from_secs(5);
-        loop {
-            if let Ok(Some((body, total))) = protocol::decode_framed(&self.buffer) {
-                let message = protocol::decode(&self.buffer[body]).unwrap();
-                self.buffer.drain(..total);
-                return Some(message);
-            }
-            let mut chunk = [0u8; 4096];
-            match tokio::time::timeout_at(deadline, self.recv.read(&mut chunk)).await {
-                Ok(Ok(Some(n))) => self.buffer.extend_from_slice(&chunk[..n]),
-                _ => return None,
-            }
-        }
-    }
-
     /// Says hello as `device` and expects the welcome.
     async fn hello(&mut self, device: &SeededDevice) {
         self.send(&hello(device, &device.secret)).await;

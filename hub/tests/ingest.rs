@@ -9,70 +9,11 @@ use std::sync::Arc;
 use std::sync::atomic::Ordering;
 use std::time::Duration;
 
+use common::raw_quic::RawQuic;
 use common::*;
 use futures_util::{SinkExt, StreamExt};
-use mat_protocol::{
-    self as protocol, ALPN, DeviceMessage, ErrorCode, Frame, FrameEncoding, HubMessage, MAX_MESSAGE_BYTES, PROTOCOL_VERSION,
-};
-use rustls::pki_types::CertificateDer;
-use rustls::pki_types::pem::PemObject;
+use mat_protocol::{self as protocol, DeviceMessage, ErrorCode, Frame, FrameEncoding, HubMessage, MAX_MESSAGE_BYTES, PROTOCOL_VERSION};
 use tokio_tungstenite::tungstenite::Message;
-
-/// A raw QUIC device connection: one bidirectional stream, length-prefixed messages.
-struct RawQuic {
-    _endpoint: quinn::Endpoint,
-    send: quinn::SendStream,
-    recv: quinn::RecvStream,
-    buffer: Vec<u8>,
-}
-
-impl RawQuic {
-    async fn connect(hub: &TestHub) -> RawQuic {
-        let mut roots = rustls::RootCertStore::empty();
-        for cert in CertificateDer::pem_file_iter(&hub.hub.cert_path).unwrap() {
-            roots.add(cert.unwrap()).unwrap();
-        }
-        let provider = Arc::new(rustls::crypto::ring::default_provider());
-        let mut crypto = rustls::ClientConfig::builder_with_provider(provider)
-            .with_protocol_versions(&[&rustls::version::TLS13])
-            .unwrap()
-            .with_root_certificates(roots)
-            .with_no_client_auth();
-        crypto.alpn_protocols = vec![ALPN.to_vec()];
-        let config = quinn::ClientConfig::new(Arc::new(quinn::crypto::rustls::QuicClientConfig::try_from(crypto).unwrap()));
-        let mut endpoint = quinn::Endpoint::client("127.0.0.1:0".parse().unwrap()).unwrap();
-        endpoint.set_default_client_config(config);
-        let connection = endpoint.connect(hub.hub.quic_addr, "localhost").unwrap().await.unwrap();
-        let (send, recv) = connection.open_bi().await.unwrap();
-        RawQuic { _endpoint: endpoint, send, recv, buffer: Vec::new() }
-    }
-
-    async fn send_raw(&mut self, bytes: &[u8]) {
-        self.send.write_all(bytes).await.unwrap();
-    }
-
-    async fn send(&mut self, message: &DeviceMessage) {
-        let framed = protocol::encode_framed(&protocol::encode(message));
-        self.send_raw(&framed).await;
-    }
-
-    /// The next hub message, or None when the stream ends or nothing comes within 5 s.
-    async fn recv(&mut self) -> Option<HubMessage> {
-        let deadline = tokio::time::Instant::now() + Duration::from_secs(5);
-        loop {
-            if let Ok(Some((body, total))) = protocol::decode_framed(&self.buffer) {
-                let message = protocol::decode(&self.buffer[body]).unwrap();
-                self.buffer.drain(..total);
-                return Some(message);
-            }
-            let mut chunk = [0u8; 4096];
-            match tokio::time::timeout_at(deadline, self.recv.read(&mut chunk)).await {
-                Ok(Ok(Some(n))) => self.buffer.extend_from_slice(&chunk[..n]),
-                _ => return None,
-            }
-        }
-    }
-}
 
 fn frame(seq: u64) -> DeviceMessage {
     DeviceMessage::Frame(Frame { seq, device_time_ms: seq, cells: vec![(seq % 200) as u8; 48 * 48] })
@@ -89,7 +30,7 @@ fn error_code(message: Option<HubMessage>) -> (ErrorCode, bool) {
 async fn a_good_device_is_welcomed_and_its_frames_are_processed() {
     let hub = start(&["Mattress Mat IoT"]).await;
     let device = &hub.devices[0];
-    let mut quic = RawQuic::connect(&hub).await;
+    let mut quic = RawQuic::connect(hub.hub.quic_addr, &hub.hub.cert_path).await;
     quic.send(&hello(device, &device.secret)).await;
     match quic.recv().await {
         Some(HubMessage::Welcome(w)) => {
@@ -111,15 +52,15 @@ async fn unknown_serials_and_wrong_secrets_are_refused_with_their_codes() {
     let hub = start(&["Mattress Mat IoT"]).await;
     let device = hub.devices[0].clone();
     let unknown = SeededDevice { serial: "NOT-REGISTERED".into(), ..device.clone() };
-    let mut quic = RawQuic::connect(&hub).await;
+    let mut quic = RawQuic::connect(hub.hub.quic_addr, &hub.hub.cert_path).await;
     quic.send(&hello(&unknown, &device.secret)).await;
     assert_eq!(error_code(quic.recv().await), (ErrorCode::UnknownSerial, true));
 
-    let mut quic = RawQuic::connect(&hub).await;
+    let mut quic = RawQuic::connect(hub.hub.quic_addr, &hub.hub.cert_path).await;
     quic.send(&hello(&device, "wrong-secret")).await;
     assert_eq!(error_code(quic.recv().await), (ErrorCode::BadSecret, true));
 
-    let mut quic = RawQuic::connect(&hub).await;
+    let mut quic = RawQuic::connect(hub.hub.quic_addr, &hub.hub.cert_path).await;
     quic.send(&hello(&device, &device.serial)).await;
     assert_eq!(error_code(quic.recv().await), (ErrorCode::BadSecret, true), "the serial is not the secret");
 
@@ -131,7 +72,7 @@ async fn unknown_serials_and_wrong_secrets_are_refused_with_their_codes() {
 async fn garbage_is_counted_and_answered_and_the_device_goes_on() {
     let hub = start(&["Mattress Mat IoT"]).await;
     let device = &hub.devices[0];
-    let mut quic = RawQuic::connect(&hub).await;
+    let mut quic = RawQuic::connect(hub.hub.quic_addr, &hub.hub.cert_path).await;
     quic.send(&hello(device, &device.secret)).await;
     assert!(matches!(quic.recv().await, Some(HubMessage::Welcome(_))));
     // A well-framed body that is not MessagePack.
@@ -150,7 +91,7 @@ async fn garbage_is_counted_and_answered_and_the_device_goes_on() {
 #[tokio::test]
 async fn garbage_instead_of_a_hello_is_refused() {
     let hub = start(&["Mattress Mat IoT"]).await;
-    let mut quic = RawQuic::connect(&hub).await;
+    let mut quic = RawQuic::connect(hub.hub.quic_addr, &hub.hub.cert_path).await;
     quic.send_raw(&protocol::encode_framed(b"definitely not msgpack")).await;
     let (code, fatal) = error_code(quic.recv().await);
     assert!(fatal);
@@ -162,10 +103,10 @@ async fn garbage_instead_of_a_hello_is_refused() {
 async fn an_oversized_quic_message_closes_only_that_connection() {
     let hub = start(&["Mattress Mat IoT", "Mattress Mat IoT"]).await;
     let (good, bad) = (&hub.devices[0], &hub.devices[1]);
-    let mut good_quic = RawQuic::connect(&hub).await;
+    let mut good_quic = RawQuic::connect(hub.hub.quic_addr, &hub.hub.cert_path).await;
     good_quic.send(&hello(good, &good.secret)).await;
     assert!(matches!(good_quic.recv().await, Some(HubMessage::Welcome(_))));
-    let mut bad_quic = RawQuic::connect(&hub).await;
+    let mut bad_quic = RawQuic::connect(hub.hub.quic_addr, &hub.hub.cert_path).await;
     bad_quic.send(&hello(bad, &bad.secret)).await;
     assert!(matches!(bad_quic.recv().await, Some(HubMessage::Welcome(_))));
     // Announce a body one byte over the limit.
@@ -267,7 +208,7 @@ async fn an_old_version_1_device_and_a_version_2_device_are_served_side_by_side(
     let latest = |device: &SeededDevice| hub.hub.board.latest_map(&hub.company_id, &device.id);
 
     // A version 1 device: welcomed in version 1, its whole cells read as before.
-    let mut v1 = RawQuic::connect(&hub).await;
+    let mut v1 = RawQuic::connect(hub.hub.quic_addr, &hub.hub.cert_path).await;
     let DeviceMessage::Hello(hello_v1) = hello(old, &old.secret) else { unreachable!() };
     v1.send(&DeviceMessage::Hello(mat_protocol::Hello { version: 1, ..hello_v1 })).await;
     match v1.recv().await {
@@ -283,7 +224,7 @@ async fn an_old_version_1_device_and_a_version_2_device_are_served_side_by_side(
 
     // A version 2 device: runs (one written in two pieces, as a stream may deliver it) and whole
     // cells both arrive as the same cells.
-    let mut v2 = RawQuic::connect(&hub).await;
+    let mut v2 = RawQuic::connect(hub.hub.quic_addr, &hub.hub.cert_path).await;
     v2.send(&hello(new, &new.secret)).await;
     match v2.recv().await {
         Some(HubMessage::Welcome(w)) => assert_eq!(w.version, PROTOCOL_VERSION),

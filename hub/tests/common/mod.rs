@@ -21,6 +21,7 @@ mod loopback_config;
 pub use loopback_config::config;
 pub mod nats;
 pub mod process;
+pub mod raw_quic;
 #[allow(unused_imports)] // Each test crate uses its own part of the client.
 pub use http::{REQUEST_TIMEOUT, Response, request, try_request};
 
