@@ -403,3 +403,43 @@ async fn publishing_a_watched_map_costs() {
     println!("a watched map (debug build): encoding {encoding:?} per frame, publishing {publishing:?} per frame, {size} bytes on NATS");
     assert!(encoding < Duration::from_millis(2), "encoding a map for NATS takes {encoding:?}");
 }
+
+/// A hub that joins after a device connected elsewhere asks the others for their statuses
+/// (`pmat.sync`): it shows the mat as its owner does at once, not offline until its next change.
+#[tokio::test]
+async fn a_hub_that_joins_later_sees_the_devices_already_connected_elsewhere() {
+    let nats = NatsServer::start().await;
+    let store = storage::Store::memory().await.unwrap();
+    let (company, _email, devices) = seed_company(&store, "J", &["Mattress Mat IoT"]).await;
+    let mat = &devices[0];
+    let start = |node: &'static str, dir: &tempfile::TempDir| {
+        let mut config = config(dir.path());
+        config.nats = Some(nats.url());
+        config.node = Some(NodeName::parse(node).unwrap());
+        hub::app::start_with_store(config, store.clone())
+    };
+    let (dir_a, dir_b) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+    let a = start("hub-a", &dir_a).await.unwrap();
+    let spec = simulator::DeviceSpec::new(mat.serial.clone(), mat.secret.clone(), &mat.device_type).unwrap();
+    let transport = simulator::Transport::Quic {
+        addr: a.quic_addr,
+        server_name: "localhost".into(),
+        trust: simulator::Trust::PemFile(a.cert_path.clone()),
+    };
+    let (stop, shutdown) = tokio::sync::watch::channel(false);
+    tokio::spawn(simulator::run_device(spec, transport, std::sync::Arc::new(simulator::SimStats::default()), shutdown));
+    assert!(
+        eventually(10 * SECOND, || a.board.status(&company, &mat.id).is_some_and(|s| s.device_functional)).await,
+        "the mat connected to A"
+    );
+
+    let b = start("hub-b", &dir_b).await.unwrap();
+    assert!(
+        eventually(5 * SECOND, || b.board.status(&company, &mat.id).is_some_and(|s| s.device_functional)).await,
+        "B, started after the mat connected to A, shows it: {:?}",
+        b.board.status(&company, &mat.id)
+    );
+    let _ = stop.send(true);
+    b.shutdown().await;
+    a.shutdown().await;
+}

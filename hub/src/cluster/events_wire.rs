@@ -29,6 +29,9 @@ pub const ALL_EVENTS: &str = "pmat.company.*.events";
 pub const ALL_LIVE: &str = "pmat.device.*.live";
 /// Every hub's subscription to the watches (an owner keeps those of its devices).
 pub const ALL_WATCHES: &str = "pmat.device.*.watch";
+/// A hub that joins asks the others for their devices' statuses here: until then it knows
+/// only what changes after it started.
+pub const SYNC: &str = "pmat.sync";
 
 /// The subject of a company's statuses.
 pub fn status_subject(company_id: &str) -> String {
@@ -143,6 +146,13 @@ impl WirePicture {
 pub struct WatchMessage {
     pub origin: String,
     pub device_id: String,
+}
+
+/// A hub joined the cluster (or came back to NATS): every other hub publishes the status of each
+/// device it owns again.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SyncMessage {
+    pub origin: String,
 }
 
 /// MessagePack with field names (the hubs of a cluster may run different builds during an

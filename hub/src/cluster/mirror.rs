@@ -5,7 +5,9 @@
 //!
 //! A message is dropped when this hub sent it (it hears its own publications on the
 //! wildcards), when it names a device this hub owns (the owner's fact is its own, here), or a
-//! device not in its company. The same task renews this hub's watches every `live_watch::RENEW`.
+//! device not in its company. The same task renews this hub's watches every `live_watch::RENEW`,
+//! and answers a joining hub's sync (`events_wire::SYNC`) with its own devices' statuses, so a hub
+//! started after a device connected elsewhere does not show it offline until its next change.
 
 use std::sync::Arc;
 
@@ -20,7 +22,10 @@ use tokio::task::JoinHandle;
 
 use super::Cluster;
 use super::events::NatsRelay;
-use super::events_wire::{ALL_EVENTS, ALL_LIVE, ALL_STATUSES, ALL_WATCHES, EventMessage, LiveMessage, StatusMessage, WatchMessage, decode};
+use super::events_wire::{
+    ALL_EVENTS, ALL_LIVE, ALL_STATUSES, ALL_WATCHES, EventMessage, LiveMessage, SYNC, StatusMessage, SyncMessage, WatchMessage, decode,
+    encode,
+};
 use super::live_watch::RENEW;
 
 /// Subscribes to the other hubs' facts and starts the task that mirrors them.
@@ -37,6 +42,9 @@ pub async fn mirror_other_hubs(
     let mut events = client.subscribe(ALL_EVENTS).await?;
     let mut live = client.subscribe(ALL_LIVE).await?;
     let mut watches = client.subscribe(ALL_WATCHES).await?;
+    let mut syncs = client.subscribe(SYNC).await?;
+    // Subscribed first, then asked: every status the others publish in answer is heard.
+    client.publish(SYNC, encode(&SyncMessage { origin: relay.node().to_owned() })).await?;
     let mirror = Mirror { relay, bus, board, catalog };
     Ok(tokio::spawn(async move {
         let mut renew = tokio::time::interval(RENEW);
@@ -46,6 +54,7 @@ pub async fn mirror_other_hubs(
                 Some(message) = events.next() => mirror.event(&message.payload),
                 Some(message) = live.next() => mirror.live(&message.payload),
                 Some(message) = watches.next() => mirror.watch(&message.payload),
+                Some(message) = syncs.next() => mirror.sync(&message.payload),
                 _ = renew.tick() => mirror.renew_watches(),
                 _ = stopped.changed() => return,
             }
@@ -96,6 +105,21 @@ impl Mirror {
         let Some(message) = decode::<WatchMessage>(payload) else { return };
         if message.origin != self.relay.node() && self.bus.seam().owns(&message.device_id) {
             self.relay.watch_heard(&message.device_id);
+        }
+    }
+
+    /// Another hub joined: the statuses of this hub's own devices, published again.
+    fn sync(&self, payload: &[u8]) {
+        let Some(message) = decode::<SyncMessage>(payload) else { return };
+        if message.origin == self.relay.node() {
+            return;
+        }
+        for device in self.catalog.all() {
+            if self.bus.seam().owns(&device.id)
+                && let Some(status) = self.board.status(&device.company_id, &device.id)
+            {
+                actors::fanout::Relay::status(&*self.relay, &device.company_id, &status);
+            }
         }
     }
 
