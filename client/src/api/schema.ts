@@ -2899,6 +2899,7 @@ export interface operations {
             401: components["responses"]["Error"];
             403: components["responses"]["Error"];
             404: components["responses"]["Error"];
+            503: components["responses"]["Error"];
         };
     };
     "GET /api/auditLog/{page}": {
@@ -3568,6 +3569,7 @@ export interface operations {
             403: components["responses"]["Error"];
             404: components["responses"]["Error"];
             413: components["responses"]["Error"];
+            503: components["responses"]["Error"];
         };
     };
     "GET /api/deviceAnalysisCount/{userId}/{deviceId}/{analysisType}": {
@@ -3835,6 +3837,7 @@ export interface operations {
             401: components["responses"]["Error"];
             403: components["responses"]["Error"];
             404: components["responses"]["Error"];
+            503: components["responses"]["Error"];
         };
     };
     "GET /api/iotCheckAlarms/{serial}": {
@@ -3912,6 +3915,7 @@ export interface operations {
             403: components["responses"]["Error"];
             404: components["responses"]["Error"];
             409: components["responses"]["Error"];
+            503: components["responses"]["Error"];
         };
     };
     "GET /api/podometry/patient/select/{userId}": {
