@@ -244,10 +244,19 @@ impl Actor for WriterProbe {
 async fn the_missing_alarm_is_sent_to_the_writer_before_the_missing_status() {
     // A hub killed between the two writes must restart with the alarm, not with a Missing patient
     // and no alarm (hub/tests/kill_under_load.rs): the writer keeps the order it receives.
+    let log = writer_log_of_a_patient_leaving(|args| args).await;
+    let alarm = log.iter().position(|e| e == "alarm Missing").unwrap_or_else(|| panic!("no Missing alarm: {log:?}"));
+    let status = log.iter().position(|e| e == "status Missing").unwrap_or_else(|| panic!("no Missing status: {log:?}"));
+    assert!(alarm < status, "{log:?}");
+}
+
+/// What the storage writer receives while a patient lies on the bed, leaves it and stays away
+/// 32 s (past the 30 s absence delay: a Missing alarm), in the order it receives it.
+async fn writer_log_of_a_patient_leaving(adjust: impl FnOnce(MatArgs) -> MatArgs) -> Vec<String> {
     let log = Arc::new(std::sync::Mutex::new(Vec::new()));
     let (writer, _) = Actor::spawn(None, WriterProbe, log.clone()).await.expect("probe");
     let (link, _rx) = DeviceLink::new(1);
-    let args = mat_args(link, Bus::new(), Some(writer));
+    let args = adjust(mat_args(link, Bus::new(), Some(writer)));
     let (actor, _handle) = Actor::spawn(None, MatActor, args).await.expect("mat actor");
     actor.cast(frame(body())).expect("frame");
     settle().await;
@@ -257,9 +266,7 @@ async fn the_missing_alarm_is_sent_to_the_writer_before_the_missing_status() {
         settle().await;
     }
     let log = log.lock().unwrap_or_else(|p| p.into_inner()).clone();
-    let alarm = log.iter().position(|e| e == "alarm Missing").unwrap_or_else(|| panic!("no Missing alarm: {log:?}"));
-    let status = log.iter().position(|e| e == "status Missing").unwrap_or_else(|| panic!("no Missing status: {log:?}"));
-    assert!(alarm < status, "{log:?}");
+    log
 }
 
 #[tokio::test(start_paused = true)]
@@ -267,19 +274,7 @@ async fn in_cluster_mode_the_snapshot_with_the_alarm_goes_to_the_writer_after_th
     // The writer writes what it holds in batches; a snapshot with the alarm pending must never be
     // in shared storage without the alarm's row (the next owner would not raise it, and nobody
     // would have stored it).
-    let log = Arc::new(std::sync::Mutex::new(Vec::new()));
-    let (writer, _) = Actor::spawn(None, WriterProbe, log.clone()).await.expect("probe");
-    let (link, _rx) = DeviceLink::new(1);
-    let args = MatArgs { share_snapshots: true, ..mat_args(link, Bus::new(), Some(writer)) };
-    let (actor, _handle) = Actor::spawn(None, MatActor, args).await.expect("mat actor");
-    actor.cast(frame(body())).expect("frame");
-    settle().await;
-    for _ in 0..=31 {
-        advance(Duration::from_secs(1)).await;
-        actor.cast(frame(vec![0; 48 * 48])).expect("frame");
-        settle().await;
-    }
-    let log = log.lock().unwrap_or_else(|p| p.into_inner()).clone();
+    let log = writer_log_of_a_patient_leaving(|args| MatArgs { share_snapshots: true, ..args }).await;
     let alarm = log.iter().position(|e| e == "alarm Missing").unwrap_or_else(|| panic!("no Missing alarm: {log:?}"));
     let status = log.iter().position(|e| e == "status Missing").unwrap_or_else(|| panic!("no Missing status: {log:?}"));
     let snapshot = log.iter().position(|e| e == "snapshot [Missing]").unwrap_or_else(|| panic!("no snapshot with the alarm: {log:?}"));
