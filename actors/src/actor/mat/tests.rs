@@ -265,8 +265,7 @@ async fn writer_log_of_a_patient_leaving(adjust: impl FnOnce(MatArgs) -> MatArgs
         actor.cast(frame(vec![0; 48 * 48])).expect("frame");
         settle().await;
     }
-    let log = log.lock().unwrap_or_else(|p| p.into_inner()).clone();
-    log
+    log.lock().unwrap_or_else(|p| p.into_inner()).clone()
 }
 
 #[tokio::test(start_paused = true)]
