@@ -5,16 +5,14 @@
 use std::collections::HashMap;
 
 use actors::actor::session_commands::{CommandOutcome, DeviceCommand};
-use actors::actor::storage_writer::WriterMsg;
 use actors::catalog::{Catalog, DeviceInfo};
-use ractor::rpc::CallResult;
 use storage::CompanyStore;
 use storage::model::{AlarmLog, PresenceLog};
 use storage::repo::AlarmStatus;
 
-use super::device_commands;
 use super::error::DomainError;
-use crate::http::state::{ACTOR_TIMEOUT, AppState};
+use super::{device_commands, records_stored};
+use crate::http::state::AppState;
 
 /// A device and those of its sub-devices in `company_id`, as ids.
 pub fn device_and_members(catalog: &Catalog, company_id: &str, device: &DeviceInfo) -> Vec<String> {
@@ -91,10 +89,7 @@ pub async fn attend(hub: &AppState, store: CompanyStore<'_>, user_id: &str, devi
             _ => return Err(DomainError::internal("the device's alarm machine did not answer")),
         }
     }
-    match hub.actors.writer.call(WriterMsg::Flush, Some(ACTOR_TIMEOUT)).await {
-        Ok(CallResult::Success(Ok(()))) => {}
-        _ => return Err(DomainError::internal("the attended alarms could not be stored")),
-    }
+    records_stored::flushed(hub, "attended alarms").await?;
     // What no machine held is attended in storage only; its alarm manager hears the end too
     // (the machines' attendances reach it through `records`).
     let mut held_by_none = Vec::new();

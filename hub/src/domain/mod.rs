@@ -7,6 +7,8 @@
 //! - [`registration`]: a device and its family in one storage transaction, named by
 //!   [`device_family`]; `registerAll` and `quickRegistration`.
 //! - [`alarms`]: attending a device's alarms through its alarm machine, storage as its journal.
+//! - [`records_stored`]: waiting for the storage writer before an attendance or a turn answers;
+//!   a database away is 503 `busy` (the writer keeps the records and retries), never 500.
 //! - [`analysis_format`]: the stored-analysis format, written from a capture or a client's
 //!   analysis and read back by the history, the reports and the raw export; [`analyses`]: the
 //!   operations on stored analyses.
@@ -22,6 +24,7 @@ pub mod device_commands;
 pub mod device_family;
 pub mod error;
 pub mod patients;
+pub mod records_stored;
 pub mod registration;
 pub mod turns;
 

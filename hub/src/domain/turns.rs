@@ -4,19 +4,17 @@
 
 use actors::actor::mat::TurnRecorded;
 use actors::actor::session_commands::{CommandOutcome, DeviceCommand};
-use actors::actor::storage_writer::WriterMsg;
 use actors::catalog::DeviceInfo;
 use mat_api::turn::CheckedTurn;
 use mat_core::machine::mat::TurnRefusal;
 use mat_core::machine::posture::Posture;
-use ractor::rpc::CallResult;
 use storage::CompanyStore;
 use storage::model::TurnLog;
 
-use super::device_commands;
 use super::error::DomainError;
+use super::{device_commands, records_stored};
 use crate::cluster::commands_route::OWNER_SILENT;
-use crate::http::state::{ACTOR_TIMEOUT, AppState};
+use crate::http::state::AppState;
 
 /// Records a turn of the patient on `device` (of the caller's company) by `user_id`: through the
 /// device's actor, then written (a writer flush) before this answers, so the turn log read next
@@ -38,10 +36,8 @@ pub async fn record(hub: &AppState, device: &DeviceInfo, user_id: &str, turn: Ch
         CommandOutcome::Unavailable { reason } if reason == OWNER_SILENT => return Err(DomainError::unavailable(reason)),
         _ => return Err(DomainError::internal("the device's actor did not answer")),
     };
-    match hub.actors.writer.call(WriterMsg::Flush, Some(ACTOR_TIMEOUT)).await {
-        Ok(CallResult::Success(Ok(()))) => Ok(recorded),
-        _ => Err(DomainError::internal("the recorded turn could not be stored")),
-    }
+    records_stored::flushed(hub, "recorded turn").await?;
+    Ok(recorded)
 }
 
 /// A device's recorded turns, newest first.
