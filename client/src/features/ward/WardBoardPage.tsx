@@ -13,6 +13,7 @@ import { TopBar } from '../../components/TopBar';
 import { deviceTypesAtom, typeInfo } from '../../lib/deviceTypes';
 import { deviceIdsAtom, deviceInfoFamily, devicesLoadedAtom, deviceViewFamily } from '../../lib/devicesStore';
 import { lutFor } from '../../lib/heatmap/palettes';
+import { useLiveLink } from '../../lib/liveLink';
 import { viewOptionsAtom } from '../../lib/heatmap/viewOptions';
 import { pendingAlarmsAtom } from '../../lib/pendingAlarms';
 import { useServices } from '../../lib/services';
@@ -111,6 +112,8 @@ export function WardBoardPage({ createRenderer = createWardRenderer, turnAction,
   const now = useSecondTick();
   const [host, setHost] = useState<HTMLDivElement | null>(null);
   const { renderer, failed } = useWardRenderer(host, createRenderer);
+  // While the socket is lost every map is greyed (the tiles say since when).
+  const link = useLiveLink();
 
   const units = useMemo(() => listUnits(views.flatMap(({ view }) => (view.device ? [view.device] : []))), [views]);
   const knownUnit = unit === undefined || units.some((u) => u.key === unit);
@@ -156,7 +159,7 @@ export function WardBoardPage({ createRenderer = createWardRenderer, turnAction,
           </>
         )}
       </TopBar>
-      <div ref={setHost} className="ward-canvas-host" aria-hidden="true" />
+      <div ref={setHost} className="ward-canvas-host" aria-hidden="true" data-stale={link.stale ? 'true' : undefined} />
       <main className="ward-content">
         <SocketStatusBanner />
         <div className="ward-heading">

@@ -17,6 +17,7 @@ import { useFormat } from '../../lib/format';
 import { ManagerStatusText } from '../../components/ManagerStatusText';
 import { attendanceFamily, managerStatusFamily } from '../../lib/pendingAlarms';
 import { useDeviceActions } from '../../lib/useDeviceActions';
+import { useLiveLink } from '../../lib/liveLink';
 import { INLINE } from '../../lib/messages';
 import type { WardTileModel } from './tiles';
 import { countdownShown, secondsLeft, urgencyOf } from './urgency';
@@ -36,6 +37,14 @@ export interface WardTileProps {
   readOnly?: boolean;
 }
 
+/** Characters of a label that still fit one line at the tile's large size ("107 · A", "212 · B2");
+ * a longer one ("103 · Wheelchair") is set smaller and wraps, so the nurse reads it whole. */
+export const LONG_LABEL = 8;
+
+export function longLabel(label: string): boolean {
+  return [...label].length > LONG_LABEL;
+}
+
 export function WardTile({ tile, now, renderer, mapUnavailable, turnAction, alarmReason, readOnly = false }: WardTileProps) {
   const { t } = useTranslation();
   const fmt = useFormat();
@@ -45,6 +54,8 @@ export function WardTile({ tile, now, renderer, mapUnavailable, turnAction, alar
   const managerStatus = useAtomValue(managerStatusFamily(tile.id));
   const variants = useAtomValue(companyVariantsAtom);
   const slotRef = useRef<HTMLDivElement>(null);
+  // While the socket is lost the tile is as of that moment: greyed and saying so (lib/liveLink).
+  const link = useLiveLink();
   const urgency = urgencyOf(tile);
   const offline = tile.cardStatus === 'Offline';
   const typeLabel = t(`deviceTypes.${tile.deviceType}`, { defaultValue: tile.deviceType });
@@ -66,22 +77,28 @@ export function WardTile({ tile, now, renderer, mapUnavailable, turnAction, alar
     <article
       role="button"
       tabIndex={0}
-      className={`ward-tile urgency-${urgency}${tile.alarm ? ' has-alarm' : ''}${tile.mapDeviceId ? '' : ' no-map'}`}
+      className={`ward-tile urgency-${urgency}${tile.alarm ? ' has-alarm' : ''}${tile.mapDeviceId ? '' : ' no-map'}${link.stale ? ' is-stale' : ''}`}
       data-testid="ward-tile"
       data-device-id={tile.id}
       data-urgency={urgency}
+      data-stale={link.stale ? 'true' : undefined}
       data-alarm={tile.alarm?.kind ?? ''}
       aria-label={`${tile.label} · ${t(`ward.urgency.${urgency}`)}`}
       onClick={open}
       onKeyDown={onKeyDown}
     >
       <div className="ward-tile-head">
-        <span className="ward-bed" data-testid="ward-bed">
+        <span className={`ward-bed${longLabel(tile.label) ? ' is-long' : ''}`} data-testid="ward-bed">
           {tile.label}
         </span>
         <span className="ward-name" title={t(variants.seatingLabels ? 'variants.sit' : locationLabelKey(info?.location))}>
           {tile.name}
         </span>
+        {link.stale ? (
+          <span className="ward-stale" data-testid="ward-stale">
+            {link.lostAtMs != null ? t('ward.stale', { time: fmt.time(link.lostAtMs) }) : t('device.presence.notLive')}
+          </span>
+        ) : null}
       </div>
       {tile.mapDeviceId ? (
         <div
