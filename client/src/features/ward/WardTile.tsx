@@ -7,7 +7,7 @@
 //! (recording "Patient turned") and `alarmReason` (why an Ulcer Risk alarm was raised).
 
 import { useAtomValue } from 'jotai';
-import { useLayoutEffect, useRef, type ReactNode } from 'react';
+import { useLayoutEffect, useRef, type CSSProperties, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { StatusBadge } from '../../components/StatusBadge';
 import { locationLabelKey } from '../../components/DeviceSettingsFields';
@@ -19,6 +19,7 @@ import { attendanceFamily, managerStatusFamily } from '../../lib/pendingAlarms';
 import { useDeviceActions } from '../../lib/useDeviceActions';
 import { useLiveLink } from '../../lib/liveLink';
 import { INLINE } from '../../lib/messages';
+import { longestWordEms, textEms } from './textFit';
 import type { WardTileModel } from './tiles';
 import { countdownShown, secondsLeft, urgencyOf } from './urgency';
 import type { WardMapRenderer } from './wardRenderer';
@@ -37,13 +38,10 @@ export interface WardTileProps {
   readOnly?: boolean;
 }
 
-/** Characters of a label that still fit one line at the tile's large size ("107 · A", "212 · B2");
- * a longer one ("103 · Wheelchair") is set smaller and wraps, so the nurse reads it whole. */
-export const LONG_LABEL = 8;
-
-export function longLabel(label: string): boolean {
-  return [...label].length > LONG_LABEL;
-}
+/** The style that sets a large text no larger than fits its column on one line (ward.css). */
+const fits = (text: string) => ({ '--text-ems': textEms(text) }) as CSSProperties;
+/** The same for a text that may wrap at its spaces: no larger than fits its longest word. */
+const fitsWrapped = (text: string) => ({ '--text-ems': longestWordEms(text) }) as CSSProperties;
 
 export function WardTile({ tile, now, renderer, mapUnavailable, turnAction, alarmReason, readOnly = false }: WardTileProps) {
   const { t } = useTranslation();
@@ -88,7 +86,7 @@ export function WardTile({ tile, now, renderer, mapUnavailable, turnAction, alar
       onKeyDown={onKeyDown}
     >
       <div className="ward-tile-head">
-        <span className={`ward-bed${longLabel(tile.label) ? ' is-long' : ''}`} data-testid="ward-bed">
+        <span className="ward-bed" data-testid="ward-bed" style={fits(tile.label)}>
           {tile.label}
         </span>
         <span className="ward-name" title={t(variants.seatingLabels ? 'variants.sit' : locationLabelKey(info?.location))}>
@@ -121,17 +119,23 @@ export function WardTile({ tile, now, renderer, mapUnavailable, turnAction, alar
           {offline ? (
             <StatusBadge status="Offline" />
           ) : tile.alarm?.kind === 'Missing' ? null : urgency === 'missing' ? (
-            <span className="ward-missing">{t('ward.missing')}</span>
+            <span className="ward-missing" style={fitsWrapped(t('ward.missing'))}>
+              {t('ward.missing')}
+            </span>
           ) : !tile.hasClock ? (
             <StatusBadge status={tile.cardStatus} />
           ) : left === null ? (
             <span className="ward-countdown-none">{t('ward.countdown.nobody')}</span>
           ) : left === 0 ? (
-            <span className="ward-countdown-time">{t('ward.countdown.now')}</span>
+            <span className="ward-countdown-time" style={fits(t('ward.countdown.now'))}>
+              {t('ward.countdown.now')}
+            </span>
           ) : (
             <>
               <span className="ward-countdown-label">{t('ward.countdown.next')}</span>{' '}
-              <span className="ward-countdown-time">{fmt.narrowDuration(countdownShown(left))}</span>
+              <span className="ward-countdown-time" style={fits(fmt.narrowDuration(countdownShown(left)))}>
+                {fmt.narrowDuration(countdownShown(left))}
+              </span>
             </>
           )}
         </div>

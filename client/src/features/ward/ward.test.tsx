@@ -4,7 +4,7 @@ import { applyDeviceConf, socketLostAtMsAtom, socketStatusAtom } from '../../lib
 import { formatTime } from '../../lib/format';
 import { addPendingAlarm, managerStatusFamily } from '../../lib/pendingAlarms';
 import { renderApp, stubFetch } from '../../test/renderApp';
-import { longLabel } from './WardTile';
+import { textEms } from './textFit';
 
 const oid = ($oid: string) => ({ $oid });
 const device = (id: string, bed: string, over: Record<string, unknown> = {}) => ({
@@ -149,13 +149,15 @@ describe('the ward board', () => {
     expect(document.querySelector('.ward-canvas-host')).not.toHaveAttribute('data-stale');
   });
 
-  it('sets a long bed label smaller so that it wraps whole instead of being cut', async () => {
+  it("gives each bed label its estimated width, so that the board fits it whole instead of cutting it", async () => {
     await setup();
     await waitFor(() => expect(tiles()).toHaveLength(6));
-    // "R101 · 101" is 10 characters: long; a short one ("107 · A") keeps the large size.
-    expect(within(tileOf('fine')).getByTestId('ward-bed')).toHaveClass('is-long');
-    expect(longLabel('107 · A')).toBe(false);
-    expect(longLabel('103 · Wheelchair')).toBe(true);
+    const label = within(tileOf('fine')).getByTestId('ward-bed');
+    expect(label).toHaveTextContent('R101 · 101');
+    expect(label.style.getPropertyValue('--text-ems')).toBe(String(textEms('R101 · 101')));
+    // The countdown too (it is as large, in a narrower column).
+    const countdown = within(tileOf('fine')).getByTestId('ward-countdown').querySelector('.ward-countdown-time') as HTMLElement;
+    expect(countdown.style.getPropertyValue('--text-ems')).toBe(String(textEms(countdown.textContent ?? '')));
   });
 
   it("names patients by their initials when the company says so", async () => {
