@@ -3,6 +3,9 @@
 // re-joins by itself, and the live map and the grid come back, without a page reload. (On a hub
 // restarted after SIGKILL on the same data, some demo mats stay Offline while they stream: a hub
 // bug reported with issue 25, not the page's; the grid is checked against what the hub says.)
+// While the socket is lost nothing on screen is live: the device page greys its last map and its
+// presence badge says NOT LIVE with when the last map came; a ward board open in a second tab
+// marks every tile "Not live · as of …" over greyed maps; both are live again once back.
 
 import { spawn } from 'node:child_process';
 import { HUB_BIN, stopProcess } from '../harness.mjs';
@@ -46,9 +49,29 @@ function restartHub(args) {
 
 const seq = (page) => page.getByTestId('heatmap').getAttribute('data-seq');
 
-export async function run({ base, page, test, shot, login, hub, log }) {
+/** The device page's stale marks: presence badge, map, its label. */
+const staleness = (page) =>
+  page.evaluate(() => ({
+    presence: document.querySelector('[data-testid="presence"]')?.getAttribute('data-stale') ?? null,
+    presenceText: document.querySelector('[data-testid="presence"]')?.textContent ?? '',
+    map: document.querySelector('[data-testid="heatmap"]')?.getAttribute('data-stale') ?? null,
+    mapLabel: document.querySelector('[data-testid="heatmap-stale"]')?.textContent ?? null,
+    blank: document.querySelector('[data-testid="heatmap"]')?.getAttribute('data-blank') ?? null,
+  }));
+
+/** The ward board's tiles: how many, how many say they are not live, and whether the maps are greyed. */
+const boardStaleness = (board) =>
+  board.evaluate(() => ({
+    tiles: document.querySelectorAll('[data-testid="ward-tile"]').length,
+    stale: document.querySelectorAll('[data-testid="ward-tile"][data-stale="true"] [data-testid="ward-stale"]').length,
+    text: document.querySelector('[data-testid="ward-stale"]')?.textContent ?? null,
+    canvas: document.querySelector('.ward-canvas-host')?.getAttribute('data-stale') ?? null,
+  }));
+
+export async function run({ base, page, context, test, shot, login, hub, log }) {
   let restarted = null;
   let opened = null;
+  let board = null;
   try {
     await test('a live page before the hub dies', async (ok) => {
       await login();
@@ -67,7 +90,21 @@ export async function run({ base, page, test, shot, login, hub, log }) {
       await page.waitForFunction((s) => document.querySelector('[data-testid="heatmap"]')?.getAttribute('data-seq') !== s, before, { timeout: 30_000 });
       ok(`live maps arrive (seq ${before} → ${await seq(page)})`);
       if (await page.getByTestId('socket-down').count()) throw new Error('the socket banner shows while connected');
+      const live = await staleness(page);
+      if (live.presence !== null || live.map !== 'false' || live.mapLabel !== null) throw new Error(`marked stale while live: ${JSON.stringify(live)}`);
       await shot('1-live-before.png');
+      // A ward board in a second tab (the same signed-in browser, its own socket).
+      board = await context.newPage();
+      await board.setViewportSize({ width: 1280, height: 900 });
+      await board.goto(`${base}/ward`);
+      await board.waitForSelector('.ward-canvas-host[data-renderer="pixi-webgl"]', { timeout: 30_000 });
+      await board.waitForFunction(() => [...document.querySelectorAll('[data-testid="ward-tile-map"]')].some((m) => m.dataset.blank === 'false'), null, {
+        timeout: 30_000,
+      });
+      const boardBefore = await boardStaleness(board);
+      if (boardBefore.stale || boardBefore.canvas) throw new Error(`the board is marked stale while live: ${JSON.stringify(boardBefore)}`);
+      ok(`a ward board in a second tab: ${boardBefore.tiles} live tiles`);
+      await page.bringToFront();
     });
 
     await test('the hub is killed: the page says it is reconnecting', async (ok) => {
@@ -80,9 +117,25 @@ export async function run({ base, page, test, shot, login, hub, log }) {
       if (!/Socket disconnected/.test(text) || !/Reconnecting…/.test(text)) throw new Error(`banner says "${text}"`);
       ok(`banner: "${text}"`);
       // Two more failed attempts while the hub is away: still reconnecting, still the same page.
-      await page.waitForTimeout(2_500);
+      // Longer than the 5 s after which a quiet mat's map is blanked: the lost link does not blank it.
+      await page.waitForTimeout(6_000);
       await page.getByTestId('socket-reconnecting').waitFor();
+      const stale = await staleness(page);
+      if (stale.presence !== 'true' || !/NOT LIVE/.test(stale.presenceText) || !/last seen \d{1,2}:\d{2}:\d{2}/.test(stale.presenceText)) {
+        throw new Error(`the presence badge while reconnecting: ${JSON.stringify(stale)}`);
+      }
+      if (stale.map !== 'true' || stale.blank !== 'false' || !/^Not live · last map at \d{1,2}:\d{2}:\d{2}$/.test(stale.mapLabel ?? '')) {
+        throw new Error(`the map while reconnecting: ${JSON.stringify(stale)}`);
+      }
+      ok(`device page: "${stale.presenceText}", the last map greyed: "${stale.mapLabel}"`);
       await shot('2-reconnecting.png');
+      await board.getByTestId('socket-reconnecting').waitFor({ timeout: 15_000 });
+      const boardStale = await boardStaleness(board);
+      if (boardStale.stale !== boardStale.tiles || boardStale.canvas !== 'true' || !/^Not live · as of \d{1,2}:\d{2}:\d{2}$/.test(boardStale.text ?? '')) {
+        throw new Error(`the ward board while reconnecting: ${JSON.stringify(boardStale)}`);
+      }
+      ok(`ward board: all ${boardStale.tiles} tiles "${boardStale.text}", the maps greyed`);
+      await shot('2-ward-reconnecting.png', board);
       restarted = await restartHub(args);
       ok(`hub started again on ${new URL(base).host}`);
     });
@@ -93,7 +146,17 @@ export async function run({ base, page, test, shot, login, hub, log }) {
       const after = await seq(page);
       await page.waitForFunction((s) => document.querySelector('[data-testid="heatmap"]')?.getAttribute('data-seq') !== s, after, { timeout: 60_000 });
       ok(`live maps from the new hub (seq ${after} → ${await seq(page)}): the device page re-joined its device`);
+      const live = await staleness(page);
+      if (live.presence !== null || live.map !== 'false' || live.mapLabel !== null) throw new Error(`still marked stale: ${JSON.stringify(live)}`);
+      ok(`live again: "${live.presenceText}", the map in colour`);
       await shot('3-live-after.png');
+      await board.getByTestId('socket-down').waitFor({ state: 'detached', timeout: 30_000 });
+      const boardLive = await boardStaleness(board);
+      if (boardLive.stale || boardLive.canvas) throw new Error(`the board is still marked stale: ${JSON.stringify(boardLive)}`);
+      ok('the ward board is live again');
+      await shot('3-ward-live-after.png', board);
+      await board.close();
+      board = null;
       await page.goBack();
       await page.waitForURL((u) => u.pathname === '/devices');
       await page.waitForSelector('[data-testid="device-card"][data-device-type="Mattress Mat IoT"][data-status="Correct"]', { timeout: 60_000 });
@@ -124,6 +187,7 @@ export async function run({ base, page, test, shot, login, hub, log }) {
       await shot('4-grid-after.png');
     });
   } finally {
+    if (board) await board.close().catch(() => {});
     if (restarted) await stopProcess(restarted);
     log('# restarted hub stopped');
   }

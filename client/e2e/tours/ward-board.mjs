@@ -7,6 +7,8 @@
 // she gets out of bed 90 s after the start (--demo-bed-leaves-after, demo and tests only) rather
 // than at the demo's point of its eight-minute cycle, after the board's first checks.
 
+import { decodePng } from '../png.mjs';
+
 export const name = 'ward-board';
 // About how long this tour takes (2 at a time on 2 cores); e2e/run.mjs starts the longest first.
 export const expectedSeconds = 140;
@@ -38,6 +40,68 @@ const tiles = (page) =>
       text: el.innerText.replace(/\s+/g, ' ').trim(),
     })),
   );
+
+/** The tiles' bed labels, device names, countdowns and "Patient missing" that do not show whole
+ * (wider than their box, or set to end in an ellipsis); a text cut at the tile's bottom is a tile
+ * overflowing, checked apart. */
+const cutLabels = (page) =>
+  page.$$eval(`${TILE} [data-testid="ward-bed"], ${TILE} .ward-name, ${TILE} .ward-countdown-time, ${TILE} .ward-missing`, (els) =>
+    els
+      .filter((el) => el.getClientRects().length > 0)
+      .filter((el) => {
+        // A block wider inside than its box (or ending in an ellipsis), or an inline text running
+        // past its tile's right edge (the wall's tile cuts what overflows).
+        const tile = el.closest('[data-testid="ward-tile"]').getBoundingClientRect();
+        const box = el.getBoundingClientRect();
+        return el.scrollWidth > el.clientWidth + 1 || getComputedStyle(el).textOverflow === 'ellipsis' || box.right > tile.right - 1;
+      })
+      .map((el) => el.textContent),
+  );
+
+/** The empty map slot's own colour (ward.css `.ward-tile-map`): what shows where no map is drawn. */
+const SLOT_BACKGROUND = [0x0d, 0x1b, 0x2a];
+
+/**
+ * Map slots the page says are drawn (`data-blank="false"`) whose pixels on the screen are mostly
+ * the empty slot's dark colour: a map the canvas did not show (the phone board's "Chair 106", dark
+ * with no text, where Chromium dropped the bottom band of a canvas under the sticky top bar).
+ */
+async function undrawnSlots(page) {
+  const { slots, barBottom, height } = await page.evaluate(() => ({
+    barBottom: document.querySelector('.topbar').getBoundingClientRect().bottom,
+    height: window.innerHeight,
+    slots: [...document.querySelectorAll('[data-testid="ward-tile-map"]')].map((el) => {
+      const r = el.getBoundingClientRect();
+      return {
+        label: el.closest('[data-testid="ward-tile"]').querySelector('[data-testid="ward-bed"]').textContent,
+        blank: el.dataset.blank,
+        left: r.left,
+        top: r.top,
+        right: r.right,
+        bottom: r.bottom,
+      };
+    }),
+  }));
+  const png = decodePng(await page.screenshot());
+  const undrawn = [];
+  for (const slot of slots) {
+    if (slot.blank !== 'false') continue;
+    const top = Math.ceil(Math.max(slot.top, barBottom)) + 2;
+    const bottom = Math.floor(Math.min(slot.bottom, height)) - 2;
+    if (bottom - top < 8) continue;
+    let dark = 0;
+    let all = 0;
+    for (let y = top; y < bottom; y += 3) {
+      for (let x = Math.ceil(slot.left) + 2; x < Math.floor(slot.right) - 2; x += 3) {
+        const [r, g, b] = png.pixel(x, y);
+        all++;
+        if (Math.abs(r - SLOT_BACKGROUND[0]) + Math.abs(g - SLOT_BACKGROUND[1]) + Math.abs(b - SLOT_BACKGROUND[2]) < 12) dark++;
+      }
+    }
+    if (dark > all * 0.1) undrawn.push(`${slot.label} (${Math.round((100 * dark) / all)} % dark)`);
+  }
+  return undrawn;
+}
 
 export async function run({ base, page, test, artifacts, login }) {
   const view = (file) => page.screenshot({ path: `${artifacts}/${file}` });
@@ -107,9 +171,14 @@ export async function run({ base, page, test, artifacts, login }) {
     if (sizes.label < 40 || sizes.countdown < 28) throw new Error(`wall text too small: ${JSON.stringify(sizes)}`);
     const cut = await page.$$eval(`${TILE}, ${TILE} .ward-tile-body`, (els) => els.filter((el) => el.scrollHeight > el.clientHeight + 1).length);
     if (cut) throw new Error(`${cut} tiles overflow`);
+    const labels = await cutLabels(page);
+    if (labels.length) throw new Error(`bed labels cut: ${labels.join(' | ')}`);
     const below = await page.$$eval(TILE, (els) => els.filter((el) => el.getBoundingClientRect().bottom > window.innerHeight).length);
     if (below) throw new Error(`${below} tiles below the screen`);
     ok(`bed label ${sizes.label}px, countdown ${sizes.countdown}px; all 48 tiles on one screen, none overflowing`);
+    const dark = await undrawnSlots(page);
+    if (dark.length) throw new Error(`maps said drawn but dark: ${dark.join(', ')}`);
+    ok('every map said drawn is on the screen');
     await view('wall-2560x1440.png');
   });
 
@@ -161,9 +230,41 @@ export async function run({ base, page, test, artifacts, login }) {
     const wide = await page.evaluate(() => document.documentElement.scrollWidth);
     if (wide > 390) throw new Error(`the page is ${wide}px wide`);
     ok(`6 tiles (Bed 107 among them), one column, no sideways scrolling: ${list.map((t) => t.text).join(' | ')}`);
+    const labels = await cutLabels(page);
+    if (labels.length) throw new Error(`labels cut on the phone: ${labels.join(' | ')}`);
+    const dark = await undrawnSlots(page);
+    if (dark.length) throw new Error(`maps said drawn but dark on the phone: ${dark.join(', ')}`);
     await view('phone-top.png');
     await page.mouse.wheel(0, 700);
     await page.waitForTimeout(800);
+    const darkScrolled = await undrawnSlots(page);
+    if (darkScrolled.length) throw new Error(`maps said drawn but dark on the scrolled phone: ${darkScrolled.join(', ')}`);
+    ok('every map on the phone screen is drawn, at the top and scrolled');
     await view('phone-scrolled.png');
+  });
+
+  await test('long languages (ja, ru, el) on the wall and the phone: labels whole, no tile overflowing', async (ok) => {
+    for (const lng of ['ja', 'ru', 'el']) {
+      await page.setViewportSize({ width: 2560, height: 1440 });
+      await page.goto(`${base}/ward`);
+      await page.locator('.language-selector select').selectOption(lng);
+      await page.waitForFunction((l) => document.documentElement.lang === l || localStorage.getItem('preferredLanguage') === l, lng);
+      await page.waitForFunction((sel) => document.querySelectorAll(sel).length >= 48, TILE, { timeout: 60_000 });
+      await page.waitForTimeout(3_000);
+      const labels = await cutLabels(page);
+      if (labels.length) throw new Error(`${lng}: labels cut: ${labels.join(' | ')}`);
+      const cut = await page.$$eval(`${TILE}, ${TILE} .ward-tile-body`, (els) => els.filter((el) => el.scrollHeight > el.clientHeight + 1).length);
+      if (cut) throw new Error(`${lng}: ${cut} tiles overflow on the wall`);
+      await view(`wall-${lng}.png`);
+      await page.setViewportSize({ width: 390, height: 844 });
+      await page.waitForTimeout(1_500);
+      const phoneLabels = await cutLabels(page);
+      if (phoneLabels.length) throw new Error(`${lng}: labels cut on the phone: ${phoneLabels.join(' | ')}`);
+      const wide = await page.evaluate(() => document.documentElement.scrollWidth);
+      if (wide > 390) throw new Error(`${lng}: the phone page is ${wide}px wide`);
+      await view(`phone-${lng}.png`);
+      ok(`${lng}: every label whole, no tile overflowing, the phone ${wide}px wide`);
+    }
+    await page.locator('.language-selector select').selectOption('en');
   });
 }

@@ -61,6 +61,9 @@ export const deviceViewFamily = family((id: string) =>
  * backoff; subscriptions are re-sent once it is back), or down for good (the token was refused). */
 export type SocketStatus = 'idle' | 'connecting' | 'open' | 'reconnecting' | 'down';
 export const socketStatusAtom = atom<SocketStatus>('idle');
+/** When the open socket was lost (browser clock, ms); null while it is open or was never open.
+ * What the pages show while reconnecting is as of this moment (`lib/liveLink`). */
+export const socketLostAtMsAtom = atom<number | null>(null);
 
 /** Replaces the device list with what GET /api/userDevices returned. */
 export function applyUserDevices(store: AppStore, devices: UserDevice[]): void {

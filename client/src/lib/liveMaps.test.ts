@@ -49,6 +49,23 @@ describe('live map blanking (spec §4: no frame for 5 s)', () => {
     expect(store.get('dev1')?.blank).toBe(true);
   });
 
+  it('while the socket is down the last frame is kept (stale, not blank); once back, 5 s without a frame blank it', () => {
+    const store = new LiveMapStore();
+    vi.setSystemTime(10_000);
+    store.write(frame(1));
+    expect(store.get('dev1')?.receivedAtMs).toBe(10_000);
+    vi.advanceTimersByTime(1000);
+    store.setLive(false);
+    vi.advanceTimersByTime(60_000);
+    // A minute without the link: the map and its presence are as last seen, not ABSENCE.
+    expect(store.get('dev1')).toMatchObject({ blank: false, seq: 1, presence: 'PRESENCE', receivedAtMs: 10_000 });
+    store.setLive(true);
+    vi.advanceTimersByTime(BLANK_AFTER_MS - 1);
+    expect(store.get('dev1')?.blank).toBe(false);
+    vi.advanceTimersByTime(1);
+    expect(store.get('dev1')?.blank).toBe(true);
+  });
+
   it('a message with blank: true clears at once', () => {
     const store = new LiveMapStore();
     store.write(frame(1));

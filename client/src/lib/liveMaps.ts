@@ -1,6 +1,8 @@
 //! Per-device store of the latest live pressure map, kept outside React and jotai: the socket writes
 //! each `pressureMap_SAToFront` here and the heat-map renderer reads it, so a 30 fps stream costs no
-//! React render. Spec §4: with no frame for 5 s the map is blanked.
+//! React render. Spec §4: with no frame for 5 s the map is blanked. While the browser's socket
+//! itself is down ([`LiveMapStore.setLive`]), no frame says nothing about the mat: the last frame
+//! is kept (the pages mark it stale) and the 5 s start again once the socket is back.
 
 export const BLANK_AFTER_MS = 5000;
 
@@ -19,6 +21,8 @@ export interface LiveFrame {
   presence: Presence;
   /** True when the hub said so, or when no frame came for 5 s. */
   blank: boolean;
+  /** When the browser received it (its clock, ms): "last seen" while the socket is down. */
+  receivedAtMs: number;
 }
 
 /** A decoded `pressureMap_SAToFront` payload, before validation. */
@@ -54,6 +58,8 @@ function toBytes(v: unknown): Uint8Array | null {
 
 export class LiveMapStore {
   private entries = new Map<string, Entry>();
+  /** Whether frames can arrive (the socket is open or opening). */
+  private live = true;
 
   private entry(deviceId: string): Entry {
     let e = this.entries.get(deviceId);
@@ -97,13 +103,27 @@ export class LiveMapStore {
       cells: blank ? new Uint8Array(0) : cells,
       presence: msg.presence === 'PRESENCE' ? 'PRESENCE' : 'ABSENCE',
       blank,
+      receivedAtMs: Date.now(),
     };
     const e = this.entry(deviceId);
-    if (e.timer) clearTimeout(e.timer);
-    e.timer = blank ? undefined : setTimeout(() => this.blankOut(deviceId), BLANK_AFTER_MS);
     e.frame = frame;
+    this.armBlanking(deviceId, e);
     this.emit(e);
     return true;
+  }
+
+  /** The socket is open (true) or lost (false). Lost: every map keeps its last frame, with no
+   * blanking (silence is the link's, not the mat's). Back: each map blanks if no new frame comes
+   * within {@link BLANK_AFTER_MS}. */
+  setLive(live: boolean): void {
+    if (live === this.live) return;
+    this.live = live;
+    for (const [deviceId, e] of this.entries) this.armBlanking(deviceId, e);
+  }
+
+  private armBlanking(deviceId: string, e: Entry): void {
+    if (e.timer) clearTimeout(e.timer);
+    e.timer = this.live && e.frame && !e.frame.blank ? setTimeout(() => this.blankOut(deviceId), BLANK_AFTER_MS) : undefined;
   }
 
   /** Clears a device's map because no frame arrived for {@link BLANK_AFTER_MS}. */

@@ -1,6 +1,7 @@
 import { decode, encode } from '@msgpack/msgpack';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { createAppStore, deviceConfFamily, deviceIdsAtom, deviceViewFamily, socketStatusAtom } from './devicesStore';
+import { createAppStore, deviceConfFamily, deviceIdsAtom, deviceViewFamily, socketLostAtMsAtom, socketStatusAtom } from './devicesStore';
+import { BLANK_AFTER_MS } from './liveMaps';
 import { LiveMapStore } from './liveMaps';
 import { toastsAtom } from './notifications';
 import { ALARM_TOAST_MS } from './alarms';
@@ -204,6 +205,43 @@ describe('socket client', () => {
     expect(ws.events()).toEqual(['authenticate', 'joinCompany', 'joinUser']);
     expect(ws.sent[2].data).toEqual({ deviceId: 'dev1' });
     expect(store.get(socketStatusAtom)).toBe('open');
+  });
+
+  it('a lost socket keeps the last maps (stale, since when it was lost) and makes them live again once back', () => {
+    const { client, store, liveMaps } = setup();
+    client.connect();
+    client.joinUser('dev1');
+    last().open();
+    last().receive('authenticated', {});
+    vi.setSystemTime(50_000);
+    last().receive('pressureMap_SAToFront', {
+      deviceId: 'dev1',
+      seq: 7,
+      deviceTimeMs: 1,
+      hubTimeMs: 1,
+      rows: 1,
+      cols: 2,
+      bytesPerCell: 1,
+      cells: new Uint8Array([3, 4]),
+      presence: 'PRESENCE',
+      blank: false,
+    });
+    expect(store.get(socketLostAtMsAtom)).toBeNull();
+    vi.setSystemTime(51_000);
+    last().drop();
+    expect(store.get(socketLostAtMsAtom)).toBe(51_000);
+    // Failed attempts for a minute: the lost moment stays the first one, the map is not blanked.
+    vi.advanceTimersByTime(60_000);
+    expect(store.get(socketStatusAtom)).toBe('reconnecting');
+    expect(store.get(socketLostAtMsAtom)).toBe(51_000);
+    expect(liveMaps.get('dev1')).toMatchObject({ seq: 7, blank: false, presence: 'PRESENCE', receivedAtMs: 50_000 });
+    last().open();
+    last().receive('authenticated', {});
+    expect(store.get(socketStatusAtom)).toBe('open');
+    expect(store.get(socketLostAtMsAtom)).toBeNull();
+    // Live again: a mat that sends nothing more is blanked after the usual 5 s.
+    vi.advanceTimersByTime(BLANK_AFTER_MS);
+    expect(liveMaps.get('dev1')?.blank).toBe(true);
   });
 
   it('an unauthorized close stops reconnecting and reports it', () => {

@@ -8,7 +8,7 @@
 import { decode, encode } from '@msgpack/msgpack';
 import { handleAlarmOn, type AlarmOnData } from './alarms';
 import type { DeviceConfDto } from './api';
-import { applyDeviceConf, socketStatusAtom, type AppStore } from './devicesStore';
+import { applyDeviceConf, socketLostAtMsAtom, socketStatusAtom, type AppStore, type SocketStatus } from './devicesStore';
 import type { LiveMapStore, PressureMapMessage } from './liveMaps';
 
 export interface SocketEnvelope {
@@ -132,7 +132,7 @@ export class SocketClient {
         // already closed
       }
     }
-    this.opts.store.set(socketStatusAtom, 'idle');
+    this.setStatus('idle');
   }
 
   /** Subscribes to every device status of the company (kept across reconnects). */
@@ -216,7 +216,7 @@ export class SocketClient {
     }
     const Impl = this.opts.WebSocketImpl ?? WebSocket;
     this.authenticated = false;
-    this.opts.store.set(socketStatusAtom, this.attempt === 0 ? 'connecting' : 'reconnecting');
+    this.setStatus(this.attempt === 0 ? 'connecting' : 'reconnecting');
     let ws: WebSocket;
     try {
       ws = new Impl(this.opts.url ?? defaultSocketUrl());
@@ -240,14 +240,26 @@ export class SocketClient {
       this.authenticated = false;
       console.warn(`socket disconnected (code ${ev.code})`);
       if (ev.code === CLOSE_UNAUTHORIZED) {
-        this.opts.store.set(socketStatusAtom, 'down');
+        this.setStatus('down');
         this.stopped = true;
         this.opts.onUnauthorized?.();
         return;
       }
-      this.opts.store.set(socketStatusAtom, 'reconnecting');
+      this.setStatus('reconnecting');
       this.scheduleReconnect();
     };
+  }
+
+  /** The socket's status, when the link was lost, and whether the live maps are live: while it
+   * is not open they keep their last frame (marked stale by the pages) instead of blanking as if
+   * the mats had gone quiet. */
+  private setStatus(status: SocketStatus): void {
+    const store = this.opts.store;
+    const was = store.get(socketStatusAtom);
+    if (status === 'open' || status === 'idle') store.set(socketLostAtMsAtom, null);
+    else if (was === 'open') store.set(socketLostAtMsAtom, Date.now());
+    store.set(socketStatusAtom, status);
+    this.opts.liveMaps.setLive(status !== 'reconnecting' && status !== 'down');
   }
 
   private scheduleReconnect(): void {
@@ -298,7 +310,7 @@ export class SocketClient {
   private onAuthenticated(): void {
     this.authenticated = true;
     this.attempt = 0;
-    this.opts.store.set(socketStatusAtom, 'open');
+    this.setStatus('open');
     if (this.companyJoined) this.send('joinCompany', {});
     for (const deviceId of this.users.keys()) this.send('joinUser', { deviceId });
     const pending = this.pending;

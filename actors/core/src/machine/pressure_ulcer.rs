@@ -6,8 +6,10 @@
 //! [`UlcerConfig::offload`] (default 15 min). A shorter lift (a hip raised for a minute) does not
 //! end it, and the time off counts as loaded, since tissue does not recover in a minute. The
 //! longest live episode sets the [`RepositioningTier`]: `DueSoon` in the last
-//! [`UlcerConfig::due_soon`] before the repositioning interval (default 2 h), `Due` from the
-//! interval, `Overdue` from [`UlcerConfig::overdue_after`] past it.
+//! [`UlcerConfig::due_soon`] before the repositioning interval (default 2 h), but never more than
+//! the last [`DUE_SOON_MAX_SHARE`] of the interval ([`UlcerConfig::due_soon_window`]: a 15 min
+//! interval is due soon in its last 3 min 45 s, not from the turn on), `Due` from the interval,
+//! `Overdue` from [`UlcerConfig::overdue_after`] past it.
 //!
 //! A turn resets every episode (each region loaded at that moment starts afresh) without anyone
 //! clicking. A turn is either a posture change (a confident posture other than the episode's) or
@@ -42,6 +44,12 @@ use super::wall_clock::WallClock;
 /// Default repositioning interval.
 pub const DEFAULT_REPOSITIONING_INTERVAL: Duration = Duration::from_secs(2 * 3_600);
 
+/// The due-soon window is at most this share of the repositioning interval (a quarter). With the
+/// default 2 h interval the 15 min window is within it; a short interval (15 min, the shortest a
+/// nurse may set, or a demo's scaled one) is not "due soon" right after a turn (issue: Bed 107
+/// read "Turn due soon" with 15 min left of a 15 min interval).
+pub const DUE_SOON_MAX_SHARE: f64 = 0.25;
+
 /// Tuning of the clock; [`UlcerConfig::default`] holds the documented defaults.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct UlcerConfig {
@@ -49,7 +57,8 @@ pub struct UlcerConfig {
     pub interval: Duration,
     /// A region off the mattress this long is really offloaded.
     pub offload: Duration,
-    /// `DueSoon` starts this long before the interval ends.
+    /// `DueSoon` starts this long before the interval ends, at most [`DUE_SOON_MAX_SHARE`] of the
+    /// interval ([`UlcerConfig::due_soon_window`]).
     pub due_soon: Duration,
     /// `Overdue` starts this long after the interval ends.
     pub overdue_after: Duration,
@@ -80,6 +89,15 @@ impl Default for UlcerConfig {
     }
 }
 
+impl UlcerConfig {
+    /// How long before the interval ends the clock is `DueSoon`: [`UlcerConfig::due_soon`], but
+    /// no more than [`DUE_SOON_MAX_SHARE`] of the interval, so "due soon" always means the turn
+    /// really is near, whatever the interval.
+    pub fn due_soon_window(&self) -> Duration {
+        self.due_soon.min(self.interval.mul_f64(DUE_SOON_MAX_SHARE))
+    }
+}
+
 /// How urgent repositioning is, shown on the device page and the card.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize, serde::Deserialize)]
 #[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
@@ -87,7 +105,7 @@ impl Default for UlcerConfig {
 pub enum RepositioningTier {
     /// Nothing to do yet (or nobody on the mat).
     Ok,
-    /// The interval ends within `due_soon`.
+    /// The interval ends within the due-soon window (`UlcerConfig::due_soon_window`).
     DueSoon,
     /// The interval has ended: `Ulcer Risk`.
     Due,
@@ -340,7 +358,7 @@ impl UlcerRiskMachine {
         let c = &self.config;
         let tier_boundary = self.oldest_episode().and_then(|since| {
             let due = since + c.interval;
-            [due.checked_sub(c.due_soon), Some(due), Some(due + c.overdue_after)]
+            [due.checked_sub(c.due_soon_window()), Some(due), Some(due + c.overdue_after)]
                 .into_iter()
                 .flatten()
                 .find(|boundary| self.tier_for(boundary.saturating_duration_since(since)) > self.tier)
@@ -445,7 +463,7 @@ impl UlcerRiskMachine {
             RepositioningTier::Overdue
         } else if loaded >= c.interval {
             RepositioningTier::Due
-        } else if loaded + c.due_soon >= c.interval {
+        } else if loaded + c.due_soon_window() >= c.interval {
             RepositioningTier::DueSoon
         } else {
             RepositioningTier::Ok

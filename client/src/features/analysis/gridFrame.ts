@@ -22,6 +22,7 @@ export function gridToFrame(grid: Grid, seq = 0): LiveFrame {
     cells,
     presence: 'PRESENCE',
     blank: false,
+    receivedAtMs: 0,
   };
 }
 

@@ -17,8 +17,10 @@ import type { LiveFrame } from '../../lib/liveMaps';
 import { formatPressure, usePressureDisplay, type PressureDisplay } from '../../lib/pressureUnits';
 import { INLINE } from '../../lib/messages';
 import { pressureBasisText } from '../../lib/pressureBasis';
+import { useFormat } from '../../lib/format';
+import { useLiveLink } from '../../lib/liveLink';
 import { useServices } from '../../lib/services';
-import { useMapBlank } from './useLiveFrame';
+import { useLastFrameAt, useMapBlank } from './useLiveFrame';
 
 export type { RendererFactory };
 
@@ -60,6 +62,10 @@ export function HeatMap({ deviceId, createRenderer = createMapRenderer, hideBelo
   const optionsRef = useRef<ViewOptions>(options);
   const redrawRef = useRef<() => void>(() => {});
   const blank = useMapBlank(deviceId);
+  // While the socket is lost, the last map stays, greyed, with when it came (lib/liveLink).
+  const link = useLiveLink();
+  const lastFrameAt = useLastFrameAt(deviceId);
+  const fmt = useFormat();
   const shown = useShownAtScroll(hideBelowScroll);
   const [failed, setFailed] = useState(false);
   const mode = viewMode(options);
@@ -143,6 +149,7 @@ export function HeatMap({ deviceId, createRenderer = createMapRenderer, hideBelo
         data-mode={mode}
         data-shown={shown}
         data-palette={options.mapColorIndex}
+        data-stale={link.stale}
         style={{ aspectRatio: rendererMode === '3d' ? '4 / 3' : '1 / 1' }}
         role="img"
         aria-label={t('device.liveMap')}
@@ -153,7 +160,11 @@ export function HeatMap({ deviceId, createRenderer = createMapRenderer, hideBelo
         ) : !shown ? (
           <div className="heatmap-empty">{t('view.hiddenWhileScrolled')}</div>
         ) : blank ? (
-          <div className="heatmap-empty">{t(INLINE.socketEmpty)}</div>
+          <div className="heatmap-empty">{t(link.stale ? 'device.staleNoMap' : INLINE.socketEmpty)}</div>
+        ) : link.stale && lastFrameAt != null ? (
+          <div className="heatmap-stale" data-testid="heatmap-stale">
+            {t('device.staleMap', { time: fmt.time(lastFrameAt) })}
+          </div>
         ) : null}
       </div>
       <div className="map-legend" data-testid="map-legend" data-unit={display?.unit ?? ''}>

@@ -1,6 +1,7 @@
 import { act, fireEvent, screen } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
-import { applyDeviceConf, socketStatusAtom } from '../../lib/devicesStore';
+import { applyDeviceConf, socketLostAtMsAtom, socketStatusAtom } from '../../lib/devicesStore';
+import { formatTime } from '../../lib/format';
 import { fakeSocket, renderApp, stubFetch } from '../../test/renderApp';
 
 const DEVICE = {
@@ -128,5 +129,48 @@ describe('device page', () => {
     expect(screen.getByTestId('socket-reconnecting')).toHaveTextContent('Reconnecting…');
     act(() => store.set(socketStatusAtom, 'open'));
     expect(screen.queryByTestId('socket-down')).toBeNull();
+  });
+
+  it('while the socket reconnects, the last map is greyed and the presence badge says not live and when it was last seen; live again once back', async () => {
+    signIn();
+    const { store, liveMaps, i18n } = await renderApp('/mattressMatIoT', { state: { device: DEVICE } });
+    const map = await screen.findByTestId('heatmap');
+    const receivedAt = new Date(2026, 10, 29, 14, 5, 9).getTime();
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(receivedAt);
+    act(() => {
+      liveMaps.write(frame(7));
+    });
+    vi.useRealTimers();
+    expect(screen.getByTestId('presence')).toHaveTextContent('PRESENCE');
+    expect(map).toHaveAttribute('data-stale', 'false');
+    act(() => {
+      store.set(socketLostAtMsAtom, receivedAt + 2000);
+      store.set(socketStatusAtom, 'reconnecting');
+    });
+    const time = formatTime(receivedAt, 'en');
+    expect(screen.getByTestId('presence')).toHaveAttribute('data-stale', 'true');
+    expect(screen.getByTestId('presence')).toHaveTextContent(`NOT LIVE`);
+    expect(screen.getByTestId('presence')).not.toHaveTextContent('PRESENCE');
+    expect(screen.getByTestId('presence-last-seen')).toHaveTextContent(`last seen ${time}`);
+    expect(map).toHaveAttribute('data-stale', 'true');
+    expect(map).toHaveAttribute('data-blank', 'false');
+    expect(screen.getByTestId('heatmap-stale')).toHaveTextContent(`Not live · last map at ${time}`);
+    // In Japanese too.
+    await act(async () => {
+      await i18n.changeLanguage('ja');
+    });
+    expect(screen.getByTestId('presence')).toHaveTextContent('ライブではありません');
+    await act(async () => {
+      await i18n.changeLanguage('en');
+    });
+    act(() => {
+      store.set(socketLostAtMsAtom, null);
+      store.set(socketStatusAtom, 'open');
+    });
+    expect(screen.getByTestId('presence')).toHaveTextContent('PRESENCE');
+    expect(screen.getByTestId('presence')).not.toHaveAttribute('data-stale');
+    expect(map).toHaveAttribute('data-stale', 'false');
+    expect(screen.queryByTestId('heatmap-stale')).toBeNull();
   });
 });

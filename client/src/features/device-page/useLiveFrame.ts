@@ -30,3 +30,13 @@ export function useFrameShape(deviceId: string): string | null {
     return f && f.rows > 0 && f.cols > 0 ? `${f.rows} × ${f.cols}` : null;
   });
 }
+
+/** When the browser received the device's last frame that had a map (null if none yet, or blanked). */
+export function useLastFrameAt(deviceId: string): number | null {
+  const { liveMaps } = useServices();
+  const subscribe = useCallback((cb: () => void) => liveMaps.subscribe(deviceId, cb), [liveMaps, deviceId]);
+  return useSyncExternalStore(subscribe, () => {
+    const f = liveMaps.get(deviceId);
+    return f && !f.blank ? f.receivedAtMs : null;
+  });
+}

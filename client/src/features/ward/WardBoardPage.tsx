@@ -13,6 +13,7 @@ import { TopBar } from '../../components/TopBar';
 import { deviceTypesAtom, typeInfo } from '../../lib/deviceTypes';
 import { deviceIdsAtom, deviceInfoFamily, devicesLoadedAtom, deviceViewFamily } from '../../lib/devicesStore';
 import { lutFor } from '../../lib/heatmap/palettes';
+import { useLiveLink } from '../../lib/liveLink';
 import { viewOptionsAtom } from '../../lib/heatmap/viewOptions';
 import { pendingAlarmsAtom } from '../../lib/pendingAlarms';
 import { useServices } from '../../lib/services';
@@ -79,6 +80,25 @@ function useWardRenderer(host: HTMLElement | null, factory: WardRendererFactory)
   return { renderer, failed };
 }
 
+/** Keeps the map canvas's host below the page's sticky top bar (its top at the bar's height, which
+ * wraps to more lines on a phone) and places the maps again when it moves: under the opaque bar,
+ * Chromium's compositor dropped a band of the canvas as tall as the bar at its bottom
+ * (`wardRenderer.ts`). */
+function useHostBelowTopBar(host: HTMLElement | null, renderer: WardMapRenderer | null) {
+  useLayoutEffect(() => {
+    const bar = host?.parentElement?.querySelector<HTMLElement>('.topbar');
+    if (!host || !bar) return;
+    const follow = () => {
+      host.style.top = `${Math.max(0, Math.round(bar.getBoundingClientRect().height))}px`;
+      renderer?.relayout();
+    };
+    follow();
+    const observer = new ResizeObserver(follow);
+    observer.observe(bar);
+    return () => observer.disconnect();
+  }, [host, renderer]);
+}
+
 /** Live maps of the board's devices: subscribed while the board shows them. */
 function useLiveSubscriptions(ids: readonly string[]) {
   const { socket } = useServices();
@@ -111,6 +131,9 @@ export function WardBoardPage({ createRenderer = createWardRenderer, turnAction,
   const now = useSecondTick();
   const [host, setHost] = useState<HTMLDivElement | null>(null);
   const { renderer, failed } = useWardRenderer(host, createRenderer);
+  useHostBelowTopBar(host, renderer);
+  // While the socket is lost every map is greyed (the tiles say since when).
+  const link = useLiveLink();
 
   const units = useMemo(() => listUnits(views.flatMap(({ view }) => (view.device ? [view.device] : []))), [views]);
   const knownUnit = unit === undefined || units.some((u) => u.key === unit);
@@ -156,7 +179,7 @@ export function WardBoardPage({ createRenderer = createWardRenderer, turnAction,
           </>
         )}
       </TopBar>
-      <div ref={setHost} className="ward-canvas-host" aria-hidden="true" />
+      <div ref={setHost} className="ward-canvas-host" aria-hidden="true" data-stale={link.stale ? 'true' : undefined} />
       <main className="ward-content">
         <SocketStatusBanner />
         <div className="ward-heading">

@@ -7,7 +7,7 @@
 //! (recording "Patient turned") and `alarmReason` (why an Ulcer Risk alarm was raised).
 
 import { useAtomValue } from 'jotai';
-import { useLayoutEffect, useRef, type ReactNode } from 'react';
+import { useLayoutEffect, useRef, type CSSProperties, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { StatusBadge } from '../../components/StatusBadge';
 import { locationLabelKey } from '../../components/DeviceSettingsFields';
@@ -17,7 +17,9 @@ import { useFormat } from '../../lib/format';
 import { ManagerStatusText } from '../../components/ManagerStatusText';
 import { attendanceFamily, managerStatusFamily } from '../../lib/pendingAlarms';
 import { useDeviceActions } from '../../lib/useDeviceActions';
+import { useLiveLink } from '../../lib/liveLink';
 import { INLINE } from '../../lib/messages';
+import { longestWordEms, textEms } from './textFit';
 import type { WardTileModel } from './tiles';
 import { countdownShown, secondsLeft, urgencyOf } from './urgency';
 import type { WardMapRenderer } from './wardRenderer';
@@ -36,6 +38,11 @@ export interface WardTileProps {
   readOnly?: boolean;
 }
 
+/** The style that sets a large text no larger than fits its column on one line (ward.css). */
+const fits = (text: string) => ({ '--text-ems': textEms(text) }) as CSSProperties;
+/** The same for a text that may wrap at its spaces: no larger than fits its longest word. */
+const fitsWrapped = (text: string) => ({ '--text-ems': longestWordEms(text) }) as CSSProperties;
+
 export function WardTile({ tile, now, renderer, mapUnavailable, turnAction, alarmReason, readOnly = false }: WardTileProps) {
   const { t } = useTranslation();
   const fmt = useFormat();
@@ -45,6 +52,8 @@ export function WardTile({ tile, now, renderer, mapUnavailable, turnAction, alar
   const managerStatus = useAtomValue(managerStatusFamily(tile.id));
   const variants = useAtomValue(companyVariantsAtom);
   const slotRef = useRef<HTMLDivElement>(null);
+  // While the socket is lost the tile is as of that moment: greyed and saying so (lib/liveLink).
+  const link = useLiveLink();
   const urgency = urgencyOf(tile);
   const offline = tile.cardStatus === 'Offline';
   const typeLabel = t(`deviceTypes.${tile.deviceType}`, { defaultValue: tile.deviceType });
@@ -66,22 +75,28 @@ export function WardTile({ tile, now, renderer, mapUnavailable, turnAction, alar
     <article
       role="button"
       tabIndex={0}
-      className={`ward-tile urgency-${urgency}${tile.alarm ? ' has-alarm' : ''}${tile.mapDeviceId ? '' : ' no-map'}`}
+      className={`ward-tile urgency-${urgency}${tile.alarm ? ' has-alarm' : ''}${tile.mapDeviceId ? '' : ' no-map'}${link.stale ? ' is-stale' : ''}`}
       data-testid="ward-tile"
       data-device-id={tile.id}
       data-urgency={urgency}
+      data-stale={link.stale ? 'true' : undefined}
       data-alarm={tile.alarm?.kind ?? ''}
       aria-label={`${tile.label} · ${t(`ward.urgency.${urgency}`)}`}
       onClick={open}
       onKeyDown={onKeyDown}
     >
       <div className="ward-tile-head">
-        <span className="ward-bed" data-testid="ward-bed">
+        <span className="ward-bed" data-testid="ward-bed" style={fits(tile.label)}>
           {tile.label}
         </span>
         <span className="ward-name" title={t(variants.seatingLabels ? 'variants.sit' : locationLabelKey(info?.location))}>
           {tile.name}
         </span>
+        {link.stale ? (
+          <span className="ward-stale" data-testid="ward-stale">
+            {link.lostAtMs != null ? t('ward.stale', { time: fmt.time(link.lostAtMs) }) : t('device.presence.notLive')}
+          </span>
+        ) : null}
       </div>
       {tile.mapDeviceId ? (
         <div
@@ -104,17 +119,23 @@ export function WardTile({ tile, now, renderer, mapUnavailable, turnAction, alar
           {offline ? (
             <StatusBadge status="Offline" />
           ) : tile.alarm?.kind === 'Missing' ? null : urgency === 'missing' ? (
-            <span className="ward-missing">{t('ward.missing')}</span>
+            <span className="ward-missing" style={fitsWrapped(t('ward.missing'))}>
+              {t('ward.missing')}
+            </span>
           ) : !tile.hasClock ? (
             <StatusBadge status={tile.cardStatus} />
           ) : left === null ? (
             <span className="ward-countdown-none">{t('ward.countdown.nobody')}</span>
           ) : left === 0 ? (
-            <span className="ward-countdown-time">{t('ward.countdown.now')}</span>
+            <span className="ward-countdown-time" style={fits(t('ward.countdown.now'))}>
+              {t('ward.countdown.now')}
+            </span>
           ) : (
             <>
               <span className="ward-countdown-label">{t('ward.countdown.next')}</span>{' '}
-              <span className="ward-countdown-time">{fmt.narrowDuration(countdownShown(left))}</span>
+              <span className="ward-countdown-time" style={fits(fmt.narrowDuration(countdownShown(left)))}>
+                {fmt.narrowDuration(countdownShown(left))}
+              </span>
             </>
           )}
         </div>

@@ -13,6 +13,7 @@ const frame = (seq: number, cells: number[], over: Partial<LiveFrame> = {}): Liv
   cells: Uint8Array.from(cells),
   presence: 'PRESENCE',
   blank: false,
+  receivedAtMs: 0,
   ...over,
 });
 

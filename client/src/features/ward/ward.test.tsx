@@ -1,8 +1,10 @@
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { applyDeviceConf } from '../../lib/devicesStore';
+import { applyDeviceConf, socketLostAtMsAtom, socketStatusAtom } from '../../lib/devicesStore';
+import { formatTime } from '../../lib/format';
 import { addPendingAlarm, managerStatusFamily } from '../../lib/pendingAlarms';
 import { renderApp, stubFetch } from '../../test/renderApp';
+import { textEms } from './textFit';
 
 const oid = ($oid: string) => ({ $oid });
 const device = (id: string, bed: string, over: Record<string, unknown> = {}) => ({
@@ -124,6 +126,38 @@ describe('the ward board', () => {
     // Each map slot is drawn by the one renderer, and its device's live maps are subscribed.
     expect(tiles().map((t) => within(t).getByTestId('ward-tile-map').dataset.attached)).toEqual(['missing', 'due', 'soon', 'east', 'fine', 'never']);
     expect(vi.mocked(socket.joinUser).mock.calls.map((c) => c[0]).sort()).toEqual(['due', 'east', 'fine', 'missing', 'never', 'soon']);
+  });
+
+  it('while the socket reconnects every tile and the maps say they are not live, as of when it was lost; live again once back', async () => {
+    const { store } = await setup();
+    await waitFor(() => expect(tiles()).toHaveLength(6));
+    expect(screen.queryAllByTestId('ward-stale')).toHaveLength(0);
+    const lostAt = new Date(2026, 10, 29, 3, 4, 5).getTime();
+    act(() => {
+      store.set(socketLostAtMsAtom, lostAt);
+      store.set(socketStatusAtom, 'reconnecting');
+    });
+    expect(tiles().every((t) => t.getAttribute('data-stale') === 'true')).toBe(true);
+    expect(screen.getAllByTestId('ward-stale').map((s) => s.textContent)).toEqual(Array(6).fill(`Not live · as of ${formatTime(lostAt, 'en')}`));
+    expect(document.querySelector('.ward-canvas-host')).toHaveAttribute('data-stale', 'true');
+    act(() => {
+      store.set(socketLostAtMsAtom, null);
+      store.set(socketStatusAtom, 'open');
+    });
+    expect(screen.queryAllByTestId('ward-stale')).toHaveLength(0);
+    expect(tiles().some((t) => t.hasAttribute('data-stale'))).toBe(false);
+    expect(document.querySelector('.ward-canvas-host')).not.toHaveAttribute('data-stale');
+  });
+
+  it("gives each bed label its estimated width, so that the board fits it whole instead of cutting it", async () => {
+    await setup();
+    await waitFor(() => expect(tiles()).toHaveLength(6));
+    const label = within(tileOf('fine')).getByTestId('ward-bed');
+    expect(label).toHaveTextContent('R101 · 101');
+    expect(label.style.getPropertyValue('--text-ems')).toBe(String(textEms('R101 · 101')));
+    // The countdown too (it is as large, in a narrower column).
+    const countdown = within(tileOf('fine')).getByTestId('ward-countdown').querySelector('.ward-countdown-time') as HTMLElement;
+    expect(countdown.style.getPropertyValue('--text-ems')).toBe(String(textEms(countdown.textContent ?? '')));
   });
 
   it("names patients by their initials when the company says so", async () => {

@@ -1,6 +1,9 @@
 //! One WebGL canvas for every tile's live map (issue 23: browsers allow about 16 live WebGL
 //! contexts, so one canvas per tile cannot scale). A pixi.js v8 application draws into a canvas
-//! fixed over the viewport, under the top bar and the alarm banner and transparent to the pointer;
+//! fixed over the viewport below the top bar (its host's box: the page sets the host's top to the
+//! bar's height), under the alarm banner and transparent to the pointer. Not under the sticky top
+//! bar: Chromium's compositor then dropped a band of the canvas as tall as the bar at the canvas's
+//! bottom (the phone board's lowest map slot stayed dark, with no text: "Chair 106");
 //! each tile registers its map's slot (an empty element of the tile) and gets a mesh placed over
 //! it. Each tile has one texture, updated only when its device sends a new frame (`TileTexture`);
 //! the colour map runs on the GPU: the fragment shader reads the cell value from the texture,
@@ -59,11 +62,21 @@ void main() {
   finalColor = texture(uPalette, vec2((index + 0.5) / 256.0, 0.5));
 }`;
 
-/** Where a slot is on the screen, for the mesh over it; null when it is off screen. */
-export function placement(rect: { left: number; top: number; width: number; height: number }, viewport: { width: number; height: number }) {
+interface Box {
+  left: number;
+  top: number;
+  width: number;
+  height: number;
+}
+
+/** Where a slot (its viewport box) is on the canvas (whose viewport box is `canvas`), for the mesh
+ * over it; null when it is off the canvas. */
+export function placement(rect: Box, canvas: Box) {
+  const left = rect.left - canvas.left;
+  const top = rect.top - canvas.top;
   if (rect.width <= 0 || rect.height <= 0) return null;
-  if (rect.left + rect.width <= 0 || rect.top + rect.height <= 0 || rect.left >= viewport.width || rect.top >= viewport.height) return null;
-  return { x: rect.left, y: rect.top, width: rect.width, height: rect.height };
+  if (left + rect.width <= 0 || top + rect.height <= 0 || left >= canvas.width || top >= canvas.height) return null;
+  return { x: left, y: top, width: rect.width, height: rect.height };
 }
 
 export const createWardRenderer: WardRendererFactory = async (host, liveMaps, lut) => {
@@ -72,7 +85,7 @@ export const createWardRenderer: WardRendererFactory = async (host, liveMaps, lu
   await import('../../lib/heatmap/pixiWithoutEval');
   const app = new PIXI.Application();
   await app.init({
-    resizeTo: window,
+    resizeTo: host,
     preference: 'webgl',
     backgroundAlpha: 0,
     antialias: false,
@@ -115,11 +128,12 @@ export const createWardRenderer: WardRendererFactory = async (host, liveMaps, lu
   let layoutDirty = true;
 
   const place = () => {
-    const viewport = { width: window.innerWidth, height: window.innerHeight };
+    const box = host.getBoundingClientRect();
+    const area = { left: box.left, top: box.top, width: Math.round(box.width), height: Math.round(box.height) };
     const onScreen: Array<{ width: number; height: number; rows: number; cols: number }> = [];
     for (const tile of tiles) {
       if (!tile.mesh) continue;
-      const at = tile.slot.dataset.blank === 'true' ? null : placement(tile.slot.getBoundingClientRect(), viewport);
+      const at = tile.slot.dataset.blank === 'true' ? null : placement(tile.slot.getBoundingClientRect(), area);
       tile.mesh.visible = at !== null;
       if (at) {
         tile.mesh.position.set(at.x, at.y);
@@ -128,8 +142,9 @@ export const createWardRenderer: WardRendererFactory = async (host, liveMaps, lu
       }
     }
     const resolution = mapResolution(onScreen, window.devicePixelRatio || 1);
-    if (resolution !== app.renderer.resolution) {
-      app.renderer.resize(viewport.width, viewport.height, resolution);
+    // The host's size follows the window and the top bar's height (which wraps on a phone).
+    if (resolution !== app.renderer.resolution || area.width !== app.renderer.screen.width || area.height !== app.renderer.screen.height) {
+      app.renderer.resize(area.width, area.height, resolution);
       canvas.dataset.resolution = String(resolution);
     }
   };

@@ -407,8 +407,8 @@ fn without_a_time_scale_the_clock_runs_in_real_time() {
         drain(&mut m);
     }
     let view = m.repositioning(t0 + Duration::from_secs(16)).unwrap();
-    // Due soon (the last 15 min of a 15 min interval), not due: the clock is not scaled.
-    assert_eq!(view.tier, RepositioningTier::DueSoon);
+    // Not even due soon (the last quarter of a 15 min interval), let alone due: the clock is not scaled.
+    assert_eq!(view.tier, RepositioningTier::Ok);
     assert_eq!(view.due_in, Some(Duration::from_secs(15 * 60 - 16)));
 }
 
@@ -721,10 +721,10 @@ fn a_still_patients_ulcer_alarm_has_its_reason_and_a_recorded_turn_attends_it_an
         out.iter().any(|o| matches!(o, MatOutput::Alarm(AlarmOutput::Attended { alarm: Alarm { kind: AlarmKind::UlcerRisk, .. }, .. })))
     );
     let status = m.status();
-    // Due soon, not due: with a 15 min interval the last 15 min before it are the whole interval.
+    // Ok right after the turn: a 15 min interval is due soon only in its last quarter.
     assert_eq!(
         (status.patient_status, status.repositioning, status.unattended_alarm),
-        (PatientStatus::Correct, RepositioningTier::DueSoon, false)
+        (PatientStatus::Correct, RepositioningTier::Ok, false)
     );
     assert_eq!(m.repositioning(now).unwrap().due_in, Some(Duration::from_secs(15 * 60 - 60)));
     // Still lying still: the next alarm comes 15 min after the recorded turn, not after the recording.

@@ -105,6 +105,24 @@ fn the_tiers_fire_between_samples_from_timeouts_alone() {
 }
 
 #[test]
+fn a_short_interval_is_due_soon_only_in_its_last_quarter() {
+    // Bed 107 (a 15 min interval) read "Turn due soon" right after a turn, with 15 min left: the
+    // 15 min window covered the whole interval. Due soon is at most the last quarter of it.
+    let mut sim = Sim::new();
+    let seconds = Duration::from_secs;
+    sim.m = UlcerRiskMachine::new(UlcerConfig { interval: seconds(15 * 60), ..UlcerConfig::default() });
+    assert_eq!(sim.m.config().due_soon_window(), seconds(225));
+    sim.run(1, BACK, supine());
+    assert_eq!(sim.m.tier(), RepositioningTier::Ok, "just after the clock started, nothing is soon");
+    sim.run(16, BACK, supine());
+    let tiers: Vec<(Duration, RepositioningTier)> =
+        sim.out.iter().filter_map(|(at, o)| if let UlcerOutput::Tier(t) = o { Some((*at, *t)) } else { None }).collect();
+    assert_eq!(tiers, vec![(seconds(675), RepositioningTier::DueSoon), (seconds(900), RepositioningTier::Due)]);
+    // The default 2 h interval keeps its 15 min window (a quarter would be 30 min).
+    assert_eq!(UlcerConfig::default().due_soon_window(), seconds(15 * 60));
+}
+
+#[test]
 fn a_turn_in_time_resets_the_clock_without_anyone_clicking() {
     let mut sim = Sim::new();
     sim.run(90, BACK, supine());
