@@ -62,20 +62,70 @@ else
   echo "fmt: skipped, this toolchain has no rustfmt component"
 fi
 
-stage "Rust: clippy, warnings are errors"
-if cargo clippy --version >/dev/null 2>&1; then
-  cargo clippy --workspace --all-targets -- -D warnings
-else
-  echo "clippy: skipped, this toolchain has no clippy component"
-fi
+# A lane beside the stage in the foreground: CPU-heavy work (clippy's check build, the client's
+# checks, the fuzz targets' nightly build) beside stages that mostly wait (the Rust test
+# executables and the browser tours wait on real time: patients lying down and leaving, alarms
+# falling due); the builds run at low priority (`nice`), so the tests keep the CPU they ask for.
+# The lane's output is printed whole after the foreground's, with its time; a failure fails the
+# stage (docs/performance.md, "The test suite's time").
+beside_pid=""
+beside_log=""
+beside() { # beside NAME COMMAND...
+  beside_log=$(mktemp)
+  (
+    set -euo pipefail
+    started=$SECONDS
+    echo "==> $1 (beside)"
+    shift
+    "$@"
+    echo "    ($(( SECONDS - started )) s)"
+  ) >"$beside_log" 2>&1 &
+  beside_pid=$!
+}
+# Waits for the lane, prints its output, and says whether it passed.
+beside_done() {
+  local status=0
+  wait "$beside_pid" || status=$?
+  echo
+  cat "$beside_log"
+  rm -f "$beside_log"
+  beside_pid=""
+  return "$status"
+}
 
-stage "Rust: unit, scenario and loopback tests (debug)"
-cargo test --workspace --all-targets
+stage "Rust: build every test executable (debug); the client's npm ci beside it"
+# npm ci mostly downloads and unpacks, so it costs the build little.
+npm_log=$(mktemp)
+(cd client && npm ci --no-audit --no-fund) >"$npm_log" 2>&1 &
+npm_pid=$!
+build_json=$(mktemp)
+cargo test --workspace --all-targets --no-run --message-format=json-render-diagnostics >"$build_json"
+npm_status=0
+wait "$npm_pid" || npm_status=$?
+cat "$npm_log"
+rm -f "$npm_log"
+[ "$npm_status" = 0 ] || { echo "npm ci failed" >&2; exit 1; }
 
-stage "client: lint, unit tests and bundle"
-(cd client && npm ci --no-audit --no-fund && npm run api:check && npm run lint && npm test && npm run build)
+stage "Rust: unit, scenario and loopback tests (debug, ${RUST_TEST_JOBS:-2} executables at a time); beside them clippy (warnings are errors) and the client's checks"
+client_checks() {
+  if cargo clippy --version >/dev/null 2>&1; then
+    nice -n 10 cargo clippy --workspace --all-targets -- -D warnings
+  else
+    echo "clippy: skipped, this toolchain has no clippy component"
+  fi
+  echo "==> client: API types, lint, unit tests and bundle"
+  (cd client && npm run api:check && npm run lint && npm test && npm run build)
+}
+beside "Rust: clippy, warnings are errors; then the client: API types, lint, unit tests and bundle" client_checks
+tests_status=0
+RUST_TEST_JOBS="${RUST_TEST_JOBS:-2}" bash scripts/rust-tests.sh "$build_json" || tests_status=$?
+rm -f "$build_json"
+checks_status=0
+beside_done || checks_status=$?
+[ "$tests_status" = 0 ] || { echo "Rust tests failed" >&2; exit 1; }
+[ "$checks_status" = 0 ] || { echo "clippy or the client's checks failed" >&2; exit 1; }
 
-stage "browser end-to-end (headless Chromium against the debug hub), and beside it the REST API fuzzing and the web-security scan"
+stage "browser end-to-end (headless Chromium against the debug hub); beside it the REST API fuzzing, the web-security scan and the fuzz targets' nightly build"
 # `cargo test --workspace --all-targets` built the hub binary already; a separate `cargo build -p hub`
 # would resolve features differently (no dev-only features) and rebuild SurrealDB a second time.
 if [ ! -x "$target_dir/debug/hub" ]; then
@@ -85,12 +135,9 @@ fi
 mkdir -p "$root/artifacts/e2e"
 # Most of a tour is waiting for the hub and the simulated patients, so on two cores the tours run
 # two at a time (each its own hub, browser and data, printed whole when it ends), and the API
-# fuzzer and the web scan (each its own hub on free ports) run beside them, their output printed
-# after the tours' (docs/performance.md, "The test suite's time").
-beside_log=$(mktemp)
-(
-  set -euo pipefail
-  started=$SECONDS
+# fuzzer and the web scan (each its own hub on free ports) run beside them, then the fuzz build.
+side_lane() {
+  local started=$SECONDS
   echo "==> REST API schema fuzzing (schemathesis against the debug hub)"
   HUB_BIN="$target_dir/debug/hub" bash scripts/api-fuzz.sh
   echo "    ($(( SECONDS - started )) s)"
@@ -98,17 +145,20 @@ beside_log=$(mktemp)
   echo "==> web-security scan (wapiti against the demo hub, HTTP and HTTPS; docs/reliability.md)"
   HUB_BIN="$target_dir/debug/hub" bash scripts/web-scan.sh
   echo "    ($(( SECONDS - started )) s)"
-) >"$beside_log" 2>&1 &
-beside_pid=$!
+  if cargo +nightly --version >/dev/null 2>&1; then
+    started=$SECONDS
+    echo "==> the fuzz targets' nightly build"
+    FUZZ_BUILD_ONLY=1 nice -n 10 bash scripts/fuzz.sh
+    echo "    ($(( SECONDS - started )) s)"
+  fi
+}
+beside "REST API fuzzing, web scan, fuzz build" side_lane
 tours_status=0
 (cd client && HUB_BIN="$target_dir/debug/hub" E2E_JOBS="${E2E_JOBS:-2}" npm run e2e) || tours_status=$?
-beside_status=0
-wait "$beside_pid" || beside_status=$?
-echo
-cat "$beside_log"
-rm -f "$beside_log"
+side_status=0
+beside_done || side_status=$?
 [ "$tours_status" = 0 ] || { echo "browser tours failed" >&2; exit 1; }
-[ "$beside_status" = 0 ] || { echo "the API fuzzing or the web scan failed" >&2; exit 1; }
+[ "$side_status" = 0 ] || { echo "the API fuzzing, the web scan or the fuzz build failed" >&2; exit 1; }
 
 stage "fuzzing: 30 s per target, two at a time (cargo-fuzz on the nightly toolchain)"
 if cargo +nightly --version >/dev/null 2>&1; then
