@@ -114,7 +114,7 @@ client_checks() {
     echo "clippy: skipped, this toolchain has no clippy component"
   fi
   echo "==> client: API types, lint, unit tests and bundle"
-  (cd client && npm run api:check && npm run lint && npm test && npm run build)
+  (cd client && nice -n 10 bash -c 'npm run api:check && npm run lint && npm test && npm run build')
 }
 beside "Rust: clippy, warnings are errors; then the client: API types, lint, unit tests and bundle" client_checks
 tests_status=0
