@@ -78,7 +78,7 @@ beside() { # beside NAME COMMAND...
     echo "==> $1 (beside)"
     shift
     "$@"
-    echo "    ($(( SECONDS - started )) s)"
+    echo "    (the lane beside: $(( SECONDS - started )) s)"
   ) >"$beside_log" 2>&1 &
   beside_pid=$!
 }
