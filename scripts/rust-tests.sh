@@ -42,7 +42,7 @@ for line in open(sys.argv[1]):
     pkg_dir = os.path.dirname(m['manifest_path'])
     src = os.path.relpath(m['target']['src_path'], pkg_dir)
     kind = m['target']['kind'][0]
-    label = f"{m['target']['name']} ({'unittests ' if kind in ('lib', 'bin', 'proc-macro') else ''}{src})"
+    label = f"{m['target']['name']} ({'unittests ' if kind in ('lib', 'bin', 'example', 'proc-macro') else ''}{src})"
     # "path+file:///…/hub#0.1.0" or "path+file:///…/actors/core#mat-core@0.1.0"
     url, _, version = m['package_id'].partition('#')
     pkg = version.partition('@')[0] if '@' in version else url.rstrip('/').rsplit('/', 1)[-1]
