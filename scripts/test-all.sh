@@ -106,24 +106,28 @@ cat "$npm_log"
 rm -f "$npm_log"
 [ "$npm_status" = 0 ] || { echo "npm ci failed" >&2; exit 1; }
 
-stage "Rust: unit, scenario and loopback tests (debug, ${RUST_TEST_JOBS:-2} executables at a time); beside them clippy (warnings are errors) and the client's checks"
-client_checks() {
+stage "Rust: unit, scenario and loopback tests (debug, ${RUST_TEST_JOBS:-2} executables at a time); beside them the client's checks and clippy (warnings are errors)"
+# The client's checks first and at normal priority (Vitest's 5 s limit per test must not starve
+# behind the tests: at `nice 10` on a machine at load 20 one test timed out), then clippy's check
+# build at low priority, on the core the waiting tests leave idle.
+client_checks_and_clippy() {
+  echo "==> client: API types, lint, unit tests and bundle"
+  (cd client && npm run api:check && npm run lint && npm test && npm run build)
+  echo "==> Rust: clippy, warnings are errors (low priority)"
   if cargo clippy --version >/dev/null 2>&1; then
     nice -n 10 cargo clippy --workspace --all-targets -- -D warnings
   else
     echo "clippy: skipped, this toolchain has no clippy component"
   fi
-  echo "==> client: API types, lint, unit tests and bundle"
-  (cd client && nice -n 10 bash -c 'npm run api:check && npm run lint && npm test && npm run build')
 }
-beside "Rust: clippy, warnings are errors; then the client: API types, lint, unit tests and bundle" client_checks
+beside "the client's checks, then clippy" client_checks_and_clippy
 tests_status=0
 RUST_TEST_JOBS="${RUST_TEST_JOBS:-2}" bash scripts/rust-tests.sh "$build_json" || tests_status=$?
 rm -f "$build_json"
 checks_status=0
 beside_done || checks_status=$?
 [ "$tests_status" = 0 ] || { echo "Rust tests failed" >&2; exit 1; }
-[ "$checks_status" = 0 ] || { echo "clippy or the client's checks failed" >&2; exit 1; }
+[ "$checks_status" = 0 ] || { echo "the client's checks or clippy failed" >&2; exit 1; }
 
 stage "browser end-to-end (headless Chromium against the debug hub); beside it the REST API fuzzing, the web-security scan and the fuzz targets' nightly build"
 # `cargo test --workspace --all-targets` built the hub binary already; a separate `cargo build -p hub`
