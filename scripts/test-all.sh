@@ -62,12 +62,12 @@ else
   echo "fmt: skipped, this toolchain has no rustfmt component"
 fi
 
-# A lane beside the stage in the foreground: CPU-heavy work (clippy's check build, the client's
-# checks, the fuzz targets' nightly build) beside stages that mostly wait (the Rust test
-# executables and the browser tours wait on real time: patients lying down and leaving, alarms
-# falling due); the builds run at low priority (`nice`), so the tests keep the CPU they ask for.
-# The lane's output is printed whole after the foreground's, with its time; a failure fails the
-# stage (docs/performance.md, "The test suite's time").
+# Lanes beside the foreground: CPU-heavy work (the client's checks, clippy's check build, the fuzz
+# targets' nightly build) beside stages that mostly wait (the Rust test executables and the browser
+# tours wait on real time: patients lying down and leaving, alarms falling due); the builds run at
+# low priority (`nice`), so the tests keep the CPU they ask for. A lane's output is printed whole
+# when it is joined, with its time; its failure fails the run there (docs/performance.md, "The
+# test suite's time").
 beside() { # beside LANE NAME COMMAND...: starts the lane; `beside_done LANE` joins it
   local lane="$1" log
   log=$(mktemp)
