@@ -12,6 +12,8 @@
 #                             # targets whose allocations ASan makes 6x slower; CI keeps ASan)
 #   FUZZ_JOBS=2 ...           # two targets at a time, each still SECONDS (a libFuzzer run is one
 #                             # thread, so on 2 cores each gets a core and the stage takes half)
+#   FUZZ_BUILD_ONLY=1 ...     # only the nightly build of every target (make test builds them
+#                             # beside the browser tours; the run after finds them built)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds="${1:-30}"
@@ -31,6 +33,10 @@ fi
 cd fuzz
 sanitizer=(-s "${FUZZ_SANITIZER:-address}")
 cargo +nightly fuzz build -O "${sanitizer[@]}"
+if [ -n "${FUZZ_BUILD_ONLY:-}" ]; then
+  echo "fuzz: ${#targets[@]} targets built"
+  exit 0
+fi
 jobs_at_once="${FUZZ_JOBS:-1}"
 logs=$(mktemp -d)
 trap 'rm -rf "$logs"' EXIT

@@ -62,20 +62,83 @@ else
   echo "fmt: skipped, this toolchain has no rustfmt component"
 fi
 
-stage "Rust: clippy, warnings are errors"
-if cargo clippy --version >/dev/null 2>&1; then
-  cargo clippy --workspace --all-targets -- -D warnings
-else
-  echo "clippy: skipped, this toolchain has no clippy component"
-fi
+# Lanes beside the foreground: CPU-heavy work (the client's checks, clippy's check build, the fuzz
+# targets' nightly build) beside stages that mostly wait (the Rust test executables and the browser
+# tours wait on real time: patients lying down and leaving, alarms falling due); the builds run at
+# low priority (`nice`), so the tests keep the CPU they ask for. A lane's output is printed whole
+# when it is joined, with its time; its failure fails the run there (docs/performance.md, "The
+# test suite's time").
+beside() { # beside LANE NAME COMMAND...: starts the lane; `beside_done LANE` joins it
+  local lane="$1" log
+  log=$(mktemp)
+  (
+    set -euo pipefail
+    started=$SECONDS
+    echo "==> $2 (beside)"
+    shift 2
+    "$@"
+    echo "    (the lane beside: $(( SECONDS - started )) s)"
+  ) >"$log" 2>&1 &
+  printf -v "lane_pid_$lane" '%s' "$!"
+  printf -v "lane_log_$lane" '%s' "$log"
+}
+# Waits for a lane, prints its output, and says whether it passed.
+beside_done() { # beside_done LANE
+  local pid_var="lane_pid_$1" log_var="lane_log_$1" status=0
+  wait "${!pid_var}" || status=$?
+  echo
+  cat "${!log_var}"
+  rm -f "${!log_var}"
+  return "$status"
+}
 
-stage "Rust: unit, scenario and loopback tests (debug)"
-cargo test --workspace --all-targets
+stage "Rust: build every test executable (debug); the client's npm ci beside it"
+# npm ci mostly downloads and unpacks, so it costs the build little.
+npm_log=$(mktemp)
+(cd client && npm ci --no-audit --no-fund) >"$npm_log" 2>&1 &
+npm_pid=$!
+build_json=$(mktemp)
+cargo test --workspace --all-targets --no-run --message-format=json-render-diagnostics >"$build_json"
+npm_status=0
+wait "$npm_pid" || npm_status=$?
+cat "$npm_log"
+rm -f "$npm_log"
+[ "$npm_status" = 0 ] || { echo "npm ci failed" >&2; exit 1; }
 
-stage "client: lint, unit tests and bundle"
-(cd client && npm ci --no-audit --no-fund && npm run api:check && npm run lint && npm test && npm run build)
+stage "Rust: unit, scenario and loopback tests (debug, ${RUST_TEST_JOBS:-2} executables at a time); beside them the client's checks, and the builds' lane starts (clippy, then the fuzz build)"
+# The client's checks at normal priority (Vitest's 5 s limit per test must not starve behind the
+# tests: at `nice 10` on a machine at load 20 one test timed out); their bundle is what the tours
+# serve, so they end with this stage.
+client_checks() {
+  (cd client && npm run api:check && npm run lint && npm test && npm run build)
+}
+# clippy's check build and the fuzz targets' nightly build at low priority, on the CPU the waiting
+# tests and tours leave idle: the lane runs through this stage and the tours', and is joined at the
+# end of the tours' stage.
+builds() {
+  if cargo clippy --version >/dev/null 2>&1; then
+    nice -n 10 cargo clippy --workspace --all-targets -- -D warnings
+  else
+    echo "clippy: skipped, this toolchain has no clippy component"
+  fi
+  if cargo +nightly --version >/dev/null 2>&1; then
+    echo "==> the fuzz targets' nightly build (low priority)"
+    FUZZ_BUILD_ONLY=1 nice -n 10 bash scripts/fuzz.sh
+  else
+    echo "fuzz build: skipped, this machine has no nightly toolchain"
+  fi
+}
+beside builds "Rust: clippy, warnings are errors; then the fuzz targets' nightly build (low priority)" builds
+beside client "client: API types, lint, unit tests and bundle" client_checks
+tests_status=0
+RUST_TEST_JOBS="${RUST_TEST_JOBS:-2}" bash scripts/rust-tests.sh "$build_json" || tests_status=$?
+rm -f "$build_json"
+client_status=0
+beside_done client || client_status=$?
+[ "$tests_status" = 0 ] || { echo "Rust tests failed" >&2; exit 1; }
+[ "$client_status" = 0 ] || { echo "the client's checks failed" >&2; exit 1; }
 
-stage "browser end-to-end (headless Chromium against the debug hub), and beside it the REST API fuzzing and the web-security scan"
+stage "browser end-to-end (headless Chromium against the debug hub); beside it the REST API fuzzing and the web-security scan, and the builds' lane goes on"
 # `cargo test --workspace --all-targets` built the hub binary already; a separate `cargo build -p hub`
 # would resolve features differently (no dev-only features) and rebuild SurrealDB a second time.
 if [ ! -x "$target_dir/debug/hub" ]; then
@@ -85,12 +148,9 @@ fi
 mkdir -p "$root/artifacts/e2e"
 # Most of a tour is waiting for the hub and the simulated patients, so on two cores the tours run
 # two at a time (each its own hub, browser and data, printed whole when it ends), and the API
-# fuzzer and the web scan (each its own hub on free ports) run beside them, their output printed
-# after the tours' (docs/performance.md, "The test suite's time").
-beside_log=$(mktemp)
-(
-  set -euo pipefail
-  started=$SECONDS
+# fuzzer and the web scan (each its own hub on free ports) run beside them.
+scans() {
+  local started=$SECONDS
   echo "==> REST API schema fuzzing (schemathesis against the debug hub)"
   HUB_BIN="$target_dir/debug/hub" bash scripts/api-fuzz.sh
   echo "    ($(( SECONDS - started )) s)"
@@ -98,17 +158,17 @@ beside_log=$(mktemp)
   echo "==> web-security scan (wapiti against the demo hub, HTTP and HTTPS; docs/reliability.md)"
   HUB_BIN="$target_dir/debug/hub" bash scripts/web-scan.sh
   echo "    ($(( SECONDS - started )) s)"
-) >"$beside_log" 2>&1 &
-beside_pid=$!
+}
+beside scans "REST API fuzzing and web scan" scans
 tours_status=0
 (cd client && HUB_BIN="$target_dir/debug/hub" E2E_JOBS="${E2E_JOBS:-2}" npm run e2e) || tours_status=$?
-beside_status=0
-wait "$beside_pid" || beside_status=$?
-echo
-cat "$beside_log"
-rm -f "$beside_log"
+scans_status=0
+beside_done scans || scans_status=$?
+builds_status=0
+beside_done builds || builds_status=$?
 [ "$tours_status" = 0 ] || { echo "browser tours failed" >&2; exit 1; }
-[ "$beside_status" = 0 ] || { echo "the API fuzzing or the web scan failed" >&2; exit 1; }
+[ "$scans_status" = 0 ] || { echo "the API fuzzing or the web scan failed" >&2; exit 1; }
+[ "$builds_status" = 0 ] || { echo "clippy or the fuzz build failed" >&2; exit 1; }
 
 stage "fuzzing: 30 s per target, two at a time (cargo-fuzz on the nightly toolchain)"
 if cargo +nightly --version >/dev/null 2>&1; then
