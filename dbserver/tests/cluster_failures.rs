@@ -715,6 +715,9 @@ async fn three_hub_processes_survive_a_kill_a_pause_and_nats_and_database_restar
     if let Ok(path) = std::env::var("CLUSTER_REPORT") {
         std::fs::write(path, &report).expect("the report is written");
     }
-    assert_eq!(figures.server_errors, 0, "no write answers a 5xx other than 503 busy (or HAProxy's 502/504 for a hub that died with it)");
+    assert_eq!(
+        figures.server_errors, 0,
+        "no call answers a 5xx other than 503 busy (or HAProxy's 502/504 for a hub that died with it): see the lines above"
+    );
     assert!(counts.acknowledged > 0 && counts.alarms_seen > 0 && counts.alarms_attended > 0, "the load wrote and alarmed: {counts:?}");
 }

@@ -43,8 +43,7 @@ pub struct Shared {
     /// hub is down and being checked, so the checks see a quiet hub.
     pub gate: RwLock<()>,
     pub stop: AtomicBool,
-    /// Writes answered 5xx other than 503 `busy` or a proxy's 502/504 (a failure the API did
-    /// not turn into a retry).
+    /// Calls answered 5xx other than 503 `busy` or a proxy's 502/504 ([`Shared::call_on`]).
     pub server_errors: std::sync::atomic::AtomicU64,
     /// Contradictions seen while running (an attended alarm pending again).
     pub wrong: Mutex<Vec<String>>,
@@ -78,21 +77,30 @@ impl Shared {
     }
 
     pub async fn call(&self, method: &str, path: &str, body: Option<Value>) -> std::io::Result<Response> {
+        self.call_on(self.http, method, path, body).await
+    }
+
+    /// [`Self::call`] on `hub`. Counts and prints an answer 5xx other than 503 `busy` (retry
+    /// later) and a proxy's 502 and 504 (a hub that died with the request in flight, its outcome
+    /// unknown as a cut connection's): a failure the API did not turn into a retry.
+    pub async fn call_on(&self, hub: SocketAddr, method: &str, path: &str, body: Option<Value>) -> std::io::Result<Response> {
         let body = body.map(|b| b.to_string());
-        try_request(self.http, method, path, Some(&self.token()), body.as_deref()).await
+        let answer = try_request(hub, method, path, Some(&self.token()), body.as_deref()).await;
+        if let Ok(response) = &answer
+            && response.status >= 500
+            && ![502, 503, 504].contains(&response.status)
+        {
+            eprintln!("{method} {path} on {hub} answered {}: {}", response.status, response.body);
+            self.server_errors.fetch_add(1, Ordering::Relaxed);
+        }
+        answer
     }
 
     /// Records the outcome of a write: `Some(response)` when acknowledged (2xx).
     pub fn outcome(&self, answer: std::io::Result<Response>) -> Option<Response> {
         match answer {
             Ok(response) if (200..300).contains(&response.status) => Some(response),
-            Ok(response) => {
-                // 503 is `busy` (retry later); 502 and 504 are a proxy's word for a hub that died
-                // with the request in flight (its outcome unknown, as a cut connection's).
-                if response.status >= 500 && ![502, 503, 504].contains(&response.status) {
-                    eprintln!("a write answered {}: {}", response.status, response.body);
-                    self.server_errors.fetch_add(1, Ordering::Relaxed);
-                }
+            Ok(_) => {
                 self.ledger.lock().unwrap().not_acknowledged(true);
                 None
             }
@@ -165,9 +173,8 @@ pub async fn writer(shared: Arc<Shared>, index: usize, writers: usize, seed: u64
             let mat = &own_mats[rng.random_range(0..own_mats.len())];
             let minutes = rng.random_range(15..=1440);
             shared.ledger.lock().unwrap().repositioning_sent(&mat.id, minutes);
-            let body = json!({ "minutes": minutes }).to_string();
             let path = format!("/api/device/{}/repositioning", mat.id);
-            let answer = try_request((shared.owner)(&mat.id), "PUT", &path, Some(&shared.token()), Some(&body)).await;
+            let answer = shared.call_on((shared.owner)(&mat.id), "PUT", &path, Some(json!({ "minutes": minutes }))).await;
             if shared.outcome(answer).is_some() {
                 shared.ledger.lock().unwrap().repositioning_acked(&mat.id, minutes);
             }
