@@ -15,6 +15,7 @@ use storage::{Credentials, Store};
 mod http;
 #[path = "../../../hub/tests/common/loopback_config.rs"]
 mod loopback_config;
+#[allow(unused_imports)] // `Response`: the cluster test's shared load names it.
 pub use http::{Response, request, try_request};
 
 /// The server binary Cargo built for these tests.

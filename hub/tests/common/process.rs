@@ -3,6 +3,7 @@
 
 #[path = "hub_process.rs"]
 mod hub_process;
+#[allow(unused_imports)] // Each test crate uses its own part.
 pub use hub_process::*;
 
 /// The hub binary Cargo built for these tests.
