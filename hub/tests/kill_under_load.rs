@@ -29,28 +29,33 @@
 mod common;
 #[path = "kill_under_load/ledger.rs"]
 mod ledger;
+#[path = "kill_under_load/load.rs"]
+mod load;
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeSet;
 use std::net::SocketAddr;
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
+use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
 
+#[allow(unused_imports)] // `load` reads the HTTP client's response type from here.
+use common::Response;
 use common::process::{HUB_BIN, HubProcess, metric, parse_listening, provision};
-use common::{Browser, Response, field, try_request};
-use ledger::{Ledger, SeenAlarm, missing_without_alarm};
+use common::{Browser, field, try_request};
+use load::{Mat, Shared, nurse, verify, writer};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 use serde_json::{Value, json};
 use simulator::synth::BedScript;
 use simulator::{QuicClient, Rate, Scenario, SimStats, Transport, Trust, load_devices};
-use tokio::sync::RwLock;
 
 const SECOND: Duration = Duration::from_secs(1);
 /// Absence after which a patient is Missing (the bed cycle's empty phase is longer).
 const ABSENCE_DELAY_SECS: &str = "2";
-/// How long the mats may take to come back after a restart (their QUIC idle timeout is 20 s).
+/// How long the mats may take to come back after a restart: a restarted hub resets the old
+/// connections at once, and a mat that missed the reset notices at its QUIC idle timeout
+/// (`simulator::QUIC_IDLE_TIMEOUT`, 3 s) — the rest is the restart itself on a loaded machine.
 const RECONNECT_LIMIT: Duration = Duration::from_secs(90);
 
 /// The run's parameters.
@@ -85,168 +90,6 @@ impl Params {
     }
 }
 
-/// One mat of the fleet.
-#[derive(Debug, Clone)]
-struct Mat {
-    id: String,
-    serial: String,
-}
-
-/// What the load tasks share.
-struct Shared {
-    http: SocketAddr,
-    user: String,
-    token: std::sync::RwLock<String>,
-    mats: Vec<Mat>,
-    ledger: Mutex<Ledger>,
-    /// Held for reading around each client operation; the test holds it for writing while the
-    /// hub is down and being checked, so the checks see a quiet hub.
-    gate: RwLock<()>,
-    stop: AtomicBool,
-    /// Contradictions seen while running (an attended alarm pending again).
-    wrong: Mutex<Vec<String>>,
-}
-
-impl Shared {
-    fn token(&self) -> String {
-        self.token.read().unwrap().clone()
-    }
-
-    async fn call(&self, method: &str, path: &str, body: Option<Value>) -> std::io::Result<Response> {
-        let body = body.map(|b| b.to_string());
-        try_request(self.http, method, path, Some(&self.token()), body.as_deref()).await
-    }
-
-    /// Records the outcome of a write: `Some(response)` when acknowledged (2xx).
-    fn outcome(&self, answer: std::io::Result<Response>) -> Option<Response> {
-        match answer {
-            Ok(response) if (200..300).contains(&response.status) => Some(response),
-            Ok(_) => {
-                self.ledger.lock().unwrap().not_acknowledged(true);
-                None
-            }
-            Err(_) => {
-                self.ledger.lock().unwrap().not_acknowledged(false);
-                None
-            }
-        }
-    }
-}
-
-fn oid(value: &Value) -> String {
-    value["_id"]["$oid"].as_str().unwrap_or_else(|| panic!("an _id: {value}")).to_owned()
-}
-
-/// A client writing through the API: patients, their weights, analyses, deletes, repositioning
-/// intervals. It updates only what it created, so the ledger's order of writes is the hub's.
-async fn writer(shared: Arc<Shared>, index: usize, writers: usize, seed: u64) {
-    let mut rng = StdRng::seed_from_u64(seed);
-    let mut own_patients: Vec<String> = Vec::new();
-    let mut own_analyses: Vec<String> = Vec::new();
-    let own_mats: Vec<Mat> = shared.mats.iter().skip(index).step_by(writers.max(1)).cloned().collect();
-    let mut n = 0u64;
-    while !shared.stop.load(Ordering::Relaxed) {
-        let open = shared.gate.read().await;
-        // A hub that does not answer is down: wait a little rather than count a storm of refusals.
-        if try_request(shared.http, "GET", "/metrics", None, None).await.is_err() {
-            drop(open);
-            tokio::time::sleep(Duration::from_millis(50)).await;
-            continue;
-        }
-        n += 1;
-        let choice = rng.random_range(0..100);
-        if own_patients.is_empty() || choice < 20 {
-            let weight = rng.random_range(40..120);
-            let body = json!({ "name": format!("Patient {index}-{n}"), "weight": weight, "height": 170, "agreeDataTreatment": true });
-            let answer = shared.call("POST", &format!("/api/podometry/patients/{}", shared.user), Some(body)).await;
-            if let Some(response) = shared.outcome(answer) {
-                let id = oid(&response.json());
-                shared.ledger.lock().unwrap().patient_created(&id, weight);
-                own_patients.push(id);
-            }
-        } else if choice < 40 {
-            let id = own_patients[rng.random_range(0..own_patients.len())].clone();
-            let weight = rng.random_range(40..120);
-            shared.ledger.lock().unwrap().patient_update_sent(&id, weight);
-            let body = json!({ "name": format!("Patient {index}-{id}"), "weight": weight, "height": 170 });
-            let answer = shared.call("PUT", &format!("/api/podometry/patient/{id}"), Some(body)).await;
-            if shared.outcome(answer).is_some() {
-                shared.ledger.lock().unwrap().patient_update_acked(&id, weight);
-            }
-        } else if choice < 80 {
-            let patient = own_patients[rng.random_range(0..own_patients.len())].clone();
-            let body = json!({ "analysisType": "Static", "notes": format!("writer {index}, op {n}"), "creationDate": storage::unix_now(),
-                "mapPreview": [[0, 5], [7, 0]], "additionalParameters": [{ "name": "activePoints", "value": 2 }] });
-            let answer = shared.call("POST", &format!("/api/podometryAnalysis/{patient}"), Some(body)).await;
-            if let Some(response) = shared.outcome(answer) {
-                let id = oid(&response.json());
-                shared.ledger.lock().unwrap().analysis_created(&id);
-                own_analyses.push(id);
-            }
-        } else if choice < 90 && !own_analyses.is_empty() {
-            let id = own_analyses.swap_remove(rng.random_range(0..own_analyses.len()));
-            shared.ledger.lock().unwrap().analysis_delete_sent(&id);
-            let answer = shared.call("DELETE", &format!("/api/podometryAnalysis/specific/{id}"), None).await;
-            if shared.outcome(answer).is_some() {
-                shared.ledger.lock().unwrap().analysis_delete_acked(&id);
-            }
-        } else if !own_mats.is_empty() {
-            let mat = &own_mats[rng.random_range(0..own_mats.len())];
-            let minutes = rng.random_range(15..=1440);
-            shared.ledger.lock().unwrap().repositioning_sent(&mat.id, minutes);
-            let answer = shared.call("PUT", &format!("/api/device/{}/repositioning", mat.id), Some(json!({ "minutes": minutes }))).await;
-            if shared.outcome(answer).is_some() {
-                shared.ledger.lock().unwrap().repositioning_acked(&mat.id, minutes);
-            }
-        }
-    }
-}
-
-/// Parses `GET /api/iotAlarms/{id}`.
-fn alarms_of(body: &Value) -> Vec<SeenAlarm> {
-    body.as_array()
-        .unwrap_or_else(|| panic!("a list of alarms: {body}"))
-        .iter()
-        .map(|a| SeenAlarm {
-            id: oid(a),
-            kind: a["kind"].as_str().unwrap_or_default().to_owned(),
-            creation_date: a["creationDate"].as_i64().unwrap_or_default(),
-            attended: a["hasBeenAttended"].as_bool().unwrap_or_default(),
-        })
-        .collect()
-}
-
-/// A nurse: lists a mat's alarms, and attends them about one time in three.
-async fn nurse(shared: Arc<Shared>, seed: u64) {
-    let mut rng = StdRng::seed_from_u64(seed);
-    while !shared.stop.load(Ordering::Relaxed) {
-        let _open = shared.gate.read().await;
-        let mat = shared.mats[rng.random_range(0..shared.mats.len())].clone();
-        let Ok(listed) = shared.call("GET", &format!("/api/iotAlarms/{}", mat.id), None).await else { continue };
-        if listed.status != 200 {
-            continue;
-        }
-        let alarms = alarms_of(&listed.json());
-        let wrong = shared.ledger.lock().unwrap().alarms_listed(&mat.id, &alarms);
-        shared.wrong.lock().unwrap().extend(wrong);
-        if alarms.iter().any(|a| !a.attended) && rng.random_bool(1.0 / 3.0) {
-            let covered = shared.ledger.lock().unwrap().attend_sent(&mat.id);
-            let answer = shared.call("PUT", &format!("/api/attendAlarm/{}", mat.serial), None).await;
-            if shared.outcome(answer).is_some() {
-                shared.ledger.lock().unwrap().attend_acked(&covered);
-            }
-        }
-        drop(_open);
-        tokio::time::sleep(Duration::from_millis(20)).await;
-    }
-}
-
-async fn get(shared: &Shared, path: &str) -> Value {
-    let response = shared.call("GET", path, None).await.unwrap_or_else(|e| panic!("GET {path}: {e}"));
-    assert_eq!(response.status, 200, "GET {path}: {}", response.body);
-    response.json()
-}
-
 /// Logs in until the hub answers (the first successful REST call after a start).
 async fn login_when_serving(http: SocketAddr) -> (String, String) {
     let body = json!({ "email": hub::demo::DEMO_EMAIL, "password": hub::demo::DEMO_PASSWORD }).to_string();
@@ -261,83 +104,6 @@ async fn login_when_serving(http: SocketAddr) -> (String, String) {
         assert!(Instant::now() < deadline, "the hub does not serve REST calls");
         tokio::time::sleep(Duration::from_millis(25)).await;
     }
-}
-
-/// Reads the hub back and checks it against the ledger; returns what is wrong.
-/// How long a Missing card's alarm may take to reach the store (the writer flushes every 200 ms
-/// and retries a busy store).
-const STORE_CATCH_UP: Duration = Duration::from_secs(3);
-
-async fn verify(shared: &Shared) -> Vec<String> {
-    let mut wrong = Vec::new();
-    // Missing ⇒ alarm, read in this order while the mats stream: entrances, then statuses, then
-    // alarms. A status read as Missing had its alarm in the store when it was read (the invariant
-    // under test), alarms are never deleted, and the entrance that alarm follows is no later than
-    // the last one read before; so nothing a mat does during the reads can look like a lost alarm.
-    // (Alarms first, as this once read them, failed the full run: a mat that went Missing between
-    // the alarm read and the status read looked like a Missing patient without an alarm.)
-    let mut entrances = BTreeMap::new();
-    for mat in &shared.mats {
-        let presence = get(shared, &format!("/api/presenceLogs/{}", mat.id)).await;
-        let times: Vec<i64> =
-            presence.as_array().unwrap().iter().filter(|e| e["logId"] == "1").filter_map(|e| e["creationDate"].as_i64()).collect();
-        entrances.insert(mat.id.clone(), times);
-    }
-    let cards = get(shared, "/api/deviceConfCompany").await;
-    let mut alarms: BTreeMap<String, Vec<SeenAlarm>> = BTreeMap::new();
-    for mat in &shared.mats {
-        alarms.insert(mat.id.clone(), alarms_of(&get(shared, &format!("/api/iotAlarms/{}", mat.id)).await));
-    }
-    for card in cards.as_array().unwrap() {
-        let Some(id) = card["deviceId"]["$oid"].as_str() else { continue };
-        let (Some(status), Some(listed)) = (card["patientStatus"].as_str(), alarms.get_mut(id)) else { continue };
-        if missing_without_alarm(id, status, listed, &entrances[id]).is_none() {
-            continue;
-        }
-        // A card shows the live status, and a mat that reconnected at once (the restarted hub
-        // resets the old connections) may have just gone Missing: its alarm reaches the store with
-        // the writer's next flush (200 ms), since nothing on the frame path waits for storage.
-        // So the alarm gets STORE_CATCH_UP to appear; a status restored Missing without its alarm
-        // — the fault under test — never gets one (its machine takes the alarm as raised).
-        let deadline = tokio::time::Instant::now() + STORE_CATCH_UP;
-        let mut still = missing_without_alarm(id, status, listed, &entrances[id]);
-        while still.is_some() && tokio::time::Instant::now() < deadline {
-            tokio::time::sleep(Duration::from_millis(250)).await;
-            *listed = alarms_of(&get(shared, &format!("/api/iotAlarms/{id}")).await);
-            still = missing_without_alarm(id, status, listed, &entrances[id]);
-        }
-        wrong.extend(still);
-    }
-    {
-        let mut ledger = shared.ledger.lock().unwrap();
-        for (device, listed) in &alarms {
-            wrong.extend(ledger.verify_alarms(device, listed));
-            // Every alarm read now is owed at the next restart too (pending ones stay pending).
-            wrong.extend(ledger.alarms_listed(device, listed));
-        }
-    }
-
-    let patients = get(shared, &format!("/api/podometry/patients/{}", shared.user)).await;
-    let patients: BTreeMap<String, i64> =
-        patients.as_array().unwrap().iter().map(|p| (oid(p), p["weight"].as_f64().unwrap_or(-1.0).round() as i64)).collect();
-    wrong.extend(shared.ledger.lock().unwrap().verify_patients(&patients));
-
-    let mut analyses = BTreeSet::new();
-    for page in 1.. {
-        let listed = get(shared, &format!("/api/podometryAnalysisPage/{}/all/{page}", shared.user)).await;
-        analyses.extend(listed["analyses"].as_array().unwrap().iter().map(oid));
-        if page >= listed["totalPages"].as_u64().unwrap_or(0) {
-            break;
-        }
-    }
-    wrong.extend(shared.ledger.lock().unwrap().verify_analyses(&analyses));
-
-    let devices: Vec<String> = shared.ledger.lock().unwrap().repositioned_devices().map(str::to_owned).collect();
-    for device in devices {
-        let minutes = get(shared, &format!("/api/device/{device}/repositioning")).await["minutes"].as_i64().unwrap();
-        wrong.extend(shared.ledger.lock().unwrap().verify_repositioning(&device, minutes));
-    }
-    wrong
 }
 
 /// Copies the hub's data directory (store, certificates, `hub.stderr.log`) out of the temporary
@@ -449,16 +215,7 @@ async fn acknowledged_writes_and_alarms_survive_kill_9_under_load() {
         tokio::spawn(simulator::run_device(spec, transport, stats.clone(), shutdown.clone()));
         mats.push(Mat { id: device.device_id.clone().expect("a device id"), serial: device.serial.clone() });
     }
-    let shared = Arc::new(Shared {
-        http,
-        user,
-        token: std::sync::RwLock::new(token),
-        mats,
-        ledger: Mutex::new(Ledger::default()),
-        gate: RwLock::new(()),
-        stop: AtomicBool::new(false),
-        wrong: Mutex::new(Vec::new()),
-    });
+    let shared = Arc::new(Shared::new(http, Box::new(move |_| http), user, token, mats));
     all_mats_connected(http, params.mats).await;
     maps_from_every_mat(&shared).await;
     let mut tasks = Vec::new();
@@ -550,8 +307,12 @@ fn the_listening_line_gives_the_addresses() {
     assert_eq!(metric("# HELP hub_devices_connected x\nhub_devices_connected 17\n", "hub_devices_connected"), Some(17.0));
 }
 
-/// The simulated mats' QUIC idle timeout: without a reset they notice a dead hub only after it.
+/// The mats' QUIC idle timeout in this test: without a reset they notice a dead hub only after
+/// it. Longer than the simulator's own (3 s, about as long as a restart takes here), so that a
+/// return well before it can only be the reset's doing.
 const MAT_IDLE_TIMEOUT: Duration = Duration::from_secs(20);
+/// Their keep-alive in this test (a packet that meets the new hub and its reset).
+const MAT_KEEP_ALIVE: Duration = Duration::from_secs(5);
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_restarted_hub_resets_the_killed_ones_connections_so_mats_come_back_at_once() {
@@ -563,7 +324,8 @@ async fn a_restarted_hub_resets_the_killed_ones_connections_so_mats_come_back_at
     let devices_file = provision(&bin, data.path(), 3);
     let mut hub = HubProcess::start(&bin, data.path(), &[]);
     let http = hub.listening.http;
-    let client = QuicClient::new(Trust::PemFile(hub.listening.cert.clone())).expect("a QUIC client");
+    let client =
+        QuicClient::new(Trust::PemFile(hub.listening.cert.clone())).expect("a QUIC client").with_liveness(MAT_KEEP_ALIVE, MAT_IDLE_TIMEOUT);
     let (stop_devices, shutdown) = tokio::sync::watch::channel(false);
     let stats = Arc::new(SimStats::default());
     for device in load_devices(&devices_file).expect("the provisioned devices") {

@@ -53,6 +53,9 @@ pub enum Transport {
 pub trait FrameObserver: Send + Sync {
     /// The hub welcomed the device and gave it this id.
     fn welcomed(&self, _device_id: &str) {}
+    /// Right after [`Self::welcomed`]: the welcoming hub's QUIC address, the first of the
+    /// welcome's `hubs` (`None` from a hub alone, which lists nobody).
+    fn welcomed_by(&self, _hub: Option<&str>) {}
     /// Frame `seq` stamped `device_time_ms` is about to be written, at `sent_unix_us`
     /// (microseconds since the Unix epoch, same instant as `device_time_ms`).
     fn frame_sent(&self, seq: u64, device_time_ms: u64, sent_unix_us: u64);
@@ -314,6 +317,7 @@ impl Device {
                 SimStats::bump(&self.stats.connects);
                 if let Some(observer) = &self.observer {
                     observer.welcomed(&welcome.device_id);
+                    observer.welcomed_by(welcome.hubs.first().map(String::as_str));
                 }
                 if let Some(hubs) = hubs {
                     hubs.on_welcome(&welcome.hubs);

@@ -45,7 +45,7 @@ pub use device::{FrameObserver, RunOptions, Transport, run_device, run_device_wi
 pub use error::{SimError, is_terminal};
 pub use policy::Rate;
 pub use provisioned::{ProvisionedDevice, load_devices, parse_devices};
-pub use quic::{QuicClient, Trust, client_config};
+pub use quic::{IDLE_TIMEOUT as QUIC_IDLE_TIMEOUT, KEEP_ALIVE as QUIC_KEEP_ALIVE, QuicClient, Trust, client_config};
 pub use spec::{DEVICE_TYPES, DeviceSpec, DeviceSpecPreset, preset, seed_from};
 pub use stats::{SimStats, StatsSnapshot};
 pub use synth::{MapSynth, Scenario, ScenarioPhase};

@@ -23,10 +23,16 @@ pub enum Trust {
     InsecureSkipVerify,
 }
 
-/// Keep-alive so an idle monitoring connection (one frame a minute at the slowest) survives.
-const KEEP_ALIVE: Duration = Duration::from_secs(5);
-/// A hub silent this long is considered gone.
-const IDLE_TIMEOUT: Duration = Duration::from_secs(20);
+/// Keep-alive: QUIC sends a PING only after the connection has been quiet this long, so a
+/// streaming mat (frames every 100 ms) and a monitoring one at 1–2 Hz send almost none; a mat
+/// quiet for a minute sends one a second (about 50 bytes each way). It keeps the hub answering
+/// often enough for [`IDLE_TIMEOUT`] to mean "the hub is gone" (docs/device-protocol.md §1).
+pub const KEEP_ALIVE: Duration = Duration::from_secs(1);
+/// A hub silent this long is considered gone and the device moves to the next hub of its
+/// welcome's list (docs/scale-out.md). Three keep-alive intervals: one lost PING or ACK is not a
+/// death. It bounds a device's failover after a hub vanishes silently (`kill -9`, a cut cable):
+/// 3 s, plus a backoff delay and a handshake, within issue 25's 5 s.
+pub const IDLE_TIMEOUT: Duration = Duration::from_secs(3);
 /// Packets the hub may receive before it must ACK: none. A packed frame (protocol version 2) is
 /// one packet, and quinn otherwise ACKs every other packet or after its 25 ms ACK delay, so each
 /// frame would cost the hub a timer wake-up of its own just to ACK it (7 µs of the receiving
@@ -68,15 +74,20 @@ pub fn client_config(trust: &Trust) -> Result<quinn::ClientConfig, SimError> {
     crypto.alpn_protocols = vec![ALPN.to_vec()];
     let crypto = quinn::crypto::rustls::QuicClientConfig::try_from(crypto).map_err(|e| SimError::Tls(e.to_string()))?;
     let mut config = quinn::ClientConfig::new(Arc::new(crypto));
+    config.transport_config(Arc::new(transport(KEEP_ALIVE, IDLE_TIMEOUT)));
+    Ok(config)
+}
+
+/// The devices' QUIC transport settings with this keep-alive and idle timeout.
+fn transport(keep_alive: Duration, idle_timeout: Duration) -> quinn::TransportConfig {
     let mut transport = quinn::TransportConfig::default();
-    transport.keep_alive_interval(Some(KEEP_ALIVE));
-    transport.max_idle_timeout(quinn::IdleTimeout::try_from(IDLE_TIMEOUT).ok());
+    transport.keep_alive_interval(Some(keep_alive));
+    transport.max_idle_timeout(quinn::IdleTimeout::try_from(idle_timeout).ok());
     // Asked of the hub through the ACK frequency extension; a peer without it ignores the request.
     let mut ack_frequency = quinn::AckFrequencyConfig::default();
     ack_frequency.ack_eliciting_threshold(ACK_ELICITING_THRESHOLD.into());
     transport.ack_frequency_config(Some(ack_frequency));
-    config.transport_config(Arc::new(transport));
-    Ok(config)
+    transport
 }
 
 /// A QUIC client endpoint and its configuration; cheap to clone, and meant to be shared by all
@@ -108,6 +119,13 @@ impl QuicClient {
         let config = client_config(trust)?;
         let endpoint = quinn::Endpoint::client(local).map_err(|source| SimError::Io { context: format!("binding UDP {local}"), source })?;
         Ok(Self { endpoint, config })
+    }
+
+    /// The same endpoint with another keep-alive and idle timeout than [`KEEP_ALIVE`] and
+    /// [`IDLE_TIMEOUT`] (a test that must tell a stateless reset from an idle timeout).
+    pub fn with_liveness(mut self, keep_alive: Duration, idle_timeout: Duration) -> Self {
+        self.config.transport_config(Arc::new(transport(keep_alive, idle_timeout)));
+        self
     }
 
     /// The underlying endpoint.

@@ -15,7 +15,8 @@ use storage::{Credentials, Store};
 mod http;
 #[path = "../../../hub/tests/common/loopback_config.rs"]
 mod loopback_config;
-pub use http::{request, try_request};
+#[allow(unused_imports)] // `Response`: the cluster test's shared load names it.
+pub use http::{Response, request, try_request};
 
 /// The server binary Cargo built for these tests.
 pub const DBSERVER_BIN: &str = env!("CARGO_BIN_EXE_dbserver");

@@ -7,7 +7,8 @@
 //! wildcards), when it names a device this hub owns (the owner's fact is its own, here), or a
 //! device not in its company. The same task renews this hub's watches every `live_watch::RENEW`,
 //! and answers a joining hub's sync (`events_wire::SYNC`) with its own devices' statuses, so a hub
-//! started after a device connected elsewhere does not show it offline until its next change.
+//! started after a device connected elsewhere does not show it offline until its next change;
+//! back on NATS after a loss it asks and announces again (`super::resync`).
 
 use std::sync::Arc;
 
@@ -46,10 +47,13 @@ pub async fn mirror_other_hubs(
     // Subscribed first, then asked: every status the others publish in answer is heard.
     client.publish(SYNC, encode(&SyncMessage { origin: relay.node().to_owned() })).await?;
     let mirror = Mirror { relay, bus, board, catalog };
+    let mut reconnected = cluster.reconnections.subscribe();
+    let client = client.clone();
     Ok(tokio::spawn(async move {
         let mut renew = tokio::time::interval(RENEW);
         loop {
             tokio::select! {
+                Ok(()) = reconnected.changed() => mirror.resync(&client).await,
                 Some(message) = statuses.next() => mirror.status(&message.payload),
                 Some(message) = events.next() => mirror.event(&message.payload),
                 Some(message) = live.next() => mirror.live(&message.payload),
@@ -114,6 +118,21 @@ impl Mirror {
         if message.origin == self.relay.node() {
             return;
         }
+        self.announce_own();
+    }
+
+    /// Back on NATS after a loss (`super::resync`): ask as on joining, announce this hub's own
+    /// devices (the others may have missed what changed meanwhile) and renew the watches.
+    async fn resync(&self, client: &async_nats::Client) {
+        if let Err(error) = client.publish(SYNC, encode(&SyncMessage { origin: self.relay.node().to_owned() })).await {
+            tracing::warn!(%error, "the resync request could not be published");
+        }
+        self.announce_own();
+        self.renew_watches();
+    }
+
+    /// The statuses of this hub's own devices, published again.
+    fn announce_own(&self) {
         for device in self.catalog.all() {
             if self.bus.seam().owns(&device.id)
                 && let Some(status) = self.board.status(&device.company_id, &device.id)

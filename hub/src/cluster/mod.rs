@@ -9,7 +9,7 @@
 //! hub's devices' facts, and `start`), `events_wire` (subjects and messages), `live_watch` (which
 //! devices another hub watches, pure), `mirror` (the other hubs' facts on this hub), `commands`
 //! (request/reply to a device's owner), `commands_wire` (its messages), `commands_route` (what a
-//! delivery means, pure).
+//! delivery means, pure), `resync` (after a NATS outage, the sync of a join again).
 //!
 //! One owner per device: `lease` (the pure rules of device leases, simulated clock),
 //! `lease_keeper` (the leases in NATS's `device_owners` bucket: acquire on connect, one renewal
@@ -29,6 +29,7 @@ pub mod lease_keeper;
 pub mod live_watch;
 pub mod mirror;
 mod node_name;
+pub mod resync;
 pub mod snapshot_store;
 
 use std::time::Duration;
@@ -43,6 +44,8 @@ pub const CONNECT_WAIT: Duration = Duration::from_secs(5);
 /// This hub's NATS connection and its name in the cluster.
 #[derive(Clone)]
 pub struct Cluster {
+    /// Reconnections to NATS after a loss (`resync`): the mirror resyncs at each.
+    pub reconnections: std::sync::Arc<resync::Reconnections>,
     /// This hub's name.
     pub node: NodeName,
     /// The NATS connection (reconnects by itself; cheap to clone).
@@ -62,15 +65,26 @@ impl Cluster {
     /// background for ever; the first attempt is awaited up to [`CONNECT_WAIT`], and a server
     /// still away after it does not stop the hub from starting.
     pub async fn connect(url: &str, node: NodeName) -> anyhow::Result<Cluster> {
+        let reconnections = std::sync::Arc::new(resync::Reconnections::default());
+        let events = reconnections.clone();
         let options = async_nats::ConnectOptions::new()
             .name(format!("pressure-mat-hub {node}"))
             .retry_on_initial_connect()
             .max_reconnects(None)
-            .event_callback(|event| async move {
-                match event {
-                    async_nats::Event::Connected => tracing::info!("connected to NATS"),
-                    async_nats::Event::Disconnected => tracing::warn!("disconnected from NATS; reconnecting"),
-                    other => tracing::debug!("NATS: {other}"),
+            .event_callback(move |event| {
+                let events = events.clone();
+                async move {
+                    match event {
+                        async_nats::Event::Connected => {
+                            tracing::info!("connected to NATS");
+                            events.on(resync::Link::Connected);
+                        }
+                        async_nats::Event::Disconnected => {
+                            tracing::warn!("disconnected from NATS; reconnecting");
+                            events.on(resync::Link::Disconnected);
+                        }
+                        other => tracing::debug!("NATS: {other}"),
+                    }
                 }
             });
         let client = options.connect(url).await.with_context(|| format!("connecting to NATS at {url}"))?;
@@ -82,6 +96,6 @@ impl Cluster {
             tracing::warn!("NATS at {url} is not answering yet; starting and reconnecting in the background");
         }
         let jetstream = async_nats::jetstream::new(client.clone());
-        Ok(Cluster { node, client, jetstream })
+        Ok(Cluster { reconnections, node, client, jetstream })
     }
 }
