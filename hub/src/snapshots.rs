@@ -36,6 +36,14 @@ pub async fn load(store: &Store, catalog: &Catalog) -> anyhow::Result<Vec<(Arc<s
         .collect())
 }
 
+/// What one device's rows say (a cluster hub taking it over makes the shared snapshot true to
+/// them: `MatSnapshot::reconciled_with_rows`).
+pub async fn stored_state_of(store: &Store, device: &str) -> Result<StoredMatState, storage::StoreError> {
+    let conf = store.hub_wide().device_confs().of_device(device).await?;
+    let alarms = store.hub_wide().logs().unattended_of(device).await?;
+    Ok(stored_states(conf.as_slice(), &alarms).remove(device).unwrap_or_default())
+}
+
 /// What the stored rows say of each device.
 fn stored_states(confs: &[DeviceConf], alarms: &[AlarmLog]) -> HashMap<String, StoredMatState> {
     let mut states: HashMap<String, StoredMatState> = HashMap::new();

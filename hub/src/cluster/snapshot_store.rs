@@ -16,9 +16,24 @@ use mat_core::machine::mat::MatSnapshot;
 use storage::Store;
 use storage::repo::SnapshotWrite;
 
-/// The device's stored snapshot, if one was written and reads back; a row that does not read
-/// back (an older format) is logged and ignored.
+/// The device's stored snapshot, if one was written and reads back, made true to the device's
+/// rows (`MatSnapshot::reconciled_with_rows`: the interval, the unattended alarms, the stream end
+/// and the tare the rows hold may be newer than the snapshot). A row that does not read back (an
+/// older format) is logged and ignored; rows that cannot be read leave no snapshot, so the device
+/// resumes from its rows at the registry (what a hub restart does).
 pub async fn load(store: &Store, device: &str) -> Option<MatSnapshot> {
+    let snapshot = load_unreconciled(store, device).await?;
+    match crate::snapshots::stored_state_of(store, device).await {
+        Ok(rows) => Some(snapshot.reconciled_with_rows(rows)),
+        Err(error) => {
+            tracing::warn!(%device, %error, "the device's rows could not be read; its stored snapshot is not used");
+            None
+        }
+    }
+}
+
+/// The device's stored snapshot as written.
+async fn load_unreconciled(store: &Store, device: &str) -> Option<MatSnapshot> {
     let stored = match store.hub_wide().device_snapshots().load(device).await {
         Ok(stored) => stored?,
         Err(error) => {

@@ -49,6 +49,18 @@ impl HubDeviceConfs<'_> {
         Ok(response.take(0)?)
     }
 
+    /// One device's configuration, if it has one (a cluster hub taking the device over reads
+    /// what its rows say, `hub::snapshots::stored_state_of`).
+    pub async fn of_device(&self, device_id: &str) -> Result<Option<DeviceConf>, StoreError> {
+        let mut response = self
+            .db
+            .query(format!("SELECT {FIELDS} FROM device_conf WHERE device = type::record('device', $device)"))
+            .bind(("device", device_id.to_owned()))
+            .await?;
+        let rows: Vec<DeviceConf> = response.take(0)?;
+        Ok(rows.into_iter().next())
+    }
+
     /// Writes a batch of status changes in one transaction.
     pub async fn save_statuses(&self, batch: &[StatusUpdate]) -> Result<(), StoreError> {
         retrying(|| async move {

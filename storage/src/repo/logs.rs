@@ -343,4 +343,16 @@ impl HubLogs<'_> {
             self.db.query(format!("SELECT {ALARM_FIELDS} FROM alarm_log WHERE has_been_attended = false ORDER BY creation_date")).await?;
         Ok(response.take(0)?)
     }
+
+    /// One device's unattended alarms, oldest first (a cluster hub taking the device over).
+    pub async fn unattended_of(&self, device_id: &str) -> Result<Vec<AlarmLog>, StoreError> {
+        let mut response = self
+            .db
+            .query(format!(
+                "SELECT {ALARM_FIELDS} FROM alarm_log WHERE has_been_attended = false AND device = type::record('device', $device) ORDER BY creation_date"
+            ))
+            .bind(("device", device_id.to_owned()))
+            .await?;
+        Ok(response.take(0)?)
+    }
 }

@@ -6,7 +6,7 @@ use std::time::{Duration, Instant};
 use serde::{Deserialize, Serialize};
 
 use super::{BehaviourConfig, DeviceStatus, MatConfig, MatMachine};
-use crate::machine::alarm::{AlarmMachine, AlarmsSnapshot};
+use crate::machine::alarm::{AlarmMachine, AlarmsSnapshot, PendingAlarm};
 use crate::machine::capture::{CaptureMachine, CaptureSnapshot};
 use crate::machine::device_log::{DeviceLogMachine, LogCadenceSnapshot};
 use crate::machine::patient_status::{PatientSnapshot, PatientStatusMachine};
@@ -110,6 +110,42 @@ impl MatSnapshot {
             force_values: [0; 4],
             tare: stored.tare,
         }
+    }
+}
+
+impl MatSnapshot {
+    /// A snapshot read back from shared storage (a cluster hub taking the device over), made
+    /// true to the device's rows, which may be newer than it: the snapshot is written at most
+    /// a few seconds apart and after the rows of its step (never newer than them), and a REST
+    /// call stores the interval in the device's configuration before any actor sees it. So the
+    /// rows own what they hold:
+    /// - the repositioning interval is the stored one (an acknowledged `PUT` is not undone by a
+    ///   move);
+    /// - the unattended alarms are the stored ones, each keeping the snapshot's reason when the
+    ///   row has none: an alarm raised after the snapshot stays open (not raised again), one
+    ///   attended after it stays attended; the numbering continues after both;
+    /// - the stream end is the stored one (the storage writer stores each change of it), and a
+    ///   stored tare replaces the snapshot's.
+    ///
+    /// The rest (the clock's load episodes, the absence being timed, a capture) is the snapshot's.
+    pub fn reconciled_with_rows(mut self, stored: StoredMatState) -> Self {
+        self.repositioning_interval = stored.repositioning_interval;
+        let from_snapshot = std::mem::take(&mut self.alarms.pending);
+        self.alarms.pending = stored
+            .alarms
+            .pending
+            .into_iter()
+            .map(|row| {
+                let reason = row.reason.or_else(|| from_snapshot.iter().find(|p| p.id == row.id).and_then(|p| p.reason));
+                PendingAlarm { reason, ..row }
+            })
+            .collect();
+        self.alarms.next_id = self.alarms.next_id.max(stored.alarms.next_id);
+        self.stream_ends_at_ms = stored.stream_ends_at_ms;
+        if stored.tare.is_some() {
+            self.tare = stored.tare;
+        }
+        self
     }
 }
 

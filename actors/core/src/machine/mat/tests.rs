@@ -573,6 +573,79 @@ fn a_snapshot_from_storage_is_an_offline_device_with_its_alarms_stream_and_inter
     assert_eq!(r.attend_alarm(t0 + Duration::from_secs(41), AlarmId(7)), Ok(Duration::from_secs(101)));
 }
 
+#[test]
+fn a_snapshot_older_than_the_rows_takes_their_interval_and_alarms_and_raises_nothing_twice() {
+    use crate::machine::alarm::{AlarmsSnapshot, PendingAlarm};
+    let behaviour = BehaviourConfig { first_alarm_id: 500, ..BehaviourConfig::default() };
+    let mut m = MatMachine::with_behaviour(functional_config(), behaviour);
+    let t0 = Instant::now();
+    let secs = |s: u64| t0 + Duration::from_secs(s);
+    let (body, empty) = (body(), vec![0u8; 48 * 48]);
+    m.set_repositioning_interval(t0, Duration::from_secs(10 * 60));
+    for s in 0..=20 {
+        step(&mut m, secs(s), &body);
+    }
+    // The patient leaves; the shared snapshot is taken 5 s into the absence, before Missing.
+    for s in 21..=25 {
+        step(&mut m, secs(s), &empty);
+    }
+    let old = m.snapshot(secs(25), wall_ms(t0, secs(25)));
+    assert!(old.alarms.pending.is_empty());
+    // Then the rows move on: Missing raised (stored by the writer), and a nurse sets 45 min.
+    let mut raised = Vec::new();
+    for s in 26..=60 {
+        raised.extend(step(&mut m, secs(s), &empty).into_iter().filter_map(|o| match o {
+            MatOutput::Alarm(AlarmOutput::Raised(alarm)) => Some(alarm),
+            _ => None,
+        }));
+    }
+    let [missing] = raised.as_slice() else { panic!("one Missing alarm: {raised:?}") };
+    let rows = StoredMatState {
+        stream_ends_at_ms: None,
+        alarms: AlarmsSnapshot {
+            next_id: missing.id.0 + 1,
+            pending: vec![PendingAlarm { id: missing.id.0, kind: AlarmKind::Missing, raised_at_ms: wall_ms(t0, secs(51)), reason: None }],
+        },
+        repositioning_interval: Some(Duration::from_secs(45 * 60)),
+        tare: None,
+    };
+    // Another hub takes the device over at 60 s from the old snapshot, made true to the rows.
+    let resumed = old.reconciled_with_rows(rows);
+    let mut r = MatMachine::restore(functional_config(), behaviour, &resumed, secs(60), wall_ms(t0, secs(60)));
+    drain(&mut r);
+    assert_eq!(r.repositioning(secs(60)).map(|v| v.interval), Some(Duration::from_secs(45 * 60)), "the acknowledged interval");
+    assert!(r.has_unattended_alarm());
+    for s in 61..=120 {
+        let out = step(&mut r, secs(s), &empty);
+        assert!(
+            !out.iter().any(|o| matches!(o, MatOutput::Alarm(AlarmOutput::Raised(_)))),
+            "Missing raised a second time at {s} s: {out:?}"
+        );
+    }
+    assert_eq!(r.attend_alarm(secs(121), missing.id), Ok(Duration::from_secs(70)));
+}
+
+#[test]
+fn an_alarm_the_snapshot_holds_but_the_rows_show_attended_stays_attended() {
+    use crate::machine::alarm::{AlarmsSnapshot, PendingAlarm};
+    let mut snapshot = MatSnapshot::from_stored(
+        DeviceType::MattressMatIoT,
+        PatientStatus::Correct,
+        StoredMatState {
+            alarms: AlarmsSnapshot {
+                next_id: 8,
+                pending: vec![PendingAlarm { id: 7, kind: AlarmKind::Missing, raised_at_ms: T0_UNIX_MS, reason: None }],
+            },
+            ..StoredMatState::default()
+        },
+    );
+    snapshot.repositioning_interval = Some(Duration::from_secs(30 * 60));
+    let resumed = snapshot.reconciled_with_rows(StoredMatState::default());
+    assert!(resumed.alarms.pending.is_empty(), "attended in the rows after the snapshot");
+    assert_eq!(resumed.alarms.next_id, 8, "the numbering goes on");
+    assert_eq!(resumed.repositioning_interval, None, "the interval was set back to the default");
+}
+
 /// An empty mat's idle level: 2 to 12 steps, different on every cell (it reads PRESENCE untared).
 fn idle_level() -> Vec<u8> {
     (0..48 * 48).map(|i| 2 + (i * 5 % 11) as u8).collect()
