@@ -259,15 +259,15 @@ fn inclined_beds_read_supine_and_wedges_the_side() {
         pct(wedge_right, wedges)
     );
     assert!(pct(supine, n) >= 88.0, "inclined beds read Supine {:.1} %", pct(supine, n));
-    // Issue 28 measured 6 (five on the 16×16 legacy grid at the lowest gain, one on 48×48 under
-    // sensor noise, docs/posture.md): no more than that, and none on 24×48.
+    // Issue 28: none since a certain reading must hold half a cell further along the body
+    // (`posture::confirmed`; six before, five on the 16×16 legacy grid at the lowest gain).
     assert!(certain_side <= INCLINED_CERTAIN_SIDES, "inclined beds read a side with certainty {certain_side} times in {n}");
     assert!(pct(certain_prone, n) <= 0.1, "inclined beds read Prone with certainty {certain_prone} times in {n}");
     assert!(pct(wedge_right, wedges) >= 95.0, "30° wedges read their side {:.1} %", pct(wedge_right, wedges));
 }
 
-/// Inclined-bed readings of a side with certainty, at most (of 11,544; issue 28).
-const INCLINED_CERTAIN_SIDES: usize = 6;
+/// Inclined-bed readings of a side with certainty, at most (of 11,544; issue 28: none).
+const INCLINED_CERTAIN_SIDES: usize = 0;
 
 /// Prone (issue 28): the simulator's prone people (`posture_fit::prone_frames`) under every
 /// augmentation must read Prone (No Supine on the Sleep Mat) with certainty at least this often

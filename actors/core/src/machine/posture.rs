@@ -21,7 +21,7 @@
 use std::sync::{Arc, LazyLock};
 
 use super::pressure_map::PressureMap;
-use features::{BodyFeatures, FEATURE_COUNT, Profiles};
+use features::{BodyFeatures, FEATURE_COUNT, Profiles, View};
 
 pub mod features;
 pub mod model;
@@ -270,8 +270,14 @@ impl PostureClassifier {
 
     /// The posture of a map, or `None` when there is not enough body on it.
     pub fn classify(&self, map: &PressureMap<'_>) -> Option<PostureReading> {
-        let features = self.features(map)?;
-        Some(self.decide(&features))
+        let mut profiles = Profiles::default();
+        let reading = self.decide(&profiles.extract(map, self.orientation)?);
+        if !reading.is_certain() {
+            return Some(reading);
+        }
+        // Certain only if the same body half a cell further on is read so too ([`confirmed`]).
+        let confirming = profiles.extract_view(map, self.orientation, CONFIRMING_VIEW).map(|f| self.decide(&f));
+        Some(confirmed(reading, confirming))
     }
 
     /// The features of a map, or `None` when there is not enough body on it.
@@ -315,6 +321,29 @@ impl PostureClassifier {
         PostureReading { confidence: reading.confidence * familiarity * saturation_trust(f.saturation), ..reading }
     }
 }
+
+/// A certain reading must hold on the same map as this other sensor would send it ([`confirmed`]):
+/// cells half a cell further along the body.
+pub const CONFIRMING_VIEW: View = View { half_cell: true };
+
+/// A certain reading confirmed by the same body seen through a grid half a cell further along
+/// (`confirming`: the map read through [`CONFIRMING_VIEW`]). Where a sensor's cells fall on a
+/// body is chance (the issue asks for bodies shifted along and across the bed): a reading that
+/// the same body half a cell further on would not read with certainty rests on where the cell
+/// boundaries fall — on a coarse grid, on whether a light leg lies in one cell or two — and is not
+/// certain. It keeps its posture, with its confidence held just below [`CONFIDENT`]
+/// ([`UNCONFIRMED`]); a confirmed reading keeps its confidence. Issue 28: this takes the inclined
+/// beds' certain side readings to none (docs/posture.md, "Prone and inclined beds").
+pub fn confirmed(reading: PostureReading, confirming: Option<PostureReading>) -> PostureReading {
+    if !reading.is_certain() || confirming.is_some_and(|c| c.posture == reading.posture && c.is_certain()) {
+        return reading;
+    }
+    PostureReading { confidence: reading.confidence.min(UNCONFIRMED), ..reading }
+}
+
+/// The confidence of a certain reading the confirming view does not confirm ([`confirmed`]):
+/// just below [`CONFIDENT`].
+pub const UNCONFIRMED: f32 = 0.89;
 
 /// The prone rule's confidence from its evidence, `None` when it does not fire: the weakest of
 /// the knees against the feet's end and against the pelvis, held below [`CONFIDENT`] on a body

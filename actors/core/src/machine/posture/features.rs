@@ -227,6 +227,12 @@ impl Moments {
 impl Profiles {
     /// The features of a map, or `None` when there is not enough body on it.
     pub fn extract(&mut self, map: &PressureMap<'_>, orientation: Orientation) -> Option<BodyFeatures> {
+        self.extract_view(map, orientation, View::default())
+    }
+
+    /// The features of the map as another sensor would send it ([`View`]). The default view is
+    /// [`Profiles::extract`].
+    pub fn extract_view(&mut self, map: &PressureMap<'_>, orientation: Orientation, view: View) -> Option<BodyFeatures> {
         let (rows, cols) = (usize::from(map.rows()), usize::from(map.cols()));
         let along_cols = cols >= rows;
         let (long, short) = if along_cols { (cols, rows) } else { (rows, cols) };
@@ -234,9 +240,13 @@ impl Profiles {
             return None;
         }
         let background = background(map);
-        let floor = body_floor(map, background)?;
+        let floor = if view == View::default() {
+            body_floor(map, background)?
+        } else {
+            (view_level(map, background, view)? * FLOOR_FRACTION).max(1.0)
+        };
         let top = f32::from(map.values().max().unwrap_or(0).saturating_sub(background));
-        let at_top = self.fill(map, rows, cols, along_cols, background, floor, top);
+        let at_top = self.fill(map, along_cols, background, view, floor, top);
         let total: f32 = self.load[..long].iter().sum();
         let active: f32 = self.cells[..long].iter().sum();
         if (active as u32) < MIN_BODY_CELLS || total <= 0.0 {
@@ -353,7 +363,8 @@ impl Profiles {
 
     /// Fills the profiles with the body cells; answers how many of them read `top`.
     #[allow(clippy::too_many_arguments)]
-    fn fill(&mut self, map: &PressureMap<'_>, rows: usize, cols: usize, along_cols: bool, background: u16, floor: f32, top: f32) -> u32 {
+    fn fill(&mut self, map: &PressureMap<'_>, along_cols: bool, background: u16, view: View, floor: f32, top: f32) -> u32 {
+        let (rows, cols) = (usize::from(map.rows()), usize::from(map.cols()));
         let mut at_top = 0u32;
         let long = if along_cols { cols } else { rows };
         for profile in [
@@ -374,7 +385,7 @@ impl Profiles {
         let mut row = [0.0f32; MAX_LINES];
         for r in 0..rows {
             for (c, slot) in row[..cols].iter_mut().enumerate() {
-                *slot = f32::from(map.value(r * cols + c).saturating_sub(background));
+                *slot = f32::from(view_value(map, background, view, along_cols, r, c));
             }
             for c in 0..cols {
                 let v = row[c];
@@ -427,6 +438,44 @@ pub fn background(map: &PressureMap<'_>) -> u16 {
         }
     }
     0
+}
+
+/// Another sensor's view of the same map, for confirming a certain reading
+/// (`posture::confirmed`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct View {
+    /// Cells half a cell further along the body (each cell the mean of itself and the next one
+    /// along, rounded down): the same body on a grid whose cells sit half a cell further on.
+    pub half_cell: bool,
+}
+
+/// Cell (`r`, `c`) of `map` above `background` as `view` sees it.
+fn view_value(map: &PressureMap<'_>, background: u16, view: View, along_cols: bool, r: usize, c: usize) -> u16 {
+    let (rows, cols) = (usize::from(map.rows()), usize::from(map.cols()));
+    let cell = |r: usize, c: usize| map.value(r * cols + c).saturating_sub(background);
+    if !view.half_cell {
+        cell(r, c)
+    } else if along_cols {
+        (cell(r, c) + cell(r, (c + 1).min(cols - 1))) / 2
+    } else {
+        (cell(r, c) + cell((r + 1).min(rows - 1), c)) / 2
+    }
+}
+
+/// The load-weighted level `Σv² / Σv` of the map's cells as `view` sees them. `None` for an
+/// empty map.
+fn view_level(map: &PressureMap<'_>, background: u16, view: View) -> Option<f32> {
+    let (rows, cols) = (usize::from(map.rows()), usize::from(map.cols()));
+    let along_cols = cols >= rows;
+    let (mut sum, mut sum2) = (0u64, 0u64);
+    for r in 0..rows {
+        for c in 0..cols {
+            let v = u64::from(view_value(map, background, view, along_cols, r, c));
+            sum += v;
+            sum2 += v * v;
+        }
+    }
+    (sum > 0).then(|| sum2 as f32 / sum as f32)
 }
 
 /// The smallest cell value (above `background`) that counts as body: [`FLOOR_FRACTION`] of the

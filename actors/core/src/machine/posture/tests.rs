@@ -4,6 +4,7 @@
 
 use super::features::{ANTISYMMETRIC, FEATURE_COUNT};
 use super::*;
+use features::{Profiles, View};
 use mat_protocol::CellFormat;
 
 const ROWS: usize = 24;
@@ -291,4 +292,40 @@ fn every_classifier_shares_the_one_fitted_model() {
     let b = PostureClassifier::new(PostureScheme::SleepMat, Orientation::default());
     assert!(std::sync::Arc::ptr_eq(&a.model, &b.model), "a mat's classifier must not carry its own 18 KiB copy");
     assert_eq!(*a.model, model::MODEL);
+}
+
+#[test]
+fn a_certain_reading_must_hold_half_a_cell_further_on() {
+    let certain = PostureReading { posture: Posture::RightLateral, confidence: 0.97 };
+    assert_eq!(confirmed(certain, Some(PostureReading { confidence: 0.93, ..certain })), certain, "confirmed with certainty");
+    // Read otherwise, read uncertain, or no body there: the posture stays, not certain.
+    for other in
+        [Some(PostureReading { posture: Posture::Supine, confidence: 0.95 }), Some(PostureReading { confidence: 0.8, ..certain }), None]
+    {
+        let r = confirmed(certain, other);
+        assert_eq!(r.posture, certain.posture);
+        assert!(!r.is_certain(), "{other:?}: {r:?}");
+        assert_eq!(r.confidence, UNCONFIRMED);
+    }
+    let unsure = PostureReading { confidence: 0.7, ..certain };
+    assert_eq!(confirmed(unsure, None), unsure, "an uncertain reading is left as it is");
+}
+
+#[test]
+fn the_confirming_view_moves_the_body_half_a_cell_along_it_on_wide_and_tall_maps() {
+    let body = lying(3);
+    let mut profiles = Profiles::default();
+    let wide = map(&body);
+    let plain = profiles.extract(&wide, Orientation::default()).expect("a body");
+    assert_eq!(profiles.extract_view(&wide, Orientation::default(), View::default()), Some(plain));
+    let half = profiles.extract_view(&wide, Orientation::default(), CONFIRMING_VIEW).expect("a body");
+    // Each cell the mean of itself and the next one along: the same body, about as long.
+    assert!((half.extent - plain.extent).abs() <= 1.0 / COLS as f32, "{} vs {}", half.extent, plain.extent);
+    assert_ne!(half.values, plain.values, "the view is another grid's");
+    // The same body on a tall map (along the rows): the view moves it along the rows, so its
+    // features are the wide map's.
+    let transposed: Vec<u8> = (0..ROWS * COLS).map(|i| body[(i % ROWS) * COLS + i / ROWS]).collect();
+    let tall = PressureMap::new(COLS as u16, ROWS as u16, CellFormat::U8, &transposed).expect("shape");
+    let tall_half = profiles.extract_view(&tall, Orientation::default(), CONFIRMING_VIEW).expect("a body");
+    assert_close(&half, &tall_half, 1e-4);
 }
