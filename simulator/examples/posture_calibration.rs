@@ -144,7 +144,7 @@ fn main() -> std::io::Result<()> {
             let mut out = std::io::BufWriter::new(std::fs::File::create(path)?);
             writeln!(
                 out,
-                "source,subject,recording,augmentation,geometry,gain,best,p_supine,knee_ratio,knee_level,upper_load,saturation,extent,confidence,read,length_cells,familiarity,torso_tilt,fine_tilt,torso_footprint,concentration,spread,lower_skewness,certain,raw_read,raw_confidence,coarse_read,coarse_confidence"
+                "source,subject,recording,augmentation,geometry,gain,best,p_supine,knee_ratio,knee_level,upper_load,saturation,extent,confidence,read,length_cells,familiarity,torso_tilt,fine_tilt,torso_footprint,concentration,spread,lower_skewness,certain,raw_read,raw_confidence,coarse_read,coarse_confidence,knee_clipped,heel_clipped"
             )?;
             let mut write =
                 |source: &str,
@@ -158,7 +158,7 @@ fn main() -> std::io::Result<()> {
                     let best = (0..3).max_by(|&a, &b| p[a].total_cmp(&p[b])).unwrap_or(0);
                     writeln!(
                         out,
-                        "{source},{},{},{},{},{},{best},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}",
+                        "{source},{},{},{},{},{},{best},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}",
                         s.subject,
                         s.recording,
                         s.augmentation,
@@ -184,7 +184,9 @@ fn main() -> std::io::Result<()> {
                         raw.0.map_or("nothing", |r| r.posture.name()),
                         raw.0.map_or(0.0, |r| r.confidence),
                         raw.1.map_or("nothing", |r| r.posture.name()),
-                        raw.1.map_or(0.0, |r| r.confidence)
+                        raw.1.map_or(0.0, |r| r.confidence),
+                        f.knee_clipped,
+                        f.heel_clipped
                     )
                 };
             for &a in &all {

@@ -114,6 +114,11 @@ pub struct BodyFeatures {
     /// so a broad light patch (a calf, a shin) does not dilute the peak; a spike within the body
     /// (a cell over twice its larger row neighbour: a hot cell) is left out of it.
     pub knee_ratio: f32,
+    /// Share of the knee band's contact cells at the map's highest value (on a sensor that clips,
+    /// the knee caps of a prone body; `posture::knee_clipped_ratio`).
+    pub knee_clipped: f32,
+    /// Share of the heel band's contact cells at the map's highest value (a supine body's heels).
+    pub heel_clipped: f32,
     /// Load-weighted level of the knee band over that of the pelvis band (40–60 % of the body):
     /// prone, the knee caps press about as hard as the iliac crests; supine, the sacrum and
     /// buttocks press far harder than anything at the knees, however the bed is inclined.
@@ -145,6 +150,8 @@ pub struct Profiles {
     /// their larger row neighbour), for the prone rule's levels: a hot cell would be the level.
     smooth: [f32; MAX_LINES],
     smooth_squares: [f32; MAX_LINES],
+    /// Body cells at the map's highest value, per line.
+    clipped: [f32; MAX_LINES],
     /// First and last contact cell across, per line.
     first: [f32; MAX_LINES],
     last: [f32; MAX_LINES],
@@ -161,6 +168,7 @@ impl Default for Profiles {
             squares: [0.0; MAX_LINES],
             smooth: [0.0; MAX_LINES],
             smooth_squares: [0.0; MAX_LINES],
+            clipped: [0.0; MAX_LINES],
             first: [0.0; MAX_LINES],
             last: [0.0; MAX_LINES],
         }
@@ -262,6 +270,7 @@ impl Profiles {
         let mut fine = [Moments::default(); FINE_BANDS];
         let mut body = Moments::default();
         let (mut knee, mut heel, mut pelvis) = (Moments::default(), Moments::default(), Moments::default());
+        let (mut knee_clipped, mut heel_clipped) = (0.0f32, 0.0f32);
         for a in 0..long {
             if self.load[a] <= 0.0 {
                 continue;
@@ -304,8 +313,10 @@ impl Profiles {
             }
             if (0.68..0.84).contains(&p) {
                 knee.add(&line, 1.0);
+                knee_clipped += self.clipped[a];
             } else if p >= 0.88 {
                 heel.add(&line, 1.0);
+                heel_clipped += self.clipped[a];
             }
         }
 
@@ -342,6 +353,8 @@ impl Profiles {
             extent: length / long as f32,
             saturation: at_top as f32 / active.max(1.0),
             knee_ratio: if level(&heel) > 0.0 { level(&knee) / level(&heel) } else { f32::from(u8::MAX) },
+            knee_clipped: if knee.n > 0.0 { knee_clipped / knee.n } else { 0.0 },
+            heel_clipped: if heel.n > 0.0 { heel_clipped / heel.n } else { 0.0 },
             knee_level: if level(&pelvis) > 0.0 { level(&knee) / level(&pelvis) } else { 0.0 },
             upper_load,
             length_cells: length,
@@ -376,6 +389,7 @@ impl Profiles {
             &mut self.squares,
             &mut self.smooth,
             &mut self.smooth_squares,
+            &mut self.clipped,
         ] {
             profile[..long].fill(0.0);
         }
@@ -397,6 +411,7 @@ impl Profiles {
                 let (a, x) = if along_cols { (c, r as f32 - centre) } else { (r, c as f32 - centre) };
                 let wx = v * x;
                 at_top += u32::from(v >= top);
+                self.clipped[a] += f32::from(u8::from(v >= top));
                 self.load[a] += v;
                 self.cells[a] += 1.0;
                 self.m1[a] += wx;
