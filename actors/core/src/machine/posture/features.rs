@@ -248,11 +248,8 @@ impl Profiles {
             return None;
         }
         let background = background(map);
-        let floor = if view == View::default() {
-            body_floor(map, background)?
-        } else {
-            (view_level(map, background, view)? * FLOOR_FRACTION).max(1.0)
-        };
+        // The view is the same body: its floor is the map's own (averaging keeps the load).
+        let floor = body_floor(map, background)?;
         let top = f32::from(map.values().max().unwrap_or(0).saturating_sub(background));
         let at_top = self.fill(map, along_cols, background, view, floor, top);
         let total: f32 = self.load[..long].iter().sum();
@@ -396,10 +393,33 @@ impl Profiles {
         self.first[..long].fill(f32::INFINITY);
         self.last[..long].fill(f32::NEG_INFINITY);
         let centre = (if along_cols { rows } else { cols }) as f32 / 2.0 - 0.5;
+        let read = |r: usize, line: &mut [u16; MAX_LINES]| {
+            for (c, slot) in line[..cols].iter_mut().enumerate() {
+                *slot = map.value(r * cols + c).saturating_sub(background);
+            }
+        };
+        // On a tall map the view averages each row with the next one: that row, read ahead.
+        // Integer halves (rounded down), as a sensor of another phase would send them.
+        let across_rows = view.half_cell && !along_cols;
+        let (mut raw, mut next) = ([0u16; MAX_LINES], [0u16; MAX_LINES]);
         let mut row = [0.0f32; MAX_LINES];
+        if across_rows {
+            read(0, &mut next);
+        }
         for r in 0..rows {
-            for (c, slot) in row[..cols].iter_mut().enumerate() {
-                *slot = f32::from(view_value(map, background, view, along_cols, r, c));
+            if across_rows {
+                raw[..cols].copy_from_slice(&next[..cols]);
+                read((r + 1).min(rows - 1), &mut next);
+                for ((slot, &v), &n) in row[..cols].iter_mut().zip(&raw[..cols]).zip(&next[..cols]) {
+                    *slot = f32::from(((u32::from(v) + u32::from(n)) / 2) as u16);
+                }
+            } else {
+                read(r, &mut raw);
+                for c in 0..cols {
+                    // A wide map: each cell with the next one along the row.
+                    let v = if view.half_cell { ((u32::from(raw[c]) + u32::from(raw[(c + 1).min(cols - 1)])) / 2) as u16 } else { raw[c] };
+                    row[c] = f32::from(v);
+                }
             }
             for c in 0..cols {
                 let v = row[c];
@@ -462,35 +482,6 @@ pub struct View {
     /// Cells half a cell further along the body (each cell the mean of itself and the next one
     /// along, rounded down): the same body on a grid whose cells sit half a cell further on.
     pub half_cell: bool,
-}
-
-/// Cell (`r`, `c`) of `map` above `background` as `view` sees it.
-fn view_value(map: &PressureMap<'_>, background: u16, view: View, along_cols: bool, r: usize, c: usize) -> u16 {
-    let (rows, cols) = (usize::from(map.rows()), usize::from(map.cols()));
-    let cell = |r: usize, c: usize| map.value(r * cols + c).saturating_sub(background);
-    if !view.half_cell {
-        cell(r, c)
-    } else if along_cols {
-        (cell(r, c) + cell(r, (c + 1).min(cols - 1))) / 2
-    } else {
-        (cell(r, c) + cell((r + 1).min(rows - 1), c)) / 2
-    }
-}
-
-/// The load-weighted level `Σv² / Σv` of the map's cells as `view` sees them. `None` for an
-/// empty map.
-fn view_level(map: &PressureMap<'_>, background: u16, view: View) -> Option<f32> {
-    let (rows, cols) = (usize::from(map.rows()), usize::from(map.cols()));
-    let along_cols = cols >= rows;
-    let (mut sum, mut sum2) = (0u64, 0u64);
-    for r in 0..rows {
-        for c in 0..cols {
-            let v = u64::from(view_value(map, background, view, along_cols, r, c));
-            sum += v;
-            sum2 += v * v;
-        }
-    }
-    (sum > 0).then(|| sum2 as f32 / sum as f32)
 }
 
 /// The smallest cell value (above `background`) that counts as body: [`FLOOR_FRACTION`] of the

@@ -9,7 +9,7 @@
 //! log loss) and familiar distance 46.5 chosen leave-one-subject-out so that a
 //! confidence of 0.9 or more is right at least 99.5 % of the time on the clean frames and
 //! under each of `posture_fit::CALIBRATION_AUGMENTATIONS` (every 3th frame: sensor 30×11, gain 0.5–2, idle residue 2 steps, noise ±3, ±15 % gain, shifted across ±15 %)
-//! (99.98 % overall, 99.84 % in the worst, on 52064 of 71382 readings).
+//! (99.98 % overall, 99.89 % in the worst, on 52062 of 71382 readings).
 
 use super::features::FEATURE_COUNT;
 use super::{PROTOTYPES, PrototypeModel};
