@@ -9,7 +9,9 @@
 //! `cargo run -p simulator --release --example fit_posture`) give the probabilities of Supine,
 //! Left Lateral and Right Lateral; the confidence is the winning probability times the
 //! body's [`familiarity`], calibrated so that a confidence of 0.9 or more is right at least 99 %
-//! of the time on the development set, measured leave-one-subject-out.
+//! of the time on the development set, measured leave-one-subject-out. A reading is certain only
+//! if the same body seen half a cell further along is read the same with certainty
+//! ([`confirmed`]).
 //! Two rules stand beside the model for what the recordings do not hold: a short, compact load is
 //! Seated, and a body the model reads as supine whose knee caps press harder than the feet's end
 //! and about as hard as the pelvis is Prone ([`prone_confidence`]).
@@ -150,8 +152,8 @@ pub const PRONE_KNEE_CLIPPED_MIN: f32 = 0.1;
 /// a hundred, not infinitely better).
 pub const PRONE_HEEL_CLIPPED_FLOOR: f32 = 0.01;
 /// The model's probability of a flat body (`p(supine)`: lying flat rather than on a side), as
-/// the prone rule's third piece of evidence: the rule fires only where the model reads the body
-/// flat (most likely supine); certain from 0.8. A smaller body than the mat's length reads less
+/// the prone rule's third piece of evidence (the rule fires only where supine is the model's most
+/// likely class): 0.5 at a `p(supine)` of 0.5, certain from 0.8. A smaller body than the mat's length reads less
 /// surely flat (its extent is a curled-up body's), while its knees and pelvis say prone as
 /// clearly (issue 28: prone certain on 72 % of smaller simulated bodies with `p(supine)` itself
 /// as the cap).
@@ -390,7 +392,7 @@ pub fn prone_confidence(f: &BodyFeatures) -> Option<f32> {
     // the knee caps' level towards the feet's) their shares of cells at full scale.
     let levels = fires_at(PRONE_KNEE_RATIO, f.knee_ratio).then(|| PRONE_KNEE_RATIO.confidence(f.knee_ratio));
     let clipped = knee_clipped_ratio(f).filter(|&r| long_enough && PRONE_KNEE_CLIPPED.fires(r)).map(|r| PRONE_KNEE_CLIPPED.confidence(r));
-    let Some(knees) = levels.into_iter().chain(clipped).reduce(f32::max) else { return None };
+    let knees = levels.into_iter().chain(clipped).reduce(f32::max)?;
     let fires = fires_at(PRONE_KNEE_LEVEL, f.knee_level) && f.upper_load >= PRONE_UPPER_LOAD && f.saturation <= saturation_limit;
     if !fires {
         return None;
