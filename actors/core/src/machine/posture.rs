@@ -9,9 +9,9 @@
 //! `cargo run -p simulator --release --example fit_posture`) give the probabilities of Supine,
 //! Left Lateral and Right Lateral; the confidence is the winning probability times the
 //! body's [`familiarity`], calibrated so that a confidence of 0.9 or more is right at least 99 %
-//! of the time on the development set, measured leave-one-subject-out. A reading is certain only
-//! if the same body seen half a cell further along is read the same with certainty
-//! ([`confirmed`]).
+//! of the time on the development set, measured leave-one-subject-out. A certain reading's
+//! confidence is its mean with the same body's seen half a cell further along, which must read the
+//! same posture ([`confirmed`]).
 //! Two rules stand beside the model for what the recordings do not hold: a short, compact load is
 //! Seated, and a body the model reads as supine whose knee caps press harder than the feet's end
 //! and about as hard as the pelvis is Prone ([`prone_confidence`]).
@@ -298,7 +298,7 @@ impl PostureClassifier {
         if !reading.is_certain() {
             return Some(reading);
         }
-        // Certain only if the same body half a cell further on is read so too ([`confirmed`]).
+        // The same body half a cell further on must read the same, as surely ([`confirmed`]).
         let confirming = profiles.extract_view(map, self.orientation, CONFIRMING_VIEW).map(|f| self.decide(&f));
         Some(confirmed(reading, confirming))
     }
@@ -351,21 +351,27 @@ pub const CONFIRMING_VIEW: View = View { half_cell: true };
 
 /// A certain reading confirmed by the same body seen through a grid half a cell further along
 /// (`confirming`: the map read through [`CONFIRMING_VIEW`]). Where a sensor's cells fall on a
-/// body is chance (the issue asks for bodies shifted along and across the bed): a reading that
-/// the same body half a cell further on would not read with certainty rests on where the cell
-/// boundaries fall — on a coarse grid, on whether a light leg lies in one cell or two — and is not
-/// certain. It keeps its posture, with its confidence held just below [`CONFIDENT`]
-/// ([`UNCONFIRMED`]); a confirmed reading keeps its confidence. Issue 28: this takes the inclined
-/// beds' certain side readings to none (docs/posture.md, "Prone and inclined beds").
+/// body is chance (the issue asks for bodies shifted along and across the bed), so a certain
+/// reading's confidence is its mean over the two phases of the grid, never more than its own: a
+/// reading that the same body half a cell further on reads less surely is less sure. Read as
+/// another posture or as no body there, it rests on where the cell boundaries fall (on a coarse
+/// grid, whether a light leg lies in one cell or two): it keeps its posture, with its confidence
+/// held just below [`CONFIDENT`] ([`UNCONFIRMED`]). An uncertain reading is left as it is.
+/// Issue 28: this takes the inclined beds' certain side readings to none (docs/posture.md,
+/// "Prone and inclined beds").
 pub fn confirmed(reading: PostureReading, confirming: Option<PostureReading>) -> PostureReading {
-    if !reading.is_certain() || confirming.is_some_and(|c| c.posture == reading.posture && c.is_certain()) {
+    if !reading.is_certain() {
         return reading;
     }
-    PostureReading { confidence: reading.confidence.min(UNCONFIRMED), ..reading }
+    let confidence = match confirming {
+        Some(c) if c.posture == reading.posture => reading.confidence.min((reading.confidence + c.confidence) / 2.0),
+        _ => reading.confidence.min(UNCONFIRMED),
+    };
+    PostureReading { confidence, ..reading }
 }
 
-/// The confidence of a certain reading the confirming view does not confirm ([`confirmed`]):
-/// just below [`CONFIDENT`].
+/// The confidence of a certain reading the confirming view reads as another posture or as no
+/// body ([`confirmed`]): just below [`CONFIDENT`].
 pub const UNCONFIRMED: f32 = 0.89;
 
 /// On a body that clips (more than [`SATURATION_OK`] of it at the map's highest value), the share

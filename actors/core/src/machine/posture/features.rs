@@ -20,6 +20,8 @@
 //! loads, of lengths, of moments), so a linear gain on the cells leaves it unchanged apart from
 //! clipping and rounding. Features that change sign when the body is mirrored left–right are
 //! flagged in [`ANTISYMMETRIC`]; the fitting program uses the flag to mirror its training data.
+//! [`Profiles::extract_view`] reads the same map as another grid would send it ([`View`]: half a
+//! cell further along the body), for confirming a certain reading (`posture::confirmed`).
 
 use super::Orientation;
 use crate::machine::pressure_map::PressureMap;

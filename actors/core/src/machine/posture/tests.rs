@@ -307,15 +307,18 @@ fn every_classifier_shares_the_one_fitted_model() {
 #[test]
 fn a_certain_reading_must_hold_half_a_cell_further_on() {
     let certain = PostureReading { posture: Posture::RightLateral, confidence: 0.97 };
-    assert_eq!(confirmed(certain, Some(PostureReading { confidence: 0.93, ..certain })), certain, "confirmed with certainty");
-    // Read otherwise, read uncertain, or no body there: the posture stays, not certain.
-    for other in
-        [Some(PostureReading { posture: Posture::Supine, confidence: 0.95 }), Some(PostureReading { confidence: 0.8, ..certain }), None]
-    {
+    // Read the same half a cell further on: the mean of the two, never more than its own.
+    let surely = confirmed(certain, Some(PostureReading { confidence: 0.93, ..certain }));
+    assert!((surely.confidence - 0.95).abs() < 1e-6 && surely.posture == certain.posture, "{surely:?}");
+    assert_eq!(confirmed(certain, Some(PostureReading { confidence: 1.0, ..certain })), certain);
+    let less = confirmed(certain, Some(PostureReading { confidence: 0.8, ..certain }));
+    assert!(!less.is_certain() && (less.confidence - 0.885).abs() < 1e-6, "{less:?}");
+    // Read otherwise, or no body there: the posture stays, just below certain.
+    for other in [Some(PostureReading { posture: Posture::Supine, confidence: 0.95 }), None] {
         let r = confirmed(certain, other);
         assert_eq!(r.posture, certain.posture);
-        assert!(!r.is_certain(), "{other:?}: {r:?}");
-        assert_eq!(r.confidence, UNCONFIRMED);
+        assert_eq!(r.confidence, UNCONFIRMED, "{other:?}");
+        assert!(!r.is_certain());
     }
     let unsure = PostureReading { confidence: 0.7, ..certain };
     assert_eq!(confirmed(unsure, None), unsure, "an uncertain reading is left as it is");
