@@ -21,7 +21,7 @@ use std::sync::OnceLock;
 use mat_core::machine::posture::features::{ANTISYMMETRIC, BodyFeatures, FEATURE_COUNT, Profiles};
 use mat_core::machine::posture::{
     CONFIDENT, CONFIRMING_VIEW, MODEL_CLASSES, Orientation, PROTOTYPES, PROTOTYPES_PER_CLASS, Posture, PostureClassifier, PostureReading,
-    PostureScheme, PrototypeModel, confirmed, familiarity, probabilities_from_distances,
+    PostureScheme, PrototypeModel, confirmed, familiarity, needs_confirmation, probabilities_from_distances,
 };
 use mat_core::machine::pressure_map::PressureMap;
 use mat_protocol::CellFormat;
@@ -377,7 +377,9 @@ impl HeldOut {
     /// The held-out reading of `samples[index]` (`None` when no body was found).
     pub fn reading(&self, samples: &[Sample], index: usize, calibration: Calibration) -> Option<PostureReading> {
         let (reading, confirming) = self.readings(samples, index, calibration);
-        Some(confirmed(reading?, confirming))
+        let reading = reading?;
+        let needs = samples[index].features.is_some_and(|f| needs_confirmation(&f));
+        Some(if needs { confirmed(reading, confirming) } else { reading })
     }
 
     /// The held-out reading of `samples[index]` before its confirmation, and the reading of its
@@ -614,7 +616,11 @@ pub fn prone_samples(frames: &[Vec<u16>], augmentation: usize) -> Vec<Sample> {
 /// was fitted on).
 pub fn shipped_reading(sample: &Sample) -> Option<PostureReading> {
     let classifier = decider(GEOMETRIES[sample.geometry].scheme);
-    let reading = classifier.decide(&sample.features?);
+    let features = sample.features?;
+    let reading = classifier.decide(&features);
+    if !needs_confirmation(&features) {
+        return Some(reading);
+    }
     Some(confirmed(reading, sample.confirming.map(|f| classifier.decide(&f))))
 }
 

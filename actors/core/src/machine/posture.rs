@@ -294,8 +294,9 @@ impl PostureClassifier {
     /// The posture of a map, or `None` when there is not enough body on it.
     pub fn classify(&self, map: &PressureMap<'_>) -> Option<PostureReading> {
         let mut profiles = Profiles::default();
-        let reading = self.decide(&profiles.extract(map, self.orientation)?);
-        if !reading.is_certain() {
+        let features = profiles.extract(map, self.orientation)?;
+        let reading = self.decide(&features);
+        if !reading.is_certain() || !needs_confirmation(&features) {
             return Some(reading);
         }
         // The same body half a cell further on must read the same, as surely ([`confirmed`]).
@@ -368,6 +369,13 @@ pub fn confirmed(reading: PostureReading, confirming: Option<PostureReading>) ->
         _ => reading.confidence.min(UNCONFIRMED),
     };
     PostureReading { confidence, ..reading }
+}
+
+/// Whether a certain reading of a body with these features is confirmed ([`confirmed`]): every
+/// reading but Seated, a rule on the body's extent alone with its own margin
+/// ([`SEATED_EXTENT`]), which no grid phase moves by more than a cell.
+pub fn needs_confirmation(f: &BodyFeatures) -> bool {
+    f.extent >= SEATED_EXTENT
 }
 
 /// The confidence of a certain reading the confirming view reads as another posture or as no
