@@ -144,50 +144,64 @@ fn main() -> std::io::Result<()> {
             let mut out = std::io::BufWriter::new(std::fs::File::create(path)?);
             writeln!(
                 out,
-                "source,subject,recording,augmentation,geometry,gain,best,p_supine,knee_ratio,knee_level,upper_load,saturation,extent,confidence,read,length_cells,familiarity,torso_tilt,fine_tilt,torso_footprint,concentration,spread,lower_skewness"
+                "source,subject,recording,augmentation,geometry,gain,best,p_supine,knee_ratio,knee_level,upper_load,saturation,extent,confidence,read,length_cells,familiarity,torso_tilt,fine_tilt,torso_footprint,concentration,spread,lower_skewness,certain,raw_read,raw_confidence,coarse_read,coarse_confidence,knee_clipped,heel_clipped"
             )?;
-            let mut write = |source: &str,
-                             s: &Sample,
-                             r: Option<mat_core::machine::posture::PostureReading>,
-                             model: &mat_core::machine::posture::PrototypeModel|
-             -> std::io::Result<()> {
-                let Some(f) = s.features else { return Ok(()) };
-                let p = model.probabilities(&f.values);
-                let best = (0..3).max_by(|&a, &b| p[a].total_cmp(&p[b])).unwrap_or(0);
-                writeln!(
-                    out,
-                    "{source},{},{},{},{},{},{best},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}",
-                    s.subject,
-                    s.recording,
-                    s.augmentation,
-                    s.geometry,
-                    s.gain,
-                    p[0],
-                    f.knee_ratio,
-                    f.knee_level,
-                    f.upper_load,
-                    f.saturation,
-                    f.extent,
-                    r.map_or(0.0, |r| r.confidence),
-                    r.map_or("nothing", |r| r.posture.name()),
-                    f.length_cells,
-                    mat_core::machine::posture::familiarity(model.distances(&f.values), model.familiar_distance),
-                    f.values[7..11].iter().sum::<f32>() / 4.0,
-                    f.values[38..46].iter().sum::<f32>() / 8.0,
-                    f.values[31..35].iter().sum::<f32>() / 4.0,
-                    f.values[27],
-                    f.values[28],
-                    f.values[26]
-                )
-            };
+            let mut write =
+                |source: &str,
+                 s: &Sample,
+                 r: Option<mat_core::machine::posture::PostureReading>,
+                 raw: (Option<mat_core::machine::posture::PostureReading>, Option<mat_core::machine::posture::PostureReading>),
+                 model: &mat_core::machine::posture::PrototypeModel|
+                 -> std::io::Result<()> {
+                    let Some(f) = s.features else { return Ok(()) };
+                    let p = model.probabilities(&f.values);
+                    let best = (0..3).max_by(|&a, &b| p[a].total_cmp(&p[b])).unwrap_or(0);
+                    writeln!(
+                        out,
+                        "{source},{},{},{},{},{},{best},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}",
+                        s.subject,
+                        s.recording,
+                        s.augmentation,
+                        s.geometry,
+                        s.gain,
+                        p[0],
+                        f.knee_ratio,
+                        f.knee_level,
+                        f.upper_load,
+                        f.saturation,
+                        f.extent,
+                        r.map_or(0.0, |r| r.confidence),
+                        r.map_or("nothing", |r| r.posture.name()),
+                        f.length_cells,
+                        mat_core::machine::posture::familiarity(model.distances(&f.values), model.familiar_distance),
+                        f.values[7..11].iter().sum::<f32>() / 4.0,
+                        f.values[38..46].iter().sum::<f32>() / 8.0,
+                        f.values[31..35].iter().sum::<f32>() / 4.0,
+                        f.values[27],
+                        f.values[28],
+                        f.values[26],
+                        r.is_some_and(|r| r.is_certain()),
+                        raw.0.map_or("nothing", |r| r.posture.name()),
+                        raw.0.map_or(0.0, |r| r.confidence),
+                        raw.1.map_or("nothing", |r| r.posture.name()),
+                        raw.1.map_or(0.0, |r| r.confidence),
+                        f.knee_clipped,
+                        f.heel_clipped
+                    )
+                };
             for &a in &all {
                 for s in posture_fit::prone_samples(&frames, a) {
-                    write("prone", &s, posture_fit::shipped_reading(&s), &mat_core::machine::posture::model::MODEL)?;
+                    let decider = mat_core::machine::posture::PostureClassifier::new(
+                        posture_fit::GEOMETRIES[s.geometry].scheme,
+                        mat_core::machine::posture::Orientation::default(),
+                    );
+                    let raw = (s.features.map(|f| decider.decide(&f)), s.confirming.map(|f| decider.decide(&f)));
+                    write("prone", &s, posture_fit::shipped_reading(&s), raw, &mat_core::machine::posture::model::MODEL)?;
                 }
             }
             for (i, s) in eval.iter().enumerate() {
                 let model = posture_fit::fold_model(&folds, s.subject, shipped);
-                write("real", s, held.reading(&eval, i, shipped), &model)?;
+                write("real", s, held.reading(&eval, i, shipped), held.readings(&eval, i, shipped), &model)?;
             }
         }
         return Ok(());
@@ -246,6 +260,8 @@ fn main() -> std::io::Result<()> {
 
     // Leave one geometry out: the calibration chosen without a coarse sensor (and without the
     // subject), measured on it.
+    let inclined = posture_fit::inclined_samples(&recordings);
+    let inclined_held = HeldOut::new(&inclined, &folds);
     for (name, left_out) in posture_fit::GEOMETRY_FOLDS {
         let mut calibrating = training.clone();
         for aug in posture_fit::CALIBRATION_AUGMENTATIONS.iter().filter(|a| !left_out.contains(a)) {
@@ -255,7 +271,7 @@ fn main() -> std::io::Result<()> {
                 posture_fit::AUGMENTED_FRAME_STEP,
             ));
         }
-        let calibration = HeldOut::new(&calibrating, &folds).calibrate(&calibrating, 0.995);
+        let calibration = HeldOut::new(&calibrating, &folds).calibrate(&calibrating, 0.995, (&inclined_held, &inclined));
         let tested: Vec<usize> = all.iter().copied().filter(|&a| left_out.contains(&AUGMENTATIONS[a].name)).collect();
         table(
             &format!(

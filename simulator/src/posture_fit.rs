@@ -20,8 +20,8 @@ use std::sync::OnceLock;
 
 use mat_core::machine::posture::features::{ANTISYMMETRIC, BodyFeatures, FEATURE_COUNT, Profiles};
 use mat_core::machine::posture::{
-    CONFIDENT, MODEL_CLASSES, Orientation, PROTOTYPES, PROTOTYPES_PER_CLASS, Posture, PostureClassifier, PostureReading, PostureScheme,
-    PrototypeModel, familiarity, probabilities_from_distances,
+    CONFIDENT, CONFIRMING_VIEW, MODEL_CLASSES, Orientation, PROTOTYPES, PROTOTYPES_PER_CLASS, Posture, PostureClassifier, PostureReading,
+    PostureScheme, PrototypeModel, confirmed, familiarity, needs_confirmation, probabilities_from_distances,
 };
 use mat_core::machine::pressure_map::PressureMap;
 use mat_protocol::CellFormat;
@@ -119,6 +119,9 @@ pub struct Sample {
     pub label: Posture,
     /// The features, `None` when the classifier found no body.
     pub features: Option<BodyFeatures>,
+    /// The features of the map as `posture::CONFIRMING_VIEW` sees it, which a certain reading
+    /// must agree with (`posture::confirmed`).
+    pub confirming: Option<BodyFeatures>,
 }
 
 /// The samples of `recordings` on every geometry and gain, optionally degraded by `noise`.
@@ -137,6 +140,7 @@ pub fn samples(recordings: &[Recording], noise: Option<Noise>) -> Vec<Sample> {
                     }
                     let map = PressureMap::new(g.rows, g.cols, CellFormat::U8, &cells).expect("placed on the grid");
                     let features = profiles.extract(&map, Orientation::default());
+                    let confirming = profiles.extract_view(&map, Orientation::default(), CONFIRMING_VIEW);
                     out.push(Sample {
                         subject: rec.subject,
                         recording: rec.posture,
@@ -146,6 +150,7 @@ pub fn samples(recordings: &[Recording], noise: Option<Noise>) -> Vec<Sample> {
                         augmentation: 0,
                         label: rec.label(),
                         features,
+                        confirming,
                     });
                 }
             }
@@ -173,6 +178,7 @@ pub fn augmented_samples(recordings: &[Recording], augmentation: usize, frame_st
                 let cells = aug.cells(raw, usize::from(g.rows), usize::from(g.cols), GAINS[gain], seed);
                 let map = PressureMap::new(g.rows, g.cols, CellFormat::U8, &cells).expect("placed on the grid");
                 let features = profiles.extract(&map, Orientation::default());
+                let confirming = profiles.extract_view(&map, Orientation::default(), CONFIRMING_VIEW);
                 out.push(Sample {
                     subject: rec.subject,
                     recording: rec.posture,
@@ -182,6 +188,7 @@ pub fn augmented_samples(recordings: &[Recording], augmentation: usize, frame_st
                     augmentation,
                     label: rec.label(),
                     features,
+                    confirming,
                 });
             }
         }
@@ -354,28 +361,38 @@ pub fn expected(sample: &Sample) -> Posture {
 /// nearest prototype, from which the readings follow at any temperature.
 pub struct HeldOut {
     distances: Vec<Option<[f32; 3]>>,
+    /// …and of the features of the map as `posture::CONFIRMING_VIEW` sees it.
+    confirming: Vec<Option<[f32; 3]>>,
 }
 
 impl HeldOut {
     /// Scores `samples` with `folds`.
     pub fn new(samples: &[Sample], folds: &[(u8, PrototypeModel)]) -> Self {
-        let distances = samples
-            .iter()
-            .map(|s| {
-                let model = &folds.iter().find(|(subject, _)| *subject == s.subject).expect("a fold per subject").1;
-                s.features.map(|f| model.distances(&f.values))
-            })
-            .collect();
-        HeldOut { distances }
+        let model = |s: &Sample| &folds.iter().find(|(subject, _)| *subject == s.subject).expect("a fold per subject").1;
+        let distances = samples.iter().map(|s| s.features.map(|f| model(s).distances(&f.values))).collect();
+        let confirming = samples.iter().map(|s| s.confirming.map(|f| model(s).distances(&f.values))).collect();
+        HeldOut { distances, confirming }
     }
 
     /// The held-out reading of `samples[index]` (`None` when no body was found).
     pub fn reading(&self, samples: &[Sample], index: usize, calibration: Calibration) -> Option<PostureReading> {
+        let (reading, confirming) = self.readings(samples, index, calibration);
+        let reading = reading?;
+        let needs = samples[index].features.is_some_and(|f| needs_confirmation(&f));
+        Some(if needs { confirmed(reading, confirming) } else { reading })
+    }
+
+    /// The held-out reading of `samples[index]` before its confirmation, and the reading of its
+    /// map as `posture::CONFIRMING_VIEW` sees it (`posture::confirmed`).
+    pub fn readings(&self, samples: &[Sample], index: usize, calibration: Calibration) -> (Option<PostureReading>, Option<PostureReading>) {
         let s = &samples[index];
-        let (f, d) = (s.features?, self.distances[index]?);
         let classifier = decider(GEOMETRIES[s.geometry].scheme);
-        let p = probabilities_from_distances(d, calibration.temperature);
-        Some(classifier.decide_with(&f, p, familiarity(d, calibration.familiar_distance)))
+        let read = |f: Option<BodyFeatures>, d: Option<[f32; 3]>| {
+            let (f, d) = (f?, d?);
+            let p = probabilities_from_distances(d, calibration.temperature);
+            Some(classifier.decide_with(&f, p, familiarity(d, calibration.familiar_distance)))
+        };
+        (read(s.features, self.distances[index]), read(s.confirming, self.confirming[index]))
     }
 
     /// Whether the held-out reading of `samples[index]` is right.
@@ -424,8 +441,9 @@ impl HeldOut {
 
     /// The calibration: the temperature with the lowest log loss, then the largest familiar
     /// distance at which readings with a confidence of 0.9 or more are right at least `target`
-    /// of the time in every augmentation of `samples` (if none is, the smallest tried).
-    pub fn calibrate(&self, samples: &[Sample], target: f64) -> Calibration {
+    /// of the time in every augmentation of `samples` and no inclined bed of `inclined` (held
+    /// out, [`inclined_samples`]) reads a side with certainty (if none is, the smallest tried).
+    pub fn calibrate(&self, samples: &[Sample], target: f64, inclined: (&HeldOut, &[Sample])) -> Calibration {
         let temperatures: Vec<f32> = (0..=80).map(|i| 0.05 * 1.1f32.powi(i)).collect();
         let temperature =
             temperatures.iter().copied().min_by(|a, b| self.log_loss(samples, *a).total_cmp(&self.log_loss(samples, *b))).expect("a grid");
@@ -434,10 +452,28 @@ impl HeldOut {
         distances
             .into_iter()
             .map(|familiar_distance| Calibration { temperature, familiar_distance })
-            .find(|&c| self.worst_accuracy_above(samples, c, CONFIDENT) >= target)
+            .find(|&c| self.worst_accuracy_above(samples, c, CONFIDENT) >= target && inclined.0.inclined_certain_sides(inclined.1, c) == 0)
             .unwrap_or(smallest)
     }
+
+    /// How many readings of a bed with its head raised (recordings 15–17) in `samples` read a
+    /// side (or No Supine) with certainty: issue 28 asks for none, so the calibration must not
+    /// allow any.
+    pub fn inclined_certain_sides(&self, samples: &[Sample], calibration: Calibration) -> usize {
+        (0..samples.len())
+            .filter(|&i| INCLINED.contains(&samples[i].recording))
+            .filter(|&i| {
+                self.reading(samples, i, calibration).is_some_and(|r| {
+                    r.is_certain() && matches!(r.posture, Posture::LeftLateral | Posture::RightLateral | Posture::NoSupine)
+                })
+            })
+            .count()
+    }
 }
+
+/// The recordings of a bed with its head raised 30°, 45° and 60° (the README's table): Supine, and
+/// never a side with certainty (issue 28).
+pub const INCLINED: [u8; 3] = [15, 16, 17];
 
 /// Augmentations the confidence is calibrated on (names in [`posture_augment::AUGMENTATIONS`]),
 /// besides the clean frames: the temperature and the familiar distance are chosen on held-out
@@ -464,6 +500,16 @@ pub fn calibration_samples(recordings: &[Recording], clean: &[Sample]) -> Vec<Sa
         out.extend(augmented_samples(recordings, posture_augment::index(name), AUGMENTED_FRAME_STEP));
     }
     out
+}
+
+/// The inclined beds ([`INCLINED`]) under every augmentation, every [`AUGMENTED_FRAME_STEP`]-th
+/// frame (the fitted frames, not the measured ones): issue 28 asks that a raised bed never read a
+/// side with certainty, so [`HeldOut::calibrate`] allows none of them to. A requirement chosen on
+/// the development set's own inclined recordings, under every augmentation: the inclined-bed
+/// figures measured on the other frames are therefore not held-out evidence of the calibration.
+pub fn inclined_samples(recordings: &[Recording]) -> Vec<Sample> {
+    let inclined: Vec<Recording> = recordings.iter().filter(|r| INCLINED.contains(&r.posture)).cloned().collect();
+    (0..posture_augment::AUGMENTATIONS.len()).flat_map(|a| augmented_samples(&inclined, a, AUGMENTED_FRAME_STEP)).collect()
 }
 
 /// What the calibration is measured on: every augmentation (the clean one included), every
@@ -559,7 +605,8 @@ pub fn prone_samples(frames: &[Vec<u16>], augmentation: usize) -> Vec<Sample> {
             let cells = aug.cells(raw, usize::from(g.rows), usize::from(g.cols), GAINS[gain], seed);
             let map = PressureMap::new(g.rows, g.cols, CellFormat::U8, &cells).expect("placed on the grid");
             let features = profiles.extract(&map, Orientation::default());
-            out.push(Sample { subject: 0, recording: 0, frame, geometry, gain, augmentation, label: Posture::Prone, features });
+            let confirming = profiles.extract_view(&map, Orientation::default(), CONFIRMING_VIEW);
+            out.push(Sample { subject: 0, recording: 0, frame, geometry, gain, augmentation, label: Posture::Prone, features, confirming });
         }
     }
     out
@@ -568,7 +615,13 @@ pub fn prone_samples(frames: &[Vec<u16>], augmentation: usize) -> Vec<Sample> {
 /// The reading of a sample by the shipped model (for the simulator's bodies, which no fold
 /// was fitted on).
 pub fn shipped_reading(sample: &Sample) -> Option<PostureReading> {
-    sample.features.map(|f| decider(GEOMETRIES[sample.geometry].scheme).decide(&f))
+    let classifier = decider(GEOMETRIES[sample.geometry].scheme);
+    let features = sample.features?;
+    let reading = classifier.decide(&features);
+    if !needs_confirmation(&features) {
+        return Some(reading);
+    }
+    Some(confirmed(reading, sample.confirming.map(|f| classifier.decide(&f))))
 }
 
 /// Prone recognition under one augmentation: readings, those right (Prone, or No Supine on the

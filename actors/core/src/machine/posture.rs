@@ -9,7 +9,9 @@
 //! `cargo run -p simulator --release --example fit_posture`) give the probabilities of Supine,
 //! Left Lateral and Right Lateral; the confidence is the winning probability times the
 //! body's [`familiarity`], calibrated so that a confidence of 0.9 or more is right at least 99 %
-//! of the time on the development set, measured leave-one-subject-out.
+//! of the time on the development set, measured leave-one-subject-out. A certain reading's
+//! confidence is its mean with the same body's seen half a cell further along, which must read the
+//! same posture ([`confirmed`]).
 //! Two rules stand beside the model for what the recordings do not hold: a short, compact load is
 //! Seated, and a body the model reads as supine whose knee caps press harder than the feet's end
 //! and about as hard as the pelvis is Prone ([`prone_confidence`]).
@@ -21,7 +23,7 @@
 use std::sync::{Arc, LazyLock};
 
 use super::pressure_map::PressureMap;
-use features::{BodyFeatures, FEATURE_COUNT, Profiles};
+use features::{BodyFeatures, FEATURE_COUNT, Profiles, View};
 
 pub mod features;
 pub mod model;
@@ -135,6 +137,27 @@ pub const PRONE_SATURATION: f32 = 0.2;
 /// on fewer the knee and heel bands are a line or two each, and supine bodies on the 16 × 16
 /// legacy grid reach the prone levels (docs/posture.md). Shorter, a prone reading stays uncertain.
 pub const PRONE_MIN_LINES: f32 = 24.0;
+/// On a sensor that clips, the knees against the feet's end by their cells at full scale
+/// ([`knee_clipped_ratio`], issue 28). Clipping caps every peak at one level, so levels and
+/// peaks compare no more (the knee ratio of the simulator's prone people falls from 1.9 to
+/// 1.0–1.4 when the top 15 % of the body clips), but which cells reach the cap still tells where
+/// the body presses hardest: prone, the knee caps clip (11–20 % of the knee band's cells) and the
+/// tops of the feet hardly (0–9 % of the heel band's); supine, the heels clip before the backs of
+/// the knees. The knee band's share over the heel band's: fires from 1.5, certain from 2
+/// (chosen on the development set and the simulator, docs/posture.md)…
+pub const PRONE_KNEE_CLIPPED: Evidence = Evidence { fires: 1.5, certain: 2.0, most: f32::INFINITY };
+/// …where at least this share of the knee band's cells clip (the two knee caps' patches)…
+pub const PRONE_KNEE_CLIPPED_MIN: f32 = 0.1;
+/// …counting the heel band's share as at least this (no clipped cell there is as good as one in
+/// a hundred, not infinitely better).
+pub const PRONE_HEEL_CLIPPED_FLOOR: f32 = 0.01;
+/// The model's probability of a flat body (`p(supine)`: lying flat rather than on a side), as
+/// the prone rule's third piece of evidence (the rule fires only where supine is the model's most
+/// likely class): 0.5 at a `p(supine)` of 0.5, certain from 0.8. A smaller body than the mat's length reads less
+/// surely flat (its extent is a curled-up body's), while its knees and pelvis say prone as
+/// clearly (issue 28: prone certain on 72 % of smaller simulated bodies with `p(supine)` itself
+/// as the cap).
+pub const PRONE_FLAT: Evidence = Evidence { fires: 0.5, certain: 0.8, most: 1.0 };
 
 /// One piece of a rule's evidence: the rule fires from `fires` up to `most`, and the evidence
 /// alone reaches [`CONFIDENT`] at `certain` (a margin on a log scale: [`Evidence::confidence`]).
@@ -270,8 +293,15 @@ impl PostureClassifier {
 
     /// The posture of a map, or `None` when there is not enough body on it.
     pub fn classify(&self, map: &PressureMap<'_>) -> Option<PostureReading> {
-        let features = self.features(map)?;
-        Some(self.decide(&features))
+        let mut profiles = Profiles::default();
+        let features = profiles.extract(map, self.orientation)?;
+        let reading = self.decide(&features);
+        if !reading.is_certain() || !needs_confirmation(&features) {
+            return Some(reading);
+        }
+        // The same body half a cell further on must read the same, as surely ([`confirmed`]).
+        let confirming = profiles.extract_view(map, self.orientation, CONFIRMING_VIEW).map(|f| self.decide(&f));
+        Some(confirmed(reading, confirming))
     }
 
     /// The features of a map, or `None` when there is not enough body on it.
@@ -298,10 +328,10 @@ impl PostureClassifier {
         if MODEL_CLASSES[best] == Posture::Supine
             && let Some(prone) = prone_confidence(f)
         {
-            // A body lying flat (the model: not on a side) with a prone body's knees. Familiar
+            // A body lying flat (the model: not on a side, PRONE_FLAT) with a prone body's knees. Familiar
             // like a supine body (the features the model reads do not tell the back from the
             // belly): an unfamiliar body is as uncertain here as anywhere.
-            let confidence = p[0].min(prone) * familiarity;
+            let confidence = PRONE_FLAT.confidence(p[0]).min(prone) * familiarity;
             let posture = if self.scheme == PostureScheme::SleepMat { Posture::NoSupine } else { Posture::Prone };
             return PostureReading { posture, confidence };
         }
@@ -316,8 +346,54 @@ impl PostureClassifier {
     }
 }
 
+/// A certain reading must hold on the same map as this other sensor would send it ([`confirmed`]):
+/// cells half a cell further along the body.
+pub const CONFIRMING_VIEW: View = View { half_cell: true };
+
+/// A certain reading confirmed by the same body seen through a grid half a cell further along
+/// (`confirming`: the map read through [`CONFIRMING_VIEW`]). Where a sensor's cells fall on a
+/// body is chance (the issue asks for bodies shifted along and across the bed), so a certain
+/// reading's confidence is its mean over the two phases of the grid, never more than its own: a
+/// reading that the same body half a cell further on reads less surely is less sure. Read as
+/// another posture or as no body there, it rests on where the cell boundaries fall (on a coarse
+/// grid, whether a light leg lies in one cell or two): it keeps its posture, with its confidence
+/// held just below [`CONFIDENT`] ([`UNCONFIRMED`]). An uncertain reading is left as it is.
+/// Issue 28: this takes the inclined beds' certain side readings to none (docs/posture.md,
+/// "Prone and inclined beds").
+pub fn confirmed(reading: PostureReading, confirming: Option<PostureReading>) -> PostureReading {
+    if !reading.is_certain() {
+        return reading;
+    }
+    let confidence = match confirming {
+        Some(c) if c.posture == reading.posture => reading.confidence.min((reading.confidence + c.confidence) / 2.0),
+        _ => reading.confidence.min(UNCONFIRMED),
+    };
+    PostureReading { confidence, ..reading }
+}
+
+/// Whether a certain reading of a body with these features is confirmed ([`confirmed`]): every
+/// reading but Seated, a rule on the body's extent alone with its own margin
+/// ([`SEATED_EXTENT`]), which no grid phase moves by more than a cell.
+pub fn needs_confirmation(f: &BodyFeatures) -> bool {
+    f.extent >= SEATED_EXTENT
+}
+
+/// The confidence of a certain reading the confirming view reads as another posture or as no
+/// body ([`confirmed`]): just below [`CONFIDENT`].
+pub const UNCONFIRMED: f32 = 0.89;
+
+/// On a body that clips (more than [`SATURATION_OK`] of it at the map's highest value), the share
+/// of the knee band's contact cells at full scale over the heel band's (at least
+/// [`PRONE_HEEL_CLIPPED_FLOOR`]); `None` when the body does not clip or fewer than
+/// [`PRONE_KNEE_CLIPPED_MIN`] of the knee band's cells do.
+pub fn knee_clipped_ratio(f: &BodyFeatures) -> Option<f32> {
+    (f.saturation > SATURATION_OK && f.knee_clipped >= PRONE_KNEE_CLIPPED_MIN)
+        .then(|| f.knee_clipped / f.heel_clipped.max(PRONE_HEEL_CLIPPED_FLOOR))
+}
+
 /// The prone rule's confidence from its evidence, `None` when it does not fire: the weakest of
-/// the knees against the feet's end and against the pelvis, held below [`CONFIDENT`] on a body
+/// the knees against the feet's end (their levels, or on a clipping sensor their cells at full
+/// scale, [`knee_clipped_ratio`]) and against the pelvis, held below [`CONFIDENT`] on a body
 /// shorter than [`PRONE_MIN_LINES`].
 pub fn prone_confidence(f: &BodyFeatures) -> Option<f32> {
     let long_enough = f.length_cells >= PRONE_MIN_LINES;
@@ -326,14 +402,16 @@ pub fn prone_confidence(f: &BodyFeatures) -> Option<f32> {
     // …and there, only where the evidence would be certain on a longer body: the knee and heel
     // bands of a few lines each reach the prone levels on supine bodies too.
     let fires_at = |e: Evidence, value: f32| if long_enough { e.fires(value) } else { (e.certain..=e.most).contains(&value) };
-    let fires = fires_at(PRONE_KNEE_RATIO, f.knee_ratio)
-        && fires_at(PRONE_KNEE_LEVEL, f.knee_level)
-        && f.upper_load >= PRONE_UPPER_LOAD
-        && f.saturation <= saturation_limit;
+    // The knees against the feet's end: their levels, or on a clipping sensor (which flattens
+    // the knee caps' level towards the feet's) their shares of cells at full scale.
+    let levels = fires_at(PRONE_KNEE_RATIO, f.knee_ratio).then(|| PRONE_KNEE_RATIO.confidence(f.knee_ratio));
+    let clipped = knee_clipped_ratio(f).filter(|&r| long_enough && PRONE_KNEE_CLIPPED.fires(r)).map(|r| PRONE_KNEE_CLIPPED.confidence(r));
+    let knees = levels.into_iter().chain(clipped).reduce(f32::max)?;
+    let fires = fires_at(PRONE_KNEE_LEVEL, f.knee_level) && f.upper_load >= PRONE_UPPER_LOAD && f.saturation <= saturation_limit;
     if !fires {
         return None;
     }
-    let evidence = PRONE_KNEE_RATIO.confidence(f.knee_ratio).min(PRONE_KNEE_LEVEL.confidence(f.knee_level));
+    let evidence = knees.min(PRONE_KNEE_LEVEL.confidence(f.knee_level));
     let resolution = if long_enough { 1.0 } else { CONFIDENT * f.length_cells / PRONE_MIN_LINES };
     Some(evidence.min(resolution))
 }

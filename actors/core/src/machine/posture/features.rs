@@ -20,6 +20,8 @@
 //! loads, of lengths, of moments), so a linear gain on the cells leaves it unchanged apart from
 //! clipping and rounding. Features that change sign when the body is mirrored left–right are
 //! flagged in [`ANTISYMMETRIC`]; the fitting program uses the flag to mirror its training data.
+//! [`Profiles::extract_view`] reads the same map as another grid would send it ([`View`]: half a
+//! cell further along the body), for confirming a certain reading (`posture::confirmed`).
 
 use super::Orientation;
 use crate::machine::pressure_map::PressureMap;
@@ -114,6 +116,11 @@ pub struct BodyFeatures {
     /// so a broad light patch (a calf, a shin) does not dilute the peak; a spike within the body
     /// (a cell over twice its larger row neighbour: a hot cell) is left out of it.
     pub knee_ratio: f32,
+    /// Share of the knee band's contact cells at the map's highest value (on a sensor that clips,
+    /// the knee caps of a prone body; `posture::knee_clipped_ratio`).
+    pub knee_clipped: f32,
+    /// Share of the heel band's contact cells at the map's highest value (a supine body's heels).
+    pub heel_clipped: f32,
     /// Load-weighted level of the knee band over that of the pelvis band (40–60 % of the body):
     /// prone, the knee caps press about as hard as the iliac crests; supine, the sacrum and
     /// buttocks press far harder than anything at the knees, however the bed is inclined.
@@ -145,6 +152,8 @@ pub struct Profiles {
     /// their larger row neighbour), for the prone rule's levels: a hot cell would be the level.
     smooth: [f32; MAX_LINES],
     smooth_squares: [f32; MAX_LINES],
+    /// Body cells at the map's highest value, per line.
+    clipped: [f32; MAX_LINES],
     /// First and last contact cell across, per line.
     first: [f32; MAX_LINES],
     last: [f32; MAX_LINES],
@@ -161,6 +170,7 @@ impl Default for Profiles {
             squares: [0.0; MAX_LINES],
             smooth: [0.0; MAX_LINES],
             smooth_squares: [0.0; MAX_LINES],
+            clipped: [0.0; MAX_LINES],
             first: [0.0; MAX_LINES],
             last: [0.0; MAX_LINES],
         }
@@ -227,6 +237,12 @@ impl Moments {
 impl Profiles {
     /// The features of a map, or `None` when there is not enough body on it.
     pub fn extract(&mut self, map: &PressureMap<'_>, orientation: Orientation) -> Option<BodyFeatures> {
+        self.extract_view(map, orientation, View::default())
+    }
+
+    /// The features of the map as another sensor would send it ([`View`]). The default view is
+    /// [`Profiles::extract`].
+    pub fn extract_view(&mut self, map: &PressureMap<'_>, orientation: Orientation, view: View) -> Option<BodyFeatures> {
         let (rows, cols) = (usize::from(map.rows()), usize::from(map.cols()));
         let along_cols = cols >= rows;
         let (long, short) = if along_cols { (cols, rows) } else { (rows, cols) };
@@ -234,9 +250,10 @@ impl Profiles {
             return None;
         }
         let background = background(map);
+        // The view is the same body: its floor is the map's own (averaging keeps the load).
         let floor = body_floor(map, background)?;
         let top = f32::from(map.values().max().unwrap_or(0).saturating_sub(background));
-        let at_top = self.fill(map, rows, cols, along_cols, background, floor, top);
+        let at_top = self.fill(map, along_cols, background, view, floor, top);
         let total: f32 = self.load[..long].iter().sum();
         let active: f32 = self.cells[..long].iter().sum();
         if (active as u32) < MIN_BODY_CELLS || total <= 0.0 {
@@ -252,6 +269,7 @@ impl Profiles {
         let mut fine = [Moments::default(); FINE_BANDS];
         let mut body = Moments::default();
         let (mut knee, mut heel, mut pelvis) = (Moments::default(), Moments::default(), Moments::default());
+        let (mut knee_clipped, mut heel_clipped) = (0.0f32, 0.0f32);
         for a in 0..long {
             if self.load[a] <= 0.0 {
                 continue;
@@ -294,8 +312,10 @@ impl Profiles {
             }
             if (0.68..0.84).contains(&p) {
                 knee.add(&line, 1.0);
+                knee_clipped += self.clipped[a];
             } else if p >= 0.88 {
                 heel.add(&line, 1.0);
+                heel_clipped += self.clipped[a];
             }
         }
 
@@ -332,6 +352,8 @@ impl Profiles {
             extent: length / long as f32,
             saturation: at_top as f32 / active.max(1.0),
             knee_ratio: if level(&heel) > 0.0 { level(&knee) / level(&heel) } else { f32::from(u8::MAX) },
+            knee_clipped: if knee.n > 0.0 { knee_clipped / knee.n } else { 0.0 },
+            heel_clipped: if heel.n > 0.0 { heel_clipped / heel.n } else { 0.0 },
             knee_level: if level(&pelvis) > 0.0 { level(&knee) / level(&pelvis) } else { 0.0 },
             upper_load,
             length_cells: length,
@@ -353,7 +375,8 @@ impl Profiles {
 
     /// Fills the profiles with the body cells; answers how many of them read `top`.
     #[allow(clippy::too_many_arguments)]
-    fn fill(&mut self, map: &PressureMap<'_>, rows: usize, cols: usize, along_cols: bool, background: u16, floor: f32, top: f32) -> u32 {
+    fn fill(&mut self, map: &PressureMap<'_>, along_cols: bool, background: u16, view: View, floor: f32, top: f32) -> u32 {
+        let (rows, cols) = (usize::from(map.rows()), usize::from(map.cols()));
         let mut at_top = 0u32;
         let long = if along_cols { cols } else { rows };
         for profile in [
@@ -365,16 +388,40 @@ impl Profiles {
             &mut self.squares,
             &mut self.smooth,
             &mut self.smooth_squares,
+            &mut self.clipped,
         ] {
             profile[..long].fill(0.0);
         }
         self.first[..long].fill(f32::INFINITY);
         self.last[..long].fill(f32::NEG_INFINITY);
         let centre = (if along_cols { rows } else { cols }) as f32 / 2.0 - 0.5;
+        let read = |r: usize, line: &mut [u16; MAX_LINES]| {
+            for (c, slot) in line[..cols].iter_mut().enumerate() {
+                *slot = map.value(r * cols + c).saturating_sub(background);
+            }
+        };
+        // On a tall map the view averages each row with the next one: that row, read ahead.
+        // Integer halves (rounded down), as a sensor of another phase would send them.
+        let across_rows = view.half_cell && !along_cols;
+        let (mut raw, mut next) = ([0u16; MAX_LINES], [0u16; MAX_LINES]);
         let mut row = [0.0f32; MAX_LINES];
+        if across_rows {
+            read(0, &mut next);
+        }
         for r in 0..rows {
-            for (c, slot) in row[..cols].iter_mut().enumerate() {
-                *slot = f32::from(map.value(r * cols + c).saturating_sub(background));
+            if across_rows {
+                raw[..cols].copy_from_slice(&next[..cols]);
+                read((r + 1).min(rows - 1), &mut next);
+                for ((slot, &v), &n) in row[..cols].iter_mut().zip(&raw[..cols]).zip(&next[..cols]) {
+                    *slot = f32::from(((u32::from(v) + u32::from(n)) / 2) as u16);
+                }
+            } else {
+                read(r, &mut raw);
+                for c in 0..cols {
+                    // A wide map: each cell with the next one along the row.
+                    let v = if view.half_cell { ((u32::from(raw[c]) + u32::from(raw[(c + 1).min(cols - 1)])) / 2) as u16 } else { raw[c] };
+                    row[c] = f32::from(v);
+                }
             }
             for c in 0..cols {
                 let v = row[c];
@@ -386,6 +433,7 @@ impl Profiles {
                 let (a, x) = if along_cols { (c, r as f32 - centre) } else { (r, c as f32 - centre) };
                 let wx = v * x;
                 at_top += u32::from(v >= top);
+                self.clipped[a] += f32::from(u8::from(v >= top));
                 self.load[a] += v;
                 self.cells[a] += 1.0;
                 self.m1[a] += wx;
@@ -427,6 +475,15 @@ pub fn background(map: &PressureMap<'_>) -> u16 {
         }
     }
     0
+}
+
+/// Another sensor's view of the same map, for confirming a certain reading
+/// (`posture::confirmed`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct View {
+    /// Cells half a cell further along the body (each cell the mean of itself and the next one
+    /// along, rounded down): the same body on a grid whose cells sit half a cell further on.
+    pub half_cell: bool,
 }
 
 /// The smallest cell value (above `background`) that counts as body: [`FLOOR_FRACTION`] of the

@@ -4,6 +4,7 @@
 
 use super::features::{ANTISYMMETRIC, FEATURE_COUNT};
 use super::*;
+use features::{Profiles, View};
 use mat_protocol::CellFormat;
 
 const ROWS: usize = 24;
@@ -150,7 +151,17 @@ fn nobody_and_scattered_spikes_give_no_posture() {
 }
 
 fn flat(knee_ratio: f32, knee_level: f32, upper_load: f32) -> BodyFeatures {
-    BodyFeatures { extent: 0.85, knee_ratio, knee_level, upper_load, length_cells: 40.0, saturation: 0.0, values: [0.0; FEATURE_COUNT] }
+    BodyFeatures {
+        extent: 0.85,
+        knee_ratio,
+        knee_clipped: 0.0,
+        heel_clipped: 0.0,
+        knee_level,
+        upper_load,
+        length_cells: 40.0,
+        saturation: 0.0,
+        values: [0.0; FEATURE_COUNT],
+    }
 }
 
 #[test]
@@ -291,4 +302,93 @@ fn every_classifier_shares_the_one_fitted_model() {
     let b = PostureClassifier::new(PostureScheme::SleepMat, Orientation::default());
     assert!(std::sync::Arc::ptr_eq(&a.model, &b.model), "a mat's classifier must not carry its own 18 KiB copy");
     assert_eq!(*a.model, model::MODEL);
+}
+
+#[test]
+fn a_certain_reading_must_hold_half_a_cell_further_on() {
+    let certain = PostureReading { posture: Posture::RightLateral, confidence: 0.97 };
+    // Read the same half a cell further on: the mean of the two, never more than its own.
+    let surely = confirmed(certain, Some(PostureReading { confidence: 0.93, ..certain }));
+    assert!((surely.confidence - 0.95).abs() < 1e-6 && surely.posture == certain.posture, "{surely:?}");
+    assert_eq!(confirmed(certain, Some(PostureReading { confidence: 1.0, ..certain })), certain);
+    let less = confirmed(certain, Some(PostureReading { confidence: 0.8, ..certain }));
+    assert!(!less.is_certain() && (less.confidence - 0.885).abs() < 1e-6, "{less:?}");
+    // Read otherwise, or no body there: the posture stays, just below certain.
+    for other in [Some(PostureReading { posture: Posture::Supine, confidence: 0.95 }), None] {
+        let r = confirmed(certain, other);
+        assert_eq!(r.posture, certain.posture);
+        assert_eq!(r.confidence, UNCONFIRMED, "{other:?}");
+        assert!(!r.is_certain());
+    }
+    let unsure = PostureReading { confidence: 0.7, ..certain };
+    assert_eq!(confirmed(unsure, None), unsure, "an uncertain reading is left as it is");
+}
+
+#[test]
+fn the_confirming_view_moves_the_body_half_a_cell_along_it_on_wide_and_tall_maps() {
+    let body = lying(3);
+    let mut profiles = Profiles::default();
+    let wide = map(&body);
+    let plain = profiles.extract(&wide, Orientation::default()).expect("a body");
+    assert_eq!(profiles.extract_view(&wide, Orientation::default(), View::default()), Some(plain));
+    let half = profiles.extract_view(&wide, Orientation::default(), CONFIRMING_VIEW).expect("a body");
+    // Each cell the mean of itself and the next one along: the same body, about as long.
+    assert!((half.extent - plain.extent).abs() <= 1.0 / COLS as f32, "{} vs {}", half.extent, plain.extent);
+    assert_ne!(half.values, plain.values, "the view is another grid's");
+    // The same body on a tall map (along the rows): the view moves it along the rows, so its
+    // features are the wide map's.
+    let transposed: Vec<u8> = (0..ROWS * COLS).map(|i| body[(i % ROWS) * COLS + i / ROWS]).collect();
+    let tall = PressureMap::new(COLS as u16, ROWS as u16, CellFormat::U8, &transposed).expect("shape");
+    let tall_half = profiles.extract_view(&tall, Orientation::default(), CONFIRMING_VIEW).expect("a body");
+    assert_close(&half, &tall_half, 1e-4);
+}
+
+#[test]
+fn on_a_clipping_sensor_the_knees_compare_by_their_cells_at_full_scale() {
+    let supine_model = PostureClassifier::with_model(PostureScheme::Lying, Orientation::default(), always(0));
+    // The top sixth of the body clipped: the knee caps' level is flattened to the feet's (ratio
+    // 1.05, where the rule would not fire), but the knee caps reach full scale and the feet not.
+    let clipped = |knee_clipped: f32, heel_clipped: f32, saturation: f32| BodyFeatures {
+        knee_clipped,
+        heel_clipped,
+        saturation,
+        ..flat(1.05, 0.8, 0.6)
+    };
+    let prone = supine_model.decide(&clipped(0.15, 0.02, 0.16));
+    assert_eq!(prone.posture, Posture::Prone);
+    assert!(prone.is_certain(), "{prone:?}");
+    assert_eq!(knee_clipped_ratio(&clipped(0.15, 0.0, 0.16)), Some(0.15 / PRONE_HEEL_CLIPPED_FLOOR), "no heel cell clips");
+    // The heels clip as often as the knees (supine), too few knee cells clip, or the body does
+    // not clip at all (then the levels are the knees' and the feet's own): supine.
+    for (f, why) in [
+        (clipped(0.15, 0.12, 0.16), "heels clip too"),
+        (clipped(0.05, 0.0, 0.16), "too few knee cells clip"),
+        (clipped(0.15, 0.02, SATURATION_OK), "no clipping sensor"),
+    ] {
+        assert_eq!(supine_model.decide(&f).posture, Posture::Supine, "{why}");
+    }
+    // On a body too short to tell knee caps from heels, never by clipped cells.
+    let short = supine_model.decide(&BodyFeatures { length_cells: 15.0, ..clipped(0.15, 0.02, 0.16) });
+    assert_eq!(short.posture, Posture::Supine, "{short:?}");
+}
+
+#[test]
+fn a_body_read_flat_less_surely_can_be_certainly_prone_but_not_one_read_on_a_side() {
+    assert!((PRONE_FLAT.confidence(PRONE_FLAT.certain) - CONFIDENT).abs() < 1e-5);
+    // The supine prototypes at the origin, the others 0.3 away on every feature: at this
+    // temperature p(supine) is 0.85 (a smaller body on a longer mat reads so).
+    let mut model = always(0);
+    model.temperature = 0.09 * FEATURE_COUNT as f32 / (2.0f32 / (1.0 / 0.85 - 1.0)).ln();
+    let p = model.probabilities(&[0.0; FEATURE_COUNT]);
+    assert!((p[0] - 0.85).abs() < 1e-3, "{p:?}");
+    let classifier = PostureClassifier::with_model(PostureScheme::Lying, Orientation::default(), model.clone());
+    assert!(!classifier.decide(&flat(0.6, 0.5, 0.6)).is_certain(), "supine at 0.85 is uncertain");
+    let prone = classifier.decide(&flat(1.6, 1.0, 0.6));
+    assert_eq!(prone.posture, Posture::Prone);
+    assert!(prone.is_certain(), "the knees say prone, the model says flat: {prone:?}");
+    // Read flat barely (p(supine) 0.6): prone, uncertain.
+    model.temperature = 0.09 * FEATURE_COUNT as f32 / (2.0f32 / (1.0 / 0.6 - 1.0)).ln();
+    let barely = PostureClassifier::with_model(PostureScheme::Lying, Orientation::default(), model).decide(&flat(1.6, 1.0, 0.6));
+    assert_eq!(barely.posture, Posture::Prone);
+    assert!(!barely.is_certain(), "{barely:?}");
 }
