@@ -54,6 +54,8 @@ pub struct RunningHub {
     pub actors: HubRefs,
     /// The devices' live state (what REST answers with), for tests.
     pub board: Arc<LiveBoard>,
+    /// The sessions' bus (what the browsers hear), for tests.
+    pub bus: Arc<actors::fanout::Bus>,
     /// The cluster this hub joined (`--nats`), or none for a hub on its own.
     pub cluster: Option<Cluster>,
     /// Cluster mode: this hub's device leases.
@@ -80,7 +82,9 @@ pub async fn open_store(config: &ServeConfig) -> anyhow::Result<Store> {
     if config.database_is_server() && config.database_credentials.is_none() {
         anyhow::bail!("--database {url} is a server: set HUB_DATABASE_USER and HUB_DATABASE_PASS");
     }
-    Store::connect(&url, config.database_credentials.as_ref()).await.with_context(|| format!("opening the database {url}"))
+    Store::connect_trusting(&url, config.database_credentials.as_ref(), config.database_ca.as_deref())
+        .await
+        .with_context(|| format!("opening the database {url}"))
 }
 
 /// [`start`] on an already opened store (tests seed an in-memory store first).
@@ -191,7 +195,7 @@ pub async fn start_with_store(config: ServeConfig, store: Store) -> anyhow::Resu
         signer,
         token_ttl_secs: config.token_hours * 3600,
         catalog: catalog.clone(),
-        bus,
+        bus: bus.clone(),
         board: board.clone(),
         metrics: metrics.clone(),
         actors: actors.clone(),
@@ -263,6 +267,7 @@ pub async fn start_with_store(config: ServeConfig, store: Store) -> anyhow::Resu
         metrics,
         actors,
         board,
+        bus,
         cluster,
         leases,
         stop,

@@ -13,7 +13,6 @@ use storage::Store;
 use storage::model::StatusUpdate;
 
 use crate::cluster::fence::{Fencing, partition};
-use crate::cluster::lease::WritePermission;
 
 /// Loads every device and its configuration into a catalogue. Rows with a device type the hub
 /// does not know are skipped with a warning rather than stopping the hub.
@@ -121,16 +120,8 @@ impl StoreStatuses {
     /// database failure. A fenced record is dropped and counted, never retried.
     async fn write_fenced(&self, fencing: &Fencing, records: &[(Record, u64)]) -> (usize, Result<(), String>) {
         for (done, (record, fence)) in records.iter().enumerate() {
+            // Every record, a capture's analysis included, is fenced in its own transaction.
             let fence = Some(*fence);
-            let allowed = match record {
-                // A capture's analysis is not fenced in the database: check the lease again.
-                Record::CaptureStored(_) => matches!(fencing.permission(record.device_id()), WritePermission::Write { .. }),
-                _ => true,
-            };
-            if !allowed {
-                fencing.count_fenced(1);
-                continue;
-            }
             match crate::records::save_record(&self.store, &self.catalog, &self.alarm_reporter, record, fence).await {
                 Ok(_) => {}
                 Err(storage::StoreError::Fenced) => fencing.count_fenced(1),

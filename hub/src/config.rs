@@ -37,6 +37,10 @@ pub struct ServeConfig {
     /// binary (`storage::Credentials::from_env`), never an argument.
     #[arg(skip)]
     pub database_credentials: Option<storage::Credentials>,
+    /// PEM file of the private certificate authority a `wss://` database server's certificate is
+    /// checked against (instead of the default roots).
+    #[arg(long, env = "HUB_DATABASE_CA", global = true)]
+    pub database_ca: Option<PathBuf>,
     /// HTTP address: REST API, browser WebSocket /ws, device WebSocket /ingest, client files.
     /// Plain HTTP is served only on a loopback address unless --https or --allow-plain-http.
     #[arg(long, env = "HUB_HTTP", default_value = "127.0.0.1:8080", global = true)]

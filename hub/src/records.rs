@@ -48,7 +48,7 @@ pub fn device_log_row(record: &DeviceLogRecord) -> DeviceLog {
 /// Writes one record. `Ok(false)` when it can never be written (logged and skipped).
 /// `fence` (cluster mode): the lease revision the device's rows are written under; a write whose
 /// device's fence has moved on is `Err(StoreError::Fenced)` and wrote nothing (a capture's
-/// analysis is not fenced in the database: the writer checks its lease before).
+/// analysis too: its fence check is in the transaction that creates it).
 pub async fn save_record(
     store: &Store,
     catalog: &Catalog,

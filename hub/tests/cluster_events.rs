@@ -23,6 +23,7 @@ const SECOND: Duration = Duration::from_secs(1);
 /// devices are `types`.
 struct Fleet {
     nats: NatsServer,
+    store: storage::Store,
     hubs: Vec<RunningHub>,
     company: String,
     email: String,
@@ -32,9 +33,14 @@ struct Fleet {
 
 impl Fleet {
     async fn start(types: &[&str], absence_delay_secs: u64) -> Fleet {
-        let nats = NatsServer::start().await;
         let store = storage::Store::memory().await.unwrap();
         let (company, email, devices) = seed_company(&store, "F", types).await;
+        Fleet::start_on(store, company, email, devices, absence_delay_secs).await
+    }
+
+    /// The three hubs on a store already seeded with `company`, `email` and `devices`.
+    async fn start_on(store: storage::Store, company: String, email: String, devices: Vec<SeededDevice>, absence_delay_secs: u64) -> Fleet {
+        let nats = NatsServer::start().await;
         let mut hubs = Vec::new();
         let mut data = Vec::new();
         for node in ["hub-a", "hub-b", "hub-c"] {
@@ -46,7 +52,7 @@ impl Fleet {
             hubs.push(hub::app::start_with_store(config, store.clone()).await.unwrap());
             data.push(dir);
         }
-        Fleet { nats, hubs, company, email, devices, _data: data }
+        Fleet { nats, store, hubs, company, email, devices, _data: data }
     }
 
     fn http(&self, hub: usize) -> SocketAddr {
@@ -263,6 +269,144 @@ async fn an_alarm_raised_on_a_is_attended_from_b_and_clears_everywhere_without_e
     fleet.stop().await;
 }
 
+/// REST's readings of a device's actor — the tare and the administrator's "zero the empty mat",
+/// the repositioning clock, the ward board's clocks and postures — are the owner's on any hub
+/// (issue 25): B zeroes A's empty mat (only A's actor has its frames) and C reads the clock and
+/// posture of the patient lying on it (C's own actor of the mat would say nobody lies there).
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn rest_readings_of_a_mat_on_hub_a_are_answered_by_a_on_every_hub() {
+    let fleet = Fleet::start(&["Mattress Mat IoT"], 30).await;
+    let mat = fleet.devices[0].clone();
+    let admin_email = "admin-f@example.com";
+    fleet.store.hub_wide().accounts().create(admin_email, PASSWORD, 1, &fleet.company).await.unwrap();
+    let _device = fleet.run_device(0, &mat, |spec| {
+        spec.scenario =
+            Scenario::BedOccupant(BedScript { empty: 6 * SECOND, lie_down: SECOND, supine: 120 * SECOND, ..BedScript::default() });
+        spec.rate = Rate::Fixed { hz: 10.0 };
+        spec.time_offset = Duration::ZERO;
+    });
+    let (admin_b, nurse_c) =
+        tokio::join!(common::login(fleet.http(1), admin_email, PASSWORD), common::login(fleet.http(2), &fleet.email, PASSWORD));
+    let tare = format!("/api/device/{}/tare", mat.id);
+    let zeroed =
+        eventually_async(6 * SECOND, || async { request(fleet.http(1), "POST", &tare, Some(&admin_b), None).await.status == 200 }).await;
+    assert!(zeroed, "B zeroed A's empty mat: {}", request(fleet.http(1), "POST", &tare, Some(&admin_b), None).await.body);
+    let read: Value = request(fleet.http(2), "GET", &tare, Some(&nurse_c), None).await.json();
+    assert_eq!((read["set"].as_bool(), read["source"].as_str()), (Some(true), Some("zeroed")), "C reads A's tare: {read}");
+
+    // The patient lies down on A's mat: C's REST reads A's clock running and A's posture.
+    let clock = format!("/api/device/{}/repositioning", mat.id);
+    let running = eventually_async(15 * SECOND, || async {
+        request(fleet.http(2), "GET", &clock, Some(&nurse_c), None).await.json::<Value>()["dueInSeconds"].is_u64()
+    })
+    .await;
+    assert!(running, "C reads A's running clock: {}", request(fleet.http(2), "GET", &clock, Some(&nurse_c), None).await.body);
+    let on_the_board = eventually_async(10 * SECOND, || async {
+        let board: Value = request(fleet.http(2), "GET", "/api/wardBoard", Some(&nurse_c), None).await.json();
+        board.as_array().is_some_and(|tiles| {
+            tiles.iter().any(|t| t["deviceId"]["$oid"] == json!(mat.id) && t["dueInSeconds"].is_u64() && t["posture"].is_string())
+        })
+    })
+    .await;
+    assert!(
+        on_the_board,
+        "C's ward board shows A's clock and posture: {}",
+        request(fleet.http(2), "GET", "/api/wardBoard", Some(&nurse_c), None).await.body
+    );
+    fleet.stop().await;
+}
+
+/// A Sensing Horse whose sides are on different hubs (left on A, right on B): each hub's set
+/// actor hears both sides (its own through its actor, the other's through the mirror), so the
+/// horse is functional — both sides connected — on A, B and C alike, and offline everywhere when
+/// one side leaves (issue 25, docs/scale-out.md "Room sets and Sensing Horses").
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn a_horse_with_its_sides_on_two_hubs_has_one_status_on_every_hub() {
+    use mat_protocol::device_type::DeviceType;
+    let store = storage::Store::memory().await.unwrap();
+    let (company, email, _) = seed_company(&store, "H", &[]).await;
+    let registration = mat_api::device::Registration {
+        hardware_serial: "HORSE-1".into(),
+        name: "Saddle".into(),
+        device_type: DeviceType::SensingHorse,
+        number_of_subdevices: 2,
+        health_system: String::new(),
+        building: String::new(),
+        floor: String::new(),
+        room: String::new(),
+        bed: String::new(),
+    };
+    let horse = hub::domain::registration::create(store.hub_wide(), &company, &registration).await.unwrap();
+    let sides: Vec<SeededDevice> = horse
+        .members
+        .iter()
+        .map(|m| SeededDevice {
+            id: m.id.clone(),
+            serial: m.hardware_serial.clone(),
+            secret: m.device_secret.clone().unwrap(),
+            device_type: m.device_type.name().to_owned(),
+        })
+        .collect();
+    let fleet = Fleet::start_on(store, company.clone(), email, sides.clone(), 30).await;
+    let horse_functional = |hub: usize| fleet.hubs[hub].board.status(&company, &horse.id).is_some_and(|s| s.device_functional);
+
+    let _left = fleet.run_device(0, &sides[0], |spec| spec.rate = Rate::Fixed { hz: 5.0 });
+    let right = fleet.run_device(1, &sides[1], |spec| spec.rate = Rate::Fixed { hz: 5.0 });
+    for hub in 0..3 {
+        assert!(
+            eventually(15 * SECOND, || horse_functional(hub)).await,
+            "hub {hub} shows the horse with both sides connected: {:?}",
+            fleet.hubs[hub].board.status(&company, &horse.id)
+        );
+    }
+    let sides_on_c = fleet.hubs[2].board.status(&company, &horse.id).unwrap().sides;
+    assert_eq!(sides_on_c.len(), 2, "C shows both sides: {sides_on_c:?}");
+
+    // The right side leaves B: the horse is not functional on any hub.
+    let _ = right.send(true);
+    for hub in 0..3 {
+        assert!(
+            eventually(15 * SECOND, || !horse_functional(hub)).await,
+            "hub {hub} shows the horse without its right side: {:?}",
+            fleet.hubs[hub].board.status(&company, &horse.id)
+        );
+    }
+    fleet.stop().await;
+}
+
+/// An alarm manager's status (PCD-05 `alarmStatus`) received on B about a mat A owns reaches the
+/// company's browsers on A and C as well as B's, once each.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn an_alarm_managers_status_received_on_b_reaches_every_hubs_browsers() {
+    let fleet = Fleet::start(&["Mattress Mat IoT"], 30).await;
+    let mat = fleet.devices[0].clone();
+    let mut browsers = Vec::new();
+    for hub in 0..3 {
+        browsers.push(company_browser(fleet.http(hub), &fleet.email).await);
+    }
+    let _device = fleet.run_device(0, &mat, |spec| spec.rate = Rate::Fixed { hz: 5.0 });
+    assert!(wait_for_status(&mut browsers[1], &mat.id, 15 * SECOND, |s| field(s, "deviceFunctional").as_bool() == Some(true)).await);
+
+    // What the status listener does with a stored report (`status_listener::receive`).
+    let event = actors::browser::AlarmStatusEvent {
+        device_id: mat.id.clone(),
+        alarm: format!("{}-1", mat.id),
+        status: "accepted".into(),
+        who: Some("Nurse Joy".into()),
+        at_ms: unix_ms() as i64,
+    };
+    fleet.hubs[1]
+        .bus
+        .company(&fleet.company)
+        .broadcast_received(&mat.id, actors::browser::encode_event(actors::browser::events::ALARM_STATUS, event));
+    for (hub, browser) in browsers.iter_mut().enumerate() {
+        let heard = browser.wait_for("alarmStatus", 5 * SECOND).await.unwrap_or_else(|| panic!("hub {hub}'s browser hears the status"));
+        assert_eq!(field(&heard.data, "deviceId").as_str(), Some(mat.id.as_str()));
+        assert!(browser.wait_for("alarmStatus", SECOND).await.is_none(), "hub {hub}'s browser heard it once");
+    }
+    fleet.stop().await;
+}
+
 /// A device whose owner no longer answers (its hub hangs: it still subscribes, it never replies):
 /// the browser's command and the REST attendance answer `deviceUnavailable` (503) after the
 /// command timeout, not the hub's own actor. A device connected nowhere is refused here as on a
@@ -302,9 +446,19 @@ async fn a_command_to_a_device_whose_owner_is_gone_answers_unavailable() {
     assert_eq!(field(&refused.data, "error").as_str(), Some("deviceUnavailable"), "{refused:?} after {:?}", started.elapsed());
     assert!(started.elapsed() >= hub::cluster::commands_route::COMMAND_TIMEOUT - Duration::from_millis(100), "answered by the timeout");
 
+    // REST's commands and readings alike: the owner's answer or 503, never B's own idle actor.
     let token = common::login(fleet.http(1), &fleet.email, PASSWORD).await;
-    let attended = request(fleet.http(1), "PUT", &format!("/api/iotAlarms/{}", mat.id), Some(&token), None).await;
-    assert_eq!((attended.status, attended.error_code()), (503, "deviceUnavailable".to_owned()), "{}", attended.body);
+    let (alarms, clock, tare) =
+        (format!("/api/iotAlarms/{}", mat.id), format!("/api/device/{}/repositioning", mat.id), format!("/api/device/{}/tare", mat.id));
+    let started = Instant::now();
+    let answers = futures_util::future::join_all(
+        [("PUT", &alarms), ("GET", &clock), ("GET", &tare)].map(|(method, path)| request(fleet.http(1), method, path, Some(&token), None)),
+    )
+    .await;
+    for answer in answers {
+        assert_eq!((answer.status, answer.error_code()), (503, "deviceUnavailable".to_owned()), "{}", answer.body);
+    }
+    assert!(started.elapsed() < 2 * hub::cluster::commands_route::COMMAND_TIMEOUT, "asked at once, one timeout");
     fleet.stop().await;
 }
 

@@ -100,3 +100,35 @@ async fn fenced_status_and_snapshot_batches_skip_only_the_stale_devices() {
     assert_eq!((loaded.snapshot_json.as_str(), loaded.revision), ("{\"a\":1}", 5), "the stale snapshot was not written");
     assert_eq!(snapshots.load("nope").await.unwrap(), None);
 }
+
+#[tokio::test]
+async fn a_stale_owners_capture_analysis_is_refused_in_its_transaction() {
+    use crate::model::{NewAnalysis, PatientFields};
+    let (store, company, device) = store_with_device().await;
+    let user = store.hub_wide().accounts().create("nurse-fa@example.com", "secret1", 2, &company).await.unwrap();
+    let fields = PatientFields { name: "Ana".into(), weight: 70.0, height: 170.0, ..PatientFields::default() };
+    let patient = store.company(&company).patients().create(&user, &fields).await.unwrap();
+    let analysis = |at: i64| NewAnalysis {
+        patient_id: patient.clone(),
+        user_id: user.clone(),
+        device: Some(device.clone()),
+        analysis_type: "Static".into(),
+        creation_date: at,
+        map_preview: "[[1]]".into(),
+        additional_parameters: "[]".into(),
+        ..NewAnalysis::default()
+    };
+    let fences = store.hub_wide().device_fences();
+    assert!(fences.raise(&device, 5, "a").await.unwrap());
+    store.company(&company).fenced(5).analyses().create(&analysis(1)).await.unwrap();
+    // Hub B takes the device over while A's analysis engine still runs on a capture.
+    assert!(fences.raise(&device, 8, "b").await.unwrap());
+    let stale = store.company(&company).fenced(5).analyses().create(&analysis(2)).await;
+    assert!(matches!(stale, Err(StoreError::Fenced)), "{stale:?}");
+    let reader = store.company(&company);
+    let kept = reader.analyses().page(&Default::default(), 0, 10).await.unwrap();
+    assert_eq!(kept.len(), 1, "the stale owner's analysis was not written");
+    store.company(&company).fenced(8).analyses().create(&analysis(3)).await.unwrap();
+    // Browsers' analyses (no fence) are not checked.
+    reader.analyses().create(&NewAnalysis { device: None, ..analysis(4) }).await.unwrap();
+}

@@ -19,6 +19,7 @@ pub mod repo;
 pub mod retry;
 pub mod schema;
 mod scope;
+pub mod server_tls;
 
 pub use credentials::{Credentials, HalfCredentials};
 pub use error::StoreError;
@@ -47,8 +48,20 @@ impl Store {
     /// and applies the schema unless it is there already ([`schema`]: once, in one transaction,
     /// by whichever hub comes first).
     pub async fn connect(url: &str, credentials: Option<&Credentials>) -> Result<Store, StoreError> {
+        Store::connect_trusting(url, credentials, None).await
+    }
+
+    /// [`Self::connect`], a `wss://` server's certificate checked against the private
+    /// certificate authority in the PEM file `ca` (`HUB_DATABASE_CA`) instead of the default roots.
+    pub async fn connect_trusting(url: &str, credentials: Option<&Credentials>, ca: Option<&std::path::Path>) -> Result<Store, StoreError> {
         let opened = |e: surrealdb::Error| StoreError::Open(url.to_owned(), e.to_string());
-        let db = surrealdb::engine::any::connect(url).await.map_err(opened)?;
+        let db = match ca {
+            Some(ca) => {
+                let config = surrealdb::opt::Config::new().rustls(server_tls::client_config(ca)?);
+                surrealdb::engine::any::connect((url, config)).await.map_err(opened)?
+            }
+            None => surrealdb::engine::any::connect(url).await.map_err(opened)?,
+        };
         if let Some(login) = credentials.filter(|_| is_server(url)) {
             db.signin(surrealdb::opt::auth::Root { username: login.user.clone(), password: login.pass.clone() }).await.map_err(opened)?;
         }

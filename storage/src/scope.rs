@@ -17,8 +17,9 @@ pub struct CompanyStore<'a> {
 }
 
 impl<'a> CompanyStore<'a> {
-    /// This handle, with the device writes of its `logs()` and `device_confs()` (device logs,
-    /// presence, alarms raised and attended, turns, stream end, tare) fenced by `revision`: each
+    /// This handle, with the device writes of its `logs()`, `device_confs()` and `analyses()`
+    /// (device logs, presence, alarms raised and attended, turns, stream end, tare, a capture's
+    /// analysis) fenced by `revision`: each
     /// runs only if the written device's fence (`device_fence`) still holds it, in the same
     /// transaction, and fails with `StoreError::Fenced` otherwise (cluster mode, issue 25).
     pub fn fenced(self, revision: i64) -> CompanyStore<'a> {
@@ -62,7 +63,7 @@ impl<'a> CompanyStore<'a> {
 
     /// The company's analysis records.
     pub fn analyses(&self) -> repo::Analyses<'a> {
-        repo::Analyses { db: self.db, company: self.company }
+        repo::Analyses { db: self.db, company: self.company, fence: self.fence }
     }
 
     /// The layout settings of the company's users.

@@ -587,13 +587,22 @@ impl MatState {
         publish_status(&self.live, &self.company, &self.args.info.id, event);
     }
 
+    /// Tells the device's set (room set, horse) where this member stands. In a cluster only the
+    /// owner's word counts (issue 25): it tells its own set actor and, through the relay, every
+    /// other hub's (their mirror hands it to their set actors); a hub's actor of a member another
+    /// hub owns says nothing, so a set split across hubs has the same members on every hub.
     fn notify_parent(&self) {
-        if let (Some(parent), Some((_, index))) = (&self.args.parent, &self.args.info.parent) {
-            let _ = parent.cast(RoomSetMsg::Member {
-                index: *index,
-                status: self.machine.status(),
-                presence: self.last_presence.unwrap_or(Presence::Absent),
-            });
+        let Some((_, index)) = &self.args.info.parent else { return };
+        let seam = self.company.seam();
+        if !seam.owns(&self.args.info.id) {
+            return;
+        }
+        let (status, presence) = (self.machine.status(), self.last_presence.unwrap_or(Presence::Absent));
+        if let Some(parent) = &self.args.parent {
+            let _ = parent.cast(RoomSetMsg::Member { index: *index, status, presence });
+        }
+        if let Some(relay) = seam.relay_for_owned(&self.args.info.id) {
+            relay.member(&self.args.info.company_id, &self.args.info.id, status, presence);
         }
     }
 

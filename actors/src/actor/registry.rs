@@ -24,6 +24,7 @@ use crate::fanout::Bus;
 use crate::live_board::LiveBoard;
 use crate::metrics::HubMetrics;
 use mat_core::machine::mat::{BehaviourConfig, DeviceStatus, MatSnapshot};
+use mat_core::machine::presence::Presence;
 use mat_core::machine::restart_budget::RestartBudget;
 use mat_protocol::{ErrorCode, HubMessage, ProtocolErrorMessage};
 
@@ -69,6 +70,10 @@ pub enum RegistryMsg {
     /// stops; the device's next actor resumes from `snapshot` (read from shared storage), when
     /// there is one. Replies when done.
     TakeOver { device_id: Arc<str>, snapshot: Option<Box<MatSnapshot>>, reply: RpcReplyPort<()> },
+    /// Cluster mode: what a member of a set (room set, horse) that another hub owns told its set
+    /// there, heard through the mirror: this hub's set actor of its parent (spawned if needed)
+    /// hears it as it hears its own members.
+    MemberElsewhere { device_id: Arc<str>, status: DeviceStatus, presence: Presence },
     /// Cluster mode: another hub owns the device now. Its actor stops, its connection is told so
     /// and closed, and its snapshot is forgotten (a later takeover resumes from shared storage).
     Release { device_id: Arc<str> },
@@ -186,6 +191,20 @@ impl Actor for DeviceRegistry {
                     None => Err(RegistryError::UnknownDevice),
                 };
                 let _ = reply.send(result);
+            }
+            RegistryMsg::MemberElsewhere { device_id, status, presence } => {
+                let Some((parent, index)) = state.args.catalog.get(&device_id).and_then(|member| member.parent.clone()) else {
+                    return Ok(());
+                };
+                if !state.sets.contains_key(&parent)
+                    && let Some(device) = state.args.catalog.get(&parent)
+                    && !device.members.is_empty()
+                {
+                    state.spawn_set(&myself, device).await?;
+                }
+                if let Some(slot) = state.sets.get(&parent) {
+                    let _ = slot.actor.cast(RoomSetMsg::Member { index, status, presence });
+                }
             }
             RegistryMsg::TakeOver { device_id, snapshot, reply } => {
                 state.stop_mat(&device_id, "its lease was taken over");

@@ -9,10 +9,10 @@ use ractor::{Actor, ActorProcessingErr, ActorRef, RpcReplyPort, SupervisionEvent
 use super::registry::RegistryMsg;
 use super::room_set::RoomSetMsg;
 pub use super::session_commands::CALL_TIMEOUT;
-use super::session_commands::{CommandOutcome, DeviceCommand, INVALID_ANALYSIS_TYPE, answered, execute};
+use super::session_commands::{CommandOutcome, DeviceCommand, INVALID_ANALYSIS_TYPE, answered, run_on_owner};
 use crate::browser::{ClientEvent, StreamingRemainingEvent, encode_event, error_event, events};
 use crate::catalog::Catalog;
-use crate::fanout::{Bus, CloseReason, DeviceScope, Outbox, RouteOutcome, SessionId, Viewer};
+use crate::fanout::{Bus, CloseReason, DeviceScope, Outbox, SessionId, Viewer};
 use mat_core::machine::capture::CaptureKind;
 use mat_core::machine::streaming::StreamRefusal;
 use mat_protocol::device_type::DeviceType;
@@ -164,13 +164,7 @@ impl SessionArgs {
     /// Runs a command where the device is owned: on this hub's actor, or on the owner's by the
     /// cluster's route (issue 25); a device connected nowhere is this hub's to refuse.
     async fn run(&self, device_id: &Arc<str>, command: DeviceCommand) -> CommandOutcome {
-        if let Some(route) = self.bus.seam().route_for(device_id) {
-            match route.send(device_id, command.clone()).await {
-                RouteOutcome::Answered(outcome) => return outcome,
-                RouteOutcome::NoOwner => {}
-            }
-        }
-        execute(&self.registry, device_id.clone(), command).await
+        run_on_owner(self.bus.seam(), &self.registry, device_id, command).await
     }
 
     /// Tells the browser of a refused or unanswered command.

@@ -1,8 +1,10 @@
 //! What a browser session (or a REST handler) asks a device's actor, as plain data: the same
 //! request runs on the hub that owns the device, whichever hub the browser is on (issue 25,
-//! docs/scale-out.md "Commands to the owner"). [`execute`] runs one on this hub's actor and
-//! answers the outcome with the refusal codes the browser has always received; the cluster sends
-//! the same values over NATS (`hub/src/cluster/commands_wire.rs` encodes them).
+//! docs/scale-out.md "Commands to the owner"). [`run_on_owner`] is the one path every session
+//! and REST handler takes to a device's actor — commands and readings (the repositioning clock,
+//! the posture, the tare) alike; [`execute`] runs one on this hub's actor and answers the outcome
+//! with the refusal codes the browser has always received; the cluster sends the same values over
+//! NATS (`hub/src/cluster/commands_wire.rs` encodes them).
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -11,12 +13,14 @@ use ractor::{ActorRef, RpcReplyPort};
 use serde::{Deserialize, Serialize};
 
 use super::mat::{MatMsg, TurnRecorded};
-use super::registry::{MatHandle, RegistryMsg};
+use super::registry::{MatHandle, RegistryError, RegistryMsg};
+use crate::fanout::{ClusterSeam, RouteOutcome};
 use mat_core::machine::alarm::AlarmId;
 use mat_core::machine::capture::{CaptureKind, CaptureOrigin, CaptureRefusal, CaptureRequest};
-use mat_core::machine::mat::TurnRefusal;
-use mat_core::machine::posture::Posture;
+use mat_core::machine::mat::{RepositioningView, TurnRefusal};
+use mat_core::machine::posture::{Posture, PostureReading};
 use mat_core::machine::streaming::StreamRefusal;
+use mat_core::machine::tare::{Tare, TareRefusal};
 
 /// How long a command waits for the registry or a device actor.
 pub const CALL_TIMEOUT: Duration = Duration::from_secs(2);
@@ -38,6 +42,14 @@ pub enum DeviceCommand {
     AttendAlarm { alarm: Option<u64>, by: Option<String> },
     /// A nurse recorded a turn done at `at_ms` (Unix ms) to `position`.
     RecordTurn { at_ms: u64, position: Option<Posture>, by: String },
+    /// Read the repositioning clock and the latest posture (the device page, the ward board).
+    ReadClock,
+    /// The patient's repositioning interval changed (already stored): the clock takes it at once.
+    SetRepositioningInterval { minutes: u64 },
+    /// Read the mat's tare.
+    ReadTare,
+    /// An administrator's "zero the empty mat".
+    ZeroTare,
 }
 
 impl DeviceCommand {
@@ -70,8 +82,46 @@ pub enum CommandOutcome {
     NotAttended,
     /// Not a capture kind.
     InvalidAnalysisType,
+    /// The repositioning clock (`None` on a device without one) and the latest posture.
+    Clock(ClockReading),
+    /// The mat's tare (`None` while none is set).
+    Tare(Option<Tare>),
+    /// The mat was zeroed: its new tare.
+    TareZeroed(Tare),
+    /// Zeroing the mat was refused (someone lies on it, no empty frame yet).
+    TareRefused(TareRefusal),
+    /// The device has no actor by design (a parent of sub-devices) or is not in the catalogue.
+    NoDeviceActor,
     /// The device's actor (or its hub) did not answer (`deviceUnavailable`, 503 over REST).
     Unavailable { reason: String },
+}
+
+/// A device's repositioning clock and latest posture, as they cross hubs.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct ClockReading {
+    /// `None` on a device without the clock.
+    pub clock: Option<RepositioningView>,
+    /// `None` while nobody is present.
+    pub posture: Option<PostureSeen>,
+}
+
+/// A [`PostureReading`] on the wire.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct PostureSeen {
+    pub posture: Posture,
+    pub confidence: f32,
+}
+
+impl From<PostureReading> for PostureSeen {
+    fn from(reading: PostureReading) -> Self {
+        PostureSeen { posture: reading.posture, confidence: reading.confidence }
+    }
+}
+
+impl From<PostureSeen> for PostureReading {
+    fn from(seen: PostureSeen) -> Self {
+        PostureReading { posture: seen.posture, confidence: seen.confidence }
+    }
 }
 
 /// The browser's code for an attendance that found no such pending alarm.
@@ -91,7 +141,15 @@ impl CommandOutcome {
     /// The refusal's code (i18n key) and message, `None` when the command was carried out.
     pub fn refusal(&self) -> Option<(&'static str, String)> {
         match self {
-            CommandOutcome::Done | CommandOutcome::Remaining(_) | CommandOutcome::Attended(_) | CommandOutcome::TurnRecorded(_) => None,
+            CommandOutcome::Done
+            | CommandOutcome::Remaining(_)
+            | CommandOutcome::Attended(_)
+            | CommandOutcome::TurnRecorded(_)
+            | CommandOutcome::Clock(_)
+            | CommandOutcome::Tare(_)
+            | CommandOutcome::TareZeroed(_) => None,
+            CommandOutcome::TareRefused(refusal) => Some((refusal.key(), refusal.to_string())),
+            CommandOutcome::NoDeviceActor => Some((DEVICE_UNAVAILABLE, "the device streams nothing itself".into())),
             CommandOutcome::TurnRefused(refusal) => Some((NO_REPOSITIONING_CLOCK, refusal.to_string())),
             // A single device's stream refused for want of a connection (a set's says more).
             CommandOutcome::StreamRefused(StreamRefusal::NotFunctional) => {
@@ -108,11 +166,31 @@ impl CommandOutcome {
     }
 }
 
+/// Runs a command where the device is owned: on this hub's actor when this hub owns it (or runs
+/// alone), else on the owner's by the cluster's route; a device connected nowhere (nobody
+/// answers for it) is this hub's to answer, as a single hub does. The one path from a browser
+/// session or a REST handler to a device's actor.
+pub async fn run_on_owner(
+    seam: &ClusterSeam,
+    registry: &ActorRef<RegistryMsg>,
+    device_id: &Arc<str>,
+    command: DeviceCommand,
+) -> CommandOutcome {
+    if let Some(route) = seam.route_for(device_id) {
+        match route.send(device_id, command.clone()).await {
+            RouteOutcome::Answered(outcome) => return outcome,
+            RouteOutcome::NoOwner => {}
+        }
+    }
+    execute(registry, device_id.clone(), command).await
+}
+
 /// Runs a command on this hub's actor of the device (spawned by the registry if needed).
 pub async fn execute(registry: &ActorRef<RegistryMsg>, device_id: Arc<str>, command: DeviceCommand) -> CommandOutcome {
     let resolved = registry.call(|reply| RegistryMsg::Resolve { device_id, reply }, Some(CALL_TIMEOUT)).await;
     let handle = match answered(resolved) {
         Ok(Ok(handle)) => handle,
+        Ok(Err(RegistryError::NotAStreamingDevice(_) | RegistryError::UnknownDevice)) => return CommandOutcome::NoDeviceActor,
         Ok(Err(error)) => return CommandOutcome::unavailable(error),
         Err(reason) => return CommandOutcome::unavailable(reason),
     };
@@ -159,6 +237,31 @@ pub async fn execute(registry: &ActorRef<RegistryMsg>, device_id: Arc<str>, comm
                 Err(reason) => CommandOutcome::unavailable(reason),
             }
         }
+        DeviceCommand::ReadClock => {
+            let clock = match call(&handle, MatMsg::GetRepositioning).await {
+                Ok(clock) => clock,
+                Err(reason) => return CommandOutcome::unavailable(reason),
+            };
+            match call(&handle, MatMsg::GetPosture).await {
+                Ok(posture) => CommandOutcome::Clock(ClockReading { clock, posture: posture.map(PostureSeen::from) }),
+                Err(reason) => CommandOutcome::unavailable(reason),
+            }
+        }
+        DeviceCommand::SetRepositioningInterval { minutes } => {
+            match handle.actor.cast(MatMsg::SetRepositioningInterval(Duration::from_secs(minutes * 60))) {
+                Ok(()) => CommandOutcome::Done,
+                Err(_) => CommandOutcome::unavailable("the device's actor is not running"),
+            }
+        }
+        DeviceCommand::ReadTare => match call(&handle, MatMsg::GetTare).await {
+            Ok(tare) => CommandOutcome::Tare(tare),
+            Err(reason) => CommandOutcome::unavailable(reason),
+        },
+        DeviceCommand::ZeroTare => match call(&handle, MatMsg::ZeroTare).await {
+            Ok(Ok(tare)) => CommandOutcome::TareZeroed(tare),
+            Ok(Err(refusal)) => CommandOutcome::TareRefused(refusal),
+            Err(reason) => CommandOutcome::unavailable(reason),
+        },
     }
 }
 

@@ -188,6 +188,16 @@ impl CompanyChannel {
         self.broadcast_mirrored(device_id, message);
     }
 
+    /// A one-off event about a device that this hub received for the company, not from the
+    /// device's actor (an alarm manager's status, PCD-05): to this hub's viewers and, in a
+    /// cluster, to every other hub's, whoever owns the device (issue 25).
+    pub fn broadcast_received(&self, device_id: &str, message: Bytes) {
+        if let Some(relay) = self.seam.relay() {
+            relay.received(&self.company_id, device_id, &message);
+        }
+        self.broadcast_mirrored(device_id, message);
+    }
+
     /// Sends another hub's device's one-off event to this hub's viewers (never relayed again).
     pub fn broadcast_mirrored(&self, device_id: &str, message: Bytes) {
         let mut closed = Vec::new();

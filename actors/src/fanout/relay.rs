@@ -16,6 +16,8 @@ use bytes::Bytes;
 use super::bus::LivePicture;
 use crate::actor::session_commands::{CommandOutcome, DeviceCommand};
 use crate::browser::DeviceConfEvent;
+use mat_core::machine::mat::DeviceStatus;
+use mat_core::machine::presence::Presence;
 
 /// Where the facts of this hub's own devices go besides its sessions. Every method is called
 /// from an actor and must not wait: an implementation queues.
@@ -33,6 +35,14 @@ pub trait Relay: Send + Sync {
     fn map(&self, company_id: &str, device_id: &str, picture: &LivePicture);
     /// A session on this hub began watching the live map of a device this hub does not own.
     fn watching(&self, company_id: &str, device_id: &str);
+    /// What an owned member of a set (a room set's sub-device, a horse's side) tells its set's
+    /// actor: the other hubs' set actors hear it too, so a set split across hubs has the same
+    /// status on each (docs/scale-out.md "Room sets and Sensing Horses").
+    fn member(&self, company_id: &str, device_id: &str, status: DeviceStatus, presence: Presence);
+    /// A one-off event about a device that this hub received for the company rather than from
+    /// the device's actor (an alarm manager's status, PCD-05, `alarmStatus`), encoded for the
+    /// browsers: every other hub's browsers get it, whichever hub owns the device.
+    fn received(&self, company_id: &str, device_id: &str, message: &Bytes);
 }
 
 /// How a command reaches a device this hub does not own.
@@ -163,6 +173,12 @@ mod tests {
         }
         fn watching(&self, _: &str, device_id: &str) {
             self.0.lock().unwrap().push(format!("watching {device_id}"));
+        }
+        fn member(&self, _: &str, device_id: &str, _: DeviceStatus, _: Presence) {
+            self.0.lock().unwrap().push(format!("member {device_id}"));
+        }
+        fn received(&self, _: &str, device_id: &str, _: &Bytes) {
+            self.0.lock().unwrap().push(format!("received {device_id}"));
         }
     }
 

@@ -10,7 +10,8 @@
 //!   the hub-wide default it uses): another company's manager, or anyone else on the network,
 //!   cannot write statuses on an alarm it was never sent;
 //! - then it is stored on the alarm (`alarm_status`, once per control id), broadcast to the
-//!   company's sessions (`alarmStatus`) and answered `AA`.
+//!   company's sessions (`alarmStatus`) — in a cluster to every hub's, whichever hub owns the
+//!   device (issue 25) — and answered `AA`.
 //!
 //! An unknown alarm (or one from the wrong address, answered alike so nothing is revealed) is
 //! `AE`; what is not a status report at all is `AR`; a frame over 64 KiB closes the connection.
@@ -206,7 +207,7 @@ pub async fn receive(context: &StatusContext, status: AlertStatus, peer: IpAddr,
                 who: row.who.clone(),
                 at_ms: row.at_ms.unwrap_or(row.received_ms),
             };
-            context.bus.company(&company).broadcast(&row.device, encode_event(events::ALARM_STATUS, event));
+            context.bus.company(&company).broadcast_received(&row.device, encode_event(events::ALARM_STATUS, event));
             reply(Code::Accept, application)
         }
         // The same report again (the manager's retry): already stored, acknowledged again.

@@ -7,8 +7,9 @@
 //! and queues it (bounded; a full queue drops and counts, it never slows a device down). A
 //! device's live maps are encoded only while a watch from another hub is fresh (`live_watch`).
 
+use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, RwLock};
+use std::sync::{Arc, Mutex, RwLock};
 use std::time::Instant;
 
 use actors::actor::registry::RegistryMsg;
@@ -25,11 +26,13 @@ use tokio::task::JoinHandle;
 use super::Cluster;
 use super::commands::{NatsCommandRoute, Ownership, serve_owned_devices};
 use super::events_wire::{
-    EventMessage, LiveMessage, StatusMessage, WatchMessage, WirePicture, encode, events_subject, live_subject, status_subject,
-    watch_subject,
+    EventMessage, LiveMessage, MemberMessage, StatusMessage, WatchMessage, WirePicture, alarm_status_subject, encode, events_subject,
+    live_subject, member_subject, status_subject, watch_subject,
 };
 use super::live_watch::Watches;
-use super::mirror::mirror_other_hubs;
+use super::mirror::{MirrorParts, mirror_other_hubs};
+use mat_core::machine::mat::DeviceStatus;
+use mat_core::machine::presence::Presence;
 
 /// How many messages may wait for the NATS connection before new ones are dropped (a NATS
 /// server away for a while: the hub's own alarms go on; the other hubs catch up with the next
@@ -43,6 +46,8 @@ pub struct RelayCounters {
     pub events: AtomicU64,
     pub maps: AtomicU64,
     pub watches_sent: AtomicU64,
+    pub members: AtomicU64,
+    pub alarm_statuses: AtomicU64,
     pub dropped: AtomicU64,
 }
 
@@ -52,6 +57,8 @@ pub struct NatsRelay {
     outgoing: mpsc::Sender<(String, Bytes)>,
     ownership: mpsc::UnboundedSender<Ownership>,
     watches: RwLock<Watches>,
+    /// The last word of each owned set member, said again when a hub joins (`Mirror::sync`).
+    members: Mutex<HashMap<Arc<str>, MemberMessage>>,
     pub counters: RelayCounters,
 }
 
@@ -83,6 +90,15 @@ impl NatsRelay {
     pub fn node(&self) -> &str {
         &self.node
     }
+
+    /// Says again the last word of each set member this hub still owns (a hub joined).
+    pub fn resend_members(&self, owns: impl Fn(&str) -> bool) {
+        let members: Vec<MemberMessage> =
+            self.members.lock().unwrap_or_else(|p| p.into_inner()).values().filter(|m| owns(&m.device_id)).cloned().collect();
+        for message in members {
+            self.queue(member_subject(&message.company_id), encode(&message), &self.counters.members);
+        }
+    }
 }
 
 impl Relay for NatsRelay {
@@ -91,6 +107,7 @@ impl Relay for NatsRelay {
     }
 
     fn released(&self, _company_id: &str, device_id: &str) {
+        self.members.lock().unwrap_or_else(|p| p.into_inner()).remove(device_id);
         let _ = self.ownership.send(Ownership::Released(Arc::from(device_id)));
     }
 
@@ -125,6 +142,29 @@ impl Relay for NatsRelay {
     fn watching(&self, _company_id: &str, device_id: &str) {
         self.send_watch(device_id);
     }
+
+    fn received(&self, company_id: &str, device_id: &str, browser_message: &Bytes) {
+        let message = EventMessage {
+            origin: self.node.clone(),
+            company_id: company_id.to_owned(),
+            device_id: device_id.to_owned(),
+            browser_message: browser_message.to_vec(),
+        };
+        self.queue(alarm_status_subject(company_id), encode(&message), &self.counters.alarm_statuses);
+    }
+
+    fn member(&self, company_id: &str, device_id: &str, status: DeviceStatus, presence: Presence) {
+        let message = MemberMessage {
+            origin: self.node.clone(),
+            company_id: company_id.to_owned(),
+            device_id: device_id.to_owned(),
+            status,
+            presence,
+        };
+        let payload = encode(&message);
+        self.members.lock().unwrap_or_else(|p| p.into_inner()).insert(Arc::from(device_id), message);
+        self.queue(member_subject(company_id), payload, &self.counters.members);
+    }
 }
 
 /// What [`start`] plugs the cluster into.
@@ -147,14 +187,24 @@ pub async fn start(cluster: &Cluster, parts: EventParts) -> anyhow::Result<(Arc<
         outgoing,
         ownership,
         watches: RwLock::new(Watches::default()),
+        members: Mutex::new(HashMap::new()),
         counters: RelayCounters::default(),
     });
     let route = Arc::new(NatsCommandRoute { client: cluster.client.clone(), node: cluster.node.to_string() });
     // The mirror subscribes before the relay is installed: nothing another hub says from now on
     // is missed.
-    let mirror =
-        mirror_other_hubs(cluster, relay.clone(), parts.bus.clone(), parts.board.clone(), parts.catalog.clone(), parts.stopped.clone())
-            .await?;
+    let mirror = mirror_other_hubs(
+        cluster,
+        relay.clone(),
+        MirrorParts {
+            bus: parts.bus.clone(),
+            board: parts.board.clone(),
+            catalog: parts.catalog.clone(),
+            registry: parts.registry.clone(),
+        },
+        parts.stopped.clone(),
+    )
+    .await?;
     parts.bus.seam().install(relay.clone(), route);
     let publisher = tokio::spawn(publish_queued(cluster.client.clone(), queued, parts.stopped.clone()));
     let owner = tokio::spawn(serve_owned_devices(cluster.clone(), parts.registry, parts.writer, ownership_changes, parts.stopped));

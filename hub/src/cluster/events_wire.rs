@@ -8,6 +8,8 @@
 //! | `pmat.company.<company>.events` | [`EventMessage`] | the owner: alarm raised / attended, capture |
 //! | `pmat.device.<device>.live` | [`LiveMessage`] | the owner, per frame, only while watched |
 //! | `pmat.device.<device>.watch` | [`WatchMessage`] | a hub whose sessions watch it, renewed |
+//! | `pmat.company.<company>.member` | [`MemberMessage`] | the owner of a set's member, as it tells its set |
+//! | `pmat.company.<company>.alarmStatus` | [`EventMessage`] | the hub whose alarm manager sent a PCD-05 status |
 //!
 //! Every message names the hub it comes from: a hub drops its own (it hears its publications on
 //! the wildcard subscriptions), so nothing is mirrored twice and nothing goes round.
@@ -17,6 +19,7 @@ use std::sync::Arc;
 use actors::browser::DeviceConfEvent;
 use actors::fanout::LivePicture;
 use actors::live_board::LiveMap;
+use mat_core::machine::mat::DeviceStatus;
 use mat_core::machine::presence::Presence;
 use mat_protocol::CellFormat;
 use serde::{Deserialize, Serialize};
@@ -29,6 +32,10 @@ pub const ALL_EVENTS: &str = "pmat.company.*.events";
 pub const ALL_LIVE: &str = "pmat.device.*.live";
 /// Every hub's subscription to the watches (an owner keeps those of its devices).
 pub const ALL_WATCHES: &str = "pmat.device.*.watch";
+/// Every hub's subscription to what sets' members tell their sets.
+pub const ALL_MEMBERS: &str = "pmat.company.*.member";
+/// Every hub's subscription to the alarm managers' statuses (PCD-05) of all companies.
+pub const ALL_ALARM_STATUSES: &str = "pmat.company.*.alarmStatus";
 /// A hub that joins asks the others for their devices' statuses here: until then it knows
 /// only what changes after it started.
 pub const SYNC: &str = "pmat.sync";
@@ -41,6 +48,16 @@ pub fn status_subject(company_id: &str) -> String {
 /// The subject of a company's one-off events.
 pub fn events_subject(company_id: &str) -> String {
     format!("pmat.company.{}.events", token(company_id))
+}
+
+/// The subject of what a company's sets' members tell their sets.
+pub fn member_subject(company_id: &str) -> String {
+    format!("pmat.company.{}.member", token(company_id))
+}
+
+/// The subject of a company's alarm-manager statuses (`alarmStatus`, PCD-05).
+pub fn alarm_status_subject(company_id: &str) -> String {
+    format!("pmat.company.{}.alarmStatus", token(company_id))
 }
 
 /// The subject of a device's live maps.
@@ -76,6 +93,17 @@ pub struct EventMessage {
     pub device_id: String,
     #[serde(with = "serde_bytes")]
     pub browser_message: Vec<u8>,
+}
+
+/// What an owned member of a set (room set, horse) tells its set: its status and its presence
+/// (the set times a room's absence itself, so it needs the presence, not only the status).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct MemberMessage {
+    pub origin: String,
+    pub company_id: String,
+    pub device_id: String,
+    pub status: DeviceStatus,
+    pub presence: Presence,
 }
 
 /// A device's new live picture.
@@ -175,6 +203,19 @@ mod tests {
         assert_eq!(status_subject("c1"), "pmat.company.c1.status");
         assert_eq!(live_subject("a.b*>c d"), "pmat.device.a_b__c_d.live");
         assert_eq!(watch_subject("dev-1_x"), "pmat.device.dev-1_x.watch");
+        assert_eq!(member_subject("c.1"), "pmat.company.c_1.member");
+        assert_eq!(alarm_status_subject("c>"), "pmat.company.c_.alarmStatus");
+    }
+
+    #[test]
+    fn a_members_word_crosses_whole() {
+        let status = DeviceStatus::offline(
+            mat_protocol::device_type::DeviceType::SensingHorseSubdevice,
+            mat_core::machine::status::PatientStatus::Correct,
+        );
+        let message =
+            MemberMessage { origin: "a".into(), company_id: "c".into(), device_id: "d".into(), status, presence: Presence::Present };
+        assert_eq!(decode::<MemberMessage>(&encode(&message)), Some(message));
     }
 
     #[test]

@@ -9,33 +9,46 @@
 //! and answers a joining hub's sync (`events_wire::SYNC`) with its own devices' statuses, so a hub
 //! started after a device connected elsewhere does not show it offline until its next change;
 //! back on NATS after a loss it asks and announces again (`super::resync`).
+//!
+//! What a set's member owned elsewhere tells its set goes to this hub's set actor (through the
+//! registry), so a room set or horse split across hubs has one status on every hub; the
+//! alarm managers' PCD-05 statuses (`alarmStatus`) go to the company's browsers here.
 
 use std::sync::Arc;
 
 use actors::actor::publish::{mirror_picture, mirror_status};
+use actors::actor::registry::RegistryMsg;
 use actors::catalog::Catalog;
 use actors::fanout::Bus;
 use actors::live_board::LiveBoard;
 use bytes::Bytes;
 use futures_util::StreamExt;
+use ractor::ActorRef;
 use tokio::sync::watch;
 use tokio::task::JoinHandle;
 
 use super::Cluster;
 use super::events::NatsRelay;
 use super::events_wire::{
-    ALL_EVENTS, ALL_LIVE, ALL_STATUSES, ALL_WATCHES, EventMessage, LiveMessage, SYNC, StatusMessage, SyncMessage, WatchMessage, decode,
-    encode,
+    ALL_ALARM_STATUSES, ALL_EVENTS, ALL_LIVE, ALL_MEMBERS, ALL_STATUSES, ALL_WATCHES, EventMessage, LiveMessage, MemberMessage, SYNC,
+    StatusMessage, SyncMessage, WatchMessage, decode, encode,
 };
 use super::live_watch::RENEW;
+
+/// Where the other hubs' facts land on this hub.
+pub struct MirrorParts {
+    pub bus: Arc<Bus>,
+    pub board: Arc<LiveBoard>,
+    pub catalog: Arc<Catalog>,
+    /// Hands the members' words to this hub's set actors.
+    pub registry: ActorRef<RegistryMsg>,
+}
 
 /// Subscribes to the other hubs' facts and starts the task that mirrors them.
 pub async fn mirror_other_hubs(
     cluster: &Cluster,
     relay: Arc<NatsRelay>,
-    bus: Arc<Bus>,
-    board: Arc<LiveBoard>,
-    catalog: Arc<Catalog>,
+    parts: MirrorParts,
     mut stopped: watch::Receiver<bool>,
 ) -> anyhow::Result<JoinHandle<()>> {
     let client = &cluster.client;
@@ -43,10 +56,13 @@ pub async fn mirror_other_hubs(
     let mut events = client.subscribe(ALL_EVENTS).await?;
     let mut live = client.subscribe(ALL_LIVE).await?;
     let mut watches = client.subscribe(ALL_WATCHES).await?;
+    let mut members = client.subscribe(ALL_MEMBERS).await?;
+    let mut alarm_statuses = client.subscribe(ALL_ALARM_STATUSES).await?;
     let mut syncs = client.subscribe(SYNC).await?;
     // Subscribed first, then asked: every status the others publish in answer is heard.
     client.publish(SYNC, encode(&SyncMessage { origin: relay.node().to_owned() })).await?;
-    let mirror = Mirror { relay, bus, board, catalog };
+    let MirrorParts { bus, board, catalog, registry } = parts;
+    let mirror = Mirror { relay, bus, board, catalog, registry };
     let mut reconnected = cluster.reconnections.subscribe();
     let client = client.clone();
     Ok(tokio::spawn(async move {
@@ -58,6 +74,8 @@ pub async fn mirror_other_hubs(
                 Some(message) = events.next() => mirror.event(&message.payload),
                 Some(message) = live.next() => mirror.live(&message.payload),
                 Some(message) = watches.next() => mirror.watch(&message.payload),
+                Some(message) = members.next() => mirror.member(&message.payload),
+                Some(message) = alarm_statuses.next() => mirror.alarm_status(&message.payload),
                 Some(message) = syncs.next() => mirror.sync(&message.payload),
                 _ = renew.tick() => mirror.renew_watches(),
                 _ = stopped.changed() => return,
@@ -71,6 +89,7 @@ struct Mirror {
     bus: Arc<Bus>,
     board: Arc<LiveBoard>,
     catalog: Arc<Catalog>,
+    registry: ActorRef<RegistryMsg>,
 }
 
 impl Mirror {
@@ -103,6 +122,24 @@ impl Mirror {
         let Some(picture) = message.picture.into_picture() else { return };
         let live = self.board.device(&message.company_id, &device_id);
         mirror_picture(&live, &self.bus.device(&device_id, &message.company_id), picture);
+    }
+
+    /// A set's member owned elsewhere told its set where it stands: this hub's set hears it.
+    fn member(&self, payload: &[u8]) {
+        let Some(message) = decode::<MemberMessage>(payload) else { return };
+        let Some(device_id) = self.foreign(&message.origin, &message.company_id, &message.device_id) else { return };
+        let _ = self.registry.cast(RegistryMsg::MemberElsewhere { device_id, status: message.status, presence: message.presence });
+    }
+
+    /// An alarm manager's status (PCD-05) received on another hub: to this hub's browsers of the
+    /// company (the receiving hub stored it).
+    fn alarm_status(&self, payload: &[u8]) {
+        let Some(message) = decode::<EventMessage>(payload) else { return };
+        if message.origin == self.relay.node() || self.catalog.get_in_company(&message.device_id, &message.company_id).is_none() {
+            return;
+        }
+        let device_id: Arc<str> = Arc::from(message.device_id.as_str());
+        self.bus.company(&message.company_id).broadcast_mirrored(&device_id, Bytes::from(message.browser_message));
     }
 
     fn watch(&self, payload: &[u8]) {
@@ -140,6 +177,7 @@ impl Mirror {
                 actors::fanout::Relay::status(&*self.relay, &device.company_id, &status);
             }
         }
+        self.relay.resend_members(|device_id| self.bus.seam().owns(device_id));
     }
 
     fn renew_watches(&self) {

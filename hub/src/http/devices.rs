@@ -6,7 +6,7 @@
 use std::collections::HashMap;
 use std::sync::Arc;
 
-use actors::actor::mat::MatMsg;
+use actors::actor::session_commands::{ClockReading, CommandOutcome, DeviceCommand};
 use actors::browser::{DeviceConfEvent, SideStatus};
 use actors::catalog::DeviceInfo;
 use actors::live_board::LiveMap;
@@ -22,7 +22,8 @@ use super::call::path_segment;
 use super::caller::{BoardReader, Caller};
 use super::error::ApiError;
 use super::json::{Oid, ok};
-use super::state::{ACTOR_TIMEOUT, AppState};
+use super::state::AppState;
+use crate::domain::device_commands;
 use mat_api::device::{DeviceSettingsInput, validate_settings};
 
 /// A device as the client reads it (spec §3 field names).
@@ -290,11 +291,11 @@ pub async fn pressure_map_log(serial: String, call: Caller) -> Result<warp::repl
 /// (0 once due; `null` while nobody lies on the mat). `notFound` for types without the clock.
 pub async fn get_repositioning(id: String, call: Caller) -> Result<warp::reply::Response, ApiError> {
     let device = call.device(&id)?;
-    let handle = call.state.device_actor(&device.id).await.ok_or_else(|| ApiError::not_found("repositioning clock"))?;
-    let view = match handle.actor.call(MatMsg::GetRepositioning, Some(ACTOR_TIMEOUT)).await {
-        Ok(ractor::rpc::CallResult::Success(Some(view))) => view,
-        Ok(ractor::rpc::CallResult::Success(None)) => return Err(ApiError::not_found("repositioning clock")),
-        _ => return Err(ApiError::new(StatusCode::SERVICE_UNAVAILABLE, "deviceUnavailable", "the device did not answer")),
+    // On the device's owner, whichever hub that is (issue 25).
+    let view = match device_commands::run(&call.state, &device.id, DeviceCommand::ReadClock).await {
+        CommandOutcome::Clock(ClockReading { clock: Some(view), .. }) => view,
+        CommandOutcome::Clock(_) | CommandOutcome::NoDeviceActor => return Err(ApiError::not_found("repositioning clock")),
+        other => return Err(ApiError::device_unavailable(&other)),
     };
     Ok(ok(&RepositioningClock {
         minutes: view.interval.as_secs() / 60,
@@ -339,9 +340,10 @@ pub async fn set_repositioning(id: String, mut call: Caller) -> Result<warp::rep
         .record(&call)
         .await;
     let interval = request.minutes.map(|m| std::time::Duration::from_secs(m as u64 * 60)).unwrap_or(DEFAULT_REPOSITIONING_INTERVAL);
-    // Parents (horse, room set) have no actor of their own: `device_actor` answers `None`.
-    if let Some(handle) = call.state.device_actor(&device.id).await {
-        let _ = handle.actor.cast(MatMsg::SetRepositioningInterval(interval));
-    }
+    // The interval is stored: the clock takes it on the device's owner, wherever it is (issue 25);
+    // parents (horse, room set) have no actor of their own, and a device connected nowhere reads
+    // the stored interval when its actor starts.
+    let minutes = interval.as_secs() / 60;
+    let _ = device_commands::run(&call.state, &device.id, DeviceCommand::SetRepositioningInterval { minutes }).await;
     Ok(ok(&RepositioningInterval { minutes: interval.as_secs() / 60 }))
 }

@@ -82,6 +82,13 @@ impl ApiError {
         }
     }
 
+    /// 503 `deviceUnavailable`: the device's actor, or the hub that owns it, did not answer (an
+    /// outcome a handler has no other answer for).
+    pub fn device_unavailable(outcome: &actors::actor::session_commands::CommandOutcome) -> Self {
+        let message = outcome.refusal().map_or_else(|| "the device did not answer".to_owned(), |(_, message)| message);
+        ApiError::new(StatusCode::SERVICE_UNAVAILABLE, actors::actor::session_commands::DEVICE_UNAVAILABLE, message)
+    }
+
     /// 500 for what the hub could not do; the detail is logged, not sent. A database server that
     /// was unavailable (a read on the way, which storage does not retry, met its restart) is 503
     /// `busy` with `Retry-After`, as [`Self::store`] answers it.

@@ -51,26 +51,3 @@ pub struct AppState {
 
 /// How long a handler waits for the registry or a device actor.
 pub const ACTOR_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(5);
-
-impl AppState {
-    /// The device's actor, spawned if needed: `Ok(None)` for a device that has none by design (a
-    /// parent of sub-devices), `Err` when the registry did not answer or could not start it.
-    pub async fn mat_actor(&self, device_id: &Arc<str>) -> Result<Option<actors::actor::registry::MatHandle>, String> {
-        use actors::actor::registry::{RegistryError, RegistryMsg};
-        let device_id = device_id.clone();
-        match self.actors.registry.call(|reply| RegistryMsg::Resolve { device_id, reply }, Some(ACTOR_TIMEOUT)).await {
-            Ok(ractor::rpc::CallResult::Success(Ok(handle))) => Ok(Some(handle)),
-            Ok(ractor::rpc::CallResult::Success(Err(RegistryError::NotAStreamingDevice(_) | RegistryError::UnknownDevice))) => Ok(None),
-            Ok(ractor::rpc::CallResult::Success(Err(error))) => Err(error.to_string()),
-            Ok(_) => Err("the device registry did not answer".to_owned()),
-            Err(error) => Err(error.to_string()),
-        }
-    }
-
-    /// The actor of a device that streams (spawned if needed), or `None` when the registry does
-    /// not answer in time or the device streams nothing itself ([`Self::mat_actor`] tells the two
-    /// apart).
-    pub async fn device_actor(&self, device_id: &Arc<str>) -> Option<actors::actor::registry::MatHandle> {
-        self.mat_actor(device_id).await.ok().flatten()
-    }
-}

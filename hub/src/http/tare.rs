@@ -2,7 +2,7 @@
 //! `GET /api/device/{id}/tare` shows it on the device page, `POST /api/device/{id}/tare` is an
 //! administrator's "zero the empty mat" (refused while someone lies on it; audited).
 
-use actors::actor::mat::MatMsg;
+use actors::actor::session_commands::{CommandOutcome, DeviceCommand};
 use mat_core::machine::tare::{IDLE_CEILING_MMHG, Tare, TareRefusal, TareSource};
 use mat_protocol::device_type::DeviceType;
 use mat_protocol::scale::{PASCAL_PER_MMHG, PASCAL_PER_UNIT, units_per_cell};
@@ -13,7 +13,7 @@ use super::audit::Audit;
 use super::caller::{Admin, Caller};
 use super::error::ApiError;
 use super::json::ok;
-use super::state::ACTOR_TIMEOUT;
+use crate::domain::device_commands;
 
 /// `GET`/`POST /api/device/{id}/tare`: the idle level subtracted from the mat's frames.
 #[derive(Debug, Serialize, schemars::JsonSchema)]
@@ -48,10 +48,6 @@ impl TareJson {
     }
 }
 
-fn unavailable() -> ApiError {
-    ApiError::new(StatusCode::SERVICE_UNAVAILABLE, "deviceUnavailable", "the device did not answer")
-}
-
 /// The tare of a company mat; `notFound` for devices without pressure maps (force channels, room
 /// sets, parents).
 pub async fn get(id: String, call: Caller) -> Result<warp::reply::Response, ApiError> {
@@ -59,10 +55,11 @@ pub async fn get(id: String, call: Caller) -> Result<warp::reply::Response, ApiE
     if device.device_type.uses_reading_presence() {
         return Err(ApiError::not_found("tare"));
     }
-    let handle = call.state.device_actor(&device.id).await.ok_or_else(|| ApiError::not_found("tare"))?;
-    let tare = match handle.actor.call(MatMsg::GetTare, Some(ACTOR_TIMEOUT)).await {
-        Ok(ractor::rpc::CallResult::Success(tare)) => tare,
-        _ => return Err(unavailable()),
+    // On the device's owner, whichever hub that is (issue 25).
+    let tare = match device_commands::run(&call.state, &device.id, DeviceCommand::ReadTare).await {
+        CommandOutcome::Tare(tare) => tare,
+        CommandOutcome::NoDeviceActor => return Err(ApiError::not_found("tare")),
+        other => return Err(ApiError::device_unavailable(&other)),
     };
     Ok(ok(&TareJson::new(device.device_type, tare.as_ref())))
 }
@@ -74,17 +71,17 @@ pub async fn zero(id: String, call: Admin) -> Result<warp::reply::Response, ApiE
     if device.device_type.uses_reading_presence() {
         return Err(ApiError::not_found("tare"));
     }
-    let handle = call.state.device_actor(&device.id).await.ok_or_else(|| ApiError::not_found("tare"))?;
-    let tare = match handle.actor.call(MatMsg::ZeroTare, Some(ACTOR_TIMEOUT)).await {
-        Ok(ractor::rpc::CallResult::Success(Ok(tare))) => tare,
-        Ok(ractor::rpc::CallResult::Success(Err(refusal))) => {
+    let tare = match device_commands::run(&call.state, &device.id, DeviceCommand::ZeroTare).await {
+        CommandOutcome::TareZeroed(tare) => tare,
+        CommandOutcome::TareRefused(refusal) => {
             let message = match refusal {
                 TareRefusal::Occupied => "someone lies on the mat",
                 TareRefusal::NoEmptyFrame => "no empty frame has arrived from the mat",
             };
             return Err(ApiError::new(StatusCode::CONFLICT, refusal.key(), message));
         }
-        _ => return Err(unavailable()),
+        CommandOutcome::NoDeviceActor => return Err(ApiError::not_found("tare")),
+        other => return Err(ApiError::device_unavailable(&other)),
     };
     let body = TareJson::new(device.device_type, Some(&tare));
     let summary =

@@ -5,18 +5,18 @@
 //! it already lists), a paired ward screen is answered its unit's only. `GET`/`PUT /api/wardSettings`: the company's board settings (patients' names in
 //! full or as initials), set by its administrators and audited.
 
-use ractor::rpc::CallResult;
 use serde::{Deserialize, Serialize};
 use storage::model::WardSettings;
 
-use actors::actor::mat::MatMsg;
+use actors::actor::session_commands::{ClockReading, CommandOutcome, DeviceCommand};
+use mat_core::machine::posture::PostureReading;
 use mat_core::machine::pressure_ulcer::RepositioningTier;
 
 use super::audit::Audit;
 use super::caller::{Admin, BoardReader};
 use super::error::ApiError;
 use super::json::{Oid, ok};
-use super::state::ACTOR_TIMEOUT;
+use crate::domain::device_commands;
 
 /// One device's clock and posture, as a ward tile shows them.
 #[derive(Debug, Serialize, schemars::JsonSchema)]
@@ -40,8 +40,9 @@ pub struct WardClockJson {
 }
 
 /// Every device of the caller's company that runs the repositioning clock (room sets' members
-/// included), with its clock and posture. A device whose actor does not answer in time is left
-/// out of this answer rather than failing the whole board.
+/// included), with its clock and posture, read on each device's owner. A device whose actor (or
+/// owning hub) does not answer in time is left out of this answer rather than failing the whole
+/// board.
 /// A ward screen (role 3) reads its unit's only.
 pub async fn clocks(call: BoardReader) -> Result<warp::reply::Response, ApiError> {
     let company = call.claims().company_id.clone();
@@ -54,17 +55,17 @@ pub async fn clocks(call: BoardReader) -> Result<warp::reply::Response, ApiError
         .filter(|d| *d.company_id == *company && scope.as_ref().is_none_or(|scope| scope.contains(&d.id)))
         .collect();
     devices.sort_by(|a, b| a.id.cmp(&b.id));
+    // Asked of every device's owner at once (issue 25: another hub's, by NATS, for the devices
+    // it holds), so one silent owner costs the board one timeout, not one per device.
+    let devices: Vec<_> = devices.into_iter().filter(|device| device.device_type.info().repositioning_clock).collect();
+    let readings = futures_util::future::join_all(
+        devices.iter().map(|device| device_commands::run(&call.state, &device.id, DeviceCommand::ReadClock)),
+    )
+    .await;
     let mut body = Vec::new();
-    for device in devices {
-        if !device.device_type.info().repositioning_clock {
-            continue;
-        }
-        let Some(handle) = call.state.device_actor(&device.id).await else { continue };
-        let Ok(CallResult::Success(Some(clock))) = handle.actor.call(MatMsg::GetRepositioning, Some(ACTOR_TIMEOUT)).await else { continue };
-        let posture = match handle.actor.call(MatMsg::GetPosture, Some(ACTOR_TIMEOUT)).await {
-            Ok(CallResult::Success(reading)) => reading,
-            _ => None,
-        };
+    for (device, reading) in devices.iter().zip(readings) {
+        let CommandOutcome::Clock(ClockReading { clock: Some(clock), posture }) = reading else { continue };
+        let posture = posture.map(PostureReading::from);
         body.push(WardClockJson {
             device_id: Oid::new(&device.id),
             interval_minutes: clock.interval.as_secs() / 60,

@@ -13,6 +13,7 @@ pub fn config(data: &std::path::Path) -> ServeConfig {
         data: data.to_path_buf(),
         database: Some("mem://".into()),
         database_credentials: None,
+        database_ca: None,
         http: "127.0.0.1:0".parse().unwrap(),
         https: false,
         allow_plain_http: false,

@@ -7,6 +7,7 @@ use surrealdb::types::SurrealValue;
 use crate::error::checked;
 use crate::model::{Analysis, AnalysisFilter, AnalysisTotals, NewAnalysis, NewAuditEntry};
 use crate::repo::audit::{BindAudit, CREATE_AUDIT};
+use crate::repo::device_fences::fence_check;
 use crate::retry::retrying;
 use crate::{StoreError, new_id};
 
@@ -26,6 +27,10 @@ const FILTER: &str = "company = type::record('company', $company) \
 pub struct Analyses<'a> {
     pub(crate) db: &'a Surreal<Any>,
     pub(crate) company: &'a str,
+    /// Cluster mode: the storage writer's lease revision of the capturing device; a capture's
+    /// analysis is created only while the device's fence still holds it, in the same transaction
+    /// (`CompanyStore::fenced`); `None` for a hub on its own and for the browsers' analyses.
+    pub(crate) fence: Option<i64>,
 }
 
 #[derive(SurrealValue)]
@@ -44,20 +49,24 @@ impl Analyses<'_> {
             let size = (analysis.map_preview.len() + analysis.additional_parameters.len() + analysis.notes.len()) as i64;
             let response = self
                 .db
-                .query(
+                .query(format!(
                     "BEGIN TRANSACTION;
+                     {fence}
                      LET $company_ref = type::record('company', $company);
                      LET $patient_ref = (SELECT VALUE id FROM type::record('patient', $patient) WHERE company = $company_ref)[0];
                      LET $user_ref = (SELECT VALUE id FROM type::record('user', $user) WHERE company = $company_ref)[0];
-                     IF $patient_ref = NONE OR $user_ref = NONE { THROW 'notFound' };
+                     IF $patient_ref = NONE OR $user_ref = NONE {{ THROW 'notFound' }};
                      LET $used = math::sum((SELECT VALUE size_bytes FROM analysis WHERE company = $company_ref));
-                     IF $used + $size > $quota { THROW 'storageQuota' };
+                     IF $used + $size > $quota {{ THROW 'storageQuota' }};
                      CREATE type::record('analysis', $id) SET company = $company_ref, patient = $patient_ref, user = $user_ref,
                         device = $device, analysis_type = $analysis_type, creation_date = $creation_date, notes = $notes,
                         map_preview = $map_preview, additional_parameters = $parameters, size_bytes = $size
                         RETURN VALUE record::id(id);
                      COMMIT TRANSACTION;",
-                )
+                    fence = fence_check(self.fence)
+                ))
+                .bind(("fence_device", analysis.device.clone()))
+                .bind(("fence", self.fence))
                 .bind(("id", id.clone()))
                 .bind(("company", self.company.to_owned()))
                 .bind(("patient", analysis.patient_id.clone()))

@@ -171,8 +171,9 @@ impl BehaviourConfig {
     }
 }
 
-/// The repositioning clock as a nurse reads it on the device page.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// The repositioning clock as a nurse reads it on the device page (crosses hubs in a cluster,
+/// hence serde).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct RepositioningView {
     /// The interval set for the patient on this device (as set, not scaled).
     pub interval: Duration,

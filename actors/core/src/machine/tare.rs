@@ -121,7 +121,7 @@ impl Tare {
 }
 
 /// Why zeroing the mat was refused.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error, Serialize, Deserialize)]
 pub enum TareRefusal {
     /// The mat reads PRESENCE: someone lies on it.
     #[error("someone lies on the mat")]
