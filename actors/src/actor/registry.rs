@@ -77,6 +77,12 @@ pub enum RegistryMsg {
     /// Cluster mode: another hub owns the device now. Its actor stops, its connection is told so
     /// and closed, and its snapshot is forgotten (a later takeover resumes from shared storage).
     Release { device_id: Arc<str> },
+    /// Cluster mode: another hub told this one where the device stands (its owner's status,
+    /// heard through the mirror). An actor of the device here without a connection (spawned for
+    /// a command while the device was connected nowhere) stops: it would otherwise show the
+    /// device offline here after its silence, over the owner's mirrored status. An actor holding
+    /// a connection is left alone (the leases settle who owns it).
+    OwnedElsewhere { device_id: Arc<str> },
 }
 
 /// Everything the registry needs.
@@ -224,6 +230,11 @@ impl Actor for DeviceRegistry {
                     }
                 }
                 let _ = reply.send(());
+            }
+            RegistryMsg::OwnedElsewhere { device_id } => {
+                if state.mats.get(&device_id).is_some_and(|slot| slot.args.link.is_none()) {
+                    state.stop_mat(&device_id, "another hub owns the device; this idle actor is not needed");
+                }
             }
             RegistryMsg::Release { device_id } => {
                 if let Some(link) = state.stop_mat(&device_id, "another hub owns the device now") {

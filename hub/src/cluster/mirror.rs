@@ -108,6 +108,9 @@ impl Mirror {
         let Some(device_id) = self.foreign(&message.origin, &message.company_id, &message.status.device_id) else { return };
         let live = self.board.device(&message.company_id, &device_id);
         mirror_status(&live, &self.bus.company(&message.company_id), &device_id, message.status);
+        // An idle actor of it here (spawned for a command while it was connected nowhere) would
+        // show it offline over its owner's status after its silence: it stops.
+        let _ = self.registry.cast(RegistryMsg::OwnedElsewhere { device_id });
     }
 
     fn event(&self, payload: &[u8]) {

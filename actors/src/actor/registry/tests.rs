@@ -267,3 +267,47 @@ async fn a_resumed_repositioning_interval_applies_to_the_new_actor() {
     assert!(matches!(status.repositioning, RepositioningTier::Due | RepositioningTier::Overdue), "{status:?}");
     registry.stop(None);
 }
+
+/// Cluster mode: an actor spawned for a command while its device was connected nowhere stops
+/// when another hub is heard owning the device (it would show the device offline here after its
+/// silence, over the owner's status); an actor holding the device's connection does not.
+#[tokio::test]
+async fn an_idle_actor_stops_when_another_hub_owns_its_device_and_a_connected_one_does_not() {
+    let catalog =
+        Catalog::new([device("idle", DeviceType::MattressMatIoT, None, &[]), device("here", DeviceType::MattressMatIoT, None, &[])]);
+    let args = RegistryArgs {
+        catalog,
+        bus: Bus::new(),
+        board: LiveBoard::new(),
+        writer: None,
+        metrics: Arc::new(HubMetrics::default()),
+        absence_delay: Duration::from_secs(30),
+        repositioning_time_scale: 1,
+        share_snapshots: false,
+    };
+    let (registry, _) = Actor::spawn(None, DeviceRegistry, args).await.expect("registry");
+    let resolve = |id: &str| {
+        let registry = registry.clone();
+        let device_id: Arc<str> = id.into();
+        let device_id_text = id.to_owned();
+        async move {
+            match registry.call(|reply| RegistryMsg::Resolve { device_id, reply }, None).await {
+                Ok(ractor::rpc::CallResult::Success(Ok(handle))) => handle,
+                _ => panic!("the registry did not resolve {device_id_text}"),
+            }
+        }
+    };
+    let idle = resolve("idle").await;
+    let (link, _rx) = DeviceLink::new(1);
+    let connected = registry.call(|reply| RegistryMsg::Connect { device_id: "here".into(), link, reply }, None).await.expect("answered");
+    let ractor::rpc::CallResult::Success(Ok(here)) = connected else { panic!("not connected") };
+
+    for id in ["idle", "here"] {
+        registry.cast(RegistryMsg::OwnedElsewhere { device_id: id.into() }).expect("cast");
+    }
+    assert!(eventually(|| idle.actor.get_status() == ractor::ActorStatus::Stopped).await, "the idle actor stopped");
+    assert_ne!(resolve("idle").await.actor.get_id(), idle.actor.get_id(), "a later command gets a new actor");
+    assert_eq!(resolve("here").await.actor.get_id(), here.actor.get_id(), "the connected actor runs on");
+    assert_ne!(here.actor.get_status(), ractor::ActorStatus::Stopped);
+    registry.stop(None);
+}
