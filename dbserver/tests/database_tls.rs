@@ -32,7 +32,7 @@ fn private_authority(dir: &std::path::Path) -> (std::path::PathBuf, std::path::P
 }
 
 #[tokio::test]
-#[ignore = "unfinished: the wss:// connect to the TLS dbserver did not return within 20 min on the test machine (issue 25 item 5)"]
+#[ignore = "unfinished (issue 25 item 5): against the TLS dbserver the test neither connects nor fails — it ran 20 min, and again over 3 min with each connect bounded by a 10 s timeout, so something blocks the runtime thread; see docs/scale-out.md"]
 async fn a_store_trusting_the_private_authority_reaches_the_tls_server() {
     let dir = tempfile::tempdir().unwrap();
     let (ca, cert, key) = private_authority(dir.path());
@@ -56,7 +56,11 @@ async fn a_store_trusting_the_private_authority_reaches_the_tls_server() {
 
     let started = Instant::now();
     let store = loop {
-        match storage::Store::connect_trusting(&url, Some(&credentials), Some(&ca)).await {
+        // Each attempt bounded: a handshake that never completes is a failure, not a hang.
+        let attempt = tokio::time::timeout(Duration::from_secs(10), storage::Store::connect_trusting(&url, Some(&credentials), Some(&ca)))
+            .await
+            .unwrap_or_else(|_| Err(storage::StoreError::Unavailable("no answer within 10 s".into())));
+        match attempt {
             Ok(store) => break store,
             Err(error) => {
                 assert!(server.try_wait().unwrap().is_none(), "dbserver exited: {error}");
