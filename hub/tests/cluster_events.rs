@@ -427,6 +427,9 @@ async fn a_command_to_a_device_whose_owner_is_gone_answers_unavailable() {
     let device = fleet.run_device(0, &mat, |spec| spec.rate = Rate::Fixed { hz: 5.0 });
     assert!(wait_for_status(&mut on_b, &mat.id, 15 * SECOND, |s| field(s, "deviceFunctional").as_bool() == Some(true)).await);
     let _ = device.send(true);
+    // The device has stopped (A saw its connection close) before A goes: a device still running
+    // when A shuts down would fail over to B, and B would then rightly answer for it itself.
+    assert!(wait_for_status(&mut on_b, &mat.id, 15 * SECOND, |s| field(s, "deviceFunctional").as_bool() == Some(false)).await);
     let mut fleet = fleet;
     fleet.hubs.remove(0).shutdown().await;
     let hung = async_nats::connect(fleet.nats.url()).await.unwrap();
