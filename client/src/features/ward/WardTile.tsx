@@ -19,7 +19,7 @@ import { attendanceFamily, managerStatusFamily } from '../../lib/pendingAlarms';
 import { useDeviceActions } from '../../lib/useDeviceActions';
 import { useLiveLink } from '../../lib/liveLink';
 import { INLINE } from '../../lib/messages';
-import { longestWordEms, textEms } from './textFit';
+import { textEms, twoLineEms } from './textFit';
 import type { WardTileModel } from './tiles';
 import { countdownShown, secondsLeft, urgencyOf } from './urgency';
 import type { WardMapRenderer } from './wardRenderer';
@@ -40,8 +40,8 @@ export interface WardTileProps {
 
 /** The style that sets a large text no larger than fits its column on one line (ward.css). */
 const fits = (text: string) => ({ '--text-ems': textEms(text) }) as CSSProperties;
-/** The same for a text that may wrap at its spaces: no larger than fits its longest word. */
-const fitsWrapped = (text: string) => ({ '--text-ems': longestWordEms(text) }) as CSSProperties;
+/** The same for a text that may take two lines: no larger than fits them (never three). */
+const fitsTwoLines = (text: string) => ({ '--text-ems': twoLineEms(text) }) as CSSProperties;
 
 export function WardTile({ tile, now, renderer, mapUnavailable, turnAction, alarmReason, readOnly = false }: WardTileProps) {
   const { t } = useTranslation();
@@ -119,7 +119,7 @@ export function WardTile({ tile, now, renderer, mapUnavailable, turnAction, alar
           {offline ? (
             <StatusBadge status="Offline" />
           ) : tile.alarm?.kind === 'Missing' ? null : urgency === 'missing' ? (
-            <span className="ward-missing" style={fitsWrapped(t('ward.missing'))}>
+            <span className="ward-missing" style={fitsTwoLines(t('ward.missing'))}>
               {t('ward.missing')}
             </span>
           ) : !tile.hasClock ? (

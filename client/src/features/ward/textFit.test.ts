@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { longestWordEms, textEms } from './textFit';
+import { textEms, twoLineEms } from './textFit';
 
 describe('a bed label fitted to its tile', () => {
   it('estimates a label by its characters, full-width ones wider', () => {
@@ -9,9 +9,12 @@ describe('a bed label fitted to its tile', () => {
     expect(textEms('')).toBe(1);
   });
 
-  it('a text that may wrap is as wide as its longest word', () => {
-    expect(longestWordEms('Пациент отсутствует')).toBeCloseTo(textEms('отсутствует'));
-    expect(longestWordEms('患者不在')).toBe(4);
+  it('a text that may take two lines is as wide as the wider line of its best split', () => {
+    expect(twoLineEms('Пациент отсутствует')).toBeCloseTo(textEms('отсутствует'));
+    expect(twoLineEms('患者不在')).toBe(4);
+    // Three words never take three lines: the widest of the best two-line split, not the longest word.
+    expect(twoLineEms('Ο ασθενής λείπει')).toBeCloseTo(textEms('Ο ασθενής'));
+    expect(twoLineEms('Ο ασθενής λείπει')).toBeGreaterThan(textEms('ασθενής'));
   });
 
   it('on the wall (46 px, a 286 px wide head) a long label is set smaller to fit one line, a short one keeps 46 px', () => {

@@ -5,7 +5,8 @@
 //! "107 · A" stays large. Estimates per character, on the wide side:
 //! a full-width character (CJK, kana, Hangul) is 1 em, any other 0.72 em (bold digits, capitals
 //! and Cyrillic of the UI's sans-serif fonts). A text still wider than its estimate wraps instead
-//! (never cut). A text that may take two lines ("Patient missing") is fitted by its longest word.
+//! (never cut). A text that may take two lines ("Patient missing") is fitted by its widest line
+//! when split in two at the best space, so it never takes three (el "Ο ασθενής λείπει").
 
 /** The estimated width of one character of the label's font, in ems. */
 const NARROW_EM = 0.72;
@@ -21,7 +22,13 @@ export function textEms(text: string): number {
   return Math.max(1, Math.round(ems * 100) / 100);
 }
 
-/** The estimated width in ems of the text's longest word: the text wraps at its spaces. */
-export function longestWordEms(text: string): number {
-  return Math.max(1, ...text.split(/\s+/).map(textEms));
+/** The estimated width in ems of the text set on two lines, split at the space that makes the
+ * wider line narrowest (a text of one word: that word). */
+export function twoLineEms(text: string): number {
+  const words = text.trim().split(/\s+/);
+  let best = textEms(text);
+  for (let i = 1; i < words.length; i++) {
+    best = Math.min(best, Math.max(textEms(words.slice(0, i).join(' ')), textEms(words.slice(i).join(' '))));
+  }
+  return best;
 }
