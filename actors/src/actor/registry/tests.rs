@@ -55,6 +55,20 @@ async fn eventually(mut check: impl FnMut() -> bool) -> bool {
     false
 }
 
+/// The registry's arguments in these tests: no storage writer, a 30 s absence delay, real time.
+fn args_without_writer(catalog: Arc<Catalog>, bus: Arc<Bus>, board: Arc<LiveBoard>, metrics: Arc<HubMetrics>) -> RegistryArgs {
+    RegistryArgs {
+        catalog,
+        bus,
+        board,
+        writer: None,
+        metrics,
+        absence_delay: Duration::from_secs(30),
+        repositioning_time_scale: 1,
+        share_snapshots: false,
+    }
+}
+
 #[tokio::test]
 async fn members_report_to_a_restarted_room_set_without_waiting_for_a_change() {
     let catalog = Catalog::new([
@@ -69,16 +83,7 @@ async fn members_report_to_a_restarted_room_set_without_waiting_for_a_change() {
     let viewer = Viewer::new(1, Outbox::new(metrics.clone()));
     bus.company("c1").join(viewer.clone());
     let mut seen = Vec::new();
-    let args = RegistryArgs {
-        catalog,
-        bus: bus.clone(),
-        board: board.clone(),
-        writer: None,
-        metrics,
-        absence_delay: Duration::from_secs(30),
-        repositioning_time_scale: 1,
-        share_snapshots: false,
-    };
+    let args = args_without_writer(catalog, bus.clone(), board.clone(), metrics);
     let (registry, _) = Actor::spawn(None, DeviceRegistry, args).await.expect("registry");
 
     let (link, _rx) = DeviceLink::new(1);
@@ -119,16 +124,7 @@ async fn a_mat_actor_killed_mid_stream_resumes_its_stream_and_no_other_device_no
     let bus = Bus::new();
     let board = LiveBoard::new();
     let metrics = Arc::new(HubMetrics::default());
-    let args = RegistryArgs {
-        catalog,
-        bus: bus.clone(),
-        board: board.clone(),
-        writer: None,
-        metrics: metrics.clone(),
-        absence_delay: Duration::from_secs(30),
-        repositioning_time_scale: 1,
-        share_snapshots: false,
-    };
+    let args = args_without_writer(catalog, bus.clone(), board.clone(), metrics.clone());
     let (registry, _) = Actor::spawn(None, DeviceRegistry, args).await.expect("registry");
     let mut handles = Vec::new();
     let mut receivers = Vec::new();
@@ -185,16 +181,7 @@ async fn a_mat_actor_killed_mid_capture_resumes_the_capture() {
     let bus = Bus::new();
     let board = LiveBoard::new();
     let metrics = Arc::new(HubMetrics::default());
-    let args = RegistryArgs {
-        catalog,
-        bus: bus.clone(),
-        board: board.clone(),
-        writer: None,
-        metrics: metrics.clone(),
-        absence_delay: Duration::from_secs(30),
-        repositioning_time_scale: 1,
-        share_snapshots: false,
-    };
+    let args = args_without_writer(catalog, bus.clone(), board.clone(), metrics.clone());
     let (registry, _) = Actor::spawn(None, DeviceRegistry, args).await.expect("registry");
     let (link, _rx) = DeviceLink::new(1);
     let connected = registry.call(|reply| RegistryMsg::Connect { device_id: "a".into(), link, reply }, None).await.expect("answered");
@@ -238,16 +225,7 @@ async fn a_resumed_repositioning_interval_applies_to_the_new_actor() {
     use mat_core::machine::pressure_ulcer::RepositioningTier;
     let catalog = Catalog::new([device("a", DeviceType::MattressMatIoT, None, &[])]);
     let board = LiveBoard::new();
-    let args = RegistryArgs {
-        catalog,
-        bus: Bus::new(),
-        board: board.clone(),
-        writer: None,
-        metrics: Arc::new(HubMetrics::default()),
-        absence_delay: Duration::from_secs(30),
-        repositioning_time_scale: 1,
-        share_snapshots: false,
-    };
+    let args = args_without_writer(catalog, Bus::new(), board.clone(), Arc::new(HubMetrics::default()));
     let (registry, _) = Actor::spawn(None, DeviceRegistry, args).await.expect("registry");
     let stored = StoredMatState { repositioning_interval: Some(Duration::from_secs(15 * 60)), ..StoredMatState::default() };
     let snapshots = vec![("a".into(), MatSnapshot::from_stored(DeviceType::MattressMatIoT, PatientStatus::Correct, stored))];
@@ -275,16 +253,7 @@ async fn a_resumed_repositioning_interval_applies_to_the_new_actor() {
 async fn an_idle_actor_stops_when_another_hub_owns_its_device_and_a_connected_one_does_not() {
     let catalog =
         Catalog::new([device("idle", DeviceType::MattressMatIoT, None, &[]), device("here", DeviceType::MattressMatIoT, None, &[])]);
-    let args = RegistryArgs {
-        catalog,
-        bus: Bus::new(),
-        board: LiveBoard::new(),
-        writer: None,
-        metrics: Arc::new(HubMetrics::default()),
-        absence_delay: Duration::from_secs(30),
-        repositioning_time_scale: 1,
-        share_snapshots: false,
-    };
+    let args = args_without_writer(catalog, Bus::new(), LiveBoard::new(), Arc::new(HubMetrics::default()));
     let (registry, _) = Actor::spawn(None, DeviceRegistry, args).await.expect("registry");
     let resolve = |id: &str| {
         let registry = registry.clone();
