@@ -67,7 +67,7 @@ use std::time::{Duration, Instant};
 use cluster::{Cluster, hub_bin};
 use futures_util::{SinkExt, StreamExt};
 use hub_process::metric;
-use load::{Mat, Shared, alarms_of, nurse, verify, writer};
+use load::{Mat, Shared, alarms_of, login_when_serving, nurse, verify, writer};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 use serde_json::{Value, json};
@@ -240,23 +240,6 @@ fn lies_still(lying: Duration) -> BedScript {
 }
 const EMPTY_START: Duration = Duration::from_secs(3_600);
 
-/// Signs in as the demo administrator through `addr` until it answers; returns the token and
-/// the user id.
-async fn login(addr: SocketAddr) -> (String, String) {
-    let body = json!({ "email": hub::demo::DEMO_EMAIL, "password": hub::demo::DEMO_PASSWORD }).to_string();
-    let deadline = Instant::now() + LIMIT;
-    loop {
-        if let Ok(response) = try_request(addr, "POST", "/api/auth/login", None, Some(&body)).await
-            && response.status == 200
-        {
-            let value: Value = response.json();
-            return (value["token"].as_str().unwrap().to_owned(), value["userId"].as_str().unwrap().to_owned());
-        }
-        assert!(Instant::now() < deadline, "{addr} does not sign in");
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    }
-}
-
 /// `GET path` on `hub`, the JSON when it answers 200.
 async fn read(hub: SocketAddr, token: &str, path: &str) -> Option<Value> {
     let response = try_request(hub, "GET", path, Some(token), None).await.ok()?;
@@ -411,7 +394,7 @@ async fn three_hub_processes_survive_a_kill_a_pause_and_nats_and_database_restar
     let total = params.mats + 6;
     let mut cluster = Cluster::start(&params.hub_bin, total, &["--absence-delay-secs", ABSENCE_DELAY_SECS]).await;
     let (http, quic) = (cluster.http(), cluster.quic());
-    let (token, user) = login(cluster.browsers).await;
+    let (token, user) = login_when_serving(cluster.browsers, LIMIT).await;
     let devices = load_devices(&cluster.devices_file).expect("the provisioned devices");
     let client = QuicClient::new(Trust::PemFile(cluster.cert.clone())).expect("a QUIC client");
     let (stop_devices, shutdown) = tokio::sync::watch::channel(false);

@@ -43,10 +43,10 @@ use std::time::{Duration, Instant};
 use common::Response;
 use common::process::{HUB_BIN, HubProcess, metric, parse_listening, provision};
 use common::{Browser, field, try_request};
-use load::{Mat, Shared, nurse, verify, writer};
+use load::{Mat, Shared, login_when_serving, nurse, verify, writer};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
-use serde_json::{Value, json};
+use serde_json::json;
 use simulator::synth::BedScript;
 use simulator::{QuicClient, Rate, Scenario, SimStats, Transport, Trust, load_devices};
 
@@ -87,22 +87,6 @@ impl Params {
             seed: env_or("DURABILITY_SEED", rand::random()),
             hub_bin: std::env::var_os("DURABILITY_HUB_BIN").map(PathBuf::from).unwrap_or_else(|| PathBuf::from(HUB_BIN)),
         }
-    }
-}
-
-/// Logs in until the hub answers (the first successful REST call after a start).
-async fn login_when_serving(http: SocketAddr) -> (String, String) {
-    let body = json!({ "email": hub::demo::DEMO_EMAIL, "password": hub::demo::DEMO_PASSWORD }).to_string();
-    let deadline = Instant::now() + RECONNECT_LIMIT;
-    loop {
-        if let Ok(response) = try_request(http, "POST", "/api/auth/login", None, Some(&body)).await
-            && response.status == 200
-        {
-            let value: Value = response.json();
-            return (value["token"].as_str().unwrap().to_owned(), value["userId"].as_str().unwrap().to_owned());
-        }
-        assert!(Instant::now() < deadline, "the hub does not serve REST calls");
-        tokio::time::sleep(Duration::from_millis(25)).await;
     }
 }
 
@@ -186,7 +170,7 @@ async fn acknowledged_writes_and_alarms_survive_kill_9_under_load() {
     let extra = ["--absence-delay-secs", ABSENCE_DELAY_SECS];
     let mut hub = HubProcess::start(&params.hub_bin, data.path(), &extra);
     let http = hub.listening.http;
-    let (token, user) = login_when_serving(http).await;
+    let (token, user) = login_when_serving(http, RECONNECT_LIMIT).await;
 
     // The fleet: every mat runs a short bed cycle (empty longer than the absence delay, so each
     // cycle makes the patient Missing and raises an alarm unless one is pending), from a random
@@ -233,7 +217,7 @@ async fn acknowledged_writes_and_alarms_survive_kill_9_under_load() {
         let began = hub.restart();
         // The mats come back while the store is checked: their return is timed alongside.
         let all_connected = tokio::spawn(all_mats_connected(http, params.mats));
-        let (token, _) = login_when_serving(http).await;
+        let (token, _) = login_when_serving(http, RECONNECT_LIMIT).await;
         rest.push(began.elapsed());
         *shared.token.write().unwrap() = token;
         let all_mapped = tokio::spawn({
