@@ -50,6 +50,7 @@ need /usr/sbin/mosquitto mosquitto "the load tests' smoke runs Mosquitto beside 
 need wapiti wapiti "the web-security scan, scripts/web-scan.sh"
 need nats-server nats-server "cluster mode's tests, issue 25"
 need /usr/sbin/haproxy haproxy "the cluster's browser address, issue 25"
+need jq jq "scripts/cluster.sh splits the mats over the hubs (the cluster tour)"
 # The API fuzzer (scripts/api-fuzz.sh) installs schemathesis from PyPI into a virtualenv.
 if ! python3 -c 'import ensurepip, venv' >/dev/null 2>&1; then
   need /nonexistent python3-venv "the API fuzzer's virtualenv"

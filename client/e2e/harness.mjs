@@ -9,7 +9,11 @@
 //   locale     – optional browser locale (default en-US)
 //   expectedSeconds – optional, about how long the tour takes: with E2E_JOBS above 1, run.mjs
 //                starts the longest first so the pool ends together
-//   run(t)     – async; t = { base, page, context, newPage, test, ok, shot, login, log, artifacts }
+//   start(dir) – optional: starts the tour's own target instead of one hub (e.g. e2e/cluster.mjs's
+//                cluster behind HAProxy); resolves { hub, state: { stderr }, base, ... } where `hub`
+//                is the process stopped at the end; the whole object is handed to run as `target`
+//   run(t)     – async; t = { base, page, context, newPage, test, ok, shot, login, log, artifacts,
+//                hub, target }
 // Each tour gets its own hub and browser profile, so tours cannot disturb each other.
 
 import { spawn } from 'node:child_process';
@@ -159,7 +163,7 @@ export async function runTour(mod) {
   try {
     const dataDir = mkdtempSync(join(tmpdir(), 'hub-e2e-data-'));
     cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
-    const started = await startHub(dataDir, { args: mod.hubArgs ?? [], env: mod.hubEnv ?? {} });
+    const started = mod.start ? await mod.start(dataDir) : await startHub(dataDir, { args: mod.hubArgs ?? [], env: mod.hubEnv ?? {} });
     hubState = started.state;
     cleanups.unshift(() => stopProcess(started.hub));
     const { base } = started;
@@ -213,6 +217,7 @@ export async function runTour(mod) {
       log,
       artifacts: dir,
       hub: started.hub,
+      target: started,
       login: (p = page, who = DEMO_STAFF) => login(p, base, who),
     });
   } catch (err) {
