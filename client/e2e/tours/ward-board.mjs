@@ -41,11 +41,11 @@ const tiles = (page) =>
     })),
   );
 
-/** The tiles' bed labels, device names, countdowns and "Patient missing" that do not show whole
+/** The tiles' bed labels, device names, countdowns, "Patient missing" and posture lines that do not show whole
  * (wider than their box, or set to end in an ellipsis); a text cut at the tile's bottom is a tile
  * overflowing, checked apart. */
 const cutLabels = (page) =>
-  page.$$eval(`${TILE} [data-testid="ward-bed"], ${TILE} .ward-name, ${TILE} .ward-countdown-time, ${TILE} .ward-missing`, (els) =>
+  page.$$eval(`${TILE} [data-testid="ward-bed"], ${TILE} .ward-name, ${TILE} .ward-countdown-time, ${TILE} .ward-missing, ${TILE} [data-testid="ward-posture"]`, (els) =>
     els
       .filter((el) => el.getClientRects().length > 0)
       .filter((el) => {

@@ -8,6 +8,7 @@
 
 import { useAtomValue } from 'jotai';
 import { useLayoutEffect, useRef, type CSSProperties, type ReactNode } from 'react';
+import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
 import { StatusBadge } from '../../components/StatusBadge';
 import { locationLabelKey } from '../../components/DeviceSettingsFields';
@@ -43,6 +44,19 @@ const fits = (text: string) => ({ '--text-ems': textEms(text) }) as CSSPropertie
 /** The same for a text that may take two lines: no larger than fits them (never three). */
 const fitsTwoLines = (text: string) => ({ '--text-ems': twoLineEms(text) }) as CSSProperties;
 
+/** The posture line's parts: the confidence as a bare percentage on the tile ("Right Lateral ·
+ * 99 %", which fits the wall's narrow column whole), said in full ("99 % sure") in its title and to
+ * screen readers; `whole` is the shown line, whose width fits it to its column. */
+function postureLine(tile: WardTileModel, t: TFunction, fmt: ReturnType<typeof useFormat>) {
+  const name = t(`pages.position.${tile.posture}`, { defaultValue: tile.posture ?? '' });
+  const share = tile.postureConfidence != null ? Math.round(tile.postureConfidence * 100) / 100 : null;
+  const confidence = share != null ? fmt.percent(share) : null;
+  const said = share != null ? t('ward.confidence', { value: fmt.number(share * 100, 0) }) : null;
+  const uncertain = tile.postureCertain === false ? t('pages.position.uncertain') : null;
+  const join = (parts: Array<string | null>) => parts.filter(Boolean).join(' · ');
+  return { name, confidence, uncertain, whole: join([name, confidence, uncertain]), full: join([name, said, uncertain]) };
+}
+
 export function WardTile({ tile, now, renderer, mapUnavailable, turnAction, alarmReason, readOnly = false }: WardTileProps) {
   const { t } = useTranslation();
   const fmt = useFormat();
@@ -58,6 +72,8 @@ export function WardTile({ tile, now, renderer, mapUnavailable, turnAction, alar
   const offline = tile.cardStatus === 'Offline';
   const typeLabel = t(`deviceTypes.${tile.deviceType}`, { defaultValue: tile.deviceType });
   const frame = info?.frame ?? null;
+  // The posture line, fitted whole to its column like the large texts (never "Right Lateral · 99 …").
+  const posture = tile.posture ? postureLine(tile, t, fmt) : null;
 
   useLayoutEffect(() => {
     const slot = slotRef.current;
@@ -151,16 +167,14 @@ export function WardTile({ tile, now, renderer, mapUnavailable, turnAction, alar
         <div className="ward-patient" data-testid="ward-patient">
           {tile.patient ?? <span className="muted">{t('bedside.free')}</span>}
         </div>
-        {tile.posture && !offline ? (
-          <div className="ward-posture" data-testid="ward-posture">
-            {t(`pages.position.${tile.posture}`, { defaultValue: tile.posture })}
-            {tile.postureConfidence != null ? (
-              <span className="muted"> · {t('ward.confidence', { value: fmt.number(tile.postureConfidence * 100, 0) })}</span>
-            ) : null}
-            {tile.postureCertain === false ? (
+        {posture && !offline ? (
+          <div className="ward-posture" data-testid="ward-posture" style={fits(posture.whole)} title={posture.full} aria-label={posture.full}>
+            {posture.name}
+            {posture.confidence ? <span className="muted"> · {posture.confidence}</span> : null}
+            {posture.uncertain ? (
               <span className="posture-uncertain" data-testid="ward-posture-uncertain">
                 {' · '}
-                {t('pages.position.uncertain')}
+                {posture.uncertain}
               </span>
             ) : null}
           </div>

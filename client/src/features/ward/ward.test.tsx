@@ -112,10 +112,13 @@ describe('the ward board', () => {
     const fine = tileOf('fine');
     expect(within(fine).getByTestId('ward-bed')).toHaveTextContent('R101 · 101');
     expect(within(fine).getByTestId('ward-patient')).toHaveTextContent('Ana María López');
-    expect(within(fine).getByTestId('ward-posture')).toHaveTextContent(/^Left Lateral · 93 % sure$/);
+    expect(within(fine).getByTestId('ward-posture')).toHaveTextContent(/^Left Lateral · 93%$/);
+    expect(within(fine).getByTestId('ward-posture')).toHaveAttribute('title', 'Left Lateral · 93 % sure');
     // A posture read below the hub's threshold is shown as uncertain.
-    expect(within(tileOf('soon')).getByTestId('ward-posture')).toHaveTextContent(/^Supine · 60 % sure · uncertain$/);
+    expect(within(tileOf('soon')).getByTestId('ward-posture')).toHaveTextContent(/^Supine · 60% · uncertain$/);
     expect(within(fine).queryByTestId('ward-posture-uncertain')).toBeNull();
+    // Fitted whole to its column, by the width of the whole line (never cut with an ellipsis).
+    expect(within(tileOf('soon')).getByTestId('ward-posture').style.getPropertyValue('--text-ems')).toBe(String(textEms('Supine · 60% · uncertain')));
     expect(within(fine).getByTestId('ward-tier')).toHaveTextContent('Position OK');
     expect(within(fine).getByTestId('ward-countdown')).toHaveTextContent(/^Next turn in (3h|2h 59m)$/);
     expect(within(tileOf('due')).getByTestId('ward-countdown')).toHaveTextContent('Turn now');
