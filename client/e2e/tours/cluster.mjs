@@ -82,6 +82,11 @@ export async function run({ page, test, shot, login, target }) {
   let otherHub = null;
   let opened = null;
   const connectedBefore = {};
+  // HAProxy answers a browser's socket itself (502/503) only if it sends it to a dead hub.
+  const proxyRefusals = [];
+  page.on('console', (m) => {
+    if (/Unexpected response code: 5\d\d/.test(m.text())) proxyRefusals.push(m.text());
+  });
 
   await test('one address, every hub: the grid shows the mats of all three hubs', async (ok) => {
     await login();
@@ -147,6 +152,8 @@ export async function run({ page, test, shot, login, target }) {
     ok(`HAProxy now serves this browser from ${now}`);
     if ((await page.evaluate(() => window.__sameDocument)) !== 'not reloaded') throw new Error('the page was reloaded');
     ok('the same document throughout: no page reload');
+    if (proxyRefusals.length) throw new Error(`the socket's reconnect met HAProxy's own answer: ${proxyRefusals.join(' | ')}`);
+    ok('the reconnect went straight to a live hub (no 5xx from HAProxy)');
     await shot('4-after-the-browsers-hub-died.png');
   });
 
