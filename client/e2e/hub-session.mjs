@@ -85,6 +85,27 @@ export async function api(page, path, init = {}) {
   );
 }
 
+/**
+ * Waits until every device card of the page shows the status its hub's REST answer gives it (the
+ * hub the page's calls reach); resolves the number of cards.
+ */
+export async function cardsAgreeWithHub(page, timeout) {
+  const agreed = await page.waitForFunction(
+    async () => {
+      const token = localStorage.getItem('user');
+      const res = await fetch('/api/deviceConfCompany', { headers: { Authorization: `Bearer ${token}` } });
+      if (!res.ok) return false;
+      const id = (d) => (d.deviceId && typeof d.deviceId === 'object' ? d.deviceId.$oid : String(d.deviceId));
+      const hub = new Map((await res.json()).map((d) => [id(d), d.cardStatus]));
+      const cards = [...document.querySelectorAll('[data-testid="device-card"]')];
+      return cards.length > 0 && cards.every((c) => hub.get(c.dataset.deviceId) === c.dataset.status) ? cards.length : false;
+    },
+    null,
+    { timeout, polling: 500 },
+  );
+  return agreed.jsonValue();
+}
+
 /** CRC-32 of PNG chunks. */
 function crc32(bytes) {
   let c = ~0;

@@ -7,6 +7,7 @@
 // surviving hubs say.
 
 import { servingHub, startCluster } from '../cluster.mjs';
+import { cardsAgreeWithHub } from '../hub-session.mjs';
 
 export const name = 'cluster';
 export const expectedSeconds = 180;
@@ -40,24 +41,6 @@ async function devicesConnected(hub) {
   const m = /^hub_devices_connected (\d+)$/m.exec(await res.text());
   if (!m) throw new Error(`${hub.name}'s /metrics has no hub_devices_connected`);
   return Number(m[1]);
-}
-
-/** Every card shows the status the serving hub's REST gives it; resolves the number of cards. */
-async function cardsAgreeWithHub(page, timeout) {
-  const agreed = await page.waitForFunction(
-    async () => {
-      const token = localStorage.getItem('user');
-      const res = await fetch('/api/deviceConfCompany', { headers: { Authorization: `Bearer ${token}` } });
-      if (!res.ok) return false;
-      const id = (d) => (d.deviceId && typeof d.deviceId === 'object' ? d.deviceId.$oid : String(d.deviceId));
-      const hub = new Map((await res.json()).map((d) => [id(d), d.cardStatus]));
-      const cards = [...document.querySelectorAll('[data-testid="device-card"]')];
-      return cards.length > 0 && cards.every((c) => hub.get(c.dataset.deviceId) === c.dataset.status) ? cards.length : false;
-    },
-    null,
-    { timeout, polling: 500 },
-  );
-  return agreed.jsonValue();
 }
 
 /** Waits until every mat of `ids` has a card that is not Offline. */

@@ -9,6 +9,7 @@
 
 import { spawn } from 'node:child_process';
 import { HUB_BIN, stopProcess } from '../harness.mjs';
+import { cardsAgreeWithHub } from '../hub-session.mjs';
 
 export const name = 'reconnect';
 
@@ -162,22 +163,7 @@ export async function run({ base, page, context, test, shot, login, hub, log }) 
       await page.waitForSelector('[data-testid="device-card"][data-device-type="Mattress Mat IoT"][data-status="Correct"]', { timeout: 60_000 });
       ok('the grid shows a Correct mattress again');
       // Every card says what the new hub says (its REST answer), without a reload.
-      const mismatch = await page.waitForFunction(
-        async () => {
-          const token = localStorage.getItem('user');
-          const res = await fetch('/api/deviceConfCompany', { headers: { Authorization: `Bearer ${token}` } });
-          if (!res.ok) return false;
-          const id = (d) => (d.deviceId && typeof d.deviceId === 'object' ? d.deviceId.$oid : String(d.deviceId));
-          const hub = new Map((await res.json()).map((d) => [id(d), d.cardStatus]));
-          const cards = [...document.querySelectorAll('[data-testid="device-card"]')];
-          // Every card must be in the hub's answer and show its status.
-          const same = cards.filter((c) => hub.get(c.dataset.deviceId) === c.dataset.status);
-          return cards.length > 0 && same.length === cards.length ? cards.length : false;
-        },
-        null,
-        { timeout: 20_000, polling: 500 },
-      );
-      ok(`all ${await mismatch.jsonValue()} cards show the status the new hub gives`);
+      ok(`all ${await cardsAgreeWithHub(page, 20_000)} cards show the status the new hub gives`);
       const openedStatus = await page.getAttribute(`[data-testid="device-card"][data-device-id="${opened}"]`, 'data-status');
       log(`  note - the mat whose page was open (${opened}) is ${openedStatus} on the restarted hub`);
       const marker = await page.evaluate(() => window.__sameDocument);
