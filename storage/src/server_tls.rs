@@ -112,7 +112,8 @@ mod tests {
                 drop(socket);
             }
         });
-        let opened = tokio::time::timeout(std::time::Duration::from_secs(20), crate::Store::connect(&format!("wss://127.0.0.1:{port}"), None)).await;
+        let opened =
+            tokio::time::timeout(std::time::Duration::from_secs(20), crate::Store::connect(&format!("wss://127.0.0.1:{port}"), None)).await;
         assert!(matches!(opened, Ok(Err(StoreError::Open(..)))), "{opened:?}");
     }
 }
