@@ -52,14 +52,13 @@ impl Store {
     }
 
     /// [`Self::connect`], a `wss://` server's certificate checked against the private
-    /// certificate authority in the PEM file `ca` (`HUB_DATABASE_CA`) instead of the default roots.
+    /// certificate authority in the PEM file `ca` (`HUB_DATABASE_CA`) instead of the public web
+    /// roots ([`server_tls`]: every `wss://` connection gets its configuration there; a `ca`
+    /// with a URL that is not `wss://` is refused).
     pub async fn connect_trusting(url: &str, credentials: Option<&Credentials>, ca: Option<&std::path::Path>) -> Result<Store, StoreError> {
         let opened = |e: surrealdb::Error| StoreError::Open(url.to_owned(), e.to_string());
-        let db = match ca {
-            Some(ca) => {
-                let config = surrealdb::opt::Config::new().rustls(server_tls::client_config(ca)?);
-                surrealdb::engine::any::connect((url, config)).await.map_err(opened)?
-            }
+        let db = match server_tls::config_for(url, ca)? {
+            Some(tls) => surrealdb::engine::any::connect((url, surrealdb::opt::Config::new().rustls(tls))).await.map_err(opened)?,
             None => surrealdb::engine::any::connect(url).await.map_err(opened)?,
         };
         if let Some(login) = credentials.filter(|_| is_server(url)) {
