@@ -711,10 +711,16 @@ async fn a_sets_status_is_stored_once_per_change_and_by_another_hub_after_its_wr
     );
     let (new_fence, node, _) = fence_of(&store, &horse).await;
     assert!(new_fence > fence && node == other, "{other} raised the horse's fence: {new_fence} {node}");
-    assert!(wait_stored(&store, &horse, false, 15 * SECOND).await, "the dead side's loss is stored: the horse is not functional");
+    // The dead hub's side is shown disconnected once its lease expired: the horse is not functional.
+    assert!(
+        eventually(20 * SECOND, || fleet.hubs[0].board.status(&company, &dead_side.id).is_some_and(|s| !s.device_functional)).await,
+        "{other} shows the dead hub's side disconnected"
+    );
+    assert!(eventually(5 * SECOND, || !horse_functional(&fleet, 0)).await);
+    assert!(wait_stored(&store, &horse, false, 15 * SECOND).await, "the horse is stored not functional");
     tokio::time::sleep(2 * SECOND).await;
     let (_, _, before_next) = fence_of(&store, &horse).await;
-    assert!(before_next > before, "{other} stored the change");
+    assert!(before_next > before, "the change was stored");
     // The next change (the dead hub's side comes back on the other hub) is stored by it, once.
     let _back = fleet.run_device(0, dead_side, idle);
     assert!(wait_stored(&store, &horse, true, 20 * SECOND).await, "{other} stored the horse functional again");

@@ -5,6 +5,7 @@
 
 use surrealdb::Surreal;
 use surrealdb::engine::any::Any;
+use surrealdb::types::SurrealValue;
 
 use crate::StoreError;
 use crate::retry::retrying;
@@ -73,7 +74,7 @@ impl HubDeviceFences<'_> {
     /// The device's fence, the node that raised it, and how many fenced writes ran under it or
     /// an earlier one (diagnostics and tests: one write per stored change).
     pub async fn holder(&self, device_id: &str) -> Result<Option<(i64, String, i64)>, StoreError> {
-        #[derive(surrealdb::types::SurrealValue)]
+        #[derive(SurrealValue)]
         struct Row {
             revision: i64,
             node: String,
