@@ -22,8 +22,8 @@ use tokio::task::JoinHandle;
 
 use super::Cluster;
 use super::commands_route::{COMMAND_TIMEOUT, Delivery, outcome_of};
-use super::lease_keeper::LeaseKeeper;
 use super::commands_wire::{CommandReply, CommandRequest, command_subject, decode, encode};
+use super::lease_keeper::LeaseKeeper;
 
 /// A device's connection came to this hub's actor, or left it.
 #[derive(Debug)]

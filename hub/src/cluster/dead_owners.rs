@@ -135,6 +135,13 @@ mod tests {
         assert_eq!(shown.card, CardStatus::Offline, "a device that is not connected shows Offline whatever its type");
         assert_eq!(shown.patient_status, PatientStatus::UlcerRisk);
         assert_eq!((shown.repositioning, shown.unattended_alarm), (RepositioningTier::Due, true), "the nurse still sees the open alarm");
-        assert_eq!(shown, DeviceStatus { repositioning: RepositioningTier::Due, unattended_alarm: true, ..DeviceStatus::offline(DeviceType::MattressMatIoT, PatientStatus::UlcerRisk) });
+        assert_eq!(
+            shown,
+            DeviceStatus {
+                repositioning: RepositioningTier::Due,
+                unattended_alarm: true,
+                ..DeviceStatus::offline(DeviceType::MattressMatIoT, PatientStatus::UlcerRisk)
+            }
+        );
     }
 }

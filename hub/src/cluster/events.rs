@@ -25,12 +25,12 @@ use tokio::task::JoinHandle;
 
 use super::Cluster;
 use super::commands::{NatsCommandRoute, Ownership, serve_owned_devices};
+use super::dead_owners::{DeadOwnerParts, show_ownerless_devices};
 use super::events_wire::{
     EventMessage, LiveMessage, MemberMessage, StatusMessage, WatchMessage, WirePicture, alarm_status_subject, encode, events_subject,
     live_subject, member_subject, status_subject, watch_subject,
 };
 use super::live_watch::Watches;
-use super::dead_owners::{DeadOwnerParts, show_ownerless_devices};
 use super::mirror::{MirrorParts, mirror_other_hubs};
 use super::set_leases::SetParts;
 use mat_core::machine::mat::DeviceStatus;
@@ -224,7 +224,14 @@ pub async fn start(cluster: &Cluster, parts: EventParts) -> anyhow::Result<(Arc<
         };
         tasks.push(tokio::spawn(show_ownerless_devices(leases.clone(), dead, parts.stopped.clone())));
     }
-    tasks.push(tokio::spawn(serve_owned_devices(cluster.clone(), parts.registry, parts.writer, parts.leases, ownership_changes, parts.stopped)));
+    tasks.push(tokio::spawn(serve_owned_devices(
+        cluster.clone(),
+        parts.registry,
+        parts.writer,
+        parts.leases,
+        ownership_changes,
+        parts.stopped,
+    )));
     Ok((relay, tasks))
 }
 
