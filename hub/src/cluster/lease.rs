@@ -158,7 +158,7 @@ impl LeaseBook {
     }
 
     /// The bucket accepted this hub's write of `value` at `revision`, over `previous` (what it
-    /// held before the write). A lease this hub already held under its own value keeps its fence
+    /// held before the write); `now_ms` is when the write was sent (monotonic). A lease this hub already held under its own value keeps its fence
     /// (a newer connection of the device to the same hub); anything else is a new fence, and the
     /// actor resumes from shared storage unless this hub is known to have run it last.
     pub fn acquired(&mut self, device: &Arc<str>, value: LeaseValue, revision: u64, previous: &Observed, now_ms: u64) -> Acquired {
@@ -217,7 +217,7 @@ impl LeaseBook {
             .collect()
     }
 
-    /// A renewal written on `sent` was accepted at `revision`.
+    /// A renewal written on `sent` was accepted at `revision`; `now_ms` is when it was sent.
     pub fn renewed(&mut self, device: &str, sent: u64, revision: u64, now_ms: u64) {
         if let Some(lease) = self.leases.get_mut(device)
             && let LeaseState::Held { fence, revision: current } = lease.state
