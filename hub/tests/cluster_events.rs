@@ -680,6 +680,7 @@ async fn a_sets_status_is_stored_once_per_change_and_by_another_hub_after_its_wr
         assert!(eventually(15 * SECOND, || horse_functional(&fleet, hub)).await, "hub {hub} shows the horse functional");
     }
     assert!(wait_stored(&store, &horse, true, 10 * SECOND).await, "the horse's status is stored in cluster mode");
+    tokio::time::sleep(2 * SECOND).await;
     let holders = lease_holders(&fleet, &horse);
     assert_eq!(holders.len(), 1, "one hub holds the horse's lease: {holders:?}");
     let holder = holders[0];

@@ -16,9 +16,13 @@ use actors::catalog::{Catalog, DeviceInfo};
 use actors::live_board::LiveBoard;
 use async_nats::jetstream::kv;
 use ractor::ActorRef;
+use storage::Store;
 
 use super::lease::{LEASE_TTL, LeaseState, SetLeaseStep, set_lease_step};
 use super::lease_keeper::{LeaseKeeper, NATS_WAIT, unix_ms};
+
+/// How long storing a new holder's set status waits for the writer's flush.
+const FLUSH_WAIT: std::time::Duration = std::time::Duration::from_secs(35);
 
 /// What tending the sets' leases needs from the hub.
 pub struct SetParts {
@@ -63,7 +67,7 @@ impl LeaseKeeper {
         }
     }
 
-    async fn create_set_lease(&self, bucket: &kv::Store, parts: &SetParts, set: &DeviceInfo) {
+    async fn create_set_lease(&self, bucket: &kv::Store, parts: &SetParts, set: &Arc<DeviceInfo>) {
         let value = self.book().value(unix_ms());
         let sent = self.mono_ms();
         match tokio::time::timeout(NATS_WAIT, bucket.create(set.id.as_ref(), value.encode().into())).await {
@@ -71,7 +75,10 @@ impl LeaseKeeper {
                 self.book().acquired_set(&set.id, value, revision, sent);
                 let fence = i64::try_from(revision).unwrap_or(i64::MAX);
                 match self.store.hub_wide().device_fences().raise(&set.id, fence, &self.node).await {
-                    Ok(true) => self.store_current_status(parts, set).await,
+                    // Off the renewal task: a flush may wait for a slow database.
+                    Ok(true) => {
+                        tokio::spawn(store_current_status(self.store.clone(), parts.board.clone(), parts.writer.clone(), set.clone()));
+                    }
                     Ok(false) => self.book().forget(&set.id),
                     Err(error) => {
                         tracing::warn!(set = %set.id, %error, "the set's fence could not be raised; its lease is let go");
@@ -86,21 +93,24 @@ impl LeaseKeeper {
             _ => {}
         }
     }
+}
 
-    /// The set's status as this hub shows it, stored unless the stored one says the same.
-    async fn store_current_status(&self, parts: &SetParts, set: &DeviceInfo) {
-        let Some(status) = parts.board.status(&set.company_id, &set.id) else { return };
-        let stored = self.store.hub_wide().device_confs().of_device(&set.id).await;
-        if let Ok(Some(stored)) = &stored
-            && stored.device_functional == status.device_functional
-            && stored.patient_status == status.patient_status.name()
-        {
-            return;
-        }
-        let _ = parts.writer.cast(WriterMsg::Save(StatusRecord {
-            device_id: set.id.clone(),
-            functional: status.device_functional,
-            patient_status: status.patient_status,
-        }));
+/// The set's status as this hub shows it, stored unless the stored one says the same. The
+/// writer is flushed first, so a change the set actor handed it just before the lease was taken
+/// is in the store before the comparison (and is not written a second time).
+async fn store_current_status(store: Store, board: Arc<LiveBoard>, writer: ActorRef<WriterMsg>, set: Arc<DeviceInfo>) {
+    let _ = writer.call(WriterMsg::Flush, Some(FLUSH_WAIT)).await;
+    let Some(status) = board.status(&set.company_id, &set.id) else { return };
+    let stored = store.hub_wide().device_confs().of_device(&set.id).await;
+    if let Ok(Some(stored)) = &stored
+        && stored.device_functional == status.device_functional
+        && stored.patient_status == status.patient_status.name()
+    {
+        return;
     }
+    let _ = writer.cast(WriterMsg::Save(StatusRecord {
+        device_id: set.id.clone(),
+        functional: status.device_functional,
+        patient_status: status.patient_status,
+    }));
 }
