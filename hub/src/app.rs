@@ -185,6 +185,7 @@ pub async fn start_with_store(config: ServeConfig, store: Store) -> anyhow::Resu
             catalog: catalog.clone(),
             registry: actors.registry.clone(),
             writer: actors.writer.clone(),
+            leases: leases.clone(),
             stopped: stopped.clone(),
         };
         let (_, cluster_tasks) = cluster::events::start(cluster, parts).await.context("starting cluster events")?;

@@ -600,3 +600,184 @@ async fn a_hub_that_joins_later_sees_the_devices_already_connected_elsewhere() {
     b.shutdown().await;
     a.shutdown().await;
 }
+
+/// A company with a Sensing Horse of two sides, on `store`: (company, email, horse id, sides).
+async fn seed_horse(store: &storage::Store, tag: &str) -> (String, String, String, Vec<SeededDevice>) {
+    use mat_protocol::device_type::DeviceType;
+    let (company, email, _) = seed_company(store, tag, &[]).await;
+    let registration = mat_api::device::Registration {
+        hardware_serial: format!("HORSE-{tag}"),
+        name: "Saddle".into(),
+        device_type: DeviceType::SensingHorse,
+        number_of_subdevices: 2,
+        health_system: String::new(),
+        building: String::new(),
+        floor: String::new(),
+        room: String::new(),
+        bed: String::new(),
+    };
+    let horse = hub::domain::registration::create(store.hub_wide(), &company, &registration).await.unwrap();
+    let sides = horse
+        .members
+        .iter()
+        .map(|m| SeededDevice {
+            id: m.id.clone(),
+            serial: m.hardware_serial.clone(),
+            secret: m.device_secret.clone().unwrap(),
+            device_type: m.device_type.name().to_owned(),
+        })
+        .collect();
+    (company, email, horse.id, sides)
+}
+
+/// The hubs whose lease book holds `id`'s lease.
+fn lease_holders(fleet: &Fleet, id: &str) -> Vec<usize> {
+    use hub::cluster::lease::LeaseState;
+    (0..fleet.hubs.len())
+        .filter(|&i| matches!(fleet.hubs[i].leases.as_ref().unwrap().lease_state(id), Some(LeaseState::Held { .. })))
+        .collect()
+}
+
+/// `deviceFunctional` as stored for `id`.
+async fn stored_functional(store: &storage::Store, id: &str) -> Option<bool> {
+    store.hub_wide().device_confs().of_device(id).await.unwrap().map(|conf| conf.device_functional)
+}
+
+/// `id`'s fence in the store: revision, the node that raised it, fenced writes so far.
+async fn fence_of(store: &storage::Store, id: &str) -> (i64, String, i64) {
+    store.hub_wide().device_fences().holder(id).await.unwrap().unwrap_or_else(|| panic!("{id} has no fence"))
+}
+
+/// Waits until `id`'s stored `deviceFunctional` is `functional`.
+async fn wait_stored(store: &storage::Store, id: &str, functional: bool, limit: Duration) -> bool {
+    eventually_async(limit, || async { stored_functional(store, id).await == Some(functional) }).await
+}
+
+/// Stops a hub as its crash looks to the others: its NATS connection closes first (nothing it
+/// does afterwards crosses, its leases are no longer renewed), then it stops.
+async fn die_silently(hub: RunningHub) {
+    hub.cluster.as_ref().unwrap().client.drain().await.unwrap();
+    hub.shutdown().await;
+}
+
+/// Issue 25: a room set's or horse's status is stored by one hub, the holder of the set's lease
+/// (a hub owning one of its members; never C, which owns none), once per change on a
+/// three-hub cluster; when that hub dies, the other member's hub takes the lease within a lease
+/// time and stores the set's next change.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn a_sets_status_is_stored_once_per_change_and_by_another_hub_after_its_writer_dies() {
+    let store = storage::Store::memory().await.unwrap();
+    let (company, email, horse, sides) = seed_horse(&store, "S").await;
+    let mut fleet = Fleet::start_on(store.clone(), company.clone(), email, sides.clone(), 600).await;
+    let idle = |spec: &mut simulator::DeviceSpec| {
+        spec.rate = Rate::Fixed { hz: 5.0 };
+        spec.scenario = Scenario::Empty;
+    };
+    let horse_functional = |fleet: &Fleet, hub: usize| fleet.hubs[hub].board.status(&company, &horse).is_some_and(|s| s.device_functional);
+    let left = fleet.run_device(0, &sides[0], idle);
+    let right = fleet.run_device(1, &sides[1], idle);
+    for hub in 0..3 {
+        assert!(eventually(15 * SECOND, || horse_functional(&fleet, hub)).await, "hub {hub} shows the horse functional");
+    }
+    assert!(wait_stored(&store, &horse, true, 10 * SECOND).await, "the horse's status is stored in cluster mode");
+    tokio::time::sleep(2 * SECOND).await;
+    let holders = lease_holders(&fleet, &horse);
+    assert_eq!(holders.len(), 1, "one hub holds the horse's lease: {holders:?}");
+    let holder = holders[0];
+    assert!(holder < 2, "the holder owns a side (A or B), not C");
+    let names = ["hub-a", "hub-b", "hub-c"];
+    let (_, node, before) = fence_of(&store, &horse).await;
+    assert_eq!(node, names[holder]);
+
+    // One change (the right side leaves B): one write, not one per hub.
+    let _ = right.send(true);
+    assert!(wait_stored(&store, &horse, false, 15 * SECOND).await, "the change is stored");
+    tokio::time::sleep(2 * SECOND).await;
+    assert_eq!(fence_of(&store, &horse).await.2, before + 1, "the change was written once on a three-hub cluster");
+    let right = fleet.run_device(1, &sides[1], idle);
+    assert!(wait_stored(&store, &horse, true, 15 * SECOND).await);
+    tokio::time::sleep(2 * SECOND).await;
+    let (fence, _, before) = fence_of(&store, &horse).await;
+
+    // The holder dies; its side goes with it. The other side's hub takes the horse's lease.
+    let dead = fleet.hubs.remove(holder);
+    let (other, dead_side) = if holder == 0 { (names[1], &sides[0]) } else { (names[0], &sides[1]) };
+    drop(if holder == 0 { left } else { right });
+    die_silently(dead).await;
+    // Hub 0 is now the other side's hub, hub 1 is C.
+    assert!(
+        eventually(20 * SECOND, || lease_holders(&fleet, &horse) == vec![0]).await,
+        "{other} took the horse's lease: {:?}",
+        lease_holders(&fleet, &horse)
+    );
+    let (new_fence, node, _) = fence_of(&store, &horse).await;
+    assert!(new_fence > fence && node == other, "{other} raised the horse's fence: {new_fence} {node}");
+    // The dead hub's side is shown disconnected once its lease expired: the horse is not functional.
+    assert!(
+        eventually(20 * SECOND, || fleet.hubs[0].board.status(&company, &dead_side.id).is_some_and(|s| !s.device_functional)).await,
+        "{other} shows the dead hub's side disconnected"
+    );
+    assert!(eventually(5 * SECOND, || !horse_functional(&fleet, 0)).await);
+    assert!(wait_stored(&store, &horse, false, 15 * SECOND).await, "the horse is stored not functional");
+    tokio::time::sleep(2 * SECOND).await;
+    let (_, _, before_next) = fence_of(&store, &horse).await;
+    assert!(before_next > before, "the change was stored");
+    // The next change (the dead hub's side comes back on the other hub) is stored by it, once.
+    let _back = fleet.run_device(0, dead_side, idle);
+    assert!(wait_stored(&store, &horse, true, 20 * SECOND).await, "{other} stored the horse functional again");
+    tokio::time::sleep(2 * SECOND).await;
+    assert_eq!(fence_of(&store, &horse).await, (new_fence, other.to_owned(), before_next + 1));
+    fleet.stop().await;
+}
+
+/// Issue 25: a hub dies and one of its two mats does not come back: once that mat's lease
+/// expired with no new owner, the other hubs show it disconnected (browsers and REST), not as
+/// last reported; the mat that reconnected to another hub within the lease time never flaps.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn a_dead_hubs_device_that_does_not_come_back_is_shown_disconnected_everywhere() {
+    let mut fleet = Fleet::start(&["Mattress Mat IoT", "Mattress Mat IoT"], 600).await;
+    let (lost, moved) = (fleet.devices[0].clone(), fleet.devices[1].clone());
+    let company = fleet.company.clone();
+    let steady = |spec: &mut simulator::DeviceSpec| spec.rate = Rate::Fixed { hz: 5.0 };
+    let _lost_device = fleet.run_device(0, &lost, steady);
+    let moved_on_a = fleet.run_device(0, &moved, steady);
+    let mut on_c = company_browser(fleet.http(2), &fleet.email).await;
+    for device in [&lost, &moved] {
+        assert!(
+            eventually(15 * SECOND, || fleet.hubs[2].board.status(&company, &device.id).is_some_and(|s| s.device_functional)).await,
+            "C shows A's mat"
+        );
+    }
+
+    // A dies; the second mat reconnects to B at once.
+    let died = Instant::now();
+    die_silently(fleet.hubs.remove(0)).await;
+    let _ = moved_on_a.send(true);
+    let _moved_on_b = fleet.run_device(0, &moved, steady);
+    // Hub 0 is B now, hub 1 is C.
+    let mut moved_flapped = false;
+    let shown_lost = loop {
+        moved_flapped |= fleet.hubs[1].board.status(&company, &moved.id).is_some_and(|s| !s.device_functional);
+        if fleet.hubs[1].board.status(&company, &lost.id).is_some_and(|s| !s.device_functional) {
+            break Some(died.elapsed());
+        }
+        if died.elapsed() > 20 * SECOND {
+            break None;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    };
+    let shown_lost = shown_lost.expect("C shows the mat whose hub died disconnected");
+    assert!(shown_lost >= 4 * SECOND, "not before its lease could have expired: {shown_lost:?}");
+    assert!(!moved_flapped, "the mat that moved to B within the lease time was never shown disconnected on C");
+    assert!(wait_for_status(&mut on_c, &lost.id, 5 * SECOND, |s| field(s, "deviceFunctional").as_bool() == Some(false)).await);
+    let status = fleet.hubs[1].board.status(&company, &lost.id).unwrap();
+    assert_eq!(status.card_status, mat_core::machine::status::CardStatus::Offline, "{status:?}");
+    for hub in 0..2 {
+        let token = common::login(fleet.http(hub), &fleet.email, PASSWORD).await;
+        let rest = rest_status(fleet.http(hub), &token, &lost.id).await;
+        assert_eq!(rest["deviceFunctional"], json!(false), "REST on hub {hub} agrees: {rest}");
+        let moved_rest = rest_status(fleet.http(hub), &token, &moved.id).await;
+        assert_eq!(moved_rest["deviceFunctional"], json!(true), "the moved mat is live on hub {hub}: {moved_rest}");
+    }
+    fleet.stop().await;
+}

@@ -49,6 +49,13 @@ pub trait Relay: Send + Sync {
 pub trait CommandRoute: Send + Sync {
     /// Sends `command` to the owner of `device_id`.
     fn send(&self, device_id: &str, command: DeviceCommand) -> Pin<Box<dyn Future<Output = RouteOutcome> + Send>>;
+
+    /// Whether this hub, whose actor holds the device's connection, may act as its owner now:
+    /// in a cluster, only while its lease is known valid (issue 25: a hub woken from a pause
+    /// longer than its lease may have lost the device). `false` sends the command by the route.
+    fn may_act_as_owner(&self, _device_id: &str) -> bool {
+        true
+    }
 }
 
 /// What became of a command sent to another hub.
@@ -101,8 +108,11 @@ impl ClusterSeam {
     }
 
     /// Where commands to a device this hub does not own go; `None` when it owns it (or runs alone).
+    /// Owning it here means holding its connection **and**, in a cluster, the route saying this
+    /// hub may act as its owner now (its lease is known valid).
     pub fn route_for(&self, device_id: &str) -> Option<Arc<dyn CommandRoute>> {
-        if self.owns(device_id) { None } else { self.route.get().cloned() }
+        let route = self.route.get()?;
+        if self.owns(device_id) && route.may_act_as_owner(device_id) { None } else { Some(route.clone()) }
     }
 
     /// The device's actor holds its connection here (said after every step of the actor: a read
@@ -188,6 +198,27 @@ mod tests {
         fn send(&self, _: &str, _: DeviceCommand) -> Pin<Box<dyn Future<Output = RouteOutcome> + Send>> {
             Box::pin(async { RouteOutcome::NoOwner })
         }
+    }
+
+    /// A route whose hub's leases may all have expired.
+    struct LeaseInDoubt;
+
+    impl CommandRoute for LeaseInDoubt {
+        fn send(&self, _: &str, _: DeviceCommand) -> Pin<Box<dyn Future<Output = RouteOutcome> + Send>> {
+            Box::pin(async { RouteOutcome::NoOwner })
+        }
+        fn may_act_as_owner(&self, _: &str) -> bool {
+            false
+        }
+    }
+
+    #[test]
+    fn a_device_held_here_whose_lease_may_have_expired_is_commanded_through_the_route() {
+        let bus = Bus::new();
+        bus.seam().install(Arc::new(Recorder::default()), Arc::new(LeaseInDoubt));
+        bus.seam().claim("c", &Arc::from("mine"));
+        assert!(bus.seam().owns("mine"), "it still holds the connection");
+        assert!(bus.seam().route_for("mine").is_some(), "but does not act as its owner");
     }
 
     fn picture() -> LivePicture {

@@ -8,6 +8,7 @@ use std::collections::HashMap;
 use std::future::Future;
 use std::pin::Pin;
 use std::sync::Arc;
+use std::time::Duration;
 
 use actors::actor::registry::RegistryMsg;
 use actors::actor::session_commands::{CALL_TIMEOUT, CommandOutcome, DeviceCommand, execute};
@@ -22,6 +23,7 @@ use tokio::task::JoinHandle;
 use super::Cluster;
 use super::commands_route::{COMMAND_TIMEOUT, Delivery, outcome_of};
 use super::commands_wire::{CommandReply, CommandRequest, command_subject, decode, encode};
+use super::lease_keeper::LeaseKeeper;
 
 /// A device's connection came to this hub's actor, or left it.
 #[derive(Debug)]
@@ -30,13 +32,24 @@ pub enum Ownership {
     Released(Arc<str>),
 }
 
+/// How long the command service waits for this hub's lease of a device to be confirmed again
+/// (after a pause) before it answers: the asking hub waits [`COMMAND_TIMEOUT`], and the command
+/// itself up to `CALL_TIMEOUT` after this.
+pub const OWNER_CONFIRMATION_WAIT: Duration = Duration::from_millis(1500);
+
 /// The route to the owner of a device this hub does not own.
 pub struct NatsCommandRoute {
     pub client: async_nats::Client,
     pub node: String,
+    /// This hub's leases: a device held here is commanded here only while its lease is valid.
+    pub leases: Option<Arc<LeaseKeeper>>,
 }
 
 impl CommandRoute for NatsCommandRoute {
+    fn may_act_as_owner(&self, device_id: &str) -> bool {
+        self.leases.as_ref().is_none_or(|leases| leases.may_act_as_owner(device_id))
+    }
+
     fn send(&self, device_id: &str, command: DeviceCommand) -> Pin<Box<dyn Future<Output = RouteOutcome> + Send>> {
         let client = self.client.clone();
         let request = CommandRequest { origin: self.node.clone(), device_id: device_id.to_owned(), command };
@@ -58,6 +71,7 @@ pub async fn serve_owned_devices(
     cluster: Cluster,
     registry: ActorRef<RegistryMsg>,
     writer: ActorRef<WriterMsg>,
+    leases: Option<Arc<LeaseKeeper>>,
     mut changes: mpsc::UnboundedReceiver<Ownership>,
     mut stopped: watch::Receiver<bool>,
 ) {
@@ -68,7 +82,14 @@ pub async fn serve_owned_devices(
                 Some(Ownership::Claimed(device_id)) => {
                     match cluster.client.subscribe(command_subject(&device_id)).await {
                         Ok(subscriber) => {
-                            let task = tokio::spawn(answer(cluster.clone(), registry.clone(), writer.clone(), device_id.clone(), subscriber));
+                            let task = tokio::spawn(answer(
+                                cluster.clone(),
+                                registry.clone(),
+                                writer.clone(),
+                                leases.clone(),
+                                device_id.clone(),
+                                subscriber,
+                            ));
                             if let Some(old) = serving.insert(device_id, task) {
                                 old.abort();
                             }
@@ -95,15 +116,25 @@ pub async fn serve_owned_devices(
 /// Runs each command that arrives for one device on its actor here and replies with the outcome;
 /// a command that writes records (an attendance, a turn) is answered once this hub's writer has
 /// stored them, as on a single hub, so the asking hub reads them back from the shared store.
+/// Only while this hub's lease of the device is known valid: after a pause it waits up to
+/// [`OWNER_CONFIRMATION_WAIT`] for the renewal's answer, and stays silent if the lease was lost
+/// (the new owner, subscribed too, answers) or is still unconfirmed (the asker times out).
 async fn answer(
     cluster: Cluster,
     registry: ActorRef<RegistryMsg>,
     writer: ActorRef<WriterMsg>,
+    leases: Option<Arc<LeaseKeeper>>,
     device_id: Arc<str>,
     mut requests: async_nats::Subscriber,
 ) {
     while let Some(message) = requests.next().await {
         let Some(reply_to) = message.reply else { continue };
+        if let Some(leases) = &leases
+            && !leases.await_owner(&device_id, OWNER_CONFIRMATION_WAIT).await
+        {
+            tracing::warn!(device = %device_id, "a command was not answered: this hub's lease of the device is not confirmed");
+            continue;
+        }
         let outcome = match decode::<CommandRequest>(&message.payload) {
             Some(request) if *request.device_id == *device_id => {
                 let writes = request.command.writes_records();

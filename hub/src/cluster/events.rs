@@ -25,12 +25,14 @@ use tokio::task::JoinHandle;
 
 use super::Cluster;
 use super::commands::{NatsCommandRoute, Ownership, serve_owned_devices};
+use super::dead_owners::{DeadOwnerParts, show_ownerless_devices};
 use super::events_wire::{
     EventMessage, LiveMessage, MemberMessage, StatusMessage, WatchMessage, WirePicture, alarm_status_subject, encode, events_subject,
     live_subject, member_subject, status_subject, watch_subject,
 };
 use super::live_watch::Watches;
 use super::mirror::{MirrorParts, mirror_other_hubs};
+use super::set_leases::SetParts;
 use mat_core::machine::mat::DeviceStatus;
 use mat_core::machine::presence::Presence;
 
@@ -174,6 +176,9 @@ pub struct EventParts {
     pub catalog: Arc<Catalog>,
     pub registry: ActorRef<RegistryMsg>,
     pub writer: ActorRef<WriterMsg>,
+    /// This hub's device leases: commands ask whether this hub may act as a device's owner,
+    /// and a dead hub's devices are shown disconnected (`dead_owners`).
+    pub leases: Option<Arc<super::lease_keeper::LeaseKeeper>>,
     pub stopped: watch::Receiver<bool>,
 }
 
@@ -190,7 +195,7 @@ pub async fn start(cluster: &Cluster, parts: EventParts) -> anyhow::Result<(Arc<
         members: Mutex::new(HashMap::new()),
         counters: RelayCounters::default(),
     });
-    let route = Arc::new(NatsCommandRoute { client: cluster.client.clone(), node: cluster.node.to_string() });
+    let route = Arc::new(NatsCommandRoute { client: cluster.client.clone(), node: cluster.node.to_string(), leases: parts.leases.clone() });
     // The mirror subscribes before the relay is installed: nothing another hub says from now on
     // is missed.
     let mirror = mirror_other_hubs(
@@ -207,8 +212,27 @@ pub async fn start(cluster: &Cluster, parts: EventParts) -> anyhow::Result<(Arc<
     .await?;
     parts.bus.seam().install(relay.clone(), route);
     let publisher = tokio::spawn(publish_queued(cluster.client.clone(), queued, parts.stopped.clone()));
-    let owner = tokio::spawn(serve_owned_devices(cluster.clone(), parts.registry, parts.writer, ownership_changes, parts.stopped));
-    Ok((relay, vec![publisher, mirror, owner]))
+    let mut tasks = vec![publisher, mirror];
+    if let Some(leases) = &parts.leases {
+        leases.attach_sets(SetParts { catalog: parts.catalog.clone(), board: parts.board.clone(), writer: parts.writer.clone() });
+        let dead = DeadOwnerParts {
+            bus: parts.bus.clone(),
+            board: parts.board.clone(),
+            catalog: parts.catalog.clone(),
+            registry: parts.registry.clone(),
+            client: cluster.client.clone(),
+        };
+        tasks.push(tokio::spawn(show_ownerless_devices(leases.clone(), dead, parts.stopped.clone())));
+    }
+    tasks.push(tokio::spawn(serve_owned_devices(
+        cluster.clone(),
+        parts.registry,
+        parts.writer,
+        parts.leases,
+        ownership_changes,
+        parts.stopped,
+    )));
+    Ok((relay, tasks))
 }
 
 /// Publishes what the relay queued, in order.

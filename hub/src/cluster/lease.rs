@@ -13,6 +13,15 @@
 //!
 //! The revision of the write that acquired the lease is the **fence** the owner writes the
 //! device's rows under (`storage`'s `device_fence`); renewals do not change it.
+//!
+//! The book's times (`now_ms` of every method but [`LeaseBook::value`]) are on a **monotonic**
+//! clock (milliseconds since the keeper started), and a confirmation is dated when its write was
+//! *sent*: the bucket dated it later, so the key lives at least until that time plus
+//! [`LEASE_TTL`]. [`LeaseBook::may_act_as_owner`] is what commands ask: a hub woken from a pause
+//! longer than the lease does not act as the device's owner before the bucket confirms it again.
+//!
+//! A room set or Sensing Horse holds a lease in the same bucket (key: the set's id), so that one
+//! hub writes its status rows: [`set_lease_step`] says when a hub takes or lets go of it.
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -22,6 +31,10 @@ use std::time::Duration;
 pub const LEASE_TTL: Duration = Duration::from_secs(6);
 /// How often a held lease is renewed: three renewals fit in one [`LEASE_TTL`].
 pub const RENEW_EVERY: Duration = Duration::from_secs(2);
+/// How much of a lease's life a hub does not count on when it asks whether it still owns the
+/// device: room for the NATS server's clock running faster than this hub's and for a command
+/// that is answered just after the check.
+pub const OWNER_MARGIN: Duration = Duration::from_secs(1);
 
 /// A lease's value: which hub holds the device and since when its connection runs.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -98,7 +111,7 @@ pub enum LeaseState {
 struct Lease {
     value: LeaseValue,
     state: LeaseState,
-    /// When the bucket last confirmed it (acquired or renewed), Unix ms.
+    /// When the write the bucket last confirmed (acquisition or renewal) was sent, monotonic ms.
     confirmed_ms: u64,
 }
 
@@ -145,7 +158,7 @@ impl LeaseBook {
     }
 
     /// The bucket accepted this hub's write of `value` at `revision`, over `previous` (what it
-    /// held before the write). A lease this hub already held under its own value keeps its fence
+    /// held before the write); `now_ms` is when the write was sent (monotonic). A lease this hub already held under its own value keeps its fence
     /// (a newer connection of the device to the same hub); anything else is a new fence, and the
     /// actor resumes from shared storage unless this hub is known to have run it last.
     pub fn acquired(&mut self, device: &Arc<str>, value: LeaseValue, revision: u64, previous: &Observed, now_ms: u64) -> Acquired {
@@ -204,7 +217,7 @@ impl LeaseBook {
             .collect()
     }
 
-    /// A renewal written on `sent` was accepted at `revision`.
+    /// A renewal written on `sent` was accepted at `revision`; `now_ms` is when it was sent.
     pub fn renewed(&mut self, device: &str, sent: u64, revision: u64, now_ms: u64) {
         if let Some(lease) = self.leases.get_mut(device)
             && let LeaseState::Held { fence, revision: current } = lease.state
@@ -278,6 +291,26 @@ impl LeaseBook {
         }
     }
 
+    /// Whether this hub may act as the device's owner at `now_ms` (monotonic): its lease is held
+    /// and the bucket confirmed it recently enough that it cannot have expired — a write sent at
+    /// `confirmed_ms` keeps the key at least until `confirmed_ms + LEASE_TTL`, less
+    /// [`OWNER_MARGIN`]. A hub woken from a pause (or cut off from NATS) longer than that does
+    /// not know whether another hub took the device meanwhile; a pending lease was never
+    /// confirmed. Either waits for the renewal task's next answer.
+    pub fn may_act_as_owner(&self, device: &str, now_ms: u64) -> bool {
+        let valid_for = LEASE_TTL.saturating_sub(OWNER_MARGIN).as_millis() as u64;
+        self.leases
+            .get(device)
+            .is_some_and(|l| matches!(l.state, LeaseState::Held { .. }) && now_ms < l.confirmed_ms.saturating_add(valid_for))
+    }
+
+    /// A room set's lease was created by this hub at `revision` (a write sent at `now_ms`): its
+    /// status rows are written under that fence. Sets never take a lease over (see
+    /// [`set_lease_step`]), so every acquisition is a new fence.
+    pub fn acquired_set(&mut self, set: &Arc<str>, value: LeaseValue, revision: u64, now_ms: u64) {
+        self.leases.insert(set.clone(), Lease { value, state: LeaseState::Held { fence: revision, revision }, confirmed_ms: now_ms });
+    }
+
     /// The state of a device's lease here.
     pub fn state(&self, device: &str) -> Option<LeaseState> {
         self.leases.get(device).map(|l| l.state)
@@ -292,6 +325,44 @@ impl LeaseBook {
     pub fn is_empty(&self) -> bool {
         self.leases.is_empty()
     }
+}
+
+/// What a hub does about a room set's (or Sensing Horse's) lease on one renewal tick.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SetLeaseStep {
+    /// Try to create the key (only if absent: a set's lease is never taken over).
+    Create,
+    /// Stop renewing it and forget it: it expires within [`LEASE_TTL`] and a hub that owns a
+    /// member takes it then.
+    LetGo,
+    /// Nothing to do (held and wanted: the renewal keeps it; or not wanted, or held elsewhere).
+    Nothing,
+}
+
+/// The rule of a set's lease: a hub wants it while it owns one of the set's members (its own
+/// set actor hears that member first-hand); it creates the key when it wants it, does not hold
+/// it, and no other hub has been seen renewing it within a lease time (`held_elsewhere`); it
+/// lets it go when it owns no member any more. Creation only ever succeeds on an absent key, so
+/// two hubs that want it at once end with one holder; the one whose create fails sees the
+/// other's renewals and waits. A holder that dies stops renewing: the key expires and another
+/// hub that owns a member creates it.
+pub fn set_lease_step(held_here: bool, owns_a_member: bool, held_elsewhere: bool) -> SetLeaseStep {
+    match (held_here, owns_a_member) {
+        (false, true) if !held_elsewhere => SetLeaseStep::Create,
+        (true, false) => SetLeaseStep::LetGo,
+        _ => SetLeaseStep::Nothing,
+    }
+}
+
+/// Whether a command to a device whose actor holds its connection here runs here (`true`) or is
+/// routed to the owner over NATS (`false`, where this hub's own command service answers only
+/// once its lease is confirmed again, and stays silent if it was lost). A lease that may have
+/// expired does not make this hub the owner; but while this hub cannot reach NATS at all no hub
+/// can be asked (and none can take the device through this hub's NATS): it acts on the device it
+/// holds, as a hub does during a NATS outage, and the fence in storage still refuses its rows if
+/// another hub took the device meanwhile.
+pub fn acts_as_owner(lease_valid: bool, nats_reachable: bool) -> bool {
+    lease_valid || !nats_reachable
 }
 
 #[cfg(test)]

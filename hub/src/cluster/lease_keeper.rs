@@ -6,6 +6,11 @@
 //! (`RegistryMsg::Release`). A new fence is raised in storage (`device_fence`) before the actor
 //! runs, and a device taken over from another hub resumes from its snapshot in shared storage
 //! (`snapshot_store`).
+//!
+//! The keeper also keeps the other halves of issue 25's ownership: its watch records every
+//! lease write of the cluster (`lease_sightings`, read by `dead_owners`), its renewal task tends
+//! the leases of room sets and Sensing Horses (`set_leases`), and [`LeaseKeeper::may_act_as_owner`]
+//! tells commands whether this hub's lease is known valid (`lease::may_act_as_owner`, monotonic).
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -19,7 +24,11 @@ use ractor::ActorRef;
 use storage::Store;
 use tokio::sync::watch;
 
-use super::lease::{AcquireWrite, Acquired, LEASE_TTL, LeaseBook, LeaseValue, Observed, RenewRefused, WritePermission, acquire_write};
+use super::lease::{
+    AcquireWrite, Acquired, LEASE_TTL, LeaseBook, LeaseValue, Observed, RenewRefused, WritePermission, acquire_write, acts_as_owner,
+};
+use super::lease_sightings::Sightings;
+use super::set_leases::SetParts;
 use super::{Cluster, snapshot_store};
 
 /// The key-value bucket of device leases.
@@ -27,7 +36,7 @@ pub const BUCKET: &str = "device_owners";
 /// How long one NATS operation may take before the hub treats NATS as away.
 pub const NATS_WAIT: Duration = Duration::from_secs(2);
 /// How often the renewal task looks for due renewals and pending acquisitions.
-const RENEW_TICK: Duration = Duration::from_millis(500);
+pub(super) const RENEW_TICK: Duration = Duration::from_millis(500);
 /// Renewals in flight at once.
 const RENEW_CONCURRENCY: usize = 64;
 /// Reads and writes of one acquisition before it gives up (others kept writing the key).
@@ -48,16 +57,27 @@ pub enum Acquisition {
 
 /// This hub's device leases.
 pub struct LeaseKeeper {
-    node: String,
+    pub(super) node: String,
+    client: async_nats::Client,
     jetstream: async_nats::jetstream::Context,
-    store: Store,
+    pub(super) store: Store,
     registry: ActorRef<RegistryMsg>,
     book: Mutex<LeaseBook>,
     bucket: tokio::sync::Mutex<Option<kv::Store>>,
+    /// The start of the book's monotonic clock.
+    epoch: std::time::Instant,
+    /// Every lease write of the cluster this hub's watch saw.
+    sightings: Mutex<Sightings>,
+    /// What tending the sets' leases needs (`set_leases`), once the hub's parts run.
+    pub(super) sets: std::sync::OnceLock<SetParts>,
     /// Writes of devices this hub does not own (any more), dropped.
     pub fenced_writes: AtomicU64,
     /// Leases another hub took from this one.
     pub leases_lost: AtomicU64,
+    /// A device declared ownerless has an owner again (`dead_owners` resyncs).
+    pub(super) revived: std::sync::atomic::AtomicBool,
+    /// Whether the watch of the bucket runs (what `lease_sightings` may judge from).
+    pub(super) watch_running: std::sync::atomic::AtomicBool,
 }
 
 impl LeaseKeeper {
@@ -65,18 +85,68 @@ impl LeaseKeeper {
     pub fn new(cluster: &Cluster, store: Store, registry: ActorRef<RegistryMsg>) -> Arc<LeaseKeeper> {
         Arc::new(LeaseKeeper {
             node: cluster.node.to_string(),
+            client: cluster.client.clone(),
             jetstream: cluster.jetstream.clone(),
             store,
             registry,
             book: Mutex::new(LeaseBook::new(cluster.node.as_str())),
             bucket: tokio::sync::Mutex::new(None),
+            epoch: std::time::Instant::now(),
+            sightings: Mutex::new(Sightings::new()),
+            sets: std::sync::OnceLock::new(),
             fenced_writes: AtomicU64::new(0),
             leases_lost: AtomicU64::new(0),
+            revived: std::sync::atomic::AtomicBool::new(false),
+            watch_running: std::sync::atomic::AtomicBool::new(false),
         })
     }
 
-    fn book(&self) -> MutexGuard<'_, LeaseBook> {
+    pub(super) fn book(&self) -> MutexGuard<'_, LeaseBook> {
         self.book.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    pub(super) fn sightings(&self) -> MutexGuard<'_, Sightings> {
+        self.sightings.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// Now on the book's monotonic clock, ms (a pause of the process counts: it is
+    /// `CLOCK_MONOTONIC`).
+    pub(super) fn mono_ms(&self) -> u64 {
+        self.epoch.elapsed().as_millis() as u64
+    }
+
+    /// Whether NATS answers this hub now.
+    pub(super) fn nats_reachable(&self) -> bool {
+        self.client.connection_state() == async_nats::connection::State::Connected
+    }
+
+    /// Whether a command to `device`, whose actor holds its connection here, runs here: the
+    /// lease is known valid, or NATS is out of reach (`lease::acts_as_owner`). Otherwise it goes
+    /// to the owner over NATS, which is this hub again once its lease is confirmed.
+    pub fn may_act_as_owner(&self, device: &str) -> bool {
+        acts_as_owner(self.book().may_act_as_owner(device, self.mono_ms()), self.nats_reachable())
+    }
+
+    /// Waits up to `limit` for this hub's lease of `device` to be known valid: `true` once it is,
+    /// `false` when the lease left the book (lost) or the time ran out. The command service asks
+    /// it before it answers another hub (or this one) for the device.
+    pub async fn await_owner(&self, device: &str, limit: Duration) -> bool {
+        let deadline = tokio::time::Instant::now() + limit;
+        loop {
+            {
+                let book = self.book();
+                if book.may_act_as_owner(device, self.mono_ms()) {
+                    return true;
+                }
+                if book.state(device).is_none() {
+                    return false;
+                }
+            }
+            if tokio::time::Instant::now() >= deadline {
+                return false;
+            }
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
     }
 
     /// What a storage write of `device`'s rows may do.
@@ -114,13 +184,14 @@ impl LeaseKeeper {
     /// the connection is attached to the device's actor.
     pub async fn acquire(&self, device: &Arc<str>) -> Acquisition {
         let value = self.book().value(unix_ms());
+        let sent = self.mono_ms();
         let written = match self.bucket().await {
             Ok(bucket) => tokio::time::timeout(NATS_WAIT, write_lease(&bucket, device, &value)).await.unwrap_or(Err("timed out".into())),
             Err(error) => Err(error),
         };
         match written {
             Ok((revision, previous)) => {
-                let acquired = self.book().acquired(device, value, revision, &previous, unix_ms());
+                let acquired = self.book().acquired(device, value, revision, &previous, sent);
                 self.settle(device, acquired).await
             }
             Err(error) => {
@@ -160,6 +231,11 @@ impl LeaseKeeper {
 
     /// Another hub owns `device` now: its actor here stops and its connection closes.
     fn lost(&self, device: &Arc<str>) {
+        if self.is_set(device) {
+            // A set's lease holds no actor here: another hub writes its rows now.
+            self.book().forget(device);
+            return;
+        }
         self.leases_lost.fetch_add(1, Ordering::Relaxed);
         tracing::warn!(%device, "another hub took the device's lease; stopping its actor here");
         let _ = self.registry.cast(RegistryMsg::Release { device_id: device.clone() });
@@ -181,7 +257,7 @@ impl LeaseKeeper {
             let Ok(bucket) = self.bucket().await else { continue };
             let (due, pending) = {
                 let book = self.book();
-                (book.due_renewals(unix_ms()), book.pending_acquisitions())
+                (book.due_renewals(self.mono_ms()), book.pending_acquisitions())
             };
             futures_util::stream::iter(due)
                 .for_each_concurrent(RENEW_CONCURRENCY, |(device, value, revision)| {
@@ -191,15 +267,17 @@ impl LeaseKeeper {
                 })
                 .await;
             for (device, value) in pending {
+                let sent = self.mono_ms();
                 if let Ok(Ok((revision, previous))) = tokio::time::timeout(NATS_WAIT, write_lease(&bucket, &device, &value)).await {
-                    let acquired = self.book().acquired(&device, value, revision, &previous, unix_ms());
+                    let acquired = self.book().acquired(&device, value, revision, &previous, sent);
                     if let Acquisition::Refused(why) = self.settle(&device, acquired).await {
                         tracing::warn!(%device, %why, "a pending lease could not be settled");
                         self.lost(&device);
                     }
                 }
             }
-            let unconfirmed = self.book().unconfirmed(unix_ms());
+            self.tend_sets(&bucket).await;
+            let unconfirmed = self.book().unconfirmed(self.mono_ms());
             if unconfirmed != warned_unconfirmed {
                 warned_unconfirmed = unconfirmed;
                 if unconfirmed > 0 {
@@ -210,16 +288,22 @@ impl LeaseKeeper {
     }
 
     async fn renew_one(&self, bucket: &kv::Store, device: &Arc<str>, value: &LeaseValue, revision: u64) {
+        // A confirmation is dated when its write was sent: the bucket dated it later.
+        let sent = self.mono_ms();
         match tokio::time::timeout(NATS_WAIT, bucket.update(device.as_ref(), value.encode().into(), revision)).await {
-            Ok(Ok(renewed)) => self.book().renewed(device, revision, renewed, unix_ms()),
+            Ok(Ok(renewed)) => self.book().renewed(device, revision, renewed, sent),
             Ok(Err(error)) if error.kind() == kv::UpdateErrorKind::WrongLastRevision => {
                 let Ok(Ok(observed)) = tokio::time::timeout(NATS_WAIT, observe(bucket, device)).await else { return };
-                let outcome = self.book().renew_refused(device, &observed, unix_ms());
+                let outcome = self.book().renew_refused(device, &observed, sent);
                 match outcome {
                     RenewRefused::Lost => self.lost(device),
+                    // A set's expired lease is not taken again over another hub's: it is
+                    // created again by `tend_sets` if nobody else did.
+                    RenewRefused::Recreate if self.is_set(device) => self.book().forget(device),
                     RenewRefused::Recreate => {
+                        let sent = self.mono_ms();
                         if let Ok(Ok((revision, previous))) = tokio::time::timeout(NATS_WAIT, write_lease(bucket, device, value)).await {
-                            let acquired = self.book().acquired(device, value.clone(), revision, &previous, unix_ms());
+                            let acquired = self.book().acquired(device, value.clone(), revision, &previous, sent);
                             if let Acquisition::Refused(why) = self.settle(device, acquired).await {
                                 tracing::warn!(%device, %why, "an expired lease could not be taken again");
                                 self.book().forget(device);
@@ -247,11 +331,15 @@ impl LeaseKeeper {
                 Err(_) => None,
             };
             let Some(mut watch) = watch else {
+                self.watch_running.store(false, Ordering::Relaxed);
+                self.sightings().not_watching();
                 tokio::select! {
                     _ = tokio::time::sleep(Duration::from_secs(1)) => continue,
                     _ = stopped.changed() => return,
                 }
             };
+            self.watch_running.store(true, Ordering::Relaxed);
+            self.sightings().watching(self.mono_ms());
             loop {
                 let entry = tokio::select! {
                     entry = watch.next() => entry,
@@ -262,10 +350,17 @@ impl LeaseKeeper {
                     kv::Operation::Put => LeaseValue::decode(&entry.value),
                     kv::Operation::Delete | kv::Operation::Purge => None,
                 };
+                if value.is_some() && self.sightings().seen(&entry.key, self.mono_ms()) {
+                    // A device shown ownerless has an owner again: its statuses meanwhile
+                    // were not heard here (`dead_owners` asks for them).
+                    self.revived.store(true, Ordering::Relaxed);
+                }
                 if self.book().watched(&entry.key, entry.revision, value.as_ref()) {
                     self.lost(&Arc::from(entry.key.as_str()));
                 }
             }
+            self.watch_running.store(false, Ordering::Relaxed);
+            self.sightings().not_watching();
         }
     }
 }
@@ -297,7 +392,7 @@ pub async fn open_bucket(jetstream: &async_nats::jetstream::Context) -> Result<k
 }
 
 /// What the bucket holds for `device`.
-async fn observe(bucket: &kv::Store, device: &str) -> Result<Observed, String> {
+pub(super) async fn observe(bucket: &kv::Store, device: &str) -> Result<Observed, String> {
     let entry = bucket.entry(device).await.map_err(|e| e.to_string())?;
     Ok(match entry {
         Some(entry) if entry.operation == kv::Operation::Put => match LeaseValue::decode(&entry.value) {
@@ -333,6 +428,6 @@ async fn write_lease(bucket: &kv::Store, device: &str, value: &LeaseValue) -> Re
 }
 
 /// Now, Unix ms.
-fn unix_ms() -> u64 {
+pub(super) fn unix_ms() -> u64 {
     std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_millis() as u64).unwrap_or(0)
 }

@@ -16,20 +16,25 @@
 //! task, a watch for takeovers, a lost lease stops the device's actor), `fence` (the storage
 //! writer's batches written under each device's lease revision, kept while a lease is pending,
 //! dropped and counted otherwise), `snapshot_store` (mat snapshots in shared storage, the
-//! snapshot a takeover resumes from).
+//! snapshot a takeover resumes from), `set_leases` (a room set's or horse's lease: the one hub
+//! that writes its status rows), `lease_sightings` (which other hubs' devices lost their owner,
+//! pure) and `dead_owners` (those devices shown disconnected on this hub).
 
 pub mod commands;
 pub mod commands_route;
 pub mod commands_wire;
+pub mod dead_owners;
 pub mod events;
 pub mod events_wire;
 pub mod fence;
 pub mod lease;
 pub mod lease_keeper;
+pub mod lease_sightings;
 pub mod live_watch;
 pub mod mirror;
 mod node_name;
 pub mod resync;
+pub mod set_leases;
 pub mod snapshot_store;
 
 use std::time::Duration;

@@ -5,6 +5,7 @@
 
 use surrealdb::Surreal;
 use surrealdb::engine::any::Any;
+use surrealdb::types::SurrealValue;
 
 use crate::StoreError;
 use crate::retry::retrying;
@@ -68,5 +69,23 @@ impl HubDeviceFences<'_> {
             .await?;
         let stored: Vec<i64> = response.take(0)?;
         Ok(stored.first().copied())
+    }
+
+    /// The device's fence, the node that raised it, and how many fenced writes ran under it or
+    /// an earlier one (diagnostics and tests: one write per stored change).
+    pub async fn holder(&self, device_id: &str) -> Result<Option<(i64, String, i64)>, StoreError> {
+        #[derive(SurrealValue)]
+        struct Row {
+            revision: i64,
+            node: String,
+            writes: i64,
+        }
+        let mut response = self
+            .db
+            .query("SELECT revision, node, writes FROM type::record('device_fence', $device)")
+            .bind(("device", device_id.to_owned()))
+            .await?;
+        let stored: Vec<Row> = response.take(0)?;
+        Ok(stored.into_iter().next().map(|row| (row.revision, row.node, row.writes)))
     }
 }

@@ -203,3 +203,86 @@ fn a_refused_renewal_that_finds_the_hubs_own_value_carries_on_from_it() {
     a.renewed("dev1", 4, 10, SECOND);
     assert_eq!(a.state("dev1"), Some(LeaseState::Held { fence: 3, revision: 9 }), "an answer to an older write changes nothing");
 }
+
+/// Issue 25: a hub woken from a pause (SIGSTOP) longer than its lease still holds it in its book
+/// until the renewal task's next answer; commands must not treat it as the owner meanwhile.
+#[test]
+fn a_hub_woken_from_a_pause_does_not_act_as_owner_until_the_bucket_confirms_its_lease() {
+    let mut bucket = SimBucket::default();
+    let (mut a, mut b) = (LeaseBook::new("a"), LeaseBook::new("b"));
+    bucket.acquire(&mut a, &device(), 0);
+    assert!(a.may_act_as_owner("dev1", 0));
+    assert!(bucket.renew(&mut a, 2 * SECOND).is_empty());
+    let valid_for = (LEASE_TTL - OWNER_MARGIN).as_millis() as u64;
+    // Paused from 2.5 s: no renewal is sent. Owner up to the last confirmation's send + TTL − margin.
+    assert!(a.may_act_as_owner("dev1", 2 * SECOND + valid_for - 1));
+    assert!(!a.may_act_as_owner("dev1", 2 * SECOND + valid_for), "the lease may have expired: not the owner");
+    // Meanwhile the key expired (8 s) and the device reconnected to b.
+    bucket.acquire(&mut b, &device(), 9 * SECOND);
+    // a wakes at 12 s: its book still holds the lease, but it is not the owner.
+    assert_eq!(a.write_permission("dev1"), WritePermission::Write { fence: 1 }, "the book alone would still say owner");
+    assert!(!a.may_act_as_owner("dev1", 12 * SECOND));
+    assert_eq!(bucket.renew(&mut a, 12 * SECOND), vec![device()], "its renewal finds the lease lost");
+    assert!(!a.may_act_as_owner("dev1", 12 * SECOND));
+    assert!(b.may_act_as_owner("dev1", 12 * SECOND));
+}
+
+#[test]
+fn a_paused_hub_whose_lease_nobody_took_is_the_owner_again_once_it_is_recreated() {
+    let mut bucket = SimBucket::default();
+    let mut a = LeaseBook::new("a");
+    bucket.acquire(&mut a, &device(), 0);
+    // Paused from 0.5 s to 20 s; nobody took the device.
+    assert!(!a.may_act_as_owner("dev1", 20 * SECOND));
+    assert!(bucket.renew(&mut a, 20 * SECOND).is_empty(), "expired and recreated, not lost");
+    assert!(a.may_act_as_owner("dev1", 20 * SECOND));
+    // The confirmation is dated when its write was sent: a renewal answered late does not extend it.
+    a.acquired(&device(), a.value(0), 7, &Observed::Absent, 30 * SECOND);
+    assert!(!a.may_act_as_owner("dev1", 30 * SECOND + (LEASE_TTL - OWNER_MARGIN).as_millis() as u64));
+}
+
+#[test]
+fn a_pending_or_unknown_lease_does_not_make_the_hub_the_owner() {
+    let mut a = LeaseBook::new("a");
+    a.pending(&device(), a.value(0));
+    assert!(!a.may_act_as_owner("dev1", 0), "never confirmed");
+    assert!(!a.may_act_as_owner("other", 0));
+}
+
+#[test]
+fn commands_run_here_only_on_a_confirmed_lease_or_while_nats_is_out_of_reach() {
+    assert!(acts_as_owner(true, true));
+    assert!(!acts_as_owner(false, true), "NATS answers: route it, the owner (maybe this hub once renewed) answers");
+    assert!(acts_as_owner(true, false));
+    assert!(acts_as_owner(false, false), "nobody can be asked: act here, the fence guards the rows");
+}
+
+#[test]
+fn a_set_lease_is_wanted_by_a_hub_owning_a_member_and_never_taken_over() {
+    assert_eq!(set_lease_step(false, true, false), SetLeaseStep::Create);
+    assert_eq!(set_lease_step(false, true, true), SetLeaseStep::Nothing, "another hub renews it: wait for its expiry");
+    assert_eq!(set_lease_step(false, false, false), SetLeaseStep::Nothing, "no member here: not this hub's to write");
+    assert_eq!(set_lease_step(true, true, false), SetLeaseStep::Nothing, "held and wanted: the renewal keeps it");
+    assert_eq!(set_lease_step(true, false, false), SetLeaseStep::LetGo);
+}
+
+/// Two hubs own a member each: one creates the set's lease, the other's create is refused; the
+/// holder dies; once the key expired the other creates it under a higher fence.
+#[test]
+fn a_set_lease_has_one_holder_and_moves_when_the_holder_dies() {
+    let mut bucket = SimBucket::default();
+    let (mut a, mut b) = (LeaseBook::new("a"), LeaseBook::new("b"));
+    let set: Arc<str> = Arc::from("horse");
+    let first = bucket.write("horse", AcquireWrite::Create, &a.value(0), 0).unwrap();
+    a.acquired_set(&set, a.value(0), first, 0);
+    assert_eq!(bucket.write("horse", AcquireWrite::Create, &b.value(0), 0), None, "b's create meets a's key");
+    assert_eq!(a.write_permission("horse"), WritePermission::Write { fence: first });
+    assert_eq!(b.write_permission("horse"), WritePermission::Drop, "b writes none of the set's rows");
+    assert!(bucket.renew(&mut a, 2 * SECOND).is_empty());
+    // a dies after its renewal at 2 s; the key expires at 8 s.
+    assert_eq!(bucket.write("horse", AcquireWrite::Create, &b.value(0), 7 * SECOND), None);
+    let second = bucket.write("horse", AcquireWrite::Create, &b.value(0), 8 * SECOND).unwrap();
+    b.acquired_set(&set, b.value(0), second, 8 * SECOND);
+    assert!(second > first);
+    assert_eq!(b.write_permission("horse"), WritePermission::Write { fence: second });
+}
