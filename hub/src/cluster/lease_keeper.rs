@@ -297,7 +297,7 @@ pub async fn open_bucket(jetstream: &async_nats::jetstream::Context) -> Result<k
 }
 
 /// What the bucket holds for `device`.
-async fn observe(bucket: &kv::Store, device: &str) -> Result<Observed, String> {
+pub(super) async fn observe(bucket: &kv::Store, device: &str) -> Result<Observed, String> {
     let entry = bucket.entry(device).await.map_err(|e| e.to_string())?;
     Ok(match entry {
         Some(entry) if entry.operation == kv::Operation::Put => match LeaseValue::decode(&entry.value) {
