@@ -197,6 +197,7 @@ pub fn alarms_of(body: &Value) -> Vec<SeenAlarm> {
             kind: a["kind"].as_str().unwrap_or_default().to_owned(),
             creation_date: a["creationDate"].as_i64().unwrap_or_default(),
             attended: a["hasBeenAttended"].as_bool().unwrap_or_default(),
+            attended_at: a["attendedTime"].as_i64(),
         })
         .collect()
 }
@@ -256,12 +257,14 @@ pub async fn verify(shared: &Shared) -> Vec<String> {
     // the last one read before; so nothing a mat does during the reads can look like a lost alarm.
     // (Alarms first, as this once read them, failed the full run: a mat that went Missing between
     // the alarm read and the status read looked like a Missing patient without an alarm.)
-    let mut entrances = BTreeMap::new();
+    let (mut entrances, mut exits) = (BTreeMap::new(), BTreeMap::new());
     for mat in &shared.mats {
         let presence = get(shared, &format!("/api/presenceLogs/{}", mat.id)).await;
-        let times: Vec<i64> =
-            presence.as_array().unwrap().iter().filter(|e| e["logId"] == "1").filter_map(|e| e["creationDate"].as_i64()).collect();
-        entrances.insert(mat.id.clone(), times);
+        let times = |log_id: &str| -> Vec<i64> {
+            presence.as_array().unwrap().iter().filter(|e| e["logId"] == log_id).filter_map(|e| e["creationDate"].as_i64()).collect()
+        };
+        entrances.insert(mat.id.clone(), times("1"));
+        exits.insert(mat.id.clone(), times("0"));
     }
     let cards = get(shared, "/api/deviceConfCompany").await;
     let mut alarms: BTreeMap<String, Vec<SeenAlarm>> = BTreeMap::new();
@@ -271,7 +274,7 @@ pub async fn verify(shared: &Shared) -> Vec<String> {
     for card in cards.as_array().unwrap() {
         let Some(id) = card["deviceId"]["$oid"].as_str() else { continue };
         let (Some(status), Some(listed)) = (card["patientStatus"].as_str(), alarms.get_mut(id)) else { continue };
-        if missing_without_alarm(id, status, listed, &entrances[id]).is_none() {
+        if missing_without_alarm(id, status, listed, &entrances[id], &exits[id]).is_none() {
             continue;
         }
         // A card shows the live status, and a mat that reconnected at once (the restarted hub
@@ -280,11 +283,11 @@ pub async fn verify(shared: &Shared) -> Vec<String> {
         // So the alarm gets STORE_CATCH_UP to appear; a status restored Missing without its alarm
         // — the fault under test — never gets one (its machine takes the alarm as raised).
         let deadline = tokio::time::Instant::now() + STORE_CATCH_UP;
-        let mut still = missing_without_alarm(id, status, listed, &entrances[id]);
+        let mut still = missing_without_alarm(id, status, listed, &entrances[id], &exits[id]);
         while still.is_some() && tokio::time::Instant::now() < deadline {
             tokio::time::sleep(Duration::from_millis(250)).await;
             *listed = alarms_of(&get(shared, &format!("/api/iotAlarms/{id}")).await);
-            still = missing_without_alarm(id, status, listed, &entrances[id]);
+            still = missing_without_alarm(id, status, listed, &entrances[id], &exits[id]);
         }
         wrong.extend(still);
     }
