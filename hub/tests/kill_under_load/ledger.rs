@@ -380,7 +380,7 @@ mod tests {
     }
 
     #[test]
-    fn a_missing_patient_has_a_pending_alarm_or_one_since_the_last_entrance() {
+    fn a_missing_patient_has_a_pending_alarm_one_since_the_last_entrance_or_one_pending_when_she_left() {
         let none = |status: &str, alarms: &[SeenAlarm], entrances: &[i64]| missing_without_alarm("d", status, alarms, entrances, &[]);
         assert_eq!(none("Correct", &[], &[]), None);
         assert!(none("Missing", &[], &[]).is_some(), "never alarmed");
