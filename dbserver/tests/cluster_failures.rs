@@ -181,7 +181,8 @@ impl Fleet {
         spec.scenario = Scenario::BedOccupant(script);
         spec.rate = Rate::Fixed { hz: rate_hz };
         spec.time_offset = offset;
-        let log = Arc::new(MatLog { clock: self.clock, welcomes: Mutex::new(Vec::new()), hub: Mutex::new(None), hubs: Mutex::new(Vec::new()) });
+        let log =
+            Arc::new(MatLog { clock: self.clock, welcomes: Mutex::new(Vec::new()), hub: Mutex::new(None), hubs: Mutex::new(Vec::new()) });
         let id = device.device_id.clone().expect("a device id");
         self.logs.lock().unwrap().insert(id.clone(), log.clone());
         let transport = Transport::QuicShared { client: self.client.clone(), addr: hub, server_name: "localhost".into() };

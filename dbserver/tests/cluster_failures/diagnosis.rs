@@ -28,17 +28,33 @@ pub async fn haproxy_choice(stats: SocketAddr, browsers: SocketAddr) -> String {
     let before = sessions().await;
     let _ = try_request(browsers, "GET", "/metrics", None, None).await;
     let after = sessions().await;
-    let chosen: Vec<String> = after.iter().filter(|(name, n)| before.iter().any(|(b, m)| b == name && m < n)).map(|(name, _)| name.clone()).collect();
+    let chosen: Vec<String> =
+        after.iter().filter(|(name, n)| before.iter().any(|(b, m)| b == name && m < n)).map(|(name, _)| name.clone()).collect();
     // HAProxy names the servers hub-1, hub-2, hub-3 in the order of NODES.
-    let named: Vec<String> =
-        chosen.iter().map(|c| c.strip_prefix("hub-").and_then(|k| k.parse::<usize>().ok()).and_then(|k| NODES.get(k - 1)).map_or(c.clone(), |n| (*n).to_owned())).collect();
+    let named: Vec<String> = chosen
+        .iter()
+        .map(|c| {
+            c.strip_prefix("hub-")
+                .and_then(|k| k.parse::<usize>().ok())
+                .and_then(|k| NODES.get(k - 1))
+                .map_or(c.clone(), |n| (*n).to_owned())
+        })
+        .collect();
     if named.is_empty() { "unknown (no session counted)".to_owned() } else { named.join(", ") }
 }
 
 /// Everything the test knows about mat `id`, as lines under a contradiction.
 /// `owners`: (test ms, node) of each welcome; `live`: the hubs that answer now (index, address);
 /// `logs`: each hub's log.
-pub async fn explain_mat(id: &str, token: &str, answered_by: &str, owners: &[(u64, String)], live: &[(usize, SocketAddr)], logs: &[String], now_ms: u64) -> String {
+pub async fn explain_mat(
+    id: &str,
+    token: &str,
+    answered_by: &str,
+    owners: &[(u64, String)],
+    live: &[(usize, SocketAddr)],
+    logs: &[String],
+    now_ms: u64,
+) -> String {
     let mut out = String::new();
     let _ = writeln!(out, "  diagnosis of {id} (test time now {now_ms} ms, Unix {}):", storage::unix_now());
     let _ = writeln!(out, "    the read-back went through HAProxy to {answered_by}");
@@ -52,16 +68,15 @@ pub async fn explain_mat(id: &str, token: &str, answered_by: &str, owners: &[(u6
     }
     if let Some((_, hub)) = live.first() {
         let alarms = read(*hub, token, &format!("/api/iotAlarms/{id}")).await.unwrap_or(Value::Null);
-        let rows: Vec<String> = alarms
+        let rows: Vec<String> = alarms.as_array().into_iter().flatten().map(Value::to_string).collect();
+        let _ = writeln!(out, "    alarm rows:\n      {}", rows.join("\n      "));
+        let presence = read(*hub, token, &format!("/api/presenceLogs/{id}")).await.unwrap_or(Value::Null);
+        let mut entries: Vec<(i64, String)> = presence
             .as_array()
             .into_iter()
             .flatten()
-            .map(Value::to_string)
+            .map(|e| (e["creationDate"].as_i64().unwrap_or_default(), e["logId"].to_string()))
             .collect();
-        let _ = writeln!(out, "    alarm rows:\n      {}", rows.join("\n      "));
-        let presence = read(*hub, token, &format!("/api/presenceLogs/{id}")).await.unwrap_or(Value::Null);
-        let mut entries: Vec<(i64, String)> =
-            presence.as_array().into_iter().flatten().map(|e| (e["creationDate"].as_i64().unwrap_or_default(), e["logId"].to_string())).collect();
         entries.sort();
         let newest: Vec<String> = entries.iter().rev().take(12).rev().map(|(at, log)| format!("{log}@{at}")).collect();
         let _ = writeln!(out, "    presence rows (newest 12, logId@date; \"1\" is an entrance): {}", newest.join(" "));

@@ -40,7 +40,11 @@ pub struct NatsCommandRoute {
 
 /// What the lease bucket holds for `device`; `None` when NATS does not say within
 /// `COMMAND_TIMEOUT`.
-async fn lease_of(client: &async_nats::Client, leases: &tokio::sync::OnceCell<async_nats::jetstream::kv::Store>, device: &str) -> Option<super::lease::Observed> {
+async fn lease_of(
+    client: &async_nats::Client,
+    leases: &tokio::sync::OnceCell<async_nats::jetstream::kv::Store>,
+    device: &str,
+) -> Option<super::lease::Observed> {
     let read = async {
         let bucket = leases
             .get_or_try_init(|| async { async_nats::jetstream::new(client.clone()).get_key_value(super::lease_keeper::BUCKET).await })

@@ -393,7 +393,11 @@ mod tests {
         // still pending when she left at 701 (so this absence raised none), attended at 705.
         let (entrances, exits) = ([581, 694], [596, 701]);
         let pending_at_exit = [attended_at("1", 516, 705)];
-        assert_eq!(missing_without_alarm("d", "Missing", &pending_at_exit, &entrances, &exits), None, "pending when she left, attended since");
+        assert_eq!(
+            missing_without_alarm("d", "Missing", &pending_at_exit, &entrances, &exits),
+            None,
+            "pending when she left, attended since"
+        );
         let attended_before_exit = [attended_at("1", 516, 698)];
         assert!(
             missing_without_alarm("d", "Missing", &attended_before_exit, &entrances, &exits).is_some(),
