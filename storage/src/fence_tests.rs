@@ -132,3 +132,32 @@ async fn a_stale_owners_capture_analysis_is_refused_in_its_transaction() {
     // Browsers' analyses (no fence) are not checked.
     reader.analyses().create(&NewAnalysis { device: None, ..analysis(4) }).await.unwrap();
 }
+
+/// A hub that attends a device's alarms in storage read the device's fence before its machine
+/// was asked; a hub that took the device over meanwhile raised the fence and read the rows. The
+/// attendance under the fence read before must write nothing (else the new owner's machine keeps
+/// the alarm pending while its row is attended: docs/reliability.md §6); under the current
+/// fence, and on a hub on its own, it attends.
+#[tokio::test]
+async fn a_storage_attendance_under_a_fence_read_before_a_takeover_attends_nothing() {
+    let (store, company, device) = store_with_device().await;
+    let fences = store.hub_wide().device_fences();
+    assert!(fences.raise(&device, 5, "a").await.unwrap());
+    let owner = store.company(&company).fenced(5);
+    owner.logs().raise_alarm_with_reason(&device, &format!("{device}-1"), "Missing", 1, None).await.unwrap();
+    let read_before = fences.revision(&device).await.unwrap().unwrap();
+    // Hub B takes the device over (and reads the alarm pending).
+    assert!(fences.raise(&device, 8, "b").await.unwrap());
+    let late = store.company(&company).fenced(read_before);
+    assert!(matches!(late.logs().attend_device(&device, "u1", 3).await, Err(StoreError::Fenced)));
+    let reader = store.company(&company);
+    assert!(!reader.logs().alarms(&device).await.unwrap()[0].has_been_attended, "the late attendance wrote nothing");
+    let current = store.company(&company).fenced(8);
+    assert_eq!(current.logs().attend_device(&device, "u1", 4).await.unwrap(), 1);
+    assert!(reader.logs().alarms(&device).await.unwrap()[0].has_been_attended);
+    // A hub on its own attends without a fence.
+    let (alone, alone_company, alone_device) = store_with_device().await;
+    let single = alone.company(&alone_company);
+    single.logs().raise_alarm_with_reason(&alone_device, &format!("{alone_device}-1"), "Missing", 1, None).await.unwrap();
+    assert_eq!(single.logs().attend_device(&alone_device, "u1", 2).await.unwrap(), 1);
+}

@@ -21,7 +21,7 @@ use tokio::sync::{mpsc, watch};
 use tokio::task::JoinHandle;
 
 use super::Cluster;
-use super::commands_route::{COMMAND_TIMEOUT, Delivery, outcome_of};
+use super::commands_route::{COMMAND_TIMEOUT, Delivery, outcome_of, unanswered};
 use super::commands_wire::{CommandReply, CommandRequest, command_subject, decode, encode};
 use super::lease_keeper::LeaseKeeper;
 
@@ -43,6 +43,25 @@ pub struct NatsCommandRoute {
     pub node: String,
     /// This hub's leases: a device held here is commanded here only while its lease is valid.
     pub leases: Option<Arc<LeaseKeeper>>,
+    /// The lease bucket, opened when a command first finds nobody answering.
+    pub bucket: Arc<tokio::sync::OnceCell<async_nats::jetstream::kv::Store>>,
+}
+
+/// What the lease bucket holds for `device`; `None` when NATS does not say within
+/// `COMMAND_TIMEOUT`.
+async fn lease_of(
+    client: &async_nats::Client,
+    bucket: &tokio::sync::OnceCell<async_nats::jetstream::kv::Store>,
+    device: &str,
+) -> Option<super::lease::Observed> {
+    let read = async {
+        let bucket = bucket
+            .get_or_try_init(|| async { async_nats::jetstream::new(client.clone()).get_key_value(super::lease_keeper::BUCKET).await })
+            .await
+            .ok()?;
+        super::lease_keeper::observe(bucket, device).await.ok()
+    };
+    tokio::time::timeout(COMMAND_TIMEOUT, read).await.ok().flatten()
 }
 
 impl CommandRoute for NatsCommandRoute {
@@ -51,7 +70,8 @@ impl CommandRoute for NatsCommandRoute {
     }
 
     fn send(&self, device_id: &str, command: DeviceCommand) -> Pin<Box<dyn Future<Output = RouteOutcome> + Send>> {
-        let client = self.client.clone();
+        let (client, bucket) = (self.client.clone(), self.bucket.clone());
+        let device = device_id.to_owned();
         let request = CommandRequest { origin: self.node.clone(), device_id: device_id.to_owned(), command };
         let subject = command_subject(device_id);
         Box::pin(async move {
@@ -61,7 +81,10 @@ impl CommandRoute for NatsCommandRoute {
                 Err(error) if error.kind() == async_nats::client::RequestErrorKind::NoResponders => Delivery::NoResponders,
                 Err(error) => Delivery::Failed(error.to_string()),
             };
-            outcome_of(delivery)
+            match delivery {
+                Delivery::NoResponders => unanswered(lease_of(&client, &bucket, &device).await.as_ref()),
+                delivery => outcome_of(delivery),
+            }
         })
     }
 }

@@ -195,7 +195,12 @@ pub async fn start(cluster: &Cluster, parts: EventParts) -> anyhow::Result<(Arc<
         members: Mutex::new(HashMap::new()),
         counters: RelayCounters::default(),
     });
-    let route = Arc::new(NatsCommandRoute { client: cluster.client.clone(), node: cluster.node.to_string(), leases: parts.leases.clone() });
+    let route = Arc::new(NatsCommandRoute {
+        client: cluster.client.clone(),
+        node: cluster.node.to_string(),
+        leases: parts.leases.clone(),
+        bucket: Default::default(),
+    });
     // The mirror subscribes before the relay is installed: nothing another hub says from now on
     // is missed.
     let mirror = mirror_other_hubs(

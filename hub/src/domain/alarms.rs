@@ -62,6 +62,9 @@ pub async fn presence(store: CompanyStore<'_>, catalog: &Catalog, device: &Devic
     Ok(entries)
 }
 
+/// The reason of a 503 when a device changed hubs while its alarms were being attended.
+const MOVED_WHILE_ATTENDED: &str = "the device moved to another hub while its alarms were attended; try again";
+
 /// Attends every pending alarm of a device of `store`'s company and its sub-devices for a user;
 /// answers how many.
 ///
@@ -72,8 +75,20 @@ pub async fn presence(store: CompanyStore<'_>, catalog: &Catalog, device: &Devic
 /// in time kept an alarm the store called attended, and raised no alarm for the patient's next
 /// absence (found by `hub/tests/kill_under_load.rs`, docs/reliability.md §2). A machine that does
 /// not answer now fails the call, with nothing attended anywhere.
+///
+/// In cluster mode the storage attendance of each device is fenced by the device's fence as it
+/// stood before its machine was asked (`Logs::attend_device`): a hub that takes the device over
+/// meanwhile raises the fence before it reads the device's rows, so the attendance lands either
+/// before that read (the new owner's machine reads it attended) or not at all (503, asked
+/// again) — never after it, where the new owner's machine would keep the alarm pending while its
+/// row is attended, and raise no alarm for the patient's next absence (docs/reliability.md §6).
 pub async fn attend(hub: &AppState, store: CompanyStore<'_>, user_id: &str, device: &DeviceInfo) -> Result<usize, DomainError> {
     let ids = device_and_members(&hub.catalog, store.company_id(), device);
+    let mut fences = HashMap::new();
+    for id in &ids {
+        let fence = hub.store.hub_wide().device_fences().revision(id).await.map_err(DomainError::internal)?;
+        fences.insert(id.clone(), fence);
+    }
     let mut attended = 0;
     // Parents (horse, room set) have no actor of their own. A device another hub owns is
     // attended there (its machine holds the alarms; its writer stores the attendance).
@@ -98,7 +113,17 @@ pub async fn attend(hub: &AppState, store: CompanyStore<'_>, user_id: &str, devi
         held_by_none.extend(alarms.into_iter().filter(|a| !a.has_been_attended).map(|a| (a.device_id, a.id)));
     }
     let now = storage::unix_now();
-    attended += store.logs().attend(&ids, user_id, now).await.map_err(DomainError::internal)?;
+    for id in &ids {
+        let scope = match fences.get(id).copied().flatten() {
+            Some(fence) => store.fenced(fence),
+            None => store,
+        };
+        attended += match scope.logs().attend_device(id, user_id, now).await {
+            Ok(count) => count,
+            Err(storage::StoreError::Fenced) => return Err(DomainError::unavailable(MOVED_WHILE_ATTENDED)),
+            Err(error) => return Err(DomainError::internal(error)),
+        };
+    }
     for (device_id, key) in held_by_none {
         let reported = hub.alarm_reporter.attended(store.company_id(), &device_id, &key, (now.max(0) as u64) * 1000).await;
         if let Err(error) = reported {

@@ -69,6 +69,8 @@ pub struct SeenAlarm {
     pub kind: String,
     pub creation_date: i64,
     pub attended: bool,
+    /// When it was attended (Unix seconds), if it was.
+    pub attended_at: Option<i64>,
 }
 
 /// Counts for the report.
@@ -265,10 +267,20 @@ impl Ledger {
     }
 }
 
-/// A device whose patient status is Missing must have its Missing alarm: one pending, or
-/// one raised at or after the patient's last entrance (`entrances`: creation dates of its
-/// entrance presence entries). `None` when it has, a description when it has not.
-pub fn missing_without_alarm(device: &str, status: &str, alarms: &[SeenAlarm], entrances: &[i64]) -> Option<String> {
+/// A device whose patient status is Missing must have its Missing alarm for this absence: one
+/// pending, one raised at or after the patient's last entrance, or one attended at or after the
+/// patient's last exit (`entrances`, `exits`: creation dates of its presence entries).
+///
+/// The third: an alarm is raised once per kind until it is attended, so a Missing alarm still
+/// pending when the patient left again *is* this absence's alarm (none is raised beside it), and a
+/// nurse may attend it while the patient is still away. Such an alarm was raised before the last
+/// entrance, and without this case the check took the card for a Missing patient without an
+/// alarm: the long cluster run failed on it (docs/reliability.md §6; an alarm left pending for
+/// minutes while the read-backs held the nurse). The exit must be stored and come after the last
+/// entrance; whole seconds make the check lenient by up to the absence delay (an alarm attended
+/// between the exit and the Missing status would have owed a new one). `None` when the device
+/// has its alarm, a description when it has not.
+pub fn missing_without_alarm(device: &str, status: &str, alarms: &[SeenAlarm], entrances: &[i64], exits: &[i64]) -> Option<String> {
     if status != "Missing" {
         return None;
     }
@@ -279,12 +291,20 @@ pub fn missing_without_alarm(device: &str, status: &str, alarms: &[SeenAlarm], e
     let last_entrance = entrances.iter().copied().max();
     let newest = missing.iter().map(|a| a.creation_date).max();
     match (newest, last_entrance) {
-        (Some(raised), Some(entered)) if raised >= entered => None,
-        (Some(_), None) => None,
-        _ => {
-            Some(format!("device {device} is Missing without its alarm (newest Missing alarm {newest:?}, last entrance {last_entrance:?})"))
-        }
+        (Some(raised), Some(entered)) if raised >= entered => return None,
+        (Some(_), None) => return None,
+        _ => {}
     }
+    let left = exits.iter().copied().filter(|exit| last_entrance.is_none_or(|entered| *exit >= entered)).max();
+    let attended_last = missing.iter().filter_map(|a| a.attended_at).max();
+    if let (Some(left), Some(attended)) = (left, attended_last)
+        && attended >= left
+    {
+        return None;
+    }
+    Some(format!(
+        "device {device} is Missing without its alarm (newest Missing alarm {newest:?}, last attended at {attended_last:?}, last entrance {last_entrance:?}, last exit after it {left:?})"
+    ))
 }
 
 #[cfg(test)]
@@ -292,7 +312,11 @@ mod tests {
     use super::*;
 
     fn alarm(id: &str, kind: &str, at: i64, attended: bool) -> SeenAlarm {
-        SeenAlarm { id: id.into(), kind: kind.into(), creation_date: at, attended }
+        SeenAlarm { id: id.into(), kind: kind.into(), creation_date: at, attended, attended_at: attended.then_some(at + 1) }
+    }
+
+    fn attended_at(id: &str, at: i64, attended_at: i64) -> SeenAlarm {
+        SeenAlarm { attended_at: Some(attended_at), ..alarm(id, "Missing", at, true) }
     }
 
     #[test]
@@ -356,14 +380,32 @@ mod tests {
     }
 
     #[test]
-    fn a_missing_patient_has_a_pending_alarm_or_one_since_the_last_entrance() {
-        let none = missing_without_alarm;
-        assert_eq!(none("d", "Correct", &[], &[]), None);
-        assert!(none("d", "Missing", &[], &[]).is_some(), "never alarmed");
-        assert_eq!(none("d", "Missing", &[alarm("1", "Missing", 5, true)], &[]), None, "first episode, attended");
-        assert_eq!(none("d", "Missing", &[alarm("1", "Missing", 5, false)], &[50]), None, "still pending from before");
-        assert_eq!(none("d", "Missing", &[alarm("1", "Missing", 60, true)], &[50]), None, "this episode's, attended");
-        assert!(none("d", "Missing", &[alarm("1", "Missing", 40, true)], &[50]).is_some(), "the previous episode's only");
-        assert!(none("d", "Missing", &[alarm("1", "Ulcer Risk", 60, false)], &[50]).is_some(), "another kind");
+    fn a_missing_patient_has_a_pending_alarm_one_since_the_last_entrance_or_one_pending_when_she_left() {
+        let none = |status: &str, alarms: &[SeenAlarm], entrances: &[i64]| missing_without_alarm("d", status, alarms, entrances, &[]);
+        assert_eq!(none("Correct", &[], &[]), None);
+        assert!(none("Missing", &[], &[]).is_some(), "never alarmed");
+        assert_eq!(none("Missing", &[alarm("1", "Missing", 5, true)], &[]), None, "first episode, attended");
+        assert_eq!(none("Missing", &[alarm("1", "Missing", 5, false)], &[50]), None, "still pending from before");
+        assert_eq!(none("Missing", &[alarm("1", "Missing", 60, true)], &[50]), None, "this episode's, attended");
+        assert!(none("Missing", &[alarm("1", "Missing", 40, true)], &[50]).is_some(), "the previous episode's only");
+        assert!(none("Missing", &[alarm("1", "Ulcer Risk", 60, false)], &[50]).is_some(), "another kind");
+        // The long cluster run's case: raised at 516, pending while the patient came and went,
+        // still pending when she left at 701 (so this absence raised none), attended at 705.
+        let (entrances, exits) = ([581, 694], [596, 701]);
+        let pending_at_exit = [attended_at("1", 516, 705)];
+        assert_eq!(
+            missing_without_alarm("d", "Missing", &pending_at_exit, &entrances, &exits),
+            None,
+            "pending when she left, attended since"
+        );
+        let attended_before_exit = [attended_at("1", 516, 698)];
+        assert!(
+            missing_without_alarm("d", "Missing", &attended_before_exit, &entrances, &exits).is_some(),
+            "attended while she was in bed: her next absence owed a new alarm"
+        );
+        assert!(
+            missing_without_alarm("d", "Missing", &pending_at_exit, &entrances, &[596]).is_some(),
+            "no exit stored after the last entrance: nothing shows the alarm was pending when she left"
+        );
     }
 }

@@ -197,6 +197,7 @@ pub fn alarms_of(body: &Value) -> Vec<SeenAlarm> {
             kind: a["kind"].as_str().unwrap_or_default().to_owned(),
             creation_date: a["creationDate"].as_i64().unwrap_or_default(),
             attended: a["hasBeenAttended"].as_bool().unwrap_or_default(),
+            attended_at: a["attendedTime"].as_i64(),
         })
         .collect()
 }
@@ -248,6 +249,22 @@ pub async fn get(shared: &Shared, path: &str) -> Value {
 /// starts 3 s after its restart). Only spent on a card that looks wrong.
 const STORE_CATCH_UP: Duration = Duration::from_secs(12);
 
+/// A device's presence entries dated up to `until` (Unix seconds): entrances and exits.
+async fn presence_of(shared: &Shared, device: &str, until: i64) -> (Vec<i64>, Vec<i64>) {
+    let presence = get(shared, &format!("/api/presenceLogs/{device}")).await;
+    let times = |log_id: &str| -> Vec<i64> {
+        presence
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|e| e["logId"] == log_id)
+            .filter_map(|e| e["creationDate"].as_i64())
+            .filter(|at| *at <= until)
+            .collect()
+    };
+    (times("1"), times("0"))
+}
+
 pub async fn verify(shared: &Shared) -> Vec<String> {
     let mut wrong = Vec::new();
     // Missing ⇒ alarm, read in this order while the mats stream: entrances, then statuses, then
@@ -256,14 +273,14 @@ pub async fn verify(shared: &Shared) -> Vec<String> {
     // the last one read before; so nothing a mat does during the reads can look like a lost alarm.
     // (Alarms first, as this once read them, failed the full run: a mat that went Missing between
     // the alarm read and the status read looked like a Missing patient without an alarm.)
-    let mut entrances = BTreeMap::new();
+    let (mut entrances, mut exits) = (BTreeMap::new(), BTreeMap::new());
     for mat in &shared.mats {
-        let presence = get(shared, &format!("/api/presenceLogs/{}", mat.id)).await;
-        let times: Vec<i64> =
-            presence.as_array().unwrap().iter().filter(|e| e["logId"] == "1").filter_map(|e| e["creationDate"].as_i64()).collect();
-        entrances.insert(mat.id.clone(), times);
+        let (entered, left) = presence_of(shared, &mat.id, i64::MAX).await;
+        entrances.insert(mat.id.clone(), entered);
+        exits.insert(mat.id.clone(), left);
     }
     let cards = get(shared, "/api/deviceConfCompany").await;
+    let cards_read_at = storage::unix_now();
     let mut alarms: BTreeMap<String, Vec<SeenAlarm>> = BTreeMap::new();
     for mat in &shared.mats {
         alarms.insert(mat.id.clone(), alarms_of(&get(shared, &format!("/api/iotAlarms/{}", mat.id)).await));
@@ -271,20 +288,25 @@ pub async fn verify(shared: &Shared) -> Vec<String> {
     for card in cards.as_array().unwrap() {
         let Some(id) = card["deviceId"]["$oid"].as_str() else { continue };
         let (Some(status), Some(listed)) = (card["patientStatus"].as_str(), alarms.get_mut(id)) else { continue };
-        if missing_without_alarm(id, status, listed, &entrances[id]).is_none() {
+        if missing_without_alarm(id, status, listed, &entrances[id], &exits[id]).is_none() {
             continue;
         }
         // A card shows the live status, and a mat that reconnected at once (the restarted hub
         // resets the old connections) may have just gone Missing: its alarm reaches the store with
         // the writer's next flush (200 ms), since nothing on the frame path waits for storage.
         // So the alarm gets STORE_CATCH_UP to appear; a status restored Missing without its alarm
-        // — the fault under test — never gets one (its machine takes the alarm as raised).
+        // — the fault under test — never gets one (its machine takes the alarm as raised). The
+        // presence rows dated up to the card's read get the same time: the exit that began this
+        // absence comes through the same writer, as late after a database outage (the cluster
+        // run failed on a card whose exit, at 1165, was not stored yet when the rows were read).
         let deadline = tokio::time::Instant::now() + STORE_CATCH_UP;
-        let mut still = missing_without_alarm(id, status, listed, &entrances[id]);
+        let (mut entered, mut left) = (entrances[id].clone(), exits[id].clone());
+        let mut still = missing_without_alarm(id, status, listed, &entered, &left);
         while still.is_some() && tokio::time::Instant::now() < deadline {
             tokio::time::sleep(Duration::from_millis(250)).await;
             *listed = alarms_of(&get(shared, &format!("/api/iotAlarms/{id}")).await);
-            still = missing_without_alarm(id, status, listed, &entrances[id]);
+            (entered, left) = presence_of(shared, id, cards_read_at).await;
+            still = missing_without_alarm(id, status, listed, &entered, &left);
         }
         wrong.extend(still);
     }

@@ -8,7 +8,7 @@ use surrealdb::types::SurrealValue;
 
 use crate::error::checked;
 use crate::model::{AlarmLog, DeviceLog, PresenceLog, TurnLog};
-use crate::repo::device_fences::fence_check;
+use crate::repo::device_fences::{fence_check, fenced_write};
 use crate::retry::retrying;
 use crate::{StoreError, new_id};
 
@@ -214,6 +214,41 @@ impl Logs<'_> {
                 .bind(("at", at))
                 .await?;
             let attended: Vec<String> = response.take(0)?;
+            Ok(attended.len())
+        })
+        .await
+    }
+
+    /// Attends every unattended alarm of one device at `at` by `user_id`; returns how many. In a
+    /// fenced scope (`CompanyStore::fenced`, cluster mode) only while the device's fence still
+    /// holds that revision (`StoreError::Fenced` otherwise, nothing attended): a hub attending in
+    /// storage an alarm that no machine of its own held must not do so after a new owner raised
+    /// the fence and read the device's rows, or the owner's machine keeps the alarm pending while
+    /// its row is attended (docs/reliability.md §6).
+    pub async fn attend_device(&self, device_id: &str, user_id: &str, at: i64) -> Result<usize, StoreError> {
+        // Results: BEGIN, the check, the update, COMMIT when fenced; the update alone otherwise.
+        let index = if self.fence.is_some() { 2 } else { 0 };
+        let statement = fenced_write(
+            self.fence,
+            "UPDATE alarm_log SET has_been_attended = true, attended_time = $at, attended_by = type::record('user', $user)
+                WHERE device = type::record('device', $device)
+                AND company = type::record('company', $company) AND has_been_attended = false
+                RETURN VALUE record::id(id);",
+        );
+        let statement = &statement;
+        retrying(|| async move {
+            let response = self
+                .db
+                .query(statement.as_str())
+                .bind(("company", self.company.to_owned()))
+                .bind(("device", device_id.to_owned()))
+                .bind(("fence_device", device_id.to_owned()))
+                .bind(("fence", self.fence))
+                .bind(("user", user_id.to_owned()))
+                .bind(("at", at))
+                .await?;
+            let mut response = checked(response)?;
+            let attended: Vec<String> = response.take(index)?;
             Ok(attended.len())
         })
         .await
