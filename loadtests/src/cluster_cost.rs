@@ -2,7 +2,7 @@
 //! (watched on A, watched from B), alternating for `--rounds`, each run on fresh processes; then
 //! the comparison (`cluster_summary.rs`) as a table and one JSON with every run's report (issue 25).
 
-use std::path::PathBuf;
+use std::path::Path;
 
 use anyhow::{Context, Result, bail};
 use serde::Serialize;
@@ -80,7 +80,7 @@ pub async fn run(args: ClusterCostArgs) -> Result<()> {
     Ok(())
 }
 
-fn write_json(path: &PathBuf, doc: &CostDocument) -> Result<()> {
+fn write_json(path: &Path, doc: &CostDocument) -> Result<()> {
     let json = serde_json::to_string_pretty(doc)?;
     std::fs::write(path, json).with_context(|| format!("writing {}", path.display()))
 }
