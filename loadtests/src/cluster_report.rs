@@ -147,7 +147,7 @@ mod tests {
     #[test]
     fn every_process_and_the_traffic_per_frame_over_the_window() {
         let before = sample(Some(100), Some(NatsTraffic { in_msgs: 1_000, out_msgs: 2_000, in_bytes: 10_000, out_bytes: 0 }));
-        let after = sample(Some(400), Some(NatsTraffic { in_msgs: 31_000, out_msgs: 62_000, in_bytes: 73_010_000, out_bytes: 0 }));
+        let after = sample(Some(400), Some(NatsTraffic { in_msgs: 31_000, out_msgs: 62_000, in_bytes: 73_000_000, out_bytes: 0 }));
         // 300 ticks at 100/s = 3 s of CPU over a 30 s window and 30,000 frames.
         let r = between(&before, &after, 30_000, 30.0, 100, ViewersOn::B);
         assert_eq!(r.viewers_on, ViewersOn::B);
