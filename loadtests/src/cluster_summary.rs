@@ -94,7 +94,7 @@ pub fn median(values: &[f64]) -> Option<f64> {
     }
     sorted.sort_by(f64::total_cmp);
     let mid = sorted.len() / 2;
-    Some(if sorted.len() % 2 == 0 { (sorted[mid - 1] + sorted[mid]) / 2.0 } else { sorted[mid] })
+    Some(if sorted.len().is_multiple_of(2) { (sorted[mid - 1] + sorted[mid]) / 2.0 } else { sorted[mid] })
 }
 
 /// One variant over the rounds.
