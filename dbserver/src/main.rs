@@ -12,6 +12,11 @@
 //! The root credentials come from the environment (`SURREAL_USER`, `SURREAL_PASS`), not the
 //! command line, where every user of the machine could read them.
 
+// The release build of SurrealDB's query engine, monomorphised here, overflows rustc's default
+// query depth ("queries overflow the depth limit!" in `surrealdb_core::legacy::expr`); rustc asks
+// for 256 in the crate being built, which is this one.
+#![recursion_limit = "256"]
+
 use std::process::ExitCode;
 
 fn main() -> ExitCode {

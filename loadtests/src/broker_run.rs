@@ -168,6 +168,7 @@ async fn relay(args: &RunArgs, tls: bool, broker: &mosquitto::Broker, pinning: P
         pinning,
         generator: observed.generator,
         latencies_are_target_figures,
+        cluster: None,
         warnings,
     })
 }

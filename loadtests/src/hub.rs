@@ -36,11 +36,28 @@ pub fn parse_listening(line: &str) -> Option<Listening> {
     Some(Listening { http: http?, quic: quic?, cert: cert? })
 }
 
+/// How a hub is started besides its data directory and addresses: its arguments and environment.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Launch {
+    /// Arguments after `--data DIR --http ADDR --quic ADDR`.
+    pub args: Vec<String>,
+    /// Environment variables (a cluster hub's database credentials).
+    pub envs: Vec<(String, String)>,
+}
+
+impl Launch {
+    /// A single hub: demo mode (the demo company and accounts) without its own simulators.
+    pub fn single() -> Launch {
+        Launch { args: vec!["--demo".into(), "--no-simulators".into()], envs: Vec::new() }
+    }
+}
+
 /// A hub this program started.
 pub struct SpawnedHub {
     child: Child,
     hub_bin: PathBuf,
     cpu: Option<usize>,
+    launch: Launch,
     /// Its process id (a new one after [`SpawnedHub::restart`]).
     pub pid: u32,
     /// Where it listens.
@@ -59,18 +76,34 @@ const START_TIMEOUT: Duration = Duration::from_secs(90);
 /// simulators, on ephemeral loopback ports, pinned to `cpu` when given (`taskset -c CPU hub …`,
 /// which execs the hub: the pid is the hub's).
 pub async fn spawn(hub_bin: &Path, cpu: Option<usize>, count: usize, device_type: &str, keep_data: bool) -> Result<SpawnedHub> {
+    let temp = tempfile::Builder::new().prefix("hub-load-").tempdir().context("creating a temporary data directory")?;
+    let data_dir = temp.path().to_path_buf();
+    let devices_file = provision(hub_bin, &data_dir, count, device_type, &Launch::default()).await?;
+    let mut hub = start_hub(hub_bin, cpu, &data_dir, devices_file, Launch::single()).await?;
+    hub._temp = if keep_data {
+        let _ = temp.keep();
+        None
+    } else {
+        Some(temp)
+    };
+    Ok(hub)
+}
+
+/// `hub provision`: `count` devices of `device_type` in the demo company (created with its
+/// accounts) of `data_dir`, or of the database `launch` names; returns the devices file.
+pub async fn provision(hub_bin: &Path, data_dir: &Path, count: usize, device_type: &str, launch: &Launch) -> Result<PathBuf> {
     if !hub_bin.is_file() {
         bail!("hub binary {} does not exist (build it with `cargo build -p hub`)", hub_bin.display());
     }
-    let temp = tempfile::Builder::new().prefix("hub-load-").tempdir().context("creating a temporary data directory")?;
-    let data_dir = temp.path().to_path_buf();
     let devices_file = data_dir.join("devices.json");
     let provision = Command::new(hub_bin)
         .arg("provision")
         .arg("--data")
-        .arg(&data_dir)
+        .arg(data_dir)
+        .args(&launch.args)
         .args(["--count", &count.to_string(), "--device-type", device_type, "--prefix", "LOAD", "--out"])
         .arg(&devices_file)
+        .envs(launch.envs.iter().map(|(k, v)| (k, v)))
         .kill_on_drop(true)
         .output()
         .await
@@ -83,19 +116,36 @@ pub async fn spawn(hub_bin: &Path, cpu: Option<usize>, count: usize, device_type
             String::from_utf8_lossy(&provision.stderr)
         );
     }
-    let (child, pid, listening) = start(hub_bin, cpu, &data_dir, "127.0.0.1:0", "127.0.0.1:0").await?;
-    let temp = if keep_data {
-        let _ = temp.keep();
-        None
-    } else {
-        Some(temp)
-    };
-    Ok(SpawnedHub { child, hub_bin: hub_bin.to_path_buf(), cpu, pid, listening, devices_file, data_dir, _temp: temp })
+    Ok(devices_file)
 }
 
-/// Starts the hub in demo mode without its own simulators on `data_dir`, listening on `http` and
-/// `quic` (`127.0.0.1:0` for ephemeral ports); returns once it printed where it listens.
-async fn start(hub_bin: &Path, cpu: Option<usize>, data_dir: &Path, http: &str, quic: &str) -> Result<(Child, u32, Listening)> {
+/// Starts a hub on `data_dir` (kept by the caller) with `launch`, on ephemeral loopback ports,
+/// pinned to `cpu` when given; returns once it printed where it listens.
+pub async fn start_hub(hub_bin: &Path, cpu: Option<usize>, data_dir: &Path, devices_file: PathBuf, launch: Launch) -> Result<SpawnedHub> {
+    let (child, pid, listening) = start(hub_bin, cpu, data_dir, "127.0.0.1:0", "127.0.0.1:0", &launch).await?;
+    Ok(SpawnedHub {
+        child,
+        hub_bin: hub_bin.to_path_buf(),
+        cpu,
+        launch,
+        pid,
+        listening,
+        devices_file,
+        data_dir: data_dir.to_path_buf(),
+        _temp: None,
+    })
+}
+
+/// Starts the hub with `launch` on `data_dir`, listening on `http` and `quic` (`127.0.0.1:0` for
+/// ephemeral ports); returns once it printed where it listens.
+async fn start(
+    hub_bin: &Path,
+    cpu: Option<usize>,
+    data_dir: &Path,
+    http: &str,
+    quic: &str,
+    launch: &Launch,
+) -> Result<(Child, u32, Listening)> {
     let log_path = data_dir.join("hub.log");
     let log = std::fs::OpenOptions::new()
         .create(true)
@@ -103,11 +153,11 @@ async fn start(hub_bin: &Path, cpu: Option<usize>, data_dir: &Path, http: &str, 
         .open(&log_path)
         .with_context(|| format!("creating {}", log_path.display()))?;
     let mut child = crate::pinning::command(cpu, hub_bin)
-        .arg("--demo")
-        .arg("--no-simulators")
         .arg("--data")
         .arg(data_dir)
         .args(["--http", http, "--quic", quic])
+        .args(&launch.args)
+        .envs(launch.envs.iter().map(|(k, v)| (k, v)))
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::from(log))
@@ -187,7 +237,7 @@ impl SpawnedHub {
         let (http, quic) = (self.listening.http.trim_start_matches("http://").to_owned(), self.listening.quic.to_string());
         let mut last = None;
         for _ in 0..RESTART_ATTEMPTS {
-            match start(&self.hub_bin, self.cpu, &self.data_dir, &http, &quic).await {
+            match start(&self.hub_bin, self.cpu, &self.data_dir, &http, &quic, &self.launch).await {
                 Ok((child, pid, listening)) => {
                     (self.child, self.pid, self.listening) = (child, pid, listening);
                     return Ok(());

@@ -21,7 +21,7 @@ use crate::report::{DevicesReport, HubReport, Parameters, Report};
 use crate::schedule::GeneratorStats;
 use crate::viewer::{self, ViewerCounters, ViewerHistograms, ViewerShared};
 use crate::window::{self, Observed};
-use crate::{RunArgs, Target, TransportKind, prom};
+use crate::{RunArgs, Target, TransportKind, cluster_report, prom};
 
 /// How long the mats stay connected but quiet after the window, for frames in flight to land.
 pub const DRAIN: Duration = Duration::from_secs(2);
@@ -137,12 +137,12 @@ pub async fn drive(args: &RunArgs, target: &Target, pinning: PinningReport, comm
     let mut viewers = JoinSet::new();
     let mut histograms = Vec::new();
     if args.viewers > 0 {
-        let token = viewer::login(&target.base, &args.email, &args.password).await?;
+        let token = viewer::login(&target.viewers_base, &args.email, &args.password).await?;
         for v in 0..args.viewers {
             let ids: Vec<String> = viewer::assignment(v, per_viewer, args.mats).into_iter().map(|i| device_ids[i].clone()).collect();
             let h = Arc::new(Mutex::new(ViewerHistograms::default()));
             histograms.push(h.clone());
-            viewers.spawn(viewer::run_viewer(target.base.ws("/ws"), token.clone(), ids, shared.clone(), h, shutdown.clone()));
+            viewers.spawn(viewer::run_viewer(target.viewers_base.ws("/ws"), token.clone(), ids, shared.clone(), h, shutdown.clone()));
         }
     }
 
@@ -164,8 +164,16 @@ pub async fn drive(args: &RunArgs, target: &Target, pinning: PinningReport, comm
     }
 
     let metrics_before = scrape(&target.base).await;
+    let cluster_before = match &target.cluster {
+        Some(cluster) => Some(cluster.sample().await),
+        None => None,
+    };
     let observed =
         window::measure(args.duration, args.quiet, target.pid, &stats, &shared, &histograms, &schedule, pinning.generator_cpus.len()).await;
+    let cluster_after = match &target.cluster {
+        Some(cluster) => Some(cluster.sample().await),
+        None => None,
+    };
     let metrics_after = scrape(&target.base).await;
     let _ = phase_tx.send(Phase::Drain);
     tokio::time::sleep(DRAIN).await;
@@ -214,11 +222,19 @@ pub async fn drive(args: &RunArgs, target: &Target, pinning: PinningReport, comm
         warnings.push(format!("{} maps had cells that do not match rows × cols × bytesPerCell", viewers_report.bad_maps));
     }
     let hub = hub_report(target.pid, metrics_before.as_ref(), metrics_after.as_ref(), &observed);
+    let cluster = match (&target.cluster, cluster_before, cluster_after) {
+        (Some(spawned), Some(before), Some(after)) => {
+            let frames = observed.sim_after.frames_sent.saturating_sub(observed.sim_before.frames_sent);
+            let clk = crate::procstat::clock_ticks_per_second();
+            Some(cluster_report::between(&before, &after, frames, observed.window_secs, clk, spawned.viewers_on))
+        }
+        _ => None,
+    };
     let latencies_are_target_figures = !observed.generator.saturated;
     Ok(Report {
         command_line,
         parameters: Parameters {
-            target: "hub".to_owned(),
+            target: if target.cluster.is_some() { "hub-cluster" } else { "hub" }.to_owned(),
             mode: target.mode.to_owned(),
             hub_url: target.hub_url.clone(),
             transport: match args.transport {
@@ -248,6 +264,7 @@ pub async fn drive(args: &RunArgs, target: &Target, pinning: PinningReport, comm
         pinning,
         generator: observed.generator,
         latencies_are_target_figures,
+        cluster,
         warnings,
     })
 }

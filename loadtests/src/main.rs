@@ -10,6 +10,11 @@
 //! the hub and times the fleet's return.
 
 mod broker_run;
+mod cluster;
+mod cluster_cost;
+mod cluster_plan;
+mod cluster_report;
+mod cluster_summary;
 mod frames;
 mod generator;
 mod http;
@@ -66,6 +71,10 @@ enum Command {
     /// Connection scale: a fleet at a monitoring rate connects, the hub's memory per mat is read,
     /// then the hub is ended and restarted and the fleet's return is timed.
     Storm(storm::StormArgs),
+    /// The cost of cluster mode: the same load, alternating, on a single hub, on hub A of a
+    /// cluster watched on A, and on hub A watched from hub B (`--rounds` times); one JSON with
+    /// every run and the comparison (issue 25).
+    ClusterCost(cluster_cost::ClusterCostArgs),
     /// Redraw the SVG plot of a sweep's JSON (written next to it).
     Plot {
         /// The sweep's JSON report.
@@ -106,6 +115,9 @@ pub enum TargetKind {
     Mosquitto,
     /// Mosquitto relaying the frames over MQTT with TLS.
     MosquittoTls,
+    /// Hub A of a two-hub cluster this run starts (nats-server, the SurrealDB server, hubs A and
+    /// B): the mats connect to A, pinned as a single hub; see --viewers-on.
+    HubCluster,
 }
 
 #[derive(Debug, Clone, clap::Args)]
@@ -134,6 +146,16 @@ pub struct RunArgs {
     /// Attach mode: the hub's process id, for CPU, RSS and the pinning check.
     #[arg(long)]
     hub_pid: Option<u32>,
+    /// --target hub-cluster: where the viewers watch A's mats, on A itself (`a`) or on hub B
+    /// (`b`: every map crosses NATS). Default `a`.
+    #[arg(long, value_enum)]
+    viewers_on: Option<cluster_plan::ViewersOn>,
+    /// --target hub-cluster: the SurrealDB server binary (default: `dbserver` beside --hub-bin).
+    #[arg(long)]
+    dbserver_bin: Option<PathBuf>,
+    /// --target hub-cluster: the NATS server binary.
+    #[arg(long, default_value = cluster::DEFAULT_NATS_SERVER_BIN)]
+    nats_server_bin: PathBuf,
     /// The Mosquitto binary for --target mosquitto[-tls].
     #[arg(long, default_value = mosquitto::DEFAULT_BIN)]
     mosquitto_bin: PathBuf,
@@ -216,6 +238,12 @@ impl RunArgs {
         self.pins().then_some(self.hub_cpu)
     }
 
+    /// Whether the arguments fit together (`cluster_plan::check`).
+    fn check(&self) -> Result<()> {
+        cluster_plan::check(self.target == TargetKind::HubCluster, self.viewers_on, self.hub_bin.is_some(), self.viewers)
+            .map_err(anyhow::Error::msg)
+    }
+
     /// Devices per viewer (default: every mat has one viewer).
     fn per_viewer(&self) -> usize {
         self.devices_per_viewer.unwrap_or_else(|| self.mats.div_ceil(self.viewers.max(1))).clamp(1, self.mats.max(1))
@@ -232,6 +260,7 @@ fn main() {
         Command::Run(args) => args.pins().then_some(args.generator_cpu),
         Command::Sweep(sweep) => sweep.run.pins().then_some(sweep.run.generator_cpu),
         Command::Storm(storm) => storm.pins().then_some(storm.generator_cpu),
+        Command::ClusterCost(cost) => cost.run.pins().then_some(cost.run.generator_cpu),
         Command::Plot { json } => match sweep::replot(json) {
             Ok(svg) => {
                 println!("plot written to {}", svg.display());
@@ -263,6 +292,7 @@ fn main() {
             Command::Run(args) => run(args).await,
             Command::Sweep(args) => sweep::run(args).await,
             Command::Storm(args) => storm::run(args).await,
+            Command::ClusterCost(args) => cluster_cost::run(args).await,
             Command::Plot { .. } => Ok(()),
         }
     });
@@ -275,11 +305,16 @@ fn main() {
 /// The hub under test, however it was found.
 pub struct Target {
     base: BaseUrl,
+    /// Where the viewers' sockets go: the hub under test, or in a cluster the hub --viewers-on
+    /// names.
+    viewers_base: BaseUrl,
     hub_url: String,
     quic: Option<(SocketAddr, Trust)>,
     devices_file: PathBuf,
     pid: Option<u32>,
     spawned: Option<hub::SpawnedHub>,
+    /// The cluster this run started (`--target hub-cluster`); the measured hub is its hub A.
+    cluster: Option<cluster::SpawnedCluster>,
     mode: &'static str,
 }
 
@@ -292,11 +327,13 @@ async fn target(args: &RunArgs) -> Result<Target> {
         let listening = spawned.listening.clone();
         return Ok(Target {
             base: BaseUrl::parse(&listening.http)?,
+            viewers_base: BaseUrl::parse(&listening.http)?,
             hub_url: listening.http,
             quic: Some((listening.quic, Trust::PemFile(listening.cert))),
             devices_file: spawned.devices_file.clone(),
             pid: Some(spawned.pid),
             spawned: Some(spawned),
+            cluster: None,
             mode: "spawn",
         });
     }
@@ -317,7 +354,50 @@ async fn target(args: &RunArgs) -> Result<Target> {
     if args.transport == TransportKind::Quic && quic.is_none() {
         bail!("--transport quic in attach mode needs --hub-quic ADDR");
     }
-    Ok(Target { base: BaseUrl::parse(&hub_url)?, hub_url, quic, devices_file, pid: args.hub_pid, spawned: None, mode: "attach" })
+    Ok(Target {
+        base: BaseUrl::parse(&hub_url)?,
+        viewers_base: BaseUrl::parse(&hub_url)?,
+        hub_url,
+        quic,
+        devices_file,
+        pid: args.hub_pid,
+        spawned: None,
+        cluster: None,
+        mode: "attach",
+    })
+}
+
+/// `--target hub-cluster`: starts the cluster; the target is its hub A.
+async fn cluster_target(args: &RunArgs) -> Result<Target> {
+    let hub_bin = args.hub_bin.as_deref().context("--target hub-cluster needs --hub-bin")?;
+    let dbserver_bin = args.dbserver_bin.clone().unwrap_or_else(|| hub_bin.with_file_name("dbserver"));
+    let cluster = cluster::spawn(cluster::ClusterSpec {
+        hub_bin,
+        dbserver_bin: &dbserver_bin,
+        nats_server_bin: &args.nats_server_bin,
+        target_cpu: args.target_cpu(),
+        side_cpu: args.pins().then_some(args.generator_cpu),
+        mats: args.mats,
+        device_type: &args.device_type,
+        viewers_on: args.viewers_on.unwrap_or(cluster_plan::ViewersOn::A),
+        keep_data: args.keep_data,
+    })
+    .await?;
+    if args.keep_data {
+        eprintln!("cluster data directory: {}", cluster.dir.display());
+    }
+    let listening = cluster.a.listening.clone();
+    Ok(Target {
+        base: BaseUrl::parse(&listening.http)?,
+        viewers_base: BaseUrl::parse(&cluster.viewers_hub().listening.http)?,
+        hub_url: listening.http,
+        quic: Some((listening.quic, Trust::PemFile(listening.cert))),
+        devices_file: cluster.a.devices_file.clone(),
+        pid: Some(cluster.a.pid),
+        spawned: None,
+        cluster: Some(cluster),
+        mode: "spawn",
+    })
 }
 
 /// The CPUs this process may run on (after any pinning).
@@ -333,9 +413,10 @@ pub async fn run_once(args: &RunArgs, command_line: Vec<String>) -> Result<Repor
     if args.rate.is_nan() || args.rate <= 0.0 {
         bail!("--rate must be above 0");
     }
+    args.check()?;
     let mut report = match args.target {
-        TargetKind::Hub => {
-            let mut target = target(args).await?;
+        TargetKind::Hub | TargetKind::HubCluster => {
+            let mut target = if args.target == TargetKind::HubCluster { cluster_target(args).await? } else { target(args).await? };
             let pinning = PinningReport::of(target.pid.and_then(|pid| pinning::allowed_cpus(pid).ok()), generator_cpus());
             if !pinning.separated && target.mode == "attach" {
                 eprintln!("loadtests: {}", pinning::attach_advice(target.pid, args.hub_cpu, args.generator_cpu));
@@ -343,6 +424,9 @@ pub async fn run_once(args: &RunArgs, command_line: Vec<String>) -> Result<Repor
             let outcome = hub_run::drive(args, &target, pinning, command_line).await;
             if let Some(spawned) = target.spawned.take() {
                 spawned.stop().await.context("stopping the hub")?;
+            }
+            if let Some(cluster) = target.cluster.take() {
+                cluster.stop().await.context("stopping the cluster")?;
             }
             let mut report = outcome?;
             if !report.pinning.separated {
@@ -359,7 +443,7 @@ pub async fn run_once(args: &RunArgs, command_line: Vec<String>) -> Result<Repor
             broker_run::drive(args, args.target == TargetKind::MosquittoTls, generator_cpus(), command_line).await?
         }
     };
-    if report.pinning.separated || args.target == TargetKind::Hub {
+    if report.pinning.separated || matches!(args.target, TargetKind::Hub | TargetKind::HubCluster) {
         return Ok(report);
     }
     report.warnings.push("the broker and the generator share CPUs".to_owned());

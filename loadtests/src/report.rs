@@ -6,6 +6,7 @@ use std::fmt::Write as _;
 use serde::Serialize;
 use simulator::StatsSnapshot;
 
+use crate::cluster_report::ClusterReport;
 use crate::latency::Summary;
 use crate::pinning::PinningReport;
 use crate::saturation::GeneratorReport;
@@ -43,6 +44,9 @@ pub struct Report {
     pub generator: GeneratorReport,
     /// False when the generator saturated: the latencies then measure the generator.
     pub latencies_are_target_figures: bool,
+    /// `--target hub-cluster`: the cluster's other processes and NATS over the window.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cluster: Option<ClusterReport>,
     /// Things that went wrong or look suspicious.
     pub warnings: Vec<String>,
 }
@@ -50,7 +54,7 @@ pub struct Report {
 /// The run's parameters.
 #[derive(Debug, Clone, Serialize)]
 pub struct Parameters {
-    /// `hub`, `mosquitto` or `mosquitto-tls`.
+    /// `hub`, `hub-cluster` (hub A of a cluster), `mosquitto` or `mosquitto-tls`.
     pub target: String,
     pub mode: String,
     pub hub_url: String,
@@ -169,7 +173,7 @@ impl Report {
         );
         let _ = writeln!(out, "  {:<34} {:>14}", "frames sent (devices)", d.stats.frames_sent);
         let _ = writeln!(out, "  {:<34} {:>14.1}", "  per second", d.frames_per_sec);
-        if p.target == "hub" {
+        if p.target.starts_with("hub") {
             let _ = writeln!(out, "  {:<34} {:>14}", "frames received (hub)", opt(h.frames_received));
             let _ = writeln!(out, "  {:<34} {:>14}", "frames processed (hub)", opt(h.frames_processed));
             let _ = writeln!(out, "  {:<34} {:>14}", "frames delivered (hub)", opt(h.frames_delivered));
@@ -193,7 +197,7 @@ impl Report {
                 ms(l.max),
                 l.count
             );
-            if p.target == "hub" {
+            if p.target.starts_with("hub") {
                 let l = &self.device_to_hub_us;
                 let _ = writeln!(out, "  device → hub (ms, ±1)              p50 {}  p99 {}  p99.9 {}", ms(l.p50), ms(l.p99), ms(l.p999));
                 let l = &self.hub_to_browser_us;
@@ -226,6 +230,9 @@ impl Report {
             h.cpu_us_per_frame.map(|u| format!("{u:.1} µs")).unwrap_or_else(|| "n/a".to_owned())
         );
         let _ = writeln!(out, "  {:<34} {rss}", format!("{} RSS", p.target));
+        if let Some(cluster) = &self.cluster {
+            out.push_str(&cluster.table_lines());
+        }
         for w in &self.warnings {
             let _ = writeln!(out, "  warning: {w}");
         }
@@ -305,6 +312,7 @@ pub mod tests {
             pinning: PinningReport::of(Some(vec![0]), vec![1]),
             generator,
             latencies_are_target_figures,
+            cluster: None,
             warnings: vec![],
         }
     }
