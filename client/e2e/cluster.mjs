@@ -27,7 +27,8 @@ function portFree(port) {
  */
 async function freePortBase(hubs) {
   for (let attempt = 0; attempt < 50; attempt++) {
-    const base = 20_000 + 400 * Math.floor(Math.random() * 100);
+    // Below Linux's ephemeral range (32768+), where other tours' hubs get their port-0 listeners.
+    const base = 20_000 + 400 * Math.floor(Math.random() * 29);
     const ports = [base + 1, base + 2, base + 80, base + 81, ...Array.from({ length: hubs }, (_, i) => base + 101 + i)];
     const free = await Promise.all(ports.map(portFree));
     if (free.every(Boolean)) return base;

@@ -31,12 +31,37 @@ pub struct NatsServer {
 }
 
 impl NatsServer {
-    /// A server with JetStream on a free loopback port and an empty store.
+    /// A server with JetStream on a loopback port of its own choosing (`-p -1`, the port read
+    /// from its log) and an empty store. Not a port found free beforehand: between that check and
+    /// the server's start another test's server could take it, and this test would then talk to
+    /// that server (seen: a test reading another test's leases).
     pub async fn start() -> NatsServer {
-        let mut server = NatsServer { child: None, port: 0, dir: tempfile::tempdir().unwrap() };
-        server.port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
-        server.spawn().await;
-        server
+        let dir = tempfile::tempdir().unwrap();
+        let mut child = Command::new(nats_server_bin())
+            .args(["-a", "127.0.0.1", "-p", "-1", "-js", "-sd"])
+            .arg(dir.path().join("jetstream"))
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let log = child.stderr.take().unwrap();
+        let (port_tx, port_rx) = std::sync::mpsc::channel();
+        // Reads the log for the port, then drains it so the server never blocks on a full pipe.
+        std::thread::spawn(move || {
+            use std::io::BufRead;
+            for line in std::io::BufReader::new(log).lines().map_while(Result::ok) {
+                if let Some(at) = line.find("Listening for client connections on ")
+                    && let Some(port) = line[at..].rsplit(':').next().and_then(|p| p.trim().parse::<u16>().ok())
+                {
+                    let _ = port_tx.send(port);
+                }
+            }
+        });
+        let port = tokio::task::spawn_blocking(move || port_rx.recv_timeout(START_LIMIT))
+            .await
+            .unwrap()
+            .unwrap_or_else(|_| panic!("nats-server did not say its port within {START_LIMIT:?}"));
+        NatsServer { child: Some(child), port, dir }
     }
 
     /// `nats://127.0.0.1:PORT`.
@@ -52,7 +77,7 @@ impl NatsServer {
         }
     }
 
-    /// Starts it again on the same port and JetStream files.
+    /// Starts it again on the same port and JetStream files (a restart must keep its address).
     pub async fn restart(&mut self) {
         self.kill();
         self.spawn().await;
@@ -73,7 +98,12 @@ impl NatsServer {
             self.child = Some(child);
             loop {
                 if tokio::net::TcpStream::connect(("127.0.0.1", self.port)).await.is_ok() {
-                    return;
+                    // Someone listens; ours, unless it exits for want of the port (taken meanwhile).
+                    tokio::time::sleep(Duration::from_millis(100)).await;
+                    if self.child.as_mut().unwrap().try_wait().unwrap().is_none() {
+                        return;
+                    }
+                    break;
                 }
                 if self.child.as_mut().unwrap().try_wait().unwrap().is_some() {
                     break; // the port was not free yet: try again
