@@ -77,6 +77,14 @@ run_one() { # run_one EXECUTABLE PACKAGE-DIR PACKAGE LOG
     LD_LIBRARY_PATH="$target_deps:$sysroot_lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" "$1") >"$4" 2>&1
 }
 
+# A few lines on a failed executable, for the end of a long run's output (TEST_FAILURE_DIGEST,
+# scripts/test-all.sh): which tests failed and the first panic's message.
+digest_of() { # digest_of LABEL STATUS LOG
+  echo "rust: $1 (exit $2)"
+  grep -E '^test .+ \.\.\. FAILED$' "$3" | sed -E 's/^test (.+) \.\.\. FAILED$/  failed: \1/' | awk 'NR <= 5' || true
+  grep -m 1 -A 3 'panicked at' "$3" | cut -c 1-200 | sed 's/^/  /' || true
+}
+
 reap_one() {
   local pid status=0
   wait -n -p pid "${!running[@]}" || status=$?
@@ -87,6 +95,7 @@ reap_one() {
   if [ "$status" != 0 ]; then
     echo "FAILED: ${label} (exit ${status})"
     failed+=("$label")
+    [ -n "${TEST_FAILURE_DIGEST:-}" ] && digest_of "$label" "$status" "${running[$pid]}" >>"$TEST_FAILURE_DIGEST"
   fi
   printf '%6s s  %s\n' "$took" "$label" >>"$times"
   unset "running[$pid]" "started_at[$pid]" "labels[$pid]"
@@ -106,7 +115,9 @@ while [ ${#running[@]} -gt 0 ]; do reap_one; done
 
 echo
 echo "time per test executable (the slowest 15 of $n, ${jobs_at_once} at a time):"
-sort -rn "$times" | head -n 15
+# awk reads to the end: `head` would close the pipe early and, under pipefail, sort's SIGPIPE
+# (its output grew past one 4 KiB write at 81 executables) failed a run whose tests all passed.
+sort -rn "$times" | awk 'NR <= 15'
 printf '%6s s  in all\n' "$(( SECONDS - started ))"
 if [ ${#failed[@]} -gt 0 ]; then
   printf 'FAILED: %s\n' "${failed[@]}" >&2

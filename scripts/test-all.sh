@@ -30,7 +30,17 @@ stage_summary() {
     printf '  %6s s  %s\n' "${stage_secs[$i]:-?}" "${stage_names[$i]}"
   done
   printf '  %6s s  total\n' "$SECONDS"
+  # Last, so that the tail of a failed run (all a CI summary may keep) names what failed.
+  if [ -s "$TEST_FAILURE_DIGEST" ]; then
+    echo
+    echo "==> what failed (the whole output is above)"
+    head -c 1400 "$TEST_FAILURE_DIGEST"
+  fi
+  rm -f "$TEST_FAILURE_DIGEST"
 }
+# Each failing stage or test executable adds a few lines here (scripts/rust-tests.sh does too).
+TEST_FAILURE_DIGEST=$(mktemp)
+export TEST_FAILURE_DIGEST
 trap stage_summary EXIT
 
 stage "tools"
@@ -89,6 +99,10 @@ beside_done() { # beside_done LANE
   wait "${!pid_var}" || status=$?
   echo
   cat "${!log_var}"
+  if [ "$status" != 0 ]; then
+    echo "lane $1 (exit $status), its last lines:" >>"$TEST_FAILURE_DIGEST"
+    sed 's/\x1b\[[0-9;]*m//g' "${!log_var}" | grep -v '^\s*$' | tail -n 8 | cut -c 1-200 | sed 's/^/  /' >>"$TEST_FAILURE_DIGEST"
+  fi
   rm -f "${!log_var}"
   return "$status"
 }
@@ -162,7 +176,13 @@ scans() {
 }
 beside scans "REST API fuzzing and web scan" scans
 tours_status=0
-(cd client && HUB_BIN="$target_dir/debug/hub" E2E_JOBS="${E2E_JOBS:-2}" npm run e2e) || tours_status=$?
+tours_log=$(mktemp)
+(cd client && HUB_BIN="$target_dir/debug/hub" E2E_JOBS="${E2E_JOBS:-2}" npm run e2e) 2>&1 | tee "$tours_log" || tours_status=$?
+if [ "$tours_status" != 0 ]; then
+  echo "browser tours (exit $tours_status):" >>"$TEST_FAILURE_DIGEST"
+  grep -E '^(FAIL |error: )' "$tours_log" | awk 'NR <= 8' | cut -c 1-200 | sed 's/^/  /' >>"$TEST_FAILURE_DIGEST" || true
+fi
+rm -f "$tours_log"
 scans_status=0
 beside_done scans || scans_status=$?
 builds_status=0
