@@ -141,10 +141,8 @@ fi
 
 quic_list=""
 for k in $(seq "$hubs"); do quic_list+="${quic_list:+,}$host:$(quic_port "$k")"; done
-cluster_flags() { # K: --nats and --node when this hub build has them (they arrive with item 2)
-  if "$bin/hub" --help | grep -q -- '--nats'; then
-    echo "--nats nats://$host:$nats_port --node hub-$1"
-  fi
+cluster_flags() { # K: the hub's cluster flags
+  echo "--nats nats://$host:$nats_port --node hub-$1"
 }
 
 start_hub() { # K EXTRA...
