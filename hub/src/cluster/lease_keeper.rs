@@ -191,8 +191,14 @@ impl LeaseKeeper {
         };
         match written {
             Ok((revision, previous)) => {
+                let kv_ms = self.mono_ms() - sent;
                 let acquired = self.book().acquired(device, value, revision, &previous, sent);
-                self.settle(device, acquired).await
+                let settled = self.settle(device, acquired).await;
+                let took_ms = self.mono_ms() - sent;
+                if took_ms >= 1_000 {
+                    tracing::warn!(%device, took_ms, kv_ms, ?acquired, "lease acquisition slow");
+                }
+                settled
             }
             Err(error) => {
                 tracing::warn!(%device, %error, "NATS did not answer: the device runs here, its lease follows");
@@ -204,10 +210,27 @@ impl LeaseKeeper {
 
     /// After the bucket accepted a lease: the fence first, then (a takeover) the stored snapshot.
     async fn settle(&self, device: &Arc<str>, acquired: Acquired) -> Acquisition {
+        let began = self.mono_ms();
+        let settled = self.settle_steps(device, acquired).await;
+        let took_ms = self.mono_ms() - began;
+        if took_ms >= 1_000 {
+            tracing::warn!(%device, took_ms, steps = ?settled.1, "lease settlement slow (fence raise, snapshot read, registry, ms)");
+        }
+        settled.0
+    }
+
+    async fn settle_steps(&self, device: &Arc<str>, acquired: Acquired) -> (Acquisition, [u64; 3]) {
+        let mut steps = [0; 3];
+        let began = self.mono_ms();
+        let outcome = self.settle_timed(device, acquired, &mut steps, began).await;
+        (outcome, steps)
+    }
+
+    async fn settle_timed(&self, device: &Arc<str>, acquired: Acquired, steps: &mut [u64; 3], began: u64) -> Acquisition {
         if acquired.raise_fence {
             let fence = i64::try_from(acquired.fence).unwrap_or(i64::MAX);
             match self.store.hub_wide().device_fences().raise(device, fence, &self.node).await {
-                Ok(true) => {}
+                Ok(true) => self.book().fence_raised(device, acquired.fence),
                 Ok(false) => {
                     self.book().forget(device);
                     return Acquisition::Refused("a newer owner raised the device's fence".into());
@@ -218,10 +241,13 @@ impl LeaseKeeper {
                 }
             }
         }
+        steps[0] = self.mono_ms() - began;
         if acquired.resume_from_store {
             let snapshot = snapshot_store::load(&self.store, device).await.map(Box::new);
+            steps[1] = self.mono_ms() - began - steps[0];
             let device_id = device.clone();
             let taken = self.registry.call(|reply| RegistryMsg::TakeOver { device_id, snapshot, reply }, Some(NATS_WAIT * 5)).await;
+            steps[2] = self.mono_ms() - began - steps[0] - steps[1];
             if !matches!(taken, Ok(ractor::rpc::CallResult::Success(()))) {
                 return Acquisition::Refused("the registry did not take the device over".into());
             }
