@@ -575,6 +575,9 @@ async fn three_hub_processes_survive_a_kill_a_pause_and_nats_and_database_restar
             began.elapsed()
         );
         failovers.extend(times);
+        for k in (0..3).filter(|k| *k != victim) {
+            eprintln!("2. {} after kill {kill}:\n{}", cluster::NODES[k], diagnosis::takeover_lines(&cluster.hubs[k].log()));
+        }
         cluster.hubs[victim].restart();
         cluster.wait_for_haproxy(3).await;
     }

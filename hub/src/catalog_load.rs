@@ -110,7 +110,8 @@ impl StatusStore for StoreStatuses {
             let stale = crate::cluster::snapshot_store::save(&self.store, split.write).await.map_err(|e| e.to_string())?;
             // A snapshot refused under a fence this hub has since renewed is not counted: the
             // next one comes within a second.
-            let lost = stale.iter().filter(|d| after_fenced(fences.get(*d).copied().unwrap_or(0), fencing.permission(d)) == AfterFenced::Drop);
+            let lost =
+                stale.iter().filter(|d| after_fenced(fences.get(*d).copied().unwrap_or(0), fencing.permission(d)) == AfterFenced::Drop);
             fencing.count_fenced(split.dropped + lost.count());
             Ok(())
         })

@@ -105,3 +105,11 @@ pub fn writer_lines(log: &str) -> String {
     let tail = &lines[lines.len().saturating_sub(12)..];
     format!("    its storage writer, {} slow flushes logged, the last {}:\n      {}", lines.len(), tail.len(), tail.join("\n      "))
 }
+
+/// What a hub's log says of its slow lease acquisitions (`kv_ms`: the key-value read and write)
+/// and settlements (`steps`: fence raise, snapshot-and-rows read, registry): how many, the last 6.
+pub fn takeover_lines(log: &str) -> String {
+    let lines: Vec<&str> = log.lines().filter(|l| l.contains("lease acquisition slow") || l.contains("lease settlement slow")).collect();
+    let tail = &lines[lines.len().saturating_sub(6)..];
+    format!("    {} slow lease lines, the last {}:\n      {}", lines.len(), tail.len(), tail.join("\n      "))
+}
