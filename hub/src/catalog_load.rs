@@ -159,6 +159,7 @@ impl StoreStatuses {
                         AfterFenced::Retry { fence: newer } => fence = newer,
                         AfterFenced::Wait => return (std::iter::once(record).chain(records.map(|(r, _)| r)).collect(), Ok(())),
                         AfterFenced::Drop => {
+                            tracing::warn!(device = %record.device_id(), fence, "a record storage's fence refused was dropped");
                             fencing.count_fenced(1);
                             break;
                         }
