@@ -116,7 +116,9 @@ pub struct WriterState {
     slow_logged_at: Option<std::time::Instant>,
 }
 
-/// A flush slower than this, or a record older than it when its flush began, is logged.
+/// A flush slower than this, a record queued longer than this when its flush began, or an event
+/// older than 15 times this in the flush (records are dated when what they tell happened: 5–7 s
+/// back in a writer that keeps up at 100 mats) is logged, at most once per 10 times this.
 pub const SLOW_FLUSH: Duration = Duration::from_secs(1);
 
 /// The writer actor.
@@ -222,7 +224,7 @@ impl WriterState {
             Err(error) => Err(error),
         };
         let took = began.elapsed();
-        if (took >= SLOW_FLUSH || waited.is_some_and(|w| w >= SLOW_FLUSH) || oldest_event_ms >= 5 * SLOW_FLUSH.as_millis() as u64)
+        if (took >= SLOW_FLUSH || waited.is_some_and(|w| w >= SLOW_FLUSH) || oldest_event_ms >= 15 * SLOW_FLUSH.as_millis() as u64)
             && self.slow_logged_at.is_none_or(|at| began >= at + 10 * SLOW_FLUSH)
         {
             self.slow_logged_at = Some(began);
