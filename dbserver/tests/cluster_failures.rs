@@ -575,6 +575,9 @@ async fn three_hub_processes_survive_a_kill_a_pause_and_nats_and_database_restar
             began.elapsed()
         );
         failovers.extend(times);
+        for k in (0..3).filter(|k| *k != victim) {
+            eprintln!("2. {} after kill {kill}:\n{}", cluster::NODES[k], diagnosis::takeover_lines(&cluster.hubs[k].log()));
+        }
         cluster.hubs[victim].restart();
         cluster.wait_for_haproxy(3).await;
     }
@@ -677,12 +680,16 @@ async fn three_hub_processes_survive_a_kill_a_pause_and_nats_and_database_restar
                 // The same diagnosis as a contradiction's (the 150-mat run failed here without one).
                 let what = format!("device {id} is not Missing with its alarm on its own hub {} while NATS is down", cluster::NODES[k]);
                 let explained = explain(std::slice::from_ref(&what), &cluster, &fleet, &token, &[0, 1, 2], clock).await;
-                panic!("timed out after 25 s (NATS down since Unix {stopped_unix}): {what}\n{explained}");
+                let writer = diagnosis::writer_lines(&cluster.hubs[k].log());
+                panic!("timed out after 25 s (NATS down since Unix {stopped_unix}): {what}\n{explained}\n{writer}");
             }
             tokio::time::sleep(Duration::from_millis(100)).await;
         }
     }
     figures.nats_outage_ms = clock.ms() - stopped_ms;
+    for (k, hub) in cluster.hubs.iter().enumerate() {
+        eprintln!("4. {} in the outage:\n{}", cluster::NODES[k], diagnosis::writer_lines(&hub.log()));
+    }
     cluster.nats.restart().await;
     let restarted_ms = clock.ms();
     for mat in &outage {

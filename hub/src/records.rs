@@ -117,7 +117,7 @@ pub async fn save_record(
     match result {
         Ok(()) => Ok(true),
         Err(error @ (StoreError::NotFound | StoreError::Invalid(_) | StoreError::QuotaExceeded | StoreError::Duplicate(_))) => {
-            tracing::warn!(device = %device.serial, %error, "a device record could not be stored and was dropped");
+            tracing::warn!(device = %device.serial, device_id = %device.id, %error, "a device record could not be stored and was dropped");
             Ok(false)
         }
         Err(error) => Err(error),

@@ -36,12 +36,11 @@ pub async fn load(store: &Store, catalog: &Catalog) -> anyhow::Result<Vec<(Arc<s
         .collect())
 }
 
-/// What one device's rows say (a cluster hub taking it over makes the shared snapshot true to
-/// them: `MatSnapshot::reconciled_with_rows`).
-pub async fn stored_state_of(store: &Store, device: &str) -> Result<StoredMatState, storage::StoreError> {
-    let conf = store.hub_wide().device_confs().of_device(device).await?;
-    let alarms = store.hub_wide().logs().unattended_of(device).await?;
-    Ok(stored_states(conf.as_slice(), &alarms).remove(device).unwrap_or_default())
+/// What one device's rows say (its configuration row and unattended alarms, read already: a
+/// cluster hub taking it over makes the shared snapshot true to them,
+/// `MatSnapshot::reconciled_with_rows`).
+pub fn stored_state_from(device: &str, conf: Option<DeviceConf>, alarms: &[AlarmLog]) -> StoredMatState {
+    stored_states(conf.as_slice(), alarms).remove(device).unwrap_or_default()
 }
 
 /// What the stored rows say of each device.

@@ -161,3 +161,29 @@ async fn a_storage_attendance_under_a_fence_read_before_a_takeover_attends_nothi
     single.logs().raise_alarm_with_reason(&alone_device, &format!("{alone_device}-1"), "Missing", 1, None).await.unwrap();
     assert_eq!(single.logs().attend_device(&alone_device, "u1", 2).await.unwrap(), 1);
 }
+
+/// A takeover raises the fence and reads what the device resumes from in one round trip; the
+/// reads are the ones the four separate calls give, and an older lease raises nothing.
+#[tokio::test]
+async fn a_takeover_raises_the_fence_and_reads_the_snapshot_the_conf_and_the_unattended_alarms_at_once() {
+    let (store, company, device) = store_with_device().await;
+    let hub = store.hub_wide();
+    assert!(hub.device_fences().raise(&device, 5, "a").await.unwrap());
+    let owner = store.company(&company).fenced(5);
+    owner.device_confs().set_streaming_end(&device, Some(42)).await.unwrap();
+    owner.logs().raise_alarm_with_reason(&device, &format!("{device}-1"), "Missing", 1, None).await.unwrap();
+    let write = SnapshotWrite { device: device.clone(), json: "{\"a\":1}".into(), saved_at_ms: 7, fence: 5 };
+    hub.device_snapshots().save(&[write]).await.unwrap();
+    let taken = hub.device_takeovers().raise_and_read(&device, 8, "b").await.unwrap();
+    assert!(taken.raised);
+    assert_eq!(hub.device_fences().revision(&device).await.unwrap(), Some(8));
+    assert_eq!(taken.snapshot, hub.device_snapshots().load(&device).await.unwrap());
+    assert_eq!(taken.conf, hub.device_confs().of_device(&device).await.unwrap());
+    assert_eq!(taken.conf.as_ref().and_then(|c| c.streaming_end_ms), Some(42));
+    assert_eq!(taken.unattended, hub.logs().unattended_of(&device).await.unwrap());
+    assert_eq!(taken.unattended.len(), 1);
+    let stale = hub.device_takeovers().raise_and_read(&device, 6, "a").await.unwrap();
+    assert!(!stale.raised, "an older lease cannot lower the fence");
+    assert_eq!(hub.device_fences().revision(&device).await.unwrap(), Some(8));
+    assert!(matches!(owner.logs().add_device_log(&log(&device, 2)).await, Err(StoreError::Fenced)), "the old owner is fenced");
+}

@@ -130,6 +130,12 @@ impl<'a> HubWide<'a> {
         repo::HubDeviceFences { db: self.db }
     }
 
+    /// Cluster mode: a takeover's fence raise and the reads the device resumes from, in one
+    /// round trip.
+    pub fn device_takeovers(&self) -> repo::HubDeviceTakeovers<'a> {
+        repo::HubDeviceTakeovers { db: self.db }
+    }
+
     /// Cluster mode: each device's machine snapshot, kept for the hub that takes it over.
     pub fn device_snapshots(&self) -> repo::HubDeviceSnapshots<'a> {
         repo::HubDeviceSnapshots { db: self.db }

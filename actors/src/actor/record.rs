@@ -126,6 +126,18 @@ impl Record {
         }
     }
 
+    /// When what the record tells happened (Unix ms), for the records that say: how far behind
+    /// the writer is.
+    pub fn occurred_at_ms(&self) -> Option<u64> {
+        match self {
+            Record::DeviceLog(entry) => Some(entry.at_ms),
+            Record::PresenceLog { at_ms, .. } | Record::TurnRecorded { at_ms, .. } => Some(*at_ms),
+            Record::AlarmRaised { raised_at_ms, .. } => Some(*raised_at_ms),
+            Record::AlarmAttended { attended_at_ms, .. } => Some(*attended_at_ms),
+            Record::StreamingEnd { .. } | Record::Tare { .. } | Record::CaptureStored(_) => None,
+        }
+    }
+
     /// Rough memory held by the record, for the writer's pending-bytes bound.
     pub fn approx_bytes(&self) -> usize {
         let base = std::mem::size_of::<Record>();

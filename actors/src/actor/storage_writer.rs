@@ -64,6 +64,15 @@ pub trait StatusStore: Send + Sync + 'static {
         false
     }
 
+    /// Whether the store keeps every record of a batch it was given, written or not (cluster
+    /// mode: it writes devices' records concurrently, keeps the unwritten ones and writes them
+    /// first on the next flush): the writer then lets go of a batch even when the store reports
+    /// a failure, which still reaches a `Flush` caller and still backs the writer off. Otherwise
+    /// a failed batch stays with the writer and is given again whole.
+    fn keeps_unwritten_records(&self) -> bool {
+        false
+    }
+
     /// Whether this store keeps the mat machines' snapshots (cluster mode: the device's next
     /// owner resumes from them). A hub on its own does not: its actors send none.
     fn keeps_snapshots(&self) -> bool {
@@ -101,7 +110,16 @@ pub struct WriterState {
     dropped_records: u64,
     flush_armed: bool,
     retry_delay: Duration,
+    /// When the oldest record not yet stored was queued.
+    oldest_record_at: Option<std::time::Instant>,
+    /// When a slow flush was last logged.
+    slow_logged_at: Option<std::time::Instant>,
 }
+
+/// A flush slower than this, a record queued longer than this when its flush began, or an event
+/// older than 15 times this in the flush (records are dated when what they tell happened: 5–7 s
+/// back in a writer that keeps up at 100 mats) is logged, at most once per 10 times this.
+pub const SLOW_FLUSH: Duration = Duration::from_secs(1);
 
 /// The writer actor.
 pub struct StorageWriter;
@@ -121,6 +139,8 @@ impl Actor for StorageWriter {
             dropped_records: 0,
             flush_armed: false,
             retry_delay: FLUSH_INTERVAL,
+            oldest_record_at: None,
+            slow_logged_at: None,
         })
     }
 
@@ -165,6 +185,7 @@ impl WriterState {
     fn push_record(&mut self, record: Record) {
         self.record_bytes += record.approx_bytes();
         self.records.push_back(record);
+        self.oldest_record_at.get_or_insert_with(std::time::Instant::now);
         while self.record_bytes > MAX_PENDING_RECORD_BYTES && self.records.len() > 1 {
             if let Some(old) = self.records.pop_front() {
                 self.record_bytes = self.record_bytes.saturating_sub(old.approx_bytes());
@@ -188,9 +209,38 @@ impl WriterState {
     /// never newer than the records and statuses written before it, so the hub that takes the
     /// device over never resumes with an alarm pending whose row was not written.
     async fn flush(&mut self) -> Result<(), String> {
-        self.flush_records().await?;
-        self.flush_statuses().await?;
-        self.flush_snapshots().await
+        let began = std::time::Instant::now();
+        let waited = self.oldest_record_at.map(|at| began.duration_since(at));
+        let counts = (self.records.len(), self.pending.len(), self.snapshots.len());
+        let now_ms = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_millis() as u64);
+        let oldest_event_ms = self.records.iter().filter_map(Record::occurred_at_ms).min().map_or(0, |at| now_ms.saturating_sub(at));
+        let records = self.flush_records().await;
+        let records_took = began.elapsed();
+        let result = match records {
+            Ok(()) => match self.flush_statuses().await {
+                Ok(()) => self.flush_snapshots().await,
+                Err(error) => Err(error),
+            },
+            Err(error) => Err(error),
+        };
+        let took = began.elapsed();
+        if (took >= SLOW_FLUSH || waited.is_some_and(|w| w >= SLOW_FLUSH) || oldest_event_ms >= 15 * SLOW_FLUSH.as_millis() as u64)
+            && self.slow_logged_at.is_none_or(|at| began >= at + 10 * SLOW_FLUSH)
+        {
+            self.slow_logged_at = Some(began);
+            tracing::warn!(
+                took_ms = took.as_millis() as u64,
+                records_ms = records_took.as_millis() as u64,
+                records = counts.0,
+                statuses = counts.1,
+                snapshots = counts.2,
+                oldest_record_waited_ms = waited.map_or(0, |w| w.as_millis() as u64),
+                oldest_event_ms,
+                ok = result.is_ok(),
+                "storage writer flush slow"
+            );
+        }
+        result
     }
 
     async fn flush_snapshots(&mut self) -> Result<(), String> {
@@ -234,10 +284,17 @@ impl WriterState {
             return Ok(());
         }
         let batch: Vec<Record> = self.records.iter().cloned().collect();
-        match self.store.save_records(batch).await {
+        let result = self.store.save_records(batch).await;
+        if result.is_err() && self.store.keeps_unwritten_records() {
+            self.records.clear();
+            self.record_bytes = 0;
+            self.oldest_record_at = None;
+        }
+        match result {
             Ok(()) => {
                 self.records.clear();
                 self.record_bytes = 0;
+                self.oldest_record_at = None;
                 self.retry_delay = FLUSH_INTERVAL;
                 Ok(())
             }
@@ -392,5 +449,39 @@ mod tests {
         writer.cast(WriterMsg::Record(raised)).expect("cast");
         assert_eq!(flush(&writer).await, Ok(()));
         assert_eq!(*store.0.lock().unwrap_or_else(|p| p.into_inner()), ["records", "statuses"]);
+    }
+
+    /// A store that keeps what it is given and fails its first write (cluster mode's kind).
+    struct KeepingStore {
+        given: Mutex<Vec<Vec<Record>>>,
+    }
+
+    impl StatusStore for KeepingStore {
+        fn save_statuses(&self, _batch: Vec<StatusRecord>) -> StoreFuture<'_> {
+            Box::pin(async { Ok(()) })
+        }
+
+        fn save_records(&self, batch: Vec<Record>) -> StoreFuture<'_> {
+            let mut given = self.given.lock().unwrap_or_else(|p| p.into_inner());
+            given.push(batch);
+            let first = given.len() == 1;
+            Box::pin(async move { if first { Err("database unavailable".to_owned()) } else { Ok(()) } })
+        }
+
+        fn keeps_unwritten_records(&self) -> bool {
+            true
+        }
+    }
+
+    #[tokio::test]
+    async fn a_store_that_keeps_unwritten_records_is_not_given_them_twice() {
+        let store = Arc::new(KeepingStore { given: Mutex::default() });
+        let (writer, _) = Actor::spawn(None, StorageWriter, store.clone() as Arc<dyn StatusStore>).await.expect("writer");
+        writer.cast(WriterMsg::Record(stream_end("a", Some(1)))).expect("cast");
+        assert_eq!(flush(&writer).await, Err("database unavailable".to_owned()), "the failure still reaches the caller");
+        writer.cast(WriterMsg::Record(stream_end("a", Some(2)))).expect("cast");
+        assert_eq!(flush(&writer).await, Ok(()));
+        let given = store.given.lock().unwrap_or_else(|p| p.into_inner()).clone();
+        assert_eq!(given, vec![vec![stream_end("a", Some(1))], vec![stream_end("a", Some(2))]], "the store kept the first itself");
     }
 }

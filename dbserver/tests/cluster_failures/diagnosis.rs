@@ -97,3 +97,19 @@ pub fn device_named(line: &str) -> Option<&str> {
     let words: Vec<&str> = line.split_whitespace().collect();
     words.windows(2).find(|w| w[0] == "device" || w[0] == "mat").map(|w| w[1].trim_end_matches([',', ':', '\'']))
 }
+
+/// What a hub's log says of its storage writer: its slow flushes (how long, how many rows, how
+/// long the oldest record had waited), the last 12.
+pub fn writer_lines(log: &str) -> String {
+    let lines: Vec<&str> = log.lines().filter(|l| l.contains("storage writer") || l.contains("not written; will retry")).collect();
+    let tail = &lines[lines.len().saturating_sub(12)..];
+    format!("    its storage writer, {} slow flushes logged, the last {}:\n      {}", lines.len(), tail.len(), tail.join("\n      "))
+}
+
+/// What a hub's log says of its slow lease acquisitions (`kv_ms`: the key-value read and write)
+/// and settlements (`steps`: fence raise, snapshot-and-rows read, registry): how many, the last 6.
+pub fn takeover_lines(log: &str) -> String {
+    let lines: Vec<&str> = log.lines().filter(|l| l.contains("lease acquisition slow") || l.contains("lease settlement slow")).collect();
+    let tail = &lines[lines.len().saturating_sub(6)..];
+    format!("    {} slow lease lines, the last {}:\n      {}", lines.len(), tail.len(), tail.join("\n      "))
+}

@@ -44,6 +44,30 @@ pub fn partition<T>(
     out
 }
 
+/// What becomes of a row storage refused because the device's fence no longer stood at the
+/// revision it was written under (`used`), given what the device's rows may do now.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum AfterFenced {
+    /// This hub raised a newer fence of its own since (its lease was created again after a NATS
+    /// outage): write the row again under it. Storage still refuses it if yet another owner
+    /// raised the fence meanwhile.
+    Retry { fence: u64 },
+    /// This hub is raising a newer fence of its own: keep the row until it stands.
+    Wait,
+    /// Another hub owns the device: drop it (and count it).
+    Drop,
+}
+
+/// The rule of a refused row ([`AfterFenced`]): only a fence of this hub's own newer than the
+/// one refused gives the row another try; the same fence refused means another hub raised it.
+pub fn after_fenced(used: u64, now: WritePermission) -> AfterFenced {
+    match now {
+        WritePermission::Write { fence } if fence > used => AfterFenced::Retry { fence },
+        WritePermission::Wait => AfterFenced::Wait,
+        WritePermission::Write { .. } | WritePermission::Drop => AfterFenced::Drop,
+    }
+}
+
 #[derive(Default)]
 struct Waiting {
     records: VecDeque<Record>,
@@ -55,7 +79,12 @@ struct Waiting {
 pub struct Fencing {
     keeper: OnceLock<Arc<LeaseKeeper>>,
     waiting: Mutex<Waiting>,
+    /// The devices whose rows were last told to wait or were dropped, and when that was logged.
+    refused: Mutex<std::collections::HashMap<String, (WritePermission, std::time::Instant)>>,
 }
+
+/// How often the same device's held or dropped rows are logged again.
+const REFUSAL_LOG_EVERY: std::time::Duration = std::time::Duration::from_secs(10);
 
 impl Fencing {
     /// Fencing whose leases come later ([`Self::attach`]): until then every write waits.
@@ -70,7 +99,23 @@ impl Fencing {
 
     /// What a write of `device`'s rows may do.
     pub fn permission(&self, device: &str) -> WritePermission {
-        self.keeper.get().map_or(WritePermission::Wait, |k| k.write_permission(device))
+        let permission = self.keeper.get().map_or(WritePermission::Wait, |k| k.write_permission(device));
+        if !matches!(permission, WritePermission::Write { .. }) {
+            self.log_refusal(device, permission);
+        }
+        permission
+    }
+
+    /// Names a device whose rows wait or are dropped, once per kind and [`REFUSAL_LOG_EVERY`].
+    fn log_refusal(&self, device: &str, permission: WritePermission) {
+        let now = std::time::Instant::now();
+        let mut refused = self.refused.lock().unwrap_or_else(|p| p.into_inner());
+        let fresh = refused.get(device).is_none_or(|(last, at)| *last != permission || now >= *at + REFUSAL_LOG_EVERY);
+        if fresh {
+            refused.insert(device.to_owned(), (permission, now));
+            let state = self.keeper.get().map(|k| k.lease_state(device));
+            tracing::warn!(%device, ?permission, ?state, "the device's rows are not written now");
+        }
     }
 
     /// Counts dropped writes.
@@ -158,6 +203,14 @@ mod tests {
         assert_eq!(split.write, vec![(("a", 1), 7), (("a", 3), 7)]);
         assert_eq!(split.wait, vec![("b", 2), ("b", 5)]);
         assert_eq!(split.dropped, 1);
+    }
+
+    #[test]
+    fn a_refused_row_is_written_again_only_under_a_newer_fence_of_this_hub() {
+        assert_eq!(after_fenced(3, WritePermission::Write { fence: 5 }), AfterFenced::Retry { fence: 5 }, "this hub's lease created again");
+        assert_eq!(after_fenced(3, WritePermission::Wait), AfterFenced::Wait, "its new fence is being raised");
+        assert_eq!(after_fenced(3, WritePermission::Write { fence: 3 }), AfterFenced::Drop, "a stale hub: another raised the fence");
+        assert_eq!(after_fenced(3, WritePermission::Drop), AfterFenced::Drop, "the lease is lost");
     }
 
     #[test]

@@ -113,6 +113,19 @@ struct Lease {
     state: LeaseState,
     /// When the write the bucket last confirmed (acquisition or renewal) was sent, monotonic ms.
     confirmed_ms: u64,
+    /// Whether storage holds `fence` as the device's fence ([`LeaseBook::fence_raised`]): until
+    /// then the device's rows wait, since a row written under a fence storage does not hold yet
+    /// is refused — and dropped as if another hub owned the device.
+    fence_raised: bool,
+}
+
+impl Lease {
+    fn state_fence(&self) -> Option<u64> {
+        match self.state {
+            LeaseState::Held { fence, .. } => Some(fence),
+            LeaseState::Pending => None,
+        }
+    }
 }
 
 /// What becomes of a renewal the bucket refused.
@@ -160,11 +173,14 @@ impl LeaseBook {
     /// The bucket accepted this hub's write of `value` at `revision`, over `previous` (what it
     /// held before the write); `now_ms` is when the write was sent (monotonic). A lease this hub already held under its own value keeps its fence
     /// (a newer connection of the device to the same hub); anything else is a new fence, and the
-    /// actor resumes from shared storage unless this hub is known to have run it last.
+    /// actor resumes from shared storage unless this hub is known to have run it last. A new
+    /// fence is written under only once storage holds it ([`Self::fence_raised`]): meanwhile the
+    /// device's rows wait (a lease that expired while NATS was away and is created again keeps
+    /// its device running here, and its rows must not be refused under a fence not yet raised).
     pub fn acquired(&mut self, device: &Arc<str>, value: LeaseValue, revision: u64, previous: &Observed, now_ms: u64) -> Acquired {
-        let held_fence = match self.leases.get(device).map(|l| l.state) {
-            Some(LeaseState::Held { fence, .. }) => Some(fence),
-            _ => None,
+        let (held_fence, was_raised) = match self.leases.get(device) {
+            Some(Lease { state: LeaseState::Held { fence, .. }, fence_raised, .. }) => (Some(*fence), *fence_raised),
+            _ => (None, false),
         };
         let ours_before = match previous {
             Observed::Held { value, .. } => value.node == self.node,
@@ -182,15 +198,28 @@ impl LeaseBook {
             // Another hub had it, or this hub had forgotten it: a new fence, resume from storage.
             _ => Acquired { fence: revision, raise_fence: true, resume_from_store: true },
         };
-        self.leases
-            .insert(device.clone(), Lease { value, state: LeaseState::Held { fence: acquired.fence, revision }, confirmed_ms: now_ms });
+        // The same fence as before keeps its standing (it may still be being raised).
+        let fence_raised = if acquired.raise_fence { false } else { held_fence != Some(acquired.fence) || was_raised };
+        let state = LeaseState::Held { fence: acquired.fence, revision };
+        self.leases.insert(device.clone(), Lease { value, state, confirmed_ms: now_ms, fence_raised });
         acquired
+    }
+
+    /// Storage holds `fence` as `device`'s fence now (this hub raised it): its rows are written
+    /// under it from now on. A fence the book no longer holds (the lease was lost or acquired
+    /// again meanwhile) changes nothing.
+    pub fn fence_raised(&mut self, device: &str, fence: u64) {
+        if let Some(lease) = self.leases.get_mut(device)
+            && lease.state_fence() == Some(fence)
+        {
+            lease.fence_raised = true;
+        }
     }
 
     /// The device connected but NATS did not answer: it runs here and its lease is acquired later.
     pub fn pending(&mut self, device: &Arc<str>, value: LeaseValue) {
         if !self.leases.contains_key(device) {
-            self.leases.insert(device.clone(), Lease { value, state: LeaseState::Pending, confirmed_ms: 0 });
+            self.leases.insert(device.clone(), Lease { value, state: LeaseState::Pending, confirmed_ms: 0, fence_raised: false });
         }
     }
 
@@ -282,11 +311,13 @@ impl LeaseBook {
         self.leases.remove(device);
     }
 
-    /// What a storage write of `device`'s rows may do.
+    /// What a storage write of `device`'s rows may do: write under the lease's fence once
+    /// storage holds it; wait while the lease is pending or its fence is being raised; drop
+    /// when this hub does not hold the lease.
     pub fn write_permission(&self, device: &str) -> WritePermission {
-        match self.leases.get(device).map(|l| l.state) {
-            Some(LeaseState::Held { fence, .. }) => WritePermission::Write { fence },
-            Some(LeaseState::Pending) => WritePermission::Wait,
+        match self.leases.get(device) {
+            Some(Lease { state: LeaseState::Held { fence, .. }, fence_raised: true, .. }) => WritePermission::Write { fence: *fence },
+            Some(_) => WritePermission::Wait,
             None => WritePermission::Drop,
         }
     }
@@ -305,10 +336,11 @@ impl LeaseBook {
     }
 
     /// A room set's lease was created by this hub at `revision` (a write sent at `now_ms`): its
-    /// status rows are written under that fence. Sets never take a lease over (see
-    /// [`set_lease_step`]), so every acquisition is a new fence.
+    /// status rows are written under that fence once it is raised ([`Self::fence_raised`]).
+    /// Sets never take a lease over (see [`set_lease_step`]), so every acquisition is a new fence.
     pub fn acquired_set(&mut self, set: &Arc<str>, value: LeaseValue, revision: u64, now_ms: u64) {
-        self.leases.insert(set.clone(), Lease { value, state: LeaseState::Held { fence: revision, revision }, confirmed_ms: now_ms });
+        let state = LeaseState::Held { fence: revision, revision };
+        self.leases.insert(set.clone(), Lease { value, state, confirmed_ms: now_ms, fence_raised: false });
     }
 
     /// The state of a device's lease here.

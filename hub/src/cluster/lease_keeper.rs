@@ -191,8 +191,14 @@ impl LeaseKeeper {
         };
         match written {
             Ok((revision, previous)) => {
+                let kv_ms = self.mono_ms() - sent;
                 let acquired = self.book().acquired(device, value, revision, &previous, sent);
-                self.settle(device, acquired).await
+                let settled = self.settle(device, acquired).await;
+                let took_ms = self.mono_ms() - sent;
+                if took_ms >= 1_000 {
+                    tracing::warn!(%device, took_ms, kv_ms, ?acquired, "lease acquisition slow");
+                }
+                settled
             }
             Err(error) => {
                 tracing::warn!(%device, %error, "NATS did not answer: the device runs here, its lease follows");
@@ -204,24 +210,48 @@ impl LeaseKeeper {
 
     /// After the bucket accepted a lease: the fence first, then (a takeover) the stored snapshot.
     async fn settle(&self, device: &Arc<str>, acquired: Acquired) -> Acquisition {
-        if acquired.raise_fence {
-            let fence = i64::try_from(acquired.fence).unwrap_or(i64::MAX);
-            match self.store.hub_wide().device_fences().raise(device, fence, &self.node).await {
-                Ok(true) => {}
-                Ok(false) => {
-                    self.book().forget(device);
-                    return Acquisition::Refused("a newer owner raised the device's fence".into());
-                }
-                Err(error) => {
-                    self.book().forget(device);
-                    return Acquisition::Refused(format!("the device's fence could not be raised: {error}"));
+        let began = self.mono_ms();
+        let mut steps = [0; 2];
+        let settled = self.settle_timed(device, acquired, &mut steps, began).await;
+        let took_ms = self.mono_ms() - began;
+        if took_ms >= 1_000 {
+            tracing::warn!(%device, took_ms, ?steps, "lease settlement slow (fence raise with the snapshot read, registry, ms)");
+        }
+        settled
+    }
+
+    async fn settle_timed(&self, device: &Arc<str>, acquired: Acquired, steps: &mut [u64; 2], began: u64) -> Acquisition {
+        let fence = i64::try_from(acquired.fence).unwrap_or(i64::MAX);
+        let refused = |why: String| {
+            self.book().forget(device);
+            Acquisition::Refused(why)
+        };
+        // A takeover raises the fence and reads what the device resumes from in one round trip;
+        // a new fence of a device that runs here already (pending, expired) is only raised.
+        let snapshot = if acquired.resume_from_store {
+            match snapshot_store::raise_and_load(&self.store, device, fence, &self.node).await {
+                Ok(Some(snapshot)) => Some(snapshot.map(Box::new)),
+                Ok(None) => return refused("a newer owner raised the device's fence".into()),
+                Err(error) => return refused(format!("the device's fence could not be raised: {error}")),
+            }
+        } else {
+            if acquired.raise_fence {
+                match self.store.hub_wide().device_fences().raise(device, fence, &self.node).await {
+                    Ok(true) => {}
+                    Ok(false) => return refused("a newer owner raised the device's fence".into()),
+                    Err(error) => return refused(format!("the device's fence could not be raised: {error}")),
                 }
             }
+            None
+        };
+        if acquired.raise_fence {
+            self.book().fence_raised(device, acquired.fence);
         }
-        if acquired.resume_from_store {
-            let snapshot = snapshot_store::load(&self.store, device).await.map(Box::new);
+        steps[0] = self.mono_ms() - began;
+        if let Some(snapshot) = snapshot {
             let device_id = device.clone();
             let taken = self.registry.call(|reply| RegistryMsg::TakeOver { device_id, snapshot, reply }, Some(NATS_WAIT * 5)).await;
+            steps[1] = self.mono_ms() - began - steps[0];
             if !matches!(taken, Ok(ractor::rpc::CallResult::Success(()))) {
                 return Acquisition::Refused("the registry did not take the device over".into());
             }

@@ -77,6 +77,7 @@ impl LeaseKeeper {
                 match self.store.hub_wide().device_fences().raise(&set.id, fence, &self.node).await {
                     // Off the renewal task: a flush may wait for a slow database.
                     Ok(true) => {
+                        self.book().fence_raised(&set.id, revision);
                         tokio::spawn(store_current_status(self.store.clone(), parts.board.clone(), parts.writer.clone(), set.clone()));
                     }
                     Ok(false) => self.book().forget(&set.id),

@@ -2,6 +2,9 @@
 //! batches as `device_snapshot` rows (fenced like the device's other rows), and the snapshot a
 //! hub that takes a device over resumes its actor from.
 //!
+//! A takeover raises the device's fence and reads its snapshot and rows in one round trip
+//! ([`raise_and_load`]).
+//!
 //! The stored snapshot *replaces* what `crate::snapshots` rebuilds from the device's rows at a
 //! hub's start (stream end, unattended alarms, interval, tare): it is the whole machine (the
 //! repositioning clock's load episodes, the absence being timed, a running capture), taken at
@@ -12,37 +15,35 @@
 use std::sync::Arc;
 
 use actors::actor::storage_writer::DeviceSnapshot;
-use mat_core::machine::mat::MatSnapshot;
+use mat_core::machine::mat::{MatSnapshot, StoredMatState};
 use storage::Store;
-use storage::repo::SnapshotWrite;
+use storage::repo::{SnapshotWrite, StoredSnapshot};
+
+/// A takeover in storage: the device's fence raised to `fence` (for hub `node`) and, in the same
+/// round trip after it (`storage`'s `device_takeovers`), the snapshot the device resumes from.
+/// `Ok(None)`: a newer owner stands higher, the takeover is refused.
+pub async fn raise_and_load(
+    store: &Store,
+    device: &str,
+    fence: i64,
+    node: &str,
+) -> Result<Option<Option<MatSnapshot>>, storage::StoreError> {
+    let takeover = store.hub_wide().device_takeovers().raise_and_read(device, fence, node).await?;
+    if !takeover.raised {
+        return Ok(None);
+    }
+    let rows = crate::snapshots::stored_state_from(device, takeover.conf, &takeover.unattended);
+    Ok(Some(resumed_from(device, takeover.snapshot.as_ref(), rows)))
+}
 
 /// The device's stored snapshot, if one was written and reads back, made true to the device's
 /// rows (`MatSnapshot::reconciled_with_rows`: the interval, the unattended alarms, the stream end
 /// and the tare the rows hold may be newer than the snapshot). A row that does not read back (an
-/// older format) is logged and ignored; rows that cannot be read leave no snapshot, so the device
-/// resumes from its rows at the registry (what a hub restart does).
-pub async fn load(store: &Store, device: &str) -> Option<MatSnapshot> {
-    let snapshot = load_unreconciled(store, device).await?;
-    match crate::snapshots::stored_state_of(store, device).await {
-        Ok(rows) => Some(snapshot.reconciled_with_rows(rows)),
-        Err(error) => {
-            tracing::warn!(%device, %error, "the device's rows could not be read; its stored snapshot is not used");
-            None
-        }
-    }
-}
-
-/// The device's stored snapshot as written.
-async fn load_unreconciled(store: &Store, device: &str) -> Option<MatSnapshot> {
-    let stored = match store.hub_wide().device_snapshots().load(device).await {
-        Ok(stored) => stored?,
-        Err(error) => {
-            tracing::warn!(%device, %error, "the device's stored snapshot could not be read; it resumes from its rows");
-            return None;
-        }
-    };
-    match serde_json::from_str(&stored.snapshot_json) {
-        Ok(snapshot) => Some(snapshot),
+/// older format) is logged and ignored: the device resumes from its rows at the registry (what a
+/// hub restart does).
+fn resumed_from(device: &str, stored: Option<&StoredSnapshot>, rows: StoredMatState) -> Option<MatSnapshot> {
+    match serde_json::from_str::<MatSnapshot>(&stored?.snapshot_json) {
+        Ok(snapshot) => Some(snapshot.reconciled_with_rows(rows)),
         Err(error) => {
             tracing::warn!(%device, %error, "the device's stored snapshot does not read back; it resumes from its rows");
             None

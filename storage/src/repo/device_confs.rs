@@ -11,7 +11,7 @@ use crate::model::{DeviceConf, StatusUpdate};
 use crate::repo::device_fences::fenced_write;
 use crate::retry::retrying;
 
-const FIELDS: &str = "record::id(device) AS device_id, record::id(company) AS company_id, device_functional, patient_status, image_saved, streaming_end_ms, repositioning_minutes, tare_json";
+pub(crate) const FIELDS: &str = "record::id(device) AS device_id, record::id(company) AS company_id, device_functional, patient_status, image_saved, streaming_end_ms, repositioning_minutes, tare_json";
 
 /// Device configuration queries across the hub.
 pub struct HubDeviceConfs<'a> {

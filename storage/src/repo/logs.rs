@@ -16,7 +16,7 @@ use crate::{StoreError, new_id};
 /// 350 samples).
 pub const LOG_LIST_LIMIT: i64 = 350;
 
-const ALARM_FIELDS: &str = "record::id(id) AS id, record::id(device) AS device_id, kind, creation_date, has_been_attended, attended_time, attended_by.email AS attended_by, reason_json";
+pub(crate) const ALARM_FIELDS: &str = "record::id(id) AS id, record::id(device) AS device_id, kind, creation_date, has_been_attended, attended_time, attended_by.email AS attended_by, reason_json";
 
 /// An alarm row to create.
 #[derive(SurrealValue, Clone)]

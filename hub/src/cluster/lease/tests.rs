@@ -38,8 +38,18 @@ impl SimBucket {
         Some(self.last_revision)
     }
 
-    /// What a hub's connection does on connect: read, write, record.
+    /// What a hub's connection does on connect: read, write, record, and (storage answering at
+    /// once) raise a new fence.
     fn acquire(&mut self, book: &mut LeaseBook, device: &Arc<str>, now_ms: u64) -> Acquired {
+        let acquired = self.acquire_unraised(book, device, now_ms);
+        if acquired.raise_fence {
+            book.fence_raised(device, acquired.fence);
+        }
+        acquired
+    }
+
+    /// [`Self::acquire`] before storage answered the fence raise.
+    fn acquire_unraised(&mut self, book: &mut LeaseBook, device: &Arc<str>, now_ms: u64) -> Acquired {
         let previous = self.observe(device, now_ms);
         let value = book.value(now_ms);
         let revision = self.write(device, acquire_write(&previous), &value, now_ms).expect("nobody wrote in between");
@@ -275,6 +285,8 @@ fn a_set_lease_has_one_holder_and_moves_when_the_holder_dies() {
     let set: Arc<str> = Arc::from("horse");
     let first = bucket.write("horse", AcquireWrite::Create, &a.value(0), 0).unwrap();
     a.acquired_set(&set, a.value(0), first, 0);
+    assert_eq!(a.write_permission("horse"), WritePermission::Wait, "its fence is not raised yet");
+    a.fence_raised("horse", first);
     assert_eq!(bucket.write("horse", AcquireWrite::Create, &b.value(0), 0), None, "b's create meets a's key");
     assert_eq!(a.write_permission("horse"), WritePermission::Write { fence: first });
     assert_eq!(b.write_permission("horse"), WritePermission::Drop, "b writes none of the set's rows");
@@ -283,6 +295,45 @@ fn a_set_lease_has_one_holder_and_moves_when_the_holder_dies() {
     assert_eq!(bucket.write("horse", AcquireWrite::Create, &b.value(0), 7 * SECOND), None);
     let second = bucket.write("horse", AcquireWrite::Create, &b.value(0), 8 * SECOND).unwrap();
     b.acquired_set(&set, b.value(0), second, 8 * SECOND);
+    b.fence_raised("horse", second);
     assert!(second > first);
     assert_eq!(b.write_permission("horse"), WritePermission::Write { fence: second });
+}
+
+/// Issue 25, the NATS outage at 150 mats: a hub cut off from NATS longer than [`LEASE_TTL`]
+/// keeps its device (its rows written under its fence meanwhile); when NATS is back its renewal
+/// finds the key expired and creates it again under a new fence, which storage holds only once
+/// the hub raised it. Written under the new fence before that, the device's rows were refused
+/// by storage and dropped as another owner's — an alarm raised then was never stored.
+#[test]
+fn a_lease_created_again_after_a_nats_outage_writes_under_its_new_fence_only_once_storage_holds_it() {
+    let mut bucket = SimBucket::default();
+    let mut a = LeaseBook::new("a");
+    bucket.acquire(&mut a, &device(), 0);
+    assert_eq!(a.write_permission("dev1"), WritePermission::Write { fence: 1 });
+    // NATS away from 1 s to 16 s: no renewal is confirmed; the rows go on under fence 1.
+    assert_eq!(a.unconfirmed(8 * SECOND), 1);
+    assert_eq!(a.write_permission("dev1"), WritePermission::Write { fence: 1 }, "cut off, the hub keeps writing its device's rows");
+    // Back: the renewal is refused (the key expired) and the lease is created again.
+    let (device_id, value, revision) = a.due_renewals(16 * SECOND).pop().expect("due");
+    assert_eq!(bucket.write(&device_id, AcquireWrite::Update { revision }, &value, 16 * SECOND), None);
+    assert_eq!(a.renew_refused("dev1", &bucket.observe("dev1", 16 * SECOND), 16 * SECOND), RenewRefused::Recreate);
+    let again = bucket.acquire_unraised(&mut a, &device(), 16 * SECOND);
+    assert_eq!(again, Acquired { fence: 2, raise_fence: true, resume_from_store: false });
+    assert_eq!(a.write_permission("dev1"), WritePermission::Wait, "storage still holds fence 1: the rows wait");
+    a.fence_raised("dev1", 1);
+    assert_eq!(a.write_permission("dev1"), WritePermission::Wait, "an older fence's answer changes nothing");
+    a.fence_raised("dev1", 2);
+    assert_eq!(a.write_permission("dev1"), WritePermission::Write { fence: 2 });
+}
+
+#[test]
+fn a_newer_connection_to_the_same_hub_keeps_its_fence_still_being_raised() {
+    let mut bucket = SimBucket::default();
+    let mut a = LeaseBook::new("a");
+    bucket.acquire_unraised(&mut a, &device(), 0);
+    bucket.acquire_unraised(&mut a, &device(), SECOND);
+    assert_eq!(a.write_permission("dev1"), WritePermission::Wait, "the first connection's raise has not answered");
+    a.fence_raised("dev1", 1);
+    assert_eq!(a.write_permission("dev1"), WritePermission::Write { fence: 1 });
 }
