@@ -250,8 +250,11 @@ pub async fn get(shared: &Shared, path: &str) -> Value {
 /// starts 3 s after its restart). Only spent on a card that looks wrong.
 const STORE_CATCH_UP: Duration = Duration::from_secs(12);
 
+/// A device's entrances and exits (Unix seconds).
+type Presence = (Vec<i64>, Vec<i64>);
+
 /// A device's presence entries dated up to `until` (Unix seconds): entrances and exits.
-async fn presence_of(shared: &Shared, device: &str, until: i64) -> (Vec<i64>, Vec<i64>) {
+async fn presence_of(shared: &Shared, device: &str, until: i64) -> Presence {
     let presence = get(shared, &format!("/api/presenceLogs/{device}")).await;
     let times = |log_id: &str| -> Vec<i64> {
         presence
@@ -280,7 +283,7 @@ pub async fn verify(shared: &Shared) -> Vec<String> {
     // (Alarms first, as this once read them, failed the full run: a mat that went Missing between
     // the alarm read and the status read looked like a Missing patient without an alarm.)
     let (mut entrances, mut exits) = (BTreeMap::new(), BTreeMap::new());
-    let presence: Vec<(String, (Vec<i64>, Vec<i64>))> = stream::iter(&shared.mats)
+    let presence: Vec<(String, Presence)> = stream::iter(&shared.mats)
         .map(|mat| async move { (mat.id.clone(), presence_of(shared, &mat.id, i64::MAX).await) })
         .buffer_unordered(READS_AT_ONCE)
         .collect()
