@@ -555,7 +555,9 @@ async fn three_hub_processes_survive_a_kill_a_pause_and_nats_and_database_restar
             let read = clock_of(&shared, id, clock).await.unwrap_or_else(|| panic!("{id}'s repositioning clock before the kill"));
             before.insert(id.clone(), read);
         }
+        let checking_ms = clock.ms();
         for_each_mat(mats.iter().map(|m| &m.id).chain(&still_ids), |id| functional_everywhere(&http, &token, id)).await;
+        let functional_before = Duration::from_millis(clock.ms() - checking_ms);
         let on_victim = connected_on(http[victim]).await.expect("the victim answers");
         let killed_ms = clock.ms();
         cluster.hubs[victim].kill_9();
@@ -580,6 +582,7 @@ async fn three_hub_processes_survive_a_kill_a_pause_and_nats_and_database_restar
         }
         // Acknowledged writes and alarms, read back with the load paused.
         let quiet = shared.gate.write().await;
+        let reading_ms = clock.ms();
         let mut wrong = verify(&shared).await;
         wrong.extend(shared.wrong.lock().unwrap().drain(..));
         let twice = Mutex::new(Vec::new());
@@ -596,15 +599,18 @@ async fn three_hub_processes_survive_a_kill_a_pause_and_nats_and_database_restar
             let explained = explain(&wrong, &cluster, &fleet, &token, &(0..3).filter(|k| *k != victim).collect::<Vec<_>>(), clock).await;
             panic!("after kill {kill} (seed {}): {} contradictions:\n{}\n{explained}", params.seed, wrong.len(), wrong.join("\n"));
         }
+        let read_back = Duration::from_millis(clock.ms() - reading_ms);
         drop(quiet);
         eprintln!(
-            "2. kill {kill}/{} of {}: {} mats back in {:?} (p50 {:?}, max {:?}); the fleet sends {:.2} frames per mat and second ({:?})",
+            "2. kill {kill}/{} of {}: {} mats back in {:?} (p50 {:?}, max {:?}); every mat functional everywhere before it after {:?}; read-back {:?}; the fleet sends {:.2} frames per mat and second ({:?})",
             params.kills,
             cluster::NODES[victim],
             moved.len(),
             times,
             quantile(&times, 0.5),
             quantile(&times, 1.0),
+            functional_before,
+            read_back,
             fleet.stats.frames_sent.load(Ordering::Relaxed) as f64 / (running as f64 * fleet_started.elapsed().as_secs_f64()),
             began.elapsed()
         );
