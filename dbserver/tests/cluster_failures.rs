@@ -39,7 +39,9 @@
 //! | `CLUSTER_REPORT` | — | also write the figures as JSON to this file |
 //!
 //! `cargo build -p hub && cargo test -p dbserver --test cluster_failures -- --nocapture`;
-//! full: `CLUSTER_MATS=100 CLUSTER_KILLS=10 cargo test …` (docs/reliability.md).
+//! full: `CLUSTER_MATS=100 CLUSTER_KILLS=10 cargo test …`; on release binaries add
+//! `CLUSTER_HUB_BIN=target/release/hub CLUSTER_DBSERVER_BIN=target/release/dbserver`
+//! (docs/reliability.md §6, "Full-length runs on release builds").
 #![allow(clippy::unwrap_used)] // A test's unwraps are the failures it reports.
 
 mod support;
