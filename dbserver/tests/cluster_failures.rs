@@ -35,10 +35,13 @@
 //! | `CLUSTER_FAILOVER_P99_MS` | 5000 | the p99 a mat's way back must stay under |
 //! | `CLUSTER_SEED` | random | the seed of the kill moments, the mats' phases and the clients' choices (printed) |
 //! | `CLUSTER_HUB_BIN` | `hub` beside `dbserver` | the hub binary (`cargo build -p hub` first when run alone) |
+//! | `CLUSTER_DBSERVER_BIN` | the test build's `dbserver` | the database server binary (e.g. `target/release/dbserver`) |
 //! | `CLUSTER_REPORT` | — | also write the figures as JSON to this file |
 //!
 //! `cargo build -p hub && cargo test -p dbserver --test cluster_failures -- --nocapture`;
-//! full: `CLUSTER_MATS=100 CLUSTER_KILLS=10 cargo test …` (docs/reliability.md).
+//! full: `CLUSTER_MATS=100 CLUSTER_KILLS=10 cargo test …`; on release binaries add
+//! `CLUSTER_HUB_BIN=target/release/hub CLUSTER_DBSERVER_BIN=target/release/dbserver`
+//! (docs/reliability.md §6, "Full-length runs on release builds").
 #![allow(clippy::unwrap_used)] // A test's unwraps are the failures it reports.
 
 mod support;
@@ -66,7 +69,7 @@ use std::sync::atomic::Ordering;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use cluster::{Cluster, hub_bin};
+use cluster::{Cluster, dbserver_bin, hub_bin};
 use futures_util::{SinkExt, StreamExt};
 use hub_process::metric;
 use load::{Mat, Shared, alarms_of, login_when_serving, nurse, verify, writer};
@@ -92,6 +95,13 @@ const ABSENCE_DELAY_SECS: &str = "2";
 const CLOCK_TOLERANCE: Duration = Duration::from_millis(2_500);
 /// The longest any wait of the test may take (a mat back, HAProxy, convergence).
 const LIMIT: Duration = Duration::from_secs(30);
+/// How long each mat may add to a wait on the whole fleet (every mat connected, or moved after a
+/// kill or a pause): [`fleet_limit`]. Below 500 mats the wait is [`LIMIT`].
+const PER_MAT: Duration = Duration::from_millis(60);
+/// How many of the per-mat checks (a mat functional on every hub, its stored rows, its status
+/// on every hub) are in flight at once. One at a time they dominated the full-length runs (about
+/// 2 minutes per kill at 150 mats on debug hubs); at CI size they are a few dozen reads either way.
+const CHECKS_AT_ONCE: usize = 8;
 /// Leases expire this long after their last renewal (`hub::cluster::lease::LEASE_TTL`); a
 /// paused hub is kept stopped past it.
 const LEASE_TTL: Duration = Duration::from_secs(6);
@@ -105,6 +115,7 @@ struct Params {
     failover_p99_ms: u64,
     seed: u64,
     hub_bin: PathBuf,
+    dbserver_bin: PathBuf,
 }
 
 fn env_or<T: std::str::FromStr>(name: &str, default: T) -> T {
@@ -121,6 +132,7 @@ impl Params {
             failover_p99_ms: env_or("CLUSTER_FAILOVER_P99_MS", 5_000),
             seed: env_or("CLUSTER_SEED", rand::random()),
             hub_bin: hub_bin(),
+            dbserver_bin: dbserver_bin(),
         }
     }
 }
@@ -273,6 +285,20 @@ async fn connected_on(hub: SocketAddr) -> Option<usize> {
     metric(&response.body, "hub_devices_connected").map(|n| n as usize)
 }
 
+/// The longest a wait on `mats` mats at once may take: [`LIMIT`], longer for many mats.
+fn fleet_limit(mats: usize) -> Duration {
+    LIMIT.max(PER_MAT * mats as u32)
+}
+
+/// Runs `check` for each of `ids`, [`CHECKS_AT_ONCE`] at a time (a panic in one is the test's).
+async fn for_each_mat<'a, F, Fut>(ids: impl IntoIterator<Item = &'a String>, check: F)
+where
+    F: FnMut(&'a String) -> Fut,
+    Fut: std::future::Future<Output = ()>,
+{
+    futures_util::stream::iter(ids).for_each_concurrent(CHECKS_AT_ONCE, check).await;
+}
+
 /// Polls `check` every 100 ms until it holds; panics with `what` after `limit`.
 async fn until<F, Fut>(what: &str, limit: Duration, mut check: F)
 where
@@ -413,6 +439,10 @@ struct Figures {
     counts: Option<ledger::Counts>,
     server_errors: u64,
     wall_s: f64,
+    /// Frames the simulated mats sent in all, and per mat and second since they started (the rate
+    /// when the test process keeps up, a little less for the seconds mats spent moving).
+    frames_sent: u64,
+    frames_per_mat_s: f64,
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
@@ -426,7 +456,7 @@ async fn three_hub_processes_survive_a_kill_a_pause_and_nats_and_database_restar
 
     // Fleet mats, three lying still (the clocks), three for the NATS outage.
     let total = params.mats + 6;
-    let mut cluster = Cluster::start(&params.hub_bin, total, &["--absence-delay-secs", ABSENCE_DELAY_SECS]).await;
+    let mut cluster = Cluster::start(&params.hub_bin, &params.dbserver_bin, total, &["--absence-delay-secs", ABSENCE_DELAY_SECS]).await;
     let (http, quic) = (cluster.http(), cluster.quic());
     let (token, user) = login_when_serving(cluster.browsers, LIMIT).await;
     let devices = load_devices(&cluster.devices_file).expect("the provisioned devices");
@@ -442,9 +472,10 @@ async fn three_hub_processes_survive_a_kill_a_pause_and_nats_and_database_restar
     for (k, device) in devices[params.mats..params.mats + 3].iter().enumerate() {
         still.push(fleet.run(device, quic[k], lies_still(10 * 3_600 * SECOND), EMPTY_START, params.rate_hz));
     }
+    let fleet_started = Instant::now();
     let outage_devices = devices[params.mats + 3..].to_vec();
     let running = params.mats + 3;
-    until("every mat is connected", LIMIT, || async { connected_in_all(&http).await == running }).await;
+    until("every mat is connected", fleet_limit(running), || async { connected_in_all(&http).await == running }).await;
     // A mat's own reads and writes go to the hub that runs it (the one that welcomed it last).
     let owner = {
         let (logs, quic, http, browsers) = (fleet.logs.clone(), quic.clone(), http.clone(), cluster.browsers);
@@ -526,24 +557,24 @@ async fn three_hub_processes_survive_a_kill_a_pause_and_nats_and_database_restar
             let read = clock_of(&shared, id, clock).await.unwrap_or_else(|| panic!("{id}'s repositioning clock before the kill"));
             before.insert(id.clone(), read);
         }
-        for id in mats.iter().map(|m| &m.id).chain(&still_ids) {
-            functional_everywhere(&http, &token, id).await;
-        }
+        let checking_ms = clock.ms();
+        for_each_mat(mats.iter().map(|m| &m.id).chain(&still_ids), |id| functional_everywhere(&http, &token, id)).await;
+        let functional_before = Duration::from_millis(clock.ms() - checking_ms);
         let on_victim = connected_on(http[victim]).await.expect("the victim answers");
         let killed_ms = clock.ms();
         cluster.hubs[victim].kill_9();
         let live: Vec<SocketAddr> = (0..3).filter(|k| *k != victim).map(|k| http[k]).collect();
-        until(&format!("the {on_victim} mats of {} are welcomed elsewhere", cluster::NODES[victim]), LIMIT, || async {
+        // At least the p99 allowed, so that a slow failover is measured rather than timed out.
+        let moving_limit = fleet_limit(on_victim).max(Duration::from_millis(params.failover_p99_ms) + 10 * SECOND);
+        until(&format!("the {on_victim} mats of {} are welcomed elsewhere", cluster::NODES[victim]), moving_limit, || async {
             let moved = fleet.moved_since(killed_ms);
             moved.len() >= on_victim && moved.iter().all(|id| back_after(&fleet.welcomes(id), killed_ms).is_some())
         })
         .await;
         let moved = fleet.moved_since(killed_ms);
         let times: Vec<Duration> = moved.iter().filter_map(|id| back_after(&fleet.welcomes(id), killed_ms)).collect();
-        until("every mat runs on the live hubs", LIMIT, || async { connected_in_all(&live).await == running }).await;
-        for id in mats.iter().map(|m| &m.id).chain(&still_ids) {
-            functional_everywhere(&live, &token, id).await;
-        }
+        until("every mat runs on the live hubs", fleet_limit(running), || async { connected_in_all(&live).await == running }).await;
+        for_each_mat(mats.iter().map(|m| &m.id).chain(&still_ids), |id| functional_everywhere(&live, &token, id)).await;
         // The clocks of the mats lying still.
         for id in &still_ids {
             let after = clock_of(&shared, id, clock).await.unwrap_or_else(|| panic!("{id}'s repositioning clock after the kill"));
@@ -553,25 +584,36 @@ async fn three_hub_processes_survive_a_kill_a_pause_and_nats_and_database_restar
         }
         // Acknowledged writes and alarms, read back with the load paused.
         let quiet = shared.gate.write().await;
+        let reading_ms = clock.ms();
         let mut wrong = verify(&shared).await;
         wrong.extend(shared.wrong.lock().unwrap().drain(..));
-        for mat in &mats {
-            let alarms = alarms_of(&read(live[0], &token, &format!("/api/iotAlarms/{}", mat.id)).await.unwrap());
-            wrong.extend(raised_twice(&mat.id, &alarms));
-        }
+        let twice = Mutex::new(Vec::new());
+        for_each_mat(mats.iter().map(|m| &m.id), |id| {
+            let (twice, token, hub) = (&twice, &token, live[0]);
+            async move {
+                let alarms = alarms_of(&read(hub, token, &format!("/api/iotAlarms/{id}")).await.unwrap());
+                twice.lock().unwrap().extend(raised_twice(id, &alarms));
+            }
+        })
+        .await;
+        wrong.extend(twice.into_inner().unwrap());
         if !wrong.is_empty() {
             let explained = explain(&wrong, &cluster, &fleet, &token, &(0..3).filter(|k| *k != victim).collect::<Vec<_>>(), clock).await;
             panic!("after kill {kill} (seed {}): {} contradictions:\n{}\n{explained}", params.seed, wrong.len(), wrong.join("\n"));
         }
+        let read_back = Duration::from_millis(clock.ms() - reading_ms);
         drop(quiet);
         eprintln!(
-            "2. kill {kill}/{} of {}: {} mats back in {:?} (p50 {:?}, max {:?}); ({:?})",
+            "2. kill {kill}/{} of {}: {} mats back in {:?} (p50 {:?}, max {:?}); every mat functional everywhere before it after {:?}; read-back {:?}; the fleet sends {:.2} frames per mat and second ({:?})",
             params.kills,
             cluster::NODES[victim],
             moved.len(),
             times,
             quantile(&times, 0.5),
             quantile(&times, 1.0),
+            functional_before,
+            read_back,
+            fleet.stats.frames_sent.load(Ordering::Relaxed) as f64 / (running as f64 * fleet_started.elapsed().as_secs_f64()),
             began.elapsed()
         );
         failovers.extend(times);
@@ -601,16 +643,22 @@ async fn three_hub_processes_survive_a_kill_a_pause_and_nats_and_database_restar
     let others: Vec<SocketAddr> = (0..3).filter(|k| *k != paused).map(|k| http[k]).collect();
     let paused_ms = clock.ms();
     cluster.hubs[paused].pause();
-    until(&format!("the {} mats of the paused hub move", counts[paused]), LIMIT, || async {
+    until(&format!("the {} mats of the paused hub move", counts[paused]), fleet_limit(counts[paused]), || async {
         fleet.moved_since(paused_ms).len() >= counts[paused] && connected_in_all(&others).await == running
     })
     .await;
     tokio::time::sleep((LEASE_TTL + SECOND).saturating_sub(Duration::from_millis(clock.ms() - paused_ms))).await;
     let moved = fleet.moved_since(paused_ms);
-    let mut rows_before = BTreeMap::new();
-    for id in &moved {
-        rows_before.insert(id.clone(), rows_of(others[0], &token, id).await);
-    }
+    let rows_before = Mutex::new(BTreeMap::new());
+    for_each_mat(&moved, |id| {
+        let (rows_before, token, hub) = (&rows_before, &token, others[0]);
+        async move {
+            let rows = rows_of(hub, token, id).await;
+            rows_before.lock().unwrap().insert(id.clone(), rows);
+        }
+    })
+    .await;
+    let rows_before = rows_before.into_inner().unwrap();
     let woken_ms = clock.ms();
     cluster.hubs[paused].resume();
     // Woken, it finds its leases taken (its renewal is refused, its watch shows the new owner)
@@ -619,16 +667,21 @@ async fn three_hub_processes_survive_a_kill_a_pause_and_nats_and_database_restar
     // Rows are dated in whole Unix seconds: a test instant in those.
     let unix_now_ms = || std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_millis() as i64;
     let unix_at = |test_ms: u64| (unix_now_ms() - (clock.ms() as i64 - test_ms as i64)).div_euclid(1000);
-    let mut stale_rows = Vec::new();
-    for id in &moved {
-        let back_ms = fleet.welcomes(id).iter().find(|w| w.at_ms >= paused_ms).unwrap().at_ms;
-        let moved_at = unix_at(back_ms);
-        for row in rows_of(others[0], &token, id).await.difference(&rows_before[id]) {
-            if row.1 < moved_at {
-                stale_rows.push(format!("{id}: {row:?} (moved at {moved_at})"));
+    let stale_rows = Mutex::new(Vec::new());
+    for_each_mat(&moved, |id| {
+        let (stale_rows, rows_before, token, hub, fleet) = (&stale_rows, &rows_before, &token, others[0], &fleet);
+        async move {
+            let back_ms = fleet.welcomes(id).iter().find(|w| w.at_ms >= paused_ms).unwrap().at_ms;
+            let moved_at = unix_at(back_ms);
+            for row in rows_of(hub, token, id).await.difference(&rows_before[id]) {
+                if row.1 < moved_at {
+                    stale_rows.lock().unwrap().push(format!("{id}: {row:?} (moved at {moved_at})"));
+                }
             }
         }
-    }
+    })
+    .await;
+    let stale_rows = stale_rows.into_inner().unwrap();
     assert!(stale_rows.is_empty(), "rows written after the paused hub woke, dated before the move:\n{}", stale_rows.join("\n"));
     assert_eq!(connected_on(http[paused]).await, Some(0), "the woken hub runs none of the mats it lost");
     assert_eq!(connected_in_all(&others).await, running, "the others keep them");
@@ -703,22 +756,25 @@ async fn three_hub_processes_survive_a_kill_a_pause_and_nats_and_database_restar
     }
     // Every mat: the same status on every hub (the fleet's change all the time: read until the
     // three agree).
-    for id in mats.iter().chain(&still).chain(&outage).map(|m| &m.id) {
+    for_each_mat(mats.iter().chain(&still).chain(&outage).map(|m| &m.id), |id| {
         let (http, token) = (&http, &token);
-        until(&format!("{id}'s status is the same on every hub"), 20 * SECOND, || async move {
-            let mut seen = BTreeSet::new();
-            for hub in http {
-                let Some(status) = status_on(*hub, token, id).await else { return false };
-                seen.insert((
-                    status["deviceFunctional"].to_string(),
-                    status["patientStatus"].to_string(),
-                    status["unattendedAlarm"].to_string(),
-                ));
-            }
-            seen.len() == 1
-        })
-        .await;
-    }
+        async move {
+            until(&format!("{id}'s status is the same on every hub"), 20 * SECOND, || async move {
+                let mut seen = BTreeSet::new();
+                for hub in http {
+                    let Some(status) = status_on(*hub, token, id).await else { return false };
+                    seen.insert((
+                        status["deviceFunctional"].to_string(),
+                        status["patientStatus"].to_string(),
+                        status["unattendedAlarm"].to_string(),
+                    ));
+                }
+                seen.len() == 1
+            })
+            .await;
+        }
+    })
+    .await;
     figures.converged_after_nats_ms = clock.ms() - restarted_ms;
     assert_eq!(connected_in_all(&http).await, running + 3, "every mat still runs after the NATS outage");
     eprintln!(
@@ -757,6 +813,8 @@ async fn three_hub_processes_survive_a_kill_a_pause_and_nats_and_database_restar
     figures.server_errors = shared.server_errors.load(Ordering::Relaxed);
     figures.counts = Some(counts);
     figures.wall_s = began.elapsed().as_secs_f64();
+    figures.frames_sent = fleet.stats.frames_sent.load(Ordering::Relaxed);
+    figures.frames_per_mat_s = figures.frames_sent as f64 / (running as f64 * fleet_started.elapsed().as_secs_f64());
     let report = serde_json::to_string_pretty(&figures).unwrap();
     eprintln!("cluster_failures figures:\n{report}");
     if let Ok(path) = std::env::var("CLUSTER_REPORT") {

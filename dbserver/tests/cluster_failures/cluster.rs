@@ -31,6 +31,12 @@ pub fn hub_bin() -> PathBuf {
     beside
 }
 
+/// The database server binary: `CLUSTER_DBSERVER_BIN` (e.g. a release build), or the one Cargo
+/// built for this test.
+pub fn dbserver_bin() -> PathBuf {
+    std::env::var_os("CLUSTER_DBSERVER_BIN").map_or_else(|| PathBuf::from(crate::support::DBSERVER_BIN), PathBuf::from)
+}
+
 /// A free loopback UDP port (bound to port 0 and released).
 pub fn free_udp_port() -> u16 {
     std::net::UdpSocket::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port()
@@ -90,11 +96,12 @@ pub struct Cluster {
 }
 
 impl Cluster {
-    /// Starts the servers, provisions `mats` devices, starts the hubs with `hub_args` added
-    /// (e.g. the absence delay) and HAProxy, and returns once HAProxy finds every hub up.
-    pub async fn start(bin: &Path, mats: usize, hub_args: &[&str]) -> Cluster {
+    /// Starts the servers (the database server from `db_bin`), provisions `mats` devices, starts
+    /// the hubs (`bin`) with `hub_args` added (e.g. the absence delay) and HAProxy, and returns
+    /// once HAProxy finds every hub up.
+    pub async fn start(bin: &Path, db_bin: &Path, mats: usize, hub_args: &[&str]) -> Cluster {
         let dir = tempfile::tempdir().unwrap();
-        let db = DbServer::start().await;
+        let db = DbServer::start_bin(db_bin).await;
         let nats = NatsServer::start().await;
         let data: Vec<PathBuf> = NODES.iter().map(|node| dir.path().join(node)).collect();
         for path in &data {

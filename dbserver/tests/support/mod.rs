@@ -29,6 +29,8 @@ const START_LIMIT: Duration = Duration::from_secs(60);
 
 /// A `dbserver start` on 127.0.0.1, SurrealKV files in a temporary directory; killed on drop.
 pub struct DbServer {
+    /// The server binary this one runs.
+    bin: PathBuf,
     child: Option<Child>,
     pub port: u16,
     data: PathBuf,
@@ -43,9 +45,14 @@ pub fn free_port() -> u16 {
 impl DbServer {
     /// A server on a fresh, empty store.
     pub async fn start() -> DbServer {
+        DbServer::start_bin(Path::new(DBSERVER_BIN)).await
+    }
+
+    /// [`DbServer::start`] of the server binary `bin` (e.g. a release build).
+    pub async fn start_bin(bin: &Path) -> DbServer {
         let dir = tempfile::tempdir().unwrap();
         let data = dir.path().join("surrealkv");
-        let mut server = DbServer { child: None, port: free_port(), data, _dir: Some(dir) };
+        let mut server = DbServer { bin: bin.to_owned(), child: None, port: free_port(), data, _dir: Some(dir) };
         server.spawn().await;
         server
     }
@@ -62,7 +69,7 @@ impl DbServer {
     async fn spawn(&mut self) {
         let started = Instant::now();
         loop {
-            let child = spawn_server(self.port, &self.data);
+            let child = spawn_server(&self.bin, self.port, &self.data);
             self.child = Some(child);
             loop {
                 if let Ok(response) = try_request(SocketAddr::from(([127, 0, 0, 1], self.port)), "GET", "/health", None, None).await
@@ -108,8 +115,8 @@ impl Drop for DbServer {
     }
 }
 
-fn spawn_server(port: u16, data: &Path) -> Child {
-    Command::new(DBSERVER_BIN)
+fn spawn_server(bin: &Path, port: u16, data: &Path) -> Child {
+    Command::new(bin)
         .args(["start", "--bind", &format!("127.0.0.1:{port}"), "--log", "warn", "--no-banner"])
         .arg(format!("surrealkv://{}", data.display()))
         .env("SURREAL_USER", ROOT_USER)
