@@ -215,20 +215,18 @@ impl CostSummary {
         }
         let c = &self.comparison;
         let pct = |r: Option<f64>| r.map(|r| format!("{:.0} %", r * 100.0)).unwrap_or_else(|| "n/a".to_owned());
-        let _ = writeln!(
-            out,
-            "cluster (viewers on A) − single: {} µs per frame ({} ×; by round: {})",
-            num(c.cluster_a_extra_us, 1),
-            num(c.cluster_a_ratio, 2),
-            list(&c.cluster_a_extra_us_by_round, 1)
-        );
-        let _ = writeln!(
-            out,
-            "cluster (viewers on B) − single: {} µs per frame ({} ×; by round: {})",
-            num(c.cluster_b_extra_us, 1),
-            num(c.cluster_b_ratio, 2),
-            list(&c.cluster_b_extra_us_by_round, 1)
-        );
+        for (viewers_on, extra_us, ratio, by_round) in [
+            ("A", c.cluster_a_extra_us, c.cluster_a_ratio, &c.cluster_a_extra_us_by_round),
+            ("B", c.cluster_b_extra_us, c.cluster_b_ratio, &c.cluster_b_extra_us_by_round),
+        ] {
+            let _ = writeln!(
+                out,
+                "cluster (viewers on {viewers_on}) − single: {} µs per frame ({} ×; by round: {})",
+                num(extra_us, 1),
+                num(ratio, 2),
+                list(by_round, 1)
+            );
+        }
         let _ = writeln!(
             out,
             "NATS hop (viewers on B − on A): p50 {} ms ({} of B's p50), p99 {} ms ({} of B's p99)",
