@@ -84,10 +84,13 @@ const MOVED_WHILE_ATTENDED: &str = "the device moved to another hub while its al
 /// row is attended, and raise no alarm for the patient's next absence (docs/reliability.md §6).
 pub async fn attend(hub: &AppState, store: CompanyStore<'_>, user_id: &str, device: &DeviceInfo) -> Result<usize, DomainError> {
     let ids = device_and_members(&hub.catalog, store.company_id(), device);
+    // A hub on its own has no fences to read: no other hub can take its devices over.
     let mut fences = HashMap::new();
-    for id in &ids {
-        let fence = hub.store.hub_wide().device_fences().revision(id).await.map_err(DomainError::internal)?;
-        fences.insert(id.clone(), fence);
+    if hub.cluster.is_some() {
+        for id in &ids {
+            let fence = hub.store.hub_wide().device_fences().revision(id).await.map_err(DomainError::internal)?;
+            fences.insert(id.clone(), fence);
+        }
     }
     let mut attended = 0;
     // Parents (horse, room set) have no actor of their own. A device another hub owns is
