@@ -2,7 +2,7 @@
 //! under a stale lease revision writes nothing, in the same transaction as its check.
 
 use crate::model::{DeviceLog, NewDevice, StatusUpdate};
-use crate::repo::SnapshotWrite;
+use crate::repo::{SnapshotWrite, TakeoverRequest};
 use crate::{Store, StoreError, device_secret};
 
 async fn store_with_device() -> (Store, String, String) {
@@ -186,4 +186,42 @@ async fn a_takeover_raises_the_fence_and_reads_the_snapshot_the_conf_and_the_una
     assert!(!stale.raised, "an older lease cannot lower the fence");
     assert_eq!(hub.device_fences().revision(&device).await.unwrap(), Some(8));
     assert!(matches!(owner.logs().add_device_log(&log(&device, 2)).await, Err(StoreError::Fenced)), "the old owner is fenced");
+}
+
+/// Devices taken over at the same moment go in one transaction: each gets its own fence and its
+/// own reads, in the requests' order, and a device whose fence stands higher is refused alone.
+#[tokio::test]
+async fn takeovers_in_one_batch_raise_each_fence_and_read_each_devices_rows() {
+    let (store, company, first) = store_with_device().await;
+    let second_device = NewDevice {
+        name: "Bed 2".into(),
+        device_type: "Mattress Mat IoT".into(),
+        hardware_serial: "MAT-F2".into(),
+        company_id: company.clone(),
+        secret_hash: device_secret::hash("t"),
+        ..NewDevice::default()
+    };
+    let hub = store.hub_wide();
+    let second = hub.devices().create(&second_device).await.unwrap();
+    assert!(hub.device_fences().raise(&first, 5, "a").await.unwrap());
+    assert!(hub.device_fences().raise(&second, 20, "c").await.unwrap());
+    let first_owner = store.company(&company).fenced(5);
+    first_owner.device_confs().set_streaming_end(&first, Some(42)).await.unwrap();
+    first_owner.logs().raise_alarm_with_reason(&first, &format!("{first}-1"), "Missing", 1, None).await.unwrap();
+    let snapshot = SnapshotWrite { device: first.clone(), json: "{\"b\":2}".into(), saved_at_ms: 9, fence: 5 };
+    hub.device_snapshots().save(&[snapshot]).await.unwrap();
+
+    let requests = [TakeoverRequest { device_id: first.clone(), revision: 8 }, TakeoverRequest { device_id: second.clone(), revision: 9 }];
+    let taken = hub.device_takeovers().raise_and_read_many(&requests, "b").await.unwrap();
+    assert_eq!(taken.len(), 2);
+    assert!(taken[0].raised);
+    assert_eq!(hub.device_fences().revision(&first).await.unwrap(), Some(8));
+    assert_eq!(taken[0].snapshot, hub.device_snapshots().load(&first).await.unwrap());
+    assert_eq!(taken[0].conf.as_ref().and_then(|c| c.streaming_end_ms), Some(42));
+    assert_eq!(taken[0].unattended.len(), 1);
+    assert!(!taken[1].raised, "a fence standing higher refuses that device alone");
+    assert_eq!(hub.device_fences().revision(&second).await.unwrap(), Some(20));
+    assert_eq!(taken[1].snapshot, None);
+    assert!(taken[1].unattended.is_empty(), "the first device's alarm is not read for the second");
+    assert!(hub.device_takeovers().raise_and_read_many(&[], "b").await.unwrap().is_empty());
 }

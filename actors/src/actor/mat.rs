@@ -417,6 +417,7 @@ impl MatState {
         match output {
             AlarmOutput::Raised(alarm) => {
                 let raised_at_ms = self.unix_ms_of(alarm.raised_at);
+                tracing::debug!(device = %device_id, alarm = alarm.id.0, kind = alarm.kind.name(), "alarm raised");
                 self.save(Record::AlarmRaised {
                     device_id: device_id.clone(),
                     alarm_id: alarm.id.0,
@@ -438,6 +439,7 @@ impl MatState {
                 let attended_at_ms = self.unix_ms_of(attended_at);
                 let time_to_attend_ms = u64::try_from(time_to_attend.as_millis()).unwrap_or(u64::MAX);
                 let by = self.attending.clone();
+                tracing::debug!(device = %device_id, alarm = alarm.id.0, "alarm attended");
                 self.save(Record::AlarmAttended {
                     device_id: device_id.clone(),
                     alarm_id: alarm.id.0,

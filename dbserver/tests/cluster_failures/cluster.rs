@@ -111,7 +111,10 @@ impl Cluster {
         let loopback = |port: u16| SocketAddr::from(([127, 0, 0, 1], port));
         let http: Vec<SocketAddr> = NODES.iter().map(|_| loopback(free_port())).collect();
         let quic: Vec<SocketAddr> = NODES.iter().map(|_| loopback(free_udp_port())).collect();
-        let env = database_env();
+        let mut env: Vec<(&str, String)> = database_env().iter().map(|(k, v)| (*k, (*v).to_owned())).collect();
+        if let Ok(filter) = std::env::var("CLUSTER_HUB_LOG") {
+            env.push(("HUB_LOG", filter));
+        }
         let mut hubs: Vec<HubProcess> = Vec::new();
         let mut cert = PathBuf::new();
         for (k, node) in NODES.iter().enumerate() {
@@ -128,6 +131,7 @@ impl Cluster {
             }
             args.extend(hub_args.iter().map(|a| (*a).to_owned()));
             let args: Vec<&str> = args.iter().map(String::as_str).collect();
+            let env: Vec<(&str, &str)> = env.iter().map(|(k, v)| (*k, v.as_str())).collect();
             let hub = HubProcess::start_at(bin, &data[k], (http[k], quic[k]), &args, &env);
             if k == 0 {
                 cert = hub.listening.cert.clone();

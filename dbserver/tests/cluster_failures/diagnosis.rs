@@ -83,7 +83,7 @@ pub async fn explain_mat(
     }
     for (k, log) in logs.iter().enumerate() {
         let lines: Vec<&str> = log.lines().filter(|l| l.contains(id)).collect();
-        let tail = &lines[lines.len().saturating_sub(8)..];
+        let tail = &lines[lines.len().saturating_sub(16)..];
         let _ = writeln!(out, "    {}'s log, {} lines naming it, the last {}:", NODES[k], lines.len(), tail.len());
         for line in tail {
             let _ = writeln!(out, "      {line}");

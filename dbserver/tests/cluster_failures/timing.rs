@@ -37,24 +37,31 @@ pub fn quantile(samples: &[Duration], q: f64) -> Duration {
     sorted[rank.clamp(1, sorted.len()) - 1]
 }
 
-/// A repositioning clock read: when the answer came (ms on the test's clock) and the whole
-/// seconds until the turn is due it gave.
+/// A repositioning clock read: when the request went and when the answer came (ms on the test's
+/// clock), and the whole seconds until the turn is due it gave.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct ClockRead {
+    pub sent_ms: u64,
     pub at_ms: u64,
     pub due_in_seconds: u64,
 }
 
 impl ClockRead {
-    /// When the turn is due, ms on the test's clock.
-    pub fn due_at_ms(&self) -> u64 {
-        self.at_ms + self.due_in_seconds * 1000
+    /// When the turn may be due, ms on the test's clock, from the earliest to the latest: the
+    /// hub read its clock between the request and the answer, and `dueInSeconds` is whole
+    /// seconds (up to 1 s short).
+    pub fn due_window_ms(&self) -> (u64, u64) {
+        let due_in_ms = self.due_in_seconds * 1000;
+        (self.sent_ms + due_in_ms, self.at_ms + due_in_ms + 1000)
     }
 }
 
-/// How far the due time moved between two reads (before and after a failover).
+/// How far the due time moved at least between two reads (before and after a failover): the gap
+/// between their windows, zero when they overlap. A slow answer widens a window instead of
+/// moving the due time.
 pub fn due_time_moved(before: ClockRead, after: ClockRead) -> Duration {
-    Duration::from_millis(before.due_at_ms().abs_diff(after.due_at_ms()))
+    let ((early_before, late_before), (early_after, late_after)) = (before.due_window_ms(), after.due_window_ms());
+    Duration::from_millis(early_after.saturating_sub(late_before).max(early_before.saturating_sub(late_after)))
 }
 
 #[cfg(test)]
@@ -88,10 +95,15 @@ mod tests {
 
     #[test]
     fn a_clock_due_at_the_same_time_has_not_moved() {
-        let before = ClockRead { at_ms: 10_000, due_in_seconds: 7_190 };
-        let after = ClockRead { at_ms: 17_400, due_in_seconds: 7_182 };
-        assert_eq!(due_time_moved(before, after), Duration::from_millis(600));
-        let restarted = ClockRead { at_ms: 17_400, due_in_seconds: 7_200 };
-        assert_eq!(due_time_moved(before, restarted), Duration::from_millis(17_400), "a clock that restarted");
+        let before = ClockRead { sent_ms: 9_990, at_ms: 10_000, due_in_seconds: 7_190 };
+        let after = ClockRead { sent_ms: 17_390, at_ms: 17_400, due_in_seconds: 7_182 };
+        assert_eq!(due_time_moved(before, after), Duration::ZERO, "windows 7,199.99–7,201 s and 7,199.39–7,200.4 s overlap");
+        let later = ClockRead { sent_ms: 17_390, at_ms: 17_400, due_in_seconds: 7_185 };
+        assert_eq!(due_time_moved(before, later), Duration::from_millis(1_390), "7,202.39 s is 1.39 s past 7,201 s");
+        let slow = ClockRead { sent_ms: 14_000, at_ms: 17_400, due_in_seconds: 7_183 };
+        assert_eq!(due_time_moved(before, slow), Duration::ZERO, "a slow answer widens its window");
+        let restarted = ClockRead { sent_ms: 17_390, at_ms: 17_400, due_in_seconds: 7_200 };
+        assert_eq!(due_time_moved(before, restarted), Duration::from_millis(16_390), "a clock that restarted");
+        assert_eq!(due_time_moved(restarted, before), Duration::from_millis(16_390), "either way");
     }
 }

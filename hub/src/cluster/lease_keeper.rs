@@ -29,6 +29,7 @@ use super::lease::{
 };
 use super::lease_sightings::Sightings;
 use super::set_leases::SetParts;
+use super::takeover_batch::TakeoverBatches;
 use super::{Cluster, snapshot_store};
 
 /// The key-value bucket of device leases.
@@ -78,6 +79,8 @@ pub struct LeaseKeeper {
     pub(super) revived: std::sync::atomic::AtomicBool,
     /// Whether the watch of the bucket runs (what `lease_sightings` may judge from).
     pub(super) watch_running: std::sync::atomic::AtomicBool,
+    /// Takeovers on their way to storage, written together when they arrive together.
+    takeovers: Arc<TakeoverBatches>,
 }
 
 impl LeaseKeeper {
@@ -87,6 +90,7 @@ impl LeaseKeeper {
             node: cluster.node.to_string(),
             client: cluster.client.clone(),
             jetstream: cluster.jetstream.clone(),
+            takeovers: TakeoverBatches::new(store.clone(), cluster.node.to_string()),
             store,
             registry,
             book: Mutex::new(LeaseBook::new(cluster.node.as_str())),
@@ -229,7 +233,7 @@ impl LeaseKeeper {
         // A takeover raises the fence and reads what the device resumes from in one round trip;
         // a new fence of a device that runs here already (pending, expired) is only raised.
         let snapshot = if acquired.resume_from_store {
-            match snapshot_store::raise_and_load(&self.store, device, fence, &self.node).await {
+            match snapshot_store::raise_and_load(&self.takeovers, device, fence).await {
                 Ok(Some(snapshot)) => Some(snapshot.map(Box::new)),
                 Ok(None) => return refused("a newer owner raised the device's fence".into()),
                 Err(error) => return refused(format!("the device's fence could not be raised: {error}")),

@@ -36,6 +36,7 @@ mod node_name;
 pub mod resync;
 pub mod set_leases;
 pub mod snapshot_store;
+pub mod takeover_batch;
 
 use std::time::Duration;
 

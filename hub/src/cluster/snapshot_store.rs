@@ -2,8 +2,8 @@
 //! batches as `device_snapshot` rows (fenced like the device's other rows), and the snapshot a
 //! hub that takes a device over resumes its actor from.
 //!
-//! A takeover raises the device's fence and reads its snapshot and rows in one round trip
-//! ([`raise_and_load`]).
+//! A takeover raises the device's fence and reads its snapshot and rows in one transaction
+//! ([`raise_and_load`]), shared with the takeovers that arrive beside it (`takeover_batch`).
 //!
 //! The stored snapshot *replaces* what `crate::snapshots` rebuilds from the device's rows at a
 //! hub's start (stream end, unattended alarms, interval, tare): it is the whole machine (the
@@ -19,16 +19,14 @@ use mat_core::machine::mat::{MatSnapshot, StoredMatState};
 use storage::Store;
 use storage::repo::{SnapshotWrite, StoredSnapshot};
 
-/// A takeover in storage: the device's fence raised to `fence` (for hub `node`) and, in the same
-/// round trip after it (`storage`'s `device_takeovers`), the snapshot the device resumes from.
-/// `Ok(None)`: a newer owner stands higher, the takeover is refused.
-pub async fn raise_and_load(
-    store: &Store,
-    device: &str,
-    fence: i64,
-    node: &str,
-) -> Result<Option<Option<MatSnapshot>>, storage::StoreError> {
-    let takeover = store.hub_wide().device_takeovers().raise_and_read(device, fence, node).await?;
+use super::takeover_batch::TakeoverBatches;
+
+/// A takeover in storage: the device's fence raised to `fence` (for this hub) and, in the same
+/// transaction after it (`storage`'s `device_takeovers`, shared with the takeovers queued beside
+/// it: `takeover_batch`), the snapshot the device resumes from. `Ok(None)`: a newer owner stands
+/// higher, the takeover is refused.
+pub async fn raise_and_load(takeovers: &Arc<TakeoverBatches>, device: &str, fence: i64) -> Result<Option<Option<MatSnapshot>>, String> {
+    let takeover = takeovers.take_over(device, fence).await?;
     if !takeover.raised {
         return Ok(None);
     }

@@ -145,8 +145,9 @@ impl HubProcess {
                 .arg("--client-dir")
                 .arg(self.data.join("no-client"))
                 .args(&self.extra_args)
-                .envs(self.envs.iter().map(|(k, v)| (k, v)))
+                // Warnings only, unless the test's environment names another filter.
                 .env("HUB_LOG", "warn")
+                .envs(self.envs.iter().map(|(k, v)| (k, v)))
                 .stdin(Stdio::null())
                 .stdout(Stdio::piped())
                 .stderr(Stdio::from(log))

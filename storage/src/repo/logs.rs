@@ -73,7 +73,12 @@ impl Logs<'_> {
             let reason_json = reason_json.clone();
             async move {
                 let id = key.to_owned();
-                if self.alarm_exists(&id).await? {
+                if let Some(stored_at) = self.stored_alarm_date(&id).await? {
+                    // Written before (a retried batch): nothing to do. A different date is another
+                    // alarm under the same key, which this write would lose: say so loudly.
+                    if stored_at != at {
+                        tracing::error!(alarm = %id, stored_at, at, "an alarm key was used twice; the newer alarm is not stored");
+                    }
                     return Ok(id);
                 }
                 let create = "CREATE type::record('alarm_log', $e.id) SET device = $device_ref, company = $company_ref, kind = $e.kind,
@@ -122,15 +127,16 @@ impl Logs<'_> {
         Ok(response.take(0)?)
     }
 
-    async fn alarm_exists(&self, key: &str) -> Result<bool, StoreError> {
+    /// The creation date of the stored alarm `key`, if there is one.
+    async fn stored_alarm_date(&self, key: &str) -> Result<Option<i64>, StoreError> {
         let mut response = self
             .db
-            .query("SELECT VALUE id FROM type::record('alarm_log', $key) WHERE company = type::record('company', $company)")
+            .query("SELECT VALUE creation_date FROM type::record('alarm_log', $key) WHERE company = type::record('company', $company)")
             .bind(("key", key.to_owned()))
             .bind(("company", self.company.to_owned()))
             .await?;
-        let found: Vec<surrealdb::types::RecordId> = response.take(0)?;
-        Ok(!found.is_empty())
+        let found: Vec<i64> = response.take(0)?;
+        Ok(found.into_iter().next())
     }
 
     /// Attends the alarm `key` at `at` (Unix seconds), by user `by` when a user did, if it is

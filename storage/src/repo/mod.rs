@@ -33,7 +33,7 @@ pub use compliance::{COMPLIANCE_ROW_LIMIT, ComplianceAlarm, ComplianceRecords, C
 pub use device_confs::{DeviceConfs, HubDeviceConfs};
 pub use device_fences::HubDeviceFences;
 pub use device_snapshots::{HubDeviceSnapshots, SnapshotWrite, StoredSnapshot};
-pub use device_takeovers::{HubDeviceTakeovers, Takeover};
+pub use device_takeovers::{HubDeviceTakeovers, Takeover, TakeoverRequest};
 pub use devices::{CreatedFamily, Devices, HubDevices};
 pub use layouts::Layouts;
 pub use logs::{HubLogs, LOG_LIST_LIMIT, Logs, PatientLogs};
