@@ -70,11 +70,17 @@ const MOVED_WHILE_ATTENDED: &str = "the device moved to another hub while its al
 ///
 /// Through each device's alarm machine first: the machine attends what it holds and its
 /// `AlarmAttended` records are the journal, written (a writer flush) before this answers. Then the
-/// store attends what no machine holds (alarms of devices without an actor, or raised elsewhere).
+/// store attends what no machine held (alarms of devices without an actor, or raised elsewhere).
 /// The store was once written first and the actor's answer ignored: an actor that did not answer
 /// in time kept an alarm the store called attended, and raised no alarm for the patient's next
 /// absence (found by `hub/tests/kill_under_load.rs`, docs/reliability.md §2). A machine that does
 /// not answer now fails the call, with nothing attended anywhere.
+///
+/// The store attends only the alarms that were pending **before** the machines were asked. It once
+/// attended whatever was pending after them, which included an alarm a machine raised in between
+/// (the patient still away after the attendance): that row was attended while its machine held
+/// the alarm pending, and the machine raised no alarm for the patient's later absences (found by
+/// the 300-mat cluster run, docs/reliability.md §6).
 ///
 /// In cluster mode the storage attendance of each device is fenced by the device's fence as it
 /// stood before its machine was asked (`Logs::attend_device`): a hub that takes the device over
@@ -91,6 +97,13 @@ pub async fn attend(hub: &AppState, store: CompanyStore<'_>, user_id: &str, devi
             let fence = hub.store.hub_wide().device_fences().revision(id).await.map_err(DomainError::internal)?;
             fences.insert(id.clone(), fence);
         }
+    }
+    // The alarms pending now (every one, however old: the devices are the company's, checked
+    // above): the store attends those of them no machine held, and no other.
+    let mut pending_before = HashMap::new();
+    for id in &ids {
+        let alarms = hub.store.hub_wide().logs().unattended_of(id).await.map_err(DomainError::internal)?;
+        pending_before.insert(id.clone(), alarms.into_iter().map(|a| a.id).collect::<Vec<String>>());
     }
     let mut attended = 0;
     // Parents (horse, room set) have no actor of their own. A device another hub owns is
@@ -110,22 +123,22 @@ pub async fn attend(hub: &AppState, store: CompanyStore<'_>, user_id: &str, devi
     records_stored::flushed(hub, "attended alarms").await?;
     // What no machine held is attended in storage only; its alarm manager hears the end too
     // (the machines' attendances reach it through `records`).
-    let mut held_by_none = Vec::new();
-    for id in &ids {
-        let alarms = store.logs().alarms(id).await.map_err(DomainError::internal)?;
-        held_by_none.extend(alarms.into_iter().filter(|a| !a.has_been_attended).map(|a| (a.device_id, a.id)));
-    }
     let now = storage::unix_now();
+    let mut held_by_none = Vec::new();
     for id in &ids {
         let scope = match fences.get(id).copied().flatten() {
             Some(fence) => store.fenced(fence),
             None => store,
         };
-        attended += match scope.logs().attend_device(id, user_id, now).await {
-            Ok(count) => count,
+        let keys = pending_before.get(id).map_or(&[][..], Vec::as_slice);
+        match scope.logs().attend_device(id, keys, user_id, now).await {
+            Ok(keys) => {
+                attended += keys.len();
+                held_by_none.extend(keys.into_iter().map(|key| (id.clone(), key)));
+            }
             Err(storage::StoreError::Fenced) => return Err(DomainError::unavailable(MOVED_WHILE_ATTENDED)),
             Err(error) => return Err(DomainError::internal(error)),
-        };
+        }
     }
     for (device_id, key) in held_by_none {
         let reported = hub.alarm_reporter.attended(store.company_id(), &device_id, &key, (now.max(0) as u64) * 1000).await;

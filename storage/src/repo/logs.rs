@@ -225,13 +225,19 @@ impl Logs<'_> {
         .await
     }
 
-    /// Attends every unattended alarm of one device at `at` by `user_id`; returns how many. In a
-    /// fenced scope (`CompanyStore::fenced`, cluster mode) only while the device's fence still
-    /// holds that revision (`StoreError::Fenced` otherwise, nothing attended): a hub attending in
-    /// storage an alarm that no machine of its own held must not do so after a new owner raised
-    /// the fence and read the device's rows, or the owner's machine keeps the alarm pending while
-    /// its row is attended (docs/reliability.md §6).
-    pub async fn attend_device(&self, device_id: &str, user_id: &str, at: i64) -> Result<usize, StoreError> {
+    /// Attends those of the alarms `keys` of one device that are still unattended, at `at` by
+    /// `user_id`; returns the keys it attended. Only the keys given: an alarm raised after the
+    /// caller read them (a device's machine raising its next alarm while the call runs) is the
+    /// machine's, and stays pending (`hub::domain::alarms::attend`). In a fenced scope
+    /// (`CompanyStore::fenced`, cluster mode) only while the device's fence still holds that
+    /// revision (`StoreError::Fenced` otherwise, nothing attended): a hub attending in storage an
+    /// alarm that no machine of its own held must not do so after a new owner raised the fence and
+    /// read the device's rows, or the owner's machine keeps the alarm pending while its row is
+    /// attended (docs/reliability.md §6).
+    pub async fn attend_device(&self, device_id: &str, keys: &[String], user_id: &str, at: i64) -> Result<Vec<String>, StoreError> {
+        if keys.is_empty() {
+            return Ok(Vec::new());
+        }
         // Results: BEGIN, the check, the update, COMMIT when fenced; the update alone otherwise.
         let index = if self.fence.is_some() { 2 } else { 0 };
         let statement = fenced_write(
@@ -239,6 +245,7 @@ impl Logs<'_> {
             "UPDATE alarm_log SET has_been_attended = true, attended_time = $at, attended_by = type::record('user', $user)
                 WHERE device = type::record('device', $device)
                 AND company = type::record('company', $company) AND has_been_attended = false
+                AND record::id(id) IN $keys
                 RETURN VALUE record::id(id);",
         );
         let statement = &statement;
@@ -252,10 +259,10 @@ impl Logs<'_> {
                 .bind(("fence", self.fence))
                 .bind(("user", user_id.to_owned()))
                 .bind(("at", at))
+                .bind(("keys", keys.to_vec()))
                 .await?;
             let mut response = checked(response)?;
-            let attended: Vec<String> = response.take(index)?;
-            Ok(attended.len())
+            Ok(response.take(index)?)
         })
         .await
     }
