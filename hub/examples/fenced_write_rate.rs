@@ -1,0 +1,84 @@
+//! How many fenced record transactions a SurrealDB server completes per second at a given
+//! concurrency: the cluster writer's shape (`hub::catalog_load::write_fenced`, one transaction per
+//! record, several devices at once). A measurement, not a test.
+//!
+//! ```sh
+//! SURREAL_USER=root SURREAL_PASS=root target/release/dbserver start --bind 127.0.0.1:8765 surrealkv:///tmp/rate-db &
+//! HUB_DATABASE_USER=root HUB_DATABASE_PASS=root \
+//!   cargo build -p hub --example fenced_write_rate && target/debug/examples/fenced_write_rate ws://127.0.0.1:8765 8 64 2000
+//! ```
+//! Arguments: the server, then the concurrencies to try, then the records per try. Then the
+//! same server's rate of snapshot batches (`HubDeviceSnapshots::save`, what the cluster writer
+//! sends every flush: one row per device whose machine changed) for 600 devices, with a snapshot
+//! of 1 KB and of 4 KB.
+
+use std::time::Instant;
+
+use futures_util::StreamExt;
+use storage::model::{NewDevice, PresenceLog};
+use storage::repo::SnapshotWrite;
+use storage::{Credentials, Store, device_secret};
+
+#[tokio::main]
+async fn main() -> anyhow::Result<()> {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let url = args.first().cloned().unwrap_or_else(|| "ws://127.0.0.1:8765".into());
+    let records: usize = args.last().and_then(|a| a.parse().ok()).unwrap_or(2000);
+    let concurrencies: Vec<usize> = args.iter().skip(1).take(args.len().saturating_sub(2)).filter_map(|a| a.parse().ok()).collect();
+    let credentials = Credentials::from_env().map_err(|e| anyhow::anyhow!("{e:?}"))?;
+    let store = Store::connect(&url, credentials.as_ref()).await?;
+    let company = store.hub_wide().companies().create(&format!("Rate {}", std::process::id() % 10_000), "").await?;
+    let mut devices = Vec::new();
+    for k in 0..600 {
+        let device = NewDevice {
+            name: format!("Bed {k}"),
+            device_type: "Mattress Mat IoT".into(),
+            hardware_serial: format!("RATE-{}-{k}", std::process::id()),
+            company_id: company.clone(),
+            secret_hash: device_secret::hash("s"),
+            ..NewDevice::default()
+        };
+        let id = store.hub_wide().devices().create(&device).await?;
+        store.hub_wide().device_fences().raise(&id, 1, "a").await?;
+        devices.push(id);
+    }
+    for concurrency in concurrencies {
+        let began = Instant::now();
+        let written = futures_util::stream::iter(0..records)
+            .map(|n| {
+                let (store, company, device) = (&store, &company, &devices[n % devices.len()]);
+                async move {
+                    let entry = PresenceLog { device_id: device.clone(), creation_date: n as i64, log_id: "1".into() };
+                    store.company(company).fenced(1).logs().add_presence(&entry).await.is_ok()
+                }
+            })
+            .buffer_unordered(concurrency)
+            .filter(|ok| std::future::ready(*ok))
+            .count()
+            .await;
+        let seconds = began.elapsed().as_secs_f64();
+        println!(
+            "concurrency {concurrency:>3}: {written} of {records} records in {seconds:.2} s = {:.0} per second",
+            written as f64 / seconds
+        );
+    }
+    for bytes in [1024, 4096] {
+        let json = format!("{{\"pad\":\"{}\"}}", "x".repeat(bytes));
+        let began = Instant::now();
+        let rounds = 5;
+        for round in 0..rounds {
+            let writes: Vec<SnapshotWrite> = devices
+                .iter()
+                .map(|device| SnapshotWrite { device: device.clone(), json: json.clone(), saved_at_ms: round, fence: 1 })
+                .collect();
+            store.hub_wide().device_snapshots().save(&writes).await?;
+        }
+        let seconds = began.elapsed().as_secs_f64();
+        let rows = rounds as usize * devices.len();
+        println!(
+            "snapshots of {bytes} B: {rows} rows in {rounds} batches in {seconds:.2} s = {:.0} rows per second",
+            rows as f64 / seconds
+        );
+    }
+    Ok(())
+}
