@@ -181,7 +181,7 @@ async fn a_storage_attendance_attends_only_the_alarms_read_before_it() {
     // The machine attends the first itself, and raises its next alarm.
     assert!(logs.attend_keyed(&first, 3, None).await.unwrap());
     logs.raise_alarm_with_reason(&device, &raised_meanwhile, "Missing", 3, None).await.unwrap();
-    assert_eq!(logs.attend_device(&device, &read_before, "u1", 4).await.unwrap(), [second.clone()]);
+    assert_eq!(logs.attend_device(&device, &read_before, "u1", 4).await.unwrap(), [second]);
     let pending: Vec<String> = hub.logs().unattended_of(&device).await.unwrap().into_iter().map(|a| a.id).collect();
     assert_eq!(pending, [raised_meanwhile], "the alarm raised meanwhile stays pending");
     assert!(logs.attend_device(&device, &[], "u1", 5).await.unwrap().is_empty());
