@@ -8,16 +8,32 @@ use crate::{Store, StoreError, device_secret};
 async fn store_with_device() -> (Store, String, String) {
     let store = Store::memory().await.unwrap();
     let company = store.hub_wide().companies().create("Demo Clinic", "1 Main St").await.unwrap();
+    let id = add_device(&store, &company, 1).await;
+    (store, company, id)
+}
+
+/// Registers mat `MAT-F{number}` in `company`; its id.
+async fn add_device(store: &Store, company: &str, number: u32) -> String {
     let device = NewDevice {
-        name: "Bed 1".into(),
+        name: format!("Bed {number}"),
         device_type: "Mattress Mat IoT".into(),
-        hardware_serial: "MAT-F1".into(),
-        company_id: company.clone(),
+        hardware_serial: format!("MAT-F{number}"),
+        company_id: company.to_owned(),
         secret_hash: device_secret::hash("s"),
         ..NewDevice::default()
     };
-    let id = store.hub_wide().devices().create(&device).await.unwrap();
-    (store, company, id)
+    store.hub_wide().devices().create(&device).await.unwrap()
+}
+
+/// What an owner under fence 5 leaves of `device` for the next owner to read: fence 5, a stream
+/// end at 42, the Missing alarm `{device}-1` pending and a snapshot.
+async fn owned_under_fence_five(store: &Store, company: &str, device: &str) {
+    assert!(store.hub_wide().device_fences().raise(device, 5, "a").await.unwrap());
+    let owner = store.company(company).fenced(5);
+    owner.device_confs().set_streaming_end(device, Some(42)).await.unwrap();
+    owner.logs().raise_alarm_with_reason(device, &format!("{device}-1"), "Missing", 1, None).await.unwrap();
+    let write = SnapshotWrite { device: device.to_owned(), json: "{\"a\":1}".into(), saved_at_ms: 7, fence: 5 };
+    store.hub_wide().device_snapshots().save(&[write]).await.unwrap();
 }
 
 fn log(device: &str, at: i64) -> DeviceLog {
@@ -193,12 +209,8 @@ async fn a_storage_attendance_attends_only_the_alarms_read_before_it() {
 async fn a_takeover_raises_the_fence_and_reads_the_snapshot_the_conf_and_the_unattended_alarms_at_once() {
     let (store, company, device) = store_with_device().await;
     let hub = store.hub_wide();
-    assert!(hub.device_fences().raise(&device, 5, "a").await.unwrap());
+    owned_under_fence_five(&store, &company, &device).await;
     let owner = store.company(&company).fenced(5);
-    owner.device_confs().set_streaming_end(&device, Some(42)).await.unwrap();
-    owner.logs().raise_alarm_with_reason(&device, &format!("{device}-1"), "Missing", 1, None).await.unwrap();
-    let write = SnapshotWrite { device: device.clone(), json: "{\"a\":1}".into(), saved_at_ms: 7, fence: 5 };
-    hub.device_snapshots().save(&[write]).await.unwrap();
     let taken = hub.device_takeovers().raise_and_read(&device, 8, "b").await.unwrap();
     assert!(taken.raised);
     assert_eq!(hub.device_fences().revision(&device).await.unwrap(), Some(8));
@@ -218,23 +230,10 @@ async fn a_takeover_raises_the_fence_and_reads_the_snapshot_the_conf_and_the_una
 #[tokio::test]
 async fn takeovers_in_one_batch_raise_each_fence_and_read_each_devices_rows() {
     let (store, company, first) = store_with_device().await;
-    let second_device = NewDevice {
-        name: "Bed 2".into(),
-        device_type: "Mattress Mat IoT".into(),
-        hardware_serial: "MAT-F2".into(),
-        company_id: company.clone(),
-        secret_hash: device_secret::hash("t"),
-        ..NewDevice::default()
-    };
+    let second = add_device(&store, &company, 2).await;
     let hub = store.hub_wide();
-    let second = hub.devices().create(&second_device).await.unwrap();
-    assert!(hub.device_fences().raise(&first, 5, "a").await.unwrap());
+    owned_under_fence_five(&store, &company, &first).await;
     assert!(hub.device_fences().raise(&second, 20, "c").await.unwrap());
-    let first_owner = store.company(&company).fenced(5);
-    first_owner.device_confs().set_streaming_end(&first, Some(42)).await.unwrap();
-    first_owner.logs().raise_alarm_with_reason(&first, &format!("{first}-1"), "Missing", 1, None).await.unwrap();
-    let snapshot = SnapshotWrite { device: first.clone(), json: "{\"b\":2}".into(), saved_at_ms: 9, fence: 5 };
-    hub.device_snapshots().save(&[snapshot]).await.unwrap();
 
     let requests = [TakeoverRequest { device_id: first.clone(), revision: 8 }, TakeoverRequest { device_id: second.clone(), revision: 9 }];
     let taken = hub.device_takeovers().raise_and_read_many(&requests, "b").await.unwrap();
