@@ -28,6 +28,7 @@ use crate::auth::token::TokenSigner;
 use crate::catalog_load::{StoreStatuses, load_catalog};
 use crate::cluster::Cluster;
 use crate::cluster::fence::Fencing;
+use crate::cluster::fenced_records::row_batches;
 use crate::cluster::lease_keeper::LeaseKeeper;
 use crate::config::{HttpScheme, ServeConfig};
 use crate::http::state::AppState;
@@ -136,6 +137,7 @@ pub async fn start_with_store(config: ServeConfig, store: Store) -> anyhow::Resu
             catalog: catalog.clone(),
             alarm_reporter: alarm_reporter.clone(),
             fencing: fencing.clone(),
+            row_batches: row_batches(store.clone()),
         }),
         metrics: metrics.clone(),
         absence_delay: config.absence_delay(),

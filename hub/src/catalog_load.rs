@@ -12,9 +12,8 @@ use mat_protocol::device_type::DeviceType;
 use storage::Store;
 use storage::model::StatusUpdate;
 
-use futures_util::StreamExt;
-
 use crate::cluster::fence::{AfterFenced, Fencing, after_fenced, partition};
+use crate::cluster::fenced_records::{FencedRecords, RowBatches};
 
 /// Loads every device and its configuration into a catalogue. Rows with a device type the hub
 /// does not know are skipped with a warning rather than stopping the hub.
@@ -55,6 +54,8 @@ pub struct StoreStatuses {
     /// Cluster mode (`--nats`): every device's rows are written under its lease's fence, and the
     /// mats' snapshots are kept in shared storage. `None`: a hub on its own, written as before.
     pub fencing: Option<Arc<Fencing>>,
+    /// Cluster mode: the shared transactions the records are written in.
+    pub row_batches: Arc<RowBatches>,
 }
 
 impl StatusStore for StoreStatuses {
@@ -83,7 +84,14 @@ impl StatusStore for StoreStatuses {
             let queue = fencing.take_waiting_records();
             let split = partition(queue, |r| r.device_id().as_ref(), |d| fencing.permission(d));
             fencing.count_fenced(split.dropped);
-            let written = self.write_fenced(fencing, split.write).await;
+            let writer = FencedRecords {
+                store: &self.store,
+                catalog: &self.catalog,
+                reporter: &self.alarm_reporter,
+                fencing: fencing.as_ref(),
+                batches: &self.row_batches,
+            };
+            let written = writer.write(split.write).await;
             fencing.wait_records_first(written.kept.into_iter().chain(split.wait).collect());
             written.result
         })
@@ -119,58 +127,6 @@ impl StatusStore for StoreStatuses {
 }
 
 impl StoreStatuses {
-    /// Writes records under their fences: each device's in their order, up to
-    /// [`DEVICES_WRITTEN_AT_ONCE`] devices at a time (one transaction per record: a debug hub
-    /// writing them one after another fell minutes behind at 100 mats, docs/reliability.md).
-    /// Returns the first database failure and the records to keep, in order: from a device's
-    /// first record storage could not take (database away) or that waits for its device's new
-    /// fence to stand. A record storage refused is written again under this hub's newer fence
-    /// of the device, kept while that fence is being raised, and otherwise dropped and counted
-    /// (`fence::after_fenced`).
-    async fn write_fenced(&self, fencing: &Fencing, records: Vec<(Record, u64)>) -> FencedWrites {
-        let groups = by_device(records);
-        let outcomes: Vec<(Vec<Record>, Result<(), String>)> = futures_util::stream::iter(groups)
-            .map(|group| self.write_device_records(fencing, group))
-            .buffer_unordered(DEVICES_WRITTEN_AT_ONCE)
-            .collect()
-            .await;
-        let mut written = FencedWrites { result: Ok(()), kept: Vec::new() };
-        for (kept, result) in outcomes {
-            written.kept.extend(kept);
-            if written.result.is_ok() {
-                written.result = result;
-            }
-        }
-        written
-    }
-
-    /// One device's records in order: the records kept (from the first not written) and the
-    /// database failure, if any.
-    async fn write_device_records(&self, fencing: &Fencing, records: Vec<(Record, u64)>) -> (Vec<Record>, Result<(), String>) {
-        let mut records = records.into_iter();
-        while let Some((record, fence)) = records.next() {
-            let mut fence = fence;
-            loop {
-                // Every record, a capture's analysis included, is fenced in its own transaction.
-                match crate::records::save_record(&self.store, &self.catalog, &self.alarm_reporter, &record, Some(fence)).await {
-                    Ok(_) => break,
-                    Err(storage::StoreError::Fenced) => match after_fenced(fence, fencing.permission(record.device_id())) {
-                        // Fences only grow: this loop ends.
-                        AfterFenced::Retry { fence: newer } => fence = newer,
-                        AfterFenced::Wait => return (std::iter::once(record).chain(records.map(|(r, _)| r)).collect(), Ok(())),
-                        AfterFenced::Drop => {
-                            tracing::warn!(device = %record.device_id(), fence, "a record storage's fence refused was dropped");
-                            fencing.count_fenced(1);
-                            break;
-                        }
-                    },
-                    Err(error) => return (std::iter::once(record).chain(records.map(|(r, _)| r)).collect(), Err(error.to_string())),
-                }
-            }
-        }
-        (Vec::new(), Ok(()))
-    }
-
     async fn save_statuses_fenced(&self, fencing: &Fencing, batch: Vec<StatusRecord>) -> Result<(), String> {
         let waiting = fencing.take_waiting_statuses();
         let mut merged = waiting.clone();
@@ -207,57 +163,10 @@ impl StoreStatuses {
     }
 }
 
-/// How many devices' records the storage writer writes at once in cluster mode.
-pub const DEVICES_WRITTEN_AT_ONCE: usize = 8;
-
-/// What [`StoreStatuses::write_fenced`] did.
-struct FencedWrites {
-    /// The first database failure.
-    result: Result<(), String>,
-    /// Records to keep (database away, or a device's new fence not yet raised), each device's
-    /// in order.
-    kept: Vec<Record>,
-}
-
-/// Records grouped by device, each group in the order given, the groups in the order of their
-/// devices' first records.
-fn by_device<T>(records: Vec<(Record, T)>) -> Vec<Vec<(Record, T)>> {
-    let mut groups: Vec<Vec<(Record, T)>> = Vec::new();
-    let mut index: HashMap<Arc<str>, usize> = HashMap::new();
-    for item in records {
-        let device = item.0.device_id().clone();
-        match index.get(&device) {
-            Some(&k) => groups[k].push(item),
-            None => {
-                index.insert(device, groups.len());
-                groups.push(vec![item]);
-            }
-        }
-    }
-    groups
-}
-
 fn update(r: StatusRecord) -> StatusUpdate {
     StatusUpdate { device_id: r.device_id.to_string(), device_functional: r.functional, patient_status: r.patient_status.name().to_owned() }
 }
 
 fn updates(batch: Vec<StatusRecord>) -> Vec<StatusUpdate> {
     batch.into_iter().map(update).collect()
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn records_are_grouped_by_device_each_in_its_order() {
-        let end = |device: &str, ms: u64| Record::StreamingEnd { device_id: device.into(), ends_at_ms: Some(ms) };
-        let records = vec![(end("a", 1), 1), (end("b", 2), 2), (end("a", 3), 1), (end("c", 4), 3), (end("b", 5), 2)];
-        let groups = by_device(records);
-        let ends: Vec<Vec<Option<u64>>> = groups
-            .iter()
-            .map(|g| g.iter().map(|(r, _)| if let Record::StreamingEnd { ends_at_ms, .. } = r { *ends_at_ms } else { None }).collect())
-            .collect();
-        assert_eq!(ends, vec![vec![Some(1), Some(3)], vec![Some(2), Some(5)], vec![Some(4)]]);
-    }
 }

@@ -14,6 +14,7 @@ pub mod config;
 pub mod demo;
 pub mod domain;
 pub mod fhir;
+pub mod group_commit;
 pub mod http;
 pub mod ingest;
 pub mod private_file;

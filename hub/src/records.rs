@@ -10,7 +10,8 @@
 use actors::actor::record::{DeviceLogRecord, Record};
 use actors::catalog::Catalog;
 use storage::model::{DeviceLog, PresenceLog, TurnLog};
-use storage::{Store, StoreError};
+use storage::repo::DeviceRow;
+use storage::{CompanyStore, Store, StoreError};
 
 use crate::alarm_manager::AlarmReporter;
 use crate::domain::analyses::record_capture;
@@ -45,6 +46,67 @@ pub fn device_log_row(record: &DeviceLogRecord) -> DeviceLog {
     }
 }
 
+/// The row storage writes for a record; `None` for a finished capture (its analysis is computed
+/// and written on its own: `record_capture`).
+pub fn device_row(record: &Record) -> Option<DeviceRow> {
+    Some(match record {
+        Record::DeviceLog(entry) => DeviceRow::Log(device_log_row(entry)),
+        Record::PresenceLog { device_id, at_ms, present } => DeviceRow::Presence(PresenceLog {
+            device_id: device_id.to_string(),
+            creation_date: seconds(*at_ms),
+            log_id: if *present { "1" } else { "0" }.into(),
+        }),
+        Record::AlarmRaised { device_id, alarm_id, kind, raised_at_ms, reason } => DeviceRow::AlarmRaised {
+            key: alarm_key(device_id, *alarm_id),
+            kind: kind.name().to_owned(),
+            at: seconds(*raised_at_ms),
+            reason_json: reason.and_then(|r| serde_json::to_string(&r).ok()),
+        },
+        Record::AlarmAttended { device_id, alarm_id, attended_at_ms, by, .. } => DeviceRow::AlarmAttended {
+            key: alarm_key(device_id, *alarm_id),
+            at: seconds(*attended_at_ms),
+            by: by.as_deref().map(str::to_owned),
+        },
+        Record::TurnRecorded { device_id, at_ms, recorded_at_ms, position, by, tier_before, loaded_ms, interval_ms, detected } => {
+            DeviceRow::Turn(TurnLog {
+                device_id: device_id.to_string(),
+                at_ms: *at_ms as i64,
+                recorded_at_ms: *recorded_at_ms as i64,
+                position: position.map(|p| p.name().to_owned()),
+                by: by.as_deref().map(str::to_owned),
+                tier_before: tier_before.name().to_owned(),
+                loaded_ms: i64::try_from(*loaded_ms).unwrap_or(i64::MAX),
+                interval_ms: i64::try_from(*interval_ms).unwrap_or(i64::MAX),
+                detected: *detected,
+            })
+        }
+        Record::StreamingEnd { ends_at_ms, .. } => DeviceRow::StreamingEnd(ends_at_ms.map(|ms| ms as i64)),
+        // A tare is numbers: writing it as JSON does not fail.
+        Record::Tare { tare, .. } => DeviceRow::Tare(serde_json::to_string(tare.as_ref()).unwrap_or_default()),
+        Record::CaptureStored(_) => return None,
+    })
+}
+
+/// What follows a stored record: an alarm's raise or attendance is queued for its report
+/// (stored first, then reported: a kill in between is replayed at start-up).
+pub async fn report_stored(reporter: &AlarmReporter, company_id: &str, record: &Record) -> Result<(), StoreError> {
+    match record {
+        Record::AlarmRaised { device_id, alarm_id, kind, raised_at_ms, .. } => {
+            reporter.raised(company_id, device_id, &alarm_key(device_id, *alarm_id), kind.name(), *raised_at_ms).await
+        }
+        Record::AlarmAttended { device_id, alarm_id, attended_at_ms, .. } => {
+            reporter.attended(company_id, device_id, &alarm_key(device_id, *alarm_id), *attended_at_ms).await
+        }
+        _ => Ok(()),
+    }
+}
+
+/// Whether a write's failure means the record can never be written (it is then logged and
+/// dropped, so it cannot block the records behind it).
+pub fn never_writable(error: &StoreError) -> bool {
+    matches!(error, StoreError::NotFound | StoreError::Invalid(_) | StoreError::QuotaExceeded | StoreError::Duplicate(_))
+}
+
 /// Writes one record. `Ok(false)` when it can never be written (logged and skipped).
 /// `fence` (cluster mode): the lease revision the device's rows are written under; a write whose
 /// device's fence has moved on is `Err(StoreError::Fenced)` and wrote nothing (a capture's
@@ -65,62 +127,36 @@ pub async fn save_record(
         Some(fence) => store.company(&company_id).fenced(i64::try_from(fence).unwrap_or(i64::MAX)),
         None => store.company(&company_id),
     };
-    let result = match record {
-        Record::DeviceLog(entry) => company.logs().add_device_log(&device_log_row(entry)).await,
-        Record::PresenceLog { device_id, at_ms, present } => {
-            let entry = PresenceLog {
-                device_id: device_id.to_string(),
-                creation_date: seconds(*at_ms),
-                log_id: if *present { "1" } else { "0" }.into(),
-            };
-            company.logs().add_presence(&entry).await
-        }
-        Record::AlarmRaised { device_id, alarm_id, kind, raised_at_ms, reason } => {
-            let key = alarm_key(device_id, *alarm_id);
-            let reason_json = reason.and_then(|r| serde_json::to_string(&r).ok());
-            match company.logs().raise_alarm_with_reason(device_id, &key, kind.name(), seconds(*raised_at_ms), reason_json).await {
-                // Stored first, then reported: a kill in between is replayed at start-up.
-                Ok(_) => reporter.raised(&company_id, device_id, &key, kind.name(), *raised_at_ms).await,
-                Err(error) => Err(error),
-            }
-        }
-        Record::AlarmAttended { device_id, alarm_id, attended_at_ms, by, .. } => {
-            let key = alarm_key(device_id, *alarm_id);
-            match company.logs().attend_keyed(&key, seconds(*attended_at_ms), by.as_deref()).await {
-                Ok(_) => reporter.attended(&company_id, device_id, &key, *attended_at_ms).await,
-                Err(error) => Err(error),
-            }
-        }
-        Record::TurnRecorded { device_id, at_ms, recorded_at_ms, position, by, tier_before, loaded_ms, interval_ms, detected } => {
-            let turn = TurnLog {
-                device_id: device_id.to_string(),
-                at_ms: *at_ms as i64,
-                recorded_at_ms: *recorded_at_ms as i64,
-                position: position.map(|p| p.name().to_owned()),
-                by: by.as_deref().map(str::to_owned),
-                tier_before: tier_before.name().to_owned(),
-                loaded_ms: i64::try_from(*loaded_ms).unwrap_or(i64::MAX),
-                interval_ms: i64::try_from(*interval_ms).unwrap_or(i64::MAX),
-                detected: *detected,
-            };
-            company.logs().add_turn(&turn).await
-        }
-        Record::StreamingEnd { device_id, ends_at_ms } => {
-            company.device_confs().set_streaming_end(device_id, ends_at_ms.map(|ms| ms as i64)).await
-        }
-        Record::Tare { device_id, tare } => match serde_json::to_string(tare.as_ref()) {
-            Ok(json) => company.device_confs().set_tare(device_id, &json).await,
-            Err(error) => Err(StoreError::Invalid(error.to_string())),
+    let result = match (device_row(record), record) {
+        (Some(row), _) => match write_row(company, record.device_id(), row).await {
+            Ok(()) => report_stored(reporter, &company_id, record).await,
+            Err(error) => Err(error),
         },
-        Record::CaptureStored(capture) => record_capture(company, Some(device.device_type), capture.clone()).await,
+        (None, Record::CaptureStored(capture)) => record_capture(company, Some(device.device_type), capture.clone()).await,
+        (None, _) => Ok(()),
     };
     match result {
         Ok(()) => Ok(true),
-        Err(error @ (StoreError::NotFound | StoreError::Invalid(_) | StoreError::QuotaExceeded | StoreError::Duplicate(_))) => {
+        Err(error) if never_writable(&error) => {
             tracing::warn!(device = %device.serial, device_id = %device.id, %error, "a device record could not be stored and was dropped");
             Ok(false)
         }
         Err(error) => Err(error),
+    }
+}
+
+/// Writes one row of a device in a transaction of its own.
+async fn write_row(company: CompanyStore<'_>, device_id: &str, row: DeviceRow) -> Result<(), StoreError> {
+    match row {
+        DeviceRow::Log(entry) => company.logs().add_device_log(&entry).await,
+        DeviceRow::Presence(entry) => company.logs().add_presence(&entry).await,
+        DeviceRow::Turn(turn) => company.logs().add_turn(&turn).await,
+        DeviceRow::AlarmRaised { key, kind, at, reason_json } => {
+            company.logs().raise_alarm_with_reason(device_id, &key, &kind, at, reason_json).await.map(|_| ())
+        }
+        DeviceRow::AlarmAttended { key, at, by } => company.logs().attend_keyed(&key, at, by.as_deref()).await.map(|_| ()),
+        DeviceRow::StreamingEnd(end) => company.device_confs().set_streaming_end(device_id, end).await,
+        DeviceRow::Tare(json) => company.device_confs().set_tare(device_id, &json).await,
     }
 }
 

@@ -63,7 +63,12 @@ impl From<surrealdb::Error> for StoreError {
             StoreError::QuotaExceeded
         } else if text.contains("already contains") {
             StoreError::Duplicate(text)
-        } else if text.contains("assert") || text.contains("ASSERT") || text.contains("Couldn't coerce") || text.contains("expected") {
+        } else if text.contains("assert")
+            || text.contains("ASSERT")
+            || text.contains("must conform to")
+            || text.contains("Couldn't coerce")
+            || text.contains("expected")
+        {
             StoreError::Invalid(text)
         } else {
             StoreError::Database(text)

@@ -1,8 +1,8 @@
 //! Cluster mode's fences and device snapshots on a real in-memory SurrealDB (issue 25): a write
 //! under a stale lease revision writes nothing, in the same transaction as its check.
 
-use crate::model::{DeviceLog, NewDevice, StatusUpdate};
-use crate::repo::{SnapshotWrite, TakeoverRequest};
+use crate::model::{DeviceLog, NewDevice, PresenceLog, StatusUpdate, TurnLog};
+use crate::repo::{AlarmClash, DeviceRow, DeviceRows, RowsWritten, SnapshotWrite, TakeoverRequest};
 use crate::{Store, StoreError, device_secret};
 
 async fn store_with_device() -> (Store, String, String) {
@@ -248,4 +248,124 @@ async fn takeovers_in_one_batch_raise_each_fence_and_read_each_devices_rows() {
     assert_eq!(taken[1].snapshot, None);
     assert!(taken[1].unattended.is_empty(), "the first device's alarm is not read for the second");
     assert!(hub.device_takeovers().raise_and_read_many(&[], "b").await.unwrap().is_empty());
+}
+
+fn presence(device: &str, at: i64, log_id: &str) -> PresenceLog {
+    PresenceLog { device_id: device.into(), creation_date: at, log_id: log_id.into() }
+}
+
+fn rows(company: &str, device: &str, fence: i64, rows: Vec<DeviceRow>) -> DeviceRows {
+    DeviceRows { company_id: company.into(), device_id: device.into(), fence, rows }
+}
+
+fn raised(device: &str, number: u32, at: i64) -> DeviceRow {
+    DeviceRow::AlarmRaised { key: format!("{device}-{number}"), kind: "Missing".into(), at, reason_json: None }
+}
+
+/// The writer's batch (issue 25): one transaction writes every device's rows under its own
+/// fence; a device whose fence moved on, or that is another company's, is skipped and said so,
+/// and the others' rows are all written, once each fence touched.
+#[tokio::test]
+async fn a_batch_writes_each_fresh_devices_rows_and_skips_the_stale_and_the_foreign() {
+    let (store, company, fresh) = store_with_device().await;
+    let stale = add_device(&store, &company, 2).await;
+    let alarmed = add_device(&store, &company, 3).await;
+    let other_company = store.hub_wide().companies().create("Other Clinic", "2 Main St").await.unwrap();
+    let foreign = add_device(&store, &other_company, 4).await;
+    let fences = store.hub_wide().device_fences();
+    for device in [&fresh, &alarmed, &foreign] {
+        assert!(fences.raise(device, 5, "a").await.unwrap());
+    }
+    assert!(fences.raise(&stale, 8, "b").await.unwrap(), "hub b took this one over");
+    let turn = TurnLog {
+        device_id: fresh.clone(),
+        at_ms: 1_000,
+        recorded_at_ms: 1_001,
+        position: Some("Supine".into()),
+        by: None,
+        tier_before: "due".into(),
+        loaded_ms: 7_200_000,
+        interval_ms: 7_200_000,
+        detected: true,
+    };
+    let batch = vec![
+        rows(
+            &company,
+            &fresh,
+            5,
+            vec![
+                DeviceRow::Presence(presence(&fresh, 1, "1")),
+                DeviceRow::Log(log(&fresh, 2)),
+                raised(&fresh, 1, 10),
+                DeviceRow::Turn(turn),
+                DeviceRow::StreamingEnd(Some(99)),
+                DeviceRow::Tare("{\"t\":1}".into()),
+                DeviceRow::AlarmAttended { key: format!("{fresh}-1"), at: 12, by: None },
+            ],
+        ),
+        rows(&company, &stale, 5, vec![DeviceRow::Log(log(&stale, 2)), raised(&stale, 1, 10)]),
+        rows(&company, &alarmed, 5, vec![raised(&alarmed, 1, 20)]),
+        rows(&company, &foreign, 5, vec![DeviceRow::Log(log(&foreign, 2))]),
+    ];
+    let written = store.hub_wide().device_rows().write_fenced(&batch).await.unwrap();
+    assert_eq!(
+        written,
+        vec![
+            RowsWritten::Written { clashes: vec![] },
+            RowsWritten::Fenced,
+            RowsWritten::Written { clashes: vec![] },
+            RowsWritten::NotFound
+        ]
+    );
+    let reader = store.company(&company);
+    assert_eq!(reader.logs().presence(&fresh).await.unwrap().len(), 1);
+    assert_eq!(reader.logs().device_logs(&fresh).await.unwrap().len(), 1);
+    let alarms = reader.logs().alarms(&fresh).await.unwrap();
+    assert_eq!(alarms.len(), 1);
+    assert!(alarms[0].has_been_attended, "attended after it was raised, in the rows' order");
+    assert_eq!(alarms[0].attended_time, Some(12));
+    assert_eq!(reader.logs().turns(&fresh).await.unwrap().len(), 1);
+    assert_eq!(reader.device_confs().streaming_end(&fresh).await.unwrap(), Some(99));
+    assert_eq!(store.hub_wide().device_confs().of_device(&fresh).await.unwrap().and_then(|c| c.tare_json).as_deref(), Some("{\"t\":1}"));
+    assert_eq!(fences.holder(&fresh).await.unwrap().map(|(_, _, writes)| writes), Some(1), "one fence touch for the device's rows");
+    assert!(reader.logs().device_logs(&stale).await.unwrap().is_empty(), "the stale writer wrote nothing");
+    assert!(reader.logs().alarms(&stale).await.unwrap().is_empty());
+    let alarms = reader.logs().alarms(&alarmed).await.unwrap();
+    assert_eq!((alarms.len(), alarms[0].has_been_attended, alarms[0].creation_date), (1, false, 20));
+    assert!(store.company(&other_company).logs().device_logs(&foreign).await.unwrap().is_empty(), "not this company's device");
+}
+
+/// A batch written again (the writer retries after a broken connection) raises each alarm once;
+/// a key that already holds an alarm of another date is not overwritten, and is reported.
+#[tokio::test]
+async fn a_batch_raises_each_alarm_once_and_reports_a_key_held_by_another_alarm() {
+    let (store, company, device) = store_with_device().await;
+    assert!(store.hub_wide().device_fences().raise(&device, 5, "a").await.unwrap());
+    let writer = store.hub_wide().device_rows();
+    let batch = [rows(&company, &device, 5, vec![raised(&device, 1, 10)])];
+    assert_eq!(writer.write_fenced(&batch).await.unwrap(), vec![RowsWritten::Written { clashes: vec![] }]);
+    assert_eq!(writer.write_fenced(&batch).await.unwrap(), vec![RowsWritten::Written { clashes: vec![] }], "written before");
+    let reused = [rows(&company, &device, 5, vec![raised(&device, 2, 30), raised(&device, 1, 11)])];
+    let clash = AlarmClash { key: format!("{device}-1"), stored_at: 10, at: 11 };
+    assert_eq!(writer.write_fenced(&reused).await.unwrap(), vec![RowsWritten::Written { clashes: vec![clash] }]);
+    let alarms = store.company(&company).logs().alarms(&device).await.unwrap();
+    let dates: Vec<i64> = alarms.iter().map(|a| a.creation_date).collect();
+    assert_eq!(dates, vec![30, 10], "the first alarm kept its date");
+}
+
+/// A value the schema refuses fails the whole transaction: nothing of the batch is written (the
+/// hub's writer then writes its records one by one and drops only the refused one). SurrealDB
+/// 3 says "must conform to" for a failed ASSERT: that is `Invalid`, never a database failure.
+#[tokio::test]
+async fn a_refused_value_fails_the_whole_batch() {
+    let (store, company, device) = store_with_device().await;
+    assert!(store.hub_wide().device_fences().raise(&device, 5, "a").await.unwrap());
+    let batch = [rows(&company, &device, 5, vec![DeviceRow::Log(log(&device, 1)), DeviceRow::Presence(presence(&device, 2, "7"))])];
+    let result = store.hub_wide().device_rows().write_fenced(&batch).await;
+    assert!(matches!(result, Err(StoreError::Invalid(_))), "{result:?}");
+    assert!(store.company(&company).logs().device_logs(&device).await.unwrap().is_empty());
+    // Written alone, the refused row is invalid too (the writer drops it, and does not retry it
+    // forever as a database failure).
+    let alone = store.company(&company).fenced(5).logs().add_presence(&presence(&device, 2, "7")).await;
+    assert!(matches!(alone, Err(StoreError::Invalid(_))), "{alone:?}");
 }

@@ -136,6 +136,11 @@ impl<'a> HubWide<'a> {
         repo::HubDeviceTakeovers { db: self.db }
     }
 
+    /// Cluster mode: the rows of many devices, each under its fence, in one transaction.
+    pub fn device_rows(&self) -> repo::HubDeviceRows<'a> {
+        repo::HubDeviceRows { db: self.db }
+    }
+
     /// Cluster mode: each device's machine snapshot, kept for the hub that takes it over.
     pub fn device_snapshots(&self) -> repo::HubDeviceSnapshots<'a> {
         repo::HubDeviceSnapshots { db: self.db }

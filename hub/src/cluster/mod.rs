@@ -27,6 +27,7 @@ pub mod dead_owners;
 pub mod events;
 pub mod events_wire;
 pub mod fence;
+pub mod fenced_records;
 pub mod lease;
 pub mod lease_keeper;
 pub mod lease_sightings;

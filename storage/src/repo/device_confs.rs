@@ -11,6 +11,13 @@ use crate::model::{DeviceConf, StatusUpdate};
 use crate::repo::device_fences::fenced_write;
 use crate::retry::retrying;
 
+/// Sets when the device `$device` of the company `$company`'s live stream ends (`$e`, Unix ms, or
+/// NONE).
+pub(crate) const STREAMING_END_UPDATE: &str = "UPDATE device_conf SET streaming_end_ms = $e WHERE device = type::record('device', $device) AND company = type::record('company', $company);";
+/// Sets the tare (`$e`, JSON) of the device `$device` of the company `$company`.
+pub(crate) const TARE_UPDATE: &str =
+    "UPDATE device_conf SET tare_json = $e WHERE device = type::record('device', $device) AND company = type::record('company', $company);";
+
 pub(crate) const FIELDS: &str = "record::id(device) AS device_id, record::id(company) AS company_id, device_functional, patient_status, image_saved, streaming_end_ms, repositioning_minutes, tare_json";
 
 /// Device configuration queries across the hub.
@@ -141,20 +148,16 @@ impl DeviceConfs<'_> {
         Ok(response.take(0)?)
     }
 
-    /// Sets (or clears) when a device of the company's live stream ends, Unix ms.
+    /// Sets (or clears) when a device of the company's live stream ends, Unix ms ([`STREAMING_END_UPDATE`]).
     pub async fn set_streaming_end(&self, device_id: &str, ends_at_ms: Option<i64>) -> Result<(), StoreError> {
         retrying(|| async move {
             self.db
-                .query(fenced_write(
-                    self.fence,
-                    "UPDATE device_conf SET streaming_end_ms = $end WHERE device = type::record('device', $device) \
-                         AND company = type::record('company', $company);",
-                ))
+                .query(fenced_write(self.fence, STREAMING_END_UPDATE))
                 .bind(("device", device_id.to_owned()))
                 .bind(("fence_device", device_id.to_owned()))
                 .bind(("fence", self.fence))
                 .bind(("company", self.company.to_owned()))
-                .bind(("end", ends_at_ms))
+                .bind(("e", ends_at_ms))
                 .await?
                 .check()?;
             Ok(())
@@ -166,16 +169,12 @@ impl DeviceConfs<'_> {
     pub async fn set_tare(&self, device_id: &str, tare_json: &str) -> Result<(), StoreError> {
         retrying(|| async move {
             self.db
-                .query(fenced_write(
-                    self.fence,
-                    "UPDATE device_conf SET tare_json = $tare WHERE device = type::record('device', $device) \
-                         AND company = type::record('company', $company);",
-                ))
+                .query(fenced_write(self.fence, TARE_UPDATE))
                 .bind(("device", device_id.to_owned()))
                 .bind(("fence_device", device_id.to_owned()))
                 .bind(("fence", self.fence))
                 .bind(("company", self.company.to_owned()))
-                .bind(("tare", tare_json.to_owned()))
+                .bind(("e", tare_json.to_owned()))
                 .await?
                 .check()?;
             Ok(())

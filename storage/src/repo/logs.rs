@@ -18,20 +18,78 @@ pub const LOG_LIST_LIMIT: i64 = 350;
 
 pub(crate) const ALARM_FIELDS: &str = "record::id(id) AS id, record::id(device) AS device_id, kind, creation_date, has_been_attended, attended_time, attended_by.email AS attended_by, reason_json";
 
-/// An alarm row to create.
+/// An alarm row to create, bound as `$e` of [`ALARM_CREATE`].
 #[derive(SurrealValue, Clone)]
-struct NewAlarm {
-    id: String,
-    kind: String,
-    at: i64,
-    reason_json: Option<String>,
+pub(crate) struct NewAlarm {
+    pub(crate) id: String,
+    pub(crate) kind: String,
+    pub(crate) at: i64,
+    pub(crate) reason_json: Option<String>,
 }
 
-/// A turn row to write.
+/// An attendance, bound as `$e` of [`ALARM_ATTEND_UPDATE`].
 #[derive(SurrealValue, Clone)]
-struct NewTurn {
+pub(crate) struct AttendRow {
+    pub(crate) key: String,
+    pub(crate) at: i64,
+    pub(crate) by: Option<String>,
+}
+
+/// A turn row to write, bound as `$e` of [`turn_statements`].
+#[derive(SurrealValue, Clone)]
+pub(crate) struct NewTurn {
     id: String,
     turn: TurnLog,
+}
+
+impl NewTurn {
+    /// The turn keyed by device and recording time: written once however often a batch is
+    /// retried.
+    pub(crate) fn of(turn: &TurnLog) -> NewTurn {
+        NewTurn { id: format!("{}-{}", turn.device_id, turn.recorded_at_ms), turn: turn.clone() }
+    }
+}
+
+// The statements of a device's rows. Each runs where `$device` and `$company` are the device and
+// company ids, `$device_ref` and `$company_ref` their records, `$patient` the patient at the
+// bedside, and `$e` the row (`create_for_device`, and `device_rows` for batches).
+
+/// Appends a device log entry (`$e`: [`DeviceLog`]).
+pub(crate) const DEVICE_LOG_CREATE: &str = "CREATE device_log SET device = $device_ref, company = $company_ref,
+    creation_date = $e.creation_date, max_pressure = $e.max_pressure, position = $e.position, posture = $e.posture,
+    confidence = $e.confidence, pressure_map = $e.pressure_map, patient = $patient;";
+
+/// Appends a presence log entry (`$e`: [`PresenceLog`]).
+pub(crate) const PRESENCE_CREATE: &str = "CREATE presence_log SET device = $device_ref, company = $company_ref,
+    creation_date = $e.creation_date, log_id = $e.log_id, patient = $patient;";
+
+/// Opens an alarm episode under its key (`$e`: [`NewAlarm`]); the caller checks that the key is
+/// free.
+pub(crate) const ALARM_CREATE: &str = "CREATE type::record('alarm_log', $e.id) SET device = $device_ref, company = $company_ref,
+    kind = $e.kind, creation_date = $e.at, patient = $patient, reason_json = $e.reason_json;";
+
+/// Attends the alarm `$e.key` at `$e.at`, by the user `$e.by` when a user did, if it is pending
+/// (without its closing `;`: a caller may add a RETURN clause).
+pub(crate) const ALARM_ATTEND_UPDATE: &str = "UPDATE type::record('alarm_log', $e.key) SET has_been_attended = true, attended_time = $e.at,
+    attended_by = IF $e.by = NONE THEN attended_by ELSE type::record('user', $e.by) END
+    WHERE company = type::record('company', $company) AND has_been_attended = false";
+
+/// Writes a turn (`$e`: [`NewTurn`]); a turn somebody recorded (not one the clock detected) is
+/// audited (`device.turn`, by its recorder) in the same statements, keyed like the turn so that
+/// a retried batch audits it once.
+pub(crate) fn turn_statements(turn: &TurnLog) -> String {
+    const TURN: &str = "UPSERT type::record('turn_log', $e.id) SET device = $device_ref, company = $company_ref, patient = $patient,
+        at_ms = $e.turn.at_ms, recorded_at_ms = $e.turn.recorded_at_ms, position = $e.turn.position,
+        by = IF $e.turn.by = NONE THEN NONE ELSE type::record('user', $e.turn.by) END,
+        tier_before = $e.turn.tier_before, loaded_ms = $e.turn.loaded_ms, interval_ms = $e.turn.interval_ms,
+        detected = $e.turn.detected;";
+    const AUDIT: &str = "UPSERT type::record('audit_log', string::concat('turn-', $e.id)) SET company = $company_ref,
+        actor_company = $company_ref, actor_user_id = $e.turn.by,
+        actor_email = (SELECT VALUE email FROM type::record('user', $e.turn.by))[0] ?? '',
+        action = 'device.turn', entity_type = 'device', entity_id = $device,
+        summary = string::concat($device_ref.hardware_serial, ': patient turned to ', $e.turn.position ?? '-'),
+        created_at_ms = $e.turn.recorded_at_ms;";
+    if turn.by.is_some() && !turn.detected { format!("{TURN}\n{AUDIT}") } else { TURN.to_owned() }
 }
 
 /// One company's logs.
@@ -81,9 +139,8 @@ impl Logs<'_> {
                     }
                     return Ok(id);
                 }
-                let create = "CREATE type::record('alarm_log', $e.id) SET device = $device_ref, company = $company_ref, kind = $e.kind,
-                    creation_date = $e.at, patient = $patient, reason_json = $e.reason_json;";
-                self.create_for_device(device_id, create, NewAlarm { id: id.clone(), kind: kind.to_owned(), at, reason_json }).await?;
+                self.create_for_device(device_id, ALARM_CREATE, NewAlarm { id: id.clone(), kind: kind.to_owned(), at, reason_json })
+                    .await?;
                 Ok(id)
             }
         })
@@ -95,20 +152,8 @@ impl Logs<'_> {
     /// the clock detected) is audited (`device.turn`, by its recorder) in the same transaction,
     /// keyed like the turn so that a retried batch audits it once.
     pub async fn add_turn(&self, turn: &TurnLog) -> Result<(), StoreError> {
-        const TURN: &str = "UPSERT type::record('turn_log', $e.id) SET device = $device_ref, company = $company_ref, patient = $patient,
-            at_ms = $e.turn.at_ms, recorded_at_ms = $e.turn.recorded_at_ms, position = $e.turn.position,
-            by = IF $e.turn.by = NONE THEN NONE ELSE type::record('user', $e.turn.by) END,
-            tier_before = $e.turn.tier_before, loaded_ms = $e.turn.loaded_ms, interval_ms = $e.turn.interval_ms,
-            detected = $e.turn.detected;";
-        const AUDIT: &str = "UPSERT type::record('audit_log', string::concat('turn-', $e.id)) SET company = $company_ref,
-            actor_company = $company_ref, actor_user_id = $e.turn.by,
-            actor_email = (SELECT VALUE email FROM type::record('user', $e.turn.by))[0] ?? '',
-            action = 'device.turn', entity_type = 'device', entity_id = $device,
-            summary = string::concat($device_ref.hardware_serial, ': patient turned to ', $e.turn.position ?? '-'),
-            created_at_ms = $e.turn.recorded_at_ms;";
-        let create = if turn.by.is_some() && !turn.detected { format!("{TURN}\n{AUDIT}") } else { TURN.to_owned() };
-        let id = format!("{}-{}", turn.device_id, turn.recorded_at_ms);
-        retrying(|| self.create_for_device(&turn.device_id, &create, NewTurn { id: id.clone(), turn: turn.clone() })).await
+        let statements = turn_statements(turn);
+        retrying(|| self.create_for_device(&turn.device_id, &statements, NewTurn::of(turn))).await
     }
 
     /// A device's recorded turns, newest first.
@@ -142,29 +187,22 @@ impl Logs<'_> {
     /// Attends the alarm `key` at `at` (Unix seconds), by user `by` when a user did, if it is
     /// pending; whether it was.
     pub async fn attend_keyed(&self, key: &str, at: i64, by: Option<&str>) -> Result<bool, StoreError> {
+        // Fenced (cluster mode): the alarm's device is the key's `device-number` prefix.
+        // Results: BEGIN, the check, the update, COMMIT when fenced; the update alone otherwise.
+        let index = if self.fence.is_some() { 2 } else { 0 };
+        let statement = fenced_write(self.fence, &format!("{ALARM_ATTEND_UPDATE} RETURN VALUE record::id(id);"));
+        let statement = &statement;
+        let fence_device = key.rsplit_once('-').map(|(device, _)| device).unwrap_or(key);
+        let row = AttendRow { key: key.to_owned(), at, by: by.map(str::to_owned) };
+        let row = &row;
         retrying(|| async move {
-            let by_user = if by.is_some() { ", attended_by = type::record('user', $user)" } else { "" };
-            // Fenced (cluster mode): the alarm's device is the key's `device-number` prefix.
-            let (begin, check, commit, index) = match self.fence {
-                // Results: BEGIN, the check, the update, COMMIT.
-                Some(_) => ("BEGIN TRANSACTION;", fence_check(self.fence), "COMMIT TRANSACTION;", 2),
-                None => ("", "", "", 0),
-            };
-            let fence_device = key.rsplit_once('-').map(|(device, _)| device).unwrap_or(key).to_owned();
             let response = self
                 .db
-                .query(format!(
-                    "{begin}{check}
-                     UPDATE type::record('alarm_log', $key) SET has_been_attended = true, attended_time = $at{by_user}
-                        WHERE company = type::record('company', $company) AND has_been_attended = false RETURN VALUE record::id(id);
-                     {commit}"
-                ))
-                .bind(("fence_device", fence_device))
+                .query(statement.as_str())
+                .bind(("fence_device", fence_device.to_owned()))
                 .bind(("fence", self.fence))
                 .bind(("company", self.company.to_owned()))
-                .bind(("key", key.to_owned()))
-                .bind(("at", at))
-                .bind(("user", by.unwrap_or_default().to_owned()))
+                .bind(("e", row.clone()))
                 .await?;
             let mut response = checked(response)?;
             let attended: Vec<String> = response.take(index)?;
@@ -269,10 +307,7 @@ impl Logs<'_> {
 
     /// Appends a device log entry.
     pub async fn add_device_log(&self, entry: &DeviceLog) -> Result<(), StoreError> {
-        let create = "CREATE device_log SET device = $device_ref, company = $company_ref, creation_date = $e.creation_date,
-            max_pressure = $e.max_pressure, position = $e.position, posture = $e.posture, confidence = $e.confidence,
-            pressure_map = $e.pressure_map, patient = $patient;";
-        self.create_for_device(&entry.device_id, create, entry.clone()).await
+        self.create_for_device(&entry.device_id, DEVICE_LOG_CREATE, entry.clone()).await
     }
 
     /// Runs `create` (which may use `$device_ref`, `$company_ref`, `$patient` and the entry as
@@ -330,12 +365,7 @@ impl Logs<'_> {
 
     /// Appends a presence log entry ('1' entrance, '0' exit).
     pub async fn add_presence(&self, entry: &PresenceLog) -> Result<(), StoreError> {
-        retrying(|| async move {
-            let create = "CREATE presence_log SET device = $device_ref, company = $company_ref, creation_date = $e.creation_date,
-                log_id = $e.log_id, patient = $patient;";
-            self.create_for_device(&entry.device_id, create, entry.clone()).await
-        })
-        .await
+        retrying(|| self.create_for_device(&entry.device_id, PRESENCE_CREATE, entry.clone())).await
     }
 
     /// A device's presence entries, newest first.
