@@ -1,6 +1,7 @@
-//! How many fenced record transactions a SurrealDB server completes per second at a given
-//! concurrency: the cluster writer's shape (`hub::catalog_load::write_fenced`, one transaction per
-//! record, several devices at once). A measurement, not a test.
+//! How many fenced records a SurrealDB server writes per second: one transaction per record at a
+//! given concurrency (the cluster writer's shape until 2026-11-29), then in shared transactions
+//! of 64 devices with two in flight (`hub::cluster::fenced_records`, storage's
+//! `HubDeviceRows::write_fenced`), one and four records per device. A measurement, not a test.
 //!
 //! ```sh
 //! SURREAL_USER=root SURREAL_PASS=root target/release/dbserver start --bind 127.0.0.1:8765 surrealkv:///tmp/rate-db &
@@ -16,7 +17,7 @@ use std::time::Instant;
 
 use futures_util::StreamExt;
 use storage::model::{NewDevice, PresenceLog};
-use storage::repo::SnapshotWrite;
+use storage::repo::{DeviceRow, DeviceRows, SnapshotWrite};
 use storage::{Credentials, Store, device_secret};
 
 #[tokio::main]
@@ -59,6 +60,42 @@ async fn main() -> anyhow::Result<()> {
         let seconds = began.elapsed().as_secs_f64();
         println!(
             "concurrency {concurrency:>3}: {written} of {records} records in {seconds:.2} s = {:.0} per second",
+            written as f64 / seconds
+        );
+    }
+    for per_device in [1usize, 4] {
+        let began = Instant::now();
+        let batch_count = records.div_ceil(64 * per_device);
+        let written: usize = futures_util::stream::iter(0..batch_count)
+            .map(|batch| {
+                let (store, company, devices) = (&store, &company, &devices);
+                async move {
+                    let rows: Vec<DeviceRows> = (0..64)
+                        .map(|k| {
+                            let device = &devices[(batch * 64 + k) % devices.len()];
+                            let presence = |n: usize| {
+                                DeviceRow::Presence(PresenceLog { device_id: device.clone(), creation_date: n as i64, log_id: "1".into() })
+                            };
+                            DeviceRows {
+                                company_id: company.clone(),
+                                device_id: device.clone(),
+                                fence: 1,
+                                rows: (0..per_device).map(|n| presence(batch * per_device + n)).collect(),
+                            }
+                        })
+                        .collect();
+                    match store.hub_wide().device_rows().write_fenced(&rows).await {
+                        Ok(_) => rows.iter().map(|r| r.rows.len()).sum(),
+                        Err(_) => 0,
+                    }
+                }
+            })
+            .buffer_unordered(2)
+            .fold(0, |sum, n| std::future::ready(sum + n))
+            .await;
+        let seconds = began.elapsed().as_secs_f64();
+        println!(
+            "shared transactions, 64 devices x {per_device}: {written} records in {batch_count} transactions in {seconds:.2} s = {:.0} per second",
             written as f64 / seconds
         );
     }

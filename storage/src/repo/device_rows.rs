@@ -5,14 +5,16 @@
 //! [`HubDeviceRows::write_fenced`] writes every device's rows of a flush in one commit: a device
 //! whose fence has moved on, or that is no longer its company's, is skipped and said so, and the
 //! others are written. The statements are those of the one-row writes (`logs`, `device_confs`),
-//! run with the row bound as `$e`.
+//! run with the row bound as `$e`, in one query text whatever the batch.
 
 use surrealdb::Surreal;
 use surrealdb::engine::any::Any;
 use surrealdb::types::SurrealValue;
 
 use super::device_confs::{STREAMING_END_UPDATE, TARE_UPDATE};
-use super::logs::{ALARM_ATTEND_UPDATE, ALARM_CREATE, AttendRow, DEVICE_LOG_CREATE, NewAlarm, NewTurn, PRESENCE_CREATE, turn_statements};
+use super::logs::{
+    ALARM_ATTEND_UPDATE, ALARM_CREATE, AttendRow, DEVICE_LOG_CREATE, NewAlarm, NewTurn, PRESENCE_CREATE, TURN_AUDIT, TURN_UPSERT, audited,
+};
 use crate::StoreError;
 use crate::error::checked;
 use crate::model::{DeviceLog, PresenceLog, TurnLog};
@@ -75,12 +77,69 @@ pub struct AlarmClash {
     pub at: i64,
 }
 
-/// A device's outcome as the transaction returns it.
+/// What the transaction found before writing.
 #[derive(Debug, SurrealValue)]
-struct Outcome {
-    outcome: String,
-    /// The stored creation date of each raised alarm's key before the write, in row order.
-    priors: Vec<Option<i64>>,
+struct Found {
+    /// Devices whose fence is not the writer's.
+    stale: Vec<String>,
+    /// Devices that are not their given company's.
+    foreign: Vec<String>,
+    /// The raised alarms' keys stored before, with their creation dates.
+    priors: Vec<Prior>,
+}
+
+#[derive(Debug, SurrealValue)]
+struct Prior {
+    key: String,
+    creation_date: i64,
+}
+
+/// A device's rows as the transaction reads them (`$groups`).
+#[derive(Debug, Clone, SurrealValue)]
+struct Group {
+    device: String,
+    company: String,
+    fence: i64,
+    rows: Vec<TaggedRow>,
+}
+
+/// One row as the transaction reads it: `kind` says which field holds it.
+#[derive(Debug, Clone, Default, SurrealValue)]
+struct TaggedRow {
+    kind: String,
+    log: Option<DeviceLog>,
+    presence: Option<PresenceLog>,
+    turn: Option<NewTurn>,
+    /// Whether the turn is audited (`logs::audited`).
+    audit: bool,
+    alarm: Option<NewAlarm>,
+    attend: Option<AttendRow>,
+    end: Option<i64>,
+    tare: Option<String>,
+}
+
+impl TaggedRow {
+    fn of(row: &DeviceRow) -> TaggedRow {
+        match row {
+            DeviceRow::Log(entry) => TaggedRow { kind: "log".into(), log: Some(entry.clone()), ..TaggedRow::default() },
+            DeviceRow::Presence(entry) => TaggedRow { kind: "presence".into(), presence: Some(entry.clone()), ..TaggedRow::default() },
+            DeviceRow::Turn(turn) => {
+                TaggedRow { kind: "turn".into(), turn: Some(NewTurn::of(turn)), audit: audited(turn), ..TaggedRow::default() }
+            }
+            DeviceRow::AlarmRaised { key, kind, at, reason_json } => TaggedRow {
+                kind: "raise".into(),
+                alarm: Some(NewAlarm { id: key.clone(), kind: kind.clone(), at: *at, reason_json: reason_json.clone() }),
+                ..TaggedRow::default()
+            },
+            DeviceRow::AlarmAttended { key, at, by } => TaggedRow {
+                kind: "attend".into(),
+                attend: Some(AttendRow { key: key.clone(), at: *at, by: by.clone() }),
+                ..TaggedRow::default()
+            },
+            DeviceRow::StreamingEnd(end) => TaggedRow { kind: "end".into(), end: *end, ..TaggedRow::default() },
+            DeviceRow::Tare(json) => TaggedRow { kind: "tare".into(), tare: Some(json.clone()), ..TaggedRow::default() },
+        }
+    }
 }
 
 /// The rows of every device.
@@ -91,117 +150,103 @@ pub struct HubDeviceRows<'a> {
 impl HubDeviceRows<'_> {
     /// Writes each device's rows in their order under its fence, all in one transaction: one
     /// [`RowsWritten`] per device, in the order given. A database failure (a value the schema
-    /// refuses included) fails the whole transaction and writes nothing.
+    /// refuses included) fails the whole transaction and writes nothing. A device appears once.
     pub async fn write_fenced(&self, devices: &[DeviceRows]) -> Result<Vec<RowsWritten>, StoreError> {
         if devices.is_empty() {
             return Ok(Vec::new());
         }
-        let query = batch_query(devices);
-        let query = &query;
-        retrying(|| async move {
-            let mut pending = self.db.query(query.as_str());
-            for (i, device) in devices.iter().enumerate() {
-                pending = pending
-                    .bind((format!("device{i}"), device.device_id.clone()))
-                    .bind((format!("company{i}"), device.company_id.clone()))
-                    .bind((format!("fence{i}"), device.fence));
-                for (j, row) in device.rows.iter().enumerate() {
-                    let name = format!("row{i}_{j}");
-                    pending = match row {
-                        DeviceRow::Log(entry) => pending.bind((name, entry.clone())),
-                        DeviceRow::Presence(entry) => pending.bind((name, entry.clone())),
-                        DeviceRow::Turn(turn) => pending.bind((name, NewTurn::of(turn))),
-                        DeviceRow::AlarmRaised { key, kind, at, reason_json } => pending
-                            .bind((name, NewAlarm { id: key.clone(), kind: kind.clone(), at: *at, reason_json: reason_json.clone() })),
-                        DeviceRow::AlarmAttended { key, at, by } => {
-                            pending.bind((name, AttendRow { key: key.clone(), at: *at, by: by.clone() }))
-                        }
-                        DeviceRow::StreamingEnd(end) => pending.bind((name, *end)),
-                        DeviceRow::Tare(json) => pending.bind((name, json.clone())),
-                    };
-                }
-            }
-            let mut response = checked(pending.await?)?;
-            // The outcomes are the RETURN just before COMMIT.
-            let last = response.num_statements().saturating_sub(2);
-            let outcomes: Vec<Outcome> = response.take(last)?;
-            if outcomes.len() != devices.len() {
-                return Err(StoreError::Database(format!("{} outcomes for {} devices", outcomes.len(), devices.len())));
-            }
-            Ok(devices.iter().zip(outcomes).map(|(device, outcome)| written(device, outcome)).collect())
-        })
-        .await
-    }
-}
-
-/// A device's [`Outcome`] as a [`RowsWritten`].
-fn written(device: &DeviceRows, outcome: Outcome) -> RowsWritten {
-    match outcome.outcome.as_str() {
-        "fenced" => RowsWritten::Fenced,
-        "notFound" => RowsWritten::NotFound,
-        _ => {
-            let raised = device.rows.iter().filter_map(|row| match row {
-                DeviceRow::AlarmRaised { key, at, .. } => Some((key, *at)),
+        let groups: Vec<Group> = devices
+            .iter()
+            .map(|d| Group {
+                device: d.device_id.clone(),
+                company: d.company_id.clone(),
+                fence: d.fence,
+                rows: d.rows.iter().map(TaggedRow::of).collect(),
+            })
+            .collect();
+        let raised: Vec<String> = devices
+            .iter()
+            .flat_map(|d| &d.rows)
+            .filter_map(|row| match row {
+                DeviceRow::AlarmRaised { key, .. } => Some(key.clone()),
                 _ => None,
-            });
-            let clashes = raised
-                .zip(outcome.priors)
-                .filter_map(|((key, at), prior)| match prior {
-                    Some(stored_at) if stored_at != at => Some(AlarmClash { key: key.clone(), stored_at, at }),
-                    _ => None,
-                })
-                .collect();
-            RowsWritten::Written { clashes }
-        }
+            })
+            .collect();
+        let (groups, raised) = (&groups, &raised);
+        let query = &*BATCH_QUERY;
+        let found = retrying(|| async move {
+            let response = self.db.query(query.as_str()).bind(("groups", groups.clone())).bind(("raised", raised.clone())).await?;
+            let mut response = checked(response)?;
+            // Results: BEGIN, LET, FOR, RETURN, COMMIT.
+            let found: Option<Found> = response.take(3)?;
+            found.ok_or_else(|| StoreError::Database("the batch returned nothing".into()))
+        })
+        .await?;
+        Ok(devices.iter().map(|device| written(device, &found)).collect())
     }
 }
 
-/// The transaction of `devices`: device `i`'s id, company and fence are bound as `$device{i}`,
-/// `$company{i}` and `$fence{i}`, its row `j` as `$row{i}_{j}`. Each device's statements run with
-/// the variables the one-row writes use (`$device`, `$company`, `$company_ref`, `$device_ref`,
-/// `$patient`, and the row as `$e`). The last statement before COMMIT returns each device's
-/// outcome.
-fn batch_query(devices: &[DeviceRows]) -> String {
-    let mut query = String::from("BEGIN TRANSACTION;\n");
-    let mut outcomes = Vec::with_capacity(devices.len());
-    for (i, device) in devices.iter().enumerate() {
-        // The fence is touched (a write) so that a new owner's raise racing this transaction
-        // conflicts with it; the rows are written only under the writer's fence.
-        query.push_str(&format!(
-            "LET $device = $device{i};
-             LET $company = $company{i};
-             LET $company_ref = type::record('company', $company);
-             LET $fresh{i} = (UPDATE type::record('device_fence', $device) SET writes += 1 WHERE revision = $fence{i} RETURN VALUE id) != [];
-             LET $device_ref = IF $fresh{i} THEN (SELECT VALUE id FROM type::record('device', $device) WHERE company = $company_ref)[0] ELSE NONE END;
-             LET $found{i} = $device_ref != NONE;
-             LET $patient = $device_ref.current_patient ?? (IF $device_ref.parent THEN $device_ref.parent.current_patient ELSE NONE END);\n"
-        ));
-        let mut priors = Vec::new();
-        for (j, row) in device.rows.iter().enumerate() {
-            query.push_str(&format!("LET $e = $row{i}_{j};\n"));
-            let statement = match row {
-                DeviceRow::Log(_) => DEVICE_LOG_CREATE.to_owned(),
-                DeviceRow::Presence(_) => PRESENCE_CREATE.to_owned(),
-                DeviceRow::Turn(turn) => turn_statements(turn),
-                DeviceRow::AlarmRaised { .. } => {
-                    let prior = format!("$prior{i}_{j}");
-                    query.push_str(&format!(
-                        "LET {prior} = (SELECT VALUE creation_date FROM type::record('alarm_log', $e.id) WHERE company = $company_ref)[0];\n"
-                    ));
-                    priors.push(prior.clone());
-                    format!("IF {prior} = NONE {{ {ALARM_CREATE} }};")
-                }
-                DeviceRow::AlarmAttended { .. } => format!("{ALARM_ATTEND_UPDATE};"),
-                DeviceRow::StreamingEnd(_) => STREAMING_END_UPDATE.to_owned(),
-                DeviceRow::Tare(_) => TARE_UPDATE.to_owned(),
-            };
-            query.push_str(&format!("IF $found{i} {{ {statement} }};\n"));
-        }
-        outcomes.push(format!(
-            "{{ outcome: IF !$fresh{i} THEN 'fenced' ELSE IF !$found{i} THEN 'notFound' ELSE 'written' END, priors: [{}] }}",
-            priors.join(", ")
-        ));
+/// A device's outcome.
+fn written(device: &DeviceRows, found: &Found) -> RowsWritten {
+    if found.stale.contains(&device.device_id) {
+        return RowsWritten::Fenced;
     }
-    query.push_str(&format!("RETURN [{}];\nCOMMIT TRANSACTION;", outcomes.join(", ")));
-    query
+    if found.foreign.contains(&device.device_id) {
+        return RowsWritten::NotFound;
+    }
+    let clashes = device
+        .rows
+        .iter()
+        .filter_map(|row| match row {
+            DeviceRow::AlarmRaised { key, at, .. } => {
+                let prior = found.priors.iter().find(|p| &p.key == key)?;
+                (prior.creation_date != *at).then(|| AlarmClash { key: key.clone(), stored_at: prior.creation_date, at: *at })
+            }
+            _ => None,
+        })
+        .collect();
+    RowsWritten::Written { clashes }
 }
+
+/// The transaction: `$groups` ([`Group`]s) and `$raised` (the raised alarms' keys). It reads
+/// which devices are stale or foreign and which alarm keys are taken, writes the other devices'
+/// rows with the statements of the one-row writes (run with `$device`, `$company`,
+/// `$company_ref`, `$device_ref`, `$patient`, and the row as `$e`), and returns what it read.
+/// One text whatever the batch: the server parses it once per transaction, and a text with
+/// statements per row cost more than twice the time (docs/reliability.md).
+static BATCH_QUERY: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| {
+    format!(
+        "BEGIN TRANSACTION;
+         LET $found = {{
+             stale: (SELECT VALUE device FROM $groups WHERE type::record('device_fence', device).revision != fence),
+             foreign: (SELECT VALUE device FROM $groups WHERE type::record('device', device).company != type::record('company', company)),
+             priors: (SELECT record::id(id) AS key, creation_date FROM $raised.map(|$k| type::record('alarm_log', $k)))
+         }};
+         FOR $g IN $groups {{
+             IF $g.device NOT IN $found.stale AND $g.device NOT IN $found.foreign {{
+                 // The fence is touched (a write) so that a new owner's raise racing this
+                 // transaction conflicts with it.
+                 UPDATE type::record('device_fence', $g.device) SET writes += 1;
+                 LET $device = $g.device;
+                 LET $company = $g.company;
+                 LET $company_ref = type::record('company', $company);
+                 LET $device_ref = type::record('device', $device);
+                 LET $patient = $device_ref.current_patient ?? (IF $device_ref.parent THEN $device_ref.parent.current_patient ELSE NONE END);
+                 FOR $r IN $g.rows {{
+                     IF $r.kind = 'log' {{ LET $e = $r.log; {DEVICE_LOG_CREATE} }}
+                     ELSE IF $r.kind = 'presence' {{ LET $e = $r.presence; {PRESENCE_CREATE} }}
+                     ELSE IF $r.kind = 'turn' {{ LET $e = $r.turn; {TURN_UPSERT} IF $r.audit {{ {TURN_AUDIT} }}; }}
+                     ELSE IF $r.kind = 'raise' {{
+                         LET $e = $r.alarm;
+                         IF (SELECT VALUE id FROM type::record('alarm_log', $e.id)) = [] {{ {ALARM_CREATE} }};
+                     }}
+                     ELSE IF $r.kind = 'attend' {{ LET $e = $r.attend; {ALARM_ATTEND_UPDATE}; }}
+                     ELSE IF $r.kind = 'end' {{ LET $e = $r.end; {STREAMING_END_UPDATE} }}
+                     ELSE IF $r.kind = 'tare' {{ LET $e = $r.tare; {TARE_UPDATE} }};
+                 }};
+             }};
+         }};
+         RETURN $found;
+         COMMIT TRANSACTION;"
+    )
+});

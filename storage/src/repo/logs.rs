@@ -19,7 +19,7 @@ pub const LOG_LIST_LIMIT: i64 = 350;
 pub(crate) const ALARM_FIELDS: &str = "record::id(id) AS id, record::id(device) AS device_id, kind, creation_date, has_been_attended, attended_time, attended_by.email AS attended_by, reason_json";
 
 /// An alarm row to create, bound as `$e` of [`ALARM_CREATE`].
-#[derive(SurrealValue, Clone)]
+#[derive(Debug, SurrealValue, Clone)]
 pub(crate) struct NewAlarm {
     pub(crate) id: String,
     pub(crate) kind: String,
@@ -28,7 +28,7 @@ pub(crate) struct NewAlarm {
 }
 
 /// An attendance, bound as `$e` of [`ALARM_ATTEND_UPDATE`].
-#[derive(SurrealValue, Clone)]
+#[derive(Debug, SurrealValue, Clone)]
 pub(crate) struct AttendRow {
     pub(crate) key: String,
     pub(crate) at: i64,
@@ -36,7 +36,7 @@ pub(crate) struct AttendRow {
 }
 
 /// A turn row to write, bound as `$e` of [`turn_statements`].
-#[derive(SurrealValue, Clone)]
+#[derive(Debug, SurrealValue, Clone)]
 pub(crate) struct NewTurn {
     id: String,
     turn: TurnLog,
@@ -74,22 +74,31 @@ pub(crate) const ALARM_ATTEND_UPDATE: &str = "UPDATE type::record('alarm_log', $
     attended_by = IF $e.by = NONE THEN attended_by ELSE type::record('user', $e.by) END
     WHERE company = type::record('company', $company) AND has_been_attended = false";
 
-/// Writes a turn (`$e`: [`NewTurn`]); a turn somebody recorded (not one the clock detected) is
-/// audited (`device.turn`, by its recorder) in the same statements, keyed like the turn so that
-/// a retried batch audits it once.
-pub(crate) fn turn_statements(turn: &TurnLog) -> String {
-    const TURN: &str = "UPSERT type::record('turn_log', $e.id) SET device = $device_ref, company = $company_ref, patient = $patient,
-        at_ms = $e.turn.at_ms, recorded_at_ms = $e.turn.recorded_at_ms, position = $e.turn.position,
-        by = IF $e.turn.by = NONE THEN NONE ELSE type::record('user', $e.turn.by) END,
-        tier_before = $e.turn.tier_before, loaded_ms = $e.turn.loaded_ms, interval_ms = $e.turn.interval_ms,
-        detected = $e.turn.detected;";
-    const AUDIT: &str = "UPSERT type::record('audit_log', string::concat('turn-', $e.id)) SET company = $company_ref,
-        actor_company = $company_ref, actor_user_id = $e.turn.by,
-        actor_email = (SELECT VALUE email FROM type::record('user', $e.turn.by))[0] ?? '',
-        action = 'device.turn', entity_type = 'device', entity_id = $device,
-        summary = string::concat($device_ref.hardware_serial, ': patient turned to ', $e.turn.position ?? '-'),
-        created_at_ms = $e.turn.recorded_at_ms;";
-    if turn.by.is_some() && !turn.detected { format!("{TURN}\n{AUDIT}") } else { TURN.to_owned() }
+/// Writes a turn (`$e`: [`NewTurn`]), once per device and recording time.
+pub(crate) const TURN_UPSERT: &str =
+    "UPSERT type::record('turn_log', $e.id) SET device = $device_ref, company = $company_ref, patient = $patient,
+    at_ms = $e.turn.at_ms, recorded_at_ms = $e.turn.recorded_at_ms, position = $e.turn.position,
+    by = IF $e.turn.by = NONE THEN NONE ELSE type::record('user', $e.turn.by) END,
+    tier_before = $e.turn.tier_before, loaded_ms = $e.turn.loaded_ms, interval_ms = $e.turn.interval_ms,
+    detected = $e.turn.detected;";
+
+/// Audits a turn ([`audited`]) as `device.turn` by its recorder, keyed like the turn so that a
+/// retried batch audits it once.
+pub(crate) const TURN_AUDIT: &str = "UPSERT type::record('audit_log', string::concat('turn-', $e.id)) SET company = $company_ref,
+    actor_company = $company_ref, actor_user_id = $e.turn.by,
+    actor_email = (SELECT VALUE email FROM type::record('user', $e.turn.by))[0] ?? '',
+    action = 'device.turn', entity_type = 'device', entity_id = $device,
+    summary = string::concat($device_ref.hardware_serial, ': patient turned to ', $e.turn.position ?? '-'),
+    created_at_ms = $e.turn.recorded_at_ms;";
+
+/// Whether a turn is audited: somebody recorded it (the clock did not detect it).
+pub(crate) fn audited(turn: &TurnLog) -> bool {
+    turn.by.is_some() && !turn.detected
+}
+
+/// The statements that write a turn (`$e`: [`NewTurn`]), its audit included when it is audited.
+fn turn_statements(turn: &TurnLog) -> String {
+    if audited(turn) { format!("{TURN_UPSERT}\n{TURN_AUDIT}") } else { TURN_UPSERT.to_owned() }
 }
 
 /// One company's logs.
