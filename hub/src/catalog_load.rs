@@ -84,13 +84,7 @@ impl StatusStore for StoreStatuses {
             let queue = fencing.take_waiting_records();
             let split = partition(queue, |r| r.device_id().as_ref(), |d| fencing.permission(d));
             fencing.count_fenced(split.dropped);
-            let writer = FencedRecords {
-                store: &self.store,
-                catalog: &self.catalog,
-                reporter: &self.alarm_reporter,
-                fencing: fencing.as_ref(),
-                batches: &self.row_batches,
-            };
+            let writer = FencedRecords::new(&self.store, &self.catalog, &self.alarm_reporter, fencing.as_ref(), &self.row_batches);
             let written = writer.write(split.write).await;
             fencing.wait_records_first(written.kept.into_iter().chain(split.wait).collect());
             written.result

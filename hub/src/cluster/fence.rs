@@ -85,6 +85,9 @@ pub struct Fencing {
 
 /// How often the same device's held or dropped rows are logged again.
 const REFUSAL_LOG_EVERY: std::time::Duration = std::time::Duration::from_secs(10);
+/// Devices remembered for [`REFUSAL_LOG_EVERY`] before the older entries are pruned (a hub that
+/// saw a whole fleet move away once does not keep every device's entry).
+const REFUSALS_KEPT: usize = 1024;
 
 impl Fencing {
     /// Fencing whose leases come later ([`Self::attach`]): until then every write waits.
@@ -112,6 +115,10 @@ impl Fencing {
         let mut refused = self.refused.lock().unwrap_or_else(|p| p.into_inner());
         let fresh = refused.get(device).is_none_or(|(last, at)| *last != permission || now >= *at + REFUSAL_LOG_EVERY);
         if fresh {
+            if refused.len() >= REFUSALS_KEPT {
+                // Only a line logged within the last period can hold the next back.
+                refused.retain(|_, (_, at)| now < *at + REFUSAL_LOG_EVERY);
+            }
             refused.insert(device.to_owned(), (permission, now));
             let state = self.keeper.get().map(|k| k.lease_state(device));
             tracing::warn!(%device, ?permission, ?state, "the device's rows are not written now");

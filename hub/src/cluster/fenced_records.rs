@@ -19,6 +19,8 @@
 
 use std::collections::{HashMap, VecDeque};
 use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::{Duration, Instant};
 
 use actors::actor::record::Record;
 use actors::catalog::Catalog;
@@ -90,7 +92,34 @@ pub struct FencedRecords<'a> {
     pub reporter: &'a AlarmReporter,
     pub fencing: &'a dyn RowGate,
     pub batches: &'a Arc<RowBatches>,
+    /// Where a slow write spent its time.
+    timings: Timings,
 }
+
+/// Where a write's time went, summed over its devices (they run concurrently): logged when the
+/// write is slow, to tell a busy database from a slow step of the writer's own.
+#[derive(Default)]
+struct Timings {
+    segments: AtomicU64,
+    /// Waiting for a shared transaction's answer (the queue and the transaction).
+    shared_ms: AtomicU64,
+    reports: AtomicU64,
+    /// Queuing alarms' reports (their reads and writes).
+    report_ms: AtomicU64,
+    alone: AtomicU64,
+    /// Records in transactions of their own (captures, and after a failed shared transaction).
+    alone_ms: AtomicU64,
+}
+
+impl Timings {
+    fn add(count: &AtomicU64, total_ms: &AtomicU64, since: Instant) {
+        count.fetch_add(1, Ordering::Relaxed);
+        total_ms.fetch_add(since.elapsed().as_millis() as u64, Ordering::Relaxed);
+    }
+}
+
+/// A write that took this long logs where its time went.
+pub const SLOW_WRITE: Duration = Duration::from_secs(1);
 
 /// What [`FencedRecords::write`] did.
 pub struct FencedWrites {
@@ -107,11 +136,22 @@ struct Stopped {
     result: Result<(), String>,
 }
 
-impl FencedRecords<'_> {
+impl<'a> FencedRecords<'a> {
+    pub fn new(
+        store: &'a Store,
+        catalog: &'a Catalog,
+        reporter: &'a AlarmReporter,
+        fencing: &'a dyn RowGate,
+        batches: &'a Arc<RowBatches>,
+    ) -> FencedRecords<'a> {
+        FencedRecords { store, catalog, reporter, fencing, batches, timings: Timings::default() }
+    }
+
     /// Writes records under their fences: each device's in their order, up to
     /// [`DEVICES_WRITTEN_AT_ONCE`] devices at a time. Returns the first database failure and the
     /// records to keep, in order.
     pub async fn write(&self, records: Vec<(Record, u64)>) -> FencedWrites {
+        let (began, count, transactions) = (Instant::now(), records.len(), self.batches.transactions());
         let outcomes: Vec<Option<Stopped>> = futures_util::stream::iter(by_device(records))
             .map(|group| self.write_device(group))
             .buffer_unordered(DEVICES_WRITTEN_AT_ONCE)
@@ -123,6 +163,22 @@ impl FencedRecords<'_> {
             if written.result.is_ok() {
                 written.result = stopped.result;
             }
+        }
+        if began.elapsed() >= SLOW_WRITE {
+            let t = &self.timings;
+            let get = |a: &AtomicU64| a.load(Ordering::Relaxed);
+            tracing::warn!(
+                records = count,
+                took_ms = began.elapsed().as_millis() as u64,
+                transactions = self.batches.transactions() - transactions,
+                segments = get(&t.segments),
+                shared_ms = get(&t.shared_ms),
+                reports = get(&t.reports),
+                report_ms = get(&t.report_ms),
+                alone = get(&t.alone),
+                alone_ms = get(&t.alone_ms),
+                "fenced records slow (times summed over the devices written at once)"
+            );
         }
         written
     }
@@ -162,7 +218,10 @@ impl FencedRecords<'_> {
                 fence: i64::try_from(fence).unwrap_or(i64::MAX),
                 rows: rows.clone(),
             };
-            match self.batches.submit(request).await {
+            let asked = Instant::now();
+            let answer = self.batches.submit(request).await;
+            Timings::add(&self.timings.segments, &self.timings.shared_ms, asked);
+            match answer {
                 Ok(RowsWritten::Written { clashes }) => {
                     for clash in clashes {
                         tracing::error!(alarm = %clash.key, stored_at = clash.stored_at, at = clash.at, "an alarm key was used twice; the newer alarm is not stored");
@@ -201,7 +260,13 @@ impl FencedRecords<'_> {
     /// that record (its row is written again idempotently) when a report could not be queued.
     async fn report(&self, company_id: &str, segment: Vec<(Record, u64)>) -> Result<(), Stopped> {
         let Some((last, _)) = segment.into_iter().last() else { return Ok(()) };
-        match report_stored(self.reporter, company_id, &last).await {
+        if !reported(&last) {
+            return Ok(());
+        }
+        let began = Instant::now();
+        let queued = report_stored(self.reporter, company_id, &last).await;
+        Timings::add(&self.timings.reports, &self.timings.report_ms, began);
+        match queued {
             Ok(()) => Ok(()),
             Err(error) => Err(Stopped { kept: vec![last], result: Err(error.to_string()) }),
         }
@@ -213,7 +278,10 @@ impl FencedRecords<'_> {
         while let Some((record, fence)) = records.next() {
             let mut fence = fence;
             loop {
-                match save_record(self.store, self.catalog, self.reporter, &record, Some(fence)).await {
+                let began = Instant::now();
+                let saved = save_record(self.store, self.catalog, self.reporter, &record, Some(fence)).await;
+                Timings::add(&self.timings.alone, &self.timings.alone_ms, began);
+                match saved {
                     Ok(_) => break,
                     Err(StoreError::Fenced) => match after_fenced(fence, self.fencing.permission(record.device_id())) {
                         AfterFenced::Retry { fence: newer } => fence = newer,
@@ -375,7 +443,7 @@ mod tests {
             records.push((presence(device, 11_000), 5));
             records.push((attended(device, 1, 12_000), 5));
         }
-        let writer = FencedRecords { store: &store, catalog: &catalog, reporter: &reporter, fencing: &leases, batches: &batches };
+        let writer = FencedRecords::new(&store, &catalog, &reporter, &leases, &batches);
         let written = writer.write(records).await;
         assert!(written.result.is_ok());
         let kept: Vec<&str> = written.kept.iter().map(|r| r.device_id().as_ref()).collect();
