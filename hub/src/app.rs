@@ -88,6 +88,14 @@ pub async fn open_store(config: &ServeConfig) -> anyhow::Result<Store> {
         .with_context(|| format!("opening the database {url}"))
 }
 
+/// The storage writer's own connection to a database server, so that its transactions and the
+/// rest of the hub's queries run side by side there: a SurrealDB server runs the requests of one
+/// connection in one task, so on a shared connection a history page waited behind the writer's
+/// transactions after a hub's death (docs/scale-out.md). The embedded store is shared as it is.
+async fn writer_connection(config: &ServeConfig, store: &Store) -> anyhow::Result<Store> {
+    if config.database_is_server() { open_store(config).await.context("the storage writer's connection") } else { Ok(store.clone()) }
+}
+
 /// [`start`] on an already opened store (tests seed an in-memory store first).
 pub async fn start_with_store(config: ServeConfig, store: Store) -> anyhow::Result<RunningHub> {
     let http_scheme = config.http_scheme()?;
@@ -122,6 +130,7 @@ pub async fn start_with_store(config: ServeConfig, store: Store) -> anyhow::Resu
         (Some(url), Some(node)) => Some(Cluster::connect(url, node.clone()).await?),
         _ => None,
     };
+    let writer_store = writer_connection(&config, &store).await?;
     // Cluster mode: the storage writer writes each device's rows under its lease's fence.
     let fencing = cluster.as_ref().map(|_| Fencing::new());
     let metrics = Arc::new(HubMetrics::default());
@@ -133,11 +142,11 @@ pub async fn start_with_store(config: ServeConfig, store: Store) -> anyhow::Resu
         bus: bus.clone(),
         board: board.clone(),
         store: Arc::new(StoreStatuses {
-            store: store.clone(),
+            store: writer_store.clone(),
             catalog: catalog.clone(),
             alarm_reporter: alarm_reporter.clone(),
             fencing: fencing.clone(),
-            row_batches: row_batches(store.clone()),
+            row_batches: row_batches(writer_store.clone()),
         }),
         metrics: metrics.clone(),
         absence_delay: config.absence_delay(),
