@@ -48,12 +48,12 @@ async fn main() -> anyhow::Result<()> {
         async move {
             let began = Instant::now();
             for _ in 0..20 {
-                store.company(&company).logs().presence(&device).await.unwrap();
+                store.company(&company).logs().presence(&device).await.expect("the presence list");
             }
             println!("{label}: presence DESC {:.2} ms each", began.elapsed().as_secs_f64() * 1000.0 / 20.0);
             let began = Instant::now();
             for _ in 0..20 {
-                store.company(&company).analyses().page(&storage::model::AnalysisFilter::default(), 5, 10).await.unwrap();
+                store.company(&company).analyses().page(&storage::model::AnalysisFilter::default(), 5, 10).await.expect("the history page");
             }
             println!("{label}: history page {:.2} ms each", began.elapsed().as_secs_f64() * 1000.0 / 20.0);
         }

@@ -384,7 +384,7 @@ mod tests {
     }
 
     fn presence(device: &str, at_ms: u64) -> Record {
-        Record::PresenceLog { device_id: device.into(), at_ms, present: at_ms % 2 == 0 }
+        Record::PresenceLog { device_id: device.into(), at_ms, present: at_ms.is_multiple_of(2) }
     }
 
     fn raised(device: &str, alarm_id: u64, at_ms: u64) -> Record {
