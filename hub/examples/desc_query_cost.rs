@@ -11,29 +11,14 @@
 //! ```
 
 use std::time::Instant;
-use storage::model::{NewDevice, PresenceLog};
+use storage::model::PresenceLog;
 use storage::repo::SnapshotWrite;
-use storage::{Credentials, Store, device_secret};
+
+mod fleet;
 
 #[tokio::main]
 async fn main() -> anyhow::Result<()> {
-    let credentials = Credentials::from_env().map_err(|e| anyhow::anyhow!("{e:?}"))?;
-    let store = Store::connect("ws://127.0.0.1:8765", credentials.as_ref()).await?;
-    let company = store.hub_wide().companies().create(&format!("Desc {}", std::process::id() % 10_000), "").await?;
-    let mut devices = Vec::new();
-    for k in 0..600 {
-        let device = NewDevice {
-            name: format!("Bed {k}"),
-            device_type: "Mattress Mat IoT".into(),
-            hardware_serial: format!("DESC-{}-{k}", std::process::id()),
-            company_id: company.clone(),
-            secret_hash: device_secret::hash("s"),
-            ..NewDevice::default()
-        };
-        let id = store.hub_wide().devices().create(&device).await?;
-        store.hub_wide().device_fences().raise(&id, 1, "a").await?;
-        devices.push(id);
-    }
+    let (store, company, devices) = fleet::on_server("ws://127.0.0.1:8765", "Desc").await?;
     for n in 0..20 {
         store
             .company(&company)

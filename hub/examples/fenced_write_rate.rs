@@ -16,9 +16,10 @@
 use std::time::Instant;
 
 use futures_util::StreamExt;
-use storage::model::{NewDevice, PresenceLog};
+use storage::model::PresenceLog;
 use storage::repo::{DeviceRow, DeviceRows, SnapshotWrite};
-use storage::{Credentials, Store, device_secret};
+
+mod fleet;
 
 #[tokio::main]
 async fn main() -> anyhow::Result<()> {
@@ -26,23 +27,7 @@ async fn main() -> anyhow::Result<()> {
     let url = args.first().cloned().unwrap_or_else(|| "ws://127.0.0.1:8765".into());
     let records: usize = args.last().and_then(|a| a.parse().ok()).unwrap_or(2000);
     let concurrencies: Vec<usize> = args.iter().skip(1).take(args.len().saturating_sub(2)).filter_map(|a| a.parse().ok()).collect();
-    let credentials = Credentials::from_env().map_err(|e| anyhow::anyhow!("{e:?}"))?;
-    let store = Store::connect(&url, credentials.as_ref()).await?;
-    let company = store.hub_wide().companies().create(&format!("Rate {}", std::process::id() % 10_000), "").await?;
-    let mut devices = Vec::new();
-    for k in 0..600 {
-        let device = NewDevice {
-            name: format!("Bed {k}"),
-            device_type: "Mattress Mat IoT".into(),
-            hardware_serial: format!("RATE-{}-{k}", std::process::id()),
-            company_id: company.clone(),
-            secret_hash: device_secret::hash("s"),
-            ..NewDevice::default()
-        };
-        let id = store.hub_wide().devices().create(&device).await?;
-        store.hub_wide().device_fences().raise(&id, 1, "a").await?;
-        devices.push(id);
-    }
+    let (store, company, devices) = fleet::on_server(&url, "Rate").await?;
     for concurrency in concurrencies {
         let began = Instant::now();
         let written = futures_util::stream::iter(0..records)
