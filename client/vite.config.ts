@@ -27,5 +27,7 @@ export default defineConfig({
     setupFiles: ['./src/test/setup.ts'],
     include: ['src/**/*.test.{ts,tsx}', 'eslint/**/*.test.ts'],
     css: false,
+    // Above the 5 s that `waitFor` may take (src/test/setup.ts), so a slow wait fails as itself.
+    testTimeout: 20_000,
   },
 });
