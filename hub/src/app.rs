@@ -25,7 +25,7 @@ use crate::alarm_manager::AlarmReporter;
 use crate::auth::board::BoardScreens;
 use crate::auth::revocation::RevokedTokens;
 use crate::auth::token::TokenSigner;
-use crate::catalog_load::{StoreStatuses, load_catalog};
+use crate::catalog_load::{ClusterWriting, StoreStatuses, load_catalog};
 use crate::cluster::Cluster;
 use crate::cluster::fence::Fencing;
 use crate::cluster::fenced_records::row_batches;
@@ -145,8 +145,7 @@ pub async fn start_with_store(config: ServeConfig, store: Store) -> anyhow::Resu
             store: writer_store.clone(),
             catalog: catalog.clone(),
             alarm_reporter: alarm_reporter.clone(),
-            fencing: fencing.clone(),
-            row_batches: row_batches(writer_store.clone()),
+            cluster: fencing.clone().map(|fencing| ClusterWriting { fencing, row_batches: row_batches(writer_store.clone()) }),
         }),
         metrics: metrics.clone(),
         absence_delay: config.absence_delay(),

@@ -53,15 +53,20 @@ pub struct StoreStatuses {
     pub alarm_reporter: Arc<crate::alarm_manager::AlarmReporter>,
     /// Cluster mode (`--nats`): every device's rows are written under its lease's fence, and the
     /// mats' snapshots are kept in shared storage. `None`: a hub on its own, written as before.
-    pub fencing: Option<Arc<Fencing>>,
-    /// Cluster mode: the shared transactions the records are written in.
+    pub cluster: Option<ClusterWriting>,
+}
+
+/// What a hub in a cluster writes with: the leases' fences, and the shared transactions its
+/// devices' records are written in.
+pub struct ClusterWriting {
+    pub fencing: Arc<Fencing>,
     pub row_batches: Arc<RowBatches>,
 }
 
 impl StatusStore for StoreStatuses {
     fn save_statuses(&self, batch: Vec<StatusRecord>) -> StoreFuture<'_> {
         Box::pin(async move {
-            match &self.fencing {
+            match self.fencing() {
                 None => self.store.hub_wide().device_confs().save_statuses(&updates(batch)).await.map_err(|e| e.to_string()),
                 Some(fencing) => self.save_statuses_fenced(fencing, batch).await,
             }
@@ -70,7 +75,7 @@ impl StatusStore for StoreStatuses {
 
     fn save_records(&self, batch: Vec<Record>) -> StoreFuture<'_> {
         Box::pin(async move {
-            let Some(fencing) = &self.fencing else {
+            let Some(ClusterWriting { fencing, row_batches }) = &self.cluster else {
                 for record in &batch {
                     crate::records::save_record(&self.store, &self.catalog, &self.alarm_reporter, record, None)
                         .await
@@ -84,7 +89,7 @@ impl StatusStore for StoreStatuses {
             let queue = fencing.take_waiting_records();
             let split = partition(queue, |r| r.device_id().as_ref(), |d| fencing.permission(d));
             fencing.count_fenced(split.dropped);
-            let writer = FencedRecords::new(&self.store, &self.catalog, &self.alarm_reporter, fencing.as_ref(), &self.row_batches);
+            let writer = FencedRecords::new(&self.store, &self.catalog, &self.alarm_reporter, fencing.as_ref(), row_batches);
             let written = writer.write(split.write).await;
             fencing.wait_records_first(written.kept.into_iter().chain(split.wait).collect());
             written.result
@@ -92,20 +97,20 @@ impl StatusStore for StoreStatuses {
     }
 
     fn keeps_unwritten_records(&self) -> bool {
-        self.fencing.is_some()
+        self.cluster.is_some()
     }
 
     fn keeps_snapshots(&self) -> bool {
-        self.fencing.is_some()
+        self.cluster.is_some()
     }
 
     fn has_waiting_rows(&self) -> bool {
-        self.fencing.as_ref().is_some_and(|f| f.has_waiting())
+        self.fencing().is_some_and(|f| f.has_waiting())
     }
 
     fn save_snapshots(&self, batch: Vec<DeviceSnapshot>) -> StoreFuture<'_> {
         Box::pin(async move {
-            let Some(fencing) = &self.fencing else { return Ok(()) };
+            let Some(fencing) = self.fencing() else { return Ok(()) };
             // A snapshot whose lease is pending is not kept: the next comes within a second.
             let split = partition(batch, |s| s.device_id.as_ref(), |d| fencing.permission(d));
             let fences: HashMap<Arc<str>, u64> = split.write.iter().map(|(s, fence)| (s.device_id.clone(), *fence)).collect();
@@ -121,6 +126,10 @@ impl StatusStore for StoreStatuses {
 }
 
 impl StoreStatuses {
+    fn fencing(&self) -> Option<&Fencing> {
+        self.cluster.as_ref().map(|c| c.fencing.as_ref())
+    }
+
     async fn save_statuses_fenced(&self, fencing: &Fencing, batch: Vec<StatusRecord>) -> Result<(), String> {
         let waiting = fencing.take_waiting_statuses();
         let mut merged = waiting.clone();

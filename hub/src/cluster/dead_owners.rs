@@ -77,9 +77,15 @@ pub async fn show_ownerless_devices(keeper: Arc<LeaseKeeper>, parts: DeadOwnerPa
                 tracing::warn!(%error, "the statuses of a device with an owner again could not be asked for");
             }
         }
-        for device in parts.catalog.all() {
+        // The leases first, under one lock: with every hub alive no lease has expired, and no
+        // device's status is read.
+        let expired: Vec<Arc<DeviceInfo>> = {
+            let sightings = keeper.sightings();
             // A set is computed on every hub from its members; its own lease only says who writes.
-            if !device.members.is_empty() || parts.bus.seam().owns(&device.id) {
+            parts.catalog.all().into_iter().filter(|d| d.members.is_empty() && sightings.lease_expired(&d.id, now)).collect()
+        };
+        for device in expired {
+            if parts.bus.seam().owns(&device.id) {
                 continue;
             }
             let Some(last) = parts.board.status(&device.company_id, &device.id) else { continue };

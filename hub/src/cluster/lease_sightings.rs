@@ -78,12 +78,19 @@ impl Sightings {
         self.last_tick = Some(now_ms);
     }
 
+    /// Whether the device's lease has gone unwritten for a lease time and the grace while this
+    /// hub watched, without marking it ([`Sightings::ownerless`] marks it): the cheap first test
+    /// of every device, before its board status is read.
+    pub fn lease_expired(&self, device: &str, now_ms: u64) -> bool {
+        let Some(since) = self.watching_since else { return false };
+        let last = self.last_seen.get(device).copied().unwrap_or(0).max(since);
+        now_ms >= last.saturating_add((LEASE_TTL + SIGHTING_GRACE).as_millis() as u64)
+    }
+
     /// Whether `device`'s lease went unwritten for a lease time at `now_ms`, as far as this hub
     /// can tell; a device found so is declared ownerless (once: see [`Self::seen`]).
     pub fn ownerless(&mut self, device: &Arc<str>, now_ms: u64) -> bool {
-        let Some(since) = self.watching_since else { return false };
-        let last = self.last_seen.get(device).copied().unwrap_or(0).max(since);
-        let expired = now_ms >= last.saturating_add((LEASE_TTL + SIGHTING_GRACE).as_millis() as u64);
+        let expired = self.lease_expired(device, now_ms);
         if expired {
             self.ownerless.insert(device.clone());
         }
@@ -149,6 +156,20 @@ mod tests {
         assert!(sightings.seen("dev1", 30 * SECOND));
         assert!(!sightings.is_ownerless("dev1"));
         assert!(!sightings.seen("dev1", 32 * SECOND), "asked once");
+    }
+
+    #[test]
+    fn an_expired_lease_is_found_without_declaring_the_device_ownerless() {
+        let mut sightings = Sightings::new();
+        sightings.watching(0);
+        sightings.seen("dev1", 0);
+        assert!(!sightings.lease_expired("dev1", LIMIT - 1));
+        assert!(sightings.lease_expired("dev1", LIMIT));
+        assert!(!sightings.is_ownerless("dev1"), "only `ownerless` declares it");
+        assert!(sightings.ownerless(&dev(), LIMIT));
+        assert!(sightings.is_ownerless("dev1"));
+        sightings.not_watching();
+        assert!(!sightings.lease_expired("dev1", 10 * LIMIT), "nothing expires while this hub does not watch");
     }
 
     #[test]
