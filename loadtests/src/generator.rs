@@ -273,7 +273,9 @@ impl Link {
                 Link::Quic { conn, send, recv, buf: Vec::with_capacity(8 * 1024) }
             }
             Connector::Ws { url } => {
-                let (ws, _) = tokio_tungstenite::connect_async(url).await.map_err(|e| failed(&e))?;
+                let (ws, _) = tokio_tungstenite::connect_async_with_config(url, Some(crate::viewer::client_socket_config()), false)
+                    .await
+                    .map_err(|e| failed(&e))?;
                 Link::Ws(Box::new(ws))
             }
         };

@@ -11,6 +11,7 @@ use hdrhistogram::Histogram;
 use serde::{Deserialize, Serialize};
 use tokio::sync::watch;
 use tokio_tungstenite::tungstenite::Message;
+use tokio_tungstenite::tungstenite::protocol::WebSocketConfig;
 
 use crate::http::{BaseUrl, request};
 use crate::latency::{SendLog, new_histogram, unix_us};
@@ -156,6 +157,15 @@ fn event<T: Serialize>(name: &str, data: T) -> Message {
     Message::Binary(rmp_serde::to_vec_named(&Outgoing { event: name, data }).unwrap_or_default().into())
 }
 
+/// The generator's WebSocket clients (viewers, and devices over `/ingest`) read into 16 KiB
+/// rather than tungstenite's default 128 KiB, which it zeroes before every read attempt: two
+/// 128 KiB memsets per batch a viewer receives were a large share of the generator's CPU, which
+/// must stay well under its core for the target's figures to count (a larger batch is read in
+/// more reads, or grows the buffer for one message).
+pub fn client_socket_config() -> WebSocketConfig {
+    WebSocketConfig::default().read_buffer_size(16 * 1024)
+}
+
 /// Runs one viewer until `shutdown`; returns its histograms.
 pub async fn run_viewer(
     ws_url: String,
@@ -165,7 +175,9 @@ pub async fn run_viewer(
     histograms: Arc<Mutex<ViewerHistograms>>,
     mut shutdown: watch::Receiver<bool>,
 ) -> Result<()> {
-    let (mut ws, _) = tokio_tungstenite::connect_async(&ws_url).await.with_context(|| format!("opening {ws_url}"))?;
+    let (mut ws, _) = tokio_tungstenite::connect_async_with_config(&ws_url, Some(client_socket_config()), false)
+        .await
+        .with_context(|| format!("opening {ws_url}"))?;
     ws.send(event("authenticate", Token { token: &token })).await?;
     // Wait for `authenticated` before joining (the hub refuses other events before it).
     loop {

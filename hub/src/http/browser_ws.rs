@@ -17,7 +17,6 @@ use futures_util::stream::{SplitSink, SplitStream};
 use futures_util::{SinkExt, StreamExt};
 use serde::Serialize;
 use tokio_tungstenite::tungstenite::Message;
-use tokio_tungstenite::tungstenite::protocol::WebSocketConfig;
 use tokio_tungstenite::tungstenite::protocol::frame::CloseFrame;
 use tokio_tungstenite::tungstenite::protocol::frame::coding::CloseCode;
 
@@ -38,20 +37,6 @@ pub const CLOSE_SLOW_CONSUMER: u16 = 4008;
 pub const SEND_TIMEOUT: Duration = Duration::from_secs(10);
 /// At most this many waiting messages are written with one flush.
 const MAX_BATCH: usize = 64;
-/// What each socket reserves to read into. Browsers send small events (an authentication is a
-/// few hundred bytes); a larger message grows the buffer for itself, up to the message limit.
-/// tungstenite's default is 128 KiB, zeroed before each read (issue 26 §3).
-pub const READ_BUFFER: usize = 4 * 1024;
-
-/// The browser socket's configuration: messages and frames up to `message_limit`, a read buffer
-/// of [`READ_BUFFER`] (or the limit, if smaller).
-pub fn socket_config(message_limit: usize) -> WebSocketConfig {
-    WebSocketConfig::default()
-        .read_buffer_size(READ_BUFFER.min(message_limit))
-        .max_message_size(Some(message_limit))
-        .max_frame_size(Some(message_limit))
-}
-
 /// A close frame with an application's code and reason.
 fn close_with(code: u16, reason: &'static str) -> Message {
     Message::Close(Some(CloseFrame { code: CloseCode::from(code), reason: reason.into() }))

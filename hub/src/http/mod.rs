@@ -165,15 +165,14 @@ pub fn routes(state: Arc<AppState>) -> BoxedFilter<(warp::reply::Response,)> {
         .and(with_state(state.clone()))
         .map(|ws: ws_upgrade::Upgrade, header: Option<String>, state: Arc<AppState>| {
             let claims = header.as_deref().and_then(|h| h.strip_prefix("Bearer ")).and_then(|t| auth::verify(&state, t).ok());
-            ws.on_upgrade(browser_ws::socket_config(BROWSER_MESSAGE_LIMIT), move |socket| browser_ws::serve(socket, state, claims))
+            ws.on_upgrade(ws_upgrade::socket_config(BROWSER_MESSAGE_LIMIT), move |socket| browser_ws::serve(socket, state, claims))
         });
-    let device_socket = warp::path!("ingest").and(warp::ws()).and(server::remote()).and(with_state(state.clone())).map(
-        |ws: warp::ws::Ws, peer: Option<SocketAddr>, state: Arc<AppState>| {
+    let device_socket = warp::path!("ingest").and(ws_upgrade::upgrade()).and(server::remote()).and(with_state(state.clone())).map(
+        |ws: ws_upgrade::Upgrade, peer: Option<SocketAddr>, state: Arc<AppState>| {
             let ingest = state.ingest.clone();
-            ws.max_message_size(TRANSPORT_MESSAGE_LIMIT)
-                .max_frame_size(TRANSPORT_MESSAGE_LIMIT)
-                .on_upgrade(move |socket| crate::ingest::websocket::serve(socket, peer, ingest))
-                .into_response()
+            ws.on_upgrade(ws_upgrade::socket_config(TRANSPORT_MESSAGE_LIMIT), move |socket| {
+                crate::ingest::websocket::serve(socket, peer, ingest)
+            })
         },
     );
     api(&state)

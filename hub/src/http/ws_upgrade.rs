@@ -1,7 +1,10 @@
 //! A WebSocket upgrade finished by us rather than by warp, so that the socket gets our tungstenite
 //! configuration. warp 0.4's `Ws` sets only the message, frame and write limits: its sockets keep
-//! tungstenite's default 128 KiB read buffer, allocated and zeroed for every connection, which was
-//! most of what an idle browser cost the hub (issue 26 §3, docs/performance.md).
+//! tungstenite's default 128 KiB read buffer, allocated for every connection and zeroed before
+//! every read attempt (`FrameCodec::read_in` resizes it to its capacity). That was most of what an
+//! idle browser cost the hub (issue 26 §3), and two 128 KiB memsets per frame a WebSocket device
+//! sends (the read, then the attempt that finds nothing more; issue 26 §1, docs/performance.md).
+//! Browsers (`/ws`) and devices (`/ingest`) are both upgraded here.
 //!
 //! `warp::ws()` still checks the request (GET, `Connection: upgrade`, `Upgrade: websocket`,
 //! version 13, a key) and rejects it as before; we answer the 101 and take the upgraded
@@ -17,6 +20,20 @@ use warp::filters::BoxedFilter;
 use warp::http::{StatusCode, header};
 use warp::hyper::upgrade::{OnUpgrade, Upgraded};
 use warp::{Filter, Reply};
+
+/// What each socket reserves to read into: a browser's authentication is a few hundred bytes, a
+/// device's 48 × 48 frame 2.3 KB (1.1 KB packed); a larger message grows the buffer for itself,
+/// up to the message limit, and several small ones are read at once.
+pub const READ_BUFFER: usize = 4 * 1024;
+
+/// A socket's configuration: messages and frames up to `message_limit`, a read buffer of
+/// [`READ_BUFFER`] (or the limit, if smaller).
+pub fn socket_config(message_limit: usize) -> WebSocketConfig {
+    WebSocketConfig::default()
+        .read_buffer_size(READ_BUFFER.min(message_limit))
+        .max_message_size(Some(message_limit))
+        .max_frame_size(Some(message_limit))
+}
 
 /// A server-side WebSocket over an upgraded HTTP connection.
 pub type ServerSocket = WebSocketStream<TokioIo<Upgraded>>;

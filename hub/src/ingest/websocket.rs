@@ -6,7 +6,9 @@ use std::sync::Arc;
 use bytes::Bytes;
 use futures_util::{SinkExt, StreamExt};
 use mat_protocol::{MAX_MESSAGE_BYTES, ProtocolError};
-use warp::filters::ws::{Message, WebSocket};
+use tokio_tungstenite::tungstenite::Message;
+
+use crate::http::ws_upgrade::ServerSocket as WebSocket;
 
 use super::connection::{DeviceTransport, IngestContext, serve_device};
 
@@ -29,21 +31,17 @@ impl DeviceTransport for WsTransport {
     async fn recv(&mut self) -> Result<Option<Bytes>, ProtocolError> {
         loop {
             let Some(Ok(message)) = self.socket.next().await else { return Ok(None) };
-            if message.is_binary() {
-                let len = message.as_bytes().len();
-                if len > MAX_MESSAGE_BYTES {
-                    return Err(ProtocolError::TooLarge(len));
-                }
+            match message {
+                Message::Binary(bytes) if bytes.len() > MAX_MESSAGE_BYTES => return Err(ProtocolError::TooLarge(bytes.len())),
                 // The message's own buffer, not a copy.
-                return Ok(Some(message.into_bytes()));
+                Message::Binary(bytes) => return Ok(Some(bytes)),
+                Message::Close(_) => return Ok(None),
+                Message::Text(_) => {
+                    return Err(ProtocolError::Malformed("text messages are not part of the device protocol".into()));
+                }
+                // Ping and pong are answered by the WebSocket layer.
+                Message::Ping(_) | Message::Pong(_) | Message::Frame(_) => {}
             }
-            if message.is_close() {
-                return Ok(None);
-            }
-            if message.is_text() {
-                return Err(ProtocolError::Malformed("text messages are not part of the device protocol".into()));
-            }
-            // Ping and pong are answered by the WebSocket layer.
         }
     }
 
@@ -56,7 +54,7 @@ impl DeviceTransport for WsTransport {
     }
 
     async fn close(&mut self) {
-        let _ = self.socket.send(Message::close()).await;
+        let _ = self.socket.send(Message::Close(None)).await;
         let _ = self.socket.flush().await;
     }
 }
