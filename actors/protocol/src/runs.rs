@@ -150,26 +150,49 @@ pub fn encode_runs(cells: &[u8]) -> Vec<u8> {
     out
 }
 
+/// The `N` cells each payload byte of a 2-bit (`N` = 4) or 4-bit (`N` = 2) block holds, first
+/// cell in the low bits: one table read per payload byte instead of a shift and mask per cell
+/// (the hub decodes every frame; issue 26 item 1).
+const fn unpack_table<const N: usize>() -> [[u8; N]; 256] {
+    let bits = 8 / N;
+    let mut table = [[0u8; N]; 256];
+    let mut byte = 0;
+    while byte < 256 {
+        let mut j = 0;
+        while j < N {
+            table[byte][j] = ((byte >> (bits * j)) & ((1 << bits) - 1)) as u8;
+            j += 1;
+        }
+        byte += 1;
+    }
+    table
+}
+
+static UNPACK_BITS2: [[u8; 4]; 256] = unpack_table::<4>();
+static UNPACK_BITS4: [[u8; 2]; 256] = unpack_table::<2>();
+
+/// Unpacks `payload` into `cells` with `table` (`walk` checked that the payload holds
+/// `cells.len()` cells: one byte per `N` cells, the last one partly).
+fn unpack<const N: usize>(cells: &mut [u8], payload: &[u8], table: &[[u8; N]; 256]) {
+    let last = payload.get(cells.len() / N).copied();
+    let mut whole = cells.chunks_exact_mut(N);
+    for (chunk, &byte) in (&mut whole).zip(payload) {
+        chunk.copy_from_slice(&table[usize::from(byte)]);
+    }
+    let rest = whole.into_remainder();
+    if let Some(last) = last {
+        rest.copy_from_slice(&table[usize::from(last)][..rest.len()]);
+    }
+}
+
 /// Decodes `runs` into `cells`, which must be all zero and exactly the frame's size.
 pub fn decode_runs_into(runs: &[u8], cells: &mut [u8]) -> Result<(), RunsError> {
     let expected = cells.len();
     let found = walk(runs, expected, |at, kind, count, payload| match kind {
         Kind::Zeros => {}
         Kind::Bytes => cells[at..at + count].copy_from_slice(payload),
-        Kind::Bits2 => {
-            for (four, &byte) in cells[at..at + count].chunks_mut(4).zip(payload) {
-                for (j, cell) in four.iter_mut().enumerate() {
-                    *cell = (byte >> (2 * j)) & 0b11;
-                }
-            }
-        }
-        Kind::Bits4 => {
-            for (two, &byte) in cells[at..at + count].chunks_mut(2).zip(payload) {
-                for (j, cell) in two.iter_mut().enumerate() {
-                    *cell = (byte >> (4 * j)) & 0b1111;
-                }
-            }
-        }
+        Kind::Bits2 => unpack(&mut cells[at..at + count], payload, &UNPACK_BITS2),
+        Kind::Bits4 => unpack(&mut cells[at..at + count], payload, &UNPACK_BITS4),
     })?;
     if found == expected { Ok(()) } else { Err(RunsError::TooShort { found, expected }) }
 }
@@ -215,6 +238,16 @@ mod tests {
             prop_assert_eq!(decode_runs_into(&runs, &mut back), Ok(()));
             prop_assert_eq!(&back, &cells);
             prop_assert_eq!(decode_runs(&runs, cells.len()), Ok(cells));
+        }
+
+        /// Small values (the 2- and 4-bit blocks, of every length and so every partial last
+        /// payload byte) round-trip through the unpacking tables.
+        #[test]
+        fn narrow_cells_round_trip(cells in proptest::collection::vec(prop_oneof![2 => Just(0u8), 2 => 0u8..4, 1 => 4u8..16], 0..300)) {
+            let runs = encode_runs(&cells);
+            let mut back = vec![0u8; cells.len()];
+            prop_assert_eq!(decode_runs_into(&runs, &mut back), Ok(()));
+            prop_assert_eq!(back, cells);
         }
 
         /// Any bytes as runs: refused, or cells of at most the limit that re-encode to the same.
