@@ -178,6 +178,33 @@ impl Default for Sums {
 }
 
 impl Sums {
+    /// The sums of the 8-bit cells at or above `floor`, without a branch per cell: a histogram of
+    /// every cell first (four interleaved, so that a run of one value, such as an empty
+    /// mattress's zeros, does not wait on its own increments), then the sums from its bins. The
+    /// hub runs it on every frame (issue 26 item 1: the per-cell branch and the running sums were
+    /// 8 % of the hub's CPU at 2,000 mats).
+    fn of_bytes(cells: &[u8], floor: u8) -> Sums {
+        let mut partial = [[0u32; 256]; 4];
+        let mut fours = cells.chunks_exact(4);
+        for four in &mut fours {
+            for (lane, &v) in four.iter().enumerate() {
+                partial[lane][usize::from(v)] += 1;
+            }
+        }
+        for &v in fours.remainder() {
+            partial[0][usize::from(v)] += 1;
+        }
+        let mut sums = Sums::default();
+        for v in usize::from(floor)..256 {
+            let n = partial[0][v] + partial[1][v] + partial[2][v] + partial[3][v];
+            sums.histogram[v] = n;
+            sums.count += n as usize;
+            sums.sum += u64::from(n) * v as u64;
+            sums.sum_sq += u64::from(n) * (v * v) as u64;
+        }
+        sums
+    }
+
     #[inline]
     fn add(&mut self, v: u16) {
         self.count += 1;
@@ -257,13 +284,8 @@ impl PresenceDetector {
         match map.format() {
             CellFormat::U8 => {
                 let floor = self.scale.active_floor.min(255) as u8;
-                self.active.extend(map.bytes().iter().map(|&v| {
-                    let on = v >= floor;
-                    if on {
-                        sums.add(u16::from(v));
-                    }
-                    on
-                }));
+                self.active.extend(map.bytes().iter().map(|&v| v >= floor));
+                sums = Sums::of_bytes(map.bytes(), floor);
             }
             CellFormat::U16Le => {
                 let floor = self.scale.active_floor;

@@ -220,6 +220,24 @@ proptest::proptest! {
         let mut detector = PresenceDetector::new();
         proptest::prop_assert_eq!(detector.check(&map), detector.stats(&map).verdict());
     }
+
+    /// The 8-bit sums from a histogram equal the sums of the active cells one by one.
+    #[test]
+    fn the_sums_of_bytes_are_those_of_each_active_cell(
+        cells in proptest::collection::vec(proptest::prop_oneof![3 => proptest::strategy::Just(0u8), 1 => 0u8..=255], 0..2400),
+        floor in 0u8..=255,
+    ) {
+        let mut one_by_one = Sums::default();
+        for &v in cells.iter().filter(|&&v| v >= floor) {
+            one_by_one.add(u16::from(v));
+        }
+        let sums = Sums::of_bytes(&cells, floor);
+        proptest::prop_assert_eq!(
+            (sums.count, sums.sum, sums.sum_sq, sums.wide),
+            (one_by_one.count, one_by_one.sum, one_by_one.sum_sq, one_by_one.wide)
+        );
+        proptest::prop_assert_eq!(sums.histogram, one_by_one.histogram);
+    }
 }
 
 #[test]
