@@ -195,9 +195,11 @@ impl Sums {
             partial[0][usize::from(v)] += 1;
         }
         let mut sums = Sums::default();
-        for v in usize::from(floor)..256 {
-            let n = partial[0][v] + partial[1][v] + partial[2][v] + partial[3][v];
-            sums.histogram[v] = n;
+        let [a, b, c, d] = &partial;
+        let bins = sums.histogram.iter_mut().zip(a).zip(b).zip(c).zip(d).enumerate().skip(usize::from(floor));
+        for (v, ((((bin, a), b), c), d)) in bins {
+            let n = a + b + c + d;
+            *bin = n;
             sums.count += n as usize;
             sums.sum += u64::from(n) * v as u64;
             sums.sum_sq += u64::from(n) * (v * v) as u64;
