@@ -46,8 +46,8 @@ trap stage_summary EXIT
 stage "tools"
 # Debian packages the tests run as real components, installed when missing (as root) or named
 # for the developer to install.
-need() { # need PATH-OR-COMMAND PACKAGE WHY
-  if [ -x "$1" ] || command -v "$1" >/dev/null 2>&1; then return 0; fi
+need() { # need PATH-OR-COMMAND PACKAGE WHY (a path: a program, or a file the package installs)
+  if [ -e "$1" ] || command -v "$1" >/dev/null 2>&1; then return 0; fi
   if [ "$(id -u)" = 0 ]; then
     apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$2" >/dev/null
   else
@@ -61,6 +61,8 @@ need wapiti wapiti "the web-security scan, scripts/web-scan.sh"
 need nats-server nats-server "cluster mode's tests, issue 25"
 need /usr/sbin/haproxy haproxy "the cluster's browser address, issue 25"
 need jq jq "scripts/cluster.sh splits the mats over the hubs (the cluster tour)"
+need pdftoppm poppler-utils "the PDF reports' tests read their pages back (pdftotext, pdftoppm)"
+need /usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc fonts-noto-cjk "the tours' Japanese screenshots (boxes without it)"
 # The API fuzzer (scripts/api-fuzz.sh) installs schemathesis from PyPI into a virtualenv.
 if ! python3 -c 'import ensurepip, venv' >/dev/null 2>&1; then
   need /nonexistent python3-venv "the API fuzzer's virtualenv"

@@ -71,7 +71,10 @@ fn maps_cross_nats_only_when_watched_from_hub_b_and_the_comparison_is_written() 
     assert!(per_frame("cluster-b") - per_frame("cluster-a") >= 0.8, "watched from B, every map crosses NATS: {doc:#}");
     assert!(report("cluster-a")["hub"]["frames_delivered"].as_u64().unwrap_or(0) > 0, "A delivered to its own viewers");
     assert_eq!(report("cluster-b")["hub"]["frames_delivered"], 0, "A has no viewer of its own when they are on B");
-    assert!(doc["summary"]["comparison"]["nats_hop_p50_ms"].is_number() || doc["runs"][1]["report"]["generator"]["saturated"] == true);
+    // The hop is a number whenever both runs' latencies are the target's (a generator late on a
+    // loaded machine withholds a run's latencies, in either run).
+    let latencies_withheld = runs.iter().any(|r| r["report"]["latencies_are_target_figures"] != true);
+    assert!(doc["summary"]["comparison"]["nats_hop_p50_ms"].is_number() || latencies_withheld, "{doc:#}");
     assert!(stdout.contains("NATS hop (viewers on B − on A)"), "{stdout}");
     assert!(doc["loadavg_before"].as_str().is_some_and(|l| !l.is_empty()), "{doc:#}");
 }
