@@ -79,10 +79,11 @@ pub async fn show_ownerless_devices(keeper: Arc<LeaseKeeper>, parts: DeadOwnerPa
         }
         // The leases first, under one lock: with every hub alive no lease has expired, and no
         // device's status is read.
+        let devices = parts.catalog.all();
         let expired: Vec<Arc<DeviceInfo>> = {
             let sightings = keeper.sightings();
             // A set is computed on every hub from its members; its own lease only says who writes.
-            parts.catalog.all().into_iter().filter(|d| d.members.is_empty() && sightings.lease_expired(&d.id, now)).collect()
+            devices.into_iter().filter(|d| d.members.is_empty() && sightings.lease_expired(&d.id, now)).collect()
         };
         for device in expired {
             if parts.bus.seam().owns(&device.id) {
