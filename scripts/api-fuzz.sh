@@ -45,6 +45,9 @@ email="fuzzer@fuzz.example.com"
 password="fuzz-admin-password"
 HUB_ADMIN_PASSWORD="$password" "$hub_bin" create-admin --data "$work/data" --email "$email" --company "Fuzz Clinic" >"$work/create-admin.log" 2>&1 \
   || { cat "$work/create-admin.log" >&2; exit 1; }
+# The log exists before the hub starts: the redirection happens in the child, which a loaded
+# machine may not have run yet when the loop first reads the log.
+: >"$work/hub.log"
 "$hub_bin" --demo --data "$work/data" --http 127.0.0.1:0 --quic 127.0.0.1:0 --client-dir "$work/no-client" >"$work/hub.log" 2>&1 &
 hub_pid=$!
 base=""

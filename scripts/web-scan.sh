@@ -33,6 +33,9 @@ trap cleanup EXIT
 scan() {
   local scheme=$1 flags=() base=""
   [ "$scheme" = https ] && flags=(--https)
+  # The log exists before the hub starts: the redirection below happens in the child, which a
+  # loaded machine may not have run yet when the loop first reads the log.
+  : >"$work/$scheme-hub.log"
   "$hub_bin" --demo --data "$work/$scheme" --http 127.0.0.1:0 --quic 127.0.0.1:0 --client-dir "$client_dir" "${flags[@]}" >"$work/$scheme-hub.log" 2>&1 &
   hub_pid=$!
   for _ in $(seq 1 900); do
