@@ -61,8 +61,19 @@ impl ProtocolError {
 
 /// Encodes a message as a named-field MessagePack map.
 pub fn encode<T: serde::Serialize>(message: &T) -> Vec<u8> {
+    encode_with_capacity(message, 0)
+}
+
+/// [`encode`] into a buffer that starts with `capacity` bytes: a caller that knows the size of
+/// a large message (a live map) saves the buffer's growth, a reallocation and copy at every
+/// doubling.
+pub fn encode_with_capacity<T: serde::Serialize>(message: &T, capacity: usize) -> Vec<u8> {
+    let mut buffer = Vec::with_capacity(capacity);
     // Serialising our own enums to a Vec cannot fail: every field is a plain value type.
-    rmp_serde::to_vec_named(message).unwrap_or_default()
+    match rmp_serde::encode::write_named(&mut buffer, message) {
+        Ok(()) => buffer,
+        Err(_) => Vec::new(),
+    }
 }
 
 /// Decodes one whole message body, refusing oversized input before parsing it.

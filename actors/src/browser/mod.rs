@@ -21,7 +21,13 @@ pub struct Outgoing<'a, T: Serialize> {
 
 /// Encodes an outgoing event as a named MessagePack map.
 pub fn encode_event<T: Serialize>(event: &str, data: T) -> bytes::Bytes {
-    bytes::Bytes::from(mat_protocol::encode(&Outgoing { event, data }))
+    encode_event_sized(event, data, 0)
+}
+
+/// [`encode_event`] of a message of about `size_hint` bytes (a live map: its cells and a few
+/// hundred bytes of names and figures), written without growing its buffer.
+pub fn encode_event_sized<T: Serialize>(event: &str, data: T, size_hint: usize) -> bytes::Bytes {
+    bytes::Bytes::from(mat_protocol::encode_with_capacity(&Outgoing { event, data }, size_hint))
 }
 
 /// The `deviceConf` event.

@@ -15,7 +15,7 @@ use bytes::Bytes;
 
 use super::outbox::Outbox;
 use super::relay::ClusterSeam;
-use crate::browser::{PressureMapEvent, encode_event, events};
+use crate::browser::{PressureMapEvent, encode_event, encode_event_sized, events};
 use crate::live_board::LiveMap;
 
 /// Identifies one browser session.
@@ -57,11 +57,19 @@ pub enum LivePicture {
     Blank { hub_time_ms: u64 },
 }
 
+/// What a live map's event holds besides its cells and device id (the event's and the fields'
+/// names, the figures): its buffer is allocated once, at the size of the whole message.
+const MAP_EVENT_OVERHEAD: usize = 192;
+
 impl LivePicture {
     /// The `pressureMap_SAToFront` event of this picture.
     pub fn encode(&self, device_id: &str) -> Bytes {
         match self {
-            LivePicture::Map(map) => encode_event(events::PRESSURE_MAP, PressureMapEvent::of(device_id, map)),
+            LivePicture::Map(map) => encode_event_sized(
+                events::PRESSURE_MAP,
+                PressureMapEvent::of(device_id, map),
+                map.cells().len() + device_id.len() + MAP_EVENT_OVERHEAD,
+            ),
             LivePicture::Blank { hub_time_ms } => encode_event(events::PRESSURE_MAP, PressureMapEvent::blank(device_id, *hub_time_ms)),
         }
     }
@@ -325,6 +333,7 @@ fn lock<T>(lock: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
 mod tests {
     use super::*;
     use crate::metrics::HubMetrics;
+    use mat_core::machine::presence::Presence;
 
     fn viewer(session: SessionId) -> Viewer {
         Viewer::new(session, Outbox::new(Arc::new(HubMetrics::default())))
@@ -354,6 +363,21 @@ mod tests {
         let late = viewer(2);
         channel.join(late.clone());
         assert_eq!(late.outbox.try_recv(), Ok(Some(map(3).encode("d1"))), "the map published while nobody watched");
+    }
+
+    #[test]
+    fn a_live_maps_event_fits_the_buffer_allocated_for_it() {
+        let cells = vec![0xff; 64 * 64 * 2];
+        let mut map = LiveMap::new(64, 64, mat_protocol::CellFormat::U16Le, cells.clone()).expect("64×64");
+        (map.seq, map.device_time_ms, map.hub_time_ms) = (u64::MAX, u64::MAX, u64::MAX);
+        map.presence = Presence::Present;
+        let device_id = "device:⟨0123456789abcdef0123456789abcdef⟩";
+        let encoded = LivePicture::Map(Arc::new(map)).encode(device_id);
+        assert!(
+            encoded.len() <= cells.len() + device_id.len() + MAP_EVENT_OVERHEAD,
+            "{} bytes: MAP_EVENT_OVERHEAD is too small, the buffer grows",
+            encoded.len()
+        );
     }
 
     #[test]

@@ -195,7 +195,10 @@ async fn write_outbox(outbox: &Outbox, sink: &mut SplitSink<WebSocket, Message>)
             }
             sink.flush().await
         };
+        // Biased: the batch is polled first, and a batch the socket takes at once (the usual
+        // case) never registers a waiter for the outbox's closing, which is for a stalled socket.
         tokio::select! {
+            biased;
             sent = tokio::time::timeout(SEND_TIMEOUT, batch) => {
                 if !matches!(sent, Ok(Ok(()))) {
                     return;

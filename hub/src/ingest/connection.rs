@@ -168,15 +168,13 @@ pub async fn serve_device<T: DeviceTransport>(ctx: Arc<IngestContext>, mut trans
     let mut rotations = ctx.secret_rotations.subscribe();
     // A rotation between the hello check and this subscription must not be missed.
     rotations.mark_changed();
+    // One future for the connection's life, not one per message: the rotations' channel is
+    // shared by every connection, and a future made anew at each frame registered and removed a
+    // waiter on it every time (a lock and a list shared by all devices).
+    let revoked = secret_revocation(&ctx.catalog, &device, rotations);
+    tokio::pin!(revoked);
     loop {
         tokio::select! {
-            Ok(()) = rotations.changed() => {
-                if secret_revoked(&ctx.catalog, &device) {
-                    tracing::info!(serial = %device.serial, connection_id, "device secret rotated; disconnecting");
-                    let _ = transport.send(error_body(ErrorCode::BadSecret, "the device secret was rotated; reconnect with the new secret", true)).await;
-                    break;
-                }
-            },
             incoming = transport.recv() => match incoming {
                 Ok(Some(body)) => {
                     if let Some(reply) = session.handle_body(&body).await
@@ -201,12 +199,28 @@ pub async fn serve_device<T: DeviceTransport>(ctx: Arc<IngestContext>, mut trans
                 // The registry dropped this connection's link (it gave up on the device).
                 None => break,
             },
+            () = &mut revoked => {
+                tracing::info!(serial = %device.serial, connection_id, "device secret rotated; disconnecting");
+                let _ = transport.send(error_body(ErrorCode::BadSecret, "the device secret was rotated; reconnect with the new secret", true)).await;
+                break;
+            },
         }
     }
     transport.close().await;
     ctx.metrics.devices_connected.fetch_sub(1, Ordering::Relaxed);
     disconnect(&ctx, &device, connection_id);
     tracing::info!(serial = %device.serial, connection_id, "device disconnected");
+}
+
+/// Resolves when the secret `device` authenticated with is no longer its own (checked at each
+/// rotation); never, if the hub stops announcing rotations.
+async fn secret_revocation(catalog: &Catalog, device: &DeviceInfo, mut rotations: tokio::sync::watch::Receiver<u64>) {
+    while rotations.changed().await.is_ok() {
+        if secret_revoked(catalog, device) {
+            return;
+        }
+    }
+    std::future::pending().await
 }
 
 async fn refuse<T: DeviceTransport>(ctx: &IngestContext, transport: &mut T, peer: SocketAddr, refusal: Refusal, serial: Option<&str>) {
