@@ -570,9 +570,19 @@ impl MatState {
 
     /// This hub owns the device while this actor holds its connection (issue 25): claimed before
     /// a step's outputs go out (the first status of a new connection is the owner's fact)...
+    ///
+    /// A new owner tells the other hubs where the device stands at once, even when its own board
+    /// already shows that status (then no step publishes it): while the lease moved, another hub
+    /// may have shown the device disconnected (its lease had expired with no owner) and asked the
+    /// owners for their devices' statuses before this actor claimed it, and a bed whose status
+    /// does not change would have stayed Offline there (the 1,000-mat cluster run, 2026-11-30).
     fn claim_if_connected(&self) {
-        if self.args.link.is_some() {
-            self.company.seam().claim(&self.args.info.company_id, &self.args.info.id);
+        if self.args.link.is_some()
+            && self.company.seam().claim(&self.args.info.company_id, &self.args.info.id)
+            && let Some(relay) = self.company.seam().relay_for_owned(&self.args.info.id)
+        {
+            let status = DeviceConfEvent::new(&self.args.info.identity(), &self.machine.status(), Vec::new());
+            relay.status(&self.args.info.company_id, &status);
         }
     }
 

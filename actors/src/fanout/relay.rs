@@ -116,15 +116,18 @@ impl ClusterSeam {
     }
 
     /// The device's actor holds its connection here (said after every step of the actor: a read
-    /// lock when nothing changed, nothing at all for a hub on its own).
-    pub fn claim(&self, company_id: &str, device_id: &Arc<str>) {
-        let Some(relay) = self.relay.get() else { return };
+    /// lock when nothing changed, nothing at all for a hub on its own). `true` when this call
+    /// made this hub the device's owner (in a cluster).
+    pub fn claim(&self, company_id: &str, device_id: &Arc<str>) -> bool {
+        let Some(relay) = self.relay.get() else { return false };
         if read(&self.owned).contains(device_id) {
-            return;
+            return false;
         }
-        if write(&self.owned).insert(device_id.clone()) {
+        let claimed = write(&self.owned).insert(device_id.clone());
+        if claimed {
             relay.claimed(company_id, device_id);
         }
+        claimed
     }
 
     /// The device's actor does not hold its connection here (said after every step of an actor
@@ -230,7 +233,7 @@ mod tests {
         let bus = Bus::new();
         assert!(bus.seam().owns("d"));
         assert!(bus.seam().route_for("d").is_none());
-        bus.seam().claim("c", &Arc::from("d"));
+        assert!(!bus.seam().claim("c", &Arc::from("d")), "no claim without a cluster");
         assert!(bus.seam().owned().is_empty(), "no ownership table without a cluster");
     }
 
@@ -240,8 +243,8 @@ mod tests {
         let recorder = Arc::new(Recorder::default());
         bus.seam().install(recorder.clone(), Arc::new(NoRoute));
         let (mine, theirs): (Arc<str>, Arc<str>) = ("mine".into(), "theirs".into());
-        bus.seam().claim("c", &mine);
-        bus.seam().claim("c", &mine);
+        assert!(bus.seam().claim("c", &mine), "the first claim makes this hub the owner");
+        assert!(!bus.seam().claim("c", &mine), "the second changes nothing");
         assert!(bus.seam().owns("mine") && !bus.seam().owns("theirs"));
         assert!(bus.seam().route_for("theirs").is_some() && bus.seam().route_for("mine").is_none());
 
