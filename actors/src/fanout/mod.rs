@@ -8,6 +8,8 @@
 mod bus;
 mod outbox;
 mod relay;
+#[cfg(test)]
+pub(crate) mod test_relay;
 
 pub use bus::{Bus, CompanyChannel, DeviceChannel, DeviceScope, LivePicture, SessionId, Viewer};
 pub use outbox::{CONTROL_CAPACITY, CloseReason, MAX_LIVE_DEVICES, Outbox};

@@ -158,52 +158,12 @@ fn write<T>(lock: &RwLock<T>) -> std::sync::RwLockWriteGuard<'_, T> {
 
 #[cfg(test)]
 mod tests {
-    use std::sync::Mutex;
 
     use super::*;
     use crate::fanout::Bus;
+    use crate::fanout::test_relay::{NoRoute, Recorder};
     use crate::live_board::LiveMap;
 
-    /// Records what the bus relays.
-    #[derive(Default)]
-    struct Recorder(Mutex<Vec<String>>);
-
-    impl Relay for Recorder {
-        fn claimed(&self, _: &str, device_id: &str) {
-            self.0.lock().unwrap().push(format!("claimed {device_id}"));
-        }
-        fn released(&self, _: &str, device_id: &str) {
-            self.0.lock().unwrap().push(format!("released {device_id}"));
-        }
-        fn status(&self, _: &str, status: &DeviceConfEvent) {
-            self.0.lock().unwrap().push(format!("status {}", status.device_id));
-        }
-        fn event(&self, _: &str, device_id: &str, _: &Bytes) {
-            self.0.lock().unwrap().push(format!("event {device_id}"));
-        }
-        fn map(&self, _: &str, device_id: &str, _: &LivePicture) {
-            self.0.lock().unwrap().push(format!("map {device_id}"));
-        }
-        fn watching(&self, _: &str, device_id: &str) {
-            self.0.lock().unwrap().push(format!("watching {device_id}"));
-        }
-        fn member(&self, _: &str, device_id: &str, _: DeviceStatus, _: Presence) {
-            self.0.lock().unwrap().push(format!("member {device_id}"));
-        }
-        fn received(&self, _: &str, device_id: &str, _: &Bytes) {
-            self.0.lock().unwrap().push(format!("received {device_id}"));
-        }
-    }
-
-    struct NoRoute;
-
-    impl CommandRoute for NoRoute {
-        fn send(&self, _: &str, _: DeviceCommand) -> Pin<Box<dyn Future<Output = RouteOutcome> + Send>> {
-            Box::pin(async { RouteOutcome::NoOwner })
-        }
-    }
-
-    /// A route whose hub's leases may all have expired.
     struct LeaseInDoubt;
 
     impl CommandRoute for LeaseInDoubt {
@@ -263,7 +223,7 @@ mod tests {
         bus.seam().release("c", &mine);
         assert!(!bus.seam().owns("mine"));
         assert_eq!(
-            *recorder.0.lock().unwrap(),
+            recorder.lines(),
             ["claimed mine", "event mine", "map mine", "watching theirs", "released mine"],
             "claims and releases once each, the owned device's facts only, no mirror relayed"
         );

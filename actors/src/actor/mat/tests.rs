@@ -364,36 +364,6 @@ async fn every_field_of_the_snapshot_survives_an_actor_restart() {
     assert_eq!(captures, vec![(60, "p1")], "one capture, one frame a second for 60 s, of the selected patient");
 }
 
-/// A cluster's relay that keeps the statuses it is given to send to the other hubs.
-#[derive(Default)]
-struct StatusesRelayed(Mutex<Vec<DeviceConfEvent>>);
-
-impl crate::fanout::Relay for StatusesRelayed {
-    fn claimed(&self, _: &str, _: &str) {}
-    fn released(&self, _: &str, _: &str) {}
-    fn status(&self, _: &str, status: &DeviceConfEvent) {
-        self.0.lock().unwrap().push(status.clone());
-    }
-    fn event(&self, _: &str, _: &str, _: &bytes::Bytes) {}
-    fn map(&self, _: &str, _: &str, _: &crate::fanout::LivePicture) {}
-    fn watching(&self, _: &str, _: &str) {}
-    fn member(&self, _: &str, _: &str, _: mat_core::machine::mat::DeviceStatus, _: Presence) {}
-    fn received(&self, _: &str, _: &str, _: &bytes::Bytes) {}
-}
-
-/// Commands never go to another hub in this test.
-struct NoRoute;
-
-impl crate::fanout::CommandRoute for NoRoute {
-    fn send(
-        &self,
-        _: &str,
-        _: crate::actor::session_commands::DeviceCommand,
-    ) -> std::pin::Pin<Box<dyn std::future::Future<Output = crate::fanout::RouteOutcome> + Send>> {
-        Box::pin(async { crate::fanout::RouteOutcome::NoOwner })
-    }
-}
-
 #[tokio::test(start_paused = true)]
 async fn a_new_owner_tells_the_other_hubs_its_status_even_when_its_board_already_shows_it() {
     // This hub's board already shows the status the new actor will stand at (a mirror of the
@@ -408,16 +378,16 @@ async fn a_new_owner_tells_the_other_hubs_its_status_even_when_its_board_already
     first.stop(None);
     handle.await.expect("stopped");
 
-    let relayed = Arc::new(StatusesRelayed::default());
-    bus.seam().install(relayed.clone(), Arc::new(NoRoute));
+    let relayed = Arc::new(crate::fanout::test_relay::Recorder::default());
+    bus.seam().install(relayed.clone(), Arc::new(crate::fanout::test_relay::NoRoute));
     let (link, _rx) = DeviceLink::new(2);
     let args = MatArgs { link: Some(link), ..args };
     let (owner, _handle) = Actor::spawn(None, MatActor, args.clone()).await.expect("mat actor");
     assert_eq!(board_status(&owner, &args).await, shown, "the board showed it already");
-    assert_eq!(*relayed.0.lock().unwrap(), vec![shown.clone()], "the other hubs are told once, when this hub claims it");
+    assert_eq!(relayed.statuses(), vec![shown.clone()], "the other hubs are told once, when this hub claims it");
 
     // Later steps relay only changes.
     owner.cast(frame(body())).expect("frame");
     assert_eq!(board_status(&owner, &args).await, shown);
-    assert_eq!(relayed.0.lock().unwrap().len(), 1);
+    assert_eq!(relayed.statuses().len(), 1);
 }
