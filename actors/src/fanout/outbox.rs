@@ -5,12 +5,17 @@
 //! [`CONTROL_CAPACITY`] wait, the session cannot keep up, and the outbox closes with
 //! [`CloseReason::SlowConsumer`] instead of growing or slowing the publisher. Publishing never
 //! waits: it takes a short lock and returns.
+//!
+//! The writer flushes live maps at most once per [`LIVE_FLUSH_INTERVAL`]: maps that arrive within
+//! it wait for it and go out together, in one write ([`Outbox::batch_due`]). A control message
+//! never waits, and takes the maps already pending with it.
 
 use std::collections::VecDeque;
 use std::sync::{Arc, Mutex, MutexGuard};
 
 use bytes::Bytes;
 use tokio::sync::Notify;
+use tokio::time::Instant;
 
 use crate::metrics::HubMetrics;
 
@@ -19,6 +24,11 @@ use crate::metrics::HubMetrics;
 pub const CONTROL_CAPACITY: usize = 8192;
 /// Devices one session may watch at once.
 pub const MAX_LIVE_DEVICES: usize = 64;
+/// The shortest time between two writes of live maps to one session: one animation frame of a
+/// 60 Hz screen, which draws no faster. A browser watching one mat at 10 Hz gets every map at
+/// once (they are 100 ms apart); a ward screen watching 100 gets about 16 per write instead of
+/// 1,000 writes a second (docs/decisions.md, "Live maps leave in batches of one screen frame").
+pub const LIVE_FLUSH_INTERVAL: std::time::Duration = std::time::Duration::from_millis(16);
 
 /// Why an outbox stopped.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -34,6 +44,26 @@ struct State {
     control: VecDeque<Bytes>,
     live: VecDeque<(Arc<str>, Bytes)>,
     closed: Option<CloseReason>,
+    /// The writer is holding live maps back until their flush is due: a new one need not wake it.
+    holding_live: bool,
+}
+
+/// A message taken from the outbox, by kind.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Outgoing {
+    /// A status change, an error, a reply: never dropped, never held back.
+    Control(Bytes),
+    /// A device's live map.
+    Live(Bytes),
+}
+
+impl Outgoing {
+    /// The encoded message.
+    pub fn into_bytes(self) -> Bytes {
+        match self {
+            Outgoing::Control(bytes) | Outgoing::Live(bytes) => bytes,
+        }
+    }
 }
 
 /// One session's outbox. Many publishers, one consumer.
@@ -79,8 +109,11 @@ impl Outbox {
             HubMetrics::inc(&self.metrics.frames_conflated);
         }
         state.live.push_back((device.clone(), message));
+        let holding = state.holding_live;
         drop(state);
-        self.ready.notify_one();
+        if !holding {
+            self.ready.notify_one();
+        }
     }
 
     /// Queues a control message. Returns `false`, and closes the outbox as a slow consumer, when
@@ -135,27 +168,64 @@ impl Outbox {
     /// Takes the next message without waiting: control messages first, then live maps in the
     /// order their devices first became pending.
     pub fn try_recv(&self) -> Result<Option<Bytes>, CloseReason> {
+        Ok(self.try_recv_outgoing()?.map(Outgoing::into_bytes))
+    }
+
+    /// [`Outbox::try_recv`], saying whether the message is a live map.
+    pub fn try_recv_outgoing(&self) -> Result<Option<Outgoing>, CloseReason> {
         let mut state = self.lock();
         if let Some(reason) = state.closed {
             return Err(reason);
         }
         if let Some(message) = state.control.pop_front() {
-            return Ok(Some(message));
+            return Ok(Some(Outgoing::Control(message)));
         }
-        let live = state.live.pop_front().map(|(_, message)| message);
+        let live = state.live.pop_front().map(|(_, message)| Outgoing::Live(message));
         if live.is_some() {
             HubMetrics::inc(&self.metrics.frames_delivered);
         }
         Ok(live)
     }
 
+    /// Waits until the next batch is due: at once when a control message waits, when live maps
+    /// wait and `live_due` has passed, or when the outbox closes (its reason). Live maps pushed
+    /// before `live_due` do not wake the waiter; a control message does.
+    pub async fn batch_due(&self, live_due: Instant) -> Result<(), CloseReason> {
+        loop {
+            let notified = self.ready.notified();
+            tokio::pin!(notified);
+            notified.as_mut().enable();
+            let holding = {
+                let mut state = self.lock();
+                if let Some(reason) = state.closed {
+                    return Err(reason);
+                }
+                let due = !state.control.is_empty() || (!state.live.is_empty() && Instant::now() >= live_due);
+                state.holding_live = !due && !state.live.is_empty();
+                if due {
+                    return Ok(());
+                }
+                state.holding_live
+            };
+            if holding {
+                tokio::select! {
+                    biased;
+                    _ = &mut notified => {}
+                    _ = tokio::time::sleep_until(live_due) => {}
+                }
+            } else {
+                notified.await;
+            }
+        }
+    }
+
     /// Waits for the next message.
     pub async fn recv(&self) -> Result<Bytes, CloseReason> {
         loop {
+            self.batch_due(Instant::now()).await?;
             if let Some(message) = self.try_recv()? {
                 return Ok(message);
             }
-            self.ready.notified().await;
         }
     }
 
@@ -220,6 +290,80 @@ mod tests {
             o.push_live(&d, Bytes::from_static(b"m"));
         }
         assert_eq!(o.pending(), (0, MAX_LIVE_DEVICES));
+    }
+
+    /// Polls `future` once: `Some` with its output when it is ready.
+    fn poll_once<F: std::future::Future + Unpin>(future: &mut F) -> Option<F::Output> {
+        let waker = std::task::Waker::noop();
+        match std::pin::Pin::new(future).poll(&mut std::task::Context::from_waker(waker)) {
+            std::task::Poll::Ready(output) => Some(output),
+            std::task::Poll::Pending => None,
+        }
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn live_maps_wait_for_their_flush_and_go_together() {
+        let (o, _) = outbox();
+        let (a, b): (Arc<str>, Arc<str>) = ("a".into(), "b".into());
+        let due = Instant::now() + LIVE_FLUSH_INTERVAL;
+        o.push_live(&a, Bytes::from_static(b"a1"));
+        let waiting = {
+            let o = o.clone();
+            tokio::spawn(async move { o.batch_due(due).await })
+        };
+        tokio::time::sleep(LIVE_FLUSH_INTERVAL / 2).await;
+        o.push_live(&b, Bytes::from_static(b"b1"));
+        tokio::time::sleep(LIVE_FLUSH_INTERVAL / 4).await;
+        assert!(!waiting.is_finished(), "a live map does not wake a writer before its flush is due");
+        tokio::time::sleep_until(due).await;
+        assert_eq!(waiting.await.unwrap(), Ok(()));
+        assert_eq!(Instant::now(), due);
+        assert_eq!(o.try_recv_outgoing(), Ok(Some(Outgoing::Live(Bytes::from_static(b"a1")))));
+        assert_eq!(o.try_recv_outgoing(), Ok(Some(Outgoing::Live(Bytes::from_static(b"b1")))));
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn a_control_message_does_not_wait_for_the_live_flush() {
+        let (o, _) = outbox();
+        let a: Arc<str> = "a".into();
+        let start = Instant::now();
+        o.push_live(&a, Bytes::from_static(b"map"));
+        let waiting = {
+            let o = o.clone();
+            tokio::spawn(async move { o.batch_due(start + LIVE_FLUSH_INTERVAL).await })
+        };
+        tokio::time::sleep(std::time::Duration::from_millis(3)).await;
+        assert!(!waiting.is_finished());
+        assert!(o.push_control(Bytes::from_static(b"alarmOn")));
+        assert_eq!(waiting.await.unwrap(), Ok(()));
+        assert_eq!(Instant::now(), start + std::time::Duration::from_millis(3), "the alarm went at once");
+        assert_eq!(o.try_recv_outgoing(), Ok(Some(Outgoing::Control(Bytes::from_static(b"alarmOn")))));
+        assert_eq!(o.try_recv_outgoing(), Ok(Some(Outgoing::Live(Bytes::from_static(b"map")))), "the map rides along");
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn a_live_map_after_a_quiet_interval_goes_at_once() {
+        let (o, _) = outbox();
+        let a: Arc<str> = "a".into();
+        let due = Instant::now() + LIVE_FLUSH_INTERVAL;
+        tokio::time::sleep(LIVE_FLUSH_INTERVAL * 2).await;
+        o.push_live(&a, Bytes::from_static(b"map"));
+        let mut batch = Box::pin(o.batch_due(due));
+        assert_eq!(poll_once(&mut batch), Some(Ok(())), "due already: no wait at all");
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn a_closing_ends_the_wait_for_the_live_flush() {
+        let (o, _) = outbox();
+        let a: Arc<str> = "a".into();
+        o.push_live(&a, Bytes::from_static(b"map"));
+        let waiting = {
+            let o = o.clone();
+            tokio::spawn(async move { o.batch_due(Instant::now() + std::time::Duration::from_secs(60)).await })
+        };
+        tokio::task::yield_now().await;
+        o.close(CloseReason::Closed);
+        assert_eq!(waiting.await.unwrap(), Err(CloseReason::Closed));
     }
 
     #[tokio::test]

@@ -12,7 +12,7 @@ use std::time::Duration;
 
 use actors::actor::session::{CALL_TIMEOUT, SessionActor, SessionArgs, SessionMsg};
 use actors::browser::{ClientEvent, encode_event, error_event, events};
-use actors::fanout::{CloseReason, DeviceScope, Outbox};
+use actors::fanout::{CloseReason, DeviceScope, LIVE_FLUSH_INTERVAL, Outbox, Outgoing};
 use futures_util::stream::{SplitSink, SplitStream};
 use futures_util::{SinkExt, StreamExt};
 use serde::Serialize;
@@ -169,9 +169,12 @@ async fn read_events(stream: &mut SplitStream<WebSocket>, session: &ractor::Acto
 }
 
 async fn write_outbox(outbox: &Outbox, sink: &mut SplitSink<WebSocket, Message>) {
+    // Live maps go out at most once per `LIVE_FLUSH_INTERVAL`, in one write; a control message
+    // goes at once and takes the pending maps with it.
+    let mut live_due = tokio::time::Instant::now();
     loop {
-        let first = match outbox.recv().await {
-            Ok(bytes) => Message::binary(bytes),
+        match outbox.batch_due(live_due).await {
+            Ok(()) => {}
             Err(CloseReason::SlowConsumer) => {
                 tracing::warn!("closing a browser session that cannot keep up with status changes");
                 let farewell = async {
@@ -185,13 +188,14 @@ async fn write_outbox(outbox: &Outbox, sink: &mut SplitSink<WebSocket, Message>)
                 let _ = tokio::time::timeout(Duration::from_secs(1), sink.send(Message::Close(None))).await;
                 return;
             }
-        };
-        // What else is already waiting goes out with it, flushed once (one write for the batch).
+        }
+        // What is waiting goes out together, flushed once (one write for the batch).
+        let mut sent_live = false;
         let batch = async {
-            sink.feed(first).await?;
-            for _ in 1..MAX_BATCH {
-                let Ok(Some(bytes)) = outbox.try_recv() else { break };
-                sink.feed(Message::binary(bytes)).await?;
+            for _ in 0..MAX_BATCH {
+                let Ok(Some(message)) = outbox.try_recv_outgoing() else { break };
+                sent_live |= matches!(message, Outgoing::Live(_));
+                sink.feed(Message::binary(message.into_bytes())).await?;
             }
             sink.flush().await
         };
@@ -208,6 +212,9 @@ async fn write_outbox(outbox: &Outbox, sink: &mut SplitSink<WebSocket, Message>)
                 tracing::warn!(?reason, "browser session closed while its socket was stalled");
                 return;
             }
+        }
+        if sent_live {
+            live_due = tokio::time::Instant::now() + LIVE_FLUSH_INTERVAL;
         }
     }
 }

@@ -2,6 +2,34 @@
 
 use mat_protocol::CellFormat;
 
+/// Cells a scan passes over at once when none of them counts (32 bytes are one or two vector
+/// registers; a multiple of [`byte_histogram`]'s four lanes).
+pub const SKIP_BLOCK: usize = 32;
+
+/// The histogram of 8-bit cells, exact in the bins from `floor` up: blocks of [`SKIP_BLOCK`]
+/// cells all below `floor` (the mattress around a body) are passed over after one vectorised
+/// maximum, and are missing from the lower bins. Four interleaved histograms are summed, so that
+/// a run of one value, such as an empty mattress's zeros, does not wait on its own increments.
+pub fn byte_histogram(cells: &[u8], floor: u8) -> [u32; 256] {
+    let mut partial = [[0u32; 256]; 4];
+    let (blocks, rest) = cells.as_chunks::<SKIP_BLOCK>();
+    for block in blocks {
+        if block.iter().fold(0u8, |top, &v| top.max(v)) < floor {
+            continue;
+        }
+        for four in block.as_chunks::<4>().0 {
+            for (lane, &v) in four.iter().enumerate() {
+                partial[lane][usize::from(v)] += 1;
+            }
+        }
+    }
+    for &v in rest {
+        partial[0][usize::from(v)] += 1;
+    }
+    let [a, b, c, d] = &partial;
+    std::array::from_fn(|v| a[v] + b[v] + c[v] + d[v])
+}
+
 /// Row-major cells of one frame, borrowed from the decoded message.
 #[derive(Debug, Clone, Copy)]
 pub struct PressureMap<'a> {
@@ -74,6 +102,34 @@ impl<'a> PressureMap<'a> {
         }
     }
 
+    /// The cells of row `row` less `floor` (saturating at 0) into `out[..cols]`, decoded once per
+    /// row rather than matched per cell.
+    pub fn read_row_above(&self, row: usize, floor: u16, out: &mut [u16]) {
+        let cols = usize::from(self.cols);
+        let out = &mut out[..cols];
+        match self.format {
+            CellFormat::U8 => {
+                for (slot, &v) in out.iter_mut().zip(&self.bytes[row * cols..(row + 1) * cols]) {
+                    *slot = u16::from(v).saturating_sub(floor);
+                }
+            }
+            CellFormat::U16Le => {
+                let cells = self.bytes[2 * row * cols..2 * (row + 1) * cols].as_chunks::<2>().0;
+                for (slot, &pair) in out.iter_mut().zip(cells) {
+                    *slot = u16::from_le_bytes(pair).saturating_sub(floor);
+                }
+            }
+        }
+    }
+
+    /// The largest cell (0 for an empty map).
+    pub fn max_value(&self) -> u16 {
+        match self.format {
+            CellFormat::U8 => u16::from(self.bytes.iter().fold(0u8, |top, &v| top.max(v))),
+            CellFormat::U16Le => self.bytes.as_chunks::<2>().0.iter().fold(0u16, |top, &pair| top.max(u16::from_le_bytes(pair))),
+        }
+    }
+
     /// All values in row-major order.
     pub fn values(&self) -> impl Iterator<Item = u16> + '_ {
         (0..self.len()).map(move |i| self.value(i))
@@ -103,5 +159,37 @@ mod tests {
         let map = PressureMap::new(1, 2, CellFormat::U16Le, &[0xff, 0x0f, 0x01, 0x00]).unwrap();
         assert_eq!(map.values().collect::<Vec<_>>(), vec![4095, 1]);
         assert_eq!(map.total(), 4096);
+    }
+
+    #[test]
+    fn rows_and_the_maximum_read_as_the_cells_do_in_both_formats() {
+        let cells: Vec<u16> = (0..12u16).map(|k| k * 300 % 1021).collect();
+        let wide: Vec<u8> = cells.iter().flat_map(|v| v.to_le_bytes()).collect();
+        let narrow: Vec<u8> = cells.iter().map(|&v| (v % 256) as u8).collect();
+        for map in [PressureMap::new(3, 4, CellFormat::U16Le, &wide).unwrap(), PressureMap::new(3, 4, CellFormat::U8, &narrow).unwrap()] {
+            let values: Vec<u16> = map.values().collect();
+            assert_eq!(map.max_value(), *values.iter().max().unwrap());
+            for row in 0..3 {
+                let mut out = [7u16; 6];
+                map.read_row_above(row, 100, &mut out);
+                let expected: Vec<u16> = values[row * 4..row * 4 + 4].iter().map(|v| v.saturating_sub(100)).collect();
+                assert_eq!(out[..4], expected[..], "row {row} of {:?}", map.format());
+                assert_eq!(out[4..], [7, 7], "nothing past the row is written");
+            }
+        }
+    }
+
+    proptest::proptest! {
+        /// The histogram counts every cell from `floor` up, whatever blocks it skipped.
+        #[test]
+        fn the_byte_histogram_counts_every_cell_from_its_floor_up(
+            cells in proptest::collection::vec(proptest::prop_oneof![6 => proptest::strategy::Just(0u8), 1 => 0u8..=255], 0..700),
+            floor in proptest::prop_oneof![proptest::strategy::Just(0u8), 0u8..=255],
+        ) {
+            let histogram = byte_histogram(&cells, floor);
+            for v in usize::from(floor)..256 {
+                proptest::prop_assert_eq!(histogram[v] as usize, cells.iter().filter(|&&c| usize::from(c) == v).count(), "bin {}", v);
+            }
+        }
     }
 }

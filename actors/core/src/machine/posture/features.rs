@@ -24,7 +24,7 @@
 //! cell further along the body), for confirming a certain reading (`posture::confirmed`).
 
 use super::Orientation;
-use crate::machine::pressure_map::PressureMap;
+use crate::machine::pressure_map::{PressureMap, byte_histogram};
 use mat_protocol::CellFormat;
 
 /// Bands along the body, head to feet.
@@ -252,7 +252,7 @@ impl Profiles {
         let background = background(map);
         // The view is the same body: its floor is the map's own (averaging keeps the load).
         let floor = body_floor(map, background)?;
-        let top = f32::from(map.values().max().unwrap_or(0).saturating_sub(background));
+        let top = f32::from(map.max_value().saturating_sub(background));
         let at_top = self.fill(map, along_cols, background, view, floor, top);
         let total: f32 = self.load[..long].iter().sum();
         let active: f32 = self.cells[..long].iter().sum();
@@ -395,11 +395,7 @@ impl Profiles {
         self.first[..long].fill(f32::INFINITY);
         self.last[..long].fill(f32::NEG_INFINITY);
         let centre = (if along_cols { rows } else { cols }) as f32 / 2.0 - 0.5;
-        let read = |r: usize, line: &mut [u16; MAX_LINES]| {
-            for (c, slot) in line[..cols].iter_mut().enumerate() {
-                *slot = map.value(r * cols + c).saturating_sub(background);
-            }
-        };
+        let read = |r: usize, line: &mut [u16; MAX_LINES]| map.read_row_above(r, background, line);
         // On a tall map the view averages each row with the next one: that row, read ahead.
         // Integer halves (rounded down), as a sensor of another phase would send them.
         let across_rows = view.half_cell && !along_cols;
@@ -422,6 +418,10 @@ impl Profiles {
                     let v = if view.half_cell { ((u32::from(raw[c]) + u32::from(raw[(c + 1).min(cols - 1)])) / 2) as u16 } else { raw[c] };
                     row[c] = f32::from(v);
                 }
+            }
+            // A row with no cell at the body's floor adds nothing (the mattress around the body).
+            if row[..cols].iter().fold(0.0f32, |top, &v| top.max(v)) < floor {
+                continue;
             }
             for c in 0..cols {
                 let v = row[c];
@@ -460,12 +460,15 @@ pub const BACKGROUND_QUANTILE: f32 = 0.25;
 /// tare on another make of mat). Subtracted from every cell before anything else, so a uniform
 /// residue neither widens the body's footprint nor dilutes its load.
 pub fn background(map: &PressureMap<'_>) -> u16 {
-    let mut histogram = [0u32; 256];
-    let mut n = 0u32;
-    for v in map.values() {
-        histogram[usize::from(v.min(255))] += 1;
-        n += 1;
-    }
+    let histogram = match map.format() {
+        CellFormat::U8 => byte_histogram(map.bytes(), 0),
+        CellFormat::U16Le => {
+            let mut histogram = [0u32; 256];
+            map.values().for_each(|v| histogram[usize::from(v.min(255))] += 1);
+            histogram
+        }
+    };
+    let n = map.len() as u32;
     let target = (BACKGROUND_QUANTILE * n as f32) as u32;
     let mut cumulative = 0u32;
     for (level, &count) in histogram.iter().enumerate() {

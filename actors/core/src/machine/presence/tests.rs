@@ -221,12 +221,30 @@ proptest::proptest! {
         proptest::prop_assert_eq!(detector.check(&map), detector.stats(&map).verdict());
     }
 
-    /// The 8-bit sums from a histogram equal the sums of the active cells one by one.
+    /// The search for the next active cell finds what a cell-by-cell scan finds.
+    #[test]
+    fn the_next_active_cell_is_the_first_one_at_or_after_the_start(
+        active in proptest::collection::vec(proptest::bool::weighted(0.03), 0..300),
+        from in 0usize..320,
+    ) {
+        let one_by_one = active.iter().enumerate().skip(from).find(|&(_, &on)| on).map(|(i, _)| i);
+        proptest::prop_assert_eq!(next_active(&active, from), one_by_one);
+    }
+
+    /// The 8-bit sums from a histogram equal the sums of the active cells one by one, with
+    /// stretches of empty mattress (whole blocks the histogram skips) among the cells.
     #[test]
     fn the_sums_of_bytes_are_those_of_each_active_cell(
         cells in proptest::collection::vec(proptest::prop_oneof![3 => proptest::strategy::Just(0u8), 1 => 0u8..=255], 0..2400),
+        empty in proptest::collection::vec(proptest::bool::weighted(0.6), 80),
         floor in 0u8..=255,
     ) {
+        let mut cells = cells;
+        for (block, &empty) in cells.chunks_mut(SKIP_BLOCK).zip(&empty) {
+            if empty {
+                block.fill(0);
+            }
+        }
         let mut one_by_one = Sums::default();
         for &v in cells.iter().filter(|&&v| v >= floor) {
             one_by_one.add(u16::from(v));
