@@ -190,30 +190,41 @@ impl Outbox {
     /// Waits until the next batch is due: at once when a control message waits, when live maps
     /// wait and `live_due` has passed, or when the outbox closes (its reason). Live maps pushed
     /// before `live_due` do not wake the waiter; a control message does.
-    pub async fn batch_due(&self, live_due: Instant) -> Result<(), CloseReason> {
+    ///
+    /// `hold_while_empty`: the writer of a busy socket holds until `live_due` even before a map
+    /// arrives, so the maps of the next interval wake it once, at its end, instead of the first
+    /// of them waking it to start the wait. Returns whether live maps were held back (the socket
+    /// is busy: the writer passes it to the next call).
+    pub async fn batch_due(&self, live_due: Instant, hold_while_empty: bool) -> Result<bool, CloseReason> {
+        let mut held = false;
         loop {
             let notified = self.ready.notified();
             tokio::pin!(notified);
             notified.as_mut().enable();
-            let holding = {
+            let hold = {
                 let mut state = self.lock();
                 if let Some(reason) = state.closed {
                     return Err(reason);
                 }
-                let due = !state.control.is_empty() || (!state.live.is_empty() && Instant::now() >= live_due);
-                state.holding_live = !due && !state.live.is_empty();
-                if due {
-                    return Ok(());
+                let now = Instant::now();
+                let live = !state.live.is_empty();
+                if !state.control.is_empty() || (live && now >= live_due) {
+                    state.holding_live = false;
+                    return Ok(held && live);
                 }
+                state.holding_live = now < live_due && (live || hold_while_empty);
                 state.holding_live
             };
-            if holding {
+            if hold {
+                held = true;
                 tokio::select! {
                     biased;
                     _ = &mut notified => {}
                     _ = tokio::time::sleep_until(live_due) => {}
                 }
             } else {
+                // Nothing came while holding: the socket is quiet again.
+                held = false;
                 notified.await;
             }
         }
@@ -222,7 +233,7 @@ impl Outbox {
     /// Waits for the next message.
     pub async fn recv(&self) -> Result<Bytes, CloseReason> {
         loop {
-            self.batch_due(Instant::now()).await?;
+            self.batch_due(Instant::now(), false).await?;
             if let Some(message) = self.try_recv()? {
                 return Ok(message);
             }
@@ -309,14 +320,14 @@ mod tests {
         o.push_live(&a, Bytes::from_static(b"a1"));
         let waiting = {
             let o = o.clone();
-            tokio::spawn(async move { o.batch_due(due).await })
+            tokio::spawn(async move { o.batch_due(due, false).await })
         };
         tokio::time::sleep(LIVE_FLUSH_INTERVAL / 2).await;
         o.push_live(&b, Bytes::from_static(b"b1"));
         tokio::time::sleep(LIVE_FLUSH_INTERVAL / 4).await;
         assert!(!waiting.is_finished(), "a live map does not wake a writer before its flush is due");
         tokio::time::sleep_until(due).await;
-        assert_eq!(waiting.await.unwrap(), Ok(()));
+        assert_eq!(waiting.await.unwrap(), Ok(true), "the maps were held back");
         assert_eq!(Instant::now(), due);
         assert_eq!(o.try_recv_outgoing(), Ok(Some(Outgoing::Live(Bytes::from_static(b"a1")))));
         assert_eq!(o.try_recv_outgoing(), Ok(Some(Outgoing::Live(Bytes::from_static(b"b1")))));
@@ -330,12 +341,12 @@ mod tests {
         o.push_live(&a, Bytes::from_static(b"map"));
         let waiting = {
             let o = o.clone();
-            tokio::spawn(async move { o.batch_due(start + LIVE_FLUSH_INTERVAL).await })
+            tokio::spawn(async move { o.batch_due(start + LIVE_FLUSH_INTERVAL, false).await })
         };
         tokio::time::sleep(std::time::Duration::from_millis(3)).await;
         assert!(!waiting.is_finished());
         assert!(o.push_control(Bytes::from_static(b"alarmOn")));
-        assert_eq!(waiting.await.unwrap(), Ok(()));
+        assert_eq!(waiting.await.unwrap(), Ok(true));
         assert_eq!(Instant::now(), start + std::time::Duration::from_millis(3), "the alarm went at once");
         assert_eq!(o.try_recv_outgoing(), Ok(Some(Outgoing::Control(Bytes::from_static(b"alarmOn")))));
         assert_eq!(o.try_recv_outgoing(), Ok(Some(Outgoing::Live(Bytes::from_static(b"map")))), "the map rides along");
@@ -348,8 +359,8 @@ mod tests {
         let due = Instant::now() + LIVE_FLUSH_INTERVAL;
         tokio::time::sleep(LIVE_FLUSH_INTERVAL * 2).await;
         o.push_live(&a, Bytes::from_static(b"map"));
-        let mut batch = Box::pin(o.batch_due(due));
-        assert_eq!(poll_once(&mut batch), Some(Ok(())), "due already: no wait at all");
+        let mut batch = Box::pin(o.batch_due(due, true));
+        assert_eq!(poll_once(&mut batch), Some(Ok(false)), "due already: no wait at all, not busy");
     }
 
     #[tokio::test(start_paused = true)]
@@ -359,11 +370,45 @@ mod tests {
         o.push_live(&a, Bytes::from_static(b"map"));
         let waiting = {
             let o = o.clone();
-            tokio::spawn(async move { o.batch_due(Instant::now() + std::time::Duration::from_secs(60)).await })
+            tokio::spawn(async move { o.batch_due(Instant::now() + std::time::Duration::from_secs(60), true).await })
         };
         tokio::task::yield_now().await;
         o.close(CloseReason::Closed);
         assert_eq!(waiting.await.unwrap(), Err(CloseReason::Closed));
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn a_busy_writer_holds_until_the_interval_ends_before_any_map_comes() {
+        let (o, _) = outbox();
+        let a: Arc<str> = "a".into();
+        let due = Instant::now() + LIVE_FLUSH_INTERVAL;
+        let waiting = {
+            let o = o.clone();
+            tokio::spawn(async move { o.batch_due(due, true).await })
+        };
+        tokio::time::sleep(std::time::Duration::from_millis(4)).await;
+        o.push_live(&a, Bytes::from_static(b"map"));
+        tokio::time::sleep(std::time::Duration::from_millis(4)).await;
+        assert!(!waiting.is_finished(), "the map waits for the interval's end");
+        assert_eq!(waiting.await.unwrap(), Ok(true), "still busy");
+        assert_eq!(Instant::now(), due);
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn a_busy_writer_whose_interval_ends_empty_is_quiet_again() {
+        let (o, _) = outbox();
+        let a: Arc<str> = "a".into();
+        let due = Instant::now() + LIVE_FLUSH_INTERVAL;
+        let waiting = {
+            let o = o.clone();
+            tokio::spawn(async move { o.batch_due(due, true).await })
+        };
+        tokio::time::sleep(LIVE_FLUSH_INTERVAL * 3).await;
+        assert!(!waiting.is_finished(), "nothing to send");
+        let arrived = Instant::now();
+        o.push_live(&a, Bytes::from_static(b"map"));
+        assert_eq!(waiting.await.unwrap(), Ok(false), "a map after a quiet interval: not busy");
+        assert_eq!(Instant::now(), arrived, "and it went at once");
     }
 
     #[tokio::test]

@@ -170,11 +170,13 @@ async fn read_events(stream: &mut SplitStream<WebSocket>, session: &ractor::Acto
 
 async fn write_outbox(outbox: &Outbox, sink: &mut SplitSink<WebSocket, Message>) {
     // Live maps go out at most once per `LIVE_FLUSH_INTERVAL`, in one write; a control message
-    // goes at once and takes the pending maps with it.
+    // goes at once and takes the pending maps with it. A busy socket's writer (its last maps were
+    // held back) waits for the interval's end whether or not a map has come yet.
     let mut live_due = tokio::time::Instant::now();
+    let mut busy = false;
     loop {
-        match outbox.batch_due(live_due).await {
-            Ok(()) => {}
+        match outbox.batch_due(live_due, busy).await {
+            Ok(held) => busy = held,
             Err(CloseReason::SlowConsumer) => {
                 tracing::warn!("closing a browser session that cannot keep up with status changes");
                 let farewell = async {

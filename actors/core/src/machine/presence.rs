@@ -197,12 +197,12 @@ impl Sums {
     /// hub's CPU at 2,000 mats).
     fn of_bytes(cells: &[u8], floor: u8) -> Sums {
         let histogram = byte_histogram(cells, floor);
+        let from = usize::from(floor);
         let mut sums = Sums::default();
-        // Indexed, with the totals in locals: zipped iterators kept them in memory.
+        sums.histogram[from..].copy_from_slice(&histogram[from..]);
+        // The totals in locals: summed into the struct's fields, they were kept in memory.
         let (mut count, mut sum, mut sum_sq) = (0u64, 0u64, 0u64);
-        for v in usize::from(floor)..256 {
-            let n = histogram[v];
-            sums.histogram[v] = n;
+        for (v, &n) in histogram.iter().enumerate().skip(from) {
             let (n, v) = (u64::from(n), v as u64);
             count += n;
             sum += n * v;
