@@ -303,6 +303,12 @@ mod tests {
         assert_eq!(o.pending(), (0, MAX_LIVE_DEVICES));
     }
 
+    /// [`Outbox::batch_due`] waiting in a task of its own.
+    fn spawn_batch_due(o: &Arc<Outbox>, live_due: Instant, busy: bool) -> tokio::task::JoinHandle<Result<bool, CloseReason>> {
+        let o = o.clone();
+        tokio::spawn(async move { o.batch_due(live_due, busy).await })
+    }
+
     /// Polls `future` once: `Some` with its output when it is ready.
     fn poll_once<F: std::future::Future + Unpin>(future: &mut F) -> Option<F::Output> {
         let waker = std::task::Waker::noop();
@@ -318,10 +324,7 @@ mod tests {
         let (a, b): (Arc<str>, Arc<str>) = ("a".into(), "b".into());
         let due = Instant::now() + LIVE_FLUSH_INTERVAL;
         o.push_live(&a, Bytes::from_static(b"a1"));
-        let waiting = {
-            let o = o.clone();
-            tokio::spawn(async move { o.batch_due(due, false).await })
-        };
+        let waiting = spawn_batch_due(&o, due, false);
         tokio::time::sleep(LIVE_FLUSH_INTERVAL / 2).await;
         o.push_live(&b, Bytes::from_static(b"b1"));
         tokio::time::sleep(LIVE_FLUSH_INTERVAL / 4).await;
@@ -339,10 +342,7 @@ mod tests {
         let a: Arc<str> = "a".into();
         let start = Instant::now();
         o.push_live(&a, Bytes::from_static(b"map"));
-        let waiting = {
-            let o = o.clone();
-            tokio::spawn(async move { o.batch_due(start + LIVE_FLUSH_INTERVAL, false).await })
-        };
+        let waiting = spawn_batch_due(&o, start + LIVE_FLUSH_INTERVAL, false);
         tokio::time::sleep(std::time::Duration::from_millis(3)).await;
         assert!(!waiting.is_finished());
         assert!(o.push_control(Bytes::from_static(b"alarmOn")));
@@ -368,10 +368,7 @@ mod tests {
         let (o, _) = outbox();
         let a: Arc<str> = "a".into();
         o.push_live(&a, Bytes::from_static(b"map"));
-        let waiting = {
-            let o = o.clone();
-            tokio::spawn(async move { o.batch_due(Instant::now() + std::time::Duration::from_secs(60), true).await })
-        };
+        let waiting = spawn_batch_due(&o, Instant::now() + std::time::Duration::from_secs(60), true);
         tokio::task::yield_now().await;
         o.close(CloseReason::Closed);
         assert_eq!(waiting.await.unwrap(), Err(CloseReason::Closed));
@@ -382,10 +379,7 @@ mod tests {
         let (o, _) = outbox();
         let a: Arc<str> = "a".into();
         let due = Instant::now() + LIVE_FLUSH_INTERVAL;
-        let waiting = {
-            let o = o.clone();
-            tokio::spawn(async move { o.batch_due(due, true).await })
-        };
+        let waiting = spawn_batch_due(&o, due, true);
         tokio::time::sleep(std::time::Duration::from_millis(4)).await;
         o.push_live(&a, Bytes::from_static(b"map"));
         tokio::time::sleep(std::time::Duration::from_millis(4)).await;
@@ -399,10 +393,7 @@ mod tests {
         let (o, _) = outbox();
         let a: Arc<str> = "a".into();
         let due = Instant::now() + LIVE_FLUSH_INTERVAL;
-        let waiting = {
-            let o = o.clone();
-            tokio::spawn(async move { o.batch_due(due, true).await })
-        };
+        let waiting = spawn_batch_due(&o, due, true);
         tokio::time::sleep(LIVE_FLUSH_INTERVAL * 3).await;
         assert!(!waiting.is_finished(), "nothing to send");
         let arrived = Instant::now();
