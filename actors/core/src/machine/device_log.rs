@@ -219,7 +219,7 @@ impl DeviceLogMachine {
             let (rows, cols) = self.config.preview;
             self.outputs.push_back(LogOutput::Device(DeviceLogEntry {
                 at: now,
-                max_pressure: map.values().max().unwrap_or(0),
+                max_pressure: map.max_value(),
                 posture,
                 preview: PreviewMap::of(map, rows, cols),
                 reason,
