@@ -5,6 +5,7 @@ mod common;
 use std::sync::atomic::Ordering;
 use std::time::Duration;
 
+use actors::fanout::LIVE_FLUSH_INTERVAL;
 use common::*;
 use serde_json::Value;
 
@@ -203,10 +204,11 @@ async fn a_stalled_viewer_does_not_slow_the_hub_or_other_viewers() {
         "the stalled viewer never backed up into the hub"
     );
     // Phase 2: three more seconds with the stalled viewer still stalled.
+    const WINDOW: Duration = Duration::from_secs(3);
     let window_start = tokio::time::Instant::now();
     let processed_before = metrics.frames_processed.load(Ordering::Relaxed);
     let dropped_before = metrics.frames_dropped_ingest.load(Ordering::Relaxed);
-    tokio::time::sleep(Duration::from_secs(3)).await;
+    tokio::time::sleep(WINDOW).await;
     let processed = metrics.frames_processed.load(Ordering::Relaxed) - processed_before;
     let dropped = metrics.frames_dropped_ingest.load(Ordering::Relaxed) - dropped_before;
     let conflated = metrics.frames_conflated.load(Ordering::Relaxed);
@@ -219,11 +221,13 @@ async fn a_stalled_viewer_does_not_slow_the_hub_or_other_viewers() {
         let to = from + Duration::from_secs(1);
         assert!(received.iter().any(|(t, _)| *t >= from && *t < to), "no map for the healthy viewer in second {second}");
     }
-    // …and most of its device's maps: gaps would be conflation in its own outbox.
+    // …and most of the maps its socket's interval lets through (the 100 Hz device is seen at
+    // about 60 Hz, one write per `LIVE_FLUSH_INTERVAL`): fewer would be its outbox backing up.
     let (first, last) = (window.first().copied().unwrap_or(0), window.last().copied().unwrap_or(0));
     let span = last.saturating_sub(first) + 1;
     let healthy_gaps = span.saturating_sub(window.len() as u64);
-    assert!(window.len() as u64 * 2 >= span, "healthy viewer got {} of {span} maps", window.len());
+    let let_through = span.min(WINDOW.as_millis() as u64 / LIVE_FLUSH_INTERVAL.as_millis() as u64);
+    assert!(window.len() as u64 * 2 >= let_through, "healthy viewer got {} of {span} maps ({let_through} let through)", window.len());
     // The conflation happened in the stalled viewer's outbox, not the healthy one's.
     assert!(conflated > healthy_gaps + 100, "conflated {conflated}, healthy gaps {healthy_gaps}");
     // The device path was not held back by the stalled socket.
