@@ -158,12 +158,12 @@ fn write<T>(lock: &RwLock<T>) -> std::sync::RwLockWriteGuard<'_, T> {
 
 #[cfg(test)]
 mod tests {
-
     use super::*;
     use crate::fanout::Bus;
     use crate::fanout::test_relay::{NoRoute, Recorder};
     use crate::live_board::LiveMap;
 
+    /// A route whose hub's leases may all have expired.
     struct LeaseInDoubt;
 
     impl CommandRoute for LeaseInDoubt {
