@@ -12,5 +12,5 @@ mod relay;
 pub(crate) mod test_relay;
 
 pub use bus::{Bus, CompanyChannel, DeviceChannel, DeviceScope, LivePicture, SessionId, Viewer};
-pub use outbox::{CONTROL_CAPACITY, CloseReason, LIVE_FLUSH_INTERVAL, MAX_LIVE_DEVICES, Outbox, Outgoing};
+pub use outbox::{CONTROL_CAPACITY, CloseReason, LIVE_FLUSH_INTERVAL, MAX_LIVE_DEVICES, Outbox};
 pub use relay::{ClusterSeam, CommandRoute, Relay, RouteOutcome};

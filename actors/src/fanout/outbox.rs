@@ -6,9 +6,10 @@
 //! [`CloseReason::SlowConsumer`] instead of growing or slowing the publisher. Publishing never
 //! waits: it takes a short lock and returns.
 //!
-//! The writer flushes live maps at most once per [`LIVE_FLUSH_INTERVAL`]: maps that arrive within
-//! it wait for it and go out together, in one write ([`Outbox::batch_due`]). A control message
-//! never waits, and takes the maps already pending with it.
+//! Live maps leave at most once per [`LIVE_FLUSH_INTERVAL`]: maps that arrive within it wait for
+//! it and go out together, in one write ([`Outbox::batch_due`]). A control message never waits,
+//! and takes the maps already pending with it. The outbox keeps the pace (when maps may leave
+//! again, whether the socket is busy); its writer only waits and writes.
 
 use std::collections::VecDeque;
 use std::sync::{Arc, Mutex, MutexGuard};
@@ -46,24 +47,12 @@ struct State {
     closed: Option<CloseReason>,
     /// The writer is holding live maps back until their flush is due: a new one need not wake it.
     holding_live: bool,
-}
-
-/// A message taken from the outbox, by kind.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Outgoing {
-    /// A status change, an error, a reply: never dropped, never held back.
-    Control(Bytes),
-    /// A device's live map.
-    Live(Bytes),
-}
-
-impl Outgoing {
-    /// The encoded message.
-    pub fn into_bytes(self) -> Bytes {
-        match self {
-            Outgoing::Control(bytes) | Outgoing::Live(bytes) => bytes,
-        }
-    }
+    /// When live maps may leave again: [`LIVE_FLUSH_INTERVAL`] after the last was taken (`None`:
+    /// at once).
+    live_due: Option<Instant>,
+    /// The last batch's maps were held back: the socket is busy, and its writer holds until
+    /// `live_due` before a map comes (see [`Outbox::batch_due`]).
+    busy: bool,
 }
 
 /// One session's outbox. Many publishers, one consumer.
@@ -166,61 +155,62 @@ impl Outbox {
     }
 
     /// Takes the next message without waiting: control messages first, then live maps in the
-    /// order their devices first became pending.
+    /// order their devices first became pending. A live map taken starts the interval
+    /// ([`LIVE_FLUSH_INTERVAL`]) before the next ones may leave.
     pub fn try_recv(&self) -> Result<Option<Bytes>, CloseReason> {
-        Ok(self.try_recv_outgoing()?.map(Outgoing::into_bytes))
-    }
-
-    /// [`Outbox::try_recv`], saying whether the message is a live map.
-    pub fn try_recv_outgoing(&self) -> Result<Option<Outgoing>, CloseReason> {
         let mut state = self.lock();
         if let Some(reason) = state.closed {
             return Err(reason);
         }
         if let Some(message) = state.control.pop_front() {
-            return Ok(Some(Outgoing::Control(message)));
+            return Ok(Some(message));
         }
-        let live = state.live.pop_front().map(|(_, message)| Outgoing::Live(message));
-        if live.is_some() {
-            HubMetrics::inc(&self.metrics.frames_delivered);
-        }
-        Ok(live)
+        let Some((_, message)) = state.live.pop_front() else { return Ok(None) };
+        state.live_due = Some(Instant::now() + LIVE_FLUSH_INTERVAL);
+        drop(state);
+        HubMetrics::inc(&self.metrics.frames_delivered);
+        Ok(Some(message))
     }
 
     /// Waits until the next batch is due: at once when a control message waits, when live maps
-    /// wait and `live_due` has passed, or when the outbox closes (its reason). Live maps pushed
-    /// before `live_due` do not wake the waiter; a control message does.
+    /// wait and their interval has passed ([`LIVE_FLUSH_INTERVAL`] after the last one taken), or
+    /// when the outbox closes (its reason). Live maps pushed before then do not wake the waiter;
+    /// a control message does.
     ///
-    /// `hold_while_empty`: the writer of a busy socket holds until `live_due` even before a map
-    /// arrives, so the maps of the next interval wake it once, at its end, instead of the first
-    /// of them waking it to start the wait. Returns whether live maps were held back (the socket
-    /// is busy: the writer passes it to the next call).
-    pub async fn batch_due(&self, live_due: Instant, hold_while_empty: bool) -> Result<bool, CloseReason> {
+    /// A busy socket's writer (its last maps were held back) holds until the interval's end even
+    /// before a map arrives, so the maps of the next interval wake it once, at its end, instead
+    /// of the first of them waking it to start the wait. An interval that ends empty makes it
+    /// quiet again.
+    pub async fn batch_due(&self) -> Result<(), CloseReason> {
         let mut held = false;
         loop {
             let notified = self.ready.notified();
             tokio::pin!(notified);
             notified.as_mut().enable();
-            let hold = {
+            let hold_until = {
                 let mut state = self.lock();
                 if let Some(reason) = state.closed {
                     return Err(reason);
                 }
-                let now = Instant::now();
                 let live = !state.live.is_empty();
-                if !state.control.is_empty() || (live && now >= live_due) {
+                let holding = match state.live_due {
+                    Some(due) if Instant::now() < due && (live || state.busy) => Some(due),
+                    _ => None,
+                };
+                if !state.control.is_empty() || (live && holding.is_none()) {
                     state.holding_live = false;
-                    return Ok(held && live);
+                    state.busy = held && live;
+                    return Ok(());
                 }
-                state.holding_live = now < live_due && (live || hold_while_empty);
-                state.holding_live
+                state.holding_live = holding.is_some();
+                holding
             };
-            if hold {
+            if let Some(due) = hold_until {
                 held = true;
                 tokio::select! {
                     biased;
                     _ = &mut notified => {}
-                    _ = tokio::time::sleep_until(live_due) => {}
+                    _ = tokio::time::sleep_until(due) => {}
                 }
             } else {
                 // Nothing came while holding: the socket is quiet again.
@@ -230,10 +220,10 @@ impl Outbox {
         }
     }
 
-    /// Waits for the next message.
+    /// Waits for the next message, live maps paced as a writer's ([`Outbox::batch_due`]).
     pub async fn recv(&self) -> Result<Bytes, CloseReason> {
         loop {
-            self.batch_due(Instant::now(), false).await?;
+            self.batch_due().await?;
             if let Some(message) = self.try_recv()? {
                 return Ok(message);
             }
@@ -304,9 +294,9 @@ mod tests {
     }
 
     /// [`Outbox::batch_due`] waiting in a task of its own.
-    fn spawn_batch_due(o: &Arc<Outbox>, live_due: Instant, busy: bool) -> tokio::task::JoinHandle<Result<bool, CloseReason>> {
+    fn spawn_batch_due(o: &Arc<Outbox>) -> tokio::task::JoinHandle<Result<(), CloseReason>> {
         let o = o.clone();
-        tokio::spawn(async move { o.batch_due(live_due, busy).await })
+        tokio::spawn(async move { o.batch_due().await })
     }
 
     /// Polls `future` once: `Some` with its output when it is ready.
@@ -318,22 +308,52 @@ mod tests {
         }
     }
 
+    /// A live map of `device` taken now, as a writer does: the next interval starts. Returns
+    /// when the next maps are due.
+    fn take_a_live_map(o: &Outbox, device: &Arc<str>) -> Instant {
+        o.push_live(device, Bytes::from_static(b"earlier"));
+        assert_eq!(o.try_recv(), Ok(Some(Bytes::from_static(b"earlier"))));
+        Instant::now() + LIVE_FLUSH_INTERVAL
+    }
+
+    /// Makes the outbox's socket busy: a map held back for its interval, then taken. Returns
+    /// when the next maps are due.
+    async fn make_busy(o: &Arc<Outbox>, device: &Arc<str>) -> Instant {
+        take_a_live_map(o, device);
+        o.push_live(device, Bytes::from_static(b"held"));
+        assert_eq!(o.batch_due().await, Ok(()));
+        assert!(o.lock().busy, "the map was held back");
+        assert_eq!(o.try_recv(), Ok(Some(Bytes::from_static(b"held"))));
+        Instant::now() + LIVE_FLUSH_INTERVAL
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn the_first_live_map_goes_at_once() {
+        let (o, _) = outbox();
+        let a: Arc<str> = "a".into();
+        o.push_live(&a, Bytes::from_static(b"map"));
+        assert_eq!(poll_once(&mut Box::pin(o.batch_due())), Some(Ok(())));
+        assert!(!o.lock().busy);
+    }
+
     #[tokio::test(start_paused = true)]
     async fn live_maps_wait_for_their_flush_and_go_together() {
         let (o, _) = outbox();
         let (a, b): (Arc<str>, Arc<str>) = ("a".into(), "b".into());
-        let due = Instant::now() + LIVE_FLUSH_INTERVAL;
+        let due = take_a_live_map(&o, &a);
         o.push_live(&a, Bytes::from_static(b"a1"));
-        let waiting = spawn_batch_due(&o, due, false);
+        let waiting = spawn_batch_due(&o);
         tokio::time::sleep(LIVE_FLUSH_INTERVAL / 2).await;
         o.push_live(&b, Bytes::from_static(b"b1"));
         tokio::time::sleep(LIVE_FLUSH_INTERVAL / 4).await;
         assert!(!waiting.is_finished(), "a live map does not wake a writer before its flush is due");
         tokio::time::sleep_until(due).await;
-        assert_eq!(waiting.await.unwrap(), Ok(true), "the maps were held back");
+        assert_eq!(waiting.await.unwrap(), Ok(()));
         assert_eq!(Instant::now(), due);
-        assert_eq!(o.try_recv_outgoing(), Ok(Some(Outgoing::Live(Bytes::from_static(b"a1")))));
-        assert_eq!(o.try_recv_outgoing(), Ok(Some(Outgoing::Live(Bytes::from_static(b"b1")))));
+        assert!(o.lock().busy, "the maps were held back");
+        assert_eq!(o.try_recv(), Ok(Some(Bytes::from_static(b"a1"))));
+        assert_eq!(o.try_recv(), Ok(Some(Bytes::from_static(b"b1"))));
+        assert_eq!(o.lock().live_due, Some(due + LIVE_FLUSH_INTERVAL), "the next interval starts when they are taken");
     }
 
     #[tokio::test(start_paused = true)]
@@ -341,34 +361,47 @@ mod tests {
         let (o, _) = outbox();
         let a: Arc<str> = "a".into();
         let start = Instant::now();
+        take_a_live_map(&o, &a);
         o.push_live(&a, Bytes::from_static(b"map"));
-        let waiting = spawn_batch_due(&o, start + LIVE_FLUSH_INTERVAL, false);
+        let waiting = spawn_batch_due(&o);
         tokio::time::sleep(std::time::Duration::from_millis(3)).await;
         assert!(!waiting.is_finished());
         assert!(o.push_control(Bytes::from_static(b"alarmOn")));
-        assert_eq!(waiting.await.unwrap(), Ok(true));
+        assert_eq!(waiting.await.unwrap(), Ok(()));
         assert_eq!(Instant::now(), start + std::time::Duration::from_millis(3), "the alarm went at once");
-        assert_eq!(o.try_recv_outgoing(), Ok(Some(Outgoing::Control(Bytes::from_static(b"alarmOn")))));
-        assert_eq!(o.try_recv_outgoing(), Ok(Some(Outgoing::Live(Bytes::from_static(b"map")))), "the map rides along");
+        assert_eq!(o.try_recv(), Ok(Some(Bytes::from_static(b"alarmOn"))));
+        assert_eq!(o.try_recv(), Ok(Some(Bytes::from_static(b"map"))), "the map rides along");
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn control_messages_alone_start_no_interval() {
+        let (o, _) = outbox();
+        let a: Arc<str> = "a".into();
+        assert!(o.push_control(Bytes::from_static(b"status")));
+        assert_eq!(o.batch_due().await, Ok(()));
+        assert_eq!(o.try_recv(), Ok(Some(Bytes::from_static(b"status"))));
+        o.push_live(&a, Bytes::from_static(b"map"));
+        assert_eq!(poll_once(&mut Box::pin(o.batch_due())), Some(Ok(())), "the map goes at once");
     }
 
     #[tokio::test(start_paused = true)]
     async fn a_live_map_after_a_quiet_interval_goes_at_once() {
         let (o, _) = outbox();
         let a: Arc<str> = "a".into();
-        let due = Instant::now() + LIVE_FLUSH_INTERVAL;
+        take_a_live_map(&o, &a);
         tokio::time::sleep(LIVE_FLUSH_INTERVAL * 2).await;
         o.push_live(&a, Bytes::from_static(b"map"));
-        let mut batch = Box::pin(o.batch_due(due, true));
-        assert_eq!(poll_once(&mut batch), Some(Ok(false)), "due already: no wait at all, not busy");
+        assert_eq!(poll_once(&mut Box::pin(o.batch_due())), Some(Ok(())), "due already: no wait at all");
+        assert!(!o.lock().busy);
     }
 
     #[tokio::test(start_paused = true)]
     async fn a_closing_ends_the_wait_for_the_live_flush() {
         let (o, _) = outbox();
         let a: Arc<str> = "a".into();
+        take_a_live_map(&o, &a);
         o.push_live(&a, Bytes::from_static(b"map"));
-        let waiting = spawn_batch_due(&o, Instant::now() + std::time::Duration::from_secs(60), true);
+        let waiting = spawn_batch_due(&o);
         tokio::task::yield_now().await;
         o.close(CloseReason::Closed);
         assert_eq!(waiting.await.unwrap(), Err(CloseReason::Closed));
@@ -378,28 +411,45 @@ mod tests {
     async fn a_busy_writer_holds_until_the_interval_ends_before_any_map_comes() {
         let (o, _) = outbox();
         let a: Arc<str> = "a".into();
-        let due = Instant::now() + LIVE_FLUSH_INTERVAL;
-        let waiting = spawn_batch_due(&o, due, true);
+        let due = make_busy(&o, &a).await;
+        let waiting = spawn_batch_due(&o);
         tokio::time::sleep(std::time::Duration::from_millis(4)).await;
+        assert!(o.lock().holding_live, "holding with nothing pending: the next map will not wake it");
         o.push_live(&a, Bytes::from_static(b"map"));
         tokio::time::sleep(std::time::Duration::from_millis(4)).await;
         assert!(!waiting.is_finished(), "the map waits for the interval's end");
-        assert_eq!(waiting.await.unwrap(), Ok(true), "still busy");
+        assert_eq!(waiting.await.unwrap(), Ok(()));
         assert_eq!(Instant::now(), due);
+        assert!(o.lock().busy, "still busy");
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn a_writer_that_is_not_busy_waits_for_a_map_without_holding() {
+        let (o, _) = outbox();
+        let a: Arc<str> = "a".into();
+        take_a_live_map(&o, &a);
+        let waiting = spawn_batch_due(&o);
+        tokio::time::sleep(std::time::Duration::from_millis(4)).await;
+        assert!(!o.lock().holding_live, "not busy: the first map wakes it");
+        o.push_live(&a, Bytes::from_static(b"map"));
+        tokio::time::sleep(std::time::Duration::from_millis(1)).await;
+        assert!(o.lock().holding_live, "then it holds the map for the interval");
+        waiting.abort();
     }
 
     #[tokio::test(start_paused = true)]
     async fn a_busy_writer_whose_interval_ends_empty_is_quiet_again() {
         let (o, _) = outbox();
         let a: Arc<str> = "a".into();
-        let due = Instant::now() + LIVE_FLUSH_INTERVAL;
-        let waiting = spawn_batch_due(&o, due, true);
+        make_busy(&o, &a).await;
+        let waiting = spawn_batch_due(&o);
         tokio::time::sleep(LIVE_FLUSH_INTERVAL * 3).await;
         assert!(!waiting.is_finished(), "nothing to send");
         let arrived = Instant::now();
         o.push_live(&a, Bytes::from_static(b"map"));
-        assert_eq!(waiting.await.unwrap(), Ok(false), "a map after a quiet interval: not busy");
-        assert_eq!(Instant::now(), arrived, "and it went at once");
+        assert_eq!(waiting.await.unwrap(), Ok(()));
+        assert_eq!(Instant::now(), arrived, "a map after a quiet interval went at once");
+        assert!(!o.lock().busy, "and the socket is quiet again");
     }
 
     #[tokio::test]

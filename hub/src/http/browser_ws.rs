@@ -12,7 +12,7 @@ use std::time::Duration;
 
 use actors::actor::session::{CALL_TIMEOUT, SessionActor, SessionArgs, SessionMsg};
 use actors::browser::{ClientEvent, encode_event, error_event, events};
-use actors::fanout::{CloseReason, DeviceScope, LIVE_FLUSH_INTERVAL, Outbox, Outgoing};
+use actors::fanout::{CloseReason, DeviceScope, Outbox};
 use futures_util::stream::{SplitSink, SplitStream};
 use futures_util::{SinkExt, StreamExt};
 use serde::Serialize;
@@ -170,13 +170,11 @@ async fn read_events(stream: &mut SplitStream<WebSocket>, session: &ractor::Acto
 
 async fn write_outbox(outbox: &Outbox, sink: &mut SplitSink<WebSocket, Message>) {
     // Live maps go out at most once per `LIVE_FLUSH_INTERVAL`, in one write; a control message
-    // goes at once and takes the pending maps with it. A busy socket's writer (its last maps were
-    // held back) waits for the interval's end whether or not a map has come yet.
-    let mut live_due = tokio::time::Instant::now();
-    let mut busy = false;
+    // goes at once and takes the pending maps with it (the outbox keeps the pace:
+    // `Outbox::batch_due`).
     loop {
-        match outbox.batch_due(live_due, busy).await {
-            Ok(held) => busy = held,
+        match outbox.batch_due().await {
+            Ok(()) => {}
             Err(CloseReason::SlowConsumer) => {
                 tracing::warn!("closing a browser session that cannot keep up with status changes");
                 let farewell = async {
@@ -192,12 +190,10 @@ async fn write_outbox(outbox: &Outbox, sink: &mut SplitSink<WebSocket, Message>)
             }
         }
         // What is waiting goes out together, flushed once (one write for the batch).
-        let mut sent_live = false;
         let batch = async {
             for _ in 0..MAX_BATCH {
-                let Ok(Some(message)) = outbox.try_recv_outgoing() else { break };
-                sent_live |= matches!(message, Outgoing::Live(_));
-                sink.feed(Message::binary(message.into_bytes())).await?;
+                let Ok(Some(message)) = outbox.try_recv() else { break };
+                sink.feed(Message::binary(message)).await?;
             }
             sink.flush().await
         };
@@ -214,9 +210,6 @@ async fn write_outbox(outbox: &Outbox, sink: &mut SplitSink<WebSocket, Message>)
                 tracing::warn!(?reason, "browser session closed while its socket was stalled");
                 return;
             }
-        }
-        if sent_live {
-            live_due = tokio::time::Instant::now() + LIVE_FLUSH_INTERVAL;
         }
     }
 }
