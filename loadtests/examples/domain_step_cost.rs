@@ -1,6 +1,7 @@
-//! The two heaviest domain steps of a bed's frame, timed on the load generator's own maps
-//! (`FramePool::render`'s scenario, 48 × 48, 8-bit): the presence check (every frame) and the
-//! posture reading (once a second per mat). A benchmark, not a test (docs/performance.md):
+//! The heaviest domain steps of a bed's frame, timed on the load generator's own maps
+//! (`FramePool::render`'s scenario, 48 × 48, 8-bit): the presence check (every frame), the
+//! posture reading (once a second per mat) and the loaded body regions of the pressure-ulcer
+//! clocks (once a sample interval). A benchmark, not a test (docs/performance.md):
 //!
 //! ```sh
 //! cargo build --release -p loadtests --example domain_step_cost
@@ -8,6 +9,7 @@
 //! ```
 use std::time::{Duration, Instant};
 
+use mat_core::machine::body_regions::RegionLoads;
 use mat_core::machine::posture::{Orientation, PostureClassifier, PostureScheme};
 use mat_core::machine::presence::{Presence, PresenceDetector, PresenceScale};
 use mat_core::machine::pressure_map::PressureMap;
@@ -32,6 +34,9 @@ fn main() {
     let classifier = PostureClassifier::new(PostureScheme::Lying, Orientation::default());
     let per_call = time(20_000, |i| classifier.classify(&map(i)).is_some());
     println!("posture reading: {per_call:.3} µs a reading (once a second per mat)");
+
+    let per_call = time(200_000, |i| RegionLoads::of(&map(i)).count() > 0);
+    println!("loaded body regions: {per_call:.3} µs a sample");
 }
 
 /// µs per call of `step` over `calls` calls; panics if a step said no (the maps hold a body).

@@ -114,23 +114,33 @@ impl RegionLoads {
         1.0 - (self.0 & other.0).count_ones() as f32 / union as f32
     }
 
-    /// The loaded regions of a map.
+    /// The loaded regions of a map: the loaded cells of each column are counted over the rows
+    /// of a band (branch-free, a row at a time), then summed over the columns of each region.
     pub fn of(map: &PressureMap<'_>) -> Self {
         let (rows, cols) = (usize::from(map.rows()), usize::from(map.cols()));
         if rows == 0 || cols == 0 {
             return RegionLoads::EMPTY;
         }
+        // The regions' bands run along the map's long side.
         let along_cols = cols >= rows;
+        let (row_bands, col_bands) = if along_cols { (REGIONS_ACROSS, REGIONS_ALONG) } else { (REGIONS_ALONG, REGIONS_ACROSS) };
+        let region = |row_band: usize, col_band: usize| {
+            if along_cols { col_band * REGIONS_ACROSS + row_band } else { row_band * REGIONS_ACROSS + col_band }
+        };
         let mut loaded = [0u32; REGION_COUNT];
         let mut cells = [0u32; REGION_COUNT];
-        for r in 0..rows {
-            for c in 0..cols {
-                let (along, across, long, short) = if along_cols { (c, r, cols, rows) } else { (r, c, rows, cols) };
-                let region = (along * REGIONS_ALONG / long) * REGIONS_ACROSS + across * REGIONS_ACROSS / short;
-                cells[region] += 1;
-                if map.value(r * cols + c) >= LOADED_MIN {
-                    loaded[region] += 1;
-                }
+        let mut column_loads = vec![0u32; cols];
+        for row_band in 0..row_bands {
+            let band_rows = band(row_band, rows, row_bands);
+            column_loads.fill(0);
+            for r in band_rows.clone() {
+                map.count_row_at_least(r, LOADED_MIN, &mut column_loads);
+            }
+            for col_band in 0..col_bands {
+                let span = band(col_band, cols, col_bands);
+                let i = region(row_band, col_band);
+                cells[i] += (band_rows.len() * span.len()) as u32;
+                loaded[i] += column_loads[span].iter().sum::<u32>();
             }
         }
         let mut bits = 0u32;
@@ -141,6 +151,11 @@ impl RegionLoads {
         }
         RegionLoads(bits)
     }
+}
+
+/// The cells of band `band` of `bands` along `len` cells: cell `k` is in band `k * bands / len`.
+fn band(band: usize, len: usize, bands: usize) -> std::ops::Range<usize> {
+    (band * len).div_ceil(bands)..((band + 1) * len).div_ceil(bands)
 }
 
 #[cfg(test)]
@@ -182,6 +197,46 @@ mod tests {
         let full = vec![60u8; 16 * 16];
         let map = PressureMap::new(16, 16, CellFormat::U8, &full).expect("shape");
         assert_eq!(RegionLoads::of(&map).count(), REGION_COUNT as u32);
+    }
+
+    /// The loaded regions counted cell by cell: each cell's region from its own position.
+    fn regions_cell_by_cell(map: &PressureMap<'_>) -> RegionLoads {
+        let (rows, cols) = (usize::from(map.rows()), usize::from(map.cols()));
+        let along_cols = cols >= rows;
+        let mut loaded = [0u32; REGION_COUNT];
+        let mut cells = [0u32; REGION_COUNT];
+        for r in 0..rows {
+            for c in 0..cols {
+                let (along, across, long, short) = if along_cols { (c, r, cols, rows) } else { (r, c, rows, cols) };
+                let region = (along * REGIONS_ALONG / long) * REGIONS_ACROSS + across * REGIONS_ACROSS / short;
+                cells[region] += 1;
+                loaded[region] += u32::from(map.value(r * cols + c) >= LOADED_MIN);
+            }
+        }
+        let bits = (0..REGION_COUNT).filter(|&i| loaded[i] > 0 && loaded[i] * 5 >= cells[i]).fold(0, |bits, i| bits | 1 << i);
+        RegionLoads(bits)
+    }
+
+    proptest::proptest! {
+        /// Counting rows in spans finds the regions a cell-by-cell count does, in any shape
+        /// (fewer cells than bands included) and both cell formats.
+        #[test]
+        fn regions_counted_in_spans_are_those_counted_cell_by_cell(
+            rows in 1u16..40,
+            cols in 1u16..40,
+            seed in proptest::collection::vec(proptest::prop_oneof![3 => proptest::strategy::Just(0u16), 2 => 0u16..60, 1 => 0u16..1000], 1..1600),
+            wide in proptest::bool::ANY,
+        ) {
+            let values: Vec<u16> = (0..usize::from(rows) * usize::from(cols)).map(|k| seed[k % seed.len()]).collect();
+            let bytes: Vec<u8> = if wide {
+                values.iter().flat_map(|v| v.to_le_bytes()).collect()
+            } else {
+                values.iter().map(|&v| v.min(255) as u8).collect()
+            };
+            let format = if wide { CellFormat::U16Le } else { CellFormat::U8 };
+            let map = PressureMap::new(rows, cols, format, &bytes).expect("shape");
+            proptest::prop_assert_eq!(RegionLoads::of(&map), regions_cell_by_cell(&map));
+        }
     }
 
     #[test]

@@ -122,6 +122,26 @@ impl<'a> PressureMap<'a> {
         }
     }
 
+    /// Adds one to `counts[c]` for each cell `c` of row `row` at `floor` or more: a column's
+    /// count over several rows, without a branch per cell.
+    pub fn count_row_at_least(&self, row: usize, floor: u16, counts: &mut [u32]) {
+        let cols = usize::from(self.cols);
+        let counts = &mut counts[..cols];
+        match self.format {
+            CellFormat::U8 => {
+                for (count, &v) in counts.iter_mut().zip(&self.bytes[row * cols..(row + 1) * cols]) {
+                    *count += u32::from(u16::from(v) >= floor);
+                }
+            }
+            CellFormat::U16Le => {
+                let cells = self.bytes[2 * row * cols..2 * (row + 1) * cols].as_chunks::<2>().0;
+                for (count, &pair) in counts.iter_mut().zip(cells) {
+                    *count += u32::from(u16::from_le_bytes(pair) >= floor);
+                }
+            }
+        }
+    }
+
     /// The largest cell (0 for an empty map).
     pub fn max_value(&self) -> u16 {
         match self.format {
@@ -175,6 +195,11 @@ mod tests {
                 let expected: Vec<u16> = values[row * 4..row * 4 + 4].iter().map(|v| v.saturating_sub(100)).collect();
                 assert_eq!(out[..4], expected[..], "row {row} of {:?}", map.format());
                 assert_eq!(out[4..], [7, 7], "nothing past the row is written");
+                let mut counts = [1u32; 6];
+                map.count_row_at_least(row, 200, &mut counts);
+                let expected: Vec<u32> = values[row * 4..row * 4 + 4].iter().map(|&v| 1 + u32::from(v >= 200)).collect();
+                assert_eq!(counts[..4], expected[..], "row {row} of {:?}", map.format());
+                assert_eq!(counts[4..], [1, 1], "nothing past the row is counted");
             }
         }
     }
