@@ -5,7 +5,7 @@ import { viewOptionsAtom } from '../../lib/heatmap/viewOptions';
 import { BodyCentreView } from './BodyCentreView';
 import { DynamicPlayer } from './DynamicPlayer';
 import type { DynamicResult, MattressResult, StaticResult } from './engineResult';
-import { MattressPanel } from './MattressPanel';
+import { MattressPanel, sharesOfTotal } from './MattressPanel';
 import type { Grid } from './record';
 import { SeatingView } from './SeatingView';
 import { StaticView } from './StaticView';
@@ -210,6 +210,18 @@ describe('static result', () => {
     await renderAnalysis(<StaticView grid={full(50)} result={null} deviceType="Podology IoT" cellCm={2} showHistogram fileDate="2026-11-22" />);
     expect(screen.getByTestId('figures-unavailable')).toBeInTheDocument();
     expect(screen.getByTestId('static-map')).toBeInTheDocument();
+  });
+});
+
+describe('mattress profile', () => {
+  it('is each column\'s share of the total pressure, in %, along the mattress', async () => {
+    expect(sharesOfTotal([30, 10, 0, 60])).toEqual([30, 10, 0, 60]);
+    expect(sharesOfTotal([1, 3])).toEqual([25, 75]);
+    expect(sharesOfTotal([0, 0])).toEqual([0, 0]);
+    const mattress: MattressResult = { profile: [0, 4, 8].map((positionCm) => ({ positionCm, totalPressure: 7 })), profileLengthCm: 12, contactAreaCm2: 48, heightCm: null, weightKg: null, bmi: null };
+    const { i18n } = await renderAnalysis(<MattressPanel mattress={mattress} />);
+    expect(screen.getByTestId('mattress-profile')).toHaveAttribute('data-points', '3');
+    expect(i18n.t('analysis.mattress.profileShare', { cm: '4' })).toBe('% of the total pressure per 4 cm');
   });
 });
 
