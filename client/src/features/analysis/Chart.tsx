@@ -1,6 +1,7 @@
 //! A small uPlot chart (docs/decisions.md "results": uPlot for plots). Line series over x, or a
 //! scatter of points (`points: true`: no lines, x sorted by the caller). The data also lands in
-//! `data-points` (point count) so tests and tours can see what was plotted without a canvas.
+//! `data-points` (point count), and named x ticks in `data-x-ticks`, so tests and tours can see
+//! what was plotted without a canvas.
 //! uPlot is loaded with the first chart (it reads the screen's pixel ratio when it loads).
 
 import { useEffect, useRef } from 'react';
@@ -29,6 +30,8 @@ export interface ChartProps {
   data: number[][];
   height?: number;
   xRange?: [number, number];
+  /** Named ticks on the x axis (a histogram's bins): a label at each position, no others. */
+  xTicks?: { at: number[]; labels: string[] };
 }
 
 function canDraw(): boolean {
@@ -40,7 +43,7 @@ function canDraw(): boolean {
   }
 }
 
-export function Chart({ testId, title, showTitle = true, xLabel, yLabel, series, data, height = 220, xRange }: ChartProps) {
+export function Chart({ testId, title, showTitle = true, xLabel, yLabel, series, data, height = 220, xRange, xTicks }: ChartProps) {
   const host = useRef<HTMLDivElement>(null);
   useEffect(() => {
     const el = host.current;
@@ -50,7 +53,10 @@ export function Chart({ testId, title, showTitle = true, xLabel, yLabel, series,
       height,
       legend: { show: series.length > 1 },
       scales: { x: { time: false, ...(xRange ? { range: xRange } : {}) } },
-      axes: [{ label: xLabel }, { label: yLabel ?? '' }],
+      axes: [
+        { label: xLabel, ...(xTicks ? { splits: () => xTicks.at, values: () => xTicks.labels } : {}) },
+        { label: yLabel ?? '' },
+      ],
       series: [
         {},
         ...series.map((s) => ({
@@ -73,9 +79,9 @@ export function Chart({ testId, title, showTitle = true, xLabel, yLabel, series,
       disposed = true;
       plot?.destroy();
     };
-  }, [data, series, height, xLabel, yLabel, xRange]);
+  }, [data, series, height, xLabel, yLabel, xRange, xTicks]);
   return (
-    <figure className="analysis-chart" data-testid={testId} data-points={data[0]?.length ?? 0} aria-label={title}>
+    <figure className="analysis-chart" data-testid={testId} data-points={data[0]?.length ?? 0} data-x-ticks={xTicks?.labels.join(' | ')} aria-label={title}>
       {showTitle ? <figcaption>{title}</figcaption> : null}
       <div ref={host} />
     </figure>

@@ -6,7 +6,7 @@ import { saveFile } from './api';
 import { Chart } from './Chart';
 import type { Histogram } from './engineResult';
 import { formatNumber } from '../../lib/format';
-import { formatPressure, stepsToDisplay, type PressureDisplay } from '../../lib/pressureUnits';
+import { formatPressure, formatPressureValue, stepsToDisplay, type PressureDisplay } from '../../lib/pressureUnits';
 
 export function HistogramPanel({ histogram, fileDate, display }: { histogram: Histogram; fileDate: string; display: PressureDisplay | null }) {
   const { t, i18n } = useTranslation();
@@ -30,7 +30,8 @@ export function HistogramPanel({ histogram, fileDate, display }: { histogram: Hi
         testId="histogram-chart"
         title={t('analysis.histogram.title')}
         showTitle={false}
-        xLabel={t('analysis.histogram.bin')}
+        xLabel={display ? t('analysis.histogram.upTo', { unit: display.unit }) : t('analysis.histogram.bin')}
+        xTicks={display ? { at: bins, labels: histogram.binUpperBounds.map((b) => formatPressureValue(b, display, i18n.language)) } : undefined}
         yLabel="%"
         series={[{ label: '%', colour: '#3366cc', bars: true }]}
         xRange={[0.5, histogram.counts.length + 0.5]}

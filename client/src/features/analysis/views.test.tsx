@@ -179,6 +179,10 @@ describe('static result', () => {
     expect(screen.getByText('150 mmHg')).toBeInTheDocument();
     expect(screen.getByTestId('pressure-basis')).toHaveTextContent("Patient's weight: 70 % of 72 kg on the surface");
     expect(within(screen.getByTestId('histogram')).getAllByRole('listitem')[0]).toHaveTextContent('≤ 18.8 mmHg: 1');
+    // The chart's bins are named by their upper limits in the same unit, not numbered.
+    const chart = screen.getByTestId('histogram-chart');
+    expect(chart).toHaveAttribute('data-x-ticks', '18.8 | 37.5 | 56.3 | 75 | 93.8 | 112.5 | 131.3 | 150');
+    expect(chart).toHaveAttribute('aria-label', 'Pressure histogram');
   });
 
   it('hideCentreOfPressure hides the global marker and value; fitness shows kPa × 0.06', async () => {
