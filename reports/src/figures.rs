@@ -64,6 +64,9 @@ pub fn format_number(lang: Language, value: f64, decimals: usize) -> String {
 struct Writer<'a> {
     lang: Language,
     scale: &'a PressureScale,
+    /// The device's full scale in its steps (`scale::full_scale_steps`), where its cells are
+    /// pressures: a cell there saturated.
+    full_scale: Option<f64>,
 }
 
 impl Writer<'_> {
@@ -76,6 +79,19 @@ impl Writer<'_> {
     /// A cell value as a pressure with its unit.
     fn pressure(&self, cell: f64) -> String {
         format!("{} {}", self.n(self.scale.pressure(cell), self.scale.decimals()), self.scale.symbol())
+    }
+    /// The highest cell a sensor read, as a pressure: "≥ …" at the device's full scale (the cell
+    /// saturated; the pressure there may be higher).
+    fn reading(&self, cell: f64) -> String {
+        self.at_least(self.full_scale.is_some_and(|top| cell >= top), self.pressure(cell))
+    }
+    /// `value` marked as a lower bound when `saturated`.
+    fn at_least(&self, saturated: bool, value: String) -> String {
+        if saturated { format!("≥ {value}") } else { value }
+    }
+    /// Whether any of `map`'s cells is at the device's full scale.
+    fn saturates(&self, map: &ReportMap) -> bool {
+        self.full_scale.is_some_and(|top| map.cells.iter().any(|&c| f64::from(c) >= top))
     }
     /// A pressure mat-core gives in mmHg, in the report's unit.
     fn mmhg(&self, mmhg: f64) -> String {
@@ -101,13 +117,13 @@ impl Writer<'_> {
 
 /// The figures of `result` for a map of `device` drawn from `map`, pressures on `scale`.
 pub fn figures(result: &AnalysisResult, device: DeviceType, map: &ReportMap, scale: &PressureScale, lang: Language) -> Figures {
-    let w = Writer { lang, scale };
+    let w = Writer { lang, scale, full_scale: mat_protocol::scale::full_scale_steps(device).map(f64::from) };
     let mut f = Figures::default();
     pressure_basis(&w, result, &mut f);
     match result {
         AnalysisResult::Static(r) => static_figures(&w, r, device, map, &mut f),
-        AnalysisResult::SeatingStatic(r) => seat_figures(&w, r, &mut f),
-        AnalysisResult::BedStatic(r) => bed_figures(&w, r, &mut f),
+        AnalysisResult::SeatingStatic(r) => seat_figures(&w, r, w.saturates(map), &mut f),
+        AnalysisResult::BedStatic(r) => bed_figures(&w, r, w.saturates(map), &mut f),
         AnalysisResult::Dynamic(r) => {
             for (foot, gait, max_series) in [(Text::LeftFoot, &r.left, "leftMaxPressure"), (Text::RightFoot, &r.right, "rightMaxPressure")]
             {
@@ -119,7 +135,7 @@ pub fn figures(result: &AnalysisResult, device: DeviceType, map: &ReportMap, sca
                 }
                 f.key.push((w.of_foot(foot, Text::Rockers), rockers(&w, gait)));
                 if let Some(peak) = series_max(&r.additional_parameters, max_series) {
-                    f.key.push((w.of_foot(foot, Text::MaxPressure), w.pressure(peak)));
+                    f.key.push((w.of_foot(foot, Text::MaxPressure), w.reading(peak)));
                 }
                 for (i, stance) in gait.stances.iter().enumerate() {
                     let e = &stance.events;
@@ -228,7 +244,7 @@ fn static_figures(w: &Writer<'_>, r: &StaticResult, device: DeviceType, map: &Re
                 ));
                 f.key.push((w.of_foot(foot, Text::Surface), w.cm2(surface)));
                 if let Some([_, _, value]) = peak {
-                    f.key.push((w.of_foot(foot, Text::MaxPressure), w.pressure(value)));
+                    f.key.push((w.of_foot(foot, Text::MaxPressure), w.reading(value)));
                 }
             }
             // Each foot's surface is its contact area (the spec's whole-map contact area counts
@@ -250,18 +266,19 @@ fn static_figures(w: &Writer<'_>, r: &StaticResult, device: DeviceType, map: &Re
         StaticBody::Seat | StaticBody::Bed => {
             let Ok(frame) = PressureFrame::new(map.rows, map.cols, map.cells.clone()) else { return };
             if StaticBody::of(device) == StaticBody::Seat {
-                seat_figures(w, &seating_static(&frame, device, None), f);
+                seat_figures(w, &seating_static(&frame, device, None), w.saturates(map), f);
             } else {
                 let bmi_inputs = r.mattress.as_ref().map_or((None, None), |m| (m.weight_kg, m.height_cm));
-                bed_figures(w, &bed_static(&frame, device, bmi_inputs.0, bmi_inputs.1), f);
+                bed_figures(w, &bed_static(&frame, device, bmi_inputs.0, bmi_inputs.1), w.saturates(map), f);
             }
         }
     }
 }
 
 /// A seat's static figures (mat-core's seating engine): loads, ischial peaks, indices, contact.
-fn seat_figures(w: &Writer<'_>, r: &SeatingStaticResult, f: &mut Figures) {
-    f.key.push((w.t(Text::MaxPressure), w.mmhg(r.max_pressure_mmhg)));
+/// `saturated`: the map's highest cell is at the sensor's full scale.
+fn seat_figures(w: &Writer<'_>, r: &SeatingStaticResult, saturated: bool, f: &mut Figures) {
+    f.key.push((w.t(Text::MaxPressure), w.at_least(saturated, w.mmhg(r.max_pressure_mmhg))));
     f.key.push((w.t(Text::MeanPressure), w.mmhg(r.mean_pressure_mmhg)));
     f.key.push((w.t(Text::ContactArea), w.cm2(r.contact_area_cm2)));
     f.key.push((w.t(Text::PeakPressureIndex), w.mmhg(r.peak_pressure_index_mmhg)));
@@ -279,8 +296,9 @@ fn seat_figures(w: &Writer<'_>, r: &SeatingStaticResult, f: &mut Figures) {
 }
 
 /// A bed's static figures (mat-core's bed engine): body regions head to heels, never feet.
-fn bed_figures(w: &Writer<'_>, r: &BedStaticResult, f: &mut Figures) {
-    f.key.push((w.t(Text::MaxPressure), w.mmhg(r.max_pressure_mmhg)));
+/// `saturated`: the map's highest cell is at the sensor's full scale.
+fn bed_figures(w: &Writer<'_>, r: &BedStaticResult, saturated: bool, f: &mut Figures) {
+    f.key.push((w.t(Text::MaxPressure), w.at_least(saturated, w.mmhg(r.max_pressure_mmhg))));
     f.key.push((w.t(Text::MeanPressure), w.mmhg(r.mean_pressure_mmhg)));
     f.key.push((w.t(Text::ContactArea), w.cm2(r.mattress.contact_area_cm2)));
     if let Some(bmi) = r.mattress.bmi {
@@ -382,6 +400,25 @@ mod tests {
         // the four 100-step hip columns and three of 50: (4 × 100 + 3 × 50) / 7 × 0.4 = 31.4 mmHg.
         assert!(all.contains("Sacrum and pelvis: Peak 40.0 mmHg · Mean 31.4 mmHg · 1344 cm²"), "{all}");
         assert!(all.contains("Head: Peak 20.0 mmHg · Mean 20.0 mmHg · 960 cm²"), "{all}");
+    }
+
+    #[test]
+    fn a_maximum_at_the_sensor_s_full_scale_prints_as_at_least() {
+        // The same body with its hips at a bed mat's full scale (255 steps of 0.4 mmHg).
+        let mut cells = vec![1u16; 48 * 48];
+        for r in 18..30 {
+            for c in 4..44 {
+                cells[r * 48 + c] = if (22..26).contains(&c) { 255 } else { 50 };
+            }
+        }
+        let map = ReportMap { rows: 48, cols: 48, cells };
+        let scale = PressureScale::new(DeviceType::MattressMatIoT, None, false);
+        let f = figures(&analysed(DeviceType::MattressMatIoT, &map), DeviceType::MattressMatIoT, &map, &scale, Language::En);
+        assert!(labels(&f.key).contains("Maximum pressure: ≥ 102.0 mmHg"), "{}", labels(&f.key));
+        // One step below it is a reading like any other.
+        let map = ReportMap { cells: map.cells.iter().map(|&c| c.min(254)).collect(), ..map };
+        let f = figures(&analysed(DeviceType::MattressMatIoT, &map), DeviceType::MattressMatIoT, &map, &scale, Language::En);
+        assert!(labels(&f.key).contains("Maximum pressure: 101.6 mmHg"), "{}", labels(&f.key));
     }
 
     #[test]

@@ -176,6 +176,8 @@ mod tests {
         }
         // And the whole alphabets a patient's name or notes may use.
         assert!(fonts.covers("ÁÉÍÓÚÑñçàèùœ ΑΒΓΔάέήίόύώΰ АБВГДЕЁЖЗабвгдеёжзщъыьэюя あいうえお アイウエオ"));
+        // A reading at the sensor's full scale is printed "≥ 102 mmHg".
+        assert!(fonts.covers("≥ ≤"));
     }
 
     #[test]

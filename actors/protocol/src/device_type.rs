@@ -297,6 +297,10 @@ pub struct DeviceTypeInfo {
     /// Physical distance between cell centres in cm, where its cells are pressures (centres of
     /// pressure are stated in cm with it).
     pub cell_pitch_cm: Option<f32>,
+    /// The largest value its cells can carry, in their steps, where they are pressures
+    /// (`scale::full_scale_steps`; for the Sensing Horse, its sub-devices'): a reading there is
+    /// the sensor's full scale, that pressure or more.
+    pub full_scale_steps: Option<u16>,
 }
 
 /// A frame's shape.
@@ -543,6 +547,7 @@ impl DeviceType {
                 self
             }),
             cell_pitch_cm: self.cell_pitch_cm(),
+            full_scale_steps: crate::scale::full_scale_steps(self),
         }
     }
 

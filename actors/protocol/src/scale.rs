@@ -178,6 +178,20 @@ pub fn pressure_units_per_cell(device: DeviceType) -> Option<f64> {
     }
 }
 
+/// The largest value `device`'s cells can carry, in its steps, where its cells are pressures: a
+/// cell at it reads the sensor's full scale, so the pressure there is that much *or more* (a
+/// bed mat's byte saturates at 102 mmHg, a seat's at 255 mmHg). For the Sensing Horse, its
+/// sub-devices'. Served as `fullScaleSteps`; the client marks such a reading "≥".
+pub fn full_scale_steps(device: DeviceType) -> Option<u16> {
+    let device = if device == DeviceType::SensingHorse { DeviceType::SensingHorseSubdevice } else { device };
+    pressure_units_per_cell(device)?;
+    let (_, _, format) = device.frame_shape()?;
+    Some(match format {
+        crate::CellFormat::U8 => u16::from(u8::MAX),
+        crate::CellFormat::U16Le => u16::MAX,
+    })
+}
+
 /// Hub units → `unit`.
 pub fn units_to(unit: PressureUnit, units: f64) -> f64 {
     units * PASCAL_PER_UNIT / unit.pascals()
@@ -290,6 +304,19 @@ mod tests {
             assert!((units_to_mmhg(255.0 * units_per_cell(t)) - 102.0).abs() < 1e-9);
         }
         assert!((units_per_cell(DeviceType::MattressMatIoT) - 13.599).abs() < 1e-3);
+    }
+
+    #[test]
+    fn a_pressure_cell_reads_up_to_its_format_s_largest_value_and_force_channels_have_none() {
+        assert_eq!(full_scale_steps(DeviceType::MattressMatIoT), Some(255));
+        assert_eq!(full_scale_steps(DeviceType::SeatingMatIoT), Some(255));
+        assert_eq!(full_scale_steps(DeviceType::SensingHorse), Some(255), "its sub-devices' cells");
+        assert_eq!(full_scale_steps(DeviceType::ForceMat), None, "channel counts, not pressures");
+        assert_eq!(full_scale_steps(DeviceType::RoomSet), None, "a parent sends nothing");
+        for device in DeviceType::ALL {
+            let pressures = pressure_units_per_cell(device).is_some() || device == DeviceType::SensingHorse;
+            assert_eq!(full_scale_steps(device).is_some(), pressures, "{device:?}");
+        }
     }
 
     #[test]

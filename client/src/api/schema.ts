@@ -1709,6 +1709,13 @@ export interface components {
             cellSizeCm: number | null;
             /** @description Rows, columns and bytes per cell of the frames it streams; `None` for parents. */
             frame: components["schemas"]["FrameShape"] | null;
+            /**
+             * Format: uint16
+             * @description The largest value its cells can carry, in their steps, where they are pressures
+             *     (`scale::full_scale_steps`; for the Sensing Horse, its sub-devices'): a reading there is
+             *     the sensor's full scale, that pressure or more.
+             */
+            fullScaleSteps: number | null;
             /** @description Whether its page has the patient panel (selection, captures, history). */
             hasPatients: boolean;
             /** @description What its location field (`bed`) names. */

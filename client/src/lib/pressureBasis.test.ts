@@ -11,8 +11,8 @@ const t = await (async () => {
   return i;
 })();
 
-const mmhg: PressureDisplay = { unit: 'mmHg', perStep: 1, decimals: 1, fitness: false };
-const fitness: PressureDisplay = { unit: 'kPa', perStep: 0.06, decimals: 2, fitness: true };
+const mmhg: PressureDisplay = { unit: 'mmHg', perStep: 1, decimals: 1, fitness: false, fullScaleSteps: null };
+const fitness: PressureDisplay = { unit: 'kPa', perStep: 0.06, decimals: 2, fitness: true, fullScaleSteps: null };
 
 describe('which scale a pressure reads (issue 22 item 1)', () => {
   it('names the sensor scale, a weighed patient or the fitness kPa, and nothing before the hub answers', () => {

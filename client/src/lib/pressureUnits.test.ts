@@ -8,6 +8,7 @@ import {
   effectiveUnit,
   formatMmhg,
   formatPressure,
+  formatPressureReading,
   hubUnitsTo,
   pressureDisplay,
   stepsToDisplay,
@@ -17,6 +18,7 @@ import {
 // The hub's own figures (hub/tests/device_types.rs keeps these fixtures equal to what it serves).
 const scale = PRESSURE_SCALE as PressureScale;
 const perCell = (name: string) => DEVICE_TYPES.find((t) => t.name === name)?.pressureUnitsPerCell;
+const fullScale = (name: string) => DEVICE_TYPES.find((t) => t.name === name)?.fullScaleSteps ?? null;
 
 describe('pressure units (issue 22, spec §9)', () => {
   it('converts hub units to mmHg and kPa and back', () => {
@@ -92,5 +94,17 @@ describe('pressure units (issue 22, spec §9)', () => {
     const kpa = pressureDisplay(scale, perCell('Mattress Mat IoT'), 'kPa', false)!;
     expect(formatPressure(31, kpa, 'fr')).toBe('1,65\u00a0kPa');
     expect(formatPressure(Number.NaN, kpa, 'en')).toBe('—');
+  });
+
+  it('marks a reading at the sensor\'s full scale as "at least" it', () => {
+    const bed = pressureDisplay(scale, perCell('Mattress Mat IoT'), null, false, fullScale('Mattress Mat IoT'))!;
+    expect(bed.fullScaleSteps).toBe(255);
+    expect(formatPressureReading(255, bed, 'en')).toBe('≥\u00a0102\u00a0mmHg');
+    expect(formatPressureReading(254, bed, 'en')).toBe('101.6\u00a0mmHg');
+    const seatInKpa = pressureDisplay(scale, perCell('Seating Mat IoT'), 'kPa', false, fullScale('Seating Mat IoT'))!;
+    expect(formatPressureReading(255, seatInKpa, 'en')).toBe('≥\u00a034\u00a0kPa');
+    // Without the hub's word the value stands alone; a force channel has no full scale served.
+    expect(formatPressureReading(255, { ...bed, fullScaleSteps: null }, 'en')).toBe('102\u00a0mmHg');
+    expect(fullScale('Force Mat')).toBeNull();
   });
 });

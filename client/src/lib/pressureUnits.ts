@@ -44,6 +44,9 @@ export interface PressureDisplay {
   decimals: number;
   /** The fitness variant's scale (steps × 0.06 kPa) rather than the physical one. */
   fitness: boolean;
+  /** The device's full scale in its steps (`fullScaleSteps` of `GET /api/deviceTypes`): a
+   * reading there is that pressure or more. Null when the hub has not said. */
+  fullScaleSteps: number | null;
 }
 
 /** Decimals a value in `unit` is shown with: mmHg to 0.1 (a bed mat's step is 0.4 mmHg), kPa to 0.01. */
@@ -78,11 +81,12 @@ export function pressureDisplay(
   unitsPerCell: number | null | undefined,
   chosen: PressureUnit | null | undefined,
   fitness: boolean,
+  fullScaleSteps: number | null = null,
 ): PressureDisplay | null {
   if (!scale || unitsPerCell == null || !Number.isFinite(unitsPerCell)) return null;
-  if (fitness) return { unit: 'kPa', perStep: scale.fitnessKpaPerStep, decimals: decimalsOf('kPa'), fitness: true };
+  if (fitness) return { unit: 'kPa', perStep: scale.fitnessKpaPerStep, decimals: decimalsOf('kPa'), fitness: true, fullScaleSteps };
   const unit = effectiveUnit(scale, chosen);
-  return { unit, perStep: hubUnitsTo(unitsPerCell, unit, scale), decimals: decimalsOf(unit), fitness: false };
+  return { unit, perStep: hubUnitsTo(unitsPerCell, unit, scale), decimals: decimalsOf(unit), fitness: false, fullScaleSteps };
 }
 
 /** Pascals in one `unit`, as the hub says (NaN when it does not offer the unit). */
@@ -133,6 +137,15 @@ export function formatPressure(steps: number, d: PressureDisplay, lng: string): 
 }
 
 /**
+ * A pressure the sensor read (a map's highest cell), with its unit; a reading at the device's
+ * full scale is "≥ 102 mmHg": the cell saturated, and the pressure there may be higher.
+ */
+export function formatPressureReading(steps: number, d: PressureDisplay, lng: string): string {
+  const text = formatPressure(steps, d, lng);
+  return text !== '—' && d.fullScaleSteps != null && steps >= d.fullScaleSteps ? `≥\u00a0${text}` : text;
+}
+
+/**
  * The display of a stored result's pressures: its device's, read through the weighed patient's
  * calibration when the result carries one.
  */
@@ -153,5 +166,5 @@ export function usePressureDisplay(deviceType: string | undefined): PressureDisp
   const info = typeInfo(useAtomValue(deviceTypesAtom), deviceType);
   const { pressureUnit } = useAtomValue(viewOptionsAtom);
   const { fitness } = useAtomValue(companyVariantsAtom);
-  return pressureDisplay(scale, info?.pressureUnitsPerCell, pressureUnit, fitness);
+  return pressureDisplay(scale, info?.pressureUnitsPerCell, pressureUnit, fitness, info?.fullScaleSteps ?? null);
 }

@@ -13,7 +13,7 @@ import { ResultMap, type MapMarker } from './ResultMap';
 import { usePreviewView, ViewToggles } from './ViewToggles';
 import type { Grid } from './record';
 import { formatNumber } from '../../lib/format';
-import { formatPressure, useResultPressureDisplay } from '../../lib/pressureUnits';
+import { formatPressure, formatPressureReading, useResultPressureDisplay } from '../../lib/pressureUnits';
 import { PressureBasis } from './PressureBasis';
 
 export interface StaticViewProps {
@@ -45,6 +45,8 @@ export function StaticView({ grid, result, deviceType, cellCm, showHistogram, fi
   const display = useResultPressureDisplay(deviceType, result?.pressureCalibration);
   const n = (v: number) => formatNumber(v, i18n.language);
   const p = (v: number) => (display ? formatPressure(v, display, i18n.language) : '—');
+  // The highest cell: "≥" at the sensor's full scale.
+  const reading = (v: number) => (display ? formatPressureReading(v, display, i18n.language) : '—');
   // Cells → cm from the map's origin (top left), the reports' convention.
   const cm = (cells: number) => (cellCm ? `${formatNumber(cells * cellCm, i18n.language, 1)} cm` : '—');
   const [view, changeView] = usePreviewView();
@@ -97,7 +99,7 @@ export function StaticView({ grid, result, deviceType, cellCm, showHistogram, fi
                 <dt>{t('analysis.static.avgPressure')}</dt>
                 <dd>{p(result.avgPressure)}</dd>
                 <dt>{t('analysis.static.maxPressure')}</dt>
-                <dd>{p(result.maxPressure)}</dd>
+                <dd data-testid="static-max-pressure">{reading(result.maxPressure)}</dd>
                 <dt>{t('analysis.static.medianPressure')}</dt>
                 <dd>{p(result.medianPressure)}</dd>
                 <dt>{t('analysis.static.leftRight')}</dt>

@@ -6,7 +6,7 @@ import { useTranslation } from 'react-i18next';
 import { getDeviceLogs, type DeviceLogEntry } from '../../lib/api';
 import type { DeviceTypeInfo } from '../../lib/deviceTypes';
 import { formatDateTime, formatNumber } from '../../lib/format';
-import { formatPressure, stepsToDisplay, usePressureDisplay } from '../../lib/pressureUnits';
+import { formatPressureReading, stepsToDisplay, usePressureDisplay } from '../../lib/pressureUnits';
 import { entrySeconds, positionKey, sortByDate } from './logTable';
 import { MapPreview } from './MapPreview';
 import { INLINE } from '../../lib/messages';
@@ -34,7 +34,10 @@ export function DeviceLogTable({ deviceId, deviceName, info }: { deviceId: strin
         ...e,
         positionLabel: t(positionKey(e, info.posture)),
         // maxPressure is in the device's cell steps; this is what the table showed.
-        maxPressureShown: display ? { value: stepsToDisplay(e.maxPressure, display), unit: display.unit, scale: basis } : null,
+        // `atFullScale`: the cell saturated, the pressure was this or more (the table's "≥").
+        maxPressureShown: display
+          ? { value: stepsToDisplay(e.maxPressure, display), unit: display.unit, scale: basis, atFullScale: display.fullScaleSteps != null && e.maxPressure >= display.fullScaleSteps }
+          : null,
       })),
     );
 
@@ -71,7 +74,7 @@ export function DeviceLogTable({ deviceId, deviceName, info }: { deviceId: strin
         row={(e, i) => (
           <tr key={`${entrySeconds(e)}-${i}`} data-testid="log-row">
             <td>{formatDateTime(entrySeconds(e) * 1000, lng)}</td>
-            <td data-testid="log-max-pressure">{display ? formatPressure(e.maxPressure, display, lng) : formatNumber(e.maxPressure, lng)}</td>
+            <td data-testid="log-max-pressure">{display ? formatPressureReading(e.maxPressure, display, lng) : formatNumber(e.maxPressure, lng)}</td>
             <td data-testid="log-position">
               {t(positionKey(e, info.posture))}
               {info.posture && e.position && e.posture?.certain === false ? <span className="posture-uncertain"> · {t('pages.position.uncertain')}</span> : null}

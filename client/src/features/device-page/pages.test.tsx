@@ -287,6 +287,18 @@ describe('generic mat page and its device log table', () => {
     expect(created).toHaveBeenCalled();
   }, 15_000);
 
+  it('a maximum at the sensor\'s full scale reads "≥": the cell saturated', async () => {
+    signIn({
+      '/api/iotLogs/m2': () => ({ body: [entry(1_700_000_100, 'Supine', 255, true), entry(1_700_000_000, 'Supine', 254, true)] }),
+      '/api/iotAlarms/m2': () => ({ body: [] }),
+      '/api/device/m2/repositioning': () => ({ body: clock }),
+    });
+    await renderApp('/mattressMatIoT', { state: { device: { _id: oid('m2'), name: 'Bed 2', deviceType: 'Mattress Mat IoT' } } });
+    const table = await screen.findByTestId('device-log');
+    // A bed mat's byte tops out at 255 steps of 0.4 mmHg (the hub's `fullScaleSteps`).
+    await waitFor(() => expect(within(table).getAllByTestId('log-max-pressure').map((c) => c.textContent)).toEqual(['≥\u00a0102\u00a0mmHg', '101.6\u00a0mmHg']));
+  });
+
   it('the Sleep Mat shows Supine / No Supine', async () => {
     signIn({
       '/api/iotLogs/z1': () => ({ body: [entry(1_700_000_100, 'No Supine', 120, true), entry(1_700_000_000, 'Supine', 120, true)] }),
