@@ -51,14 +51,34 @@ impl StaticBody {
     }
 }
 
-/// A number with `decimals` places and the language's decimal separator (a comma everywhere
-/// but en and ja).
+/// A number with `decimals` places, the language's decimal separator (a comma everywhere but en
+/// and ja) and its thousands grouped as the screens group them (the browser's `Intl`): "10,304"
+/// in en and ja, "10.304" in el, es, it and nl, a narrow no-break space in fr, a no-break space
+/// in ru; es and it leave four digits ungrouped ("1344").
 pub fn format_number(lang: Language, value: f64, decimals: usize) -> String {
     let s = format!("{value:.decimals$}");
-    match lang {
-        Language::En | Language::Ja => s,
-        _ => s.replace('.', ","),
+    let (sign, digits) = s.strip_prefix('-').map_or(("", s.as_str()), |rest| ("-", rest));
+    let (whole, fraction) = digits.split_once('.').map_or((digits, None), |(w, f)| (w, Some(f)));
+    let (group, point, fewest) = match lang {
+        Language::En | Language::Ja => (",", ".", 4),
+        Language::El | Language::Nl => (".", ",", 4),
+        Language::Es | Language::It => (".", ",", 5),
+        Language::Fr => ("\u{202f}", ",", 4),
+        Language::Ru => ("\u{a0}", ",", 4),
+    };
+    let mut out = String::from(sign);
+    for (i, digit) in whole.chars().enumerate() {
+        let left = whole.len() - i;
+        if i > 0 && left % 3 == 0 && whole.len() >= fewest {
+            out.push_str(group);
+        }
+        out.push(digit);
     }
+    if let Some(fraction) = fraction {
+        out.push_str(point);
+        out.push_str(fraction);
+    }
+    out
 }
 
 struct Writer<'a> {
@@ -378,6 +398,20 @@ mod tests {
     }
 
     #[test]
+    fn thousands_are_grouped_as_the_screens_group_them() {
+        assert_eq!(format_number(Language::En, 10304.0, 0), "10,304");
+        assert_eq!(format_number(Language::Ja, 1234567.25, 2), "1,234,567.25");
+        assert_eq!(format_number(Language::Nl, 10304.0, 0), "10.304");
+        assert_eq!(format_number(Language::El, 1344.0, 0), "1.344");
+        assert_eq!(format_number(Language::Es, 1344.0, 0), "1344", "four digits stay whole in es");
+        assert_eq!(format_number(Language::It, 10304.5, 1), "10.304,5");
+        assert_eq!(format_number(Language::Fr, 10304.0, 0), "10\u{202f}304");
+        assert_eq!(format_number(Language::Ru, -1234.5, 1), "-1\u{a0}234,5");
+        assert_eq!(format_number(Language::En, 999.94, 1), "999.9");
+        assert_eq!(format_number(Language::En, -12.0, 0), "-12");
+    }
+
+    #[test]
     fn a_bed_prints_body_regions_in_mmhg_and_no_feet() {
         // A body along the bed (its columns, head at column 0) from column 4 to column 43 of a
         // 48 × 48 bed map, 50 steps (20 mmHg), hips at 100.
@@ -398,7 +432,7 @@ mod tests {
         assert!(all.contains("Pressure scale: Sensor's documented scale"), "{all}");
         // mat-core's regions: the sacrum and pelvis span columns 4 + 40 × 0.40 = 20 to 4 + 40 × 0.58 = 27,
         // the four 100-step hip columns and three of 50: (4 × 100 + 3 × 50) / 7 × 0.4 = 31.4 mmHg.
-        assert!(all.contains("Sacrum and pelvis: Peak 40.0 mmHg · Mean 31.4 mmHg · 1344 cm²"), "{all}");
+        assert!(all.contains("Sacrum and pelvis: Peak 40.0 mmHg · Mean 31.4 mmHg · 1,344 cm²"), "{all}");
         assert!(all.contains("Head: Peak 20.0 mmHg · Mean 20.0 mmHg · 960 cm²"), "{all}");
     }
 
@@ -501,8 +535,8 @@ mod tests {
         assert!(all.contains("左足 — 歩数: 0"), "{all}");
         assert!(all.contains("ロッカーを計算できません：接地が不足しています"), "{all}");
         assert!(all.contains("ロッカーを計算できません：歩行イベントの順序が不正です"), "{all}");
-        // 255 steps of a plate's 1 kPa, and the page says which scale it reads.
-        assert!(all.contains("1912.7 mmHg"), "{all}");
+        // 255 steps of a plate's 1 kPa, its full scale (so "≥"), and the page says which scale it reads.
+        assert!(all.contains("≥ 1,912.7 mmHg"), "{all}");
         assert!(all.contains("センサーの公称スケール"), "{all}");
         assert!(all.contains("時間: 4.0 s"), "{all}");
     }
