@@ -140,10 +140,12 @@ pub enum Text {
     MinutesUnit,
     ComplianceNote,
     NoBeds,
+    /// Under a walk's map: what its colours are (each cell's highest pressure over the walk).
+    PeakMapCaption,
 }
 
 /// Rows in [`Text`] order, columns in [`Language::ALL`] order.
-const TEXTS: [[&str; 8]; 90] = [
+const TEXTS: [[&str; 8]; 91] = [
     [
         "Informe de análisis",
         "Αναφορά ανάλυσης",
@@ -657,6 +659,16 @@ const TEXTS: [[&str; 8]; 90] = [
         "Нет коек за этот период",
         "この期間の病床はありません",
     ],
+    [
+        "Presión máxima de cada celda durante la marcha",
+        "Μέγιστη πίεση κάθε κελιού κατά τη βάδιση",
+        "Highest pressure of each cell during the walk",
+        "Pression maximale de chaque cellule pendant la marche",
+        "Pressione massima di ogni cella durante il cammino",
+        "Hoogste druk per cel tijdens het lopen",
+        "Наибольшее давление каждой ячейки за время ходьбы",
+        "歩行中の各セルの最大圧力",
+    ],
 ];
 
 /// The phrase `text` in `language`.
@@ -696,7 +708,7 @@ mod tests {
 
     #[test]
     fn every_language_has_every_phrase_and_they_differ_where_expected() {
-        assert_eq!(TEXTS.len(), Text::NoBeds as usize + 1);
+        assert_eq!(TEXTS.len(), Text::PeakMapCaption as usize + 1, "the last phrase closes the table");
         for row in TEXTS {
             assert!(row.iter().all(|t| !t.is_empty()));
         }

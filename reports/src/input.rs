@@ -76,7 +76,8 @@ pub struct AnalysisReportInput {
     pub patient: Option<PatientSummary>,
     /// The record's notes (up to 1,100 characters); empty when none.
     pub notes: String,
-    /// The map to draw (static map, or the capture's mean map).
+    /// The map to draw: a static map; a walk's frames as each cell's highest value; any other
+    /// capture's frames as their mean (the hub's `report_map`).
     pub map: ReportMap,
     /// The analysis result, when the record has one.
     pub result: Option<AnalysisResult>,

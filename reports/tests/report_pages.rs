@@ -60,10 +60,15 @@ fn as_map(frame: &PressureFrame) -> ReportMap {
 
 const PARAMS: AnalysisParams = AnalysisParams { weight_kg: Some(71.5), height_cm: Some(168.0) };
 
-/// A report of `kind` over `capture` (its mean map; a static report its last map).
+/// A report of `kind` over `capture` as the hub draws it (`report_map`): a static report its
+/// last map, a walk each cell's highest value, anything else the frames' mean.
 fn report(kind: AnalysisKind, capture: &Capture, notes: &str) -> AnalysisReportInput {
     let result = analyse(kind, capture, &PARAMS).unwrap();
-    let map = if kind == AnalysisKind::Static { capture.frames().last().unwrap().frame.clone() } else { capture.mean_map() };
+    let map = match kind {
+        AnalysisKind::Static => capture.frames().last().unwrap().frame.clone(),
+        AnalysisKind::Dynamic => peak_map(capture),
+        _ => capture.mean_map(),
+    };
     AnalysisReportInput {
         analysis_type: kind,
         device_type: capture_device(capture),
@@ -75,6 +80,18 @@ fn report(kind: AnalysisKind, capture: &Capture, notes: &str) -> AnalysisReportI
         map: as_map(&map),
         result: Some(result),
     }
+}
+
+/// Each cell's highest value over the capture.
+fn peak_map(capture: &Capture) -> PressureFrame {
+    let first = &capture.frames()[0].frame;
+    let mut cells = vec![0u16; first.cells().len()];
+    for captured in capture.frames() {
+        for (peak, &cell) in cells.iter_mut().zip(captured.frame.cells()) {
+            *peak = (*peak).max(cell);
+        }
+    }
+    PressureFrame::new(first.rows(), first.cols(), cells).unwrap()
 }
 
 fn capture_device(capture: &Capture) -> DeviceType {
@@ -291,12 +308,15 @@ fn each_kind_prints_its_own_figures_with_units() {
         assert!(t.contains(phrase), "balance: {phrase:?} missing from\n{t}");
     }
     assert!(!t.contains("Analysis: Balance"));
+    assert!(!t.contains("during the walk"), "a balance test's map is its mean:\n{t}");
 
     let t = text_of("dynamic-standing", &report(AnalysisKind::Dynamic, &feet, ""), Language::En);
     for phrase in ["Left foot — Steps", "Right foot — Rockers", "Maximum pressure", "mmHg", "Duration"] {
         assert!(t.contains(phrase), "dynamic: {phrase:?} missing from\n{t}");
     }
     assert!(t.contains("(heel / ankle / forefoot)") && t.contains("Mean stance time"), "{t}");
+    // A walk's map says what its colours are (each cell's highest pressure, the hub's `report_map`).
+    assert!(t.contains("Highest pressure of each cell during the walk"), "dynamic map caption missing from\n{t}");
 
     let seat = simulated(DeviceType::SeatingMatIoT, "seated", 30.0, 30.0, 5.0);
     let t = text_of("seating-dynamic", &report(AnalysisKind::SeatingDynamic, &seat, ""), Language::Es);

@@ -281,8 +281,8 @@ pub async fn branding(store: CompanyStore<'_>) -> Result<ReportBranding, DomainE
 pub async fn report_source(store: CompanyStore<'_>, catalog: &Catalog, id: &str) -> Result<ReportSource, DomainError> {
     let record = get(store, id).await?;
     let kind = record_kind(&record)?;
-    let map =
-        report_map(&preview_json(&record)).ok_or_else(|| DomainError::refused(NO_DATA, "the analysis has no pressure map to print"))?;
+    let map = report_map(&preview_json(&record), kind)
+        .ok_or_else(|| DomainError::refused(NO_DATA, "the analysis has no pressure map to print"))?;
     let (device_type, device_name) = analysis_device(catalog, store.company_id(), &record)
         .unwrap_or_else(|| (analysis_format::default_device_type(kind), String::new()));
     let parameters = named_parameters(&record);

@@ -180,22 +180,27 @@ pub fn preview_frames(preview: &Value) -> Option<Vec<StoredFrame>> {
         .collect()
 }
 
-/// A stored `mapPreview` as the one map a report draws: a 2-D array of numbers, or frames (a 3-D
-/// array, drawn as their per-cell mean). `None` when it is neither, or the frames differ in shape.
-pub fn report_map(preview: &Value) -> Option<ReportMap> {
+/// A stored `mapPreview` of an analysis of `kind` as the one map a report draws: a 2-D array of
+/// numbers, or frames (a 3-D array). A walk's frames (`Dynamic`) are drawn as each cell's highest
+/// value: where each foot pressed hardest, the peak-pressure picture of gait analysis, whose
+/// colours reach the maximum pressures the report prints; their mean would thin every footprint
+/// by the frames its foot was in the air. Any other capture's frames (a stance, a sitting) are
+/// drawn as their per-cell mean. `None` when it is neither, or the frames differ in shape.
+pub fn report_map(preview: &Value, kind: AnalysisKind) -> Option<ReportMap> {
     let frames = preview_frames(preview)?;
     let (rows, cols, _) = *frames.first()?;
     if rows == 0 || cols == 0 || frames.iter().any(|(r, c, _)| (*r, *c) != (rows, cols)) {
         return None;
     }
-    let mut sums = vec![0u64; usize::from(rows) * usize::from(cols)];
+    let mut combined = vec![0u64; usize::from(rows) * usize::from(cols)];
+    let peak = kind == AnalysisKind::Dynamic;
     for (_, _, cells) in &frames {
-        for (sum, &cell) in sums.iter_mut().zip(cells) {
-            *sum += u64::from(cell);
+        for (slot, &cell) in combined.iter_mut().zip(cells) {
+            *slot = if peak { (*slot).max(u64::from(cell)) } else { *slot + u64::from(cell) };
         }
     }
-    let count = frames.len() as u64;
-    Some(ReportMap { rows, cols, cells: sums.into_iter().map(|s| (s / count) as u16).collect() })
+    let count = if peak { 1 } else { frames.len() as u64 };
+    Some(ReportMap { rows, cols, cells: combined.into_iter().map(|s| (s / count) as u16).collect() })
 }
 
 /// The capture's frame times, from the stored [`FRAME_TIMES_PARAMETER`]; a single map needs none.

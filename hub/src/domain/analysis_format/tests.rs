@@ -84,7 +84,7 @@ fn a_written_static_capture_reads_back_through_every_reader() {
     assert_eq!(preview[10][12], json!(120));
     assert!(parameters_json(&record).as_array().is_some_and(|list| list.iter().all(|p| p["name"].is_string())));
     // The report's map is that map.
-    let map = report_map(&preview).expect("a map");
+    let map = report_map(&preview, AnalysisKind::Static).expect("a map");
     assert_eq!((map.rows, map.cols, map.cells), (48, 48, feet()));
     // The raw export rebuilds the capture: one frame, dated when the capture was made.
     let parameters = named_parameters(&record);
@@ -106,7 +106,7 @@ fn a_written_capture_of_frames_reads_back_through_every_reader() {
     let frames = preview_frames(&preview).expect("frames");
     assert_eq!(frames.len(), 10);
     assert!(frames.iter().all(|frame| *frame == (48, 48, feet())));
-    let map = report_map(&preview).expect("a map");
+    let map = report_map(&preview, AnalysisKind::Balance).expect("a map");
     assert_eq!(map.cells, feet(), "the report draws the frames' mean");
     let parameters = named_parameters(&record);
     let rebuilt = export_capture(&record, &parameters, DeviceType::PodologyIoT).expect("the capture is rebuilt");
@@ -139,7 +139,7 @@ fn a_posted_analysis_reads_back_as_sent() {
     let record = stored(NewAnalysis { analysis_type: "Static".into(), map_preview, additional_parameters, ..NewAnalysis::default() });
     assert_eq!(preview_json(&record), preview);
     assert_eq!(parameters_json(&record), Value::Array(parameters));
-    assert_eq!(report_map(&preview_json(&record)).map(|m| m.cells), Some(vec![1, 2, 3, 4]));
+    assert_eq!(report_map(&preview_json(&record), AnalysisKind::Static).map(|m| m.cells), Some(vec![1, 2, 3, 4]));
 }
 
 #[test]
@@ -155,16 +155,26 @@ fn maps_and_frames_read_back() {
 
 #[test]
 fn a_2d_preview_is_the_map_and_frames_are_averaged() {
-    let map = report_map(&json!([[0, 5, 10], [20, 30, 40]])).expect("a map");
+    let map = report_map(&json!([[0, 5, 10], [20, 30, 40]]), AnalysisKind::Static).expect("a map");
     assert_eq!((map.rows, map.cols, map.cells.clone()), (2, 3, vec![0, 5, 10, 20, 30, 40]));
-    let frames = report_map(&json!([[[0, 10]], [[4, 20]]])).expect("a map");
-    assert_eq!((frames.rows, frames.cols, frames.cells), (1, 2, vec![2, 15]));
+    for kind in [AnalysisKind::Static, AnalysisKind::Balance, AnalysisKind::SeatingDynamic] {
+        let frames = report_map(&json!([[[0, 10]], [[4, 20]]]), kind).expect("a map");
+        assert_eq!((frames.rows, frames.cols, frames.cells), (1, 2, vec![2, 15]), "{kind:?}");
+    }
+}
+
+#[test]
+fn a_walk_is_drawn_as_each_cell_s_highest_pressure() {
+    // Two steps of one foot, each cell pressed in one frame: the mean would halve both prints.
+    let walk = json!([[[0, 0, 90]], [[80, 0, 0]], [[0, 30, 10]]]);
+    let map = report_map(&walk, AnalysisKind::Dynamic).expect("a map");
+    assert_eq!((map.rows, map.cols, map.cells), (1, 3, vec![80, 30, 90]));
 }
 
 #[test]
 fn anything_else_is_no_map() {
     for bad in [json!(null), json!([]), json!([[]]), json!([[1, 2], [3]]), json!([["a"]]), json!([[-1]]), json!({"rows": 1})] {
-        assert!(report_map(&bad).is_none(), "{bad}");
+        assert!(report_map(&bad, AnalysisKind::Dynamic).is_none(), "{bad}");
     }
 }
 
