@@ -21,15 +21,15 @@ export function MattressPanel({ mattress }: { mattress: MattressResult }) {
   const blank = '—';
   // The columns' spacing, from the result (4 cm on every mattress today).
   const columnCm = mattress.profile.length > 0 ? mattress.profileLengthCm / mattress.profile.length : 0;
-  const share = t('analysis.mattress.profileShare', { cm: formatNumber(columnCm, i18n.language) });
+  const title = t('analysis.mattress.profile', { cm: formatNumber(columnCm, i18n.language) });
   return (
     <section className="result-tile-group" data-testid="mattress-panel">
       <Chart
         testId="mattress-profile"
-        title={t('analysis.mattress.profile')}
+        title={title}
         xLabel="cm"
-        yLabel={share}
-        series={[{ label: share, colour: '#c2410c' }]}
+        yLabel="%"
+        series={[{ label: '%', colour: '#c2410c' }]}
         data={[mattress.profile.map((p) => p.positionCm), sharesOfTotal(mattress.profile.map((p) => p.totalPressure))]}
         xRange={[0, mattress.profileLengthCm]}
       />
