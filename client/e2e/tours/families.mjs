@@ -78,6 +78,18 @@ export async function run({ base, page, test, login, artifacts }) {
         if ((await page.getByTestId('figures-unavailable').count()) !== 0) throw new Error(`${kind}: no figures`);
         const text = await preview.textContent();
         if (d.key !== 'plate' && d.key !== 'rehab' && /foot|rocker/i.test(text ?? '')) throw new Error(`${kind} on the ${d.key} talks about feet: ${text}`);
+        if (kind === 'Static' && (d.key === 'seat' || d.key === 'bed')) {
+          // The histogram's bars are named by their bins' upper limits in the result's unit.
+          const ticks = (await page.getByTestId('histogram-chart').getAttribute('data-x-ticks'))?.split(' | ') ?? [];
+          if (ticks.length !== 8 || !ticks.every((t) => /^[\d.,]+$/.test(t))) throw new Error(`histogram bins named ${ticks.join(', ')}`);
+          ok(`the histogram's bins end at ${ticks.join(', ')} (mmHg)`);
+        }
+        if (kind === 'Static' && d.key === 'bed') {
+          // The profile along the bed is a share of the total pressure, and says so.
+          const title = await page.getByTestId('mattress-profile').getAttribute('aria-label');
+          if (title !== 'Share of the total pressure along the mattress (% per 4 cm)') throw new Error(`the profile is titled ${title}`);
+          ok(`the profile: ${title}`);
+        }
         await page.waitForTimeout(400);
         await shotOf('result-preview', `${d.key}-${kind}.png`);
         ok(`${kind} drawn as ${shownAs}`);

@@ -149,6 +149,9 @@ export async function run({ base, page, test, login, artifacts }) {
         if (!text.includes(phrase)) throw new Error(`${tag}: "${phrase}" missing:\n${text}`);
       }
       if (r.deviceType === 'Mattress Mat IoT' && /foot|Height 2 cm/.test(text.replace(/Height 168 cm/, ''))) throw new Error(`${tag}: a bed report talks about feet:\n${text}`);
+      // A walk is drawn as each cell's highest pressure, and its page says so; no other map is.
+      const peakCaption = text.includes('Highest pressure of each cell during the walk');
+      if (peakCaption !== (r.analysisType === 'Dynamic')) throw new Error(`${tag}: the walk's map caption ${peakCaption ? 'on a capture that is no walk' : 'missing'}:\n${text}`);
       ok(`${tag}: ${file}`);
       // Beds have no real-scale print (the device-type table): the hub refuses it.
       const offersRealScale = types.find((t) => t.name === r.deviceType)?.realScalePrint === true;
