@@ -12,7 +12,7 @@ use crate::ReportError;
 use crate::document::{Document, PageCanvas, Rgb};
 use crate::figures::{Figure, Figures, StaticBody, figures, format_number};
 use crate::i18n::{Language, Text, text};
-use crate::input::AnalysisReportInput;
+use crate::input::{AnalysisReportInput, FramesDrawn};
 use crate::layout::{LayoutOptions, PaperSize, Widget};
 use crate::logo::decode_logo;
 use crate::map_drawing::{BLACK, GREY, MapPlacement, draw_colour_bar, draw_map, draw_marker};
@@ -155,7 +155,7 @@ impl SummaryLayout {
         let figures_h: f32 = 18.0 + figure_lines.iter().map(|(_, v)| FIGURE_STEP + LINE * (v.len().max(1) - 1) as f32).sum::<f32>();
         let map = summary_map_box(input.map.rows, input.map.cols);
         // The colour bar and its labels, and under a walk's map the two lines saying what it is.
-        let map_bottom = map[1] - 34.0 - if input.analysis_type == AnalysisKind::Dynamic { 24.0 } else { 0.0 };
+        let map_bottom = map[1] - 34.0 - if FramesDrawn::of(input.analysis_type) == FramesDrawn::Peak { 24.0 } else { 0.0 };
         let notes_top = (top - figures_h).min(map_bottom) - 18.0;
         let mut notes_here = Vec::new();
         let mut notes_overflow = Vec::new();
@@ -263,9 +263,9 @@ fn summary_page(
         draw_overlays(canvas, ctx, &placement);
     }
     draw_colour_bar(doc, canvas, (x, bottom - 18.0, w, 8.0), ctx.options.palette, ctx.floor(), ctx.scale_max(), &ctx.scale, lang);
-    if input.analysis_type == AnalysisKind::Dynamic {
-        // A walk's map is each cell's highest pressure over it (the hub's `report_map`), so its
-        // colours reach the feet's maximum pressures printed beside it.
+    if FramesDrawn::of(input.analysis_type) == FramesDrawn::Peak {
+        // A walk's map is each cell's highest pressure over it, so its colours reach the feet's
+        // maximum pressures printed beside it; the page says what the map is.
         for (i, line) in doc.fonts().wrap(ctx.t(Text::PeakMapCaption), LABEL_SIZE, w).iter().enumerate() {
             doc.text(canvas, x, bottom - 42.0 - 10.0 * i as f32, LABEL_SIZE, GREY, line);
         }

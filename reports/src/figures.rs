@@ -411,17 +411,21 @@ mod tests {
         assert_eq!(format_number(Language::En, -12.0, 0), "-12");
     }
 
-    #[test]
-    fn a_bed_prints_body_regions_in_mmhg_and_no_feet() {
-        // A body along the bed (its columns, head at column 0) from column 4 to column 43 of a
-        // 48 × 48 bed map, 50 steps (20 mmHg), hips at 100.
+    /// A body along a 48 × 48 bed map (its columns, head at column 0) from column 4 to column
+    /// 43, rows 18 to 29: 50 steps (20 mmHg), the hips (columns 22 to 25) at `hips` steps.
+    fn body_on_a_bed(hips: u16) -> ReportMap {
         let mut cells = vec![1u16; 48 * 48];
         for r in 18..30 {
             for c in 4..44 {
-                cells[r * 48 + c] = if (22..26).contains(&c) { 100 } else { 50 };
+                cells[r * 48 + c] = if (22..26).contains(&c) { hips } else { 50 };
             }
         }
-        let map = ReportMap { rows: 48, cols: 48, cells };
+        ReportMap { rows: 48, cols: 48, cells }
+    }
+
+    #[test]
+    fn a_bed_prints_body_regions_in_mmhg_and_no_feet() {
+        let map = body_on_a_bed(100);
         let scale = PressureScale::new(DeviceType::MattressMatIoT, None, false);
         let f = figures(&analysed(DeviceType::MattressMatIoT, &map), DeviceType::MattressMatIoT, &map, &scale, Language::En);
         let all = labels(&f.key) + &labels(&f.detail);
@@ -438,19 +442,13 @@ mod tests {
 
     #[test]
     fn a_maximum_at_the_sensor_s_full_scale_prints_as_at_least() {
-        // The same body with its hips at a bed mat's full scale (255 steps of 0.4 mmHg).
-        let mut cells = vec![1u16; 48 * 48];
-        for r in 18..30 {
-            for c in 4..44 {
-                cells[r * 48 + c] = if (22..26).contains(&c) { 255 } else { 50 };
-            }
-        }
-        let map = ReportMap { rows: 48, cols: 48, cells };
+        // The hips at a bed mat's full scale (255 steps of 0.4 mmHg).
+        let map = body_on_a_bed(255);
         let scale = PressureScale::new(DeviceType::MattressMatIoT, None, false);
         let f = figures(&analysed(DeviceType::MattressMatIoT, &map), DeviceType::MattressMatIoT, &map, &scale, Language::En);
         assert!(labels(&f.key).contains("Maximum pressure: ≥ 102.0 mmHg"), "{}", labels(&f.key));
         // One step below it is a reading like any other.
-        let map = ReportMap { cells: map.cells.iter().map(|&c| c.min(254)).collect(), ..map };
+        let map = body_on_a_bed(254);
         let f = figures(&analysed(DeviceType::MattressMatIoT, &map), DeviceType::MattressMatIoT, &map, &scale, Language::En);
         assert!(labels(&f.key).contains("Maximum pressure: 101.6 mmHg"), "{}", labels(&f.key));
     }

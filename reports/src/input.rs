@@ -9,6 +9,24 @@ use crate::i18n::Language;
 use crate::local_time::ReportClock;
 use crate::palette::Palette;
 
+/// How a report draws a capture of several frames as its one map.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FramesDrawn {
+    /// Each cell's highest value: a walk, where each foot pressed hardest (the peak-pressure
+    /// picture of gait analysis, whose colours reach the maximum pressures the report prints;
+    /// a mean would thin every footprint by the frames its foot was in the air). Its page says so.
+    Peak,
+    /// The frames' mean: a stance, a balance test, a sitting, where the body stays in place.
+    Mean,
+}
+
+impl FramesDrawn {
+    /// How an analysis of `kind` is drawn.
+    pub fn of(kind: AnalysisKind) -> FramesDrawn {
+        if kind == AnalysisKind::Dynamic { FramesDrawn::Peak } else { FramesDrawn::Mean }
+    }
+}
+
 /// A pressure map (the record's mapPreview), row-major, row 0 at the top.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ReportMap {
@@ -76,8 +94,8 @@ pub struct AnalysisReportInput {
     pub patient: Option<PatientSummary>,
     /// The record's notes (up to 1,100 characters); empty when none.
     pub notes: String,
-    /// The map to draw: a static map; a walk's frames as each cell's highest value; any other
-    /// capture's frames as their mean (the hub's `report_map`).
+    /// The map to draw: a static map, or the capture's frames drawn as [`FramesDrawn::of`] its
+    /// kind says (the hub's `report_map`).
     pub map: ReportMap,
     /// The analysis result, when the record has one.
     pub result: Option<AnalysisResult>,

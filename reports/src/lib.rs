@@ -36,7 +36,7 @@ pub use analysis_report::analysis_pdf;
 pub use compliance_report::{ComplianceReportInput, compliance_file_name, compliance_pdf};
 pub use file_name::{PdfKind, content_disposition, pdf_file_name};
 pub use i18n::Language;
-pub use input::{AnalysisReportInput, PatientSummary, RealScaleInput, ReportBranding, ReportMap};
+pub use input::{AnalysisReportInput, FramesDrawn, PatientSummary, RealScaleInput, ReportBranding, ReportMap};
 pub use layout::{LayoutOptions, PaperSize, Widget};
 pub use local_time::{ClockError, ReportClock};
 pub use palette::Palette;

@@ -17,8 +17,8 @@ use mat_protocol::CellFormat;
 use mat_protocol::device_type::DeviceType;
 use reports::analysis_report::summary_map_box;
 use reports::{
-    AnalysisReportInput, Language, LayoutOptions, Palette, PaperSize, PatientSummary, RealScaleInput, ReportBranding, ReportClock,
-    ReportMap, Widget, analysis_pdf, real_scale_pdf,
+    AnalysisReportInput, FramesDrawn, Language, LayoutOptions, Palette, PaperSize, PatientSummary, RealScaleInput, ReportBranding,
+    ReportClock, ReportMap, Widget, analysis_pdf, real_scale_pdf,
 };
 use simulator::{MapSynth, Scenario};
 
@@ -64,10 +64,10 @@ const PARAMS: AnalysisParams = AnalysisParams { weight_kg: Some(71.5), height_cm
 /// last map, a walk each cell's highest value, anything else the frames' mean.
 fn report(kind: AnalysisKind, capture: &Capture, notes: &str) -> AnalysisReportInput {
     let result = analyse(kind, capture, &PARAMS).unwrap();
-    let map = match kind {
-        AnalysisKind::Static => capture.frames().last().unwrap().frame.clone(),
-        AnalysisKind::Dynamic => peak_map(capture),
-        _ => capture.mean_map(),
+    let map = match (kind, FramesDrawn::of(kind)) {
+        (AnalysisKind::Static, _) => capture.frames().last().unwrap().frame.clone(),
+        (_, FramesDrawn::Peak) => peak_map(capture),
+        (_, FramesDrawn::Mean) => capture.mean_map(),
     };
     AnalysisReportInput {
         analysis_type: kind,

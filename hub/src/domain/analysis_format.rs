@@ -17,7 +17,7 @@ use actors::actor::record::CaptureRecord;
 use mat_core::analysis::{AnalysisKind, AnalysisParams, AnalysisResult, Capture, NamedParameter, ParameterValue, PressureFrame, analyse};
 use mat_core::machine::capture::CaptureKind;
 use mat_protocol::device_type::DeviceType;
-use reports::ReportMap;
+use reports::{FramesDrawn, ReportMap};
 use serde_json::Value;
 use storage::model::{Analysis, NewAnalysis};
 
@@ -181,11 +181,9 @@ pub fn preview_frames(preview: &Value) -> Option<Vec<StoredFrame>> {
 }
 
 /// A stored `mapPreview` of an analysis of `kind` as the one map a report draws: a 2-D array of
-/// numbers, or frames (a 3-D array). A walk's frames (`Dynamic`) are drawn as each cell's highest
-/// value: where each foot pressed hardest, the peak-pressure picture of gait analysis, whose
-/// colours reach the maximum pressures the report prints; their mean would thin every footprint
-/// by the frames its foot was in the air. Any other capture's frames (a stance, a sitting) are
-/// drawn as their per-cell mean. `None` when it is neither, or the frames differ in shape.
+/// numbers, or frames (a 3-D array) drawn as [`FramesDrawn::of`] the kind says (a walk's as
+/// each cell's highest value, any other capture's as their mean). `None` when it is neither, or
+/// the frames differ in shape.
 pub fn report_map(preview: &Value, kind: AnalysisKind) -> Option<ReportMap> {
     let frames = preview_frames(preview)?;
     let (rows, cols, _) = *frames.first()?;
@@ -193,7 +191,7 @@ pub fn report_map(preview: &Value, kind: AnalysisKind) -> Option<ReportMap> {
         return None;
     }
     let mut combined = vec![0u64; usize::from(rows) * usize::from(cols)];
-    let peak = kind == AnalysisKind::Dynamic;
+    let peak = FramesDrawn::of(kind) == FramesDrawn::Peak;
     for (_, _, cells) in &frames {
         for (slot, &cell) in combined.iter_mut().zip(cells) {
             *slot = if peak { (*slot).max(u64::from(cell)) } else { *slot + u64::from(cell) };
