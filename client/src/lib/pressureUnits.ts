@@ -142,8 +142,11 @@ export function formatPressure(steps: number, d: PressureDisplay, lng: string): 
  */
 export function formatPressureReading(steps: number, d: PressureDisplay, lng: string): string {
   const text = formatPressure(steps, d, lng);
-  return text !== '—' && d.fullScaleSteps != null && steps >= d.fullScaleSteps ? `≥\u00a0${text}` : text;
+  return text !== '—' && atFullScale(steps, d) ? `≥\u00a0${text}` : text;
 }
+
+/** Whether a cell value is at the device's full scale: the cell saturated. */
+export const atFullScale = (steps: number, d: PressureDisplay): boolean => d.fullScaleSteps != null && steps >= d.fullScaleSteps;
 
 /**
  * The display of a stored result's pressures: its device's, read through the weighed patient's

@@ -6,7 +6,7 @@ import { useTranslation } from 'react-i18next';
 import { getDeviceLogs, type DeviceLogEntry } from '../../lib/api';
 import type { DeviceTypeInfo } from '../../lib/deviceTypes';
 import { formatDateTime, formatNumber } from '../../lib/format';
-import { formatPressureReading, stepsToDisplay, usePressureDisplay } from '../../lib/pressureUnits';
+import { atFullScale, formatPressureReading, stepsToDisplay, usePressureDisplay } from '../../lib/pressureUnits';
 import { entrySeconds, positionKey, sortByDate } from './logTable';
 import { MapPreview } from './MapPreview';
 import { INLINE } from '../../lib/messages';
@@ -36,7 +36,7 @@ export function DeviceLogTable({ deviceId, deviceName, info }: { deviceId: strin
         // maxPressure is in the device's cell steps; this is what the table showed.
         // `atFullScale`: the cell saturated, the pressure was this or more (the table's "≥").
         maxPressureShown: display
-          ? { value: stepsToDisplay(e.maxPressure, display), unit: display.unit, scale: basis, atFullScale: display.fullScaleSteps != null && e.maxPressure >= display.fullScaleSteps }
+          ? { value: stepsToDisplay(e.maxPressure, display), unit: display.unit, scale: basis, atFullScale: atFullScale(e.maxPressure, display) }
           : null,
       })),
     );
