@@ -13,7 +13,7 @@ use mat_core::analysis::{
 };
 use mat_protocol::device_type::{DeviceType, PageFamily};
 
-use crate::i18n::{Language, Text, text};
+use crate::i18n::{Language, Text, text, weight_basis};
 use crate::input::ReportMap;
 use crate::pressure_unit::{PressureScale, PressureUnit};
 
@@ -219,19 +219,17 @@ pub fn figures(result: &AnalysisResult, device: DeviceType, map: &ReportMap, sca
     f
 }
 
-/// What a static result's pressures are read with, first on the page: the weighed patient's
-/// calibration (spec §9: "70 % × 72 kg") or the sensor's documented scale. The fitness variant's
-/// scale is its own (spec §1) and the other kinds' pressures are the sensor's.
 /// Which scale the page's pressures read (every kind: a walk's and a seat's series are pressures
-/// too): the fitness variant's kPa, the weighed patient's calibration or the sensor's documented
-/// step.
+/// too), first on the page: the fitness variant's kPa (spec §1), the weighed patient's
+/// calibration (spec §9's 0.7 of the given weight, in the screen's words: "70 % of 72 kg on the
+/// surface") or the sensor's documented step.
 fn pressure_basis(w: &Writer<'_>, result: &AnalysisResult, f: &mut Figures) {
     if matches!(result, AnalysisResult::Balance(_)) {
         return; // sway in cm and cm/s: no pressure on the page
     }
     let basis = match (w.scale.fitness, result.weight_calibration()) {
         (true, _) => w.t(Text::FitnessBasis),
-        (false, Some(c)) => format!("{}: {} % × {} kg", w.t(Text::WeightBasis), w.n(c.load_share * 100.0, 0), w.n(c.weight_kg, 1)),
+        (false, Some(c)) => weight_basis(w.lang, &w.n(c.load_share * 100.0, 0), &w.n(c.weight_kg, 1)),
         (false, None) => w.t(Text::SensorBasis),
     };
     f.key.push((w.t(Text::PressureScaleLabel), basis));
@@ -296,7 +294,8 @@ fn static_figures(w: &Writer<'_>, r: &StaticResult, device: DeviceType, map: &Re
 }
 
 /// A seat's static figures (mat-core's seating engine): loads, ischial peaks, indices, contact.
-/// `saturated`: the map's highest cell is at the sensor's full scale.
+/// `saturated`: the map's highest cell is at the sensor's full scale; the maximum and an ischial
+/// peak on that cell (equal to it) are then "≥".
 fn seat_figures(w: &Writer<'_>, r: &SeatingStaticResult, saturated: bool, f: &mut Figures) {
     f.key.push((w.t(Text::MaxPressure), w.at_least(saturated, w.mmhg(r.max_pressure_mmhg))));
     f.key.push((w.t(Text::MeanPressure), w.mmhg(r.mean_pressure_mmhg)));
@@ -307,7 +306,8 @@ fn seat_figures(w: &Writer<'_>, r: &SeatingStaticResult, saturated: bool, f: &mu
     f.key.push((w.t(Text::LoadFrontBack), format!("{} / {}", w.percent(r.front_load_percent), w.percent(r.back_load_percent))));
     for (side, peak) in [(Text::IschialLeft, &r.left_ischial), (Text::IschialRight, &r.right_ischial)] {
         if let Some(p) = peak {
-            f.key.push((w.t(side), format!("{} ({} ; {} cm)", w.mmhg(p.peak_mmhg), w.n(p.position_cm[0], 1), w.n(p.position_cm[1], 1))));
+            let peak = w.at_least(saturated && p.peak_mmhg == r.max_pressure_mmhg, w.mmhg(p.peak_mmhg));
+            f.key.push((w.t(side), format!("{peak} ({} ; {} cm)", w.n(p.position_cm[0], 1), w.n(p.position_cm[1], 1))));
         }
     }
     if let Some([x, y]) = r.center_of_pressure_cm {
@@ -316,7 +316,8 @@ fn seat_figures(w: &Writer<'_>, r: &SeatingStaticResult, saturated: bool, f: &mu
 }
 
 /// A bed's static figures (mat-core's bed engine): body regions head to heels, never feet.
-/// `saturated`: the map's highest cell is at the sensor's full scale.
+/// `saturated`: the map's highest cell is at the sensor's full scale; the maximum and a region's
+/// peak on that cell (equal to it) are then "≥".
 fn bed_figures(w: &Writer<'_>, r: &BedStaticResult, saturated: bool, f: &mut Figures) {
     f.key.push((w.t(Text::MaxPressure), w.at_least(saturated, w.mmhg(r.max_pressure_mmhg))));
     f.key.push((w.t(Text::MeanPressure), w.mmhg(r.mean_pressure_mmhg)));
@@ -330,7 +331,7 @@ fn bed_figures(w: &Writer<'_>, r: &BedStaticResult, saturated: bool, f: &mut Fig
             format!(
                 "{} {} · {} {} · {}",
                 w.t(Text::Peak),
-                w.mmhg(region.peak_mmhg),
+                w.at_least(saturated && region.peak_mmhg == r.max_pressure_mmhg, w.mmhg(region.peak_mmhg)),
                 w.t(Text::Mean),
                 w.mmhg(region.mean_mmhg),
                 w.cm2(region.contact_area_cm2)
@@ -446,11 +447,18 @@ mod tests {
         let map = body_on_a_bed(255);
         let scale = PressureScale::new(DeviceType::MattressMatIoT, None, false);
         let f = figures(&analysed(DeviceType::MattressMatIoT, &map), DeviceType::MattressMatIoT, &map, &scale, Language::En);
-        assert!(labels(&f.key).contains("Maximum pressure: ≥ 102.0 mmHg"), "{}", labels(&f.key));
+        let all = labels(&f.key);
+        assert!(all.contains("Maximum pressure: ≥ 102.0 mmHg"), "{all}");
+        // The region whose peak is that cell says so too; a region below it and the means stay plain.
+        assert!(all.contains("Sacrum and pelvis: Peak ≥ 102.0 mmHg · Mean "), "{all}");
+        assert!(all.contains("Head: Peak 20.0 mmHg · Mean 20.0 mmHg"), "{all}");
+        assert!(!all.contains("Mean ≥"), "{all}");
         // One step below it is a reading like any other.
         let map = body_on_a_bed(254);
         let f = figures(&analysed(DeviceType::MattressMatIoT, &map), DeviceType::MattressMatIoT, &map, &scale, Language::En);
-        assert!(labels(&f.key).contains("Maximum pressure: 101.6 mmHg"), "{}", labels(&f.key));
+        let all = labels(&f.key);
+        assert!(all.contains("Maximum pressure: 101.6 mmHg"), "{all}");
+        assert!(all.contains("Sacrum and pelvis: Peak 101.6 mmHg"), "{all}");
     }
 
     #[test]
@@ -470,7 +478,32 @@ mod tests {
         // 112.6 mmHg in every cell (spec §9's weight calibration, stated on the page).
         assert!(all.contains("Surface de contact: 320 cm²"), "{all}");
         assert!(all.contains("Pression maximale: 112,6 mmHg"), "{all}");
-        assert!(all.contains("Échelle de pression: Poids du patient: 70 % × 70,0 kg"), "{all}");
+        assert!(all.contains("Échelle de pression: Poids du patient : 70 % de 70,0 kg sur la surface"), "{all}");
+    }
+
+    #[test]
+    fn a_seat_s_ischial_peak_on_a_saturated_cell_prints_as_at_least() {
+        let mut cells = vec![0u16; 16 * 16];
+        for r in 4..12 {
+            for c in 3..13 {
+                cells[r * 16 + c] = 120;
+            }
+        }
+        // Row 10 is in the back half (row 0 is the knees); column 5 the sitter's left, 10 the right.
+        cells[10 * 16 + 5] = 200;
+        cells[10 * 16 + 10] = 255;
+        let map = ReportMap { rows: 16, cols: 16, cells };
+        let scale = PressureScale::new(DeviceType::SeatingMatIoT, None, false);
+        let AnalysisResult::SeatingStatic(result) = analysed(DeviceType::SeatingMatIoT, &map) else { panic!("a seat's static result") };
+        let f = figures(&AnalysisResult::SeatingStatic(result.clone()), DeviceType::SeatingMatIoT, &map, &scale, Language::En);
+        let all = labels(&f.key);
+        let (left, right) = (result.left_ischial.unwrap().peak_mmhg, result.right_ischial.unwrap().peak_mmhg);
+        assert_eq!(right, result.max_pressure_mmhg);
+        assert!(left < right);
+        let w = Writer { lang: Language::En, scale: &scale, full_scale: None };
+        assert!(all.contains(&format!("Maximum pressure: ≥ {}", w.mmhg(right))), "{all}");
+        assert!(all.contains(&format!("Right ischial peak: ≥ {} (", w.mmhg(right))), "{all}");
+        assert!(all.contains(&format!("Left ischial peak: {} (", w.mmhg(left))), "{all}");
     }
 
     #[test]

@@ -115,6 +115,9 @@ pub enum Text {
     IschialLeft,
     IschialRight,
     PressureScaleLabel,
+    /// A weighed patient's calibration: `{{share}}` and `{{weight}}` filled in ([`weight_basis`]).
+    /// This phrase and the other three of the pressure scale are the client's
+    /// `analysis.pressureBasis.*` and `units.fitnessScale`, word for word (a test compares them).
     WeightBasis,
     SensorBasis,
     FitnessBasis,
@@ -530,14 +533,14 @@ const TEXTS: [[&str; 8]; 91] = [
         "圧力スケール",
     ],
     [
-        "Peso del paciente",
-        "Βάρος ασθενούς",
-        "Patient's weight",
-        "Poids du patient",
-        "Peso del paziente",
-        "Gewicht van de patiënt",
-        "Вес пациента",
-        "患者の体重",
+        "Peso del paciente: {{share}} % de {{weight}} kg sobre la superficie",
+        "Βάρος ασθενούς: {{share}} % των {{weight}} kg στην επιφάνεια",
+        "Patient's weight: {{share}} % of {{weight}} kg on the surface",
+        "Poids du patient : {{share}} % de {{weight}} kg sur la surface",
+        "Peso del paziente: {{share}} % di {{weight}} kg sulla superficie",
+        "Gewicht van de patiënt: {{share}} % van {{weight}} kg op het oppervlak",
+        "Вес пациента: {{share}} % от {{weight}} кг на поверхности",
+        "患者の体重：{{weight}} kg の {{share}} % が面に掛かる",
     ],
     [
         "Escala documentada del sensor",
@@ -557,7 +560,7 @@ const TEXTS: [[&str; 8]; 91] = [
         "kPa (scala fitness)",
         "kPa (fitnessschaal)",
         "кПа (шкала фитнеса)",
-        "kPa (フィットネススケール)",
+        "kPa（フィットネス尺度）",
     ],
     [
         "Cumplimiento de cambios posturales",
@@ -683,6 +686,12 @@ pub fn unit_label(language: Language, building: &str, floor: &str) -> String {
     text(language, Text::UnitLabel).replace("{{building}}", &or_dash(building)).replace("{{floor}}", &or_dash(floor))
 }
 
+/// The pressure scale of a weighed patient's result: `share` % of `weight` kg bear on the surface
+/// (spec §9's 0.7 of the given weight), both numbers already formatted for `language`.
+pub fn weight_basis(language: Language, share: &str, weight: &str) -> String {
+    text(language, Text::WeightBasis).replace("{{share}}", share).replace("{{weight}}", weight)
+}
+
 /// Every phrase of every language (the font subset and its test read this).
 pub fn all_texts() -> impl Iterator<Item = &'static str> {
     TEXTS.iter().flat_map(|row| row.iter().copied())
@@ -704,6 +713,23 @@ mod tests {
         assert_eq!(unit_label(Language::En, "Main", "1"), "Main · floor 1");
         assert_eq!(unit_label(Language::Ja, "Main", "1"), "Main · 1階");
         assert_eq!(unit_label(Language::Es, "", "2"), "— · planta 2");
+    }
+
+    /// The PDF names a result's pressure scale as the result's page does: the client's
+    /// `analysis.pressureBasis` label, weight and sensor phrases and `units.fitnessScale`.
+    #[test]
+    fn the_pressure_scale_is_the_pages_word_for_word() {
+        for (code, lang) in ["es", "el", "en", "fr", "it", "nl", "ru", "ja"].into_iter().zip(Language::ALL) {
+            let path = format!("{}/../client/public/local/{code}/translation.json", env!("CARGO_MANIFEST_DIR"));
+            let json: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+            let basis = &json["analysis"]["pressureBasis"];
+            assert_eq!(basis["label"].as_str(), Some(text(lang, Text::PressureScaleLabel)), "{code}");
+            assert_eq!(basis["weight"].as_str(), Some(text(lang, Text::WeightBasis)), "{code}");
+            assert_eq!(basis["sensor"].as_str(), Some(text(lang, Text::SensorBasis)), "{code}");
+            assert_eq!(json["units"]["fitnessScale"].as_str(), Some(text(lang, Text::FitnessBasis)), "{code}");
+        }
+        assert_eq!(weight_basis(Language::En, "70", "64.5"), "Patient's weight: 70 % of 64.5 kg on the surface");
+        assert_eq!(weight_basis(Language::Ja, "70", "64.5"), "患者の体重：64.5 kg の 70 % が面に掛かる");
     }
 
     #[test]

@@ -125,7 +125,7 @@ export async function run({ base, page, test, login, artifacts }) {
     const text = keep(artifacts, `modal-${fileName}`, readFileSync(await download.path()));
     const zone = await page.evaluate(() => Intl.DateTimeFormat().resolvedOptions().timeZone);
     // Spec §9's weight calibration: the capture-day weight, and the page says so.
-    for (const phrase of [patientName, '64.5 kg', '168 cm', `(${zone})`, 'mmHg', 'Left foot', 'Pressure scale', '70 % × 64.5 kg']) {
+    for (const phrase of [patientName, '64.5 kg', '168 cm', `(${zone})`, 'mmHg', 'Left foot', 'Pressure scale', '70 % of 64.5 kg on the surface']) {
       if (!text.includes(phrase)) throw new Error(`"${phrase}" missing from the report:\n${text}`);
     }
     if (text.includes('80.0 kg')) throw new Error('the report shows today\'s weight');

@@ -5,7 +5,7 @@
 import { useAtomValue } from 'jotai';
 import { useTranslation } from 'react-i18next';
 import { formatNumber } from '../../lib/format';
-import { formatMmhg, pressureScaleAtom, usePressureDisplay } from '../../lib/pressureUnits';
+import { formatMmhg, formatMmhgReading, mapAtFullScale, pressureScaleAtom, usePressureDisplay } from '../../lib/pressureUnits';
 import { PressureBasis } from './PressureBasis';
 import type { BedStaticResult } from './engineResult';
 import { HistogramPanel } from './HistogramPanel';
@@ -29,6 +29,9 @@ export function BedStaticView({ grid, result, deviceType, showHistogram, fileDat
   const display = usePressureDisplay(deviceType);
   const n = (v: number, d = 1) => formatNumber(v, i18n.language, d);
   const mmhg = (v: number) => formatMmhg(v, display, scale, i18n.language);
+  // The highest cell's figures (the maximum, a region's peak on it): "≥" where the map saturated.
+  const saturated = mapAtFullScale(grid.cells, display);
+  const reading = (v: number) => formatMmhgReading(v, result.maxPressureMmhg, saturated, display, scale, i18n.language);
   const [view, changeView] = usePreviewView();
   return (
     <div className="result-static" data-testid="result-bed-static">
@@ -54,7 +57,7 @@ export function BedStaticView({ grid, result, deviceType, showHistogram, fileDat
                   {result.regions.map((r) => (
                     <tr key={r.region} data-testid={`bed-region-${r.region}`} className={r.region === result.peakRegion ? 'result-peak-row' : undefined}>
                       <th>{t(`analysisFamily.bed.region.${r.region}`)}</th>
-                      <td>{mmhg(r.peakMmhg)}</td>
+                      <td>{reading(r.peakMmhg)}</td>
                       <td>{mmhg(r.meanMmhg)}</td>
                       <td>{n(r.contactAreaCm2, 0)} cm²</td>
                     </tr>
@@ -64,7 +67,7 @@ export function BedStaticView({ grid, result, deviceType, showHistogram, fileDat
             )}
             {result.peakRegion ? (
               <p data-testid="bed-peak-region">
-                {t('analysisFamily.bed.peakIn', { region: t(`analysisFamily.bed.region.${result.peakRegion}`), value: mmhg(result.maxPressureMmhg) })}
+                {t('analysisFamily.bed.peakIn', { region: t(`analysisFamily.bed.region.${result.peakRegion}`), value: reading(result.maxPressureMmhg) })}
               </p>
             ) : null}
             <dl className="result-dl">

@@ -6,7 +6,7 @@ import { useAtomValue } from 'jotai';
 import { useTranslation } from 'react-i18next';
 import { companyVariantsAtom } from '../../lib/companyVariants';
 import { formatNumber } from '../../lib/format';
-import { formatMmhg, pressureScaleAtom, useResultPressureDisplay } from '../../lib/pressureUnits';
+import { formatMmhg, formatMmhgReading, mapAtFullScale, pressureScaleAtom, useResultPressureDisplay } from '../../lib/pressureUnits';
 import { PressureBasis } from './PressureBasis';
 import type { SeatingStaticResult } from './engineResult';
 import { HistogramPanel } from './HistogramPanel';
@@ -41,6 +41,9 @@ export function SeatingStaticView({ grid, result, deviceType, cellCm, showHistog
     if (peak) markers.push({ id, x: cell(peak.positionCm[0]), y: cell(peak.positionCm[1]), kind: 'max', label: t(`analysisFamily.seating.${id}`) });
   }
   const mmhg = (v: number) => formatMmhg(v, display, scale, i18n.language);
+  // The highest cell's figures (the maximum, an ischial peak on it): "≥" where the map saturated.
+  const saturated = mapAtFullScale(grid.cells, display);
+  const reading = (v: number) => formatMmhgReading(v, result.maxPressureMmhg, saturated, display, scale, i18n.language);
   return (
     <div className="result-static" data-testid="result-seating-static">
       <ViewToggles view={view} onChange={changeView} />
@@ -70,11 +73,11 @@ export function SeatingStaticView({ grid, result, deviceType, cellCm, showHistog
               <dt title={t('analysisFamily.seating.dispersionHint')}>{t('analysisFamily.seating.dispersion')}</dt>
               <dd data-testid="seating-dispersion">{n(result.dispersionIndex)} %</dd>
               <dt>{t('analysisFamily.seating.leftIschial')}</dt>
-              <dd>{result.leftIschial ? mmhg(result.leftIschial.peakMmhg) : '—'}</dd>
+              <dd data-testid="seating-left-ischial">{result.leftIschial ? reading(result.leftIschial.peakMmhg) : '—'}</dd>
               <dt>{t('analysisFamily.seating.rightIschial')}</dt>
-              <dd>{result.rightIschial ? mmhg(result.rightIschial.peakMmhg) : '—'}</dd>
+              <dd data-testid="seating-right-ischial">{result.rightIschial ? reading(result.rightIschial.peakMmhg) : '—'}</dd>
               <dt>{t('analysis.static.maxPressure')}</dt>
-              <dd data-testid="seating-max">{mmhg(result.maxPressureMmhg)}</dd>
+              <dd data-testid="seating-max">{reading(result.maxPressureMmhg)}</dd>
               <dt>{t('analysis.static.avgPressure')}</dt>
               <dd>{mmhg(result.meanPressureMmhg)}</dd>
               <PressureBasis calibration={result.pressureCalibration} display={display} />
