@@ -109,10 +109,6 @@ impl Writer<'_> {
     fn at_least(&self, saturated: bool, value: String) -> String {
         if saturated { format!("≥ {value}") } else { value }
     }
-    /// Whether any of `map`'s cells is at the device's full scale.
-    fn saturates(&self, map: &ReportMap) -> bool {
-        self.full_scale.is_some_and(|top| map.cells.iter().any(|&c| f64::from(c) >= top))
-    }
     /// A pressure mat-core gives in mmHg, in the report's unit.
     fn mmhg(&self, mmhg: f64) -> String {
         let value = match self.scale.unit {
@@ -142,8 +138,8 @@ pub fn figures(result: &AnalysisResult, device: DeviceType, map: &ReportMap, sca
     pressure_basis(&w, result, &mut f);
     match result {
         AnalysisResult::Static(r) => static_figures(&w, r, device, map, &mut f),
-        AnalysisResult::SeatingStatic(r) => seat_figures(&w, r, w.saturates(map), &mut f),
-        AnalysisResult::BedStatic(r) => bed_figures(&w, r, w.saturates(map), &mut f),
+        AnalysisResult::SeatingStatic(r) => seat_figures(&w, r, &mut f),
+        AnalysisResult::BedStatic(r) => bed_figures(&w, r, &mut f),
         AnalysisResult::Dynamic(r) => {
             for (foot, gait, max_series) in [(Text::LeftFoot, &r.left, "leftMaxPressure"), (Text::RightFoot, &r.right, "rightMaxPressure")]
             {
@@ -284,19 +280,20 @@ fn static_figures(w: &Writer<'_>, r: &StaticResult, device: DeviceType, map: &Re
         StaticBody::Seat | StaticBody::Bed => {
             let Ok(frame) = PressureFrame::new(map.rows, map.cols, map.cells.clone()) else { return };
             if StaticBody::of(device) == StaticBody::Seat {
-                seat_figures(w, &seating_static(&frame, device, None), w.saturates(map), f);
+                seat_figures(w, &seating_static(&frame, device, None), f);
             } else {
                 let bmi_inputs = r.mattress.as_ref().map_or((None, None), |m| (m.weight_kg, m.height_cm));
-                bed_figures(w, &bed_static(&frame, device, bmi_inputs.0, bmi_inputs.1), w.saturates(map), f);
+                bed_figures(w, &bed_static(&frame, device, bmi_inputs.0, bmi_inputs.1), f);
             }
         }
     }
 }
 
 /// A seat's static figures (mat-core's seating engine): loads, ischial peaks, indices, contact.
-/// `saturated`: the map's highest cell is at the sensor's full scale; the maximum and an ischial
-/// peak on that cell (equal to it) are then "≥".
-fn seat_figures(w: &Writer<'_>, r: &SeatingStaticResult, saturated: bool, f: &mut Figures) {
+/// The maximum and an ischial peak on the same cell (equal to it) are "≥" when that cell is at
+/// the sensor's full scale (the engine's `max_at_full_scale`).
+fn seat_figures(w: &Writer<'_>, r: &SeatingStaticResult, f: &mut Figures) {
+    let saturated = r.max_at_full_scale;
     f.key.push((w.t(Text::MaxPressure), w.at_least(saturated, w.mmhg(r.max_pressure_mmhg))));
     f.key.push((w.t(Text::MeanPressure), w.mmhg(r.mean_pressure_mmhg)));
     f.key.push((w.t(Text::ContactArea), w.cm2(r.contact_area_cm2)));
@@ -316,9 +313,10 @@ fn seat_figures(w: &Writer<'_>, r: &SeatingStaticResult, saturated: bool, f: &mu
 }
 
 /// A bed's static figures (mat-core's bed engine): body regions head to heels, never feet.
-/// `saturated`: the map's highest cell is at the sensor's full scale; the maximum and a region's
-/// peak on that cell (equal to it) are then "≥".
-fn bed_figures(w: &Writer<'_>, r: &BedStaticResult, saturated: bool, f: &mut Figures) {
+/// The maximum and a region's peak on the same cell (equal to it) are "≥" when that cell is at
+/// the sensor's full scale (the engine's `max_at_full_scale`).
+fn bed_figures(w: &Writer<'_>, r: &BedStaticResult, f: &mut Figures) {
+    let saturated = r.max_at_full_scale;
     f.key.push((w.t(Text::MaxPressure), w.at_least(saturated, w.mmhg(r.max_pressure_mmhg))));
     f.key.push((w.t(Text::MeanPressure), w.mmhg(r.mean_pressure_mmhg)));
     f.key.push((w.t(Text::ContactArea), w.cm2(r.mattress.contact_area_cm2)));

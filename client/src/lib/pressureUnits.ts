@@ -148,16 +148,10 @@ export function formatPressureReading(steps: number, d: PressureDisplay, lng: st
 /** Whether a cell value is at the device's full scale: the cell saturated. */
 export const atFullScale = (steps: number, d: PressureDisplay): boolean => d.fullScaleSteps != null && steps >= d.fullScaleSteps;
 
-/** Whether any cell of a map (in the device's steps) is at the device's full scale. */
-export function mapAtFullScale(cells: readonly number[], d: PressureDisplay | null): boolean {
-  const top = d?.fullScaleSteps;
-  return top != null && cells.some((c) => c >= top);
-}
-
 /**
  * A seat's or a bed's figure the hub gives in mmHg that reads the map's highest cell (the maximum,
- * or a region's peak equal to it), "≥" when `saturated` (the map reached the full scale,
- * {@link mapAtFullScale}); the same rule as the PDF's (`reports/src/figures.rs`).
+ * or a region's peak equal to it), "≥" when `saturated` (the result's `maxAtFullScale`, set by the
+ * engine); the same rule as the PDF's (`reports/src/figures.rs`).
  */
 export function formatMmhgReading(mmhg: number, maxMmhg: number, saturated: boolean, d: PressureDisplay | null, scale: PressureScale | null, lng: string): string {
   const text = formatMmhg(mmhg, d, scale, lng);

@@ -157,6 +157,16 @@ pub fn mmhg(value: f64) -> Value {
     quantity(round1(value), "mmHg", "mm[Hg]")
 }
 
+/// A reading of the sensor's highest cell, marked with FHIR's `comparator` ">=" when that cell was
+/// at the sensor's full scale (`mat_core::analysis::units::at_full_scale`): the pressure was that
+/// or more, as the screen's and the PDF's "≥" say.
+pub fn reading(mut quantity: Value, at_full_scale: bool) -> Value {
+    if at_full_scale {
+        quantity["comparator"] = json!(">=");
+    }
+    quantity
+}
+
 /// A value to one decimal place.
 pub fn round1(value: f64) -> f64 {
     (value * 10.0).round() / 10.0

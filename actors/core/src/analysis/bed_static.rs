@@ -13,7 +13,7 @@ use mat_protocol::device_type::DeviceType;
 use super::frame::PressureFrame;
 use super::histogram::{Histogram, histogram};
 use super::mattress::{MattressResult, mattress};
-use super::units::{MATTRESS_CELL_AREA_CM2, active_floor, cell_mmhg, round_to};
+use super::units::{MATTRESS_CELL_AREA_CM2, active_floor, at_full_scale, cell_mmhg, round_to};
 
 /// The body regions, head first.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -62,6 +62,10 @@ pub struct BedStaticResult {
     pub peak_region: Option<BodyRegion>,
     /// Highest cell, mmHg, 1 decimal.
     pub max_pressure_mmhg: f64,
+    /// The highest cell is at the sensor's full scale ([`at_full_scale`]): the maximum, and a
+    /// region's peak equal to it, are "≥" that pressure. Absent (false) in results stored before it.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub max_at_full_scale: bool,
     /// Mean of the active cells, mmHg, 1 decimal.
     pub mean_pressure_mmhg: f64,
     /// Profile along the bed, contact area, height, weight and BMI.
@@ -106,10 +110,12 @@ pub fn bed_static(map: &PressureFrame, device: DeviceType, weight_kg: Option<f64
     }
     let active: Vec<f64> = map.cells().iter().filter(|&&v| v >= floor).map(|&v| f64::from(v)).collect();
     let mean = if active.is_empty() { 0.0 } else { active.iter().sum::<f64>() / active.len() as f64 };
+    let highest = map.cells().iter().copied().max().unwrap_or(0);
     BedStaticResult {
         regions,
         peak_region,
-        max_pressure_mmhg: mmhg(f64::from(map.cells().iter().copied().max().unwrap_or(0))),
+        max_pressure_mmhg: mmhg(f64::from(highest)),
+        max_at_full_scale: at_full_scale(device, highest),
         mean_pressure_mmhg: mmhg(mean),
         mattress: mattress(map, device, weight_kg, height_cm),
         histogram: histogram(map.cells(), floor),
@@ -151,6 +157,18 @@ mod tests {
         assert_eq!(total, r.mattress.contact_area_cm2);
         assert_eq!(r.mattress.bmi, Some(22.9));
         assert_eq!(r.max_pressure_mmhg, 40.0);
+        assert!(!r.max_at_full_scale);
+    }
+
+    #[test]
+    fn a_maximum_at_a_bed_mat_s_full_scale_is_flagged() {
+        let mut cells = lying().cells().to_vec();
+        cells[12 * 48 + 23] = 255;
+        let r = bed_static(&PressureFrame::new(24, 48, cells.clone()).unwrap(), DeviceType::SleepMat, None, None);
+        assert!(r.max_at_full_scale);
+        assert_eq!(r.max_pressure_mmhg, 102.0);
+        cells[12 * 48 + 23] = 254;
+        assert!(!bed_static(&PressureFrame::new(24, 48, cells).unwrap(), DeviceType::SleepMat, None, None).max_at_full_scale);
     }
 
     #[test]

@@ -12,7 +12,7 @@ use mat_protocol::device_type::DeviceType;
 use super::frame::{PressureFrame, Region};
 use super::histogram::{Histogram, histogram};
 use super::seating::{dispersion_index, halves, peak_pressure_index, ppi_window_mean, window_cells};
-use super::units::{WeightCalibration, active_floor, cell_mmhg, cell_pitch_cm, contact_area_cm2, round_to};
+use super::units::{WeightCalibration, active_floor, at_full_scale, cell_mmhg, cell_pitch_cm, contact_area_cm2, round_to};
 
 /// The peak of one ischial window.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
@@ -49,6 +49,10 @@ pub struct SeatingStaticResult {
     pub contact_area_cm2: f64,
     /// Highest cell, mmHg, 1 decimal.
     pub max_pressure_mmhg: f64,
+    /// The highest cell is at the sensor's full scale ([`at_full_scale`]): the maximum, and an
+    /// ischial peak equal to it, are "≥" that pressure. Absent (false) in results stored before it.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub max_at_full_scale: bool,
     /// Mean of the active cells, mmHg, 1 decimal.
     pub mean_pressure_mmhg: f64,
     /// Pressure-weighted centre, cm from the front-left corner: [across, along].
@@ -97,6 +101,7 @@ pub fn seating_static(map: &PressureFrame, device: DeviceType, calibration: Opti
         dispersion_index: round_to(dispersion_index(map, pitch), 1),
         contact_area_cm2: contact_area_cm2(device, map.cells()),
         max_pressure_mmhg: mmhg(stats.maximum.map_or(0.0, |p| f64::from(p.z))),
+        max_at_full_scale: stats.maximum.is_some_and(|p| at_full_scale(device, p.z)),
         mean_pressure_mmhg: mmhg(mean),
         center_of_pressure_cm: stats.center_of_pressure.map(|[x, y]| [round_to((x + 0.5) * pitch, 1), round_to((y + 0.5) * pitch, 1)]),
         histogram: histogram(map.cells(), floor),
@@ -144,6 +149,23 @@ mod tests {
         // The ischial windows hold all of the back half's load.
         assert_eq!(r.dispersion_index, r.back_load_percent);
         assert!(r.peak_pressure_index_mmhg > 0.0 && r.peak_pressure_index_mmhg <= r.max_pressure_mmhg);
+    }
+
+    #[test]
+    fn a_maximum_on_a_saturated_cell_is_flagged_and_the_flag_is_left_out_otherwise() {
+        let plain = seating_static(&seat(), DeviceType::SeatingMatIoT, None);
+        assert!(!plain.max_at_full_scale);
+        // Left out when false: a result stored before the flag reads the same.
+        let json = serde_json::to_value(&plain).unwrap();
+        assert!(json.get("maxAtFullScale").is_none(), "{json}");
+        assert_eq!(serde_json::from_value::<SeatingStaticResult>(json).unwrap(), plain);
+        let mut cells = seat().cells().to_vec();
+        cells[11 * 16 + 11] = 255;
+        let saturated = seating_static(&PressureFrame::new(16, 16, cells.clone()).unwrap(), DeviceType::SeatingMatIoT, None);
+        assert!(saturated.max_at_full_scale);
+        assert_eq!(serde_json::to_value(&saturated).unwrap()["maxAtFullScale"], true);
+        cells[11 * 16 + 11] = 254;
+        assert!(!seating_static(&PressureFrame::new(16, 16, cells).unwrap(), DeviceType::SeatingMatIoT, None).max_at_full_scale);
     }
 
     #[test]

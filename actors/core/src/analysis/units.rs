@@ -2,7 +2,7 @@
 //! device type, contact area, BMI and the rounding rules the results are shown with.
 
 use mat_protocol::device_type::DeviceType;
-use mat_protocol::scale::{active_floor_steps, active_floor_steps_for, units_per_cell, units_to_kpa, units_to_mmhg};
+use mat_protocol::scale::{active_floor_steps, active_floor_steps_for, full_scale_steps, units_per_cell, units_to_kpa, units_to_mmhg};
 use serde::{Deserialize, Serialize};
 
 /// The smallest active cell of `device`, in its steps: `mat_protocol::scale::active_floor_steps`
@@ -17,6 +17,13 @@ pub fn active_floor(device: DeviceType) -> u16 {
 /// A cell of `device` in kPa (its documented scale; no patient weight needed).
 pub fn cell_kpa(device: DeviceType, cell: u16) -> f64 {
     units_to_kpa(f64::from(cell) * units_per_cell(device))
+}
+
+/// Whether a cell value of `device` is at the sensor's full scale (`scale::full_scale_steps`):
+/// the cell saturated, and the pressure there was that or more. A result's maximum on such a cell
+/// is written "≥" by every reader (the screen, the PDF, FHIR's `comparator`).
+pub fn at_full_scale(device: DeviceType, cell: u16) -> bool {
+    full_scale_steps(device).is_some_and(|top| cell >= top)
 }
 
 /// A cell of `device` in mmHg.

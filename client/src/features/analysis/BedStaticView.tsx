@@ -5,7 +5,7 @@
 import { useAtomValue } from 'jotai';
 import { useTranslation } from 'react-i18next';
 import { formatNumber } from '../../lib/format';
-import { formatMmhg, formatMmhgReading, mapAtFullScale, pressureScaleAtom, usePressureDisplay } from '../../lib/pressureUnits';
+import { formatMmhg, formatMmhgReading, pressureScaleAtom, usePressureDisplay } from '../../lib/pressureUnits';
 import { PressureBasis } from './PressureBasis';
 import type { BedStaticResult } from './engineResult';
 import { HistogramPanel } from './HistogramPanel';
@@ -29,9 +29,8 @@ export function BedStaticView({ grid, result, deviceType, showHistogram, fileDat
   const display = usePressureDisplay(deviceType);
   const n = (v: number, d = 1) => formatNumber(v, i18n.language, d);
   const mmhg = (v: number) => formatMmhg(v, display, scale, i18n.language);
-  // The highest cell's figures (the maximum, a region's peak on it): "≥" where the map saturated.
-  const saturated = mapAtFullScale(grid.cells, display);
-  const reading = (v: number) => formatMmhgReading(v, result.maxPressureMmhg, saturated, display, scale, i18n.language);
+  // The highest cell's figures (the maximum, a region's peak on it): "≥" where that cell saturated.
+  const reading = (v: number) => formatMmhgReading(v, result.maxPressureMmhg, result.maxAtFullScale === true, display, scale, i18n.language);
   const [view, changeView] = usePreviewView();
   return (
     <div className="result-static" data-testid="result-bed-static">

@@ -6,7 +6,7 @@ import { useAtomValue } from 'jotai';
 import { useTranslation } from 'react-i18next';
 import { companyVariantsAtom } from '../../lib/companyVariants';
 import { formatNumber } from '../../lib/format';
-import { formatMmhg, formatMmhgReading, mapAtFullScale, pressureScaleAtom, useResultPressureDisplay } from '../../lib/pressureUnits';
+import { formatMmhg, formatMmhgReading, pressureScaleAtom, useResultPressureDisplay } from '../../lib/pressureUnits';
 import { PressureBasis } from './PressureBasis';
 import type { SeatingStaticResult } from './engineResult';
 import { HistogramPanel } from './HistogramPanel';
@@ -41,9 +41,8 @@ export function SeatingStaticView({ grid, result, deviceType, cellCm, showHistog
     if (peak) markers.push({ id, x: cell(peak.positionCm[0]), y: cell(peak.positionCm[1]), kind: 'max', label: t(`analysisFamily.seating.${id}`) });
   }
   const mmhg = (v: number) => formatMmhg(v, display, scale, i18n.language);
-  // The highest cell's figures (the maximum, an ischial peak on it): "≥" where the map saturated.
-  const saturated = mapAtFullScale(grid.cells, display);
-  const reading = (v: number) => formatMmhgReading(v, result.maxPressureMmhg, saturated, display, scale, i18n.language);
+  // The highest cell's figures (the maximum, an ischial peak on it): "≥" where that cell saturated.
+  const reading = (v: number) => formatMmhgReading(v, result.maxPressureMmhg, result.maxAtFullScale === true, display, scale, i18n.language);
   return (
     <div className="result-static" data-testid="result-seating-static">
       <ViewToggles view={view} onChange={changeView} />

@@ -71,6 +71,8 @@ export interface SeatingStaticResult {
   dispersionIndex: number;
   contactAreaCm2: number;
   maxPressureMmhg: number;
+  /** The highest cell was at the sensor's full scale: the maximum (and a peak equal to it) is "≥". Absent when not. */
+  maxAtFullScale?: boolean;
   meanPressureMmhg: number;
   centerOfPressureCm: Point2 | null;
   histogram: Histogram;
@@ -85,6 +87,8 @@ export interface BedStaticResult {
   regions: Array<{ region: BodyRegion; peakMmhg: number; meanMmhg: number; contactAreaCm2: number }>;
   peakRegion: BodyRegion | null;
   maxPressureMmhg: number;
+  /** The highest cell was at the sensor's full scale: the maximum (and a peak equal to it) is "≥". Absent when not. */
+  maxAtFullScale?: boolean;
   meanPressureMmhg: number;
   mattress: MattressResult;
   histogram: Histogram;

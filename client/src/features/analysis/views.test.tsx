@@ -4,9 +4,11 @@ import { companyVariantsAtom, NO_VARIANTS } from '../../lib/companyVariants';
 import { viewOptionsAtom } from '../../lib/heatmap/viewOptions';
 import { BodyCentreView } from './BodyCentreView';
 import { DynamicPlayer } from './DynamicPlayer';
-import type { DynamicResult, MattressResult, StaticResult } from './engineResult';
+import { BedStaticView } from './BedStaticView';
+import type { BedStaticResult, DynamicResult, MattressResult, SeatingStaticResult, StaticResult } from './engineResult';
 import { MattressPanel, sharesOfTotal } from './MattressPanel';
 import type { Grid } from './record';
+import { SeatingStaticView } from './SeatingStaticView';
 import { SeatingView } from './SeatingView';
 import { StaticView } from './StaticView';
 import { analysisStore, fakeMapRenderer, record, renderAnalysis } from './testing';
@@ -323,5 +325,56 @@ describe('seating result', () => {
     expect(heads[4]).toHaveAttribute('aria-expanded', 'true');
     // maxPressureHistoric is not in this record: its panel says so.
     expect(screen.getByTestId('seating-panel-maxPressure')).toHaveTextContent('No data to plot for this analysis.');
+  });
+});
+
+describe('seat and bed static results at the sensor\'s full scale', () => {
+  const histogram = { binUpperBounds: [1, 2, 3, 4, 5, 6, 7, 8], counts: [0, 0, 0, 0, 0, 0, 0, 1], percentages: [0, 0, 0, 0, 0, 0, 0, 100] };
+  const seat = (maxAtFullScale?: boolean): SeatingStaticResult => ({
+    leftLoadPercent: 46,
+    rightLoadPercent: 54,
+    frontLoadPercent: 40,
+    backLoadPercent: 60,
+    leftIschial: { positionCm: [7, 21], peakMmhg: 204.3 },
+    rightIschial: { positionCm: [19, 21], peakMmhg: 255 },
+    peakPressureIndexMmhg: 136.7,
+    dispersionIndex: 56.1,
+    contactAreaCm2: 416,
+    maxPressureMmhg: 255,
+    ...(maxAtFullScale === undefined ? {} : { maxAtFullScale }),
+    meanPressureMmhg: 87.4,
+    centerOfPressureCm: [13, 20],
+    histogram,
+  });
+
+  it('a seat: the maximum and the ischial peak on that cell read "≥", the other peak and a result without the flag do not', async () => {
+    const { unmount } = await renderAnalysis(<SeatingStaticView grid={full(255)} result={seat(true)} deviceType="Seating Mat IoT" cellCm={2} showHistogram={false} fileDate="2026-11-22" />);
+    expect(screen.getByTestId('seating-max')).toHaveTextContent(/^≥\s255\s?mmHg$/);
+    expect(screen.getByTestId('seating-right-ischial')).toHaveTextContent(/^≥\s255\s?mmHg$/);
+    expect(screen.getByTestId('seating-left-ischial')).toHaveTextContent(/^204\.3\s?mmHg$/);
+    unmount();
+    // A result stored before the flag existed reads as it always did.
+    await renderAnalysis(<SeatingStaticView grid={full(255)} result={seat()} deviceType="Seating Mat IoT" cellCm={2} showHistogram={false} fileDate="2026-11-22" />);
+    expect(screen.getByTestId('seating-max')).toHaveTextContent(/^255\s?mmHg$/);
+  });
+
+  it('a bed: the region whose peak is the saturated cell reads "≥", the others do not', async () => {
+    const mattress: MattressResult = { profile: [], profileLengthCm: 0, contactAreaCm2: 0, heightCm: null, weightKg: null, bmi: null };
+    const bed: BedStaticResult = {
+      regions: [
+        { region: 'head', peakMmhg: 20, meanMmhg: 12, contactAreaCm2: 400 },
+        { region: 'sacrum', peakMmhg: 102, meanMmhg: 40, contactAreaCm2: 900 },
+      ],
+      peakRegion: 'sacrum',
+      maxPressureMmhg: 102,
+      maxAtFullScale: true,
+      meanPressureMmhg: 20,
+      mattress,
+      histogram,
+    };
+    await renderAnalysis(<BedStaticView grid={full(255)} result={bed} deviceType="Mattress Mat IoT" showHistogram={false} fileDate="2026-11-22" />);
+    expect(within(screen.getByTestId('bed-region-sacrum')).getAllByRole('cell')[0]).toHaveTextContent(/^≥\s102\s?mmHg$/);
+    expect(within(screen.getByTestId('bed-region-head')).getAllByRole('cell')[0]).toHaveTextContent(/^20\s?mmHg$/);
+    expect(screen.getByTestId('bed-peak-region')).toHaveTextContent(/≥\s102\s?mmHg/);
   });
 });

@@ -3,6 +3,7 @@
 //! stored result (`domain::analysis_format::stored_result`); a record without one (a client's
 //! own analysis, or frames the engine could not analyse) has none. Pure.
 
+use mat_core::analysis::units::at_full_scale;
 use mat_core::analysis::{AnalysisResult, NamedParameter};
 use mat_protocol::device_type::DeviceType;
 use mat_protocol::scale::{units_per_cell, units_to_mmhg};
@@ -42,7 +43,7 @@ pub fn key_figures(result: &AnalysisResult, device_type: DeviceType) -> Vec<Figu
     let cell_mmhg = |cells: f64| codes::mmhg(cells * mmhg_per_step);
     match result {
         AnalysisResult::Static(r) => vec![
-            (codes::PEAK_PRESSURE, cell_mmhg(f64::from(r.max_pressure))),
+            (codes::PEAK_PRESSURE, codes::reading(cell_mmhg(f64::from(r.max_pressure)), at_full_scale(device_type, r.max_pressure))),
             (codes::MEAN_PRESSURE, cell_mmhg(r.avg_pressure)),
             (codes::LEFT_FOOT_LOAD, percent(r.left_percentage)),
             (codes::RIGHT_FOOT_LOAD, percent(r.right_percentage)),
@@ -50,7 +51,7 @@ pub fn key_figures(result: &AnalysisResult, device_type: DeviceType) -> Vec<Figu
             (codes::RIGHT_FOOT_AREA, cm2(r.right_global_surface)),
         ],
         AnalysisResult::SeatingStatic(r) => vec![
-            (codes::PEAK_PRESSURE, codes::mmhg(r.max_pressure_mmhg)),
+            (codes::PEAK_PRESSURE, codes::reading(codes::mmhg(r.max_pressure_mmhg), r.max_at_full_scale)),
             (codes::MEAN_PRESSURE, codes::mmhg(r.mean_pressure_mmhg)),
             (codes::PEAK_PRESSURE_INDEX, codes::mmhg(r.peak_pressure_index_mmhg)),
             (codes::DISPERSION_INDEX, percent(r.dispersion_index)),
@@ -59,7 +60,10 @@ pub fn key_figures(result: &AnalysisResult, device_type: DeviceType) -> Vec<Figu
             (codes::CONTACT_AREA, cm2(r.contact_area_cm2)),
         ],
         AnalysisResult::BedStatic(r) => {
-            vec![(codes::PEAK_PRESSURE, codes::mmhg(r.max_pressure_mmhg)), (codes::MEAN_PRESSURE, codes::mmhg(r.mean_pressure_mmhg))]
+            vec![
+                (codes::PEAK_PRESSURE, codes::reading(codes::mmhg(r.max_pressure_mmhg), r.max_at_full_scale)),
+                (codes::MEAN_PRESSURE, codes::mmhg(r.mean_pressure_mmhg)),
+            ]
         }
         AnalysisResult::Dynamic(r) => vec![
             (codes::DURATION, seconds(r.duration_s)),
@@ -129,10 +133,15 @@ mod tests {
 
     /// A capture of two feet standing on a 48 × 48 plate, stored as the hub stores it.
     fn stored_capture(kind: CaptureKind, frames: u32) -> AnalysisRow {
+        stored_feet(kind, frames, 120)
+    }
+
+    /// [`stored_capture`] with every loaded cell at `level` steps.
+    fn stored_feet(kind: CaptureKind, frames: u32, level: u16) -> AnalysisRow {
         let mut cells = vec![0u16; 48 * 48];
         for r in 10..30 {
             for c in (12..18).chain(30..36) {
-                cells[r * 48 + c] = 120;
+                cells[r * 48 + c] = level;
             }
         }
         let capture = CaptureRecord {
@@ -170,6 +179,51 @@ mod tests {
         assert_eq!(peak["subject"]["reference"], "Patient/p1");
         assert_eq!(peak["effectiveDateTime"], "2026-11-26T20:34:15Z");
         assert!(out.iter().all(|e| e.keys.id.starts_with("analysis-a1-") && e.keys.id.len() <= 64));
+    }
+
+    /// A peak at the sensor's full scale is "that or more": FHIR's `comparator` says so; a peak
+    /// below it and the mean carry none.
+    #[test]
+    fn a_saturated_peak_carries_the_at_least_comparator() {
+        let peak_of = |row: &AnalysisRow| {
+            let out = analysis_observations(row, Some(DeviceType::PodologyIoT));
+            let value = |code: &str| {
+                out.iter().find(|e| e.resource["code"]["coding"][0]["code"] == code).unwrap().resource["valueQuantity"].clone()
+            };
+            (value("peak-interface-pressure"), value("mean-interface-pressure"))
+        };
+        let (peak, mean) = peak_of(&stored_feet(CaptureKind::Static, 1, 255));
+        assert_eq!(peak["comparator"], ">=", "{peak}");
+        assert!(mean.get("comparator").is_none(), "{mean}");
+        let (peak, _) = peak_of(&stored_feet(CaptureKind::Static, 1, 254));
+        assert!(peak.get("comparator").is_none(), "{peak}");
+    }
+
+    /// A seat's and a bed's peaks read the engine's flag.
+    #[test]
+    fn a_seat_s_and_a_bed_s_saturated_peak_carry_the_comparator() {
+        use mat_core::analysis::bed_static::bed_static;
+        use mat_core::analysis::frame::PressureFrame;
+        use mat_core::analysis::seating_static::seating_static;
+        let mut seat = vec![0u16; 16 * 16];
+        seat[10 * 16 + 10] = 255;
+        seat[10 * 16 + 5] = 100;
+        let seat = PressureFrame::new(16, 16, seat).unwrap();
+        let result = AnalysisResult::SeatingStatic(Box::new(seating_static(&seat, DeviceType::SeatingMatIoT, None)));
+        let figures = key_figures(&result, DeviceType::SeatingMatIoT);
+        assert_eq!(figures[0].1["comparator"], ">=");
+        assert!(figures[1..].iter().all(|(_, v)| v.get("comparator").is_none()));
+        for (hips, comparator) in [(255, Some(">=")), (254, None)] {
+            let mut bed = vec![0u16; 48 * 48];
+            bed[20 * 48 + 20] = hips;
+            let result = AnalysisResult::BedStatic(Box::new(bed_static(
+                &PressureFrame::new(48, 48, bed).unwrap(),
+                DeviceType::MattressMatIoT,
+                None,
+                None,
+            )));
+            assert_eq!(key_figures(&result, DeviceType::MattressMatIoT)[0].1["comparator"].as_str(), comparator, "{hips} steps");
+        }
     }
 
     #[test]

@@ -12,6 +12,7 @@
 
 use std::collections::HashMap;
 
+use mat_core::analysis::units::at_full_scale;
 use mat_protocol::scale::{pressure_units_per_cell, units_to_mmhg};
 use serde_json::{Value, json};
 use storage::repo::{AlarmRow, DeviceLogRow, PresenceRow};
@@ -93,9 +94,11 @@ pub fn device_log_observations(rows: &[DeviceLogRow], devices: &HashMap<String, 
                 out.push(turn);
             }
         }
-        let Some(units) = devices.get(&row.device_id).and_then(|d| d.device_type).and_then(pressure_units_per_cell) else { continue };
+        let Some(device_type) = devices.get(&row.device_id).and_then(|d| d.device_type) else { continue };
+        let Some(units) = pressure_units_per_cell(device_type) else { continue };
         let mut peak = observation(format!("log-{}-peak", row.id), codes::PEAK_PRESSURE, codes::EXAM, &row.device_id, patient, at);
-        peak.resource["valueQuantity"] = codes::mmhg(units_to_mmhg(row.max_pressure as f64 * units));
+        let saturated = at_full_scale(device_type, u16::try_from(row.max_pressure.max(0)).unwrap_or(u16::MAX));
+        peak.resource["valueQuantity"] = codes::reading(codes::mmhg(units_to_mmhg(row.max_pressure as f64 * units)), saturated);
         out.push(peak);
         if let Some(mean) = loaded_mean(&row.pressure_map) {
             let mut mean_obs =
@@ -187,6 +190,19 @@ mod tests {
             "the turn names the posture before it"
         );
         assert_eq!(out[5].resource["valueQuantity"]["value"], 40.0, "the loaded blocks' mean: (50 + 150) / 2 steps of 0.4 mmHg");
+    }
+
+    #[test]
+    fn a_logged_peak_at_the_sensor_s_full_scale_carries_the_at_least_comparator() {
+        let devices = HashMap::from([("d1".to_owned(), device_view("d1", "Mattress Mat IoT"))]);
+        let out = device_log_observations(&[log("a", 1, "Supine", 255, "[[255]]"), log("b", 2, "Supine", 254, "[[254]]")], &devices);
+        let peak = |id: &str| out.iter().find(|e| e.keys.id == id).unwrap().resource["valueQuantity"].clone();
+        assert_eq!(
+            peak("log-a-peak"),
+            json!({ "value": 102.0, "unit": "mmHg", "system": codes::UCUM, "code": "mm[Hg]", "comparator": ">=" })
+        );
+        assert!(peak("log-b-peak").get("comparator").is_none());
+        assert!(peak("log-a-mean").get("comparator").is_none(), "a mean is not the highest cell");
     }
 
     #[test]
