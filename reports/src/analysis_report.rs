@@ -5,8 +5,10 @@
 //! histogram, the rest of the notes. Text in the requested language.
 
 use mat_core::analysis::histogram::{Histogram, histogram};
+use mat_core::analysis::seating::lying;
 use mat_core::analysis::units::{active_floor, cell_pitch_cm};
 use mat_core::analysis::{AnalysisKind, AnalysisResult, NamedParameter, ParameterValue};
+use mat_protocol::device_type::DeviceType;
 
 use crate::ReportError;
 use crate::document::{Document, PageCanvas, Rgb};
@@ -35,12 +37,15 @@ const BODY_TOP_FROM_TOP: f32 = 190.0;
 const BOTTOM: f32 = 55.0;
 const ACCENT: Rgb = [0.12, 0.32, 0.55];
 
-/// The name of an analysis kind.
-pub fn kind_text(kind: AnalysisKind) -> Text {
+/// The name of an analysis kind on `device`: a bed's dynamic capture (stored as
+/// `seatingDynamic`) is pressure over time, no seat's analysis (the client's
+/// `analysisTypeKey`).
+pub fn kind_text(kind: AnalysisKind, device: DeviceType) -> Text {
     match kind {
         AnalysisKind::Static => Text::Static,
         AnalysisKind::Dynamic => Text::Dynamic,
         AnalysisKind::Balance => Text::Balance,
+        AnalysisKind::SeatingDynamic if lying(device) => Text::BedDynamic,
         AnalysisKind::SeatingDynamic => Text::SeatingDynamic,
         AnalysisKind::Fitting => Text::Fitting,
         AnalysisKind::Rehab => Text::Rehab,
@@ -190,7 +195,7 @@ fn header(doc: &mut Document, canvas: &mut PageCanvas, ctx: &Context<'_>, logo: 
     doc.text(canvas, x, top - 28.0, 14.0, BLACK, &ctx.input.branding.company_name);
     let w = doc.text_width(title, TITLE_SIZE);
     doc.text(canvas, doc.width() - MARGIN - w, top - 18.0, TITLE_SIZE, ACCENT, title);
-    let kind = ctx.t(kind_text(ctx.input.analysis_type));
+    let kind = ctx.t(kind_text(ctx.input.analysis_type, ctx.input.device_type));
     let w = doc.text_width(kind, 11.0);
     doc.text(canvas, doc.width() - MARGIN - w, top - 36.0, 11.0, BLACK, kind);
     canvas.line([MARGIN, top - 54.0], [doc.width() - MARGIN, top - 54.0], ACCENT, 1.2);
@@ -341,7 +346,7 @@ fn footer(doc: &mut Document, canvas: &mut PageCanvas, ctx: &Context<'_>, page: 
 fn page_title(doc: &mut Document, canvas: &mut PageCanvas, ctx: &Context<'_>, words: &str) -> f32 {
     let top = doc.height() - MARGIN - 18.0;
     doc.text(canvas, MARGIN, top, 14.0, ACCENT, words);
-    let kind = ctx.t(kind_text(ctx.input.analysis_type));
+    let kind = ctx.t(kind_text(ctx.input.analysis_type, ctx.input.device_type));
     let w = doc.text_width(kind, 10.0);
     doc.text(canvas, doc.width() - MARGIN - w, top, 10.0, BLACK, kind);
     canvas.line([MARGIN, top - 8.0], [doc.width() - MARGIN, top - 8.0], ACCENT, 1.0);

@@ -6,6 +6,7 @@
 use mat_core::analysis::bed_static::{BodyRegion, bed_static};
 use mat_core::analysis::body_centre::BodyCentreQuality;
 use mat_core::analysis::dynamic_podology::{ERROR_EVENTS_OUT_OF_ORDER, FootGait};
+use mat_core::analysis::seating::lying;
 use mat_core::analysis::seating_static::seating_static;
 use mat_core::analysis::units::{MMHG_PER_KPA, cell_pitch_cm, is_mattress};
 use mat_core::analysis::{
@@ -187,8 +188,13 @@ pub fn figures(result: &AnalysisResult, device: DeviceType, map: &ReportMap, sca
             // The PPI is the load of the 10 cm × 10 cm window around the peak: printed as the
             // window's mean pressure (the engine's figure), so it reads in the report's unit.
             f.key.push((w.t(Text::PeakPressureIndex), w.pressure(r.ppi_mean(device))));
-            f.key.push((w.t(Text::DispersionIndex), w.percent(r.dispersion_index)));
-            f.key.push((w.t(Text::PushUps), r.push_ups.as_ref().map_or(0, Vec::len).to_string()));
+            // A bed's has neither (mat-core's `seating`: no ischial windows, no push-ups lying down).
+            if let Some(dispersion_index) = r.dispersion_index {
+                f.key.push((w.t(Text::DispersionIndex), w.percent(dispersion_index)));
+            }
+            if !lying(device) {
+                f.key.push((w.t(Text::PushUps), r.push_ups.as_ref().map_or(0, Vec::len).to_string()));
+            }
             f.key.push((w.t(Text::Duration), w.seconds(r.duration_s, 1)));
             for (i, p) in r.push_ups.iter().flatten().enumerate() {
                 f.detail.push((
@@ -545,6 +551,21 @@ mod tests {
         );
         assert!(fit.contains("Peak Pressure Index: 9.00 kPa"), "{fit}");
         assert!(fit.contains("Pressure scale: kPa (fitness scale)"), "{fit}");
+    }
+
+    #[test]
+    fn a_bed_s_pressure_over_time_page_names_no_seat_figure() {
+        let map = body_on_a_bed(100);
+        let mut capture = Capture::new(DeviceType::MattressMatIoT, map.rows, map.cols);
+        capture.push(0, PressureFrame::new(map.rows, map.cols, map.cells.clone()).unwrap()).unwrap();
+        capture.push(500, PressureFrame::new(map.rows, map.cols, map.cells.clone()).unwrap()).unwrap();
+        let result = analyse(AnalysisKind::SeatingDynamic, &capture, &AnalysisParams::default()).unwrap();
+        let scale = PressureScale::new(DeviceType::MattressMatIoT, None, false);
+        let all = labels(&figures(&result, DeviceType::MattressMatIoT, &map, &scale, Language::En).key);
+        assert!(all.contains("Peak Pressure Index: "), "{all}");
+        assert!(!all.contains("Dispersion") && !all.contains("Push-ups"), "{all}");
+        assert_eq!(crate::analysis_report::kind_text(AnalysisKind::SeatingDynamic, DeviceType::MattressMatIoT), Text::BedDynamic);
+        assert_eq!(crate::analysis_report::kind_text(AnalysisKind::SeatingDynamic, DeviceType::SeatingMatIoT), Text::SeatingDynamic);
     }
 
     #[test]

@@ -145,10 +145,13 @@ pub enum Text {
     NoBeds,
     /// Under a walk's map: what its colours are (each cell's highest pressure over the walk).
     PeakMapCaption,
+    /// A bed's dynamic capture (stored as `seatingDynamic`): the client's
+    /// `analysis.types.bedDynamic`, word for word (a test compares them).
+    BedDynamic,
 }
 
 /// Rows in [`Text`] order, columns in [`Language::ALL`] order.
-const TEXTS: [[&str; 8]; 91] = [
+const TEXTS: [[&str; 8]; 92] = [
     [
         "Informe de análisis",
         "Αναφορά ανάλυσης",
@@ -672,6 +675,16 @@ const TEXTS: [[&str; 8]; 91] = [
         "Наибольшее давление каждой ячейки за время ходьбы",
         "歩行中の各セルの最大圧力",
     ],
+    [
+        "Presión a lo largo del tiempo",
+        "Πίεση στον χρόνο",
+        "Pressure over time",
+        "Pression au fil du temps",
+        "Pressione nel tempo",
+        "Druk in de tijd",
+        "Давление во времени",
+        "圧力の経時変化",
+    ],
 ];
 
 /// The phrase `text` in `language`.
@@ -729,12 +742,22 @@ mod tests {
             assert_eq!(json["units"]["fitnessScale"].as_str(), Some(text(lang, Text::FitnessBasis)), "{code}");
         }
         assert_eq!(weight_basis(Language::En, "70", "64.5"), "Patient's weight: 70 % of 64.5 kg on the surface");
+    }
+
+    /// A bed's dynamic capture is named as its history card names it.
+    #[test]
+    fn a_bed_s_dynamic_capture_is_named_as_the_page_names_it() {
+        for (code, lang) in ["es", "el", "en", "fr", "it", "nl", "ru", "ja"].into_iter().zip(Language::ALL) {
+            let path = format!("{}/../client/public/local/{code}/translation.json", env!("CARGO_MANIFEST_DIR"));
+            let json: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+            assert_eq!(json["analysis"]["types"]["bedDynamic"].as_str(), Some(text(lang, Text::BedDynamic)), "{code}");
+        }
         assert_eq!(weight_basis(Language::Ja, "70", "64.5"), "患者の体重：64.5 kg の 70 % が面に掛かる");
     }
 
     #[test]
     fn every_language_has_every_phrase_and_they_differ_where_expected() {
-        assert_eq!(TEXTS.len(), Text::PeakMapCaption as usize + 1, "the last phrase closes the table");
+        assert_eq!(TEXTS.len(), Text::BedDynamic as usize + 1, "the last phrase closes the table");
         for row in TEXTS {
             assert!(row.iter().all(|t| !t.is_empty()));
         }

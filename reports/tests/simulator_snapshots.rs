@@ -74,7 +74,7 @@ fn summaries() -> Value {
         "rehab_feet": { "distanceCm": r2(rehab.distance_cm), "quality": rehab.quality, "rings": rehab.rings.iter().map(|r| r2(r.share)).collect::<Vec<_>>() },
         "seating_seated": {
             "peakPressureIndex": r2(s.peak_pressure_index),
-            "dispersionIndex": r2(s.dispersion_index),
+            "dispersionIndex": s.dispersion_index.map(r2),
             "panels": s.panels.len(),
             "pushUps": s.push_ups.as_ref().map_or(0, Vec::len),
         },

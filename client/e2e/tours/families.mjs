@@ -90,6 +90,17 @@ export async function run({ base, page, test, login, artifacts }) {
           if (title !== 'Share of the total pressure along the mattress (% per 4 cm)') throw new Error(`the profile is titled ${title}`);
           ok(`the profile: ${title}`);
         }
+        if (kind === 'seatingDynamic') {
+          // A bed's dynamic capture is pressure over time, no seat's analysis: named so, and
+          // without the seated figures (the ischial dispersion index, push-ups).
+          const title = (await preview.locator('h3').textContent())?.split(' · ')[0];
+          const card = (await page.locator('[data-testid="history-card"][data-analysis-type="seatingDynamic"]').first().getByTestId('history-type').textContent()) ?? '';
+          const dispersion = await page.getByTestId('seating-dispersion').count();
+          const [name, tiles] = d.key === 'bed' ? ['Pressure over time', 0] : ['Seating analysis', 1];
+          if (title !== name || card !== name) throw new Error(`the ${d.key}'s dynamic capture is named "${title}" (card "${card}"), expected "${name}"`);
+          if (dispersion !== tiles) throw new Error(`the ${d.key}'s dynamic capture shows ${dispersion} dispersion tiles`);
+          ok(`the ${d.key}'s dynamic capture: "${name}", ${tiles ? 'with' : 'without'} a dispersion index`);
+        }
         await page.waitForTimeout(400);
         await shotOf('result-preview', `${d.key}-${kind}.png`);
         ok(`${kind} drawn as ${shownAs}`);

@@ -1,6 +1,12 @@
 //! Seating dynamic (spec §2, §3): the per-frame series of the seating plot panels in their
 //! additionalParameters positions, push-ups (pressure reliefs), and the two indices seating
 //! clinicians use: Peak Pressure Index and Dispersion Index.
+//!
+//! A bed's dynamic capture makes the same pressure-over-time panels (docs/decisions.md), read as
+//! a body lying down: left and right across the body (the rows of a square or wide map, a supine
+//! person's left towards row 0, as `bed_static` and `docs/posture.md` place it), positions and
+//! areas at the mattress's own 4 cm cells, and neither the Dispersion Index (its windows are the
+//! ischial tuberosities of a seated person) nor push-ups (a wheelchair user's pressure relief).
 
 use serde::{Deserialize, Serialize};
 
@@ -8,7 +14,8 @@ use super::AnalysisError;
 use super::frame::{Capture, PressureFrame, Region};
 use super::histogram::histogram;
 use super::parameters::{Laterality, NamedParameter, ParameterValue};
-use super::units::{cell_pitch_cm, contact_cells, dynamic_cell_cm, surface_ratio};
+use super::units::{cell_pitch_cm, contact_cell_area_cm2, contact_cells, dynamic_cell_cm, surface_ratio};
+use mat_protocol::device_type::{AnalysisFamily, DeviceType};
 
 /// Peak Pressure Index window side (cm): a 10 cm × 10 cm window around the peak.
 pub const PPI_WINDOW_CM: f64 = 10.0;
@@ -79,8 +86,9 @@ pub struct SeatingResult {
     /// Cells of the 10 cm × 10 cm window the PPI is summed over (side², [`window_cells`]).
     #[serde(default)]
     pub peak_pressure_index_window_cells: u32,
-    /// Load in the two ischial windows / total load × 100, on the mean map.
-    pub dispersion_index: f64,
+    /// Load in the two ischial windows / total load × 100, on the mean map; none on a bed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub dispersion_index: Option<f64>,
     /// Seconds from first to last frame.
     pub duration_s: f64,
 }
@@ -98,11 +106,15 @@ impl SeatingResult {
     }
 }
 
-/// Analyses a sitting capture. Row 0 is the front edge of the seat (the knees); the ischial
-/// tuberosities are in the back half.
+/// Analyses a sitting capture (row 0 is the front edge of the seat, the knees; the ischial
+/// tuberosities are in the back half), or a bed's ([`lying`]).
 pub fn seating(capture: &Capture) -> Result<SeatingResult, AnalysisError> {
     let device = capture.device_type();
-    let (cm_per_cell, area_per_cell) = (dynamic_cell_cm(device), surface_ratio(device));
+    let lying = lying(device);
+    // A bed's positions and areas are its cells' own (4 cm, 16 cm²); spec §9's plot scales are
+    // the seats', the saddle's and the plates'.
+    let (cm_per_cell, area_per_cell) =
+        if lying { (cell_pitch_cm(device), contact_cell_area_cm2(device)) } else { (dynamic_cell_cm(device), surface_ratio(device)) };
     let mut active = Vec::new();
     let mut laterality = Vec::new();
     let mut max_series = Vec::new();
@@ -113,7 +125,7 @@ pub fn seating(capture: &Capture) -> Result<SeatingResult, AnalysisError> {
     for timed in capture.frames() {
         let frame = &timed.frame;
         let stats = frame.region_stats(&frame.full_region());
-        let (left, right) = halves(frame);
+        let (left, right) = if lying { sides_of_a_lying_body(frame) } else { halves(frame) };
         let (l, r) = (frame.region_stats(&left).load as f64, frame.region_stats(&right).load as f64);
         active.push(f64::from(stats.active_cells));
         laterality.push(if l + r > 0.0 { Laterality { l: l / (l + r), r: r / (l + r) } } else { Laterality { l: 0.0, r: 0.0 } });
@@ -132,8 +144,8 @@ pub fn seating(capture: &Capture) -> Result<SeatingResult, AnalysisError> {
     let peak_pressure_index = peak_pressure_index(&preview, cell_pitch_cm(device));
     let ppi_cells = window_cells(cell_pitch_cm(device)).pow(2);
     let peak_pressure_index_mean = ppi_window_mean(peak_pressure_index, ppi_cells);
-    let dispersion_index = dispersion_index(&preview, cell_pitch_cm(device));
-    let push_ups = detect_push_ups(&totals);
+    let dispersion_index = (!lying).then(|| dispersion_index(&preview, cell_pitch_cm(device)));
+    let push_ups = if lying { None } else { detect_push_ups(&totals) };
     let duration_s = capture.duration_s();
     let max_point = preview_stats.maximum.map_or(serde_json::Value::Null, |p| serde_json::json!({ "x": p.x, "y": p.y, "z": p.z }));
     let histogram_json = serde_json::to_value(histogram(preview.cells(), preview.active_floor())).unwrap_or(serde_json::Value::Null);
@@ -155,7 +167,9 @@ pub fn seating(capture: &Capture) -> Result<SeatingResult, AnalysisError> {
     let mut additional_parameters: Vec<NamedParameter> =
         SEATING_PARAMETER_NAMES.iter().zip(values).map(|(name, value)| NamedParameter::new(name, value)).collect();
     additional_parameters.push(NamedParameter::new("peakPressureIndex", ParameterValue::Number(peak_pressure_index)));
-    additional_parameters.push(NamedParameter::new("dispersionIndex", ParameterValue::Number(dispersion_index)));
+    if let Some(dispersion_index) = dispersion_index {
+        additional_parameters.push(NamedParameter::new("dispersionIndex", ParameterValue::Number(dispersion_index)));
+    }
     additional_parameters.push(NamedParameter::new("peakPressureIndexMean", ParameterValue::Number(peak_pressure_index_mean)));
     let mut panels = vec![
         SeatingPanel::ActivePoints,
@@ -180,6 +194,26 @@ pub fn seating(capture: &Capture) -> Result<SeatingResult, AnalysisError> {
         dispersion_index,
         duration_s,
     })
+}
+
+/// Whether `device`'s captures are of a body lying in bed (the bed family).
+pub fn lying(device: DeviceType) -> bool {
+    device.analysis_family() == Some(AnalysisFamily::Bed)
+}
+
+/// A lying body's left and right: across the body, which lies along the longer side (along the
+/// columns of a square map), a supine person's left towards the first row (the first column of a
+/// tall map). The middle row or column of an odd count is in neither.
+pub fn sides_of_a_lying_body(frame: &PressureFrame) -> (Region, Region) {
+    let (rows, cols) = (frame.rows() as usize, frame.cols() as usize);
+    if cols >= rows {
+        (
+            Region { row_start: 0, row_end: rows / 2, col_start: 0, col_end: cols },
+            Region { row_start: rows.div_ceil(2), row_end: rows, col_start: 0, col_end: cols },
+        )
+    } else {
+        halves(frame)
+    }
 }
 
 /// Left and right halves of a map; with an odd column count the middle column is in neither.
@@ -371,6 +405,53 @@ mod tests {
         assert_eq!(r.additional_parameters[11].value, ParameterValue::Number(1.0));
         assert_eq!(r.panels.len(), 6);
         assert_eq!(r.push_ups, None);
+    }
+
+    /// A bed's dynamic capture is read as a body lying down, not as a seat.
+    #[test]
+    fn a_bed_s_panels_read_a_lying_body() {
+        // A 48 × 48 mattress (4 cm cells), the body along the columns: its left side (rows 20–23)
+        // carries 3 × the load of its right side (rows 24–27), from the head (column 4) to the
+        // heels (column 43); then it leaves the bed for 2 s.
+        let mut body = vec![0u16; 48 * 48];
+        for c in 4..44 {
+            for r in 20..24 {
+                body[r * 48 + c] = 30;
+            }
+            for r in 24..28 {
+                body[r * 48 + c] = 10;
+            }
+        }
+        let mut c = Capture::new(DeviceType::MattressMatIoT, 48, 48);
+        for i in 0..=10u64 {
+            let frame = if i >= 7 { vec![0; 48 * 48] } else { body.clone() };
+            c.push(i * 500, PressureFrame::new(48, 48, frame).unwrap()).unwrap();
+        }
+        let r = seating(&c).unwrap();
+        // Left and right across the body, not head and feet.
+        assert_eq!(r.additional_parameters[1].value, {
+            let lying = Laterality { l: 0.75, r: 0.25 };
+            let empty = Laterality { l: 0.0, r: 0.0 };
+            ParameterValue::Laterality((0..=10).map(|i| if i >= 7 { empty } else { lying }).collect())
+        });
+        // 320 active cells × 16 cm².
+        match &r.additional_parameters[6].value {
+            ParameterValue::Series(area) => assert_eq!(area[0], 320.0 * 16.0),
+            other => panic!("{other:?}"),
+        }
+        // The centre of pressure at 4 cm a cell: column 23.5 → 94 cm along the bed.
+        match &r.additional_parameters[5].value {
+            ParameterValue::Points(p) => assert!((p[0][0] - 23.5 * 4.0).abs() < 1e-9, "{p:?}"),
+            other => panic!("{other:?}"),
+        }
+        // No ischial windows and no push-ups lying down, though the load fell under 30 % for 2 s.
+        assert_eq!(r.dispersion_index, None);
+        assert!(r.additional_parameters.iter().all(|p| p.name != "dispersionIndex"));
+        assert_eq!(r.push_ups, None);
+        assert_eq!(r.panels.len(), 6);
+        assert!(r.peak_pressure_index_mean > 0.0);
+        // A seat's capture keeps both.
+        assert!(lying(DeviceType::SleepMat) && !lying(DeviceType::SeatingMatIoT) && !lying(DeviceType::SensingHorse));
     }
 
     #[test]

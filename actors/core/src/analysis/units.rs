@@ -162,11 +162,15 @@ pub fn contact_cells(device: DeviceType, cells: &[u16]) -> u32 {
     cells.iter().filter(|&&v| v >= floor).count() as u32
 }
 
-/// Contact area in cm² of a map from `device`: active cells × the spec's surface ratio, or × 16
+/// The contact area one active cell of `device` counts for, cm²: the spec's surface ratio, or 16
 /// cm² on a mattress (spec §9).
+pub fn contact_cell_area_cm2(device: DeviceType) -> f64 {
+    if is_mattress(device) { MATTRESS_CELL_AREA_CM2 } else { surface_ratio(device) }
+}
+
+/// Contact area in cm² of a map from `device`: active cells × [`contact_cell_area_cm2`].
 pub fn contact_area_cm2(device: DeviceType, cells: &[u16]) -> f64 {
-    let per_cell = if is_mattress(device) { MATTRESS_CELL_AREA_CM2 } else { surface_ratio(device) };
-    f64::from(contact_cells(device, cells)) * per_cell
+    f64::from(contact_cells(device, cells)) * contact_cell_area_cm2(device)
 }
 
 /// Whether a device is one of the mattress family (mattress extras of spec §2).

@@ -101,6 +101,7 @@ export function AnalysisArea({ device, pdfReports, createRenderer }: AnalysisAre
             <HistoryCard
               key={oidOf(record._id)}
               record={record}
+              deviceType={device.deviceType}
               patientName={history.patientNames.get(record.patientId)}
               open={oidOf(record._id) === openId}
               pdfReports={pdfReports}

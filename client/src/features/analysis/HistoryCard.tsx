@@ -3,18 +3,35 @@
 
 import { useTranslation } from 'react-i18next';
 import { oidOf } from '../../lib/api';
+import { useAnalysisTypeKey } from './analysisTypeLabel';
 import { displayDateTime } from './dates';
 import { creationSeconds, type AnalysisRecord } from './record';
 
 export type CardAction = 'open' | 'notes' | 'pdf' | 'raw' | 'delete';
 
-export function HistoryCard({ record, patientName, open, pdfReports, onAction }: { record: AnalysisRecord; patientName?: string; open: boolean; pdfReports: boolean; onAction: (action: CardAction) => void }) {
+export function HistoryCard({
+  record,
+  deviceType,
+  patientName,
+  open,
+  pdfReports,
+  onAction,
+}: {
+  record: AnalysisRecord;
+  /** The page's device type (the record's own device's when this browser knows it). */
+  deviceType?: string;
+  patientName?: string;
+  open: boolean;
+  pdfReports: boolean;
+  onAction: (action: CardAction) => void;
+}) {
   const { t, i18n } = useTranslation();
+  const typeKey = useAnalysisTypeKey(record, deviceType);
   const id = oidOf(record._id) ?? '';
   return (
     <li className={`history-card card${open ? ' open' : ''}`} data-testid="history-card" data-analysis-id={id} data-analysis-type={record.analysisType}>
       <div className="history-card-main">
-        <strong>{t(`analysis.types.${record.analysisType}`, { defaultValue: record.analysisType })}</strong>
+        <strong data-testid="history-type">{t(typeKey, { defaultValue: record.analysisType })}</strong>
         <span className="muted">
           {patientName ? <span data-testid="history-patient">{patientName} · </span> : null}
           {displayDateTime(creationSeconds(record), i18n.language)}

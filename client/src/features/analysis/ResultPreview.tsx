@@ -1,9 +1,9 @@
 //! One open result preview: a closable panel showing the stored record with the view of its kind.
 
-import { useAtomValue } from 'jotai';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { oidOf } from '../../lib/api';
+import { useAnalysisTypeKey, useRecordDeviceType } from './analysisTypeLabel';
 import { BalanceView } from './BalanceView';
 import { BodyCentreView } from './BodyCentreView';
 import { isoDate, displayDateTime } from './dates';
@@ -11,7 +11,6 @@ import { BedStaticView } from './BedStaticView';
 import { DynamicPlayer } from './DynamicPlayer';
 import { engineResult, resultOf } from './engineResult';
 import { useDeviceType } from '../../lib/deviceTypes';
-import { deviceInfoFamily } from '../../lib/devicesStore';
 import type { MapRendererFactory } from './ResultMap';
 import { ResultMap } from './ResultMap';
 import { creationSeconds, meanGrid, previewFrames, type AnalysisRecord, type Grid } from './record';
@@ -74,13 +73,13 @@ export function ResultPreview({ record, deviceType, onClose, createRenderer }: R
   const { t, i18n } = useTranslation();
   const id = oidOf(record._id) ?? '';
   const frames = useMemo(() => previewFrames(record.mapPreview), [record.mapPreview]);
-  const ownDevice = useAtomValue(deviceInfoFamily(record.deviceId ?? ''));
-  const shownAs = ownDevice?.deviceType ?? deviceType;
+  const shownAs = useRecordDeviceType(record, deviceType) ?? deviceType;
+  const typeKey = useAnalysisTypeKey(record, deviceType);
   return (
     <section className="card result-preview" data-testid="result-preview" data-analysis-id={id} data-analysis-type={record.analysisType} data-device-type={shownAs}>
       <header className="result-preview-head">
         <h3>
-          {t(`analysis.types.${record.analysisType}`, { defaultValue: record.analysisType })}
+          {t(typeKey, { defaultValue: record.analysisType })}
           <span className="muted"> · {displayDateTime(creationSeconds(record), i18n.language)}</span>
         </h3>
         <button type="button" className="btn-icon" onClick={onClose} aria-label={t('analysis.close')} data-testid="result-close">

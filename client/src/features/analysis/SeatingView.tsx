@@ -1,6 +1,8 @@
 //! The seating dynamic result (spec §2, §4): the mean map, the peak pressure index and dispersion
 //! index, and the plot panels read from the record's parameters (docs/analysis.md "Seating
-//! dynamic"): seven panels, six without push-ups, at most 4 expanded at once.
+//! dynamic"): seven panels, six without push-ups, at most 4 expanded at once. A bed's dynamic
+//! capture shows the same panels without the dispersion index or push-ups (the engine computes
+//! neither lying down).
 
 import { useStore } from 'jotai';
 import { useState } from 'react';
@@ -128,10 +130,13 @@ export function SeatingView({ record, grid, deviceType, fileDate }: { record: An
             <span>{t('analysis.seating.ppi')}</span>
             <strong data-testid="seating-ppi">{ppiMean != null && display ? formatPressure(ppiMean, display, i18n.language) : '—'}</strong>
           </div>
-          <div className="result-tile">
-            <span>{t('analysis.seating.dispersion')}</span>
-            <strong data-testid="seating-dispersion">{dispersion != null ? `${n(dispersion)} %` : '—'}</strong>
-          </div>
+          {/* A bed's record has none: its windows are a seated person's ischial tuberosities. */}
+          {dispersion != null ? (
+            <div className="result-tile">
+              <span>{t('analysis.seating.dispersion')}</span>
+              <strong data-testid="seating-dispersion">{`${n(dispersion)} %`}</strong>
+            </div>
+          ) : null}
           <dl className="result-tile">
             <PressureBasis calibration={null} display={display} />
           </dl>

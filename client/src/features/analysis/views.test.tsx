@@ -291,6 +291,23 @@ describe('seating result', () => {
     expect(within(screen.getByTestId('seating-panels')).getAllByRole('button')).toHaveLength(7);
   });
 
+  it('a bed\'s pressure over time: no dispersion index (the engine computes none lying down)', async () => {
+    const bed = record({
+      analysisType: 'seatingDynamic',
+      additionalParameters: [
+        { name: 'activePoints', value: [300, 310] },
+        { name: 'analysisTime', value: 1 },
+        { name: 'peakPressureIndex', value: 900 },
+        { name: 'peakPressureIndexMean', value: 100 },
+      ],
+    });
+    await renderAnalysis(<SeatingView record={bed} grid={full(20)} deviceType="Mattress Mat IoT" fileDate="2026-11-22" />);
+    // 100 steps of a bed mat's 0.4 mmHg.
+    expect(screen.getByTestId('seating-ppi')).toHaveTextContent(/^40\s?mmHg$/);
+    expect(screen.queryByTestId('seating-dispersion')).toBeNull();
+    expect(within(screen.getByTestId('seating-panels')).getAllByRole('button')).toHaveLength(6);
+  });
+
   it('the PPI tile follows the user\'s kPa and the fitness kPa', async () => {
     const store = analysisStore();
     store.set(viewOptionsAtom, { ...store.get(viewOptionsAtom), pressureUnit: 'kPa' });

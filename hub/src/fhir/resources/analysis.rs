@@ -77,7 +77,8 @@ pub fn key_figures(result: &AnalysisResult, device_type: DeviceType) -> Vec<Figu
             (codes::SWAY_AREA, cm2(r.confidence_ellipse_area_cm2)),
         ],
         AnalysisResult::SeatingDynamic(r) => {
-            vec![(codes::DURATION, seconds(r.duration_s)), (codes::DISPERSION_INDEX, percent(r.dispersion_index))]
+            let dispersion = r.dispersion_index.map(|d| (codes::DISPERSION_INDEX, percent(d)));
+            std::iter::once((codes::DURATION, seconds(r.duration_s))).chain(dispersion).collect()
         }
         AnalysisResult::Fitting(r) | AnalysisResult::Rehab(r) => vec![(codes::CENTRE_DISTANCE, cm(r.distance_cm))],
     }
@@ -197,6 +198,24 @@ mod tests {
         assert!(mean.get("comparator").is_none(), "{mean}");
         let (peak, _) = peak_of(&stored_feet(CaptureKind::Static, 1, 254));
         assert!(peak.get("comparator").is_none(), "{peak}");
+    }
+
+    /// A bed's pressure over time has no dispersion index to give (no ischial windows lying down).
+    #[test]
+    fn a_bed_s_dynamic_capture_gives_no_dispersion_index() {
+        use mat_core::analysis::frame::{Capture, PressureFrame};
+        use mat_core::analysis::{AnalysisKind, analyse};
+        let codes_of = |device: DeviceType, rows: u16, cols: u16| {
+            let mut capture = Capture::new(device, rows, cols);
+            let cells = vec![40u16; usize::from(rows) * usize::from(cols)];
+            for i in 0..3 {
+                capture.push(i * 500, PressureFrame::new(rows, cols, cells.clone()).unwrap()).unwrap();
+            }
+            let result = analyse(AnalysisKind::SeatingDynamic, &capture, &AnalysisParams::default()).unwrap();
+            key_figures(&result, device).into_iter().map(|(code, _)| code.code).collect::<Vec<_>>()
+        };
+        assert_eq!(codes_of(DeviceType::MattressMatIoT, 48, 48), ["capture-duration"]);
+        assert_eq!(codes_of(DeviceType::SeatingMatIoT, 16, 16), ["capture-duration", "dispersion-index"]);
     }
 
     /// A seat's and a bed's peaks read the engine's flag.
