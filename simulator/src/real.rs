@@ -120,7 +120,7 @@ pub fn parse_frames(bytes: &[u8]) -> io::Result<Vec<RealFrame>> {
 /// simulator's bed bodies are drawn on a sensor of the same shape and placed the same way.
 pub fn place<T: Copy + Into<f32>>(frame: &[T], rows: usize, cols: usize) -> Vec<f32> {
     assert_eq!(frame.len(), REAL_ROWS * REAL_COLS, "a real frame has 64 × 32 cells");
-    let along_cols = cols >= rows;
+    let along_cols = mat_core::machine::posture::lies_along_columns(rows, cols);
     let (long, short) = if along_cols { (cols, rows) } else { (rows, cols) };
     let across = (long / 2).max(1).min(short);
     let offset = (short - across) / 2;

@@ -78,7 +78,7 @@ pub const STUCK_MMHG: f32 = 300.0;
 pub fn render(negative: Negative, rows: usize, cols: usize, pitch_cm: f32, seed: u64) -> Vec<f32> {
     let mut rng = SmallRng::seed_from_u64(seed);
     let stuck = rng.random_range(0..(rows * cols).max(1));
-    let along_cols = cols >= rows;
+    let along_cols = mat_core::machine::posture::lies_along_columns(rows, cols);
     let long = rows.max(cols) as f32;
     let mut out = Vec::with_capacity(rows * cols);
     for r in 0..rows {

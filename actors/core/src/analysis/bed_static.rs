@@ -10,6 +10,8 @@ use serde::{Deserialize, Serialize};
 
 use mat_protocol::device_type::DeviceType;
 
+use crate::machine::posture::lies_along_columns;
+
 use super::frame::PressureFrame;
 use super::histogram::{Histogram, histogram};
 use super::mattress::{MattressResult, mattress};
@@ -77,7 +79,7 @@ pub struct BedStaticResult {
 /// Analyses one lying map from `device` for a patient of `weight_kg` and `height_cm`.
 pub fn bed_static(map: &PressureFrame, device: DeviceType, weight_kg: Option<f64>, height_cm: Option<f64>) -> BedStaticResult {
     let (rows, cols) = (map.rows() as usize, map.cols() as usize);
-    let along_cols = cols >= rows;
+    let along_cols = lies_along_columns(rows, cols);
     let (long, short) = if along_cols { (cols, rows) } else { (rows, cols) };
     let at = |a: usize, s: usize| if along_cols { map.value(s, a) } else { map.value(a, s) };
     let floor = active_floor(device);

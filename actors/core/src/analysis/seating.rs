@@ -15,6 +15,7 @@ use super::frame::{Capture, PressureFrame, Region};
 use super::histogram::histogram;
 use super::parameters::{Laterality, NamedParameter, ParameterValue};
 use super::units::{cell_pitch_cm, contact_cell_area_cm2, contact_cells, dynamic_cell_cm, surface_ratio};
+use crate::machine::posture::lies_along_columns;
 use mat_protocol::device_type::{AnalysisFamily, DeviceType};
 
 /// Peak Pressure Index window side (cm): a 10 cm × 10 cm window around the peak.
@@ -206,7 +207,7 @@ pub fn lying(device: DeviceType) -> bool {
 /// tall map). The middle row or column of an odd count is in neither.
 pub fn sides_of_a_lying_body(frame: &PressureFrame) -> (Region, Region) {
     let (rows, cols) = (frame.rows() as usize, frame.cols() as usize);
-    if cols >= rows {
+    if lies_along_columns(rows, cols) {
         (
             Region { row_start: 0, row_end: rows / 2, col_start: 0, col_end: cols },
             Region { row_start: rows.div_ceil(2), row_end: rows, col_start: 0, col_end: cols },

@@ -122,7 +122,7 @@ impl RegionLoads {
             return RegionLoads::EMPTY;
         }
         // The regions' bands run along the map's long side.
-        let along_cols = cols >= rows;
+        let along_cols = super::posture::lies_along_columns(rows, cols);
         let (row_bands, col_bands) = if along_cols { (REGIONS_ACROSS, REGIONS_ALONG) } else { (REGIONS_ALONG, REGIONS_ACROSS) };
         let region = |row_band: usize, col_band: usize| {
             if along_cols { col_band * REGIONS_ACROSS + row_band } else { row_band * REGIONS_ACROSS + col_band }

@@ -105,6 +105,13 @@ impl PostureReading {
 /// Which postures a mat reports: a fact of its device type, owned by the type table.
 pub use mat_protocol::device_type::PostureScheme;
 
+/// Whether a body lies along a `rows × cols` map's columns: along its longer side, along the
+/// columns of a square map (docs/posture.md). The long axis of every reading of a lying body: the
+/// posture features, the body regions, the bed's analyses and the simulator's placement.
+pub fn lies_along_columns(rows: usize, cols: usize) -> bool {
+    cols >= rows
+}
+
 /// How the body lies on the mat, when it differs from the default (head at the start of the long
 /// axis, the person's left towards the start of the short axis).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]

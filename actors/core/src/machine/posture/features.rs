@@ -244,7 +244,7 @@ impl Profiles {
     /// [`Profiles::extract`].
     pub fn extract_view(&mut self, map: &PressureMap<'_>, orientation: Orientation, view: View) -> Option<BodyFeatures> {
         let (rows, cols) = (usize::from(map.rows()), usize::from(map.cols()));
-        let along_cols = cols >= rows;
+        let along_cols = super::lies_along_columns(rows, cols);
         let (long, short) = if along_cols { (cols, rows) } else { (rows, cols) };
         if long > MAX_LINES || short < 2 || long < 4 {
             return None;
