@@ -64,7 +64,14 @@ async fn a_report_printed_later_shows_the_patient_as_on_the_capture_day() {
     assert!(result.left_global_surface > 0.0 && result.right_global_surface > 0.0);
 
     let madrid = ReportClock { utc_offset_minutes: Some(60), time_zone: Some("Europe/Madrid".into()) };
-    let name = reports::pdf_file_name(PdfKind::Analysis, Some(&patient.name), source.kind, source.record.creation_date, &madrid);
+    let name = reports::pdf_file_name(
+        PdfKind::Analysis,
+        Some(&patient.name),
+        source.kind,
+        source.device_type,
+        source.record.creation_date,
+        &madrid,
+    );
     assert_eq!(name, "maria-garcia-perez_static_2025-11-26_1631.pdf");
 
     let input = AnalysisReportInput {

@@ -2,6 +2,8 @@
 //! and its date and time on the user's clock, `garcia-perez_static_2026-11-26_1531.pdf`.
 
 use mat_core::analysis::AnalysisKind;
+use mat_core::analysis::seating::lying;
+use mat_protocol::device_type::DeviceType;
 
 use crate::layout::PaperSize;
 use crate::local_time::ReportClock;
@@ -24,13 +26,15 @@ const MAX_PATIENT_CHARS: usize = 40;
 
 /// `{patient}_{analysis}_{YYYY-MM-DD}_{HHMM}.pdf` for the report and
 /// `{patient}_{analysis}_real-scale-{a3|a4}_{YYYY-MM-DD}_{HHMM}.pdf` for the print: the patient's
-/// name as an ASCII slug ([`ascii_slug`]), the analysis kind in lower case with hyphens, and the
-/// record's creation on the user's clock. Only ASCII letters, digits, `_`, `-` and `.`, so the
-/// name needs no quoting rules beyond the plain `filename="…"`.
+/// name as an ASCII slug ([`ascii_slug`]), the analysis kind in lower case with hyphens (a bed's
+/// `seatingDynamic` is `pressure-over-time`, as its title), and the record's creation on the
+/// user's clock. Only ASCII letters, digits, `_`, `-` and `.`, so the name needs no quoting rules
+/// beyond the plain `filename="…"`.
 pub fn pdf_file_name(
     kind: PdfKind,
     patient_name: Option<&str>,
     analysis_type: AnalysisKind,
+    device: DeviceType,
     creation_date_s: i64,
     clock: &ReportClock,
 ) -> String {
@@ -40,7 +44,11 @@ pub fn pdf_file_name(
         Some(slug) => slug,
     };
     let patient: String = patient.chars().take(MAX_PATIENT_CHARS).collect::<String>().trim_end_matches('-').to_owned();
-    let analysis = ascii_slug(&split_camel(analysis_type.name()));
+    let analysis = if analysis_type == AnalysisKind::SeatingDynamic && lying(device) {
+        "pressure-over-time".to_owned()
+    } else {
+        ascii_slug(&split_camel(analysis_type.name()))
+    };
     let (date, minute) = clock.date_and_minute(creation_date_s);
     match kind {
         PdfKind::Analysis => format!("{patient}_{analysis}_{date}_{minute}.pdf"),
@@ -214,17 +222,29 @@ mod tests {
     fn names_carry_patient_analysis_and_local_date_and_time() {
         let utc = ReportClock::utc();
         assert_eq!(
-            pdf_file_name(PdfKind::Analysis, Some("García Pérez"), AnalysisKind::Static, T, &utc),
+            pdf_file_name(PdfKind::Analysis, Some("García Pérez"), AnalysisKind::Static, DeviceType::PodologyIoT, T, &utc),
             "garcia-perez_static_2025-11-26_1531.pdf"
         );
         let madrid = ReportClock { utc_offset_minutes: Some(60), time_zone: Some("Europe/Madrid".into()) };
         assert_eq!(
-            pdf_file_name(PdfKind::RealScale(PaperSize::A4), Some("García Pérez"), AnalysisKind::Dynamic, T, &madrid),
+            pdf_file_name(
+                PdfKind::RealScale(PaperSize::A4),
+                Some("García Pérez"),
+                AnalysisKind::Dynamic,
+                DeviceType::PodologyIoT,
+                T,
+                &madrid
+            ),
             "garcia-perez_dynamic_real-scale-a4_2025-11-26_1631.pdf"
         );
         assert_eq!(
-            pdf_file_name(PdfKind::Analysis, None, AnalysisKind::SeatingDynamic, T, &utc),
+            pdf_file_name(PdfKind::Analysis, None, AnalysisKind::SeatingDynamic, DeviceType::SeatingMatIoT, T, &utc),
             "no-patient_seating-dynamic_2025-11-26_1531.pdf"
+        );
+        // A bed's dynamic capture is named as its title names it.
+        assert_eq!(
+            pdf_file_name(PdfKind::Analysis, None, AnalysisKind::SeatingDynamic, DeviceType::MattressMatIoT, T, &utc),
+            "no-patient_pressure-over-time_2025-11-26_1531.pdf"
         );
         assert_eq!(
             content_disposition("garcia-perez_static_2025-11-26_1531.pdf"),
@@ -241,15 +261,22 @@ mod tests {
         assert_eq!(ascii_slug("山田 太郎"), "");
         // Whatever the name, the file name stays ASCII-safe and says whose it is when it can.
         for name in ["山田 太郎", "\"quoted\"; rm -rf /", "../../etc/passwd", "Ana\r\nPérez"] {
-            let file = pdf_file_name(PdfKind::Analysis, Some(name), AnalysisKind::Balance, T, &ReportClock::utc());
+            let file = pdf_file_name(PdfKind::Analysis, Some(name), AnalysisKind::Balance, DeviceType::PodologyIoT, T, &ReportClock::utc());
             assert!(file.chars().all(|c| c.is_ascii_alphanumeric() || "_-.".contains(c)), "{file}");
             assert!(!file.starts_with('-') && !file.starts_with('.') && file.ends_with("_balance_2025-11-26_1531.pdf"), "{file}");
         }
         assert_eq!(
-            pdf_file_name(PdfKind::Analysis, Some("山田 太郎"), AnalysisKind::Rehab, T, &ReportClock::utc()),
+            pdf_file_name(PdfKind::Analysis, Some("山田 太郎"), AnalysisKind::Rehab, DeviceType::PodologyIoT, T, &ReportClock::utc()),
             "patient_rehab_2025-11-26_1531.pdf"
         );
-        let long = pdf_file_name(PdfKind::Analysis, Some(&"Ab Cd ".repeat(20)), AnalysisKind::Static, T, &ReportClock::utc());
+        let long = pdf_file_name(
+            PdfKind::Analysis,
+            Some(&"Ab Cd ".repeat(20)),
+            AnalysisKind::Static,
+            DeviceType::PodologyIoT,
+            T,
+            &ReportClock::utc(),
+        );
         assert!(long.starts_with("ab-cd-ab-cd") && long.split('_').next().unwrap().len() <= MAX_PATIENT_CHARS, "{long}");
     }
 }

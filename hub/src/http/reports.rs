@@ -56,7 +56,8 @@ fn checked_clock(clock: &ReportClock) -> Result<(), ApiError> {
 
 /// The download's name: patient, analysis, and date and time on the user's clock.
 fn file_name(kind: PdfKind, loaded: &ReportSource, clock: &ReportClock) -> String {
-    reports::pdf_file_name(kind, loaded.patient.as_ref().map(|p| p.name.as_str()), loaded.kind, loaded.record.creation_date, clock)
+    let patient = loaded.patient.as_ref().map(|p| p.name.as_str());
+    reports::pdf_file_name(kind, patient, loaded.kind, loaded.device_type, loaded.record.creation_date, clock)
 }
 
 /// The analysis report.
