@@ -82,15 +82,22 @@ export async function run({ base, page, test, login, artifacts }) {
       ['Rehab Mat', 'Static'],
       ['Rehab Mat', 'Balance'],
     ];
-    const socket = await hubSocket(base, token);
-    try {
-      for (const [type, kind, seconds] of plan) {
-        await capture(socket, byType(type), patientId, kind, seconds ?? 0);
-        ok(`${type}: ${kind} capture reported resultsDue`);
-      }
-    } finally {
-      socket.close();
-    }
+    // The devices capture side by side, each through a socket of its own (a refusal comes back
+    // on the socket that asked, without naming the device); each device's captures in turn.
+    const deviceTypes = [...new Set(plan.map(([type]) => type))];
+    await Promise.all(
+      deviceTypes.map(async (deviceType) => {
+        const socket = await hubSocket(base, token);
+        try {
+          for (const [type, kind, seconds] of plan.filter(([type]) => type === deviceType)) {
+            await capture(socket, byType(type), patientId, kind, seconds ?? 0);
+            ok(`${type}: ${kind} capture reported resultsDue`);
+          }
+        } finally {
+          socket.close();
+        }
+      }),
+    );
     for (let i = 0; i < 40 && records.length < plan.length; i++) {
       await page.waitForTimeout(500);
       const listed = [];
