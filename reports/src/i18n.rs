@@ -714,14 +714,21 @@ pub fn all_texts() -> impl Iterator<Item = &'static str> {
 mod tests {
     use super::*;
 
+    /// Each language with the client's catalogue of it (`client/public/local/{code}/translation.json`):
+    /// the phrases the PDF shares with the pages are held to it word for word.
+    fn client_catalogues() -> impl Iterator<Item = (Language, serde_json::Value)> {
+        ["es", "el", "en", "fr", "it", "nl", "ru", "ja"].into_iter().zip(Language::ALL).map(|(code, lang)| {
+            let path = format!("{}/../client/public/local/{code}/translation.json", env!("CARGO_MANIFEST_DIR"));
+            (lang, serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap())
+        })
+    }
+
     /// The PDF labels a unit as the web page does: the same template in each language as the
     /// client's `ward.unitLabel`.
     #[test]
     fn the_unit_label_is_the_pages_word_for_word() {
-        for (code, lang) in ["es", "el", "en", "fr", "it", "nl", "ru", "ja"].into_iter().zip(Language::ALL) {
-            let path = format!("{}/../client/public/local/{code}/translation.json", env!("CARGO_MANIFEST_DIR"));
-            let json: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
-            assert_eq!(json["ward"]["unitLabel"].as_str(), Some(text(lang, Text::UnitLabel)), "{code}");
+        for (lang, json) in client_catalogues() {
+            assert_eq!(json["ward"]["unitLabel"].as_str(), Some(text(lang, Text::UnitLabel)), "{lang:?}");
         }
         assert_eq!(unit_label(Language::En, "Main", "1"), "Main · floor 1");
         assert_eq!(unit_label(Language::Ja, "Main", "1"), "Main · 1階");
@@ -732,27 +739,23 @@ mod tests {
     /// `analysis.pressureBasis` label, weight and sensor phrases and `units.fitnessScale`.
     #[test]
     fn the_pressure_scale_is_the_pages_word_for_word() {
-        for (code, lang) in ["es", "el", "en", "fr", "it", "nl", "ru", "ja"].into_iter().zip(Language::ALL) {
-            let path = format!("{}/../client/public/local/{code}/translation.json", env!("CARGO_MANIFEST_DIR"));
-            let json: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+        for (lang, json) in client_catalogues() {
             let basis = &json["analysis"]["pressureBasis"];
-            assert_eq!(basis["label"].as_str(), Some(text(lang, Text::PressureScaleLabel)), "{code}");
-            assert_eq!(basis["weight"].as_str(), Some(text(lang, Text::WeightBasis)), "{code}");
-            assert_eq!(basis["sensor"].as_str(), Some(text(lang, Text::SensorBasis)), "{code}");
-            assert_eq!(json["units"]["fitnessScale"].as_str(), Some(text(lang, Text::FitnessBasis)), "{code}");
+            assert_eq!(basis["label"].as_str(), Some(text(lang, Text::PressureScaleLabel)), "{lang:?}");
+            assert_eq!(basis["weight"].as_str(), Some(text(lang, Text::WeightBasis)), "{lang:?}");
+            assert_eq!(basis["sensor"].as_str(), Some(text(lang, Text::SensorBasis)), "{lang:?}");
+            assert_eq!(json["units"]["fitnessScale"].as_str(), Some(text(lang, Text::FitnessBasis)), "{lang:?}");
         }
         assert_eq!(weight_basis(Language::En, "70", "64.5"), "Patient's weight: 70 % of 64.5 kg on the surface");
+        assert_eq!(weight_basis(Language::Ja, "70", "64.5"), "患者の体重：64.5 kg の 70 % が面に掛かる");
     }
 
     /// A bed's dynamic capture is named as its history card names it.
     #[test]
     fn a_bed_s_dynamic_capture_is_named_as_the_page_names_it() {
-        for (code, lang) in ["es", "el", "en", "fr", "it", "nl", "ru", "ja"].into_iter().zip(Language::ALL) {
-            let path = format!("{}/../client/public/local/{code}/translation.json", env!("CARGO_MANIFEST_DIR"));
-            let json: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
-            assert_eq!(json["analysis"]["types"]["bedDynamic"].as_str(), Some(text(lang, Text::BedDynamic)), "{code}");
+        for (lang, json) in client_catalogues() {
+            assert_eq!(json["analysis"]["types"]["bedDynamic"].as_str(), Some(text(lang, Text::BedDynamic)), "{lang:?}");
         }
-        assert_eq!(weight_basis(Language::Ja, "70", "64.5"), "患者の体重：64.5 kg の 70 % が面に掛かる");
     }
 
     #[test]
