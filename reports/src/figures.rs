@@ -110,6 +110,12 @@ impl Writer<'_> {
     fn at_least(&self, saturated: bool, value: String) -> String {
         if saturated { format!("≥ {value}") } else { value }
     }
+    /// A seat's or a bed's figure in mmHg that may read the map's highest cell (the maximum
+    /// `max_mmhg`, or a peak equal to it): "≥" when that cell was at the full scale (`saturated`,
+    /// the engine's `max_at_full_scale`); the client's `formatMmhgReading`.
+    fn mmhg_reading(&self, mmhg: f64, max_mmhg: f64, saturated: bool) -> String {
+        self.at_least(saturated && mmhg == max_mmhg, self.mmhg(mmhg))
+    }
     /// A pressure mat-core gives in mmHg, in the report's unit.
     fn mmhg(&self, mmhg: f64) -> String {
         let value = match self.scale.unit {
@@ -299,8 +305,8 @@ fn static_figures(w: &Writer<'_>, r: &StaticResult, device: DeviceType, map: &Re
 /// The maximum and an ischial peak on the same cell (equal to it) are "≥" when that cell is at
 /// the sensor's full scale (the engine's `max_at_full_scale`).
 fn seat_figures(w: &Writer<'_>, r: &SeatingStaticResult, f: &mut Figures) {
-    let saturated = r.max_at_full_scale;
-    f.key.push((w.t(Text::MaxPressure), w.at_least(saturated, w.mmhg(r.max_pressure_mmhg))));
+    let reading = |mmhg: f64| w.mmhg_reading(mmhg, r.max_pressure_mmhg, r.max_at_full_scale);
+    f.key.push((w.t(Text::MaxPressure), reading(r.max_pressure_mmhg)));
     f.key.push((w.t(Text::MeanPressure), w.mmhg(r.mean_pressure_mmhg)));
     f.key.push((w.t(Text::ContactArea), w.cm2(r.contact_area_cm2)));
     f.key.push((w.t(Text::PeakPressureIndex), w.mmhg(r.peak_pressure_index_mmhg)));
@@ -309,8 +315,7 @@ fn seat_figures(w: &Writer<'_>, r: &SeatingStaticResult, f: &mut Figures) {
     f.key.push((w.t(Text::LoadFrontBack), format!("{} / {}", w.percent(r.front_load_percent), w.percent(r.back_load_percent))));
     for (side, peak) in [(Text::IschialLeft, &r.left_ischial), (Text::IschialRight, &r.right_ischial)] {
         if let Some(p) = peak {
-            let peak = w.at_least(saturated && p.peak_mmhg == r.max_pressure_mmhg, w.mmhg(p.peak_mmhg));
-            f.key.push((w.t(side), format!("{peak} ({} ; {} cm)", w.n(p.position_cm[0], 1), w.n(p.position_cm[1], 1))));
+            f.key.push((w.t(side), format!("{} ({} ; {} cm)", reading(p.peak_mmhg), w.n(p.position_cm[0], 1), w.n(p.position_cm[1], 1))));
         }
     }
     if let Some([x, y]) = r.center_of_pressure_cm {
@@ -322,8 +327,8 @@ fn seat_figures(w: &Writer<'_>, r: &SeatingStaticResult, f: &mut Figures) {
 /// The maximum and a region's peak on the same cell (equal to it) are "≥" when that cell is at
 /// the sensor's full scale (the engine's `max_at_full_scale`).
 fn bed_figures(w: &Writer<'_>, r: &BedStaticResult, f: &mut Figures) {
-    let saturated = r.max_at_full_scale;
-    f.key.push((w.t(Text::MaxPressure), w.at_least(saturated, w.mmhg(r.max_pressure_mmhg))));
+    let reading = |mmhg: f64| w.mmhg_reading(mmhg, r.max_pressure_mmhg, r.max_at_full_scale);
+    f.key.push((w.t(Text::MaxPressure), reading(r.max_pressure_mmhg)));
     f.key.push((w.t(Text::MeanPressure), w.mmhg(r.mean_pressure_mmhg)));
     f.key.push((w.t(Text::ContactArea), w.cm2(r.mattress.contact_area_cm2)));
     if let Some(bmi) = r.mattress.bmi {
@@ -335,7 +340,7 @@ fn bed_figures(w: &Writer<'_>, r: &BedStaticResult, f: &mut Figures) {
             format!(
                 "{} {} · {} {} · {}",
                 w.t(Text::Peak),
-                w.at_least(saturated && region.peak_mmhg == r.max_pressure_mmhg, w.mmhg(region.peak_mmhg)),
+                reading(region.peak_mmhg),
                 w.t(Text::Mean),
                 w.mmhg(region.mean_mmhg),
                 w.cm2(region.contact_area_cm2)
