@@ -241,6 +241,10 @@ impl Actor for MatActor {
                 | MatMsg::GetTare(_)
                 | MatMsg::SetParent(_)
         );
+        // A command whose records the caller will have stored (an attendance, a turn: the REST
+        // call flushes the writer when this answers) is answered after the step's outputs went to
+        // the writer, so that flush finds them there.
+        let mut answer_after_outputs: Option<Box<dyn FnOnce() + Send>> = None;
         match message {
             MatMsg::Frame(frame) => {
                 state.args.inflight.fetch_sub(1, Ordering::Relaxed);
@@ -285,14 +289,18 @@ impl Actor for MatActor {
                     Some(id) => state.machine.attend_alarm(now, id).map(|_| 1),
                     None => Ok(state.machine.attend_all_alarms(now)),
                 };
-                let _ = reply.send(result);
+                answer_after_outputs = Some(Box::new(move || {
+                    let _ = reply.send(result);
+                }));
             }
             MatMsg::RecordTurn { at_ms, position, by, reply } => {
                 state.attending = Some(by.clone());
                 state.turned_by = Some(by);
                 let at = WallClock::new(now, unix_ms()).instant(at_ms);
                 let result = state.machine.record_turn(now, at, position).map(|turn| state.turn_recorded(&turn));
-                let _ = reply.send(result);
+                answer_after_outputs = Some(Box::new(move || {
+                    let _ = reply.send(result);
+                }));
             }
             MatMsg::SetRepositioningInterval(interval) => state.machine.set_repositioning_interval(now, interval),
             MatMsg::GetRepositioning(reply) => {
@@ -326,6 +334,9 @@ impl Actor for MatActor {
         state.refresh_snapshot(now, forced);
         state.claim_if_connected();
         state.apply_outputs();
+        if let Some(answer) = answer_after_outputs {
+            answer();
+        }
         state.send_shared_snapshot();
         state.release_if_disconnected();
         state.attending = None;

@@ -233,7 +233,12 @@ impl Actor for WriterProbe {
                 let pending = shared.snapshot.alarms.pending.iter().map(|a| format!("{:?}", a.kind)).collect::<Vec<_>>().join(",");
                 format!("snapshot [{pending}]")
             }
-            WriterMsg::FlushDue | WriterMsg::Flush(_) => return Ok(()),
+            WriterMsg::FlushDue => return Ok(()),
+            WriterMsg::Flush(reply) => {
+                log.lock().unwrap_or_else(|p| p.into_inner()).push("flush".to_owned());
+                let _ = reply.send(Ok(()));
+                return Ok(());
+            }
         };
         log.lock().unwrap_or_else(|p| p.into_inner()).push(entry);
         Ok(())
@@ -390,4 +395,28 @@ async fn a_new_owner_tells_the_other_hubs_its_status_even_when_its_board_already
     owner.cast(frame(body())).expect("frame");
     assert_eq!(board_status(&owner, &args).await, shown);
     assert_eq!(relayed.statuses().len(), 1);
+}
+
+/// A REST call that records a turn or attends an alarm flushes the storage writer once the mat's
+/// actor answers, and then answers itself: the record must be in the writer's mailbox before the
+/// answer (hub/tests/cluster_events.rs once read an empty turn log right after the call). On the
+/// multi-threaded runtime the caller runs as soon as the answer is sent, so an answer sent before
+/// the step's outputs lets the flush overtake the record (this test failed so in its third round
+/// before the fix). An attendance is answered the same way (`answer_after_outputs`).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_recorded_turn_is_with_the_writer_before_the_actor_answers() {
+    let log = Arc::new(std::sync::Mutex::new(Vec::new()));
+    let (writer, _) = Actor::spawn(None, WriterProbe, log.clone()).await.expect("probe");
+    let (link, _rx) = DeviceLink::new(1);
+    let (actor, _handle) = Actor::spawn(None, MatActor, mat_args(link, Bus::new(), Some(writer.clone()))).await.expect("mat actor");
+    actor.cast(frame(body())).expect("frame");
+    for round in 0..200 {
+        log.lock().unwrap_or_else(|p| p.into_inner()).clear();
+        let recorded = ask(&actor, |reply| MatMsg::RecordTurn { at_ms: unix_ms(), position: None, by: Arc::from("nurse"), reply }).await;
+        assert!(recorded.is_ok(), "{recorded:?}");
+        let _ = writer.call(WriterMsg::Flush, None).await.expect("flushed");
+        let seen = log.lock().unwrap_or_else(|p| p.into_inner()).clone();
+        let (record, flush) = (seen.iter().position(|e| e == "record"), seen.iter().position(|e| e == "flush"));
+        assert!(record.is_some() && record < flush, "round {round}: the flush overtook the turn's record: {seen:?}");
+    }
 }
