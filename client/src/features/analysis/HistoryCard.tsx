@@ -3,7 +3,7 @@
 
 import { useTranslation } from 'react-i18next';
 import { oidOf } from '../../lib/api';
-import { useAnalysisTypeKey } from './analysisTypeLabel';
+import { useAnalysisTypeKey, useRecordDeviceType } from './analysisTypeLabel';
 import { displayDateTime } from './dates';
 import { creationSeconds, type AnalysisRecord } from './record';
 
@@ -26,7 +26,7 @@ export function HistoryCard({
   onAction: (action: CardAction) => void;
 }) {
   const { t, i18n } = useTranslation();
-  const typeKey = useAnalysisTypeKey(record, deviceType);
+  const typeKey = useAnalysisTypeKey(record.analysisType, useRecordDeviceType(record, deviceType));
   const id = oidOf(record._id) ?? '';
   return (
     <li className={`history-card card${open ? ' open' : ''}`} data-testid="history-card" data-analysis-id={id} data-analysis-type={record.analysisType}>

@@ -74,7 +74,7 @@ export function ResultPreview({ record, deviceType, onClose, createRenderer }: R
   const id = oidOf(record._id) ?? '';
   const frames = useMemo(() => previewFrames(record.mapPreview), [record.mapPreview]);
   const shownAs = useRecordDeviceType(record, deviceType) ?? deviceType;
-  const typeKey = useAnalysisTypeKey(record, deviceType);
+  const typeKey = useAnalysisTypeKey(record.analysisType, shownAs);
   return (
     <section className="card result-preview" data-testid="result-preview" data-analysis-id={id} data-analysis-type={record.analysisType} data-device-type={shownAs}>
       <header className="result-preview-head">

@@ -23,8 +23,7 @@ export function useRecordDeviceType(record: Pick<AnalysisRecord, 'deviceId'>, sh
   return own?.deviceType ?? shownOn;
 }
 
-/** {@link analysisTypeKey} for a record shown on a page of `shownOn`'s type. */
-export function useAnalysisTypeKey(record: Pick<AnalysisRecord, 'analysisType' | 'deviceId'>, shownOn: string | undefined): string {
-  const family = useDeviceType(useRecordDeviceType(record, shownOn))?.analysisFamily;
-  return analysisTypeKey(record.analysisType, family);
+/** {@link analysisTypeKey} for a record captured on a device of `deviceType` ({@link useRecordDeviceType}). */
+export function useAnalysisTypeKey(analysisType: string, deviceType: string | undefined): string {
+  return analysisTypeKey(analysisType, useDeviceType(deviceType)?.analysisFamily);
 }
