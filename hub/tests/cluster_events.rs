@@ -744,26 +744,44 @@ async fn a_dead_hubs_device_that_does_not_come_back_is_shown_disconnected_everyw
         );
     }
 
-    // A dies; the second mat reconnects to B at once.
+    // A dies: it falls silent on NATS, and the second mat reconnects to B at once, while A's
+    // shutdown goes on (in CI it can take seconds: the move would not be "at once" after it).
     let died = Instant::now();
-    die_silently(fleet.hubs.remove(0)).await;
+    let dead = fleet.hubs.remove(0);
+    dead.cluster.as_ref().unwrap().client.drain().await.unwrap();
     let _ = moved_on_a.send(true);
     let _moved_on_b = fleet.run_device(0, &moved, steady);
-    // Hub 0 is B now, hub 1 is C.
-    let mut moved_flapped = false;
-    let shown_lost = loop {
-        moved_flapped |= fleet.hubs[1].board.status(&company, &moved.id).is_some_and(|s| !s.device_functional);
-        if fleet.hubs[1].board.status(&company, &lost.id).is_some_and(|s| !s.device_functional) {
-            break Some(died.elapsed());
+    let dead_stopped = tokio::spawn(dead.shutdown());
+    // Hub 0 is B now, hub 1 is C. B owns the moved mat once it took its lease.
+    let (mut moved_flapped, mut moved_taken, mut shown_lost) = (None, None, None);
+    while died.elapsed() <= 20 * SECOND && (shown_lost.is_none() || moved_taken.is_none()) {
+        let now = died.elapsed();
+        if moved_taken.is_none() && fleet.hubs[0].bus.seam().owns(&moved.id) {
+            moved_taken = Some(now);
         }
-        if died.elapsed() > 20 * SECOND {
-            break None;
+        if moved_flapped.is_none() && fleet.hubs[1].board.status(&company, &moved.id).is_some_and(|s| !s.device_functional) {
+            moved_flapped = Some(now);
+        }
+        if shown_lost.is_none() && fleet.hubs[1].board.status(&company, &lost.id).is_some_and(|s| !s.device_functional) {
+            shown_lost = Some(now);
         }
         tokio::time::sleep(Duration::from_millis(50)).await;
-    };
+    }
     let shown_lost = shown_lost.expect("C shows the mat whose hub died disconnected");
     assert!(shown_lost >= 4 * SECOND, "not before its lease could have expired: {shown_lost:?}");
-    assert!(!moved_flapped, "the mat that moved to B within the lease time was never shown disconnected on C");
+    let moved_taken = moved_taken.expect("B took the moved mat's lease");
+    // A lease lives 6 s from its last renewal, at most 2 s before A died: a move B took within
+    // 4 s of the death was within the lease time, and C must never have shown that mat
+    // disconnected. (A takeover slower than the lease, as on an overloaded machine, is rightly
+    // shown disconnected until B takes it; the check then holds only after the takeover.)
+    let within_lease = moved_taken < 4 * SECOND;
+    if let Some(flapped) = moved_flapped {
+        assert!(
+            !within_lease && flapped < moved_taken,
+            "the mat that moved to B {moved_taken:?} after A died was shown disconnected on C at {flapped:?}"
+        );
+        eprintln!("B took the moved mat only {moved_taken:?} after A died, past its lease: C showed it disconnected at {flapped:?}");
+    }
     assert!(wait_for_status(&mut on_c, &lost.id, 5 * SECOND, |s| field(s, "deviceFunctional").as_bool() == Some(false)).await);
     let status = fleet.hubs[1].board.status(&company, &lost.id).unwrap();
     assert_eq!(status.card_status, mat_core::machine::status::CardStatus::Offline, "{status:?}");
@@ -774,5 +792,6 @@ async fn a_dead_hubs_device_that_does_not_come_back_is_shown_disconnected_everyw
         let moved_rest = rest_status(fleet.http(hub), &token, &moved.id).await;
         assert_eq!(moved_rest["deviceFunctional"], json!(true), "the moved mat is live on hub {hub}: {moved_rest}");
     }
+    dead_stopped.await.unwrap();
     fleet.stop().await;
 }
