@@ -125,6 +125,11 @@ async fn the_interval_is_validated_at_and_across_its_limits_and_read_back() {
     assert_eq!(read["minutes"], 1440, "{read}");
     assert_eq!(read["tier"], "ok");
     assert_eq!(read["dueInSeconds"], Value::Null, "nobody on the mat");
+    assert_eq!(
+        (read["unloadedForSeconds"].clone(), read["offloadSeconds"].as_u64()),
+        (Value::Null, Some(900)),
+        "at rest, not a patient up: {read}"
+    );
     assert_eq!((read["minMinutes"].as_i64(), read["maxMinutes"].as_i64()), (Some(15), Some(1440)), "the form reads the limits");
     let reset = request(hub.http(), "PUT", &path, Some(&token), Some(r#"{"minutes": null}"#)).await;
     assert_eq!(reset.json::<Value>()["minutes"], 120);

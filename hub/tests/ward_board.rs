@@ -74,6 +74,8 @@ async fn the_board_reads_its_own_companys_clocks_and_postures() {
     assert_eq!(clock["intervalMinutes"], 60, "{clock}");
     let due_in = clock["dueInSeconds"].as_u64().unwrap();
     assert!((3000..=3600).contains(&due_in), "the turn is due within the hour: {clock}");
+    // Someone lies on it: the mat is not empty; it would need 15 min empty to end the episode.
+    assert_eq!((clock["unloadedForSeconds"].clone(), clock["offloadSeconds"].as_u64()), (Value::Null, Some(900)), "{clock}");
     let confidence = clock["postureConfidence"].as_f64().unwrap();
     assert!(confidence > 0.0 && confidence <= 1.0, "{clock}");
     // The hub's verdict on it, from the classifier's one threshold (issue 28).

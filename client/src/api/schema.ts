@@ -2398,7 +2398,19 @@ export interface components {
              * @description The interval set, minutes.
              */
             minutes: number;
+            /**
+             * Format: uint64
+             * @description How long the mat must stay empty for the load episode to end, seconds.
+             */
+            offloadSeconds: number;
             tier: components["schemas"]["RepositioningTier"];
+            /**
+             * Format: uint64
+             * @description Whole seconds the mat has been empty while its load episode lives on (the patient is up
+             *     for less than `offloadSeconds`: the countdown runs on); `null` while someone is on it or
+             *     the clock is at rest.
+             */
+            unloadedForSeconds: number | null;
         };
         /** @description `PUT /api/device/{id}/repositioning`: the interval now applied, minutes. */
         RepositioningInterval: {
@@ -2587,6 +2599,11 @@ export interface components {
              */
             intervalMinutes: number;
             /**
+             * Format: uint64
+             * @description How long the mat must stay empty for the load episode to end, seconds.
+             */
+            offloadSeconds: number;
+            /**
              * @description The latest posture (`Supine`, `Prone`, `Left Lateral`, `Right Lateral`, `Seated`,
              *     `No Supine`), `null` while nobody is present.
              */
@@ -2603,6 +2620,13 @@ export interface components {
              */
             postureConfidence: number | null;
             tier: components["schemas"]["RepositioningTier"];
+            /**
+             * Format: uint64
+             * @description Whole seconds the mat has been empty while its load episode lives on (the patient is up
+             *     for less than `offloadSeconds`: the countdown runs on); `null` while someone is on it or
+             *     the clock is at rest.
+             */
+            unloadedForSeconds: number | null;
         };
         /** @description The company's ward board settings, as the board reads them and an administrator sends them. */
         WardSettingsJson: {

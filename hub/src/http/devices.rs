@@ -134,6 +134,12 @@ pub struct RepositioningClock {
     pub tier: RepositioningTier,
     /// Whole seconds until the next turn is due (0 once due), `null` while nobody lies on the mat.
     pub due_in_seconds: Option<u64>,
+    /// Whole seconds the mat has been empty while its load episode lives on (the patient is up
+    /// for less than `offloadSeconds`: the countdown runs on); `null` while someone is on it or
+    /// the clock is at rest.
+    pub unloaded_for_seconds: Option<u64>,
+    /// How long the mat must stay empty for the load episode to end, seconds.
+    pub offload_seconds: u64,
     pub min_minutes: i64,
     pub max_minutes: i64,
 }
@@ -301,6 +307,8 @@ pub async fn get_repositioning(id: String, call: Caller) -> Result<warp::reply::
         minutes: view.interval.as_secs() / 60,
         tier: view.tier,
         due_in_seconds: view.due_in.map(|d| d.as_secs()),
+        unloaded_for_seconds: view.unloaded_for.map(|d| d.as_secs()),
+        offload_seconds: view.offload.as_secs(),
         min_minutes: *REPOSITIONING_MINUTES.start(),
         max_minutes: *REPOSITIONING_MINUTES.end(),
     }))

@@ -28,6 +28,12 @@ pub struct WardClockJson {
     pub tier: RepositioningTier,
     /// Whole seconds until the next turn is due (0 once due), `null` while nobody lies on the mat.
     pub due_in_seconds: Option<u64>,
+    /// Whole seconds the mat has been empty while its load episode lives on (the patient is up
+    /// for less than `offloadSeconds`: the countdown runs on); `null` while someone is on it or
+    /// the clock is at rest.
+    pub unloaded_for_seconds: Option<u64>,
+    /// How long the mat must stay empty for the load episode to end, seconds.
+    pub offload_seconds: u64,
     /// The latest posture (`Supine`, `Prone`, `Left Lateral`, `Right Lateral`, `Seated`,
     /// `No Supine`), `null` while nobody is present.
     pub posture: Option<String>,
@@ -71,6 +77,8 @@ pub async fn clocks(call: BoardReader) -> Result<warp::reply::Response, ApiError
             interval_minutes: clock.interval.as_secs() / 60,
             tier: clock.tier,
             due_in_seconds: clock.due_in.map(|d| d.as_secs()),
+            unloaded_for_seconds: clock.unloaded_for.map(|d| d.as_secs()),
+            offload_seconds: clock.offload.as_secs(),
             posture: posture.map(|p| p.posture.name().to_owned()),
             posture_confidence: posture.map(|p| p.confidence),
             posture_certain: posture.map(|p| p.is_certain()),

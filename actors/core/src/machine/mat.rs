@@ -182,6 +182,16 @@ pub struct RepositioningView {
     /// Wall-clock time until the next turn is due (zero once due); `None` while nobody lies on
     /// the mat.
     pub due_in: Option<Duration>,
+    /// How long nothing has loaded the mat while the episode lives on (the patient is up, for
+    /// less than `offload`): the countdown runs on, and the mat is empty
+    /// ([`super::pressure_ulcer::UlcerRiskMachine::unloaded_for`]). Defaulted for a hub of the
+    /// previous version in a cluster.
+    #[serde(default)]
+    pub unloaded_for: Option<Duration>,
+    /// How long the mat must carry no load for the episode to end (wall-clock, the machine's
+    /// [`UlcerConfig::offload`]).
+    #[serde(default)]
+    pub offload: Duration,
 }
 
 /// The per-device machine.
@@ -484,6 +494,8 @@ impl MatMachine {
             interval: interval * self.repositioning_time_scale,
             tier: ulcer.tier(),
             due_in: (loaded > Duration::ZERO).then(|| interval.saturating_sub(loaded)),
+            unloaded_for: ulcer.unloaded_for(now),
+            offload: ulcer.config().offload,
         })
     }
 

@@ -285,6 +285,16 @@ impl UlcerRiskMachine {
         self.oldest_episode().map(|since| now.saturating_duration_since(since)).unwrap_or_default()
     }
 
+    /// How long nothing has loaded the mat at `now` while its load episode lives on: the patient
+    /// got up (or was lifted off) less than [`UlcerConfig::offload`] ago, and the clock counts the
+    /// time off as loaded until then. `None` while a region is loaded at the last sample, or
+    /// with no live episode (nobody on the mat, or off it long enough).
+    pub fn unloaded_for(&self, now: Instant) -> Option<Duration> {
+        let sample = self.last_sample?;
+        let last_loaded = self.regions.iter().filter(|r| r.loaded_since.is_some()).filter_map(|r| r.last_loaded).max()?;
+        (last_loaded < sample).then(|| now.saturating_duration_since(last_loaded))
+    }
+
     /// Which region has been loaded longest at `now`, and for how long (`None`: nobody on the mat).
     pub fn reason(&self, now: Instant) -> Option<UlcerReason> {
         let since = self.oldest_episode()?;

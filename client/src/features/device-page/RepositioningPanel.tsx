@@ -1,11 +1,14 @@
 //! The repositioning clock on the device page: the escalation tier (ok, dueSoon, due, overdue), the
-//! time until the next turn is due, and the patient's interval, which a nurse can change
+//! time until the next turn is due (and how long the bed or seat has been empty while the patient
+//! is up), and the patient's interval, which a nurse can change
 //! (PUT /api/device/{id}/repositioning; the hub's limits, 15–1440 min, are checked here too).
 
 import { useAtomValue, useStore } from 'jotai';
 import { useEffect, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiError, getRepositioning, setRepositioning } from '../../lib/api';
+import { EmptyMatNote } from '../../components/EmptyMatNote';
+import { useDeviceType } from '../../lib/deviceTypes';
 import { deviceViewFamily } from '../../lib/devicesStore';
 import { notify } from '../../lib/notifications';
 import { formatDuration } from '../../lib/format';
@@ -20,6 +23,7 @@ export function RepositioningPanel({ deviceId, refreshKey = 0 }: { deviceId: str
   const { t, i18n } = useTranslation();
   const store = useStore();
   const view = useAtomValue(deviceViewFamily(deviceId));
+  const location = useDeviceType(view.deviceType)?.location;
   const clock = usePolling(() => getRepositioning(deviceId), REPOSITIONING_POLL_MS, `repositioning/${deviceId}`);
   const [fetchedAt, setFetchedAt] = useState(() => Date.now());
   const [now, setNow] = useState(() => Date.now());
@@ -85,6 +89,16 @@ export function RepositioningPanel({ deviceId, refreshKey = 0 }: { deviceId: str
               ? t('pages.repositioning.dueNow')
               : t('pages.repositioning.dueIn', { time: formatDuration(remainingMs / 1000, i18n.resolvedLanguage ?? i18n.language) })}
       </p>
+      {data ? (
+        <EmptyMatNote
+          location={location}
+          unloadedForSeconds={data.unloadedForSeconds}
+          offloadSeconds={data.offloadSeconds}
+          readAtMs={fetchedAt}
+          now={now}
+          testId="repositioning-empty"
+        />
+      ) : null}
       <form className="repositioning-form" onSubmit={save} noValidate>
         <label htmlFor={`interval-${deviceId}`}>{t('pages.repositioning.interval')}</label>
         <div className="repositioning-row">

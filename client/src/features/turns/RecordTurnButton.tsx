@@ -1,5 +1,6 @@
 //! "Patient turned": a nurse records that the patient was turned, when (now, or up to an hour
-//! ago) and to which position; who is the signed-in user. The hub restarts the repositioning
+//! ago) and to which position; who is the signed-in user. On a seat it is "Patient repositioned"
+//! (a seated patient is repositioned or relieved, not turned), Seated offered first. The hub restarts the repositioning
 //! clock from that time, logs the turn and attends an Ulcer Risk alarm with it. Used on the
 //! device page and on the ward board's tiles.
 
@@ -31,6 +32,8 @@ export function RecordTurnButton({
   const { t } = useTranslation();
   const fmt = useFormat();
   const store = useStore();
+  // The words of a seat's action, or a bed's.
+  const words = seated ? 'turns.seated' : 'turns';
   const positions: readonly TurnPosition[] = seated ? ['Seated', ...TURN_POSITIONS.filter((p) => p !== 'Seated')] : TURN_POSITIONS.filter((p) => p !== 'Seated');
   const [open, setOpen] = useState(false);
   const [position, setPosition] = useState<TurnPosition>(positions[0]);
@@ -45,7 +48,7 @@ export function RecordTurnButton({
     try {
       const atMs = ago === 0 ? null : Date.now() - ago * 60_000;
       const turn = await recordTurn(deviceId, position, atMs);
-      notify(store, { kind: 'success', key: 'turns.saved', params: { position: t(`turns.positions.${position}`) } }, 2500);
+      notify(store, { kind: 'success', key: `${words}.saved`, params: { position: t(`turns.positions.${position}`) } }, 2500);
       setOpen(false);
       setAgo(0);
       onRecorded?.(turn);
@@ -69,7 +72,7 @@ export function RecordTurnButton({
           setOpen(true);
         }}
       >
-        {t('turns.record')}
+        {t(`${words}.record`)}
       </button>
     );
   }
@@ -86,7 +89,7 @@ export function RecordTurnButton({
         </select>
       </label>
       <label>
-        <span>{t('turns.when')}</span>
+        <span>{t(`${words}.when`)}</span>
         <select value={ago} onChange={(e) => setAgo(Number(e.target.value))} data-testid="turn-when">
           {TURN_AGO_MINUTES.map((m) => (
             <option key={m} value={m}>
@@ -97,7 +100,7 @@ export function RecordTurnButton({
       </label>
       <div className="turn-form-actions">
         <button type="submit" className="btn btn-primary" disabled={saving} data-testid="turn-save">
-          {saving ? t('pages.saving') : t('turns.save')}
+          {saving ? t('pages.saving') : t(`${words}.save`)}
         </button>
         <button type="button" className="btn btn-ghost" onClick={() => setOpen(false)} disabled={saving}>
           {t('turns.cancel')}

@@ -6,7 +6,7 @@ const DEVICE = { _id: { $oid: 'm1' }, name: 'MAT-001', bed: 'Bed 4', room: '12',
 const HOUR_MS = 3_600_000;
 
 /** A hub with a turn log: POST appends (as the hub would), GET lists newest first. */
-function hubWithTurns(now: number) {
+function hubWithTurns(now: number, unloadedForSeconds: number | null = null) {
   const turns = [
     { atMs: now - 3 * HOUR_MS, recordedAtMs: now - 3 * HOUR_MS, position: 'Supine', by: 'ana@example.com', tierBefore: 'overdue', loadedSeconds: 9_000, intervalSeconds: 7_200 },
     { atMs: now - 30 * HOUR_MS, recordedAtMs: now - 30 * HOUR_MS, position: 'Prone', by: 'ana@example.com', tierBefore: 'ok', loadedSeconds: 3_600, intervalSeconds: 7_200 },
@@ -19,7 +19,7 @@ function hubWithTurns(now: number) {
     '/api/deviceConfCompany': () => ({ body: [] }),
     '/api/iotLogs/m1': () => ({ body: [] }),
     '/api/iotAlarms/m1': () => ({ body: [] }),
-    '/api/device/m1/repositioning': () => ({ body: { minutes: 120, tier: dueIn ? 'ok' : 'due', dueInSeconds: dueIn, minMinutes: 15, maxMinutes: 1440 } }),
+    '/api/device/m1/repositioning': () => ({ body: { minutes: 120, tier: dueIn ? 'ok' : 'due', dueInSeconds: dueIn, unloadedForSeconds, offloadSeconds: 900, minMinutes: 15, maxMinutes: 1440 } }),
     '/api/device/m1/turns': (init) => {
       if (init?.method === 'POST') {
         const body = JSON.parse(String(init.body)) as { position: string; atMs: number | null };
@@ -80,6 +80,23 @@ describe('the turn section', () => {
     fireEvent.click(await screen.findByTestId('record-turn'));
     fireEvent.click(screen.getByTestId('turn-save'));
     await waitFor(() => expect(posted).toEqual([{ position: 'Supine', atMs: null }]));
+  });
+
+  it('on a seat the action is a repositioning, Seated offered first', async () => {
+    const { posted } = hubWithTurns(Date.now(), 300);
+    await renderApp('/SeatingMatIoT', { state: { device: { ...DEVICE, deviceType: 'Seating Mat IoT' } } });
+    const button = await screen.findByTestId('record-turn');
+    expect(button).toHaveTextContent('Patient repositioned');
+    expect(button).not.toHaveTextContent(/turned/i);
+    // The patient is up: the clock says the seat has been empty for 5 min, and runs on.
+    expect(await screen.findByTestId('repositioning-empty')).toHaveTextContent('Seat empty for 5 mins');
+    fireEvent.click(button);
+    const form = screen.getByTestId('turn-form');
+    expect(form).toHaveTextContent('Repositioned');
+    expect(within(form).getByTestId('turn-position')).toHaveValue('Seated');
+    expect(within(form).getByTestId('turn-save')).toHaveTextContent('Record repositioning');
+    fireEvent.click(within(form).getByTestId('turn-save'));
+    await waitFor(() => expect(posted).toEqual([{ position: 'Seated', atMs: null }]));
   });
 
   it('a plate has no turn section', async () => {

@@ -1,7 +1,8 @@
 //! One bed, seat or room set on the ward board: its live map (drawn by the board's one WebGL
 //! canvas over the tile's map slot), bed label, patient, posture with confidence, the countdown to
-//! the next turn, the tier colour, a waiting alarm's kind and age with Attend (the banner's call,
-//! `lib/alarms`), Missing and Offline. The whole tile opens the device's page.
+//! the next turn (and, while the patient is up, for how long the bed or seat has been empty), the
+//! tier colour, a waiting alarm's kind and age with Attend (the banner's call, `lib/alarms`),
+//! Missing and Offline. The whole tile opens the device's page.
 //!
 //! Two slots are left for issue 23's other items, filled by the app when they exist: `turnAction`
 //! (recording "Patient turned") and `alarmReason` (why an Ulcer Risk alarm was raised).
@@ -10,6 +11,7 @@ import { useAtomValue } from 'jotai';
 import { useLayoutEffect, useRef, type CSSProperties, type ReactNode } from 'react';
 import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
+import { EmptyMatNote } from '../../components/EmptyMatNote';
 import { StatusBadge } from '../../components/StatusBadge';
 import { locationLabelKey } from '../../components/DeviceSettingsFields';
 import { companyVariantsAtom } from '../../lib/companyVariants';
@@ -155,6 +157,16 @@ export function WardTile({ tile, now, renderer, mapUnavailable, turnAction, alar
             </>
           )}
         </div>
+        {!offline && tile.hasClock ? (
+          <EmptyMatNote
+            location={info?.location}
+            unloadedForSeconds={tile.unloadedForSeconds}
+            offloadSeconds={tile.offloadSeconds}
+            readAtMs={tile.readAtMs}
+            now={now}
+            testId="ward-empty"
+          />
+        ) : null}
         {tile.members.length ? (
           <ul className="ward-members" data-testid="ward-members">
             {tile.members.map((m) => (

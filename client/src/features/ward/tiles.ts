@@ -29,6 +29,11 @@ export interface WardTileModel extends OrderedTile {
   /** Whether the hub is certain of the posture (its confidence reaches the classifier's threshold);
    * `false` is shown as uncertain. */
   postureCertain: boolean | null;
+  /** Seconds the bed or seat had been empty at `readAtMs` while its load episode lives on (the
+   * patient is up; the countdown runs on); null otherwise, and for a room set. */
+  unloadedForSeconds: number | null;
+  /** How long it must stay empty for the episode to end, seconds. */
+  offloadSeconds: number;
 }
 
 /** Whether a device is on the ward board: a bed, seat or room set (a type with its own bedside
@@ -96,5 +101,8 @@ export function tileModel(
     posture: reading?.clock.posture ?? null,
     postureConfidence: reading?.clock.postureConfidence ?? null,
     postureCertain: reading?.clock.postureCertain ?? null,
+    // A room set's reading is one member's: "empty" would not say which, and its members show.
+    unloadedForSeconds: info?.frame ? (reading?.clock.unloadedForSeconds ?? null) : null,
+    offloadSeconds: reading?.clock.offloadSeconds ?? 0,
   };
 }

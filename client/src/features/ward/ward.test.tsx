@@ -43,11 +43,19 @@ const conf = (deviceId: string, over: Record<string, unknown> = {}) => ({
   unattendedAlarm: false,
   ...over,
 });
-const clock = (deviceId: string, dueInSeconds: number | null, posture: string | null = null, postureConfidence: number | null = null) => ({
+const clock = (
+  deviceId: string,
+  dueInSeconds: number | null,
+  posture: string | null = null,
+  postureConfidence: number | null = null,
+  unloadedForSeconds: number | null = null,
+) => ({
   deviceId: oid(deviceId),
   intervalMinutes: 120,
   tier: 'ok',
   dueInSeconds,
+  unloadedForSeconds,
+  offloadSeconds: 900,
   posture,
   postureConfidence,
   // The hub's threshold is 0.9 (mat_core::machine::posture::CONFIDENT); it sends the verdict.
@@ -60,6 +68,8 @@ async function setup(path = '/ward', initials = false) {
   const saved: unknown[] = [];
   // The hub's clock for 'soon': due 125 s after the board opens.
   const soonDueAt = Date.now() + 125_000;
+  // 'east' is empty (its patient up) since 2 min before the board opens.
+  const eastEmptySince = Date.now() - 120_000;
   const fetch = stubFetch({
     '/api/userDevices': () => ({ body: DEVICES }),
     '/api/deviceConfCompany': () => ({
@@ -74,7 +84,7 @@ async function setup(path = '/ward', initials = false) {
       ],
     }),
     '/api/wardBoard': () => ({
-      body: [clock('fine', 3 * 3600, 'Left Lateral', 0.93), clock('due', 0), clock('soon', Math.max(0, Math.round((soonDueAt - Date.now()) / 1000)), 'Supine', 0.6), clock('missing', null), clock('east', 4000)],
+      body: [clock('fine', 3 * 3600, 'Left Lateral', 0.93), clock('due', 0), clock('soon', Math.max(0, Math.round((soonDueAt - Date.now()) / 1000)), 'Supine', 0.6), clock('missing', null), clock('east', 4000, null, null, Math.round((Date.now() - eastEmptySince) / 1000))],
     }),
     '/api/wardSettings': (init) => {
       if (init?.method === 'PUT') saved.push(JSON.parse(String(init.body)));
@@ -188,6 +198,21 @@ describe('the ward board', () => {
     expect(within(never).getByTestId('ward-countdown')).toHaveTextContent('Offline');
     expect(within(never).queryByTestId('ward-tier')).toBeNull();
     expect(never.textContent).not.toMatch(/Position OK/);
+  });
+
+  it('a bed left empty while its load episode lives on says for how long, and its countdown runs on', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    await setup();
+    await waitFor(() => expect(within(tileOf('east')).getByTestId('ward-empty')).toHaveTextContent('Bed empty for 2 mins'));
+    const note = within(tileOf('east')).getByTestId('ward-empty');
+    expect(note.getAttribute('title')).toMatch(/15 mins/);
+    expect(within(tileOf('east')).getByTestId('ward-countdown')).toHaveTextContent(/Next turn in/);
+    // Someone lies on the others: no note.
+    expect(within(tileOf('fine')).queryByTestId('ward-empty')).toBeNull();
+    await act(async () => {
+      vi.advanceTimersByTime(60_000);
+    });
+    expect(within(tileOf('east')).getByTestId('ward-empty')).toHaveTextContent('Bed empty for 3 mins');
   });
 
   it('counts down every second between readings', async () => {

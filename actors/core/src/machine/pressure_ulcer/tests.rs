@@ -209,6 +209,26 @@ fn a_short_lift_is_not_offloading_but_fifteen_minutes_off_is() {
 }
 
 #[test]
+fn an_empty_mat_within_the_offload_time_says_for_how_long_it_has_been_empty() {
+    let mut sim = Sim::new();
+    assert_eq!(sim.m.unloaded_for(sim.now), None, "nobody yet");
+    sim.run(30, BACK, supine());
+    assert_eq!(sim.m.unloaded_for(sim.now), None, "loaded at the last sample");
+    // Up at 30 min: the samples of minutes 30..=39 are empty; the last load was at 29 min.
+    sim.run(10, RegionLoads::EMPTY, None);
+    assert_eq!(sim.m.unloaded_for(sim.now), Some(11 * MIN), "from the last loaded sample");
+    assert_eq!(sim.m.longest_load(sim.now), 40 * MIN, "the time off counts as loaded");
+    // Back before the offload time: loaded again, the same episode.
+    sim.run(1, BACK, supine());
+    assert_eq!(sim.m.unloaded_for(sim.now), None);
+    assert_eq!(sim.m.longest_load(sim.now), 41 * MIN);
+    // Away for the whole offload time: the episode ends, and the mat is simply empty.
+    sim.run(16, RegionLoads::EMPTY, None);
+    assert_eq!(sim.m.unloaded_for(sim.now), None, "offloaded: no episode to count");
+    assert_eq!(sim.m.longest_load(sim.now), Duration::ZERO);
+}
+
+#[test]
 fn only_the_region_that_stayed_loaded_keeps_its_clock() {
     let mut sim = Sim::new();
     // Middle column of bands 2 (back) and 3 (pelvis).
