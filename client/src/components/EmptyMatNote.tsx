@@ -4,6 +4,7 @@
 //! `offloadSeconds` (the clock's one owner, `UlcerRiskMachine::unloaded_for`). The ward tile and
 //! the device page's clock show it.
 
+import type { CSSProperties } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { DeviceTypeInfo } from '../lib/deviceTypes';
 import { useFormat } from '../lib/format';
@@ -23,6 +24,8 @@ export function EmptyMatNote({
   readAtMs,
   now,
   testId,
+  className = '',
+  styleFor,
 }: {
   location: DeviceTypeInfo['location'] | undefined;
   unloadedForSeconds: number | null | undefined;
@@ -30,15 +33,25 @@ export function EmptyMatNote({
   readAtMs: number;
   now: number;
   testId: string;
+  /** Classes beside `empty-mat-note` (the ward tile sets it as its posture line). */
+  className?: string;
+  /** A style from the shown text (the ward tile fits it to its column on one line). */
+  styleFor?: (text: string) => CSSProperties;
 }) {
   const { t } = useTranslation();
   const fmt = useFormat();
   const seconds = emptyForSeconds(unloadedForSeconds, offloadSeconds, readAtMs, now);
   if (seconds == null) return null;
   const surface = location === 'bed' || location === 'seat' ? location : 'mat';
+  const text = t(`pages.repositioning.empty.${surface}`, { time: fmt.duration(seconds) });
   return (
-    <span className="empty-mat-note" data-testid={testId} title={t('pages.repositioning.empty.hint', { offload: fmt.duration(offloadSeconds) })}>
-      {t(`pages.repositioning.empty.${surface}`, { time: fmt.duration(seconds) })}
+    <span
+      className={`empty-mat-note ${className}`.trim()}
+      data-testid={testId}
+      style={styleFor?.(text)}
+      title={t('pages.repositioning.empty.hint', { offload: fmt.duration(offloadSeconds) })}
+    >
+      {text}
     </span>
   );
 }

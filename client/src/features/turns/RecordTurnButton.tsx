@@ -1,5 +1,5 @@
 //! "Patient turned": a nurse records that the patient was turned, when (now, or up to an hour
-//! ago) and to which position; who is the signed-in user. On a seat it is "Patient repositioned"
+//! ago) and to which position; who is the signed-in user. On a seat it is "Position changed"
 //! (a seated patient is repositioned or relieved, not turned), Seated offered first. The hub restarts the repositioning
 //! clock from that time, logs the turn and attends an Ulcer Risk alarm with it. Used on the
 //! device page and on the ward board's tiles.

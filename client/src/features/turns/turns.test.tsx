@@ -82,19 +82,19 @@ describe('the turn section', () => {
     await waitFor(() => expect(posted).toEqual([{ position: 'Supine', atMs: null }]));
   });
 
-  it('on a seat the action is a repositioning, Seated offered first', async () => {
+  it('on a seat the action is a change of position, not a turn, Seated offered first', async () => {
     const { posted } = hubWithTurns(Date.now(), 300);
     await renderApp('/SeatingMatIoT', { state: { device: { ...DEVICE, deviceType: 'Seating Mat IoT' } } });
     const button = await screen.findByTestId('record-turn');
-    expect(button).toHaveTextContent('Patient repositioned');
+    expect(button).toHaveTextContent('Position changed');
     expect(button).not.toHaveTextContent(/turned/i);
     // The patient is up: the clock says the seat has been empty for 5 min, and runs on.
     expect(await screen.findByTestId('repositioning-empty')).toHaveTextContent('Seat empty for 5 mins');
     fireEvent.click(button);
     const form = screen.getByTestId('turn-form');
-    expect(form).toHaveTextContent('Repositioned');
+    expect(form).toHaveTextContent('Changed');
     expect(within(form).getByTestId('turn-position')).toHaveValue('Seated');
-    expect(within(form).getByTestId('turn-save')).toHaveTextContent('Record repositioning');
+    expect(within(form).getByTestId('turn-save')).toHaveTextContent('Record position change');
     fireEvent.click(within(form).getByTestId('turn-save'));
     await waitFor(() => expect(posted).toEqual([{ position: 'Seated', atMs: null }]));
   });

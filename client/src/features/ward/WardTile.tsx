@@ -157,16 +157,6 @@ export function WardTile({ tile, now, renderer, mapUnavailable, turnAction, alar
             </>
           )}
         </div>
-        {!offline && tile.hasClock ? (
-          <EmptyMatNote
-            location={info?.location}
-            unloadedForSeconds={tile.unloadedForSeconds}
-            offloadSeconds={tile.offloadSeconds}
-            readAtMs={tile.readAtMs}
-            now={now}
-            testId="ward-empty"
-          />
-        ) : null}
         {tile.members.length ? (
           <ul className="ward-members" data-testid="ward-members">
             {tile.members.map((m) => (
@@ -179,6 +169,20 @@ export function WardTile({ tile, now, renderer, mapUnavailable, turnAction, alar
         <div className="ward-patient" data-testid="ward-patient">
           {tile.patient ?? <span className="muted">{t('bedside.free')}</span>}
         </div>
+        {/* In the posture's place (nobody lies there to have one), fitted to one line like it; a
+            Missing patient's tile says more already. */}
+        {!offline && tile.hasClock && urgency !== 'missing' ? (
+          <EmptyMatNote
+            location={info?.location}
+            unloadedForSeconds={tile.unloadedForSeconds}
+            offloadSeconds={tile.offloadSeconds}
+            readAtMs={tile.readAtMs}
+            now={now}
+            testId="ward-empty"
+            className="ward-posture"
+            styleFor={fits}
+          />
+        ) : null}
         {posture && !offline ? (
           <div className="ward-posture" data-testid="ward-posture" style={fits(posture.whole)} title={posture.full} aria-label={posture.full}>
             {posture.name}
