@@ -29,13 +29,13 @@ export async function run({ page, test, shot, login }) {
     await page.waitForURL((u) => u.pathname === '/mattressMatIoT');
     await page.getByTestId('device-name').filter({ hasText: 'Bed 107' }).waitFor();
     await page.waitForFunction((sel) => /Next turn due in/.test(document.querySelector(sel)?.textContent ?? ''), DUE, { timeout: 60_000 });
-    // Let the clock run a little, so its restart shows: 45 s below the 15-minute interval is past
-    // the 30 s by which the next test wants the restart to lengthen it.
+    // Let the clock run a little, so its restart shows: 25 s below the 15-minute interval is past
+    // the 15 s by which the next test wants the restart to lengthen it.
     await page.waitForFunction((sel) => {
       const text = document.querySelector(sel)?.textContent ?? '';
       let s = 0;
       for (const [, n, unit] of text.matchAll(/(\d+)\s*(hrs?|mins?|secs?|s)\b/g)) s += Number(n) * (unit.startsWith('hr') ? 3600 : unit.startsWith('min') ? 60 : 1);
-      return s > 0 && s <= 15 * 60 - 45;
+      return s > 0 && s <= 15 * 60 - 25;
     }, DUE, { timeout: 180_000 });
     const before = await page.locator(DUE).innerText();
     ok(`countdown: "${before}"; interval field ${await page.getByLabel("Patient's repositioning interval").inputValue()} min`);
@@ -55,7 +55,7 @@ export async function run({ page, test, shot, login }) {
         const text = document.querySelector(sel)?.textContent ?? '';
         let s = 0;
         for (const [, n, unit] of text.matchAll(/(\d+)\s*(hrs?|mins?|secs?|s)\b/g)) s += Number(n) * (unit.startsWith('hr') ? 3600 : unit.startsWith('min') ? 60 : 1);
-        return s > was + 30 && s <= 900;
+        return s > was + 15 && s <= 900;
       },
       [DUE, before],
       { timeout: 15_000 },
