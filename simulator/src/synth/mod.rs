@@ -442,10 +442,11 @@ mod tests {
             let phase = synth.scenario().phase(t);
             let cells = synth.render(t);
             let values = decode_cells(&cells, CellFormat::U8);
-            // Bed bodies come in a bed mat's 0.4 mmHg steps, feet in a plate's kilopascals; the
-            // others in the old count.
+            // Bed bodies come in a bed mat's 0.4 mmHg steps, sitters in a seat's 1 mmHg, feet in
+            // a plate's kilopascals; the others in the old count.
             let scale = match synth.scenario() {
                 Scenario::BedOccupant(_) => units_per_cell(DeviceType::MattressMatIoT),
+                Scenario::SeatedPerson(_) => units_per_cell(DeviceType::SeatingMatIoT),
                 Scenario::StandingFeet(_) => units_per_cell(DeviceType::PodologyIoT),
                 _ => 1.0,
             };

@@ -10,6 +10,13 @@ use std::time::Duration;
 use super::canvas::{Blob, Canvas};
 use super::script::{Script, Step, smoothstep};
 
+/// The buttocks' broad pad, at its centre (steps: mmHg on a seat).
+const SEAT_PAD_MMHG: f32 = 45.0;
+/// Each ischial tuberosity's peak above the pad, the weight centred.
+const ISCHIAL_MMHG: f32 = 115.0;
+/// Each thigh's peak, the weight centred.
+const THIGH_MMHG: f32 = 60.0;
+
 /// The phases of the seating script, in cycle order.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum SeatPhase {
@@ -102,15 +109,18 @@ pub(crate) fn draw(canvas: &mut Canvas, script: &SeatScript, step: &Step<SeatPha
     let left = 1.0 - 0.3 * side;
     let right = 1.0 + 0.3 * side;
     let thighs = 1.0 + 0.25 * forward;
+    // Values are the seat's cells, 1 mmHg a step (mat_protocol::scale). An adult on a foam cushion
+    // reads 100–180 mmHg under the ischia and about 40 mmHg on average (the sway puts up to 30 %
+    // more on one side): the peaks stay under the sensor's 255 mmHg full scale, as on a real seat.
     let blobs = [
         // Buttocks: the broad pad around the ischial tuberosities.
-        Blob { y: 0.66 * rows, x: 0.5 * cols + shift_x, ry: 0.2 * rows, rx: 0.36 * cols, peak: 105.0 },
+        Blob { y: 0.66 * rows, x: 0.5 * cols + shift_x, ry: 0.2 * rows, rx: 0.36 * cols, peak: SEAT_PAD_MMHG },
         // Ischial tuberosities.
-        Blob { y: ischial_y, x: 0.36 * cols + shift_x, ry: 0.11 * rows, rx: 0.1 * cols, peak: 235.0 * left },
-        Blob { y: ischial_y, x: 0.64 * cols + shift_x, ry: 0.11 * rows, rx: 0.1 * cols, peak: 235.0 * right },
+        Blob { y: ischial_y, x: 0.36 * cols + shift_x, ry: 0.11 * rows, rx: 0.1 * cols, peak: ISCHIAL_MMHG * left },
+        Blob { y: ischial_y, x: 0.64 * cols + shift_x, ry: 0.11 * rows, rx: 0.1 * cols, peak: ISCHIAL_MMHG * right },
         // Thighs, towards the front edge.
-        Blob { y: 0.32 * rows, x: 0.31 * cols + shift_x, ry: 0.26 * rows, rx: 0.12 * cols, peak: 120.0 * left * thighs },
-        Blob { y: 0.32 * rows, x: 0.69 * cols + shift_x, ry: 0.26 * rows, rx: 0.12 * cols, peak: 120.0 * right * thighs },
+        Blob { y: 0.32 * rows, x: 0.31 * cols + shift_x, ry: 0.26 * rows, rx: 0.12 * cols, peak: THIGH_MMHG * left * thighs },
+        Blob { y: 0.32 * rows, x: 0.69 * cols + shift_x, ry: 0.26 * rows, rx: 0.12 * cols, peak: THIGH_MMHG * right * thighs },
     ];
     for blob in &blobs {
         canvas.splat(&Blob { peak: blob.peak * load, ..*blob });
@@ -132,6 +142,30 @@ mod tests {
         let peak_row = (0..16).max_by(|&a, &b| row_load(a).total_cmp(&row_load(b))).unwrap();
         assert!(peak_row >= 8, "the ischial peak is in the back half (row {peak_row})");
         assert!(row_load(3) > 0.0, "the thighs load the front rows");
+    }
+
+    #[test]
+    fn a_sitter_reads_as_an_adult_on_a_cushion_under_the_seats_full_scale() {
+        let script = SeatScript::default();
+        let seated = script.script();
+        let (mut highest, mut means) = (0.0f32, Vec::new());
+        // Every second of the seated phase, on the seats' grids: the sway's extremes included.
+        for second in 18..106 {
+            let t = Duration::from_secs(second);
+            let step = seated.at(t).expect("step");
+            assert_eq!(step.phase, SeatPhase::Seated);
+            for n in [16, 24] {
+                let mut canvas = Canvas::new(n, n);
+                draw(&mut canvas, &script, &step, t);
+                let active: Vec<f32> = canvas.values().iter().copied().filter(|&v| v >= 2.0).collect();
+                highest = highest.max(active.iter().copied().fold(0.0, f32::max));
+                means.push(active.iter().sum::<f32>() / active.len() as f32);
+            }
+        }
+        // Steps are mmHg on a seat: ischial peaks of 100–200 mmHg, never the sensor's 255.
+        assert!((100.0..230.0).contains(&highest), "highest {highest} mmHg");
+        let mean = means.iter().sum::<f32>() / means.len() as f32;
+        assert!((25.0..65.0).contains(&mean), "mean over the active cells {mean} mmHg");
     }
 
     #[test]

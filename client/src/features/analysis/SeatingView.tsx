@@ -1,6 +1,7 @@
 //! The seating dynamic result (spec §2, §4): the mean map, the peak pressure index and dispersion
 //! index, and the plot panels read from the record's parameters (docs/analysis.md "Seating
-//! dynamic"): seven panels, six without push-ups, at most 4 expanded at once. A bed's dynamic
+//! dynamic"): seven panels, six without push-ups, at most 4 expanded at once, each closed panel
+//! giving its figure over the capture on its head ("Contact area · mean 412 cm²"). A bed's dynamic
 //! capture shows the same panels without the dispersion index or push-ups (the engine computes
 //! neither lying down).
 
@@ -14,7 +15,7 @@ import { INLINE } from '../../lib/messages';
 import { ResultMap } from './ResultMap';
 import { numberParameter, parameter, seriesParameter, type AnalysisRecord, type Grid } from './record';
 import { seatingPanels, toggleExpanded, type SeatingPanel } from './seatingPanels';
-import { formatPressure, stepsToDisplay, usePressureDisplay } from '../../lib/pressureUnits';
+import { formatPressure, formatPressureReading, stepsToDisplay, usePressureDisplay } from '../../lib/pressureUnits';
 import { PressureBasis } from './PressureBasis';
 import { formatNumber } from '../../lib/format';
 import { showToast } from '../../lib/messages';
@@ -54,6 +55,44 @@ export function SeatingView({ record, grid, deviceType, fileDate }: { record: An
     setExpanded(outcome.expanded);
   };
 
+  const lateralityValues = (parameter(record, 'lateralityHistoric') as Array<{ l: number; r: number }> | undefined) ?? [];
+  /** A panel's figure over the capture, read on its head while it is closed ("mean 412 cm²"):
+   * the panels are not blank boxes to open one by one. Null where a figure would say nothing. */
+  const summaryOf = (panel: SeatingPanel): string | null => {
+    const mean = (values: number[]) => (values.length ? values.reduce((a, b) => a + b, 0) / values.length : null);
+    const withUnit = (steps: number | null, reading = false) =>
+      steps == null ? null : display ? (reading ? formatPressureReading(steps, display, i18n.language) : formatPressure(steps, display, i18n.language)) : n(steps);
+    switch (panel) {
+      case 'activePoints': {
+        const m = mean(seriesParameter(record, 'activePoints'));
+        return m == null ? null : t('analysis.seating.summary.mean', { value: formatNumber(m, i18n.language, 0) });
+      }
+      case 'contactArea': {
+        const m = mean(seriesParameter(record, 'contactArea'));
+        return m == null ? null : t('analysis.seating.summary.mean', { value: `${formatNumber(m, i18n.language, 0)}\u00a0cm²` });
+      }
+      case 'maxPressure': {
+        const values = seriesParameter(record, 'maxPressureHistoric');
+        return values.length ? t('analysis.seating.summary.highest', { value: withUnit(Math.max(...values), true) }) : null;
+      }
+      case 'meanPressure': {
+        const m = mean(seriesParameter(record, 'meanPressureHistoric'));
+        return m == null ? null : t('analysis.seating.summary.mean', { value: withUnit(m) });
+      }
+      case 'laterality': {
+        const l = mean(lateralityValues.map((v) => v.l));
+        const r = mean(lateralityValues.map((v) => v.r));
+        if (l == null || r == null) return null;
+        const pct = (v: number) => `${formatNumber(v * 100, i18n.language, 0)}\u00a0%`;
+        return `${t('analysis.seating.left')} ${pct(l)} · ${t('analysis.seating.right')} ${pct(r)}`;
+      }
+      case 'pushUps':
+        return pushUps?.length ? n(pushUps.length) : null;
+      case 'centerOfPressure':
+        return null;
+    }
+  };
+
   const noData = <p className="muted" data-testid="seating-no-data">{t('seatingPlots.noDataMessage')}</p>;
   const chartOf = (panel: SeatingPanel) => {
     const line = (name: string, values: number[], colour: string, yLabel?: string) =>
@@ -80,7 +119,7 @@ export function SeatingView({ record, grid, deviceType, fileDate }: { record: An
       case 'meanPressure':
         return line(t('analysis.seating.meanPressure'), pressure(seriesParameter(record, 'meanPressureHistoric')), '#ea580c', display?.unit);
       case 'laterality': {
-        const values = (parameter(record, 'lateralityHistoric') as Array<{ l: number; r: number }> | undefined) ?? [];
+        const values = lateralityValues;
         if (values.length === 0) return noData;
         return (
           <Chart
@@ -148,7 +187,12 @@ export function SeatingView({ record, grid, deviceType, fileDate }: { record: An
           return (
             <section key={panel} className="seating-panel" data-testid={`seating-panel-${panel}`} data-expanded={String(open)}>
               <button type="button" className="seating-panel-head" aria-expanded={open} onClick={() => toggle(panel)}>
-                {t(`analysis.seating.${panel}`)}
+                <span>{t(`analysis.seating.${panel}`)}</span>
+                {summaryOf(panel) ? (
+                  <span className="seating-panel-summary" data-testid={`seating-summary-${panel}`}>
+                    {summaryOf(panel)}
+                  </span>
+                ) : null}
               </button>
               {open ? chartOf(panel) : null}
             </section>

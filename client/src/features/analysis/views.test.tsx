@@ -291,6 +291,29 @@ describe('seating result', () => {
     expect(within(screen.getByTestId('seating-panels')).getAllByRole('button')).toHaveLength(7);
   });
 
+  it('each closed panel gives its figure over the capture, with its unit; a saturated highest is "≥"', async () => {
+    const rec = record({
+      analysisType: 'seatingDynamic',
+      additionalParameters: [
+        { name: 'activePoints', value: [10, 12, 11] },
+        { name: 'contactArea', value: [400, 420] },
+        { name: 'maxPressureHistoric', value: [120, 255, 200] },
+        { name: 'meanPressureHistoric', value: [30, 34] },
+        { name: 'lateralityHistoric', value: [{ l: 0.4, r: 0.6 }, { l: 0.5, r: 0.5 }] },
+        { name: 'analysisTime', value: 2 },
+        { name: 'peakPressureIndex', value: 812 },
+      ],
+    });
+    await renderAnalysis(<SeatingView record={rec} grid={full(20)} deviceType="Seating Mat IoT" fileDate="2026-11-22" />);
+    expect(screen.getByTestId('seating-summary-activePoints')).toHaveTextContent('mean 11');
+    expect(screen.getByTestId('seating-summary-contactArea')).toHaveTextContent(/^mean 410\s?cm²$/);
+    // A seat's cells are 1 mmHg steps, 255 its full scale: the sensor saturated there.
+    expect(screen.getByTestId('seating-summary-maxPressure')).toHaveTextContent(/^highest ≥\s?255\s?mmHg$/);
+    expect(screen.getByTestId('seating-summary-meanPressure')).toHaveTextContent(/^mean 32\s?mmHg$/);
+    expect(screen.getByTestId('seating-summary-laterality')).toHaveTextContent(/^Left 45\s?% · Right 55\s?%$/);
+    expect(screen.queryByTestId('seating-summary-centerOfPressure')).toBeNull();
+  });
+
   it('a bed\'s pressure over time: no dispersion index (the engine computes none lying down)', async () => {
     const bed = record({
       analysisType: 'seatingDynamic',
