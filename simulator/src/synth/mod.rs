@@ -239,6 +239,8 @@ pub struct MapSynth {
     /// The step and pitch of the device's cells, for the feet drawn in cm and carrying the
     /// patient's weight.
     plate: PlateScale,
+    /// The distance between a seat's points, cm, for the sitter drawn in cm.
+    seat_cell_cm: f32,
     /// The walk across the plate in progress, if any ([`MapSynth::begin_walk`]).
     walk: Option<Walk>,
 }
@@ -265,6 +267,7 @@ impl MapSynth {
             firmness: 1.0,
             idle: Vec::new(),
             plate: PlateScale::PODOLOGY,
+            seat_cell_cm: seat::SEAT_CELL_CM,
             walk: None,
         }
     }
@@ -295,6 +298,7 @@ impl MapSynth {
     pub fn for_device_type(mut self, device: DeviceType) -> Self {
         self.step_mmhg = units_to_mmhg(units_per_cell(device)) as f32;
         self.plate = PlateScale::of(device);
+        self.seat_cell_cm = device.cell_pitch_cm().unwrap_or(seat::SEAT_CELL_CM);
         // Floor and wellness mats lie on a firm surface, not on a mattress.
         self.firmness = if cell_step(device) == CellStep::Floor { bed::FIRM_SURFACE } else { 1.0 };
         self
@@ -382,7 +386,7 @@ impl MapSynth {
             }
             Scenario::SeatedPerson(script) => {
                 if let Some(step) = script.script().at(t) {
-                    seat::draw(&mut self.canvas, script, &step, t);
+                    seat::draw(&mut self.canvas, script, &step, t, self.seat_cell_cm);
                 }
                 self.canvas.add_mat_noise(&mut self.rng, MAT_NOISE_GAIN, baseline, spikes);
             }

@@ -10,6 +10,13 @@ use std::time::Duration;
 use super::canvas::{Blob, Canvas};
 use super::script::{Script, Step, smoothstep};
 
+/// A seat's distance between points when the device is not named (spec §9: 2 cm on seating mats).
+pub const SEAT_CELL_CM: f32 = 2.0;
+/// The ischial tuberosities' distance from the seat's back edge, sitting upright.
+const ISCHIA_FROM_BACK_CM: f32 = 12.0;
+/// How far the sway moves the body sideways and the ischia forward, at its extremes.
+const SWAY_SIDE_CM: f32 = 1.0;
+const SWAY_FORWARD_CM: f32 = 1.5;
 /// The buttocks' broad pad, at its centre (steps: mmHg on a seat).
 const SEAT_PAD_MMHG: f32 = 45.0;
 /// Each ischial tuberosity's peak above the pad, the weight centred.
@@ -89,7 +96,7 @@ fn wave(t: Duration, period: Duration) -> f32 {
 
 /// Draws the sitter for `step` at absolute scenario time `t` (the sway follows `t`, so it is
 /// continuous across phases).
-pub(crate) fn draw(canvas: &mut Canvas, script: &SeatScript, step: &Step<SeatPhase>, t: Duration) {
+pub(crate) fn draw(canvas: &mut Canvas, script: &SeatScript, step: &Step<SeatPhase>, t: Duration, cell_cm: f32) {
     let load = match step.phase {
         SeatPhase::Empty => return,
         SeatPhase::SittingDown => smoothstep(step.fraction),
@@ -101,26 +108,31 @@ pub(crate) fn draw(canvas: &mut Canvas, script: &SeatScript, step: &Step<SeatPha
     }
     let side = 0.6 * wave(t, script.sway_side); // > 0: weight on the right
     let forward = 0.6 * wave(t, script.sway_forward); // > 0: leaning forward
-    let rows = canvas.rows() as f32;
-    let cols = canvas.cols() as f32;
-    let shift_x = 0.03 * side * cols;
+    // The body is drawn in centimetres (an adult's size whatever the grid), from the seat's back
+    // edge (its last row) and its middle; a cell is `cell_cm` square.
+    let (depth, width) = (canvas.rows() as f32 * cell_cm, canvas.cols() as f32 * cell_cm);
+    let middle = width / 2.0 + SWAY_SIDE_CM * side;
     // Leaning forward brings the ischia towards the front edge (row 0).
-    let ischial_y = (0.64 - 0.04 * forward) * rows;
+    let ischia = depth - ISCHIA_FROM_BACK_CM - SWAY_FORWARD_CM * forward;
     let left = 1.0 - 0.3 * side;
     let right = 1.0 + 0.3 * side;
     let thighs = 1.0 + 0.25 * forward;
-    // Values are the seat's cells, 1 mmHg a step (mat_protocol::scale). An adult on a foam cushion
-    // reads 100–180 mmHg under the ischia and about 40 mmHg on average (the sway puts up to 30 %
-    // more on one side): the peaks stay under the sensor's 255 mmHg full scale, as on a real seat.
+    let at = |y_cm: f32, x_cm: f32, ry_cm: f32, rx_cm: f32, peak: f32| Blob {
+        y: y_cm / cell_cm,
+        x: x_cm / cell_cm,
+        ry: ry_cm / cell_cm,
+        rx: rx_cm / cell_cm,
+        peak,
+    };
     let blobs = [
         // Buttocks: the broad pad around the ischial tuberosities.
-        Blob { y: 0.66 * rows, x: 0.5 * cols + shift_x, ry: 0.2 * rows, rx: 0.36 * cols, peak: SEAT_PAD_MMHG },
-        // Ischial tuberosities.
-        Blob { y: ischial_y, x: 0.36 * cols + shift_x, ry: 0.11 * rows, rx: 0.1 * cols, peak: ISCHIAL_MMHG * left },
-        Blob { y: ischial_y, x: 0.64 * cols + shift_x, ry: 0.11 * rows, rx: 0.1 * cols, peak: ISCHIAL_MMHG * right },
-        // Thighs, towards the front edge.
-        Blob { y: 0.32 * rows, x: 0.31 * cols + shift_x, ry: 0.26 * rows, rx: 0.12 * cols, peak: THIGH_MMHG * left * thighs },
-        Blob { y: 0.32 * rows, x: 0.69 * cols + shift_x, ry: 0.26 * rows, rx: 0.12 * cols, peak: THIGH_MMHG * right * thighs },
+        at(depth - ISCHIA_FROM_BACK_CM, middle, 10.0, 17.0, SEAT_PAD_MMHG),
+        // Ischial tuberosities, about 12 cm apart.
+        at(ischia, middle - 6.0, 3.5, 3.0, ISCHIAL_MMHG * left),
+        at(ischia, middle + 6.0, 3.5, 3.0, ISCHIAL_MMHG * right),
+        // Thighs, from the buttocks to the front edge and beyond it on a small seat.
+        at(depth - 31.0, middle - 8.5, 16.0, 6.5, THIGH_MMHG * left * thighs),
+        at(depth - 31.0, middle + 8.5, 16.0, 6.5, THIGH_MMHG * right * thighs),
     ];
     for blob in &blobs {
         canvas.splat(&Blob { peak: blob.peak * load, ..*blob });
@@ -137,7 +149,7 @@ mod tests {
         let step =
             Step { phase: SeatPhase::Seated, index: 2, elapsed: Duration::from_secs(1), length: Duration::from_secs(2), fraction: 0.5 };
         let mut canvas = Canvas::new(16, 16);
-        draw(&mut canvas, &script, &step, Duration::ZERO);
+        draw(&mut canvas, &script, &step, Duration::ZERO, SEAT_CELL_CM);
         let row_load = |r: usize| canvas.values()[r * 16..(r + 1) * 16].iter().sum::<f32>();
         let peak_row = (0..16).max_by(|&a, &b| row_load(a).total_cmp(&row_load(b))).unwrap();
         assert!(peak_row >= 8, "the ischial peak is in the back half (row {peak_row})");
@@ -148,24 +160,29 @@ mod tests {
     fn a_sitter_reads_as_an_adult_on_a_cushion_under_the_seats_full_scale() {
         let script = SeatScript::default();
         let seated = script.script();
-        let (mut highest, mut means) = (0.0f32, Vec::new());
-        // Every second of the seated phase, on the seats' grids: the sway's extremes included.
+        let (mut highest, mut means, mut areas) = (0.0f32, Vec::new(), Vec::new());
+        // Every second of the seated phase, on the seats' grids (32 and 48 cm square at 2 cm):
+        // the sway's extremes included.
         for second in 18..106 {
             let t = Duration::from_secs(second);
             let step = seated.at(t).expect("step");
             assert_eq!(step.phase, SeatPhase::Seated);
             for n in [16, 24] {
                 let mut canvas = Canvas::new(n, n);
-                draw(&mut canvas, &script, &step, t);
+                draw(&mut canvas, &script, &step, t, SEAT_CELL_CM);
                 let active: Vec<f32> = canvas.values().iter().copied().filter(|&v| v >= 2.0).collect();
                 highest = highest.max(active.iter().copied().fold(0.0, f32::max));
                 means.push(active.iter().sum::<f32>() / active.len() as f32);
+                areas.push(active.len() as f32 * SEAT_CELL_CM * SEAT_CELL_CM);
             }
         }
         // Steps are mmHg on a seat: ischial peaks of 100–200 mmHg, never the sensor's 255.
         assert!((100.0..230.0).contains(&highest), "highest {highest} mmHg");
         let mean = means.iter().sum::<f32>() / means.len() as f32;
         assert!((25.0..65.0).contains(&mean), "mean over the active cells {mean} mmHg");
+        // An adult's buttocks and thighs: 600–1,100 cm² of the seat (a small seat cuts the thighs).
+        let (least, most) = areas.iter().fold((f32::MAX, 0.0f32), |(a, b), &v| (a.min(v), b.max(v)));
+        assert!(least >= 600.0 && most <= 1_100.0, "contact {least}–{most} cm²");
     }
 
     #[test]
@@ -186,7 +203,7 @@ mod tests {
         let step = |t| script.script().at(t).expect("step");
         let sums = |t: Duration| {
             let mut canvas = Canvas::new(16, 16);
-            draw(&mut canvas, &script, &step(t), t);
+            draw(&mut canvas, &script, &step(t), t, SEAT_CELL_CM);
             let v = canvas.values();
             let left: f32 = (0..16).flat_map(|r| (0..8).map(move |c| r * 16 + c)).map(|i| v[i]).sum();
             let right: f32 = (0..16).flat_map(|r| (8..16).map(move |c| r * 16 + c)).map(|i| v[i]).sum();
