@@ -88,8 +88,13 @@ export function SeatingView({ record, grid, deviceType, fileDate }: { record: An
       }
       case 'pushUps':
         return pushUps?.length ? n(pushUps.length) : null;
-      case 'centerOfPressure':
-        return null;
+      case 'centerOfPressure': {
+        // How far the centre of pressure moved: its range across and along, cm.
+        const points = ((parameter(record, 'centerOfPressure') as Array<[number, number]> | undefined) ?? []).filter(Array.isArray);
+        if (points.length < 2) return null;
+        const range = (i: 0 | 1) => Math.max(...points.map((p) => p[i])) - Math.min(...points.map((p) => p[i]));
+        return t('analysis.seating.summary.range', { x: formatNumber(range(0), i18n.language, 1), y: formatNumber(range(1), i18n.language, 1) });
+      }
     }
   };
 
@@ -184,13 +189,14 @@ export function SeatingView({ record, grid, deviceType, fileDate }: { record: An
       <div className="seating-panels" data-testid="seating-panels">
         {panels.map((panel) => {
           const open = expanded.includes(panel);
+          const summary = summaryOf(panel);
           return (
             <section key={panel} className="seating-panel" data-testid={`seating-panel-${panel}`} data-expanded={String(open)}>
               <button type="button" className="seating-panel-head" aria-expanded={open} onClick={() => toggle(panel)}>
                 <span>{t(`analysis.seating.${panel}`)}</span>
-                {summaryOf(panel) ? (
+                {summary ? (
                   <span className="seating-panel-summary" data-testid={`seating-summary-${panel}`}>
-                    {summaryOf(panel)}
+                    {summary}
                   </span>
                 ) : null}
               </button>

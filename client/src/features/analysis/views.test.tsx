@@ -300,6 +300,7 @@ describe('seating result', () => {
         { name: 'maxPressureHistoric', value: [120, 255, 200] },
         { name: 'meanPressureHistoric', value: [30, 34] },
         { name: 'lateralityHistoric', value: [{ l: 0.4, r: 0.6 }, { l: 0.5, r: 0.5 }] },
+        { name: 'centerOfPressure', value: [[10, 20], [13.2, 19], [11, 21.5]] },
         { name: 'analysisTime', value: 2 },
         { name: 'peakPressureIndex', value: 812 },
       ],
@@ -311,7 +312,8 @@ describe('seating result', () => {
     expect(screen.getByTestId('seating-summary-maxPressure')).toHaveTextContent(/^highest ≥\s?255\s?mmHg$/);
     expect(screen.getByTestId('seating-summary-meanPressure')).toHaveTextContent(/^mean 32\s?mmHg$/);
     expect(screen.getByTestId('seating-summary-laterality')).toHaveTextContent(/^Left 45\s?% · Right 55\s?%$/);
-    expect(screen.queryByTestId('seating-summary-centerOfPressure')).toBeNull();
+    // The centre of pressure moved 3.2 cm across and 2.5 cm along.
+    expect(screen.getByTestId('seating-summary-centerOfPressure')).toHaveTextContent(/^moved 3\.2 × 2\.5\s?cm$/);
   });
 
   it('a bed\'s pressure over time: no dispersion index (the engine computes none lying down)', async () => {
