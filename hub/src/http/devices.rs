@@ -292,9 +292,11 @@ pub async fn pressure_map_log(serial: String, call: Caller) -> Result<warp::repl
     Ok(ok(&body))
 }
 
-/// `GET /api/device/{id}/repositioning`: `{ minutes, tier, dueInSeconds, minMinutes, maxMinutes }` — the interval set for
-/// the patient on this device, the escalation tier, and whole seconds until the next turn is due
-/// (0 once due; `null` while nobody lies on the mat). `notFound` for types without the clock.
+/// `GET /api/device/{id}/repositioning`: `{ minutes, tier, dueInSeconds, unloadedForSeconds, offloadSeconds, minMinutes,
+/// maxMinutes }` — the interval set for the patient on this device, the escalation tier, whole
+/// seconds until the next turn is due (0 once due; `null` while nobody lies on the mat) and how
+/// long the mat has been empty while its load episode lives on. `notFound` for types without the
+/// clock.
 pub async fn get_repositioning(id: String, call: Caller) -> Result<warp::reply::Response, ApiError> {
     let device = call.device(&id)?;
     // On the device's owner, whichever hub that is (issue 25).
