@@ -18,11 +18,11 @@ const ISCHIA_FROM_BACK_CM: f32 = 12.0;
 const SWAY_SIDE_CM: f32 = 1.0;
 const SWAY_FORWARD_CM: f32 = 1.5;
 /// The buttocks' broad pad, at its centre (steps: mmHg on a seat).
-const SEAT_PAD_MMHG: f32 = 45.0;
+const SEAT_PAD_MMHG: f32 = 52.0;
 /// Each ischial tuberosity's peak above the pad, the weight centred.
 const ISCHIAL_MMHG: f32 = 115.0;
 /// Each thigh's peak, the weight centred.
-const THIGH_MMHG: f32 = 60.0;
+const THIGH_MMHG: f32 = 42.0;
 
 /// The phases of the seating script, in cycle order.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
