@@ -174,6 +174,10 @@ mod tests {
                 highest = highest.max(active.iter().copied().fold(0.0, f32::max));
                 means.push(active.iter().sum::<f32>() / active.len() as f32);
                 areas.push(active.len() as f32 * SEAT_CELL_CM * SEAT_CELL_CM);
+                // The buttocks carry more than the thighs: most of the load is on the back half.
+                let v = canvas.values();
+                let back: f32 = v[n * n / 2..].iter().sum();
+                assert!(back > 0.5 * v.iter().sum::<f32>(), "{n}×{n} at {second} s: the thighs carry more than the buttocks");
             }
         }
         // Steps are mmHg on a seat: ischial peaks of 100–200 mmHg, never the sensor's 255.
