@@ -19,7 +19,7 @@ const SWAY_SIDE_CM: f32 = 1.0;
 const SWAY_FORWARD_CM: f32 = 1.5;
 /// The buttocks' broad pad, at its centre (steps: mmHg on a seat).
 const SEAT_PAD_MMHG: f32 = 52.0;
-/// Each ischial tuberosity's peak above the pad, the weight centred.
+/// Each ischial tuberosity's peak (the blobs do not add up: the highest is kept), the weight centred.
 const ISCHIAL_MMHG: f32 = 115.0;
 /// Each thigh's peak, the weight centred.
 const THIGH_MMHG: f32 = 42.0;
