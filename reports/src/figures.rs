@@ -194,8 +194,9 @@ pub fn figures(result: &AnalysisResult, device: DeviceType, map: &ReportMap, sca
             // The PPI is the load of the 10 cm × 10 cm window around the peak: printed as the
             // window's mean pressure (the engine's figure), so it reads in the report's unit.
             f.key.push((w.t(Text::PeakPressureIndex), w.pressure(r.ppi_mean(device))));
-            // A bed's has neither (mat-core's `seating`: no ischial windows, no push-ups lying down).
-            if let Some(dispersion_index) = r.dispersion_index {
+            // A bed's has neither (mat-core's `seating`: no ischial windows, no push-ups lying
+            // down), even a record stored with a dispersion index before.
+            if let Some(dispersion_index) = r.dispersion_index_on(device) {
                 f.key.push((w.t(Text::DispersionIndex), w.percent(dispersion_index)));
             }
             if !lying(device) {
@@ -388,6 +389,7 @@ fn series_max(parameters: &[NamedParameter], name: &str) -> Option<f64> {
 mod tests {
     use super::*;
     use mat_core::analysis::dynamic_podology::DynamicResult;
+    use mat_core::analysis::seating::SeatingResult;
     use mat_core::analysis::{AnalysisKind, AnalysisParams, Capture, PressureFrame, analyse};
 
     fn analysed(device: DeviceType, map: &ReportMap) -> AnalysisResult {
@@ -569,6 +571,11 @@ mod tests {
         let all = labels(&figures(&result, DeviceType::MattressMatIoT, &map, &scale, Language::En).key);
         assert!(all.contains("Peak Pressure Index: "), "{all}");
         assert!(!all.contains("Dispersion") && !all.contains("Push-ups"), "{all}");
+        // A bed's record stored before beds were read lying carries a dispersion index: not printed.
+        let AnalysisResult::SeatingDynamic(r) = &result else { panic!("{result:?}") };
+        let stored = AnalysisResult::SeatingDynamic(SeatingResult { dispersion_index: Some(3.54), ..r.clone() });
+        let old = labels(&figures(&stored, DeviceType::MattressMatIoT, &map, &scale, Language::En).key);
+        assert!(!old.contains("Dispersion"), "{old}");
         assert_eq!(crate::analysis_report::kind_text(AnalysisKind::SeatingDynamic, DeviceType::MattressMatIoT), Text::BedDynamic);
         assert_eq!(crate::analysis_report::kind_text(AnalysisKind::SeatingDynamic, DeviceType::SeatingMatIoT), Text::SeatingDynamic);
     }

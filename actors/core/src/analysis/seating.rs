@@ -105,6 +105,13 @@ impl SeatingResult {
             ppi_window_mean(self.peak_pressure_index, window_cells(cell_pitch_cm(device)).pow(2))
         }
     }
+
+    /// The dispersion index as a reader of `device`'s result shows it: the stored figure on a
+    /// seat, none on a bed, whose body lies down with no ischial windows ([`lying`]). A bed's
+    /// result stored before the engine read beds lying (2026-11-30) still carries one.
+    pub fn dispersion_index_on(&self, device: mat_protocol::device_type::DeviceType) -> Option<f64> {
+        self.dispersion_index.filter(|_| !lying(device))
+    }
 }
 
 /// Analyses a sitting capture (row 0 is the front edge of the seat, the knees; the ischial
@@ -448,6 +455,10 @@ mod tests {
         // No ischial windows and no push-ups lying down, though the load fell under 30 % for 2 s.
         assert_eq!(r.dispersion_index, None);
         assert!(r.additional_parameters.iter().all(|p| p.name != "dispersionIndex"));
+        // A bed's record stored before, with a dispersion index: its readers show none; a seat's does.
+        let stored = SeatingResult { dispersion_index: Some(3.54), ..r.clone() };
+        assert_eq!(stored.dispersion_index_on(DeviceType::MattressMatIoT), None);
+        assert_eq!(stored.dispersion_index_on(DeviceType::SeatingMatIoT), Some(3.54));
         assert_eq!(r.push_ups, None);
         assert_eq!(r.panels.len(), 6);
         assert!(r.peak_pressure_index_mean > 0.0);

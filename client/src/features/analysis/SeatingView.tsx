@@ -17,6 +17,7 @@ import { numberParameter, parameter, seriesParameter, type AnalysisRecord, type 
 import { seatingPanels, toggleExpanded, type SeatingPanel } from './seatingPanels';
 import { formatPressure, formatPressureReading, stepsToDisplay, usePressureDisplay } from '../../lib/pressureUnits';
 import { PressureBasis } from './PressureBasis';
+import { useDeviceType } from '../../lib/deviceTypes';
 import { formatNumber } from '../../lib/format';
 import { showToast } from '../../lib/messages';
 
@@ -42,7 +43,10 @@ export function SeatingView({ record, grid, deviceType, fileDate }: { record: An
   // The PPI as its 10 cm window's mean pressure, cell steps (the hub's engine divides; the PDF
   // prints the same figure), shown in the user's unit.
   const ppiMean = numberParameter(record, 'peakPressureIndexMean');
-  const dispersion = numberParameter(record, 'dispersionIndex');
+  // None on a bed, whose body lies down with no ischial windows, even on a record stored with
+  // one before the hub read beds lying (mat-core's `SeatingResult::dispersion_index_on`).
+  const lying = useDeviceType(deviceType)?.analysisFamily === 'bed';
+  const dispersion = lying ? null : numberParameter(record, 'dispersionIndex');
   const histogram = parameter(record, 'histogramHistoric') as Histogram | undefined;
   const n = (v: number) => formatNumber(v, i18n.language);
   const display = usePressureDisplay(deviceType);

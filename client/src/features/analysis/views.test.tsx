@@ -316,7 +316,7 @@ describe('seating result', () => {
     expect(screen.getByTestId('seating-summary-centerOfPressure')).toHaveTextContent(/^moved 3\.2 × 2\.5\s?cm$/);
   });
 
-  it('a bed\'s pressure over time: no dispersion index (the engine computes none lying down)', async () => {
+  it('a bed\'s pressure over time: no dispersion index (the engine computes none lying down, an old record keeps one)', async () => {
     const bed = record({
       analysisType: 'seatingDynamic',
       additionalParameters: [
@@ -324,6 +324,8 @@ describe('seating result', () => {
         { name: 'analysisTime', value: 1 },
         { name: 'peakPressureIndex', value: 900 },
         { name: 'peakPressureIndexMean', value: 100 },
+        // Stored before the hub read beds lying: a dispersion index it no longer gives.
+        { name: 'dispersionIndex', value: 3.54 },
       ],
     });
     await renderAnalysis(<SeatingView record={bed} grid={full(20)} deviceType="Mattress Mat IoT" fileDate="2026-11-22" />);

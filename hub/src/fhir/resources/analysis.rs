@@ -77,7 +77,7 @@ pub fn key_figures(result: &AnalysisResult, device_type: DeviceType) -> Vec<Figu
             (codes::SWAY_AREA, cm2(r.confidence_ellipse_area_cm2)),
         ],
         AnalysisResult::SeatingDynamic(r) => {
-            let dispersion = r.dispersion_index.map(|d| (codes::DISPERSION_INDEX, percent(d)));
+            let dispersion = r.dispersion_index_on(device_type).map(|d| (codes::DISPERSION_INDEX, percent(d)));
             std::iter::once((codes::DURATION, seconds(r.duration_s))).chain(dispersion).collect()
         }
         AnalysisResult::Fitting(r) | AnalysisResult::Rehab(r) => vec![(codes::CENTRE_DISTANCE, cm(r.distance_cm))],
@@ -205,17 +205,22 @@ mod tests {
     fn a_bed_s_dynamic_capture_gives_no_dispersion_index() {
         use mat_core::analysis::frame::{Capture, PressureFrame};
         use mat_core::analysis::{AnalysisKind, analyse};
-        let codes_of = |device: DeviceType, rows: u16, cols: u16| {
+        let result_of = |device: DeviceType, rows: u16, cols: u16| {
             let mut capture = Capture::new(device, rows, cols);
             let cells = vec![40u16; usize::from(rows) * usize::from(cols)];
             for i in 0..3 {
                 capture.push(i * 500, PressureFrame::new(rows, cols, cells.clone()).unwrap()).unwrap();
             }
-            let result = analyse(AnalysisKind::SeatingDynamic, &capture, &AnalysisParams::default()).unwrap();
-            key_figures(&result, device).into_iter().map(|(code, _)| code.code).collect::<Vec<_>>()
+            analyse(AnalysisKind::SeatingDynamic, &capture, &AnalysisParams::default()).unwrap()
         };
-        assert_eq!(codes_of(DeviceType::MattressMatIoT, 48, 48), ["capture-duration"]);
-        assert_eq!(codes_of(DeviceType::SeatingMatIoT, 16, 16), ["capture-duration", "dispersion-index"]);
+        let codes_of = |result: &AnalysisResult, device: DeviceType| {
+            key_figures(result, device).into_iter().map(|(code, _)| code.code).collect::<Vec<_>>()
+        };
+        assert_eq!(codes_of(&result_of(DeviceType::MattressMatIoT, 48, 48), DeviceType::MattressMatIoT), ["capture-duration"]);
+        let seat = result_of(DeviceType::SeatingMatIoT, 16, 16);
+        assert_eq!(codes_of(&seat, DeviceType::SeatingMatIoT), ["capture-duration", "dispersion-index"]);
+        // A bed's record stored before beds were read lying carries a dispersion index: none is given.
+        assert_eq!(codes_of(&seat, DeviceType::MattressMatIoT), ["capture-duration"]);
     }
 
     /// A seat's and a bed's peaks read the engine's flag.
