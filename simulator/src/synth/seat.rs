@@ -1,5 +1,6 @@
-//! A seated person (seating mats, saddles): two ischial peaks and the thighs, with the weight
-//! drifting slowly left/right and forward/back, and now and then standing up.
+//! A seated person (seating mats and the Health Mat; a saddle has its own rider, `saddle`): two
+//! ischial peaks and the thighs, drawn in centimetres at the seat's distance between points, with
+//! the weight drifting slowly left/right and forward/back, and now and then standing up.
 //!
 //! Map orientation: row 0 is the front edge of the seat (the knees), the last row the back, as the
 //! seating analysis reads a seat (docs/analysis.md); column 0 is the sitter's left.

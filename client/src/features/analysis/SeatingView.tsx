@@ -8,6 +8,7 @@
 import { useStore } from 'jotai';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { liesDown } from './analysisTypeLabel';
 import { Chart, scatterData } from './Chart';
 import type { Histogram } from './engineResult';
 import { HistogramPanel } from './HistogramPanel';
@@ -45,7 +46,7 @@ export function SeatingView({ record, grid, deviceType, fileDate }: { record: An
   const ppiMean = numberParameter(record, 'peakPressureIndexMean');
   // None on a bed, whose body lies down with no ischial windows, even on a record stored with
   // one before the hub read beds lying (mat-core's `SeatingResult::dispersion_index_on`).
-  const lying = useDeviceType(deviceType)?.analysisFamily === 'bed';
+  const lying = liesDown(useDeviceType(deviceType)?.analysisFamily);
   const dispersion = lying ? null : numberParameter(record, 'dispersionIndex');
   const histogram = parameter(record, 'histogramHistoric') as Histogram | undefined;
   const n = (v: number) => formatNumber(v, i18n.language);
@@ -64,6 +65,8 @@ export function SeatingView({ record, grid, deviceType, fileDate }: { record: An
    * the panels are not blank boxes to open one by one. Null where a figure would say nothing. */
   const summaryOf = (panel: SeatingPanel): string | null => {
     const mean = (values: number[]) => (values.length ? values.reduce((a, b) => a + b, 0) / values.length : null);
+    // A reduce, not Math.max(...values): a 24 h capture's series is longer than a call's arguments may be.
+    const highest = (values: number[]) => values.reduce((a, b) => Math.max(a, b), -Infinity);
     const withUnit = (steps: number | null, reading = false) =>
       steps == null ? null : display ? (reading ? formatPressureReading(steps, display, i18n.language) : formatPressure(steps, display, i18n.language)) : n(steps);
     switch (panel) {
@@ -77,7 +80,7 @@ export function SeatingView({ record, grid, deviceType, fileDate }: { record: An
       }
       case 'maxPressure': {
         const values = seriesParameter(record, 'maxPressureHistoric');
-        return values.length ? t('analysis.seating.summary.highest', { value: withUnit(Math.max(...values), true) }) : null;
+        return values.length ? t('analysis.seating.summary.highest', { value: withUnit(highest(values), true) }) : null;
       }
       case 'meanPressure': {
         const m = mean(seriesParameter(record, 'meanPressureHistoric'));
@@ -96,7 +99,7 @@ export function SeatingView({ record, grid, deviceType, fileDate }: { record: An
         // How far the centre of pressure moved: its range across and along, cm.
         const points = ((parameter(record, 'centerOfPressure') as Array<[number, number]> | undefined) ?? []).filter(Array.isArray);
         if (points.length < 2) return null;
-        const range = (i: 0 | 1) => Math.max(...points.map((p) => p[i])) - Math.min(...points.map((p) => p[i]));
+        const range = (i: 0 | 1) => highest(points.map((p) => p[i])) + highest(points.map((p) => -p[i]));
         return t('analysis.seating.summary.range', { x: formatNumber(range(0), i18n.language, 1), y: formatNumber(range(1), i18n.language, 1) });
       }
     }

@@ -9,9 +9,13 @@ import { useDeviceType } from '../../lib/deviceTypes';
 import { deviceInfoFamily } from '../../lib/devicesStore';
 import type { AnalysisRecord } from './record';
 
+/** Whether a device of `family` carries a body lying down (the hub's `seating::lying`, by the
+ * analysis family it serves): a bed's dynamic capture is pressure over time, with no ischial figure. */
+export const liesDown = (family: AnalysisFamily | null | undefined): boolean => family === 'bed';
+
 /** The translation key naming `analysisType` on a device of `family`. */
 export function analysisTypeKey(analysisType: string, family: AnalysisFamily | null | undefined): string {
-  return analysisType === 'seatingDynamic' && family === 'bed' ? 'analysis.types.bedDynamic' : `analysis.types.${analysisType}`;
+  return analysisType === 'seatingDynamic' && liesDown(family) ? 'analysis.types.bedDynamic' : `analysis.types.${analysisType}`;
 }
 
 /**
