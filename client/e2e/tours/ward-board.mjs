@@ -42,11 +42,11 @@ const tiles = (page) =>
     })),
   );
 
-/** The tiles' bed labels, device names, countdowns, "Patient missing" and posture lines that do not show whole
+/** The tiles' bed labels, device names, countdowns, "Patient missing", posture lines and empty notes that do not show whole
  * (wider than their box, or set to end in an ellipsis); a text cut at the tile's bottom is a tile
  * overflowing, checked apart. */
 const cutLabels = (page) =>
-  page.$$eval(`${TILE} [data-testid="ward-bed"], ${TILE} .ward-name, ${TILE} .ward-countdown-time, ${TILE} .ward-missing, ${TILE} [data-testid="ward-posture"]`, (els) =>
+  page.$$eval(`${TILE} [data-testid="ward-bed"], ${TILE} .ward-name, ${TILE} .ward-countdown-time, ${TILE} .ward-missing, ${TILE} [data-testid="ward-posture"], ${TILE} [data-testid="ward-empty"]`, (els) =>
     els
       .filter((el) => el.getClientRects().length > 0)
       .filter((el) => {
@@ -57,6 +57,15 @@ const cutLabels = (page) =>
         return el.scrollWidth > el.clientWidth + 1 || getComputedStyle(el).textOverflow === 'ellipsis' || box.right > tile.right - 1;
       })
       .map((el) => el.textContent),
+  );
+
+/** Tiles (or their text column) taller inside than their box, each by its text and heights: a
+ * line pushed out at the bottom. */
+const overflowingTiles = (page) =>
+  page.$$eval(`${TILE}, ${TILE} .ward-tile-body`, (els) =>
+    els
+      .filter((el) => el.scrollHeight > el.clientHeight + 1)
+      .map((el) => `"${el.closest('[data-testid="ward-tile"]').innerText.replace(/\s+/g, ' ').trim()}" (${el.scrollHeight} > ${el.clientHeight} px)`),
   );
 
 /** The empty map slot's own colour (ward.css `.ward-tile-map`): what shows where no map is drawn. */
@@ -170,8 +179,8 @@ export async function run({ base, page, test, artifacts, login }) {
       countdown: parseFloat(getComputedStyle(time).fontSize),
     }));
     if (sizes.label < 40 || sizes.countdown < 28) throw new Error(`wall text too small: ${JSON.stringify(sizes)}`);
-    const cut = await page.$$eval(`${TILE}, ${TILE} .ward-tile-body`, (els) => els.filter((el) => el.scrollHeight > el.clientHeight + 1).length);
-    if (cut) throw new Error(`${cut} tiles overflow`);
+    const cut = await overflowingTiles(page);
+    if (cut.length) throw new Error(`${cut.length} tiles overflow: ${cut.join('; ')}`);
     const labels = await cutLabels(page);
     if (labels.length) throw new Error(`bed labels cut: ${labels.join(' | ')}`);
     const below = await page.$$eval(TILE, (els) => els.filter((el) => el.getBoundingClientRect().bottom > window.innerHeight).length);
@@ -254,8 +263,8 @@ export async function run({ base, page, test, artifacts, login }) {
       await page.waitForTimeout(3_000);
       const labels = await cutLabels(page);
       if (labels.length) throw new Error(`${lng}: labels cut: ${labels.join(' | ')}`);
-      const cut = await page.$$eval(`${TILE}, ${TILE} .ward-tile-body`, (els) => els.filter((el) => el.scrollHeight > el.clientHeight + 1).length);
-      if (cut) throw new Error(`${lng}: ${cut} tiles overflow on the wall`);
+      const cut = await overflowingTiles(page);
+      if (cut.length) throw new Error(`${lng}: ${cut.length} tiles overflow on the wall: ${cut.join('; ')}`);
       await view(`wall-${lng}.png`);
       await page.setViewportSize({ width: 390, height: 844 });
       await page.waitForTimeout(1_500);

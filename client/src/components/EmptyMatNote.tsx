@@ -5,6 +5,7 @@
 //! the device page's clock show it.
 
 import type { CSSProperties } from 'react';
+import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
 import type { DeviceTypeInfo } from '../lib/deviceTypes';
 import { useFormat } from '../lib/format';
@@ -17,6 +18,20 @@ export function emptyForSeconds(unloadedForSeconds: number | null | undefined, o
   return seconds < offloadSeconds ? seconds : null;
 }
 
+/** The note's words: "Seat empty for 7 secs", or in the short form "Empty 7s" (every language's
+ * short form at its longest, 14m 59s, fits the wall board's narrowest line: ward.test.tsx). */
+export function emptyMatText(
+  t: TFunction,
+  fmt: Pick<ReturnType<typeof useFormat>, 'duration' | 'narrowDuration'>,
+  location: DeviceTypeInfo['location'] | undefined,
+  seconds: number,
+  compact: boolean,
+): string {
+  if (compact) return t('pages.repositioning.empty.short', { time: fmt.narrowDuration(seconds) });
+  const surface = location === 'bed' || location === 'seat' ? location : 'mat';
+  return t(`pages.repositioning.empty.${surface}`, { time: fmt.duration(seconds) });
+}
+
 export function EmptyMatNote({
   location,
   unloadedForSeconds,
@@ -26,6 +41,7 @@ export function EmptyMatNote({
   testId,
   className = '',
   styleFor,
+  compact = false,
 }: {
   location: DeviceTypeInfo['location'] | undefined;
   unloadedForSeconds: number | null | undefined;
@@ -37,13 +53,14 @@ export function EmptyMatNote({
   className?: string;
   /** A style from the shown text (the ward tile fits it to its column on one line). */
   styleFor?: (text: string) => CSSProperties;
+  /** The short form for a narrow column ("Empty 12s"): the ward tile, whose name says bed or seat. */
+  compact?: boolean;
 }) {
   const { t } = useTranslation();
   const fmt = useFormat();
   const seconds = emptyForSeconds(unloadedForSeconds, offloadSeconds, readAtMs, now);
   if (seconds == null) return null;
-  const surface = location === 'bed' || location === 'seat' ? location : 'mat';
-  const text = t(`pages.repositioning.empty.${surface}`, { time: fmt.duration(seconds) });
+  const text = emptyMatText(t, fmt, location, seconds, compact);
   return (
     <span
       className={`empty-mat-note ${className}`.trim()}

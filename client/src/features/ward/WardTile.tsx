@@ -181,6 +181,7 @@ export function WardTile({ tile, now, renderer, mapUnavailable, turnAction, alar
             testId="ward-empty"
             className="ward-posture"
             styleFor={fits}
+            compact
           />
         ) : null}
         {posture && !offline ? (

@@ -1,8 +1,12 @@
+import { readFileSync } from 'node:fs';
+import type { TFunction } from 'i18next';
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { applyDeviceConf, socketLostAtMsAtom, socketStatusAtom } from '../../lib/devicesStore';
-import { formatTime } from '../../lib/format';
+import { formatDuration, formatTime } from '../../lib/format';
+import { LANGUAGES } from '../../lib/i18n';
 import { addPendingAlarm, managerStatusFamily } from '../../lib/pendingAlarms';
+import { emptyMatText } from '../../components/EmptyMatNote';
 import { renderApp, stubFetch } from '../../test/renderApp';
 import { textEms } from './textFit';
 
@@ -203,7 +207,7 @@ describe('the ward board', () => {
   it('a bed left empty while its load episode lives on says for how long, and its countdown runs on', async () => {
     vi.useFakeTimers({ shouldAdvanceTime: true });
     await setup();
-    await waitFor(() => expect(within(tileOf('east')).getByTestId('ward-empty')).toHaveTextContent('Bed empty for 2 mins'));
+    await waitFor(() => expect(within(tileOf('east')).getByTestId('ward-empty')).toHaveTextContent('Empty 2m'));
     const note = within(tileOf('east')).getByTestId('ward-empty');
     expect(note.getAttribute('title')).toMatch(/15 mins/);
     expect(within(tileOf('east')).getByTestId('ward-countdown')).toHaveTextContent(/Next turn in/);
@@ -212,7 +216,26 @@ describe('the ward board', () => {
     await act(async () => {
       vi.advanceTimersByTime(60_000);
     });
-    expect(within(tileOf('east')).getByTestId('ward-empty')).toHaveTextContent('Bed empty for 3 mins');
+    expect(within(tileOf('east')).getByTestId('ward-empty')).toHaveTextContent('Empty 3m');
+  });
+
+  it("the tile's empty note fits one line of the wall's narrowest column in every language, at its longest", () => {
+    // Measured at 2560 × 1440 with 48 tiles: the text column beside the map is about 175 px, and the
+    // posture line (whose place the note takes) is set no smaller than 13 px (ward.css). A note on
+    // two lines pushed the Wheelchair tile's last line out on the Greek wall.
+    const WALL_TEXT_COLUMN_PX = 170;
+    const LINE_MIN_PX = 13;
+    for (const lng of LANGUAGES) {
+      const translation = JSON.parse(readFileSync(`public/local/${lng}/translation.json`, 'utf8'));
+      const t = ((key: string, vars: { time: string }) => {
+        expect(key).toBe('pages.repositioning.empty.short');
+        return translation.pages.repositioning.empty.short.replace('{{time}}', vars.time);
+      }) as unknown as TFunction;
+      const fmt = { duration: (s: number) => formatDuration(s, lng), narrowDuration: (s: number) => formatDuration(s, lng, 'narrow') };
+      const longest = emptyMatText(t, fmt, 'seat', 15 * 60 - 1, true);
+      expect(longest, lng).toMatch(/14.*59/);
+      expect(textEms(longest) * LINE_MIN_PX, `${lng}: ${longest}`).toBeLessThanOrEqual(WALL_TEXT_COLUMN_PX);
+    }
   });
 
   it('counts down every second between readings', async () => {
