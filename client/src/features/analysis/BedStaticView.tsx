@@ -36,7 +36,7 @@ export function BedStaticView({ grid, result, deviceType, showHistogram, fileDat
     <div className="result-static" data-testid="result-bed-static">
       <ViewToggles view={view} onChange={changeView} />
       <div className="result-row">
-        <ResultMap grid={grid} view={view} testId="static-map" label={t('analysis.static.map')} />
+        <ResultMap grid={grid} view={view} testId="static-map" label={t('analysis.static.map')} display={display} />
         <div className="result-panels">
           <section className="result-tile-group" data-testid="bed-regions">
             <h4>{t('analysisFamily.bed.regions')}</h4>

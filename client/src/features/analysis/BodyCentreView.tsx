@@ -9,8 +9,9 @@ import type { BodyCentreResult } from './engineResult';
 import { ResultMap } from './ResultMap';
 import type { Grid } from './record';
 import { formatNumber } from '../../lib/format';
+import type { PressureDisplay } from '../../lib/pressureUnits';
 
-export function BodyCentreView({ grid, result }: { grid: Grid; result: BodyCentreResult }) {
+export function BodyCentreView({ grid, result, display }: { grid: Grid; result: BodyCentreResult; display?: PressureDisplay | null }) {
   const { t, i18n } = useTranslation();
   const quality = ['Good', 'Bad', 'Uncomplete'].includes(result.quality) ? result.quality : 'Uncomplete';
   return (
@@ -23,6 +24,7 @@ export function BodyCentreView({ grid, result }: { grid: Grid; result: BodyCentr
           track={result.trace}
           rings={{ centre: result.target, radii: result.rings.map((r) => r.radius) }}
           markers={[{ id: 'meanCop', x: result.meanCenterOfPressure[0], y: result.meanCenterOfPressure[1], kind: 'cop', label: t('analysis.bodyCentre.meanCop') }]}
+          display={display}
         />
         <div className="result-tiles">
           <div className="result-tile">

@@ -13,6 +13,7 @@ import { firstContactFrame, isEmptyMap, playbackFrame, playbackLength, SPEEDS, s
 import { ResultMap, type MapRendererFactory } from './ResultMap';
 import type { Grid } from './record';
 import { formatFixed } from './units';
+import type { PressureDisplay } from '../../lib/pressureUnits';
 import { usePlayer } from './usePlayer';
 import { usePreviewView, ViewToggles } from './ViewToggles';
 
@@ -51,13 +52,26 @@ function FootRockers({ side, foot }: { side: 'left' | 'right'; foot: FootGait })
   );
 }
 
-export function DynamicPlayer({ frames, result, createRenderer }: { frames: Grid[]; result: DynamicResult | null; createRenderer?: MapRendererFactory }) {
+export function DynamicPlayer({
+  frames,
+  result,
+  createRenderer,
+  display,
+}: {
+  frames: Grid[];
+  result: DynamicResult | null;
+  createRenderer?: MapRendererFactory;
+  /** The device's pressure display, for the colour bar (none without it). */
+  display?: PressureDisplay | null;
+}) {
   const { t } = useTranslation();
   const store = useStore();
   const length = playbackLength(frames.length);
   const [track, setTrack] = useState(true);
   const [view, changeView] = usePreviewView();
   const trace = useMemo(() => frames.map(centreOfPressure), [frames]);
+  // One colour scale for the whole capture: a light step is not drawn as strong as a heavy one.
+  const captureTop = useMemo(() => frames.reduce((top, f) => f.cells.reduce((m, v) => (v > m ? v : m), top), 1), [frames]);
   const player = usePlayer(
     length,
     (k) => isEmptyMap(playbackFrame(frames, k)),
@@ -79,7 +93,16 @@ export function DynamicPlayer({ frames, result, createRenderer }: { frames: Grid
         <div className="player">
           {/* Spec §4: in 3D a pointer press (turning the surface) pauses the video. */}
           <div data-testid="video-map-area" onPointerDown={() => view.is3Dmode && player.playing && player.pause()}>
-            <ResultMap grid={grid} view={view} testId="video-map" label={t('analysis.dynamic.video')} track={track ? trackPoints : undefined} createRenderer={createRenderer} />
+            <ResultMap
+              grid={grid}
+              view={view}
+              testId="video-map"
+              label={t('analysis.dynamic.video')}
+              track={track ? trackPoints : undefined}
+              createRenderer={createRenderer}
+              display={display}
+              autoFloor={captureTop}
+            />
           </div>
           <ViewToggles view={view} onChange={changeView} colourAndSmoothing />
           <div className="player-controls" data-testid="player" data-playing={String(player.playing)} data-index={player.index} data-length={length}>

@@ -11,6 +11,7 @@ import { BedStaticView } from './BedStaticView';
 import { DynamicPlayer } from './DynamicPlayer';
 import { engineResult, resultOf } from './engineResult';
 import { useDeviceType } from '../../lib/deviceTypes';
+import { usePressureDisplay } from '../../lib/pressureUnits';
 import type { MapRendererFactory } from './ResultMap';
 import { ResultMap } from './ResultMap';
 import { creationSeconds, meanGrid, previewFrames, type AnalysisRecord, type Grid } from './record';
@@ -31,6 +32,7 @@ function ResultBody({ record, frames, deviceType, createRenderer }: Omit<ResultP
   const { t } = useTranslation();
   const info = useDeviceType(deviceType);
   const showHistogram = info?.staticHistogram ?? false;
+  const display = usePressureDisplay(deviceType);
   const grid = useMemo(() => meanGrid(frames), [frames]);
   const fileDate = isoDate(creationSeconds(record));
   switch (record.analysisType) {
@@ -44,7 +46,7 @@ function ResultBody({ record, frames, deviceType, createRenderer }: Omit<ResultP
       return <StaticView grid={grid} result={resultOf(record, 'Static')} deviceType={deviceType} cellCm={info?.cellPitchCm ?? null} showHistogram={showHistogram} fileDate={fileDate} />;
     }
     case 'Dynamic':
-      return <DynamicPlayer frames={frames} result={resultOf(record, 'Dynamic')} createRenderer={createRenderer} />;
+      return <DynamicPlayer frames={frames} result={resultOf(record, 'Dynamic')} createRenderer={createRenderer} display={display} />;
     case 'seatingDynamic':
       return <SeatingView record={record} grid={grid} deviceType={deviceType} fileDate={fileDate} />;
     case 'Balance': {
@@ -55,13 +57,13 @@ function ResultBody({ record, frames, deviceType, createRenderer }: Omit<ResultP
     case 'Fitting':
     case 'Rehab': {
       const result = resultOf(record, record.analysisType);
-      if (result && grid) return <BodyCentreView grid={grid} result={result} />;
+      if (result && grid) return <BodyCentreView grid={grid} result={result} display={display} />;
       break;
     }
   }
   return (
     <div className="result-row">
-      {grid ? <ResultMap grid={grid} testId="fallback-map" label={t('analysis.static.map')} createRenderer={createRenderer} /> : null}
+      {grid ? <ResultMap grid={grid} testId="fallback-map" label={t('analysis.static.map')} createRenderer={createRenderer} display={display} /> : null}
       <p className="muted" data-testid="figures-unavailable">
         {t('analysis.figuresUnavailable')}
       </p>

@@ -47,7 +47,7 @@ export function SeatingStaticView({ grid, result, deviceType, cellCm, showHistog
     <div className="result-static" data-testid="result-seating-static">
       <ViewToggles view={view} onChange={changeView} />
       <div className="result-row">
-        <ResultMap grid={grid} view={view} testId="static-map" label={t('analysis.static.map')} markers={markers} />
+        <ResultMap grid={grid} view={view} testId="static-map" label={t('analysis.static.map')} markers={markers} display={display} />
         <div className="result-panels">
           <section className="result-tile-group" data-testid="seating-loads">
             <h4>{t('analysisFamily.seating.loads')}</h4>

@@ -175,7 +175,7 @@ export function SeatingView({ record, grid, deviceType, fileDate }: { record: An
         </p>
       )}
       <div className="result-row">
-        {grid ? <ResultMap grid={grid} testId="seating-map" label={t('analysis.static.map')} /> : null}
+        {grid ? <ResultMap grid={grid} testId="seating-map" label={t('analysis.static.map')} display={display} /> : null}
         <div className="result-tiles">
           <div className="result-tile" title={t('analysisFamily.seating.ppiHint')}>
             <span>{t('analysis.seating.ppi')}</span>

@@ -65,6 +65,7 @@ export function StaticView({ grid, result, deviceType, cellCm, showHistogram, fi
           testId="static-map"
           label={t('analysis.static.map')}
           markers={result ? markersOf(result, variants.hideCentreOfPressure, t) : []}
+          display={display}
         />
         {result ? (
           <div className="result-panels">

@@ -8,13 +8,14 @@
 import { useAtomValue, useSetAtom } from 'jotai';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { lutFor, paletteGradient } from '../../lib/heatmap/palettes';
+import { lutFor } from '../../lib/heatmap/palettes';
 import { interpolates, prepareMap } from '../../lib/heatmap/prepare';
 import { createMapRenderer, type HeatMapRenderer, type RendererFactory } from '../../lib/heatmap/renderer';
 import { heatMapShown, viewMode, viewOptionsAtom, type ViewOptions } from '../../lib/heatmap/viewOptions';
 import { deviceViewFamily } from '../../lib/devicesStore';
 import type { LiveFrame } from '../../lib/liveMaps';
-import { formatPressure, usePressureDisplay, type PressureDisplay } from '../../lib/pressureUnits';
+import { usePressureDisplay } from '../../lib/pressureUnits';
+import { legendText, MapLegend } from '../../components/MapLegend';
 import { INLINE } from '../../lib/messages';
 import { pressureBasisText } from '../../lib/pressureBasis';
 import { useFormat } from '../../lib/format';
@@ -167,24 +168,21 @@ export function HeatMap({ deviceId, createRenderer = createMapRenderer, hideBelo
           </div>
         ) : null}
       </div>
-      <div className="map-legend" data-testid="map-legend" data-unit={display?.unit ?? ''}>
-        <span>{legendText(0, display, lng)}</span>
-        <span className="map-legend-bar" style={{ background: paletteGradient(options.mapColorIndex) }} />
-        <span ref={scaleLabelRef} data-testid="map-legend-max">
-          {options.manualScale ? legendText(options.manualScaleValue, display, lng) : '—'}
-        </span>
+      <MapLegend
+        ref={scaleLabelRef}
+        palette={options.mapColorIndex}
+        low={legendText(0, display, lng)}
+        high={options.manualScale ? legendText(options.manualScaleValue, display, lng) : '—'}
+        display={display}
+        testId="map-legend"
+      >
         <span className="muted">{options.manualScale ? t('view.scaleManual') : t('view.scaleAuto')}</span>
         {basis ? (
           <span className="muted map-legend-basis" data-testid="map-legend-basis">
             {basis}
           </span>
         ) : null}
-      </div>
+      </MapLegend>
     </div>
   );
-}
-
-/** A colour-bar end (cell steps) with its unit; the bare rounded value until the hub's scale is known. */
-function legendText(steps: number, display: PressureDisplay | null, lng: string): string {
-  return display ? formatPressure(steps, display, lng) : String(Math.round(steps));
 }

@@ -59,9 +59,9 @@ export const interpolates = (smoothenIndex: number): boolean => smoothingIndex(s
 
 /** The top of the colour scale: the manual scale when it is on, else the frame's maximum (never
  * under a floor, so that sensor noise on an empty mat is not stretched to full colour). */
-export function colourScale(max: number, bytesPerCell: 1 | 2, o: Pick<ViewOptions, 'manualScale' | 'manualScaleValue'>): number {
+export function colourScale(max: number, bytesPerCell: 1 | 2, o: Pick<ViewOptions, 'manualScale' | 'manualScaleValue'>, autoFloor: number = MIN_SCALE[bytesPerCell]): number {
   if (o.manualScale) return o.manualScaleValue;
-  return Math.max(max, MIN_SCALE[bytesPerCell]);
+  return Math.max(max, autoFloor, 1);
 }
 
 export interface PreparedMap {
@@ -81,8 +81,10 @@ export interface PreparedMap {
   minActive: number;
 }
 
-/** Everything a view needs from one frame under the current options. */
-export function prepareMap(grid: CellGrid, o: ViewOptions): PreparedMap {
+/** Everything a view needs from one frame under the current options. `autoFloor` is the least top
+ * of the automatic colour scale: a live frame's `MIN_SCALE` by default (noise on an empty mat is
+ * not stretched to red); a stored capture's own maximum (`ResultMap`). */
+export function prepareMap(grid: CellGrid, o: ViewOptions, autoFloor: number = MIN_SCALE[grid.bytesPerCell]): PreparedMap {
   const { rows, cols } = grid;
   let values = readCells(grid);
   const zeroed = applyThreshold(values, o.thresholdValue);
@@ -98,7 +100,7 @@ export function prepareMap(grid: CellGrid, o: ViewOptions): PreparedMap {
     }
   }
   for (let p = blurPasses(o.smoothenIndex); p > 0; p--) values = blurOnce(values, rows, cols);
-  return { rows, cols, values, scale: colourScale(max, grid.bytesPerCell, o), max, active, zeroed, minActive };
+  return { rows, cols, values, scale: colourScale(max, grid.bytesPerCell, o, autoFloor), max, active, zeroed, minActive };
 }
 
 /** Writes RGBA texels for the values on the palette `lut`, scaled to `scale` (values above
