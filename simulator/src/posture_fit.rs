@@ -126,13 +126,19 @@ pub struct Sample {
 
 /// The samples of `recordings` on every geometry and gain, optionally degraded by `noise`.
 pub fn samples(recordings: &[Recording], noise: Option<Noise>) -> Vec<Sample> {
+    samples_placed(recordings, noise, real::PLACED_WIDTH_OVER_LENGTH)
+}
+
+/// As [`samples`], with the sensor laid `width_over_length` as wide as long on each grid
+/// ([`real::place_with_width`]).
+pub fn samples_placed(recordings: &[Recording], noise: Option<Noise>, width_over_length: f32) -> Vec<Sample> {
     let mut rng = SmallRng::seed_from_u64(15);
     let mut profiles = Profiles::default();
     let mut out = Vec::new();
     for rec in recordings {
         for (frame, raw) in rec.frames.iter().enumerate() {
             for (geometry, g) in GEOMETRIES.iter().enumerate() {
-                let placed = real::place(raw, usize::from(g.rows), usize::from(g.cols));
+                let placed = real::place_with_width(raw, usize::from(g.rows), usize::from(g.cols), width_over_length);
                 for (gain, &k) in GAINS.iter().enumerate() {
                     let mut cells = to_cells(&placed, k);
                     if let Some(noise) = noise {

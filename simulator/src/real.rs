@@ -19,6 +19,18 @@ use crate::synth::{Replay, ReplayFrame};
 pub const REAL_ROWS: usize = 64;
 /// Columns of a real frame (across the body; a supine person's left towards column 0).
 pub const REAL_COLS: usize = 32;
+/// How wide [`place`] lays the sensor across the grid, over its length: the sensor's 32 columns
+/// on half as many cells as its 64 rows, as if its cells were square. The posture model is fitted
+/// and measured on this placement (docs/posture.md).
+pub const PLACED_WIDTH_OVER_LENGTH: f32 = 0.5;
+/// The sensor's true shape, across over along: its cells are not square. Its 64 rows cover about
+/// 190 cm along the body and its 32 columns about 76 cm across (a 75 × 30 inch bed sensor);
+/// measured on the recordings themselves, a supine body of 175–183 cm spans rows 1–63 (about
+/// 2.9 cm a row) while the shoulders with the arms span 20–26 columns and the back of the head
+/// 4–7 (about 2.4 cm a column). On a real 4 cm mat a body is this much narrower than [`place`]
+/// lays it (19 cells across on 48, not 24); the `posture_true_width` example measures what the
+/// posture model reads from bodies placed at it.
+pub const TRUE_WIDTH_OVER_LENGTH: f32 = 76.0 / 190.0;
 /// Raw reading of full scale: 1000 = 100 mmHg.
 pub const REAL_FULL_SCALE: u16 = 1000;
 /// Raw units per mmHg.
@@ -115,14 +127,20 @@ pub fn parse_frames(bytes: &[u8]) -> io::Result<Vec<RealFrame>> {
 /// Places a real frame onto a device grid of `rows × cols` in the product's orientation (see
 /// `docs/posture.md`): the body lies along the longer side (along the columns on a square map),
 /// the head at its start, a supine person's left towards the first row (first column on a tall
-/// map). The aspect ratio is kept: the sensor's 64 cells fill the long side and its 32 cells half
-/// as many cells across, centred. Cells are area-averaged, in the recording's raw units. The
-/// simulator's bed bodies are drawn on a sensor of the same shape and placed the same way.
+/// map). The sensor's 64 cells fill the long side and its 32 cells half as many cells across
+/// ([`PLACED_WIDTH_OVER_LENGTH`]), centred. Cells are area-averaged, in the recording's raw units.
+/// The simulator's bed bodies are drawn on a sensor of the same shape and placed the same way.
 pub fn place<T: Copy + Into<f32>>(frame: &[T], rows: usize, cols: usize) -> Vec<f32> {
+    place_with_width(frame, rows, cols, PLACED_WIDTH_OVER_LENGTH)
+}
+
+/// As [`place`], with the sensor laid `width_over_length` as wide across the grid as it is long
+/// ([`TRUE_WIDTH_OVER_LENGTH`]: as wide as the body was on the bed).
+pub fn place_with_width<T: Copy + Into<f32>>(frame: &[T], rows: usize, cols: usize, width_over_length: f32) -> Vec<f32> {
     assert_eq!(frame.len(), REAL_ROWS * REAL_COLS, "a real frame has 64 × 32 cells");
     let along_cols = mat_core::machine::posture::lies_along_columns(rows, cols);
     let (long, short) = if along_cols { (cols, rows) } else { (rows, cols) };
-    let across = (long / 2).max(1).min(short);
+    let across = ((long as f32 * width_over_length).round() as usize).clamp(1, short);
     let offset = (short - across) / 2;
     // Resample the sensor to `long × across` (along × across), then write it into the grid.
     let resampled = area_resample(frame, REAL_ROWS, REAL_COLS, long, across);
@@ -262,6 +280,14 @@ mod tests {
         assert_eq!(r, 12, "left side at the first body row (across cells centred: rows 12..36)");
         let last = out[35 * 48 + 47];
         assert!(last > 0.0, "feet at the last column, right side at the last body row");
+    }
+
+    #[test]
+    fn at_its_true_width_the_sensor_is_19_cells_across_a_48_cell_bed() {
+        let out = place_with_width(&vec![500u16; REAL_ROWS * REAL_COLS], 48, 48, TRUE_WIDTH_OVER_LENGTH);
+        let body_rows: Vec<usize> = (0..48).filter(|r| out[r * 48 + 20] > 0.0).collect();
+        assert_eq!(body_rows, (14..33).collect::<Vec<_>>(), "76 cm of 190 cm: 19 of 48 cells, centred");
+        assert_eq!(place(&vec![500u16; REAL_ROWS * REAL_COLS], 48, 48).iter().filter(|&&v| v > 0.0).count(), 48 * 24);
     }
 
     #[test]
