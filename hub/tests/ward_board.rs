@@ -43,6 +43,8 @@ async fn the_board_reads_its_own_companys_clocks_and_postures() {
     assert_eq!(clock["intervalMinutes"], 120, "{clock}");
     assert_eq!(clock["tier"], "ok", "{clock}");
     assert!(clock["dueInSeconds"].is_null() && clock["posture"].is_null() && clock["postureConfidence"].is_null(), "{clock}");
+    let page = get(&hub, &token_a, &format!("/api/device/{}/repositioning", bed.id)).await;
+    assert!(page["posture"].is_null() && page["postureConfidence"].is_null() && page["postureCertain"].is_null(), "nobody on the mat: {page}");
     assert_eq!(ids(&get(&hub, &token_b, "/api/wardBoard").await), vec![devices_b[0].id.clone()]);
 
     // A patient lies down on the mat, supine: the board reads the posture, its confidence and
@@ -81,6 +83,12 @@ async fn the_board_reads_its_own_companys_clocks_and_postures() {
     // The hub's verdict on it, from the classifier's one threshold (issue 28).
     let certain = confidence >= f64::from(mat_core::machine::posture::CONFIDENT);
     assert_eq!(clock["postureCertain"].as_bool(), Some(certain), "{clock}");
+    // The device page's clock states the same posture (one mapping, `ward::PostureNow`).
+    let page = get(&hub, &token_a, &format!("/api/device/{}/repositioning", bed.id)).await;
+    assert_eq!(page["posture"], "Supine", "{page}");
+    let page_confidence = page["postureConfidence"].as_f64().unwrap();
+    assert!(page_confidence > 0.0 && page_confidence <= 1.0, "{page}");
+    assert_eq!(page["postureCertain"].as_bool(), Some(page_confidence >= f64::from(mat_core::machine::posture::CONFIDENT)), "{page}");
     // Company B still sees only its own bed.
     assert_eq!(ids(&get(&hub, &token_b, "/api/wardBoard").await), vec![devices_b[0].id.clone()]);
     let _ = stop.send(true);

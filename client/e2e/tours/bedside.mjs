@@ -74,8 +74,12 @@ export async function run({ page, newBrowser, test, shot, login }) {
     await page.getByTestId('bedside-patient-name').filter({ hasText: NURSE_PATIENT }).waitFor();
     await page.getByTestId('bedside-patient').filter({ hasText: '163 cm' }).waitFor();
     ok(`the bed's page: ${(await page.getByTestId('bedside-patient').innerText()).replace(/\n/g, ' ')}`);
-    await page.getByTestId('no-patient').waitFor();
-    ok("the nurse's own selection stays empty: the bed's patient is the bed's");
+    // The nurse selected nobody: no red "No patient selected" on a bed with its patient, but
+    // whose its captures are.
+    const note = page.getByTestId('bedside-capture-note').filter({ hasText: NURSE_PATIENT });
+    await note.waitFor();
+    if (await page.getByTestId('no-patient').count()) throw new Error('"No patient selected" on a bed whose captures are its patient\'s');
+    ok(`the nurse's own selection stays empty, and the panel says: "${(await note.innerText()).trim()}"`);
     await dismissToasts(page);
     await shot('3-bed-page.png');
   });

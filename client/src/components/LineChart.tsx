@@ -42,6 +42,11 @@ export interface LineChartProps {
   unit?: string;
 }
 
+/** The time axis's tick spacings, seconds. Its labels are times of day to the second: uPlot's own
+ * spacings go under a second (a chart's first seconds read "18:16:12" five times over) and over
+ * half a day (a day's chart would read one time twice). A chart spans a day at most. */
+export const TIME_TICK_SECONDS = [1, 2, 5, 10, 15, 30, 60, 120, 300, 600, 900, 1_800, 3_600, 7_200, 10_800, 21_600];
+
 export function LineChart({ times, values, series, height = 220, yRange, label, testId = 'line-chart', unit }: LineChartProps) {
   const { t, i18n } = useTranslation();
   const lng = i18n.resolvedLanguage ?? i18n.language;
@@ -71,8 +76,9 @@ export function LineChart({ times, values, series, height = 220, yRange, label, 
         })),
       ],
       axes: [
-        // A time label is about 60 px wide: ticks at least 90 px apart, so they never overlap.
-        { values: (_u: uPlot, splits: number[]) => splits.map((s) => formatTime(s * 1000, lng)), size: 40, space: 90 },
+        // A time label is about 60 px wide: ticks at least 90 px apart, so they never overlap, and
+        // at least a second apart, so that no two say the same time.
+        { values: (_u: uPlot, splits: number[]) => splits.map((s) => formatTime(s * 1000, lng)), size: 40, space: 90, incrs: TIME_TICK_SECONDS },
         { size: 64, label: unit, values: (_u: uPlot, splits: number[]) => splits.map((s) => formatNumber(s, lng)) },
       ],
     };

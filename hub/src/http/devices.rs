@@ -142,6 +142,14 @@ pub struct RepositioningClock {
     pub offload_seconds: u64,
     pub min_minutes: i64,
     pub max_minutes: i64,
+    /// The latest posture (`Supine`, `Prone`, `Left Lateral`, `Right Lateral`, `Seated`,
+    /// `No Supine`) of a mat that reads postures, `null` while nobody is present or on a seat.
+    pub posture: Option<String>,
+    /// Calibrated probability, 0–1, that the posture is right.
+    pub posture_confidence: Option<f32>,
+    /// Whether the posture is certain (`mat_core::machine::posture::CONFIDENT`); an uncertain one
+    /// takes no turn decision and is shown as such.
+    pub posture_certain: Option<bool>,
 }
 
 /// `PUT /api/device/{id}/repositioning`: the interval now applied, minutes.
@@ -293,15 +301,16 @@ pub async fn pressure_map_log(serial: String, call: Caller) -> Result<warp::repl
 }
 
 /// `GET /api/device/{id}/repositioning`: `{ minutes, tier, dueInSeconds, unloadedForSeconds, offloadSeconds, minMinutes,
-/// maxMinutes }` — the interval set for the patient on this device, the escalation tier, whole
-/// seconds until the next turn is due (0 once due; `null` while nobody lies on the mat) and how
-/// long the mat has been empty while its load episode lives on. `notFound` for types without the
-/// clock.
+/// maxMinutes, posture, postureConfidence, postureCertain }` — the interval set for the patient on
+/// this device, the escalation tier, whole seconds until the next turn is due (0 once due; `null`
+/// while nobody lies on the mat), how long the mat has been empty while its load episode lives
+/// on, and the latest posture as the ward board states it (`ward::PostureNow`). `notFound` for
+/// types without the clock.
 pub async fn get_repositioning(id: String, call: Caller) -> Result<warp::reply::Response, ApiError> {
     let device = call.device(&id)?;
     // On the device's owner, whichever hub that is (issue 25).
-    let view = match device_commands::run(&call.state, &device.id, DeviceCommand::ReadClock).await {
-        CommandOutcome::Clock(ClockReading { clock: Some(view), .. }) => view,
+    let (view, posture) = match device_commands::run(&call.state, &device.id, DeviceCommand::ReadClock).await {
+        CommandOutcome::Clock(ClockReading { clock: Some(view), posture }) => (view, super::ward::PostureNow::of(posture)),
         CommandOutcome::Clock(_) | CommandOutcome::NoDeviceActor => return Err(ApiError::not_found("repositioning clock")),
         other => return Err(ApiError::device_unavailable(&other)),
     };
@@ -313,6 +322,9 @@ pub async fn get_repositioning(id: String, call: Caller) -> Result<warp::reply::
         offload_seconds: view.offload.as_secs(),
         min_minutes: *REPOSITIONING_MINUTES.start(),
         max_minutes: *REPOSITIONING_MINUTES.end(),
+        posture: posture.posture,
+        posture_confidence: posture.confidence,
+        posture_certain: posture.certain,
     }))
 }
 

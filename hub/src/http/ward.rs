@@ -8,7 +8,7 @@
 use serde::{Deserialize, Serialize};
 use storage::model::WardSettings;
 
-use actors::actor::session_commands::{ClockReading, CommandOutcome, DeviceCommand};
+use actors::actor::session_commands::{ClockReading, CommandOutcome, DeviceCommand, PostureSeen};
 use mat_core::machine::posture::PostureReading;
 use mat_core::machine::pressure_ulcer::RepositioningTier;
 
@@ -45,6 +45,25 @@ pub struct WardClockJson {
     pub posture_certain: Option<bool>,
 }
 
+/// The latest posture as the board and the device page's clock state it (`posture`,
+/// `postureConfidence`, `postureCertain`): `None` each while nobody is present.
+pub struct PostureNow {
+    pub posture: Option<String>,
+    pub confidence: Option<f32>,
+    pub certain: Option<bool>,
+}
+
+impl PostureNow {
+    pub fn of(seen: Option<PostureSeen>) -> Self {
+        let reading = seen.map(PostureReading::from);
+        PostureNow {
+            posture: reading.map(|p| p.posture.name().to_owned()),
+            confidence: reading.map(|p| p.confidence),
+            certain: reading.map(|p| p.is_certain()),
+        }
+    }
+}
+
 /// Every device of the caller's company that runs the repositioning clock (room sets' members
 /// included), with its clock and posture, read on each device's owner. A device whose actor (or
 /// owning hub) does not answer in time is left out of this answer rather than failing the whole
@@ -71,7 +90,7 @@ pub async fn clocks(call: BoardReader) -> Result<warp::reply::Response, ApiError
     let mut body = Vec::new();
     for (device, reading) in devices.iter().zip(readings) {
         let CommandOutcome::Clock(ClockReading { clock: Some(clock), posture }) = reading else { continue };
-        let posture = posture.map(PostureReading::from);
+        let posture = PostureNow::of(posture);
         body.push(WardClockJson {
             device_id: Oid::new(&device.id),
             interval_minutes: clock.interval.as_secs() / 60,
@@ -79,9 +98,9 @@ pub async fn clocks(call: BoardReader) -> Result<warp::reply::Response, ApiError
             due_in_seconds: clock.due_in.map(|d| d.as_secs()),
             unloaded_for_seconds: clock.unloaded_for.map(|d| d.as_secs()),
             offload_seconds: clock.offload.as_secs(),
-            posture: posture.map(|p| p.posture.name().to_owned()),
-            posture_confidence: posture.map(|p| p.confidence),
-            posture_certain: posture.map(|p| p.is_certain()),
+            posture: posture.posture,
+            posture_confidence: posture.confidence,
+            posture_certain: posture.certain,
         });
     }
     Ok(ok(&body))

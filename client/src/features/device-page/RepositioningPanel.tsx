@@ -1,6 +1,6 @@
 //! The repositioning clock on the device page: the escalation tier (ok, dueSoon, due, overdue), the
 //! time until the next turn is due (and how long the bed or seat has been empty while the patient
-//! is up), and the patient's interval, which a nurse can change
+//! is up), the posture the hub reads now (as the ward tile says it), and the patient's interval, which a nurse can change
 //! (PUT /api/device/{id}/repositioning; the hub's limits, 15–1440 min, are checked here too).
 
 import { useAtomValue, useStore } from 'jotai';
@@ -11,7 +11,8 @@ import { EmptyMatNote } from '../../components/EmptyMatNote';
 import { useDeviceType } from '../../lib/deviceTypes';
 import { deviceViewFamily } from '../../lib/devicesStore';
 import { notify } from '../../lib/notifications';
-import { formatDuration } from '../../lib/format';
+import { formatDuration, useFormat } from '../../lib/format';
+import { postureLine } from '../../lib/postureLine';
 import { checkInterval } from './repositioning';
 import { usePolling } from './usePolling';
 
@@ -21,6 +22,7 @@ export const REPOSITIONING_POLL_MS = 5000;
 /** `refreshKey`: a change re-reads the clock at once (a turn was recorded). */
 export function RepositioningPanel({ deviceId, refreshKey = 0 }: { deviceId: string; refreshKey?: number }) {
   const { t, i18n } = useTranslation();
+  const fmt = useFormat();
   const store = useStore();
   const view = useAtomValue(deviceViewFamily(deviceId));
   const location = useDeviceType(view.deviceType)?.location;
@@ -47,6 +49,8 @@ export function RepositioningPanel({ deviceId, refreshKey = 0 }: { deviceId: str
   }, []);
 
   const tier = view.repositioning;
+  // The posture the hub reads now, as the ward tile says it (a bed's; a seat reads none).
+  const posture = data ? postureLine(data, t, fmt) : null;
   const remainingMs = data?.dueInSeconds == null ? null : Math.max(0, data.dueInSeconds * 1000 - (now - fetchedAt));
 
   const save = async (e: FormEvent) => {
@@ -89,6 +93,13 @@ export function RepositioningPanel({ deviceId, refreshKey = 0 }: { deviceId: str
               ? t('pages.repositioning.dueNow')
               : t('pages.repositioning.dueIn', { time: formatDuration(remainingMs / 1000, i18n.resolvedLanguage ?? i18n.language) })}
       </p>
+      {posture ? (
+        <p className="repositioning-posture" data-testid="repositioning-posture" title={posture.full} aria-label={posture.full}>
+          {posture.name}
+          {posture.confidence ? <span className="muted"> · {posture.confidence}</span> : null}
+          {posture.uncertain ? <span className="posture-uncertain"> · {posture.uncertain}</span> : null}
+        </p>
+      ) : null}
       {data ? (
         <EmptyMatNote
           location={location}

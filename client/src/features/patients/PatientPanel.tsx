@@ -1,12 +1,14 @@
 //! The patient and device panel of a device page (spec §2): the device's company, name and status
-//! (left and right for the horse); the selected patient (name, height, weight) or the red notice;
-//! select, edit, new and info buttons, and the device's own actions.
+//! (left and right for the horse); the selected patient (name, height, weight) or the red notice —
+//! on a bed, seat or room set with a patient assigned, the note that its captures are that
+//! patient's instead of the notice; select, edit, new and info buttons, and the device's own actions.
 
 import { useAtomValue, useStore } from 'jotai';
 import { useEffect, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { DeviceStatus } from '../../components/DeviceStatus';
 import { oidOf, type UserDevice } from '../../lib/api';
+import { bedsidePatientsAtom } from '../../lib/clinicalContext';
 import { deviceViewFamily } from '../../lib/devicesStore';
 import { notify } from '../../lib/notifications';
 import { useSession } from '../../lib/session';
@@ -25,6 +27,7 @@ export function PatientPanel({ device, deviceActions }: { device: UserDevice; de
   const view = useAtomValue(deviceViewFamily(id));
   const patient = useAtomValue(selectedPatientRecordAtom);
   const load = useAtomValue(selectionLoadAtom);
+  const bedside = useAtomValue(bedsidePatientsAtom)[id] ?? null;
   const [open, setOpen] = useState<Open>(null);
 
   useEffect(() => {
@@ -94,11 +97,18 @@ export function PatientPanel({ device, deviceActions }: { device: UserDevice; de
             <dt>{t('patients.weight')}</dt>
             <dd>{t('patients.kg', { value: patient.weight })}</dd>
           </dl>
-        ) : (
+        ) : bedside ? null : (
           <p className="no-patient" role="status" data-testid="no-patient">
             {load === 'failed' ? t('errorSelectingPatient') : t('patients.noneSelected')}
           </p>
         )}
+        {bedside ? (
+          // A bed's, seat's or room set's patient: its captures are theirs, whoever is selected
+          // (`capturePatient`); without a selection, no red notice either.
+          <p className="bedside-capture-note" role="status" data-testid="bedside-capture-note" data-patient-id={bedside.id}>
+            {t('patients.bedsideCaptures', { name: bedside.name })}
+          </p>
+        ) : null}
         <div className="patient-panel-actions">
           <button type="button" className="btn btn-primary" data-testid="patient-select-open" onClick={() => setOpen('select')}>
             {t('patients.select')}

@@ -30,12 +30,29 @@ describe('the patient at the bedside (issue 22)', () => {
     const panel = screen.getByTestId('bedside-panel');
     expect(within(panel).getByTestId('bedside-patient-name')).toHaveTextContent('Bea Ruiz');
     await within(panel).findByText('180 cm');
+    // The patient panel keeps the selection and says whose this device's captures are.
+    expect(screen.getByTestId('bedside-capture-note')).toHaveTextContent('Captures on this device are recorded for Bea Ruiz, the patient assigned to it.');
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'Date'] });
     fireEvent.click(screen.getByTestId('capture-static'));
     fireEvent.click(screen.getByTestId('tutorial-start'));
     act(() => vi.advanceTimersByTime(50));
     expect(socket.startCapture).toHaveBeenCalledWith({ deviceId: 'pod1', analysisType: 'Static', seconds: undefined, patientId: 'p2' });
     vi.useRealTimers();
+  });
+
+  it('a bed with its patient and nobody selected: no red "No patient selected", but whose its captures are', async () => {
+    stubHub({ [`GET ${SELECT_PATH}`]: () => ({ body: { patient: null, message: 'No patient is currently selected.' } }), [`GET ${PATIENTS_PATH}`]: () => ({ body: [ANA, BEA] }) });
+    await renderWorkspace({ device: BED, beside: <BedsidePatientPanel device={BED} /> });
+    expect(await screen.findByTestId('bedside-capture-note')).toHaveTextContent('recorded for Bea Ruiz');
+    expect(screen.queryByTestId('no-patient')).toBeNull();
+  });
+
+  it('a plate, or a bed released, keeps the red notice: its captures follow the selection', async () => {
+    stubHub({ [`GET ${SELECT_PATH}`]: () => ({ body: { patient: null, message: 'No patient is currently selected.' } }) });
+    const free: UserDevice = { ...BED, currentPatient: null, currentPatientName: null };
+    await renderWorkspace({ device: free, beside: <BedsidePatientPanel device={free} /> });
+    expect(await screen.findByTestId('no-patient')).toHaveTextContent('No patient selected');
+    expect(screen.queryByTestId('bedside-capture-note')).toBeNull();
   });
 
   it('assigns a patient to the bed and releases it through the hub', async () => {

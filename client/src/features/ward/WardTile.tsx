@@ -9,7 +9,6 @@
 
 import { useAtomValue } from 'jotai';
 import { useLayoutEffect, useRef, type CSSProperties, type ReactNode } from 'react';
-import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
 import { EmptyMatNote } from '../../components/EmptyMatNote';
 import { StatusBadge } from '../../components/StatusBadge';
@@ -22,6 +21,7 @@ import { attendanceFamily, managerStatusFamily } from '../../lib/pendingAlarms';
 import { useDeviceActions } from '../../lib/useDeviceActions';
 import { useLiveLink } from '../../lib/liveLink';
 import { INLINE } from '../../lib/messages';
+import { postureLine } from '../../lib/postureLine';
 import { textEms, twoLineEms } from './textFit';
 import type { WardTileModel } from './tiles';
 import { countdownShown, secondsLeft, urgencyOf } from './urgency';
@@ -46,19 +46,6 @@ const fits = (text: string) => ({ '--text-ems': textEms(text) }) as CSSPropertie
 /** The same for a text that may take two lines: no larger than fits them (never three). */
 const fitsTwoLines = (text: string) => ({ '--text-ems': twoLineEms(text) }) as CSSProperties;
 
-/** The posture line's parts: the confidence as a bare percentage on the tile ("Right Lateral ·
- * 99 %", which fits the wall's narrow column whole), said in full ("99 % sure") in its title and to
- * screen readers; `whole` is the shown line, whose width fits it to its column. */
-function postureLine(tile: WardTileModel, t: TFunction, fmt: ReturnType<typeof useFormat>) {
-  const name = t(`pages.position.${tile.posture}`, { defaultValue: tile.posture ?? '' });
-  const share = tile.postureConfidence != null ? Math.round(tile.postureConfidence * 100) / 100 : null;
-  const confidence = share != null ? fmt.percent(share) : null;
-  const said = share != null ? t('ward.confidence', { value: fmt.number(share * 100, 0) }) : null;
-  const uncertain = tile.postureCertain === false ? t('pages.position.uncertain') : null;
-  const join = (parts: Array<string | null>) => parts.filter(Boolean).join(' · ');
-  return { name, confidence, uncertain, whole: join([name, confidence, uncertain]), full: join([name, said, uncertain]) };
-}
-
 export function WardTile({ tile, now, renderer, mapUnavailable, turnAction, alarmReason, readOnly = false }: WardTileProps) {
   const { t } = useTranslation();
   const fmt = useFormat();
@@ -75,7 +62,7 @@ export function WardTile({ tile, now, renderer, mapUnavailable, turnAction, alar
   const typeLabel = t(`deviceTypes.${tile.deviceType}`, { defaultValue: tile.deviceType });
   const frame = info?.frame ?? null;
   // The posture line, fitted whole to its column like the large texts (never "Right Lateral · 99 …").
-  const posture = tile.posture ? postureLine(tile, t, fmt) : null;
+  const posture = postureLine(tile, t, fmt);
 
   useLayoutEffect(() => {
     const slot = slotRef.current;
