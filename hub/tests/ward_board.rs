@@ -44,7 +44,10 @@ async fn the_board_reads_its_own_companys_clocks_and_postures() {
     assert_eq!(clock["tier"], "ok", "{clock}");
     assert!(clock["dueInSeconds"].is_null() && clock["posture"].is_null() && clock["postureConfidence"].is_null(), "{clock}");
     let page = get(&hub, &token_a, &format!("/api/device/{}/repositioning", bed.id)).await;
-    assert!(page["posture"].is_null() && page["postureConfidence"].is_null() && page["postureCertain"].is_null(), "nobody on the mat: {page}");
+    assert!(
+        page["posture"].is_null() && page["postureConfidence"].is_null() && page["postureCertain"].is_null(),
+        "nobody on the mat: {page}"
+    );
     assert_eq!(ids(&get(&hub, &token_b, "/api/wardBoard").await), vec![devices_b[0].id.clone()]);
 
     // A patient lies down on the mat, supine: the board reads the posture, its confidence and

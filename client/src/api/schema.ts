@@ -2403,6 +2403,21 @@ export interface components {
              * @description How long the mat must stay empty for the load episode to end, seconds.
              */
             offloadSeconds: number;
+            /**
+             * @description The latest posture (`Supine`, `Prone`, `Left Lateral`, `Right Lateral`, `Seated`,
+             *     `No Supine`) of a mat that reads postures, `null` while nobody is present or on a seat.
+             */
+            posture: string | null;
+            /**
+             * @description Whether the posture is certain (`mat_core::machine::posture::CONFIDENT`); an uncertain one
+             *     takes no turn decision and is shown as such.
+             */
+            postureCertain: boolean | null;
+            /**
+             * Format: float
+             * @description Calibrated probability, 0–1, that the posture is right.
+             */
+            postureConfidence: number | null;
             tier: components["schemas"]["RepositioningTier"];
             /**
              * Format: uint64
