@@ -131,8 +131,16 @@ fn header(doc: &mut Document, canvas: &mut PageCanvas, input: &ComplianceReportI
 fn cells(input: &ComplianceReportInput, row: &ComplianceRow) -> [String; 10] {
     let lang = input.language;
     let dash = || "—".to_owned();
+    // A time to attend under a minute in seconds ("5 s", where minutes said "0.1 min"), as the
+    // web page counts it; longer ones in minutes to a tenth.
     let minutes = |seconds: Option<f64>| {
-        seconds.map_or_else(dash, |s| format!("{} {}", format_number(lang, s / 60.0, 1), t(input, Text::MinutesUnit)))
+        seconds.map_or_else(dash, |s| {
+            if s.round() < 60.0 {
+                format!("{} s", format_number(lang, s, 0))
+            } else {
+                format!("{} {}", format_number(lang, s / 60.0, 1), t(input, Text::MinutesUnit))
+            }
+        })
     };
     let unit = if row.unit.is_empty() { t(input, Text::NoUnit).to_owned() } else { unit_label(lang, &row.building, &row.floor) };
     [

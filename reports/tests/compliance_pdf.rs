@@ -134,7 +134,8 @@ fn squeezed(text: &str) -> String {
 
 #[test]
 fn the_report_prints_branding_period_and_every_figure_with_its_unit() {
-    let rows = vec![early(), row("North · 2", 1, "15:00–23:00"), row("", 0, "07:00–15:00")];
+    let quick = ComplianceRow { alarms: 1, alarms_attended: 1, attend_mean_seconds: Some(5.2), attend_p90_seconds: Some(5.2), ..row("North · 2", 2, "23:00–07:00") };
+    let rows = vec![early(), row("North · 2", 1, "15:00–23:00"), quick, row("", 0, "07:00–15:00")];
     let path = write("compliance-en", &compliance_pdf(&input(Language::En, rows)).unwrap());
     let text = squeezed(&pdftotext(&path));
     for expected in [
@@ -149,6 +150,9 @@ fn the_report_prints_branding_period_and_every_figure_with_its_unit() {
         "North · floor 2 07:00–15:00 4 5 40 % (2/5) 4.3 min 10.0 min 4 3.00 10 min",
         // A shift without turns or alarms: no share, no time to attend, no minutes over.
         "North · floor 2 15:00–23:00 4 0 — — — 0 0.00 —",
+        // Attended within a minute: in seconds, not "0.1 min" ("5 s" on the page; pdftotext reads
+        // the single letter's short gap as none).
+        "North · floor 2 23:00–07:00 4 0 — 5s 5s 1 0.00 —",
         "No unit",
         "Page 1 / 1",
         "is on time when it came before the repositioning interval elapsed",

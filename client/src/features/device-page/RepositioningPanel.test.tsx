@@ -1,6 +1,7 @@
 import { screen, waitFor } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { renderApp, stubFetch } from '../../test/renderApp';
+import { countdownState } from './repositioning';
 
 const DEVICE = { _id: { $oid: 'm1' }, name: 'MAT-001', bed: 'Bed 4', room: '12', deviceType: 'Mattress Mat IoT', hardwareSerial: 'SN1' };
 
@@ -51,5 +52,15 @@ describe("the device page's repositioning clock", () => {
     await renderApp('/mattressMatIoT', { state: { device: DEVICE } });
     await waitFor(() => expect(screen.getByTestId('repositioning-due')).toHaveTextContent(/nobody|No one/i));
     expect(screen.queryByTestId('repositioning-posture')).toBeNull();
+  });
+});
+
+describe('the countdown', () => {
+  it('says a turn is due once under a second is left, never "due in 0 secs"', () => {
+    expect(countdownState(null)).toBe('nobody');
+    expect(countdownState(0)).toBe('dueNow');
+    expect(countdownState(999)).toBe('dueNow');
+    expect(countdownState(1000)).toBe('dueIn');
+    expect(countdownState(3_600_000)).toBe('dueIn');
   });
 });

@@ -13,7 +13,7 @@ import { deviceViewFamily } from '../../lib/devicesStore';
 import { notify } from '../../lib/notifications';
 import { formatDuration, useFormat } from '../../lib/format';
 import { postureLine } from '../../lib/postureLine';
-import { checkInterval } from './repositioning';
+import { checkInterval, countdownState } from './repositioning';
 import { usePolling } from './usePolling';
 
 /** How often the page re-reads the clock (the countdown ticks locally in between). */
@@ -87,11 +87,9 @@ export function RepositioningPanel({ deviceId, refreshKey = 0 }: { deviceId: str
           ? clock.failed
             ? t('pages.repositioning.unavailable')
             : t('pages.loading')
-          : remainingMs === null
-            ? t('pages.repositioning.nobody')
-            : remainingMs === 0
-              ? t('pages.repositioning.dueNow')
-              : t('pages.repositioning.dueIn', { time: formatDuration(remainingMs / 1000, i18n.resolvedLanguage ?? i18n.language) })}
+          : countdownState(remainingMs) === 'dueIn'
+            ? t('pages.repositioning.dueIn', { time: formatDuration((remainingMs ?? 0) / 1000, i18n.resolvedLanguage ?? i18n.language) })
+            : t(`pages.repositioning.${countdownState(remainingMs)}`)}
       </p>
       {posture ? (
         <p className="repositioning-posture" data-testid="repositioning-posture" title={posture.full} aria-label={posture.full}>

@@ -1,4 +1,5 @@
-//! The repositioning interval form's rule (the limits come from the hub's answer).
+//! The repositioning clock's pure rules: the interval form's (the limits come from the hub's
+//! answer) and what the countdown says.
 
 export type IntervalCheck = { ok: true; minutes: number } | { ok: false };
 
@@ -8,4 +9,11 @@ export function checkInterval(input: string, min: number, max: number): Interval
   if (!/^\d+$/.test(text)) return { ok: false };
   const minutes = Number(text);
   return minutes >= min && minutes <= max ? { ok: true, minutes } : { ok: false };
+}
+
+/** What the countdown says with `remainingMs` left (null: nobody lies on the mat): due once under a
+ * second is left, which would read "due in 0 secs". */
+export function countdownState(remainingMs: number | null): 'nobody' | 'dueNow' | 'dueIn' {
+  if (remainingMs === null) return 'nobody';
+  return remainingMs < 1000 ? 'dueNow' : 'dueIn';
 }
