@@ -91,6 +91,19 @@ export async function renderApp(
 
 /** A fetch stub answering by path. `/api/deviceTypes` answers the hub's table (the fixture a hub
  * test keeps equal to what the hub serves) unless the test gives its own. */
+/** A signed-in session on device `deviceId`'s page: an empty device list, no logs or alarms, and
+ * `routes` (its repositioning clock, turns…) on top. */
+export function signInToDevicePage(deviceId: string, routes: Parameters<typeof stubFetch>[0] = {}) {
+  localStorage.setItem('user', 'T0K');
+  return stubFetch({
+    '/api/userDevices': () => ({ body: [] }),
+    '/api/deviceConfCompany': () => ({ body: [] }),
+    [`/api/iotLogs/${deviceId}`]: () => ({ body: [] }),
+    [`/api/iotAlarms/${deviceId}`]: () => ({ body: [] }),
+    ...routes,
+  });
+}
+
 export function stubFetch(routes: Record<string, (init?: RequestInit) => { status?: number; body: unknown }>) {
   const all: typeof routes = {
     '/api/deviceTypes': () => ({ body: DEVICE_TYPE_TABLE }),

@@ -1,18 +1,13 @@
 import { screen, waitFor } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import { renderApp, stubFetch } from '../../test/renderApp';
+import { renderApp, signInToDevicePage } from '../../test/renderApp';
 import { countdownState } from './repositioning';
 
 const DEVICE = { _id: { $oid: 'm1' }, name: 'MAT-001', bed: 'Bed 4', room: '12', deviceType: 'Mattress Mat IoT', hardwareSerial: 'SN1' };
 
 /** A hub whose repositioning clock reads `posture` (null: nobody on the mat). */
 function hubReading(posture: { posture: string; postureConfidence: number; postureCertain: boolean } | null) {
-  localStorage.setItem('user', 'T0K');
-  stubFetch({
-    '/api/userDevices': () => ({ body: [] }),
-    '/api/deviceConfCompany': () => ({ body: [] }),
-    '/api/iotLogs/m1': () => ({ body: [] }),
-    '/api/iotAlarms/m1': () => ({ body: [] }),
+  signInToDevicePage('m1', {
     '/api/device/m1/turns': () => ({ body: [] }),
     '/api/device/m1/repositioning': () => ({
       body: {

@@ -2,7 +2,7 @@ import { act, fireEvent, screen } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import { applyDeviceConf, socketLostAtMsAtom, socketStatusAtom } from '../../lib/devicesStore';
 import { formatTime } from '../../lib/format';
-import { fakeSocket, renderApp, stubFetch } from '../../test/renderApp';
+import { fakeSocket, renderApp, signInToDevicePage } from '../../test/renderApp';
 
 const DEVICE = {
   _id: { $oid: 'm1' },
@@ -27,12 +27,7 @@ const frame = (seq: number, presence = 'PRESENCE') => ({
 });
 
 function signIn() {
-  localStorage.setItem('user', 'T0K');
-  stubFetch({
-    '/api/userDevices': () => ({ body: [] }),
-    '/api/deviceConfCompany': () => ({ body: [] }),
-    '/api/iotLogs/m1': () => ({ body: [] }),
-    '/api/iotAlarms/m1': () => ({ body: [] }),
+  signInToDevicePage('m1', {
     '/api/device/m1/repositioning': () => ({ body: { minutes: 120, tier: 'ok', dueInSeconds: null, minMinutes: 15, maxMinutes: 1440 } }),
   });
 }

@@ -1,6 +1,6 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import { renderApp, stubFetch } from '../../test/renderApp';
+import { renderApp, signInToDevicePage } from '../../test/renderApp';
 
 const DEVICE = { _id: { $oid: 'm1' }, name: 'MAT-001', bed: 'Bed 4', room: '12', deviceType: 'Mattress Mat IoT', hardwareSerial: 'SN1' };
 const HOUR_MS = 3_600_000;
@@ -13,12 +13,7 @@ function hubWithTurns(now: number, unloadedForSeconds: number | null = null) {
   ];
   const posted: unknown[] = [];
   let dueIn = 0;
-  localStorage.setItem('user', 'T0K');
-  const fetch = stubFetch({
-    '/api/userDevices': () => ({ body: [] }),
-    '/api/deviceConfCompany': () => ({ body: [] }),
-    '/api/iotLogs/m1': () => ({ body: [] }),
-    '/api/iotAlarms/m1': () => ({ body: [] }),
+  const fetch = signInToDevicePage('m1', {
     '/api/device/m1/repositioning': () => ({ body: { minutes: 120, tier: dueIn ? 'ok' : 'due', dueInSeconds: dueIn, unloadedForSeconds, offloadSeconds: 900, minMinutes: 15, maxMinutes: 1440 } }),
     '/api/device/m1/turns': (init) => {
       if (init?.method === 'POST') {
