@@ -134,7 +134,13 @@ fn squeezed(text: &str) -> String {
 
 #[test]
 fn the_report_prints_branding_period_and_every_figure_with_its_unit() {
-    let quick = ComplianceRow { alarms: 1, alarms_attended: 1, attend_mean_seconds: Some(5.2), attend_p90_seconds: Some(5.2), ..row("North · 2", 2, "23:00–07:00") };
+    let quick = ComplianceRow {
+        alarms: 1,
+        alarms_attended: 1,
+        attend_mean_seconds: Some(5.2),
+        attend_p90_seconds: Some(5.2),
+        ..row("North · 2", 2, "23:00–07:00")
+    };
     let rows = vec![early(), row("North · 2", 1, "15:00–23:00"), quick, row("", 0, "07:00–15:00")];
     let path = write("compliance-en", &compliance_pdf(&input(Language::En, rows)).unwrap());
     let text = squeezed(&pdftotext(&path));
