@@ -152,7 +152,13 @@ function DetailsPanel({ device, info }: { device: UserDevice; info: DeviceTypeIn
             <dd>{device.room}</dd>
           </>
         ) : null}
-        {shape ? (
+        {info.pageFamily === 'force' && info.frame ? (
+          // A force plate's cells are its load channels, not a map.
+          <>
+            <dt>{t('device.channels')}</dt>
+            <dd data-testid="channel-count">{info.frame.rows * info.frame.cols}</dd>
+          </>
+        ) : shape ? (
           <>
             <dt>{t('device.mapSize')}</dt>
             <dd data-testid="map-size">{shape}</dd>

@@ -117,6 +117,9 @@ describe('force page', () => {
     await waitFor(() => expect(screen.getByTestId('force-chart')).toHaveAttribute('data-points', '2'));
     expect(screen.getByTestId('presence-log')).toBeInTheDocument();
     expect(screen.queryByTestId('heatmap')).toBeNull();
+    // Its details name its channels, not a "map size" of 1 × 4.
+    expect(screen.getByTestId('channel-count')).toHaveTextContent('4');
+    expect(screen.queryByTestId('map-size')).toBeNull();
   });
 });
 
