@@ -130,6 +130,11 @@ impl Writer<'_> {
     fn percent(&self, v: f64) -> String {
         format!("{} %", self.n(v, 1))
     }
+    /// A point on the map, each axis named ("x 11.0 cm · y 19.0 cm"; "11,0 ; 19,0 cm" read as
+    /// one list in the languages with a decimal comma), as the client's static view writes it.
+    fn point_cm(&self, x: f64, y: f64) -> String {
+        format!("x {} cm · y {} cm", self.n(x, 1), self.n(y, 1))
+    }
     fn seconds(&self, v: f64, d: usize) -> String {
         format!("{} s", self.n(v, d))
     }
@@ -278,9 +283,7 @@ fn static_figures(w: &Writer<'_>, r: &StaticResult, device: DeviceType, map: &Re
             // podology cells at 1 cm², which would contradict it).
             f.key.push((w.t(Text::MeanPressure), w.pressure(r.avg_pressure)));
             let pitch = cell_pitch_cm(device);
-            let point = |p: Option<[f64; 2]>| {
-                p.map_or_else(|| "—".to_owned(), |[x, y]| format!("{} ; {} cm", w.n(x * pitch, 1), w.n(y * pitch, 1)))
-            };
+            let point = |p: Option<[f64; 2]>| p.map_or_else(|| "—".to_owned(), |[x, y]| w.point_cm(x * pitch, y * pitch));
             f.detail.push((w.of_foot(Text::LeftFoot, Text::CenterOfPressure), point(r.left_center_of_pressure)));
             f.detail.push((w.of_foot(Text::RightFoot, Text::CenterOfPressure), point(r.right_center_of_pressure)));
             f.detail.push((w.t(Text::ActivePoints), r.active_points_total.to_string()));
@@ -316,11 +319,11 @@ fn seat_figures(w: &Writer<'_>, r: &SeatingStaticResult, f: &mut Figures) {
     f.key.push((w.t(Text::LoadFrontBack), format!("{} / {}", w.percent(r.front_load_percent), w.percent(r.back_load_percent))));
     for (side, peak) in [(Text::IschialLeft, &r.left_ischial), (Text::IschialRight, &r.right_ischial)] {
         if let Some(p) = peak {
-            f.key.push((w.t(side), format!("{} ({} ; {} cm)", reading(p.peak_mmhg), w.n(p.position_cm[0], 1), w.n(p.position_cm[1], 1))));
+            f.key.push((w.t(side), format!("{} ({})", reading(p.peak_mmhg), w.point_cm(p.position_cm[0], p.position_cm[1]))));
         }
     }
     if let Some([x, y]) = r.center_of_pressure_cm {
-        f.detail.push((w.t(Text::CenterOfPressure), format!("{} ; {} cm", w.n(x, 1), w.n(y, 1))));
+        f.detail.push((w.t(Text::CenterOfPressure), w.point_cm(x, y)));
     }
 }
 
@@ -515,6 +518,12 @@ mod tests {
         assert!(all.contains(&format!("Maximum pressure: ≥ {}", w.mmhg(right))), "{all}");
         assert!(all.contains(&format!("Right ischial peak: ≥ {} (", w.mmhg(right))), "{all}");
         assert!(all.contains(&format!("Left ischial peak: {} (", w.mmhg(left))), "{all}");
+        // Its place with each axis named, never "11,0 ; 21,0 cm" (one list, in a language with a
+        // decimal comma).
+        let p = result.left_ischial.unwrap().position_cm;
+        assert!(all.contains(&format!("Left ischial peak: {} (x {} cm · y {} cm)", w.mmhg(left), w.n(p[0], 1), w.n(p[1], 1))), "{all}");
+        let es = figures(&AnalysisResult::SeatingStatic(result), DeviceType::SeatingMatIoT, &map, &scale, Language::Es);
+        assert!(!labels(&es.key).contains(" ; "), "{}", labels(&es.key));
     }
 
     #[test]

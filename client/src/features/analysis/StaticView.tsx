@@ -111,7 +111,7 @@ export function StaticView({ grid, result, deviceType, cellCm, showHistogram, fi
                   <>
                     <dt>{t('analysis.static.globalCop')}</dt>
                     <dd data-testid="global-cop-value">
-                      {cm(result.GlobalCenterOfPressure[0])} ; {cm(result.GlobalCenterOfPressure[1])}
+                      x {cm(result.GlobalCenterOfPressure[0])} · y {cm(result.GlobalCenterOfPressure[1])}
                     </dd>
                   </>
                 ) : null}

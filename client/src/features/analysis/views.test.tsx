@@ -163,7 +163,7 @@ describe('static result', () => {
     expect(within(screen.getByTestId('foot-left')).getByText('30 %')).toBeInTheDocument();
     expect(within(screen.getByTestId('foot-right')).getByText('68 cm²')).toBeInTheDocument();
     // 20 cells of 2 cm from the map's corner.
-    expect(screen.getByTestId('global-cop-value')).toHaveTextContent('40 cm ; 40 cm');
+    expect(screen.getByTestId('global-cop-value')).toHaveTextContent('x 40 cm · y 40 cm');
     // Without a weighed patient: the plate's documented scale (200 steps × 1 kPa = 1500.1 mmHg), said so.
     expect(screen.getByText(/^1[,\u00a0\u202f]?500\.1\s?mmHg$/)).toBeInTheDocument();
     expect(screen.getByTestId('pressure-basis')).toHaveTextContent("Sensor's documented scale");
