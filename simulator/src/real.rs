@@ -140,7 +140,8 @@ pub fn place_with_width<T: Copy + Into<f32>>(frame: &[T], rows: usize, cols: usi
     assert_eq!(frame.len(), REAL_ROWS * REAL_COLS, "a real frame has 64 × 32 cells");
     let along_cols = mat_core::machine::posture::lies_along_columns(rows, cols);
     let (long, short) = if along_cols { (cols, rows) } else { (rows, cols) };
-    let across = ((long as f32 * width_over_length).round() as usize).max(1).min(short);
+    // Floored: at half the length, an odd side's cells across as `long / 2` always placed them.
+    let across = ((long as f32 * width_over_length).floor() as usize).max(1).min(short);
     let offset = (short - across) / 2;
     // Resample the sensor to `long × across` (along × across), then write it into the grid.
     let resampled = area_resample(frame, REAL_ROWS, REAL_COLS, long, across);
