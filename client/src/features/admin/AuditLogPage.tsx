@@ -35,6 +35,9 @@ export function AuditLogPage() {
   }, [page]);
 
   const pages = log ? pageCount(log.total, log.perPage) : 1;
+  // The page shown is the one whose rows are listed (the hub's answer), not the one asked for:
+  // "Page 2 of 2" never heads page 1's rows while page 2 loads.
+  const shown = log?.page ?? page;
   return (
     <FormPage title={t('admin.auditLog')}>
       {refusal ? (
@@ -74,11 +77,11 @@ export function AuditLogPage() {
             </tbody>
           </table>
           <div className="audit-pager">
-            <button type="button" className="btn btn-ghost" disabled={page <= 1} onClick={() => setPage(page - 1)}>
+            <button type="button" className="btn btn-ghost" disabled={shown <= 1} onClick={() => setPage(shown - 1)}>
               {t('admin.auditPrevious')}
             </button>
-            <span data-testid="audit-page">{t('admin.auditPage', { page, pages })}</span>
-            <button type="button" className="btn btn-ghost" disabled={page >= pages} onClick={() => setPage(page + 1)}>
+            <span data-testid="audit-page">{t('admin.auditPage', { page: shown, pages })}</span>
+            <button type="button" className="btn btn-ghost" disabled={shown >= pages} onClick={() => setPage(shown + 1)}>
               {t('admin.auditNext')}
             </button>
           </div>
