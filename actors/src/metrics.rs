@@ -1,7 +1,7 @@
 //! Hub-wide counters, shared by ingest, actors and sessions, rendered as Prometheus text.
 
 use std::fmt::Write;
-use std::sync::atomic::{AtomicI64, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicI64, AtomicU64, Ordering};
 
 /// Monotonic counters and gauges. Relaxed atomics: they are statistics, not synchronisation.
 #[derive(Debug, Default)]
@@ -28,6 +28,13 @@ pub struct HubMetrics {
     pub sessions_slow_closed: AtomicU64,
     /// Actor restarts by a supervisor.
     pub actor_restarts: AtomicU64,
+    /// Backups of the embedded database that failed (`--backup-dir`).
+    pub backups_failed: AtomicU64,
+    /// Whether this hub makes backups: the backup gauge is rendered only then, so a hub
+    /// without them reports no stale backup.
+    pub backups_on: AtomicBool,
+    /// When the last backup was written (Unix seconds; 0 before the first).
+    pub backup_last_success_unix: AtomicI64,
 }
 
 impl HubMetrics {
@@ -36,9 +43,14 @@ impl HubMetrics {
         counter.fetch_add(1, Ordering::Relaxed);
     }
 
+    /// When the last backup was written (0: none yet); `None` on a hub that makes none.
+    pub fn backup_last_success(&self) -> Option<i64> {
+        self.backups_on.load(Ordering::Relaxed).then(|| self.backup_last_success_unix.load(Ordering::Relaxed))
+    }
+
     /// The Prometheus text exposition of every counter.
     pub fn render(&self) -> String {
-        let counters: [(&str, &str, u64); 9] = [
+        let counters: [(&str, &str, u64); 10] = [
             ("hub_frames_received_total", "Frames accepted at ingest.", load(&self.frames_received)),
             (
                 "hub_frames_dropped_ingest_total",
@@ -56,6 +68,7 @@ impl HubMetrics {
             ("hub_device_connections_refused_total", "Refused device connections.", load(&self.device_connections_refused)),
             ("hub_sessions_slow_closed_total", "Browser sessions closed for not keeping up.", load(&self.sessions_slow_closed)),
             ("hub_actor_restarts_total", "Actor restarts by supervisors.", load(&self.actor_restarts)),
+            ("hub_backups_failed_total", "Backups of the embedded database that failed.", load(&self.backups_failed)),
         ];
         let mut out = String::new();
         for (name, help, value) in counters {
@@ -67,10 +80,34 @@ impl HubMetrics {
         ] {
             let _ = writeln!(out, "# HELP {name} {help}\n# TYPE {name} gauge\n{name} {value}");
         }
+        if let Some(unix) = self.backup_last_success() {
+            let name = "hub_backup_last_success_timestamp_seconds";
+            let _ = writeln!(
+                out,
+                "# HELP {name} When the last backup of the embedded database was written (0: none yet).\n# TYPE {name} gauge\n{name} {unix}"
+            );
+        }
         out
     }
 }
 
 fn load(counter: &AtomicU64) -> u64 {
     counter.load(Ordering::Relaxed)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_backup_gauge_is_shown_only_on_a_hub_that_makes_backups() {
+        let metrics = HubMetrics::default();
+        let text = metrics.render();
+        assert!(text.contains("hub_backups_failed_total 0"));
+        assert!(!text.contains("hub_backup_last_success_timestamp_seconds"));
+        metrics.backups_on.store(true, Ordering::Relaxed);
+        assert!(metrics.render().contains("\nhub_backup_last_success_timestamp_seconds 0\n"), "none yet");
+        metrics.backup_last_success_unix.store(1_796_161_500, Ordering::Relaxed);
+        assert!(metrics.render().contains("\nhub_backup_last_success_timestamp_seconds 1796161500\n"));
+    }
 }

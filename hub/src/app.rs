@@ -69,6 +69,7 @@ pub struct RunningHub {
 
 /// Opens storage, seeds demo data if asked, starts the actors and binds the listeners.
 pub async fn start(config: ServeConfig) -> anyhow::Result<RunningHub> {
+    config.check_backup()?;
     let store = open_store(&config).await?;
     start_with_store(config, store).await
 }
@@ -99,6 +100,7 @@ async fn writer_connection(config: &ServeConfig, store: &Store) -> anyhow::Resul
 /// [`start`] on an already opened store (tests seed an in-memory store first).
 pub async fn start_with_store(config: ServeConfig, store: Store) -> anyhow::Result<RunningHub> {
     let http_scheme = config.http_scheme()?;
+    config.check_backup()?;
     std::fs::create_dir_all(&config.data).with_context(|| format!("creating the data directory {}", config.data.display()))?;
     let key = store.hub_wide().settings().get_or_init("token_key", TokenSigner::generate_key).await.context("reading the token key")?;
     let signer = TokenSigner::from_stored(&key).map_err(|e| anyhow::anyhow!("the stored token key is unusable: {e}"))?;
@@ -245,6 +247,7 @@ pub async fn start_with_store(config: ServeConfig, store: Store) -> anyhow::Resu
     if let Some(listener) = status_listener {
         tasks.push(tokio::spawn(alarm_manager::status_listener::run(listener, status_tls, status_context, stopped.clone())));
     }
+    tasks.push(tokio::spawn(crate::backup::run(store.clone(), config.backup.clone(), metrics.clone(), stopped.clone())));
     if let Some(devices) = demo_devices.filter(|_| !config.no_simulators) {
         tasks.extend(demo::start_simulators(
             devices,

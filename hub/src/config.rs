@@ -122,6 +122,33 @@ pub struct ServeConfig {
     /// The other hubs a device is told about in its welcome.
     #[command(flatten)]
     pub peers: PeerConfig,
+    /// Backups of the embedded database.
+    #[command(flatten)]
+    pub backup: BackupConfig,
+}
+
+/// Backups of the embedded database (`crate::backup`): written by the running hub, each a
+/// consistent snapshot, restored with `hub restore`. A database server several hubs share is
+/// backed up on the server instead.
+#[derive(Debug, Clone, Args)]
+pub struct BackupConfig {
+    /// Directory the hub writes its backups into (created, readable by the hub's user only): one
+    /// when it starts, then one every --backup-every-hours; the newest --backup-keep are kept.
+    /// Unset: no backups.
+    #[arg(long = "backup-dir", env = "HUB_BACKUP_DIR", global = true)]
+    pub dir: Option<PathBuf>,
+    /// Hours between two backups.
+    #[arg(long = "backup-every-hours", env = "HUB_BACKUP_EVERY_HOURS", default_value_t = 24, value_parser = clap::value_parser!(u32).range(1..=168), global = true)]
+    pub every_hours: u32,
+    /// How many backups to keep (older ones are deleted after a new one is written).
+    #[arg(long = "backup-keep", env = "HUB_BACKUP_KEEP", default_value_t = 7, value_parser = clap::value_parser!(u32).range(1..=365), global = true)]
+    pub keep: u32,
+}
+
+impl Default for BackupConfig {
+    fn default() -> Self {
+        BackupConfig { dir: None, every_hours: 24, keep: 7 }
+    }
 }
 
 /// The cluster's hubs as devices reach them over QUIC: this hub's own address and its peers',
@@ -163,6 +190,17 @@ impl ServeConfig {
     /// The database URL to open.
     pub fn database_url(&self) -> String {
         self.database.clone().unwrap_or_else(|| format!("surrealkv://{}", self.data.join("db").display()))
+    }
+
+    /// `--backup-dir` backs up the embedded database only: a database server several hubs share
+    /// is backed up on the server.
+    pub fn check_backup(&self) -> anyhow::Result<()> {
+        if self.backup.dir.is_some() && self.database_is_server() {
+            anyhow::bail!(
+                "--backup-dir backs up the embedded database; a database server several hubs share is backed up on the server (`surreal export`)"
+            );
+        }
+        Ok(())
     }
 
     /// Whether the database is a SurrealDB server (shared with other hubs) rather than embedded.
@@ -228,6 +266,17 @@ pub enum Command {
     /// Create an administrator (role 1) for a real deployment, and its company if needed. Run it
     /// while the hub is stopped.
     CreateAdmin(CreateAdminArgs),
+    /// Restore a backup (`--backup-dir`) into the embedded database of --data, which must hold
+    /// none yet (move the old DATA/db aside first). Run it while the hub is stopped.
+    Restore(RestoreArgs),
+}
+
+/// Arguments of `hub restore`.
+#[derive(Debug, Clone, Args)]
+pub struct RestoreArgs {
+    /// The backup file (`hub-backup-….surql`).
+    #[arg(long)]
+    pub from: PathBuf,
 }
 
 /// Arguments of `hub create-admin`.

@@ -8,6 +8,7 @@ pub mod admin;
 pub mod alarm_manager;
 pub mod app;
 pub mod auth;
+pub mod backup;
 pub mod catalog_load;
 pub mod cluster;
 pub mod config;

@@ -19,6 +19,7 @@ async fn main() -> anyhow::Result<()> {
     match cli.command {
         Some(Command::Provision(args)) => hub::provision::run(&cli.serve, &args).await.context("provisioning failed"),
         Some(Command::CreateAdmin(args)) => hub::admin::run(&cli.serve, &args).await.context("creating the administrator failed"),
+        Some(Command::Restore(args)) => hub::backup::run_restore(&cli.serve, &args).await.context("the restore failed"),
         None => {
             let running = hub::app::start(cli.serve).await.context("the hub could not start")?;
             running.wait_for_shutdown_signal().await

@@ -9,6 +9,7 @@
 //! not depend on the HTTP layer) and [`Store::hub_wide`] (a [`HubWide`]: what is not one
 //! company's data or spans them all). This crate knows nothing about actors or HTTP.
 
+pub mod backup;
 mod credentials;
 pub mod device_secret;
 mod error;

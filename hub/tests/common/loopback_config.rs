@@ -35,5 +35,6 @@ pub fn config(data: &std::path::Path) -> ServeConfig {
         nats: None,
         node: None,
         peers: Default::default(),
+        backup: Default::default(),
     }
 }

@@ -16,7 +16,7 @@ import { notify } from '../../lib/notifications';
 import { saveBlob } from '../../lib/saveFile';
 import { BarChart } from './BarChart';
 import { downloadCompliancePdf, getCompliance, getShiftSettings, type ComplianceJson, type ComplianceRow, type ShiftSettingsJson } from './complianceApi';
-import { CSV_COLUMNS, complianceCsv, isoDay, lastDays, rowsOf, unitsOf, type UnitOfRow } from './figures';
+import { CSV_COLUMNS, attendChartScale, complianceCsv, isoDay, lastDays, rowsOf, unitsOf, type UnitOfRow } from './figures';
 import { ShiftSettings } from './ShiftSettings';
 import './compliance.css';
 
@@ -69,8 +69,10 @@ export function CompliancePage() {
   const rows = useMemo(() => rowsOf(data?.rows ?? [], unit), [data, unit]);
   const several = new Set(rows.map((r) => r.unit)).size > 1;
   const labels = rows.map((r) => (several ? `${unitName(r)} ${r.shiftLabel}` : r.shiftLabel));
-  const minutes = (seconds: number | null | undefined) => (seconds == null ? null : seconds / 60);
   const min = t('compliance.minutesUnit');
+  // The time to attend in seconds while every one is short, else in minutes.
+  const attendScale = attendChartScale(rows);
+  const attend = (seconds: number | null | undefined) => (seconds == null ? null : seconds / attendScale.divisor);
 
   const downloadCsv = () => {
     const csv = complianceCsv(rows, CSV_COLUMNS.map((k) => t(k)), unitName);
@@ -151,10 +153,10 @@ export function CompliancePage() {
                 testId="chart-attend"
                 title={t('compliance.timeToAttend')}
                 labels={labels}
-                unit={min}
+                unit={attendScale.unit === 'seconds' ? t('compliance.secondsUnit') : min}
                 series={[
-                  { label: t('compliance.mean'), color: COLOURS.mean, values: rows.map((r) => minutes(r.attendMeanSeconds)) },
-                  { label: t('compliance.p90'), color: COLOURS.p90, values: rows.map((r) => minutes(r.attendP90Seconds)) },
+                  { label: t('compliance.mean'), color: COLOURS.mean, values: rows.map((r) => attend(r.attendMeanSeconds)) },
+                  { label: t('compliance.p90'), color: COLOURS.p90, values: rows.map((r) => attend(r.attendP90Seconds)) },
                 ]}
               />
               <BarChart testId="chart-alarms" title={t('compliance.alarmsPerBedDay')} labels={labels} unit={t('compliance.perBedDay')} series={[{ label: t('compliance.alarms'), color: COLOURS.alarms, values: rows.map((r) => r.alarmsPerBedDay ?? null) }]} />

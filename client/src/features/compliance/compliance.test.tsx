@@ -101,6 +101,8 @@ describe('the turn compliance page', () => {
     // A shift without turns has no share, not 0 %.
     expect(within(rows()[1]!).getByTestId('cell-on-time')).toHaveTextContent('—');
     expect(screen.getByTestId('compliance-shift-summary')).toHaveTextContent('07:00–15:00 · 15:00–23:00 · 23:00–07:00 (Time zone: Europe/Madrid)');
+    // The early shift's 10 min attendance: the chart counts minutes.
+    expect(screen.getByTestId('chart-attend')).toHaveTextContent('07:00–15:00: Mean 4.3 min, 90th percentile 10 min');
     // Four charts, one bar group per row.
     for (const id of ['chart-on-time', 'chart-attend', 'chart-alarms', 'chart-over']) {
       expect(screen.getByTestId(id)).toHaveAttribute('data-bars', '4');

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { clockToMinutes, complianceCsv, csvField, lastDays, minutesToClock } from './figures';
+import { ATTEND_CHART_SECONDS_BELOW, attendChartScale, clockToMinutes, complianceCsv, csvField, lastDays, minutesToClock } from './figures';
 
 describe('compliance helpers', () => {
   it('reads and writes clock times', () => {
@@ -29,5 +29,13 @@ describe('compliance helpers', () => {
       (u) => (u.unit === '' ? 'No unit' : `${u.building} · floor ${u.floor}`),
     );
     expect(csv.split('\r\n')[1]).toBe('No unit,08:00–08:00,1,1,1,100.0,0,0,,,1.00,0.000,1,0.0');
+  });
+
+  it('draws times to attend in seconds while every one is under two minutes', () => {
+    const times = (mean: number | null, p90: number | null) => ({ attendMeanSeconds: mean, attendP90Seconds: p90 });
+    expect(attendChartScale([times(6, 6), times(null, null)])).toEqual({ unit: 'seconds', divisor: 1 });
+    expect(attendChartScale([times(60, 119)])).toEqual({ unit: 'seconds', divisor: 1 });
+    expect(attendChartScale([times(6, 6), times(60, ATTEND_CHART_SECONDS_BELOW)])).toEqual({ unit: 'minutes', divisor: 60 });
+    expect(attendChartScale([])).toEqual({ unit: 'seconds', divisor: 1 });
   });
 });

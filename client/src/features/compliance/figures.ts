@@ -35,6 +35,16 @@ export const unitsOf = (rows: ComplianceRow[]): ComplianceRow[] => rows.filter((
  * labels it with the same words), '' for the unit of devices with neither. */
 export type UnitOfRow = Pick<ComplianceRow, 'unit' | 'building' | 'floor'>;
 
+/** Below this longest time to attend (seconds), the chart counts seconds: a 6 s attendance drawn
+ * in minutes is a sliver at 0.1 of the axis. */
+export const ATTEND_CHART_SECONDS_BELOW = 120;
+
+/** The unit the time-to-attend chart counts in, and what a value in seconds is divided by. */
+export function attendChartScale(rows: Pick<ComplianceRow, 'attendMeanSeconds' | 'attendP90Seconds'>[]): { unit: 'seconds' | 'minutes'; divisor: number } {
+  const longest = Math.max(0, ...rows.flatMap((r) => [r.attendMeanSeconds ?? 0, r.attendP90Seconds ?? 0]));
+  return longest < ATTEND_CHART_SECONDS_BELOW ? { unit: 'seconds', divisor: 1 } : { unit: 'minutes', divisor: 60 };
+}
+
 /** The CSV columns, in order: the translation key of each heading. */
 export const CSV_COLUMNS = [
   'compliance.csv.unit',

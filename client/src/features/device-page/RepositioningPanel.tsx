@@ -13,6 +13,7 @@ import { deviceViewFamily } from '../../lib/devicesStore';
 import { notify } from '../../lib/notifications';
 import { formatDuration, useFormat } from '../../lib/format';
 import { postureLine } from '../../lib/postureLine';
+import { PostureText } from '../../components/PostureText';
 import { checkInterval, countdownState } from './repositioning';
 import { usePolling } from './usePolling';
 
@@ -93,9 +94,7 @@ export function RepositioningPanel({ deviceId, refreshKey = 0 }: { deviceId: str
       </p>
       {posture ? (
         <p className="repositioning-posture" data-testid="repositioning-posture" title={posture.full} aria-label={posture.full}>
-          {posture.name}
-          {posture.confidence ? <span className="muted"> · {posture.confidence}</span> : null}
-          {posture.uncertain ? <span className="posture-uncertain"> · {posture.uncertain}</span> : null}
+          <PostureText line={posture} />
         </p>
       ) : null}
       {data ? (

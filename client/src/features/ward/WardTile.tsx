@@ -22,6 +22,7 @@ import { useDeviceActions } from '../../lib/useDeviceActions';
 import { useLiveLink } from '../../lib/liveLink';
 import { INLINE } from '../../lib/messages';
 import { postureLine } from '../../lib/postureLine';
+import { PostureText } from '../../components/PostureText';
 import { textEms, twoLineEms } from './textFit';
 import type { WardTileModel } from './tiles';
 import { countdownShown, secondsLeft, urgencyOf } from './urgency';
@@ -173,14 +174,7 @@ export function WardTile({ tile, now, renderer, mapUnavailable, turnAction, alar
         ) : null}
         {posture && !offline ? (
           <div className="ward-posture" data-testid="ward-posture" style={fits(posture.whole)} title={posture.full} aria-label={posture.full}>
-            {posture.name}
-            {posture.confidence ? <span className="muted"> · {posture.confidence}</span> : null}
-            {posture.uncertain ? (
-              <span className="posture-uncertain" data-testid="ward-posture-uncertain">
-                {' · '}
-                {posture.uncertain}
-              </span>
-            ) : null}
+            <PostureText line={posture} uncertainTestId="ward-posture-uncertain" />
           </div>
         ) : null}
         {tile.hasClock && !offline && urgency !== 'missing' ? (
