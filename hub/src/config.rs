@@ -10,10 +10,24 @@ use clap::{Args, Parser, Subcommand};
 #[derive(Debug, Parser)]
 #[command(name = "hub", version, about)]
 pub struct Cli {
+    /// How the log on stderr is written: `text`, a readable line per event, or `json`, one JSON
+    /// object per line (timestamp, level, target, message and fields) for a log collector. What
+    /// is logged is HUB_LOG's filter (`info` by default).
+    #[arg(long, env = "HUB_LOG_FORMAT", value_enum, default_value_t = LogFormat::Text, global = true)]
+    pub log_format: LogFormat,
     #[command(flatten)]
     pub serve: ServeConfig,
     #[command(subcommand)]
     pub command: Option<Command>,
+}
+
+/// The log's format on stderr (`--log-format`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum LogFormat {
+    /// One readable line per event.
+    Text,
+    /// One JSON object per line.
+    Json,
 }
 
 /// How the server runs.

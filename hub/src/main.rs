@@ -1,17 +1,24 @@
 //! The `hub` binary: parses the command line and runs the server or a maintenance command.
 
+use std::io::IsTerminal;
+
 use anyhow::Context;
 use clap::Parser;
-use hub::config::{Cli, Command};
+use hub::config::{Cli, Command, LogFormat};
 
 #[tokio::main]
 async fn main() -> anyhow::Result<()> {
     malloc_tuning::return_large_blocks_to_the_system();
-    tracing_subscriber::fmt()
+    let mut cli = Cli::parse();
+    let log = tracing_subscriber::fmt()
         .with_env_filter(tracing_subscriber::EnvFilter::try_from_env("HUB_LOG").unwrap_or_else(|_| "info".into()))
         .with_writer(std::io::stderr)
-        .init();
-    let mut cli = Cli::parse();
+        // Colours on a terminal only: a log file or the journal gets plain text.
+        .with_ansi(std::io::stderr().is_terminal());
+    match cli.log_format {
+        LogFormat::Text => log.init(),
+        LogFormat::Json => log.json().flatten_event(true).init(),
+    }
     cli.serve.database_credentials = storage::Credentials::from_env()?;
     // `wss://` to a database server: its TLS client takes the process's default provider, and a
     // build that links two (ring here, aws-lc in the workspace's dbserver) must name one.

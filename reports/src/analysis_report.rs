@@ -362,8 +362,16 @@ fn figures_page(doc: &mut Document, canvas: &mut PageCanvas, ctx: &Context<'_>, 
         if y < BOTTOM {
             break;
         }
-        doc.text(canvas, MARGIN, y, BODY_SIZE, BLACK, label);
-        doc.text(canvas, MARGIN + 200.0, y, BODY_SIZE, BLACK, value);
+        if label.is_empty() {
+            // A heading over the values' column (a walk's steps): grey, made smaller where a
+            // language's words would pass the margin.
+            let room = doc.width() - 2.0 * MARGIN - 200.0;
+            let size = (BODY_SIZE * room / doc.text_width(value, BODY_SIZE).max(1.0)).min(BODY_SIZE);
+            doc.text(canvas, MARGIN + 200.0, y, size, GREY, value);
+        } else {
+            doc.text(canvas, MARGIN, y, BODY_SIZE, BLACK, label);
+            doc.text(canvas, MARGIN + 200.0, y, BODY_SIZE, BLACK, value);
+        }
         y -= LINE;
     }
     if let Some(AnalysisResult::Balance(r)) = &ctx.input.result {

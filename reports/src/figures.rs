@@ -153,6 +153,10 @@ pub fn figures(result: &AnalysisResult, device: DeviceType, map: &ReportMap, sca
         AnalysisResult::SeatingStatic(r) => seat_figures(&w, r, &mut f),
         AnalysisResult::BedStatic(r) => bed_figures(&w, r, &mut f),
         AnalysisResult::Dynamic(r) => {
+            // The steps' list says what its columns are: "Contact → toe-off (stance) · Rockers (heel / ankle / forefoot), %".
+            if r.left.stances.len() + r.right.stances.len() > 0 {
+                f.detail.push((String::new(), format!("{} · {}, %", w.t(Text::StepTimes), w.t(Text::Rockers))));
+            }
             for (foot, gait, max_series) in [(Text::LeftFoot, &r.left, "leftMaxPressure"), (Text::RightFoot, &r.right, "rightMaxPressure")]
             {
                 f.key.push((w.of_foot(foot, Text::Steps), gait.stances.len().to_string()));
@@ -184,7 +188,7 @@ pub fn figures(result: &AnalysisResult, device: DeviceType, map: &ReportMap, sca
                             w.seconds(e.toe_off_s - e.initial_contact_s, 2)
                         ),
                     };
-                    f.detail.push((format!("{} {}", w.of_foot(foot, Text::Steps), i + 1), value));
+                    f.detail.push((format!("{} {}", w.of_foot(foot, Text::Step), i + 1), value));
                 }
             }
             f.key.push((w.t(Text::Duration), w.seconds(r.duration_s, 1)));

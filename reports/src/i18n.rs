@@ -96,6 +96,8 @@ pub enum Text {
     ContactArea,
     FrontBack,
     Steps,
+    Step,
+    StepTimes,
     StanceTime,
     InsideRing,
     BodyRegions,
@@ -151,7 +153,7 @@ pub enum Text {
 }
 
 /// Rows in [`Text`] order, columns in [`Language::ALL`] order.
-const TEXTS: [[&str; 8]; 92] = [
+const TEXTS: [[&str; 8]; 94] = [
     [
         "Informe de análisis",
         "Αναφορά ανάλυσης",
@@ -426,6 +428,17 @@ const TEXTS: [[&str; 8]; 92] = [
     ],
     ["delante / detrás", "μπρος / πίσω", "front / back", "avant / arrière", "avanti / dietro", "voor / achter", "перед / зад", "前 / 後"],
     ["Pasos", "Βήματα", "Steps", "Pas", "Passi", "Stappen", "Шаги", "歩数"],
+    ["Paso", "Βήμα", "Step", "Pas", "Passo", "Stap", "Шаг", "歩"],
+    [
+        "Contacto → despegue (apoyo)",
+        "Επαφή → αποκόλληση (στήριξη)",
+        "Contact → toe-off (stance)",
+        "Contact → décollement (appui)",
+        "Contatto → distacco (appoggio)",
+        "Contact → afzet (standfase)",
+        "Контакт → отрыв (опора)",
+        "接地 → 離地（立脚）",
+    ],
     [
         "Tiempo de apoyo medio",
         "Μέσος χρόνος στήριξης",

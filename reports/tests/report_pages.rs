@@ -319,6 +319,26 @@ fn each_kind_prints_its_own_figures_with_units() {
     // A walk's map says what its colours are (each cell's highest pressure, the hub's `report_map`).
     assert!(t.contains("Highest pressure of each cell during the walk"), "dynamic map caption missing from\n{t}");
 
+    // A walk lists its steps, each named in the singular, under a line that says its columns.
+    let mut synth = MapSynth::new(48, 48, CellFormat::U8, Scenario::from_name("feet").unwrap(), 7).for_device_type(DeviceType::PodologyIoT);
+    synth.begin_walk(Duration::ZERO, Duration::from_secs(10));
+    let mut walk = Capture::new(DeviceType::PodologyIoT, 48, 48);
+    for i in 0..500u64 {
+        let t = Duration::from_millis(i * 20);
+        let cells = synth.render(t);
+        let map = PressureMap::new(48, 48, CellFormat::U8, &cells).unwrap();
+        walk.push_map(i * 20, &map).unwrap();
+    }
+    let t = text_of("dynamic-walk", &report(AnalysisKind::Dynamic, &walk, ""), Language::En);
+    for phrase in ["Contact → toe-off (stance) · Rockers (heel / ankle / forefoot), %", "Left foot — Step 1", "Right foot — Step 1"]
+    {
+        assert!(t.contains(phrase), "walk: {phrase:?} missing from\n{t}");
+    }
+    assert!(!t.contains("Steps 1"), "{t}");
+    // Its heading fits between the margins in the longest language.
+    let t = text_of("dynamic-walk-ru", &report(AnalysisKind::Dynamic, &walk, ""), Language::Ru);
+    assert!(t.contains("Левая стопа — Шаг 1"), "{t}");
+
     let seat = simulated(DeviceType::SeatingMatIoT, "seated", 30.0, 30.0, 5.0);
     let t = text_of("seating-dynamic", &report(AnalysisKind::SeatingDynamic, &seat, ""), Language::Es);
     for phrase in ["Índice de presión máxima", "mmHg", "Índice de dispersión", " %", "Duración"] {

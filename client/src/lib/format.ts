@@ -128,3 +128,9 @@ export function useFormat() {
     narrowDuration: (seconds: number) => formatDuration(seconds, lng, 'narrow'),
   };
 }
+
+/** Formats with exactly `decimals` decimals, in the interface language's locale (rocker durations
+ * 3; shares and BMI 1; the compliance page's rates 2). */
+export function formatFixed(value: number, language: string, decimals: number): string {
+  return new Intl.NumberFormat(localeOf(language), { minimumFractionDigits: decimals, maximumFractionDigits: decimals }).format(value);
+}

@@ -12,7 +12,7 @@ import { centreOfPressure } from './gridFrame';
 import { firstContactFrame, isEmptyMap, playbackFrame, playbackLength, SPEEDS, speedLabel, traceIndex, type Speed } from './playback';
 import { ResultMap, type MapRendererFactory } from './ResultMap';
 import type { Grid } from './record';
-import { formatFixed } from './units';
+import { formatFixed } from '../../lib/format';
 import type { PressureDisplay } from '../../lib/pressureUnits';
 import { usePlayer } from './usePlayer';
 import { usePreviewView, ViewToggles } from './ViewToggles';

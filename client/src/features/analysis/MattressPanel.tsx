@@ -8,7 +8,7 @@ import { useTranslation } from 'react-i18next';
 import { Chart } from './Chart';
 import type { MattressResult } from './engineResult';
 import { formatNumber } from '../../lib/format';
-import { formatFixed } from './units';
+import { formatFixed } from '../../lib/format';
 
 /** Each value's share of their sum, in % (all 0 when the sum is 0). */
 export function sharesOfTotal(values: number[]): number[] {

@@ -10,7 +10,7 @@ import { reportLanguage } from './PdfLayoutModal';
 import { firstContactFrame, intervalMs, playbackFrame, playbackLength, SPEEDS, speedLabel, traceIndex } from './playback';
 import { creationSeconds, meanGrid, parameter, previewFrames } from './record';
 import { MAX_EXPANDED_PANELS, seatingPanels, toggleExpanded } from './seatingPanels';
-import { formatFixed } from './units';
+import { formatFixed } from '../../lib/format';
 import { record } from './testing';
 
 describe('history pagination', () => {

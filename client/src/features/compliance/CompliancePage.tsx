@@ -11,7 +11,7 @@ import { Link } from 'react-router-dom';
 import { DateField } from '../../components/DateField';
 import { TopBar } from '../../components/TopBar';
 import { ApiError } from '../../lib/api';
-import { formatDuration, useFormat } from '../../lib/format';
+import { formatDuration, formatFixed, useFormat } from '../../lib/format';
 import { notify } from '../../lib/notifications';
 import { saveBlob } from '../../lib/saveFile';
 import { BarChart } from './BarChart';
@@ -208,7 +208,7 @@ function ComplianceTable({ rows, unitName }: { rows: ComplianceRow[]; unitName: 
                 {r.alarms}
                 {r.alarms > r.alarmsAttended ? <span className="compliance-unattended"> {t('compliance.unattended', { count: r.alarms - r.alarmsAttended })}</span> : null}
               </td>
-              <td data-testid="cell-per-bed-day">{r.alarmsPerBedDay == null ? dash : format.number(r.alarmsPerBedDay, 2)}</td>
+              <td data-testid="cell-per-bed-day">{r.alarmsPerBedDay == null ? dash : formatFixed(r.alarmsPerBedDay, lng, 2)}</td>
               <td data-testid="cell-over">{r.minutesOverPerPatient == null ? dash : `${format.number(r.minutesOverPerPatient, 0)} ${t('compliance.minutesUnit')}`}</td>
             </tr>
           ))}

@@ -95,7 +95,8 @@ describe('the turn compliance page', () => {
     expect(within(early).getByTestId('cell-on-time')).toHaveTextContent('40% (2/5)');
     expect(within(early).getByTestId('cell-attend-mean')).toHaveTextContent(/^4m 20s$/);
     expect(within(early).getByTestId('cell-attend-p90')).toHaveTextContent(/^10m$/);
-    expect(within(early).getByTestId('cell-per-bed-day')).toHaveTextContent('3');
+    // A rate to two decimals, as in the PDF ("3.00", "0.07", "0.00").
+    expect(within(early).getByTestId('cell-per-bed-day')).toHaveTextContent(/^3\.00$/);
     expect(within(early).getByTestId('cell-over')).toHaveTextContent('10 min');
     expect(early).toHaveTextContent('(not attended: 1)');
     // A shift without turns has no share, not 0 %.

@@ -1,7 +1,8 @@
-//! Backups of the embedded database as a hospital runs them, with the real hub binary: the
-//! running hub writes a backup when it starts (`--backup-dir`) and reports it on `/metrics`;
+//! What a hospital's IT team runs, with the real hub binary. Backups of the embedded database:
+//! the running hub writes one when it starts (`--backup-dir`) and reports it on `/metrics`;
 //! `hub restore` puts it into a new data directory, never over a database; a hub started there
-//! signs the same people in and lists the same mats.
+//! signs the same people in and lists the same mats. The log as a collector reads it
+//! (`--log-format json`: one JSON object per line).
 #![allow(clippy::unwrap_used)] // A test's helpers may unwrap: the panic is the failure it reports.
 
 mod common;
@@ -74,4 +75,32 @@ async fn a_hub_on_a_database_server_refuses_to_back_it_up() {
     config.backup.dir = Some(data.path().join("backups"));
     let refused = hub::app::start(config).await.err().expect("refused");
     assert!(format!("{refused:#}").contains("surreal export"), "{refused:#}");
+}
+
+#[test]
+fn the_json_log_is_one_object_per_line_with_its_time_level_and_message() {
+    let data = tempfile::tempdir().unwrap();
+    let run = |format: &str| {
+        let output = Command::new(HUB_BIN)
+            .env("HUB_LOG", "info")
+            .args(["--log-format", format, "--data"])
+            .arg(data.path())
+            .args(["provision", "--count", "1", "--out"])
+            .arg(data.path().join("devices.json"))
+            .output()
+            .expect("hub provision runs");
+        assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+        String::from_utf8(output.stderr).unwrap()
+    };
+    let json = run("json");
+    assert!(json.lines().count() >= 2, "{json}");
+    for line in json.lines() {
+        let event: serde_json::Value = serde_json::from_str(line).unwrap_or_else(|e| panic!("{e}: {line}"));
+        for field in ["timestamp", "level", "target", "message"] {
+            assert!(event[field].is_string(), "{field} in {line}");
+        }
+    }
+    let text = run("text");
+    assert!(text.lines().all(|line| !line.starts_with('{')), "{text}");
+    assert!(!text.contains('\u{1b}'), "no terminal colours in a log that is not a terminal: {text}");
 }
