@@ -28,6 +28,14 @@ pub struct HubMetrics {
     pub sessions_slow_closed: AtomicU64,
     /// Actor restarts by a supervisor.
     pub actor_restarts: AtomicU64,
+    /// Alarm reports (IHE PCD-04) the managers acknowledged (`AA`).
+    pub alarm_reports_delivered: AtomicU64,
+    /// Attempts that failed and will be tried again (`AE`, silence, a broken connection).
+    pub alarm_reports_retried: AtomicU64,
+    /// Reports a manager refused (`AR`): dead letters until an administrator resends them.
+    pub alarm_reports_dead_lettered: AtomicU64,
+    /// The alarm reports' queue as last read (every company's): see [`AlarmQueueGauges`].
+    pub alarm_queue: AlarmQueueGauges,
     /// Backups of the embedded database that failed (`--backup-dir`).
     pub backups_failed: AtomicU64,
     /// Whether this hub makes backups: the backup gauge is rendered only then, so a hub
@@ -50,7 +58,7 @@ impl HubMetrics {
 
     /// The Prometheus text exposition of every counter.
     pub fn render(&self) -> String {
-        let counters: [(&str, &str, u64); 10] = [
+        let counters: [(&str, &str, u64); 13] = [
             ("hub_frames_received_total", "Frames accepted at ingest.", load(&self.frames_received)),
             (
                 "hub_frames_dropped_ingest_total",
@@ -69,6 +77,21 @@ impl HubMetrics {
             ("hub_sessions_slow_closed_total", "Browser sessions closed for not keeping up.", load(&self.sessions_slow_closed)),
             ("hub_actor_restarts_total", "Actor restarts by supervisors.", load(&self.actor_restarts)),
             ("hub_backups_failed_total", "Backups of the embedded database that failed.", load(&self.backups_failed)),
+            (
+                "hub_alarm_reports_delivered_total",
+                "Alarm reports (IHE PCD-04) the managers acknowledged.",
+                load(&self.alarm_reports_delivered),
+            ),
+            (
+                "hub_alarm_reports_retried_total",
+                "Alarm report attempts that failed and will be tried again.",
+                load(&self.alarm_reports_retried),
+            ),
+            (
+                "hub_alarm_reports_dead_lettered_total",
+                "Alarm reports a manager refused (dead letters).",
+                load(&self.alarm_reports_dead_lettered),
+            ),
         ];
         let mut out = String::new();
         for (name, help, value) in counters {
@@ -77,6 +100,19 @@ impl HubMetrics {
         for (name, help, value) in [
             ("hub_devices_connected", "Devices connected now.", self.devices_connected.load(Ordering::Relaxed)),
             ("hub_sessions_connected", "Browser sessions connected now.", self.sessions_connected.load(Ordering::Relaxed)),
+        ] {
+            let _ = writeln!(out, "# HELP {name} {help}\n# TYPE {name} gauge\n{name} {value}");
+        }
+        let queue = &self.alarm_queue;
+        for (name, help, value) in [
+            ("hub_alarm_reports_pending", "Alarm reports waiting to be delivered (every company's).", load(&queue.pending)),
+            ("hub_alarm_reports_dead_letters", "Dead letters waiting for an administrator's resend.", load(&queue.dead)),
+            (
+                "hub_alarm_reports_oldest_pending_age_seconds",
+                "How long the oldest waiting alarm report has waited (0: none).",
+                load(&queue.oldest_pending_age_s),
+            ),
+            ("hub_alarm_manager_links_down", "Alarm managers the hub cannot reach now.", load(&queue.links_down)),
         ] {
             let _ = writeln!(out, "# HELP {name} {help}\n# TYPE {name} gauge\n{name} {value}");
         }
@@ -89,6 +125,20 @@ impl HubMetrics {
         }
         out
     }
+}
+
+/// The alarm reports' queue and links as the sender last saw them (read at most every few
+/// seconds, so a scrape is at most that old).
+#[derive(Debug, Default)]
+pub struct AlarmQueueGauges {
+    /// Reports waiting to be delivered.
+    pub pending: AtomicU64,
+    /// Dead letters.
+    pub dead: AtomicU64,
+    /// Seconds the oldest waiting report has waited (0 when none waits).
+    pub oldest_pending_age_s: AtomicU64,
+    /// Destinations whose link is down.
+    pub links_down: AtomicU64,
 }
 
 fn load(counter: &AtomicU64) -> u64 {

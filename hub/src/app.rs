@@ -234,7 +234,7 @@ pub async fn start_with_store(config: ServeConfig, store: Store) -> anyhow::Resu
         tasks.push(tokio::spawn(leases.clone().renew(stopped.clone())));
         tasks.push(tokio::spawn(leases.clone().watch(stopped.clone())));
     }
-    tasks.push(tokio::spawn(alarm_manager::sender::run(store.clone(), alarm_reporter.clone(), stopped.clone())));
+    tasks.push(tokio::spawn(alarm_manager::sender::run(store.clone(), alarm_reporter.clone(), metrics.clone(), stopped.clone())));
     let continue_interval = Duration::from_secs(config.alarm_continue_secs);
     tasks.push(tokio::spawn(alarm_manager::continuation::run(
         store.clone(),

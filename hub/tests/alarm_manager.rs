@@ -304,6 +304,26 @@ async fn reports_are_retried_dead_lettered_resent_and_ended() {
     assert_eq!((view["pending"].as_u64(), view["deadLetters"].as_u64()), (Some(0), Some(1)));
     assert_eq!(view["link"]["state"], "up", "the manager answered: {view}");
     assert_eq!(manager.reports().len(), 4, "a dead letter is not retried");
+    // The IT team's view of the same, on `/metrics`: three attempts to retry, one dead letter
+    // waiting for an administrator, nothing else waiting, the manager reachable.
+    let figures = |names: &'static [&'static str]| async move {
+        let text = common::request(http, "GET", "/metrics", None, None).await.body;
+        names.iter().map(|name| metric(&text, name).unwrap_or(-1.0)).collect::<Vec<f64>>()
+    };
+    const QUEUE: &[&str] = &[
+        "hub_alarm_reports_retried_total",
+        "hub_alarm_reports_dead_lettered_total",
+        "hub_alarm_reports_dead_letters",
+        "hub_alarm_reports_pending",
+        "hub_alarm_manager_links_down",
+    ];
+    let deadline = Instant::now() + Duration::from_secs(15);
+    let mut seen = figures(QUEUE).await;
+    while seen != [3.0, 1.0, 1.0, 0.0, 0.0] && Instant::now() < deadline {
+        tokio::time::sleep(Duration::from_millis(250)).await;
+        seen = figures(QUEUE).await;
+    }
+    assert_eq!(seen, [3.0, 1.0, 1.0, 0.0, 0.0], "{QUEUE:?}");
 
     // Resent by an administrator: delivered (AA), audited.
     assert_eq!(call(http, &nurse, "POST", &format!("/api/alarmManager/deadLetters/{control_id}/resend"), None).await.status, 403);
@@ -322,6 +342,16 @@ async fn reports_are_retried_dead_lettered_resent_and_ended() {
     let end = reports.iter().find(|r| r["phase"] == "end").unwrap();
     assert_eq!((end["alarm"].as_str(), end["controlId"].as_str()), (Some(alarm.as_str()), Some(format!("{alarm}-end").as_str())));
     assert_eq!((end["state"].as_str(), end["inactivation"].as_str()), (Some("inactive"), Some("alert-acknowledged")));
+    // Delivered: the resent start and the end; no dead letter left.
+    const DELIVERED: &[&str] =
+        &["hub_alarm_reports_delivered_total", "hub_alarm_reports_dead_letters", "hub_alarm_reports_oldest_pending_age_seconds"];
+    let deadline = Instant::now() + Duration::from_secs(15);
+    let mut seen = figures(DELIVERED).await;
+    while !(seen[0] >= 2.0 && seen[1] == 0.0) && Instant::now() < deadline {
+        tokio::time::sleep(Duration::from_millis(250)).await;
+        seen = figures(DELIVERED).await;
+    }
+    assert!(seen[0] >= 2.0 && seen[1] == 0.0, "{DELIVERED:?}: {seen:?}");
     let _ = mats.stop.send(true);
     assert_all_valid(&manager.stop());
 }

@@ -60,6 +60,11 @@ impl LinkStates {
         }
         link.last_error = Some(error.to_owned());
     }
+
+    /// How many destinations are down now.
+    pub fn down_count(&self) -> usize {
+        self.0.lock().unwrap_or_else(|e| e.into_inner()).values().filter(|l| l.state == "down").count()
+    }
 }
 
 #[cfg(test)]
@@ -71,6 +76,7 @@ mod tests {
         let links = LinkStates::default();
         let d: Destination = "mllp://am:2575".parse().unwrap();
         assert_eq!(links.get(&d).state, "unknown");
+        assert_eq!(links.down_count(), 0);
         links.up(&d, 10);
         links.up(&d, 20);
         assert_eq!(links.get(&d), LinkState { state: "up".into(), since_ms: 10, last_ok_ms: Some(20), last_error: None });
@@ -80,5 +86,10 @@ mod tests {
             links.get(&d),
             LinkState { state: "down".into(), since_ms: 30, last_ok_ms: Some(20), last_error: Some("timeout".into()) }
         );
+        let other: Destination = "mllp://other:2575".parse().unwrap();
+        links.up(&other, 50);
+        assert_eq!(links.down_count(), 1, "the metrics' links down");
+        links.up(&d, 60);
+        assert_eq!(links.down_count(), 0);
     }
 }

@@ -18,8 +18,10 @@
 
 use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
+use std::sync::atomic::Ordering;
 use std::time::Duration;
 
+use actors::metrics::HubMetrics;
 use ihe_pcd::ack::parse_ack;
 use ihe_pcd::mllp::{FrameReader, frame};
 use ihe_pcd::retry::{Disposition, backoff, disposition};
@@ -41,6 +43,8 @@ pub const PROBE_INTERVAL: Duration = Duration::from_secs(30);
 const BATCH: usize = 64;
 /// An ACK longer than this is not one.
 const MAX_ACK_BYTES: usize = 64 * 1024;
+/// How often the queue's gauges are read at most.
+pub const GAUGES_EVERY: Duration = Duration::from_secs(5);
 /// How long a round waits when a company has no manager any more (the report stays queued).
 const NO_ROUTE_RETRY: Duration = Duration::from_secs(60);
 
@@ -54,9 +58,11 @@ struct Link {
     reader: FrameReader,
 }
 
-/// Runs until `stop` turns true.
-pub async fn run(store: Store, reporter: Arc<AlarmReporter>, mut stop: watch::Receiver<bool>) {
+/// Runs until `stop` turns true, counting what it delivers, retries and dead-letters in
+/// `metrics` and keeping its queue gauges at most [`GAUGES_EVERY`] (or a round) old.
+pub async fn run(store: Store, reporter: Arc<AlarmReporter>, metrics: Arc<HubMetrics>, mut stop: watch::Receiver<bool>) {
     let mut links: HashMap<Destination, Link> = HashMap::new();
+    let mut gauges_read: Option<tokio::time::Instant> = None;
     // Each destination in use, with the CA its TLS trusts (for the probes).
     let mut used: HashMap<Destination, Option<String>> = HashMap::new();
     let mut last_probe = tokio::time::Instant::now();
@@ -64,7 +70,7 @@ pub async fn run(store: Store, reporter: Arc<AlarmReporter>, mut stop: watch::Re
         if *stop.borrow() {
             return;
         }
-        let wait = match round(&store, &reporter, &mut links, &mut used).await {
+        let wait = match round(&store, &reporter, &metrics, &mut links, &mut used).await {
             Ok(next) => next,
             Err(error) => {
                 tracing::warn!(%error, "alarm reports: the queue could not be read");
@@ -77,7 +83,12 @@ pub async fn run(store: Store, reporter: Arc<AlarmReporter>, mut stop: watch::Re
                 probe(destination, ca_pem.as_deref(), &reporter, &mut links).await;
             }
         }
-        let wait = wait.min(PROBE_INTERVAL.saturating_sub(last_probe.elapsed())).max(Duration::from_millis(10));
+        if gauges_read.is_none_or(|at| at.elapsed() >= GAUGES_EVERY) {
+            gauges_read = Some(tokio::time::Instant::now());
+            read_gauges(&store, &reporter, &metrics).await;
+        }
+        // Awake at least every GAUGES_EVERY, so the figures on `/metrics` are never older.
+        let wait = wait.min(PROBE_INTERVAL.saturating_sub(last_probe.elapsed())).min(GAUGES_EVERY).max(Duration::from_millis(10));
         tokio::select! {
             _ = tokio::time::sleep(wait) => {}
             _ = reporter.wake.notified() => {}
@@ -86,10 +97,27 @@ pub async fn run(store: Store, reporter: Arc<AlarmReporter>, mut stop: watch::Re
     }
 }
 
+/// The queue's gauges for `/metrics`: every company's waiting reports and dead letters, the
+/// oldest waiting one's age, the links down. A failed read keeps the last figures.
+async fn read_gauges(store: &Store, reporter: &AlarmReporter, metrics: &HubMetrics) {
+    let queue = &metrics.alarm_queue;
+    queue.links_down.store(reporter.links.down_count() as u64, Ordering::Relaxed);
+    match store.hub_wide().alarm_outbox().overview().await {
+        Ok(overview) => {
+            queue.pending.store(overview.counts.pending, Ordering::Relaxed);
+            queue.dead.store(overview.counts.dead, Ordering::Relaxed);
+            let age_s = overview.oldest_pending_ms.map_or(0, |created| ((unix_ms() - created).max(0) / 1000) as u64);
+            queue.oldest_pending_age_s.store(age_s, Ordering::Relaxed);
+        }
+        Err(error) => tracing::warn!(%error, "alarm reports: the queue's figures could not be read"),
+    }
+}
+
 /// Sends what is due; returns how long to wait before the next round.
 async fn round(
     store: &Store,
     reporter: &AlarmReporter,
+    metrics: &HubMetrics,
     links: &mut HashMap<Destination, Link>,
     used: &mut HashMap<Destination, Option<String>>,
 ) -> Result<Duration, storage::StoreError> {
@@ -118,8 +146,12 @@ async fn round(
             Err(why) => reporter.links.down(destination, now, why),
         }
         match disposition(&entry.control_id, answer) {
-            Disposition::Delivered => outbox.mark_delivered(&entry.control_id, now).await?,
+            Disposition::Delivered => {
+                outbox.mark_delivered(&entry.control_id, now).await?;
+                HubMetrics::inc(&metrics.alarm_reports_delivered);
+            }
             Disposition::Retry(why) => {
+                HubMetrics::inc(&metrics.alarm_reports_retried);
                 tracing::info!(control_id = %entry.control_id, %destination, %why, "alarm report: will retry");
                 let attempts = u32::try_from(entry.attempts + 1).unwrap_or(u32::MAX);
                 outbox.mark_retry(&entry.control_id, now + backoff(attempts).as_millis() as i64, &why).await?;
@@ -128,6 +160,7 @@ async fn round(
             Disposition::DeadLetter(why) => {
                 tracing::warn!(control_id = %entry.control_id, %destination, %why, "alarm report refused: dead letter");
                 outbox.mark_dead(&entry.control_id, &why).await?;
+                HubMetrics::inc(&metrics.alarm_reports_dead_lettered);
             }
         }
     }

@@ -258,7 +258,36 @@ async fn read_settings(db: &Surreal<Any>, company: &str) -> Result<Option<AlarmM
     Ok(response.take::<Vec<AlarmManagerSettings>>(0)?.into_iter().next())
 }
 
+/// The queue of every company at a glance, for the hub's metrics.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct OutboxOverview {
+    /// Reports waiting to be delivered, and dead letters waiting for an administrator.
+    pub counts: OutboxCounts,
+    /// When the oldest waiting report was queued, Unix ms.
+    pub oldest_pending_ms: Option<i64>,
+}
+
+#[derive(SurrealValue)]
+struct Created {
+    created_ms: i64,
+}
+
 impl HubAlarmOutbox<'_> {
+    /// How many reports wait and how many are dead, in every company, and the oldest waiting.
+    pub async fn overview(&self) -> Result<OutboxOverview, StoreError> {
+        let mut response = self
+            .db
+            .query(
+                "SELECT state, count() AS count FROM alarm_outbox WHERE state IN ['pending', 'dead'] GROUP BY state;
+                 SELECT created_ms FROM alarm_outbox WHERE state = 'pending' ORDER BY created_ms LIMIT 1;",
+            )
+            .await?;
+        let rows: Vec<Count> = response.take(0)?;
+        let of = |state: &str| rows.iter().find(|r| r.state == state).map_or(0, |r| r.count.max(0) as u64);
+        let oldest = response.take::<Vec<Created>>(1)?.into_iter().next().map(|r| r.created_ms);
+        Ok(OutboxOverview { counts: OutboxCounts { pending: of("pending"), dead: of("dead") }, oldest_pending_ms: oldest })
+    }
+
     /// Pending reports due at `now_ms`, oldest first, at most `limit`.
     pub async fn due(&self, now_ms: i64, limit: usize) -> Result<Vec<OutboxEntry>, StoreError> {
         let mut response = self
