@@ -44,7 +44,7 @@ export function MattressPanel({ mattress }: { mattress: MattressResult }) {
         </div>
         <div className="result-tile">
           <span>{t('analysis.mattress.bmi')}</span>
-          <strong data-testid="tile-bmi">{mattress.bmi != null ? formatFixed(mattress.bmi, i18n.language, 1) : blank}</strong>
+          <strong data-testid="tile-bmi">{mattress.bmi != null ? `${formatFixed(mattress.bmi, i18n.language, 1)} kg/m²` : blank}</strong>
         </div>
         <div className="result-tile">
           <span>{t('analysis.mattress.contactArea')}</span>

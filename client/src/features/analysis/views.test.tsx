@@ -236,11 +236,11 @@ describe('mattress tiles', () => {
   it('BMI to 1 decimal, height, weight and contact area; blank when unknown', async () => {
     const mattress: MattressResult = { profile: [{ positionCm: 0, totalPressure: 5 }], profileLengthCm: 192, contactAreaCm2: 1600, heightCm: 170, weightKg: 70, bmi: 24.2 };
     const { rerender } = await renderAnalysis(<MattressPanel mattress={mattress} />);
-    expect(screen.getByTestId('tile-bmi')).toHaveTextContent(/^24\.2$/);
+    expect(screen.getByTestId('tile-bmi')).toHaveTextContent(/^24\.2 kg\/m²$/);
     expect(screen.getByTestId('tile-height')).toHaveTextContent('170 cm');
     expect(screen.getByTestId('tile-contact')).toHaveTextContent('1,600 cm²');
     rerender(<MattressPanel mattress={{ ...mattress, bmi: 24, heightCm: null }} />);
-    expect(screen.getByTestId('tile-bmi')).toHaveTextContent(/^24\.0$/);
+    expect(screen.getByTestId('tile-bmi')).toHaveTextContent(/^24\.0 kg\/m²$/);
     expect(screen.getByTestId('tile-height')).toHaveTextContent('—');
   });
 });
