@@ -97,22 +97,19 @@ impl HubMetrics {
         for (name, help, value) in counters {
             let _ = writeln!(out, "# HELP {name} {help}\n# TYPE {name} counter\n{name} {value}");
         }
+        let queue = &self.alarm_queue;
+        let gauge = |atomic: &AtomicU64| i64::try_from(load(atomic)).unwrap_or(i64::MAX);
         for (name, help, value) in [
             ("hub_devices_connected", "Devices connected now.", self.devices_connected.load(Ordering::Relaxed)),
             ("hub_sessions_connected", "Browser sessions connected now.", self.sessions_connected.load(Ordering::Relaxed)),
-        ] {
-            let _ = writeln!(out, "# HELP {name} {help}\n# TYPE {name} gauge\n{name} {value}");
-        }
-        let queue = &self.alarm_queue;
-        for (name, help, value) in [
-            ("hub_alarm_reports_pending", "Alarm reports waiting to be delivered (every company's).", load(&queue.pending)),
-            ("hub_alarm_reports_dead_letters", "Dead letters waiting for an administrator's resend.", load(&queue.dead)),
+            ("hub_alarm_reports_pending", "Alarm reports waiting to be delivered (every company's).", gauge(&queue.pending)),
+            ("hub_alarm_reports_dead_letters", "Dead letters waiting for an administrator's resend.", gauge(&queue.dead)),
             (
                 "hub_alarm_reports_oldest_pending_age_seconds",
                 "How long the oldest waiting alarm report has waited (0: none).",
-                load(&queue.oldest_pending_age_s),
+                gauge(&queue.oldest_pending_age_s),
             ),
-            ("hub_alarm_manager_links_down", "Alarm managers the hub cannot reach now.", load(&queue.links_down)),
+            ("hub_alarm_manager_links_down", "Alarm managers the hub cannot reach now.", gauge(&queue.links_down)),
         ] {
             let _ = writeln!(out, "# HELP {name} {help}\n# TYPE {name} gauge\n{name} {value}");
         }

@@ -68,11 +68,16 @@ pub async fn write_backup(store: &Store, dir: &Path, now_unix: i64, keep: usize)
     crate::private_file::write_private(&partial, b"")?;
     let written = async {
         store.export_to(&partial).await.context("exporting the database")?;
-        std::fs::File::open(&partial).and_then(|f| f.sync_all()).context("flushing the backup")?;
-        let path = dir.join(&name);
-        std::fs::rename(&partial, &path).context("naming the backup")?;
-        std::fs::File::open(dir).and_then(|d| d.sync_all()).context("flushing the backup directory")?;
-        Ok::<_, anyhow::Error>(path)
+        // Flushing a large file can take seconds: off the runtime's workers, which carry the mats.
+        let (partial, path, dir) = (partial.clone(), dir.join(&name), dir.to_path_buf());
+        tokio::task::spawn_blocking(move || {
+            std::fs::File::open(&partial).and_then(|f| f.sync_all()).context("flushing the backup")?;
+            std::fs::rename(&partial, &path).context("naming the backup")?;
+            std::fs::File::open(&dir).and_then(|d| d.sync_all()).context("flushing the backup directory")?;
+            Ok::<_, anyhow::Error>(path)
+        })
+        .await
+        .context("the backup's flush")?
     }
     .await;
     let path = match written {

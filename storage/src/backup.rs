@@ -7,7 +7,7 @@
 
 use std::path::Path;
 
-use crate::{DATABASE, NAMESPACE, Store, StoreError, is_server, schema};
+use crate::{DATABASE, NAMESPACE, Store, StoreError, schema};
 
 impl Store {
     /// Writes the whole database to `path` as SurrealQL: one read transaction, so a consistent
@@ -44,7 +44,6 @@ pub async fn restore_embedded(dir: &Path, backup: &Path) -> Result<Store, Restor
     }
     std::fs::File::open(backup).map_err(|e| RestoreRefused::Unreadable(backup.display().to_string(), e.to_string()))?;
     let url = format!("surrealkv://{}", dir.display());
-    debug_assert!(!is_server(&url));
     let opened = |e: surrealdb::Error| StoreError::Open(url.clone(), e.to_string());
     let db = surrealdb::engine::any::connect(url.as_str()).await.map_err(opened)?;
     db.use_ns(NAMESPACE).use_db(DATABASE).await.map_err(opened)?;
