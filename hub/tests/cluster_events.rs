@@ -738,6 +738,9 @@ async fn a_dead_hubs_device_that_does_not_come_back_is_shown_disconnected_everyw
     let moved_on_a = fleet.run_device(0, &moved, steady);
     let mut on_c = company_browser(fleet.http(2), &fleet.email).await;
     for device in [&lost, &moved] {
+        // A holds the mat first: before that, C's board may show the mat's stored status, and
+        // a death then would be judged against a status A never sent (a run over in 0.9 s did).
+        assert!(eventually(15 * SECOND, || fleet.hubs[0].bus.seam().owns(&device.id)).await, "A owns its mat");
         assert!(
             eventually(15 * SECOND, || fleet.hubs[2].board.status(&company, &device.id).is_some_and(|s| s.device_functional)).await,
             "C shows A's mat"

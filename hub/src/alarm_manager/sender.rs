@@ -43,8 +43,6 @@ pub const PROBE_INTERVAL: Duration = Duration::from_secs(30);
 const BATCH: usize = 64;
 /// An ACK longer than this is not one.
 const MAX_ACK_BYTES: usize = 64 * 1024;
-/// How often the queue's gauges are read at most.
-pub const GAUGES_EVERY: Duration = Duration::from_secs(5);
 /// How long a round waits when a company has no manager any more (the report stays queued).
 const NO_ROUTE_RETRY: Duration = Duration::from_secs(60);
 
@@ -59,10 +57,10 @@ struct Link {
 }
 
 /// Runs until `stop` turns true, counting what it delivers, retries and dead-letters in
-/// `metrics` and keeping its queue gauges at most [`GAUGES_EVERY`] (or a round) old.
+/// `metrics` and reading its queue gauges after every round: a round follows every new report,
+/// resend and retry, and comes at least every [`PROBE_INTERVAL`], so the gauges are never older.
 pub async fn run(store: Store, reporter: Arc<AlarmReporter>, metrics: Arc<HubMetrics>, mut stop: watch::Receiver<bool>) {
     let mut links: HashMap<Destination, Link> = HashMap::new();
-    let mut gauges_read: Option<tokio::time::Instant> = None;
     // Each destination in use, with the CA its TLS trusts (for the probes).
     let mut used: HashMap<Destination, Option<String>> = HashMap::new();
     let mut last_probe = tokio::time::Instant::now();
@@ -83,12 +81,8 @@ pub async fn run(store: Store, reporter: Arc<AlarmReporter>, metrics: Arc<HubMet
                 probe(destination, ca_pem.as_deref(), &reporter, &mut links).await;
             }
         }
-        if gauges_read.is_none_or(|at| at.elapsed() >= GAUGES_EVERY) {
-            gauges_read = Some(tokio::time::Instant::now());
-            read_gauges(&store, &reporter, &metrics).await;
-        }
-        // Awake at least every GAUGES_EVERY, so the figures on `/metrics` are never older.
-        let wait = wait.min(PROBE_INTERVAL.saturating_sub(last_probe.elapsed())).min(GAUGES_EVERY).max(Duration::from_millis(10));
+        read_gauges(&store, &reporter, &metrics).await;
+        let wait = wait.min(PROBE_INTERVAL.saturating_sub(last_probe.elapsed())).max(Duration::from_millis(10));
         tokio::select! {
             _ = tokio::time::sleep(wait) => {}
             _ = reporter.wake.notified() => {}
