@@ -56,24 +56,11 @@ pub async fn restore_embedded(dir: &Path, backup: &Path) -> Result<Store, Restor
 mod tests {
     use super::*;
     use crate::device_secret;
-    use crate::model::NewDevice;
 
     async fn clinic(store: &Store) -> (String, String) {
         let company = store.hub_wide().companies().create("Demo Clinic", "1 Main St").await.unwrap();
         store.hub_wide().accounts().create("nurse@clinic.org", "longenough", 2, &company).await.unwrap();
-        let device = store
-            .hub_wide()
-            .devices()
-            .create(&NewDevice {
-                name: "Bed 1".into(),
-                device_type: "Mattress Mat IoT".into(),
-                hardware_serial: "SN-1".into(),
-                company_id: company.clone(),
-                secret_hash: device_secret::hash("secret"),
-                ..NewDevice::default()
-            })
-            .await
-            .unwrap();
+        let device = store.hub_wide().devices().create(&crate::tests::device(&company, "SN-1")).await.unwrap();
         (company, device)
     }
 
@@ -93,7 +80,7 @@ mod tests {
         assert_eq!(companies[0].id, company);
         let devices = restored.hub_wide().devices().list_all().await.unwrap();
         assert_eq!(devices.iter().map(|d| (d.id.as_str(), d.hardware_serial.as_str())).collect::<Vec<_>>(), [(device.as_str(), "SN-1")]);
-        assert!(device_secret::verify("secret", &devices[0].secret_hash));
+        assert!(device_secret::verify("s", &devices[0].secret_hash));
         let login = restored.hub_wide().accounts().credentials("nurse@clinic.org").await.unwrap().expect("the user");
         assert!(crate::password::verify("longenough", &login.password_hash));
         // The restored database takes writes and keeps its unique indexes.

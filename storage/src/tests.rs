@@ -9,7 +9,8 @@ async fn store_with_company() -> (Store, String) {
     (store, company)
 }
 
-fn device(company: &str, serial: &str) -> NewDevice {
+/// A Mattress Mat IoT of `company` with two sub-devices, its secret "s" (also the backup tests').
+pub(crate) fn device(company: &str, serial: &str) -> NewDevice {
     NewDevice {
         name: format!("Mat {serial}"),
         device_type: "Mattress Mat IoT".into(),

@@ -100,6 +100,14 @@ struct Count {
     count: i64,
 }
 
+impl OutboxCounts {
+    /// The counts of a `GROUP BY state` answer (a state with no row is 0).
+    fn of(rows: &[Count]) -> OutboxCounts {
+        let of = |state: &str| rows.iter().find(|r| r.state == state).map_or(0, |r| r.count.max(0) as u64);
+        OutboxCounts { pending: of("pending"), dead: of("dead") }
+    }
+}
+
 /// One company's alarm reports and alarm manager.
 pub struct AlarmOutbox<'a> {
     pub(crate) db: &'a Surreal<Any>,
@@ -210,9 +218,7 @@ impl AlarmOutbox<'_> {
             )
             .bind(("company", self.company.to_owned()))
             .await?;
-        let rows: Vec<Count> = response.take(0)?;
-        let of = |state: &str| rows.iter().find(|r| r.state == state).map_or(0, |r| r.count.max(0) as u64);
-        Ok(OutboxCounts { pending: of("pending"), dead: of("dead") })
+        Ok(OutboxCounts::of(&response.take::<Vec<Count>>(0)?))
     }
 
     /// The company's alarm manager, if one is set.
@@ -282,10 +288,9 @@ impl HubAlarmOutbox<'_> {
                  SELECT created_ms FROM alarm_outbox WHERE state = 'pending' ORDER BY created_ms LIMIT 1;",
             )
             .await?;
-        let rows: Vec<Count> = response.take(0)?;
-        let of = |state: &str| rows.iter().find(|r| r.state == state).map_or(0, |r| r.count.max(0) as u64);
+        let counts = OutboxCounts::of(&response.take::<Vec<Count>>(0)?);
         let oldest = response.take::<Vec<Created>>(1)?.into_iter().next().map(|r| r.created_ms);
-        Ok(OutboxOverview { counts: OutboxCounts { pending: of("pending"), dead: of("dead") }, oldest_pending_ms: oldest })
+        Ok(OutboxOverview { counts, oldest_pending_ms: oldest })
     }
 
     /// Pending reports due at `now_ms`, oldest first, at most `limit`.
