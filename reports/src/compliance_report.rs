@@ -131,17 +131,7 @@ fn header(doc: &mut Document, canvas: &mut PageCanvas, input: &ComplianceReportI
 fn cells(input: &ComplianceReportInput, row: &ComplianceRow) -> [String; 10] {
     let lang = input.language;
     let dash = || "—".to_owned();
-    // A time to attend under a minute in seconds ("5 s", where minutes said "0.1 min"), as the
-    // web page counts it; longer ones in minutes to a tenth.
-    let minutes = |seconds: Option<f64>| {
-        seconds.map_or_else(dash, |s| {
-            if s.round() < 60.0 {
-                format!("{} s", format_number(lang, s, 0))
-            } else {
-                format!("{} {}", format_number(lang, s / 60.0, 1), t(input, Text::MinutesUnit))
-            }
-        })
-    };
+    let attend = |seconds: Option<f64>| seconds.map_or_else(dash, |s| attend_time(lang, s));
     let unit = if row.unit.is_empty() { t(input, Text::NoUnit).to_owned() } else { unit_label(lang, &row.building, &row.floor) };
     [
         unit,
@@ -149,12 +139,28 @@ fn cells(input: &ComplianceReportInput, row: &ComplianceRow) -> [String; 10] {
         row.beds.to_string(),
         row.turns.to_string(),
         row.on_time_share.map_or_else(dash, |s| format!("{} % ({}/{})", format_number(lang, s * 100.0, 0), row.turns_on_time, row.turns)),
-        minutes(row.attend_mean_seconds),
-        minutes(row.attend_p90_seconds),
+        attend(row.attend_mean_seconds),
+        attend(row.attend_p90_seconds),
         row.alarms.to_string(),
         row.alarms_per_bed_day.map_or_else(dash, |v| format_number(lang, v, 2)),
         row.minutes_over_per_patient.map_or_else(dash, |v| format!("{} {}", format_number(lang, v, 0), t(input, Text::MinutesUnit))),
     ]
+}
+
+/// A time to attend as the web page's table writes it (the client's `attendTime`): whole seconds
+/// under a minute ("6 s", where minutes said "0.1 min"), minutes and their seconds above ("4 min
+/// 20 s", "75 min"; "4.3 min" before), in the page's units.
+fn attend_time(lang: Language, seconds: f64) -> String {
+    let total = seconds.max(0.0).round() as u64;
+    let (minutes_unit, seconds_unit) = (text(lang, Text::MinutesUnit), text(lang, Text::SecondsUnit));
+    if total < 60 {
+        return format!("{total} {seconds_unit}");
+    }
+    let minutes = format!("{} {minutes_unit}", format_number(lang, (total / 60) as f64, 0));
+    match total % 60 {
+        0 => minutes,
+        rest => format!("{minutes} {rest} {seconds_unit}"),
+    }
 }
 
 fn table(doc: &mut Document, canvas: &mut PageCanvas, input: &ComplianceReportInput, rows: &[ComplianceRow]) {
@@ -210,6 +216,17 @@ fn footer(doc: &mut Document, canvas: &mut PageCanvas, input: &ComplianceReportI
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_time_to_attend_is_written_as_the_page_writes_it() {
+        assert_eq!(attend_time(Language::En, 6.4), "6 s");
+        assert_eq!(attend_time(Language::En, 59.4), "59 s");
+        assert_eq!(attend_time(Language::En, 59.6), "1 min");
+        assert_eq!(attend_time(Language::En, 260.0), "4 min 20 s");
+        assert_eq!(attend_time(Language::En, 4500.0), "75 min");
+        assert_eq!(attend_time(Language::Ru, 260.0), "4 мин 20 с");
+        assert_eq!(attend_time(Language::Ja, 260.0), "4 分 20 秒");
+    }
 
     #[test]
     fn a_page_holds_a_whole_number_of_rows_above_the_note() {

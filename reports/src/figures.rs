@@ -136,7 +136,7 @@ impl Writer<'_> {
         format!("x {} cm · y {} cm", self.n(x, 1), self.n(y, 1))
     }
     fn seconds(&self, v: f64, d: usize) -> String {
-        format!("{} s", self.n(v, d))
+        format!("{} {}", self.n(v, d), self.t(Text::SecondsUnit))
     }
     fn of_foot(&self, foot: Text, what: Text) -> String {
         format!("{} — {}", self.t(foot), self.t(what))
@@ -613,6 +613,6 @@ mod tests {
         // 255 steps of a plate's 1 kPa, its full scale (so "≥"), and the page says which scale it reads.
         assert!(all.contains("≥ 1,912.7 mmHg"), "{all}");
         assert!(all.contains("センサーの公称スケール"), "{all}");
-        assert!(all.contains("時間: 4.0 s"), "{all}");
+        assert!(all.contains("時間: 4.0 秒"), "{all}");
     }
 }

@@ -143,6 +143,8 @@ pub enum Text {
     AlarmsPerBedDay,
     MinutesOverPerPatient,
     MinutesUnit,
+    /// The second's symbol: the client's `compliance.secondsUnit` (and its `capture.seconds`).
+    SecondsUnit,
     ComplianceNote,
     NoBeds,
     /// Under a walk's map: what its colours are (each cell's highest pressure over the walk).
@@ -153,7 +155,7 @@ pub enum Text {
 }
 
 /// Rows in [`Text`] order, columns in [`Language::ALL`] order.
-const TEXTS: [[&str; 8]; 94] = [
+const TEXTS: [[&str; 8]; 95] = [
     [
         "Informe de análisis",
         "Αναφορά ανάλυσης",
@@ -658,6 +660,7 @@ const TEXTS: [[&str; 8]; 94] = [
         "患者あたりの間隔超過（分）",
     ],
     ["min", "λεπ.", "min", "min", "min", "min", "мин", "分"],
+    ["s", "s", "s", "s", "s", "s", "с", "秒"],
     [
         "Un cambio postural, registrado por enfermería o detectado por el colchón, es a tiempo si llegó antes de que venciera el intervalo de reposicionamiento. Los tiempos de atención cuentan solo las alarmas atendidas; camas-día = camas × horas del turno ÷ 24.",
         "Μια αλλαγή θέσης, καταγεγραμμένη από νοσηλευτή ή ανιχνευμένη από το στρώμα, είναι εγκαίρως όταν έγινε πριν λήξει το διάστημα επανατοποθέτησης. Οι χρόνοι ανταπόκρισης μετρούν μόνο τους συναγερμούς που απαντήθηκαν· κλινοημέρες = κλίνες × ώρες βάρδιας ÷ 24.",
@@ -761,6 +764,18 @@ mod tests {
         }
         assert_eq!(weight_basis(Language::En, "70", "64.5"), "Patient's weight: 70 % of 64.5 kg on the surface");
         assert_eq!(weight_basis(Language::Ja, "70", "64.5"), "患者の体重：64.5 kg の 70 % が面に掛かる");
+    }
+
+    /// Times and durations carry the page's units: the client's `compliance.minutesUnit` and
+    /// `compliance.secondsUnit`, and the second of its `capture.seconds`.
+    #[test]
+    fn minutes_and_seconds_are_the_pages_units() {
+        for (lang, json) in client_catalogues() {
+            assert_eq!(json["compliance"]["minutesUnit"].as_str(), Some(text(lang, Text::MinutesUnit)), "{lang:?}");
+            assert_eq!(json["compliance"]["secondsUnit"].as_str(), Some(text(lang, Text::SecondsUnit)), "{lang:?}");
+            let capture = format!("{{{{seconds}}}} {}", text(lang, Text::SecondsUnit));
+            assert_eq!(json["capture"]["seconds"].as_str(), Some(capture.as_str()), "{lang:?}");
+        }
     }
 
     /// A bed's dynamic capture is named as its history card names it.

@@ -152,8 +152,9 @@ fn the_report_prints_branding_period_and_every_figure_with_its_unit() {
         // Several shifts: the plural heading.
         "Shifts: 07:00–15:00 · 15:00–23:00 · 23:00–07:00",
         // Unit (labelled as the web page labels it, not the hub's key "North · 2"), shift, beds,
-        // turns, on time, mean and p90 to attend, alarms, per bed-day, over.
-        "North · floor 2 07:00–15:00 4 5 40 % (2/5) 4.3 min 10.0 min 4 3.00 10 min",
+        // turns, on time, mean and p90 to attend (minutes and seconds as the page writes them,
+        // not "4.3 min"), alarms, per bed-day, over.
+        "North · floor 2 07:00–15:00 4 5 40 % (2/5) 4 min 20 s 10 min 4 3.00 10 min",
         // A shift without turns or alarms: no share, no time to attend, no minutes over.
         "North · floor 2 15:00–23:00 4 0 — — — 0 0.00 —",
         // Attended within a minute: in seconds, not "0.1 min" ("5 s" on the page; pdftotext reads

@@ -55,8 +55,8 @@ const SAME_AS_ENGLISH: Readonly<Record<string, readonly string[]>> = {
   Patients: ['fr'],
   // The minute's symbol (SI-accepted "min") in the Latin-script languages.
   min: ['es', 'fr', 'it', 'nl'],
-  // The second's SI symbol, likewise.
-  s: ['es', 'fr', 'it', 'nl'],
+  // The second's SI symbol, likewise, and in Greek as its capture countdown writes it.
+  s: ['es', 'el', 'fr', 'it', 'nl'],
   Profession: ['fr'],
   Notes: ['fr'],
   Analyses: ['fr', 'nl'],

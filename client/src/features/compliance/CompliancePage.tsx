@@ -11,12 +11,12 @@ import { Link } from 'react-router-dom';
 import { DateField } from '../../components/DateField';
 import { TopBar } from '../../components/TopBar';
 import { ApiError } from '../../lib/api';
-import { formatDuration, formatFixed, useFormat } from '../../lib/format';
+import { formatFixed, useFormat } from '../../lib/format';
 import { notify } from '../../lib/notifications';
 import { saveBlob } from '../../lib/saveFile';
 import { BarChart } from './BarChart';
 import { downloadCompliancePdf, getCompliance, getShiftSettings, type ComplianceJson, type ComplianceRow, type ShiftSettingsJson } from './complianceApi';
-import { CSV_COLUMNS, attendChartScale, complianceCsv, isoDay, lastDays, rowsOf, unitsOf, type UnitOfRow } from './figures';
+import { CSV_COLUMNS, attendChartScale, attendTime, complianceCsv, isoDay, lastDays, rowsOf, unitsOf, type UnitOfRow } from './figures';
 import { ShiftSettings } from './ShiftSettings';
 import './compliance.css';
 
@@ -176,7 +176,8 @@ function ComplianceTable({ rows, unitName }: { rows: ComplianceRow[]; unitName: 
   const lng = i18n.resolvedLanguage ?? i18n.language;
   const format = useFormat();
   const dash = '—';
-  const duration = (s: number | null | undefined) => (s == null ? dash : formatDuration(Math.round(s), lng, 'narrow'));
+  const units = { minutes: t('compliance.minutesUnit'), seconds: t('compliance.secondsUnit') };
+  const duration = (s: number | null | undefined) => (s == null ? dash : attendTime(s, units, (n) => format.number(n, 0)));
   return (
     <div className="compliance-table-wrap">
       <table className="compliance-table" data-testid="compliance-table">

@@ -1,7 +1,17 @@
 import { describe, expect, it } from 'vitest';
-import { ATTEND_CHART_SECONDS_BELOW, attendChartScale, clockToMinutes, complianceCsv, csvField, lastDays, minutesToClock } from './figures';
+import { ATTEND_CHART_SECONDS_BELOW, attendChartScale, attendTime, clockToMinutes, complianceCsv, csvField, lastDays, minutesToClock } from './figures';
 
 describe('compliance helpers', () => {
+  it('writes a time to attend in seconds under a minute, in minutes and seconds above', () => {
+    const en = { minutes: 'min', seconds: 's' };
+    const n = (v: number) => v.toLocaleString('en');
+    expect(attendTime(6.4, en, n)).toBe('6 s');
+    expect(attendTime(59.4, en, n)).toBe('59 s');
+    expect(attendTime(59.6, en, n)).toBe('1 min');
+    expect(attendTime(260, en, n)).toBe('4 min 20 s');
+    expect(attendTime(4500, en, n)).toBe('75 min');
+    expect(attendTime(260, { minutes: 'мин', seconds: 'с' }, n)).toBe('4 мин 20 с');
+  });
   it('reads and writes clock times', () => {
     expect(minutesToClock(420)).toBe('07:00');
     expect(minutesToClock(1439)).toBe('23:59');

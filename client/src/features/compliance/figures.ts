@@ -45,6 +45,17 @@ export function attendChartScale(rows: Pick<ComplianceRow, 'attendMeanSeconds' |
   return longest < ATTEND_CHART_SECONDS_BELOW ? { unit: 'seconds', divisor: 1 } : { unit: 'minutes', divisor: 60 };
 }
 
+/** A time to attend as the table writes it, and the PDF (the reports crate's `attend_time`): whole
+ * seconds under a minute ("6 s"), minutes and their seconds above ("4 min 20 s", "75 min"), in the
+ * page's own units, so the PDF in the same language says the same. */
+export function attendTime(seconds: number, units: { minutes: string; seconds: string }, number: (n: number) => string): string {
+  const total = Math.max(0, Math.round(seconds));
+  if (total < 60) return `${number(total)} ${units.seconds}`;
+  const rest = total % 60;
+  const minutes = `${number(Math.floor(total / 60))} ${units.minutes}`;
+  return rest === 0 ? minutes : `${minutes} ${number(rest)} ${units.seconds}`;
+}
+
 /** The CSV columns, in order: the translation key of each heading. */
 export const CSV_COLUMNS = [
   'compliance.csv.unit',
