@@ -43,6 +43,10 @@ pub struct HubMetrics {
     pub backups_on: AtomicBool,
     /// When the last backup was written (Unix seconds; 0 before the first).
     pub backup_last_success_unix: AtomicI64,
+    /// The storage writer's queue: see [`StorageGauges`].
+    pub storage: StorageGauges,
+    /// The database's and NATS's state as the hub's probe last saw them: see [`HealthGauges`].
+    pub health: HealthGauges,
 }
 
 impl HubMetrics {
@@ -58,7 +62,7 @@ impl HubMetrics {
 
     /// The Prometheus text exposition of every counter.
     pub fn render(&self) -> String {
-        let counters: [(&str, &str, u64); 13] = [
+        let counters: [(&str, &str, u64); 15] = [
             ("hub_frames_received_total", "Frames accepted at ingest.", load(&self.frames_received)),
             (
                 "hub_frames_dropped_ingest_total",
@@ -92,6 +96,16 @@ impl HubMetrics {
                 "Alarm reports a manager refused (dead letters).",
                 load(&self.alarm_reports_dead_lettered),
             ),
+            (
+                "hub_storage_writes_failed_total",
+                "Batches the database did not take (they are tried again).",
+                load(&self.storage.writes_failed),
+            ),
+            (
+                "hub_storage_records_dropped_total",
+                "Records dropped because the database was behind too long (lost).",
+                load(&self.storage.records_dropped),
+            ),
         ];
         let mut out = String::new();
         for (name, help, value) in counters {
@@ -110,8 +124,34 @@ impl HubMetrics {
                 gauge(&queue.oldest_pending_age_s),
             ),
             ("hub_alarm_manager_links_down", "Alarm managers the hub cannot reach now.", gauge(&queue.links_down)),
+            ("hub_storage_pending_records", "Records waiting to be written to the database.", gauge(&self.storage.pending_records)),
+            (
+                "hub_storage_oldest_pending_age_seconds",
+                "How long the oldest record not yet written has waited (0: none).",
+                i64::try_from(self.storage.oldest_pending_age_s(unix_now_ms())).unwrap_or(i64::MAX),
+            ),
         ] {
             let _ = writeln!(out, "# HELP {name} {help}\n# TYPE {name} gauge\n{name} {value}");
+        }
+        let health = &self.health;
+        for (name, help, value) in [
+            ("hub_database_up", "Whether the database answered the last probe (1) or not (0).", health.database_up.load(Ordering::Relaxed)),
+            (
+                "hub_nats_connected",
+                "Whether this hub is connected to its cluster's NATS (1) or not (0).",
+                health.nats_connected.load(Ordering::Relaxed),
+            ),
+        ] {
+            // -1: not probed yet, or (NATS) a hub on its own: nothing to report.
+            if value >= 0 {
+                let _ = writeln!(out, "# HELP {name} {help}\n# TYPE {name} gauge\n{name} {value}");
+            }
+        }
+        if health.database_up.load(Ordering::Relaxed) == 1 {
+            let name = "hub_database_probe_seconds";
+            let seconds = load(&health.database_probe_ms) as f64 / 1000.0;
+            let _ =
+                writeln!(out, "# HELP {name} How long the database took to answer the last probe.\n# TYPE {name} gauge\n{name} {seconds}");
         }
         if let Some(unix) = self.backup_last_success() {
             let name = "hub_backup_last_success_timestamp_seconds";
@@ -138,6 +178,58 @@ pub struct AlarmQueueGauges {
     pub links_down: AtomicU64,
 }
 
+/// The storage writer's queue, written by the writer as records come and go.
+#[derive(Debug, Default)]
+pub struct StorageGauges {
+    /// Flushes the database did not take (the batch is tried again).
+    pub writes_failed: AtomicU64,
+    /// Records dropped because too much waited for the database (lost).
+    pub records_dropped: AtomicU64,
+    /// Records waiting to be written (the writer's, and in a cluster those its store keeps).
+    pub pending_records: AtomicU64,
+    /// When the oldest record not yet written was queued, Unix ms (0: none waits).
+    pub oldest_pending_unix_ms: AtomicU64,
+}
+
+impl StorageGauges {
+    /// How long the oldest record not yet written has waited at `now_ms`, s (0: none waits).
+    pub fn oldest_pending_age_s(&self, now_ms: u64) -> u64 {
+        match self.oldest_pending_unix_ms.load(Ordering::Relaxed) {
+            0 => 0,
+            since => now_ms.saturating_sub(since) / 1000,
+        }
+    }
+}
+
+/// The database's and NATS's state as the hub's probe last saw them (`hub::health`).
+#[derive(Debug)]
+pub struct HealthGauges {
+    /// 1: the database answered the last probe; 0: it did not; -1: not probed yet.
+    pub database_up: AtomicI64,
+    /// How long the last answered probe took, ms.
+    pub database_probe_ms: AtomicU64,
+    /// When the last probe ended, Unix ms (0: not yet).
+    pub database_checked_unix_ms: AtomicU64,
+    /// 1: connected to the cluster's NATS; 0: not; -1: a hub on its own.
+    pub nats_connected: AtomicI64,
+}
+
+impl Default for HealthGauges {
+    fn default() -> Self {
+        HealthGauges {
+            database_up: AtomicI64::new(-1),
+            database_probe_ms: AtomicU64::new(0),
+            database_checked_unix_ms: AtomicU64::new(0),
+            nats_connected: AtomicI64::new(-1),
+        }
+    }
+}
+
+/// Now, Unix ms.
+pub fn unix_now_ms() -> u64 {
+    std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_millis() as u64)
+}
+
 fn load(counter: &AtomicU64) -> u64 {
     counter.load(Ordering::Relaxed)
 }
@@ -156,5 +248,34 @@ mod tests {
         assert!(metrics.render().contains("\nhub_backup_last_success_timestamp_seconds 0\n"), "none yet");
         metrics.backup_last_success_unix.store(1_796_161_500, Ordering::Relaxed);
         assert!(metrics.render().contains("\nhub_backup_last_success_timestamp_seconds 1796161500\n"));
+    }
+
+    #[test]
+    fn the_database_and_nats_gauges_are_shown_once_known() {
+        let metrics = HubMetrics::default();
+        let text = metrics.render();
+        assert!(!text.contains("hub_database_up") && !text.contains("hub_nats_connected"), "not probed, on its own: {text}");
+        metrics.health.database_up.store(0, Ordering::Relaxed);
+        metrics.health.nats_connected.store(1, Ordering::Relaxed);
+        let text = metrics.render();
+        assert!(text.contains("\nhub_database_up 0\n") && text.contains("\nhub_nats_connected 1\n"), "{text}");
+        assert!(!text.contains("hub_database_probe_seconds"), "no latency for an unanswered probe");
+        metrics.health.database_up.store(1, Ordering::Relaxed);
+        metrics.health.database_probe_ms.store(7, Ordering::Relaxed);
+        assert!(metrics.render().contains("\nhub_database_probe_seconds 0.007\n"));
+    }
+
+    #[test]
+    fn the_storage_queue_is_rendered_with_the_age_of_its_oldest_record() {
+        let metrics = HubMetrics::default();
+        assert!(metrics.render().contains("\nhub_storage_oldest_pending_age_seconds 0\n"), "none waits");
+        metrics.storage.pending_records.store(12, Ordering::Relaxed);
+        metrics.storage.oldest_pending_unix_ms.store(unix_now_ms() - 90_000, Ordering::Relaxed);
+        HubMetrics::inc(&metrics.storage.writes_failed);
+        let text = metrics.render();
+        assert!(text.contains("\nhub_storage_pending_records 12\n") && text.contains("\nhub_storage_writes_failed_total 1\n"), "{text}");
+        let age: u64 = text.lines().find_map(|l| l.strip_prefix("hub_storage_oldest_pending_age_seconds ")).unwrap().parse().unwrap();
+        assert!((90..=91).contains(&age), "{age}");
+        assert_eq!(metrics.storage.oldest_pending_age_s(1_000), 0, "a clock before the record reads no age, not a wrapped one");
     }
 }

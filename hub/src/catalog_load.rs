@@ -108,6 +108,10 @@ impl StatusStore for StoreStatuses {
         self.fencing().is_some_and(|f| f.has_waiting())
     }
 
+    fn waiting_records(&self) -> usize {
+        self.fencing().map_or(0, Fencing::waiting_records)
+    }
+
     fn save_snapshots(&self, batch: Vec<DeviceSnapshot>) -> StoreFuture<'_> {
         Box::pin(async move {
             let Some(fencing) = self.fencing() else { return Ok(()) };

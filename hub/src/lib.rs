@@ -16,6 +16,7 @@ pub mod demo;
 pub mod domain;
 pub mod fhir;
 pub mod group_commit;
+pub mod health;
 pub mod http;
 pub mod ingest;
 pub mod private_file;

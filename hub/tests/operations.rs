@@ -2,7 +2,8 @@
 //! the running hub writes one when it starts (`--backup-dir`) and reports it on `/metrics`;
 //! `hub restore` puts it into a new data directory, never over a database; a hub started there
 //! signs the same people in and lists the same mats. The log as a collector reads it
-//! (`--log-format json`: one JSON object per line).
+//! (`--log-format json`: one JSON object per line). `GET /health` on the embedded store (a
+//! database server's outage: `dbserver/tests/health.rs`).
 #![allow(clippy::unwrap_used)] // A test's helpers may unwrap: the panic is the failure it reports.
 
 mod common;
@@ -12,7 +13,7 @@ use std::process::Command;
 use std::time::Duration;
 
 use common::process::{HUB_BIN, HubProcess, metric, provision};
-use common::{eventually, login, request};
+use common::{eventually, eventually_async, login, request};
 
 fn backups_in(dir: &Path) -> Vec<PathBuf> {
     let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
@@ -47,6 +48,15 @@ async fn a_backup_written_by_the_running_hub_restores_into_a_hub_with_the_same_p
     assert!((written - storage::unix_now() as f64).abs() < 60.0, "{written}");
     assert_eq!(metric(&metrics, "hub_backups_failed_total"), Some(0.0));
     let backup = backups_in(&backups).remove(0);
+
+    // Its health: the embedded database answers the probe; no NATS on a hub on its own.
+    let healthy = eventually_async(Duration::from_secs(30), || async {
+        let response = request(hub.listening.http, "GET", "/health", None, None).await;
+        let body: serde_json::Value = serde_json::from_str(&response.body).unwrap();
+        response.status == 200 && body["status"] == "ok" && body["database"]["reachable"] == true && body["nats"].is_null()
+    });
+    assert!(healthy.await, "{}", request(hub.listening.http, "GET", "/health", None, None).await.body);
+    assert_eq!(request(hub.listening.http, "GET", "/health/live", None, None).await.status, 200);
 
     // Restored while the first hub runs on, into another directory.
     let restored = root.path().join("restored");

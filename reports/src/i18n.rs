@@ -143,7 +143,7 @@ pub enum Text {
     AlarmsPerBedDay,
     MinutesOverPerPatient,
     MinutesUnit,
-    /// The second's symbol: the client's `compliance.secondsUnit` (and its `capture.seconds`).
+    /// The second's symbol: the client's `units.seconds` (and its `capture.seconds`).
     SecondsUnit,
     ComplianceNote,
     NoBeds,
@@ -767,12 +767,12 @@ mod tests {
     }
 
     /// Times and durations carry the page's units: the client's `compliance.minutesUnit` and
-    /// `compliance.secondsUnit`, and the second of its `capture.seconds`.
+    /// `units.seconds`, and the second of its `capture.seconds`.
     #[test]
     fn minutes_and_seconds_are_the_pages_units() {
         for (lang, json) in client_catalogues() {
             assert_eq!(json["compliance"]["minutesUnit"].as_str(), Some(text(lang, Text::MinutesUnit)), "{lang:?}");
-            assert_eq!(json["compliance"]["secondsUnit"].as_str(), Some(text(lang, Text::SecondsUnit)), "{lang:?}");
+            assert_eq!(json["units"]["seconds"].as_str(), Some(text(lang, Text::SecondsUnit)), "{lang:?}");
             let capture = format!("{{{{seconds}}}} {}", text(lang, Text::SecondsUnit));
             assert_eq!(json["capture"]["seconds"].as_str(), Some(capture.as_str()), "{lang:?}");
         }

@@ -10,7 +10,8 @@
 # - mode http, so REST and the browser's WebSocket (/ws, an HTTP upgrade HAProxy passes through)
 #   share the one address; `timeout tunnel` keeps an idle socket open for an hour (the hub pings
 #   it far more often), `timeout client/server` bound plain requests.
-# - health checks: GET /metrics every second; a hub that fails two checks is out within about 2 s
+# - health checks: GET /health/live every second (not /health: a database or NATS every hub
+#   shares going down would take every hub out; docs/decisions.md); a hub that fails two checks is out within about 2 s
 #   and its browsers' sockets are closed (`on-marked-down shutdown-sessions`), so they reconnect at
 #   once to a live hub instead of waiting for TCP to notice; two good checks bring a hub back.
 # - `balance source` (consistent hashing of the browser's address): a browser's REST calls and its
@@ -59,7 +60,7 @@ backend hubs
     balance source
     hash-type consistent
     option httpchk
-    http-check send meth GET uri /metrics
+    http-check send meth GET uri /health/live
     http-check expect status 200
 CFG
   local k=0 hub

@@ -72,6 +72,13 @@ impl Store {
         Ok(Store { db })
     }
 
+    /// Asks the database a trivial question (`RETURN true`): whether it answers now (the hub's
+    /// health probe, `hub::health`).
+    pub async fn ping(&self) -> Result<(), StoreError> {
+        self.db.query("RETURN true").await?.check()?;
+        Ok(())
+    }
+
     /// An embedded store in `dir` (SurrealKV files).
     pub async fn open_dir(dir: &std::path::Path) -> Result<Store, StoreError> {
         Store::open(&format!("surrealkv://{}", dir.display())).await

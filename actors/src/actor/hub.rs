@@ -87,7 +87,7 @@ pub async fn start(args: HubArgs) -> Result<HubRefs, ActorProcessingErr> {
     let share_snapshots = store.keeps_snapshots();
     let (supervisor, _) = Actor::spawn(None, HubSupervisor, args).await?;
     let cell = supervisor.get_cell();
-    let (writer, _) = Actor::spawn_linked(None, StorageWriter, store, cell.clone()).await?;
+    let (writer, _) = Actor::spawn_linked(None, StorageWriter, (store, metrics.clone()), cell.clone()).await?;
     let registry_args = RegistryArgs {
         catalog,
         bus,

@@ -5,7 +5,9 @@
 //! alarm event, a streaming end time, a raw capture: every one is kept, in order) and move on.
 //! The writer flushes every [`FLUSH_INTERVAL`] (or at once on `Flush`), and retries a failed
 //! batch with backoff. Pending records are bounded by [`MAX_PENDING_RECORD_BYTES`]: beyond it the
-//! oldest are dropped and counted, so a store that is down cannot exhaust memory.
+//! oldest are dropped and counted, so a store that is down cannot exhaust memory. What waits,
+//! since when, what failed and what was dropped is kept in the hub's metrics
+//! ([`crate::metrics::StorageGauges`]: `/metrics` and `GET /health`).
 //! The store is behind [`StatusStore`] so this crate does not depend on the database.
 
 use std::collections::{BTreeMap, VecDeque};
@@ -18,6 +20,8 @@ use ractor::{Actor, ActorProcessingErr, ActorRef, RpcReplyPort};
 
 use mat_core::machine::mat::MatSnapshot;
 use mat_core::machine::status::PatientStatus;
+
+use crate::metrics::{HubMetrics, unix_now_ms};
 
 pub use super::record::Record;
 
@@ -64,6 +68,12 @@ pub trait StatusStore: Send + Sync + 'static {
         false
     }
 
+    /// How many records the store itself keeps unwritten (cluster mode: records waiting for
+    /// their devices' leases, or given back by a failed write), for the metrics.
+    fn waiting_records(&self) -> usize {
+        0
+    }
+
     /// Whether the store keeps every record of a batch it was given, written or not (cluster
     /// mode: it writes devices' records concurrently, keeps the unwritten ones and writes them
     /// first on the next flush): the writer then lets go of a batch even when the store reports
@@ -108,6 +118,12 @@ pub struct WriterState {
     records: VecDeque<Record>,
     record_bytes: usize,
     dropped_records: u64,
+    metrics: Arc<HubMetrics>,
+    /// When the oldest record not yet known written was queued, Unix ms (it may wait in the
+    /// store, cluster mode, after the writer let go of it).
+    unwritten_since_ms: Option<u64>,
+    /// Records the store kept unwritten at the last flush ([`StatusStore::waiting_records`]).
+    store_waiting: usize,
     flush_armed: bool,
     retry_delay: Duration,
     /// When the oldest record not yet stored was queued.
@@ -127,9 +143,14 @@ pub struct StorageWriter;
 impl Actor for StorageWriter {
     type Msg = WriterMsg;
     type State = WriterState;
-    type Arguments = Arc<dyn StatusStore>;
+    /// The store, and the hub's metrics (the writer keeps [`HubMetrics::storage`]).
+    type Arguments = (Arc<dyn StatusStore>, Arc<HubMetrics>);
 
-    async fn pre_start(&self, _myself: ActorRef<WriterMsg>, store: Arc<dyn StatusStore>) -> Result<WriterState, ActorProcessingErr> {
+    async fn pre_start(
+        &self,
+        _myself: ActorRef<WriterMsg>,
+        (store, metrics): (Arc<dyn StatusStore>, Arc<HubMetrics>),
+    ) -> Result<WriterState, ActorProcessingErr> {
         Ok(WriterState {
             store,
             pending: BTreeMap::new(),
@@ -137,6 +158,9 @@ impl Actor for StorageWriter {
             records: VecDeque::new(),
             record_bytes: 0,
             dropped_records: 0,
+            metrics,
+            unwritten_since_ms: None,
+            store_waiting: 0,
             flush_armed: false,
             retry_delay: FLUSH_INTERVAL,
             oldest_record_at: None,
@@ -186,13 +210,28 @@ impl WriterState {
         self.record_bytes += record.approx_bytes();
         self.records.push_back(record);
         self.oldest_record_at.get_or_insert_with(std::time::Instant::now);
+        self.unwritten_since_ms.get_or_insert_with(unix_now_ms);
         while self.record_bytes > MAX_PENDING_RECORD_BYTES && self.records.len() > 1 {
             if let Some(old) = self.records.pop_front() {
                 self.record_bytes = self.record_bytes.saturating_sub(old.approx_bytes());
                 self.dropped_records += 1;
+                HubMetrics::inc(&self.metrics.storage.records_dropped);
                 tracing::warn!(dropped = self.dropped_records, "the store is behind; oldest pending record dropped");
             }
         }
+        self.publish();
+    }
+
+    /// Writes what waits, and since when, into the metrics. Once nothing waits (here or in the
+    /// store) the oldest record's time is forgotten.
+    fn publish(&mut self) {
+        let pending = self.records.len() + self.store_waiting;
+        if pending == 0 {
+            self.unwritten_since_ms = None;
+        }
+        let gauges = &self.metrics.storage;
+        gauges.pending_records.store(pending as u64, std::sync::atomic::Ordering::Relaxed);
+        gauges.oldest_pending_unix_ms.store(self.unwritten_since_ms.unwrap_or(0), std::sync::atomic::Ordering::Relaxed);
     }
 
     /// Records first, then statuses, and statuses only once every record before them is
@@ -223,6 +262,11 @@ impl WriterState {
             },
             Err(error) => Err(error),
         };
+        if result.is_err() {
+            HubMetrics::inc(&self.metrics.storage.writes_failed);
+        }
+        self.store_waiting = self.store.waiting_records();
+        self.publish();
         let took = began.elapsed();
         if (took >= SLOW_FLUSH || waited.is_some_and(|w| w >= SLOW_FLUSH) || oldest_event_ms >= 15 * SLOW_FLUSH.as_millis() as u64)
             && self.slow_logged_at.is_none_or(|at| began >= at + 10 * SLOW_FLUSH)
@@ -350,7 +394,7 @@ mod tests {
     #[tokio::test]
     async fn records_are_kept_in_order_until_the_store_takes_them() {
         let store = Arc::new(FlakyStore { failures: Mutex::new(1), statuses: Mutex::default(), records: Mutex::default() });
-        let (writer, _) = Actor::spawn(None, StorageWriter, store.clone() as Arc<dyn StatusStore>).await.expect("writer");
+        let (writer, _) = Actor::spawn(None, StorageWriter, (store.clone() as Arc<dyn StatusStore>, Arc::default())).await.expect("writer");
         let sent = vec![stream_end("a", Some(1)), stream_end("b", Some(2)), stream_end("a", None)];
         for record in sent.clone() {
             writer.cast(WriterMsg::Record(record)).expect("cast");
@@ -365,6 +409,57 @@ mod tests {
         assert_eq!(*store.records.lock().unwrap_or_else(|p| p.into_inner()), sent, "every record, once, in order");
         assert_eq!(flush(&writer).await, Ok(()));
         assert_eq!(store.records.lock().unwrap_or_else(|p| p.into_inner()).len(), 3);
+    }
+
+    fn storage_gauges(metrics: &HubMetrics) -> (u64, u64, u64, u64) {
+        let g = &metrics.storage;
+        let load = |a: &std::sync::atomic::AtomicU64| a.load(std::sync::atomic::Ordering::Relaxed);
+        (load(&g.pending_records), load(&g.oldest_pending_unix_ms), load(&g.writes_failed), load(&g.records_dropped))
+    }
+
+    #[tokio::test]
+    async fn what_waits_since_when_and_every_failure_are_in_the_metrics() {
+        let store = Arc::new(FlakyStore { failures: Mutex::new(2), statuses: Mutex::default(), records: Mutex::default() });
+        let metrics = Arc::new(HubMetrics::default());
+        let (writer, _) =
+            Actor::spawn(None, StorageWriter, (store.clone() as Arc<dyn StatusStore>, metrics.clone())).await.expect("writer");
+        let before = unix_now_ms();
+        writer.cast(WriterMsg::Record(stream_end("a", Some(1)))).expect("cast");
+        writer.cast(WriterMsg::Record(stream_end("b", Some(2)))).expect("cast");
+        assert!(flush(&writer).await.is_err());
+        let (pending, since, failed, dropped) = storage_gauges(&metrics);
+        assert_eq!((pending, failed, dropped), (2, 1, 0));
+        assert!((before..=unix_now_ms()).contains(&since), "queued at {since}, between {before} and now");
+        writer.cast(WriterMsg::Record(stream_end("c", None))).expect("cast");
+        assert!(flush(&writer).await.is_err());
+        assert_eq!(storage_gauges(&metrics), (3, since, 2, 0), "a later record does not make the wait younger");
+        assert_eq!(flush(&writer).await, Ok(()));
+        assert_eq!(storage_gauges(&metrics), (0, 0, 2, 0), "written: nothing waits, and nothing was lost");
+    }
+
+    #[tokio::test]
+    async fn a_record_dropped_past_the_bound_is_counted_as_lost() {
+        let store = Arc::new(FlakyStore { failures: Mutex::new(0), statuses: Mutex::default(), records: Mutex::default() });
+        let metrics = Arc::new(HubMetrics::default());
+        let (writer, _) =
+            Actor::spawn(None, StorageWriter, (store.clone() as Arc<dyn StatusStore>, metrics.clone())).await.expect("writer");
+        // One tare shared by three records, each counted at its full size: three are more than
+        // the bound, two are not.
+        let cells = MAX_PENDING_RECORD_BYTES / 2 / 5 * 2;
+        let tare = Arc::new(mat_core::machine::tare::Tare {
+            rows: 1,
+            cols: 0,
+            cells: vec![0; cells],
+            source: mat_core::machine::tare::TareSource::Zeroed,
+            set_at_ms: 0,
+        });
+        for _ in 0..3 {
+            writer.cast(WriterMsg::Record(Record::Tare { device_id: "a".into(), tare: tare.clone() })).expect("cast");
+        }
+        assert_eq!(flush(&writer).await, Ok(()));
+        let (pending, _, failed, dropped) = storage_gauges(&metrics);
+        assert_eq!((pending, failed, dropped), (0, 0, 1));
+        assert_eq!(store.records.lock().unwrap_or_else(|p| p.into_inner()).len(), 2, "the two newest were written");
     }
 
     /// A store that notes which batches it was given, in order.
@@ -410,7 +505,7 @@ mod tests {
     #[tokio::test]
     async fn snapshots_go_last_and_only_the_latest_of_each_device() {
         let store = Arc::new(SnapshotStore(Mutex::default()));
-        let (writer, _) = Actor::spawn(None, StorageWriter, store.clone() as Arc<dyn StatusStore>).await.expect("writer");
+        let (writer, _) = Actor::spawn(None, StorageWriter, (store.clone() as Arc<dyn StatusStore>, Arc::default())).await.expect("writer");
         let snapshot = |device: &str, at: u64| {
             let status = mat_core::machine::mat::DeviceStatus::offline(
                 mat_protocol::device_type::DeviceType::MattressMatIoT,
@@ -435,7 +530,7 @@ mod tests {
     #[tokio::test]
     async fn an_alarm_reaches_the_store_before_the_missing_status_it_was_raised_with() {
         let store = Arc::new(OrderStore(Mutex::default()));
-        let (writer, _) = Actor::spawn(None, StorageWriter, store.clone() as Arc<dyn StatusStore>).await.expect("writer");
+        let (writer, _) = Actor::spawn(None, StorageWriter, (store.clone() as Arc<dyn StatusStore>, Arc::default())).await.expect("writer");
         writer
             .cast(WriterMsg::Save(StatusRecord { device_id: "a".into(), functional: true, patient_status: PatientStatus::Missing }))
             .expect("cast");
@@ -476,7 +571,7 @@ mod tests {
     #[tokio::test]
     async fn a_store_that_keeps_unwritten_records_is_not_given_them_twice() {
         let store = Arc::new(KeepingStore { given: Mutex::default() });
-        let (writer, _) = Actor::spawn(None, StorageWriter, store.clone() as Arc<dyn StatusStore>).await.expect("writer");
+        let (writer, _) = Actor::spawn(None, StorageWriter, (store.clone() as Arc<dyn StatusStore>, Arc::default())).await.expect("writer");
         writer.cast(WriterMsg::Record(stream_end("a", Some(1)))).expect("cast");
         assert_eq!(flush(&writer).await, Err("database unavailable".to_owned()), "the failure still reaches the caller");
         writer.cast(WriterMsg::Record(stream_end("a", Some(2)))).expect("cast");

@@ -142,6 +142,11 @@ impl Fencing {
         !waiting.records.is_empty() || !waiting.statuses.is_empty()
     }
 
+    /// How many records wait (for their leases, or given back by a failed write).
+    pub fn waiting_records(&self) -> usize {
+        self.waiting().records.len()
+    }
+
     /// The records waiting for their leases, taken out (put back what is not written with
     /// [`Self::wait_records_first`]).
     pub fn take_waiting_records(&self) -> Vec<Record> {

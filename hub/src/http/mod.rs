@@ -20,6 +20,7 @@ pub mod devices;
 pub mod error;
 pub mod exports;
 pub mod fhir;
+pub mod health;
 pub mod json;
 pub mod layout;
 pub mod patients;
@@ -184,6 +185,8 @@ pub fn routes(state: Arc<AppState>) -> BoxedFilter<(warp::reply::Response,)> {
         .or(device_socket)
         .unify()
         .or(fhir::routes(state.clone()))
+        .unify()
+        .or(health::routes(state.metrics.clone()))
         .unify()
         .or(static_files::routes(state.client_dir.clone()))
         .unify()

@@ -112,7 +112,7 @@ struct RestartableMat {
 
 async fn restartable_mat() -> RestartableMat {
     let store = Arc::new(MemoryStore::default());
-    let (writer, _) = Actor::spawn(None, StorageWriter, store.clone() as Arc<dyn StatusStore>).await.expect("writer");
+    let (writer, _) = Actor::spawn(None, StorageWriter, (store.clone() as Arc<dyn StatusStore>, Arc::default())).await.expect("writer");
     let bus = Bus::new();
     let viewer = Viewer::new(1, Outbox::new(Arc::new(HubMetrics::default())));
     bus.company("c1").join(viewer.clone());

@@ -34,8 +34,8 @@ export function BalanceView({ result }: { result: BalanceResult }) {
             colour={part === 'body' ? '#6d28d9' : '#0f766e'}
           />
         ))}
-        <Chart testId="balance-lateral" title={t('analysis.balance.lateral')} xLabel="s" yLabel="cm" series={[{ label: 'cm', colour: '#2563eb' }]} data={series('lateral')} xRange={[0, plotSeconds]} />
-        <Chart testId="balance-frontBack" title={t('analysis.balance.frontBack')} xLabel="s" yLabel="cm" series={[{ label: 'cm', colour: '#db2777' }]} data={series('frontBack')} xRange={[0, plotSeconds]} />
+        <Chart testId="balance-lateral" title={t('analysis.balance.lateral')} xLabel={t('units.seconds')} yLabel="cm" series={[{ label: 'cm', colour: '#2563eb' }]} data={series('lateral')} xRange={[0, plotSeconds]} />
+        <Chart testId="balance-frontBack" title={t('analysis.balance.frontBack')} xLabel={t('units.seconds')} yLabel="cm" series={[{ label: 'cm', colour: '#db2777' }]} data={series('frontBack')} xRange={[0, plotSeconds]} />
       </div>
       <div className="result-tiles">
         <div className="result-tile">

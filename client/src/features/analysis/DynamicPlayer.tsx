@@ -37,7 +37,7 @@ function FootRockers({ side, foot }: { side: 'left' | 'right'; foot: FootGait })
             {ROCKERS.map((r) => (
               <tr key={r}>
                 <th>{t(`analysis.dynamic.${r}Rocker`)}</th>
-                <td data-testid={`${side}-${r}-s`}>{formatFixed(foot.rockers![`${r}RockerS`], i18n.language, 3)} s</td>
+                <td data-testid={`${side}-${r}-s`}>{formatFixed(foot.rockers![`${r}RockerS`], i18n.language, 3)} {t('units.seconds')}</td>
                 <td data-testid={`${side}-${r}-share`}>{formatFixed(foot.rockers![`${r}RockerShare`], i18n.language, 1)} %</td>
               </tr>
             ))}

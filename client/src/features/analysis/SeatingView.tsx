@@ -115,7 +115,7 @@ export function SeatingView({ record, grid, deviceType, fileDate }: { record: An
           testId={`seating-chart-${panel}`}
           title={t(`analysis.seating.${panel}`)}
           showTitle={false}
-          xLabel="s"
+          xLabel={t('units.seconds')}
           yLabel={yLabel}
           series={[{ label: name, colour }]}
           data={[timeAxis(values.length, seconds), values]}
@@ -138,7 +138,7 @@ export function SeatingView({ record, grid, deviceType, fileDate }: { record: An
             testId="seating-chart-laterality"
             title={t('analysis.seating.laterality')}
             showTitle={false}
-            xLabel="s"
+            xLabel={t('units.seconds')}
             yLabel="%"
             series={[
               { label: t('analysis.seating.left'), colour: '#2563eb' },

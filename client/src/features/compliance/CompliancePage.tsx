@@ -153,7 +153,7 @@ export function CompliancePage() {
                 testId="chart-attend"
                 title={t('compliance.timeToAttend')}
                 labels={labels}
-                unit={attendScale.unit === 'seconds' ? t('compliance.secondsUnit') : min}
+                unit={attendScale.unit === 'seconds' ? t('units.seconds') : min}
                 series={[
                   { label: t('compliance.mean'), color: COLOURS.mean, values: rows.map((r) => attend(r.attendMeanSeconds)) },
                   { label: t('compliance.p90'), color: COLOURS.p90, values: rows.map((r) => attend(r.attendP90Seconds)) },
@@ -176,7 +176,7 @@ function ComplianceTable({ rows, unitName }: { rows: ComplianceRow[]; unitName: 
   const lng = i18n.resolvedLanguage ?? i18n.language;
   const format = useFormat();
   const dash = '—';
-  const units = { minutes: t('compliance.minutesUnit'), seconds: t('compliance.secondsUnit') };
+  const units = { minutes: t('compliance.minutesUnit'), seconds: t('units.seconds') };
   const duration = (s: number | null | undefined) => (s == null ? dash : attendTime(s, units, (n) => format.number(n, 0)));
   return (
     <div className="compliance-table-wrap">

@@ -93,8 +93,9 @@ describe('the turn compliance page', () => {
     const early = rows()[0]!;
     expect(within(early).getByRole('rowheader')).toHaveTextContent('North · floor 2');
     expect(within(early).getByTestId('cell-on-time')).toHaveTextContent('40% (2/5)');
-    expect(within(early).getByTestId('cell-attend-mean')).toHaveTextContent(/^4m 20s$/);
-    expect(within(early).getByTestId('cell-attend-p90')).toHaveTextContent(/^10m$/);
+    // Minutes and seconds, as the PDF writes them ("4 min 20 s", not "4.3 min").
+    expect(within(early).getByTestId('cell-attend-mean')).toHaveTextContent(/^4 min 20 s$/);
+    expect(within(early).getByTestId('cell-attend-p90')).toHaveTextContent(/^10 min$/);
     // A rate to two decimals, as in the PDF ("3.00", "0.07", "0.00").
     expect(within(early).getByTestId('cell-per-bed-day')).toHaveTextContent(/^3\.00$/);
     expect(within(early).getByTestId('cell-over')).toHaveTextContent('10 min');

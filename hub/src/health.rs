@@ -1,0 +1,191 @@
+//! The hub's health as its operators' monitoring reads it: whether the database answers,
+//! whether NATS does (a hub in a cluster), and how far behind the storage writer is.
+//!
+//! A probe task asks the database every [`PROBE_EVERY`] (a trivial query, at most
+//! [`PROBE_TIMEOUT`]) and reads the NATS connection's state; it keeps the answers in
+//! [`HubMetrics`], which `/metrics` renders as gauges and `GET /health` as JSON. No request to
+//! `/health` reaches the database, so a load balancer or a monitor polling it costs nothing.
+//! Why a load balancer checks `/health/live` and not `/health`: docs/decisions.md, "The hub's
+//! health for the IT team".
+
+use std::sync::Arc;
+use std::sync::atomic::Ordering;
+use std::time::Duration;
+
+use actors::metrics::{HubMetrics, unix_now_ms};
+use serde::Serialize;
+use storage::Store;
+use tokio::sync::watch;
+
+/// How often the probe asks the database.
+pub const PROBE_EVERY: Duration = Duration::from_secs(5);
+/// How long the database has to answer the probe.
+pub const PROBE_TIMEOUT: Duration = Duration::from_secs(3);
+/// A record waiting longer than this for the database makes the hub degraded: what it holds in
+/// memory would be lost with the process, and past the writer's bound the oldest is dropped.
+pub const STORAGE_BEHIND_AFTER: Duration = Duration::from_secs(60);
+
+/// What `GET /health` answers (503 when `status` is `degraded`).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct HealthJson {
+    /// `ok`, or `degraded` when anything in `problems`.
+    pub status: &'static str,
+    /// What is wrong: `database` (it did not answer the last probe), `nats` (a hub in a cluster
+    /// that lost NATS), `storageBehind` (a record has waited more than a minute to be written).
+    pub problems: Vec<&'static str>,
+    pub database: DatabaseJson,
+    /// `null` on a hub on its own.
+    pub nats: Option<NatsJson>,
+    pub storage: StorageJson,
+    pub devices_connected: i64,
+    pub sessions_connected: i64,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct DatabaseJson {
+    /// Whether the last probe was answered (`null` before the first).
+    pub reachable: Option<bool>,
+    /// How long the last answered probe took, ms.
+    pub latency_ms: Option<u64>,
+    /// When the last probe ended, Unix ms (`null` before the first).
+    pub checked_at_ms: Option<u64>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct NatsJson {
+    pub connected: bool,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct StorageJson {
+    /// Records (device logs, alarms, turns, captures) waiting for the database.
+    pub pending_records: u64,
+    /// How long the oldest of them has waited, s (0 when none waits).
+    pub oldest_pending_seconds: u64,
+    /// Records dropped since the hub started because the database was behind too long (lost).
+    pub dropped_records: u64,
+}
+
+/// The hub's health from what the probe and the storage writer last wrote into `metrics`, at
+/// `now_ms` (Unix ms).
+pub fn report(metrics: &HubMetrics, now_ms: u64) -> HealthJson {
+    let health = &metrics.health;
+    let reachable = match health.database_up.load(Ordering::Relaxed) {
+        1 => Some(true),
+        0 => Some(false),
+        _ => None,
+    };
+    let nats = match health.nats_connected.load(Ordering::Relaxed) {
+        1 => Some(NatsJson { connected: true }),
+        0 => Some(NatsJson { connected: false }),
+        _ => None,
+    };
+    let storage = StorageJson {
+        pending_records: metrics.storage.pending_records.load(Ordering::Relaxed),
+        oldest_pending_seconds: metrics.storage.oldest_pending_age_s(now_ms),
+        dropped_records: metrics.storage.records_dropped.load(Ordering::Relaxed),
+    };
+    let mut problems = Vec::new();
+    if reachable == Some(false) {
+        problems.push("database");
+    }
+    if nats.as_ref().is_some_and(|n| !n.connected) {
+        problems.push("nats");
+    }
+    if storage.oldest_pending_seconds > STORAGE_BEHIND_AFTER.as_secs() {
+        problems.push("storageBehind");
+    }
+    let checked_at_ms = health.database_checked_unix_ms.load(Ordering::Relaxed);
+    HealthJson {
+        status: if problems.is_empty() { "ok" } else { "degraded" },
+        problems,
+        database: DatabaseJson {
+            reachable,
+            latency_ms: (reachable == Some(true)).then(|| health.database_probe_ms.load(Ordering::Relaxed)),
+            checked_at_ms: (checked_at_ms > 0).then_some(checked_at_ms),
+        },
+        nats,
+        storage,
+        devices_connected: metrics.devices_connected.load(Ordering::Relaxed),
+        sessions_connected: metrics.sessions_connected.load(Ordering::Relaxed),
+    }
+}
+
+/// Probes the database (and reads NATS's state, in a cluster) every [`PROBE_EVERY`] until the
+/// hub stops. A change of either is logged once, not every probe.
+pub async fn run(store: Store, nats: Option<async_nats::Client>, metrics: Arc<HubMetrics>, mut stopped: watch::Receiver<bool>) {
+    let health = &metrics.health;
+    loop {
+        let began = std::time::Instant::now();
+        let answered = match tokio::time::timeout(PROBE_TIMEOUT, store.ping()).await {
+            Ok(Ok(())) => Ok(began.elapsed()),
+            Ok(Err(e)) => Err(format!("{e:#}")),
+            Err(_) => Err(format!("no answer within {} s", PROBE_TIMEOUT.as_secs())),
+        };
+        let was = health.database_up.load(Ordering::Relaxed);
+        match &answered {
+            Ok(took) => {
+                health.database_probe_ms.store(took.as_millis() as u64, Ordering::Relaxed);
+                health.database_up.store(1, Ordering::Relaxed);
+                if was == 0 {
+                    tracing::info!("the database answers again");
+                }
+            }
+            Err(error) => {
+                health.database_up.store(0, Ordering::Relaxed);
+                if was != 0 {
+                    tracing::error!(%error, "the database does not answer");
+                }
+            }
+        }
+        health.database_checked_unix_ms.store(unix_now_ms(), Ordering::Relaxed);
+        if let Some(client) = &nats {
+            let connected = client.connection_state() == async_nats::connection::State::Connected;
+            health.nats_connected.store(i64::from(connected), Ordering::Relaxed);
+        }
+        tokio::select! {
+            _ = tokio::time::sleep(PROBE_EVERY) => {}
+            _ = stopped.wait_for(|stop| *stop) => return,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_hub_is_degraded_by_its_database_its_nats_or_a_writer_a_minute_behind() {
+        let metrics = HubMetrics::default();
+        let now = 1_800_000_000_000;
+        let fresh = report(&metrics, now);
+        assert_eq!((fresh.status, fresh.database.reachable, fresh.nats.clone()), ("ok", None, None), "before the first probe, on its own");
+        metrics.health.database_up.store(1, Ordering::Relaxed);
+        metrics.health.database_probe_ms.store(4, Ordering::Relaxed);
+        metrics.health.database_checked_unix_ms.store(now - 1_000, Ordering::Relaxed);
+        let ok = report(&metrics, now);
+        assert_eq!((ok.status, ok.database.latency_ms, ok.database.checked_at_ms), ("ok", Some(4), Some(now - 1_000)));
+        metrics.health.database_up.store(0, Ordering::Relaxed);
+        let down = report(&metrics, now);
+        assert_eq!((down.status, down.problems.clone(), down.database.latency_ms), ("degraded", vec!["database"], None));
+        metrics.health.database_up.store(1, Ordering::Relaxed);
+        metrics.health.nats_connected.store(0, Ordering::Relaxed);
+        assert_eq!(report(&metrics, now).problems, vec!["nats"]);
+        metrics.health.nats_connected.store(1, Ordering::Relaxed);
+        assert_eq!(report(&metrics, now).status, "ok");
+        // A record waiting a minute is still ok; a minute and a second is behind.
+        metrics.storage.pending_records.store(3, Ordering::Relaxed);
+        metrics.storage.oldest_pending_unix_ms.store(now - 60_000, Ordering::Relaxed);
+        assert_eq!(report(&metrics, now).status, "ok");
+        metrics.storage.oldest_pending_unix_ms.store(now - 61_000, Ordering::Relaxed);
+        let behind = report(&metrics, now);
+        assert_eq!(
+            (behind.problems.clone(), behind.storage.pending_records, behind.storage.oldest_pending_seconds),
+            (vec!["storageBehind"], 3, 61)
+        );
+    }
+}
