@@ -47,6 +47,8 @@ pub struct HubMetrics {
     pub storage: StorageGauges,
     /// The database's and NATS's state as the hub's probe last saw them: see [`HealthGauges`].
     pub health: HealthGauges,
+    /// A hub in a cluster: its leases and NATS (see [`ClusterCounters`]).
+    pub cluster: ClusterCounters,
 }
 
 impl HubMetrics {
@@ -153,6 +155,24 @@ impl HubMetrics {
             let _ =
                 writeln!(out, "# HELP {name} How long the database took to answer the last probe.\n# TYPE {name} gauge\n{name} {seconds}");
         }
+        let cluster = &self.cluster;
+        if cluster.on.load(Ordering::Relaxed) {
+            for (name, help, value) in [
+                ("hub_cluster_leases_lost_total", "Devices' leases another hub took from this one.", load(&cluster.leases_lost)),
+                (
+                    "hub_cluster_fenced_writes_total",
+                    "Writes of devices another hub owns now, dropped (fenced).",
+                    load(&cluster.fenced_writes),
+                ),
+                (
+                    "hub_cluster_nats_reconnections_total",
+                    "Reconnections to NATS after a loss (each one resyncs the hubs' statuses).",
+                    load(&cluster.nats_reconnections),
+                ),
+            ] {
+                let _ = writeln!(out, "# HELP {name} {help}\n# TYPE {name} counter\n{name} {value}");
+            }
+        }
         if let Some(unix) = self.backup_last_success() {
             let name = "hub_backup_last_success_timestamp_seconds";
             let _ = writeln!(
@@ -199,6 +219,20 @@ impl StorageGauges {
             since => now_ms.saturating_sub(since) / 1000,
         }
     }
+}
+
+/// A hub in a cluster (`--nats`): its devices' leases and its NATS link, rendered only then.
+#[derive(Debug, Default)]
+pub struct ClusterCounters {
+    /// Whether this hub is in a cluster.
+    pub on: AtomicBool,
+    /// Leases another hub took from this one (its devices moved: a pause, a partition, a device
+    /// that reconnected elsewhere).
+    pub leases_lost: AtomicU64,
+    /// Writes of devices another hub owns now, dropped (the fence kept a stale hub's rows out).
+    pub fenced_writes: AtomicU64,
+    /// Reconnections to NATS after a loss (read by the health probe).
+    pub nats_reconnections: AtomicU64,
 }
 
 /// The database's and NATS's state as the hub's probe last saw them (`hub::health`).
@@ -263,6 +297,17 @@ mod tests {
         metrics.health.database_up.store(1, Ordering::Relaxed);
         metrics.health.database_probe_ms.store(7, Ordering::Relaxed);
         assert!(metrics.render().contains("\nhub_database_probe_seconds 0.007\n"));
+    }
+
+    #[test]
+    fn the_cluster_counters_are_shown_on_a_hub_in_a_cluster_only() {
+        let metrics = HubMetrics::default();
+        HubMetrics::inc(&metrics.cluster.leases_lost);
+        assert!(!metrics.render().contains("hub_cluster_"), "a hub on its own");
+        metrics.cluster.on.store(true, Ordering::Relaxed);
+        let text = metrics.render();
+        assert!(text.contains("\nhub_cluster_leases_lost_total 1\n") && text.contains("\nhub_cluster_fenced_writes_total 0\n"), "{text}");
+        assert!(text.contains("\nhub_cluster_nats_reconnections_total 0\n"), "{text}");
     }
 
     #[test]

@@ -67,6 +67,7 @@ async fn health_names_the_database_or_nats_while_it_is_down_and_the_hub_stays_li
     assert_eq!(ok["storage"]["pendingRecords"], 0, "{ok}");
     assert_eq!(gauge(hub, "hub_database_up").await.as_deref(), Some("1"));
     assert_eq!(gauge(hub, "hub_nats_connected").await.as_deref(), Some("1"));
+    assert_eq!(gauge(hub, "hub_cluster_nats_reconnections_total").await.as_deref(), Some("0"));
     assert_eq!(live(hub).await, 200);
 
     // NATS stops: the hub is degraded, names it, and stays live; it recovers by itself.
@@ -77,6 +78,12 @@ async fn health_names_the_database_or_nats_while_it_is_down_and_the_hub_stays_li
     assert_eq!(live(hub).await, 200, "a load balancer keeps the hub: NATS is every hub's");
     nats.restart().await;
     until_health(hub, 200, &[]).await;
+    let reconnected = || async { gauge(hub, "hub_cluster_nats_reconnections_total").await.is_some_and(|n| n != "0") };
+    let began = Instant::now();
+    while !reconnected().await {
+        assert!(began.elapsed() < SEEN_WITHIN, "{:?}", gauge(hub, "hub_cluster_nats_reconnections_total").await);
+        tokio::time::sleep(Duration::from_millis(250)).await;
+    }
 
     // The database server stops: the same, and its gauge says so.
     db.kill();

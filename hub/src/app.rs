@@ -157,7 +157,8 @@ pub async fn start_with_store(config: ServeConfig, store: Store) -> anyhow::Resu
     .await
     .map_err(|e| anyhow::anyhow!("starting the actors: {e}"))?;
     resume_mats(&store, &catalog, &actors).await?;
-    let leases = cluster.as_ref().map(|cluster| LeaseKeeper::new(cluster, store.clone(), actors.registry.clone()));
+    let leases = cluster.as_ref().map(|cluster| LeaseKeeper::new(cluster, store.clone(), actors.registry.clone(), metrics.clone()));
+    metrics.cluster.on.store(cluster.is_some(), std::sync::atomic::Ordering::Relaxed);
     if let (Some(fencing), Some(leases)) = (&fencing, &leases) {
         fencing.attach(leases.clone());
     }
@@ -248,8 +249,7 @@ pub async fn start_with_store(config: ServeConfig, store: Store) -> anyhow::Resu
         tasks.push(tokio::spawn(alarm_manager::status_listener::run(listener, status_tls, status_context, stopped.clone())));
     }
     tasks.push(tokio::spawn(crate::backup::run(store.clone(), config.backup.clone(), metrics.clone(), stopped.clone())));
-    let nats = cluster.as_ref().map(|c| c.client.clone());
-    tasks.push(tokio::spawn(crate::health::run(store.clone(), nats, metrics.clone(), stopped.clone())));
+    tasks.push(tokio::spawn(crate::health::run(store.clone(), cluster.clone(), metrics.clone(), stopped.clone())));
     if let Some(devices) = demo_devices.filter(|_| !config.no_simulators) {
         tasks.extend(demo::start_simulators(
             devices,

@@ -15,6 +15,8 @@ use std::time::Duration;
 use actors::metrics::{HubMetrics, unix_now_ms};
 use serde::Serialize;
 use storage::Store;
+
+use crate::cluster::Cluster;
 use tokio::sync::watch;
 
 /// How often the probe asks the database.
@@ -115,9 +117,10 @@ pub fn report(metrics: &HubMetrics, now_ms: u64) -> HealthJson {
     }
 }
 
-/// Probes the database (and reads NATS's state, in a cluster) every [`PROBE_EVERY`] until the
-/// hub stops. A change of either is logged once, not every probe.
-pub async fn run(store: Store, nats: Option<async_nats::Client>, metrics: Arc<HubMetrics>, mut stopped: watch::Receiver<bool>) {
+/// Probes the database (and reads NATS's state and reconnections, in a cluster) every
+/// [`PROBE_EVERY`] until the hub stops. A change of the database's is logged once, not every
+/// probe.
+pub async fn run(store: Store, cluster: Option<Cluster>, metrics: Arc<HubMetrics>, mut stopped: watch::Receiver<bool>) {
     let health = &metrics.health;
     loop {
         let began = std::time::Instant::now();
@@ -143,9 +146,11 @@ pub async fn run(store: Store, nats: Option<async_nats::Client>, metrics: Arc<Hu
             }
         }
         health.database_checked_unix_ms.store(unix_now_ms(), Ordering::Relaxed);
-        if let Some(client) = &nats {
-            let connected = client.connection_state() == async_nats::connection::State::Connected;
+        if let Some(cluster) = &cluster {
+            let connected = cluster.client.connection_state() == async_nats::connection::State::Connected;
             health.nats_connected.store(i64::from(connected), Ordering::Relaxed);
+            let reconnections = *cluster.reconnections.subscribe().borrow();
+            metrics.cluster.nats_reconnections.store(reconnections, Ordering::Relaxed);
         }
         tokio::select! {
             _ = tokio::time::sleep(PROBE_EVERY) => {}

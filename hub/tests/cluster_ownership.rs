@@ -124,7 +124,8 @@ async fn the_newest_connection_takes_the_lease_and_the_old_owner_stops_the_devic
     assert!(eventually(Duration::from_secs(5), || a_metrics.devices_connected.load(Ordering::Relaxed) == 0).await);
     let a_leases = a.leases.clone().unwrap();
     assert!(eventually(Duration::from_secs(5), || a_leases.lease_state(&device.id).is_none()).await, "A no longer holds it");
-    assert_eq!(a_leases.leases_lost.load(Ordering::Relaxed), 1);
+    assert_eq!(a.metrics.cluster.leases_lost.load(Ordering::Relaxed), 1);
+    assert!(a.metrics.render().contains("\nhub_cluster_leases_lost_total 1\n"), "on A's /metrics");
     let fence_b = held_fence(&b, &device.id);
     assert!(fence_b > fence_a, "B's fence {fence_b} is above A's {fence_a}");
     assert_eq!(store.hub_wide().device_fences().revision(&device.id).await.unwrap(), Some(fence_b as i64));
@@ -197,7 +198,8 @@ async fn a_stale_hub_writes_none_of_the_devices_rows_after_the_new_owner_began()
     let stored = snapshots.load(&device.id).await.unwrap().unwrap();
     assert_eq!(stored.revision, fence_a as i64);
     assert!(stored.saved_at_ms <= began_ms, "no snapshot from the stale hub");
-    assert!(a.leases.as_ref().unwrap().fenced_writes.load(Ordering::Relaxed) > 0, "the fenced writes are counted");
+    assert!(a.metrics.cluster.fenced_writes.load(Ordering::Relaxed) > 0, "the fenced writes are counted");
+    assert!(!a.metrics.render().contains("\nhub_cluster_fenced_writes_total 0\n"), "and on A's /metrics");
     a.shutdown().await;
     b.shutdown().await;
 }

@@ -13,11 +13,12 @@
 //! tells commands whether this hub's lease is known valid (`lease::may_act_as_owner`, monotonic).
 
 use std::sync::Arc;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::Ordering;
 use std::sync::{Mutex, MutexGuard};
 use std::time::Duration;
 
 use actors::actor::registry::RegistryMsg;
+use actors::metrics::HubMetrics;
 use async_nats::jetstream::kv;
 use futures_util::StreamExt;
 use ractor::ActorRef;
@@ -71,10 +72,9 @@ pub struct LeaseKeeper {
     sightings: Mutex<Sightings>,
     /// What tending the sets' leases needs (`set_leases`), once the hub's parts run.
     pub(super) sets: std::sync::OnceLock<SetParts>,
-    /// Writes of devices this hub does not own (any more), dropped.
-    pub fenced_writes: AtomicU64,
-    /// Leases another hub took from this one.
-    pub leases_lost: AtomicU64,
+    /// The hub's metrics: the writes dropped by the fence and the leases lost are counted there
+    /// (`HubMetrics::cluster`, on `/metrics`).
+    pub metrics: Arc<HubMetrics>,
     /// A device declared ownerless has an owner again (`dead_owners` resyncs).
     pub(super) revived: std::sync::atomic::AtomicBool,
     /// Whether the watch of the bucket runs (what `lease_sightings` may judge from).
@@ -85,7 +85,7 @@ pub struct LeaseKeeper {
 
 impl LeaseKeeper {
     /// The keeper of `cluster`'s hub; nothing runs until [`Self::renew`] and [`Self::watch`].
-    pub fn new(cluster: &Cluster, store: Store, registry: ActorRef<RegistryMsg>) -> Arc<LeaseKeeper> {
+    pub fn new(cluster: &Cluster, store: Store, registry: ActorRef<RegistryMsg>, metrics: Arc<HubMetrics>) -> Arc<LeaseKeeper> {
         Arc::new(LeaseKeeper {
             node: cluster.node.to_string(),
             client: cluster.client.clone(),
@@ -98,8 +98,7 @@ impl LeaseKeeper {
             epoch: std::time::Instant::now(),
             sightings: Mutex::new(Sightings::new()),
             sets: std::sync::OnceLock::new(),
-            fenced_writes: AtomicU64::new(0),
-            leases_lost: AtomicU64::new(0),
+            metrics,
             revived: std::sync::atomic::AtomicBool::new(false),
             watch_running: std::sync::atomic::AtomicBool::new(false),
         })
@@ -166,7 +165,7 @@ impl LeaseKeeper {
     /// Counts writes dropped because this hub does not own their device.
     pub fn count_fenced(&self, writes: usize) {
         if writes > 0 {
-            self.fenced_writes.fetch_add(writes as u64, Ordering::Relaxed);
+            self.metrics.cluster.fenced_writes.fetch_add(writes as u64, Ordering::Relaxed);
             tracing::warn!(writes, "writes of devices another hub owns now were dropped (fenced)");
         }
     }
@@ -270,7 +269,7 @@ impl LeaseKeeper {
             self.book().forget(device);
             return;
         }
-        self.leases_lost.fetch_add(1, Ordering::Relaxed);
+        HubMetrics::inc(&self.metrics.cluster.leases_lost);
         tracing::warn!(%device, "another hub took the device's lease; stopping its actor here");
         let _ = self.registry.cast(RegistryMsg::Release { device_id: device.clone() });
     }
