@@ -62,9 +62,21 @@ impl HubMetrics {
         self.backups_on.load(Ordering::Relaxed).then(|| self.backup_last_success_unix.load(Ordering::Relaxed))
     }
 
-    /// The Prometheus text exposition of every counter.
+    /// The Prometheus text exposition of every counter and gauge.
     pub fn render(&self) -> String {
-        let counters: [(&str, &str, u64); 15] = [
+        let mut out = String::new();
+        for (name, help, value) in self.counters() {
+            let _ = writeln!(out, "# HELP {name} {help}\n# TYPE {name} counter\n{name} {value}");
+        }
+        for (name, help, value) in self.gauges() {
+            let _ = writeln!(out, "# HELP {name} {help}\n# TYPE {name} gauge\n{name} {value}");
+        }
+        out
+    }
+
+    /// Every counter: name, help, value (a cluster's only on a hub in one).
+    fn counters(&self) -> Vec<(&'static str, &'static str, u64)> {
+        let mut counters = vec![
             ("hub_frames_received_total", "Frames accepted at ingest.", load(&self.frames_received)),
             (
                 "hub_frames_dropped_ingest_total",
@@ -109,15 +121,33 @@ impl HubMetrics {
                 load(&self.storage.records_dropped),
             ),
         ];
-        let mut out = String::new();
-        for (name, help, value) in counters {
-            let _ = writeln!(out, "# HELP {name} {help}\n# TYPE {name} counter\n{name} {value}");
+        let cluster = &self.cluster;
+        if cluster.on.load(Ordering::Relaxed) {
+            counters.extend([
+                ("hub_cluster_leases_lost_total", "Devices' leases another hub took from this one.", load(&cluster.leases_lost)),
+                (
+                    "hub_cluster_fenced_writes_total",
+                    "Writes of devices another hub owns now, dropped (fenced).",
+                    load(&cluster.fenced_writes),
+                ),
+                (
+                    "hub_cluster_nats_reconnections_total",
+                    "Reconnections to NATS after a loss (each one resyncs the hubs' statuses).",
+                    load(&cluster.nats_reconnections),
+                ),
+            ]);
         }
+        counters
+    }
+
+    /// Every gauge known now: name, help, value as printed (the database's once probed, NATS's
+    /// on a hub in a cluster, the last backup's on a hub that makes backups).
+    fn gauges(&self) -> Vec<(&'static str, &'static str, String)> {
         let queue = &self.alarm_queue;
-        let gauge = |atomic: &AtomicU64| i64::try_from(load(atomic)).unwrap_or(i64::MAX);
-        for (name, help, value) in [
-            ("hub_devices_connected", "Devices connected now.", self.devices_connected.load(Ordering::Relaxed)),
-            ("hub_sessions_connected", "Browser sessions connected now.", self.sessions_connected.load(Ordering::Relaxed)),
+        let gauge = |atomic: &AtomicU64| load(atomic).to_string();
+        let mut gauges = vec![
+            ("hub_devices_connected", "Devices connected now.", self.devices_connected.load(Ordering::Relaxed).to_string()),
+            ("hub_sessions_connected", "Browser sessions connected now.", self.sessions_connected.load(Ordering::Relaxed).to_string()),
             ("hub_alarm_reports_pending", "Alarm reports waiting to be delivered (every company's).", gauge(&queue.pending)),
             ("hub_alarm_reports_dead_letters", "Dead letters waiting for an administrator's resend.", gauge(&queue.dead)),
             (
@@ -130,57 +160,35 @@ impl HubMetrics {
             (
                 "hub_storage_oldest_pending_age_seconds",
                 "How long the oldest record not yet written has waited (0: none).",
-                i64::try_from(self.storage.oldest_pending_age_s(unix_now_ms())).unwrap_or(i64::MAX),
+                self.storage.oldest_pending_age_s(unix_now_ms()).to_string(),
             ),
-        ] {
-            let _ = writeln!(out, "# HELP {name} {help}\n# TYPE {name} gauge\n{name} {value}");
-        }
+        ];
         let health = &self.health;
-        for (name, help, value) in [
-            ("hub_database_up", "Whether the database answered the last probe (1) or not (0).", health.database_up.load(Ordering::Relaxed)),
-            (
-                "hub_nats_connected",
-                "Whether this hub is connected to its cluster's NATS (1) or not (0).",
-                health.nats_connected.load(Ordering::Relaxed),
-            ),
-        ] {
-            // -1: not probed yet, or (NATS) a hub on its own: nothing to report.
-            if value >= 0 {
-                let _ = writeln!(out, "# HELP {name} {help}\n# TYPE {name} gauge\n{name} {value}");
-            }
+        // -1: not probed yet, or (NATS) a hub on its own: nothing to report.
+        match health.database_up.load(Ordering::Relaxed) {
+            -1 => {}
+            up => gauges.push(("hub_database_up", "Whether the database answered the last probe (1) or not (0).", up.to_string())),
         }
         if health.database_up.load(Ordering::Relaxed) == 1 {
-            let name = "hub_database_probe_seconds";
             let seconds = load(&health.database_probe_ms) as f64 / 1000.0;
-            let _ =
-                writeln!(out, "# HELP {name} How long the database took to answer the last probe.\n# TYPE {name} gauge\n{name} {seconds}");
+            gauges.push(("hub_database_probe_seconds", "How long the database took to answer the last probe.", seconds.to_string()));
         }
-        let cluster = &self.cluster;
-        if cluster.on.load(Ordering::Relaxed) {
-            for (name, help, value) in [
-                ("hub_cluster_leases_lost_total", "Devices' leases another hub took from this one.", load(&cluster.leases_lost)),
-                (
-                    "hub_cluster_fenced_writes_total",
-                    "Writes of devices another hub owns now, dropped (fenced).",
-                    load(&cluster.fenced_writes),
-                ),
-                (
-                    "hub_cluster_nats_reconnections_total",
-                    "Reconnections to NATS after a loss (each one resyncs the hubs' statuses).",
-                    load(&cluster.nats_reconnections),
-                ),
-            ] {
-                let _ = writeln!(out, "# HELP {name} {help}\n# TYPE {name} counter\n{name} {value}");
-            }
+        match health.nats_connected.load(Ordering::Relaxed) {
+            -1 => {}
+            connected => gauges.push((
+                "hub_nats_connected",
+                "Whether this hub is connected to its cluster's NATS (1) or not (0).",
+                connected.to_string(),
+            )),
         }
         if let Some(unix) = self.backup_last_success() {
-            let name = "hub_backup_last_success_timestamp_seconds";
-            let _ = writeln!(
-                out,
-                "# HELP {name} When the last backup of the embedded database was written (0: none yet).\n# TYPE {name} gauge\n{name} {unix}"
-            );
+            gauges.push((
+                "hub_backup_last_success_timestamp_seconds",
+                "When the last backup of the embedded database was written (0: none yet).",
+                unix.to_string(),
+            ));
         }
-        out
+        gauges
     }
 }
 

@@ -15,9 +15,9 @@ use std::time::Duration;
 use actors::metrics::{HubMetrics, unix_now_ms};
 use serde::Serialize;
 use storage::Store;
+use tokio::sync::watch;
 
 use crate::cluster::Cluster;
-use tokio::sync::watch;
 
 /// How often the probe asks the database.
 pub const PROBE_EVERY: Duration = Duration::from_secs(5);

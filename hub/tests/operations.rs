@@ -43,6 +43,12 @@ async fn a_backup_written_by_the_running_hub_restores_into_a_hub_with_the_same_p
 
     let hub = HubProcess::start(Path::new(HUB_BIN), &data, &["--backup-dir", backups.to_str().unwrap()]);
     assert!(eventually(Duration::from_secs(30), || backups_in(&backups).len() == 1).await, "a backup when the hub starts");
+    // The file has its name a moment before the gauge is set.
+    let gauge_set = eventually_async(Duration::from_secs(10), || async {
+        let metrics = request(hub.listening.http, "GET", "/metrics", None, None).await.body;
+        metric(&metrics, "hub_backup_last_success_timestamp_seconds").is_some_and(|written| written > 0.0)
+    });
+    assert!(gauge_set.await, "the backup gauge is set");
     let metrics = request(hub.listening.http, "GET", "/metrics", None, None).await.body;
     let written = metric(&metrics, "hub_backup_last_success_timestamp_seconds").expect("the backup gauge");
     assert!((written - storage::unix_now() as f64).abs() < 60.0, "{written}");
