@@ -133,34 +133,46 @@ export async function run({ base, page, test, login, artifacts }) {
     // A walk is kept from the first empty plate, so from the first frame the video plays on
     // through the empty start (it stops only where a walker leaves the plate, spec §4): it is
     // still playing 700 ms after Play at every speed.
-    const intervals = [];
-    for (const label of labels) {
-      await page.getByTestId('player-speed').selectOption({ label });
-      await page.getByRole('button', { name: 'First frame' }).click();
-      const ms = await page.evaluate(
-        () =>
-          new Promise((resolve) => {
-            const el = document.querySelector('[data-testid="player"]');
-            const times = [];
-            const seen = new MutationObserver(() => times.push(performance.now()));
-            seen.observe(el, { attributes: true, attributeFilter: ['data-index'] });
-            document.querySelector('[data-testid="player-play"]')?.click();
-            setTimeout(() => {
-              seen.disconnect();
-              const gaps = times.slice(1).map((t, i) => t - times[i]).sort((x, y) => x - y);
-              resolve(gaps.length ? gaps[Math.floor(gaps.length / 2)] : Infinity);
-            }, 700);
-          }),
-      );
-      intervals.push(Math.round(ms));
-      if ((await player.getAttribute('data-playing')) !== 'true') {
-        throw new Error(`speed ${label}: the video stopped at frame ${await player.getAttribute('data-index')} within 700 ms of the first`);
+    // A browser starved of CPU (the tours run two at a time beside the API fuzzer on two cores)
+    // draws late at any speed: the three speeds are measured again, up to three times in all,
+    // until they order; a player whose speeds do not differ fails all three.
+    const measure = async () => {
+      const intervals = [];
+      for (const label of labels) {
+        await page.getByTestId('player-speed').selectOption({ label });
+        await page.getByRole('button', { name: 'First frame' }).click();
+        const ms = await page.evaluate(
+          () =>
+            new Promise((resolve) => {
+              const el = document.querySelector('[data-testid="player"]');
+              const times = [];
+              const seen = new MutationObserver(() => times.push(performance.now()));
+              seen.observe(el, { attributes: true, attributeFilter: ['data-index'] });
+              document.querySelector('[data-testid="player-play"]')?.click();
+              setTimeout(() => {
+                seen.disconnect();
+                const gaps = times.slice(1).map((t, i) => t - times[i]).sort((x, y) => x - y);
+                resolve(gaps.length ? gaps[Math.floor(gaps.length / 2)] : Infinity);
+              }, 700);
+            }),
+        );
+        intervals.push(Math.round(ms));
+        if ((await player.getAttribute('data-playing')) !== 'true') {
+          throw new Error(`speed ${label}: the video stopped at frame ${await player.getAttribute('data-index')} within 700 ms of the first`);
+        }
+        await shotOf('result-preview', `player-speed-${label}.png`);
+        const pause = page.getByTestId('player-pause');
+        if (await pause.count()) await pause.click();
       }
-      await shotOf('result-preview', `player-speed-${label}.png`);
-      const pause = page.getByTestId('player-pause');
-      if (await pause.count()) await pause.click();
-    }
-    if (!(intervals[0] > intervals[1] && intervals[1] > intervals[2])) throw new Error(`ms per frame at speeds 1, 2, 3: ${intervals}`);
-    ok(`ms per frame at speeds 1, 2, 3: ${intervals.join(', ')}`);
+      return intervals;
+    };
+    const tries = [];
+    let intervals = [];
+    do {
+      intervals = await measure();
+      tries.push(intervals.join(','));
+    } while (!(intervals[0] > intervals[1] && intervals[1] > intervals[2]) && tries.length < 3);
+    if (!(intervals[0] > intervals[1] && intervals[1] > intervals[2])) throw new Error(`ms per frame at speeds 1, 2, 3, three times: ${tries.join(' | ')}`);
+    ok(`ms per frame at speeds 1, 2, 3: ${tries.join(' | ')}`);
   });
 }
