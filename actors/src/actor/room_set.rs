@@ -18,6 +18,7 @@ use crate::live_board::{DeviceLive, LiveBoard};
 use mat_core::machine::device_set::{DeviceSet, SetKind};
 use mat_core::machine::mat::DeviceStatus;
 use mat_core::machine::presence::Presence;
+use mat_core::machine::status::PatientStatus;
 use mat_protocol::device_type::DeviceType;
 
 /// Messages of the set actor.
@@ -29,6 +30,11 @@ pub enum RoomSetMsg {
     Tick,
     /// Whether a live stream may start on the set (the horse: both sides functional).
     CanStream(RpcReplyPort<bool>),
+    /// Cluster mode: this hub took the set's lease, and the set's row says `stored`
+    /// (`deviceFunctional`, `patientStatus`; `None`: unknown). The actor saves its status unless
+    /// the row says the same: a status the hub read elsewhere could be older than one this actor
+    /// has just handed the writer, and would overwrite it there (`hub::cluster::set_leases`).
+    SaveUnlessStored { stored: Option<(bool, PatientStatus)> },
 }
 
 /// What a set actor starts from.
@@ -81,16 +87,17 @@ impl Actor for RoomSetActor {
                 let _ = reply.send(state.machine.can_stream());
                 return Ok(());
             }
+            RoomSetMsg::SaveUnlessStored { stored } => {
+                let status = state.machine.status();
+                if stored != Some((status.functional, status.patient_status)) {
+                    state.save(status);
+                }
+                return Ok(());
+            }
         }
         while let Some(status) = state.machine.poll_output() {
             state.publish(status);
-            if let Some(writer) = &state.args.writer {
-                let _ = writer.cast(WriterMsg::Save(StatusRecord {
-                    device_id: state.args.info.id.clone(),
-                    functional: status.functional,
-                    patient_status: status.patient_status,
-                }));
-            }
+            state.save(status);
         }
         if let Some(delay) = state.machine.poll_timeout().and_then(|deadline| state.timer.arm(deadline, now)) {
             myself.send_after(delay, || RoomSetMsg::Tick);
@@ -100,6 +107,16 @@ impl Actor for RoomSetActor {
 }
 
 impl RoomSetState {
+    fn save(&self, status: DeviceStatus) {
+        if let Some(writer) = &self.args.writer {
+            let _ = writer.cast(WriterMsg::Save(StatusRecord {
+                device_id: self.args.info.id.clone(),
+                functional: status.functional,
+                patient_status: status.patient_status,
+            }));
+        }
+    }
+
     fn publish(&self, status: DeviceStatus) {
         let sides = if self.args.info.device_type == DeviceType::SensingHorse {
             self.machine
@@ -115,3 +132,6 @@ impl RoomSetState {
         publish_status(&self.live, &self.company, &self.args.info.id, event);
     }
 }
+
+#[cfg(test)]
+mod tests;

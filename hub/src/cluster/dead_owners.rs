@@ -90,12 +90,51 @@ pub async fn show_ownerless_devices(keeper: Arc<LeaseKeeper>, parts: DeadOwnerPa
                 continue;
             }
             let Some(last) = parts.board.status(&device.company_id, &device.id) else { continue };
-            if !last.device_functional || !keeper.sightings().ownerless(&device.id, now) {
-                continue;
+            let step = {
+                let mut sightings = keeper.sightings();
+                let declared_before = sightings.is_ownerless(&device.id);
+                if !sightings.ownerless(&device.id, now) {
+                    continue;
+                }
+                ownerless_step(last.device_functional, declared_before, device.parent.is_some())
+            };
+            match step {
+                OwnerlessStep::ShowDisconnected => {
+                    tracing::warn!(device = %device.serial, "the device's lease expired with no new owner: shown disconnected");
+                    show_disconnected(&parts, &device, &last);
+                }
+                OwnerlessStep::TellTheSet => {
+                    tracing::warn!(device = %device.serial, "the set's member's lease expired with no new owner: its set is told");
+                    tell_the_set(&parts, &device, shown_disconnected(&device, &last));
+                }
+                OwnerlessStep::Nothing => {}
             }
-            tracing::warn!(device = %device.serial, "the device's lease expired with no new owner: shown disconnected");
-            show_disconnected(&parts, &device, &last);
         }
+    }
+}
+
+/// What this hub does about a device whose lease expired with no new owner.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum OwnerlessStep {
+    /// Show it disconnected: on the board, to the browsers and to its set.
+    ShowDisconnected,
+    /// The board shows it not functional already (its owner's last status arrived), but its set
+    /// may not have heard it: the member's message is another message, and a hub dying right
+    /// after its device disconnected sent one and not the other (a horse stayed functional on
+    /// the other hubs with one side shown disconnected). Its set is told once.
+    TellTheSet,
+    Nothing,
+}
+
+/// The step for an ownerless device: `shown_functional` on this hub's board, already
+/// `declared_before` ownerless (and not seen written since), a set's `member`.
+pub fn ownerless_step(shown_functional: bool, declared_before: bool, member: bool) -> OwnerlessStep {
+    if shown_functional {
+        OwnerlessStep::ShowDisconnected
+    } else if member && !declared_before {
+        OwnerlessStep::TellTheSet
+    } else {
+        OwnerlessStep::Nothing
     }
 }
 
@@ -104,6 +143,11 @@ fn show_disconnected(parts: &DeadOwnerParts, device: &DeviceInfo, last: &DeviceC
     let live = parts.board.device(&device.company_id, &device.id);
     mirror_status(&live, &parts.bus.company(&device.company_id), &device.id, DeviceConfEvent::new(&device.identity(), &status, Vec::new()));
     mirror_picture(&live, &parts.bus.device(&device.id, &device.company_id), LivePicture::Blank { hub_time_ms: unix_ms() });
+    tell_the_set(parts, device, status);
+}
+
+/// A set's member tells its set here it is disconnected (no-op for a device of no set).
+fn tell_the_set(parts: &DeadOwnerParts, device: &DeviceInfo, status: DeviceStatus) {
     if device.parent.is_some() {
         let _ = parts.registry.cast(RegistryMsg::MemberElsewhere { device_id: device.id.clone(), status, presence: Presence::Absent });
     }
@@ -115,6 +159,16 @@ mod tests {
     use mat_core::machine::pressure_ulcer::RepositioningTier;
     use mat_core::machine::status::{CardStatus, PatientStatus};
     use mat_protocol::device_type::DeviceType;
+
+    #[test]
+    fn an_ownerless_device_is_shown_disconnected_and_its_set_told_once() {
+        use OwnerlessStep::*;
+        assert_eq!(ownerless_step(true, false, false), ShowDisconnected);
+        assert_eq!(ownerless_step(true, true, true), ShowDisconnected, "shown functional again meanwhile");
+        assert_eq!(ownerless_step(false, false, true), TellTheSet, "the board heard its owner's last status; the set may not have");
+        assert_eq!(ownerless_step(false, true, true), Nothing, "told once per expiry");
+        assert_eq!(ownerless_step(false, false, false), Nothing, "no set to tell");
+    }
 
     #[test]
     fn a_device_with_no_owner_is_shown_as_a_disconnected_one_keeping_its_patient_facts() {

@@ -219,7 +219,7 @@ pub async fn start(cluster: &Cluster, parts: EventParts) -> anyhow::Result<(Arc<
     let publisher = tokio::spawn(publish_queued(cluster.client.clone(), queued, parts.stopped.clone()));
     let mut tasks = vec![publisher, mirror];
     if let Some(leases) = &parts.leases {
-        leases.attach_sets(SetParts { catalog: parts.catalog.clone(), board: parts.board.clone(), writer: parts.writer.clone() });
+        leases.attach_sets(SetParts { catalog: parts.catalog.clone(), registry: parts.registry.clone(), writer: parts.writer.clone() });
         let dead = DeadOwnerParts {
             bus: parts.bus.clone(),
             board: parts.board.clone(),

@@ -6,16 +6,21 @@
 //! the set's members creates the key when nobody holds it (create only: never a takeover), the
 //! renewal task renews it with the devices' leases, and a hub that owns no member any more lets
 //! it expire. A holder that dies stops renewing; within a lease time another hub that owns a
-//! member creates it, raises the fence and stores the set's current status if the stored one
-//! differs (a change that happened while nobody held it is not lost, and none is written twice).
+//! member creates it, raises the fence and has the set's actor store its current status if the
+//! stored one differs (a change that happened while nobody held it is not lost, and none is
+//! written twice). The actor saves it, not this module: a status read here could be older than
+//! one the actor hands the writer meanwhile, and would overwrite it in the writer's queue.
 
 use std::sync::Arc;
 
-use actors::actor::storage_writer::{StatusRecord, WriterMsg};
+use actors::actor::registry::RegistryMsg;
+use actors::actor::room_set::RoomSetMsg;
+use actors::actor::storage_writer::WriterMsg;
 use actors::catalog::{Catalog, DeviceInfo};
-use actors::live_board::LiveBoard;
 use async_nats::jetstream::kv;
+use mat_core::machine::status::PatientStatus;
 use ractor::ActorRef;
+use ractor::rpc::CallResult;
 use storage::Store;
 
 use super::lease::{LEASE_TTL, LeaseState, SetLeaseStep, set_lease_step};
@@ -23,14 +28,18 @@ use super::lease_keeper::{LeaseKeeper, NATS_WAIT, unix_ms};
 
 /// How long storing a new holder's set status waits for the writer's flush.
 const FLUSH_WAIT: std::time::Duration = std::time::Duration::from_secs(35);
+/// How long it waits for the registry to name the set's actor.
+const RESOLVE_WAIT: std::time::Duration = std::time::Duration::from_secs(5);
 
 /// What tending the sets' leases needs from the hub.
 pub struct SetParts {
     /// Which devices are sets, and their members.
     pub catalog: Arc<Catalog>,
-    /// The sets' current statuses, stored when this hub takes a set's lease.
-    pub board: Arc<LiveBoard>,
-    /// Where that status is written (fenced by the set's lease, as the set actor's own writes).
+    /// Names the sets' actors, which store their current statuses when this hub takes a set's
+    /// lease.
+    pub registry: ActorRef<RegistryMsg>,
+    /// Flushed first, so the stored status compared is the latest (the set's writes are fenced
+    /// by its lease).
     pub writer: ActorRef<WriterMsg>,
 }
 
@@ -78,7 +87,7 @@ impl LeaseKeeper {
                     // Off the renewal task: a flush may wait for a slow database.
                     Ok(true) => {
                         self.book().fence_raised(&set.id, revision);
-                        tokio::spawn(store_current_status(self.store.clone(), parts.board.clone(), parts.writer.clone(), set.clone()));
+                        tokio::spawn(store_current_status(self.store.clone(), parts.registry.clone(), parts.writer.clone(), set.clone()));
                     }
                     Ok(false) => self.book().forget(&set.id),
                     Err(error) => {
@@ -96,22 +105,21 @@ impl LeaseKeeper {
     }
 }
 
-/// The set's status as this hub shows it, stored unless the stored one says the same. The
-/// writer is flushed first, so a change the set actor handed it just before the lease was taken
-/// is in the store before the comparison (and is not written a second time).
-async fn store_current_status(store: Store, board: Arc<LiveBoard>, writer: ActorRef<WriterMsg>, set: Arc<DeviceInfo>) {
+/// The set's status, stored by its actor unless the stored one says the same. The writer is
+/// flushed first, so a change the set actor handed it just before the lease was taken is in the
+/// store before the comparison (and is not written a second time).
+async fn store_current_status(store: Store, registry: ActorRef<RegistryMsg>, writer: ActorRef<WriterMsg>, set: Arc<DeviceInfo>) {
     let _ = writer.call(WriterMsg::Flush, Some(FLUSH_WAIT)).await;
-    let Some(status) = board.status(&set.company_id, &set.id) else { return };
-    let stored = store.hub_wide().device_confs().of_device(&set.id).await;
-    if let Ok(Some(stored)) = &stored
-        && stored.device_functional == status.device_functional
-        && stored.patient_status == status.patient_status.name()
-    {
-        return;
+    // A row not read is treated as differing: the status is written (once more at worst).
+    let stored = match store.hub_wide().device_confs().of_device(&set.id).await {
+        Ok(Some(row)) => PatientStatus::from_name(&row.patient_status).map(|patient| (row.device_functional, patient)),
+        _ => None,
+    };
+    let resolved = registry.call(|reply| RegistryMsg::ResolveSet { device_id: set.id.clone(), reply }, Some(RESOLVE_WAIT)).await;
+    match resolved {
+        Ok(CallResult::Success(Ok(actor))) => {
+            let _ = actor.cast(RoomSetMsg::SaveUnlessStored { stored });
+        }
+        _ => tracing::warn!(set = %set.id, "the set's actor did not answer; its status is stored at its next change"),
     }
-    let _ = writer.cast(WriterMsg::Save(StatusRecord {
-        device_id: set.id.clone(),
-        functional: status.device_functional,
-        patient_status: status.patient_status,
-    }));
 }

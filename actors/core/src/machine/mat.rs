@@ -184,7 +184,8 @@ pub struct RepositioningView {
     pub due_in: Option<Duration>,
     /// How long nothing has loaded the mat while the episode lives on (the patient is up, for
     /// less than `offload`): the countdown runs on, and the mat is empty
-    /// ([`super::pressure_ulcer::UlcerRiskMachine::unloaded_for`]). Defaulted for a hub of the
+    /// ([`super::pressure_ulcer::UlcerRiskMachine::unloaded_for`]); `None` while the last frame
+    /// finds someone present, their weight on no region yet. Defaulted for a hub of the
     /// previous version in a cluster.
     #[serde(default)]
     pub unloaded_for: Option<Duration>,
@@ -206,6 +207,9 @@ pub struct MatMachine {
     streaming: Streaming,
     posture: Option<PostureClassifier>,
     last_posture: Option<PostureReading>,
+    /// The last frame's presence verdict: a mat someone is on is not empty, whatever its
+    /// regions' load says ([`MatMachine::repositioning`]).
+    last_presence: Presence,
     /// When the posture was last read (it is read at most once per [`POSTURE_INTERVAL`]).
     posture_read_at: Option<Instant>,
     ulcer: Option<UlcerRiskMachine>,
@@ -253,6 +257,7 @@ impl MatMachine {
             streaming: Streaming::new(),
             posture: device_type.posture_scheme().map(|scheme| PostureClassifier::new(scheme, behaviour.orientation)),
             last_posture: None,
+            last_presence: Presence::Absent,
             posture_read_at: None,
             ulcer: device_type.watches_repositioning().then(|| UlcerRiskMachine::new(behaviour.scaled_ulcer())),
             alarms: AlarmMachine::new(behaviour.first_alarm_id),
@@ -368,6 +373,7 @@ impl MatMachine {
             tare.handle_presence(now, presence);
         }
         self.patient.handle_presence(now, presence);
+        self.last_presence = presence;
         if !self.device_type.uses_reading_presence() {
             self.last_posture = match (&mut self.posture, presence) {
                 (Some(classifier), Presence::Present) => {
@@ -494,7 +500,9 @@ impl MatMachine {
             interval: interval * self.repositioning_time_scale,
             tier: ulcer.tier(),
             due_in: (loaded > Duration::ZERO).then(|| interval.saturating_sub(loaded)),
-            unloaded_for: ulcer.unloaded_for(now),
+            // Someone getting into bed is present before their weight loads a region (the probe of
+            // the demo's bed: 0.6 s of every lie-down): the bed is not empty then.
+            unloaded_for: ulcer.unloaded_for(now).filter(|_| self.last_presence != Presence::Present),
             offload: ulcer.config().offload,
         })
     }

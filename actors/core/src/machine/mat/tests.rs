@@ -2,7 +2,7 @@
 
 use super::*;
 use crate::machine::alarm::{Alarm, AlarmKind, AlarmReason};
-use crate::machine::body_regions::BodyBand;
+use crate::machine::body_regions::{BodyBand, LOADED_MIN};
 use crate::machine::capture::CaptureKind;
 use crate::machine::capture::CaptureOrigin;
 use crate::test_maps::body;
@@ -819,4 +819,36 @@ fn a_still_patients_ulcer_alarm_has_its_reason_and_a_recorded_turn_attends_it_an
     // A plate has no clock: nothing to record.
     let mut plate = MatMachine::new(MatConfig { device_type: DeviceType::PodologyIoT, ..functional_config() });
     assert_eq!(plate.record_turn(now, now, None), Err(TurnRefusal::NoRepositioningClock));
+}
+
+/// A bed is empty while nobody is on it, not while its regions carry no load: someone lying down
+/// is present before their weight loads a region (the demo's bed, for 0.6 s of every lie-down),
+/// and the ward board showed "Empty 1 min 6 s" over "Supine · 100%" for the 10 s until its next
+/// reading.
+#[test]
+fn a_bed_someone_is_getting_into_is_not_empty() {
+    let mut m = MatMachine::new(config());
+    let t0 = Instant::now();
+    let secs = |s: u64| t0 + Duration::from_secs(s);
+    let (body, empty) = (body(), vec![0u8; 48 * 48]);
+    // Present, yet under `LOADED_MIN` on all but one cell in six: no region is loaded.
+    let mut arriving = vec![0u8; 48 * 48];
+    for r in 10..30 {
+        for c in 15..30 {
+            arriving[r * 48 + c] = if (r * 48 + c) % 6 == 0 { 150 } else { LOADED_MIN as u8 - 1 };
+        }
+    }
+    for s in 0..5 {
+        m.handle_frame(secs(s), &map(&body));
+    }
+    for s in 5..10 {
+        assert_eq!(m.handle_frame(secs(s), &map(&empty)), Presence::Absent);
+    }
+    assert_eq!(m.repositioning(secs(9)).unwrap().unloaded_for, Some(Duration::from_secs(5)), "the patient is up");
+    assert_eq!(m.handle_frame(secs(10), &map(&arriving)), Presence::Present);
+    let view = m.repositioning(secs(10)).unwrap();
+    assert_eq!(view.unloaded_for, None, "someone is on the bed: it is not empty");
+    assert!(view.due_in.is_some(), "the episode lives on: the countdown runs");
+    assert_eq!(m.handle_frame(secs(11), &map(&empty)), Presence::Absent);
+    assert_eq!(m.repositioning(secs(11)).unwrap().unloaded_for, Some(Duration::from_secs(7)), "up again: empty since the last load");
 }
