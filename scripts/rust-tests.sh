@@ -63,6 +63,22 @@ done
 grep -v -F -f <(cut -f1 "$ordered") "$work/executables" >>"$ordered" || true
 [ -s "$ordered" ] || { echo "rust-tests: cargo reported no test executable" >&2; exit 1; }
 
+# Run last and alone: executables that measure a time the product promises on real processes.
+# cluster_failures asserts issue 25's failover (a killed hub's mats back within 5 s at p99: about
+# 3 s for a mat to find its hub gone, then the takeover); beside another executable and the
+# client's checks it measured the machine's contention instead (5.07 s, 5.3-6.6 s under
+# `make test`; 3.6-4.0 s alone).
+alone_last=(cluster_failures)
+alone="$work/alone"
+: >"$alone"
+for name in "${alone_last[@]}"; do
+  grep -P "^[^\t]*/deps/${name}-[0-9a-f]+\t" "$ordered" >>"$alone" || true
+done
+if [ -s "$alone" ]; then
+  grep -v -F -f <(cut -f1 "$alone") "$ordered" >"$work/together" || true
+  mv "$work/together" "$ordered"
+fi
+
 sysroot_lib="$(rustc --print sysroot)/lib"
 target_deps="${CARGO_TARGET_DIR:-$root/target}/debug/deps"
 declare -A running=() started_at=() labels=()
@@ -112,6 +128,16 @@ while IFS=$'\t' read -r exe pkg_dir pkg label; do
   labels[$!]="$label"
 done <"$ordered"
 while [ ${#running[@]} -gt 0 ]; do reap_one; done
+# The timing measurements, one at a time on a machine the other tests have left.
+while IFS=$'\t' read -r exe pkg_dir pkg label; do
+  n=$((n + 1))
+  log="$work/$n.log"
+  run_one "$exe" "$pkg_dir" "$pkg" "$log" &
+  running[$!]="$log"
+  started_at[$!]=$SECONDS
+  labels[$!]="$label (alone)"
+  reap_one
+done <"$alone"
 
 echo
 echo "time per test executable (the slowest 15 of $n, ${jobs_at_once} at a time):"
