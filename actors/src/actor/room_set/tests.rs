@@ -22,8 +22,12 @@ impl Actor for SavedStatuses {
     }
 
     async fn handle(&self, _myself: ActorRef<WriterMsg>, message: WriterMsg, saved: &mut Saved) -> Result<(), ActorProcessingErr> {
-        if let WriterMsg::Save(status) = message {
-            saved.lock().unwrap_or_else(|p| p.into_inner()).push((status.functional, status.patient_status));
+        match message {
+            WriterMsg::Save(status) => saved.lock().unwrap_or_else(|p| p.into_inner()).push((status.functional, status.patient_status)),
+            WriterMsg::Flush(reply) => {
+                let _ = reply.send(Ok(()));
+            }
+            _ => {}
         }
         Ok(())
     }
@@ -44,11 +48,11 @@ fn horse() -> Arc<DeviceInfo> {
     })
 }
 
-/// What the writer holds once the actor's mailbox is drained (a `CanStream` call is answered
-/// after every message cast before it).
-async fn saved_after(set: &ActorRef<RoomSetMsg>, saved: &Saved) -> Vec<(bool, PatientStatus)> {
+/// What the writer holds once both mailboxes are drained: a `CanStream` call is answered after
+/// every message cast to the set before it, and a `Flush` after every save the set cast before.
+async fn saved_after(set: &ActorRef<RoomSetMsg>, writer: &ActorRef<WriterMsg>, saved: &Saved) -> Vec<(bool, PatientStatus)> {
     set.call(RoomSetMsg::CanStream, None).await.expect("the set answers");
-    tokio::time::sleep(Duration::from_millis(50)).await;
+    writer.call(WriterMsg::Flush, None).await.expect("the writer answers");
     saved.lock().unwrap_or_else(|p| p.into_inner()).clone()
 }
 
@@ -65,7 +69,7 @@ async fn a_set_saves_its_own_status_when_its_lease_is_taken_unless_the_row_says_
         info: horse(),
         bus: Bus::new(),
         board: LiveBoard::new(),
-        writer: Some(writer),
+        writer: Some(writer.clone()),
         absence_delay: Duration::from_secs(30),
     };
     let (set, _) = Actor::spawn(None, RoomSetActor, args).await.expect("set");
@@ -73,20 +77,20 @@ async fn a_set_saves_its_own_status_when_its_lease_is_taken_unless_the_row_says_
     for index in 0..2 {
         set.cast(RoomSetMsg::Member { index, status: side, presence: Presence::Absent }).expect("member");
     }
-    let functional = saved_after(&set, &saved).await;
+    let functional = saved_after(&set, &writer, &saved).await;
     let now = *functional.last().expect("the horse's change is saved");
     assert!(now.0, "both sides functional: the horse is: {functional:?}");
 
     // The lease's holder read an older row: the actor saves what it says now, not the row's.
     set.cast(RoomSetMsg::SaveUnlessStored { stored: Some((false, PatientStatus::Correct)) }).expect("cast");
-    let after = saved_after(&set, &saved).await;
+    let after = saved_after(&set, &writer, &saved).await;
     assert_eq!(after.len(), functional.len() + 1, "{after:?}");
     assert_eq!(after.last(), Some(&now), "the set's own status, never the row's");
 
     // A row that says the same, or an unknown one.
     set.cast(RoomSetMsg::SaveUnlessStored { stored: Some(now) }).expect("cast");
-    assert_eq!(saved_after(&set, &saved).await.len(), after.len(), "the row says the same: nothing written twice");
+    assert_eq!(saved_after(&set, &writer, &saved).await.len(), after.len(), "the row says the same: nothing written twice");
     set.cast(RoomSetMsg::SaveUnlessStored { stored: None }).expect("cast");
-    assert_eq!(saved_after(&set, &saved).await.last(), Some(&now));
-    assert_eq!(saved_after(&set, &saved).await.len(), after.len() + 1, "a row not read: saved");
+    assert_eq!(saved_after(&set, &writer, &saved).await.last(), Some(&now));
+    assert_eq!(saved_after(&set, &writer, &saved).await.len(), after.len() + 1, "a row not read: saved");
 }
