@@ -135,6 +135,11 @@ impl HubMetrics {
                     "Reconnections to NATS after a loss (each one resyncs the hubs' statuses).",
                     load(&cluster.nats_reconnections),
                 ),
+                (
+                    "hub_cluster_nats_messages_dropped_total",
+                    "Messages NATS delivered that this hub did not read in time, dropped by its client (each burst resyncs the hubs' statuses).",
+                    load(&cluster.nats_messages_dropped),
+                ),
             ]);
         }
         counters
@@ -241,6 +246,8 @@ pub struct ClusterCounters {
     pub fenced_writes: AtomicU64,
     /// Reconnections to NATS after a loss (read by the health probe).
     pub nats_reconnections: AtomicU64,
+    /// Messages its NATS client dropped, unread in time (read by the health probe).
+    pub nats_messages_dropped: AtomicU64,
 }
 
 /// The database's and NATS's state as the hub's probe last saw them (`hub::health`).
@@ -316,6 +323,7 @@ mod tests {
         let text = metrics.render();
         assert!(text.contains("\nhub_cluster_leases_lost_total 1\n") && text.contains("\nhub_cluster_fenced_writes_total 0\n"), "{text}");
         assert!(text.contains("\nhub_cluster_nats_reconnections_total 0\n"), "{text}");
+        assert!(text.contains("\nhub_cluster_nats_messages_dropped_total 0\n"), "{text}");
     }
 
     #[test]

@@ -117,9 +117,9 @@ pub fn report(metrics: &HubMetrics, now_ms: u64) -> HealthJson {
     }
 }
 
-/// Probes the database (and reads NATS's state and reconnections, in a cluster) every
-/// [`PROBE_EVERY`] until the hub stops. A change of the database's is logged once, not every
-/// probe.
+/// Probes the database (and reads NATS's state, reconnections and dropped messages, in a
+/// cluster) every [`PROBE_EVERY`] until the hub stops. A change of the database's is logged
+/// once, not every probe.
 pub async fn run(store: Store, cluster: Option<Cluster>, metrics: Arc<HubMetrics>, mut stopped: watch::Receiver<bool>) {
     let health = &metrics.health;
     loop {
@@ -149,8 +149,9 @@ pub async fn run(store: Store, cluster: Option<Cluster>, metrics: Arc<HubMetrics
         if let Some(cluster) = &cluster {
             let connected = cluster.client.connection_state() == async_nats::connection::State::Connected;
             health.nats_connected.store(i64::from(connected), Ordering::Relaxed);
-            let reconnections = *cluster.reconnections.subscribe().borrow();
+            let reconnections = *cluster.link.reconnections().borrow();
             metrics.cluster.nats_reconnections.store(reconnections, Ordering::Relaxed);
+            metrics.cluster.nats_messages_dropped.store(cluster.link.dropped(), Ordering::Relaxed);
         }
         tokio::select! {
             _ = tokio::time::sleep(PROBE_EVERY) => {}

@@ -8,7 +8,8 @@
 //! device not in its company. The same task renews this hub's watches every `live_watch::RENEW`,
 //! and answers a joining hub's sync (`events_wire::SYNC`) with its own devices' statuses, so a hub
 //! started after a device connected elsewhere does not show it offline until its next change;
-//! back on NATS after a loss it asks and announces again (`super::resync`).
+//! back on NATS after a loss, or after its client dropped messages it did not read in time, it
+//! asks and announces again (`super::resync`).
 //!
 //! What a set's member owned elsewhere tells its set goes to this hub's set actor (through the
 //! registry), so a room set or horse split across hubs has one status on every hub; the
@@ -63,7 +64,8 @@ pub async fn mirror_other_hubs(
     client.publish(SYNC, encode(&SyncMessage { origin: relay.node().to_owned() })).await?;
     let MirrorParts { bus, board, catalog, registry } = parts;
     let mirror = Mirror { relay, bus, board, catalog, registry };
-    let mut reconnected = cluster.reconnections.subscribe();
+    let link = cluster.link.clone();
+    let mut reconnected = link.reconnections();
     let client = client.clone();
     Ok(tokio::spawn(async move {
         let mut renew = tokio::time::interval(RENEW);
@@ -77,7 +79,17 @@ pub async fn mirror_other_hubs(
                 Some(message) = members.next() => mirror.member(&message.payload),
                 Some(message) = alarm_statuses.next() => mirror.alarm_status(&message.payload),
                 Some(message) = syncs.next() => mirror.sync(&message.payload),
-                _ = renew.tick() => mirror.renew_watches(),
+                _ = renew.tick() => {
+                    if link.take_dropped() {
+                        tracing::warn!(
+                            dropped_so_far = link.dropped(),
+                            "NATS dropped messages this hub did not read in time: asking the other hubs for their devices' statuses again"
+                        );
+                        mirror.resync(&client).await;
+                    } else {
+                        mirror.renew_watches();
+                    }
+                }
                 _ = stopped.changed() => return,
             }
         }
@@ -161,8 +173,9 @@ impl Mirror {
         self.announce_own();
     }
 
-    /// Back on NATS after a loss (`super::resync`): ask as on joining, announce this hub's own
-    /// devices (the others may have missed what changed meanwhile) and renew the watches.
+    /// Back on NATS after a loss, or after this hub's client dropped messages (`super::resync`):
+    /// ask as on joining, announce this hub's own devices (the others may have missed what
+    /// changed meanwhile) and renew the watches.
     async fn resync(&self, client: &async_nats::Client) {
         if let Err(error) = client.publish(SYNC, encode(&SyncMessage { origin: self.relay.node().to_owned() })).await {
             tracing::warn!(%error, "the resync request could not be published");

@@ -51,8 +51,9 @@ pub const CONNECT_WAIT: Duration = Duration::from_secs(5);
 /// This hub's NATS connection and its name in the cluster.
 #[derive(Clone)]
 pub struct Cluster {
-    /// Reconnections to NATS after a loss (`resync`): the mirror resyncs at each.
-    pub reconnections: std::sync::Arc<resync::Reconnections>,
+    /// Reconnections to NATS after a loss and messages dropped (`resync`): the mirror resyncs
+    /// after each.
+    pub link: std::sync::Arc<resync::LinkEvents>,
     /// This hub's name.
     pub node: NodeName,
     /// The NATS connection (reconnects by itself; cheap to clone).
@@ -72,8 +73,8 @@ impl Cluster {
     /// background for ever; the first attempt is awaited up to [`CONNECT_WAIT`], and a server
     /// still away after it does not stop the hub from starting.
     pub async fn connect(url: &str, node: NodeName) -> anyhow::Result<Cluster> {
-        let reconnections = std::sync::Arc::new(resync::Reconnections::default());
-        let events = reconnections.clone();
+        let link = std::sync::Arc::new(resync::LinkEvents::default());
+        let events = link.clone();
         let options = async_nats::ConnectOptions::new()
             .name(format!("pressure-mat-hub {node}"))
             .retry_on_initial_connect()
@@ -81,16 +82,15 @@ impl Cluster {
             .event_callback(move |event| {
                 let events = events.clone();
                 async move {
-                    match event {
-                        async_nats::Event::Connected => {
-                            tracing::info!("connected to NATS");
-                            events.on(resync::Link::Connected);
-                        }
-                        async_nats::Event::Disconnected => {
-                            tracing::warn!("disconnected from NATS; reconnecting");
-                            events.on(resync::Link::Disconnected);
-                        }
+                    match &event {
+                        async_nats::Event::Connected => tracing::info!("connected to NATS"),
+                        async_nats::Event::Disconnected => tracing::warn!("disconnected from NATS; reconnecting"),
+                        // One per message: the mirror logs the resync they call for.
+                        async_nats::Event::SlowConsumer(_) => {}
                         other => tracing::debug!("NATS: {other}"),
+                    }
+                    if let Some(link) = resync::Link::of(&event) {
+                        events.on(link);
                     }
                 }
             });
@@ -103,6 +103,6 @@ impl Cluster {
             tracing::warn!("NATS at {url} is not answering yet; starting and reconnecting in the background");
         }
         let jetstream = async_nats::jetstream::new(client.clone());
-        Ok(Cluster { reconnections, node, client, jetstream })
+        Ok(Cluster { link, node, client, jetstream })
     }
 }

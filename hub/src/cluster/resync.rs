@@ -1,6 +1,7 @@
-//! Resynchronisation after a NATS outage (issue 25): a hub asks the others for their devices'
-//! statuses (`events_wire::SYNC`) when it joins; this file makes it do the same, and announce
-//! its own devices' statuses, each time its NATS connection comes back after a loss.
+//! Resynchronisation after NATS lost messages for this hub (issue 25): a hub asks the others for
+//! their devices' statuses (`events_wire::SYNC`) when it joins; this file makes it do the same,
+//! and announce its own devices' statuses, each time its NATS connection comes back after a
+//! loss, and each time its client dropped messages the hub did not read in time.
 //!
 //! Why: NATS subjects keep nothing. While the server is away (or this hub is cut from it) every
 //! hub goes on running its own devices and raising their alarms locally, but the statuses it
@@ -9,7 +10,15 @@
 //! resync a device whose status changed during the outage shows its old status on the other hubs
 //! until its next change (docs/scale-out.md, "NATS away").
 //!
-//! [`LinkWatch`] is the pure rule (which connection events call for a resync), [`Reconnections`]
+//! On a live connection a message is lost in one way: the hub's client holds at most 65,536
+//! messages a subscription that the hub has not read, and drops the next ones (a *slow
+//! consumer*; a hub starved of its CPU, or a flood of the others' statuses). A dropped status or
+//! member message would leave a device's status, or a set's, behind on this hub until its next
+//! change; so drops are counted, and the mirror resyncs at its next watch renewal
+//! (`live_watch::RENEW`, 2 s) — at most once a renewal however many were dropped. (A server
+//! that finds *it* cannot deliver to the hub closes the connection: a reconnection, above.)
+//!
+//! [`LinkWatch`] is the pure rule (which connection events call for a resync), [`LinkEvents`]
 //! carries it from the NATS client's event callback to the mirror's task, which asks and
 //! announces (`mirror::mirror_other_hubs`).
 
@@ -24,6 +33,21 @@ pub enum Link {
     Connected,
     /// The connection was lost; the client is reconnecting.
     Disconnected,
+    /// The client dropped a message for a subscription the hub had not read in time.
+    MessageDropped,
+}
+
+impl Link {
+    /// The client's event as far as a resync is concerned; `None` for the others (draining,
+    /// lame duck, errors, which come with one of these or with none).
+    pub fn of(event: &async_nats::Event) -> Option<Link> {
+        match event {
+            async_nats::Event::Connected => Some(Link::Connected),
+            async_nats::Event::Disconnected => Some(Link::Disconnected),
+            async_nats::Event::SlowConsumer(_) => Some(Link::MessageDropped),
+            _ => None,
+        }
+    }
 }
 
 /// Follows the connection's events and says when a resync is due.
@@ -33,13 +57,16 @@ pub struct LinkWatch {
     joined: bool,
     /// Lost since the last connection.
     lost: bool,
+    /// Messages dropped since the last resync.
+    dropped: bool,
 }
 
 impl LinkWatch {
     /// Takes one event; `true` when it is a reconnection after a loss, the moment to resync. The
     /// first connection is not one: joining sends its own sync (`mirror_other_hubs`). Repeated
     /// `Disconnected` events (each failed attempt) count once; a `Connected` without a loss before
-    /// it (a duplicate) asks nothing.
+    /// it (a duplicate) asks nothing. A dropped message asks nothing at once: see
+    /// [`LinkWatch::take_dropped`].
     pub fn on(&mut self, link: Link) -> bool {
         match link {
             Link::Disconnected => {
@@ -47,42 +74,78 @@ impl LinkWatch {
                 false
             }
             Link::Connected => {
+                let joining = !self.joined;
                 let resync = self.joined && self.lost;
                 self.joined = true;
                 self.lost = false;
+                // The resync of a reconnection, or the join's sync, covers what was dropped.
+                self.dropped &= !(resync || joining);
                 resync
+            }
+            Link::MessageDropped => {
+                self.dropped = true;
+                false
             }
         }
     }
-}
 
-/// The count of reconnections after a loss, set from the NATS client's event callback and
-/// watched by the mirror's task.
-#[derive(Debug)]
-pub struct Reconnections {
-    link: Mutex<LinkWatch>,
-    count: watch::Sender<u64>,
-}
-
-impl Default for Reconnections {
-    fn default() -> Self {
-        Reconnections { link: Mutex::new(LinkWatch::default()), count: watch::channel(0).0 }
+    /// `true` once after messages were dropped on a connection that is up (asked at each watch
+    /// renewal): the moment to resync. While the connection is away the drops wait; the
+    /// reconnection's own resync then covers them.
+    pub fn take_dropped(&mut self) -> bool {
+        let due = self.dropped && self.joined && !self.lost;
+        self.dropped &= !due;
+        due
     }
 }
 
-impl Reconnections {
+/// The resyncs due, set from the NATS client's event callback and watched by the mirror's task,
+/// and the counts the hub's `/metrics` shows.
+#[derive(Debug)]
+pub struct LinkEvents {
+    link: Mutex<LinkWatch>,
+    /// Reconnections after a loss; the mirror resyncs at each change.
+    reconnections: watch::Sender<u64>,
+    /// Messages the client dropped (one event each, as far as the client's event queue held them).
+    dropped: std::sync::atomic::AtomicU64,
+}
+
+impl Default for LinkEvents {
+    fn default() -> Self {
+        LinkEvents { link: Mutex::new(LinkWatch::default()), reconnections: watch::channel(0).0, dropped: Default::default() }
+    }
+}
+
+impl LinkEvents {
     /// Called with every connection event of the hub's NATS client.
     pub fn on(&self, link: Link) {
-        let resync = self.link.lock().unwrap_or_else(|p| p.into_inner()).on(link);
+        let resync = self.lock().on(link);
         if resync {
             tracing::info!("back on NATS: asking the other hubs for their devices' statuses and announcing ours");
-            self.count.send_modify(|n| *n += 1);
+            self.reconnections.send_modify(|n| *n += 1);
+        }
+        if link == Link::MessageDropped {
+            self.dropped.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         }
     }
 
+    /// `true` once after messages were dropped (see [`LinkWatch::take_dropped`]).
+    pub fn take_dropped(&self) -> bool {
+        self.lock().take_dropped()
+    }
+
     /// A receiver that changes at each reconnection after a loss.
-    pub fn subscribe(&self) -> watch::Receiver<u64> {
-        self.count.subscribe()
+    pub fn reconnections(&self) -> watch::Receiver<u64> {
+        self.reconnections.subscribe()
+    }
+
+    /// The messages dropped so far.
+    pub fn dropped(&self) -> u64 {
+        self.dropped.load(std::sync::atomic::Ordering::Relaxed)
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, LinkWatch> {
+        self.link.lock().unwrap_or_else(|p| p.into_inner())
     }
 }
 
@@ -111,15 +174,57 @@ mod tests {
         assert_eq!(run(&[C, C, D, C, C]), [false, false, false, true, false], "a duplicate connected event asks nothing");
     }
 
+    #[test]
+    fn dropped_messages_resync_once_at_the_next_renewal() {
+        use Link::{Connected as C, Disconnected as D, MessageDropped as M};
+        let mut watch = LinkWatch::default();
+        watch.on(C);
+        assert!(!watch.take_dropped(), "nothing dropped");
+        assert!(!watch.on(M) && !watch.on(M), "a drop asks nothing at once");
+        assert!(watch.take_dropped(), "dropped messages call for a resync");
+        assert!(!watch.take_dropped(), "once, however many were dropped");
+        watch.on(M);
+        assert!(watch.take_dropped(), "each time messages are dropped again");
+        watch.on(M);
+        watch.on(C);
+        assert!(watch.take_dropped(), "a duplicate connected event, no sync sent: the drops still call for one");
+        // Dropped, then the connection lost: the drops wait for the reconnection, whose resync covers them.
+        watch.on(M);
+        watch.on(D);
+        assert!(!watch.take_dropped(), "no resync while away");
+        assert!(watch.on(C), "the reconnection resyncs");
+        assert!(!watch.take_dropped(), "and covers the drops");
+        // Before the join: the joining sync covers them.
+        let mut joining = LinkWatch::default();
+        joining.on(M);
+        assert!(!joining.take_dropped(), "not joined yet");
+        assert!(!joining.on(C));
+        assert!(!joining.take_dropped(), "the join's sync covers them");
+    }
+
+    #[test]
+    fn the_clients_events_as_links() {
+        assert_eq!(Link::of(&async_nats::Event::Connected), Some(Link::Connected));
+        assert_eq!(Link::of(&async_nats::Event::Disconnected), Some(Link::Disconnected));
+        assert_eq!(Link::of(&async_nats::Event::SlowConsumer(7)), Some(Link::MessageDropped));
+        assert_eq!(Link::of(&async_nats::Event::LameDuckMode), None);
+        assert_eq!(Link::of(&async_nats::Event::Draining), None);
+    }
+
     #[tokio::test]
     async fn a_resync_wakes_the_receiver() {
-        let reconnections = Reconnections::default();
-        let mut changes = reconnections.subscribe();
-        reconnections.on(Link::Connected);
+        let events = LinkEvents::default();
+        let mut changes = events.reconnections();
+        events.on(Link::Connected);
         assert!(!changes.has_changed().unwrap(), "joining is not a resync");
-        reconnections.on(Link::Disconnected);
-        reconnections.on(Link::Connected);
+        events.on(Link::Disconnected);
+        events.on(Link::Connected);
         assert!(changes.has_changed().unwrap());
         assert_eq!(*changes.borrow_and_update(), 1);
+        events.on(Link::MessageDropped);
+        events.on(Link::MessageDropped);
+        assert!(!changes.has_changed().unwrap(), "a drop is not a reconnection");
+        assert_eq!(events.dropped(), 2);
+        assert!(events.take_dropped() && !events.take_dropped());
     }
 }
