@@ -101,6 +101,16 @@ digest_of() { # digest_of LABEL STATUS LOG
   grep -m 1 -A 3 'panicked at' "$3" | cut -c 1-200 | sed 's/^/  /' || true
 }
 
+# Starts one executable in the background and keeps what reap_one reports of it.
+start_one() { # start_one EXECUTABLE PACKAGE-DIR PACKAGE LABEL
+  n=$((n + 1))
+  local log="$work/$n.log"
+  run_one "$1" "$2" "$3" "$log" &
+  running[$!]="$log"
+  started_at[$!]=$SECONDS
+  labels[$!]="$4"
+}
+
 reap_one() {
   local pid status=0
   wait -n -p pid "${!running[@]}" || status=$?
@@ -120,22 +130,12 @@ reap_one() {
 started=$SECONDS
 while IFS=$'\t' read -r exe pkg_dir pkg label; do
   while [ ${#running[@]} -ge "$jobs_at_once" ]; do reap_one; done
-  n=$((n + 1))
-  log="$work/$n.log"
-  run_one "$exe" "$pkg_dir" "$pkg" "$log" &
-  running[$!]="$log"
-  started_at[$!]=$SECONDS
-  labels[$!]="$label"
+  start_one "$exe" "$pkg_dir" "$pkg" "$label"
 done <"$ordered"
 while [ ${#running[@]} -gt 0 ]; do reap_one; done
 # The timing measurements, one at a time on a machine the other tests have left.
 while IFS=$'\t' read -r exe pkg_dir pkg label; do
-  n=$((n + 1))
-  log="$work/$n.log"
-  run_one "$exe" "$pkg_dir" "$pkg" "$log" &
-  running[$!]="$log"
-  started_at[$!]=$SECONDS
-  labels[$!]="$label (alone)"
+  start_one "$exe" "$pkg_dir" "$pkg" "$label (alone)"
   reap_one
 done <"$alone"
 
