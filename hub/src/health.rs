@@ -1,5 +1,6 @@
 //! The hub's health as its operators' monitoring reads it: whether the database answers,
-//! whether NATS does (a hub in a cluster), and how far behind the storage writer is.
+//! whether NATS does (a hub in a cluster), how far behind the storage writer is, and whether
+//! alarms reach the ward's alarm managers.
 //!
 //! A probe task asks the database every [`PROBE_EVERY`] (a trivial query, at most
 //! [`PROBE_TIMEOUT`]) and reads the NATS connection's state; it keeps the answers in
@@ -26,6 +27,10 @@ pub const PROBE_TIMEOUT: Duration = Duration::from_secs(3);
 /// A record waiting longer than this for the database makes the hub degraded: what it holds in
 /// memory would be lost with the process, and past the writer's bound the oldest is dropped.
 pub const STORAGE_BEHIND_AFTER: Duration = Duration::from_secs(60);
+/// An alarm report waiting longer than this for its alarm manager makes the hub degraded: an
+/// alarm the ward's alarm system has not heard of (the sender reads its queue at least every
+/// 30 s, so it is seen within 90 s).
+pub const ALARM_REPORTS_BEHIND_AFTER: Duration = Duration::from_secs(60);
 
 /// What `GET /health` answers (503 when `status` is `degraded`).
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -34,12 +39,15 @@ pub struct HealthJson {
     /// `ok`, or `degraded` when anything in `problems`.
     pub status: &'static str,
     /// What is wrong: `database` (it did not answer the last probe), `nats` (a hub in a cluster
-    /// that lost NATS), `storageBehind` (a record has waited more than a minute to be written).
+    /// that lost NATS), `storageBehind` (a record has waited more than a minute to be written),
+    /// `alarmManagerUnreachable` (an alarm manager a company reports to does not answer),
+    /// `alarmReportsBehind` (an alarm report has waited more than a minute to be delivered).
     pub problems: Vec<&'static str>,
     pub database: DatabaseJson,
     /// `null` on a hub on its own.
     pub nats: Option<NatsJson>,
     pub storage: StorageJson,
+    pub alarm_reports: AlarmReportsJson,
     pub devices_connected: i64,
     pub sessions_connected: i64,
 }
@@ -72,6 +80,21 @@ pub struct StorageJson {
     pub dropped_records: u64,
 }
 
+/// The alarm reports to the companies' alarm managers (IHE PCD-04) as the sender last read them
+/// (every company's).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct AlarmReportsJson {
+    /// Reports waiting to be delivered.
+    pub pending: u64,
+    /// How long the oldest of them has waited, s (0 when none waits).
+    pub oldest_pending_seconds: u64,
+    /// Reports an alarm manager refused, waiting for a company administrator's resend.
+    pub dead_letters: u64,
+    /// Alarm managers the hub cannot reach now.
+    pub links_down: u64,
+}
+
 /// The hub's health from what the probe and the storage writer last wrote into `metrics`, at
 /// `now_ms` (Unix ms).
 pub fn report(metrics: &HubMetrics, now_ms: u64) -> HealthJson {
@@ -91,6 +114,13 @@ pub fn report(metrics: &HubMetrics, now_ms: u64) -> HealthJson {
         oldest_pending_seconds: metrics.storage.oldest_pending_age_s(now_ms),
         dropped_records: metrics.storage.records_dropped.load(Ordering::Relaxed),
     };
+    let queue = &metrics.alarm_queue;
+    let alarm_reports = AlarmReportsJson {
+        pending: queue.pending.load(Ordering::Relaxed),
+        oldest_pending_seconds: queue.oldest_pending_age_s.load(Ordering::Relaxed),
+        dead_letters: queue.dead.load(Ordering::Relaxed),
+        links_down: queue.links_down.load(Ordering::Relaxed),
+    };
     let mut problems = Vec::new();
     if reachable == Some(false) {
         problems.push("database");
@@ -100,6 +130,12 @@ pub fn report(metrics: &HubMetrics, now_ms: u64) -> HealthJson {
     }
     if storage.oldest_pending_seconds > STORAGE_BEHIND_AFTER.as_secs() {
         problems.push("storageBehind");
+    }
+    if alarm_reports.links_down > 0 {
+        problems.push("alarmManagerUnreachable");
+    }
+    if alarm_reports.oldest_pending_seconds > ALARM_REPORTS_BEHIND_AFTER.as_secs() {
+        problems.push("alarmReportsBehind");
     }
     let checked_at_ms = health.database_checked_unix_ms.load(Ordering::Relaxed);
     HealthJson {
@@ -112,6 +148,7 @@ pub fn report(metrics: &HubMetrics, now_ms: u64) -> HealthJson {
         },
         nats,
         storage,
+        alarm_reports,
         devices_connected: metrics.devices_connected.load(Ordering::Relaxed),
         sessions_connected: metrics.sessions_connected.load(Ordering::Relaxed),
     }
@@ -192,6 +229,33 @@ mod tests {
         assert_eq!(
             (behind.problems.clone(), behind.storage.pending_records, behind.storage.oldest_pending_seconds),
             (vec!["storageBehind"], 3, 61)
+        );
+    }
+
+    #[test]
+    fn a_hub_is_degraded_by_an_alarm_manager_it_cannot_reach_or_an_alarm_report_a_minute_old() {
+        let metrics = HubMetrics::default();
+        let now = 1_800_000_000_000;
+        let queue = &metrics.alarm_queue;
+        // Waiting reports and dead letters alone: a hub that delivers, and an administrator's resend.
+        queue.pending.store(2, Ordering::Relaxed);
+        queue.oldest_pending_age_s.store(60, Ordering::Relaxed);
+        queue.dead.store(1, Ordering::Relaxed);
+        let ok = report(&metrics, now);
+        assert_eq!(
+            (ok.status, ok.alarm_reports.clone()),
+            ("ok", AlarmReportsJson { pending: 2, oldest_pending_seconds: 60, dead_letters: 1, links_down: 0 })
+        );
+        queue.oldest_pending_age_s.store(61, Ordering::Relaxed);
+        assert_eq!(report(&metrics, now).problems, vec!["alarmReportsBehind"]);
+        queue.links_down.store(1, Ordering::Relaxed);
+        let down = report(&metrics, now);
+        assert_eq!((down.status, down.problems), ("degraded", vec!["alarmManagerUnreachable", "alarmReportsBehind"]));
+        queue.oldest_pending_age_s.store(0, Ordering::Relaxed);
+        assert_eq!(
+            report(&metrics, now).problems,
+            vec!["alarmManagerUnreachable"],
+            "a link down with nothing waiting: the next alarm would wait"
         );
     }
 }

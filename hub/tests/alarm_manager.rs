@@ -242,6 +242,20 @@ fn run_mats_with(devices_file: &Path, hub: &HubProcess, script: BedScript) -> Ma
 }
 
 /// A device's alarms as the hub lists them: (key, attended).
+/// `GET /health` once its `problems` pass `check` (within 60 s: the sender reads its queue at
+/// least every 30 s), whatever its status.
+async fn health_until(http: SocketAddr, check: impl Fn(&[Value]) -> bool) -> Value {
+    let deadline = Instant::now() + Duration::from_secs(60);
+    loop {
+        let health: Value = common::request(http, "GET", "/health", None, None).await.json();
+        if health["problems"].as_array().is_some_and(|p| check(p)) {
+            return health;
+        }
+        assert!(Instant::now() < deadline, "/health never said so: {health}");
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+}
+
 async fn alarms(http: SocketAddr, token: &str, device_id: &str) -> Vec<(String, bool)> {
     let listed = call(http, token, "GET", &format!("/api/iotAlarms/{device_id}"), None).await;
     assert_eq!(listed.status, 200, "{}", listed.body);
@@ -802,6 +816,9 @@ async fn alarms_go_over_tls_to_a_manager_whose_certificate_the_companys_ca_signe
     let why = down["link"]["lastError"].as_str().unwrap();
     assert!(why.contains("TLS") && why.to_lowercase().contains("certificate"), "{why}");
     assert!(manager.reports().iter().all(|r| r.get("tlsError").is_some()), "only failed handshakes: {:#?}", manager.reports());
+    // The IT team's monitoring sees it too: the hub is degraded while its alarms cannot reach the ward.
+    let unreachable = health_until(http, |problems| problems.contains(&json!("alarmManagerUnreachable"))).await;
+    assert!(unreachable["alarmReports"]["linksDown"] == 1 && unreachable["alarmReports"]["pending"].as_u64() > Some(0), "{unreachable}");
 
     // The company's CA: the report arrives over TLS, valid.
     let set = call(http, &admin, "PUT", "/api/alarmManager", Some(settings(true, &ca))).await;
@@ -820,6 +837,7 @@ async fn alarms_go_over_tls_to_a_manager_whose_certificate_the_companys_ca_signe
         assert!(Instant::now() < deadline, "the link is not up after a delivery over TLS: {view}");
         tokio::time::sleep(Duration::from_millis(200)).await;
     }
+    health_until(http, |problems| !problems.contains(&json!("alarmManagerUnreachable"))).await;
     let _ = mats.stop.send(true);
 }
 

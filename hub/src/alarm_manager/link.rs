@@ -61,6 +61,11 @@ impl LinkStates {
         link.last_error = Some(error.to_owned());
     }
 
+    /// Forgets `destination` (no company reports there any more).
+    pub fn forget(&self, destination: &Destination) {
+        self.0.lock().unwrap_or_else(|e| e.into_inner()).remove(destination);
+    }
+
     /// How many destinations are down now.
     pub fn down_count(&self) -> usize {
         self.0.lock().unwrap_or_else(|e| e.into_inner()).values().filter(|l| l.state == "down").count()
@@ -91,5 +96,8 @@ mod tests {
         assert_eq!(links.down_count(), 1, "the metrics' links down");
         links.up(&d, 60);
         assert_eq!(links.down_count(), 0);
+        links.down(&other, 70, "connection refused");
+        links.forget(&other);
+        assert_eq!((links.down_count(), links.get(&other).state.as_str()), (0, "unknown"), "a destination nobody reports to");
     }
 }

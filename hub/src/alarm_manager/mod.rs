@@ -13,12 +13,14 @@
 //!   probing each manager's path (the link state administrators see).
 //! - `continuation`: the `continue` phase, queued at an interval while an alarm is unattended.
 //! - `link`: the link state per destination.
+//! - `in_use`: the destinations reported to, probed until no company's reports go there (pure).
 //! - `tls`: MLLP over TLS to a company's manager, trusting the CA its administrators set.
 //! - `status_listener`: PCD-05, the hub's MLLP listener for what managers report back of the
 //!   alarms (delivered, read, accepted by a named nurse, escalated), stored on the alarm.
 
 pub mod continuation;
 pub mod destination;
+pub mod in_use;
 pub mod link;
 pub mod reporter;
 pub mod sender;

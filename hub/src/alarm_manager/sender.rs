@@ -31,6 +31,7 @@ use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt};
 use tokio::net::TcpStream;
 use tokio::sync::watch;
 
+use super::in_use::InUse;
 use super::{AlarmReporter, Destination, unix_ms};
 
 /// How long a report waits for its ACK.
@@ -61,8 +62,7 @@ struct Link {
 /// resend and retry, and comes at least every [`PROBE_INTERVAL`], so the gauges are never older.
 pub async fn run(store: Store, reporter: Arc<AlarmReporter>, metrics: Arc<HubMetrics>, mut stop: watch::Receiver<bool>) {
     let mut links: HashMap<Destination, Link> = HashMap::new();
-    // Each destination in use, with the CA its TLS trusts (for the probes).
-    let mut used: HashMap<Destination, Option<String>> = HashMap::new();
+    let mut used = InUse::default();
     let mut last_probe = tokio::time::Instant::now();
     loop {
         if *stop.borrow() {
@@ -77,8 +77,12 @@ pub async fn run(store: Store, reporter: Arc<AlarmReporter>, metrics: Arc<HubMet
         };
         if last_probe.elapsed() >= PROBE_INTERVAL {
             last_probe = tokio::time::Instant::now();
+            for gone in used.retain_routed(&routes_now(&reporter, &used).await) {
+                reporter.links.forget(&gone);
+                links.remove(&gone);
+            }
             for (destination, ca_pem) in used.iter() {
-                probe(destination, ca_pem.as_deref(), &reporter, &mut links).await;
+                probe(destination, ca_pem, &reporter, &mut links).await;
             }
         }
         read_gauges(&store, &reporter, &metrics).await;
@@ -89,6 +93,21 @@ pub async fn run(store: Store, reporter: Arc<AlarmReporter>, metrics: Arc<HubMet
             _ = stop.changed() => {}
         }
     }
+}
+
+/// Where each company reported to since the start reports now (a company whose settings
+/// cannot be read is left out, so kept).
+async fn routes_now(reporter: &AlarmReporter, used: &InUse) -> HashMap<String, Option<Destination>> {
+    let mut routes = HashMap::new();
+    for company_id in used.companies() {
+        match reporter.route_of(&company_id).await {
+            Ok(route) => {
+                routes.insert(company_id, route.map(|r| r.destination));
+            }
+            Err(error) => tracing::warn!(%error, company_id, "alarm reports: the company's manager could not be read"),
+        }
+    }
+    routes
 }
 
 /// The queue's gauges for `/metrics`: every company's waiting reports and dead letters, the
@@ -113,7 +132,7 @@ async fn round(
     reporter: &AlarmReporter,
     metrics: &HubMetrics,
     links: &mut HashMap<Destination, Link>,
-    used: &mut HashMap<Destination, Option<String>>,
+    used: &mut InUse,
 ) -> Result<Duration, storage::StoreError> {
     let outbox = store.hub_wide().alarm_outbox();
     let due = outbox.due(unix_ms(), BATCH).await?;
@@ -129,7 +148,7 @@ async fn round(
             continue;
         };
         let destination = &route.destination;
-        used.insert(destination.clone(), route.ca_pem.clone());
+        used.note(destination, route.ca_pem.as_deref(), &entry.company_id);
         if blocked.contains(destination) {
             continue;
         }
