@@ -1,13 +1,16 @@
 //! The analysis report of `POST /api/downloadAnalysisPDF/{id}/{x}`: one summary page (branding,
 //! patient, date and time on the user's clock, device, the key figures with units, the map on a
 //! clean background with a colour bar, the notes), then further pages only for what does not fit
-//! there and the user asked for: the rest of the figures (with the balance sway plot), the
+//! there and the user asked for: the rest of the figures (with the balance sway plot), a dynamic
+//! capture's course over time (a seat's or a bed's: the charts of its result's plot panels), the
 //! histogram, the rest of the notes. Text in the requested language.
 
 use mat_core::analysis::histogram::{Histogram, histogram};
+use mat_core::analysis::seating::SeatingResult;
 use mat_core::analysis::seating::lying;
 use mat_core::analysis::units::{active_floor, cell_pitch_cm};
 use mat_core::analysis::{AnalysisKind, AnalysisResult, NamedParameter, ParameterValue};
+use mat_core::machine::posture::lies_along_columns;
 use mat_protocol::device_type::DeviceType;
 
 use crate::ReportError;
@@ -19,6 +22,7 @@ use crate::layout::{LayoutOptions, PaperSize, Widget};
 use crate::logo::decode_logo;
 use crate::map_drawing::{BLACK, GREY, MapPlacement, draw_colour_bar, draw_map, draw_marker};
 use crate::pressure_unit::PressureScale;
+use crate::time_charts::{ChartFrame, ChartLine, time_chart};
 
 const MARGIN: f32 = 40.0;
 const TITLE_SIZE: f32 = 17.0;
@@ -68,6 +72,8 @@ pub fn summary_map_box(rows: u16, cols: u16) -> [f32; 4] {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Further {
     Figures,
+    /// A dynamic capture's course: its plot panels' charts over time.
+    Course,
     Histogram,
     /// Notes lines from this index on, as many as fit one page.
     Notes(usize),
@@ -92,6 +98,9 @@ pub fn analysis_pdf(input: &AnalysisReportInput, options: &LayoutOptions) -> Res
     if widgets.contains(&Widget::Results) && (!figures.detail.is_empty() || sway) {
         further.push(Further::Figures);
     }
+    if widgets.contains(&Widget::Results) && input.result.as_ref().and_then(course_of).is_some() {
+        further.push(Further::Course);
+    }
     if widgets.contains(&Widget::Histogram) {
         further.push(Further::Histogram);
     }
@@ -108,6 +117,11 @@ pub fn analysis_pdf(input: &AnalysisReportInput, options: &LayoutOptions) -> Res
         doc.page(|doc, canvas| {
             match page {
                 Further::Figures => figures_page(doc, canvas, &ctx, &figures.detail),
+                Further::Course => {
+                    if let Some(course) = ctx.input.result.as_ref().and_then(course_of) {
+                        course_page(doc, canvas, &ctx, course);
+                    }
+                }
                 Further::Histogram => histogram_page(doc, canvas, &ctx),
                 Further::Notes(from) => {
                     let to = (from + NOTES_LINES_PER_PAGE).min(summary.notes_overflow.len());
@@ -375,21 +389,110 @@ fn figures_page(doc: &mut Document, canvas: &mut PageCanvas, ctx: &Context<'_>, 
         y -= LINE;
     }
     if let Some(AnalysisResult::Balance(r)) = &ctx.input.result {
-        sway_plot(doc, canvas, ctx, &r.body_scatter, y - 10.0);
+        let pitch = cell_pitch_cm(ctx.input.device_type);
+        let scatter_cm: Vec<[f64; 2]> = r.body_scatter.iter().map(|p| [p[0] * pitch, p[1] * pitch]).collect();
+        sway_plot(doc, canvas, ctx, &scatter_cm, y - 10.0, true);
     }
 }
 
-/// The body's centre of pressure over the capture, in cm about its mean, equal scales on both
-/// axes, with its 95 % confidence ellipse (the one whose area the figures give).
-fn sway_plot(doc: &mut Document, canvas: &mut PageCanvas, ctx: &Context<'_>, scatter: &[[f64; 2]], top: f32) {
+/// A dynamic capture's course, when its result has one to draw: a seat's or a bed's dynamic
+/// capture of two frames or more.
+fn course_of(result: &AnalysisResult) -> Option<&SeatingResult> {
+    match result {
+        AnalysisResult::SeatingDynamic(r) if series(&r.additional_parameters, "maxPressureHistoric").is_some_and(|s| s.len() >= 2) => {
+            Some(r)
+        }
+        _ => None,
+    }
+}
+
+/// A dynamic capture's course over its seconds, as its result's plot panels show it: the
+/// maximum and mean pressure (in the report's unit), the contact area, the load on each side,
+/// and the centre of pressure's path.
+fn course_page(doc: &mut Document, canvas: &mut PageCanvas, ctx: &Context<'_>, result: &SeatingResult) {
+    const RED: Rgb = [0.86, 0.15, 0.15];
+    const ORANGE: Rgb = [0.92, 0.35, 0.05];
+    const BLUE: Rgb = [0.15, 0.39, 0.92];
+    const GREEN: Rgb = [0.09, 0.64, 0.29];
+    const PURPLE: Rgb = [0.43, 0.16, 0.85];
+    let parameters = &result.additional_parameters;
+    let top = page_title(doc, canvas, ctx, ctx.t(Text::OverTheCapture));
+    let width = doc.width() - 2.0 * MARGIN;
+    let chart = |bottom: f32, height: f32, title: Text, unit: &'static str, fixed_top: Option<f64>| ChartFrame {
+        rect: [MARGIN, bottom, width, height],
+        title: ctx.t(title),
+        unit,
+        seconds: ctx.t(Text::SecondsUnit),
+        duration_s: result.duration_s,
+        fixed_top,
+        lang: ctx.lang,
+    };
+    let pressures = |name: &str| series(parameters, name).unwrap_or_default().iter().map(|&v| ctx.scale.pressure(v)).collect::<Vec<_>>();
+    let mut y = top;
+    y -= 150.0;
+    let lines = [
+        ChartLine { label: ctx.t(Text::MaxPressure), colour: RED, values: pressures("maxPressureHistoric") },
+        ChartLine { label: ctx.t(Text::MeanPressure), colour: ORANGE, values: pressures("meanPressureHistoric") },
+    ];
+    time_chart(doc, canvas, &chart(y, 150.0, Text::Pressure, ctx.scale.symbol(), None), &lines, b"PressureOverTime");
+    y -= 20.0 + 120.0;
+    let area = ChartLine {
+        label: ctx.t(Text::ContactArea),
+        colour: PURPLE,
+        values: series(parameters, "contactArea").unwrap_or_default().to_vec(),
+    };
+    time_chart(doc, canvas, &chart(y, 120.0, Text::ContactArea, "cm²", None), &[area], b"ContactAreaOverTime");
+    y -= 20.0 + 120.0;
+    let sides = laterality(parameters);
+    let lines = [
+        ChartLine { label: ctx.t(Text::Left), colour: BLUE, values: sides.iter().map(|s| s[0] * 100.0).collect() },
+        ChartLine { label: ctx.t(Text::Right), colour: GREEN, values: sides.iter().map(|s| s[1] * 100.0).collect() },
+    ];
+    time_chart(doc, canvas, &chart(y, 120.0, Text::Laterality, "%", Some(100.0)), &lines, b"LateralityOverTime");
+    let centres = points(parameters, "centerOfPressure");
+    if centres.len() >= 2 {
+        let n = centres.len() as f64;
+        let (mx, my) = (centres.iter().map(|p| p[0]).sum::<f64>() / n, centres.iter().map(|p| p[1]).sum::<f64>() / n);
+        let about_mean: Vec<[f64; 2]> = centres.iter().map(|p| [p[0] - mx, p[1] - my]).collect();
+        sway_plot(doc, canvas, ctx, &about_mean, y - 16.0, false);
+    }
+}
+
+/// The left and right shares of a capture's frames (`lateralityHistoric`).
+fn laterality(parameters: &[NamedParameter]) -> Vec<[f64; 2]> {
+    parameters
+        .iter()
+        .find(|p| p.name == "lateralityHistoric")
+        .map(|p| match &p.value {
+            ParameterValue::Laterality(v) => v.iter().map(|s| [s.l, s.r]).collect(),
+            _ => Vec::new(),
+        })
+        .unwrap_or_default()
+}
+
+/// A parameter's points (`centerOfPressure`: cm).
+fn points(parameters: &[NamedParameter], name: &str) -> Vec<[f64; 2]> {
+    parameters
+        .iter()
+        .find(|p| p.name == name)
+        .map(|p| match &p.value {
+            ParameterValue::Points(v) => v.clone(),
+            _ => Vec::new(),
+        })
+        .unwrap_or_default()
+}
+
+/// The body's centre of pressure over the capture, in cm about its mean (`points_cm`), equal
+/// scales on both axes; a balance's with its 95 % confidence ellipse (the one whose area the
+/// figures give).
+fn sway_plot(doc: &mut Document, canvas: &mut PageCanvas, ctx: &Context<'_>, points_cm: &[[f64; 2]], top: f32, with_ellipse: bool) {
     let y = heading(doc, canvas, MARGIN, top, doc.width() - 2.0 * MARGIN, ctx.t(Text::CenterOfPressure));
-    if scatter.len() < 2 {
+    if points_cm.len() < 2 {
         return;
     }
-    let pitch = cell_pitch_cm(ctx.input.device_type);
-    let n = scatter.len() as f64;
-    let (mx, my) = (scatter.iter().map(|p| p[0]).sum::<f64>() / n, scatter.iter().map(|p| p[1]).sum::<f64>() / n);
-    let cm: Vec<[f64; 2]> = scatter.iter().map(|p| [(p[0] - mx) * pitch, (p[1] - my) * pitch]).collect();
+    let n = points_cm.len() as f64;
+    let (mx, my) = (points_cm.iter().map(|p| p[0]).sum::<f64>() / n, points_cm.iter().map(|p| p[1]).sum::<f64>() / n);
+    let cm: Vec<[f64; 2]> = points_cm.iter().map(|p| [p[0] - mx, p[1] - my]).collect();
     let (sxx, syy, sxy) = cm.iter().fold((0.0, 0.0, 0.0), |(a, b, c), p| (a + p[0] * p[0], b + p[1] * p[1], c + p[0] * p[1]));
     let (sxx, syy, sxy) = (sxx / (n - 1.0), syy / (n - 1.0), sxy / (n - 1.0));
     // Eigen-decomposition of the 2 × 2 covariance; the 95 % ellipse has semi-axes √(5.991 λ).
@@ -416,12 +519,24 @@ fn sway_plot(doc: &mut Document, canvas: &mut PageCanvas, ctx: &Context<'_>, sca
             at(ex * angle.cos() - ey * angle.sin(), ex * angle.sin() + ey * angle.cos())
         })
         .collect();
-    canvas.marked(b"Ellipse", |canvas| canvas.polyline(&ellipse, [0.85, 0.1, 0.1], 1.2));
+    if with_ellipse {
+        canvas.marked(b"Ellipse", |canvas| canvas.polyline(&ellipse, [0.85, 0.1, 0.1], 1.2));
+    }
     let lang = ctx.lang;
     let lim = format!("± {} cm", format_number(lang, extent, 1));
     doc.text(canvas, cx + side / 2.0 - doc.text_width(&lim, 8.0), cy - side / 2.0 - 11.0, 8.0, GREY, &lim);
-    doc.text(canvas, cx - side / 2.0, cy - side / 2.0 - 11.0, 8.0, GREY, ctx.t(Text::AxisLeftRight));
-    doc.text(canvas, cx - side / 2.0 + 3.0, cy + side / 2.0 - 10.0, 8.0, GREY, ctx.t(Text::AxisFrontBack));
+    // The map's own orientation: a body lying along a bed's columns (a square or wide map) from
+    // head to feet across the page, its left and right up and down (along the rows of a tall
+    // map, the other way round); a standing or seated body's left and right across, front and
+    // back up and down.
+    let map = &ctx.input.map;
+    let (across, up) = match (lying(ctx.input.device_type), lies_along_columns(usize::from(map.rows), usize::from(map.cols))) {
+        (true, true) => (Text::AxisHeadFeet, Text::AxisLeftRight),
+        (true, false) => (Text::AxisLeftRight, Text::AxisHeadFeet),
+        (false, _) => (Text::AxisLeftRight, Text::AxisFrontBack),
+    };
+    doc.text(canvas, cx - side / 2.0, cy - side / 2.0 - 11.0, 8.0, GREY, ctx.t(across));
+    doc.text(canvas, cx - side / 2.0 + 3.0, cy + side / 2.0 - 10.0, 8.0, GREY, ctx.t(up));
 }
 
 fn histogram_page(doc: &mut Document, canvas: &mut PageCanvas, ctx: &Context<'_>) {

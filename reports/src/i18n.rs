@@ -152,10 +152,21 @@ pub enum Text {
     /// A bed's dynamic capture (stored as `seatingDynamic`): the client's
     /// `analysis.types.bedDynamic`, word for word (a test compares them).
     BedDynamic,
+    /// The title of a dynamic capture's page of charts over time.
+    OverTheCapture,
+    /// The title of its chart of the maximum and mean pressure.
+    Pressure,
+    /// A lying body's centre of pressure along it (the bed's "front–back").
+    AxisHeadFeet,
+    /// The share of the load on each side, over time: the client's `analysis.seating.laterality`,
+    /// word for word, as are the next two (`left`, `right`).
+    Laterality,
+    Left,
+    Right,
 }
 
 /// Rows in [`Text`] order, columns in [`Language::ALL`] order.
-const TEXTS: [[&str; 8]; 95] = [
+const TEXTS: [[&str; 8]; 101] = [
     [
         "Informe de análisis",
         "Αναφορά ανάλυσης",
@@ -701,6 +712,30 @@ const TEXTS: [[&str; 8]; 95] = [
         "Давление во времени",
         "圧力の経時変化",
     ],
+    [
+        "A lo largo de la captura",
+        "Κατά την καταγραφή",
+        "Over the capture",
+        "Au fil de la capture",
+        "Nel corso dell'acquisizione",
+        "Tijdens de opname",
+        "В ходе записи",
+        "時間経過",
+    ],
+    ["Presión", "Πίεση", "Pressure", "Pression", "Pressione", "Druk", "Давление", "圧力"],
+    [
+        "Cabeza–pies (cm)",
+        "Κεφάλι–πόδια (cm)",
+        "Head–feet (cm)",
+        "Tête–pieds (cm)",
+        "Testa–piedi (cm)",
+        "Hoofd–voeten (cm)",
+        "Голова–ноги (см)",
+        "頭–足 (cm)",
+    ],
+    ["Lateralidad", "Πλευρικότητα", "Laterality", "Latéralité", "Lateralità", "Lateraliteit", "Латеральность", "左右差"],
+    ["Izquierda", "Αριστερά", "Left", "Gauche", "Sinistra", "Links", "Слева", "左"],
+    ["Derecha", "Δεξιά", "Right", "Droite", "Destra", "Rechts", "Справа", "右"],
 ];
 
 /// The phrase `text` in `language`.
@@ -778,6 +813,17 @@ mod tests {
         }
     }
 
+    /// A dynamic capture's sides are named as its plot panels name them.
+    #[test]
+    fn the_sides_over_time_are_named_as_the_pages_plot_panels() {
+        for (lang, json) in client_catalogues() {
+            let seating = &json["analysis"]["seating"];
+            assert_eq!(seating["laterality"].as_str(), Some(text(lang, Text::Laterality)), "{lang:?}");
+            assert_eq!(seating["left"].as_str(), Some(text(lang, Text::Left)), "{lang:?}");
+            assert_eq!(seating["right"].as_str(), Some(text(lang, Text::Right)), "{lang:?}");
+        }
+    }
+
     /// A bed's dynamic capture is named as its history card names it.
     #[test]
     fn a_bed_s_dynamic_capture_is_named_as_the_page_names_it() {
@@ -788,7 +834,7 @@ mod tests {
 
     #[test]
     fn every_language_has_every_phrase_and_they_differ_where_expected() {
-        assert_eq!(TEXTS.len(), Text::BedDynamic as usize + 1, "the last phrase closes the table");
+        assert_eq!(TEXTS.len(), Text::Right as usize + 1, "the last phrase closes the table");
         for row in TEXTS {
             assert!(row.iter().all(|t| !t.is_empty()));
         }

@@ -31,6 +31,7 @@ pub mod map_drawing;
 pub mod palette;
 pub mod pressure_unit;
 pub mod real_scale;
+pub mod time_charts;
 
 pub use analysis_report::analysis_pdf;
 pub use compliance_report::{ComplianceReportInput, compliance_file_name, compliance_pdf};

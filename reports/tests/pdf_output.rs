@@ -301,3 +301,100 @@ fn a_map_of_the_wrong_shape_is_refused() {
     };
     assert_eq!(real_scale_pdf(&empty, PaperSize::A4).unwrap_err(), ReportError::EmptyMap);
 }
+
+/// Every path (`m` then `l`s) drawn between `BMC /tag` and its `EMC` on page `page`, in page
+/// points (the charts draw in page space).
+fn marked_paths(doc: &lopdf::Document, page: u32, tag: &[u8]) -> Vec<Vec<[f32; 2]>> {
+    let id = doc.get_pages()[&page];
+    let content = Content::decode(&doc.get_page_content(id).unwrap()).unwrap();
+    let mut inside = false;
+    let mut paths: Vec<Vec<[f32; 2]>> = Vec::new();
+    for op in content.operations {
+        let point = || {
+            let v: Vec<f32> = op.operands.iter().map(|o| o.as_float().unwrap()).collect();
+            [v[0], v[1]]
+        };
+        match op.operator.as_str() {
+            "BMC" => inside = op.operands[0].as_name().unwrap() == tag,
+            "EMC" => inside = false,
+            "m" if inside => paths.push(vec![point()]),
+            "l" if inside => paths.last_mut().unwrap().push(point()),
+            _ => {}
+        }
+    }
+    paths
+}
+
+/// A seat loaded for 2 s, then left for 2 s: 40 frames at 10 Hz, a square of 100 steps in the
+/// first half and nothing in the second.
+fn seat_left_half_way() -> AnalysisReportInput {
+    let mut capture = Capture::new(DeviceType::SeatingMatIoT, 16, 16);
+    let mut seated = vec![0u16; 256];
+    for r in 4..12 {
+        for c in 3..13 {
+            seated[r * 16 + c] = 100;
+        }
+    }
+    for i in 0..40u64 {
+        let cells = if i < 20 { seated.clone() } else { vec![0; 256] };
+        capture.push(i * 100, PressureFrame::new(16, 16, cells).unwrap()).unwrap();
+    }
+    let result = analyse(AnalysisKind::SeatingDynamic, &capture, &AnalysisParams::default()).unwrap();
+    AnalysisReportInput {
+        analysis_type: AnalysisKind::SeatingDynamic,
+        device_type: DeviceType::SeatingMatIoT,
+        device_name: "Chair 2".to_owned(),
+        map: ReportMap { rows: 16, cols: 16, cells: capture.mean_map().cells().to_vec() },
+        result: Some(result),
+        ..report_input("")
+    }
+}
+
+#[test]
+fn a_dynamic_seat_s_course_is_charted_over_its_seconds() {
+    let input = seat_left_half_way();
+    let options = |widgets: Vec<Widget>| LayoutOptions { widgets, ..Default::default() };
+    let pdf = analysis_pdf(&input, &options(vec![Widget::PressureMap, Widget::Results])).unwrap();
+    let doc = lopdf::Document::load_mem(&pdf).unwrap();
+    // Leaving the seat for 2 s is a push-up: its figures' page, then the course.
+    assert_eq!(doc.get_pages().len(), 3, "the summary, the push-up, then the course");
+    let page = doc_text(&doc, 3);
+    for phrase in [
+        "Over the capture",
+        "Pressure (mmHg)",
+        "Maximum pressure",
+        "Mean pressure",
+        "Contact area (cm²)",
+        "Laterality (%)",
+        "Left",
+        "Right",
+        "Centre of pressure",
+    ] {
+        assert!(page.contains(phrase), "{phrase:?} missing from\n{page}");
+    }
+    // One point a frame, spread over the plot's width; the seat's load, then nothing.
+    let pressures = marked_paths(&doc, 3, b"PressureOverTime");
+    assert_eq!(pressures.len(), 2, "the maximum and the mean");
+    let maximum = &pressures[0];
+    assert_eq!(maximum.len(), 40);
+    assert!(maximum.windows(2).all(|w| w[1][0] > w[0][0]), "left to right in time");
+    let (loaded, left) = (maximum[10][1], maximum[30][1]);
+    assert!(loaded > left + 50.0, "the pressure falls when the seat is left: {loaded} then {left}");
+    let floor = pressures[1][30][1];
+    assert_eq!(left, floor, "nothing on the seat is 0 for both lines");
+    let areas = marked_paths(&doc, 3, b"ContactAreaOverTime");
+    assert_eq!(areas.len(), 1);
+    assert!(areas[0][10][1] > areas[0][30][1] + 30.0, "the contact area falls too: {:?}", areas[0]);
+    let sides = marked_paths(&doc, 3, b"LateralityOverTime");
+    assert_eq!(sides.len(), 2);
+    assert_eq!(sides[0][10][1], sides[1][10][1], "a square in the middle: as much left as right");
+
+    // Without the results asked for, or for a static analysis, no such page.
+    let pdf = analysis_pdf(&input, &options(vec![Widget::PressureMap, Widget::Histogram])).unwrap();
+    let doc = lopdf::Document::load_mem(&pdf).unwrap();
+    assert_eq!(doc.get_pages().len(), 2, "the summary and the histogram");
+    assert!((1..=2).all(|p| marked_paths(&doc, p, b"PressureOverTime").is_empty()));
+    let pdf = analysis_pdf(&report_input(""), &options(vec![Widget::PressureMap, Widget::Results])).unwrap();
+    let doc = lopdf::Document::load_mem(&pdf).unwrap();
+    assert!((1..=doc.get_pages().len() as u32).all(|p| marked_paths(&doc, p, b"PressureOverTime").is_empty()));
+}

@@ -281,8 +281,10 @@ fn the_summary_map_is_the_body_on_one_background_without_sensor_noise() {
 
 /// The report's text as pdftotext reads it, with the kind's figures checked.
 fn text_of(name: &str, input: &AnalysisReportInput, lang: Language) -> String {
-    let pdf = write(name, &analysis_pdf(input, &options(lang)).unwrap());
-    for page in 1..=2 {
+    let bytes = analysis_pdf(input, &options(lang)).unwrap();
+    let pages = lopdf::Document::load_mem(&bytes).unwrap().get_pages().len() as u32;
+    let pdf = write(name, &bytes);
+    for page in 1..=pages {
         pdftoppm(&pdf, page, 60);
     }
     let text = pdftotext(&pdf);
@@ -343,6 +345,24 @@ fn each_kind_prints_its_own_figures_with_units() {
     let t = text_of("seating-dynamic", &report(AnalysisKind::SeatingDynamic, &seat, ""), Language::Es);
     for phrase in ["Índice de presión máxima", "mmHg", "Índice de dispersión", " %", "Duración"] {
         assert!(t.contains(phrase), "seating: {phrase:?} missing from\n{t}");
+    }
+    // Its course over the capture, charted as the result's plot panels chart it.
+    for phrase in ["A lo largo de la captura", "Presión (mmHg)", "Área de contacto (cm²)", "Lateralidad (%)", "Izquierda", "Derecha"] {
+        assert!(t.contains(phrase), "seating: {phrase:?} missing from\n{t}");
+    }
+    // A bed's, from a real recording, in Japanese: every glyph of its page is in the fonts.
+    let mut night = Capture::new(DeviceType::MattressMatIoT, 48, 48);
+    for i in 0..40 {
+        let cells = simulator::real::device_cells(
+            &real_bed_frame(2, 1, 20 + i as usize).cells().iter().map(|c| c * 4).collect::<Vec<u16>>(),
+            DeviceType::MattressMatIoT,
+        )
+        .unwrap();
+        night.push(i * 100, PressureFrame::new(48, 48, cells.into_iter().map(u16::from).collect()).unwrap()).unwrap();
+    }
+    let t = text_of("bed-dynamic-ja", &report(AnalysisKind::SeatingDynamic, &night, ""), Language::Ja);
+    for phrase in ["時間経過", "圧力 (mmHg)", "左右差 (%)", "接触面積 (cm²)", "頭–足 (cm)"] {
+        assert!(t.contains(phrase), "bed: {phrase:?} missing from\n{t}");
     }
     let t = text_of(
         "static-seat",
