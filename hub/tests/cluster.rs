@@ -111,7 +111,8 @@ async fn a_hub_whose_client_dropped_messages_asks_the_others_again() {
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
     // Once the drops are over (the client reports them one by one, some after the first
-    // resync), one renewal more, then nothing: no resync a renewal with nothing dropped.
+    // resync, which then wait for the gap between two resyncs), a gap and a renewal more, then
+    // nothing: no resync a renewal with nothing dropped.
     let mut seen = cluster.link.dropped();
     loop {
         tokio::time::sleep(Duration::from_secs(1)).await;
@@ -121,7 +122,10 @@ async fn a_hub_whose_client_dropped_messages_asks_the_others_again() {
         }
         seen = now;
     }
-    let until = tokio::time::Instant::now() + hub::cluster::live_watch::RENEW + Duration::from_millis(500);
+    let until = tokio::time::Instant::now()
+        + hub::cluster::resync::DROPPED_RESYNC_GAP
+        + hub::cluster::live_watch::RENEW
+        + Duration::from_millis(500);
     while tokio::time::timeout_at(until, futures_util::StreamExt::next(&mut syncs)).await.is_ok() {}
     assert!(
         tokio::time::timeout(Duration::from_secs(5), futures_util::StreamExt::next(&mut syncs)).await.is_err(),

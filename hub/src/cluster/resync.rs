@@ -15,16 +15,23 @@
 //! consumer*; a hub starved of its CPU, or a flood of the others' statuses). A dropped status or
 //! member message would leave a device's status, or a set's, behind on this hub until its next
 //! change; so drops are counted, and the mirror resyncs at its next watch renewal
-//! (`live_watch::RENEW`, 2 s) — at most once a renewal however many were dropped. (A server
-//! that finds *it* cannot deliver to the hub closes the connection: a reconnection, above.)
+//! (`live_watch::RENEW`, 2 s) — once however many were dropped, and not again within
+//! [`DROPPED_RESYNC_GAP`]: a hub that drops is overloaded, and every resync makes every other
+//! hub announce all its devices to it. (A server that finds *it* cannot deliver to the hub
+//! closes the connection: a reconnection, above.)
 //!
 //! [`LinkWatch`] is the pure rule (which connection events call for a resync), [`LinkEvents`]
 //! carries it from the NATS client's event callback to the mirror's task, which asks and
 //! announces (`mirror::mirror_other_hubs`).
 
 use std::sync::Mutex;
+use std::time::{Duration, Instant};
 
 use tokio::sync::watch;
+
+/// The least time between two resyncs for dropped messages: a view may stay behind that long,
+/// and an overloaded hub is not sent every hub's statuses more often.
+pub const DROPPED_RESYNC_GAP: Duration = Duration::from_secs(10);
 
 /// What the NATS client reports about its connection, as far as a resync is concerned.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -53,6 +60,8 @@ impl Link {
 /// Follows the connection's events and says when a resync is due.
 #[derive(Debug, Default, Clone, PartialEq, Eq)]
 pub struct LinkWatch {
+    /// When messages were last resynced for drops.
+    last_drop_resync: Option<Instant>,
     /// Connected once already (the joining sync was or will be sent on that connection).
     joined: bool,
     /// Lost since the last connection.
@@ -90,11 +99,16 @@ impl LinkWatch {
     }
 
     /// `true` once after messages were dropped on a connection that is up (asked at each watch
-    /// renewal): the moment to resync. While the connection is away the drops wait; the
-    /// reconnection's own resync then covers them.
-    pub fn take_dropped(&mut self) -> bool {
-        let due = self.dropped && self.joined && !self.lost;
-        self.dropped &= !due;
+    /// renewal, `now`), and not within [`DROPPED_RESYNC_GAP`] of the last such resync: the
+    /// moment to resync. While the connection is away the drops wait; the reconnection's own
+    /// resync then covers them.
+    pub fn take_dropped(&mut self, now: Instant) -> bool {
+        let rested = self.last_drop_resync.is_none_or(|last| now.saturating_duration_since(last) >= DROPPED_RESYNC_GAP);
+        let due = self.dropped && self.joined && !self.lost && rested;
+        if due {
+            self.dropped = false;
+            self.last_drop_resync = Some(now);
+        }
         due
     }
 }
@@ -131,7 +145,7 @@ impl LinkEvents {
 
     /// `true` once after messages were dropped (see [`LinkWatch::take_dropped`]).
     pub fn take_dropped(&self) -> bool {
-        self.lock().take_dropped()
+        self.lock().take_dropped(Instant::now())
     }
 
     /// A receiver that changes at each reconnection after a loss.
@@ -175,31 +189,35 @@ mod tests {
     }
 
     #[test]
-    fn dropped_messages_resync_once_at_the_next_renewal() {
+    fn dropped_messages_resync_once_at_the_next_renewal_and_not_again_within_the_gap() {
         use Link::{Connected as C, Disconnected as D, MessageDropped as M};
+        let t0 = Instant::now();
+        let at = |s: u64| t0 + Duration::from_secs(s);
         let mut watch = LinkWatch::default();
         watch.on(C);
-        assert!(!watch.take_dropped(), "nothing dropped");
+        assert!(!watch.take_dropped(at(0)), "nothing dropped");
         assert!(!watch.on(M) && !watch.on(M), "a drop asks nothing at once");
-        assert!(watch.take_dropped(), "dropped messages call for a resync");
-        assert!(!watch.take_dropped(), "once, however many were dropped");
+        assert!(watch.take_dropped(at(2)), "dropped messages call for a resync");
+        assert!(!watch.take_dropped(at(4)), "once, however many were dropped");
         watch.on(M);
-        assert!(watch.take_dropped(), "each time messages are dropped again");
+        assert!(!watch.take_dropped(at(10)), "dropped again within the gap: it waits");
+        assert!(!watch.take_dropped(at(11)));
+        assert!(watch.take_dropped(at(12)), "and resyncs once the gap is over");
         watch.on(M);
         watch.on(C);
-        assert!(watch.take_dropped(), "a duplicate connected event, no sync sent: the drops still call for one");
+        assert!(watch.take_dropped(at(22)), "a duplicate connected event, no sync sent: the drops still call for one");
         // Dropped, then the connection lost: the drops wait for the reconnection, whose resync covers them.
         watch.on(M);
         watch.on(D);
-        assert!(!watch.take_dropped(), "no resync while away");
+        assert!(!watch.take_dropped(at(40)), "no resync while away");
         assert!(watch.on(C), "the reconnection resyncs");
-        assert!(!watch.take_dropped(), "and covers the drops");
+        assert!(!watch.take_dropped(at(42)), "and covers the drops");
         // Before the join: the joining sync covers them.
         let mut joining = LinkWatch::default();
         joining.on(M);
-        assert!(!joining.take_dropped(), "not joined yet");
+        assert!(!joining.take_dropped(at(0)), "not joined yet");
         assert!(!joining.on(C));
-        assert!(!joining.take_dropped(), "the join's sync covers them");
+        assert!(!joining.take_dropped(at(2)), "the join's sync covers them");
     }
 
     #[test]
