@@ -10,6 +10,7 @@ use serde::{Deserialize, Serialize};
 
 use mat_protocol::device_type::DeviceType;
 
+use crate::machine::body_regions::BAND_ENDS;
 use crate::machine::posture::lies_along_columns;
 
 use super::frame::PressureFrame;
@@ -29,14 +30,14 @@ pub enum BodyRegion {
     Heels,
 }
 
-/// Where each region ends, as a fraction of the body's length from the top of the head
-/// (adult proportions: the head about 13 %, the shoulder girdle to 25 %, the pelvis 40–58 %,
-/// the heels the last 8 %).
+/// Where each region ends, as a fraction of the body's length from the top of the head: the
+/// body's proportions an Ulcer Risk alarm names its parts by ([`BAND_ENDS`]) to the sacrum, then
+/// the legs and the heels (the last 8 %).
 pub const REGION_ENDS: [(BodyRegion, f64); 6] = [
-    (BodyRegion::Head, 0.13),
-    (BodyRegion::Shoulders, 0.25),
-    (BodyRegion::Back, 0.40),
-    (BodyRegion::Sacrum, 0.58),
+    (BodyRegion::Head, BAND_ENDS[0].1),
+    (BodyRegion::Shoulders, BAND_ENDS[1].1),
+    (BodyRegion::Back, BAND_ENDS[2].1),
+    (BodyRegion::Sacrum, BAND_ENDS[3].1),
     (BodyRegion::Legs, 0.92),
     (BodyRegion::Heels, 1.0),
 ];

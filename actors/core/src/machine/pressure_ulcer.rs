@@ -36,7 +36,7 @@
 use std::collections::VecDeque;
 use std::time::{Duration, Instant};
 
-use super::body_regions::{REGION_COUNT, RegionLoads};
+use super::body_regions::{BodySpan, REGION_COUNT, RegionLoads};
 use super::posture::{self, Posture, PostureReading};
 use super::pressure_map::PressureMap;
 use super::wall_clock::WallClock;
@@ -157,6 +157,9 @@ pub enum UlcerOutput {
 pub struct UlcerReason {
     /// The regions loaded longest (every region whose episode began at the oldest start).
     pub regions: RegionLoads,
+    /// Where the body lay along the mat at the last sample that found one (`None`: none since the
+    /// clock started or was restored): which part of the body each region held.
+    pub body: Option<BodySpan>,
     /// How long it has been loaded (short lifts included: they are no relief).
     pub loaded_for: Duration,
     /// The offloading that would have relieved it.
@@ -203,6 +206,7 @@ pub struct UlcerRiskMachine {
     config: UlcerConfig,
     regions: [RegionClock; REGION_COUNT],
     last_sample: Option<Instant>,
+    body: Option<BodySpan>,
     reference_loads: RegionLoads,
     reference_posture: Option<Posture>,
     turn_candidate_since: Option<Instant>,
@@ -230,6 +234,7 @@ impl UlcerRiskMachine {
             config,
             regions: [RegionClock::default(); REGION_COUNT],
             last_sample: None,
+            body: None,
             reference_loads: RegionLoads::EMPTY,
             reference_posture: None,
             turn_candidate_since: None,
@@ -301,6 +306,7 @@ impl UlcerRiskMachine {
         let bits = self.regions.iter().enumerate().filter(|(_, r)| r.loaded_since == Some(since)).fold(0u32, |bits, (i, _)| bits | 1 << i);
         Some(UlcerReason {
             regions: RegionLoads::from_bits(bits),
+            body: self.body,
             loaded_for: now.saturating_duration_since(since),
             offload: self.config.offload,
             interval: self.config.interval,
@@ -314,10 +320,13 @@ impl UlcerRiskMachine {
     }
 
     /// A frame with the posture read from it (if any). Sampled at most once per
-    /// `sample_interval`.
+    /// `sample_interval`; where the body lies is kept from the last sample that found one.
     pub fn handle_map(&mut self, now: Instant, map: &PressureMap<'_>, posture: Option<PostureReading>) {
         if self.last_sample.is_some_and(|last| now < last + self.config.sample_interval) {
             return;
+        }
+        if let Some(body) = BodySpan::of(map) {
+            self.body = Some(body);
         }
         self.handle_regions(now, RegionLoads::of(map), posture);
     }
