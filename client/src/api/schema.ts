@@ -1404,8 +1404,8 @@ export interface components {
             unit: string;
         };
         /**
-         * @description The body's part a band along the mat holds (a 2 m mattress in six bands of about 33 cm), from
-         *     the head's end: what an Ulcer Risk alarm names as the region loaded too long.
+         * @description A part of the body along its length, from the head: what an Ulcer Risk alarm names as the
+         *     region loaded too long.
          */
         BodyBand: "head" | "shoulders" | "back" | "pelvis" | "thighs" | "heels";
         /** @description The 3-D camera: Plotly's default view unless the user moved it. */
