@@ -81,6 +81,60 @@ pub struct LeaseKeeper {
     pub(super) watch_running: std::sync::atomic::AtomicBool,
     /// Takeovers on their way to storage, written together when they arrive together.
     takeovers: Arc<TakeoverBatches>,
+    /// Counts the book's edits ([`BookEdit`]): what [`LeaseKeeper::await_owner`] waits on.
+    book_edits: watch::Sender<u64>,
+}
+
+/// The book, read.
+pub(super) struct BookRead<'a>(MutexGuard<'a, LeaseBook>);
+
+impl std::ops::Deref for BookRead<'_> {
+    type Target = LeaseBook;
+    fn deref(&self) -> &LeaseBook {
+        &self.0
+    }
+}
+
+/// The book, edited: once done (dropped), whoever waits on the book's edits looks again.
+pub(super) struct BookEdit<'a> {
+    book: MutexGuard<'a, LeaseBook>,
+    edits: &'a watch::Sender<u64>,
+}
+
+impl std::ops::Deref for BookEdit<'_> {
+    type Target = LeaseBook;
+    fn deref(&self) -> &LeaseBook {
+        &self.book
+    }
+}
+
+impl std::ops::DerefMut for BookEdit<'_> {
+    fn deref_mut(&mut self) -> &mut LeaseBook {
+        &mut self.book
+    }
+}
+
+impl Drop for BookEdit<'_> {
+    fn drop(&mut self) {
+        self.edits.send_modify(|count| *count = count.wrapping_add(1));
+    }
+}
+
+/// Waits until `check` answers (`Some(true)`: done, `Some(false)`: given up), looking again at
+/// each of the book's `edits`, until `deadline` (then `false`).
+async fn await_book(mut edits: watch::Receiver<u64>, deadline: tokio::time::Instant, check: impl Fn() -> Option<bool>) -> bool {
+    loop {
+        // Marked seen before the look: an edit after it wakes the wait below.
+        edits.borrow_and_update();
+        if let Some(answer) = check() {
+            return answer;
+        }
+        match tokio::time::timeout_at(deadline, edits.changed()).await {
+            Ok(Ok(())) => {}
+            // The keeper is gone, or the time ran out.
+            Ok(Err(_)) | Err(_) => return false,
+        }
+    }
 }
 
 impl LeaseKeeper {
@@ -101,11 +155,18 @@ impl LeaseKeeper {
             metrics,
             revived: std::sync::atomic::AtomicBool::new(false),
             watch_running: std::sync::atomic::AtomicBool::new(false),
+            book_edits: watch::Sender::new(0),
         })
     }
 
-    pub(super) fn book(&self) -> MutexGuard<'_, LeaseBook> {
-        self.book.lock().unwrap_or_else(|p| p.into_inner())
+    /// The book, to read.
+    pub(super) fn book(&self) -> BookRead<'_> {
+        BookRead(self.book.lock().unwrap_or_else(|p| p.into_inner()))
+    }
+
+    /// The book, to edit: waits on it ([`Self::await_owner`]) look again once the edit is done.
+    pub(super) fn book_mut(&self) -> BookEdit<'_> {
+        BookEdit { book: self.book.lock().unwrap_or_else(|p| p.into_inner()), edits: &self.book_edits }
     }
 
     pub(super) fn sightings(&self) -> MutexGuard<'_, Sightings> {
@@ -132,24 +193,21 @@ impl LeaseKeeper {
 
     /// Waits up to `limit` for this hub's lease of `device` to be known valid: `true` once it is,
     /// `false` when the lease left the book (lost) or the time ran out. The command service asks
-    /// it before it answers another hub (or this one) for the device.
+    /// it before it answers another hub (or this one) for the device. It looks again at each edit
+    /// of the book (a renewal's answer, a loss), not on a timer: a lease only becomes valid by one.
     pub async fn await_owner(&self, device: &str, limit: Duration) -> bool {
         let deadline = tokio::time::Instant::now() + limit;
-        loop {
-            {
-                let book = self.book();
-                if book.may_act_as_owner(device, self.mono_ms()) {
-                    return true;
-                }
-                if book.state(device).is_none() {
-                    return false;
-                }
+        await_book(self.book_edits.subscribe(), deadline, || {
+            let book = self.book();
+            if book.may_act_as_owner(device, self.mono_ms()) {
+                Some(true)
+            } else if book.state(device).is_none() {
+                Some(false)
+            } else {
+                None
             }
-            if tokio::time::Instant::now() >= deadline {
-                return false;
-            }
-            tokio::time::sleep(Duration::from_millis(50)).await;
-        }
+        })
+        .await
     }
 
     /// What a storage write of `device`'s rows may do.
@@ -195,7 +253,7 @@ impl LeaseKeeper {
         match written {
             Ok((revision, previous)) => {
                 let kv_ms = self.mono_ms() - sent;
-                let acquired = self.book().acquired(device, value, revision, &previous, sent);
+                let acquired = self.book_mut().acquired(device, value, revision, &previous, sent);
                 let settled = self.settle(device, acquired).await;
                 let took_ms = self.mono_ms() - sent;
                 if took_ms >= 1_000 {
@@ -205,7 +263,7 @@ impl LeaseKeeper {
             }
             Err(error) => {
                 tracing::warn!(%device, %error, "NATS did not answer: the device runs here, its lease follows");
-                self.book().pending(device, value);
+                self.book_mut().pending(device, value);
                 Acquisition::Pending
             }
         }
@@ -226,7 +284,7 @@ impl LeaseKeeper {
     async fn settle_timed(&self, device: &Arc<str>, acquired: Acquired, steps: &mut [u64; 2], began: u64) -> Acquisition {
         let fence = i64::try_from(acquired.fence).unwrap_or(i64::MAX);
         let refused = |why: String| {
-            self.book().forget(device);
+            self.book_mut().forget(device);
             Acquisition::Refused(why)
         };
         // A takeover raises the fence and reads what the device resumes from in one round trip;
@@ -248,7 +306,7 @@ impl LeaseKeeper {
             None
         };
         if acquired.raise_fence {
-            self.book().fence_raised(device, acquired.fence);
+            self.book_mut().fence_raised(device, acquired.fence);
         }
         steps[0] = self.mono_ms() - began;
         if let Some(snapshot) = snapshot {
@@ -266,7 +324,7 @@ impl LeaseKeeper {
     fn lost(&self, device: &Arc<str>) {
         if self.is_set(device) {
             // A set's lease holds no actor here: another hub writes its rows now.
-            self.book().forget(device);
+            self.book_mut().forget(device);
             return;
         }
         HubMetrics::inc(&self.metrics.cluster.leases_lost);
@@ -302,7 +360,7 @@ impl LeaseKeeper {
             for (device, value) in pending {
                 let sent = self.mono_ms();
                 if let Ok(Ok((revision, previous))) = tokio::time::timeout(NATS_WAIT, write_lease(&bucket, &device, &value)).await {
-                    let acquired = self.book().acquired(&device, value, revision, &previous, sent);
+                    let acquired = self.book_mut().acquired(&device, value, revision, &previous, sent);
                     if let Acquisition::Refused(why) = self.settle(&device, acquired).await {
                         tracing::warn!(%device, %why, "a pending lease could not be settled");
                         self.lost(&device);
@@ -324,22 +382,22 @@ impl LeaseKeeper {
         // A confirmation is dated when its write was sent: the bucket dated it later.
         let sent = self.mono_ms();
         match tokio::time::timeout(NATS_WAIT, bucket.update(device.as_ref(), value.encode().into(), revision)).await {
-            Ok(Ok(renewed)) => self.book().renewed(device, revision, renewed, sent),
+            Ok(Ok(renewed)) => self.book_mut().renewed(device, revision, renewed, sent),
             Ok(Err(error)) if error.kind() == kv::UpdateErrorKind::WrongLastRevision => {
                 let Ok(Ok(observed)) = tokio::time::timeout(NATS_WAIT, observe(bucket, device)).await else { return };
-                let outcome = self.book().renew_refused(device, &observed, sent);
+                let outcome = self.book_mut().renew_refused(device, &observed, sent);
                 match outcome {
                     RenewRefused::Lost => self.lost(device),
                     // A set's expired lease is not taken again over another hub's: it is
                     // created again by `tend_sets` if nobody else did.
-                    RenewRefused::Recreate if self.is_set(device) => self.book().forget(device),
+                    RenewRefused::Recreate if self.is_set(device) => self.book_mut().forget(device),
                     RenewRefused::Recreate => {
                         let sent = self.mono_ms();
                         if let Ok(Ok((revision, previous))) = tokio::time::timeout(NATS_WAIT, write_lease(bucket, device, value)).await {
-                            let acquired = self.book().acquired(device, value.clone(), revision, &previous, sent);
+                            let acquired = self.book_mut().acquired(device, value.clone(), revision, &previous, sent);
                             if let Acquisition::Refused(why) = self.settle(device, acquired).await {
                                 tracing::warn!(%device, %why, "an expired lease could not be taken again");
-                                self.book().forget(device);
+                                self.book_mut().forget(device);
                                 self.lost(device);
                             }
                         }
@@ -388,7 +446,7 @@ impl LeaseKeeper {
                     // were not heard here (`dead_owners` asks for them).
                     self.revived.store(true, Ordering::Relaxed);
                 }
-                if self.book().watched(&entry.key, entry.revision, value.as_ref()) {
+                if self.book_mut().watched(&entry.key, entry.revision, value.as_ref()) {
                     self.lost(&Arc::from(entry.key.as_str()));
                 }
             }
@@ -463,4 +521,63 @@ async fn write_lease(bucket: &kv::Store, device: &str, value: &LeaseValue) -> Re
 /// Now, Unix ms.
 pub(super) fn unix_ms() -> u64 {
     std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_millis() as u64).unwrap_or(0)
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::atomic::{AtomicU8, AtomicU32};
+
+    use super::*;
+
+    /// The answer of a check reading `state` (0 waiting, 1 done, 2 given up), counting its looks.
+    fn check<'a>(state: &'a AtomicU8, looks: &'a AtomicU32) -> impl Fn() -> Option<bool> + 'a {
+        move || {
+            looks.fetch_add(1, Ordering::SeqCst);
+            match state.load(Ordering::SeqCst) {
+                0 => None,
+                answer => Some(answer == 1),
+            }
+        }
+    }
+
+    #[tokio::test]
+    async fn a_wait_on_the_book_looks_again_at_each_edit_and_only_then() {
+        let edits = watch::Sender::new(0u64);
+        let state = Arc::new(AtomicU8::new(0));
+        let looks = AtomicU32::new(0);
+        let far = tokio::time::Instant::now() + Duration::from_secs(30);
+        let editor = {
+            let (edits, state) = (edits.clone(), state.clone());
+            tokio::spawn(async move {
+                tokio::time::sleep(Duration::from_millis(300)).await;
+                // An edit that does not settle it, then one that does.
+                edits.send_modify(|n| *n += 1);
+                tokio::time::sleep(Duration::from_millis(50)).await;
+                state.store(1, Ordering::SeqCst);
+                edits.send_modify(|n| *n += 1);
+            })
+        };
+        let started = std::time::Instant::now();
+        assert!(await_book(edits.subscribe(), far, check(&state, &looks)).await);
+        assert!(started.elapsed() < Duration::from_secs(10), "answered at the edit, not at the deadline");
+        editor.await.expect("editor");
+        // One look at the start, one per edit: no polling in between.
+        assert_eq!(looks.load(Ordering::SeqCst), 3);
+    }
+
+    #[tokio::test]
+    async fn a_wait_on_the_book_gives_up_when_told_at_its_deadline_or_without_a_keeper() {
+        let edits = watch::Sender::new(0u64);
+        let looks = AtomicU32::new(0);
+        let given_up = AtomicU8::new(2);
+        let far = tokio::time::Instant::now() + Duration::from_secs(30);
+        assert!(!await_book(edits.subscribe(), far, check(&given_up, &looks)).await);
+        let waiting = AtomicU8::new(0);
+        let soon = tokio::time::Instant::now() + Duration::from_millis(100);
+        assert!(!await_book(edits.subscribe(), soon, check(&waiting, &looks)).await);
+        assert_eq!(looks.load(Ordering::SeqCst), 2, "one look each");
+        let receiver = edits.subscribe();
+        drop(edits);
+        assert!(!await_book(receiver, far, check(&waiting, &looks)).await, "no keeper left to edit the book");
+    }
 }

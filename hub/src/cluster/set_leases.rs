@@ -70,7 +70,7 @@ impl LeaseKeeper {
             let held_elsewhere = !held_here && self.sightings().written_within(&set.id, self.mono_ms(), LEASE_TTL);
             match set_lease_step(held_here, owns_a_member, held_elsewhere) {
                 SetLeaseStep::Create => self.create_set_lease(bucket, parts, &set).await,
-                SetLeaseStep::LetGo => self.book().forget(&set.id),
+                SetLeaseStep::LetGo => self.book_mut().forget(&set.id),
                 SetLeaseStep::Nothing => {}
             }
         }
@@ -81,18 +81,18 @@ impl LeaseKeeper {
         let sent = self.mono_ms();
         match tokio::time::timeout(NATS_WAIT, bucket.create(set.id.as_ref(), value.encode().into())).await {
             Ok(Ok(revision)) => {
-                self.book().acquired_set(&set.id, value, revision, sent);
+                self.book_mut().acquired_set(&set.id, value, revision, sent);
                 let fence = i64::try_from(revision).unwrap_or(i64::MAX);
                 match self.store.hub_wide().device_fences().raise(&set.id, fence, &self.node).await {
                     // Off the renewal task: a flush may wait for a slow database.
                     Ok(true) => {
-                        self.book().fence_raised(&set.id, revision);
+                        self.book_mut().fence_raised(&set.id, revision);
                         tokio::spawn(store_current_status(self.store.clone(), parts.registry.clone(), parts.writer.clone(), set.clone()));
                     }
-                    Ok(false) => self.book().forget(&set.id),
+                    Ok(false) => self.book_mut().forget(&set.id),
                     Err(error) => {
                         tracing::warn!(set = %set.id, %error, "the set's fence could not be raised; its lease is let go");
-                        self.book().forget(&set.id);
+                        self.book_mut().forget(&set.id);
                     }
                 }
             }
