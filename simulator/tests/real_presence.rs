@@ -104,8 +104,7 @@ fn real_occupied_frames_read_presence_for_every_subject_and_posture() {
 /// Renders a negative case on `device`'s grid, the bed's 192 cm spread over its long side.
 fn negative_cells(case: negatives::Negative, device: DeviceType, seed: u64) -> Vec<u8> {
     let (rows, cols, _) = device.frame_shape().expect("shape");
-    let pitch = 192.0 / f32::from(rows.max(cols));
-    let mmhg = negatives::render(case, usize::from(rows), usize::from(cols), pitch, seed);
+    let mmhg = negatives::render(case, usize::from(rows), usize::from(cols), cell_pitch_cm(device) as f32, seed);
     real::mmhg_to_cells(mmhg, device)
 }
 
@@ -115,7 +114,7 @@ fn beds_nobody_lies_in_read_absence() {
     for device in DEVICES {
         let (rows, cols, _) = device.frame_shape().expect("shape");
         let mut detector = detector(device);
-        println!("\n{} ({rows}×{cols}, {:.0} cm cells): what decides ABSENCE (seed 1)", device.name(), 192.0 / f64::from(rows.max(cols)));
+        println!("\n{} ({rows}×{cols}, {:.0} cm cells): what decides ABSENCE (seed 1)", device.name(), cell_pitch_cm(device));
         println!("| case | active | mean | median | std dev (mmHg) | blob | load kgf | verdict |");
         println!("|---|---|---|---|---|---|---|---|");
         for (name, case) in CASES {
@@ -158,7 +157,9 @@ fn the_spec_numbers_alone_would_call_a_domed_5_kg_bag_a_person() {
 
 #[test]
 fn bed_geometry_matches_the_units() {
-    // The negatives spread the bed over 192 cm, the whole-bed mats' 48 cells of 4 cm.
-    assert_eq!(cell_pitch_cm(DeviceType::MattressMatIoT) * 48.0, 192.0);
-    assert_eq!(cell_pitch_cm(DeviceType::SleepMat) * 48.0, 192.0);
+    // The real recordings are placed over each grid's long side (`simulator::real::place`) and
+    // the negatives drawn at the type's pitch: both read every bed mat as the same 192 cm bed.
+    for device in DEVICES {
+        assert_eq!(device.map_length_cm(), Some(192.0), "{device:?}");
+    }
 }

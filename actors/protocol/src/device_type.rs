@@ -4,6 +4,10 @@ use serde::{Deserialize, Serialize};
 
 use crate::CellFormat;
 
+/// A map at least this long (cm) covers a bed and the body lying on it
+/// ([`DeviceType::covers_a_whole_bed`]).
+pub const WHOLE_BED_CM: f32 = 150.0;
+
 /// Every device type of spec §3, plus `Room Set`, the parent record of a bed + seat + floor set
 /// (the spec names room sets but gives their parent no type; see docs/decisions.md).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -425,13 +429,17 @@ impl DeviceType {
     }
 
     /// Physical distance between neighbouring cell centres in cm, for the types that send pressure
-    /// maps: mattresses 4 cm and podology plates 2 cm (spec §9), every other map its spec §9
-    /// distance between points (floor 1, seating 2, horse 2.5; 1 where the spec gives none).
-    /// `mat_core::analysis::units::cell_pitch_cm` is this; the client states centres of pressure
-    /// in cm with it.
+    /// maps: the 48-cell bed mats 4 cm (spec §9: a mattress cell is 16 cm², its 48 columns span
+    /// 0–192 cm), the legacy 16 × 16 mattress mat 12 cm (the same 192 cm bed in 16 cells: a
+    /// mattress mat that reads lying postures and presence lies under the whole body;
+    /// docs/decisions.md, "The legacy mattress mat covers the bed"), podology plates 2 cm (spec
+    /// §9), every other map its spec §9 distance between points (floor 1, seating 2, horse 2.5;
+    /// 1 where the spec gives none). `mat_core::analysis::units::cell_pitch_cm` is this; the
+    /// client states centres of pressure in cm with it.
     pub fn cell_pitch_cm(self) -> Option<f32> {
         match self {
-            DeviceType::MattressMat | DeviceType::MattressMatIoT | DeviceType::SleepMat => Some(4.0),
+            DeviceType::MattressMatIoT | DeviceType::SleepMat => Some(4.0),
+            DeviceType::MattressMat => Some(12.0),
             DeviceType::Podology
             | DeviceType::PodologyIoT
             | DeviceType::RehabMat
@@ -440,6 +448,19 @@ impl DeviceType {
             _ if crate::scale::pressure_units_per_cell(self).is_none() => None,
             other => Some(other.cell_size_cm().unwrap_or(1.0)),
         }
+    }
+
+    /// The map's long side in cm (cells × [`Self::cell_pitch_cm`]), for the types that send maps.
+    pub fn map_length_cm(self) -> Option<f32> {
+        let (rows, cols, _) = self.frame_shape()?;
+        Some(f32::from(rows.max(cols)) * self.cell_pitch_cm()?)
+    }
+
+    /// Whether the map is as long as a bed and a lying body ([`WHOLE_BED_CM`]): what the load rule
+    /// of presence and the body's parts named by an Ulcer Risk alarm need (the 48 × 48 and 24 × 48
+    /// bed mats and the legacy 16 × 16 mattress, 192 cm; not a seat, a plate or a floor tile).
+    pub fn covers_a_whole_bed(self) -> bool {
+        self.map_length_cm().is_some_and(|length| length >= WHOLE_BED_CM)
     }
 
     /// Spec §2: the static result's histogram (8 bins) and its download, for seating, horse and
@@ -560,6 +581,20 @@ impl DeviceType {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_bed_mats_cover_a_192_cm_bed_and_no_other_map_covers_one() {
+        // Spec §9: the 48 columns of a mattress span 0–192 cm; the legacy 16 × 16 mattress covers
+        // the same bed in 16 cells of 12 cm.
+        for bed in [DeviceType::MattressMatIoT, DeviceType::SleepMat, DeviceType::MattressMat] {
+            assert_eq!(bed.map_length_cm(), Some(192.0), "{bed:?}");
+            assert!(bed.covers_a_whole_bed(), "{bed:?}");
+        }
+        assert_eq!(DeviceType::MattressMat.cell_pitch_cm(), Some(12.0));
+        let beds = DeviceType::ALL.into_iter().filter(|t| t.covers_a_whole_bed()).count();
+        assert_eq!(beds, 3, "a seat, a plate, a floor tile or a saddle is shorter than a bed");
+        assert_eq!(DeviceType::RoomSet.map_length_cm(), None, "no map");
+    }
 
     #[test]
     fn names_round_trip_and_cover_the_twenty_spec_types() {

@@ -16,7 +16,7 @@ use crate::machine::posture::lies_along_columns;
 use super::frame::PressureFrame;
 use super::histogram::{Histogram, histogram};
 use super::mattress::{MattressResult, mattress};
-use super::units::{MATTRESS_CELL_AREA_CM2, active_floor, at_full_scale, cell_mmhg, round_to};
+use super::units::{active_floor, at_full_scale, cell_area_cm2, cell_mmhg, round_to};
 
 /// The body regions, head first.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -51,7 +51,7 @@ pub struct RegionFigures {
     pub peak_mmhg: f64,
     /// Mean of the region's active cells, mmHg, 1 decimal (0 when none is active).
     pub mean_mmhg: f64,
-    /// Active cells × 16 cm² (spec §9 mattress cell area).
+    /// Active cells × the cell's area (spec §9: 16 cm² on the 48-cell bed mats).
     pub contact_area_cm2: f64,
 }
 
@@ -106,7 +106,7 @@ pub fn bed_static(map: &PressureFrame, device: DeviceType, weight_kg: Option<f64
                 region,
                 peak_mmhg: mmhg(f64::from(peak)),
                 mean_mmhg: mmhg(mean),
-                contact_area_cm2: active.len() as f64 * MATTRESS_CELL_AREA_CM2,
+                contact_area_cm2: active.len() as f64 * cell_area_cm2(device),
             });
             start = end;
         }

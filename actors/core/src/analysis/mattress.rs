@@ -1,18 +1,19 @@
 //! Mattress extras of spec §2: the total-pressure profile along the columns (4 cm apart, 0 to
-//! 192 cm on a 48-column mattress), contact area at 16 cm² per active cell, and the height,
-//! weight and BMI tiles.
+//! 192 cm on a 48-column mattress; the legacy 16 × 16 mattress's 12 cm columns span the same bed),
+//! contact area at the cell's area per active cell (16 cm² at 4 cm), and the height, weight and
+//! BMI tiles.
 
 use serde::{Deserialize, Serialize};
 
 use super::frame::PressureFrame;
-use super::units::{MATTRESS_CELL_AREA_CM2, MATTRESS_COLUMN_SPACING_CM, bmi, contact_cells};
+use super::units::{bmi, cell_area_cm2, cell_pitch_cm, contact_cells};
 use mat_protocol::device_type::DeviceType;
 
 /// One point of the profile.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ProfilePoint {
-    /// Distance of the column's start from the mattress end, cm (column × 4).
+    /// Distance of the column's start from the mattress end, cm (column × the cell pitch).
     pub position_cm: f64,
     /// Sum of the column's cells, sensor units.
     pub total_pressure: u64,
@@ -24,9 +25,9 @@ pub struct ProfilePoint {
 pub struct MattressResult {
     /// Total pressure per column.
     pub profile: Vec<ProfilePoint>,
-    /// Length of the profile axis: columns × 4 cm (192 cm for 48 columns).
+    /// Length of the profile axis: columns × the cell pitch (192 cm on every bed mat).
     pub profile_length_cm: f64,
-    /// Active cells × 16 cm².
+    /// Active cells × the cell's area (16 cm² at 4 cm).
     pub contact_area_cm2: f64,
     /// Patient height, cm.
     pub height_cm: Option<f64>,
@@ -39,16 +40,14 @@ pub struct MattressResult {
 /// Profile, contact area and body tiles of a mattress map from `device`.
 pub fn mattress(map: &PressureFrame, device: DeviceType, weight_kg: Option<f64>, height_cm: Option<f64>) -> MattressResult {
     let (rows, cols) = (map.rows() as usize, map.cols() as usize);
+    let pitch = cell_pitch_cm(device);
     let profile = (0..cols)
-        .map(|c| ProfilePoint {
-            position_cm: c as f64 * MATTRESS_COLUMN_SPACING_CM,
-            total_pressure: (0..rows).map(|r| u64::from(map.value(r, c))).sum(),
-        })
+        .map(|c| ProfilePoint { position_cm: c as f64 * pitch, total_pressure: (0..rows).map(|r| u64::from(map.value(r, c))).sum() })
         .collect();
     MattressResult {
         profile,
-        profile_length_cm: cols as f64 * MATTRESS_COLUMN_SPACING_CM,
-        contact_area_cm2: f64::from(contact_cells(device, map.cells())) * MATTRESS_CELL_AREA_CM2,
+        profile_length_cm: cols as f64 * pitch,
+        contact_area_cm2: f64::from(contact_cells(device, map.cells())) * cell_area_cm2(device),
         height_cm,
         weight_kg,
         bmi: weight_kg.zip(height_cm).and_then(|(w, h)| bmi(w, h)),
@@ -76,5 +75,17 @@ mod tests {
         assert_eq!(r.contact_area_cm2, 48.0);
         assert_eq!(r.bmi, Some(22.9));
         assert_eq!((r.height_cm, r.weight_kg), (Some(175.0), Some(70.0)));
+    }
+
+    #[test]
+    fn the_legacy_mattress_spans_the_same_bed_in_12_cm_columns() {
+        let mut cells = vec![0u16; 16 * 16];
+        cells[15] = 50; // row 0, the last column
+        cells[16 + 15] = 50; // row 1, the last column
+        let r = mattress(&PressureFrame::new(16, 16, cells).unwrap(), DeviceType::MattressMat, None, None);
+        assert_eq!((r.profile[15].position_cm, r.profile[15].total_pressure), (180.0, 100));
+        assert_eq!(r.profile_length_cm, 192.0);
+        // 2 active cells × 144 cm².
+        assert_eq!(r.contact_area_cm2, 288.0);
     }
 }

@@ -122,10 +122,6 @@ pub fn surface_ratio(device: DeviceType) -> f64 {
     }
 }
 
-/// Spec §9: a mattress cell covers 16 cm² and its columns are 4 cm apart.
-pub const MATTRESS_CELL_AREA_CM2: f64 = 16.0;
-/// Spec §9: mattress column spacing.
-pub const MATTRESS_COLUMN_SPACING_CM: f64 = 4.0;
 /// Spec §9: a podology cell in dynamic analyses is 2 cm.
 pub const PODOLOGY_CELL_CM: f64 = 2.0;
 
@@ -162,10 +158,11 @@ pub fn contact_cells(device: DeviceType, cells: &[u16]) -> u32 {
     cells.iter().filter(|&&v| v >= floor).count() as u32
 }
 
-/// The contact area one active cell of `device` counts for, cm²: the spec's surface ratio, or 16
-/// cm² on a mattress (spec §9).
+/// The contact area one active cell of `device` counts for, cm²: the spec's surface ratio, or on
+/// a mattress its cell's area (spec §9: 16 cm² on the 48-cell bed mats; 144 cm² on the legacy
+/// 16 × 16 mattress, whose cells are 12 cm).
 pub fn contact_cell_area_cm2(device: DeviceType) -> f64 {
-    if is_mattress(device) { MATTRESS_CELL_AREA_CM2 } else { surface_ratio(device) }
+    if is_mattress(device) { cell_area_cm2(device) } else { surface_ratio(device) }
 }
 
 /// Contact area in cm² of a map from `device`: active cells × [`contact_cell_area_cm2`].
@@ -299,7 +296,8 @@ mod tests {
 
     #[test]
     fn the_served_pitch_is_the_spec_spacing() {
-        assert_eq!(cell_pitch_cm(DeviceType::MattressMatIoT), MATTRESS_COLUMN_SPACING_CM);
+        // Spec §9: a mattress's columns are 4 cm apart.
+        assert_eq!(cell_pitch_cm(DeviceType::MattressMatIoT), 4.0);
         assert_eq!(cell_pitch_cm(DeviceType::RehabMat), PODOLOGY_CELL_CM);
         for t in DeviceType::ALL {
             if let Some(pitch) = t.cell_pitch_cm() {

@@ -15,8 +15,6 @@
 //! band's place: [`BodySpan`] finds the body's extent along the mat, and [`BodyBand::most_at_risk`]
 //! reads each loaded band's centre against the body's proportions ([`BAND_ENDS`]).
 
-use mat_protocol::device_type::DeviceType;
-
 use super::pressure_map::PressureMap;
 
 /// Bands along the longer side of the map.
@@ -186,19 +184,6 @@ impl BodySpan {
         let length = imprint.max(Self::MIN_SHARE_OF_MAT * f64::from(self.lines));
         let from_head = if head_at_far_end { f64::from(self.last) + 1.0 - at } else { at - f64::from(self.first) };
         from_head / length
-    }
-}
-
-/// A mat at least this long (cm) holds a whole lying body, and an alarm can name a loaded band by
-/// the body's part in it ([`BodySpan`]); on a shorter mat (the legacy 16 × 16 mattress mat is
-/// 64 cm, under the torso) where the body lies along it cannot be seen.
-pub const WHOLE_BODY_MAT_CM: f32 = 150.0;
-
-/// Whether `device`'s map is as long as a lying body ([`WHOLE_BODY_MAT_CM`]).
-pub fn holds_a_whole_body(device: DeviceType) -> bool {
-    match (device.frame_shape(), device.cell_pitch_cm()) {
-        (Some((rows, cols, _)), Some(pitch)) => f32::from(rows.max(cols)) * pitch >= WHOLE_BODY_MAT_CM,
-        _ => false,
     }
 }
 
@@ -460,14 +445,6 @@ mod tests {
         let short = BodySpan { first: 0, last: 19, lines: 48 };
         assert_eq!(short.part_at(14.0, false), BodyBand::Pelvis);
         assert_eq!(BodySpan { lines: 20, ..short }.part_at(14.0, false), BodyBand::Thighs);
-    }
-
-    #[test]
-    fn only_mats_as_long_as_a_body_name_parts_by_the_body() {
-        assert!(holds_a_whole_body(DeviceType::MattressMatIoT));
-        assert!(holds_a_whole_body(DeviceType::SleepMat));
-        assert!(!holds_a_whole_body(DeviceType::MattressMat), "16 × 4 cm = 64 cm");
-        assert!(!holds_a_whole_body(DeviceType::SeatingMatIoT));
     }
 
     #[test]

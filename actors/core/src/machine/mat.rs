@@ -22,7 +22,7 @@ use std::collections::VecDeque;
 use std::time::{Duration, Instant};
 
 use super::alarm::{AlarmId, AlarmKind, AlarmMachine, AlarmOutput, AlarmReason, AttendError};
-use super::body_regions::{BodyBand, holds_a_whole_body};
+use super::body_regions::BodyBand;
 use super::capture::{CaptureKind, CaptureMachine, CaptureOutput, CaptureRefusal, CaptureRequest};
 use super::device_log::{DeviceLogMachine, LogConfig, LogOutput};
 use super::live_map::{LiveMap, LiveOutput};
@@ -585,7 +585,7 @@ impl MatMachine {
                 if let super::pressure_ulcer::UlcerOutput::Tier(tier) = out {
                     let scale = u64::from(self.repositioning_time_scale);
                     let head_at_far_end = self.head_at_far_end;
-                    let whole_body = holds_a_whole_body(self.device_type);
+                    let whole_body = self.device_type.covers_a_whole_bed();
                     let reason = ulcer.reason(now).and_then(|r| {
                         let body = r.body.filter(|_| whole_body);
                         Some(AlarmReason {

@@ -35,8 +35,6 @@ pub const MIN_BLOB: usize = 40;
 /// heaviest object we expect to be left on a bed (5 kg), a sixth of the lightest real frame of the
 /// development set (61.7 kgf).
 pub const MIN_LOAD_KGF: f64 = 10.0;
-/// A bed mat covers a whole bed (and the load rule applies) when its long side is at least this.
-pub const WHOLE_BED_CM: f64 = 150.0;
 /// Room-set sensors show presence when their latest reading exceeds this (spec §4, §9).
 pub const ROOM_READING_THRESHOLD: u64 = 200;
 /// Standard gravity, N per kgf.
@@ -67,9 +65,8 @@ impl PresenceScale {
     /// rule, from their cell area (`analysis::units`).
     pub fn for_device(device: DeviceType) -> Self {
         let units_per_cell = units_per_cell(device);
-        let long_side = device.frame_shape().map_or(0, |(rows, cols, _)| rows.max(cols));
         let area_cm2 = cell_area_cm2(device);
-        let whole_bed = is_bed_scale(device) && f64::from(long_side) * area_cm2.sqrt() >= WHOLE_BED_CM;
+        let whole_bed = is_bed_scale(device) && device.covers_a_whole_bed();
         let load = whole_bed.then(|| LoadRule { kgf_per_step: units_per_cell * PASCAL_PER_UNIT * area_cm2 * 1e-4 / STANDARD_GRAVITY });
         Self::new(units_per_cell, active_floor(device), load)
     }

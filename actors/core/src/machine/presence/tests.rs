@@ -131,10 +131,12 @@ fn a_whole_bed_mat_needs_ten_kilograms_on_it() {
     let light = bed_stats(&rectangle(220, 2, 8));
     assert!(light.load_kgf.unwrap() < MIN_LOAD_KGF && light.mean >= MIN_MEAN && light.std_dev >= MIN_STD_DEV);
     assert_eq!(light.verdict(), Presence::Absent);
-    // The legacy 16×16 mattress (16 cells of 4 cm, not a whole bed) and other types have no load rule.
+    // The legacy 16×16 mattress covers the same bed in 12 cm cells: one step on a 144 cm² cell
+    // weighs nine times as much, and the rule applies. Other types have no load rule.
     let legacy = PressureMap::new(16, 16, CellFormat::U8, &[8u8; 256]).unwrap();
     let mut detector = PresenceDetector::with_scale(PresenceScale::for_device(DeviceType::MattressMat));
-    assert_eq!(detector.stats(&legacy).load_kgf, None);
+    let legacy_load = detector.stats(&legacy).load_kgf.expect("a whole bed's load rule");
+    assert!((legacy_load - 256.0 * 8.0 * 9.0 * per_step).abs() < 1e-6, "{legacy_load}");
     assert_eq!(stats(&rectangle(60, 10, 110)).load_kgf, None);
 }
 
