@@ -43,6 +43,19 @@ export async function run({ page, newBrowser, test, shot, login }) {
     const toast = b.getByRole('alert').filter({ hasText: 'Alarm on BED 101-A' });
     await toast.waitFor({ timeout: 120_000 });
     ok(`toast: "${(await toast.textContent())?.replace('×', '').trim()}"`);
+    // The toast opens below the top bar: every action in it stays visible and clickable.
+    const covered = await b.evaluate(() => {
+      const bar = document.querySelector('.topbar').getBoundingClientRect();
+      const toasts = document.querySelector('.toasts').getBoundingClientRect();
+      const hidden = [...document.querySelectorAll('.topbar-right button, .topbar-right a')].filter((el) => {
+        const r = el.getBoundingClientRect();
+        const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+        return !el.contains(hit);
+      });
+      return { gap: toasts.top - bar.bottom, hidden: hidden.map((el) => el.textContent) };
+    });
+    if (covered.gap < 0 || covered.hidden.length) throw new Error(`the toast covers the top bar: ${JSON.stringify(covered)}`);
+    ok(`the toast opens ${covered.gap.toFixed(0)} px below the top bar; its actions stay clickable`);
     await shot('toast-b.png', b);
     await b.waitForSelector(`${MATTRESS}[data-alarm="true"]`, { timeout: 15_000 });
     const colour = await b.locator(MATTRESS).first().evaluate((el) => getComputedStyle(el).borderTopColor);

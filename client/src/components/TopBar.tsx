@@ -6,12 +6,14 @@ import { useTranslation } from 'react-i18next';
 import { CompanyBrand } from './company/CompanyBrand';
 import { LanguageSelector } from './LanguageSelector';
 import { useSessionActions } from '../lib/sessionActions';
+import { useTopBarHeight } from '../lib/topBarHeight';
 
 export function TopBar({ children }: { children?: ReactNode }) {
   const { t } = useTranslation();
   const session = useSessionActions();
+  const topBar = useTopBarHeight();
   return (
-    <header className="topbar">
+    <header className="topbar" ref={topBar}>
       <div className="topbar-left">
         <LanguageSelector />
         <CompanyBrand />

@@ -16,6 +16,7 @@ import { useDeviceActions } from '../../lib/deviceActions';
 import { useServices } from '../../lib/services';
 import { useSessionActions } from '../../lib/sessionActions';
 import { useSession } from '../../lib/session';
+import { useTopBarHeight } from '../../lib/topBarHeight';
 import { BedsidePatientPanel, ClinicalWorkspace } from '../clinical';
 import { TurnsPanel } from '../turns';
 import type { RendererFactory } from './HeatMap';
@@ -73,6 +74,7 @@ export function DevicePageFrame({
   const notFound = useLiveSubscriptions(live);
   const deviceActions = useDeviceActions(device);
   const session = useSessionActions();
+  const topBar = useTopBarHeight();
   // A recorded turn re-reads the repositioning clock at once.
   const [turns, setTurns] = useState(0);
 
@@ -85,7 +87,7 @@ export function DevicePageFrame({
 
   return (
     <div className="page device-page" data-page-family={info.pageFamily} data-testid="device-page">
-      <header className="device-header">
+      <header className="device-header" ref={topBar}>
         <BackButton />
         <div className="device-title">
           <h1 data-testid="device-name">{name}</h1>
