@@ -559,16 +559,15 @@ fn histogram_page(doc: &mut Document, canvas: &mut PageCanvas, ctx: &Context<'_>
         }
     });
     canvas.line([MARGIN, base], [MARGIN + chart_w, base], BLACK, 0.8);
-    let d = if ctx.scale.pressure(h.bin_upper_bounds.last().copied().unwrap_or(0.0)) >= 20.0 { 0 } else { ctx.scale.decimals() };
-    let mut lower = 0.0;
+    // Each bin by its upper limit in the unit's decimals, as the result's page lists it ("≤ 3.9"):
+    // rounded to whole units, bins 3.9 mmHg wide read as uneven ranges ("16–20", "20–23").
+    let d = ctx.scale.decimals();
     for (i, ((&count, &share), &upper)) in h.counts.iter().zip(&h.percentages).zip(&h.bin_upper_bounds).enumerate() {
         let x = MARGIN + i as f32 * bar_w + 4.0;
         let bar_h = chart_h * share as f32 / top;
         doc.text(canvas, x, base + bar_h + 5.0, 8.5, BLACK, &format!("{} %", format_number(lang, share, 1)));
-        let edges = format!("{}–{}", format_number(lang, ctx.scale.pressure(lower), d), format_number(lang, ctx.scale.pressure(upper), d));
-        doc.text(canvas, x, base - 13.0, 8.5, BLACK, &edges);
+        doc.text(canvas, x, base - 13.0, 8.5, BLACK, &format!("≤ {}", format_number(lang, ctx.scale.pressure(upper), d)));
         doc.text(canvas, x, base - 25.0, 8.0, GREY, &format!("n = {count}"));
-        lower = upper;
     }
     let unit = ctx.scale.symbol();
     let w = doc.text_width(unit, 9.0);

@@ -381,6 +381,11 @@ fn each_kind_prints_its_own_figures_with_units() {
     for phrase in ["Tête", "Épaules", "Sacrum et bassin", "Talons", "mmHg", "IMC", "kg/m²", "Surface de contact"] {
         assert!(t.contains(phrase), "bed: {phrase:?} missing from\n{t}");
     }
+    // The histogram's bins by their upper limits, to the tenth of a mmHg as the result's page
+    // lists them: eight "≤ x,y", the last the map's maximum.
+    let limits: Vec<&str> = t.split("≤ ").skip(1).map(|rest| rest.split_whitespace().next().unwrap_or("")).collect();
+    assert_eq!(limits.len(), 8, "eight bins:\n{t}");
+    assert!(limits.iter().all(|l| l.split_once(',').is_some_and(|(_, tenths)| tenths.len() == 1)), "{limits:?}");
 
     let rehab_capture = simulated(DeviceType::RehabMat, "feet", 20.0, 5.0, 10.0);
     let t = text_of("rehab", &report(AnalysisKind::Rehab, &rehab_capture, ""), Language::En);
