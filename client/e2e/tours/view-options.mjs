@@ -149,6 +149,9 @@ export async function run({ base, page, context, test, shot, login, log }) {
     for (let i = 0; i < 6; i++) await page.keyboard.press('ArrowRight');
     const value = (await page.getByTestId('threshold-value').textContent())?.trim();
     if (value !== '30') throw new Error(`threshold shows ${value}`);
+    // In the sensor's steps, and what that is on this bed (0.4 mmHg a step).
+    const inUnit = (await page.getByTestId('threshold-pressure').textContent())?.replace(/\s+/g, ' ');
+    if (inUnit !== '(12 mmHg)') throw new Error(`threshold in mmHg: ${inUnit}`);
     // Every frame drawn from now on has no cell between 0 and 30.
     for (let k = 0; k < 3; k++) {
       const seq = await attr(page, 'heatmap', 'data-seq');

@@ -22,7 +22,8 @@ export function LiveMapPanel({
   children?: ReactNode;
 }) {
   const conf = useAtomValue(deviceConfFamily(deviceId));
-  const info = useDeviceType(useAtomValue(deviceViewFamily(deviceId)).deviceType);
+  const deviceType = useAtomValue(deviceViewFamily(deviceId)).deviceType;
+  const info = useDeviceType(deviceType);
   return (
     <section className="map-panel card">
       <div className="map-toolbar">
@@ -30,7 +31,7 @@ export function LiveMapPanel({
         {toolbar}
         <StreamingControl deviceId={deviceId} functional={conf ? Boolean(conf.deviceFunctional) : null} />
       </div>
-      <ViewOptionsToolbar />
+      <ViewOptionsToolbar deviceType={deviceType} />
       <HeatMap deviceId={deviceId} createRenderer={createRenderer} hideBelowScroll={hidesMapBelowScroll(info)} />
       {children}
     </section>

@@ -8,7 +8,8 @@ import { DEFAULT_VIEW_OPTIONS, viewOptionsAtom } from '../../lib/heatmap/viewOpt
 import { initI18nWithResources } from '../../lib/i18n';
 import { companyVariantsAtom, NO_VARIANTS } from '../../lib/companyVariants';
 import { pressureScaleAtom } from '../../lib/pressureUnits';
-import { PRESSURE_SCALE, stubFetch } from '../../test/renderApp';
+import { DEVICE_TYPE_TABLE, PRESSURE_SCALE, stubFetch } from '../../test/renderApp';
+import { deviceTypesAtom, tableFromList, type DeviceTypeInfo } from '../../lib/deviceTypes';
 import { allResources } from '../../test/translations';
 import type { LayoutSettingsDto } from './layoutSettings';
 import { SAVE_DELAY_MS } from './useLayoutSettings';
@@ -38,14 +39,14 @@ function layoutHub(initial: Partial<LayoutSettingsDto> | null = null, { failSave
   return { fetch, saves, stored: () => stored };
 }
 
-async function renderToolbar(store = createAppStore()) {
+async function renderToolbar(store = createAppStore(), deviceType?: string) {
   localStorage.setItem('user', 'T0K');
   localStorage.setItem('userId', 'u1');
   const i18n = await initI18nWithResources(allResources(), 'en');
   const utils = render(
     <JotaiProvider store={store}>
       <I18nextProvider i18n={i18n}>
-        <ViewOptionsToolbar />
+        <ViewOptionsToolbar deviceType={deviceType} />
         <Notifications />
       </I18nextProvider>
     </JotaiProvider>,
@@ -263,5 +264,29 @@ describe('view options toolbar', () => {
     act(() => store.set(companyVariantsAtom, { ...NO_VARIANTS, fitness: true }));
     expect(screen.queryByTestId('pressure-unit')).toBeNull();
     expect(screen.getByTestId('pressure-unit-fitness')).toHaveTextContent('kPa (fitness scale)');
+  });
+
+  it('says what the threshold and the manual scale are in the unit on the shown device', async () => {
+    layoutHub({ ...DEFAULT_VIEW_OPTIONS, thresholdValue: 35, manualScaleValue: 200 });
+    const store = createAppStore();
+    store.set(pressureScaleAtom, PRESSURE_SCALE as never);
+    store.set(deviceTypesAtom, tableFromList(DEVICE_TYPE_TABLE as unknown as DeviceTypeInfo[]));
+    await renderToolbar(store, 'Mattress Mat IoT');
+    // A bed's step is 0.4 mmHg: 35 steps hide the cells under 14 mmHg, 200 steps are 80 mmHg.
+    expect(screen.getByTestId('threshold-pressure')).toHaveTextContent('(14 mmHg)');
+    expect(screen.getByTestId('manual-scale-pressure')).toHaveTextContent('(80 mmHg)');
+    fireEvent.change(screen.getByTestId('threshold'), { target: { value: '40' } });
+    expect(screen.getByTestId('threshold-pressure')).toHaveTextContent('(16 mmHg)');
+    fireEvent.change(screen.getByTestId('pressure-unit'), { target: { value: 'kPa' } });
+    expect(screen.getByTestId('threshold-pressure')).toHaveTextContent('(2.13 kPa)');
+  });
+
+  it('says nothing beside them without a device (its steps are unknown)', async () => {
+    layoutHub();
+    const store = createAppStore();
+    store.set(pressureScaleAtom, PRESSURE_SCALE as never);
+    await renderToolbar(store);
+    expect(screen.queryByTestId('threshold-pressure')).toBeNull();
+    expect(screen.queryByTestId('manual-scale-pressure')).toBeNull();
   });
 });

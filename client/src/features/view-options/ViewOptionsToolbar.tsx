@@ -1,13 +1,15 @@
 //! The pressure-view options toolbar (spec §2): contour and 3-D (mutually exclusive), the colour
 //! button cycling 13 palettes, smoothing, the threshold slider (0–75, step 5) and the manual scale
 //! (50–1000, step 50, empty → 200), the pressure unit (mmHg or kPa; the fitness variant's kPa is
-//! fixed). Loads the user's settings on open and saves every change.
+//! fixed). Loads the user's settings on open and saves every change. The threshold and the manual
+//! scale are in the sensor's steps (spec §5); beside each, what it is in the user's unit on the
+//! shown device ("35 (14.0 mmHg)"): a step is 0.4 mmHg on a bed and 1 kPa on a plate.
 
 import { useAtomValue } from 'jotai';
 import { useId, useState, type KeyboardEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { companyVariantsAtom } from '../../lib/companyVariants';
-import { choosableUnits, effectiveUnit, pressureScaleAtom, type PressureUnit } from '../../lib/pressureUnits';
+import { choosableUnits, effectiveUnit, formatPressure, pressureScaleAtom, usePressureDisplay, type PressureDisplay, type PressureUnit } from '../../lib/pressureUnits';
 import { PALETTES, paletteGradient } from '../../lib/heatmap/palettes';
 import {
   MANUAL_SCALE_MAX,
@@ -43,8 +45,22 @@ function Switch({ testId, label, checked, disabled, onChange }: SwitchProps) {
   );
 }
 
-export function ViewOptionsToolbar() {
+/** A value in the sensor's steps, in the user's unit on the shown device: "(14.0 mmHg)". */
+function StepsAsPressure({ steps, display, testId }: { steps: number; display: PressureDisplay | null; testId: string }) {
+  const { i18n } = useTranslation();
+  if (!display) return null;
+  return (
+    <span className="muted view-steps-as" data-testid={testId}>
+      ({formatPressure(steps, display, i18n.resolvedLanguage ?? i18n.language)})
+    </span>
+  );
+}
+
+/** `deviceType`: the type whose maps are shown (a horse's sides' type), whose steps the threshold
+ *  and the manual scale are in. */
+export function ViewOptionsToolbar({ deviceType }: { deviceType?: string }) {
   const { t } = useTranslation();
+  const display = usePressureDisplay(deviceType);
   const { options, setOptions, state } = useLayoutSettings();
   const id = useId();
   const disabled = state === 'loading';
@@ -129,6 +145,7 @@ export function ViewOptionsToolbar() {
           onChange={(e) => setOptions({ ...options, thresholdValue: normaliseThreshold(Number(e.target.value)) })}
         />
         <output data-testid="threshold-value">{options.thresholdValue}</output>
+        <StepsAsPressure steps={options.thresholdValue} display={display} testId="threshold-pressure" />
       </label>
 
       <div className="view-field view-scale">
@@ -153,6 +170,7 @@ export function ViewOptionsToolbar() {
           onBlur={commitScale}
           onKeyDown={onScaleKey}
         />
+        <StepsAsPressure steps={options.manualScaleValue} display={display} testId="manual-scale-pressure" />
       </div>
       {scale ? (
         <label className="view-field" htmlFor={`${id}-unit`}>

@@ -70,7 +70,7 @@ export function HorsePage({ device, info, createRenderer }: DevicePageProps) {
           <h2>{t('pages.horse.maps')}</h2>
           <StreamingControl deviceId={id} functional={conf ? Boolean(conf.deviceFunctional) : null} />
         </div>
-        <ViewOptionsToolbar />
+        <ViewOptionsToolbar deviceType={sideDevice?.deviceType} />
         <div className="horse-maps">
           {(['left', 'right'] as const).map((side) => {
             const member = side === 'left' ? left : right;
