@@ -39,7 +39,9 @@ function useNow(active: boolean): number {
   return now;
 }
 
-/** Creates the Web Audio tone on the first pointer or key press anywhere (autoplay rules). */
+/** Creates the Web Audio tone as soon as the browser lets the page sound (autoplay rules): at once
+ * when the page has already had a click or a key press — signing in is one, so a nurse who signs
+ * in and walks away still hears the ward's alarms — else on the first pointer or key press. */
 function useArmedTone(): { tone: WebAudioTone; armed: boolean } {
   const tone = useMemo(() => new WebAudioTone(), []);
   const [armed, setArmed] = useState(false);
@@ -50,6 +52,7 @@ function useArmedTone(): { tone: WebAudioTone; armed: boolean } {
     };
     window.addEventListener('pointerdown', arm, { once: true, capture: true });
     window.addEventListener('keydown', arm, { once: true, capture: true });
+    if (typeof navigator !== 'undefined' && navigator.userActivation?.hasBeenActive) arm();
     return () => {
       window.removeEventListener('pointerdown', arm, { capture: true });
       window.removeEventListener('keydown', arm, { capture: true });

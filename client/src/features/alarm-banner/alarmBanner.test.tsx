@@ -148,6 +148,19 @@ describe('the alarm banner', () => {
     expect(screen.getByTestId('alarm-mute')).toHaveTextContent('Sound on');
   });
 
+  it('a page that has had a click or a key press (signing in) sounds without another', async () => {
+    // jsdom has no user activation: the page is given one, as a browser gives it to a page signed in.
+    Object.defineProperty(navigator, 'userActivation', { configurable: true, value: { hasBeenActive: true, isActive: false } });
+    try {
+      const { emit } = await setup();
+      emit('alarmOn', { deviceId: 'm1', name: 'BED-101-A', alarmId: 1, kind: 'Missing', raisedAtMs: Date.now() });
+      await screen.findByTestId('alarm-banner');
+      expect(screen.getByTestId('alarm-sound-state')).not.toHaveTextContent('Sound starts after your first click or key press');
+    } finally {
+      delete (navigator as { userActivation?: unknown }).userActivation;
+    }
+  });
+
   it('after Attend the card says who attended and when, and is no longer orange', async () => {
     localStorage.setItem('user', 'T0K');
     const attendedTime = Math.floor(Date.now() / 1000);
