@@ -230,8 +230,11 @@ export function WardBoardPage({ createRenderer = createWardRenderer, turnAction,
                     ? null
                     : turnAction
                     ? turnAction(tile.id)
-                    : typeInfo(table, tile.deviceType)?.repositioningClock &&
-                      tile.cardStatus !== 'Offline' && (
+                    : // Nothing to record on an offline bed, nor on one whose patient is missing
+                      // (nobody to turn: its action is the Missing alarm's Attend).
+                      typeInfo(table, tile.deviceType)?.repositioningClock &&
+                      tile.cardStatus !== 'Offline' &&
+                      tile.cardStatus !== 'Missing' && (
                         <RecordTurnButton deviceId={tile.id} compact seated={typeInfo(table, tile.deviceType)?.pageFamily === 'seating'} />
                       )
                 }

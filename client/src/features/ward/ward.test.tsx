@@ -288,9 +288,11 @@ describe('the ward board', () => {
     const button = within(tileOf('fine')).getByTestId('record-turn');
     expect(button.closest('.ward-tile-action')).not.toBeNull();
     expect(button.closest('.ward-tile-body')).toBeNull();
-    // An offline bed has nothing to record.
+    // An offline bed has nothing to record, nor a bed whose patient is missing: nobody to turn.
     expect(within(tileOf('never')).queryByTestId('record-turn')).toBeNull();
     expect(tileOf('never').querySelector('.ward-tile-action')).toBeNull();
+    expect(within(tileOf('missing')).queryByTestId('record-turn')).toBeNull();
+    expect(within(tileOf('due')).getByTestId('record-turn')).toBeInTheDocument();
   });
 
   it('a tile opens its device page', async () => {
