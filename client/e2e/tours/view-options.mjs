@@ -151,7 +151,7 @@ export async function run({ base, page, context, test, shot, login, log }) {
     if (value !== '30') throw new Error(`threshold shows ${value}`);
     // In the sensor's steps, and what that is on this bed (0.4 mmHg a step).
     const inUnit = (await page.getByTestId('threshold-pressure').textContent())?.replace(/\s+/g, ' ');
-    if (inUnit !== '(12 mmHg)') throw new Error(`threshold in mmHg: ${inUnit}`);
+    if (inUnit !== '(12.0 mmHg)') throw new Error(`threshold in mmHg: ${inUnit}`);
     // Every frame drawn from now on has no cell between 0 and 30.
     for (let k = 0; k < 3; k++) {
       const seq = await attr(page, 'heatmap', 'data-seq');

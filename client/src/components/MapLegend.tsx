@@ -5,11 +5,11 @@
 
 import { forwardRef, type ReactNode } from 'react';
 import { paletteGradient } from '../lib/heatmap/palettes';
-import { formatPressure, type PressureDisplay } from '../lib/pressureUnits';
+import { formatPressureMark, type PressureDisplay } from '../lib/pressureUnits';
 
 /** A colour-bar end (cell steps) with its unit; the bare rounded value until the hub's scale is known. */
 export function legendText(steps: number, display: PressureDisplay | null, lng: string): string {
-  return display ? formatPressure(steps, display, lng) : String(Math.round(steps));
+  return display ? formatPressureMark(steps, display, lng) : String(Math.round(steps));
 }
 
 export interface MapLegendProps {

@@ -130,7 +130,8 @@ export function useFormat() {
 }
 
 /** Formats with exactly `decimals` decimals, in the interface language's locale (rocker durations
- * 3; shares and BMI 1; the compliance page's rates 2). */
+ * 3; shares and BMI 1; the compliance page's rates 2; pressures in their unit's decimals). */
 export function formatFixed(value: number, language: string, decimals: number): string {
-  return new Intl.NumberFormat(localeOf(language), { minimumFractionDigits: decimals, maximumFractionDigits: decimals }).format(value);
+  if (!Number.isFinite(value)) return '—';
+  return numberFormat(localeOf(language), { minimumFractionDigits: decimals, maximumFractionDigits: decimals }).format(value);
 }

@@ -50,7 +50,7 @@ describe('pressure units (issue 22, spec §9)', () => {
     const fit = pressureDisplay(scale, perCell('Fitness Mat'), 'mmHg', true)!;
     expect(fit).toMatchObject({ unit: 'kPa', fitness: true });
     expect(stepsToDisplay(100, fit)).toBeCloseTo(6, 12);
-    expect(formatPressure(100, fit, 'en')).toBe('6\u00a0kPa');
+    expect(formatPressure(100, fit, 'en')).toBe('6.00\u00a0kPa');
   });
 
   it('reads a weighed capture through its calibration, in the unit the user chose (spec §9)', () => {
@@ -72,7 +72,7 @@ describe('pressure units (issue 22, spec §9)', () => {
     const mmhg = pressureDisplay(scale, perCell('Seating Mat IoT'), null, false);
     expect(formatMmhg(112.5, mmhg, scale, 'en')).toBe('112.5\u00a0mmHg');
     const kpa = pressureDisplay(scale, perCell('Seating Mat IoT'), 'kPa', false);
-    expect(formatMmhg(112.5, kpa, scale, 'fr')).toBe('15\u00a0kPa');
+    expect(formatMmhg(112.5, kpa, scale, 'fr')).toBe('15,00\u00a0kPa');
     expect(formatMmhg(112.5, null, scale, 'en')).toBe('—');
   });
 
@@ -100,12 +100,12 @@ describe('pressure units (issue 22, spec §9)', () => {
   it('marks a reading at the sensor\'s full scale as "at least" it', () => {
     const bed = pressureDisplay(scale, perCell('Mattress Mat IoT'), null, false, fullScale('Mattress Mat IoT'))!;
     expect(bed.fullScaleSteps).toBe(255);
-    expect(formatPressureReading(255, bed, 'en')).toBe('≥\u00a0102\u00a0mmHg');
+    expect(formatPressureReading(255, bed, 'en')).toBe('≥\u00a0102.0\u00a0mmHg');
     expect(formatPressureReading(254, bed, 'en')).toBe('101.6\u00a0mmHg');
     const seatInKpa = pressureDisplay(scale, perCell('Seating Mat IoT'), 'kPa', false, fullScale('Seating Mat IoT'))!;
-    expect(formatPressureReading(255, seatInKpa, 'en')).toBe('≥\u00a034\u00a0kPa');
+    expect(formatPressureReading(255, seatInKpa, 'en')).toBe('≥\u00a034.00\u00a0kPa');
     // Without the hub's word the value stands alone; a force channel has no full scale served.
-    expect(formatPressureReading(255, { ...bed, fullScaleSteps: null }, 'en')).toBe('102\u00a0mmHg');
+    expect(formatPressureReading(255, { ...bed, fullScaleSteps: null }, 'en')).toBe('102.0\u00a0mmHg');
     expect(fullScale('Force Mat')).toBeNull();
   });
 

@@ -11,7 +11,7 @@ import { apiFetch } from './api';
 import { companyVariantsAtom } from './companyVariants';
 import { typeInfo, deviceTypesAtom } from './deviceTypes';
 import type { AppStore } from './devicesStore';
-import { formatNumber } from './format';
+import { formatFixed, formatNumber } from './format';
 import { viewOptionsAtom } from './heatmap/viewOptions';
 
 export type { PressureScale, PressureUnit };
@@ -125,9 +125,16 @@ export const stepsToDisplay = (steps: number, d: PressureDisplay): number => ste
 /** A value in the display unit back to the device's steps. */
 export const displayToSteps = (value: number, d: PressureDisplay): number => value / d.perStep;
 
-/** The value alone, in the user's language ("12,4"). */
+/** The value alone, in the user's language, to exactly the unit's decimals as the PDF prints it
+ * ("12,4", "30,0"): in a column of pressures 30 beside 31.6 must not read as a whole number. */
 export function formatPressureValue(steps: number, d: PressureDisplay, lng: string): string {
-  return formatNumber(stepsToDisplay(steps, d), lng, d.decimals);
+  return formatFixed(stepsToDisplay(steps, d), lng, d.decimals);
+}
+
+/** A colour bar's end with its unit: a scale's mark, not a measured figure, so without trailing
+ * zeros ("0 mmHg", "31.2 mmHg"), as the PDF's colour bar marks it. */
+export function formatPressureMark(steps: number, d: PressureDisplay, lng: string): string {
+  return `${formatNumber(stepsToDisplay(steps, d), lng, d.decimals)}\u00a0${d.unit}`;
 }
 
 /** A cell value with its unit, in the user's language: "12,4 mmHg", "0,36 kPa". */
@@ -170,7 +177,7 @@ export function useResultPressureDisplay(deviceType: string | undefined, calibra
 export function formatMmhg(mmhg: number, d: PressureDisplay | null, scale: PressureScale | null, lng: string): string {
   if (!d || !Number.isFinite(mmhg)) return '—';
   const unit = d.fitness ? 'kPa' : d.unit;
-  return `${formatNumber(mmhgToDisplay(mmhg, d, scale), lng, decimalsOf(unit))}\u00a0${unit}`;
+  return `${formatFixed(mmhgToDisplay(mmhg, d, scale), lng, decimalsOf(unit))}\u00a0${unit}`;
 }
 
 /** The display of `deviceType`'s pressures for the signed-in user; null as for {@link pressureDisplay}. */

@@ -5,7 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { saveFile } from './api';
 import { Chart } from './Chart';
 import type { Histogram } from './engineResult';
-import { formatNumber } from '../../lib/format';
+import { formatFixed } from '../../lib/format';
 import { formatPressure, formatPressureValue, stepsToDisplay, type PressureDisplay } from '../../lib/pressureUnits';
 
 export function HistogramPanel({ histogram, fileDate, display }: { histogram: Histogram; fileDate: string; display: PressureDisplay | null }) {
@@ -40,7 +40,7 @@ export function HistogramPanel({ histogram, fileDate, display }: { histogram: Hi
       <ol className="histogram-bins">
         {histogram.counts.map((count, i) => (
           <li key={i}>
-            ≤ {display ? formatPressure(histogram.binUpperBounds[i] ?? 0, display, i18n.language) : '—'}: {count} ({formatNumber(histogram.percentages[i] ?? 0, i18n.language, 1)} %)
+            ≤ {display ? formatPressure(histogram.binUpperBounds[i] ?? 0, display, i18n.language) : '—'}: {count} ({formatFixed(histogram.percentages[i] ?? 0, i18n.language, 1)} %)
           </li>
         ))}
       </ol>

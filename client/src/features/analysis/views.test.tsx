@@ -175,15 +175,27 @@ describe('static result', () => {
   it('a weighed patient: pressures through the calibration stored with the result, and the page says so', async () => {
     const calibration = { weightKg: 72, loadShare: 0.7, cellAreaCm2: 4, kpaPerStep: 0.1 };
     await renderAnalysis(
-      <StaticView grid={full(50)} result={staticResult({ pressureCalibration: calibration })} deviceType="Podology IoT" cellCm={2} showHistogram fileDate="2026-11-22" />,
+      <StaticView
+        grid={full(50)}
+        result={staticResult({
+          pressureCalibration: calibration,
+          histogram: { binUpperBounds: [25, 50, 75, 100, 125, 150, 175, 200], counts: [1, 2, 3, 4, 5, 6, 7, 12], percentages: [2.5, 5, 7.5, 10, 12.5, 15, 17.5, 30] },
+        })}
+        deviceType="Podology IoT"
+        cellCm={2}
+        showHistogram
+        fileDate="2026-11-22"
+      />,
     );
     // 200 steps × 0.1 kPa = 20 kPa = 150.0 mmHg; bins in mmHg too.
-    expect(screen.getByText('150 mmHg')).toBeInTheDocument();
+    expect(screen.getByText('150.0 mmHg')).toBeInTheDocument();
     expect(screen.getByTestId('pressure-basis')).toHaveTextContent("Patient's weight: 70 % of 72 kg on the surface");
     expect(within(screen.getByTestId('histogram')).getAllByRole('listitem')[0]).toHaveTextContent('≤ 18.8 mmHg: 1');
+    // Every bin's share to one decimal and the pressure to the unit's, whole ones too, as the PDF.
+    expect(within(screen.getByTestId('histogram')).getAllByRole('listitem')[7]).toHaveTextContent(/^≤ 150\.0\s?mmHg: 12 \(30\.0\s?%\)$/);
     // The chart's bins are named by their upper limits in the same unit, not numbered.
     const chart = screen.getByTestId('histogram-chart');
-    expect(chart).toHaveAttribute('data-x-ticks', '18.8 | 37.5 | 56.3 | 75 | 93.8 | 112.5 | 131.3 | 150');
+    expect(chart).toHaveAttribute('data-x-ticks', '18.8 | 37.5 | 56.3 | 75.0 | 93.8 | 112.5 | 131.3 | 150.0');
     expect(chart).toHaveAttribute('aria-label', 'Pressure histogram');
   });
 
@@ -194,7 +206,7 @@ describe('static result', () => {
     expect(container.querySelector('[data-marker="globalCop"]')).toBeNull();
     expect(container.querySelector('[data-marker="leftCop"]')).not.toBeNull();
     expect(screen.queryByTestId('global-cop-value')).toBeNull();
-    expect(screen.getByText('12 kPa')).toBeInTheDocument(); // max 200 × 0.06
+    expect(screen.getByText('12.00 kPa')).toBeInTheDocument(); // max 200 × 0.06
     // The fitness variant's numbers say which scale they read.
     expect(screen.getByTestId('pressure-basis')).toHaveTextContent('kPa (fitness scale)');
     expect(screen.getByTestId('histogram')).toBeInTheDocument();
@@ -309,8 +321,8 @@ describe('seating result', () => {
     expect(screen.getByTestId('seating-summary-activePoints')).toHaveTextContent('mean 11');
     expect(screen.getByTestId('seating-summary-contactArea')).toHaveTextContent(/^mean 410\s?cm²$/);
     // A seat's cells are 1 mmHg steps, 255 its full scale: the sensor saturated there.
-    expect(screen.getByTestId('seating-summary-maxPressure')).toHaveTextContent(/^highest ≥\s?255\s?mmHg$/);
-    expect(screen.getByTestId('seating-summary-meanPressure')).toHaveTextContent(/^mean 32\s?mmHg$/);
+    expect(screen.getByTestId('seating-summary-maxPressure')).toHaveTextContent(/^highest ≥\s?255\.0\s?mmHg$/);
+    expect(screen.getByTestId('seating-summary-meanPressure')).toHaveTextContent(/^mean 32\.0\s?mmHg$/);
     expect(screen.getByTestId('seating-summary-laterality')).toHaveTextContent(/^Left 45\s?% · Right 55\s?%$/);
     // The centre of pressure moved 3.2 cm across and 2.5 cm along.
     expect(screen.getByTestId('seating-summary-centerOfPressure')).toHaveTextContent(/^moved 3\.2 × 2\.5\s?cm$/);
@@ -330,7 +342,7 @@ describe('seating result', () => {
     });
     await renderAnalysis(<SeatingView record={bed} grid={full(20)} deviceType="Mattress Mat IoT" fileDate="2026-11-22" />);
     // 100 steps of a bed mat's 0.4 mmHg.
-    expect(screen.getByTestId('seating-ppi')).toHaveTextContent(/^40\s?mmHg$/);
+    expect(screen.getByTestId('seating-ppi')).toHaveTextContent(/^40\.0\s?mmHg$/);
     expect(screen.queryByTestId('seating-dispersion')).toBeNull();
     expect(within(screen.getByTestId('seating-panels')).getAllByRole('button')).toHaveLength(6);
   });
@@ -393,13 +405,13 @@ describe('seat and bed static results at the sensor\'s full scale', () => {
 
   it('a seat: the maximum and the ischial peak on that cell read "≥", the other peak and a result without the flag do not', async () => {
     const { unmount } = await renderAnalysis(<SeatingStaticView grid={full(255)} result={seat(true)} deviceType="Seating Mat IoT" cellCm={2} showHistogram={false} fileDate="2026-11-22" />);
-    expect(screen.getByTestId('seating-max')).toHaveTextContent(/^≥\s255\s?mmHg$/);
-    expect(screen.getByTestId('seating-right-ischial')).toHaveTextContent(/^≥\s255\s?mmHg$/);
+    expect(screen.getByTestId('seating-max')).toHaveTextContent(/^≥\s255\.0\s?mmHg$/);
+    expect(screen.getByTestId('seating-right-ischial')).toHaveTextContent(/^≥\s255\.0\s?mmHg$/);
     expect(screen.getByTestId('seating-left-ischial')).toHaveTextContent(/^204\.3\s?mmHg$/);
     unmount();
     // A result stored before the flag existed reads as it always did.
     await renderAnalysis(<SeatingStaticView grid={full(255)} result={seat()} deviceType="Seating Mat IoT" cellCm={2} showHistogram={false} fileDate="2026-11-22" />);
-    expect(screen.getByTestId('seating-max')).toHaveTextContent(/^255\s?mmHg$/);
+    expect(screen.getByTestId('seating-max')).toHaveTextContent(/^255\.0\s?mmHg$/);
   });
 
   it('a bed: the region whose peak is the saturated cell reads "≥", the others do not', async () => {
@@ -417,8 +429,8 @@ describe('seat and bed static results at the sensor\'s full scale', () => {
       histogram,
     };
     await renderAnalysis(<BedStaticView grid={full(255)} result={bed} deviceType="Mattress Mat IoT" showHistogram={false} fileDate="2026-11-22" />);
-    expect(within(screen.getByTestId('bed-region-sacrum')).getAllByRole('cell')[0]).toHaveTextContent(/^≥\s102\s?mmHg$/);
-    expect(within(screen.getByTestId('bed-region-head')).getAllByRole('cell')[0]).toHaveTextContent(/^20\s?mmHg$/);
-    expect(screen.getByTestId('bed-peak-region')).toHaveTextContent(/≥\s102\s?mmHg/);
+    expect(within(screen.getByTestId('bed-region-sacrum')).getAllByRole('cell')[0]).toHaveTextContent(/^≥\s102\.0\s?mmHg$/);
+    expect(within(screen.getByTestId('bed-region-head')).getAllByRole('cell')[0]).toHaveTextContent(/^20\.0\s?mmHg$/);
+    expect(screen.getByTestId('bed-peak-region')).toHaveTextContent(/≥\s102\.0\s?mmHg/);
   });
 });

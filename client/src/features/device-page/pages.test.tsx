@@ -272,7 +272,7 @@ describe('generic mat page and its device log table', () => {
     expect(within(table).getAllByTestId('log-position')[3]).toHaveTextContent(/^Supine$/);
     expect(within(table).getAllByTestId('log-row')[2]).toHaveTextContent('80 %');
     // Max Pressure in mmHg (issue 22): 120 steps of a bed mat's 0.4 mmHg.
-    await waitFor(() => expect(within(table).getAllByTestId('log-max-pressure')[2]).toHaveTextContent(/^48\smmHg$/));
+    await waitFor(() => expect(within(table).getAllByTestId('log-max-pressure')[2]).toHaveTextContent(/^48\.0\smmHg$/));
     expect(within(table).getByTestId('log-pressure-basis')).toHaveTextContent("Pressure scale: Sensor's documented scale");
     expect(within(table).getAllByTestId('map-preview')[0]).toHaveAttribute('data-size', '2x2');
     expect(within(table).getByTestId('pager-status')).toHaveTextContent('Page 1 of 2');
@@ -299,7 +299,7 @@ describe('generic mat page and its device log table', () => {
     await renderApp('/mattressMatIoT', { state: { device: { _id: oid('m2'), name: 'Bed 2', deviceType: 'Mattress Mat IoT' } } });
     const table = await screen.findByTestId('device-log');
     // A bed mat's byte tops out at 255 steps of 0.4 mmHg (the hub's `fullScaleSteps`).
-    await waitFor(() => expect(within(table).getAllByTestId('log-max-pressure').map((c) => c.textContent)).toEqual(['≥\u00a0102\u00a0mmHg', '101.6\u00a0mmHg']));
+    await waitFor(() => expect(within(table).getAllByTestId('log-max-pressure').map((c) => c.textContent)).toEqual(['≥\u00a0102.0\u00a0mmHg', '101.6\u00a0mmHg']));
   });
 
   it('the Sleep Mat shows Supine / No Supine', async () => {

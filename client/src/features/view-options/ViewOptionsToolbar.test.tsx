@@ -272,11 +272,11 @@ describe('view options toolbar', () => {
     store.set(pressureScaleAtom, PRESSURE_SCALE as never);
     store.set(deviceTypesAtom, tableFromList(DEVICE_TYPE_TABLE as unknown as DeviceTypeInfo[]));
     await renderToolbar(store, 'Mattress Mat IoT');
-    // A bed's step is 0.4 mmHg: 35 steps hide the cells under 14 mmHg, 200 steps are 80 mmHg.
-    expect(screen.getByTestId('threshold-pressure')).toHaveTextContent('(14 mmHg)');
-    expect(screen.getByTestId('manual-scale-pressure')).toHaveTextContent('(80 mmHg)');
+    // A bed's step is 0.4 mmHg: 35 steps hide the cells under 14.0 mmHg, 200 steps are 80.0 mmHg.
+    expect(screen.getByTestId('threshold-pressure')).toHaveTextContent('(14.0 mmHg)');
+    expect(screen.getByTestId('manual-scale-pressure')).toHaveTextContent('(80.0 mmHg)');
     fireEvent.change(screen.getByTestId('threshold'), { target: { value: '40' } });
-    expect(screen.getByTestId('threshold-pressure')).toHaveTextContent('(16 mmHg)');
+    expect(screen.getByTestId('threshold-pressure')).toHaveTextContent('(16.0 mmHg)');
     fireEvent.change(screen.getByTestId('pressure-unit'), { target: { value: 'kPa' } });
     expect(screen.getByTestId('threshold-pressure')).toHaveTextContent('(2.13 kPa)');
   });
